@@ -1,0 +1,57 @@
+"""Time: one injectable clock, and timestamps written like JavaScript's toISOString()."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+Clock = Callable[[], datetime]
+
+NOW_ENV = "NUGGETS_NOW"
+
+
+def system_clock() -> datetime:
+    return datetime.now(UTC)
+
+
+def fixed_clock(moment: datetime) -> Clock:
+    return lambda: moment
+
+
+def parse_iso(text: object) -> datetime | None:
+    """Parse an ISO-8601 timestamp; naive ones are taken as UTC. None when unparseable."""
+    if not isinstance(text, str) or not text:
+        return None
+    value = text.strip()
+    if value.endswith(("Z", "z")):
+        value = value[:-1] + "+00:00"
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment
+
+
+def to_iso(moment: datetime) -> str:
+    """Format like JavaScript's Date.toISOString(): 2026-11-01T09:00:00.000Z."""
+    utc = moment.astimezone(UTC)
+    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
+
+
+def epoch_ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def env_clock(environ: dict[str, str] | None = None) -> Clock:
+    """The clock for every command: $NUGGETS_NOW when set, else the real time."""
+    env = os.environ if environ is None else environ
+    raw = env.get(NOW_ENV)
+    if not raw:
+        return system_clock
+    moment = parse_iso(raw)
+    if moment is None:
+        raise ValueError(f"${NOW_ENV} is not an ISO-8601 time: {raw!r}")
+    return fixed_clock(moment)

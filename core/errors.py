@@ -1,0 +1,31 @@
+"""Errors a user can act on. Front ends print the message and exit 1; no traceback."""
+
+from __future__ import annotations
+
+
+class NuggetsError(Exception):
+    """Base of every error the engine reports to a person."""
+
+
+class GraphError(NuggetsError):
+    """The graph file cannot be read or written; it is left untouched."""
+
+
+class StalePlanError(NuggetsError):
+    """The graph file changed since the plan was made."""
+
+
+class UnknownNoteError(NuggetsError):
+    """A note id that the graph does not hold."""
+
+
+class UndoConflictError(NuggetsError):
+    """Notes changed since the run, so undoing it would lose those changes."""
+
+    def __init__(self, message: str, note_ids: list[str]) -> None:
+        super().__init__(message)
+        self.note_ids = note_ids
+
+
+class JournalError(NuggetsError):
+    """A journal entry is missing or unreadable."""

@@ -1,0 +1,51 @@
+"""Reading raw note dicts with the defaults of SPEC §1, without rewriting what was read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .models import RawNote
+
+SYSTEM_TAG_PREFIXES = ("scope:", "type:")
+SHARED_SCOPES = ("shared", "project")
+
+
+def text(note: RawNote, name: str) -> str:
+    value = note.get(name)
+    return value if isinstance(value, str) else ""
+
+
+def tags(note: RawNote) -> list[str]:
+    return note.get("tags") or []
+
+
+def links(note: RawNote) -> list[dict[str, Any]]:
+    return note.get("links") or []
+
+
+def link_targets(note: RawNote) -> set[str]:
+    return {link["to"] for link in links(note)}
+
+
+def hidden(note: RawNote) -> bool:
+    return note.get("hidden") is True
+
+
+def hits(note: RawNote) -> int:
+    return note.get("hits") or 0
+
+
+def updated_at(note: RawNote) -> str:
+    return text(note, "updatedAt") or text(note, "createdAt")
+
+
+def merged_into(note: RawNote) -> str | None:
+    """The id of the note that absorbed this one, when it was merged away."""
+    for link in links(note):
+        if link.get("reason", "").startswith("merged into "):
+            return link["to"]
+    return None
+
+
+def is_system_tag(tag: str) -> bool:
+    return tag.startswith(SYSTEM_TAG_PREFIXES)

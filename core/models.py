@@ -1,0 +1,197 @@
+"""Pydantic models: notes and links as read, the ReflectionResult, operations, plans, journal."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+RawNote = dict[str, Any]
+
+
+class CamelModel(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+    def to_json_dict(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+class Link(CamelModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="allow")
+    to: str
+    reason: str = ""
+    created_at: str = ""
+
+
+class Note(CamelModel):
+    """A note with the defaults of SPEC §1; fields the engine does not know are kept as extras."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="allow")
+    id: str
+    nugget_name: str
+    title: str = ""
+    content: str = ""
+    tags: list[str] = Field(default_factory=list)
+    links: list[Link] = Field(default_factory=list)
+    hidden: bool = False
+    kind: str = "note"
+    hits: int = 0
+    last_hit_session: str | None = None
+    subject: str = ""
+    scope: str = ""
+    type: str = ""
+    source: str = ""
+    confidence: float = 0.7
+    stability: str = "durable"
+    created_at: str = ""
+    updated_at: str = ""
+    last_accessed_at: str = ""
+    last_rewritten_at: str | None = None
+    archived_at: str | None = None
+    source_key: str | None = None
+    vector: Any = None
+
+    @classmethod
+    def from_raw(cls, raw: RawNote) -> Note:
+        note = cls.model_validate(raw)
+        if not note.updated_at:
+            note.updated_at = note.created_at
+        if not note.last_accessed_at:
+            note.last_accessed_at = note.created_at
+        return note
+
+
+ChangeType = Literal["rewrite", "merge", "hide", "tag", "link"]
+
+
+class ReflectionChange(CamelModel):
+    type: ChangeType
+    nugget_name: str
+    note_id: str
+    detail: str
+
+
+class ReflectionResult(CamelModel):
+    ran_at: str
+    inspected: int = 0
+    rewritten: int = 0
+    merged: int = 0
+    hidden: int = 0
+    tagged: int = 0
+    linked: int = 0
+    changes: list[ReflectionChange] = Field(default_factory=list)
+
+
+class HideOp(CamelModel):
+    type: Literal["hide"] = "hide"
+    id: int
+    note_id: str
+
+
+class RewriteOp(CamelModel):
+    type: Literal["rewrite"] = "rewrite"
+    id: int
+    note_id: str
+    content: str
+
+
+class RetagOp(CamelModel):
+    type: Literal["tag"] = "tag"
+    id: int
+    note_id: str
+    tags: list[str]
+
+
+class MergeOp(CamelModel):
+    type: Literal["merge"] = "merge"
+    id: int
+    winner_id: str
+    loser_id: str
+
+
+class LinkOp(CamelModel):
+    type: Literal["link"] = "link"
+    id: int
+    note_id: str
+    other_id: str
+    reason: str
+
+
+Operation = Annotated[HideOp | RewriteOp | RetagOp | MergeOp | LinkOp, Field(discriminator="type")]
+
+
+def operation_note_ids(op: Operation) -> tuple[str, ...]:
+    """The notes an operation reads or writes directly (link redirects aside)."""
+    if isinstance(op, MergeOp):
+        return (op.winner_id, op.loser_id)
+    if isinstance(op, LinkOp):
+        return (op.note_id, op.other_id)
+    return (op.note_id,)
+
+
+class NoteDiff(CamelModel):
+    """One touched note: as read, and as the plan leaves it."""
+
+    note_id: str
+    before: RawNote
+    after: RawNote
+
+
+class Plan(CamelModel):
+    ran_at: str
+    base_fingerprint: str
+    nugget_name: str | None = None
+    limit: int
+    uncapped: bool = False
+    result: ReflectionResult
+    operations: list[Operation]
+    notes: list[NoteDiff]
+
+    def change_for(self, op_id: int) -> ReflectionChange:
+        return self.result.changes[op_id - 1]
+
+
+JournalKind = Literal["reflect", "unhide", "undo"]
+
+
+class JournalEntry(CamelModel):
+    run_id: str
+    kind: JournalKind
+    at: str
+    base_fingerprint: str
+    result_fingerprint: str
+    operations: list[Operation] = Field(default_factory=list)
+    result: ReflectionResult | None = None
+    before: dict[str, RawNote]
+    after: dict[str, RawNote]
+    undoes: str | None = None
+    summary: str = ""
+
+
+PromotionAction = Literal["add", "update", "same"]
+
+
+class PromotionEntry(CamelModel):
+    note_id: str
+    nugget_name: str
+    section: str
+    title: str
+    text: str
+    action: PromotionAction
+
+
+class PromotionPlan(CamelModel):
+    path: str
+    directory_exists: bool
+    threshold: int
+    entries: list[PromotionEntry]
+    added: int
+    updated: int
+    before_text: str
+    after_text: str
+    diff: str
+
+    @property
+    def changes_file(self) -> bool:
+        return self.directory_exists and self.before_text != self.after_text

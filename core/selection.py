@@ -1,0 +1,43 @@
+"""Phase 1 of the pass, and the limit rules (SPEC §3)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from . import fields
+from .clock import epoch_ms, parse_iso
+from .models import RawNote
+
+DEFAULT_LIMIT = 10
+MAX_LIMIT = 10
+LIMIT_ENV = "MEMORY_REFLECTION_MAX_NOTES"
+HOUR_MS = 3_600_000
+DAY_MS = 86_400_000
+
+
+def resolve_limit(limit: int | None, environ: Mapping[str, str] | None = None) -> int:
+    """The capped limit: the given one, else $MEMORY_REFLECTION_MAX_NOTES, else 10; at most 10."""
+    if limit is None:
+        env = os.environ if environ is None else environ
+        raw = env.get(LIMIT_ENV, "")
+        limit = int(raw) if raw.strip().isdigit() else DEFAULT_LIMIT
+    return max(0, min(limit, MAX_LIMIT))
+
+
+def quality(note: RawNote, now_ms: int) -> int:
+    moment = parse_iso(fields.updated_at(note))
+    age = 0 if moment is None else max(0, now_ms - epoch_ms(moment))
+    if not fields.tags(note):
+        age += HOUR_MS
+    if not fields.links(note):
+        age += HOUR_MS
+    if fields.hidden(note):
+        age -= DAY_MS
+    return age
+
+
+def select(notes: list[RawNote], positions: list[int], now_ms: int, limit: int | None) -> list[int]:
+    """Positions of the notes to inspect: by quality descending, ties in file order."""
+    ranked = sorted(positions, key=lambda p: (-quality(notes[p], now_ms), p))
+    return ranked if limit is None else ranked[:limit]

@@ -1,0 +1,94 @@
+"""Text helpers of SPEC §2: tokens, jaccard, normalize."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+STOP_WORDS = frozenset(
+    "a an and are as at be by for from in is it of on or the to with".split()
+)
+
+# A token run: Unicode letters or digits, or / _ : -
+_RUN = re.compile(r"(?:[^\W_]|[/_:\-])+")
+_CJK = re.compile(
+    r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002a6df\U0002a700-\U0002ebef"
+    r"\U00030000-\U0003134f]+"
+)
+_INNER_SPACE = re.compile(r"[ \t]+")
+
+
+def _split_cjk(run: str) -> Iterable[str]:
+    """Split a run into pieces: CJK ideograph runs become overlapping bigrams."""
+    pos = 0
+    for match in _CJK.finditer(run):
+        if match.start() > pos:
+            yield run[pos : match.start()]
+        ideographs = match.group()
+        if len(ideographs) == 1:
+            yield ideographs
+        else:
+            for i in range(len(ideographs) - 1):
+                yield ideographs[i : i + 2]
+        pos = match.end()
+    if pos < len(run):
+        yield run[pos:]
+
+
+def tokens(text: str) -> list[str]:
+    """Case-folded tokens in order of appearance (repeats kept)."""
+    out: list[str] = []
+    for match in _RUN.finditer(text.casefold()):
+        run = match.group()
+        pieces = _split_cjk(run) if _CJK.search(run) else (run,)
+        for piece in pieces:
+            is_cjk_piece = bool(_CJK.fullmatch(piece))
+            if (len(piece) >= 2 or is_cjk_piece) and piece not in STOP_WORDS:
+                out.append(piece)
+    return out
+
+
+def unique_tokens(text: str) -> list[str]:
+    """Distinct tokens in order of first appearance."""
+    return list(dict.fromkeys(tokens(text)))
+
+
+def note_tokens(title: str, content: str) -> list[str]:
+    return unique_tokens(f"{title} {content}")
+
+
+def jaccard_at_least(a: frozenset[str], b: frozenset[str], num: int = 9, den: int = 10) -> bool:
+    """Exact test of jaccard(a, b) >= num/den in integers; empty sets never qualify."""
+    union = len(a | b)
+    if union == 0:
+        return False
+    return den * len(a & b) >= num * union
+
+
+def jaccard(a: Iterable[str], b: Iterable[str]) -> float:
+    sa, sb = set(a), set(b)
+    union = len(sa | sb)
+    return len(sa & sb) / union if union else 0.0
+
+
+def normalize(content: str) -> str:
+    """SPEC §2 normalize: line endings, trailing and inner whitespace, repeated and blank lines."""
+    lines = content.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    seen: set[str] = set()
+    kept: list[str] = []
+    for raw in lines:
+        line = raw.rstrip()
+        body = line.lstrip(" \t")
+        indent = line[: len(line) - len(body)]
+        if not body:
+            if kept and kept[-1] != "":
+                kept.append("")
+            continue
+        body = _INNER_SPACE.sub(" ", body)
+        if body in seen:
+            continue
+        seen.add(body)
+        kept.append(indent + body)
+    while kept and kept[-1] == "":
+        kept.pop()
+    return "\n".join(kept)

@@ -1,0 +1,81 @@
+"""Checks that a parsed graph document can be worked on safely; the message names the note."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_STR_FIELDS = (
+    "title", "content", "kind", "subject", "scope", "type", "source", "stability",
+    "createdAt", "updatedAt", "lastAccessedAt",
+)
+_OPTIONAL_STR_FIELDS = ("lastRewrittenAt", "archivedAt", "sourceKey", "lastHitSession")
+
+
+def _type_name(value: Any) -> str:
+    return "null" if value is None else type(value).__name__.replace("dict", "object").replace(
+        "list", "array"
+    ).replace("str", "string")
+
+
+def _note_problem(note: Any) -> str | None:
+    if not isinstance(note, dict):
+        return f"is a {_type_name(note)}, not an object"
+    if not isinstance(note.get("id"), str) or not note["id"]:
+        return "has no id (a non-empty string)"
+    if not isinstance(note.get("nuggetName"), str):
+        return "has no nuggetName (a string)"
+    for field in _STR_FIELDS:
+        if field in note and not isinstance(note[field], str):
+            return f"field {field!r} is a {_type_name(note[field])}, not a string"
+    for field in _OPTIONAL_STR_FIELDS:
+        if note.get(field) is not None and not isinstance(note[field], str):
+            return f"field {field!r} is a {_type_name(note[field])}, not a string"
+    return _collection_problem(note) or _number_problem(note)
+
+
+def _collection_problem(note: dict[str, Any]) -> str | None:
+    tags = note.get("tags", [])
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        return "field 'tags' is not an array of strings"
+    links = note.get("links", [])
+    if not isinstance(links, list):
+        return "field 'links' is not an array"
+    for position, link in enumerate(links):
+        if not isinstance(link, dict) or not isinstance(link.get("to"), str):
+            return f"link #{position} has no 'to' (a string)"
+        for field in ("reason", "createdAt"):
+            if field in link and not isinstance(link[field], str):
+                return f"link #{position} field {field!r} is not a string"
+    return None
+
+
+def _number_problem(note: dict[str, Any]) -> str | None:
+    if "hidden" in note and not isinstance(note["hidden"], bool):
+        return "field 'hidden' is not true or false"
+    hits = note.get("hits", 0)
+    if isinstance(hits, bool) or not isinstance(hits, int) or hits < 0:
+        return "field 'hits' is not a whole number >= 0"
+    confidence = note.get("confidence", 0.7)
+    if isinstance(confidence, bool) or not isinstance(confidence, int | float):
+        return "field 'confidence' is not a number"
+    return None
+
+
+def document_problem(doc: Any) -> str | None:
+    """None when the document is workable, else a one-line description of the first problem."""
+    if not isinstance(doc, dict):
+        return f"the top level is a {_type_name(doc)}, not an object"
+    notes = doc.get("notes")
+    if not isinstance(notes, list):
+        return "it has no 'notes' array"
+    seen: dict[str, int] = {}
+    for position, note in enumerate(notes):
+        problem = _note_problem(note)
+        if problem:
+            ident = note.get("id") if isinstance(note, dict) else None
+            where = f"note #{position}" + (f" ({ident!r})" if isinstance(ident, str) else "")
+            return f"{where} {problem}"
+        first = seen.setdefault(note["id"], position)
+        if first != position:
+            return f"note #{position} repeats the id {note['id']!r} of note #{first}"
+    return None
