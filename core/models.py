@@ -157,6 +157,7 @@ JournalKind = Literal["reflect", "unhide", "undo"]
 
 class JournalEntry(CamelModel):
     run_id: str
+    seq: int
     kind: JournalKind
     at: str
     base_fingerprint: str

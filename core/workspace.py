@@ -32,6 +32,12 @@ class Workspace:
             self.notes[position] = copy.deepcopy(self.notes[position])
         return self.notes[position]
 
+    def put(self, note_id: str, note: RawNote) -> None:
+        """Replace a note whole (undo restores before-images this way)."""
+        position = self.index[note_id]
+        self._copied.add(position)
+        self.notes[position] = note
+
     def touched_positions(self) -> list[int]:
         return sorted(p for p in self._copied if self.notes[p] != self.original[p])
 

@@ -1,0 +1,48 @@
+"""The Nuggets memory engine: the reflection pass, plans, apply, unhide, undo, promotion.
+
+Pure Python; it never imports a user interface. Front ends go through `Memory`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .clock import Clock, system_clock
+from .errors import (
+    GraphError,
+    JournalError,
+    NuggetsError,
+    StalePlanError,
+    UndoConflictError,
+    UnknownNoteError,
+)
+from .memory import Memory
+from .models import JournalEntry, Note, Plan, PromotionPlan, ReflectionChange, ReflectionResult
+from .shelf import Shelf
+
+__all__ = [
+    "GraphError", "JournalEntry", "JournalError", "Memory", "Note", "NuggetsError", "Plan",
+    "PromotionPlan", "ReflectionChange", "ReflectionResult", "Shelf", "StalePlanError",
+    "UndoConflictError", "UnknownNoteError", "promote_facts", "reflect_and_clean_memory",
+]
+
+
+def _home_of(shelf: Shelf) -> Path:
+    return shelf.graph.path.parent.parent
+
+
+def reflect_and_clean_memory(
+    shelf: Shelf, nugget_name: str | None = None, limit: int | None = None,
+    *, uncapped: bool = False, clock: Clock = system_clock,
+) -> ReflectionResult:
+    """The seeds' entry point: run the pass on the shelf's home, apply it and journal it."""
+    memory = Memory(_home_of(shelf), clock)
+    plan = memory.plan(nugget_name, limit, uncapped, graph=shelf.graph)
+    memory.apply(plan)
+    return plan.result
+
+
+def promote_facts(shelf: Shelf, memory_md: Path | None = None, threshold: int = 3) -> int:
+    """The seeds' entry point: write durable notes to MEMORY.md; returns entries added."""
+    memory = Memory(_home_of(shelf), memory_md=memory_md)
+    return memory.promote(memory.plan_promotion(threshold=threshold))

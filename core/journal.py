@@ -1,0 +1,61 @@
+"""The journal of applied runs: one JSON file per run under <home>/reflections/."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from .atomic import atomic_write
+from .errors import JournalError
+from .models import JournalEntry
+
+
+def journal_dir(home: Path) -> Path:
+    return home / "reflections"
+
+
+def _entry_files(home: Path) -> list[Path]:
+    directory = journal_dir(home)
+    if not directory.is_dir():
+        return []
+    return sorted(p for p in directory.glob("*.json") if not p.name.startswith("."))
+
+
+def _read(path: Path) -> JournalEntry:
+    try:
+        return JournalEntry.model_validate(json.loads(path.read_bytes()))
+    except (OSError, ValueError, ValidationError) as exc:
+        reason = exc.__class__.__name__
+        raise JournalError(f"{path}: not a readable journal entry ({reason})") from None
+
+
+def read_entries(home: Path) -> list[JournalEntry]:
+    """Every journal entry, newest first."""
+    entries = [_read(p) for p in _entry_files(home)]
+    return sorted(entries, key=lambda e: e.seq, reverse=True)
+
+
+def read_entry(home: Path, run_id: str) -> JournalEntry:
+    path = journal_dir(home) / f"{run_id}.json"
+    if "/" in run_id or not path.is_file():
+        known = ", ".join(e.run_id for e in read_entries(home)[:5]) or "none yet"
+        raise JournalError(f"no run {run_id!r} in {journal_dir(home)} (latest: {known})")
+    return _read(path)
+
+
+def next_run_id(home: Path, at: str) -> tuple[int, str]:
+    """A sequence number and a run id that sorts by time: 20261101T090000Z-0001."""
+    seq = max((e.seq for e in read_entries(home)), default=0) + 1
+    stamp = at.replace("-", "").replace(":", "").split(".")[0] + "Z"
+    return seq, f"{stamp}-{seq:04d}"
+
+
+def write_entry(home: Path, entry: JournalEntry) -> Path:
+    directory = journal_dir(home)
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{entry.run_id}.json"
+    data = json.dumps(entry.to_json_dict(), indent=2, ensure_ascii=False) + "\n"
+    atomic_write(path, data.encode("utf-8"))
+    return path

@@ -1,0 +1,172 @@
+"""Promotion of durable notes to MEMORY.md (SPEC §6): deciding is pure, writing is thin."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+from . import fields
+from .models import PromotionEntry, PromotionPlan, RawNote
+
+DEFAULT_THRESHOLD = 3
+MEMORY_MD_ENV = "NUGGETS_MEMORY_MD"
+HEADER = [
+    "# Memory",
+    "",
+    "Auto-promoted from nuggets graph notes (3+ recalls across sessions).",
+]
+_SECTION = re.compile(r"^##\s+(.*?)\s*$")
+_ENTRY = re.compile(r"^- \*\*(.*?)\*\*:")
+
+
+def default_memory_md(cwd: Path, home_dir: Path) -> Path:
+    """~/.claude/projects/<cwd with every "/" replaced by "-">/memory/MEMORY.md"""
+    return home_dir / ".claude" / "projects" / str(cwd).replace("/", "-") / "memory" / "MEMORY.md"
+
+
+def resolve_memory_md(
+    explicit: Path | None, environ: Mapping[str, str] | None = None, cwd: Path | None = None
+) -> Path:
+    env = os.environ if environ is None else environ
+    if explicit is not None:
+        return explicit
+    if env.get(MEMORY_MD_ENV):
+        return Path(env[MEMORY_MD_ENV]).expanduser()
+    return default_memory_md(cwd or Path.cwd(), Path.home())
+
+
+def section_of(note: RawNote) -> str:
+    tags = fields.tags(note)
+    title = fields.text(note, "title").lower()
+    subject = fields.text(note, "subject")
+    if note.get("type") == "preference" or "preferences" in tags:
+        return "preferences"
+    if "learnings" in tags or title.startswith("learn"):
+        return "learnings"
+    if subject == "assistant:self":
+        return "assistant-self"
+    if subject.startswith("user:"):
+        return "user"
+    if fields.text(note, "scope") in fields.SHARED_SCOPES:
+        return "shared-context"
+    return fields.text(note, "nuggetName")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def entry_lines(note: RawNote) -> list[str]:
+    """`- **title**: first line`, further non-blank content lines indented by two spaces."""
+    lines = [line.strip() for line in fields.text(note, "content").splitlines() if line.strip()]
+    head = f"- **{_one_line(fields.text(note, 'title'))}**: {lines[0] if lines else ''}".rstrip()
+    return [head] + [f"  {line}" for line in lines[1:]]
+
+
+def section_rank(name: str) -> tuple[int, str]:
+    return {"learnings": (0, ""), "preferences": (1, "")}.get(name, (2, name))
+
+
+def candidates(notes: list[RawNote], threshold: int) -> list[RawNote]:
+    """Visible notes with enough hits; one per section and title (most hits, then file order)."""
+    eligible = [n for n in notes if not fields.hidden(n) and fields.hits(n) >= threshold]
+    best: dict[tuple[str, str], RawNote] = {}
+    for note in sorted(eligible, key=lambda n: -fields.hits(n)):
+        best.setdefault((section_of(note), _one_line(fields.text(note, "title"))), note)
+    chosen = {id(n) for n in best.values()}
+    return [n for n in eligible if id(n) in chosen]
+
+
+class _Document:
+    """MEMORY.md as lines, with its sections and entries located for editing in place."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines() if text else list(HEADER)
+        self.trailing_newline = text.endswith("\n") or not text
+
+    def sections(self) -> list[tuple[str, int, int]]:
+        """(name, heading line, end line exclusive) for each `## name` section."""
+        heads = [
+            (m.group(1), i) for i, line in enumerate(self.lines) if (m := _SECTION.match(line))
+        ]
+        return [
+            (name, start, heads[k + 1][1] if k + 1 < len(heads) else len(self.lines))
+            for k, (name, start) in enumerate(heads)
+        ]
+
+    def find(self, section: str) -> tuple[int, int] | None:
+        for name, start, end in self.sections():
+            if name == section:
+                return start, end
+        return None
+
+    def entry_span(self, start: int, end: int, title: str) -> tuple[int, int] | None:
+        for i in range(start + 1, end):
+            match = _ENTRY.match(self.lines[i])
+            if match and match.group(1) == title:
+                stop = i + 1
+                while stop < end and self.lines[stop].startswith("  ") and self.lines[stop].strip():
+                    stop += 1
+                return i, stop
+        return None
+
+    def add_section(self, section: str) -> tuple[int, int]:
+        later = [s for s in self.sections() if section_rank(s[0]) > section_rank(section)]
+        at = later[0][1] if later else len(self.lines)
+        gap = [""] if at > 0 and self.lines[at - 1].strip() else []
+        self.lines[at:at] = [*gap, f"## {section}", *([""] if later else [])]
+        heading = at + len(gap)
+        return heading, heading + (2 if later else 1)
+
+    def append(self, start: int, end: int, entry: list[str]) -> None:
+        filled = [i for i in range(start + 1, end) if self.lines[i].strip()]
+        if filled:
+            self.lines[filled[-1] + 1 : filled[-1] + 1] = entry
+            return
+        self.lines[start + 1 : end] = ["", *entry, *([""] if end < len(self.lines) else [])]
+
+    def upsert(self, section: str, title: str, entry: list[str]) -> str:
+        start, end = self.find(section) or self.add_section(section)
+        found = self.entry_span(start, end, title)
+        if found is None:
+            self.append(start, end, entry)
+            return "add"
+        if self.lines[found[0] : found[1]] == entry:
+            return "same"
+        self.lines[found[0] : found[1]] = entry
+        return "update"
+
+    def text(self) -> str:
+        return "\n".join(self.lines) + ("\n" if self.trailing_newline else "")
+
+
+def plan_promotion(
+    notes: list[RawNote], path: Path, before_text: str, directory_exists: bool,
+    threshold: int = DEFAULT_THRESHOLD,
+) -> PromotionPlan:
+    doc = _Document(before_text)
+    entries: list[PromotionEntry] = []
+    for note in candidates(notes, threshold):
+        section, title = section_of(note), _one_line(fields.text(note, "title"))
+        lines = entry_lines(note)
+        action = doc.upsert(section, title, lines)
+        entries.append(
+            PromotionEntry(note_id=note["id"], nugget_name=note["nuggetName"], section=section,
+                           title=title, text="\n".join(lines), action=action)
+        )
+    after = doc.text() if entries or before_text else before_text
+    diff = "".join(
+        difflib.unified_diff(
+            before_text.splitlines(keepends=True), after.splitlines(keepends=True),
+            fromfile=f"{path} (now)", tofile=f"{path} (promoted)",
+        )
+    )
+    return PromotionPlan(
+        path=str(path), directory_exists=directory_exists, threshold=threshold, entries=entries,
+        added=sum(e.action == "add" for e in entries),
+        updated=sum(e.action == "update" for e in entries),
+        before_text=before_text, after_text=after, diff=diff,
+    )

@@ -1,0 +1,102 @@
+"""The shelf: nuggets with counts, filtered note lists, one note with its links and backlinks."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import fields
+from .errors import UnknownNoteError
+from .models import RawNote
+from .store import Graph, graph_path, read_graph
+
+NUGGET_SUFFIX = ".nugget.json"
+
+
+@dataclass(frozen=True)
+class NuggetSummary:
+    name: str
+    notes: int = 0
+    visible: int = 0
+    hidden: int = 0
+    facts: int = 0
+
+
+@dataclass
+class NoteDetail:
+    note: RawNote
+    links: list[tuple[dict, RawNote | None]]
+    backlinks: list[tuple[RawNote, dict]]
+    merged_into: str | None
+
+
+def nugget_file_names(home: Path) -> list[str]:
+    """Stems of <home>/*.nugget.json: nuggets of another tool, never rewritten here."""
+    if not home.is_dir():
+        return []
+    return sorted(p.name[: -len(NUGGET_SUFFIX)] for p in home.glob("*" + NUGGET_SUFFIX))
+
+
+def matches(note: RawNote, query: str) -> bool:
+    """Case-insensitive text search over title, content and tags."""
+    needle = query.casefold()
+    haystack = (fields.text(note, "title"), fields.text(note, "content"), *fields.tags(note))
+    return any(needle in part.casefold() for part in haystack)
+
+
+@dataclass
+class Shelf:
+    graph: Graph
+    extra_nuggets: list[str] = field(default_factory=list)
+    _backlinks: dict[str, list[int]] | None = None
+
+    @classmethod
+    def load(cls, home: Path) -> Shelf:
+        return cls(read_graph(graph_path(home)), nugget_file_names(home))
+
+    @property
+    def notes(self) -> list[RawNote]:
+        return self.graph.notes
+
+    def nuggets(self) -> list[NuggetSummary]:
+        counts: dict[str, list[int]] = {name: [0, 0, 0, 0] for name in self.extra_nuggets}
+        for note in self.notes:
+            row = counts.setdefault(note["nuggetName"], [0, 0, 0, 0])
+            row[0] += 1
+            row[2 if fields.hidden(note) else 1] += 1
+            row[3] += note.get("kind") == "fact"
+        return [NuggetSummary(name, *row) for name, row in sorted(counts.items())]
+
+    def list_notes(
+        self, nugget: str | None = None, include_hidden: bool = False, query: str | None = None
+    ) -> list[RawNote]:
+        return [
+            note for note in self.notes
+            if (nugget is None or note["nuggetName"] == nugget)
+            and (include_hidden or not fields.hidden(note))
+            and (not query or matches(note, query))
+        ]
+
+    def note(self, note_id: str) -> RawNote:
+        note = self.graph.get(note_id)
+        if note is None:
+            raise UnknownNoteError(f"no note {note_id!r} in {self.graph.path}")
+        return note
+
+    def backlinks(self, note_id: str) -> list[tuple[RawNote, dict]]:
+        if self._backlinks is None:
+            self._backlinks = defaultdict(list)
+            for position, note in enumerate(self.notes):
+                for target in dict.fromkeys(link["to"] for link in fields.links(note)):
+                    self._backlinks[target].append(position)
+        found = []
+        for position in self._backlinks.get(note_id, []):
+            source = self.notes[position]
+            found += [(source, link) for link in fields.links(source) if link["to"] == note_id]
+        return found
+
+    def detail(self, note_id: str) -> NoteDetail:
+        note = self.note(note_id)
+        links = [(link, self.graph.get(link["to"])) for link in fields.links(note)]
+        return NoteDetail(note, links, self.backlinks(note_id), fields.merged_into(note))
