@@ -1,0 +1,45 @@
+"""Untrusted note text made inert for display: no escape sequences, control or invisible
+characters reach a terminal; each shows as a visible placeholder instead."""
+
+from __future__ import annotations
+
+import unicodedata
+
+_BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+_INVISIBLE = set("\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e")
+
+
+def _placeholder(char: str) -> str:
+    code = ord(char)
+    if code == 0x1B:
+        return "␛"
+    if code < 0x20:
+        return chr(0x2400 + code)  # the Control Pictures block: ␀ ␁ … ␟
+    if code == 0x7F:
+        return "␡"
+    return f"<U+{code:04X}>"
+
+
+def _unsafe(char: str, keep_newlines: bool) -> bool:
+    if char == "\n":
+        return not keep_newlines
+    if char == "\t":
+        return False
+    if char in _BIDI or char in _INVISIBLE:
+        return True
+    category = unicodedata.category(char)
+    return category in ("Cc", "Cf", "Cs", "Co") or category == "Zl" or category == "Zp"
+
+
+def inert(text: str, keep_newlines: bool = True) -> str:
+    """The text with every control, format, bidi and zero-width character shown as a placeholder.
+
+    Tabs stay; newlines stay unless `keep_newlines` is false (for one-line cells).
+    """
+    if text.isprintable() and "\x1b" not in text:
+        return text
+    return "".join(_placeholder(c) if _unsafe(c, keep_newlines) else c for c in text)
+
+
+def one_line(text: str) -> str:
+    return inert(text, keep_newlines=False)

@@ -1,0 +1,261 @@
+"""The `nuggets` command line. Without a subcommand it opens the review console."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import time
+from functools import wraps
+from pathlib import Path
+from typing import Any
+
+import click
+
+from core import Memory, NuggetsError
+from core.clock import env_clock, parse_iso
+from core.home import demo_home, demo_memory_md, resolve_home
+
+from . import render
+
+
+@dataclass
+class Context:
+    home: Path
+    demo: bool
+    verbose: bool
+
+    def memory(self, memory_md: Path | None = None, must_exist: bool = True) -> Memory:
+        if must_exist and not self.home.is_dir():
+            raise NuggetsError(
+                f"no memory at {self.home} (no such directory); use --home DIR, set "
+                "$NUGGETS_HOME, or try the demo with --demo"
+            )
+        if memory_md is None and self.demo:
+            memory_md = demo_memory_md(self.home)
+        return Memory(self.home, env_clock(), memory_md)
+
+
+def _echo_lines(lines: Iterable[str]) -> None:
+    for line in lines:
+        click.echo(line)
+
+
+def _print_json(value: Any) -> None:
+    click.echo(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Errors a user can act on: one line on stderr, exit 1, no traceback."""
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except (NuggetsError, ValueError) as exc:
+            click.echo(f"nuggets: {exc}", err=True)
+            sys.exit(1)
+
+    return wrapper
+
+
+def _materialized_demo(reset: bool = False) -> Path:
+    from core.demo import materialize_demo
+
+    return materialize_demo(demo_home(), reset=reset)
+
+
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--home", type=click.Path(path_type=Path, file_okay=False),
+              help="Memory directory (default $NUGGETS_HOME, else ~/.nuggets).")
+@click.option("--demo", is_flag=True, help="Use the built-in demo memory instead.")
+@click.option("-v", "--verbose", is_flag=True, help="Say more (the daily pass is silent without).")
+@click.version_option(package_name="nuggets-review")
+@click.pass_context
+@reports_errors
+def main(ctx: click.Context, home: Path | None, demo: bool, verbose: bool) -> None:
+    """Review and tidy an AI agent's long-term memory (Nuggets format).
+
+    Without a command, opens the review console.
+    """
+    if demo and home is not None:
+        raise click.UsageError("--demo and --home cannot be used together")
+    chosen = _materialized_demo() if demo else resolve_home(home)
+    ctx.obj = Context(home=chosen, demo=demo, verbose=verbose)
+    if ctx.invoked_subcommand is None:
+        _open_console(ctx.obj, explicit=home is not None or "NUGGETS_HOME" in os.environ)
+
+
+def _open_console(context: Context, explicit: bool) -> None:
+    from .app import run_console
+
+    missing = not context.home.is_dir()
+    if missing and explicit:
+        context.memory()  # raises the "no memory at" error
+    run_console(
+        context.memory(must_exist=False), demo_offer=missing,
+        open_demo=lambda: Context(_materialized_demo(), True, context.verbose).memory(),
+    )
+
+
+def console_main() -> None:
+    """`nuggets-tui`: the console, with the same options as `nuggets`."""
+    main.main(args=[a for a in sys.argv[1:] if a != "console"], prog_name="nuggets-tui")
+
+
+@main.command()
+@click.option("--nugget", help="Only this nugget.")
+@click.option("--hidden", is_flag=True, help="Include archived notes.")
+@click.option("--query", "-q", help="Only notes whose title, content or tags contain this text.")
+@click.option("--json", "as_json", is_flag=True, help="Print the notes as stored, as JSON.")
+@click.pass_obj
+@reports_errors
+def notes(obj: Context, nugget: str | None, hidden: bool, query: str | None, as_json: bool) -> None:
+    """List notes (archived ones only with --hidden)."""
+    found = obj.memory().shelf().list_notes(nugget, include_hidden=hidden, query=query)
+    if as_json:
+        _print_json(found)
+        return
+    _echo_lines(render.note_row(note) for note in found)
+    click.echo(f"{len(found)} notes", err=True)
+
+
+@main.command()
+@click.option("--nugget", help="Only this nugget (default: all).")
+@click.option("--limit", type=click.IntRange(min=1), help="Notes to inspect (at most 10).")
+@click.option("--all", "uncapped", is_flag=True, help="Lift the 10-note cap: the whole graph.")
+@click.option("--apply", "do_apply", is_flag=True, help="Apply the pass and journal it.")
+@click.option("--json", "as_json", is_flag=True, help="Print only the ReflectionResult as JSON.")
+@click.pass_obj
+@reports_errors
+def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool, do_apply: bool,
+            as_json: bool) -> None:
+    """Show what the reflection pass would change (a dry run), or --apply it."""
+    if limit is not None and uncapped:
+        raise click.UsageError("--limit and --all cannot be used together")
+    memory = obj.memory()
+    plan = memory.plan(nugget, limit, uncapped)
+    entry = memory.apply(plan) if do_apply else None
+    if as_json:
+        _print_json(plan.result.to_json_dict())
+        return
+    _echo_lines(render.plan_text(plan))
+    if do_apply:
+        click.echo("")
+        click.echo(f"Applied as run {entry.run_id} (undo: nuggets undo {entry.run_id})"
+                   if entry else "Nothing to apply.")
+
+
+@main.command()
+@click.option("--memory-md", type=click.Path(path_type=Path, dir_okay=False),
+              help="MEMORY.md to write (default $NUGGETS_MEMORY_MD, else Claude's project memory).")
+@click.option("--threshold", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Hits a note needs to be promoted.")
+@click.option("--apply", "do_apply", is_flag=True, help="Write MEMORY.md.")
+@click.option("--json", "as_json", is_flag=True, help='Print {"added", "path", "entries"}.')
+@click.pass_obj
+@reports_errors
+def promote(obj: Context, memory_md: Path | None, threshold: int, do_apply: bool,
+            as_json: bool) -> None:
+    """Show the MEMORY.md diff of promoting durable notes, or --apply it."""
+    memory = obj.memory(memory_md)
+    plan = memory.plan_promotion(threshold=threshold)
+    added = memory.promote(plan) if do_apply else (plan.added if plan.directory_exists else 0)
+    if as_json:
+        entries = [e.to_json_dict() for e in plan.entries]
+        _print_json({"added": added, "path": plan.path, "entries": entries})
+        return
+    _echo_lines(render.promotion_text(plan))
+    if do_apply and plan.directory_exists:
+        click.echo(f"\nPromoted {added} new entries to {plan.path}")
+
+
+@main.command()
+@click.argument("note_ids", nargs=-1, required=True)
+@click.pass_obj
+@reports_errors
+def unhide(obj: Context, note_ids: tuple[str, ...]) -> None:
+    """Bring archived notes back."""
+    entry = obj.memory().unhide(note_ids)
+    click.echo(f"Unhid {len(entry.after)} notes (run {entry.run_id})" if entry
+               else "Those notes are already visible; nothing written.")
+
+
+@main.command()
+@click.argument("run_id")
+@click.pass_obj
+@reports_errors
+def undo(obj: Context, run_id: str) -> None:
+    """Restore the notes an applied run changed."""
+    entry = obj.memory().undo(run_id)
+    click.echo(f"Undid {run_id}: restored {len(entry.after)} notes (run {entry.run_id})")
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the journal entries as JSON.")
+@click.pass_obj
+@reports_errors
+def log(obj: Context, as_json: bool) -> None:
+    """Applied runs, newest first."""
+    entries = obj.memory().log()
+    if as_json:
+        _print_json([e.to_json_dict() for e in entries])
+        return
+    _echo_lines(render.journal_line(e) for e in entries)
+    if not entries:
+        click.echo("No runs applied yet.", err=True)
+
+
+def _daily_time(environ: dict[str, str]) -> time:
+    try:
+        hour = int(environ.get("MEMORY_REFLECTION_HOUR", "9"))
+        minute = int(environ.get("MEMORY_REFLECTION_MINUTE", "0"))
+        return time(hour, minute)
+    except ValueError:
+        raise NuggetsError(
+            "MEMORY_REFLECTION_HOUR must be 0-23 and MEMORY_REFLECTION_MINUTE 0-59"
+        ) from None
+
+
+@main.command()
+@click.pass_obj
+@reports_errors
+def daily(obj: Context) -> None:
+    """The scheduled pass for cron: once a day after $MEMORY_REFLECTION_HOUR:MINUTE."""
+    memory = obj.memory()
+    local = memory.clock().astimezone()
+    due = _daily_time(dict(os.environ))
+
+    def say(message: str) -> None:
+        if obj.verbose:
+            click.echo(message)
+
+    if local.time() < due:
+        say(f"Not yet: the daily pass runs after {due:%H:%M} local time.")
+        return
+    for entry in memory.log():
+        moment = parse_iso(entry.at)
+        if entry.kind == "reflect" and moment and moment.astimezone().date() == local.date():
+            say(f"Already ran today ({entry.run_id}).")
+            return
+    plan, entry = memory.reflect()
+    say(f"Reflection: {render.result_summary(plan.result)}"
+        + (f" (run {entry.run_id})" if entry else " (nothing to change)"))
+    promotion = memory.plan_promotion()
+    added = memory.promote(promotion)
+    say(f"Promotion: {added} new entries to {promotion.path}" if promotion.directory_exists
+        else f"Promotion skipped: no directory for {promotion.path}")
+
+
+@main.command()
+@click.option("--reset", is_flag=True, help="Recreate the demo memory from scratch.")
+@reports_errors
+def demo(reset: bool) -> None:
+    """Print the demo memory's path (creating it on first use)."""
+    click.echo(str(_materialized_demo(reset=reset)))
+
+
+if __name__ == "__main__":
+    main()

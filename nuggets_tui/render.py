@@ -1,0 +1,99 @@
+"""Plain-text rendering of plans, diffs and notes for the command line. All note text is inert."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+
+from core import fields
+from core.inert import inert, one_line
+from core.models import JournalEntry, Plan, PromotionPlan, RawNote, ReflectionResult
+
+COUNTS = (("inspected", "inspected"), ("rewritten", "rewritten"), ("merged", "merged"),
+          ("hidden", "archived"), ("tagged", "tagged"), ("linked", "linked"))
+
+
+def result_summary(result: ReflectionResult) -> str:
+    return ", ".join(f"{getattr(result, key)} {label}" for key, label in COUNTS)
+
+
+def content_diff(before: str, after: str) -> list[str]:
+    if before == after:
+        return []
+    lines = difflib.unified_diff(
+        inert(before).split("\n"), inert(after).split("\n"), lineterm="", n=1
+    )
+    return [line for line in lines if not line.startswith(("---", "+++"))]
+
+
+def tag_diff(before: list[str], after: list[str]) -> str:
+    removed = [f"-{one_line(t)}" for t in before if t not in after]
+    added = [f"+{one_line(t)}" for t in after if t not in before]
+    return " ".join(removed + added)
+
+
+def link_diff(before: RawNote, after: RawNote) -> list[str]:
+    old = {(link["to"], link.get("reason", "")) for link in fields.links(before)}
+    new = {(link["to"], link.get("reason", "")) for link in fields.links(after)}
+    out = [f"-> {one_line(to)} ({one_line(reason)})" for to, reason in sorted(old - new)]
+    return [f"- {line}" for line in out] + [
+        f"+ -> {one_line(to)} ({one_line(reason)})" for to, reason in sorted(new - old)
+    ]
+
+
+def note_diff(before: RawNote, after: RawNote) -> Iterator[str]:
+    for key in ("hidden", "hits"):
+        if before.get(key) != after.get(key):
+            yield f"  {key}: {before.get(key)} -> {after.get(key)}"
+    yield from (f"  {line}" for line in content_diff(
+        fields.text(before, "content"), fields.text(after, "content")))
+    tags = tag_diff(fields.tags(before), fields.tags(after))
+    if tags:
+        yield f"  tags: {tags}"
+    yield from (f"  links {line}" for line in link_diff(before, after))
+
+
+def plan_text(plan: Plan) -> Iterator[str]:
+    scope = plan.nugget_name or "all nuggets"
+    cap = "uncapped" if plan.uncapped else f"limit {plan.limit}"
+    yield f"Reflection pass on {one_line(scope)} ({cap}) at {plan.ran_at} (dry run)"
+    yield f"  {result_summary(plan.result)}"
+    if not plan.result.changes:
+        yield "  No changes: the memory is already tidy."
+        return
+    by_note: dict[str, list[str]] = {}
+    for change in plan.result.changes:
+        by_note.setdefault(change.note_id, []).append(f"[{change.type}] {one_line(change.detail)}")
+    for diff in plan.notes:
+        title = one_line(fields.text(diff.after, "title"))
+        yield ""
+        nugget = one_line(fields.text(diff.after, "nuggetName"))
+        yield f"{one_line(diff.note_id)} ({nugget}) {title}"
+        for line in by_note.get(diff.note_id, ["(changed by a merge or link elsewhere)"]):
+            yield f"  {line}"
+        yield from note_diff(diff.before, diff.after)
+
+
+def note_row(note: RawNote) -> str:
+    mark = "A" if fields.hidden(note) else " "
+    tags = ",".join(one_line(t) for t in fields.tags(note))
+    return (f"{mark} {one_line(note['id'])}  [{one_line(note['nuggetName'])}] "
+            f"{one_line(fields.text(note, 'title'))}  hits={fields.hits(note)} tags={tags}")
+
+
+def promotion_text(plan: PromotionPlan) -> Iterator[str]:
+    if not plan.directory_exists:
+        yield (f"No memory directory at {plan.path.rsplit('/', 1)[0]}: nothing would be written. "
+               "Point elsewhere with --memory-md PATH or $NUGGETS_MEMORY_MD.")
+        return
+    yield (f"Promotion to {plan.path}: {plan.added} to add, {plan.updated} to update, "
+           f"{len(plan.entries)} candidates (hits >= {plan.threshold})")
+    for entry in plan.entries:
+        yield f"  {entry.action:<6} [{entry.section}] {one_line(entry.title)} ({entry.note_id})"
+    yield ""
+    yield inert(plan.diff) if plan.diff else "MEMORY.md is already up to date."
+
+
+def journal_line(entry: JournalEntry) -> str:
+    summary = entry.summary or entry.kind
+    return f"{entry.run_id}  {entry.kind:<7} {entry.at}  {len(entry.after)} notes  {summary}"

@@ -1,0 +1,161 @@
+"""The `nuggets` command line: exit codes, dry runs that write nothing, JSON shapes, daily."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from nuggets_tui.cli import main
+
+SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "samples" / "nuggets-graph-1000.json"
+NOW = "2026-11-01T09:00:00Z"
+
+
+def _note(note_id: str, title: str, content: str, **extra: object) -> dict:
+    note = {
+        "id": note_id, "nuggetName": "project", "title": title, "content": content, "tags": [],
+        "links": [], "hidden": False, "kind": "note", "hits": 0, "subject": "shared:project",
+        "scope": "project", "type": "fact", "createdAt": "2026-10-01T00:00:00.000Z",
+        "updatedAt": "2026-10-01T00:00:00.000Z",
+    }
+    note.update(extra)
+    return note
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    graph = tmp_path / "home" / "graph"
+    graph.mkdir(parents=True)
+    notes = [
+        _note("n1", "deploy steps", "run make deploy\nrun make deploy  ", hits=4),
+        _note("n2", "tmp", "scratch text"),
+        _note("n3", "deploy steps again", "run make deploy now", hits=1),
+    ]
+    (graph / "graph.json").write_text(json.dumps({"version": 3, "notes": notes}, indent=2))
+    return tmp_path / "home"
+
+
+def run(home: Path, *args: str, env: dict[str, str] | None = None):
+    environ = {"NUGGETS_NOW": NOW, "NUGGETS_HOME": "", "NUGGETS_MEMORY_MD": ""}
+    environ.update(env or {})
+    return CliRunner().invoke(main, ["--home", str(home), *args], env=environ)
+
+
+def graph_bytes(home: Path) -> bytes:
+    return (home / "graph" / "graph.json").read_bytes()
+
+
+def test_reflect_dry_run_prints_a_plan_and_writes_nothing(home: Path) -> None:
+    before = graph_bytes(home)
+    result = run(home, "reflect")
+    assert result.exit_code == 0, result.output
+    assert "1 archived" in result.output
+    assert "[hide] Archived low-value note" in result.output
+    assert graph_bytes(home) == before
+    assert not (home / "reflections").exists()
+
+
+def test_reflect_json_is_exactly_the_reflection_result(home: Path) -> None:
+    result = run(home, "reflect", "--json")
+    data = json.loads(result.stdout)
+    assert list(data) == ["ranAt", "inspected", "rewritten", "merged", "hidden", "tagged",
+                          "linked", "changes"]
+    assert data["ranAt"] == "2026-11-01T09:00:00.000Z"
+    assert data["inspected"] == 3
+    assert {"type": "hide", "nuggetName": "project", "noteId": "n2",
+            "detail": "Archived low-value note"} in data["changes"]
+
+
+def test_apply_journals_and_undo_restores(home: Path) -> None:
+    before = json.loads(graph_bytes(home))
+    applied = run(home, "reflect", "--apply")
+    assert applied.exit_code == 0 and "Applied as run" in applied.output
+    assert json.loads(graph_bytes(home))["notes"][1]["hidden"] is True
+    log = json.loads(run(home, "log", "--json").stdout)
+    assert [e["kind"] for e in log] == ["reflect"]
+    undone = run(home, "undo", log[0]["runId"])
+    assert undone.exit_code == 0, undone.output
+    assert json.loads(graph_bytes(home)) == before
+    again = run(home, "undo", log[0]["runId"])
+    assert again.exit_code == 1 and "already undone" in again.output
+
+
+def test_unhide_brings_a_note_back_and_unknown_ids_fail(home: Path) -> None:
+    run(home, "reflect", "--apply")
+    assert run(home, "unhide", "n2").exit_code == 0
+    assert json.loads(graph_bytes(home))["notes"][1]["hidden"] is False
+    before = graph_bytes(home)
+    missing = run(home, "unhide", "nope")
+    assert missing.exit_code == 1
+    assert "no note nope" in missing.output and "Traceback" not in missing.output
+    assert graph_bytes(home) == before
+
+
+def test_corrupt_graph_is_an_error_naming_the_file_and_left_untouched(home: Path) -> None:
+    path = home / "graph" / "graph.json"
+    path.write_text('{"version": 3, "notes": [')
+    for args in (("reflect",), ("reflect", "--apply"), ("notes",), ("unhide", "n1")):
+        result = run(home, *args)
+        assert result.exit_code == 1, args
+        assert str(path) in result.output and "not valid JSON" in result.output
+    assert path.read_text() == '{"version": 3, "notes": ['
+
+
+def test_usage_errors_exit_2(home: Path) -> None:
+    assert run(home, "reflect", "--limit", "3", "--all").exit_code == 2
+    assert run(home, "reflect", "--limit", "0").exit_code == 2
+    assert run(home, "frobnicate").exit_code == 2
+
+
+def test_missing_home_is_a_clear_error(tmp_path: Path) -> None:
+    result = run(tmp_path / "nowhere", "notes")
+    assert result.exit_code == 1 and "no memory at" in result.output
+
+
+def test_promote_json_and_apply(home: Path, tmp_path: Path) -> None:
+    target = tmp_path / "memdir" / "MEMORY.md"
+    dry = run(home, "promote", "--memory-md", str(target), "--json")
+    assert json.loads(dry.stdout) == {"added": 0, "path": str(target), "entries": [
+        json.loads(dry.stdout)["entries"][0]]}
+    assert not target.parent.exists()
+    target.parent.mkdir()
+    applied = json.loads(run(home, "promote", "--memory-md", str(target), "--apply",
+                             "--json").stdout)
+    assert applied["added"] == 1
+    assert "- **deploy steps**: run make deploy" in target.read_text()
+
+
+def test_notes_lists_visible_notes_and_json(home: Path) -> None:
+    run(home, "reflect", "--apply")
+    listed = json.loads(run(home, "notes", "--json").stdout)
+    assert [n["id"] for n in listed] == ["n1", "n3"]
+    everything = json.loads(run(home, "notes", "--hidden", "--json").stdout)
+    assert [n["id"] for n in everything] == ["n1", "n2", "n3"]
+
+
+def test_daily_runs_once_a_day_after_the_hour(home: Path) -> None:
+    early = {"NUGGETS_NOW": "2026-11-01T06:00:00+00:00", "TZ": "UTC"}
+    late = {"NUGGETS_NOW": "2026-11-01T10:00:00+00:00", "TZ": "UTC"}
+    before = graph_bytes(home)
+    assert run(home, "daily", env=early).output == ""
+    assert graph_bytes(home) == before
+    first = run(home, "daily", env=late)
+    assert first.exit_code == 0 and first.output == ""
+    assert graph_bytes(home) != before
+    after_first = graph_bytes(home)
+    second = run(home, "-v", "daily", env=late)
+    assert "Already ran today" in second.output
+    assert graph_bytes(home) == after_first
+
+
+def test_sample_memory_reflects(tmp_path: Path) -> None:
+    if not SAMPLE.exists():
+        pytest.skip("shared sample not present")
+    (tmp_path / "graph").mkdir()
+    shutil.copy(SAMPLE, tmp_path / "graph" / "graph.json")
+    result = run(tmp_path, "reflect", "--all", "--json")
+    assert json.loads(result.stdout)["merged"] > 0
