@@ -1,0 +1,58 @@
+"""The indexed pass equals the straightforward oracle on generated graphs (issue: fast at 100k)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.clock import parse_iso
+from core.reflection import plan_pass
+from oracle import oracle_pass
+
+NOW = parse_iso("2026-11-01T09:00:00Z")
+WORDS = ["deploy", "make", "test", "user", "prefers", "dark", "theme", "src/app.py", "tmp",
+         "redis", "cache", "key", "port", "8080", "the", "a", "vim", "editor", "ci:lint", "日本語"]
+
+line = st.lists(st.sampled_from(WORDS), min_size=0, max_size=6).map(" ".join)
+content = st.lists(line, min_size=0, max_size=4).map(lambda ls: "\n".join(ls))
+
+
+@st.composite
+def graphs(draw: st.DrawFn) -> list[dict]:
+    count = draw(st.integers(min_value=0, max_value=14))
+    ids = [f"n{i}" for i in range(count)]
+    notes = []
+    for note_id in ids:
+        base = draw(content)
+        note = {
+            "id": note_id,
+            "nuggetName": draw(st.sampled_from(["user", "project"])),
+            "title": draw(st.sampled_from(["tmp", "deploy", "theme", "cache notes", ""])),
+            "content": base if draw(st.booleans()) else base + "\n" + base,
+            "tags": draw(st.lists(st.sampled_from(["Deploy", "ops", "scope:user"]), max_size=3)),
+            "links": [{"to": draw(st.sampled_from([*ids, "gone"])), "reason": "r",
+                       "createdAt": "2026-10-01T00:00:00.000Z"}
+                      for _ in range(draw(st.integers(0, 2)))],
+            "hidden": draw(st.booleans()) and draw(st.booleans()),
+            "kind": draw(st.sampled_from(["note", "fact"])),
+            "hits": draw(st.integers(0, 4)),
+            "subject": draw(st.sampled_from(["user:primary", "shared:project"])),
+            "scope": draw(st.sampled_from(["user", "project", "self"])),
+            "type": draw(st.sampled_from(["fact", "note"])),
+            "createdAt": "2026-09-01T00:00:00.000Z",
+            "updatedAt": draw(st.sampled_from(["2026-10-01T00:00:00.000Z",
+                                               "2026-10-02T00:00:00.000Z", "", "garbage"])),
+        }
+        notes.append(note)
+    return notes
+
+
+@settings(max_examples=150, deadline=None)
+@given(graphs(), st.booleans(), st.sampled_from([None, "user"]), st.integers(1, 10))
+def test_indexed_pass_equals_oracle(notes: list[dict], uncapped: bool, nugget: str | None,
+                                    limit: int) -> None:
+    fast = plan_pass(notes, NOW, nugget, limit, uncapped)
+    slow = oracle_pass(notes, NOW, nugget, limit, uncapped)
+    assert fast.result == slow.result
+    assert fast.operations == slow.operations
+    assert fast.workspace.notes == slow.workspace.notes
