@@ -10,7 +10,7 @@ STOP_WORDS = frozenset(
 )
 
 # A token run: Unicode letters or digits, or / _ : -
-_RUN = re.compile(r"(?:[^\W_]|[/_:\-])+")
+_RUN = re.compile(r"[\w/:\-]+")
 _CJK = re.compile(
     r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002a6df\U0002a700-\U0002ebef"
     r"\U00030000-\U0003134f]+"
@@ -37,11 +37,12 @@ def _split_cjk(run: str) -> Iterable[str]:
 
 def tokens(text: str) -> list[str]:
     """Case-folded tokens in order of appearance (repeats kept)."""
+    runs = _RUN.findall(text.casefold())
+    if text.isascii() or not _CJK.search(text):
+        return [run for run in runs if len(run) >= 2 and run not in STOP_WORDS]
     out: list[str] = []
-    for match in _RUN.finditer(text.casefold()):
-        run = match.group()
-        pieces = _split_cjk(run) if _CJK.search(run) else (run,)
-        for piece in pieces:
+    for run in runs:
+        for piece in _split_cjk(run) if _CJK.search(run) else (run,):
             is_cjk_piece = bool(_CJK.fullmatch(piece))
             if (len(piece) >= 2 or is_cjk_piece) and piece not in STOP_WORDS:
                 out.append(piece)
