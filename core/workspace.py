@@ -6,7 +6,6 @@ stored graph. One code path for both is what makes "apply the whole plan" equal 
 
 from __future__ import annotations
 
-import copy
 from collections import defaultdict
 
 from . import fields
@@ -29,7 +28,8 @@ class Workspace:
         position = self.index[note_id]
         if position not in self._copied:
             self._copied.add(position)
-            self.notes[position] = copy.deepcopy(self.notes[position])
+            # Shallow is enough: every edit assigns new lists and new link dicts.
+            self.notes[position] = dict(self.notes[position])
         return self.notes[position]
 
     def put(self, note_id: str, note: RawNote) -> None:
