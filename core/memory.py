@@ -12,13 +12,14 @@ from . import fields
 from .atomic import atomic_write
 from .clock import Clock, system_clock, to_iso
 from .errors import NuggetsError, StalePlanError, UndoConflictError, UnknownNoteError
+from .guard import graph_lock, replace_if_unchanged
 from .journal import next_run_id, read_entries, read_entry, write_entry
 from .models import JournalEntry, NoteDiff, Operation, Plan, PromotionPlan, ReflectionResult
 from .promotion import DEFAULT_THRESHOLD, plan_promotion, resolve_memory_md
 from .reflection import plan_pass
 from .selection import resolve_limit
 from .shelf import Shelf
-from .store import Graph, graph_path, read_graph, write_graph
+from .store import Graph, dump_graph, graph_path, read_graph
 from .workspace import Workspace, replay, unhide
 
 
@@ -76,6 +77,10 @@ class Memory:
     def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None:
         """Replay the accepted operations (all when None) on the file the plan was made from."""
         kept = {op.id for op in plan.operations} if accepted is None else set(accepted)
+        with graph_lock(self.graph_path):
+            return self._apply_locked(plan, kept)
+
+    def _apply_locked(self, plan: Plan, kept: set[int]) -> JournalEntry | None:
         graph = read_graph(self.graph_path)
         if graph.fingerprint != plan.base_fingerprint:
             raise StalePlanError(
@@ -98,8 +103,11 @@ class Memory:
 
     def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
         """Bring archived notes back; visible ones are left as they are."""
+        with graph_lock(self.graph_path):
+            return self._unhide_locked(list(dict.fromkeys(note_ids)))
+
+    def _unhide_locked(self, ids: list[str]) -> JournalEntry | None:
         graph = read_graph(self.graph_path)
-        ids = list(dict.fromkeys(note_ids))
         unknown = [i for i in ids if graph.get(i) is None]
         if unknown:
             raise UnknownNoteError(f"no note {', '.join(unknown)} in {self.graph_path}")
@@ -113,6 +121,10 @@ class Memory:
 
     def undo(self, run_id: str) -> JournalEntry:
         """Restore the notes a run changed, if none of them changed since."""
+        with graph_lock(self.graph_path):
+            return self._undo_locked(run_id)
+
+    def _undo_locked(self, run_id: str) -> JournalEntry:
         entry = read_entry(self.home, run_id)
         later = [e.run_id for e in read_entries(self.home) if e.undoes == run_id]
         if later:
@@ -142,7 +154,8 @@ class Memory:
         touched = ws.touched_positions()
         if not touched:
             return None
-        new_fingerprint = write_graph(self.graph_path, graph.with_notes(ws.notes))
+        data = dump_graph(graph.with_notes(ws.notes))
+        new_fingerprint = replace_if_unchanged(self.graph_path, data, graph.fingerprint)
         seq, run_id = next_run_id(self.home, at)
         entry = JournalEntry(
             run_id=run_id, seq=seq, kind=kind, at=at, base_fingerprint=graph.fingerprint,
