@@ -52,10 +52,34 @@ def next_run_id(home: Path, at: str) -> tuple[int, str]:
     return seq, f"{stamp}-{seq:04d}"
 
 
-def write_entry(home: Path, entry: JournalEntry) -> Path:
+PENDING_SUFFIX = ".pending"
+
+
+def write_pending(home: Path, entry: JournalEntry) -> Path:
+    """Write the entry beside the journal before the graph changes (write-ahead)."""
     directory = journal_dir(home)
     directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"{entry.run_id}.json"
+    path = directory / f".{entry.run_id}.json{PENDING_SUFFIX}"
     data = json.dumps(entry.to_json_dict(), indent=2, ensure_ascii=False) + "\n"
     atomic_write(path, data.encode("utf-8"))
     return path
+
+
+def commit_pending(pending: Path) -> Path:
+    """The graph landed: the pending entry becomes a journal entry."""
+    final = pending.with_name(pending.name[1 : -len(PENDING_SUFFIX)])
+    pending.replace(final)
+    return final
+
+
+def pending_entries(home: Path) -> list[tuple[Path, JournalEntry | None]]:
+    directory = journal_dir(home)
+    if not directory.is_dir():
+        return []
+    found = []
+    for path in sorted(directory.glob(f".*.json{PENDING_SUFFIX}")):
+        try:
+            found.append((path, _read(path)))
+        except JournalError:
+            found.append((path, None))
+    return found

@@ -13,13 +13,20 @@ from .atomic import atomic_write
 from .clock import Clock, system_clock, to_iso
 from .errors import NuggetsError, StalePlanError, UndoConflictError, UnknownNoteError
 from .guard import graph_lock, replace_if_unchanged
-from .journal import next_run_id, read_entries, read_entry, write_entry
+from .journal import (
+    commit_pending,
+    next_run_id,
+    pending_entries,
+    read_entries,
+    read_entry,
+    write_pending,
+)
 from .models import JournalEntry, NoteDiff, Operation, Plan, PromotionPlan, ReflectionResult
 from .promotion import DEFAULT_THRESHOLD, plan_promotion, resolve_memory_md
 from .reflection import plan_pass
 from .selection import resolve_limit
 from .shelf import Shelf
-from .store import Graph, dump_graph, graph_path, read_graph
+from .store import Graph, dump_graph, fingerprint, graph_path, read_graph
 from .workspace import Workspace, replay, unhide
 
 
@@ -155,17 +162,48 @@ class Memory:
         if not touched:
             return None
         data = dump_graph(graph.with_notes(ws.notes))
-        new_fingerprint = replace_if_unchanged(self.graph_path, data, graph.fingerprint)
         seq, run_id = next_run_id(self.home, at)
         entry = JournalEntry(
             run_id=run_id, seq=seq, kind=kind, at=at, base_fingerprint=graph.fingerprint,
-            result_fingerprint=new_fingerprint, operations=operations, result=result,
+            result_fingerprint=fingerprint(data), operations=operations, result=result,
             before={graph.notes[p]["id"]: graph.notes[p] for p in touched},
             after={ws.notes[p]["id"]: ws.notes[p] for p in touched},
             undoes=undoes, summary=summary or _summarize(result),
         )
-        write_entry(self.home, entry)
+        pending = write_pending(self.home, entry)
+        try:
+            replace_if_unchanged(self.graph_path, data, graph.fingerprint)
+        except BaseException:
+            pending.unlink(missing_ok=True)
+            raise
+        commit_pending(pending)
         return entry
+
+    def recover(self) -> list[str]:
+        """Settle journal entries left pending by an interrupted run; says what it did.
+
+        A pending entry whose notes are in the graph as it wrote them landed and is kept;
+        otherwise the graph was never replaced and the entry is discarded.
+        """
+        messages: list[str] = []
+        if not pending_entries(self.home):
+            return messages
+        with graph_lock(self.graph_path):
+            graph = read_graph(self.graph_path)
+            for path, entry in pending_entries(self.home):
+                landed = entry is not None and (
+                    graph.fingerprint == entry.result_fingerprint
+                    or (graph.fingerprint != entry.base_fingerprint
+                        and all(graph.get(i) == note for i, note in entry.after.items()))
+                )
+                if landed:
+                    commit_pending(path)
+                    messages.append(f"recovered journal entry {entry.run_id}: its run had landed")
+                else:
+                    path.unlink(missing_ok=True)
+                    name = entry.run_id if entry else path.name
+                    messages.append(f"discarded journal entry {name}: its run never landed")
+        return messages
 
     # -- promotion ----------------------------------------------------------------------------
 

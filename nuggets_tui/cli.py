@@ -35,7 +35,11 @@ class Context:
             )
         if memory_md is None and self.demo:
             memory_md = demo_memory_md(self.home)
-        return Memory(self.home, env_clock(), memory_md)
+        memory = Memory(self.home, env_clock(), memory_md)
+        if self.home.is_dir():
+            for message in memory.recover():
+                click.echo(f"nuggets: {message}", err=True)
+        return memory
 
 
 def _echo_lines(lines: Iterable[str]) -> None:
