@@ -5,8 +5,10 @@ Every front end (the console, the command line, a cron job) goes through this cl
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TypeVar
 
 from . import fields
 from .atomic import atomic_write
@@ -28,6 +30,8 @@ from .selection import resolve_limit
 from .shelf import Shelf
 from .store import Graph, dump_graph, fingerprint, graph_path, read_graph
 from .workspace import Workspace, replay, unhide
+
+T = TypeVar("T")
 
 
 def result_of(result: ReflectionResult, kept: set[int]) -> ReflectionResult:
@@ -103,15 +107,25 @@ class Memory:
     def reflect(
         self, nugget_name: str | None = None, limit: int | None = None, uncapped: bool = False
     ) -> tuple[Plan, JournalEntry | None]:
-        plan = self.plan(nugget_name, limit, uncapped)
-        return plan, self.apply(plan)
+        """Plan and apply in one go, planning again while another writer keeps the plan stale."""
+
+        def attempt() -> tuple[Plan, JournalEntry | None]:
+            plan = self.plan(nugget_name, limit, uncapped)
+            return plan, self.apply(plan)
+
+        return _retrying(attempt)
 
     # -- recovery -----------------------------------------------------------------------------
 
     def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
         """Bring archived notes back; visible ones are left as they are."""
-        with graph_lock(self.graph_path):
-            return self._unhide_locked(list(dict.fromkeys(note_ids)))
+        ids = list(dict.fromkeys(note_ids))
+
+        def attempt() -> JournalEntry | None:
+            with graph_lock(self.graph_path):
+                return self._unhide_locked(ids)
+
+        return _retrying(attempt)
 
     def _unhide_locked(self, ids: list[str]) -> JournalEntry | None:
         graph = read_graph(self.graph_path)
@@ -218,6 +232,17 @@ class Memory:
         before = _read_text(path) if exists else ""
         return plan_promotion(read_graph(self.graph_path).notes, path, before, exists, threshold)
 
+    def promote_now(
+        self, memory_md: Path | None = None, threshold: int = DEFAULT_THRESHOLD
+    ) -> tuple[PromotionPlan, int]:
+        """Plan and write promotion in one go, planning again if MEMORY.md changes under it."""
+
+        def attempt() -> tuple[PromotionPlan, int]:
+            plan = self.plan_promotion(memory_md, threshold)
+            return plan, self.promote(plan)
+
+        return _retrying(attempt)
+
     def promote(self, plan: PromotionPlan) -> int:
         """Write the planned MEMORY.md; returns the entries added. Nothing when no directory."""
         if not plan.changes_file:
@@ -230,6 +255,25 @@ class Memory:
         except OSError as exc:
             raise NuggetsError(f"{path}: cannot be written: {exc.strerror or exc}") from None
         return plan.added
+
+
+RETRIES = 8
+
+
+def _retrying(attempt: Callable[[], T]) -> T:
+    """Run a plan-and-write step again while the file keeps changing under it (bounded)."""
+    for _ in range(RETRIES - 1):
+        try:
+            return attempt()
+        except StalePlanError:
+            time.sleep(0.05)
+    try:
+        return attempt()
+    except StalePlanError:
+        raise StalePlanError(
+            f"the graph file kept changing while we wrote it ({RETRIES} tries); "
+            "another program is writing it - try again in a moment"
+        ) from None
 
 
 def _read_text(path: Path) -> str:

@@ -165,8 +165,11 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, do_apply: bool
             as_json: bool) -> None:
     """Show the MEMORY.md diff of promoting durable notes, or --apply it."""
     memory = obj.memory(memory_md)
-    plan = memory.plan_promotion(threshold=threshold)
-    added = memory.promote(plan) if do_apply else (plan.added if plan.directory_exists else 0)
+    if do_apply:
+        plan, added = memory.promote_now(threshold=threshold)
+    else:
+        plan = memory.plan_promotion(threshold=threshold)
+        added = plan.added if plan.directory_exists else 0
     if as_json:
         entries = [e.to_json_dict() for e in plan.entries]
         _print_json({"added": added, "path": plan.path, "entries": entries})
@@ -247,8 +250,7 @@ def daily(obj: Context) -> None:
     plan, entry = memory.reflect()
     say(f"Reflection: {render.result_summary(plan.result)}"
         + (f" (run {entry.run_id})" if entry else " (nothing to change)"))
-    promotion = memory.plan_promotion()
-    added = memory.promote(promotion)
+    promotion, added = memory.promote_now()
     say(f"Promotion: {added} new entries to {promotion.path}" if promotion.directory_exists
         else f"Promotion skipped: no directory for {promotion.path}")
 
