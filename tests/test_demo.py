@@ -1,0 +1,59 @@
+"""The demo memory: deterministic, at least 300 notes, and messy in the ways real memories are."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from core import fields
+from core.demo import DEMO_NOW, build_demo_notes, materialize_demo
+from core.home import demo_memory_md
+from core.reflection import plan_pass
+from core.store import graph_path
+from core.tidy import is_low_value
+from nuggets_tui.cli import main
+
+
+def test_demo_is_deterministic_and_large_enough() -> None:
+    notes = build_demo_notes()
+    assert notes == build_demo_notes()
+    assert len(notes) >= 300
+    assert {n["nuggetName"] for n in notes} == {"user", "project", "agent"}
+    assert len({n["id"] for n in notes}) == len(notes)
+
+
+def test_demo_has_the_mess_the_pass_is_for() -> None:
+    notes = build_demo_notes()
+    assert sum(fields.hidden(n) for n in notes) >= 5
+    assert sum(fields.hits(n) >= 3 for n in notes) >= 10
+    assert any(not n["tags"] for n in notes) and any(not n["links"] for n in notes)
+    assert any(is_low_value(n) for n in notes)
+    assert any("\r\n" in n["content"] or "  " in n["content"] for n in notes)
+    outcome = plan_pass(notes, DEMO_NOW, uncapped=True)
+    result = outcome.result
+    assert min(result.rewritten, result.merged, result.hidden, result.tagged, result.linked) > 0
+
+
+def test_materialize_writes_once_and_reset_recreates(tmp_path: Path) -> None:
+    home = tmp_path / "demo"
+    materialize_demo(home)
+    graph = graph_path(home)
+    original = graph.read_bytes()
+    assert len(json.loads(original)["notes"]) >= 300
+    assert "Hand-written" in demo_memory_md(home).read_text()
+    graph.write_text('{"version": 3, "notes": []}')
+    materialize_demo(home)
+    assert graph.read_text() == '{"version": 3, "notes": []}', "first use only; never overwrite"
+    materialize_demo(home, reset=True)
+    assert graph.read_bytes() == original
+
+
+def test_demo_command_prints_the_path_and_reflect_works(tmp_path: Path) -> None:
+    env = {"NUGGETS_DEMO_DIR": str(tmp_path / "d"), "NUGGETS_NOW": "2026-11-01T09:00:00Z"}
+    shown = CliRunner().invoke(main, ["demo"], env=env)
+    assert shown.exit_code == 0 and shown.output.strip() == str(tmp_path / "d")
+    planned = CliRunner().invoke(main, ["--demo", "reflect"], env=env)
+    assert planned.exit_code == 0, planned.output
+    assert "10 inspected" in planned.output
