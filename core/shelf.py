@@ -38,11 +38,10 @@ def nugget_file_names(home: Path) -> list[str]:
     return sorted(p.name[: -len(NUGGET_SUFFIX)] for p in home.glob("*" + NUGGET_SUFFIX))
 
 
-def matches(note: RawNote, query: str) -> bool:
-    """Case-insensitive text search over title, content and tags."""
-    needle = query.casefold()
-    haystack = (fields.text(note, "title"), fields.text(note, "content"), *fields.tags(note))
-    return any(needle in part.casefold() for part in haystack)
+def haystack(note: RawNote) -> str:
+    """What a text search looks in: title, content and tags, case-folded, one per line."""
+    parts = (fields.text(note, "title"), fields.text(note, "content"), *fields.tags(note))
+    return "\n".join(parts).casefold()
 
 
 @dataclass
@@ -50,6 +49,7 @@ class Shelf:
     graph: Graph
     extra_nuggets: list[str] = field(default_factory=list)
     _backlinks: dict[str, list[int]] | None = None
+    _haystacks: list[str] | None = None
 
     @classmethod
     def load(cls, home: Path) -> Shelf:
@@ -71,11 +71,16 @@ class Shelf:
     def list_notes(
         self, nugget: str | None = None, include_hidden: bool = False, query: str | None = None
     ) -> list[RawNote]:
+        """Notes in file order: one nugget or all, archived ones only when asked, and those
+        whose title, content or tags contain `query` (case-insensitive)."""
+        needle = query.replace("\n", " ").casefold() if query else ""
+        if needle and self._haystacks is None:
+            self._haystacks = [haystack(note) for note in self.notes]
         return [
-            note for note in self.notes
+            note for position, note in enumerate(self.notes)
             if (nugget is None or note["nuggetName"] == nugget)
             and (include_hidden or not fields.hidden(note))
-            and (not query or matches(note, query))
+            and (not needle or needle in self._haystacks[position])  # type: ignore[index]
         ]
 
     def note(self, note_id: str) -> RawNote:

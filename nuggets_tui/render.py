@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 
 from core import fields
 from core.inert import inert, one_line
 from core.models import JournalEntry, Plan, PromotionPlan, RawNote, ReflectionResult
+from core.notediff import compare
 
 COUNTS = (("inspected", "inspected"), ("rewritten", "rewritten"), ("merged", "merged"),
           ("hidden", "archived"), ("tagged", "tagged"), ("linked", "linked"))
@@ -17,40 +17,19 @@ def result_summary(result: ReflectionResult) -> str:
     return ", ".join(f"{getattr(result, key)} {label}" for key, label in COUNTS)
 
 
-def content_diff(before: str, after: str) -> list[str]:
-    if before == after:
-        return []
-    lines = difflib.unified_diff(
-        inert(before).split("\n"), inert(after).split("\n"), lineterm="", n=1
-    )
-    return [line for line in lines if not line.startswith(("---", "+++"))]
-
-
-def tag_diff(before: list[str], after: list[str]) -> str:
-    removed = [f"-{one_line(t)}" for t in before if t not in after]
-    added = [f"+{one_line(t)}" for t in after if t not in before]
-    return " ".join(removed + added)
-
-
-def link_diff(before: RawNote, after: RawNote) -> list[str]:
-    old = {(link["to"], link.get("reason", "")) for link in fields.links(before)}
-    new = {(link["to"], link.get("reason", "")) for link in fields.links(after)}
-    out = [f"-> {one_line(to)} ({one_line(reason)})" for to, reason in sorted(old - new)]
-    return [f"- {line}" for line in out] + [
-        f"+ -> {one_line(to)} ({one_line(reason)})" for to, reason in sorted(new - old)
-    ]
-
-
 def note_diff(before: RawNote, after: RawNote) -> Iterator[str]:
-    for key in ("hidden", "hits"):
-        if before.get(key) != after.get(key):
-            yield f"  {key}: {before.get(key)} -> {after.get(key)}"
-    yield from (f"  {line}" for line in content_diff(
-        fields.text(before, "content"), fields.text(after, "content")))
-    tags = tag_diff(fields.tags(before), fields.tags(after))
+    change = compare(before, after)
+    for name, old, new in change.fields:
+        yield f"  {name}: {one_line(str(old))} -> {one_line(str(new))}"
+    for tag, text in change.content:
+        yield f"  {tag if tag != '@' else ''}{inert(text) if tag != '@' else text}"
+    tags = [f"-{one_line(t)}" for t in change.tags_removed]
+    tags += [f"+{one_line(t)}" for t in change.tags_added]
     if tags:
-        yield f"  tags: {tags}"
-    yield from (f"  links {line}" for line in link_diff(before, after))
+        yield "  tags: " + " ".join(tags)
+    for sign, pairs in (("-", change.links_removed), ("+", change.links_added)):
+        for to, reason in pairs:
+            yield f"  links {sign} -> {one_line(to)} ({one_line(reason)})"
 
 
 def plan_text(plan: Plan) -> Iterator[str]:

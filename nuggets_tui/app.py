@@ -1,0 +1,71 @@
+"""The review console: a Textual app over one memory home. Every action goes through `core`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import ClassVar
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from core import Memory
+
+from .commands import NoteCommands
+from .screens.help import HelpScreen
+from .screens.main import MainScreen
+from .screens.welcome import WelcomeScreen
+
+
+class NuggetsApp(App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "Nuggets review console"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "quit", "Quit", id="app.quit"),
+        Binding("question_mark", "help", "Help", key_display="?", id="app.help"),
+    ]
+    COMMANDS = App.COMMANDS | {NoteCommands}
+
+    def __init__(
+        self, memory: Memory, *, demo_offer: bool = False,
+        open_demo: Callable[[], Memory] | None = None, watch_interval: float = 1.0,
+    ) -> None:
+        super().__init__()
+        self.memory = memory
+        self.demo_offer = demo_offer
+        self.open_demo = open_demo
+        self.watch_interval = watch_interval
+
+    def on_mount(self) -> None:
+        if self.demo_offer:
+            self.push_screen(WelcomeScreen(self.memory.home), self._welcome_done)
+        else:
+            self.push_screen(MainScreen(self.memory, self.watch_interval))
+
+    def _welcome_done(self, demo: bool | None) -> None:
+        if demo and self.open_demo is not None:
+            self.memory = self.open_demo()
+            self.push_screen(MainScreen(self.memory, self.watch_interval))
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Every key of the current screen is also a command in the palette (ctrl+p)."""
+        yield from super().get_system_commands(screen)
+        for binding in screen.BINDINGS:
+            if not isinstance(binding, Binding) or not binding.description:
+                continue
+            if screen.check_action(binding.action.split("(")[0], ()) is not True:
+                continue
+            yield SystemCommand(
+                f"{binding.description} ({binding.key_display or binding.key})",
+                f"The {binding.description.lower()} key of this screen",
+                lambda action=binding.action: self.run_action(action, screen),
+            )
+
+
+def run_console(memory: Memory, demo_offer: bool = False,
+                open_demo: Callable[[], Memory] | None = None) -> None:
+    NuggetsApp(memory, demo_offer=demo_offer, open_demo=open_demo).run()

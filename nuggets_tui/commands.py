@@ -1,0 +1,51 @@
+"""Command palette: jump to a nugget or a note from anywhere on the main screen."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from rich.text import Text
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.markup import escape
+
+from core import fields
+from core.inert import one_line
+
+MAX_HITS = 30
+
+
+class NoteCommands(Provider):
+    """Search notes by title and nuggets by name (main screen only)."""
+
+    def _main(self):  # type: ignore[no-untyped-def]
+        from .screens.main import MainScreen
+
+        screen = self.screen
+        return screen if isinstance(screen, MainScreen) and screen.shelf is not None else None
+
+    async def discover(self) -> Hits:
+        main = self._main()
+        if main is None:
+            return
+        for summary in main.shelf.nuggets():
+            label = f"Nugget: {one_line(summary.name)}"
+            yield DiscoveryHit(Text(label), partial(main.show_nugget, summary.name), text=label,
+                               help=f"{summary.visible} notes, {summary.hidden} archived")
+
+    async def search(self, query: str) -> Hits:
+        main = self._main()
+        if main is None:
+            return
+        matcher = self.matcher(query)
+        for summary in main.shelf.nuggets():
+            label = f"Nugget: {one_line(summary.name)}"
+            score = matcher.match(label)
+            if score > 0:
+                yield Hit(score, Text(label), partial(main.show_nugget, summary.name), text=label)
+        notes = main.shelf.list_notes(include_hidden=True, query=query)
+        for note in notes[:MAX_HITS]:
+            title = one_line(fields.text(note, "title") or note["id"])
+            label = f"Note: {title}"
+            yield Hit(max(matcher.match(label), 0.1), Text(label),
+                      partial(main.select_note, note["id"]), text=label,
+                      help=escape(f"in {one_line(note['nuggetName'])}"))

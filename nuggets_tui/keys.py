@@ -1,0 +1,53 @@
+"""Every key of the console, per screen, read from the screens' own bindings: the help screen and
+README.md's key table both come from here, so they can't drift from what the keys do."""
+
+from __future__ import annotations
+
+from textual.binding import Binding, BindingType
+
+MOVE = [
+    ("↑ ↓ / j k", "move in a list or table"),
+    ("PgUp PgDn Home End", "jump in a list or table"),
+    ("tab / shift+tab", "move between panes"),
+    ("ctrl+p", "command palette: every action, jump to a nugget or a note"),
+]
+
+
+def _display(binding: Binding) -> str:
+    if binding.key_display:
+        return binding.key_display
+    names = {"question_mark": "?", "slash": "/", "space": "space", "escape": "escape",
+             "ctrl+z": "ctrl+z", "plus": "+", "minus": "-", "enter": "enter"}
+    return " / ".join(names.get(k.strip(), k.strip()) for k in binding.key.split(","))
+
+
+def _rows(bindings: list[BindingType]) -> list[tuple[str, str]]:
+    rows = []
+    for binding in bindings:
+        if isinstance(binding, Binding) and binding.description:
+            rows.append((_display(binding), binding.description))
+    return rows
+
+
+def key_sections() -> list[tuple[str, list[tuple[str, str]]]]:
+    from .app import NuggetsApp
+    from .screens.graph import GraphScreen
+    from .screens.main import MainScreen
+    from .screens.promote import PromoteScreen
+    from .screens.review import ReviewScreen
+
+    return [
+        ("Everywhere", _rows(NuggetsApp.BINDINGS) + MOVE),
+        ("Main screen", _rows(MainScreen.BINDINGS)),
+        ("Review (r)", _rows(ReviewScreen.BINDINGS)),
+        ("Promotion (p)", _rows(PromoteScreen.BINDINGS)),
+        ("Link graph (g)", _rows(GraphScreen.BINDINGS)),
+    ]
+
+
+def markdown_table() -> str:
+    lines = ["| where | key | what it does |", "|---|---|---|"]
+    for section, rows in key_sections():
+        for key, description in rows:
+            lines.append(f"| {section} | `{key}` | {description} |")
+    return "\n".join(lines)

@@ -1,0 +1,44 @@
+"""Every key of every screen, from the screens' own bindings."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ..keys import key_sections
+
+
+def keys_table() -> Table:
+    table = Table(box=None, show_header=False, padding=(0, 2, 0, 0), expand=True)
+    table.add_column("key", style="bold", no_wrap=True)
+    table.add_column("what it does")
+    for section, rows in key_sections():
+        table.add_row(Text(section, style="bold underline"), "")
+        for key, description in rows:
+            table.add_row(Text(key), Text(description))
+        table.add_row("", "")
+    table.add_row(Text("In the notes table", style="bold underline"), "")
+    table.add_row(Text("A"), Text("marks an archived note (shown with h)"))
+    return table
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,question_mark,q", "close", "Close", id="help.close"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="dialog"):
+            yield Static(Text("Keys", style="bold"), id="dialog-title")
+            yield Static(keys_table(), id="help-keys")
+            yield Static(Text("escape closes this help.", style="dim"))
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,353 @@
+"""The main screen: nuggets, the notes table, the selected note, and an overview of the memory."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, OptionList, Static
+
+from core import Memory, NuggetsError, UndoConflictError, fields
+from core.history import last_undoable
+from core.inert import one_line
+from core.models import RawNote
+from core.shelf import Shelf
+from core.stats import Overview, overview
+
+from ..safe import join, line
+from ..widgets.busy import Busy
+from ..widgets.note_detail import NoteDetailPane
+from ..widgets.note_table import NoteTable
+from ..widgets.nugget_list import NuggetList
+from ..widgets.overview import OverviewPanel
+from ..widgets.virtual_table import VirtualTable
+from .confirm import ConfirmScreen
+
+
+@dataclass(frozen=True)
+class FileStamp:
+    """Enough of a stat to notice that another process replaced or rewrote the file."""
+
+    mtime_ns: int
+    size: int
+    inode: int
+
+    @classmethod
+    def of(cls, path: Path) -> FileStamp | None:
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        return cls(st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+@dataclass
+class Loaded:
+    shelf: Shelf
+    overview: Overview
+    stamp: FileStamp | None
+
+
+class MainScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "filter", "Filter", key_display="/", id="main.filter"),
+        Binding("h", "toggle_hidden", "Archived", id="main.hidden"),
+        Binding("r", "review", "Review pass", id="main.review"),
+        Binding("u", "unhide", "Unhide", id="main.unhide"),
+        Binding("ctrl+z", "undo", "Undo run", id="main.undo"),
+        Binding("p", "promote", "Promote", id="main.promote"),
+        Binding("g", "graph", "Link graph", id="main.graph"),
+        Binding("escape", "clear_filter", "Clear filter", show=False, id="main.clear"),
+    ]
+
+    def __init__(self, memory: Memory, watch_interval: float = 1.0) -> None:
+        super().__init__()
+        self.memory = memory
+        self.shelf: Shelf | None = None
+        self.nugget: str | None = None
+        self.show_hidden = False
+        self.query_text = ""
+        self.stamp: FileStamp | None = None
+        self.watch_interval = watch_interval
+        self._pending_select: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(join(("Nuggets", "bold"), "  ", line(self.memory.home)), id="title-bar")
+        with Horizontal():
+            with Vertical(id="sidebar"):
+                yield NuggetList(id="nuggets")
+                yield OverviewPanel(id="overview")
+            with Vertical(id="content"):
+                yield Input(placeholder="/ filter by title, content or tags", id="filter")
+                yield Static("", id="problem")
+                yield NoteTable(id="notes")
+                yield NoteDetailPane(id="detail")
+        yield Busy()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(NoteTable).focus()
+        self.reload()
+        self.set_interval(self.watch_interval, self._check_file)
+
+    # -- loading ------------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="load")
+    def reload(self, quiet: bool = False) -> None:
+        if not quiet:
+            self.app.call_from_thread(self.query_one(Busy).start, "Loading the memory…")
+        stamp = FileStamp.of(self.memory.graph_path)
+        try:
+            shelf = self.memory.shelf()
+            shelf.backlinks("")  # build the backlink index here, not on the first keypress
+            loaded = Loaded(shelf, overview(shelf.nuggets(), shelf.notes), stamp)
+        except NuggetsError as exc:
+            self.app.call_from_thread(self._load_failed, str(exc), stamp)
+            return
+        self.app.call_from_thread(self._loaded, loaded, quiet)
+
+    def _loaded(self, loaded: Loaded, quiet: bool) -> None:
+        self.query_one(Busy).stop()
+        changed = self.shelf is not None and (
+            self.shelf.graph.fingerprint != loaded.shelf.graph.fingerprint
+        )
+        self.shelf, self.stamp = loaded.shelf, loaded.stamp
+        self._show_problem(None)
+        if self.nugget is not None and self.nugget not in {n.name for n in loaded.overview.nuggets}:
+            self.nugget = None
+        self.query_one(NuggetList).show(loaded.overview.nuggets, self.nugget)
+        self.query_one(OverviewPanel).show(loaded.overview)
+        self.refilter()
+        if quiet and changed:
+            self.notify("The graph file changed on disk; the console reloaded it.",
+                        title="Reloaded")
+        self.refresh_bindings()
+
+    def _load_failed(self, message: str, stamp: FileStamp | None) -> None:
+        self.query_one(Busy).stop()
+        self.stamp = stamp
+        kept = " Showing the last version that could be read." if self.shelf else ""
+        self._show_problem(f"{message}. The file is left untouched; fix or replace it and the "
+                           f"console reloads it.{kept}")
+        self.refresh_bindings()
+
+    def _show_problem(self, message: str | None) -> None:
+        problem = self.query_one("#problem", Static)
+        problem.display = message is not None
+        problem.update(line(message or ""))
+
+    def _check_file(self) -> None:
+        """Another process (the agent) may rewrite the graph file at any moment."""
+        stamp = FileStamp.of(self.memory.graph_path)
+        if stamp != self.stamp and not self.workers_busy("load"):
+            self.stamp = stamp
+            self.reload(quiet=True)
+
+    def workers_busy(self, group: str) -> bool:
+        return any(w.group == group and w.is_running for w in self.workers)
+
+    # -- the table ----------------------------------------------------------------------------
+
+    def refilter(self) -> None:
+        if self.shelf is not None:
+            self._filter(self.shelf, self.nugget, self.show_hidden, self.query_text)
+
+    @work(thread=True, exclusive=True, group="filter")
+    def _filter(self, shelf: Shelf, nugget: str | None, hidden: bool, query: str) -> None:
+        rows = shelf.list_notes(nugget, include_hidden=hidden, query=query or None)
+        self.app.call_from_thread(self._show_rows, rows)
+
+    def _show_rows(self, rows: list[RawNote]) -> None:
+        table = self.query_one(NoteTable)
+        keep = self._pending_select or (table.current["id"] if table.current else None)
+        self._pending_select = None
+        table.set_rows(rows, keep_key=keep)
+        scope = "all nuggets" if self.nugget is None else f"nugget {self.nugget}"
+        archived = "with archived" if self.show_hidden else "archived hidden"
+        table.border_title = f"{len(rows)} notes · {scope} · {archived}"
+
+    @on(VirtualTable.Highlighted, "#notes")
+    def _note_highlighted(self, event: VirtualTable.Highlighted) -> None:
+        pane = self.query_one(NoteDetailPane)
+        note = event.row
+        pane.show(self.shelf.detail(note["id"]) if note is not None and self.shelf else None)
+        self.refresh_bindings()
+
+    @on(OptionList.OptionHighlighted, "#nuggets")
+    def _nugget_chosen(self, event: OptionList.OptionHighlighted) -> None:
+        name = self.query_one(NuggetList).selected_name
+        if name != self.nugget:
+            self.nugget = name
+            self.refilter()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.query_text = event.value
+        self.refilter()
+
+    @on(Input.Submitted, "#filter")
+    def _filter_done(self) -> None:
+        self.query_one(NoteTable).focus()
+
+    @property
+    def current_note(self) -> RawNote | None:
+        return self.query_one(NoteTable).current
+
+    def show_nugget(self, name: str | None) -> None:
+        nuggets = self.query_one(NuggetList)
+        if name in nuggets.names:
+            nuggets.highlighted = nuggets.names.index(name)
+
+    def select_note(self, note_id: str) -> None:
+        """Show a note wherever it is: widen the view when the filter hides it."""
+        if self.shelf is None:
+            return
+        note = self.shelf.graph.get(note_id)
+        table = self.query_one(NoteTable)
+        table.focus()
+        if note is None or table.select_key(note_id):
+            return
+        self.nugget = None
+        self.show_hidden = self.show_hidden or fields.hidden(note)
+        self.query_text = ""
+        self.query_one("#filter", Input).value = ""
+        self.query_one(NuggetList).highlighted = 0
+        self._pending_select = note_id
+        self.refilter()
+
+    # -- actions ------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        note = self.current_note if self.is_mounted else None
+        if action == "unhide":
+            return True if note is not None and fields.hidden(note) else None
+        if action == "graph":
+            return True if note is not None else None
+        if action in ("review", "promote", "undo"):
+            return True if self.shelf is not None else None
+        return True
+
+    def action_filter(self) -> None:
+        self.query_one("#filter", Input).focus()
+
+    def action_clear_filter(self) -> None:
+        field = self.query_one("#filter", Input)
+        if field.value:
+            field.value = ""
+        self.query_one(NoteTable).focus()
+
+    def action_toggle_hidden(self) -> None:
+        self.show_hidden = not self.show_hidden
+        self.refilter()
+        self.notify("Showing archived notes." if self.show_hidden else "Archived notes hidden.",
+                    timeout=2)
+
+    def action_review(self) -> None:
+        from .review import ReviewScreen
+
+        self.app.push_screen(ReviewScreen(self.memory, self.nugget), self._after_write)
+
+    def action_promote(self) -> None:
+        from .promote import PromoteScreen
+
+        self.app.push_screen(PromoteScreen(self.memory))
+
+    def action_graph(self) -> None:
+        from .graph import GraphScreen
+
+        note = self.current_note
+        if note is None or self.shelf is None:
+            return
+        self.app.push_screen(GraphScreen(self.shelf, note["id"], self.nugget), self._jump)
+
+    def _jump(self, note_id: str | None) -> None:
+        if note_id:
+            self.select_note(note_id)
+
+    def _after_write(self, wrote: bool | None) -> None:
+        if wrote:
+            self.reload()
+
+    def action_unhide(self) -> None:
+        note = self.current_note
+        if note is None or not fields.hidden(note):
+            return
+        self._unhide(note)
+
+    @work(thread=True, exclusive=True, group="write")
+    def _unhide(self, note: RawNote) -> None:
+        try:
+            entry = self.memory.unhide([note["id"]])
+        except NuggetsError as exc:
+            self.app.call_from_thread(self._failed, "Could not unhide", str(exc))
+            return
+        winner = fields.merged_into(note)
+        title = one_line(fields.text(note, "title") or note["id"])
+        message = f"Brought back “{title}”"
+        if winner:
+            absorbed = self.shelf.graph.get(winner) if self.shelf else None
+            name = one_line(fields.text(absorbed, "title") if absorbed else winner)
+            message += f". It had been merged into “{name}”, which keeps its lines too."
+        if entry:
+            message += f" (run {entry.run_id}; ctrl+z undoes it)"
+        self.app.call_from_thread(self._wrote, message)
+
+    def _wrote(self, message: str) -> None:
+        self.notify(message, title="Done", markup=False)
+        self.reload()
+
+    def _failed(self, title: str, message: str) -> None:
+        self.notify(message, title=title, severity="error", timeout=10, markup=False)
+
+    def action_undo(self) -> None:
+        try:
+            entry = last_undoable(self.memory.log())
+        except NuggetsError as exc:
+            self._failed("Cannot read the journal", str(exc))
+            return
+        if entry is None:
+            self.notify("No applied run to undo.", timeout=3)
+            return
+        body = join(
+            "Undo run ", line(entry.run_id, "bold"), f" ({entry.kind}, {entry.at})?\n",
+            line(entry.summary or entry.kind), "\n\n",
+            f"This restores the {len(entry.before)} notes it changed as they were before it, "
+            f"in {self.memory.graph_path}, and journals the undo.",
+        )
+        self.app.push_screen(
+            ConfirmScreen("Undo the last applied run", body, yes="Undo"),
+            lambda yes: self._undo(entry.run_id) if yes else None,
+        )
+
+    @work(thread=True, exclusive=True, group="write")
+    def _undo(self, run_id: str) -> None:
+        try:
+            entry = self.memory.undo(run_id)
+        except UndoConflictError as exc:
+            blocking = ", ".join(self._titles(exc.note_ids))
+            self.app.call_from_thread(
+                self._failed, "Cannot undo",
+                f"Nothing was restored: these notes changed since run {run_id}: {blocking}",
+            )
+            return
+        except NuggetsError as exc:
+            self.app.call_from_thread(self._failed, "Cannot undo", str(exc))
+            return
+        self.app.call_from_thread(
+            self._wrote, f"Undid run {run_id}: restored {len(entry.after)} notes."
+        )
+
+    def _titles(self, note_ids: list[str]) -> list[str]:
+        out = []
+        for note_id in note_ids:
+            note = self.shelf.graph.get(note_id) if self.shelf else None
+            title = fields.text(note, "title") if note else ""
+            out.append(one_line(f"“{title}” ({note_id})" if title else note_id))
+        return out
+

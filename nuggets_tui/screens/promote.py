@@ -1,0 +1,166 @@
+"""Promotion: the notes recalled often enough to become permanent context, where each goes in
+MEMORY.md, and the file's diff; `a` writes it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from core import Memory, NuggetsError, StalePlanError
+from core.models import PromotionEntry, PromotionPlan
+
+from ..safe import join, line
+from ..widgets.busy import Busy
+from ..widgets.diff_view import DiffView
+from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
+from .confirm import ConfirmScreen
+
+_ACTION_STYLES = {"add": "green", "update": "yellow", "same": "dim"}
+
+
+class EntryRows(RowRenderer[PromotionEntry]):
+    def key(self, row: PromotionEntry) -> str:
+        return row.note_id
+
+    def cells(self, row: PromotionEntry) -> Sequence[Text]:
+        return [Text(row.action, style=_ACTION_STYLES.get(row.action, "")), line(row.section),
+                line(row.title)]
+
+    def style(self, row: PromotionEntry) -> str | None:
+        return "virtual-table--dim" if row.action == "same" else None
+
+
+ENTRY_COLUMNS = (
+    Column("Action", 6, priority=5),
+    Column("Section", 14, priority=1),
+    Column("Title", 0, flexible=True, min_width=12),
+)
+
+
+def diff_text(diff: str) -> Text:
+    styles = {"+": "green", "-": "red", "@": "cyan"}
+    parts: list[Text | str] = []
+    for raw in diff.splitlines():
+        style = "bold" if raw.startswith(("+++", "---")) else styles.get(raw[:1], "")
+        parts += [line(raw, style), "\n"]
+    return join(*parts)
+
+
+def summary_text(plan: PromotionPlan) -> Text:
+    if not plan.directory_exists:
+        folder = plan.path.rsplit("/", 1)[0]
+        return join(
+            ("Nothing can be written", "bold"), ": there is no directory ", line(folder, "bold"),
+            ".\nPromotion only writes MEMORY.md where its directory already exists. Point it "
+            "elsewhere with ", ("nuggets promote --memory-md PATH", "bold"), " or ",
+            ("$NUGGETS_MEMORY_MD", "bold"), ", or create that directory.\n",
+            f"{len(plan.entries)} notes have {plan.threshold}+ recalls.",
+        )
+    return join(
+        "Promote to ", line(plan.path, "bold"), "\n",
+        (f"{plan.added} to add", "green"), " · ", (f"{plan.updated} to update", "yellow"),
+        f" · {len(plan.entries)} notes recalled {plan.threshold}+ times. Hand-written lines "
+        "and other sections are kept as they are.",
+    )
+
+
+class PromoteScreen(Screen[bool]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "write", "Write MEMORY.md", id="promote.write"),
+        Binding("escape", "back", "Back", id="promote.back"),
+    ]
+
+    def __init__(self, memory: Memory) -> None:
+        super().__init__()
+        self.memory = memory
+        self.plan: PromotionPlan | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Planning the promotion…"), id="promote-summary")
+        with Horizontal():
+            yield VirtualTable(ENTRY_COLUMNS, EntryRows(), id="entries",
+                               empty_text="No note has been recalled often enough yet.")
+            yield DiffView(id="promote-diff")
+        yield Busy()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#entries").focus()
+        self.replan()
+
+    @work(thread=True, exclusive=True, group="plan")
+    def replan(self) -> None:
+        self.app.call_from_thread(self.query_one(Busy).start, "Planning the promotion…")
+        try:
+            plan = self.memory.plan_promotion()
+        except NuggetsError as exc:
+            self.app.call_from_thread(self._failed, "Cannot plan the promotion", str(exc))
+            return
+        self.app.call_from_thread(self._planned, plan)
+
+    def _planned(self, plan: PromotionPlan) -> None:
+        self.query_one(Busy).stop()
+        self.plan = plan
+        self.query_one("#promote-summary", Static).update(summary_text(plan))
+        self.query_one("#entries", VirtualTable).set_rows(plan.entries)
+        if plan.directory_exists:
+            body = diff_text(plan.diff) if plan.diff else Text("MEMORY.md is already up to date.")
+        else:
+            body = Text("No diff: nothing would be written.", style="dim")
+        self.query_one(DiffView).show(body)
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "write":
+            return True if self.plan is not None and self.plan.changes_file else None
+        return True
+
+    def action_write(self) -> None:
+        plan = self.plan
+        if plan is None or not plan.changes_file:
+            return
+        body = join(
+            "Write ", line(plan.path, "bold"), "?\n\n",
+            f"{plan.added} entries are added and {plan.updated} updated in place; every other "
+            "line of the file stays as it is. The file is replaced atomically.",
+        )
+        self.app.push_screen(ConfirmScreen("Write MEMORY.md", body, yes="Write"),
+                             lambda yes: self._write(plan) if yes else None)
+
+    @work(thread=True, exclusive=True, group="write")
+    def _write(self, plan: PromotionPlan) -> None:
+        self.app.call_from_thread(self.query_one(Busy).start, "Writing MEMORY.md…")
+        try:
+            added = self.memory.promote(plan)
+        except StalePlanError:
+            self.app.call_from_thread(
+                self._failed, "Nothing was written",
+                "MEMORY.md changed since this promotion was planned; planned again — look at "
+                "the new diff and press a again.",
+            )
+            self.app.call_from_thread(self.replan)
+            return
+        except NuggetsError as exc:
+            self.app.call_from_thread(self._failed, "Nothing was written", str(exc))
+            return
+        self.app.call_from_thread(self._written, f"Promoted {added} new entries to {plan.path}.")
+
+    def _written(self, message: str) -> None:
+        self.query_one(Busy).stop()
+        self.notify(message, title="MEMORY.md written", markup=False)
+        self.dismiss(True)
+
+    def _failed(self, title: str, message: str) -> None:
+        self.query_one(Busy).stop()
+        self.notify(message, title=title, severity="error", timeout=10, markup=False)
+
+    def action_back(self) -> None:
+        self.dismiss(False)

@@ -1,0 +1,71 @@
+"""Before → after of the notes a change touches: content as a coloured line diff, tags and links
+as added/removed."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from core import fields
+from core.models import RawNote
+from core.notediff import compare
+
+from ..safe import join, line
+
+_LINE_STYLES = {"-": "red", "+": "green", " ": "", "@": "dim cyan"}
+
+
+def note_diff_text(before: RawNote, after: RawNote, heading: Text) -> Text:
+    change = compare(before, after)
+    parts: list[Text | str | tuple[str, str]] = [heading, "\n"]
+    for name, old, new in change.fields:
+        parts += [(f"  {name}: ", "bold"), line(old), " → ", line(new), "\n"]
+    if change.content:
+        parts += [("  content\n", "bold")]
+        for tag, text in change.content:
+            parts += [diff_line(tag, text), "\n"]
+    if change.tags_removed or change.tags_added:
+        parts += [("  tags ", "bold")]
+        parts += [part for t in change.tags_removed for part in (line("-" + t, "red"), " ")]
+        parts += [part for t in change.tags_added for part in (line("+" + t, "green"), " ")]
+        parts.append("\n")
+    for sign, pairs, style in (("-", change.links_removed, "red"),
+                               ("+", change.links_added, "green")):
+        for to, reason in pairs:
+            parts += [Text.assemble(f"  link {sign} → ", line(to), "  ", line(reason),
+                                    style=style), "\n"]
+    if len(parts) == 2:
+        parts.append(Text("  (no change)\n", style="dim"))
+    return join(*parts)
+
+
+def diff_line(tag: str, text: str) -> Text:
+    """One line of a content diff; whitespace a rewrite removes is made visible."""
+    if tag == "@":
+        return Text("  " + text, style=_LINE_STYLES[tag])
+    body = line(text)
+    if not text.strip():
+        body = Text("(blank line)" if not text else f"({len(text)} blank characters)",
+                    style="italic")
+    else:
+        trailing = len(text) - len(text.rstrip())
+        if trailing:
+            body.stylize("reverse", len(body) - trailing)
+    return Text.assemble("  ", tag, " ", body, style=_LINE_STYLES[tag])
+
+
+def heading(note: RawNote) -> Text:
+    title = fields.text(note, "title") or "(untitled)"
+    return join(line(title, "bold"), "  ", line(note["id"], "dim"))
+
+
+class DiffView(VerticalScroll):
+    DEFAULT_CSS = "DiffView > Static { width: 1fr; }"
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        yield Static("", id="diff-body")
+
+    def show(self, text: Text) -> None:
+        self.query_one("#diff-body", Static).update(text)
+        self.scroll_home(animate=False)

@@ -1,0 +1,69 @@
+"""The detail pane: a note's full content, metadata, links with their reasons, and backlinks."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from core import fields
+from core.models import RawNote
+from core.shelf import NoteDetail
+
+from ..safe import block, join, line
+
+_META = ("id", "nuggetName", "kind", "type", "scope", "subject", "source", "confidence",
+         "stability", "hits", "lastHitSession", "createdAt", "updatedAt", "lastRewrittenAt",
+         "archivedAt")
+
+
+def _title(note: RawNote | None, fallback: str) -> Text:
+    if note is None:
+        return Text(f"{fallback} (missing)", style="italic")
+    title = fields.text(note, "title") or "(untitled)"
+    mark = " [archived]" if fields.hidden(note) else ""
+    return join(line(title), (mark, "dim"))
+
+
+def detail_text(detail: NoteDetail) -> Text:
+    note = detail.note
+    parts: list[Text | str | tuple[str, str]] = [
+        line(fields.text(note, "title") or "(untitled)", style="bold"), "\n",
+    ]
+    if fields.hidden(note):
+        parts += [("Archived", "bold reverse"), " — press u to bring it back"]
+        if detail.merged_into:
+            parts += [" (merged into ", line(detail.merged_into), ")"]
+        parts.append("\n")
+    parts.append("\n")
+    parts += [block(fields.text(note, "content") or "(no content)"), "\n\n"]
+    parts += [("Tags  ", "bold"), line(", ".join(fields.tags(note)) or "none"), "\n\n"]
+    for name in _META:
+        if note.get(name) not in (None, ""):
+            parts += [(f"{name:<16}", "dim"), line(note[name]), "\n"]
+    parts += ["\n", (f"Links ({len(detail.links)})", "bold"), "\n"]
+    for link, target in detail.links:
+        parts += ["  → ", _title(target, link["to"]), ("  " + "", ""),
+                  line(link.get("reason", ""), style="italic dim"), "\n"]
+    parts += ["\n", (f"Backlinks ({len(detail.backlinks)})", "bold"), "\n"]
+    for source, link in detail.backlinks:
+        parts += ["  ← ", _title(source, source["id"]), "  ",
+                  line(link.get("reason", ""), style="italic dim"), "\n"]
+    return join(*parts)
+
+
+class NoteDetailPane(VerticalScroll):
+    """Shows one note; `show(None)` empties it."""
+
+    DEFAULT_CSS = "NoteDetailPane > Static { width: 1fr; }"
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        yield Static(Text("Select a note to see it here.", style="dim"), id="detail-body")
+
+    def show(self, detail: NoteDetail | None) -> None:
+        body = self.query_one("#detail-body", Static)
+        if detail is None:
+            body.update(Text("Select a note to see it here.", style="dim"))
+        else:
+            body.update(detail_text(detail))
+        self.scroll_home(animate=False)

@@ -1,0 +1,49 @@
+"""The sidebar's list of nuggets with their counts; the first entry is every nugget."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from core.shelf import NuggetSummary
+
+from ..safe import line
+
+ALL = None
+
+
+def _prompt(name: Text, notes: int, hidden: int, facts: int) -> Text:
+    """Two lines: the name with its visible notes, then archived and facts."""
+    return Text.assemble(name, (f"  {notes - hidden} notes", "bold"),
+                         (f"\n{hidden} archived · {facts} facts", "dim"))
+
+
+class NuggetList(OptionList):
+    """Options: "all" then each nugget; `names[i]` is the nugget of option i (None for all)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.names: list[str | None] = []
+
+    def show(self, nuggets: list[NuggetSummary], selected: str | None) -> None:
+        names: list[str | None] = [ALL, *(n.name for n in nuggets)]
+        total = [sum(getattr(n, f) for n in nuggets) for f in ("notes", "hidden", "facts")]
+        options = [Option(_prompt(Text("all nuggets", style="bold"), *total))]
+        options += [
+            Option(_prompt(line(n.name, style="bold"), n.notes, n.hidden, n.facts))
+            for n in nuggets
+        ]
+        if names == self.names and self.option_count == len(options):
+            for index, option in enumerate(options):
+                self.replace_option_prompt_at_index(index, option.prompt)
+        else:
+            self.names = names
+            self.set_options(options)
+        index = names.index(selected) if selected in names else 0
+        self.highlighted = index
+
+    @property
+    def selected_name(self) -> str | None:
+        index = self.highlighted
+        return self.names[index] if index is not None and index < len(self.names) else None

@@ -1,0 +1,66 @@
+"""A small picture of the memory: notes per nugget, archived share, and how often notes are
+recalled."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Label, ProgressBar, Sparkline, Static
+
+from core.stats import HITS_BUCKETS, Overview
+
+from ..safe import join, line
+
+BAR = "█"
+
+
+def nugget_bars(overview: Overview, width: int = 9) -> Text:
+    largest = max((n.notes for n in overview.nuggets), default=0) or 1
+    parts: list[Text | str | tuple[str, str]] = []
+    for summary in overview.nuggets:
+        filled = round(width * summary.notes / largest)
+        parts += [fit_name(summary.name), " ", (BAR * filled, "bold"), f" {summary.notes}", "\n"]
+    if not parts:
+        return Text("no notes yet", style="dim")
+    text = join(*parts)
+    text.rstrip()
+    return text
+
+
+def fit_name(name: str, width: int = 8) -> Text:
+    text = line(name)
+    text.truncate(width, overflow="ellipsis", pad=True)
+    return text
+
+
+class OverviewPanel(Vertical):
+    DEFAULT_CSS = """
+    OverviewPanel { height: auto; padding: 0 1; }
+    OverviewPanel Label { color: $text-muted; margin-top: 1; }
+    OverviewPanel Sparkline { height: 2; }
+    OverviewPanel ProgressBar Bar { width: 1fr; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Label("Notes per nugget")
+        yield Static("", id="overview-bars")
+        yield Label("Archived", id="overview-archived-label")
+        yield ProgressBar(total=1, show_eta=False, id="overview-archived")
+        yield Label(f"Recalls 0 → {HITS_BUCKETS - 1}+", id="overview-hits-label")
+        yield Sparkline([0] * HITS_BUCKETS, id="overview-hits")
+        yield Static("", id="overview-promotable")
+
+    def show(self, overview: Overview) -> None:
+        self.query_one("#overview-bars", Static).update(nugget_bars(overview))
+        self.query_one("#overview-archived-label", Label).update(
+            f"Archived: {overview.hidden} of {overview.notes}"
+        )
+        self.query_one("#overview-archived", ProgressBar).update(
+            total=max(1, overview.notes), progress=overview.hidden
+        )
+        self.query_one("#overview-hits", Sparkline).data = list(overview.hits)
+        self.query_one("#overview-promotable", Static).update(
+            f"{overview.promotable} recalled 3+ times"
+        )
+

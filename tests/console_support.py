@@ -1,0 +1,38 @@
+"""Helpers for driving the console in tests: a temporary demo memory and a settled app."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from core import Memory
+from core.clock import fixed_clock, parse_iso
+from core.demo import materialize_demo
+from core.store import graph_path
+from nuggets_tui.app import NuggetsApp
+
+NOW = parse_iso("2026-11-23T10:00:00Z")
+
+
+def demo_home(where: Path) -> Path:
+    return materialize_demo(where / "demo")
+
+
+def make_app(home: Path, **options: Any) -> NuggetsApp:
+    memory = Memory(home, fixed_clock(NOW), memory_md=home / "memory" / "MEMORY.md")
+    return NuggetsApp(memory, **options)
+
+
+async def settle(pilot: Pilot, app: NuggetsApp, pause: float = 0.05) -> None:
+    """Let the screen's workers finish and their results reach the widgets."""
+    for _ in range(3):
+        await pilot.pause(pause)
+        await app.workers.wait_for_complete()
+    await pilot.pause(pause)
+
+
+def notes_on_disk(home: Path) -> dict[str, dict[str, Any]]:
+    return {n["id"]: n for n in json.loads(graph_path(home).read_bytes())["notes"]}

@@ -1,0 +1,318 @@
+"""The review console end to end, on a temporary copy of the demo memory: every flow a person
+uses, with what it wrote checked on disk."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from console_support import demo_home, make_app, notes_on_disk, settle
+
+from core import fields
+from core.store import graph_path
+from nuggets_tui.screens.confirm import ConfirmScreen
+from nuggets_tui.screens.graph import GraphScreen
+from nuggets_tui.screens.help import HelpScreen
+from nuggets_tui.screens.main import MainScreen
+from nuggets_tui.screens.promote import PromoteScreen
+from nuggets_tui.screens.review import ChangeRow, ReviewScreen
+from nuggets_tui.widgets.note_table import NoteTable
+from nuggets_tui.widgets.virtual_table import VirtualTable
+
+SIZE = (120, 40)
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return demo_home(tmp_path)
+
+
+def table(app) -> NoteTable:  # type: ignore[no-untyped-def]
+    return app.screen.query_one(NoteTable)
+
+
+async def test_opens_on_the_visible_notes_with_details(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        visible = [n for n in notes_on_disk(home).values() if not fields.hidden(n)]
+        assert isinstance(app.screen, MainScreen)
+        assert len(table(app).rows) == len(visible)
+        shown = app.screen.query_one("#detail-body").render()
+        assert table(app).current["title"] in str(shown)
+        await pilot.press("h")
+        await settle(pilot, app)
+        assert len(table(app).rows) == len(notes_on_disk(home))
+
+
+async def test_filter_as_you_type_and_nugget_switch(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("slash", *"redis")
+        await settle(pilot, app)
+        rows = table(app).rows
+        assert rows and all("redis" in json.dumps(n).lower() for n in rows)
+        await pilot.press("escape")
+        await settle(pilot, app)
+        assert len(table(app).rows) > len(rows)
+        app.screen.show_nugget("user")
+        await settle(pilot, app)
+        assert {n["nuggetName"] for n in table(app).rows} == {"user"}
+
+
+async def _review(pilot, app) -> ReviewScreen:  # type: ignore[no-untyped-def]
+    await pilot.press("r")
+    await settle(pilot, app)
+    screen = app.screen
+    assert isinstance(screen, ReviewScreen) and screen.plan is not None
+    return screen
+
+
+async def test_review_reject_one_change_apply_the_rest(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        before = notes_on_disk(home)
+        review = await _review(pilot, app)
+        plan = review.plan
+        changes = review.query_one("#changes", VirtualTable)
+        rejected = changes.current
+        assert isinstance(rejected, ChangeRow) and rejected.change.type == "hide"
+        await pilot.press("space")
+        assert review.kept == {op.id for op in plan.operations} - {rejected.op_id}
+        await pilot.press("a")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot, app)
+        assert isinstance(app.screen, MainScreen)
+        after = notes_on_disk(home)
+        assert after[rejected.change.note_id] == before[rejected.change.note_id]
+        hidden_now = {i for i, n in after.items() if fields.hidden(n) and not fields.hidden(
+            before[i])}
+        kept_hides = {c.note_id for c in plan.result.changes if c.type == "hide"}
+        assert hidden_now >= kept_hides - {rejected.change.note_id}
+        runs = list((home / "reflections").glob("*.json"))
+        assert len(runs) == 1
+
+
+async def test_a_stale_plan_is_refused_and_planned_again(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        review = await _review(pilot, app)
+        doc = json.loads(graph_path(home).read_bytes())
+        doc["notes"][0]["hits"] += 1  # the agent recalls a note while we review
+        graph_path(home).write_text(json.dumps(doc))
+        behind_our_back = graph_path(home).read_bytes()
+        await pilot.press("a", "y")
+        await settle(pilot, app)
+        assert graph_path(home).read_bytes() == behind_our_back
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "Stale plan" in str(app.screen.query_one("#dialog-title").render())
+        await pilot.press("y")
+        await settle(pilot, app)
+        assert app.screen is review
+        assert review.plan.base_fingerprint != ""
+        await pilot.press("a", "y")
+        await settle(pilot, app)
+        assert graph_path(home).read_bytes() != behind_our_back
+
+
+async def test_unhide_an_archived_note(home: Path) -> None:
+    app = make_app(home)
+    archived = next(i for i, n in notes_on_disk(home).items() if fields.hidden(n))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        app.screen.select_note(archived)
+        await settle(pilot, app)
+        assert table(app).current["id"] == archived
+        await pilot.press("u")
+        await settle(pilot, app)
+        note = notes_on_disk(home)[archived]
+        assert note["hidden"] is False and "archivedAt" not in note
+
+
+async def test_undo_restores_the_notes_of_the_last_run(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        before = notes_on_disk(home)
+        await _review(pilot, app)
+        await pilot.press("a", "y")
+        await settle(pilot, app)
+        assert notes_on_disk(home) != before
+        await pilot.press("ctrl+z")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot, app)
+        assert notes_on_disk(home) == before
+
+
+async def test_undo_says_which_notes_block_it(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        review = await _review(pilot, app)
+        touched = review.plan.notes[0].note_id
+        await pilot.press("a", "y")
+        await settle(pilot, app)
+        doc = json.loads(graph_path(home).read_bytes())
+        for note in doc["notes"]:
+            if note["id"] == touched:
+                note["content"] += "\nedited by the agent"
+        graph_path(home).write_text(json.dumps(doc))
+        edited = graph_path(home).read_bytes()
+        await pilot.press("ctrl+z", "y")
+        await settle(pilot, app)
+        assert graph_path(home).read_bytes() == edited
+        messages = [n.message for n in app._notifications]
+        assert any("Nothing was restored" in m and touched in m for m in messages)
+
+
+async def test_promote_writes_memory_md_and_keeps_hand_written_lines(home: Path) -> None:
+    memory_md = home / "memory" / "MEMORY.md"
+    hand_written = [line for line in memory_md.read_text().splitlines() if line.strip()]
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("p")
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, PromoteScreen) and screen.plan.added > 0
+        await pilot.press("a", "y")
+        await settle(pilot, app)
+        text = memory_md.read_text()
+        assert all(line in text.splitlines() for line in hand_written)
+        assert text.count("\n- **") >= screen.plan.added
+        assert isinstance(app.screen, MainScreen)
+
+
+async def test_promote_without_a_memory_directory_says_where_it_looked(tmp_path: Path) -> None:
+    home = demo_home(tmp_path)
+    app = make_app(home)
+    app.memory.memory_md = tmp_path / "nowhere" / "MEMORY.md"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("p")
+        await settle(pilot, app)
+        summary = str(app.screen.query_one("#promote-summary").render())
+        assert str(tmp_path / "nowhere") in summary and "--memory-md" in summary
+        await pilot.press("a")
+        await settle(pilot, app)
+        assert isinstance(app.screen, PromoteScreen)
+        assert not (tmp_path / "nowhere").exists()
+
+
+async def test_graph_reaches_a_linked_note(home: Path) -> None:
+    notes = notes_on_disk(home)
+    source = next(i for i, n in notes.items()
+                  if not fields.hidden(n) and any(link["to"] in notes for link in n["links"]))
+    target = next(link["to"] for link in notes[source]["links"] if link["to"] in notes)
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        app.screen.select_note(source)
+        await settle(pilot, app)
+        await pilot.press("g")
+        await settle(pilot, app)
+        assert isinstance(app.screen, GraphScreen)
+        tree = app.screen.query_one("#hops")
+        child = next(c for c in tree.root.children if c.data and c.data.note_id == target)
+        tree.move_cursor(child)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert isinstance(app.screen, MainScreen)
+        assert table(app).current["id"] == target
+
+
+async def test_help_and_palette_list_the_keys(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("question_mark")
+        await settle(pilot, app)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, MainScreen)
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert any(t.startswith("Review pass") for t in titles)
+        assert any(t.startswith("Promote") for t in titles)
+
+
+async def test_reloads_when_another_process_rewrites_the_file(home: Path) -> None:
+    app = make_app(home, watch_interval=0.1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("down", "down")
+        selected = table(app).current["id"]
+        doc = json.loads(graph_path(home).read_bytes())
+        newcomer = dict(doc["notes"][0], id="note-user-agentnew", title="written by the agent")
+        doc["notes"].insert(0, newcomer)
+        graph_path(home).write_text(json.dumps(doc))
+        await pilot.pause(0.4)
+        await settle(pilot, app)
+        assert "note-user-agentnew" in {n["id"] for n in table(app).rows}
+        assert table(app).current["id"] == selected
+
+
+async def test_a_corrupt_file_is_reported_and_left_alone(home: Path) -> None:
+    app = make_app(home, watch_interval=0.1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        graph_path(home).write_text('{"version": 3, "notes": [')
+        await pilot.pause(0.4)
+        await settle(pilot, app)
+        problem = app.screen.query_one("#problem")
+        assert problem.display and "not valid JSON" in str(problem.render())
+        assert graph_path(home).read_text() == '{"version": 3, "notes": ['
+        assert len(table(app).rows) > 0, "the last good version stays on screen"
+
+
+async def test_missing_memory_offers_the_demo(tmp_path: Path) -> None:
+    from core import Memory
+    from nuggets_tui.app import NuggetsApp
+    from nuggets_tui.screens.welcome import WelcomeScreen
+
+    demo = demo_home(tmp_path)
+    app = NuggetsApp(Memory(tmp_path / "absent"), demo_offer=True,
+                     open_demo=lambda: Memory(demo))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, WelcomeScreen)
+        assert str(tmp_path / "absent") in str(app.screen.query_one("#dialog-body").render())
+        await pilot.press("d")
+        await settle(pilot, app)
+        assert isinstance(app.screen, MainScreen) and len(table(app).rows) > 300 - 50
+
+
+HOSTILE = {
+    "title": "[bold red]boom[/] \x1b[31mred\x1b[0m \x1b]8;;https://evil.example\x07click\x1b]8;;\x07",
+    "content": "[link=https://evil.example]x[/link]\nline\x1b[2J\x1b[H two \u202eevil\u202c\x00",
+    "tags": ["[blink]t[/blink]", "\x1b[5mtag"],
+}
+
+
+async def test_markup_and_escapes_in_notes_render_literally(home: Path) -> None:
+    doc = json.loads(graph_path(home).read_bytes())
+    doc["notes"].insert(0, dict(doc["notes"][0], id="note-user-hostile", hidden=False, **HOSTILE))
+    graph_path(home).write_text(json.dumps(doc))
+    app = make_app(home)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        app.screen.select_note("note-user-hostile")
+        await settle(pilot, app)
+        notes = table(app)
+        strip = notes.render_line(notes.cursor - round(notes.scroll_y) + 1)
+        row = "".join(segment.text for segment in strip)
+        assert "[bold red]boom[/]" in row and "\x1b" not in row and "␛" in row
+        assert all(segment.style is None or not segment.style.link for segment in strip)
+        detail = str(app.screen.query_one("#detail-body").render())
+        assert "[link=https://evil.example]x[/link]" in detail
+        assert "\x1b" not in detail and "\x00" not in detail and "\u202e" not in detail
+        assert "<U+202E>" in detail
+        screenshot = app.export_screenshot()
+        assert "evil.example\x07" not in screenshot and "\x1b" not in screenshot
