@@ -285,6 +285,22 @@ def _link(source: RawNote, target: RawNote, reason: str) -> None:
     source["links"].append({"to": target["id"], "reason": reason, "createdAt": source["updatedAt"]})
 
 
+def _topic(note: RawNote) -> str:
+    """Variants carry their seed's title before ", noted"; sessions theirs before " day"."""
+    return note["title"].split(", noted")[0].split(" day ")[0]
+
+
+def _link_topics(notes: list[RawNote], rng: random.Random) -> None:
+    """Notes on one topic point at each other now and then, as an agent's links do."""
+    by_topic: dict[tuple[str, str], list[RawNote]] = {}
+    for note in notes:
+        by_topic.setdefault((note["nuggetName"], _topic(note)), []).append(note)
+    for members in by_topic.values():
+        for earlier, later in zip(members, members[1:], strict=False):
+            if rng.random() < 0.6:
+                _link(later, earlier, rng.choice(("same topic", "follow-up", "updates")))
+
+
 def build_demo_notes(seed: int = DEMO_SEED) -> list[RawNote]:
     """The demo shelf's notes; the same every time for the same seed."""
     rng = random.Random(seed)
@@ -308,6 +324,7 @@ def build_demo_notes(seed: int = DEMO_SEED) -> list[RawNote]:
     for note in notes:
         if note["title"].startswith("session:") and rng.random() < 0.25:
             _archive(note, rng)
+    _link_topics(notes, rng)
     same_nugget: dict[str, list[RawNote]] = {}
     for note in notes:
         same_nugget.setdefault(note["nuggetName"], []).append(note)

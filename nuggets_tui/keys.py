@@ -25,13 +25,13 @@ def _rows(bindings: list[BindingType]) -> list[tuple[str, str]]:
     rows = []
     for binding in bindings:
         if isinstance(binding, Binding) and binding.description:
-            rows.append((_display(binding), binding.description))
+            rows.append((_display(binding), binding.tooltip or binding.description))
     return rows
 
 
 def key_sections() -> list[tuple[str, list[tuple[str, str]]]]:
     from .app import NuggetsApp
-    from .screens.graph import GraphScreen
+    from .screens.graph import GraphScreen, LinkTree
     from .screens.main import MainScreen
     from .screens.promote import PromoteScreen
     from .screens.review import ReviewScreen
@@ -41,7 +41,7 @@ def key_sections() -> list[tuple[str, list[tuple[str, str]]]]:
         ("Main screen", _rows(MainScreen.BINDINGS)),
         ("Review (r)", _rows(ReviewScreen.BINDINGS)),
         ("Promotion (p)", _rows(PromoteScreen.BINDINGS)),
-        ("Link graph (g)", _rows(GraphScreen.BINDINGS)),
+        ("Link graph (g)", _rows(LinkTree.BINDINGS) + _rows(GraphScreen.BINDINGS)),
     ]
 
 

@@ -3,6 +3,8 @@ as visible placeholders (core.inert). Every string an agent wrote reaches the sc
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 
 from core.inert import inert, one_line
@@ -16,6 +18,14 @@ def line(value: object, style: str = "") -> Text:
 def block(value: object, style: str = "") -> Text:
     """Untrusted multi-line text, kept on its lines."""
     return Text(inert(str(value)), style=style, end="")
+
+
+def shown_path(path: object) -> str:
+    """A path as a person reads it: the home directory as ~."""
+    text, home = str(path), str(Path.home())
+    if home not in ("", "/") and (text == home or text.startswith(home + "/")):
+        return "~" + text[len(home):]
+    return text
 
 
 def join(*parts: Text | str) -> Text:

@@ -38,3 +38,10 @@ def test_every_command_has_help_and_a_readme_entry() -> None:
     for name, command in main.commands.items():
         assert command.help, f"{name} has no help text"
         assert f"nuggets {name}" in readme, f"README.md does not document `nuggets {name}`"
+
+
+def test_readme_lists_every_key_of_the_console() -> None:
+    from nuggets_tui.keys import markdown_table
+
+    readme = (ROOT / "README.md").read_text()
+    assert markdown_table() in readme, "regenerate the key table from nuggets_tui.keys"

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from console_support import demo_home, make_app, notes_on_disk, settle
 
+from console_support import demo_home, make_app, notes_on_disk, settle
 from core import fields
 from core.store import graph_path
 from nuggets_tui.screens.confirm import ConfirmScreen

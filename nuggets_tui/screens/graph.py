@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane, Tree
 
 from core import fields
-from core.linkgraph import edges, groups, orphans
+from core.linkgraph import Edge, edges, groups, orphans
 from core.models import RawNote
 from core.shelf import Shelf
 
@@ -30,6 +30,18 @@ GROUPS_SHOWN = 20
 class Hop:
     note_id: str
     path: tuple[str, ...]  # the notes from the root to this one, this one included
+    via: str = ""  # the direction of the edge we came by: "out" or "in"
+
+
+class LinkTree(Tree[Hop]):
+    """A tree of notes; enter jumps to the highlighted note."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Jump to note", id="graph.jump",
+                tooltip="Show the highlighted note on the main screen"),
+        Binding("space", "toggle_node", "Expand/collapse", id="graph.expand",
+                tooltip="Show or hide a note's own links and backlinks"),
+    ]
 
 
 def note_label(note: RawNote | None, note_id: str) -> Text:
@@ -44,12 +56,13 @@ class GraphScreen(Screen[str | None]):
     """Dismissed with the id of the note to jump to, or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "jump", "Jump to note", id="graph.jump"),
-        Binding("space", "expand", "Expand/collapse", id="graph.expand"),
-        Binding("n", "show('neighbourhood')", "Neighbourhood", id="graph.neighbourhood"),
-        Binding("o", "show('orphans')", "Orphans", id="graph.orphans"),
-        Binding("c", "show('groups')", "Groups", id="graph.groups"),
-        Binding("escape", "back", "Back", id="graph.back"),
+        Binding("n", "show('neighbourhood')", "Neighbourhood", id="graph.neighbourhood",
+                tooltip="The selected note's links and backlinks, several hops deep"),
+        Binding("o", "show('orphans')", "Orphans", id="graph.orphans",
+                tooltip="Notes with no links either way"),
+        Binding("c", "show('groups')", "Groups", id="graph.groups",
+                tooltip="The largest groups of notes connected by links"),
+        Binding("escape", "back", "Back", id="graph.back", tooltip="Back to the notes"),
     ]
 
     def __init__(self, shelf: Shelf, note_id: str, nugget: str | None) -> None:
@@ -65,13 +78,13 @@ class GraphScreen(Screen[str | None]):
                           " · orphans and groups in ", line(scope)), id="graph-title")
         with TabbedContent(initial="neighbourhood"):
             with TabPane("Neighbourhood", id="neighbourhood"):
-                tree: Tree[Hop] = Tree(note_label(root, self.note_id), id="hops")
+                tree = LinkTree(note_label(root, self.note_id), id="hops")
                 tree.auto_expand = False
                 yield tree
             with TabPane("Orphans", id="orphans"):
                 yield NoteTable(id="orphan-table")
             with TabPane("Groups", id="groups"):
-                yield Tree(Text("Connected groups"), id="group-tree")
+                yield LinkTree(Text("Connected groups"), id="group-tree")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -87,7 +100,7 @@ class GraphScreen(Screen[str | None]):
         """Add the node's links and backlinks as children (once), `hops` levels deep."""
         hop: Hop = node.data
         if not node.children:
-            for edge in edges(self.shelf, hop.note_id):
+            for edge in self._onward(hop):
                 target = self.shelf.graph.get(edge.note_id)
                 arrow = "→ " if edge.direction == "out" else "← "
                 label = join(arrow, note_label(target, edge.note_id), "  ",
@@ -98,12 +111,24 @@ class GraphScreen(Screen[str | None]):
                 elif target is None:
                     node.add_leaf(label)
                 else:
-                    node.add(label, data=Hop(edge.note_id, (*hop.path, edge.note_id)))
+                    node.add(label, data=Hop(edge.note_id, (*hop.path, edge.note_id),
+                                             edge.direction))
         node.expand()
         if hops > 1:
             for child in node.children:
                 if child.data is not None:
                     self._expand(child, hops - 1)
+
+    def _onward(self, hop: Hop) -> list[Edge]:
+        """The note's edges, less the one we came by (seen from its other end)."""
+        found = edges(self.shelf, hop.note_id)
+        if len(hop.path) < 2:
+            return found
+        back = "in" if hop.via == "out" else "out"
+        for position, edge in enumerate(found):
+            if edge.note_id == hop.path[-2] and edge.direction == back:
+                return found[:position] + found[position + 1 :]
+        return found
 
     @on(Tree.NodeExpanded, "#hops")
     def _expanded(self, event: Tree.NodeExpanded[Hop]) -> None:
@@ -134,20 +159,6 @@ class GraphScreen(Screen[str | None]):
 
     # -- keys ---------------------------------------------------------------------------------
 
-    def _focused_note(self) -> str | None:
-        focused = self.focused
-        if isinstance(focused, Tree):
-            node = focused.cursor_node
-            return node.data.note_id if node is not None and node.data is not None else None
-        if isinstance(focused, VirtualTable) and focused.current is not None:
-            return focused.current["id"]
-        return None
-
-    def action_jump(self) -> None:
-        note_id = self._focused_note()
-        if note_id is not None:
-            self.dismiss(note_id)
-
     @on(Tree.NodeSelected)
     def _node_chosen(self, event: Tree.NodeSelected[Hop]) -> None:
         if event.node.data is not None:
@@ -158,11 +169,6 @@ class GraphScreen(Screen[str | None]):
     @on(VirtualTable.Selected, "#orphan-table")
     def _orphan_chosen(self, event: VirtualTable.Selected) -> None:
         self.dismiss(event.row["id"])
-
-    def action_expand(self) -> None:
-        focused = self.focused
-        if isinstance(focused, Tree) and focused.cursor_node is not None:
-            focused.cursor_node.toggle()
 
     def action_show(self, tab: str) -> None:
         self.query_one(TabbedContent).active = tab

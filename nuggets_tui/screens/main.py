@@ -20,7 +20,7 @@ from core.models import RawNote
 from core.shelf import Shelf
 from core.stats import Overview, overview
 
-from ..safe import join, line
+from ..safe import join, line, shown_path
 from ..widgets.busy import Busy
 from ..widgets.note_detail import NoteDetailPane
 from ..widgets.note_table import NoteTable
@@ -56,14 +56,22 @@ class Loaded:
 
 class MainScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "filter", "Filter", key_display="/", id="main.filter"),
-        Binding("h", "toggle_hidden", "Archived", id="main.hidden"),
-        Binding("r", "review", "Review pass", id="main.review"),
-        Binding("u", "unhide", "Unhide", id="main.unhide"),
-        Binding("ctrl+z", "undo", "Undo run", id="main.undo"),
-        Binding("p", "promote", "Promote", id="main.promote"),
-        Binding("g", "graph", "Link graph", id="main.graph"),
-        Binding("escape", "clear_filter", "Clear filter", show=False, id="main.clear"),
+        Binding("slash", "filter", "Filter", key_display="/", id="main.filter",
+                tooltip="Filter the notes as you type (title, content and tags)"),
+        Binding("h", "toggle_hidden", "Archived", id="main.hidden",
+                tooltip="Show or hide archived notes (marked A)"),
+        Binding("r", "review", "Review pass", id="main.review",
+                tooltip="Review a dry run of the reflection pass on this nugget (or all)"),
+        Binding("u", "unhide", "Unhide", id="main.unhide",
+                tooltip="Bring the selected archived note back"),
+        Binding("ctrl+z", "undo", "Undo run", id="main.undo",
+                tooltip="Undo the last applied run, after confirming"),
+        Binding("p", "promote", "Promote", id="main.promote",
+                tooltip="Promote notes recalled 3+ times to MEMORY.md"),
+        Binding("g", "graph", "Link graph", id="main.graph",
+                tooltip="Walk the link graph from the selected note"),
+        Binding("escape", "clear_filter", "Clear filter", show=False, id="main.clear",
+                tooltip="Clear the filter and go back to the table"),
     ]
 
     def __init__(self, memory: Memory, watch_interval: float = 1.0) -> None:
@@ -78,7 +86,8 @@ class MainScreen(Screen[None]):
         self._pending_select: str | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(join(("Nuggets", "bold"), "  ", line(self.memory.home)), id="title-bar")
+        home = shown_path(self.memory.home)
+        yield Static(join(("Nuggets", "bold"), "  ", line(home)), id="title-bar")
         with Horizontal():
             with Vertical(id="sidebar"):
                 yield NuggetList(id="nuggets")
@@ -318,7 +327,7 @@ class MainScreen(Screen[None]):
             "Undo run ", line(entry.run_id, "bold"), f" ({entry.kind}, {entry.at})?\n",
             line(entry.summary or entry.kind), "\n\n",
             f"This restores the {len(entry.before)} notes it changed as they were before it, "
-            f"in {self.memory.graph_path}, and journals the undo.",
+            f"in {shown_path(self.memory.graph_path)}, and journals the undo.",
         )
         self.app.push_screen(
             ConfirmScreen("Undo the last applied run", body, yes="Undo"),

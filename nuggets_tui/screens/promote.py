@@ -16,8 +16,9 @@ from textual.widgets import Footer, Static
 
 from core import Memory, NuggetsError, StalePlanError
 from core.models import PromotionEntry, PromotionPlan
+from core.promotion import section_rank
 
-from ..safe import join, line
+from ..safe import join, line, shown_path
 from ..widgets.busy import Busy
 from ..widgets.diff_view import DiffView
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
@@ -56,7 +57,7 @@ def diff_text(diff: str) -> Text:
 
 def summary_text(plan: PromotionPlan) -> Text:
     if not plan.directory_exists:
-        folder = plan.path.rsplit("/", 1)[0]
+        folder = shown_path(plan.path.rsplit("/", 1)[0])
         return join(
             ("Nothing can be written", "bold"), ": there is no directory ", line(folder, "bold"),
             ".\nPromotion only writes MEMORY.md where its directory already exists. Point it "
@@ -65,7 +66,7 @@ def summary_text(plan: PromotionPlan) -> Text:
             f"{len(plan.entries)} notes have {plan.threshold}+ recalls.",
         )
     return join(
-        "Promote to ", line(plan.path, "bold"), "\n",
+        "Promote to ", line(shown_path(plan.path), "bold"), "\n",
         (f"{plan.added} to add", "green"), " · ", (f"{plan.updated} to update", "yellow"),
         f" · {len(plan.entries)} notes recalled {plan.threshold}+ times. Hand-written lines "
         "and other sections are kept as they are.",
@@ -74,8 +75,10 @@ def summary_text(plan: PromotionPlan) -> Text:
 
 class PromoteScreen(Screen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "write", "Write MEMORY.md", id="promote.write"),
-        Binding("escape", "back", "Back", id="promote.back"),
+        Binding("a", "write", "Write MEMORY.md", id="promote.write",
+                tooltip="Write MEMORY.md as the diff shows, after confirming"),
+        Binding("escape", "back", "Back", id="promote.back",
+                tooltip="Back to the notes; nothing is written"),
     ]
 
     def __init__(self, memory: Memory) -> None:
@@ -110,9 +113,11 @@ class PromoteScreen(Screen[bool]):
         self.query_one(Busy).stop()
         self.plan = plan
         self.query_one("#promote-summary", Static).update(summary_text(plan))
-        self.query_one("#entries", VirtualTable).set_rows(plan.entries)
+        entries = sorted(plan.entries, key=lambda e: (section_rank(e.section), e.title))
+        self.query_one("#entries", VirtualTable).set_rows(entries)
         if plan.directory_exists:
-            body = diff_text(plan.diff) if plan.diff else Text("MEMORY.md is already up to date.")
+            diff = plan.diff.replace(plan.path, shown_path(plan.path))
+            body = diff_text(diff) if diff else Text("MEMORY.md is already up to date.")
         else:
             body = Text("No diff: nothing would be written.", style="dim")
         self.query_one(DiffView).show(body)
@@ -128,7 +133,7 @@ class PromoteScreen(Screen[bool]):
         if plan is None or not plan.changes_file:
             return
         body = join(
-            "Write ", line(plan.path, "bold"), "?\n\n",
+            "Write ", line(shown_path(plan.path), "bold"), "?\n\n",
             f"{plan.added} entries are added and {plan.updated} updated in place; every other "
             "line of the file stays as it is. The file is replaced atomically.",
         )

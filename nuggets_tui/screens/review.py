@@ -19,7 +19,7 @@ from core import Memory, NuggetsError, StalePlanError
 from core.models import Plan, RawNote, ReflectionChange
 from core.preview import kept_after, named_notes, touched_by
 
-from ..safe import join, line
+from ..safe import join, line, shown_path
 from ..widgets.busy import Busy
 from ..widgets.diff_view import DiffView, heading, note_diff_text
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
@@ -41,6 +41,7 @@ class ChangeRow:
     op_id: int
     change: ReflectionChange
     title: str
+    summary: str  # the change in a few words, naming the other note of a merge or a link
 
 
 class ChangeRows(RowRenderer["Group | ChangeRow"]):
@@ -63,7 +64,7 @@ class ChangeRows(RowRenderer["Group | ChangeRow"]):
         return [
             Text("✓" if kept else "✗", style="bold green" if kept else "bold red"),
             line(row.title or row.change.note_id),
-            line(row.change.detail),
+            line(row.summary),
         ]
 
     def style(self, row: Group | ChangeRow) -> str | None:
@@ -79,12 +80,24 @@ CHANGE_COLUMNS = (
 )
 
 
+def _summary(plan: Plan, op_id: int, titles: dict[str, str]) -> str:
+    change = plan.change_for(op_id)
+    others = [i for i in named_notes(plan, op_id) if i != change.note_id]
+    if change.type == "tag":
+        return change.detail.removeprefix("Tags -> ")
+    if not others:
+        return change.detail
+    other = titles.get(others[0]) or others[0]
+    return f"absorbs “{other}”" if change.type == "merge" else f"↔ “{other}”"
+
+
 def grouped_rows(plan: Plan) -> list[Group | ChangeRow]:
     titles = {diff.note_id: str(diff.before.get("title") or "") for diff in plan.notes}
     rows: list[Group | ChangeRow] = []
     for kind, label in KINDS:
         members = [
-            ChangeRow(op_id, change, titles.get(change.note_id, ""))
+            ChangeRow(op_id, change, titles.get(change.note_id, ""),
+                      _summary(plan, op_id, titles))
             for op_id, change in enumerate(plan.result.changes, start=1) if change.type == kind
         ]
         if members:
@@ -109,13 +122,18 @@ class ReviewScreen(Screen[bool]):
     """Dismissed with True when the kept changes were written."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "toggle", "Keep/reject", id="review.toggle"),
-        Binding("a", "apply", "Apply kept", id="review.apply"),
-        Binding("c", "toggle_cap", "Cap on/off", id="review.cap"),
-        Binding("plus", "keep_all(True)", "Keep all", key_display="+", id="review.keep_all"),
+        Binding("space", "toggle", "Keep/reject", id="review.toggle",
+                tooltip="Keep or reject the highlighted change (all are kept at first)"),
+        Binding("a", "apply", "Apply kept", id="review.apply",
+                tooltip="Apply the kept changes, after confirming what will be written"),
+        Binding("c", "toggle_cap", "Cap on/off", id="review.cap",
+                tooltip="Lift or restore the 10-note cap: plan the whole graph"),
+        Binding("plus", "keep_all(True)", "Keep all", key_display="+", id="review.keep_all",
+                tooltip="Keep every change"),
         Binding("minus", "keep_all(False)", "Reject all", key_display="-",
-                id="review.reject_all"),
-        Binding("escape", "back", "Back", id="review.back"),
+                id="review.reject_all", tooltip="Reject every change"),
+        Binding("escape", "back", "Back", id="review.back",
+                tooltip="Back to the notes; nothing is written"),
     ]
 
     def __init__(self, memory: Memory, nugget: str | None, uncapped: bool = False) -> None:
@@ -276,9 +294,10 @@ class ReviewScreen(Screen[bool]):
         notes = touched_by(plan, kept)
         body = join(
             f"Apply {len(kept)} of {len(plan.operations)} changes?\n\n",
-            f"This rewrites {len(notes)} notes in ", line(self.memory.graph_path), ",\n",
+            f"This rewrites {len(notes)} notes in ", line(shown_path(self.memory.graph_path)),
+            ",\n",
             "once, atomically, and only if nobody changed the file since this plan.\n",
-            "It journals the run under ", line(self.memory.home / "reflections"),
+            "It journals the run under ", line(shown_path(self.memory.home / "reflections")),
             " so ctrl+z on the main screen undoes it. Nothing is deleted: archived notes stay "
             "in the file and can be brought back.",
         )

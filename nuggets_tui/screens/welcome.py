@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
 
-from ..safe import join, line
+from ..safe import join, line, shown_path
 
 
 class WelcomeScreen(Screen[bool]):
@@ -28,7 +28,7 @@ class WelcomeScreen(Screen[bool]):
     def compose(self) -> ComposeResult:
         message = join(
             ("No memory here yet\n\n", "bold"),
-            "There is no memory directory at ", line(self.home, "bold"), ".\n\n",
+            "There is no memory directory at ", line(shown_path(self.home), "bold"), ".\n\n",
             "Point the console at an agent's memory with ", ("nuggets --home DIR", "bold"),
             " or ", ("$NUGGETS_HOME", "bold"), ",\nor look around the built-in demo memory: a "
             "realistic, messy 300-note memory\nthat you can review, apply, undo and promote "

@@ -16,7 +16,7 @@ ARCHIVED_MARK = "A"
 
 COLUMNS = (
     Column("", 1, priority=9),
-    Column("Title", 0, flexible=True, min_width=16),
+    Column("Title", 0, flexible=True, min_width=24),
     Column("Scope", 7, priority=2),
     Column("Type", 10, priority=3),
     Column("Hits", 4, priority=6, right=True),

@@ -134,7 +134,7 @@ class VirtualTable(ScrollView, Generic[Row], can_focus=True):
         """Show `rows`; the cursor stays on the row with `keep_key` (or its position)."""
         self.rows = rows
         target = self._index_of(keep_key) if keep_key is not None else None
-        self.virtual_size = Size(self.size.width, len(rows) + 1)
+        self.virtual_size = Size(0, len(rows) + 1)
         self._move_to(target if target is not None else min(self.cursor, len(rows) - 1), +1)
         self.refresh()
 
@@ -223,7 +223,7 @@ class VirtualTable(ScrollView, Generic[Row], can_focus=True):
 
     def on_resize(self, event: events.Resize) -> None:
         self._layout_width = -1
-        self.virtual_size = Size(event.size.width, len(self.rows) + 1)
+        self.virtual_size = Size(0, len(self.rows) + 1)
         self._scroll_cursor_into_view()
 
     def _layout(self, width: int) -> list[int]:

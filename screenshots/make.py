@@ -1,0 +1,115 @@
+"""Re-create the README's screenshots: each screen of the console on the demo memory.
+
+    pip install -e '.[screenshots]' && python screenshots/make.py [--size 160x48] [--out DIR]
+
+Writes an SVG (Textual's own export) and a PNG (via cairosvg) per screen. The demo memory is
+built fresh in a temporary directory and the clock is fixed, so the pictures only change when
+the console does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import tempfile
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from core import Memory
+from core.clock import fixed_clock, parse_iso
+from core.demo import materialize_demo
+from nuggets_tui.app import NuggetsApp
+
+NOW = parse_iso("2026-11-23T10:00:00Z")
+HERE = Path(__file__).resolve().parent
+MONO_FONT = "DejaVu Sans Mono"
+DEMO_UNDER_HOME = Path(".local/share/nuggets-review/demo")
+
+
+async def _settle(pilot: Pilot, app: NuggetsApp) -> None:
+    for _ in range(3):
+        await pilot.pause(0.1)
+        await app.workers.wait_for_complete()
+    await pilot.pause(0.2)
+
+
+async def main_screen(pilot: Pilot, app: NuggetsApp) -> None:
+    await pilot.press("down", "down", "down")
+
+
+async def review(pilot: Pilot, app: NuggetsApp) -> None:
+    await pilot.press("r")
+    await _settle(pilot, app)
+    await pilot.press("down", "space", "down", "down", "down", "down")
+
+
+async def promote(pilot: Pilot, app: NuggetsApp) -> None:
+    await pilot.press("p")
+
+
+async def graph(pilot: Pilot, app: NuggetsApp) -> None:
+    screen = app.screen
+    linked = max(screen.shelf.notes, key=lambda n: (not n.get("hidden"), len(n["links"])))
+    screen.select_note(linked["id"])
+    await _settle(pilot, app)
+    await pilot.press("g")
+
+
+async def help_screen(pilot: Pilot, app: NuggetsApp) -> None:
+    await pilot.press("question_mark")
+
+
+SHOTS: dict[str, Callable[[Pilot, NuggetsApp], Awaitable[None]]] = {
+    "main": main_screen, "review": review, "promote": promote, "graph": graph,
+    "help": help_screen,
+}
+
+
+def demo_app(where: Path) -> NuggetsApp:
+    """The demo in a throwaway home directory, so paths show as ~/.local/share/…/demo."""
+    os.environ["HOME"] = str(where)
+    home = materialize_demo(where / DEMO_UNDER_HOME)
+    return NuggetsApp(Memory(home, fixed_clock(NOW), memory_md=home / "memory" / "MEMORY.md"))
+
+
+async def shoot(name: str, size: tuple[int, int], out: Path) -> Path:
+    with tempfile.TemporaryDirectory() as tmp:
+        app = demo_app(Path(tmp))
+        async with app.run_test(size=size) as pilot:
+            await _settle(pilot, app)
+            await SHOTS[name](pilot, app)
+            await _settle(pilot, app)
+            svg = app.export_screenshot(title=f"nuggets — {name}")
+    path = out / f"{name}.svg"
+    path.write_text(svg, encoding="utf-8")
+    return path
+
+
+def to_png(svg: Path) -> Path:
+    import cairosvg
+
+    png = svg.with_suffix(".png")
+    # The SVG asks for the Fira Code web font; cairo draws with a local monospace font instead.
+    text = svg.read_text(encoding="utf-8").replace("Fira Code", MONO_FONT)
+    cairosvg.svg2png(bytestring=text.encode("utf-8"), write_to=str(png), output_width=1600)
+    return png
+
+
+def run(size: tuple[int, int], out: Path, names: list[str]) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        svg = asyncio.run(shoot(name, size, out))
+        print(svg, to_png(svg))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", default="160x48", help="terminal size, COLSxROWS")
+    parser.add_argument("--out", type=Path, default=HERE)
+    parser.add_argument("names", nargs="*", default=list(SHOTS), help=f"of {', '.join(SHOTS)}")
+    args = parser.parse_args()
+    cols, rows = (int(v) for v in args.size.split("x"))
+    run((cols, rows), args.out, args.names)
