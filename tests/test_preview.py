@@ -1,0 +1,55 @@
+"""The console's preview of a partly kept plan equals what applying those changes writes."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.demo import DEMO_NOW, build_demo_notes
+from core.models import NoteDiff, Plan, ReflectionResult
+from core.preview import kept_after, touched_by
+from core.reflection import plan_pass
+from core.workspace import Workspace, replay
+
+
+@cache
+def demo_plan() -> tuple[Plan, tuple]:
+    notes = build_demo_notes()
+    outcome = plan_pass(notes, DEMO_NOW, uncapped=True)
+    ws = outcome.workspace
+    diffs = [NoteDiff(note_id=notes[p]["id"], before=notes[p], after=ws.notes[p])
+             for p in ws.touched_positions()]
+    plan = Plan(ran_at=outcome.result.ran_at, base_fingerprint="x", limit=10, uncapped=True,
+                result=ReflectionResult.model_validate(outcome.result.model_dump()),
+                operations=outcome.operations, notes=diffs)
+    return plan, tuple(notes)
+
+
+def applied(notes: tuple, plan: Plan, kept: set[int]) -> dict[str, dict]:
+    ws = Workspace(list(notes))
+    for op in plan.operations:
+        if op.id in kept:
+            replay(ws, op, plan.ran_at)
+    return {note["id"]: note for note in ws.notes}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_preview_of_any_subset_equals_applying_it(data: st.DataObject) -> None:
+    plan, notes = demo_plan()
+    ids = [op.id for op in plan.operations]
+    kept = data.draw(st.sets(st.sampled_from(ids)))
+    preview = kept_after(plan, kept)
+    truth = applied(notes, plan, kept)
+    assert all(truth[note_id] == note for note_id, note in preview.items())
+    before = {note["id"]: note for note in notes}
+    changed = {i for i, note in truth.items() if note != before[i]}
+    assert set(touched_by(plan, kept)) == changed
+
+
+def test_keeping_everything_previews_the_plan() -> None:
+    plan, _ = demo_plan()
+    preview = kept_after(plan, [op.id for op in plan.operations])
+    assert all(preview[diff.note_id] == diff.after for diff in plan.notes)
