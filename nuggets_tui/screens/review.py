@@ -16,7 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from core import Memory, NuggetsError, StalePlanError
-from core.models import Plan, RawNote, ReflectionChange
+from core.models import NoteDiff, Plan, RawNote, ReflectionChange
 from core.preview import kept_after, named_notes, touched_by
 
 from ..safe import join, line, shown_path
@@ -144,6 +144,7 @@ class ReviewScreen(Screen[bool]):
         self.plan: Plan | None = None
         self.rows = ChangeRows()
         self._preview: dict[str, RawNote] | None = None
+        self._diffs: dict[str, NoteDiff] = {}
 
     @property
     def kept(self) -> set[int]:
@@ -179,14 +180,13 @@ class ReviewScreen(Screen[bool]):
         self.query_one(Busy).stop()
         rejected = self._rejected_signatures()
         self.plan = plan
+        self._diffs = {diff.note_id: diff for diff in plan.notes}
         self.kept.clear()
         self.kept.update(op.id for op in plan.operations
                          if _signature(plan.change_for(op.id)) not in rejected)
-        self._preview = None if len(self.kept) == len(plan.operations) else kept_after(
-            plan, self.kept)
+        self._preview = None
         self.query_one("#changes", VirtualTable).set_rows(grouped_rows(plan))
-        self._show_counts()
-        self.refresh_bindings()
+        self._changed_kept()
 
     def _rejected_signatures(self) -> set[tuple[str, str, str]]:
         """Rejections carry over to a new plan of the same changes."""
@@ -216,7 +216,7 @@ class ReviewScreen(Screen[bool]):
         if row is None or self.plan is None:
             view.show(Text(""))
             return
-        diffs = {diff.note_id: diff for diff in self.plan.notes}
+        diffs = self._diffs
         kept = row.op_id in self.kept
         parts: list[Text | str | tuple[str, str]] = [
             (row.change.type.upper(), "bold reverse"), " ", line(row.change.detail), "\n",
@@ -288,10 +288,16 @@ class ReviewScreen(Screen[bool]):
     # -- applying -----------------------------------------------------------------------------
 
     def action_apply(self) -> None:
-        if self.plan is None or not self.kept:
-            return
-        plan, kept = self.plan, set(self.kept)
+        if self.plan is not None and self.kept:
+            self._confirm_apply(self.plan, set(self.kept))
+
+    @work(thread=True, exclusive=True, group="preview")
+    def _confirm_apply(self, plan: Plan, kept: set[int]) -> None:
+        """Count what would be written (a replay, so off the event loop), then ask."""
         notes = touched_by(plan, kept)
+        self.app.call_from_thread(self._ask_apply, plan, kept, notes)
+
+    def _ask_apply(self, plan: Plan, kept: set[int], notes: list[str]) -> None:
         body = join(
             f"Apply {len(kept)} of {len(plan.operations)} changes?\n\n",
             f"This rewrites {len(notes)} notes in ", line(shown_path(self.memory.graph_path)),
