@@ -69,6 +69,20 @@ def result(inspected: int, changes: list[tuple[str, str, str]], nugget: str = "p
     }
 
 
+def mixed_notes() -> list[dict]:
+    """One note per kind of change, a hidden note linking to the merge loser, an untouched one."""
+    return [
+        note("h", "scratch words here", title="tmp"),
+        note("r", "alpha  beta gamma", tags=["Ops"]),
+        note("m1", "kappa lambda mu nu"),
+        note("m2", "kappa lambda mu nu", hits=2),
+        note("l1", "omega sigma tau"),
+        note("l2", "sigma omega upsilon"),
+        note("ref", "zulu yankee", links=[link("m2")], hidden=True),
+        note("u", "untouched words", links=[link("x"), link("y")]),
+    ]
+
+
 def canonical_bytes(doc: dict[str, Any]) -> bytes:
     """A graph document as the engine writes it (indent 2, UTF-8, trailing newline)."""
     return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
