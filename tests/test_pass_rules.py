@@ -73,6 +73,9 @@ HOUR, DAY = 3_600_000, 86_400_000
      2 * HOUR - DAY),
     ({"updatedAt": "", "createdAt": ago(hours=3), "tags": ["x"], "links": [link("y")]}, 3 * HOUR),
     ({"createdAt": ago(hours=5), "tags": ["x"], "links": [link("y")]}, 5 * HOUR),
+    # Exact milliseconds: float seconds * 1000 is 1 ms short for this one.
+    ({"updatedAt": "2004-03-15T07:55:47.472Z", "tags": ["x"], "links": [link("y")]},
+     714_186_252_528),
     ({"updatedAt": "garbage", "tags": ["x"], "links": [link("y")]}, 0),
     ({"updatedAt": "2027-01-01T00:00:00.000Z", "tags": ["x"], "links": [link("y")]}, 0),
     ({"updatedAt": "2027-01-01T00:00:00.000Z", "tags": [], "links": []}, 2 * HOUR),
