@@ -51,7 +51,8 @@ def test_fewer_than_two_distinct_shared_tokens_is_no_link(first: str, second: st
     assert got == result(2, [])
 
 
-@pytest.mark.parametrize("links", [[link("x"), link("y")], [link("x"), link("x")]])
+@pytest.mark.parametrize("links", [[link("x"), link("y")], [link("x"), link("x")],
+                                   [link("a"), link("a")]])
 def test_a_note_with_two_links_does_not_look_but_can_be_found(links: list) -> None:
     a = note("a", "alpha beta one", links=links)
     b = note("b", "alpha beta two")
@@ -59,6 +60,13 @@ def test_a_note_with_two_links_does_not_look_but_can_be_found(links: list) -> No
     # b looks from the start of the pass order and finds a, which gets a third link.
     assert got == result(2, [("link", "b", "Linked to a")])
     assert after["a"]["links"] == [*links, new_link("b", "alpha, beta")]
+
+
+def test_a_self_link_found_in_the_file_counts_as_a_link() -> None:
+    a = note("a", "alpha beta one", links=[link("a")])
+    got, after = run_pass([a, note("b", "alpha beta two")])
+    assert got == result(2, [("link", "a", "Linked to b")])
+    assert after["a"]["links"] == [link("a"), new_link("b", "alpha, beta")]
 
 
 def test_link_counts_are_taken_after_the_merges() -> None:

@@ -23,7 +23,7 @@ from note_builders import (
     tree_snapshot,
 )
 
-from core import Memory, StalePlanError
+from core import Memory, Shelf, StalePlanError, reflect_and_clean_memory
 from core.clock import fixed_clock
 from core.models import LinkOp, MergeOp
 from nuggets_tui.cli import main
@@ -108,6 +108,16 @@ def test_applying_the_whole_plan_gives_exactly_its_after_state(sample: Memory) -
     assert written == canonical_bytes(expected)
     assert entry is not None
     assert entry.result_fingerprint == hashlib.sha256(written).hexdigest()
+    assert (sample.home / "agent.nugget.json").read_text() == '{"facts": []}\n'
+
+
+def test_the_seeds_entry_point_applies_and_journals_the_pass(mixed: Memory) -> None:
+    expected = mixed.plan()
+    got = reflect_and_clean_memory(Shelf.load(mixed.home), clock=fixed_clock(NOW))
+    assert got == expected.result
+    assert file_notes(mixed.home) == {d.note_id: d.after for d in expected.notes} | {
+        n["id"]: n for n in mixed_notes() if n["id"] not in {d.note_id for d in expected.notes}}
+    assert [e.kind for e in mixed.log()] == ["reflect"]
 
 
 def test_a_plan_lists_exactly_the_changed_notes_each_stamped_now(sample: Memory) -> None:
