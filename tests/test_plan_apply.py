@@ -6,10 +6,14 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from graph_strategies import graph_notes
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from note_builders import (
     NOW,
     NOW_ISO,
@@ -230,3 +234,22 @@ def test_the_journal_entry_holds_run_time_fingerprints_operations_result_and_ima
     second = mixed.apply(mixed.plan(uncapped=True))
     assert second is not None and second.run_id == "20261101T090000Z-0002"
     assert [e.run_id for e in mixed.log()] == [second.run_id, data["runId"]]
+
+
+@settings(max_examples=30, deadline=None)
+@given(graph_notes(), st.booleans(), st.sampled_from([None, "user"]), st.integers(1, 10))
+def test_on_generated_graphs_apply_gives_the_after_state_and_undo_the_original(
+    notes: list[dict], uncapped: bool, nugget: str | None, limit: int
+) -> None:
+    with tempfile.TemporaryDirectory() as root:
+        memory = Memory(make_home(Path(root), notes), fixed_clock(NOW))
+        original = graph_file(memory.home).read_bytes()
+        plan = memory.plan(nugget, limit, uncapped)
+        assert all(d.before != d.after for d in plan.notes)
+        after = {d.note_id: d.after for d in plan.notes}
+        entry = memory.apply(plan)
+        assert graph_file(memory.home).read_bytes() == canonical_bytes(
+            {"version": 3, "notes": [after.get(n["id"], n) for n in notes]})
+        if entry is not None:
+            memory.undo(entry.run_id)
+        assert graph_file(memory.home).read_bytes() == original
