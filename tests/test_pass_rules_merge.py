@@ -110,6 +110,14 @@ def test_winner_takes_the_union_of_tags_and_links_and_the_sum_of_hits() -> None:
                           "links": [link("x", "other reason"), link("y"), merged_link("a")]}
 
 
+def test_the_union_of_tags_holds_each_loser_tag_once() -> None:
+    tidy = ["scope:project", "type:fact", "fact", "shared-context"]
+    a = note("a", SAME, tags=[*tidy, "ops"])
+    b = note("b", SAME, tags=[*tidy, "deploy", "ops", "deploy"])
+    _, after = run_pass([a, b], limit=1)  # only a is inspected: b's tags stay as read
+    assert after["a"]["tags"] == [*tidy, "ops", "deploy"]
+
+
 def _referrers() -> list[dict]:
     return [
         note("c", "alpha one", links=[link("b"), link("b", "again")]),
