@@ -110,11 +110,14 @@ def test_winner_takes_the_union_of_tags_and_links_and_the_sum_of_hits() -> None:
                           "links": [link("x", "other reason"), link("y"), merged_link("a")]}
 
 
-def test_the_union_of_tags_holds_each_loser_tag_once() -> None:
+def test_the_union_of_tags_holds_each_tag_once() -> None:
     tidy = ["scope:project", "type:fact", "fact", "shared-context"]
-    a = note("a", SAME, tags=[*tidy, "ops"])
+    a = note("a", SAME, tags=[*tidy, "ops", "ops"])
     b = note("b", SAME, tags=[*tidy, "deploy", "ops", "deploy"])
-    _, after = run_pass([a, b], limit=1)  # only a is inspected: b's tags stay as read
+    older = note("c", "unrelated words", updatedAt="2026-01-01T00:00:00.000Z")
+    # Only c is inspected, so a and b reach the merge with their tags as read.
+    got, after = run_pass([a, b, older], limit=1)
+    assert got == result(1, [("merge", "a", "Merged duplicate note b")])
     assert after["a"]["tags"] == [*tidy, "ops", "deploy"]
 
 
