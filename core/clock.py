@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 Clock = Callable[[], datetime]
 
@@ -41,8 +41,15 @@ def to_iso(moment: datetime) -> str:
     return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MS = timedelta(milliseconds=1)
+
+
 def epoch_ms(moment: datetime) -> int:
-    return int(moment.timestamp() * 1000)
+    """Whole milliseconds since the epoch, exactly (float seconds * 1000 can be 1 ms off)."""
+    if moment.tzinfo is None:
+        moment = moment.astimezone()
+    return (moment - _EPOCH) // _MS
 
 
 def env_clock(environ: dict[str, str] | None = None) -> Clock:

@@ -19,7 +19,6 @@ HEADER = [
     "Auto-promoted from nuggets graph notes (3+ recalls across sessions).",
 ]
 _SECTION = re.compile(r"^##\s+(.*?)\s*$")
-_ENTRY = re.compile(r"^- \*\*(.*?)\*\*:")
 
 
 def default_memory_md(cwd: Path, home_dir: Path) -> Path:
@@ -104,9 +103,10 @@ class _Document:
         return None
 
     def entry_span(self, start: int, end: int, title: str) -> tuple[int, int] | None:
+        # A prefix test, not a pattern: a title may itself hold "**:".
+        head = f"- **{title}**:"
         for i in range(start + 1, end):
-            match = _ENTRY.match(self.lines[i])
-            if match and match.group(1) == title:
+            if self.lines[i].startswith(head):
                 stop = i + 1
                 while stop < end and self.lines[stop].startswith("  ") and self.lines[stop].strip():
                     stop += 1

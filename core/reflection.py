@@ -119,7 +119,7 @@ def _tidy(run: _Run, note_id: str) -> None:
         op = RewriteOp(id=run.next_id(), note_id=note_id, content=cleaned)
         run.record(op, "rewrite", note_id, REWRITE_DETAIL)
     tags = new_tags(run.ws.get(note_id), run.tokens(note_id))
-    if tags != note.get("tags"):
+    if tags != fields.tags(note):
         op = RetagOp(id=run.next_id(), note_id=note_id, tags=tags)
         run.record(op, "tag", note_id, "Tags -> " + ", ".join(tags))
 

@@ -41,7 +41,8 @@ def derived_tags(note: RawNote, tokens: list[str]) -> list[str]:
     title = fields.text(note, "title").lower()
     content = fields.text(note, "content")
     scope, kind = fields.text(note, "scope"), fields.text(note, "type")
-    derived = [f"scope:{scope}", f"type:{kind}"]
+    # A note without a scope or type gets no empty `scope:` / `type:` tag.
+    derived = [f"{name}:{value}" for name, value in (("scope", scope), ("type", kind)) if value]
     flags = [
         (note.get("kind") == "fact", "fact"),
         (title.startswith("pref:"), "preferences"),

@@ -113,8 +113,7 @@ def merge(ws: Workspace, winner_id: str, loser_id: str, now: str) -> None:
     winner, loser = ws.edit(winner_id), ws.edit(loser_id)
     content = merged_content(fields.text(winner, "content"), fields.text(loser, "content"))
     winner["content"] = content
-    winner_tags = fields.tags(winner)
-    winner["tags"] = winner_tags + [t for t in fields.tags(loser) if t not in winner_tags]
+    winner["tags"] = list(dict.fromkeys([*fields.tags(winner), *fields.tags(loser)]))
     kept = [link for link in fields.links(winner) if link["to"] != loser_id]
     targets = {link["to"] for link in kept}
     for link in fields.links(loser):
