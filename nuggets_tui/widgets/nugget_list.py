@@ -13,10 +13,19 @@ from ..safe import line
 ALL = None
 
 
+def compact(count: int) -> str:
+    """A count that fits a narrow sidebar: 987, 9,876, 98.8k, 1.2M."""
+    if count < 10_000:
+        return f"{count:,}"
+    if count < 1_000_000:
+        return f"{count / 1000:.1f}k"
+    return f"{count / 1_000_000:.1f}M"
+
+
 def _prompt(name: Text, notes: int, hidden: int, facts: int) -> Text:
     """Two lines: the name with its visible notes, then archived and facts."""
-    return Text.assemble(name, (f"  {notes - hidden} notes", "bold"),
-                         (f"\n{hidden} archived · {facts} facts", "dim"))
+    return Text.assemble(name, (f"  {compact(notes - hidden)} notes", "bold"),
+                         (f"\n{compact(hidden)} archived · {compact(facts)} facts", "dim"))
 
 
 class NuggetList(OptionList):
