@@ -61,7 +61,7 @@ class NuggetsApp(App[None]):
                 continue
             yield SystemCommand(
                 f"{binding.description} ({binding.key_display or binding.key})",
-                f"The {binding.description.lower()} key of this screen",
+                binding.tooltip or binding.description,
                 lambda action=binding.action: self.run_action(action, screen),
             )
 
