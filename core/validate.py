@@ -9,6 +9,7 @@ _STR_FIELDS = (
     "createdAt", "updatedAt", "lastAccessedAt",
 )
 _OPTIONAL_STR_FIELDS = ("lastRewrittenAt", "archivedAt", "sourceKey", "lastHitSession")
+MAX_DEPTH = 64  # levels of nesting inside a note; deeper values can't be written back safely
 
 
 def _type_name(value: Any) -> str:
@@ -30,7 +31,19 @@ def _note_problem(note: Any) -> str | None:
     for field in _OPTIONAL_STR_FIELDS:
         if note.get(field) is not None and not isinstance(note[field], str):
             return f"field {field!r} is a {_type_name(note[field])}, not a string"
-    return _collection_problem(note) or _number_problem(note)
+    return _collection_problem(note) or _number_problem(note) or _depth_problem(note)
+
+
+def _depth_problem(note: dict[str, Any]) -> str | None:
+    """Values nested deeper than MAX_DEPTH (which Python's JSON writer may refuse)."""
+    stack = [(value, 2) for value in note.values() if type(value) in (list, dict)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return f"is nested more than {MAX_DEPTH} levels deep"
+        children = value.values() if type(value) is dict else value
+        stack.extend((child, depth + 1) for child in children if type(child) in (list, dict))
+    return None
 
 
 def _collection_problem(note: dict[str, Any]) -> str | None:
