@@ -25,8 +25,8 @@ def _unsafe(char: str, keep_newlines: bool) -> bool:
         return not keep_newlines
     if char == "\t":
         return False
-    if char in _BIDI or char in _INVISIBLE:
-        return True
+    if char in _BIDI or char in _INVISIBLE or "\U000e0100" <= char <= "\U000e01ef":
+        return True  # the last: variation selectors that can smuggle text invisibly
     category = unicodedata.category(char)
     return category in ("Cc", "Cf", "Cs", "Co") or category == "Zl" or category == "Zp"
 
@@ -39,6 +39,13 @@ def inert(text: str, keep_newlines: bool = True) -> str:
     if text.isprintable() and "\x1b" not in text:
         return text
     return "".join(_placeholder(c) if _unsafe(c, keep_newlines) else c for c in text)
+
+
+def hidden_characters(text: str) -> list[str]:
+    """The distinct characters `inert` would replace (newlines and tabs aside), in order."""
+    if text.isprintable() and "\x1b" not in text:
+        return []
+    return list(dict.fromkeys(c for c in text if c not in "\n\t" and _unsafe(c, True)))
 
 
 def one_line(text: str) -> str:

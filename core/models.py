@@ -180,6 +180,18 @@ class PromotionEntry(CamelModel):
     title: str
     text: str
     action: PromotionAction
+    allowed_despite: str | None = None  # the screening reason an operator overrode
+
+
+class BlockedEntry(CamelModel):
+    """A candidate held back by screening (core/screening.py); written only when allowed."""
+
+    note_id: str
+    nugget_name: str
+    section: str
+    title: str
+    text: str
+    reason: str
 
 
 class PromotionPlan(CamelModel):
@@ -192,6 +204,8 @@ class PromotionPlan(CamelModel):
     before_text: str
     after_text: str
     diff: str
+    base_fingerprint: str = "absent"
+    blocked: list[BlockedEntry] = Field(default_factory=list)
 
     @property
     def changes_file(self) -> bool:
