@@ -50,3 +50,22 @@ def hidden_characters(text: str) -> list[str]:
 
 def one_line(text: str) -> str:
     return inert(text, keep_newlines=False)
+
+
+def inert_json(text: str) -> str:
+    """JSON text with every character `inert` would replace written as a \\u escape.
+
+    Those characters can only stand inside JSON strings, where an escape means the same.
+    """
+    if text.isprintable() and "\x1b" not in text:
+        return text
+    return "".join(_json_escape(c) if c not in "\n\t" and _unsafe(c, True) else c
+                   for c in text)
+
+
+def _json_escape(char: str) -> str:
+    code = ord(char)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
