@@ -194,9 +194,15 @@ def replace_if_unchanged(
     except OSError as exc:
         _remove(part, swap)
         raise _cannot_write(path, exc) from None
-    if current_fingerprint(target) != base:
+    try:
+        unchanged = current_fingerprint(target) == base
+    except GraphError:
+        _remove(swap)
+        raise
+    if not unchanged:
         _remove(swap)
         raise _stale(path)
+    crashpoints.step("base checked")
     if _install(path, target, swap, base):
         _verify(path, target, swap, base, result)
     fsync_directory(target.parent)

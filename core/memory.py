@@ -256,12 +256,19 @@ class Memory:
         with graph_lock(self.graph_path):
             return self._settle_locked()
 
+    def _written_files(self) -> list[Path]:
+        """The files we replace: the graph, and MEMORY.md when its place is known."""
+        try:
+            return [self.graph_path, self.promotion_target()]
+        except (OSError, RuntimeError):  # no home directory to resolve the default against
+            return [self.graph_path]
+
     def _has_leftovers(self) -> bool:
-        graph_dir = self.graph_path.parent
+        journal = journal_dir(self.home)
         return bool(pending_entries(self.home)) or any(
-            True for _ in graph_dir.glob(".graph.json.*.nuggets-*")
-        ) or (journal_dir(self.home).is_dir()
-              and any(True for _ in journal_dir(self.home).glob(".*.nuggets-tmp")))
+            any(True for _ in path.parent.glob(f".{path.name}.*.nuggets-*"))
+            for path in self._written_files() if path.parent.is_dir()
+        ) or (journal.is_dir() and any(True for _ in journal.glob(".*.nuggets-tmp")))
 
     def _settle_locked(self) -> list[str]:
         messages = remove_temp_files(self.home)
@@ -273,7 +280,8 @@ class Memory:
                 path.unlink(missing_ok=True)
                 name = entry.run_id if entry else path.name
                 messages.append(f"discarded journal entry {name}: its run never landed")
-        messages += settle(self.graph_path)
+        for path in self._written_files():
+            messages += settle(path)
         self.notices += messages
         return messages
 
