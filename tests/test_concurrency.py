@@ -4,7 +4,6 @@ version it planned against or was refused as stale, and the journal holds exactl
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import time
