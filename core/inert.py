@@ -3,6 +3,9 @@ characters reach a terminal; each shows as a visible placeholder instead."""
 
 from __future__ import annotations
 
+import functools
+import itertools
+import re
 import unicodedata
 
 _BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
@@ -31,21 +34,47 @@ def _unsafe(char: str, keep_newlines: bool) -> bool:
     return category in ("Cc", "Cf", "Cs", "Co") or category == "Zl" or category == "Zp"
 
 
+@functools.cache
+def _unsafe_pattern() -> re.Pattern[str]:
+    """One character class of every character `_unsafe` flags (newline and tab aside).
+
+    Built once, on the first text that needs it, so long texts are checked at regular-expression
+    speed. Planes 4-13 hold no assigned characters and planes 15-16 are private use, so only
+    the rest is scanned.
+    """
+    ranges: list[tuple[int, int]] = []
+    for code in itertools.chain(range(0x40000), range(0xE0000, 0xE1000)):
+        if _unsafe(chr(code), keep_newlines=True):
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1] = (ranges[-1][0], code)
+            else:
+                ranges.append((code, code))
+    ranges += [(0xF0000, 0xFFFFD), (0x100000, 0x10FFFD)]
+    parts = "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "")
+                    for a, b in ranges)
+    return re.compile(f"[{parts}]")
+
+
+def _clean(text: str) -> bool:
+    """True when nothing in the text needs replacing (checked at C speed)."""
+    return text.isprintable() or text.replace("\n", "").replace("\t", "").isprintable()
+
+
 def inert(text: str, keep_newlines: bool = True) -> str:
     """The text with every control, format, bidi and zero-width character shown as a placeholder.
 
     Tabs stay; newlines stay unless `keep_newlines` is false (for one-line cells).
     """
-    if text.isprintable() and "\x1b" not in text:
-        return text
-    return "".join(_placeholder(c) if _unsafe(c, keep_newlines) else c for c in text)
+    if not (keep_newlines and _clean(text)):
+        text = _unsafe_pattern().sub(lambda m: _placeholder(m.group()), text)
+    return text if keep_newlines else text.replace("\n", _placeholder("\n"))
 
 
 def hidden_characters(text: str) -> list[str]:
     """The distinct characters `inert` would replace (newlines and tabs aside), in order."""
-    if text.isprintable() and "\x1b" not in text:
+    if _clean(text):
         return []
-    return list(dict.fromkeys(c for c in text if c not in "\n\t" and _unsafe(c, True)))
+    return list(dict.fromkeys(_unsafe_pattern().findall(text)))
 
 
 def one_line(text: str) -> str:
@@ -57,10 +86,9 @@ def inert_json(text: str) -> str:
 
     Those characters can only stand inside JSON strings, where an escape means the same.
     """
-    if text.isprintable() and "\x1b" not in text:
+    if _clean(text):
         return text
-    return "".join(_json_escape(c) if c not in "\n\t" and _unsafe(c, True) else c
-                   for c in text)
+    return _unsafe_pattern().sub(lambda m: _json_escape(m.group()), text)
 
 
 def _json_escape(char: str) -> str:
