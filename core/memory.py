@@ -6,6 +6,7 @@ Every front end (the console, the command line, a cron job) goes through this cl
 from __future__ import annotations
 
 import contextlib
+import random
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path
@@ -370,7 +371,7 @@ def _retrying(attempt: Callable[[], T], what: str = "the graph file") -> T:
         try:
             return attempt()
         except StalePlanError:
-            time.sleep(0.05)
+            time.sleep(random.uniform(0.01, 0.1))  # jitter: don't fall in step with a writer
     try:
         return attempt()
     except StalePlanError:

