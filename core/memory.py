@@ -258,18 +258,25 @@ class Memory:
             return self._settle_locked()
 
     def _written_files(self) -> list[Path]:
-        """The files we replace: the graph, and MEMORY.md when its place is known."""
+        """The files we replace: the graph, and MEMORY.md when its directory can be seen."""
+        files = [self.graph_path]
         try:
-            return [self.graph_path, self.promotion_target()]
-        except (OSError, RuntimeError):  # no home directory to resolve the default against
-            return [self.graph_path]
+            target = self.promotion_target()
+            if target.parent.is_dir():
+                files.append(target)
+        except (OSError, RuntimeError):  # no home to resolve against, or no right to look
+            pass
+        return files
 
     def _has_leftovers(self) -> bool:
         journal = journal_dir(self.home)
-        return bool(pending_entries(self.home)) or any(
-            any(True for _ in path.parent.glob(f".{path.name}.*.nuggets-*"))
-            for path in self._written_files() if path.parent.is_dir()
-        ) or (journal.is_dir() and any(True for _ in journal.glob(".*.nuggets-tmp")))
+        try:
+            return bool(pending_entries(self.home)) or any(
+                any(True for _ in path.parent.glob(f".{path.name}.*.nuggets-*"))
+                for path in self._written_files() if path.parent.is_dir()
+            ) or (journal.is_dir() and any(True for _ in journal.glob(".*.nuggets-tmp")))
+        except OSError as exc:
+            raise GraphError(f"{self.home}: cannot be searched: {exc.strerror or exc}") from None
 
     def _settle_locked(self) -> list[str]:
         messages = remove_temp_files(self.home)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import stat
 from dataclasses import dataclass, field
@@ -116,6 +117,9 @@ def read_graph(path: Path) -> Graph:
     try:
         data = _read_regular_file(path)
     except FileNotFoundError:
+        if path.is_symlink():
+            raise GraphError(f"{path}: is a symbolic link to {os.readlink(path)}, which does "
+                             "not exist") from None
         return Graph(path=path, doc={"version": 3, "notes": []}, fingerprint=EMPTY_FINGERPRINT)
     return parse_graph(path, data)
 
