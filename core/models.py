@@ -14,7 +14,9 @@ class CamelModel(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
 
     def to_json_dict(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+        # Python mode: every field is JSON-native already, and JSON mode refuses the lone
+        # surrogates a graph file may hold (store.json_bytes writes them back as escapes).
+        return self.model_dump(mode="python", by_alias=True, exclude_none=True)
 
 
 class Link(CamelModel):

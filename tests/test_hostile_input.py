@@ -189,15 +189,15 @@ def test_dangling_self_and_cyclic_links_are_kept_and_walked(tmp_path: Path) -> N
 def test_hostile_text_is_kept_exactly_and_shown_inert(tmp_path: Path) -> None:
     evil = "\x1b]8;;http://x\x07link\x1b[2J [bold red]markup[/] \u202eevil\u200b \x00 \ud800 \x9b"
     home = make_home(tmp_path, [note("n1", evil, evil, tags=[evil], hits=5),
-                                note("n2", "tmp", "")])
+                                note("n2", "tmp", ""), note(evil, "tmp", "")])
     graph = home / "graph" / "graph.json"
-    for args in (("notes",), ("notes", "--json"), ("reflect", "--all"), ("promote",),
-                 ("promote", "--json"), ("log",)):
+    assert run(home, "reflect", "--apply").exit_code == 0
+    for args in (("notes",), ("notes", "--json"), ("reflect", "--all"), ("reflect", "--json"),
+                 ("promote",), ("promote", "--json"), ("log",), ("log", "--json")):
         result = run(home, *args)
         assert result.exit_code == 0, result.output
         for bad in ("\x1b", "\u202e", "\u200b", "\x00", "\x9b", "\ud800", "\x07"):
             assert bad not in result.output, (args, bad)
-    assert run(home, "reflect", "--all", "--apply").exit_code == 0
     first = read_graph(graph).get("n1")
     assert first is not None and first["title"] == evil  # kept exactly, lone surrogate too
     record("bad inputs tried")
