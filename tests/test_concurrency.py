@@ -126,3 +126,18 @@ def _one_shot(memory, turn: int) -> None:  # type: ignore[no-untyped-def]
                     raise
     else:
         memory.promote_now()
+
+
+def test_two_daily_passes_at_once_run_the_pass_once(tmp_path: Path) -> None:
+    """Two crons firing together: our lock makes the second see the first's run."""
+    home = make_home(tmp_path, messy_notes())
+    env = {"NUGGETS_NOW": "2026-11-01T10:00:00Z", "TZ": "UTC", "PATH": "/usr/bin:/bin",
+           "NUGGETS_MEMORY_MD": str(home / "memory" / "MEMORY.md")}
+    command = [sys.executable, "-m", "nuggets_tui.cli", "--home", str(home), "-v", "daily"]
+    runs = [subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True) for _ in range(3)]
+    outputs = [run.communicate(timeout=60) for run in runs]
+    assert all(run.returncode == 0 for run in runs), outputs
+    said = "".join(out for out, _ in outputs)
+    assert said.count("Reflection:") == 1 and said.count("Already ran today") == 2
+    assert len([e for e in memory_of(home).log() if e.kind == "reflect"]) == 1
