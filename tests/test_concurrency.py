@@ -4,16 +4,19 @@ version it planned against or was refused as stale, and the journal holds exactl
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from click.testing import CliRunner
 from figures import record
 from reliability_support import leftovers, make_home, memory_of, messy_notes
 
-from core import NuggetsError, StalePlanError, UndoConflictError
+from core import NuggetsError, StalePlanError, UndoConflictError, crashpoints
 from core.store import fingerprint, read_graph
+from nuggets_tui.cli import main
 
 WRITER = r"""
 import json, os, sys, time, random
@@ -128,16 +131,31 @@ def _one_shot(memory, turn: int) -> None:  # type: ignore[no-untyped-def]
         memory.promote_now()
 
 
-def test_two_daily_passes_at_once_run_the_pass_once(tmp_path: Path) -> None:
-    """Two crons firing together: our lock makes the second see the first's run."""
+def test_three_daily_passes_at_once_run_the_pass_once(tmp_path: Path) -> None:
+    """Crons firing together: our lock makes the later ones see the first one's run (each
+    write is held open a moment, so without the lock they would all pass the check)."""
     home = make_home(tmp_path, messy_notes())
-    env = {"NUGGETS_NOW": "2026-11-01T10:00:00Z", "TZ": "UTC", "PATH": "/usr/bin:/bin",
+    env = {"NUGGETS_NOW": "2026-11-01T10:00:00Z", "TZ": "UTC",
            "NUGGETS_MEMORY_MD": str(home / "memory" / "MEMORY.md")}
-    command = [sys.executable, "-m", "nuggets_tui.cli", "--home", str(home), "-v", "daily"]
-    runs = [subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True) for _ in range(3)]
-    outputs = [run.communicate(timeout=60) for run in runs]
-    assert all(run.returncode == 0 for run in runs), outputs
-    said = "".join(out for out, _ in outputs)
-    assert said.count("Reflection:") == 1 and said.count("Already ran today") == 2
+    children = []
+    for _ in range(3):
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read)
+            crashpoints.reset()
+            crashpoints.on("journal entry pending", lambda: time.sleep(0.3))
+            result = CliRunner().invoke(main, ["--home", str(home), "-v", "daily"], env=env)
+            os.write(write, f"{result.exit_code}\n{result.output}".encode())
+            os._exit(0)
+        os.close(write)
+        children.append((pid, read))
+    outputs = []
+    for pid, read in children:
+        with os.fdopen(read) as handle:
+            outputs.append(handle.read())
+        os.waitpid(pid, 0)
+    assert all(out.startswith("0\n") for out in outputs), outputs
+    said = "".join(outputs)
+    assert said.count("Reflection:") == 1 and said.count("Already ran today") == 2, said
     assert len([e for e in memory_of(home).log() if e.kind == "reflect"]) == 1
