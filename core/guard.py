@@ -173,12 +173,14 @@ def _cannot_write(path: Path, exc: OSError) -> GraphError:
 
 
 def replace_if_unchanged(
-    path: Path, data: bytes, base: str, on_landed: Callable[[], None] | None = None
+    path: Path, data: bytes, base: str, on_landed: Callable[[], None] | None = None,
+    notices: list[str] | None = None,
 ) -> str:
     """Replace the file with `data` only if its bytes still have fingerprint `base`.
 
     `on_landed` runs once the new version is in place and verified, before the old version is
-    let go (the journal commits there). Returns the new fingerprint. StalePlanError or
+    let go (the journal commits there); `notices` collects what a person should be told (a
+    version kept beside the file). Returns the new fingerprint. StalePlanError or
     GraphError mean nothing landed and nothing is left behind; UnsettledWriteError means the
     outcome is left on disk for `settle`.
     """
@@ -204,7 +206,7 @@ def replace_if_unchanged(
         raise _stale(path)
     crashpoints.step("base checked")
     if _install(path, target, swap, base):
-        _verify(path, target, swap, base, result)
+        _verify(path, target, swap, base, result, notices)
     fsync_directory(target.parent)
     crashpoints.step("new version in place")
     if on_landed is not None:
@@ -235,44 +237,56 @@ def _install(path: Path, target: Path, swap: Path, base: str) -> bool:
         raise _cannot_write(path, exc) from None
 
 
-def _verify(path: Path, target: Path, swap: Path, base: str, result: str) -> None:
+def _verify(path: Path, target: Path, swap: Path, base: str, result: str,
+            notices: list[str] | None) -> None:
     """After an exchange `swap` holds what was in place: the base, or another writer's version."""
     crashpoints.step("swapped in")
     try:
         displaced = fingerprint(swap.read_bytes())
         if displaced == base:
             return
-        kept = _put_back(target, swap, result)
+        settled, kept = _put_back(target, swap, result)
     except OSError as exc:
         raise UnsettledWriteError(
             f"{path}: interrupted while checking the write ({exc.strerror or exc}); "
             "it is settled the next time the memory is opened"
         ) from None
-    if kept is None:
+    if kept is not None and notices is not None:
+        notices.append(_kept_message(path, kept, settled))
+    if settled and kept is None:
         _remove(swap)
-        raise _stale(path)
-    raise StalePlanError(
-        f"stale plan: {path} kept changing while we put back another program's version; "
-        f"a copy of the version it wrote is kept as {kept}"
-    )
+    raise _stale(path)
 
 
-def _put_back(target: Path, swap: Path, expected: str) -> Path | None:
+def _kept_message(path: Path, kept: Path, settled: bool) -> str:
+    if settled:
+        return (f"another program wrote {path} twice while we put its first version back; "
+                f"the newer is in place and the earlier is kept as {kept}")
+    return (f"{path} kept changing while we put another program's version back; the version "
+            f"we could not place is kept as {kept}")
+
+
+def _put_back(target: Path, swap: Path, expected: str) -> tuple[bool, Path | None]:
     """Exchange again until what comes out is what we had put in (nothing came between).
 
     Each exchange puts back the version we hold; if what comes out is not the one we expected,
-    another writer wrote it meanwhile, so that newer version is the next to put back.
-    Returns None when settled, else where the version we could not place is kept.
+    another writer wrote it meanwhile, so that newer version is the next to put back. Returns
+    whether that settled, and where a version not in place is kept: one the writer may have
+    meant to build on (it read ours meanwhile), or the one we could not place.
     """
     holding = fingerprint(swap.read_bytes())
-    for _ in range(PUT_BACK_TRIES):
+    for attempt in range(PUT_BACK_TRIES):
         if not exchange(swap, target):
             break
         crashpoints.step("exchanged back")
         got = fingerprint(swap.read_bytes())
         if got.startswith(expected):
-            return None
+            return True, (_keep(target, swap) if attempt > 0 else None)
         expected, holding = holding, got
+    return False, _keep(target, swap)
+
+
+def _keep(target: Path, swap: Path) -> Path:
     kept = target.with_name(f"{target.name}.kept-{time.strftime('%Y%m%dT%H%M%S')}-"
                             f"{secrets.token_hex(2)}")
     os.rename(swap, kept)
@@ -325,14 +339,12 @@ def _settle_swap(path: Path, target: Path, swap: Path) -> str:
         return f"removed {swap.name}, a spare copy from an interrupted write"
     # Another program's version, swapped out by a write that was cut off before putting it back.
     if current_fingerprint(target).startswith(result_key):
-        kept = _put_back(target, swap, result_key)
-        if kept is None:
-            swap.unlink(missing_ok=True)
-            return (f"put back the version of {path} another program wrote while one of our "
-                    "writes was interrupted")
-        return f"kept a version of {path} another program wrote as {kept}; compare the two"
-    kept = target.with_name(f"{target.name}.kept-{time.strftime('%Y%m%dT%H%M%S')}-"
-                            f"{secrets.token_hex(2)}")
-    os.rename(swap, kept)
+        settled, kept = _put_back(target, swap, result_key)
+        if kept is not None:
+            return _kept_message(path, kept, settled)
+        swap.unlink(missing_ok=True)
+        return (f"put back the version of {path} another program wrote while one of our "
+                "writes was interrupted")
+    kept = _keep(target, swap)
     return (f"kept a version of {path} another program wrote during an interrupted write as "
             f"{kept}; compare it with {path.name}")

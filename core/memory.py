@@ -230,7 +230,8 @@ class Memory:
             commit_pending(pending)
 
         try:
-            replace_if_unchanged(self.graph_path, data, graph.fingerprint, record_landing)
+            replace_if_unchanged(self.graph_path, data, graph.fingerprint, record_landing,
+                                 self.notices)
         except UnsettledWriteError:
             raise
         except (StalePlanError, GraphError):
@@ -365,7 +366,8 @@ class Memory:
         path = Path(plan.path)
         with graph_lock(self.graph_path):
             self.notices += settle(path)
-            replace_if_unchanged(path, plan.after_text.encode("utf-8"), plan.base_fingerprint)
+            replace_if_unchanged(path, plan.after_text.encode("utf-8"), plan.base_fingerprint,
+                                 notices=self.notices)
         return plan.added
 
 

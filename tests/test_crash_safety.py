@@ -27,7 +27,7 @@ from reliability_support import (
     traced_steps,
 )
 
-from core import Memory, crashpoints
+from core import Memory, StalePlanError, crashpoints
 from core.store import fingerprint, read_graph
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
@@ -310,3 +310,35 @@ def test_killed_at_random_moments_of_a_sequence(tmp_path: Path) -> None:
     assert hit_mid > 0 and len(spread) >= 3  # the kills landed all along the sequence
     record("crash trials", trials)
     record("random-moment kills", trials)
+
+
+def test_two_writes_in_the_window_both_survive(tmp_path: Path) -> None:
+    """The agent writes in the window, then again while our version is briefly in place
+    (so its second write may be built on ours, without its first): the newer one ends in
+    place, the earlier is kept beside it, and the person is told."""
+    home = _template(tmp_path, "apply")
+    graph = home / "graph" / "graph.json"
+
+    def second_write() -> None:
+        doc = json.loads(graph.read_bytes())  # reads our version, swapped in a moment ago
+        doc["notes"].append(note("agent-2", "second", "read ours"))
+        tmp = graph.with_name("agent.tmp")
+        tmp.write_text(json.dumps(doc))
+        os.replace(tmp, graph)
+
+    memory = memory_of(home)
+    plan = memory.plan(uncapped=True)
+    crashpoints.on("base checked", _agent_writes(home))
+    crashpoints.on("swapped in", second_write)
+    try:
+        with pytest.raises(StalePlanError):
+            memory.apply(plan)
+    finally:
+        crashpoints.reset()
+    assert "agent-2" in _ids(home)
+    kept = list((home / "graph").glob("graph.json.kept-*"))
+    assert len(kept) == 1
+    assert "agent-1" in {n["id"] for n in json.loads(kept[0].read_bytes())["notes"]}
+    assert any("kept as" in notice for notice in memory.take_notices())
+    assert _journal(home) == [] and leftovers(home) == []
+    record("concurrent writes survived", 2)
