@@ -27,7 +27,7 @@ ORDER = [
     ("applies refused as stale", "reviewed applies refused as stale mid-race"),
     ("one-shot commands that succeeded while another program wrote",
      "one-shot commands that planned again and succeeded mid-race"),
-    ("kill points tried", "distinct SIGKILL points tried (every step of every write)"),
+    ("kill points tried", "SIGKILL points tried (every step of every write and of recovery)"),
     ("random-moment kills", "SIGKILLs at random moments of a write sequence"),
     ("crash trials", "crash trials in all"),
     ("bad inputs tried", "broken or hostile inputs tried"),
