@@ -409,3 +409,22 @@ def test_the_sample_memory_reads_without_warnings() -> None:
     if not SAMPLE.exists():
         pytest.skip("shared sample not present")
     assert read_graph(SAMPLE).warnings == []
+
+
+def test_a_file_corrupted_while_open_is_refused_and_kept_until_fixed(tmp_path: Path) -> None:
+    """A person truncates the graph while a console holds a plan: the apply is refused with
+    the file's name, the truncated file is left for them, and once it is put back the plan
+    they reviewed still applies."""
+    home = make_home(tmp_path, messy_notes())
+    graph = home / "graph" / "graph.json"
+    good = graph.read_bytes()
+    memory = memory_of(home)
+    plan = memory.plan(uncapped=True)
+    graph.write_bytes(good[: len(good) // 2])
+    for step in (lambda: memory.apply(plan), lambda: memory.unhide(["n6"]), memory.reflect):
+        with pytest.raises(GraphError, match="not valid JSON"):
+            step()
+    assert graph.read_bytes() == good[: len(good) // 2] and leftovers(home) == []
+    graph.write_bytes(good)
+    assert memory.apply(plan) is not None
+    assert {n["id"] for n in read_graph(graph).notes} == {n["id"] for n in messy_notes()}
