@@ -104,12 +104,26 @@ def graph_lock(graph: Path) -> Iterator[None]:
 
     Re-entrant within a thread; other threads of this process and other processes wait.
     """
-    directory = Path(os.path.abspath(graph.parent))
+    with _locked(Path(os.path.abspath(graph.parent)), lock_file=True):
+        yield
+
+
+@contextlib.contextmanager
+def directory_lock(path: Path) -> Iterator[None]:
+    """Serialize our writers of a file outside the home (MEMORY.md, which several homes may
+    promote to) by locking its directory itself: nothing is added to that directory."""
+    with _locked(Path(os.path.abspath(path.parent)), lock_file=False):
+        yield
+
+
+@contextlib.contextmanager
+def _locked(directory: Path, lock_file: bool) -> Iterator[None]:
     with _held_guard:
-        held = _held.setdefault(str(directory), _HeldLock(threading.RLock()))
+        key = f"{lock_file}:{directory}"
+        held = _held.setdefault(key, _HeldLock(threading.RLock()))
     with held.guard:
         if held.depth == 0:
-            held.fd = _take_lock(directory)
+            held.fd = _take_lock(directory, lock_file)
         held.depth += 1
         try:
             yield
@@ -119,10 +133,13 @@ def graph_lock(graph: Path) -> Iterator[None]:
                 os.close(held.fd)  # closing the descriptor releases the flock
 
 
-def _take_lock(directory: Path) -> int:
+def _take_lock(directory: Path, lock_file: bool) -> int:
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        fd = _open_lock_file(directory)
+        if lock_file:
+            directory.mkdir(parents=True, exist_ok=True)
+            fd = _open_lock_file(directory)
+        else:
+            fd = os.open(directory, os.O_RDONLY)
     except OSError as exc:
         raise GraphError(f"{directory}: cannot take the lock: {exc.strerror or exc}") from None
     deadline = time.monotonic() + LOCK_TIMEOUT_SECONDS
@@ -134,7 +151,7 @@ def _take_lock(directory: Path) -> int:
             if time.monotonic() > deadline:
                 os.close(fd)
                 raise GraphError(
-                    f"{directory / LOCK_NAME}: another nuggets process has held the lock for "
+                    f"{directory}: another nuggets process has held the lock for "
                     f"{LOCK_TIMEOUT_SECONDS:.0f} s; try again when it has finished"
                 ) from None
             time.sleep(0.02)

@@ -23,7 +23,7 @@ from .errors import (
     UnknownNoteError,
     UnsettledWriteError,
 )
-from .guard import graph_lock, replace_if_unchanged, settle, swap_outcome
+from .guard import directory_lock, graph_lock, replace_if_unchanged, settle, swap_outcome
 from .journal import (
     commit_pending,
     journal_dir,
@@ -289,8 +289,10 @@ class Memory:
                 path.unlink(missing_ok=True)
                 name = entry.run_id if entry else path.name
                 messages.append(f"discarded journal entry {name}: its run never landed")
-        for path in self._written_files():
-            messages += settle(path)
+        messages += settle(self.graph_path)
+        for path in self._written_files()[1:]:
+            with directory_lock(path):
+                messages += settle(path)
         self.notices += messages
         return messages
 
@@ -364,7 +366,7 @@ class Memory:
         if not plan.changes_file:
             return plan.added if plan.directory_exists else 0
         path = Path(plan.path)
-        with graph_lock(self.graph_path):
+        with graph_lock(self.graph_path), directory_lock(path):
             self.notices += settle(path)
             replace_if_unchanged(path, plan.after_text.encode("utf-8"), plan.base_fingerprint,
                                  notices=self.notices)
