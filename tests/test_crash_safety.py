@@ -342,3 +342,44 @@ def test_two_writes_in_the_window_both_survive(tmp_path: Path) -> None:
     assert any("kept as" in notice for notice in memory.take_notices())
     assert _journal(home) == [] and leftovers(home) == []
     record("concurrent writes survived", 2)
+
+
+def test_a_memory_md_edit_in_the_window_is_kept_whatever_the_crash(tmp_path: Path) -> None:
+    """The agent edits MEMORY.md between our check and our exchange: promotion plans again,
+    and the agent's line survives every crash point."""
+    template = _template(tmp_path, "promote")
+
+    def racing(home: Path) -> Callable[[], None]:
+        target = home / "memory" / "MEMORY.md"
+        done: list[bool] = []
+
+        def agent_edits() -> None:
+            if not done and target.exists():
+                done.append(True)
+                tmp = target.with_name("agent.tmp")
+                tmp.write_text(target.read_text() + "\nagent line\n")
+                os.replace(tmp, target)
+
+        def run() -> None:
+            crashpoints.on("base checked", agent_edits)
+            _promote(memory_of(home))
+        return run
+
+    steps = traced_steps(racing(copy_home(template, tmp_path / "traced")))
+    assert "exchanged back" in steps, steps
+    first = copy_home(template, tmp_path / "uncrashed")
+    assert run_in_child(racing(first), crash_at=None).code == 0
+    text = (first / "memory" / "MEMORY.md").read_text()
+    assert "agent line" in text and "Hand-written line." in text and "## preferences" in text
+    for k in range(1, len(steps) + 1):
+        home = copy_home(template, tmp_path / f"k{k}")
+        assert run_in_child(racing(home), crash_at=k).killed
+        memory_of(home).recover()
+        text = (home / "memory" / "MEMORY.md").read_text()
+        if k > steps.index("base checked"):
+            assert "agent line" in text, (k, steps[k - 1])
+        assert "Hand-written line." in text and leftovers(home) == []
+        assert not list((home / "memory").glob("MEMORY.md.kept-*"))
+    record("kill points tried", len(steps))
+    record("crash trials", len(steps))
+    record("concurrent writes survived", len(steps) + 1)
