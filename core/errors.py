@@ -29,3 +29,7 @@ class UndoConflictError(NuggetsError):
 
 class JournalError(NuggetsError):
     """A journal entry is missing or unreadable."""
+
+
+class UnsettledWriteError(GraphError):
+    """A write was cut off after it may have landed; the next start settles it from disk."""

@@ -3,6 +3,9 @@ characters reach a terminal; each shows as a visible placeholder instead."""
 
 from __future__ import annotations
 
+import functools
+import itertools
+import re
 import unicodedata
 
 _BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
@@ -25,10 +28,36 @@ def _unsafe(char: str, keep_newlines: bool) -> bool:
         return not keep_newlines
     if char == "\t":
         return False
-    if char in _BIDI or char in _INVISIBLE:
-        return True
+    if char in _BIDI or char in _INVISIBLE or "\U000e0100" <= char <= "\U000e01ef":
+        return True  # the last: variation selectors that can smuggle text invisibly
     category = unicodedata.category(char)
     return category in ("Cc", "Cf", "Cs", "Co") or category == "Zl" or category == "Zp"
+
+
+@functools.cache
+def _unsafe_pattern() -> re.Pattern[str]:
+    """One character class of every character `_unsafe` flags (newline and tab aside).
+
+    Built once, on the first text that needs it, so long texts are checked at regular-expression
+    speed. Planes 4-13 hold no assigned characters and planes 15-16 are private use, so only
+    the rest is scanned.
+    """
+    ranges: list[tuple[int, int]] = []
+    for code in itertools.chain(range(0x40000), range(0xE0000, 0xE1000)):
+        if _unsafe(chr(code), keep_newlines=True):
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1] = (ranges[-1][0], code)
+            else:
+                ranges.append((code, code))
+    ranges += [(0xF0000, 0xFFFFD), (0x100000, 0x10FFFD)]
+    parts = "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "")
+                    for a, b in ranges)
+    return re.compile(f"[{parts}]")
+
+
+def _clean(text: str) -> bool:
+    """True when nothing in the text needs replacing (checked at C speed)."""
+    return text.isprintable() or text.replace("\n", "").replace("\t", "").isprintable()
 
 
 def inert(text: str, keep_newlines: bool = True) -> str:
@@ -36,10 +65,35 @@ def inert(text: str, keep_newlines: bool = True) -> str:
 
     Tabs stay; newlines stay unless `keep_newlines` is false (for one-line cells).
     """
-    if text.isprintable() and "\x1b" not in text:
-        return text
-    return "".join(_placeholder(c) if _unsafe(c, keep_newlines) else c for c in text)
+    if not (keep_newlines and _clean(text)):
+        text = _unsafe_pattern().sub(lambda m: _placeholder(m.group()), text)
+    return text if keep_newlines else text.replace("\n", _placeholder("\n"))
+
+
+def hidden_characters(text: str) -> list[str]:
+    """The distinct characters `inert` would replace (newlines and tabs aside), in order."""
+    if _clean(text):
+        return []
+    return list(dict.fromkeys(_unsafe_pattern().findall(text)))
 
 
 def one_line(text: str) -> str:
     return inert(text, keep_newlines=False)
+
+
+def inert_json(text: str) -> str:
+    """JSON text with every character `inert` would replace written as a \\u escape.
+
+    Those characters can only stand inside JSON strings, where an escape means the same.
+    """
+    if _clean(text):
+        return text
+    return _unsafe_pattern().sub(lambda m: _json_escape(m.group()), text)
+
+
+def _json_escape(char: str) -> str:
+    code = ord(char)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"

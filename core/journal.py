@@ -7,9 +7,11 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from .atomic import atomic_write
+from . import crashpoints
+from .atomic import TEMP_SUFFIX, atomic_write
 from .errors import JournalError
 from .models import JournalEntry
+from .store import json_bytes
 
 
 def journal_dir(home: Path) -> Path:
@@ -45,31 +47,66 @@ def read_entry(home: Path, run_id: str) -> JournalEntry:
     return _read(path)
 
 
+PENDING_SUFFIX = ".pending"
+
+
+def _seq_of(name: str) -> int:
+    """The sequence number in a journal file name: 20261101T090000Z-0001.json -> 1."""
+    stem = name.lstrip(".").split(".json")[0]
+    tail = stem.rpartition("-")[2]
+    return int(tail) if tail.isdigit() else 0
+
+
 def next_run_id(home: Path, at: str) -> tuple[int, str]:
-    """A sequence number and a run id that sorts by time: 20261101T090000Z-0001."""
-    seq = max((e.seq for e in read_entries(home)), default=0) + 1
+    """A sequence number and a run id that sorts by time: 20261101T090000Z-0001.
+
+    Taken from file names (committed and pending), so an unreadable entry cannot block a write
+    and a pending entry's number is never reused.
+    """
+    directory = journal_dir(home)
+    names = [p.name for p in directory.iterdir()] if directory.is_dir() else []
+    seq = max((_seq_of(n) for n in names if n.endswith((".json", PENDING_SUFFIX))), default=0) + 1
     stamp = at.replace("-", "").replace(":", "").split(".")[0] + "Z"
     return seq, f"{stamp}-{seq:04d}"
-
-
-PENDING_SUFFIX = ".pending"
 
 
 def write_pending(home: Path, entry: JournalEntry) -> Path:
     """Write the entry beside the journal before the graph changes (write-ahead)."""
     directory = journal_dir(home)
-    directory.mkdir(parents=True, exist_ok=True)
     path = directory / f".{entry.run_id}.json{PENDING_SUFFIX}"
-    data = json.dumps(entry.to_json_dict(), indent=2, ensure_ascii=False) + "\n"
-    atomic_write(path, data.encode("utf-8"))
+    data = dump_entry(entry)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, data)
+    except OSError as exc:
+        reason = exc.strerror or exc
+        raise JournalError(f"{directory}: cannot write the journal: {reason}") from None
+    crashpoints.step("journal entry pending")
     return path
+
+
+def dump_entry(entry: JournalEntry) -> bytes:
+    return json_bytes(entry.to_json_dict())
 
 
 def commit_pending(pending: Path) -> Path:
     """The graph landed: the pending entry becomes a journal entry."""
     final = pending.with_name(pending.name[1 : -len(PENDING_SUFFIX)])
     pending.replace(final)
+    crashpoints.step("journal entry committed")
     return final
+
+
+def remove_temp_files(home: Path) -> list[str]:
+    """Journal files an interrupted write left half-made; they never became entries."""
+    directory = journal_dir(home)
+    if not directory.is_dir():
+        return []
+    removed = []
+    for path in sorted(directory.glob(f".*{TEMP_SUFFIX}")):
+        path.unlink(missing_ok=True)
+        removed.append(f"removed {path.name}, an unfinished journal file")
+    return removed
 
 
 def pending_entries(home: Path) -> list[tuple[Path, JournalEntry | None]]:

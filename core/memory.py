@@ -5,22 +5,33 @@ Every front end (the console, the command line, a cron job) goes through this cl
 
 from __future__ import annotations
 
+import contextlib
+import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
 from . import fields
-from .atomic import atomic_write
 from .clock import Clock, system_clock, to_iso
-from .errors import NuggetsError, StalePlanError, UndoConflictError, UnknownNoteError
-from .guard import graph_lock, replace_if_unchanged
+from .errors import (
+    GraphError,
+    JournalError,
+    NuggetsError,
+    StalePlanError,
+    UndoConflictError,
+    UnknownNoteError,
+    UnsettledWriteError,
+)
+from .guard import directory_lock, graph_lock, replace_if_unchanged, settle, swap_outcome
 from .journal import (
     commit_pending,
+    journal_dir,
     next_run_id,
     pending_entries,
     read_entries,
     read_entry,
+    remove_temp_files,
     write_pending,
 )
 from .models import JournalEntry, NoteDiff, Operation, Plan, PromotionPlan, ReflectionResult
@@ -28,7 +39,15 @@ from .promotion import DEFAULT_THRESHOLD, plan_promotion, resolve_memory_md
 from .reflection import plan_pass
 from .selection import resolve_limit
 from .shelf import Shelf
-from .store import Graph, dump_graph, fingerprint, graph_path, read_graph
+from .store import (
+    EMPTY_FINGERPRINT,
+    Graph,
+    current_fingerprint,
+    dump_graph,
+    fingerprint,
+    graph_path,
+    read_graph,
+)
 from .workspace import Workspace, replay, unhide
 
 T = TypeVar("T")
@@ -53,6 +72,7 @@ class Memory:
         self.home = home
         self.clock = clock
         self.memory_md = memory_md
+        self.notices: list[str] = []
 
     @property
     def graph_path(self) -> Path:
@@ -91,7 +111,12 @@ class Memory:
         with graph_lock(self.graph_path):
             return self._apply_locked(plan, kept)
 
+    def _settle_first(self) -> None:
+        if self._has_leftovers():
+            self._settle_locked()
+
     def _apply_locked(self, plan: Plan, kept: set[int]) -> JournalEntry | None:
+        self._settle_first()
         graph = read_graph(self.graph_path)
         if graph.fingerprint != plan.base_fingerprint:
             raise StalePlanError(
@@ -128,6 +153,7 @@ class Memory:
         return _retrying(attempt)
 
     def _unhide_locked(self, ids: list[str]) -> JournalEntry | None:
+        self._settle_first()
         graph = read_graph(self.graph_path)
         unknown = [i for i in ids if graph.get(i) is None]
         if unknown:
@@ -141,11 +167,17 @@ class Memory:
         return self._commit(graph, ws, "unhide", [], None, now, summary=summary)
 
     def undo(self, run_id: str) -> JournalEntry:
-        """Restore the notes a run changed, if none of them changed since."""
-        with graph_lock(self.graph_path):
-            return self._undo_locked(run_id)
+        """Restore the notes a run changed, if none of them changed since; checks again while
+        another writer keeps changing the file (bounded)."""
+
+        def attempt() -> JournalEntry:
+            with graph_lock(self.graph_path):
+                return self._undo_locked(run_id)
+
+        return _retrying(attempt)
 
     def _undo_locked(self, run_id: str) -> JournalEntry:
+        self._settle_first()
         entry = read_entry(self.home, run_id)
         later = [e.run_id for e in read_entries(self.home) if e.undoes == run_id]
         if later:
@@ -172,6 +204,11 @@ class Memory:
         self, graph: Graph, ws: Workspace, kind: str, operations: list[Operation],
         result: ReflectionResult | None, at: str, undoes: str | None = None, summary: str = "",
     ) -> JournalEntry | None:
+        """Journal (write-ahead) and write the changed notes over `graph`'s version, if any.
+
+        The pending entry becomes the run's journal entry exactly when the graph lands; an
+        interruption at any step is settled from what is on disk (see `recover`).
+        """
         touched = ws.touched_positions()
         if not touched:
             return None
@@ -185,39 +222,114 @@ class Memory:
             undoes=undoes, summary=summary or _summarize(result),
         )
         pending = write_pending(self.home, entry)
+        landed = False
+
+        def record_landing() -> None:
+            nonlocal landed
+            landed = True
+            commit_pending(pending)
+
         try:
-            replace_if_unchanged(self.graph_path, data, graph.fingerprint)
-        except BaseException:
-            pending.unlink(missing_ok=True)
+            replace_if_unchanged(self.graph_path, data, graph.fingerprint, record_landing,
+                                 self.notices)
+        except UnsettledWriteError:
             raise
-        commit_pending(pending)
+        except (StalePlanError, GraphError):
+            if not landed:
+                pending.unlink(missing_ok=True)
+            raise
+        except OSError as exc:
+            raise JournalError(
+                f"{self.graph_path} was written but journal entry {run_id} could not be "
+                f"committed ({exc.strerror or exc}); it is settled the next time it is opened"
+            ) from None
         return entry
 
     def recover(self) -> list[str]:
-        """Settle journal entries left pending by an interrupted run; says what it did.
+        """Settle what interrupted writes left (ours or another nuggets process's); says what
+        it did. Front ends call it when they open a memory; every write also does it first.
 
-        A pending entry whose notes are in the graph as it wrote them landed and is kept;
-        otherwise the graph was never replaced and the entry is discarded.
+        A pending journal entry becomes a journal entry exactly when its run landed: the
+        version it replaced was swapped out (or, without an exchange, the graph is its
+        result); otherwise it is discarded. See core/guard.py for the files a write leaves.
         """
-        messages: list[str] = []
-        if not pending_entries(self.home):
-            return messages
+        if not self._has_leftovers():
+            return []
         with graph_lock(self.graph_path):
-            graph = read_graph(self.graph_path)
-            for path, entry in pending_entries(self.home):
-                landed = entry is not None and (
-                    graph.fingerprint == entry.result_fingerprint
-                    or (graph.fingerprint != entry.base_fingerprint
-                        and all(graph.get(i) == note for i, note in entry.after.items()))
-                )
-                if landed:
-                    commit_pending(path)
-                    messages.append(f"recovered journal entry {entry.run_id}: its run had landed")
-                else:
-                    path.unlink(missing_ok=True)
-                    name = entry.run_id if entry else path.name
-                    messages.append(f"discarded journal entry {name}: its run never landed")
+            return self._settle_locked()
+
+    def _written_files(self) -> list[Path]:
+        """The files we replace: the graph, and MEMORY.md when its directory can be seen."""
+        files = [self.graph_path]
+        try:
+            target = self.promotion_target()
+            if target.parent.is_dir():
+                files.append(target)
+        except (OSError, RuntimeError):  # no home to resolve against, or no right to look
+            pass
+        return files
+
+    def _has_leftovers(self) -> bool:
+        journal = journal_dir(self.home)
+        try:
+            return bool(pending_entries(self.home)) or any(
+                any(True for _ in path.parent.glob(f".{path.name}.*.nuggets-*"))
+                for path in self._written_files() if path.parent.is_dir()
+            ) or (journal.is_dir() and any(True for _ in journal.glob(".*.nuggets-tmp")))
+        except OSError as exc:
+            raise GraphError(f"{self.home}: cannot be searched: {exc.strerror or exc}") from None
+
+    def _settle_locked(self) -> list[str]:
+        messages = remove_temp_files(self.home)
+        for path, entry in pending_entries(self.home):
+            if entry is not None and self._landed(entry):
+                commit_pending(path)
+                messages.append(f"recovered journal entry {entry.run_id}: its run had landed")
+            else:
+                path.unlink(missing_ok=True)
+                name = entry.run_id if entry else path.name
+                messages.append(f"discarded journal entry {name}: its run never landed")
+        messages += settle(self.graph_path)
+        for path in self._written_files()[1:]:
+            with directory_lock(path):
+                messages += settle(path)
+        self.notices += messages
         return messages
+
+    def _landed(self, entry: JournalEntry) -> bool:
+        outcome = swap_outcome(self.graph_path, entry.base_fingerprint, entry.result_fingerprint)
+        if outcome is not None:
+            return outcome == "landed"
+        now = current_fingerprint(self.graph_path)
+        if now == entry.result_fingerprint:
+            return True
+        if now in (entry.base_fingerprint, EMPTY_FINGERPRINT):
+            return False
+        # Another program wrote since (only possible without an atomic exchange): landed
+        # when the notes are as this run left them.
+        graph = read_graph(self.graph_path)
+        return all(graph.get(i) == note for i, note in entry.after.items())
+
+    def take_notices(self) -> list[str]:
+        """Messages from settling interrupted writes since the last call (for front ends)."""
+        taken, self.notices = self.notices, []
+        return taken
+
+    def startup_messages(self) -> list[str]:
+        """What a front end should tell when it opens the memory: interrupted writes settled,
+        and what was read tolerantly (a byte-order mark, repeated keys). A graph that cannot
+        be read is reported by the command that reads it, not here."""
+        messages = self.recover()
+        self.notices = []
+        with contextlib.suppress(GraphError):
+            messages += read_graph(self.graph_path).warnings
+        return messages
+
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Hold our lock across several steps (the daily pass); writes inside still lock."""
+        with graph_lock(self.graph_path):
+            yield
 
     # -- promotion ----------------------------------------------------------------------------
 
@@ -225,64 +337,73 @@ class Memory:
         return resolve_memory_md(memory_md or self.memory_md)
 
     def plan_promotion(
-        self, memory_md: Path | None = None, threshold: int = DEFAULT_THRESHOLD
+        self, memory_md: Path | None = None, threshold: int = DEFAULT_THRESHOLD,
+        allow: Collection[str] = (),
     ) -> PromotionPlan:
+        """The MEMORY.md edit; entries screening holds back are listed as blocked unless their
+        note id is in `allow`. Writes nothing."""
         path = self.promotion_target(memory_md)
         exists = path.parent.is_dir()
-        before = _read_text(path) if exists else ""
-        return plan_promotion(read_graph(self.graph_path).notes, path, before, exists, threshold)
+        before, base = _read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
+        notes = read_graph(self.graph_path).notes
+        return plan_promotion(notes, path, before, exists, threshold, allow, base)
 
     def promote_now(
-        self, memory_md: Path | None = None, threshold: int = DEFAULT_THRESHOLD
+        self, memory_md: Path | None = None, threshold: int = DEFAULT_THRESHOLD,
+        allow: Collection[str] = (),
     ) -> tuple[PromotionPlan, int]:
         """Plan and write promotion in one go, planning again if MEMORY.md changes under it."""
 
         def attempt() -> tuple[PromotionPlan, int]:
-            plan = self.plan_promotion(memory_md, threshold)
+            plan = self.plan_promotion(memory_md, threshold, allow)
             return plan, self.promote(plan)
 
-        return _retrying(attempt)
+        return _retrying(attempt, "MEMORY.md")
 
     def promote(self, plan: PromotionPlan) -> int:
-        """Write the planned MEMORY.md; returns the entries added. Nothing when no directory."""
+        """Write the planned MEMORY.md over the version it was planned from; returns the
+        entries added. Nothing when its directory does not exist."""
         if not plan.changes_file:
             return plan.added if plan.directory_exists else 0
         path = Path(plan.path)
-        if _read_text(path) != plan.before_text:
-            raise StalePlanError(f"stale plan: {path} changed since the promotion was planned")
-        try:
-            atomic_write(path, plan.after_text.encode("utf-8"))
-        except OSError as exc:
-            raise NuggetsError(f"{path}: cannot be written: {exc.strerror or exc}") from None
+        with graph_lock(self.graph_path), directory_lock(path):
+            self.notices += settle(path)
+            replace_if_unchanged(path, plan.after_text.encode("utf-8"), plan.base_fingerprint,
+                                 notices=self.notices)
         return plan.added
 
 
 RETRIES = 8
 
 
-def _retrying(attempt: Callable[[], T]) -> T:
+def _retrying(attempt: Callable[[], T], what: str = "the graph file") -> T:
     """Run a plan-and-write step again while the file keeps changing under it (bounded)."""
     for _ in range(RETRIES - 1):
         try:
             return attempt()
         except StalePlanError:
-            time.sleep(0.05)
+            time.sleep(random.uniform(0.01, 0.1))  # jitter: don't fall in step with a writer
     try:
         return attempt()
     except StalePlanError:
         raise StalePlanError(
-            f"the graph file kept changing while we wrote it ({RETRIES} tries); "
+            f"{what} kept changing while we wrote it ({RETRIES} tries); "
             "another program is writing it - try again in a moment"
         ) from None
 
 
-def _read_text(path: Path) -> str:
+def _read_memory_md(path: Path) -> tuple[str, str]:
+    """MEMORY.md's text and the fingerprint of its bytes; absent reads as empty."""
     try:
-        return path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
-        return ""
-    except (OSError, UnicodeDecodeError) as exc:
-        raise NuggetsError(f"{path}: cannot be read: {exc}") from None
+        return "", EMPTY_FINGERPRINT
+    except OSError as exc:
+        raise NuggetsError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8"), fingerprint(data)
+    except UnicodeDecodeError as exc:
+        raise NuggetsError(f"{path}: not valid UTF-8 at byte {exc.start}") from None
 
 
 def _summarize(result: ReflectionResult | None) -> str:

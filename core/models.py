@@ -14,7 +14,9 @@ class CamelModel(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
 
     def to_json_dict(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+        # Python mode: every field is JSON-native already, and JSON mode refuses the lone
+        # surrogates a graph file may hold (store.json_bytes writes them back as escapes).
+        return self.model_dump(mode="python", by_alias=True, exclude_none=True)
 
 
 class Link(CamelModel):
@@ -180,6 +182,18 @@ class PromotionEntry(CamelModel):
     title: str
     text: str
     action: PromotionAction
+    allowed_despite: str | None = None  # the screening reason an operator overrode
+
+
+class BlockedEntry(CamelModel):
+    """A candidate held back by screening (core/screening.py); written only when allowed."""
+
+    note_id: str
+    nugget_name: str
+    section: str
+    title: str
+    text: str
+    reason: str
 
 
 class PromotionPlan(CamelModel):
@@ -192,6 +206,8 @@ class PromotionPlan(CamelModel):
     before_text: str
     after_text: str
     diff: str
+    base_fingerprint: str = "absent"
+    blocked: list[BlockedEntry] = Field(default_factory=list)
 
     @property
     def changes_file(self) -> bool:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from . import fields
-from .models import PromotionEntry, PromotionPlan, RawNote
+from .models import BlockedEntry, PromotionEntry, PromotionPlan, RawNote
+from .screening import screen_entry
+from .store import EMPTY_FINGERPRINT
 
 DEFAULT_THRESHOLD = 3
 MEMORY_MD_ENV = "NUGGETS_MEMORY_MD"
@@ -145,17 +147,28 @@ class _Document:
 
 def plan_promotion(
     notes: list[RawNote], path: Path, before_text: str, directory_exists: bool,
-    threshold: int = DEFAULT_THRESHOLD,
+    threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
+    base_fingerprint: str = EMPTY_FINGERPRINT,
 ) -> PromotionPlan:
+    """The edited MEMORY.md. Candidates that screening holds back are left out and listed as
+    blocked, unless their note id is in `allow`."""
     doc = _Document(before_text)
     entries: list[PromotionEntry] = []
+    blocked: list[BlockedEntry] = []
     for note in candidates(notes, threshold):
         section, title = section_of(note), _one_line(fields.text(note, "title"))
         lines = entry_lines(note)
+        reason = screen_entry(fields.text(note, "title"), fields.text(note, "content"), section)
+        if reason and note["id"] not in allow:
+            blocked.append(BlockedEntry(note_id=note["id"], nugget_name=note["nuggetName"],
+                                        section=section, title=title, text="\n".join(lines),
+                                        reason=reason))
+            continue
         action = doc.upsert(section, title, lines)
         entries.append(
             PromotionEntry(note_id=note["id"], nugget_name=note["nuggetName"], section=section,
-                           title=title, text="\n".join(lines), action=action)
+                           title=title, text="\n".join(lines), action=action,
+                           allowed_despite=reason)
         )
     after = doc.text() if entries or before_text else before_text
     diff = "".join(
@@ -169,4 +182,5 @@ def plan_promotion(
         added=sum(e.action == "add" for e in entries),
         updated=sum(e.action == "update" for e in entries),
         before_text=before_text, after_text=after, diff=diff,
+        base_fingerprint=base_fingerprint, blocked=blocked,
     )

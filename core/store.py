@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,6 +17,8 @@ from .models import RawNote
 from .validate import document_problem
 
 EMPTY_FINGERPRINT = "absent"
+BOM = b"\xef\xbb\xbf"
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def graph_path(home: Path) -> Path:
@@ -31,6 +36,7 @@ class Graph:
     path: Path
     doc: dict[str, Any]
     fingerprint: str
+    warnings: list[str] = field(default_factory=list)
     index: dict[str, int] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -49,13 +55,46 @@ class Graph:
         return {**self.doc, "notes": notes}
 
 
+class _KeyRecorder:
+    """Builds JSON objects like json.loads does (the last of repeated keys wins, as in
+    JavaScript) and remembers which keys repeated, so a read can say so."""
+
+    def __init__(self) -> None:
+        self.repeated: list[str] = []
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(pairs)
+        if len(obj) != len(pairs):
+            owner = obj.get("id")
+            where = f"note {owner!r}" if isinstance(owner, str) else "an object"
+            self.repeated.append(f"{where} has the key {_first_repeat(pairs)!r} more than once")
+        return obj
+
+
+def _first_repeat(pairs: list[tuple[str, Any]]) -> str:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            return key
+        seen.add(key)
+    return ""
+
+
 def parse_graph(path: Path, data: bytes) -> Graph:
+    warnings = []
+    body = data
+    if data.startswith(BOM):
+        body = data[len(BOM):]
+        warnings.append(f"{path}: starts with a byte-order mark; read without it (a write "
+                        "leaves it out)")
     try:
-        text = data.decode("utf-8")
+        text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise GraphError(f"{path}: not valid UTF-8 at byte {exc.start}") from None
+        at = exc.start + len(data) - len(body)
+        raise GraphError(f"{path}: not valid UTF-8 at byte {at}") from None
+    recorder = _KeyRecorder()
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, object_pairs_hook=recorder)
     except json.JSONDecodeError as exc:
         raise GraphError(
             f"{path}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
@@ -65,21 +104,40 @@ def parse_graph(path: Path, data: bytes) -> Graph:
     problem = document_problem(doc)
     if problem:
         raise GraphError(f"{path}: {problem}")
-    return Graph(path=path, doc=doc, fingerprint=fingerprint(data))
+    warnings += [f"{path}: {r}; the last value is used (as JavaScript reads it) and a write "
+                 "keeps only that one" for r in recorder.repeated[:3]]
+    if len(recorder.repeated) > 3:
+        warnings.append(f"{path}: {len(recorder.repeated) - 3} more objects repeat a key")
+    return Graph(path=path, doc=doc, fingerprint=fingerprint(data), warnings=warnings)
 
 
 def read_graph(path: Path) -> Graph:
     """Read and check the graph file. A missing file is an empty graph; anything unreadable is
     a GraphError naming the file, and the file is left as it is."""
     try:
-        data = path.read_bytes()
+        data = _read_regular_file(path)
     except FileNotFoundError:
+        if path.is_symlink():
+            raise GraphError(f"{path}: is a symbolic link to {os.readlink(path)}, which does "
+                             "not exist") from None
         return Graph(path=path, doc={"version": 3, "notes": []}, fingerprint=EMPTY_FINGERPRINT)
-    except IsADirectoryError:
-        raise GraphError(f"{path}: is a directory, not a graph file") from None
-    except OSError as exc:
-        raise GraphError(f"{path}: cannot be read: {exc.strerror}") from None
     return parse_graph(path, data)
+
+
+def _read_regular_file(path: Path) -> bytes:
+    """The file's bytes; a GraphError when it is not a readable regular file (a directory,
+    a pipe that would block, a device, no permission). FileNotFoundError passes through."""
+    try:
+        mode = path.stat().st_mode
+        if stat.S_ISDIR(mode):
+            raise GraphError(f"{path}: is a directory, not a graph file")
+        if not stat.S_ISREG(mode):
+            raise GraphError(f"{path}: is not a regular file")
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise GraphError(f"{path}: cannot be read: {exc.strerror or exc}") from None
 
 
 def current_fingerprint(path: Path) -> str:
@@ -88,11 +146,21 @@ def current_fingerprint(path: Path) -> str:
     except FileNotFoundError:
         return EMPTY_FINGERPRINT
     except OSError as exc:
-        raise GraphError(f"{path}: cannot be read: {exc.strerror}") from None
+        raise GraphError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+
+
+def json_bytes(value: Any) -> bytes:
+    """Indented JSON in UTF-8. A lone surrogate (legal in JSON text as an escape, not in
+    UTF-8) is written as its escape again, so what was read is written back."""
+    text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode("utf-8")
 
 
 def dump_graph(doc: dict[str, Any]) -> bytes:
-    return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    return json_bytes(doc)
 
 
 def write_graph(path: Path, doc: dict[str, Any]) -> str:

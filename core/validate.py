@@ -9,28 +9,44 @@ _STR_FIELDS = (
     "createdAt", "updatedAt", "lastAccessedAt",
 )
 _OPTIONAL_STR_FIELDS = ("lastRewrittenAt", "archivedAt", "sourceKey", "lastHitSession")
+MAX_DEPTH = 64  # levels of nesting inside a note; deeper values can't be written back safely
+
+
+_JSON_NAMES = {dict: "an object", list: "an array", str: "a string", int: "a number",
+               float: "a number", bool: "true or false"}
 
 
 def _type_name(value: Any) -> str:
-    return "null" if value is None else type(value).__name__.replace("dict", "object").replace(
-        "list", "array"
-    ).replace("str", "string")
+    """What a JSON value is, with its article: "an array", "null"."""
+    return "null" if value is None else _JSON_NAMES.get(type(value), type(value).__name__)
 
 
 def _note_problem(note: Any) -> str | None:
     if not isinstance(note, dict):
-        return f"is a {_type_name(note)}, not an object"
+        return f"is {_type_name(note)}, not an object"
     if not isinstance(note.get("id"), str) or not note["id"]:
         return "has no id (a non-empty string)"
     if not isinstance(note.get("nuggetName"), str):
         return "has no nuggetName (a string)"
     for field in _STR_FIELDS:
         if field in note and not isinstance(note[field], str):
-            return f"field {field!r} is a {_type_name(note[field])}, not a string"
+            return f"field {field!r} is {_type_name(note[field])}, not a string"
     for field in _OPTIONAL_STR_FIELDS:
         if note.get(field) is not None and not isinstance(note[field], str):
-            return f"field {field!r} is a {_type_name(note[field])}, not a string"
-    return _collection_problem(note) or _number_problem(note)
+            return f"field {field!r} is {_type_name(note[field])}, not a string"
+    return _collection_problem(note) or _number_problem(note) or _depth_problem(note)
+
+
+def _depth_problem(note: dict[str, Any]) -> str | None:
+    """Values nested deeper than MAX_DEPTH (which Python's JSON writer may refuse)."""
+    stack = [(value, 2) for value in note.values() if type(value) in (list, dict)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return f"is nested more than {MAX_DEPTH} levels deep"
+        children = value.values() if type(value) is dict else value
+        stack.extend((child, depth + 1) for child in children if type(child) in (list, dict))
+    return None
 
 
 def _collection_problem(note: dict[str, Any]) -> str | None:
@@ -64,7 +80,7 @@ def _number_problem(note: dict[str, Any]) -> str | None:
 def document_problem(doc: Any) -> str | None:
     """None when the document is workable, else a one-line description of the first problem."""
     if not isinstance(doc, dict):
-        return f"the top level is a {_type_name(doc)}, not an object"
+        return f"the top level is {_type_name(doc)}, not an object"
     notes = doc.get("notes")
     if not isinstance(notes, list):
         return "it has no 'notes' array"

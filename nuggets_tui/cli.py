@@ -17,6 +17,7 @@ import click
 from core import Memory, NuggetsError
 from core.clock import env_clock, parse_iso
 from core.home import demo_home, demo_memory_md, resolve_home
+from core.inert import inert_json, one_line
 
 from . import render
 
@@ -37,8 +38,8 @@ class Context:
             memory_md = demo_memory_md(self.home)
         memory = Memory(self.home, env_clock(), memory_md)
         if self.home.is_dir():
-            for message in memory.recover():
-                click.echo(f"nuggets: {message}", err=True)
+            for message in memory.startup_messages():
+                click.echo(f"nuggets: {one_line(message)}", err=True)
         return memory
 
 
@@ -48,7 +49,9 @@ def _echo_lines(lines: Iterable[str]) -> None:
 
 
 def _print_json(value: Any) -> None:
-    click.echo(json.dumps(value, indent=2, ensure_ascii=False))
+    """JSON with every character `inert` would replace written as its \\u escape: the same
+    data for a program, nothing a terminal would act on for a person."""
+    click.echo(inert_json(json.dumps(value, indent=2, ensure_ascii=False)))
 
 
 def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -59,7 +62,11 @@ def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return command(*args, **kwargs)
         except (NuggetsError, ValueError) as exc:
-            click.echo(f"nuggets: {exc}", err=True)
+            click.echo(f"nuggets: {one_line(str(exc))}", err=True)
+            sys.exit(1)
+        except OSError as exc:  # a last resort: the engine turns the ones it expects into errors
+            where = f": {exc.filename}" if exc.filename else ""
+            click.echo(f"nuggets: {one_line(str(exc.strerror or exc))}{where}", err=True)
             sys.exit(1)
 
     return wrapper
@@ -140,8 +147,10 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
     if limit is not None and uncapped:
         raise click.UsageError("--limit and --all cannot be used together")
     memory = obj.memory()
-    plan = memory.plan(nugget, limit, uncapped)
-    entry = memory.apply(plan) if do_apply else None
+    if do_apply:
+        plan, entry = memory.reflect(nugget, limit, uncapped)
+    else:
+        plan, entry = memory.plan(nugget, limit, uncapped), None
     if as_json:
         _print_json(plan.result.to_json_dict())
         return
@@ -157,22 +166,35 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
               help="MEMORY.md to write (default $NUGGETS_MEMORY_MD, else Claude's project memory).")
 @click.option("--threshold", type=click.IntRange(min=1), default=3, show_default=True,
               help="Hits a note needs to be promoted.")
+@click.option("--allow", "allow", multiple=True, metavar="NOTE_ID",
+              help="Promote this note although screening held it back (repeatable).")
 @click.option("--apply", "do_apply", is_flag=True, help="Write MEMORY.md.")
-@click.option("--json", "as_json", is_flag=True, help='Print {"added", "path", "entries"}.')
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"added", "path", "entries", "blocked"}.')
 @click.pass_obj
 @reports_errors
-def promote(obj: Context, memory_md: Path | None, threshold: int, do_apply: bool,
-            as_json: bool) -> None:
-    """Show the MEMORY.md diff of promoting durable notes, or --apply it."""
+def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[str, ...],
+            do_apply: bool, as_json: bool) -> None:
+    """Show the MEMORY.md diff of promoting durable notes, or --apply it.
+
+    Entries that read like instructions to the agent are held back and listed as blocked with
+    the reason; --allow NOTE_ID promotes one anyway.
+    """
     memory = obj.memory(memory_md)
     if do_apply:
-        plan, added = memory.promote_now(threshold=threshold)
+        plan, added = memory.promote_now(threshold=threshold, allow=set(allow))
     else:
-        plan = memory.plan_promotion(threshold=threshold)
+        plan = memory.plan_promotion(threshold=threshold, allow=set(allow))
         added = plan.added if plan.directory_exists else 0
+    screened = {e.note_id for e in plan.entries if e.allowed_despite}
+    for note_id in allow:
+        if note_id not in screened:
+            click.echo(f"nuggets: --allow {one_line(note_id)}: not a held-back candidate",
+                       err=True)
     if as_json:
         entries = [e.to_json_dict() for e in plan.entries]
-        _print_json({"added": added, "path": plan.path, "entries": entries})
+        blocked = [e.to_json_dict() for e in plan.blocked]
+        _print_json({"added": added, "path": plan.path, "entries": entries, "blocked": blocked})
         return
     _echo_lines(render.promotion_text(plan))
     if do_apply and plan.directory_exists:
@@ -242,17 +264,20 @@ def daily(obj: Context) -> None:
     if local.time() < due:
         say(f"Not yet: the daily pass runs after {due:%H:%M} local time.")
         return
-    for entry in memory.log():
-        moment = parse_iso(entry.at)
-        if entry.kind == "reflect" and moment and moment.astimezone().date() == local.date():
-            say(f"Already ran today ({entry.run_id}).")
-            return
-    plan, entry = memory.reflect()
-    say(f"Reflection: {render.result_summary(plan.result)}"
-        + (f" (run {entry.run_id})" if entry else " (nothing to change)"))
-    promotion, added = memory.promote_now()
+    with memory.exclusive():  # two crons at once: the second sees the first's run
+        for entry in memory.log():
+            moment = parse_iso(entry.at)
+            if entry.kind == "reflect" and moment and moment.astimezone().date() == local.date():
+                say(f"Already ran today ({entry.run_id}).")
+                return
+        plan, entry = memory.reflect()
+        say(f"Reflection: {render.result_summary(plan.result)}"
+            + (f" (run {entry.run_id})" if entry else " (nothing to change)"))
+        promotion, added = memory.promote_now()
     say(f"Promotion: {added} new entries to {promotion.path}" if promotion.directory_exists
         else f"Promotion skipped: no directory for {promotion.path}")
+    if promotion.blocked:
+        say(f"Promotion held back {len(promotion.blocked)} entries; see `nuggets promote`.")
 
 
 @main.command()

@@ -68,11 +68,22 @@ def promotion_text(plan: PromotionPlan) -> Iterator[str]:
     yield (f"Promotion to {plan.path}: {plan.added} to add, {plan.updated} to update, "
            f"{len(plan.entries)} candidates (hits >= {plan.threshold})")
     for entry in plan.entries:
-        yield f"  {entry.action:<6} [{entry.section}] {one_line(entry.title)} ({entry.note_id})"
+        reason = entry.allowed_despite
+        allowed = f"  (allowed although it {reason})" if reason else ""
+        yield (f"  {entry.action:<6} [{one_line(entry.section)}] {one_line(entry.title)} "
+               f"({one_line(entry.note_id)}){allowed}")
+    if plan.blocked:
+        yield ""
+        yield (f"Held back {len(plan.blocked)} entries that read like instructions to the agent "
+               "(promote one anyway with --allow NOTE_ID):")
+        for blocked in plan.blocked:
+            yield (f"  blocked [{one_line(blocked.section)}] {one_line(blocked.title)} "
+                   f"({one_line(blocked.note_id)}): it {blocked.reason}")
     yield ""
     yield inert(plan.diff) if plan.diff else "MEMORY.md is already up to date."
 
 
 def journal_line(entry: JournalEntry) -> str:
-    summary = entry.summary or entry.kind
-    return f"{entry.run_id}  {entry.kind:<7} {entry.at}  {len(entry.after)} notes  {summary}"
+    summary = one_line(entry.summary or entry.kind)
+    return (f"{one_line(entry.run_id)}  {entry.kind:<7} {one_line(entry.at)}  "
+            f"{len(entry.after)} notes  {summary}")

@@ -1,0 +1,40 @@
+"""Untrusted text shown inert: every control, format, bidi and zero-width character becomes a
+visible placeholder on screen, or a \\u escape in JSON output (which then reads back the same)."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.inert import _unsafe, _unsafe_pattern, hidden_characters, inert, inert_json, one_line
+
+
+def test_the_fast_pattern_flags_exactly_the_unsafe_characters() -> None:
+    pattern = _unsafe_pattern()
+    for code in range(0x110000):
+        char = chr(code)
+        if char in "\n\t":
+            continue
+        assert bool(pattern.fullmatch(char)) == _unsafe(char, True), hex(code)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_inert_output_holds_nothing_a_terminal_acts_on(text: str) -> None:
+    shown = inert(text)
+    assert hidden_characters(shown) == []
+    assert "\n" not in one_line(text) and hidden_characters(one_line(text)) == []
+    if not hidden_characters(text):
+        assert shown == text  # ordinary text is left alone
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.recursive(st.none() | st.text() | st.integers(),
+                    lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.text(), inner, max_size=3), max_leaves=6))
+def test_inert_json_means_the_same_data(value: object) -> None:
+    text = inert_json(json.dumps(value, ensure_ascii=False))
+    assert hidden_characters(text) == []
+    assert json.loads(text) == value
