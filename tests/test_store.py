@@ -74,7 +74,7 @@ CORRUPT = [
     (b'{"version": 3, "notes": [', "not valid JSON at line 1 column 26"),
     (b'{"version": 3, "notes": [{"id": "a", "nuggetName": "p"},]}', "not valid JSON at line 1"),
     (b"\xff\xfe{}", "not valid UTF-8 at byte 0"),
-    (b"[]", "top level is a array"),
+    (b"[]", "top level is an array"),
     (b'{"version": 3}', "no 'notes' array"),
     (b'{"notes": [{"id": "a", "nuggetName": "p"}, {"nuggetName": "p"}]}', "note #1 has no id"),
     (b'{"notes": [{"id": "a", "nuggetName": "p"}, {"id": "b", "nuggetName": "p"},'
@@ -85,7 +85,7 @@ CORRUPT = [
     (b'{"notes": [{"id": "a", "nuggetName": "p", "title": 5}]}', "('a') field 'title'"),
     (b'{"notes": [{"id": "a", "nuggetName": "p", "links": [{"reason": "r"}]}]}',
      "('a') link #0 has no 'to'"),
-    (b'{"notes": [{"id": "a", "nuggetName": "p"}, 7]}', "note #1 is a int"),
+    (b'{"notes": [{"id": "a", "nuggetName": "p"}, 7]}', "note #1 is a number"),
     (b'{"notes": [{"id": "a"}]}', "('a') has no nuggetName"),
 ]
 
