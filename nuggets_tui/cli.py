@@ -28,7 +28,10 @@ class Context:
     demo: bool
     verbose: bool
 
-    def memory(self, memory_md: Path | None = None, must_exist: bool = True) -> Memory:
+    def memory(self, memory_md: Path | None = None, must_exist: bool = True,
+               announce: bool = True) -> Memory:
+        """The memory at home; `announce` prints what opening it settled or read tolerantly
+        (the console shows those itself)."""
         if must_exist and not self.home.is_dir():
             raise NuggetsError(
                 f"no memory at {self.home} (no such directory); use --home DIR, set "
@@ -37,7 +40,7 @@ class Context:
         if memory_md is None and self.demo:
             memory_md = demo_memory_md(self.home)
         memory = Memory(self.home, env_clock(), memory_md)
-        if self.home.is_dir():
+        if announce and self.home.is_dir():
             for message in memory.startup_messages():
                 click.echo(f"nuggets: {one_line(message)}", err=True)
         return memory
@@ -106,8 +109,9 @@ def _open_console(context: Context, explicit: bool) -> None:
     if missing and explicit:
         context.memory()  # raises the "no memory at" error
     run_console(
-        context.memory(must_exist=False), demo_offer=missing,
-        open_demo=lambda: Context(_materialized_demo(), True, context.verbose).memory(),
+        context.memory(must_exist=False, announce=False), demo_offer=missing,
+        open_demo=lambda: Context(_materialized_demo(), True, context.verbose).memory(
+            announce=False),
     )
 
 

@@ -84,6 +84,7 @@ class MainScreen(Screen[None]):
         self.stamp: FileStamp | None = None
         self.watch_interval = watch_interval
         self._pending_select: str | None = None
+        self._opened = False
 
     def compose(self) -> ComposeResult:
         home = shown_path(self.memory.home)
@@ -113,6 +114,9 @@ class MainScreen(Screen[None]):
             self.app.call_from_thread(self.query_one(Busy).start, "Loading the memory…")
         stamp = FileStamp.of(self.memory.graph_path)
         try:
+            if not self._opened:
+                self._opened = True
+                self.app.call_from_thread(self.tell, self.memory.startup_messages())
             shelf = self.memory.shelf()
             shelf.backlinks("")  # build the backlink index here, not on the first keypress
             loaded = Loaded(shelf, overview(shelf.nuggets(), shelf.notes), stamp)
@@ -265,7 +269,8 @@ class MainScreen(Screen[None]):
     def action_promote(self) -> None:
         from .promote import PromoteScreen
 
-        self.app.push_screen(PromoteScreen(self.memory))
+        self.app.push_screen(PromoteScreen(self.memory),
+                             lambda _: self.tell(self.memory.take_notices()))
 
     def action_graph(self) -> None:
         from .graph import GraphScreen
@@ -280,6 +285,7 @@ class MainScreen(Screen[None]):
             self.select_note(note_id)
 
     def _after_write(self, wrote: bool | None) -> None:
+        self.tell(self.memory.take_notices())
         if wrote:
             self.reload()
 
@@ -309,10 +315,17 @@ class MainScreen(Screen[None]):
 
     def _wrote(self, message: str) -> None:
         self.notify(message, title="Done", markup=False)
+        self.tell(self.memory.take_notices())
         self.reload()
 
+    def tell(self, messages: list[str]) -> None:
+        """What the engine settled or read tolerantly, as warnings that stay a while."""
+        for message in messages:
+            self.notify(one_line(message), title="Note", severity="warning", timeout=12,
+                        markup=False)
+
     def _failed(self, title: str, message: str) -> None:
-        self.notify(message, title=title, severity="error", timeout=10, markup=False)
+        self.notify(one_line(message), title=title, severity="error", timeout=10, markup=False)
 
     def action_undo(self) -> None:
         try:

@@ -1,5 +1,6 @@
 """Promotion: the notes recalled often enough to become permanent context, where each goes in
-MEMORY.md, and the file's diff; `a` writes it."""
+MEMORY.md, and the file's diff; `a` writes it. Entries that read like instructions to the agent
+are held back (core/screening.py) until the operator allows them one by one."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -15,28 +16,36 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from core import Memory, NuggetsError, StalePlanError
-from core.models import PromotionEntry, PromotionPlan
+from core.models import BlockedEntry, PromotionEntry, PromotionPlan
 from core.promotion import section_rank
 
-from ..safe import join, line, shown_path
+from ..safe import block, join, line, shown_path
 from ..widgets.busy import Busy
 from ..widgets.diff_view import DiffView
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
 from .confirm import ConfirmScreen
 
-_ACTION_STYLES = {"add": "green", "update": "yellow", "same": "dim"}
+_ACTION_STYLES = {"add": "green", "update": "yellow", "same": "dim", "held": "bold red"}
+Entry = PromotionEntry | BlockedEntry
 
 
-class EntryRows(RowRenderer[PromotionEntry]):
-    def key(self, row: PromotionEntry) -> str:
+def action_of(row: Entry) -> str:
+    if isinstance(row, BlockedEntry):
+        return "held"
+    return row.action + ("!" if row.allowed_despite else "")
+
+
+class EntryRows(RowRenderer[Entry]):
+    def key(self, row: Entry) -> str:
         return row.note_id
 
-    def cells(self, row: PromotionEntry) -> Sequence[Text]:
-        return [Text(row.action, style=_ACTION_STYLES.get(row.action, "")), line(row.section),
-                line(row.title)]
+    def cells(self, row: Entry) -> Sequence[Text]:
+        action = action_of(row)
+        return [Text(action, style=_ACTION_STYLES.get(action.rstrip("!"), "")),
+                line(row.section), line(row.title)]
 
-    def style(self, row: PromotionEntry) -> str | None:
-        return "virtual-table--dim" if row.action == "same" else None
+    def style(self, row: Entry) -> str | None:
+        return "virtual-table--dim" if action_of(row) == "same" else None
 
 
 ENTRY_COLUMNS = (
@@ -55,6 +64,19 @@ def diff_text(diff: str) -> Text:
     return join(*parts)
 
 
+def held_text(row: Entry) -> Text:
+    """Why an entry is held back (or was allowed despite), and exactly what it would write."""
+    if isinstance(row, BlockedEntry):
+        head = join(("Held back", "bold red"), ": ", line(row.reason), "\n",
+                    "It is not written unless you allow it: space.\n\n")
+    elif row.allowed_despite:
+        head = join(("Allowed by you", "bold yellow"), " despite: ", line(row.allowed_despite),
+                    "\nspace holds it back again.\n\n")
+    else:
+        return Text("")
+    return join(head, ("It would write:\n", "bold"), block(row.text), "\n\n")
+
+
 def summary_text(plan: PromotionPlan) -> Text:
     if not plan.directory_exists:
         folder = shown_path(plan.path.rsplit("/", 1)[0])
@@ -70,11 +92,30 @@ def summary_text(plan: PromotionPlan) -> Text:
         (f"{plan.added} to add", "green"), " · ", (f"{plan.updated} to update", "yellow"),
         f" · {len(plan.entries)} notes recalled {plan.threshold}+ times. Hand-written lines "
         "and other sections are kept as they are.",
+        *held_summary(plan),
     )
+
+
+def held_summary(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
+    if not plan.blocked:
+        return []
+    return ["\n", (f"{len(plan.blocked)} held back", "bold red"),
+            ": they read like instructions to the agent, or hide characters. Select one to see "
+            "why; space allows it."]
+
+
+def allowed_warning(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
+    allowed = [e for e in plan.entries if e.allowed_despite]
+    if not allowed:
+        return []
+    return ["\n\n", (f"{len(allowed)} of them you allowed despite screening", "bold yellow"),
+            ": MEMORY.md becomes part of the agent's instructions."]
 
 
 class PromoteScreen(Screen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "allow", "Allow/hold back", id="promote.allow",
+                tooltip="Allow a held-back entry to be written, or hold it back again"),
         Binding("a", "write", "Write MEMORY.md", id="promote.write",
                 tooltip="Write MEMORY.md as the diff shows, after confirming"),
         Binding("escape", "back", "Back", id="promote.back",
@@ -85,6 +126,7 @@ class PromoteScreen(Screen[bool]):
         super().__init__()
         self.memory = memory
         self.plan: PromotionPlan | None = None
+        self.allowed: set[str] = set()
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Planning the promotion…"), id="promote-summary")
@@ -103,7 +145,7 @@ class PromoteScreen(Screen[bool]):
     def replan(self) -> None:
         self.app.call_from_thread(self.query_one(Busy).start, "Planning the promotion…")
         try:
-            plan = self.memory.plan_promotion()
+            plan = self.memory.plan_promotion(allow=set(self.allowed))
         except NuggetsError as exc:
             self.app.call_from_thread(self._failed, "Cannot plan the promotion", str(exc))
             return
@@ -113,19 +155,50 @@ class PromoteScreen(Screen[bool]):
         self.query_one(Busy).stop()
         self.plan = plan
         self.query_one("#promote-summary", Static).update(summary_text(plan))
-        entries = sorted(plan.entries, key=lambda e: (section_rank(e.section), e.title))
-        self.query_one("#entries", VirtualTable).set_rows(entries)
-        if plan.directory_exists:
-            diff = plan.diff.replace(plan.path, shown_path(plan.path))
-            body = diff_text(diff) if diff else Text("MEMORY.md is already up to date.")
-        else:
-            body = Text("No diff: nothing would be written.", style="dim")
-        self.query_one(DiffView).show(body)
+        table = self.query_one("#entries", VirtualTable)
+        current = table.current.note_id if table.current is not None else None
+        rows: list[Entry] = [*plan.blocked, *plan.entries]
+        table.set_rows(sorted(rows, key=lambda e: (action_of(e) != "held",
+                                                   section_rank(e.section), e.title)),
+                       keep_key=current)
+        self._show_diff(table.current)
         self.refresh_bindings()
+
+    def _diff_body(self) -> Text:
+        plan = self.plan
+        if plan is None:
+            return Text("")
+        if not plan.directory_exists:
+            return Text("No diff: nothing would be written.", style="dim")
+        diff = plan.diff.replace(plan.path, shown_path(plan.path))
+        return diff_text(diff) if diff else Text("MEMORY.md is already up to date.")
+
+    @on(VirtualTable.Highlighted, "#entries")
+    def _highlighted(self, event: VirtualTable.Highlighted) -> None:
+        self._show_diff(event.row)
+        self.refresh_bindings()
+
+    def _show_diff(self, row: Entry | None) -> None:
+        held = held_text(row) if row is not None else Text("")
+        self.query_one(DiffView).show(join(held, self._diff_body()))
+
+    def action_allow(self) -> None:
+        row = self.query_one("#entries", VirtualTable).current
+        if isinstance(row, BlockedEntry):
+            self.allowed.add(row.note_id)
+        elif isinstance(row, PromotionEntry) and row.allowed_despite:
+            self.allowed.discard(row.note_id)
+        else:
+            return
+        self.replan()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "write":
             return True if self.plan is not None and self.plan.changes_file else None
+        if action == "allow":
+            row = self.query_one("#entries", VirtualTable).current if self.is_mounted else None
+            held = isinstance(row, BlockedEntry) or getattr(row, "allowed_despite", None)
+            return True if held else None
         return True
 
     def action_write(self) -> None:
@@ -136,6 +209,7 @@ class PromoteScreen(Screen[bool]):
             "Write ", line(shown_path(plan.path), "bold"), "?\n\n",
             f"{plan.added} entries are added and {plan.updated} updated in place; every other "
             "line of the file stays as it is. The file is replaced atomically.",
+            *allowed_warning(plan),
         )
         self.app.push_screen(ConfirmScreen("Write MEMORY.md", body, yes="Write"),
                              lambda yes: self._write(plan) if yes else None)
