@@ -51,3 +51,7 @@ def markdown_table() -> str:
         for key, description in rows:
             lines.append(f"| {section} | `{key}` | {description} |")
     return "\n".join(lines)
+
+
+if __name__ == "__main__":  # README.md's key table: python -m nuggets_tui.keys
+    print(markdown_table())

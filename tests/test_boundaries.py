@@ -44,4 +44,4 @@ def test_readme_lists_every_key_of_the_console() -> None:
     from nuggets_tui.keys import markdown_table
 
     readme = (ROOT / "README.md").read_text()
-    assert markdown_table() in readme, "regenerate the key table from nuggets_tui.keys"
+    assert markdown_table() in readme, "regenerate the key table: python -m nuggets_tui.keys"
