@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.oracle import oracle_pass
 from core.clock import parse_iso
 from core.reflection import plan_pass
-from oracle import oracle_pass
 
 NOW = parse_iso("2026-11-01T09:00:00Z")
 WORDS = ["deploy", "make", "test", "user", "prefers", "dark", "theme", "src/app.py", "tmp",
