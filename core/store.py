@@ -10,6 +10,7 @@ from typing import Any
 
 from .atomic import atomic_write
 from .errors import GraphError
+from .gcpause import paused_gc
 from .models import RawNote
 from .validate import document_problem
 
@@ -55,14 +56,16 @@ def parse_graph(path: Path, data: bytes) -> Graph:
     except UnicodeDecodeError as exc:
         raise GraphError(f"{path}: not valid UTF-8 at byte {exc.start}") from None
     try:
-        doc = json.loads(text)
+        with paused_gc():
+            doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise GraphError(
             f"{path}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
         ) from None
     except RecursionError:
         raise GraphError(f"{path}: JSON nested too deeply to read") from None
-    problem = document_problem(doc)
+    with paused_gc():
+        problem = document_problem(doc)
     if problem:
         raise GraphError(f"{path}: {problem}")
     return Graph(path=path, doc=doc, fingerprint=fingerprint(data))

@@ -11,6 +11,8 @@ STOP_WORDS = frozenset(
 
 # A token run: Unicode letters or digits, or / _ : -
 _RUN = re.compile(r"[\w/:\-]+")
+# The runs of two or more characters: the maximal runs, less the one-character ones.
+_LONG_RUN = re.compile(r"[\w/:\-]{2,}")
 _CJK = re.compile(
     r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002a6df\U0002a700-\U0002ebef"
     r"\U00030000-\U0003134f]+"
@@ -51,6 +53,9 @@ def tokens(text: str) -> list[str]:
 
 def unique_tokens(text: str) -> list[str]:
     """Distinct tokens in order of first appearance."""
+    if text.isascii() or not _CJK.search(text):
+        runs = dict.fromkeys(_LONG_RUN.findall(text.casefold()))
+        return [run for run in runs if run not in STOP_WORDS]
     return list(dict.fromkeys(tokens(text)))
 
 
