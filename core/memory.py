@@ -14,6 +14,7 @@ from . import fields
 from .atomic import atomic_write
 from .clock import Clock, system_clock, to_iso
 from .errors import NuggetsError, StalePlanError, UndoConflictError, UnknownNoteError
+from .gcpause import paused_gc
 from .guard import graph_lock, replace_if_unchanged
 from .journal import (
     commit_pending,
@@ -75,10 +76,11 @@ class Memory:
         capped = resolve_limit(limit)
         outcome = plan_pass(graph.notes, self.clock(), nugget_name, capped, uncapped)
         ws = outcome.workspace
-        diffs = [
-            NoteDiff(note_id=graph.notes[p]["id"], before=graph.notes[p], after=ws.notes[p])
-            for p in ws.touched_positions()
-        ]
+        with paused_gc():
+            diffs = [
+                NoteDiff(note_id=graph.notes[p]["id"], before=graph.notes[p], after=ws.notes[p])
+                for p in ws.touched_positions()
+            ]
         return Plan(
             ran_at=outcome.result.ran_at, base_fingerprint=graph.fingerprint,
             nugget_name=nugget_name, limit=capped, uncapped=uncapped, result=outcome.result,

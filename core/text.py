@@ -79,6 +79,8 @@ def jaccard(a: Iterable[str], b: Iterable[str]) -> float:
 
 def normalize(content: str) -> str:
     """SPEC §2 normalize: line endings, trailing and inner whitespace, repeated and blank lines."""
+    if "\n" not in content and "\r" not in content:
+        return _normalize_line(content)
     lines = content.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     seen: set[str] = set()
     kept: list[str] = []
@@ -90,7 +92,8 @@ def normalize(content: str) -> str:
             if kept and kept[-1] != "":
                 kept.append("")
             continue
-        body = _INNER_SPACE.sub(" ", body)
+        if "  " in body or "\t" in body:
+            body = _INNER_SPACE.sub(" ", body)
         if body in seen:
             continue
         seen.add(body)
@@ -98,3 +101,12 @@ def normalize(content: str) -> str:
     while kept and kept[-1] == "":
         kept.pop()
     return "\n".join(kept)
+
+
+def _normalize_line(line: str) -> str:
+    """normalize() of text without line breaks: one line, nothing to drop but blank space."""
+    line = line.rstrip()
+    body = line.lstrip(" \t")
+    if "  " in body or "\t" in body:
+        return line[: len(line) - len(body)] + _INNER_SPACE.sub(" ", body)
+    return line
