@@ -83,10 +83,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="smoke run: 1k and 10k notes, 2 runs, oracle at 1k only")
     parser.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")],
                         default=[1_000, 10_000, 100_000], help="comma-separated note counts")
-    parser.add_argument("--runs", type=int, default=5, help="runs per figure (min and median)")
+    parser.add_argument("--runs", type=int, default=3, help="runs per figure (min and median)")
     parser.add_argument("--oracle-max", type=int, default=10_000,
                         help="largest size at which the pairwise oracle runs beside the pass")
-    parser.add_argument("--oracle-runs", type=int, default=3)
+    parser.add_argument("--oracle-runs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-console", action="store_true")
     parser.add_argument("--no-profile", action="store_true")

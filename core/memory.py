@@ -90,7 +90,7 @@ class Memory:
     def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None:
         """Replay the accepted operations (all when None) on the file the plan was made from."""
         kept = {op.id for op in plan.operations} if accepted is None else set(accepted)
-        with graph_lock(self.graph_path):
+        with graph_lock(self.graph_path), paused_gc():
             return self._apply_locked(plan, kept)
 
     def _apply_locked(self, plan: Plan, kept: set[int]) -> JournalEntry | None:
@@ -179,7 +179,9 @@ class Memory:
             return None
         data = dump_graph(graph.with_notes(ws.notes))
         seq, run_id = next_run_id(self.home, at)
-        entry = JournalEntry(
+        # Built from data this process just made and checked: no second validation of 2 x 100k
+        # note images (reading an entry back validates it).
+        entry = JournalEntry.model_construct(
             run_id=run_id, seq=seq, kind=kind, at=at, base_fingerprint=graph.fingerprint,
             result_fingerprint=fingerprint(data), operations=operations, result=result,
             before={graph.notes[p]["id"]: graph.notes[p] for p in touched},

@@ -11,6 +11,7 @@ from typing import Any
 from .atomic import atomic_write
 from .errors import GraphError
 from .gcpause import paused_gc
+from .jsonfmt import dumps_indented
 from .models import RawNote
 from .validate import document_problem
 
@@ -95,7 +96,9 @@ def current_fingerprint(path: Path) -> str:
 
 
 def dump_graph(doc: dict[str, Any]) -> bytes:
-    return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    """The graph as the json module writes it with indent=2 (a faster encoder, same bytes)."""
+    with paused_gc():
+        return (dumps_indented(doc) + "\n").encode("utf-8")
 
 
 def write_graph(path: Path, doc: dict[str, Any]) -> str:

@@ -6,11 +6,13 @@ normalize never changes a note's tokens; that is checked here too.
 
 from __future__ import annotations
 
+import json
 import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.jsonfmt import dumps_indented
 from core.text import normalize, note_tokens, tokens, unique_tokens
 
 PIECES = ["deploy", "Make", "the", "a", "src/app.py", "ci:lint", "x", "tmp_1", "日本語", "中",
@@ -66,3 +68,18 @@ def test_known_cases() -> None:
     assert normalize("a  b \n\n\n  a b\nc\t\td  ") == "a b\n\nc d"
     assert normalize("  x  y  ") == "  x y"
     assert unique_tokens("The deploy, the DEPLOY a x src/app.py") == ["deploy", "src/app", "py"]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=5),
+                                                                      children, max_size=4),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(json_values)
+def test_indented_dump_equals_the_json_module(value: object) -> None:
+    assert dumps_indented(value) == json.dumps(value, indent=2, ensure_ascii=False)
