@@ -163,19 +163,25 @@ def _tidy(run: _Run, note_id: str) -> None:
 
 def _pass_order(run: _Run, notes: list[RawNote], in_scope: list[int]) -> list[str]:
     """Visible notes in scope by nugget, updatedAt as it stood before the pass, then id."""
-    text, current = fields.text, run.ws.notes
-    keyed = [
-        (text(notes[p], "nuggetName"), fields.updated_at(notes[p]), notes[p]["id"])
-        for p in in_scope if current[p].get("hidden") is not True
-    ]
+    current = run.ws.notes
+    keyed = []
+    for p in in_scope:
+        if current[p].get("hidden") is not True:
+            note = notes[p]
+            stamp = _text(note.get("updatedAt")) or _text(note.get("createdAt"))
+            keyed.append((_text(note.get("nuggetName")), stamp, note["id"]))
     keyed.sort()
     return [key[2] for key in keyed]
 
 
+def _text(value: object) -> str:
+    """fields.text for a value already taken from the note."""
+    return value if isinstance(value, str) else ""
+
+
 def _group_key(note: RawNote) -> tuple[str, str, str, str]:
-    text = fields.text
-    return (text(note, "nuggetName"), text(note, "subject"), text(note, "scope"),
-            text(note, "type"))
+    return (_text(note.get("nuggetName")), _text(note.get("subject")), _text(note.get("scope")),
+            _text(note.get("type")))
 
 
 class _MergeGroups:
@@ -258,8 +264,7 @@ class _LinkPhase:
         self.gained: set[str] = set()
         by_nugget: dict[str, list[str]] = {}
         for note_id in order:
-            by_nugget.setdefault(fields.text(run.ws.get(note_id), "nuggetName"), []).append(
-                note_id)
+            by_nugget.setdefault(_text(run.ws.get(note_id).get("nuggetName")), []).append(note_id)
         self.nuggets = {name: _Nugget(run, ids) for name, ids in by_nugget.items()}
         self.position_of = {i: p for ids in by_nugget.values() for p, i in enumerate(ids)}
 
