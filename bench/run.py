@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.generate import generate
-from bench.report import Figures, write_report
+from bench.report import Figures, load_figures, save_figures, write_report
 from core.store import dump_graph
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,6 +90,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-console", action="store_true")
     parser.add_argument("--no-profile", action="store_true")
+    parser.add_argument("--render", type=Path, default=None, metavar="JSON",
+                        help="only write the report again from the figures a run saved")
     parser.add_argument("--out", type=Path, default=None,
                         help="where to write the report (default bench/RESULTS.md, "
                              "bench/RESULTS-quick.md with --quick)")
@@ -104,6 +106,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
+    if args.render:
+        write_report(load_figures(args.render), args.out)
+        return
     started = time.perf_counter()
     figures = Figures(runs=args.runs, seed=args.seed)
     with tempfile.TemporaryDirectory(prefix="nuggets-bench-") as scratch:
@@ -120,6 +125,7 @@ def main(argv: list[str] | None = None) -> None:
             figures.profile_notes = max(homes)
             _profile(largest, figures)
     figures.elapsed = time.perf_counter() - started
+    save_figures(figures, args.out.with_suffix(".json"))
     write_report(figures, args.out)
     _progress(f"wrote {args.out} in {figures.elapsed:.0f} s")
 
