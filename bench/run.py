@@ -1,6 +1,6 @@
 """The benchmark: generate graphs, measure each figure in fresh processes, write RESULTS.md.
 
-`python -m bench` (everything, ~10 minutes on 2 cores) or `python -m bench --quick` (a smoke run).
+`python -m bench` (everything, ~6 minutes on 2 cores) or `python -m bench --quick` (a smoke run).
 """
 
 from __future__ import annotations
