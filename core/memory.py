@@ -23,6 +23,7 @@ from .errors import (
     UnknownNoteError,
     UnsettledWriteError,
 )
+from .gcpause import paused_gc
 from .guard import directory_lock, graph_lock, replace_if_unchanged, settle, swap_outcome
 from .journal import (
     commit_pending,
@@ -95,10 +96,11 @@ class Memory:
         capped = resolve_limit(limit)
         outcome = plan_pass(graph.notes, self.clock(), nugget_name, capped, uncapped)
         ws = outcome.workspace
-        diffs = [
-            NoteDiff(note_id=graph.notes[p]["id"], before=graph.notes[p], after=ws.notes[p])
-            for p in ws.touched_positions()
-        ]
+        with paused_gc():
+            diffs = [
+                NoteDiff(note_id=graph.notes[p]["id"], before=graph.notes[p], after=ws.notes[p])
+                for p in ws.touched_positions()
+            ]
         return Plan(
             ran_at=outcome.result.ran_at, base_fingerprint=graph.fingerprint,
             nugget_name=nugget_name, limit=capped, uncapped=uncapped, result=outcome.result,
@@ -108,7 +110,7 @@ class Memory:
     def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None:
         """Replay the accepted operations (all when None) on the file the plan was made from."""
         kept = {op.id for op in plan.operations} if accepted is None else set(accepted)
-        with graph_lock(self.graph_path):
+        with graph_lock(self.graph_path), paused_gc():
             return self._apply_locked(plan, kept)
 
     def _settle_first(self) -> None:
@@ -214,7 +216,9 @@ class Memory:
             return None
         data = dump_graph(graph.with_notes(ws.notes))
         seq, run_id = next_run_id(self.home, at)
-        entry = JournalEntry(
+        # Built from data this process just made and checked: no second validation of 2 x 100k
+        # note images (reading an entry back validates it).
+        entry = JournalEntry.model_construct(
             run_id=run_id, seq=seq, kind=kind, at=at, base_fingerprint=graph.fingerprint,
             result_fingerprint=fingerprint(data), operations=operations, result=result,
             before={graph.notes[p]["id"]: graph.notes[p] for p in touched},

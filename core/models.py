@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SkipValidation
 from pydantic.alias_generators import to_camel
 
 RawNote = dict[str, Any]
@@ -133,11 +133,15 @@ def operation_note_ids(op: Operation) -> tuple[str, ...]:
 
 
 class NoteDiff(CamelModel):
-    """One touched note: as read, and as the plan leaves it."""
+    """One touched note: as read, and as the plan leaves it.
+
+    The notes are kept as they are (not validated, not copied): they are the graph's own dicts,
+    already checked when the file was read, and a plan of the whole graph holds 100k of them.
+    """
 
     note_id: str
-    before: RawNote
-    after: RawNote
+    before: SkipValidation[RawNote]
+    after: SkipValidation[RawNote]
 
 
 class Plan(CamelModel):

@@ -11,6 +11,8 @@ STOP_WORDS = frozenset(
 
 # A token run: Unicode letters or digits, or / _ : -
 _RUN = re.compile(r"[\w/:\-]+")
+# The runs of two or more characters: the maximal runs, less the one-character ones.
+_LONG_RUN = re.compile(r"[\w/:\-]{2,}")
 _CJK = re.compile(
     r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002a6df\U0002a700-\U0002ebef"
     r"\U00030000-\U0003134f]+"
@@ -51,6 +53,9 @@ def tokens(text: str) -> list[str]:
 
 def unique_tokens(text: str) -> list[str]:
     """Distinct tokens in order of first appearance."""
+    if text.isascii() or not _CJK.search(text):
+        runs = dict.fromkeys(_LONG_RUN.findall(text.casefold()))
+        return [run for run in runs if run not in STOP_WORDS]
     return list(dict.fromkeys(tokens(text)))
 
 
@@ -74,6 +79,8 @@ def jaccard(a: Iterable[str], b: Iterable[str]) -> float:
 
 def normalize(content: str) -> str:
     """SPEC §2 normalize: line endings, trailing and inner whitespace, repeated and blank lines."""
+    if "\n" not in content and "\r" not in content:
+        return _normalize_line(content)
     lines = content.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     seen: set[str] = set()
     kept: list[str] = []
@@ -85,7 +92,8 @@ def normalize(content: str) -> str:
             if kept and kept[-1] != "":
                 kept.append("")
             continue
-        body = _INNER_SPACE.sub(" ", body)
+        if "  " in body or "\t" in body:
+            body = _INNER_SPACE.sub(" ", body)
         if body in seen:
             continue
         seen.add(body)
@@ -93,3 +101,12 @@ def normalize(content: str) -> str:
     while kept and kept[-1] == "":
         kept.pop()
     return "\n".join(kept)
+
+
+def _normalize_line(line: str) -> str:
+    """normalize() of text without line breaks: one line, nothing to drop but blank space."""
+    line = line.rstrip()
+    body = line.lstrip(" \t")
+    if "  " in body or "\t" in body:
+        return line[: len(line) - len(body)] + _INNER_SPACE.sub(" ", body)
+    return line

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from . import fields
@@ -33,6 +34,7 @@ def is_low_value(note: RawNote) -> bool:
     return no_hits and is_scratch_title(fields.text(note, "title"))
 
 
+@functools.lru_cache(maxsize=4096)
 def normalize_tag(tag: str) -> str:
     return _WHITESPACE.sub("-", tag.strip().lower())
 

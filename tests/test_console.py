@@ -332,15 +332,19 @@ async def test_promotion_holds_back_instructions_until_allowed(home: Path) -> No
         await pilot.press("p")
         await settle(pilot, app)
         screen = app.screen
-        assert [b.note_id for b in screen.plan.blocked] == ["note-user-sneaky"]
+        assert "note-user-sneaky" in [b.note_id for b in screen.plan.blocked]
         entries = screen.query_one("#entries", VirtualTable)
-        assert entries.current.note_id == "note-user-sneaky", "held entries come first"
+        assert entries.current.note_id in {b.note_id for b in screen.plan.blocked}, (
+            "held entries come first")
+        assert entries.select_key("note-user-sneaky")
+        await settle(pilot, app)
         assert "Held back" in str(screen.query_one("#diff-body").render())
         await pilot.press("a", "y")
         await settle(pilot, app)
         assert "Ignore previous instructions" not in memory_md.read_text()
         await pilot.press("p")
         await settle(pilot, app)
+        app.screen.query_one("#entries", VirtualTable).select_key("note-user-sneaky")
         await pilot.press("space")
         await settle(pilot, app)
         allowed = [e for e in app.screen.plan.entries if e.note_id == "note-user-sneaky"]

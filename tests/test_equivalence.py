@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from unittest import mock
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.generate import generate
+from bench.oracle import oracle_pass
+from core import reflection
 from core.clock import parse_iso
 from core.reflection import plan_pass
-from oracle import oracle_pass
 
 NOW = parse_iso("2026-11-01T09:00:00Z")
 WORDS = ["deploy", "make", "test", "user", "prefers", "dark", "theme", "src/app.py", "tmp",
@@ -19,7 +24,7 @@ content = st.lists(line, min_size=0, max_size=4).map(lambda ls: "\n".join(ls))
 
 @st.composite
 def graphs(draw: st.DrawFn) -> list[dict]:
-    count = draw(st.integers(min_value=0, max_value=14))
+    count = draw(st.integers(min_value=0, max_value=24))
     ids = [f"n{i}" for i in range(count)]
     notes = []
     for note_id in ids:
@@ -47,12 +52,29 @@ def graphs(draw: st.DrawFn) -> list[dict]:
     return notes
 
 
-@settings(max_examples=150, deadline=None)
-@given(graphs(), st.booleans(), st.sampled_from([None, "user"]), st.integers(1, 10))
-def test_indexed_pass_equals_oracle(notes: list[dict], uncapped: bool, nugget: str | None,
-                                    limit: int) -> None:
+def assert_same(notes: list[dict], nugget: str | None, limit: int, uncapped: bool) -> None:
     fast = plan_pass(notes, NOW, nugget, limit, uncapped)
     slow = oracle_pass(notes, NOW, nugget, limit, uncapped)
     assert fast.result == slow.result
     assert fast.operations == slow.operations
     assert fast.workspace.notes == slow.workspace.notes
+
+
+@settings(max_examples=150, deadline=None)
+@given(graphs(), st.booleans(), st.sampled_from([None, "user"]), st.integers(1, 10),
+       st.sampled_from([0, 1, 16]))
+def test_indexed_pass_equals_oracle(notes: list[dict], uncapped: bool, nugget: str | None,
+                                    limit: int, direct_checks: int) -> None:
+    # With few direct checks the link phase asks its inverted index for nearly every note.
+    with mock.patch.object(reflection, "_DIRECT_LINK_CHECKS", direct_checks):
+        assert_same(notes, nugget, limit, uncapped)
+
+
+@pytest.mark.parametrize("direct_checks", [0, 16])
+@pytest.mark.parametrize("uncapped", [True, False])
+def test_indexed_pass_equals_oracle_on_a_benchmark_graph(uncapped: bool,
+                                                         direct_checks: int) -> None:
+    notes = generate(400, seed=11)["notes"]
+    with mock.patch.object(reflection, "_DIRECT_LINK_CHECKS", direct_checks):
+        assert_same(notes, None, 10, uncapped)
+        assert_same(notes, "agent", 3, uncapped)

@@ -1,0 +1,372 @@
+"""RESULTS.md: the machine, every figure (min / median over fresh-process runs), the targets."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import platform
+import statistics
+import sys
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+MB = 1024 * 1024
+TARGET_SIZE = 100_000
+ORACLE_SIZE = 10_000
+ROWS = (
+    ("parse", "parse only: `json.loads` of the file's bytes (the baseline)"),
+    ("parse_gc_off", "parse only, garbage collector off"),
+    ("load", "load: read, parse, check, fingerprint (`read_graph`)"),
+    ("plan_capped", "plan, capped at 10, including load (`Memory.plan()`)"),
+    ("plan_uncapped", "plan, uncapped, including load (`Memory.plan(uncapped=True)`)"),
+    ("apply_uncapped", "apply of the uncapped plan (`Memory.apply`, journal included)"),
+    ("promotion", "promotion plan, including load (`Memory.plan_promotion()`)"),
+)
+# What dominates and what closes the gap; shown only for missed targets. From profiles of the
+# 100k-note graph (pyinstrument, and per-stage CPU timings of the pass).
+GAP_NOTES: dict[str, str] = {
+    "uncapped": (
+        "What dominates: per-note Python work, spread over every stage; nothing is quadratic any "
+        "more. Of ~10 s CPU at 100k: load ~1.5 s (json.loads ~0.9 s, the note checks ~0.45 s); "
+        "phase 2 ~3 s (tokens ~1.0 s, one pydantic operation and one change per change plus the "
+        "copy-on-write edit ~0.8 s, retag ~0.5 s, normalize ~0.3 s); merge ~2.5 s (ranking "
+        "tokens and building prefix postings per group ~1 s, token sets ~0.4 s, queries "
+        "~0.5 s); link ~1.9 s (direct head checks ~1 s, 46k link operations ~0.5 s); order and "
+        "select ~0.6 s. What would close it: a compiled tokenizer and normalizer (one C/Rust "
+        "call per note instead of ~30 bytecode-level steps); operations and changes as plain "
+        "slotted records, made pydantic only at the plan's boundary; reusing the token index "
+        "between plans of the same file (keyed by its fingerprint), which makes every plan after "
+        "the first skip tokens and indexes; and a faster JSON parser (orjson parses ~3x faster; "
+        "it would also lower the 4x-parse bar)."),
+    "capped": (
+        "What dominates: loading the file (~1.5-1.7 s: json.loads ~0.9 s, the per-note checks "
+        "~0.45 s, sha256 ~0.1 s) before the pass starts, then ~2 s of the capped pass that is "
+        "still linear in the graph: the quality of every note (~0.5 s), the pass order (~0.6 s), "
+        "the merge groups of every note (~0.5 s), tokenizing and indexing the groups the walk "
+        "reaches (~0.4 s). What would close it: a faster JSON parser, the checks done in the "
+        "same walk as the parse, one shared per-note record (group key, order key, quality) "
+        "instead of three walks, and keeping the parsed graph and its indexes between plans "
+        "while the fingerprint is unchanged (the console plans again on the same file)."),
+    "ratio": (
+        "The oracle is quadratic and the pass is not, so the ratio grows with size (4x at 1k, "
+        "76x at 10k); at 10k the indexed pass spends its 0.7 s on the same per-note work as at "
+        "100k (above), so the same fixes close it: a pass ~25% faster reaches 100x."),
+    "rss": "Memory is dominated by the parsed document and the per-note copies of the plan.",
+    "console": "Measured by bench/console.py; see the console's own profile.",
+}
+
+
+@dataclass
+class Figures:
+    runs: int
+    seed: int
+    graphs: dict[int, dict[str, int]] = field(default_factory=dict)
+    results: dict[int, dict[str, list[dict[str, Any]]]] = field(default_factory=dict)
+    console: list[dict[str, Any]] = field(default_factory=list)
+    console_notes: int = 0
+    profile: str = ""
+    profile_notes: int = 0
+    elapsed: float = 0.0
+
+    def add(self, size: int, task: str, found: dict[str, Any]) -> None:
+        self.results.setdefault(size, {}).setdefault(task, []).append(found)
+
+    def seconds(self, size: int, task: str) -> list[float]:
+        return [r["seconds"] for r in self.results.get(size, {}).get(task, [])]
+
+
+def save_figures(figures: Figures, path: Path) -> None:
+    path.write_text(json.dumps(dataclasses.asdict(figures), indent=1) + "\n")
+
+
+def load_figures(path: Path) -> Figures:
+    raw = json.loads(path.read_text())
+    raw["graphs"] = {int(k): v for k, v in raw["graphs"].items()}
+    raw["results"] = {int(k): v for k, v in raw["results"].items()}
+    return Figures(**raw)
+
+
+@dataclass
+class Target:
+    key: str
+    name: str
+    figure: str
+    limit: str
+    met: bool | None  # None: not measured
+    margin: str
+
+
+def _machine() -> str:
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory = ""
+    try:
+        pages = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        memory = f", {pages / 1024**3:.0f} GiB RAM"
+    except (ValueError, OSError):
+        pass
+    return (f"{model}, {os.cpu_count()} cores{memory}; {platform.system()} {platform.release()}; "
+            f"Python {platform.python_version()} ({sys.implementation.name})")
+
+
+def _stats(values: list[float]) -> tuple[float, float] | None:
+    return (min(values), statistics.median(values)) if values else None
+
+
+def _fmt_s(values: list[float]) -> str:
+    found = _stats(values)
+    if found is None:
+        return "—"
+    low, mid = found
+    return f"{low:.3f} / {mid:.3f}" if mid < 10 else f"{low:.1f} / {mid:.1f}"
+
+
+def _rss(figures: Figures, size: int, task: str) -> list[float]:
+    return [r["peak_rss_mb"] for r in figures.results.get(size, {}).get(task, [])]
+
+
+def _verdict(
+    value: float, limit: float, unit: str, lower_is_better: bool = True
+) -> tuple[bool, str]:
+    if not lower_is_better:
+        met = value >= limit
+        return met, f"{value / limit:.1f}x the target" if met else f"{limit / value:.1f}x short"
+    if value <= limit:
+        return True, f"{1 - value / limit:.0%} under the limit"
+    return False, f"{value / limit - 1:.0%} over the limit ({value - limit:.2f} {unit} over)"
+
+
+def _targets(figures: Figures) -> list[Target]:
+    size = TARGET_SIZE
+    found: list[Target] = []
+    if size not in figures.graphs:
+        note = f"not measured: no {size:,}-note graph in this run"
+        return [Target("uncapped", "every 100k target", note, "", None, ""),
+                *_oracle_targets(figures)]
+    unc, parse = _stats(figures.seconds(size, "plan_uncapped")), _stats(
+        figures.seconds(size, "parse"))
+    gc_off = _stats(figures.seconds(size, "parse_gc_off"))
+    cap = _stats(figures.seconds(size, "plan_capped"))
+    rss = _stats(_rss(figures, size, "plan_uncapped"))
+    label = f"{size:,} notes"
+    if unc:
+        met, margin = _verdict(unc[1], 5.0, "s")
+        found.append(Target("uncapped", f"uncapped plan, {label}", f"{unc[1]:.2f} s", "≤ 5 s",
+                            met, margin))
+    if unc and parse:
+        ratio = unc[1] / parse[1]
+        met, margin = _verdict(ratio, 4.0, "x")
+        extra = f"; {unc[1] / gc_off[1]:.1f}x the parse with GC off" if gc_off else ""
+        found.append(Target("uncapped", f"uncapped plan vs parse only, {label}",
+                            f"{ratio:.2f}x ({unc[1]:.2f} s / {parse[1]:.2f} s){extra}",
+                            "≤ 4x", met, margin))
+    if cap:
+        met, margin = _verdict(cap[1], 1.5, "s")
+        found.append(Target("capped", f"capped plan including load, {label}", f"{cap[1]:.2f} s",
+                            "≤ 1.5 s", met, margin))
+    found += _oracle_targets(figures)
+    if rss:
+        met, margin = _verdict(rss[1] / 1024, 1.5, "GB")
+        found.append(Target("rss", f"peak RSS of an uncapped plan, {label}",
+                            f"{rss[1]:.0f} MB", "≤ 1.5 GB", met, margin))
+    found += _console_targets(figures)
+    return found
+
+
+def _oracle_targets(figures: Figures) -> list[Target]:
+    size = ORACLE_SIZE
+    if "oracle" not in figures.results.get(size, {}):
+        return [Target("ratio", f"indexed vs pairwise, uncapped, {size:,} notes",
+                       f"not measured: no oracle run at {size:,} notes", "≥ 100x", None, "")]
+    runs = figures.results[size]["oracle"]
+    fast = statistics.median(r["uncapped"]["indexed"] for r in runs)
+    slow = statistics.median(r["uncapped"]["oracle"] for r in runs)
+    identical = all(r[m]["identical"] for r in runs for m in ("uncapped", "capped"))
+    met, margin = _verdict(slow / fast, 100.0, "x", lower_is_better=False)
+    return [Target("ratio", f"indexed vs pairwise, uncapped, {size:,} notes",
+                   f"{slow / fast:.0f}x ({fast:.3f} s vs {slow:.1f} s), output "
+                   f"{'identical' if identical else 'DIFFERENT'}", "≥ 100x, identical",
+                   met and identical, margin)]
+
+
+def _console_targets(figures: Figures) -> list[Target]:
+    label = f"{figures.console_notes:,} notes"
+    if not figures.console:
+        return []
+    skipped = next((c["skipped"] for c in figures.console if "skipped" in c), None)
+    if skipped:
+        return [Target("console", f"console first paint, {label}", skipped, "≤ 2 s", None, ""),
+                Target("console", f"console key press to screen, {label}", skipped, "≤ 100 ms",
+                       None, "")]
+    paint = statistics.median(c["first_paint"] for c in figures.console)
+    found = [Target("console", f"console first paint, {label}", f"{paint:.2f} s", "≤ 2 s",
+                    *_verdict(paint, 2.0, "s"))]
+    for name in figures.console[0]["keys"]:
+        values = [v * 1000 for c in figures.console for v in c["keys"][name]]
+        mid = statistics.median(values)
+        found.append(Target("console", f"console: {name}, {label}", f"{mid:.0f} ms", "≤ 100 ms",
+                            *_verdict(mid, 100.0, "ms")))
+    return found
+
+
+def _status(target: Target) -> str:
+    if target.met is None:
+        return "not measured"
+    return ("**met**, " if target.met else "**MISSED**, ") + target.margin
+
+
+def _targets_section(targets: list[Target]) -> list[str]:
+    lines = ["## Targets", "",
+             "Each judged on the median; targets are set at 100k notes (the oracle ratio at 10k).",
+             "", "| target | figure (median) | limit | result |", "|---|---|---|---|"]
+    lines += [f"| {t.name} | {t.figure} | {t.limit} | {_status(t)} |" for t in targets]
+    return lines
+
+
+def _graphs_section(figures: Figures) -> list[str]:
+    lines = ["## Graphs", "",
+             f"Generated by `bench/generate.py` (seed {figures.seed}); counts are what the "
+             "uncapped pass does to them.", "",
+             "| notes | file | merged | archived | rewritten | tagged | linked |",
+             "|---|---|---|---|---|---|---|"]
+    for size, info in sorted(figures.graphs.items()):
+        runs = figures.results.get(size, {}).get("plan_uncapped", [])
+        counts = runs[0]["counts"] if runs else {}
+
+        def share(name: str, counts: dict[str, int] = counts, size: int = size) -> str:
+            return f"{counts[name]:,} ({counts[name] / size:.1%})" if name in counts else "—"
+
+        lines.append(f"| {size:,} | {info['bytes'] / MB:.1f} MB | {share('merged')} | "
+                     f"{share('hidden')} | {share('rewritten')} | {share('tagged')} | "
+                     f"{share('linked')} |")
+    return lines
+
+
+def _figures_section(figures: Figures) -> list[str]:
+    sizes = sorted(figures.graphs)
+    head = " | ".join(f"{s:,} notes" for s in sizes)
+    lines = ["## All figures", "",
+             f"Seconds, min / median of {figures.runs} runs, each in a fresh process (interpreter "
+             "start and imports not included).", "",
+             f"| figure | {head} |", "|---|" + "---|" * len(sizes)]
+    for task, name in ROWS:
+        lines.append(f"| {name} | " + " | ".join(_fmt_s(figures.seconds(s, task)) for s in sizes)
+                     + " |")
+    rss = [_stats(_rss(figures, s, "plan_uncapped")) for s in sizes]
+    lines.append("| peak RSS of the uncapped plan process, MB | "
+                 + " | ".join(f"{r[0]:.0f} / {r[1]:.0f}" if r else "—" for r in rss) + " |")
+    access = []
+    for s in sizes:
+        runs = figures.results.get(s, {}).get("apply_uncapped", [])
+        access.append(f"{runs[0]['graph_reads']} / {runs[0]['graph_writes']}" if runs else "—")
+    lines.append("| graph file opened per apply, read / write (whole uncapped plan) | "
+                 + " | ".join(access) + " |")
+    ops = [figures.results.get(s, {}).get("plan_uncapped", [{}])[0].get("operations", "—")
+           for s in sizes]
+    lines.append("| operations in the uncapped plan | " + " | ".join(f"{o:,}" if isinstance(
+        o, int) else o for o in ops) + " |")
+    return lines
+
+
+def _oracle_section(figures: Figures) -> list[str]:
+    lines = ["## Indexed pass beside the pairwise oracle", "",
+             "`core.reflection.plan_pass` and `bench/oracle.py` on the same notes in the same "
+             "process (no load); seconds, min / median; identical = same ReflectionResult, same "
+             "operations, same resulting notes.", "",
+             "| notes | mode | indexed | oracle | ratio (medians) | identical |",
+             "|---|---|---|---|---|---|"]
+    for size in sorted(figures.results):
+        runs = figures.results[size].get("oracle", [])
+        for mode in ("uncapped", "capped"):
+            if not runs:
+                continue
+            fast = [r[mode]["indexed"] for r in runs]
+            slow = [r[mode]["oracle"] for r in runs]
+            same = all(r[mode]["identical"] for r in runs)
+            ratio = statistics.median(slow) / statistics.median(fast)
+            lines.append(f"| {size:,} | {mode} | {_fmt_s(fast)} | {_fmt_s(slow)} | {ratio:.0f}x | "
+                         f"{'yes' if same else '**NO**'} |")
+    return lines
+
+
+def _profile_section(figures: Figures) -> list[str]:
+    if not figures.profile:
+        return []
+    text = figures.profile
+    if "\n" in text:
+        text = "\n".join(_trim_profile(text.splitlines()))
+    return ["## Where the time goes", "",
+            f"pyinstrument, one uncapped plan of {figures.profile_notes:,} notes (frames under 2% "
+            "of the total left out):", "", "```text", text, "```"]
+
+
+def _trim_profile(lines: list[str]) -> list[str]:
+    total = None
+    kept = []
+    for line in lines:
+        words = line.lstrip("│|├└─`- ").split()
+        try:
+            value = float(words[0])
+        except (IndexError, ValueError):
+            continue
+        total = total or value
+        if value >= 0.02 * total:
+            kept.append(line.rstrip())
+    return kept
+
+
+def _closing(targets: list[Target]) -> list[str]:
+    missed = [t for t in targets if t.met is False]
+    lines = ["## Closing note", ""]
+    if not missed:
+        lines.append("Every measured target is met.")
+    explained: set[str] = set()
+    for target in missed:
+        note = "(see above)" if target.key in explained else GAP_NOTES.get(target.key, "")
+        explained.add(target.key)
+        lines.append(f"- {target.name}: missed, {target.margin}. {note}")
+    unmeasured = [t for t in targets if t.met is None]
+    if unmeasured:
+        lines.append("")
+        lines.append("Not measured: " + "; ".join(f"{t.name} ({t.figure})" for t in unmeasured))
+    return lines
+
+
+def write_report(figures: Figures, out: Path) -> None:
+    targets = _targets(figures)
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [
+        "# Benchmark results", "",
+        f"Written by `python -m bench` on {when} in {figures.elapsed:.0f} s.", "",
+        f"Machine: {_machine()}.", "",
+        *_targets_section(targets), "", *_graphs_section(figures), "",
+        *_figures_section(figures), "", *_oracle_section(figures), "",
+        *_console_section(figures), "", *_profile_section(figures), "", *_closing(targets), "",
+    ]
+    out.write_text("\n".join(lines))
+
+
+def _console_section(figures: Figures) -> list[str]:
+    lines = ["## Console", ""]
+    if not figures.console:
+        return [*lines, "Not run (`--no-console`)."]
+    skipped = next((c["skipped"] for c in figures.console if "skipped" in c), None)
+    if skipped:
+        return [*lines, f"{skipped.capitalize()}. The hook is `bench/console.py`."]
+    paint = [c["first_paint"] for c in figures.console]
+    lines += [f"{figures.console_notes:,} notes, {len(paint)} fresh processes.", "",
+              "| figure | min / median |", "|---|---|",
+              f"| start to first painted screen, s | {_fmt_s(paint)} |"]
+    for name in figures.console[0]["keys"]:
+        values = [v for c in figures.console for v in c["keys"][name]]
+        lines.append(f"| {name}, s | {_fmt_s(values)} |")
+    return lines
