@@ -211,6 +211,8 @@ def _console_targets(figures: Figures) -> list[Target]:
     found = [Target("console", f"console first paint, {label}", f"{paint:.2f} s", "≤ 2 s",
                     *_verdict(paint, 2.0, "s"))]
     for name in figures.console[0]["keys"]:
+        if name.startswith("a key bound to nothing"):
+            continue  # the harness's floor, shown in the console section, not a target
         values = [v * 1000 for c in figures.console for v in c["keys"][name]]
         mid = statistics.median(values)
         found.append(Target("console", f"console: {name}, {label}", f"{mid:.0f} ms", "≤ 100 ms",
@@ -365,7 +367,11 @@ def _console_section(figures: Figures) -> list[str]:
     paint = [c["first_paint"] for c in figures.console]
     lines += [f"{figures.console_notes:,} notes, {len(paint)} fresh processes.", "",
               "| figure | min / median |", "|---|---|",
-              f"| start to first painted screen, s | {_fmt_s(paint)} |"]
+              f"| start to first painted screen (the notes on screen), s | {_fmt_s(paint)} |"]
+    ready = [c["ready"] for c in figures.console if "ready" in c]
+    if ready:
+        lines.append("| start to ready (indexes, overview and the capped dry run built in the "
+                     f"background), s | {_fmt_s(ready)} |")
     for name in figures.console[0]["keys"]:
         values = [v for c in figures.console for v in c["keys"][name]]
         lines.append(f"| {name}, s | {_fmt_s(values)} |")

@@ -27,7 +27,7 @@ class NuggetSummary:
 class NoteDetail:
     note: RawNote
     links: list[tuple[dict, RawNote | None]]
-    backlinks: list[tuple[RawNote, dict]]
+    backlinks: list[tuple[RawNote, dict]] | None  # None: not counted yet (see Shelf.prepare)
     merged_into: str | None
 
 
@@ -44,12 +44,15 @@ def haystack(note: RawNote) -> str:
     return "\n".join(parts).casefold()
 
 
-@dataclass
+@dataclass(repr=False)
 class Shelf:
     graph: Graph
     extra_nuggets: list[str] = field(default_factory=list)
     _backlinks: dict[str, list[int]] | None = None
     _haystacks: list[str] | None = None
+
+    def __repr__(self) -> str:
+        return f"Shelf({self.graph!r})"
 
     @classmethod
     def load(cls, home: Path) -> Shelf:
@@ -74,13 +77,12 @@ class Shelf:
         """Notes in file order: one nugget or all, archived ones only when asked, and those
         whose title, content or tags contain `query` (case-insensitive)."""
         needle = query.replace("\n", " ").casefold() if query else ""
-        if needle and self._haystacks is None:
-            self._haystacks = [haystack(note) for note in self.notes]
+        haystacks = self._haystack_index() if needle else []
         return [
             note for position, note in enumerate(self.notes)
             if (nugget is None or note["nuggetName"] == nugget)
             and (include_hidden or not fields.hidden(note))
-            and (not needle or needle in self._haystacks[position])  # type: ignore[index]
+            and (not needle or needle in haystacks[position])
         ]
 
     def note(self, note_id: str) -> RawNote:
@@ -89,19 +91,41 @@ class Shelf:
             raise UnknownNoteError(f"no note {note_id!r} in {self.graph.path}")
         return note
 
-    def backlinks(self, note_id: str) -> list[tuple[RawNote, dict]]:
+    def prepare(self) -> None:
+        """Build the backlink and search indexes now, so that a front end can do it off its
+        event loop; each is assigned whole, so readers on other threads never see half."""
+        self._backlink_index()
+        self._haystack_index()
+
+    @property
+    def prepared(self) -> bool:
+        return self._backlinks is not None and self._haystacks is not None
+
+    def _haystack_index(self) -> list[str]:
+        if self._haystacks is None:
+            self._haystacks = [haystack(note) for note in self.notes]
+        return self._haystacks
+
+    def _backlink_index(self) -> dict[str, list[int]]:
         if self._backlinks is None:
-            self._backlinks = defaultdict(list)
+            index: dict[str, list[int]] = defaultdict(list)
             for position, note in enumerate(self.notes):
                 for target in dict.fromkeys(link["to"] for link in fields.links(note)):
-                    self._backlinks[target].append(position)
+                    index[target].append(position)
+            self._backlinks = index
+        return self._backlinks
+
+    def backlinks(self, note_id: str) -> list[tuple[RawNote, dict]]:
         found = []
-        for position in self._backlinks.get(note_id, []):
+        for position in self._backlink_index().get(note_id, []):
             source = self.notes[position]
             found += [(source, link) for link in fields.links(source) if link["to"] == note_id]
         return found
 
-    def detail(self, note_id: str) -> NoteDetail:
+    def detail(self, note_id: str, backlinks: bool = True) -> NoteDetail:
+        """One note with its links; its backlinks too unless `backlinks` is false (counting
+        them builds an index over every note the first time)."""
         note = self.note(note_id)
         links = [(link, self.graph.get(link["to"])) for link in fields.links(note)]
-        return NoteDetail(note, links, self.backlinks(note_id), fields.merged_into(note))
+        back = self.backlinks(note_id) if backlinks else None
+        return NoteDetail(note, links, back, fields.merged_into(note))

@@ -31,7 +31,7 @@ def fingerprint(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-@dataclass
+@dataclass(repr=False)
 class Graph:
     """One snapshot of the graph file: the document as read and the fingerprint of its bytes."""
 
@@ -40,6 +40,9 @@ class Graph:
     fingerprint: str
     warnings: list[str] = field(default_factory=list)
     index: dict[str, int] = field(init=False)
+
+    def __repr__(self) -> str:  # not the whole document: workers and logs print this
+        return f"Graph({str(self.path)!r}, {len(self.notes)} notes, {self.fingerprint[:12]})"
 
     def __post_init__(self) -> None:
         self.index = {note["id"]: i for i, note in enumerate(self.notes)}

@@ -137,7 +137,7 @@ class GraphScreen(Screen[str | None]):
 
     # -- orphans and groups -------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="graph")
+    @work(thread=True, exclusive=True, group="graph", description="_load_lists")
     def _load_lists(self) -> None:
         lonely = orphans(self.shelf, self.nugget)
         biggest = groups(self.shelf, self.nugget)[:GROUPS_SHOWN]

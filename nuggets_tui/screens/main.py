@@ -16,8 +16,8 @@ from textual.widgets import Footer, Input, OptionList, Static
 from core import Memory, NuggetsError, UndoConflictError, fields
 from core.history import last_undoable
 from core.inert import one_line
-from core.models import RawNote
-from core.shelf import Shelf
+from core.models import Plan, RawNote
+from core.shelf import NuggetSummary, Shelf
 from core.stats import Overview, overview
 
 from ..safe import join, line, shown_path
@@ -50,7 +50,7 @@ class FileStamp:
 @dataclass
 class Loaded:
     shelf: Shelf
-    overview: Overview
+    nuggets: list[NuggetSummary]
     stamp: FileStamp | None
 
 
@@ -85,6 +85,8 @@ class MainScreen(Screen[None]):
         self.watch_interval = watch_interval
         self._pending_select: str | None = None
         self._opened = False
+        self._keys_state: tuple[bool, bool] = (False, False)
+        self.prepared_plan: Plan | None = None  # the capped dry run of every nugget, made ahead
 
     def compose(self) -> ComposeResult:
         home = shown_path(self.memory.home)
@@ -108,39 +110,60 @@ class MainScreen(Screen[None]):
 
     # -- loading ------------------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="load")
+    @work(thread=True, exclusive=True, group="load", description="reload")
     def reload(self, quiet: bool = False) -> None:
+        """Read the memory and show it at once; then, in the same background thread, build the
+        search and backlink indexes, the overview, and the capped dry run `r` will show."""
+        call = self.app.call_from_thread
         if not quiet:
-            self.app.call_from_thread(self.query_one(Busy).start, "Loading the memory…")
+            call(self.query_one(Busy).start, "Loading the memory…")
         stamp = FileStamp.of(self.memory.graph_path)
         try:
             if not self._opened:
-                self._opened = True
-                self.app.call_from_thread(self.tell, self.memory.startup_messages())
+                self.memory.recover()  # what interrupted writes left; said with the rest
+            settled = self.memory.take_notices()
             shelf = self.memory.shelf()
-            shelf.backlinks("")  # build the backlink index here, not on the first keypress
-            loaded = Loaded(shelf, overview(shelf.nuggets(), shelf.notes), stamp)
+            loaded = Loaded(shelf, shelf.nuggets(), stamp)
         except NuggetsError as exc:
-            self.app.call_from_thread(self._load_failed, str(exc), stamp)
+            call(self._load_failed, str(exc), stamp)
             return
-        self.app.call_from_thread(self._loaded, loaded, quiet)
+        call(self._loaded, loaded, quiet, settled)
+        shelf.prepare()
+        call(self._prepared, shelf, overview(loaded.nuggets, shelf.notes))
+        try:
+            plan = self.memory.plan(graph=shelf.graph)
+        except NuggetsError:
+            return  # `r` plans again and says what is wrong
+        call(self._planned_ahead, shelf, plan)
 
-    def _loaded(self, loaded: Loaded, quiet: bool) -> None:
+    def _loaded(self, loaded: Loaded, quiet: bool, settled: list[str]) -> None:
         self.query_one(Busy).stop()
-        changed = self.shelf is not None and (
-            self.shelf.graph.fingerprint != loaded.shelf.graph.fingerprint
-        )
-        self.shelf, self.stamp = loaded.shelf, loaded.stamp
+        previous = self.shelf
+        self.shelf, self.stamp, self.prepared_plan = loaded.shelf, loaded.stamp, None
         self._show_problem(None)
-        if self.nugget is not None and self.nugget not in {n.name for n in loaded.overview.nuggets}:
+        if self.nugget is not None and self.nugget not in {n.name for n in loaded.nuggets}:
             self.nugget = None
-        self.query_one(NuggetList).show(loaded.overview.nuggets, self.nugget)
-        self.query_one(OverviewPanel).show(loaded.overview)
+        self.query_one(NuggetList).show(loaded.nuggets, self.nugget)
         self.refilter()
-        if quiet and changed:
+        warnings = loaded.shelf.graph.warnings
+        if not self._opened or warnings != (previous.graph.warnings if previous else []):
+            self.tell(settled + warnings)
+        self._opened = True
+        if quiet and previous is not None and (
+            previous.graph.fingerprint != loaded.shelf.graph.fingerprint
+        ):
             self.notify("The graph file changed on disk; the console reloaded it.",
                         title="Reloaded")
         self.refresh_bindings()
+
+    def _prepared(self, shelf: Shelf, figures: Overview) -> None:
+        if shelf is self.shelf:
+            self.query_one(OverviewPanel).show(figures)
+            self._refresh_detail()
+
+    def _planned_ahead(self, shelf: Shelf, plan: Plan) -> None:
+        if shelf is self.shelf:
+            self.prepared_plan = plan
 
     def _load_failed(self, message: str, stamp: FileStamp | None) -> None:
         self.query_one(Busy).stop()
@@ -171,7 +194,7 @@ class MainScreen(Screen[None]):
         if self.shelf is not None:
             self._filter(self.shelf, self.nugget, self.show_hidden, self.query_text)
 
-    @work(thread=True, exclusive=True, group="filter")
+    @work(thread=True, exclusive=True, group="filter", description="_filter")
     def _filter(self, shelf: Shelf, nugget: str | None, hidden: bool, query: str) -> None:
         rows = shelf.list_notes(nugget, include_hidden=hidden, query=query or None)
         self.app.call_from_thread(self._show_rows, rows)
@@ -187,10 +210,19 @@ class MainScreen(Screen[None]):
 
     @on(VirtualTable.Highlighted, "#notes")
     def _note_highlighted(self, event: VirtualTable.Highlighted) -> None:
-        pane = self.query_one(NoteDetailPane)
-        note = event.row
-        pane.show(self.shelf.detail(note["id"]) if note is not None and self.shelf else None)
-        self.refresh_bindings()
+        self._refresh_detail()
+        note = self.current_note
+        keys_state = (note is not None, note is not None and fields.hidden(note))
+        if keys_state != self._keys_state:  # the footer is rebuilt on every refresh
+            self._keys_state = keys_state
+            self.refresh_bindings()
+
+    def _refresh_detail(self) -> None:
+        note, shelf = self.current_note, self.shelf
+        detail = None
+        if note is not None and shelf is not None:
+            detail = shelf.detail(note["id"], backlinks=shelf.prepared)
+        self.query_one(NoteDetailPane).show(detail)
 
     @on(OptionList.OptionHighlighted, "#nuggets")
     def _nugget_chosen(self, event: OptionList.OptionHighlighted) -> None:
@@ -264,7 +296,11 @@ class MainScreen(Screen[None]):
     def action_review(self) -> None:
         from .review import ReviewScreen
 
-        self.app.push_screen(ReviewScreen(self.memory, self.nugget), self._after_write)
+        current = self.shelf is not None and FileStamp.of(self.memory.graph_path) == self.stamp
+        graph = self.shelf.graph if current and self.shelf else None
+        prepared = self.prepared_plan if current and self.nugget is None else None
+        self.app.push_screen(ReviewScreen(self.memory, self.nugget, graph=graph,
+                                          prepared=prepared), self._after_write)
 
     def action_promote(self) -> None:
         from .promote import PromoteScreen
@@ -295,7 +331,7 @@ class MainScreen(Screen[None]):
             return
         self._unhide(note)
 
-    @work(thread=True, exclusive=True, group="write")
+    @work(thread=True, exclusive=True, group="write", description="_unhide")
     def _unhide(self, note: RawNote) -> None:
         try:
             entry = self.memory.unhide([note["id"]])
@@ -347,7 +383,7 @@ class MainScreen(Screen[None]):
             lambda yes: self._undo(entry.run_id) if yes else None,
         )
 
-    @work(thread=True, exclusive=True, group="write")
+    @work(thread=True, exclusive=True, group="write", description="_undo")
     def _undo(self, run_id: str) -> None:
         try:
             entry = self.memory.undo(run_id)

@@ -141,7 +141,7 @@ class PromoteScreen(Screen[bool]):
         self.query_one("#entries").focus()
         self.replan()
 
-    @work(thread=True, exclusive=True, group="plan")
+    @work(thread=True, exclusive=True, group="plan", description="replan")
     def replan(self) -> None:
         self.app.call_from_thread(self.query_one(Busy).start, "Planning the promotion…")
         try:
@@ -214,7 +214,7 @@ class PromoteScreen(Screen[bool]):
         self.app.push_screen(ConfirmScreen("Write MEMORY.md", body, yes="Write"),
                              lambda yes: self._write(plan) if yes else None)
 
-    @work(thread=True, exclusive=True, group="write")
+    @work(thread=True, exclusive=True, group="write", description="_write")
     def _write(self, plan: PromotionPlan) -> None:
         self.app.call_from_thread(self.query_one(Busy).start, "Writing MEMORY.md…")
         try:

@@ -18,6 +18,7 @@ from textual.widgets import Footer, Static
 from core import Memory, NuggetsError, StalePlanError
 from core.models import NoteDiff, Plan, RawNote, ReflectionChange
 from core.preview import kept_after, named_notes, touched_by
+from core.store import Graph
 
 from ..safe import join, line, shown_path
 from ..widgets.busy import Busy
@@ -136,11 +137,16 @@ class ReviewScreen(Screen[bool]):
                 tooltip="Back to the notes; nothing is written"),
     ]
 
-    def __init__(self, memory: Memory, nugget: str | None, uncapped: bool = False) -> None:
+    def __init__(self, memory: Memory, nugget: str | None, uncapped: bool = False,
+                 graph: Graph | None = None, prepared: Plan | None = None) -> None:
+        """`graph`: the file as the main screen last read it, when still current (planning
+        reads it again otherwise); `prepared`: a capped plan of every nugget made ahead."""
         super().__init__()
         self.memory = memory
         self.nugget = nugget
         self.uncapped = uncapped
+        self.graph = graph
+        self.prepared = prepared
         self.plan: Plan | None = None
         self.rows = ChangeRows()
         self._preview: dict[str, RawNote] | None = None
@@ -161,16 +167,19 @@ class ReviewScreen(Screen[bool]):
 
     def on_mount(self) -> None:
         self.query_one("#changes").focus()
-        self.replan()
+        if self.prepared is not None and not self.uncapped:
+            self._planned(self.prepared)
+        else:
+            self.replan()
 
     # -- planning -----------------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="plan")
+    @work(thread=True, exclusive=True, group="plan", description="replan")
     def replan(self) -> None:
         cap = "the whole graph" if self.uncapped else "a capped pass"
         self.app.call_from_thread(self.query_one(Busy).start, f"Planning {cap}…")
         try:
-            plan = self.memory.plan(self.nugget, uncapped=self.uncapped)
+            plan = self.memory.plan(self.nugget, uncapped=self.uncapped, graph=self.graph)
         except NuggetsError as exc:
             self.app.call_from_thread(self._plan_failed, str(exc))
             return
@@ -265,7 +274,7 @@ class ReviewScreen(Screen[bool]):
         else:
             self._compute_preview(self.plan, set(self.kept))
 
-    @work(thread=True, exclusive=True, group="preview")
+    @work(thread=True, exclusive=True, group="preview", description="_compute_preview")
     def _compute_preview(self, plan: Plan, kept: set[int]) -> None:
         self.app.call_from_thread(self._preview_ready, plan, kept_after(plan, kept))
 
@@ -291,7 +300,7 @@ class ReviewScreen(Screen[bool]):
         if self.plan is not None and self.kept:
             self._confirm_apply(self.plan, set(self.kept))
 
-    @work(thread=True, exclusive=True, group="preview")
+    @work(thread=True, exclusive=True, group="preview", description="_confirm_apply")
     def _confirm_apply(self, plan: Plan, kept: set[int]) -> None:
         """Count what would be written (a replay, so off the event loop), then ask."""
         notes = touched_by(plan, kept)
@@ -310,7 +319,7 @@ class ReviewScreen(Screen[bool]):
         self.app.push_screen(ConfirmScreen("Apply the kept changes", body, yes="Apply"),
                              lambda yes: self._apply(plan, kept) if yes else None)
 
-    @work(thread=True, exclusive=True, group="write")
+    @work(thread=True, exclusive=True, group="write", description="_apply")
     def _apply(self, plan: Plan, kept: set[int]) -> None:
         self.app.call_from_thread(self.query_one(Busy).start, "Applying…")
         try:
@@ -343,6 +352,7 @@ class ReviewScreen(Screen[bool]):
             "it was made from.\n\nPlan again on the current file? Your rejections carry over "
             "to the same changes."
         )
+        self.graph = None  # plan again from the file as it is now
         self.app.push_screen(ConfirmScreen("Stale plan", body, yes="Plan again"),
                              lambda yes: self.replan() if yes else None)
 

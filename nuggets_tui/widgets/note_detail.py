@@ -45,6 +45,9 @@ def detail_text(detail: NoteDetail) -> Text:
     for link, target in detail.links:
         parts += ["  → ", _title(target, link["to"]), ("  " + "", ""),
                   line(link.get("reason", ""), style="italic dim"), "\n"]
+    if detail.backlinks is None:
+        parts += ["\n", ("Backlinks", "bold"), (" (counting…)", "dim"), "\n"]
+        return join(*parts)
     parts += ["\n", (f"Backlinks ({len(detail.backlinks)})", "bold"), "\n"]
     for source, link in detail.backlinks:
         parts += ["  ← ", _title(source, source["id"]), "  ",
