@@ -310,10 +310,9 @@ class ReviewScreen(Screen[bool]):
         body = join(
             f"Apply {len(kept)} of {len(plan.operations)} changes?\n\n",
             f"This rewrites {len(notes)} notes in ", line(shown_path(self.memory.graph_path)),
-            ",\n",
-            "once, atomically, and only if nobody changed the file since this plan.\n",
+            ", once, atomically, and only if nobody changed the file since this plan.\n\n",
             "It journals the run under ", line(shown_path(self.memory.home / "reflections")),
-            " so ctrl+z on the main screen undoes it. Nothing is deleted: archived notes stay "
+            ", so ctrl+z on the main screen undoes it. Nothing is deleted: archived notes stay "
             "in the file and can be brought back.",
         )
         self.app.push_screen(ConfirmScreen("Apply the kept changes", body, yes="Apply"),
