@@ -362,3 +362,18 @@ async def test_what_opening_settled_or_read_tolerantly_is_said(home: Path) -> No
         messages = [n.message for n in app._notifications]
         assert any("byte-order mark" in m for m in messages)
         assert len(table(app).rows) > 0
+
+
+async def test_a_hostile_nugget_name_is_shown_literally(home: Path) -> None:
+    name = "[red]evil[/red]\x1b[2J"
+    doc = json.loads(graph_path(home).read_bytes())
+    doc["notes"].append(dict(doc["notes"][0], id="note-evil-1", nuggetName=name, hidden=False))
+    graph_path(home).write_text(json.dumps(doc))
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        app.screen.show_nugget(name)
+        await settle(pilot, app)
+        screenshot = app.export_screenshot()
+        assert "\x1b" not in screenshot
+        assert "nugget&#160;[red]evil[/red]␛[2J" in screenshot, "the table's title"

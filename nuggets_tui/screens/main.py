@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -204,9 +205,9 @@ class MainScreen(Screen[None]):
         keep = self._pending_select or (table.current["id"] if table.current else None)
         self._pending_select = None
         table.set_rows(rows, keep_key=keep)
-        scope = "all nuggets" if self.nugget is None else f"nugget {self.nugget}"
+        scope = Text("all nuggets") if self.nugget is None else join("nugget ", line(self.nugget))
         archived = "with archived" if self.show_hidden else "archived hidden"
-        table.border_title = f"{len(rows)} notes · {scope} · {archived}"
+        table.border_title = join(f"{len(rows):,} notes · ", scope, f" · {archived}")
 
     @on(VirtualTable.Highlighted, "#notes")
     def _note_highlighted(self, event: VirtualTable.Highlighted) -> None:
