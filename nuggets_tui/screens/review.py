@@ -183,9 +183,9 @@ class ReviewScreen(Screen[bool]):
         except NuggetsError as exc:
             self.app.call_from_thread(self._plan_failed, str(exc))
             return
-        self.app.call_from_thread(self._planned, plan)
+        self.app.call_from_thread(self._planned, plan, grouped_rows(plan))
 
-    def _planned(self, plan: Plan) -> None:
+    def _planned(self, plan: Plan, rows: list[Group | ChangeRow] | None = None) -> None:
         self.query_one(Busy).stop()
         rejected = self._rejected_signatures()
         self.plan = plan
@@ -194,7 +194,8 @@ class ReviewScreen(Screen[bool]):
         self.kept.update(op.id for op in plan.operations
                          if _signature(plan.change_for(op.id)) not in rejected)
         self._preview = None
-        self.query_one("#changes", VirtualTable).set_rows(grouped_rows(plan))
+        table = self.query_one("#changes", VirtualTable)
+        table.set_rows(rows if rows is not None else grouped_rows(plan))
         self._changed_kept()
 
     def _rejected_signatures(self) -> set[tuple[str, str, str]]:
