@@ -342,14 +342,15 @@ class Memory:
 
     def plan_promotion(
         self, memory_md: Path | None = None, threshold: int = DEFAULT_THRESHOLD,
-        allow: Collection[str] = (),
+        allow: Collection[str] = (), graph: Graph | None = None,
     ) -> PromotionPlan:
         """The MEMORY.md edit; entries screening holds back are listed as blocked unless their
-        note id is in `allow`. Writes nothing."""
+        note id is in `allow`. Writes nothing. `graph`: the notes as already read (the
+        console's), else the graph file is read."""
         path = self.promotion_target(memory_md)
         exists = path.parent.is_dir()
         before, base = _read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
-        notes = read_graph(self.graph_path).notes
+        notes = (graph or read_graph(self.graph_path)).notes
         return plan_promotion(notes, path, before, exists, threshold, allow, base)
 
     def promote_now(

@@ -20,6 +20,7 @@ from core.inert import one_line
 from core.models import Plan, RawNote
 from core.shelf import NuggetSummary, Shelf
 from core.stats import Overview, overview
+from core.store import Graph
 
 from ..safe import join, line, shown_path
 from ..widgets.busy import Busy
@@ -297,16 +298,15 @@ class MainScreen(Screen[None]):
     def action_review(self) -> None:
         from .review import ReviewScreen
 
-        current = self.shelf is not None and FileStamp.of(self.memory.graph_path) == self.stamp
-        graph = self.shelf.graph if current and self.shelf else None
-        prepared = self.prepared_plan if current and self.nugget is None else None
+        graph = self._current_graph()
+        prepared = self.prepared_plan if graph is not None and self.nugget is None else None
         self.app.push_screen(ReviewScreen(self.memory, self.nugget, graph=graph,
                                           prepared=prepared), self._after_write)
 
     def action_promote(self) -> None:
         from .promote import PromoteScreen
 
-        self.app.push_screen(PromoteScreen(self.memory),
+        self.app.push_screen(PromoteScreen(self.memory, self._current_graph()),
                              lambda _: self.tell(self.memory.take_notices()))
 
     def action_graph(self) -> None:
@@ -316,6 +316,13 @@ class MainScreen(Screen[None]):
         if note is None or self.shelf is None:
             return
         self.app.push_screen(GraphScreen(self.shelf, note["id"], self.nugget), self._jump)
+
+    def _current_graph(self) -> Graph | None:
+        """The graph as loaded, while the file on disk is still that version (by its stat);
+        planning from it saves reading a large file again."""
+        if self.shelf is None or FileStamp.of(self.memory.graph_path) != self.stamp:
+            return None
+        return self.shelf.graph
 
     def _jump(self, note_id: str | None) -> None:
         if note_id:

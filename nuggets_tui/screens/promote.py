@@ -18,6 +18,7 @@ from textual.widgets import Footer, Static
 from core import Memory, NuggetsError, StalePlanError
 from core.models import BlockedEntry, PromotionEntry, PromotionPlan
 from core.promotion import section_rank
+from core.store import Graph
 
 from ..safe import block, join, line, shown_path
 from ..widgets.busy import Busy
@@ -122,9 +123,11 @@ class PromoteScreen(Screen[bool]):
                 tooltip="Back to the notes; nothing is written"),
     ]
 
-    def __init__(self, memory: Memory) -> None:
+    def __init__(self, memory: Memory, graph: Graph | None = None) -> None:
+        """`graph`: the notes as the main screen last read them, when still current."""
         super().__init__()
         self.memory = memory
+        self.graph = graph
         self.plan: PromotionPlan | None = None
         self.allowed: set[str] = set()
 
@@ -145,7 +148,7 @@ class PromoteScreen(Screen[bool]):
     def replan(self) -> None:
         self.app.call_from_thread(self.query_one(Busy).start, "Planning the promotion…")
         try:
-            plan = self.memory.plan_promotion(allow=set(self.allowed))
+            plan = self.memory.plan_promotion(allow=set(self.allowed), graph=self.graph)
         except NuggetsError as exc:
             self.app.call_from_thread(self._failed, "Cannot plan the promotion", str(exc))
             return
