@@ -82,9 +82,9 @@ class GraphScreen(Screen[str | None]):
                 tree.auto_expand = False
                 yield tree
             with TabPane("Orphans", id="orphans"):
-                yield NoteTable(id="orphan-table")
+                yield NoteTable(id="orphan-table", empty_text="Counting…")
             with TabPane("Groups", id="groups"):
-                yield LinkTree(Text("Connected groups"), id="group-tree")
+                yield LinkTree(Text("Connected groups (counting…)"), id="group-tree")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -145,9 +145,12 @@ class GraphScreen(Screen[str | None]):
 
     def _lists_ready(self, lonely: list[RawNote], biggest: list[list[RawNote]]) -> None:
         table = self.query_one("#orphan-table", NoteTable)
+        table.empty_text = "Every note here has a link."
         table.set_rows(lonely)
         table.border_title = f"{len(lonely)} notes with no links either way"
         tree: Tree[Hop] = self.query_one("#group-tree", Tree)
+        tree.root.set_label(Text(f"The {len(biggest)} largest connected groups"
+                                 if biggest else "Connected groups"))
         tree.root.expand()
         for group in biggest:
             titles = ", ".join(fields.text(n, "title") for n in group[:3])

@@ -48,5 +48,5 @@ class NoteRows(RowRenderer[RawNote]):
 
 
 class NoteTable(VirtualTable[RawNote]):
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(COLUMNS, NoteRows(), empty_text="No notes match.", id=id)
+    def __init__(self, *, id: str | None = None, empty_text: str = "No notes match.") -> None:
+        super().__init__(COLUMNS, NoteRows(), empty_text=empty_text, id=id)
