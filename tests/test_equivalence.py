@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from unittest import mock
 
 import pytest
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 
 from bench.generate import generate
 from bench.oracle import oracle_pass
-from core import reflection
+from core import linking
 from core.clock import parse_iso
 from core.reflection import plan_pass
 
@@ -52,6 +53,15 @@ def graphs(draw: st.DrawFn) -> list[dict]:
     return notes
 
 
+def _direct_checks(count: int, spare: int = 0) -> contextlib.AbstractContextManager[None]:
+    """The link phase checks `count` notes directly, then (after `spare` more per note of the
+    nugget, all told) asks its index."""
+    stack = contextlib.ExitStack()
+    stack.enter_context(mock.patch.object(linking, "_DIRECT_LINK_CHECKS", count))
+    stack.enter_context(mock.patch.object(linking, "_SPARE_CHECKS_PER_NOTE", spare))
+    return stack
+
+
 def assert_same(notes: list[dict], nugget: str | None, limit: int, uncapped: bool) -> None:
     fast = plan_pass(notes, NOW, nugget, limit, uncapped)
     slow = oracle_pass(notes, NOW, nugget, limit, uncapped)
@@ -62,11 +72,11 @@ def assert_same(notes: list[dict], nugget: str | None, limit: int, uncapped: boo
 
 @settings(max_examples=150, deadline=None)
 @given(graphs(), st.booleans(), st.sampled_from([None, "user"]), st.integers(1, 10),
-       st.sampled_from([0, 1, 16]))
+       st.sampled_from([0, 1, 16]), st.sampled_from([0, 1]))
 def test_indexed_pass_equals_oracle(notes: list[dict], uncapped: bool, nugget: str | None,
-                                    limit: int, direct_checks: int) -> None:
+                                    limit: int, direct_checks: int, spare: int) -> None:
     # With few direct checks the link phase asks its inverted index for nearly every note.
-    with mock.patch.object(reflection, "_DIRECT_LINK_CHECKS", direct_checks):
+    with _direct_checks(direct_checks, spare):
         assert_same(notes, nugget, limit, uncapped)
 
 
@@ -75,6 +85,6 @@ def test_indexed_pass_equals_oracle(notes: list[dict], uncapped: bool, nugget: s
 def test_indexed_pass_equals_oracle_on_a_benchmark_graph(uncapped: bool,
                                                          direct_checks: int) -> None:
     notes = generate(400, seed=11)["notes"]
-    with mock.patch.object(reflection, "_DIRECT_LINK_CHECKS", direct_checks):
+    with _direct_checks(direct_checks):
         assert_same(notes, None, 10, uncapped)
         assert_same(notes, "agent", 3, uncapped)
