@@ -1,7 +1,7 @@
 """Indexes that find merge and link partners without comparing every pair (SPEC §3, phases 3-4).
 
-Merge: Jaccard >= 0.9 means two token sets share a token within their prefixes under one token
-order, rarest first (prefix filtering), and their sizes differ by at most 10%; each candidate is
+Merge: Jaccard >= 0.9 means two token sets share most of their tokens, so under one token order
+(rarest first) they share tokens near the head of both (prefix filtering); each candidate is
 verified exactly, in pass order, and the first that verifies is the partner.
 
 Link: a note holding two of my tokens appears in the posting list of at least one of my tokens
@@ -16,13 +16,19 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import reduce
-from itertools import chain, islice
-from operator import itemgetter, or_
+from itertools import chain, combinations, islice
+from operator import or_
+
+# Sets of fewer tokens than this are keyed by pairs of rare tokens, larger ones by single rare
+# tokens (a long set's head would make too many pairs); sizes near the switch get both keys.
+_PAIRS_BELOW = 40
+_PAIRED_UP_TO = (10 * (_PAIRS_BELOW - 1)) // 9  # the largest partner of a set keyed by pairs
+_SINGLES_FROM = (9 * _PAIRS_BELOW + 9) // 10  # the smallest partner of a set keyed by singles
 
 
-def _prefix_length(size: int) -> int:
-    # Jaccard >= 9/10 needs an overlap of at least ceil(0.9 * size) tokens.
-    return size - (9 * size + 9) // 10 + 1
+def _least_overlap(size: int) -> int:
+    """ceil(0.9 * size): Jaccard >= 9/10 needs at least this many shared tokens."""
+    return (9 * size + 9) // 10
 
 
 def jaccard_at_least_090(mine: frozenset[str], theirs: frozenset[str]) -> bool:
@@ -35,61 +41,70 @@ def jaccard_at_least_090(mine: frozenset[str], theirs: frozenset[str]) -> bool:
 class MergeIndex:
     """Prefix-filter index over the members of one merge group.
 
-    `positions` are the members' places in pass order (ascending); `sets` their token sets.
-    Tokens become their rank (rarest first, ties in a fixed order), so a set's prefix is the head
-    of its sorted ranks. Postings are kept per (token, set size), so a query reads only sizes
-    within 10% of its own. A candidate's bit mask (one bit per rank, modulo 256) gives a cheap
-    lower bound of the symmetric difference, which Jaccard >= 0.9 keeps at most (|A| + |B|) / 19;
-    it rejects nearly every candidate before the exact check.
+    `places` are the members' places in pass order (ascending); `sets` their token sets. Tokens
+    become their rank in the group, rarest first (ties in a fixed order); a set's head is the
+    start of its sorted ranks. If two sets have Jaccard >= 0.9, each lacks at most
+    `size - _least_overlap(size)` of the other's tokens ("spare"), so the first token they share
+    lies in the first spare + 1 ranks of both, and the first two in the first spare + 2.
+    A set is keyed by every pair of ranks from that head (a pair of rare tokens: notes written
+    from one template share their rarest word often, two of them seldom), or, when it is long or
+    has one token, by each rank of the shorter head. A partner shares a key.
+
+    A candidate's bit mask (one bit per rank, modulo 256) bounds the symmetric difference from
+    below, which Jaccard >= 0.9 keeps at most (|A| + |B|) / 19; it rejects most candidates
+    before the exact check.
     """
 
-    def __init__(self, positions: list[int], sets: list[frozenset[str]]) -> None:
-        self.sets = dict(zip(positions, sets, strict=True))
+    def __init__(self, places: list[int], sets: list[frozenset[str]]) -> None:
+        self.sets = dict(zip(places, sets, strict=True))
         frequency = Counter(chain.from_iterable(sets))
-        ordered = sorted(frequency.items(), key=itemgetter(1))
-        rank = {token: r for r, (token, _) in enumerate(ordered)}
-        bits = [1 << (r & 255) for r in range(len(ordered))]
-        self._stride = stride = max(map(len, sets), default=0) + 1
-        self._prefixes: dict[int, list[int]] = {}
+        rank = {token: r for r, token in enumerate(sorted(frequency, key=frequency.__getitem__))}
+        bits = [1 << (r & 255) for r in range(len(rank))]
+        stride = len(rank)
+        self._keys: dict[int, list[int]] = {}  # what each member asks with
         self._masks: dict[int, int] = {}
-        self._postings: dict[int, list[int]] = {}
-        self._holders = holders = [0] * len(ordered)  # how many prefixes hold each rank
-        for position, tokens in zip(positions, sets, strict=True):
+        postings: dict[int, list[int]] = {}
+        for place, tokens in zip(places, sets, strict=True):
             ranks = sorted(map(rank.__getitem__, tokens))
-            self._masks[position] = reduce(or_, map(bits.__getitem__, ranks), 0)
+            self._masks[place] = reduce(or_, map(bits.__getitem__, ranks), 0)
             size = len(ranks)
-            prefix = self._prefixes[position] = ranks[: _prefix_length(size)]
-            for r in prefix:
-                holders[r] += 1
-                key = r * stride + size
-                posting = self._postings.get(key)
+            spare = size - _least_overlap(size)
+            pairs = singles = ()
+            if 2 <= size <= _PAIRED_UP_TO:
+                pairs = [a * stride + b for a, b in combinations(ranks[: spare + 2], 2)]
+            if size == 1 or size >= _SINGLES_FROM:
+                singles = [-1 - r for r in ranks[: spare + 1]]  # apart from pairs: below 0
+            self._keys[place] = pairs if 2 <= size < _PAIRS_BELOW else singles  # type: ignore
+            for key in chain(pairs, singles):
+                posting = postings.get(key)
                 if posting is None:
-                    self._postings[key] = [position]
+                    postings[key] = [place]
                 else:
-                    posting.append(position)
+                    posting.append(place)
+        self._postings = postings
 
-    def first_partner(self, position: int, usable: Callable[[int], bool]) -> int | None:
-        """The smallest later position whose set has Jaccard >= 0.9 with this one's."""
-        mine, mask, masks = self.sets[position], self._masks[position], self._masks
-        prefix, size, stride = self._prefixes[position], len(self.sets[position]), self._stride
+    def first_partner(self, place: int, usable: Callable[[int], bool]) -> int | None:
+        """The first later usable place whose set has Jaccard >= 0.9 with this one's."""
+        sets, masks, postings = self.sets, self._masks, self._postings
+        mine, mask = sets[place], masks[place]
+        size = len(mine)
+        low, high = _least_overlap(size), (10 * size) // 9  # the sizes a partner may have
         best: int | None = None
-        sizes = range((9 * size + 9) // 10, (10 * size) // 9 + 1)
-        for r in prefix:
-            if self._holders[r] == 1:  # no other prefix holds it (~40% of ranks)
+        for key in self._keys[place]:
+            posting = postings[key]
+            if len(posting) == 1:  # only this note
                 continue
-            for other_size in sizes:
-                posting = self._postings.get(r * stride + other_size)
-                if posting is None:
+            for other in islice(posting, bisect_right(posting, place), None):
+                if best is not None and other >= best:
+                    break
+                theirs = sets[other]
+                other_size = len(theirs)
+                if (other_size < low or other_size > high
+                        or 19 * (mask ^ masks[other]).bit_count() > size + other_size):
                     continue
-                bound = size + other_size
-                for other in islice(posting, bisect_right(posting, position), None):
-                    if best is not None and other >= best:
-                        break
-                    if 19 * (mask ^ masks[other]).bit_count() > bound or not usable(other):
-                        continue
-                    if jaccard_at_least_090(mine, self.sets[other]):
-                        best = other
-                        break
+                if usable(other) and jaccard_at_least_090(mine, theirs):
+                    best = other
+                    break
         return best
 
 

@@ -12,8 +12,10 @@ from hypothesis import strategies as st
 from bench.generate import generate
 from bench.oracle import oracle_pass
 from core import linking
+from core.candidates import MergeIndex
 from core.clock import parse_iso
 from core.reflection import plan_pass
+from core.text import jaccard
 
 NOW = parse_iso("2026-11-01T09:00:00Z")
 WORDS = ["deploy", "make", "test", "user", "prefers", "dark", "theme", "src/app.py", "tmp",
@@ -88,3 +90,55 @@ def test_indexed_pass_equals_oracle_on_a_benchmark_graph(uncapped: bool,
     with _direct_checks(direct_checks):
         assert_same(notes, None, 10, uncapped)
         assert_same(notes, "agent", 3, uncapped)
+
+
+@st.composite
+def _near_duplicate_sets(draw: st.DrawFn) -> list[frozenset[str]]:
+    """Token sets of 1-50 tokens, many of them a few tokens away from an earlier one, so that
+    sizes fall on both sides of the index's switch from pairs to single tokens (36-43)."""
+    vocabulary = [f"t{i}" for i in range(draw(st.integers(3, 80)))]
+    sets: list[frozenset[str]] = []
+    for _ in range(draw(st.integers(1, 30))):
+        if sets and draw(st.booleans()):
+            tokens = set(draw(st.sampled_from(sets)))
+            for _ in range(draw(st.integers(0, 4))):
+                if tokens and draw(st.booleans()):
+                    tokens.discard(draw(st.sampled_from(sorted(tokens))))
+                else:
+                    tokens.add(draw(st.sampled_from(vocabulary)))
+        else:
+            size = draw(st.integers(0, min(50, len(vocabulary))))
+            tokens = set(draw(st.permutations(vocabulary))[:size])
+        sets.append(frozenset(tokens))
+    return sets
+
+
+@settings(max_examples=300, deadline=None)
+@given(_near_duplicate_sets(), st.sets(st.integers(0, 29)))
+def test_merge_index_finds_the_first_partner_pairwise_comparison_finds(
+    sets: list[frozenset[str]], unusable: set[int]
+) -> None:
+    places = list(range(len(sets)))
+    index = MergeIndex(places, sets)
+    for place, mine in enumerate(sets):
+        expected = next((other for other in places[place + 1:] if other not in unusable
+                         and jaccard(mine, sets[other]) >= 0.9), None)
+        assert index.first_partner(place, lambda other: other not in unusable) == expected
+
+
+@pytest.mark.parametrize("size", range(30, 52))
+def test_merge_index_around_its_switch_from_pairs_to_single_tokens(size: int) -> None:
+    # Every partner size Jaccard >= 0.9 allows, before and after, subsets and supersets.
+    base = [f"t{i}" for i in range(size)]
+    extra = [f"x{i}" for i in range(6)]
+    sets = [frozenset(base)]
+    for k in range(1, 6):
+        sets += [frozenset(base[k:]), frozenset(base + extra[:k]), frozenset(base[k:] + extra[:1])]
+    sets.append(frozenset(base))
+    for ordered in (sets, sets[::-1]):
+        places = list(range(len(ordered)))
+        index = MergeIndex(places, ordered)
+        for place, mine in enumerate(ordered):
+            expected = next((other for other in places[place + 1:]
+                             if jaccard(mine, ordered[other]) >= 0.9), None)
+            assert index.first_partner(place, lambda _: True) == expected
