@@ -37,9 +37,6 @@ class PassRun:
         self.group_keys: list[GroupKey | None] = [None] * len(notes)  # of the visible notes
         self._tokens: list[list[str] | None] = [None] * len(notes)
         self.sets: list[frozenset[str] | None] = [None] * len(notes)  # filled by token_set
-        # One string object per distinct token: the indexes then hash and compare a few
-        # thousand strings that stay in the CPU caches, not millions spread over the heap.
-        self._same_token = {}.setdefault
 
     def record(self, op: Operation, change_type: str, position: int, detail: str) -> None:
         note = self.notes[position]
@@ -63,7 +60,7 @@ class PassRun:
         if found is None:
             note = self.notes[position]
             found = note_tokens(fields.text(note, "title"), fields.text(note, "content"))
-            found = self._tokens[position] = list(map(self._same_token, found, found))
+            self._tokens[position] = found
         return found
 
     def token_set(self, position: int) -> frozenset[str]:

@@ -17,6 +17,7 @@ class Workspace:
         self.index = {note["id"]: i for i, note in enumerate(notes)}
         self._copied: set[int] = set()
         self._backrefs: dict[str, set[int]] | None = None
+        self._new_links: list[tuple[str, str]] = []  # (source, target) not yet in _backrefs
 
     def get(self, note_id: str) -> RawNote:
         return self.notes[self.index[note_id]]
@@ -51,11 +52,15 @@ class Workspace:
                     else:
                         found.add(position)
             self._backrefs = backrefs
+        for source_id, target_id in self._new_links:
+            self._backrefs.setdefault(target_id, set()).add(self.index[source_id])
+        self._new_links.clear()
         return self._backrefs.get(note_id, set())
 
     def _note_link(self, source_id: str, target_id: str) -> None:
+        # Noted now, filed when a merge next asks: a plan's links come after its merges.
         if self._backrefs is not None:
-            self._backrefs.setdefault(target_id, set()).add(self.index[source_id])
+            self._new_links.append((source_id, target_id))
 
 
 def _stamp(note: RawNote, now: str, rewritten: bool = False) -> None:
