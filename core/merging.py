@@ -1,15 +1,15 @@
 """Phase 3 of the pass (SPEC §3): merge near-duplicates, walking the pass order.
 
 A note's partner is the first later note of its merge group (same nugget, subject, scope and
-type), neither touched this run, with token sets of Jaccard >= 0.9. It comes from a prefix-filter
-index (`candidates.MergeIndex`) built per group when the walk first reaches the group, so a capped
-pass that stops after `limit` merges only tokenizes and indexes the groups it reached.
+type), neither touched this run, with token sets of Jaccard >= 0.9. It comes from an index
+(`mergeindex.MergeIndex`) built per group when the walk first reaches the group, so a capped pass
+that stops after `limit` merges only tokenizes and indexes the groups it reached.
 """
 
 from __future__ import annotations
 
 from . import fields
-from .candidates import MergeIndex
+from .mergeindex import MergeIndex
 from .models import MergeOp
 from .passrun import GroupKey, PassRun
 
@@ -36,9 +36,10 @@ class _MergeGroups:
         found = self._indexes.get(key)
         if found is None:
             members = self.members[key]
-            token_set, order = self.run.token_set, self.order
-            found = MergeIndex(members, [token_set(order[place]) for place in members])
-            self._indexes[key] = found
+            run, order = self.run, self.order
+            sets = [run.token_set(order[place]) for place in members]
+            masks = [run.masks[order[place]] for place in members]
+            found = self._indexes[key] = MergeIndex(members, sets, masks)
         return found
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import fields
+from .mergeindex import token_mask
 from .models import MergeOp, Operation, RawNote, ReflectionChange, ReflectionResult
 from .text import note_tokens
 from .workspace import Workspace, replay
@@ -35,8 +36,10 @@ class PassRun:
         self.counts = dict.fromkeys(COUNTERS.values(), 0)
         self.touched: set[int] = set()  # archived in phase 2 or merged in phase 3
         self.group_keys: list[GroupKey | None] = [None] * len(notes)  # of the visible notes
+        # Each note's tokens; their set and its mask (mergeindex.token_mask) are made together.
         self._tokens: list[list[str] | None] = [None] * len(notes)
-        self.sets: list[frozenset[str] | None] = [None] * len(notes)  # filled by token_set
+        self.sets: list[frozenset[str] | None] = [None] * len(notes)
+        self.masks: list[int] = [0] * len(notes)
 
     def record(self, op: Operation, change_type: str, position: int, detail: str) -> None:
         note = self.notes[position]
@@ -67,6 +70,7 @@ class PassRun:
         found = self.sets[position]
         if found is None:
             found = self.sets[position] = frozenset(self.tokens(position))
+            self.masks[position] = token_mask(found)
         return found
 
     def result(self, ran_at: str, inspected: int) -> ReflectionResult:

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from bench.generate import generate
 from bench.oracle import oracle_pass
 from core import linking
-from core.candidates import MergeIndex
 from core.clock import parse_iso
+from core.mergeindex import MergeIndex
 from core.reflection import plan_pass
 from core.text import jaccard
 
@@ -94,9 +94,9 @@ def test_indexed_pass_equals_oracle_on_a_benchmark_graph(uncapped: bool,
 
 @st.composite
 def _near_duplicate_sets(draw: st.DrawFn) -> list[frozenset[str]]:
-    """Token sets of 1-50 tokens, many of them a few tokens away from an earlier one, so that
-    sizes fall on both sides of the index's switch from pairs to single tokens (36-43)."""
-    vocabulary = [f"t{i}" for i in range(draw(st.integers(3, 80)))]
+    """Token sets of 0-80 tokens, many of them a few tokens away from an earlier one, so that
+    sizes fall on both sides of each change of band count and of the switch to prefixes."""
+    vocabulary = [f"t{i}" for i in range(draw(st.integers(3, 100)))]
     sets: list[frozenset[str]] = []
     for _ in range(draw(st.integers(1, 30))):
         if sets and draw(st.booleans()):
@@ -107,7 +107,7 @@ def _near_duplicate_sets(draw: st.DrawFn) -> list[frozenset[str]]:
                 else:
                     tokens.add(draw(st.sampled_from(vocabulary)))
         else:
-            size = draw(st.integers(0, min(50, len(vocabulary))))
+            size = draw(st.integers(0, min(80, len(vocabulary))))
             tokens = set(draw(st.permutations(vocabulary))[:size])
         sets.append(frozenset(tokens))
     return sets
@@ -126,8 +126,8 @@ def test_merge_index_finds_the_first_partner_pairwise_comparison_finds(
         assert index.first_partner(place, lambda other: other not in unusable) == expected
 
 
-@pytest.mark.parametrize("size", range(30, 52))
-def test_merge_index_around_its_switch_from_pairs_to_single_tokens(size: int) -> None:
+@pytest.mark.parametrize("size", range(1, 81))
+def test_merge_index_at_every_band_count_and_around_its_switch_to_prefixes(size: int) -> None:
     # Every partner size Jaccard >= 0.9 allows, before and after, subsets and supersets.
     base = [f"t{i}" for i in range(size)]
     extra = [f"x{i}" for i in range(6)]
