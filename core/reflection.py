@@ -59,8 +59,8 @@ def plan_pass(
             p for p, note in enumerate(notes)
             if nugget_name is None or note.get("nuggetName") == nugget_name
         ]
-        ranked, keyed = _survey(run, notes, in_scope, epoch_ms(now))
-        selected = _select(ranked, limit)
+        qualities, keyed = _survey(run, notes, in_scope, epoch_ms(now))
+        selected = _select(in_scope, qualities, limit)
         for position in selected:
             _tidy(run, position)
         order = _pass_order(run, keyed)
@@ -76,26 +76,28 @@ OrderKey = tuple[str, str, str, int]
 
 def _survey(
     run: PassRun, notes: list[RawNote], in_scope: list[int], now_ms: int
-) -> tuple[list[tuple[int, int]], list[OrderKey]]:
+) -> tuple[list[int], list[OrderKey]]:
     """One walk over the notes in scope, as read: each note's quality (phase 1) and pass-order
     key, and its merge group (phase 2 changes none of the fields these read)."""
-    ranked, keyed = [], []
+    qualities, keyed = [], []
     group_keys = run.group_keys
     for p in in_scope:
         note = notes[p]
-        ranked.append((-quality(note, now_ms), p))
+        qualities.append(quality(note, now_ms))
         key = group_keys[p] = group_key(note)
         keyed.append((key[0], fields.updated_at(note), note["id"], p))
-    return ranked, keyed
+    return qualities, keyed
 
 
-def _select(ranked: list[tuple[int, int]], limit: int | None) -> list[int]:
-    """Phase 1: positions by quality descending, ties in file order."""
+def _select(in_scope: list[int], qualities: list[int], limit: int | None) -> list[int]:
+    """Phase 1: positions by quality descending, ties in file order (both sorts are stable)."""
+    places = range(len(in_scope))
+    best_first = qualities.__getitem__
     if limit is None:
-        ranked.sort()
+        ranked = sorted(places, key=best_first, reverse=True)
     else:
-        ranked = heapq.nsmallest(limit, ranked)
-    return [p for _, p in ranked]
+        ranked = heapq.nlargest(limit, places, key=best_first)
+    return [in_scope[place] for place in ranked]
 
 
 def _tidy(run: PassRun, position: int) -> None:
