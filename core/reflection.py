@@ -16,6 +16,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import repeat
 
 from . import fields
 from .clock import epoch_ms, to_iso
@@ -55,15 +56,14 @@ def plan_pass(
     stamp = to_iso(now)
     with paused_gc():
         run = PassRun(notes, stamp)
-        in_scope = [
-            p for p, note in enumerate(notes)
-            if nugget_name is None or note.get("nuggetName") == nugget_name
+        in_scope = list(range(len(notes))) if nugget_name is None else [
+            p for p, note in enumerate(notes) if note.get("nuggetName") == nugget_name
         ]
-        qualities, keyed = _survey(run, notes, in_scope, epoch_ms(now))
+        qualities, keys = _survey(run, notes, in_scope, epoch_ms(now))
         selected = _select(in_scope, qualities, limit)
         for position in selected:
             _tidy(run, position)
-        order = _pass_order(run, keyed)
+        order = _pass_order(run, in_scope, keys)
         merge_phase(run, order, limit)
         current = run.notes
         link_phase(run, [p for p in order if current[p].get("hidden") is not True], limit)
@@ -71,22 +71,26 @@ def plan_pass(
     return PassOutcome(result=result, operations=run.operations, workspace=run.ws)
 
 
-OrderKey = tuple[str, str, str, int]
-
-
 def _survey(
     run: PassRun, notes: list[RawNote], in_scope: list[int], now_ms: int
-) -> tuple[list[int], list[OrderKey]]:
+) -> tuple[list[int], list[str]]:
     """One walk over the notes in scope, as read: each note's quality (phase 1) and pass-order
-    key, and its merge group (phase 2 changes none of the fields these read)."""
-    qualities, keyed = [], []
+    key (`_order_key`), and its merge group (phase 2 changes none of the fields these read)."""
+    qualities, keys = [], []
     group_keys = run.group_keys
     for p in in_scope:
         note = notes[p]
         qualities.append(quality(note, now_ms))
         key = group_keys[p] = group_key(note)
-        keyed.append((key[0], fields.updated_at(note), note["id"], p))
-    return qualities, keyed
+        keys.append(_order_key(key[0], fields.updated_at(note), note["id"]))
+    return qualities, keys
+
+
+def _order_key(nugget: str, stamp: str, note_id: str) -> str:
+    """Nugget, updatedAt and id joined by NUL, the smallest character: strings compare as the
+    triples do, as long as no nugget or stamp holds a NUL (`_pass_order` checks), and sorting
+    100k strings takes half the time of sorting the triples."""
+    return f"{nugget}\0{stamp}\0{note_id}"
 
 
 def _select(in_scope: list[int], qualities: list[int], limit: int | None) -> list[int]:
@@ -120,9 +124,17 @@ def _tidy(run: PassRun, position: int) -> None:
         run.record(op, "tag", position, "Tags -> " + ", ".join(tags))
 
 
-def _pass_order(run: PassRun, keyed: list[OrderKey]) -> list[int]:
+def _pass_order(run: PassRun, in_scope: list[int], keys: list[str]) -> list[int]:
     """Visible notes in scope by nugget, updatedAt as it stood before the pass, then id."""
     current = run.notes
-    visible = [key for key in keyed if current[key[3]].get("hidden") is not True]
-    visible.sort()
-    return [key[3] for key in visible]
+    visible = [i for i, p in enumerate(in_scope) if current[p].get("hidden") is not True]
+    if sum(map(str.count, keys, repeat("\0"))) == 2 * len(keys):
+        visible.sort(key=keys.__getitem__)
+    else:  # a NUL in some field: sort by the fields themselves
+        visible.sort(key=lambda i: _order_fields(run, in_scope[i]))
+    return [in_scope[i] for i in visible]
+
+
+def _order_fields(run: PassRun, position: int) -> tuple[str, str, str]:
+    note = run.ws.original[position]
+    return run.group_keys[position][0], fields.updated_at(note), note["id"]  # type: ignore

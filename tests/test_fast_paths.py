@@ -13,9 +13,11 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core import reflection
 from core.clock import epoch_ms, epoch_ms_of, parse_iso
 from core.fields import is_system_tag
 from core.jsonfmt import dumps_indented
+from core.passrun import PassRun
 from core.text import normalize, note_tokens, tokens, unique_tokens
 from core.tidy import derived_tags, new_tags, normalize_tag
 
@@ -149,3 +151,20 @@ def test_new_tags_equal_the_plain_rule(tags: list[str], scope: str, kind: str, t
             "content": content}
     found = note_tokens(title, content)
     assert new_tags(note, found) == plain_new_tags(note, found)
+
+
+_order_texts = st.sampled_from(["", "a", "ab", "a\x00", "a\x00b", "b", "2026-10-01T00:00:00.000Z",
+                                "2026-10-01T00:00:00.000Z\x00", "\x00"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_order_texts, _order_texts, st.booleans()), max_size=30))
+def test_pass_order_by_joined_keys_equals_sorting_the_fields(rows: list) -> None:
+    notes = [{"id": f"n\x00{i}" if odd_id else f"n{i}", "nuggetName": nugget, "updatedAt": stamp}
+             for i, (nugget, stamp, odd_id) in enumerate(rows)]
+    run = PassRun(notes, "2026-11-01T09:00:00.000Z")
+    in_scope = list(range(len(notes)))
+    _, keys = reflection._survey(run, notes, in_scope, 0)
+    expected = sorted(in_scope, key=lambda p: (notes[p]["nuggetName"], notes[p]["updatedAt"],
+                                               notes[p]["id"]))
+    assert reflection._pass_order(run, in_scope, keys) == expected
