@@ -80,9 +80,10 @@ def _survey(
     group_keys = run.group_keys
     for p in in_scope:
         note = notes[p]
-        qualities.append(quality(note, now_ms))
+        stamp = fields.updated_at(note)
+        qualities.append(quality(note, now_ms, stamp))
         key = group_keys[p] = group_key(note)
-        keys.append(_order_key(key[0], fields.updated_at(note), note["id"]))
+        keys.append(_order_key(key[0], stamp, note["id"]))
     return qualities, keys
 
 

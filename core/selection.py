@@ -25,8 +25,9 @@ def resolve_limit(limit: int | None, environ: Mapping[str, str] | None = None) -
     return max(0, min(limit, MAX_LIMIT))
 
 
-def quality(note: RawNote, now_ms: int) -> int:
-    moment = epoch_ms_of(fields.updated_at(note))
+def quality(note: RawNote, now_ms: int, stamp: str | None = None) -> int:
+    """`stamp`: the note's fields.updated_at, when the caller has it already."""
+    moment = epoch_ms_of(fields.updated_at(note) if stamp is None else stamp)
     age = 0 if moment is None else max(0, now_ms - moment)
     # fields.tags / links / hidden, inlined: this runs once per note of the graph.
     if not note.get("tags"):
