@@ -13,6 +13,8 @@ the budget runs out. Direct checks beyond the first few thus never cost more tha
 
 from __future__ import annotations
 
+from itertools import islice
+
 from . import fields
 from .candidates import LinkIndex
 from .models import LinkOp
@@ -124,8 +126,7 @@ def link_phase(run: PassRun, order: list[int], limit: int | None) -> None:
         other = phase.partner(position)
         if other is None:
             continue
-        theirs = run.token_set(other)
-        shared = [t for t in tokens if t in theirs][:3]
+        shared = list(islice(filter(run.token_set(other).__contains__, tokens), 3))
         phase.gain(position)
         phase.gain(other)
         other_id = notes[other]["id"]

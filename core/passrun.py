@@ -35,7 +35,7 @@ class PassRun:
         self.changes: list[ReflectionChange] = []
         self.counts = dict.fromkeys(COUNTERS.values(), 0)
         self.touched: set[int] = set()  # archived in phase 2 or merged in phase 3
-        self.group_keys: list[GroupKey | None] = [None] * len(notes)  # of the visible notes
+        self.group_keys: list[GroupKey | None] = [None] * len(notes)  # of the notes in scope
         # Each note's tokens; their set and its mask (mergeindex.token_mask) are made together.
         self._tokens: list[list[str] | None] = [None] * len(notes)
         self.sets: list[frozenset[str] | None] = [None] * len(notes)
@@ -45,12 +45,11 @@ class PassRun:
         self._same_token = {}.setdefault
 
     def record(self, op: Operation, change_type: str, position: int, detail: str) -> None:
-        note = self.notes[position]
         self.operations.append(op)
         self.changes.append(
             ReflectionChange(
-                type=change_type, nugget_name=fields.text(note, "nuggetName"),
-                note_id=note["id"], detail=detail,
+                type=change_type, nugget_name=self.group_keys[position][0],  # type: ignore
+                note_id=self.notes[position]["id"], detail=detail,
             )
         )
         self.counts[COUNTERS[change_type]] += 1
