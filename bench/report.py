@@ -56,9 +56,9 @@ GAP_NOTES: dict[str, str] = {
     "ratio": (
         "The indexed pass takes ~0.5-0.6 s at 10k, on the same per-note work as at 100k "
         "(phase 2 ~40%, merge ~25%, link ~18%). The oracle's time moves a lot between runs on "
-        "this machine (38-55 s), and the ratio with it: this version measured 69-92x, the "
-        "previous one 62x beside the oracle in the same conditions (76x in its own run, under "
-        "load). A pass ~30% faster at 10k reaches 100x; the same fixes as above."),
+        "this machine (35-55 s), and the ratio with it: this version measured 61-88x over "
+        "eight runs, the previous one 62x beside the oracle in the same conditions (76x in its "
+        "own run). A pass ~30% faster at 10k reaches 100x; the same fixes as above."),
     "rss": "Memory is dominated by the parsed document and the per-note copies of the plan.",
     "console": "Measured by bench/console.py; see the console's own profile.",
 }
