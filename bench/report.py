@@ -26,34 +26,39 @@ ROWS = (
     ("promotion", "promotion plan, including load (`Memory.plan_promotion()`)"),
 )
 # What dominates and what closes the gap; shown only for missed targets. From profiles of the
-# 100k-note graph (pyinstrument, and per-stage CPU timings of the pass).
+# 100k-note graph (pyinstrument and py-spy, and per-stage CPU timings of the pass).
 GAP_NOTES: dict[str, str] = {
     "uncapped": (
-        "What dominates: per-note Python work, spread over every stage; nothing is quadratic any "
-        "more. Of ~10 s CPU at 100k: load ~1.5 s (json.loads ~0.9 s, the note checks ~0.45 s); "
-        "phase 2 ~3 s (tokens ~1.0 s, one pydantic operation and one change per change plus the "
-        "copy-on-write edit ~0.8 s, retag ~0.5 s, normalize ~0.3 s); merge ~2.5 s (ranking "
-        "tokens and building prefix postings per group ~1 s, token sets ~0.4 s, queries "
-        "~0.5 s); link ~1.9 s (direct head checks ~1 s, 46k link operations ~0.5 s); order and "
-        "select ~0.6 s. What would close it: a compiled tokenizer and normalizer (one C/Rust "
-        "call per note instead of ~30 bytecode-level steps); operations and changes as plain "
-        "slotted records, made pydantic only at the plan's boundary; reusing the token index "
-        "between plans of the same file (keyed by its fingerprint), which makes every plan after "
-        "the first skip tokens and indexes; and a faster JSON parser (orjson parses ~3x faster; "
-        "it would also lower the 4x-parse bar)."),
+        "What dominates: per-note Python work in every stage; nothing is quadratic. Of ~8 s at "
+        "100k: load ~1.45 s (json.loads ~0.9 s, the note checks ~0.35 s, reading, decoding and "
+        "indexing ~0.2 s); phase 2 ~2.3 s (tokens ~0.7 s, 117k operations with their changes "
+        "and copy-on-write edits ~0.7 s, retag ~0.4 s, normalize ~0.2 s); token sets and masks "
+        "~0.5 s; merge ~1.1 s (band keys and postings ~0.4 s, queries ~0.3 s, 3.2k merges and "
+        "their link redirects ~0.3 s); link ~1.1 s (direct checks ~0.5 s, 46k link operations "
+        "~0.5 s); quality, order and selection ~0.45 s; the plan's 100k note diffs ~0.35 s. "
+        "Building one pydantic object is ~1-2 us here (validated or not), so the 430k objects "
+        "of a plan are ~0.7 s by themselves. What would close it: a compiled text core "
+        "(tokens, normalize and derived tags are ~1.5 s of bytecode-level string work); keeping "
+        "the parsed graph, its tokens and indexes between plans of one file in one process (the "
+        "console plans again after each apply; a second plan would skip ~4 s of load, tokens "
+        "and indexes). A faster JSON parser is not decisive: orjson parses this file in ~0.7 s "
+        "against ~0.8-0.9 s for json (GC off; 1.85 s against 1.9-2.2 s with it on)."),
     "capped": (
-        "What dominates: loading the file (~1.5-1.7 s: json.loads ~0.9 s, the per-note checks "
-        "~0.45 s, sha256 ~0.1 s) before the pass starts, then ~2 s of the capped pass that is "
-        "still linear in the graph: the quality of every note (~0.5 s), the pass order (~0.6 s), "
-        "the merge groups of every note (~0.5 s), tokenizing and indexing the groups the walk "
-        "reaches (~0.4 s). What would close it: a faster JSON parser, the checks done in the "
-        "same walk as the parse, one shared per-note record (group key, order key, quality) "
-        "instead of three walks, and keeping the parsed graph and its indexes between plans "
-        "while the fingerprint is unchanged (the console plans again on the same file)."),
+        "What dominates: loading the file, ~1.45 s of the ~3 s (json.loads alone ~0.9 s), then "
+        "~1.1 s that a 10-note pass still spends on the whole graph: every note's quality, "
+        "order key and merge group (~0.4 s; SPEC phase 1 ranks every note and phases 3-4 walk "
+        "the pass order), the index of each merge group the walk reaches (~0.35 s, tokenizing "
+        "its members) and the map of who links to whom for the first merge's link redirects "
+        "(~0.2 s). What would close it: not parsing the whole file for every plan - keeping "
+        "the parsed graph with its survey and indexes while the file's fingerprint is "
+        "unchanged (the console plans the same file again and again). Read fresh each time, "
+        "the parse alone takes more than half the budget with any parser measured here."),
     "ratio": (
-        "The oracle is quadratic and the pass is not, so the ratio grows with size (4x at 1k, "
-        "76x at 10k); at 10k the indexed pass spends its 0.7 s on the same per-note work as at "
-        "100k (above), so the same fixes close it: a pass ~25% faster reaches 100x."),
+        "The indexed pass takes ~0.5-0.6 s at 10k, on the same per-note work as at 100k "
+        "(phase 2 ~40%, merge ~25%, link ~18%). The oracle's time moves a lot between runs on "
+        "this machine (35-55 s), and the ratio with it: this version measured 61-88x over "
+        "eight runs, the previous one 62x beside the oracle in the same conditions (76x in its "
+        "own run). A pass ~30% faster at 10k reaches 100x; the same fixes as above."),
     "rss": "Memory is dominated by the parsed document and the per-note copies of the plan.",
     "console": "Measured by bench/console.py; see the console's own profile.",
 }

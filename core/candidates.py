@@ -1,8 +1,5 @@
-"""Indexes that find merge and link partners without comparing every pair (SPEC §3, phases 3-4).
-
-Merge: Jaccard >= 0.9 means two token sets share a token within their prefixes under one token
-order, rarest first (prefix filtering), and their sizes differ by at most 10%; each candidate is
-verified exactly, in pass order, and the first that verifies is the partner.
+"""The link index (SPEC §3 phase 4) and the exact Jaccard test (the merge index is in
+mergeindex.py).
 
 Link: a note holding two of my tokens appears in the posting list of at least one of my tokens
 other than the most common one, so those lists, merged in pass order, give every candidate; each
@@ -13,16 +10,8 @@ from __future__ import annotations
 
 import heapq
 from bisect import bisect_right
-from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import reduce
-from itertools import chain, islice
-from operator import itemgetter, or_
-
-
-def _prefix_length(size: int) -> int:
-    # Jaccard >= 9/10 needs an overlap of at least ceil(0.9 * size) tokens.
-    return size - (9 * size + 9) // 10 + 1
+from itertools import islice
 
 
 def jaccard_at_least_090(mine: frozenset[str], theirs: frozenset[str]) -> bool:
@@ -30,62 +19,6 @@ def jaccard_at_least_090(mine: frozenset[str], theirs: frozenset[str]) -> bool:
     shared = len(mine & theirs)
     union = len(mine) + len(theirs) - shared
     return union > 0 and 10 * shared >= 9 * union
-
-
-class MergeIndex:
-    """Prefix-filter index over the members of one merge group.
-
-    `positions` are the members' places in pass order (ascending); `sets` their token sets.
-    Tokens become their rank (rarest first, ties in a fixed order), so a set's prefix is the head
-    of its sorted ranks. Postings are kept per (token, set size), so a query reads only sizes
-    within 10% of its own. A candidate's bit mask (one bit per rank, modulo 256) gives a cheap
-    lower bound of the symmetric difference, which Jaccard >= 0.9 keeps at most (|A| + |B|) / 19;
-    it rejects nearly every candidate before the exact check.
-    """
-
-    def __init__(self, positions: list[int], sets: list[frozenset[str]]) -> None:
-        self.sets = dict(zip(positions, sets, strict=True))
-        frequency = Counter(chain.from_iterable(sets))
-        ordered = sorted(frequency.items(), key=itemgetter(1))
-        rank = {token: r for r, (token, _) in enumerate(ordered)}
-        bits = [1 << (r & 255) for r in range(len(ordered))]
-        self._stride = stride = max(map(len, sets), default=0) + 1
-        self._prefixes: dict[int, list[int]] = {}
-        self._masks: dict[int, int] = {}
-        self._postings: dict[int, list[int]] = {}
-        for position, tokens in zip(positions, sets, strict=True):
-            ranks = sorted(map(rank.__getitem__, tokens))
-            self._masks[position] = reduce(or_, map(bits.__getitem__, ranks), 0)
-            size = len(ranks)
-            prefix = self._prefixes[position] = ranks[: _prefix_length(size)]
-            for r in prefix:
-                key = r * stride + size
-                posting = self._postings.get(key)
-                if posting is None:
-                    self._postings[key] = [position]
-                else:
-                    posting.append(position)
-
-    def first_partner(self, position: int, usable: Callable[[int], bool]) -> int | None:
-        """The smallest later position whose set has Jaccard >= 0.9 with this one's."""
-        mine, mask, masks = self.sets[position], self._masks[position], self._masks
-        prefix, size, stride = self._prefixes[position], len(self.sets[position]), self._stride
-        best: int | None = None
-        for other_size in range((9 * size + 9) // 10, (10 * size) // 9 + 1):
-            bound = size + other_size
-            for r in prefix:
-                posting = self._postings.get(r * stride + other_size)
-                if posting is None:
-                    continue
-                for other in islice(posting, bisect_right(posting, position), None):
-                    if best is not None and other >= best:
-                        break
-                    if 19 * (mask ^ masks[other]).bit_count() > bound or not usable(other):
-                        continue
-                    if jaccard_at_least_090(mine, self.sets[other]):
-                        best = other
-                        break
-        return best
 
 
 class LinkIndex:

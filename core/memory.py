@@ -101,7 +101,9 @@ class Memory:
                 NoteDiff(note_id=graph.notes[p]["id"], before=graph.notes[p], after=ws.notes[p])
                 for p in ws.touched_positions()
             ]
-        return Plan(
+        # Built from the models the pass just made: validating them again (170k operations
+        # and 100k diffs at 100k notes) would only check their types once more.
+        return Plan.model_construct(
             ran_at=outcome.result.ran_at, base_fingerprint=graph.fingerprint,
             nugget_name=nugget_name, limit=capped, uncapped=uncapped, result=outcome.result,
             operations=outcome.operations, notes=diffs,

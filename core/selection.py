@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 
 from . import fields
-from .clock import epoch_ms, parse_iso
+from .clock import epoch_ms_of
 from .models import RawNote
 
 DEFAULT_LIMIT = 10
@@ -25,9 +25,10 @@ def resolve_limit(limit: int | None, environ: Mapping[str, str] | None = None) -
     return max(0, min(limit, MAX_LIMIT))
 
 
-def quality(note: RawNote, now_ms: int) -> int:
-    moment = parse_iso(fields.updated_at(note))
-    age = 0 if moment is None else max(0, now_ms - epoch_ms(moment))
+def quality(note: RawNote, now_ms: int, stamp: str | None = None) -> int:
+    """`stamp`: the note's fields.updated_at, when the caller has it already."""
+    moment = epoch_ms_of(fields.updated_at(note) if stamp is None else stamp)
+    age = 0 if moment is None else max(0, now_ms - moment)
     # fields.tags / links / hidden, inlined: this runs once per note of the graph.
     if not note.get("tags"):
         age += HOUR_MS

@@ -7,6 +7,8 @@ import json
 import os
 import re
 import stat
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -98,16 +100,9 @@ def parse_graph(path: Path, data: bytes) -> Graph:
         at = exc.start + len(data) - len(body)
         raise GraphError(f"{path}: not valid UTF-8 at byte {at}") from None
     recorder = _KeyRecorder()
-    try:
-        with paused_gc():
-            doc = json.loads(text, object_pairs_hook=recorder)
-    except json.JSONDecodeError as exc:
-        raise GraphError(
-            f"{path}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-        ) from None
-    except RecursionError:
-        raise GraphError(f"{path}: JSON nested too deeply to read") from None
+    digest = _digest_aside(data)
     with paused_gc():
+        doc = _loads(path, text, recorder)
         problem = document_problem(doc)
     if problem:
         raise GraphError(f"{path}: {problem}")
@@ -115,7 +110,32 @@ def parse_graph(path: Path, data: bytes) -> Graph:
                  "keeps only that one" for r in recorder.repeated[:3]]
     if len(recorder.repeated) > 3:
         warnings.append(f"{path}: {len(recorder.repeated) - 3} more objects repeat a key")
-    return Graph(path=path, doc=doc, fingerprint=fingerprint(data), warnings=warnings)
+    return Graph(path=path, doc=doc, fingerprint=digest(), warnings=warnings)
+
+
+def _loads(path: Path, text: str, recorder: _KeyRecorder) -> Any:
+    try:
+        return json.loads(text, object_pairs_hook=recorder)
+    except json.JSONDecodeError as exc:
+        raise GraphError(
+            f"{path}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
+    except RecursionError:
+        raise GraphError(f"{path}: JSON nested too deeply to read") from None
+
+
+def _digest_aside(data: bytes) -> Callable[[], str]:
+    """The fingerprint of `data`, computed on another thread while this one parses (hashlib
+    lets go of the interpreter while it hashes: ~0.1 s of a 150 MB read); call to wait for it."""
+    found: list[str] = []
+    worker = threading.Thread(target=lambda: found.append(fingerprint(data)), daemon=True)
+    worker.start()
+
+    def wait() -> str:
+        worker.join()
+        return found[0]
+
+    return wait
 
 
 def read_graph(path: Path) -> Graph:

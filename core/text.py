@@ -51,9 +51,22 @@ def tokens(text: str) -> list[str]:
     return out
 
 
+# ASCII text, upper case folded and every byte that is not a token character made a space: its
+# runs are then the words of str.split, about twice as fast as the pattern.
+_ASCII_RUNS = bytes(
+    ord(c.lower()) if c.isascii() and (c.isalnum() or c in "/_:-") else ord(" ")
+    for c in map(chr, range(256))
+)
+# The runs of ASCII text that are not tokens: stop words and single characters.
+_NOT_TOKENS = STOP_WORDS | frozenset(map(chr, _ASCII_RUNS))
+
+
 def unique_tokens(text: str) -> list[str]:
     """Distinct tokens in order of first appearance."""
-    if text.isascii() or not _CJK.search(text):
+    if text.isascii():
+        runs = dict.fromkeys(text.encode("ascii").translate(_ASCII_RUNS).decode("ascii").split())
+        return [run for run in runs if run not in _NOT_TOKENS]
+    if not _CJK.search(text):
         runs = dict.fromkeys(_LONG_RUN.findall(text.casefold()))
         return [run for run in runs if run not in STOP_WORDS]
     return list(dict.fromkeys(tokens(text)))

@@ -25,13 +25,14 @@ def is_scratch_title(title: str) -> bool:
 
 
 def is_low_value(note: RawNote) -> bool:
-    content = fields.text(note, "content").strip()
-    no_hits = fields.hits(note) == 0
-    if not content:
+    return low_value(fields.text(note, "title"), fields.text(note, "content"), fields.hits(note))
+
+
+def low_value(title: str, content: str, hits: int) -> bool:
+    stripped = content.strip()
+    if not stripped:
         return True
-    if len(content) <= 2 and no_hits:
-        return True
-    return no_hits and is_scratch_title(fields.text(note, "title"))
+    return hits == 0 and (len(stripped) <= 2 or is_scratch_title(title))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -43,22 +44,28 @@ def derived_tags(note: RawNote, tokens: list[str]) -> list[str]:
     title = fields.text(note, "title").lower()
     content = fields.text(note, "content")
     scope, kind = fields.text(note, "scope"), fields.text(note, "type")
+    derived = []
     # A note without a scope or type gets no empty `scope:` / `type:` tag.
-    derived = [f"{name}:{value}" for name, value in (("scope", scope), ("type", kind)) if value]
-    flags = [
-        (note.get("kind") == "fact", "fact"),
-        (title.startswith("pref:"), "preferences"),
-        (title.startswith("learn"), "learnings"),
-        ("/" in content or "." in content, "files"),
-    ]
-    derived += [tag for condition, tag in flags if condition]
+    if scope:
+        derived.append("scope:" + scope)
+    if kind:
+        derived.append("type:" + kind)
+    if note.get("kind") == "fact":
+        derived.append("fact")
+    if title.startswith("pref:"):
+        derived.append("preferences")
+    if title.startswith("learn"):
+        derived.append("learnings")
+    if "/" in content or "." in content:
+        derived.append("files")
     if scope in _SCOPE_TAGS:
         derived.append(_SCOPE_TAGS[scope])
-    for token in tokens:
-        if len(derived) >= 4:
-            break
-        if len(token) >= 4 and token not in derived:
-            derived.append(token)
+    if len(derived) < 4:
+        for token in tokens:
+            if len(token) >= 4 and token not in derived:
+                derived.append(token)
+                if len(derived) >= 4:
+                    break
     return derived
 
 
@@ -66,14 +73,16 @@ def new_tags(note: RawNote, tokens: list[str] | None = None) -> list[str]:
     """Existing tags (normalized, deduplicated) then the derived ones, bounded at six."""
     if tokens is None:
         tokens = note_tokens(fields.text(note, "title"), fields.text(note, "content"))
-    existing = list(dict.fromkeys(t for t in map(normalize_tag, fields.tags(note)) if t))
+    existing = list(dict.fromkeys(map(normalize_tag, fields.tags(note))))
+    if "" in existing:
+        existing.remove("")
     kept = set(existing)
     result = existing + [t for t in derived_tags(note, tokens) if t not in kept]
-    while len(result) > MAX_TAGS:
-        droppable = [
-            i for i, t in enumerate(result) if t not in kept and not fields.is_system_tag(t)
-        ]
-        if not droppable:
-            break
-        del result[droppable[-1]]
+    # Bound: drop the last tag that is neither existing nor a system tag, while too many.
+    place = len(result) - 1
+    while len(result) > MAX_TAGS and place >= 0:
+        tag = result[place]
+        if tag not in kept and not fields.is_system_tag(tag):
+            del result[place]
+        place -= 1
     return result

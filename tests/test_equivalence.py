@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from unittest import mock
 
 import pytest
@@ -10,9 +11,11 @@ from hypothesis import strategies as st
 
 from bench.generate import generate
 from bench.oracle import oracle_pass
-from core import reflection
+from core import linking
 from core.clock import parse_iso
+from core.mergeindex import MergeIndex
 from core.reflection import plan_pass
+from core.text import jaccard
 
 NOW = parse_iso("2026-11-01T09:00:00Z")
 WORDS = ["deploy", "make", "test", "user", "prefers", "dark", "theme", "src/app.py", "tmp",
@@ -52,6 +55,15 @@ def graphs(draw: st.DrawFn) -> list[dict]:
     return notes
 
 
+def _direct_checks(count: int, spare: int = 0) -> contextlib.AbstractContextManager[None]:
+    """The link phase checks `count` notes directly, then (after `spare` more per note of the
+    nugget, all told) asks its index."""
+    stack = contextlib.ExitStack()
+    stack.enter_context(mock.patch.object(linking, "_DIRECT_LINK_CHECKS", count))
+    stack.enter_context(mock.patch.object(linking, "_SPARE_CHECKS_PER_NOTE", spare))
+    return stack
+
+
 def assert_same(notes: list[dict], nugget: str | None, limit: int, uncapped: bool) -> None:
     fast = plan_pass(notes, NOW, nugget, limit, uncapped)
     slow = oracle_pass(notes, NOW, nugget, limit, uncapped)
@@ -62,11 +74,11 @@ def assert_same(notes: list[dict], nugget: str | None, limit: int, uncapped: boo
 
 @settings(max_examples=150, deadline=None)
 @given(graphs(), st.booleans(), st.sampled_from([None, "user"]), st.integers(1, 10),
-       st.sampled_from([0, 1, 16]))
+       st.sampled_from([0, 1, 16]), st.sampled_from([0, 1]))
 def test_indexed_pass_equals_oracle(notes: list[dict], uncapped: bool, nugget: str | None,
-                                    limit: int, direct_checks: int) -> None:
+                                    limit: int, direct_checks: int, spare: int) -> None:
     # With few direct checks the link phase asks its inverted index for nearly every note.
-    with mock.patch.object(reflection, "_DIRECT_LINK_CHECKS", direct_checks):
+    with _direct_checks(direct_checks, spare):
         assert_same(notes, nugget, limit, uncapped)
 
 
@@ -75,6 +87,58 @@ def test_indexed_pass_equals_oracle(notes: list[dict], uncapped: bool, nugget: s
 def test_indexed_pass_equals_oracle_on_a_benchmark_graph(uncapped: bool,
                                                          direct_checks: int) -> None:
     notes = generate(400, seed=11)["notes"]
-    with mock.patch.object(reflection, "_DIRECT_LINK_CHECKS", direct_checks):
+    with _direct_checks(direct_checks):
         assert_same(notes, None, 10, uncapped)
         assert_same(notes, "agent", 3, uncapped)
+
+
+@st.composite
+def _near_duplicate_sets(draw: st.DrawFn) -> list[frozenset[str]]:
+    """Token sets of 0-80 tokens, many of them a few tokens away from an earlier one, so that
+    sizes fall on both sides of each change of band count and of the switch to prefixes."""
+    vocabulary = [f"t{i}" for i in range(draw(st.integers(3, 100)))]
+    sets: list[frozenset[str]] = []
+    for _ in range(draw(st.integers(1, 30))):
+        if sets and draw(st.booleans()):
+            tokens = set(draw(st.sampled_from(sets)))
+            for _ in range(draw(st.integers(0, 4))):
+                if tokens and draw(st.booleans()):
+                    tokens.discard(draw(st.sampled_from(sorted(tokens))))
+                else:
+                    tokens.add(draw(st.sampled_from(vocabulary)))
+        else:
+            size = draw(st.integers(0, min(80, len(vocabulary))))
+            tokens = set(draw(st.permutations(vocabulary))[:size])
+        sets.append(frozenset(tokens))
+    return sets
+
+
+@settings(max_examples=300, deadline=None)
+@given(_near_duplicate_sets(), st.sets(st.integers(0, 29)))
+def test_merge_index_finds_the_first_partner_pairwise_comparison_finds(
+    sets: list[frozenset[str]], unusable: set[int]
+) -> None:
+    places = list(range(len(sets)))
+    index = MergeIndex(places, sets)
+    for place, mine in enumerate(sets):
+        expected = next((other for other in places[place + 1:] if other not in unusable
+                         and jaccard(mine, sets[other]) >= 0.9), None)
+        assert index.first_partner(place, lambda other: other not in unusable) == expected
+
+
+@pytest.mark.parametrize("size", range(1, 81))
+def test_merge_index_at_every_band_count_and_around_its_switch_to_prefixes(size: int) -> None:
+    # Every partner size Jaccard >= 0.9 allows, before and after, subsets and supersets.
+    base = [f"t{i}" for i in range(size)]
+    extra = [f"x{i}" for i in range(6)]
+    sets = [frozenset(base)]
+    for k in range(1, 6):
+        sets += [frozenset(base[k:]), frozenset(base + extra[:k]), frozenset(base[k:] + extra[:1])]
+    sets.append(frozenset(base))
+    for ordered in (sets, sets[::-1]):
+        places = list(range(len(ordered)))
+        index = MergeIndex(places, ordered)
+        for place, mine in enumerate(ordered):
+            expected = next((other for other in places[place + 1:]
+                             if jaccard(mine, ordered[other]) >= 0.9), None)
+            assert index.first_partner(place, lambda _: True) == expected

@@ -17,6 +17,7 @@ from reliability_support import CLOCK, messy_notes
 from core import Memory, NuggetsError
 from core.errors import GraphError
 from core.store import parse_graph, read_graph
+from core.validate import PlainNotes, _note_problem
 
 PATH = Path("graph.json")
 VALID = json.dumps({"version": 3, "notes": messy_notes()}, indent=2).encode()
@@ -138,3 +139,29 @@ def test_strange_notes_read_and_survive_plan_apply_and_promotion(
             memory.undo(entry.run_id)
         assert [n for n in read_graph(graph_file).notes] == graph.notes  # undo restores all
     record("fuzz cases run")
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_note)
+def test_the_fast_check_never_passes_a_note_the_full_check_refuses(note: dict) -> None:
+    if PlainNotes().check(note):
+        assert _note_problem(note) is None
+    record("fuzz cases run")
+
+
+def test_the_fast_check_passes_every_note_of_a_generated_graph() -> None:
+    from bench.generate import generate
+
+    plain = PlainNotes()
+    assert all(plain.check(note) for note in generate(300, seed=5)["notes"])
+
+
+def test_the_fast_check_leaves_deep_nesting_to_the_full_check() -> None:
+    deep: list = []
+    for _ in range(70):
+        deep = [deep]
+    note = {"id": "n1", "nuggetName": "p", "vector": {"basis": deep}}
+    assert not PlainNotes().check(note)
+    assert "nested more than" in (_note_problem(note) or "")
+    shallow = {"id": "n1", "nuggetName": "p", "vector": {"basis": [[["x"]]]}}
+    assert PlainNotes().check(shallow)
