@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from textual.widgets._footer import FooterKey
 
 from console_support import demo_home, make_app, notes_on_disk, settle
 from core import fields
@@ -377,3 +378,27 @@ async def test_a_hostile_nugget_name_is_shown_literally(home: Path) -> None:
         screenshot = app.export_screenshot()
         assert "\x1b" not in screenshot
         assert "nugget&#160;[red]evil[/red]␛[2J" in screenshot, "the table's title"
+
+
+def footer_keys(app) -> dict[str, bool]:  # type: ignore[no-untyped-def]
+    """The footer's keys as drawn: action -> enabled."""
+    return {key.action: not key.has_class("-disabled") for key in app.screen.query(FooterKey)}
+
+
+async def test_footer_follows_what_the_keys_can_do(home: Path) -> None:
+    app = make_app(home)
+    archived = next(i for i, n in notes_on_disk(home).items() if fields.hidden(n))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert footer_keys(app)["unhide"] is False
+        app.screen.select_note(archived)
+        await settle(pilot, app)
+        assert footer_keys(app)["unhide"] is True
+        review = await _review(pilot, app)
+        assert review.kept and footer_keys(app)["apply"] is True
+        await pilot.press("minus")
+        await settle(pilot, app)
+        assert not review.kept and footer_keys(app)["apply"] is False
+        await pilot.press("plus")
+        await settle(pilot, app)
+        assert footer_keys(app)["apply"] is True

@@ -11,7 +11,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Footer, Static, TabbedContent, TabPane, Tree
+from textual.widgets import Static, TabbedContent, TabPane, Tree
 
 from core import fields
 from core.linkgraph import Edge, edges, groups, orphans
@@ -19,6 +19,7 @@ from core.models import RawNote
 from core.shelf import Shelf
 
 from ..safe import join, line
+from ..widgets.footer import Footer
 from ..widgets.note_table import NoteTable
 from ..widgets.virtual_table import VirtualTable
 

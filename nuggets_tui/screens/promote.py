@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from core import Memory, NuggetsError, StalePlanError
 from core.models import BlockedEntry, PromotionEntry, PromotionPlan
@@ -23,6 +23,7 @@ from core.store import Graph
 from ..safe import block, join, line, shown_path
 from ..widgets.busy import Busy
 from ..widgets.diff_view import DiffView
+from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
 from .confirm import ConfirmScreen
 

@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from core import Memory, NuggetsError, StalePlanError
 from core.models import NoteDiff, Plan, RawNote, ReflectionChange
@@ -23,6 +23,7 @@ from core.store import Graph
 from ..safe import join, line, shown_path
 from ..widgets.busy import Busy
 from ..widgets.diff_view import DiffView, heading, note_diff_text
+from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
 from .confirm import ConfirmScreen
 
@@ -151,6 +152,10 @@ class ReviewScreen(Screen[bool]):
         self.rows = ChangeRows()
         self._preview: dict[str, RawNote] | None = None
         self._diffs: dict[str, NoteDiff] = {}
+        if prepared is not None and not uncapped:
+            # Known before the screen is built, so its footer is right from the first frame.
+            self.plan = prepared
+            self.kept.update(op.id for op in prepared.operations)
 
     @property
     def kept(self) -> set[int]:

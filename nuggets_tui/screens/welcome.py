@@ -9,9 +9,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from ..safe import join, line, shown_path
+from ..widgets.footer import Footer
 
 
 class WelcomeScreen(Screen[bool]):

@@ -1,0 +1,45 @@
+"""The key footer, rebuilt only when the keys it shows change."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import Footer as TextualFooter
+
+Shown = tuple[tuple[str, str, bool, str], ...]
+
+
+def shown_keys(screen: Screen[object]) -> Shown:
+    """What a footer shows: each shown key with its description, state and tooltip."""
+    return tuple(
+        (binding.key, binding.description, enabled, tooltip)
+        for _node, binding, enabled, tooltip in screen.active_bindings.values()
+        if binding.show
+    )
+
+
+class Footer(TextualFooter):
+    """Textual's footer rebuilds all its keys whenever the screen says its bindings may have
+    changed: on opening a screen, on every focus change, on every `refresh_bindings`. That is
+    three or four rebuilds as a screen opens, each a frame of its own, and a tenth of a second
+    before the screen settles. This one skips a rebuild that would show the same keys."""
+
+    _shown: Shown | None = None
+
+    def __init__(self) -> None:
+        super().__init__()
+        # Textual's footer starts empty and waits for the first "bindings changed" to build its
+        # keys: one more rebuild and frame. The screen's bindings are known when it composes.
+        self._bindings_ready = True
+
+    def compose(self) -> ComposeResult:
+        self._shown = shown_keys(self.screen)
+        yield from super().compose()
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        if screen.app.app_focus and self.is_attached and screen is self.screen:
+            keys = shown_keys(screen)
+            if keys == self._shown:
+                return
+            self._shown = keys
+        super().bindings_changed(screen)
