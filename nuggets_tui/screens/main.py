@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 
 from core import Memory, NuggetsError, UndoConflictError, fields
 from core.history import last_undoable
@@ -24,6 +24,7 @@ from core.store import Graph
 
 from ..safe import join, line, shown_path
 from ..widgets.busy import Busy
+from ..widgets.footer import Footer
 from ..widgets.note_detail import NoteDetailPane
 from ..widgets.note_table import NoteTable
 from ..widgets.nugget_list import NuggetList
@@ -49,11 +50,16 @@ class FileStamp:
         return cls(st.st_mtime_ns, st.st_size, st.st_ino)
 
 
+View = tuple[str | None, bool, str]  # the nugget (None: all), archived shown, filter text
+
+
 @dataclass
 class Loaded:
     shelf: Shelf
     nuggets: list[NuggetSummary]
     stamp: FileStamp | None
+    view: View
+    rows: list[RawNote]
 
 
 class MainScreen(Screen[None]):
@@ -86,6 +92,7 @@ class MainScreen(Screen[None]):
         self.stamp: FileStamp | None = None
         self.watch_interval = watch_interval
         self._pending_select: str | None = None
+        self._filtering = 0  # which refilter the table shows, so a slower older one can't win
         self._opened = False
         self._keys_state: tuple[bool, bool] = (False, False)
         self.prepared_plan: Plan | None = None  # the capped dry run of every nugget, made ahead
@@ -112,26 +119,33 @@ class MainScreen(Screen[None]):
 
     # -- loading ------------------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="load", description="reload")
     def reload(self, quiet: bool = False) -> None:
+        """Read the memory again, showing progress unless `quiet`."""
+        if not quiet:
+            self.query_one(Busy).start("Loading the memory…")
+        self._load(quiet)
+
+    @work(thread=True, exclusive=True, group="load", description="reload")
+    def _load(self, quiet: bool) -> None:
         """Read the memory and show it at once; then, in the same background thread, build the
         search and backlink indexes, the overview, and the capped dry run `r` will show."""
         call = self.app.call_from_thread
-        if not quiet:
-            call(self.query_one(Busy).start, "Loading the memory…")
         stamp = FileStamp.of(self.memory.graph_path)
         try:
             if not self._opened:
                 self.memory.recover()  # what interrupted writes left; said with the rest
             settled = self.memory.take_notices()
             shelf = self.memory.shelf()
-            loaded = Loaded(shelf, shelf.nuggets(), stamp)
+            nuggets = shelf.nuggets()
         except NuggetsError as exc:
             call(self._load_failed, str(exc), stamp)
             return
-        call(self._loaded, loaded, quiet, settled)
+        # The rows for the view as it stands, here rather than in another hop to a thread.
+        view = self._view({n.name for n in nuggets})
+        rows = self._rows(shelf, view)
+        call(self._loaded, Loaded(shelf, nuggets, stamp, view, rows), quiet, settled)
         shelf.prepare()
-        call(self._prepared, shelf, overview(loaded.nuggets, shelf.notes))
+        call(self._prepared, shelf, overview(nuggets, shelf.notes))
         try:
             plan = self.memory.plan(graph=shelf.graph)
         except NuggetsError:
@@ -143,10 +157,14 @@ class MainScreen(Screen[None]):
         previous = self.shelf
         self.shelf, self.stamp, self.prepared_plan = loaded.shelf, loaded.stamp, None
         self._show_problem(None)
-        if self.nugget is not None and self.nugget not in {n.name for n in loaded.nuggets}:
-            self.nugget = None
+        view = self._view({n.name for n in loaded.nuggets})
+        self.nugget = view[0]
         self.query_one(NuggetList).show(loaded.nuggets, self.nugget)
-        self.refilter()
+        if view == loaded.view:
+            self._filtering += 1
+            self._show_rows(loaded.shelf, self._filtering, loaded.rows)
+        else:
+            self.refilter()
         warnings = loaded.shelf.graph.warnings
         if not self._opened or warnings != (previous.graph.warnings if previous else []):
             self.tell(settled + warnings)
@@ -192,20 +210,43 @@ class MainScreen(Screen[None]):
 
     # -- the table ----------------------------------------------------------------------------
 
+    def _view(self, nuggets: set[str]) -> View:
+        """What the table shows: the nugget (None for all, or when it is gone), archived notes
+        or not, the filter text."""
+        nugget = self.nugget if self.nugget in nuggets else None
+        return nugget, self.show_hidden, self.query_text
+
     def refilter(self) -> None:
-        if self.shelf is not None:
-            self._filter(self.shelf, self.nugget, self.show_hidden, self.query_text)
+        shelf = self.shelf
+        if shelf is None:
+            return
+        self._filtering += 1
+        view = (self.nugget, self.show_hidden, self.query_text)
+        if shelf.prepared:
+            # With the search index built, a pass over 100k notes takes tens of milliseconds:
+            # less than handing it to a thread that would share the interpreter with us.
+            self._show_rows(shelf, self._filtering, self._rows(shelf, view))
+        else:
+            self._filter(shelf, view, self._filtering)
+
+    @staticmethod
+    def _rows(shelf: Shelf, view: View) -> list[RawNote]:
+        nugget, hidden, query = view
+        return shelf.list_notes(nugget, include_hidden=hidden, query=query or None)
 
     @work(thread=True, exclusive=True, group="filter", description="_filter")
-    def _filter(self, shelf: Shelf, nugget: str | None, hidden: bool, query: str) -> None:
-        rows = shelf.list_notes(nugget, include_hidden=hidden, query=query or None)
-        self.app.call_from_thread(self._show_rows, rows)
+    def _filter(self, shelf: Shelf, view: View, asked: int) -> None:
+        rows = self._rows(shelf, view)
+        self.app.call_from_thread(self._show_rows, shelf, asked, rows)
 
-    def _show_rows(self, rows: list[RawNote]) -> None:
+    def _show_rows(self, shelf: Shelf, asked: int, rows: list[RawNote]) -> None:
+        if shelf is not self.shelf or asked != self._filtering:
+            return  # a reload or a newer filter came in between; it shows its own rows
         table = self.query_one(NoteTable)
         keep = self._pending_select or (table.current["id"] if table.current else None)
         self._pending_select = None
         table.set_rows(rows, keep_key=keep)
+        self._refresh_detail()  # now, in the same frame as the rows, not a message later
         scope = Text("all nuggets") if self.nugget is None else join("nugget ", line(self.nugget))
         archived = "with archived" if self.show_hidden else "archived hidden"
         table.border_title = join(f"{len(rows):,} notes · ", scope, f" · {archived}")

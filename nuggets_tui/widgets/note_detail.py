@@ -63,7 +63,12 @@ class NoteDetailPane(VerticalScroll):
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(Text("Select a note to see it here.", style="dim"), id="detail-body")
 
+    _shown: NoteDetail | None = None
+
     def show(self, detail: NoteDetail | None) -> None:
+        if detail is not None and detail == self._shown:
+            return  # the same note as it was: drawing it again would only cost a frame
+        self._shown = detail
         body = self.query_one("#detail-body", Static)
         if detail is None:
             body.update(Text("Select a note to see it here.", style="dim"))
