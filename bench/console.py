@@ -1,9 +1,12 @@
 """Console figures at 100k notes, in a fresh process: `python -m bench.console HOME`.
 
-Prints one JSON object: either `{"skipped": reason}` or `first_paint` (seconds from building the
-App to the first screen showing the notes), `ready` (until the background work that follows is
-done: search and backlink indexes, the overview, the capped dry run made ahead for `r`) and
-`keys` (seconds from a key press to the updated screen, per measured key, once ready). The
+Prints one JSON object: either `{"skipped": reason}` or, in seconds from building the App:
+`first_frame` (the first screen drawn: the layout with "Loading the memory…"), `first_paint` (the
+first frame with the notes in the table), `ready` (the background work that follows is done:
+search and backlink indexes, the overview, the capped dry run made ahead for `r`); and per
+measured key, once ready: `keys` (from the key press to the last frame drawn before the screen
+settled, i.e. the key's result on screen; None when the key drew nothing) and `keys_settled` (to
+the moment the harness saw the App idle again: its own waiting included). The
 console (`nuggets_tui.app`) is optional here: when it cannot be imported, or its API does not
 fit the hook below, the figures are "not measured" and nothing crashes.
 
@@ -17,7 +20,6 @@ import importlib
 import json
 import sys
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,11 +65,53 @@ class ConsoleHook:
         await app.workers.wait_for_complete()
         await pilot.pause()
 
+    def watch_frames(self, app: Any) -> Frames:
+        """Note the time of every screen update the App sends towards the terminal. Textual
+        hands each update to `App._display` (private, but the one place every frame passes,
+        headless too); a frame after a key is the key's result on screen."""
+        frames = Frames()
+        draw = app._display
+
+        def display(screen: Any, renderable: Any) -> None:
+            draw(screen, renderable)
+            if renderable is not None:
+                frames.drawn(time.perf_counter(), self.notes_shown(app))
+
+        app._display = display
+        return frames
+
+    @staticmethod
+    def notes_shown(app: Any) -> bool:
+        screen = app.screen
+        return bool(getattr(screen, "shelf", None)) and bool(screen.query_one("#notes").rows)
+
+    def quiet_cursor(self, app: Any) -> None:
+        """The filter's blinking cursor would draw a frame twice a second whatever a key did."""
+        app.screen.query_one("#filter").cursor_blink = False
+
     async def painted(self, app: Any, pilot: Any) -> None:
         """Wait until the notes table shows notes (the indexes and the capped dry run are then
         still being built in the background; `settled` waits for those too)."""
-        while not getattr(app.screen, "shelf", None) or not app.screen.query_one("#notes").rows:
-            await pilot.pause(0.005)
+        # A plain sleep between looks: `pilot.pause` waits on every widget's messages, and
+        # doing that 200 times a second takes the interpreter from the thread that loads.
+        while not self.notes_shown(app):
+            await asyncio.sleep(0.005)
+        await pilot.pause()
+
+
+@dataclass
+class Frames:
+    """When the App drew: every frame, the first one at all, the first with notes in it."""
+
+    times: list[float] = field(default_factory=list)
+    first: float | None = None
+    notes: float | None = None
+
+    def drawn(self, at: float, notes_shown: bool) -> None:
+        self.times.append(at)
+        self.first = self.first or at
+        if notes_shown and self.notes is None:
+            self.notes = at
 
 
 def _load_console() -> tuple[Any | None, str]:
@@ -77,35 +121,35 @@ def _load_console() -> tuple[Any | None, str]:
         return None, f"not measured: console not present ({exc})"
 
 
-async def _timed(step: Callable[[], Awaitable[None]]) -> float:
-    start = time.perf_counter()
-    await step()
-    return time.perf_counter() - start
-
-
 async def _drive(hook: ConsoleHook, home: Path, runs: int) -> dict[str, Any]:
     start = time.perf_counter()
     app = hook.build(home)
-    keys: dict[str, list[float]] = {step.name: [] for step in KEY_STEPS}
+    frames = hook.watch_frames(app)
+    keys: dict[str, list[float | None]] = {step.name: [] for step in KEY_STEPS}
+    settled: dict[str, list[float]] = {step.name: [] for step in KEY_STEPS}
     async with app.run_test(size=SIZE) as pilot:
         await hook.painted(app, pilot)
-        first_paint = time.perf_counter() - start
         await hook.settled(app, pilot)
         ready = time.perf_counter() - start
+        hook.quiet_cursor(app)
         for step in KEY_STEPS:
             for _ in range(runs):
                 for key in step.setup:
                     await pilot.press(key)
                 await hook.settled(app, pilot)
-
-                async def press(step: KeyStep = step) -> None:
-                    await pilot.press(*step.keys)
-                    await hook.settled(app, pilot)
-
-                keys[step.name].append(await _timed(press))
+                seen, pressed = len(frames.times), time.perf_counter()
+                await pilot.press(*step.keys)
+                await hook.settled(app, pilot)
+                settled[step.name].append(time.perf_counter() - pressed)
+                after = frames.times[seen:]
+                # The last frame before the screen settled shows the key's whole result; a key
+                # that changes nothing draws nothing (None).
+                keys[step.name].append(after[-1] - pressed if after else None)
                 await pilot.press("escape")
                 await hook.settled(app, pilot)
-    return {"first_paint": first_paint, "ready": ready, "keys": keys}
+    assert frames.first is not None and frames.notes is not None
+    return {"first_frame": frames.first - start, "first_paint": frames.notes - start,
+            "ready": ready, "keys": keys, "keys_settled": settled}
 
 
 def measure(home: Path, runs: int = 5) -> dict[str, Any]:
