@@ -10,6 +10,7 @@ import unicodedata
 
 _BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 _INVISIBLE = set("\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e")
+_SELECTORS = ("\U000e0100", "\U000e01ef")  # variation selectors 17-256: printable, yet unsafe
 
 
 def _placeholder(char: str) -> str:
@@ -28,36 +29,58 @@ def _unsafe(char: str, keep_newlines: bool) -> bool:
         return not keep_newlines
     if char == "\t":
         return False
-    if char in _BIDI or char in _INVISIBLE or "\U000e0100" <= char <= "\U000e01ef":
+    if char in _BIDI or char in _INVISIBLE or _SELECTORS[0] <= char <= _SELECTORS[1]:
         return True  # the last: variation selectors that can smuggle text invisibly
     category = unicodedata.category(char)
     return category in ("Cc", "Cf", "Cs", "Co") or category == "Zl" or category == "Zp"
+
+
+BLOCK = 64
+
+
+def _unsafe_codes() -> list[int]:
+    """Every code point `_unsafe` flags (newline and tab aside), in order, outside planes 4-13
+    (no assigned characters) and 15-16 (private use, added whole by the caller).
+
+    A block of code points that are all printable holds none of them, except the variation
+    selectors (printable marks), so only the other blocks are looked at one by one.
+    """
+    codes = []
+    low, high = (ord(c) for c in _SELECTORS)
+    for start in itertools.chain(range(0, 0x40000, BLOCK), range(0xE0000, 0xE1000, BLOCK)):
+        block = "".join(map(chr, range(start, start + BLOCK)))
+        if block.isprintable() and not (low <= start + BLOCK - 1 and start <= high):
+            continue
+        codes += [ord(c) for c in block if _unsafe(c, keep_newlines=True)]
+    return codes
 
 
 @functools.cache
 def _unsafe_pattern() -> re.Pattern[str]:
     """One character class of every character `_unsafe` flags (newline and tab aside).
 
-    Built once, on the first text that needs it, so long texts are checked at regular-expression
-    speed. Planes 4-13 hold no assigned characters and planes 15-16 are private use, so only
-    the rest is scanned.
+    Built once, on the first text that needs it (~40 ms), so long texts are checked at
+    regular-expression speed.
     """
     ranges: list[tuple[int, int]] = []
-    for code in itertools.chain(range(0x40000), range(0xE0000, 0xE1000)):
-        if _unsafe(chr(code), keep_newlines=True):
-            if ranges and ranges[-1][1] == code - 1:
-                ranges[-1] = (ranges[-1][0], code)
-            else:
-                ranges.append((code, code))
+    for code in _unsafe_codes():
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1] = (ranges[-1][0], code)
+        else:
+            ranges.append((code, code))
     ranges += [(0xF0000, 0xFFFFD), (0x100000, 0x10FFFD)]
     parts = "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "")
                     for a, b in ranges)
     return re.compile(f"[{parts}]")
 
 
+_HAS_SELECTOR = re.compile(f"[{_SELECTORS[0]}-{_SELECTORS[1]}]")
+
+
 def _clean(text: str) -> bool:
     """True when nothing in the text needs replacing (checked at C speed)."""
-    return text.isprintable() or text.replace("\n", "").replace("\t", "").isprintable()
+    printable = text.isprintable() or text.replace("\n", "").replace("\t", "").isprintable()
+    return printable and (text.isascii() or _HAS_SELECTOR.search(text) is None)
 
 
 def inert(text: str, keep_newlines: bool = True) -> str:
@@ -65,7 +88,7 @@ def inert(text: str, keep_newlines: bool = True) -> str:
 
     Tabs stay; newlines stay unless `keep_newlines` is false (for one-line cells).
     """
-    if not (keep_newlines and _clean(text)):
+    if not _clean(text):
         text = _unsafe_pattern().sub(lambda m: _placeholder(m.group()), text)
     return text if keep_newlines else text.replace("\n", _placeholder("\n"))
 

@@ -8,7 +8,15 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.inert import _unsafe, _unsafe_pattern, hidden_characters, inert, inert_json, one_line
+from core.inert import (
+    _unsafe,
+    _unsafe_codes,
+    _unsafe_pattern,
+    hidden_characters,
+    inert,
+    inert_json,
+    one_line,
+)
 
 
 def test_the_fast_pattern_flags_exactly_the_unsafe_characters() -> None:
@@ -18,6 +26,15 @@ def test_the_fast_pattern_flags_exactly_the_unsafe_characters() -> None:
         if char in "\n\t":
             continue
         assert bool(pattern.fullmatch(char)) == _unsafe(char, True), hex(code)
+
+
+def test_every_unsafe_character_is_replaced_in_text_and_in_one_line() -> None:
+    # Variation selectors 17-256 are printable marks: a fast "all printable" check passes them.
+    unsafe = [chr(code) for code in _unsafe_codes()] + ["\U000f0000", "\U0010fffd"]
+    assert "\U000e0101" in unsafe and "\u202e" in unsafe and "\x1b" in unsafe
+    for char in unsafe:
+        assert char not in inert(f"a{char}b\nc"), hex(ord(char))
+        assert char not in one_line(f"a{char}b"), hex(ord(char))
 
 
 @settings(max_examples=300, deadline=None)
