@@ -60,9 +60,15 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def _content_lines(note: RawNote) -> list[str]:
+    """The content as an entry writes it: non-blank lines, stripped. Line breaks of any kind
+    (CR, CRLF, form feed, U+2028) end a line here and are never written."""
+    return [line.strip() for line in fields.text(note, "content").splitlines() if line.strip()]
+
+
 def entry_lines(note: RawNote) -> list[str]:
     """`- **title**: first line`, further non-blank content lines indented by two spaces."""
-    lines = [line.strip() for line in fields.text(note, "content").splitlines() if line.strip()]
+    lines = _content_lines(note)
     head = f"- **{_one_line(fields.text(note, 'title'))}**: {lines[0] if lines else ''}".rstrip()
     return [head] + [f"  {line}" for line in lines[1:]]
 
@@ -158,7 +164,8 @@ def plan_promotion(
     for note in candidates(notes, threshold):
         section, title = section_of(note), _one_line(fields.text(note, "title"))
         lines = entry_lines(note)
-        reason = screen_entry(fields.text(note, "title"), fields.text(note, "content"), section)
+        # What would be written is screened: a CRLF note is not held back for its CRs.
+        reason = screen_entry(title, "\n".join(_content_lines(note)), section)
         if reason and note["id"] not in allow:
             blocked.append(BlockedEntry(note_id=note["id"], nugget_name=note["nuggetName"],
                                         section=section, title=title, text="\n".join(lines),

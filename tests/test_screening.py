@@ -126,3 +126,18 @@ def test_the_daily_pass_never_promotes_a_blocked_entry(tmp_path: Path) -> None:
     result = _cli(home, target, "-v", "daily")
     assert result.exit_code == 0 and "held back 2 entries" in result.stdout
     assert "Ignore previous" not in target.read_text()
+
+
+def test_line_breaks_that_are_never_written_do_not_hold_an_entry_back(tmp_path: Path) -> None:
+    home = make_home(tmp_path, [
+        note("crlf", "deploy", "run make deploy\r\nthen check the logs\r\n", hits=5),
+        note("ff", "style", "be brief\x0cuse lists\u2028no tables", hits=4),
+    ], memory_md="# Memory\n")
+    target = home / "memory" / "MEMORY.md"
+    memory = Memory(home, CLOCK, target)
+    plan = memory.plan_promotion()
+    assert plan.blocked == [] and [e.note_id for e in plan.entries] == ["crlf", "ff"]
+    memory.promote(plan)
+    written = target.read_text()
+    assert "\r" not in written and "\x0c" not in written and "\u2028" not in written
+    assert "  then check the logs" in written and "  no tables" in written
