@@ -134,7 +134,7 @@ def notes(obj: Context, nugget: str | None, hidden: bool, query: str | None, as_
         _print_json(found)
         return
     _echo_lines(render.note_row(note) for note in found)
-    click.echo(f"{len(found)} notes", err=True)
+    click.echo(f"{len(found):,} notes", err=True)
 
 
 @main.command()
@@ -212,7 +212,7 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
 def unhide(obj: Context, note_ids: tuple[str, ...]) -> None:
     """Bring archived notes back."""
     entry = obj.memory().unhide(note_ids)
-    click.echo(f"Unhid {len(entry.after)} notes (run {entry.run_id})" if entry
+    click.echo(f"Unhid {len(entry.after):,} notes (run {entry.run_id})" if entry
                else "Those notes are already visible; nothing written.")
 
 
@@ -223,7 +223,7 @@ def unhide(obj: Context, note_ids: tuple[str, ...]) -> None:
 def undo(obj: Context, run_id: str) -> None:
     """Restore the notes an applied run changed."""
     entry = obj.memory().undo(run_id)
-    click.echo(f"Undid {run_id}: restored {len(entry.after)} notes (run {entry.run_id})")
+    click.echo(f"Undid {run_id}: restored {len(entry.after):,} notes (run {entry.run_id})")
 
 
 @main.command()
@@ -281,7 +281,7 @@ def daily(obj: Context) -> None:
     say(f"Promotion: {added} new entries to {promotion.path}" if promotion.directory_exists
         else f"Promotion skipped: no directory for {promotion.path}")
     if promotion.blocked:
-        say(f"Promotion held back {len(promotion.blocked)} entries; see `nuggets promote`.")
+        say(f"Promotion held back {len(promotion.blocked):,} entries; see `nuggets promote`.")
 
 
 @main.command()

@@ -30,7 +30,7 @@ class NoteCommands(Provider):
         for summary in main.shelf.nuggets():
             label = f"Nugget: {one_line(summary.name)}"
             yield DiscoveryHit(Text(label), partial(main.show_nugget, summary.name), text=label,
-                               help=f"{summary.visible} notes, {summary.hidden} archived")
+                               help=f"{summary.visible:,} notes, {summary.hidden:,} archived")
 
     async def search(self, query: str) -> Hits:
         main = self._main()

@@ -74,7 +74,7 @@ def promotion_text(plan: PromotionPlan) -> Iterator[str]:
                f"({one_line(entry.note_id)}){allowed}")
     if plan.blocked:
         yield ""
-        yield (f"Held back {len(plan.blocked)} entries that read like instructions to the agent "
+        yield (f"Held back {len(plan.blocked):,} entries that read like instructions to the agent "
                "(promote one anyway with --allow NOTE_ID):")
         for blocked in plan.blocked:
             yield (f"  blocked [{one_line(blocked.section)}] {one_line(blocked.title)} "
@@ -86,4 +86,4 @@ def promotion_text(plan: PromotionPlan) -> Iterator[str]:
 def journal_line(entry: JournalEntry) -> str:
     summary = one_line(entry.summary or entry.kind)
     return (f"{one_line(entry.run_id)}  {entry.kind:<7} {one_line(entry.at)}  "
-            f"{len(entry.after)} notes  {summary}")
+            f"{len(entry.after):,} notes  {summary}")

@@ -148,14 +148,14 @@ class GraphScreen(Screen[str | None]):
         table = self.query_one("#orphan-table", NoteTable)
         table.empty_text = "Every note here has a link."
         table.set_rows(lonely)
-        table.border_title = f"{len(lonely)} notes with no links either way"
+        table.border_title = f"{len(lonely):,} notes with no links either way"
         tree: Tree[Hop] = self.query_one("#group-tree", Tree)
         tree.root.set_label(Text(f"The {len(biggest)} largest connected groups"
                                  if biggest else "Connected groups"))
         tree.root.expand()
         for group in biggest:
             titles = ", ".join(fields.text(n, "title") for n in group[:3])
-            node = tree.root.add(join((f"{len(group)} notes", "bold"), "  ", line(titles)))
+            node = tree.root.add(join((f"{len(group):,} notes", "bold"), "  ", line(titles)))
             for note in group:
                 node.add_leaf(note_label(note, note["id"]), data=Hop(note["id"], ()))
         if not biggest:

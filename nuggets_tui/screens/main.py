@@ -424,7 +424,7 @@ class MainScreen(Screen[None]):
         body = join(
             "Undo run ", line(entry.run_id, "bold"), f" ({entry.kind}, {entry.at})?\n",
             line(entry.summary or entry.kind), "\n\n",
-            f"This restores the {len(entry.before)} notes it changed as they were before it, "
+            f"This restores the {len(entry.before):,} notes it changed as they were before it, "
             f"in {shown_path(self.memory.graph_path)}, and journals the undo.",
         )
         self.app.push_screen(
@@ -447,7 +447,7 @@ class MainScreen(Screen[None]):
             self.app.call_from_thread(self._failed, "Cannot undo", str(exc))
             return
         self.app.call_from_thread(
-            self._wrote, f"Undid run {run_id}: restored {len(entry.after)} notes."
+            self._wrote, f"Undid run {run_id}: restored {len(entry.after):,} notes."
         )
 
     def _titles(self, note_ids: list[str]) -> list[str]:

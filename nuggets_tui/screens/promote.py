@@ -87,12 +87,12 @@ def summary_text(plan: PromotionPlan) -> Text:
             ".\nPromotion only writes MEMORY.md where its directory already exists. Point it "
             "elsewhere with ", ("nuggets promote --memory-md PATH", "bold"), " or ",
             ("$NUGGETS_MEMORY_MD", "bold"), ", or create that directory.\n",
-            f"{len(plan.entries)} notes have {plan.threshold}+ recalls.",
+            f"{len(plan.entries):,} notes have {plan.threshold}+ recalls.",
         )
     return join(
         "Promote to ", line(shown_path(plan.path), "bold"), "\n",
         (f"{plan.added} to add", "green"), " · ", (f"{plan.updated} to update", "yellow"),
-        f" · {len(plan.entries)} notes recalled {plan.threshold}+ times. Hand-written lines "
+        f" · {len(plan.entries):,} notes recalled {plan.threshold}+ times. Hand-written lines "
         "and other sections are kept as they are.",
         *held_summary(plan),
     )
@@ -211,7 +211,7 @@ class PromoteScreen(Screen[bool]):
             return
         body = join(
             "Write ", line(shown_path(plan.path), "bold"), "?\n\n",
-            f"{plan.added} entries are added and {plan.updated} updated in place; every other "
+            f"{plan.added:,} entries are added and {plan.updated:,} updated in place; every other "
             "line of the file stays as it is. The file is replaced atomically.",
             *allowed_warning(plan),
         )

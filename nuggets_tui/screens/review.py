@@ -111,12 +111,12 @@ def counts_text(plan: Plan, kept: set[int], nugget: str | None) -> Text:
     result = plan.result
     scope = "all nuggets" if nugget is None else f"nugget {nugget}"
     cap = "whole graph, no cap" if plan.uncapped else f"capped at {plan.limit} notes"
-    figures = (f"{result.inspected} inspected · {result.rewritten} rewritten · {result.merged} "
-               f"merged · {result.hidden} archived · {result.tagged} tagged · {result.linked} "
-               "linked")
+    figures = (f"{result.inspected:,} inspected · {result.rewritten:,} rewritten · "
+               f"{result.merged:,} merged · {result.hidden:,} archived · {result.tagged:,} tagged "
+               f"· {result.linked:,} linked")
     total = len(plan.operations)
     return join(("Dry run", "bold"), " of the reflection pass on ", line(scope), f" ({cap})\n",
-                figures, "\n", (f"Keeping {len(kept)} of {total} changes", "bold"),
+                figures, "\n", (f"Keeping {len(kept):,} of {total:,} changes", "bold"),
                 " — nothing is written until you apply.")
 
 
@@ -314,8 +314,8 @@ class ReviewScreen(Screen[bool]):
 
     def _ask_apply(self, plan: Plan, kept: set[int], notes: list[str]) -> None:
         body = join(
-            f"Apply {len(kept)} of {len(plan.operations)} changes?\n\n",
-            f"This rewrites {len(notes)} notes in ", line(shown_path(self.memory.graph_path)),
+            f"Apply {len(kept):,} of {len(plan.operations):,} changes?\n\n",
+            f"This rewrites {len(notes):,} notes in ", line(shown_path(self.memory.graph_path)),
             ", once, atomically, and only if nobody changed the file since this plan.\n\n",
             "It journals the run under ", line(shown_path(self.memory.home / "reflections")),
             ", so ctrl+z on the main screen undoes it. Nothing is deleted: archived notes stay "
@@ -335,8 +335,9 @@ class ReviewScreen(Screen[bool]):
         except NuggetsError as exc:
             self.app.call_from_thread(self._apply_failed, str(exc))
             return
-        message = (f"Applied {len(kept)} changes as run {entry.run_id} ({len(entry.after)} notes "
-                   "written). ctrl+z undoes it." if entry else "Nothing to write.")
+        message = (f"Applied {len(kept):,} changes as run {entry.run_id} "
+                   f"({len(entry.after):,} notes written). ctrl+z undoes it."
+                   if entry else "Nothing to write.")
         self.app.call_from_thread(self._applied, message)
 
     def _applied(self, message: str) -> None:
