@@ -14,7 +14,7 @@ COUNTS = (("inspected", "inspected"), ("rewritten", "rewritten"), ("merged", "me
 
 
 def result_summary(result: ReflectionResult) -> str:
-    return ", ".join(f"{getattr(result, key)} {label}" for key, label in COUNTS)
+    return ", ".join(f"{getattr(result, key):,} {label}" for key, label in COUNTS)
 
 
 def note_diff(before: RawNote, after: RawNote) -> Iterator[str]:
@@ -65,8 +65,8 @@ def promotion_text(plan: PromotionPlan) -> Iterator[str]:
         yield (f"No memory directory at {plan.path.rsplit('/', 1)[0]}: nothing would be written. "
                "Point elsewhere with --memory-md PATH or $NUGGETS_MEMORY_MD.")
         return
-    yield (f"Promotion to {plan.path}: {plan.added} to add, {plan.updated} to update, "
-           f"{len(plan.entries)} candidates (hits >= {plan.threshold})")
+    yield (f"Promotion to {plan.path}: {plan.added:,} to add, {plan.updated:,} to update, "
+           f"{len(plan.entries):,} candidates (hits >= {plan.threshold})")
     for entry in plan.entries:
         reason = entry.allowed_despite
         allowed = f"  (allowed although it {reason})" if reason else ""

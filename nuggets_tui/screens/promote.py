@@ -91,7 +91,7 @@ def summary_text(plan: PromotionPlan) -> Text:
         )
     return join(
         "Promote to ", line(shown_path(plan.path), "bold"), "\n",
-        (f"{plan.added} to add", "green"), " · ", (f"{plan.updated} to update", "yellow"),
+        (f"{plan.added:,} to add", "green"), " · ", (f"{plan.updated:,} to update", "yellow"),
         f" · {len(plan.entries):,} notes recalled {plan.threshold}+ times. Hand-written lines "
         "and other sections are kept as they are.",
         *held_summary(plan),
