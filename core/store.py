@@ -113,12 +113,21 @@ def parse_graph(path: Path, data: bytes) -> Graph:
     return Graph(path=path, doc=doc, fingerprint=digest(), warnings=warnings)
 
 
+# The json module's messages that end in "at" (the position follows in ours, not in them).
+_JSON_PROBLEMS = {
+    "Unterminated string starting at": "a string with no closing quote (a cut-off file?)",
+    "Invalid control character at": "a control character inside a string",
+    "Extra data": "more text after the end of the JSON document",
+}
+
+
 def _loads(path: Path, text: str, recorder: _KeyRecorder) -> Any:
     try:
         return json.loads(text, object_pairs_hook=recorder)
     except json.JSONDecodeError as exc:
+        problem = _JSON_PROBLEMS.get(exc.msg, exc.msg[:1].lower() + exc.msg[1:])
         raise GraphError(
-            f"{path}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+            f"{path}: not valid JSON at line {exc.lineno} column {exc.colno}: {problem}"
         ) from None
     except RecursionError:
         raise GraphError(f"{path}: JSON nested too deeply to read") from None
