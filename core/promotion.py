@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import difflib
 import os
-import re
 from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from . import fields
+from .memorymd import MemoryDocument
 from .models import BlockedEntry, PromotionEntry, PromotionPlan, RawNote
 from .screening import screen_entry
 from .store import EMPTY_FINGERPRINT
@@ -20,7 +20,6 @@ HEADER = [
     "",
     "Auto-promoted from nuggets graph notes (3+ recalls across sessions).",
 ]
-_SECTION = re.compile(r"^##\s+(.*?)\s*$")
 
 
 def default_memory_md(cwd: Path, home_dir: Path) -> Path:
@@ -73,10 +72,6 @@ def entry_lines(note: RawNote) -> list[str]:
     return [head] + [f"  {line}" for line in lines[1:]]
 
 
-def section_rank(name: str) -> tuple[int, str]:
-    return {"learnings": (0, ""), "preferences": (1, "")}.get(name, (2, name))
-
-
 def candidates(notes: list[RawNote], threshold: int) -> list[RawNote]:
     """Visible notes with enough hits; one per section and title (most hits, then file order)."""
     eligible = [n for n in notes if not fields.hidden(n) and fields.hits(n) >= threshold]
@@ -87,70 +82,6 @@ def candidates(notes: list[RawNote], threshold: int) -> list[RawNote]:
     return [n for n in eligible if id(n) in chosen]
 
 
-class _Document:
-    """MEMORY.md as lines, with its sections and entries located for editing in place."""
-
-    def __init__(self, text: str) -> None:
-        self.lines = text.splitlines() if text else list(HEADER)
-        self.trailing_newline = text.endswith("\n") or not text
-
-    def sections(self) -> list[tuple[str, int, int]]:
-        """(name, heading line, end line exclusive) for each `## name` section."""
-        heads = [
-            (m.group(1), i) for i, line in enumerate(self.lines) if (m := _SECTION.match(line))
-        ]
-        return [
-            (name, start, heads[k + 1][1] if k + 1 < len(heads) else len(self.lines))
-            for k, (name, start) in enumerate(heads)
-        ]
-
-    def find(self, section: str) -> tuple[int, int] | None:
-        for name, start, end in self.sections():
-            if name == section:
-                return start, end
-        return None
-
-    def entry_span(self, start: int, end: int, title: str) -> tuple[int, int] | None:
-        # A prefix test, not a pattern: a title may itself hold "**:".
-        head = f"- **{title}**:"
-        for i in range(start + 1, end):
-            if self.lines[i].startswith(head):
-                stop = i + 1
-                while stop < end and self.lines[stop].startswith("  ") and self.lines[stop].strip():
-                    stop += 1
-                return i, stop
-        return None
-
-    def add_section(self, section: str) -> tuple[int, int]:
-        later = [s for s in self.sections() if section_rank(s[0]) > section_rank(section)]
-        at = later[0][1] if later else len(self.lines)
-        gap = [""] if at > 0 and self.lines[at - 1].strip() else []
-        self.lines[at:at] = [*gap, f"## {section}", *([""] if later else [])]
-        heading = at + len(gap)
-        return heading, heading + (2 if later else 1)
-
-    def append(self, start: int, end: int, entry: list[str]) -> None:
-        filled = [i for i in range(start + 1, end) if self.lines[i].strip()]
-        if filled:
-            self.lines[filled[-1] + 1 : filled[-1] + 1] = entry
-            return
-        self.lines[start + 1 : end] = ["", *entry, *([""] if end < len(self.lines) else [])]
-
-    def upsert(self, section: str, title: str, entry: list[str]) -> str:
-        start, end = self.find(section) or self.add_section(section)
-        found = self.entry_span(start, end, title)
-        if found is None:
-            self.append(start, end, entry)
-            return "add"
-        if self.lines[found[0] : found[1]] == entry:
-            return "same"
-        self.lines[found[0] : found[1]] = entry
-        return "update"
-
-    def text(self) -> str:
-        return "\n".join(self.lines) + ("\n" if self.trailing_newline else "")
-
-
 def plan_promotion(
     notes: list[RawNote], path: Path, before_text: str, directory_exists: bool,
     threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
@@ -158,11 +89,12 @@ def plan_promotion(
 ) -> PromotionPlan:
     """The edited MEMORY.md. Candidates that screening holds back are left out and listed as
     blocked, unless their note id is in `allow`."""
-    doc = _Document(before_text)
+    doc = MemoryDocument(before_text, HEADER)
     entries: list[PromotionEntry] = []
     blocked: list[BlockedEntry] = []
     for note in candidates(notes, threshold):
-        section, title = section_of(note), _one_line(fields.text(note, "title"))
+        # One line each: a heading or a title with a line break in it would not be found again.
+        section, title = _one_line(section_of(note)), _one_line(fields.text(note, "title"))
         lines = entry_lines(note)
         # What would be written is screened: a CRLF note is not held back for its CRs.
         reason = screen_entry(title, "\n".join(_content_lines(note)), section)

@@ -16,8 +16,8 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from core import Memory, NuggetsError, StalePlanError
+from core.memorymd import section_rank
 from core.models import BlockedEntry, PromotionEntry, PromotionPlan
-from core.promotion import section_rank
 from core.store import Graph
 
 from ..safe import block, join, line, shown_path
