@@ -50,6 +50,7 @@ class Shelf:
     extra_nuggets: list[str] = field(default_factory=list)
     _backlinks: dict[str, list[int]] | None = None
     _haystacks: list[str] | None = None
+    _views: dict[tuple[str | None, bool], list[int]] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         return f"Shelf({self.graph!r})"
@@ -77,13 +78,23 @@ class Shelf:
         """Notes in file order: one nugget or all, archived ones only when asked, and those
         whose title, content or tags contain `query` (case-insensitive)."""
         needle = query.replace("\n", " ").casefold() if query else ""
-        haystacks = self._haystack_index() if needle else []
-        return [
-            note for position, note in enumerate(self.notes)
-            if (nugget is None or note["nuggetName"] == nugget)
-            and (include_hidden or not fields.hidden(note))
-            and (not needle or needle in haystacks[position])
-        ]
+        positions, notes = self._view(nugget, include_hidden), self.notes
+        if not needle:
+            return [notes[p] for p in positions]
+        haystacks = self._haystack_index()
+        return [notes[p] for p in positions if needle in haystacks[p]]
+
+    def _view(self, nugget: str | None, include_hidden: bool) -> list[int]:
+        """Positions of the notes of one nugget (or all), archived ones or not; kept, so that
+        each keystroke of a search only looks for its text."""
+        found = self._views.get((nugget, include_hidden))
+        if found is None:
+            found = self._views[(nugget, include_hidden)] = [
+                position for position, note in enumerate(self.notes)
+                if (nugget is None or note["nuggetName"] == nugget)
+                and (include_hidden or not fields.hidden(note))
+            ]
+        return found
 
     def note(self, note_id: str) -> RawNote:
         note = self.graph.get(note_id)
