@@ -4,9 +4,11 @@ uses, with what it wrote checked on disk."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
+from textual.app import App, ComposeResult
 from textual.widgets._footer import FooterKey
 
 from console_support import demo_home, make_app, notes_on_disk, settle
@@ -18,6 +20,7 @@ from nuggets_tui.screens.help import HelpScreen
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.screens.promote import PromoteScreen
 from nuggets_tui.screens.review import ChangeRow, ReviewScreen
+from nuggets_tui.widgets.busy import Busy
 from nuggets_tui.widgets.note_table import NoteTable
 from nuggets_tui.widgets.virtual_table import VirtualTable
 
@@ -402,3 +405,23 @@ async def test_footer_follows_what_the_keys_can_do(home: Path) -> None:
         await pilot.press("plus")
         await settle(pilot, app)
         assert footer_keys(app)["apply"] is True
+
+
+async def test_busy_strip_counts_the_seconds_and_goes_away() -> None:
+    class Strip(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Busy()
+
+    app = Strip()
+    async with app.run_test() as pilot:
+        busy = app.query_one(Busy)
+        assert not busy.display
+        busy.start("Loading the memory…")
+        first = str(busy.render())
+        assert busy.display and "Loading the memory… 0.0 s" in first
+        await pilot.pause(0.6)
+        later = re.search(r"Loading the memory… (\d+\.\d) s", str(busy.render()))
+        assert later is not None and float(later.group(1)) > 0  # it ticks on its own
+        busy.stop()
+        await pilot.pause()
+        assert not busy.display

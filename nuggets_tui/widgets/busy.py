@@ -28,11 +28,6 @@ class Busy(Static):
         self._ticks = 0
         self._timer: Timer | None = None
 
-    @property
-    def what(self) -> str:
-        """What is running, or "" when nothing is."""
-        return self._what
-
     def start(self, what: str) -> None:
         self._what, self._since, self._ticks = what, monotonic(), 0
         self.add_class("-active")
