@@ -175,6 +175,21 @@ class JournalEntry(CamelModel):
     undoes: str | None = None
     summary: str = ""
 
+    def to_json_dict(self) -> dict[str, Any]:
+        """As CamelModel's, without copying the note images: they are the graph's own JSON
+        dicts, and an uncapped run at 100k notes holds 200k of them (~1.3 s to copy)."""
+        dumped = self.model_dump(mode="python", by_alias=True, exclude_none=True,
+                                 exclude={"before", "after"})
+        images = {"before": self.before, "after": self.after}
+        ordered: dict[str, Any] = {}
+        for name, info in type(self).model_fields.items():
+            key = info.alias or name
+            if name in images:
+                ordered[key] = images[name]
+            elif key in dumped:
+                ordered[key] = dumped[key]
+        return ordered
+
 
 PromotionAction = Literal["add", "update", "same"]
 

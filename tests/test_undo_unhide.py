@@ -24,6 +24,7 @@ from note_builders import (
 
 from core import Memory, NuggetsError, UndoConflictError, UnknownNoteError
 from core.clock import fixed_clock, parse_iso
+from core.models import CamelModel
 
 LATER = fixed_clock(parse_iso("2026-11-01T10:00:00Z"))
 LATER_ISO = "2026-11-01T10:00:00.000Z"
@@ -188,3 +189,18 @@ def test_no_note_ever_disappears_and_every_archived_note_comes_back(
         final = file_notes(memory.home)
         assert list(final) == ids
         assert not [i for i, n in final.items() if n.get("hidden") is True]
+
+
+def test_journal_entries_are_written_as_their_models_dump(home: Path) -> None:
+    """Journal entries skip copying their note images; the JSON is the same as the model's."""
+    memory = Memory(home, LATER)
+    run_id = reflect_all(home)
+    hidden = next(n["id"] for n in json.loads(graph_file(home).read_bytes())["notes"]
+                  if n.get("hidden"))
+    memory.unhide([hidden])
+    memory.undo(memory.log()[0].run_id)
+    entries = memory.log()
+    assert {e.kind for e in entries} >= {"reflect", "unhide", "undo"} and run_id
+    for entry in entries:
+        generic = CamelModel.to_json_dict(entry)
+        assert json.dumps(entry.to_json_dict()) == json.dumps(generic)
