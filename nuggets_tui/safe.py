@@ -9,15 +9,37 @@ from rich.text import Text
 
 from core.inert import inert, one_line
 
+# What one piece of untrusted text may put on screen. An agent may write a 20 MB note; laying
+# it out in full would hold the console for many seconds, and nobody reads that much in a pane.
+MAX_LINE = 1_000
+MAX_BLOCK = 20_000
+
 
 def line(value: object, style: str = "") -> Text:
     """One line of untrusted text: newlines and controls become placeholders."""
-    return Text(one_line(str(value)), style=style, end="")
+    text, more = _clip(str(value), MAX_LINE)
+    return _with_more(Text(one_line(text), style=style, end=""), more)
 
 
 def block(value: object, style: str = "") -> Text:
     """Untrusted multi-line text, kept on its lines."""
-    return Text(inert(str(value)), style=style, end="")
+    text, more = _clip(str(value), MAX_BLOCK)
+    return _with_more(Text(inert(text), style=style, end=""), more)
+
+
+def _clip(text: str, limit: int) -> tuple[str, int]:
+    return (text, 0) if len(text) <= limit else (text[:limit], len(text) - limit)
+
+
+def _with_more(shown: Text, more: int) -> Text:
+    if more:
+        shown.append(f" … {more:,} more characters not shown", style="dim italic")
+    return shown
+
+
+def more_lines(count: int, where: str = "") -> Text:
+    """The line that stands for the lines of a long listing left out."""
+    return Text(f"… {count:,} more lines not shown{where}\n", style="dim italic")
 
 
 def shown_path(path: object) -> str:

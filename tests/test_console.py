@@ -425,3 +425,30 @@ async def test_busy_strip_counts_the_seconds_and_goes_away() -> None:
         busy.stop()
         await pilot.pause()
         assert not busy.display
+
+
+async def test_a_huge_note_is_shown_in_part_and_the_console_stays_usable(home: Path) -> None:
+    doc = json.loads(graph_path(home).read_bytes())
+    content = "".join(f"line {n} of a note that never ends  \n" for n in range(60_000))
+    doc["notes"].insert(0, dict(doc["notes"][0], id="note-user-huge", hidden=False,
+                                title="huge " * 1_000, content=content))
+    graph_path(home).write_text(json.dumps(doc))
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        app.screen.select_note("note-user-huge")
+        await settle(pilot, app)
+        detail = str(app.screen.query_one("#detail-body").render())
+        assert "line 0 of a note" in detail and "line 59999" not in detail
+        assert "more characters not shown" in detail and len(detail) < 30_000
+        review = await _review(pilot, app)
+        await pilot.press("c")  # the whole graph
+        await settle(pilot, app)
+        row = next(r for r in review.query_one("#changes", VirtualTable).rows
+                   if isinstance(r, ChangeRow) and r.change.note_id == "note-user-huge"
+                   and r.change.type == "rewrite")
+        review._show_diff(row)
+        await settle(pilot, app)
+        diff = str(review.query_one("#diff-body").render())
+        assert "more lines not shown (nuggets reflect prints them all)" in diff
+        assert diff.count("\n") < 1_200

@@ -20,9 +20,9 @@ from core.memorymd import section_rank
 from core.models import BlockedEntry, PromotionEntry, PromotionPlan
 from core.store import Graph
 
-from ..safe import block, join, line, shown_path
+from ..safe import block, join, line, more_lines, shown_path
 from ..widgets.busy import Busy
-from ..widgets.diff_view import DiffView
+from ..widgets.diff_view import MAX_DIFF_LINES, DiffView
 from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
 from .confirm import ConfirmScreen
@@ -60,9 +60,12 @@ ENTRY_COLUMNS = (
 def diff_text(diff: str) -> Text:
     styles = {"+": "green", "-": "red", "@": "cyan"}
     parts: list[Text | str] = []
-    for raw in diff.splitlines():
+    lines = diff.splitlines()
+    for raw in lines[:MAX_DIFF_LINES]:
         style = "bold" if raw.startswith(("+++", "---")) else styles.get(raw[:1], "")
         parts += [line(raw, style), "\n"]
+    if len(lines) > MAX_DIFF_LINES:
+        parts.append(more_lines(len(lines) - MAX_DIFF_LINES, " (nuggets promote prints them all)"))
     return join(*parts)
 
 
@@ -131,6 +134,7 @@ class PromoteScreen(Screen[bool]):
         self.graph = graph
         self.plan: PromotionPlan | None = None
         self.allowed: set[str] = set()
+        self._body: tuple[PromotionPlan, Text] | None = None  # the plan's diff, drawn once
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Planning the promotion…"), id="promote-summary")
@@ -174,8 +178,10 @@ class PromoteScreen(Screen[bool]):
             return Text("")
         if not plan.directory_exists:
             return Text("No diff: nothing would be written.", style="dim")
-        diff = plan.diff.replace(plan.path, shown_path(plan.path))
-        return diff_text(diff) if diff else Text("MEMORY.md is already up to date.")
+        if self._body is None or self._body[0] is not plan:
+            diff = plan.diff.replace(plan.path, shown_path(plan.path))
+            self._body = plan, diff_text(diff) if diff else Text("MEMORY.md is already up to date.")
+        return self._body[1]
 
     @on(VirtualTable.Highlighted, "#entries")
     def _highlighted(self, event: VirtualTable.Highlighted) -> None:

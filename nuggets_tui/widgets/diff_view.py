@@ -11,8 +11,9 @@ from core import fields
 from core.models import RawNote
 from core.notediff import compare
 
-from ..safe import join, line
+from ..safe import join, line, more_lines
 
+MAX_DIFF_LINES = 1_000  # of one note's content diff, or of MEMORY.md's
 _LINE_STYLES = {"-": "red", "+": "green", " ": "", "@": "dim cyan"}
 
 
@@ -23,8 +24,11 @@ def note_diff_text(before: RawNote, after: RawNote, heading: Text) -> Text:
         parts += [(f"  {name}: ", "bold"), line(old), " → ", line(new), "\n"]
     if change.content:
         parts += [("  content\n", "bold")]
-        for tag, text in change.content:
+        for tag, text in change.content[:MAX_DIFF_LINES]:
             parts += [diff_line(tag, text), "\n"]
+        if len(change.content) > MAX_DIFF_LINES:
+            parts.append(more_lines(len(change.content) - MAX_DIFF_LINES,
+                                    " (nuggets reflect prints them all)"))
     if change.tags_removed or change.tags_added:
         parts += [("  tags ", "bold")]
         parts += [part for t in change.tags_removed for part in (line("-" + t, "red"), " ")]
