@@ -452,3 +452,22 @@ async def test_a_huge_note_is_shown_in_part_and_the_console_stays_usable(home: P
         diff = str(review.query_one("#diff-body").render())
         assert "more lines not shown (nuggets reflect prints them all)" in diff
         assert diff.count("\n") < 1_200
+
+
+async def test_a_note_with_thousands_of_backlinks_is_shown_in_part(tmp_path: Path) -> None:
+    spokes = [{"id": f"n{i}", "nuggetName": "user", "title": f"spoke {i}", "content": "x",
+               "links": [{"to": "hub", "reason": "see also"}]} for i in range(3_000)]
+    hub = {"id": "hub", "nuggetName": "user", "title": "the hub", "content": "y"}
+    graph_path(tmp_path).parent.mkdir(parents=True)
+    graph_path(tmp_path).write_text(json.dumps({"version": 3, "notes": [*spokes, hub]}))
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        app.screen.select_note("hub")
+        await settle(pilot, app)
+        detail = str(app.screen.query_one("#detail-body").render())
+        assert "Backlinks (3,000)" in detail and "… 2,950 more not shown" in detail
+        await pilot.press("g")
+        await settle(pilot, app)
+        root = app.screen.query_one("#hops").root
+        assert len(root.children) == 51 and "2,950 more" in str(root.children[-1].label)

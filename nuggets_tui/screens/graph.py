@@ -25,6 +25,7 @@ from ..widgets.virtual_table import VirtualTable
 
 AUTO_HOPS = 2
 GROUPS_SHOWN = 20
+EDGES_SHOWN = 50  # per note in the tree: a hub with 20k backlinks would take seconds to lay out
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,8 @@ class GraphScreen(Screen[str | None]):
         """Add the node's links and backlinks as children (once), `hops` levels deep."""
         hop: Hop = node.data
         if not node.children:
-            for edge in self._onward(hop):
+            onward = self._onward(hop)
+            for edge in onward[:EDGES_SHOWN]:
                 target = self.shelf.graph.get(edge.note_id)
                 arrow = "→ " if edge.direction == "out" else "← "
                 label = join(arrow, note_label(target, edge.note_id), "  ",
@@ -114,6 +116,9 @@ class GraphScreen(Screen[str | None]):
                 else:
                     node.add(label, data=Hop(edge.note_id, (*hop.path, edge.note_id),
                                              edge.direction))
+            if len(onward) > EDGES_SHOWN:
+                node.add_leaf(Text(f"… {len(onward) - EDGES_SHOWN:,} more links and backlinks "
+                                   "not shown", style="dim italic"))
         node.expand()
         if hops > 1:
             for child in node.children:

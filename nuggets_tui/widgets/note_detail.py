@@ -12,6 +12,8 @@ from core.shelf import NoteDetail
 
 from ..safe import block, join, line
 
+LINKS_SHOWN = 50  # each of links and backlinks; a hub note may have thousands
+
 _META = ("id", "nuggetName", "kind", "type", "scope", "subject", "source", "confidence",
          "stability", "hits", "lastHitSession", "createdAt", "updatedAt", "lastRewrittenAt",
          "archivedAt")
@@ -41,18 +43,26 @@ def detail_text(detail: NoteDetail) -> Text:
     for name in _META:
         if note.get(name) not in (None, ""):
             parts += [(f"{name:<16}", "dim"), line(note[name]), "\n"]
-    parts += ["\n", (f"Links ({len(detail.links)})", "bold"), "\n"]
-    for link, target in detail.links:
+    parts += ["\n", (f"Links ({len(detail.links):,})", "bold"), "\n"]
+    for link, target in detail.links[:LINKS_SHOWN]:
         parts += ["  → ", _title(target, link["to"]), ("  " + "", ""),
                   line(link.get("reason", ""), style="italic dim"), "\n"]
+    parts += _more(len(detail.links))
     if detail.backlinks is None:
         parts += ["\n", ("Backlinks", "bold"), (" (counting…)", "dim"), "\n"]
         return join(*parts)
-    parts += ["\n", (f"Backlinks ({len(detail.backlinks)})", "bold"), "\n"]
-    for source, link in detail.backlinks:
+    parts += ["\n", (f"Backlinks ({len(detail.backlinks):,})", "bold"), "\n"]
+    for source, link in detail.backlinks[:LINKS_SHOWN]:
         parts += ["  ← ", _title(source, source["id"]), "  ",
                   line(link.get("reason", ""), style="italic dim"), "\n"]
+    parts += _more(len(detail.backlinks))
     return join(*parts)
+
+
+def _more(count: int) -> list[Text]:
+    if count <= LINKS_SHOWN:
+        return []
+    return [Text(f"  … {count - LINKS_SHOWN:,} more not shown\n", style="dim italic")]
 
 
 class NoteDetailPane(VerticalScroll):
