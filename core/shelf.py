@@ -51,6 +51,7 @@ class Shelf:
     _backlinks: dict[str, list[int]] | None = None
     _haystacks: list[str] | None = None
     _views: dict[tuple[str | None, bool], list[int]] = field(default_factory=dict)
+    _nuggets: list[NuggetSummary] | None = None
 
     def __repr__(self) -> str:
         return f"Shelf({self.graph!r})"
@@ -64,13 +65,15 @@ class Shelf:
         return self.graph.notes
 
     def nuggets(self) -> list[NuggetSummary]:
-        counts: dict[str, list[int]] = {name: [0, 0, 0, 0] for name in self.extra_nuggets}
-        for note in self.notes:
-            row = counts.setdefault(note["nuggetName"], [0, 0, 0, 0])
-            row[0] += 1
-            row[2 if fields.hidden(note) else 1] += 1
-            row[3] += note.get("kind") == "fact"
-        return [NuggetSummary(name, *row) for name, row in sorted(counts.items())]
+        if self._nuggets is None:
+            counts: dict[str, list[int]] = {name: [0, 0, 0, 0] for name in self.extra_nuggets}
+            for note in self.notes:
+                row = counts.setdefault(note["nuggetName"], [0, 0, 0, 0])
+                row[0] += 1
+                row[2 if fields.hidden(note) else 1] += 1
+                row[3] += note.get("kind") == "fact"
+            self._nuggets = [NuggetSummary(name, *row) for name, row in sorted(counts.items())]
+        return list(self._nuggets)
 
     def list_notes(
         self, nugget: str | None = None, include_hidden: bool = False, query: str | None = None

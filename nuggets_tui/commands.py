@@ -12,6 +12,7 @@ from core import fields
 from core.inert import one_line
 
 MAX_HITS = 30
+TITLE_CHARS = 200  # of a title in the palette: its matcher scores every character
 
 
 class NoteCommands(Provider):
@@ -44,7 +45,7 @@ class NoteCommands(Provider):
                 yield Hit(score, Text(label), partial(main.show_nugget, summary.name), text=label)
         notes = main.shelf.list_notes(include_hidden=True, query=query)
         for note in notes[:MAX_HITS]:
-            title = one_line(fields.text(note, "title") or note["id"])
+            title = one_line((fields.text(note, "title") or note["id"])[:TITLE_CHARS])
             label = f"Note: {title}"
             yield Hit(max(matcher.match(label), 0.1), Text(label),
                       partial(main.select_note, note["id"]), text=label,
