@@ -1,8 +1,10 @@
 """Console figures at 100k notes, in a fresh process: `python -m bench.console HOME`.
 
 Prints one JSON object: either `{"skipped": reason}` or, in seconds from building the App:
-`first_frame` (the first screen drawn: the layout with "Loading the memory…"), `first_paint` (the
-first frame with the notes in the table), `ready` (the background work that follows is done:
+`first_frame` (the first screen drawn: the layout with "Loading the memory…"), `first_page` (the
+first frame with notes in the table: a page read from the head of the file while the rest is
+read), `first_paint` (the first frame with the whole file read and checked, its notes in the
+table and every key working), `ready` (the background work that follows is done:
 search and backlink indexes, the overview, the capped dry run made ahead for `r`); and per
 measured key, once ready: `keys` (from the key press to the last frame drawn before the screen
 settled, i.e. the key's result on screen; None when the key drew nothing) and `keys_settled` (to
@@ -75,15 +77,19 @@ class ConsoleHook:
         def display(screen: Any, renderable: Any) -> None:
             draw(screen, renderable)
             if renderable is not None:
-                frames.drawn(time.perf_counter(), self.notes_shown(app))
+                rows = self.rows_shown(app)
+                frames.drawn(time.perf_counter(), rows, rows and self.notes_shown(app))
 
         app._display = display
         return frames
 
     @staticmethod
-    def notes_shown(app: Any) -> bool:
+    def rows_shown(app: Any) -> bool:
         screen = app.screen
-        return bool(getattr(screen, "shelf", None)) and bool(screen.query_one("#notes").rows)
+        return bool(screen.query("#notes")) and bool(screen.query_one("#notes").rows)
+
+    def notes_shown(self, app: Any) -> bool:
+        return bool(getattr(app.screen, "shelf", None)) and self.rows_shown(app)
 
     def quiet_cursor(self, app: Any) -> None:
         """The filter's blinking cursor would draw a frame twice a second whatever a key did."""
@@ -105,12 +111,15 @@ class Frames:
 
     times: list[float] = field(default_factory=list)
     first: float | None = None
-    notes: float | None = None
+    page: float | None = None  # notes in the table: the first page, read ahead, or all
+    notes: float | None = None  # the whole file read and checked, its notes in the table
 
-    def drawn(self, at: float, notes_shown: bool) -> None:
+    def drawn(self, at: float, rows_shown: bool, loaded: bool) -> None:
         self.times.append(at)
         self.first = self.first or at
-        if notes_shown and self.notes is None:
+        if rows_shown and self.page is None:
+            self.page = at
+        if rows_shown and loaded and self.notes is None:
             self.notes = at
 
 
@@ -147,9 +156,10 @@ async def _drive(hook: ConsoleHook, home: Path, runs: int) -> dict[str, Any]:
                 keys[step.name].append(after[-1] - pressed if after else None)
                 await pilot.press("escape")
                 await hook.settled(app, pilot)
-    assert frames.first is not None and frames.notes is not None
-    return {"first_frame": frames.first - start, "first_paint": frames.notes - start,
-            "ready": ready, "keys": keys, "keys_settled": settled}
+    assert frames.first is not None and frames.page is not None and frames.notes is not None
+    return {"first_frame": frames.first - start, "first_page": frames.page - start,
+            "first_paint": frames.notes - start, "ready": ready, "keys": keys,
+            "keys_settled": settled}
 
 
 def measure(home: Path, runs: int = 5) -> dict[str, Any]:

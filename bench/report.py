@@ -224,8 +224,14 @@ def _console_targets(figures: Figures) -> list[Target]:
                 Target("console", f"console key press to screen, {label}", skipped, "≤ 100 ms",
                        None, "")]
     paint = statistics.median(c["first_paint"] for c in figures.console)
-    found = [Target("console_paint", f"console first paint (the notes on screen), {label}",
-                    f"{paint:.2f} s", "≤ 2 s", *_verdict(paint, 2.0, "s"))]
+    found = []
+    if all("first_page" in c for c in figures.console):
+        page = statistics.median(c["first_page"] for c in figures.console)
+        found.append(Target("console_page", f"console first paint (a page of notes on screen), "
+                            f"{label}", f"{page:.2f} s", "≤ 2 s", *_verdict(page, 2.0, "s")))
+    found.append(Target("console_paint", f"console: whole table on screen, every key working "
+                        f"(file read and checked), {label}", f"{paint:.2f} s", "≤ 2 s",
+                        *_verdict(paint, 2.0, "s")))
     for name in figures.console[0]["keys"]:
         values = [v * 1000 for c in figures.console for v in c["keys"][name] if v is not None]
         if not values:
@@ -389,7 +395,10 @@ def _console_section(figures: Figures) -> list[str]:
         "| from start | min / median |", "|---|---|",
         f"| first frame (the layout, \"Loading the memory…\"), s | "
         f"{_fmt_s([c['first_frame'] for c in runs])} |",
-        f"| first frame with the notes in the table, s | "
+        *([f"| first frame with notes in the table (a page read from the head of the file), s "
+           f"| {_fmt_s([c['first_page'] for c in runs])} |"]
+          if all("first_page" in c for c in runs) else []),
+        f"| first frame with the whole file read and checked (all notes, every key), s | "
         f"{_fmt_s([c['first_paint'] for c in runs])} |",
         "| ready: indexes, overview and the capped dry run built in the background, s | "
         f"{_fmt_s([c['ready'] for c in runs])} |", "",

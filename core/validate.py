@@ -1,6 +1,6 @@
 """Checks that a parsed graph document can be worked on safely; the message names the note.
 
-`_note_problem` is the full check. Reading 100k notes with it alone takes about a second, so each
+`note_problem` is the full check. Reading 100k notes with it alone takes about a second, so each
 note first meets `PlainNotes.check`, a fast yes for the common well-formed note: True only when
 the full check would find nothing; False means "look closer", and the full check decides (and
 names the problem). Notes of one file share a few layouts, so the types of a note's top-level
@@ -28,7 +28,7 @@ def _type_name(value: Any) -> str:
     return "null" if value is None else _JSON_NAMES.get(type(value), type(value).__name__)
 
 
-def _note_problem(note: Any) -> str | None:
+def note_problem(note: Any) -> str | None:
     if not isinstance(note, dict):
         return f"is {_type_name(note)}, not an object"
     if not isinstance(note.get("id"), str) or not note["id"]:
@@ -166,7 +166,7 @@ def document_problem(doc: Any) -> str | None:
     seen: dict[str, int] = {}
     plain = PlainNotes()
     for position, note in enumerate(notes):
-        problem = None if plain.check(note) else _note_problem(note)
+        problem = None if plain.check(note) else note_problem(note)
         if problem:
             ident = note.get("id") if isinstance(note, dict) else None
             where = f"note #{position}" + (f" ({ident!r})" if isinstance(ident, str) else "")

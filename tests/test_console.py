@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from pathlib import Path
 
 import pytest
@@ -471,3 +472,62 @@ async def test_a_note_with_thousands_of_backlinks_is_shown_in_part(tmp_path: Pat
         await settle(pilot, app)
         root = app.screen.query_one("#hops").root
         assert len(root.children) == 51 and "2,950 more" in str(root.children[-1].label)
+
+
+def _slow_shelf(app, gate: threading.Event) -> None:  # type: ignore[no-untyped-def]
+    """The whole read waits for `gate`, as it does for seconds on a large memory."""
+    memory = app.memory
+    read = memory.shelf
+
+    def shelf():  # type: ignore[no-untyped-def]
+        gate.wait(10)
+        return read()
+
+    memory.shelf = shelf
+
+
+async def test_the_first_page_shows_while_the_file_is_read_and_nothing_acts_on_it(
+    home: Path,
+) -> None:
+    app = make_app(home)
+    gate = threading.Event()
+    _slow_shelf(app, gate)
+    visible = [n for n in json.loads(graph_path(home).read_bytes())["notes"]
+               if not fields.hidden(n)]
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if table(app).rows:
+                break
+        screen = app.screen
+        assert [n["id"] for n in table(app).rows] == [n["id"] for n in visible[:100]]
+        assert screen.shelf is None and screen.current_note is None
+        assert "reading the whole file" in str(table(app).border_title)
+        assert "details follow" in str(screen.query_one("#detail-body").render())
+        assert all(screen.check_action(a, ()) is None for a in ("unhide", "graph", "review"))
+        await pilot.press("down", "r", "u", "g")
+        assert app.screen is screen  # none of them opened a screen or acted
+        highlighted = table(app).current["id"]
+        gate.set()
+        await settle(pilot, app)
+        assert len(table(app).rows) == len(visible) and screen.current_note["id"] == highlighted
+        assert highlighted in str(screen.query_one("#detail-body").render())
+
+
+async def test_a_file_broken_past_the_first_page_clears_it(home: Path) -> None:
+    doc = json.loads(graph_path(home).read_bytes())
+    doc["notes"].append(dict(doc["notes"][0], id="note-broken", hits=-1))
+    graph_path(home).write_text(json.dumps(doc, indent=2))
+    app = make_app(home)
+    gate = threading.Event()
+    _slow_shelf(app, gate)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if table(app).rows:
+                break
+        assert table(app).rows
+        gate.set()
+        await settle(pilot, app)
+        assert table(app).rows == [] and app.screen.shelf is None
+        assert "note-broken" in str(app.screen.query_one("#problem").render())

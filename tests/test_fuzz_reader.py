@@ -17,7 +17,7 @@ from reliability_support import CLOCK, messy_notes
 from core import Memory, NuggetsError
 from core.errors import GraphError
 from core.store import parse_graph, read_graph
-from core.validate import PlainNotes, _note_problem
+from core.validate import PlainNotes, note_problem
 
 PATH = Path("graph.json")
 VALID = json.dumps({"version": 3, "notes": messy_notes()}, indent=2).encode()
@@ -145,7 +145,7 @@ def test_strange_notes_read_and_survive_plan_apply_and_promotion(
 @given(_note)
 def test_the_fast_check_never_passes_a_note_the_full_check_refuses(note: dict) -> None:
     if PlainNotes().check(note):
-        assert _note_problem(note) is None
+        assert note_problem(note) is None
     record("fuzz cases run")
 
 
@@ -162,6 +162,6 @@ def test_the_fast_check_leaves_deep_nesting_to_the_full_check() -> None:
         deep = [deep]
     note = {"id": "n1", "nuggetName": "p", "vector": {"basis": deep}}
     assert not PlainNotes().check(note)
-    assert "nested more than" in (_note_problem(note) or "")
+    assert "nested more than" in (note_problem(note) or "")
     shallow = {"id": "n1", "nuggetName": "p", "vector": {"basis": [[["x"]]]}}
     assert PlainNotes().check(shallow)

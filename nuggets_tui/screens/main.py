@@ -18,6 +18,7 @@ from core import Memory, NuggetsError, UndoConflictError, fields
 from core.history import last_undoable
 from core.inert import one_line
 from core.models import Plan, RawNote
+from core.peek import first_notes
 from core.shelf import NuggetSummary, Shelf
 from core.stats import Overview, overview
 from core.store import Graph
@@ -50,6 +51,7 @@ class FileStamp:
         return cls(st.st_mtime_ns, st.st_size, st.st_ino)
 
 
+FIRST_PAGE = 100  # notes read from the head of the file to show while the rest is read
 View = tuple[str | None, bool, str]  # the nugget (None: all), archived shown, filter text
 
 
@@ -131,6 +133,12 @@ class MainScreen(Screen[None]):
         search and backlink indexes, the overview, and the capped dry run `r` will show."""
         call = self.app.call_from_thread
         stamp = FileStamp.of(self.memory.graph_path)
+        if self.shelf is None and not quiet:
+            # A page of notes from the head of the file while the whole of it is read: shown,
+            # never acted on (every key that acts waits for the shelf).
+            head = first_notes(self.memory.graph_path, FIRST_PAGE)
+            if head:
+                call(self._peeked, head)
         try:
             if not self._opened:
                 self.memory.recover()  # what interrupted writes left; said with the rest
@@ -151,6 +159,12 @@ class MainScreen(Screen[None]):
         except NuggetsError:
             return  # `r` plans again and says what is wrong
         call(self._planned_ahead, shelf, plan)
+
+    def _peeked(self, head: list[RawNote]) -> None:
+        if self.shelf is None and self._view(set()) == (None, False, ""):
+            table = self.query_one(NoteTable)
+            table.set_rows(head)
+            table.border_title = f"the first {len(head):,} notes · reading the whole file…"
 
     def _loaded(self, loaded: Loaded, quiet: bool, settled: list[str]) -> None:
         self.query_one(Busy).stop()
@@ -188,6 +202,10 @@ class MainScreen(Screen[None]):
     def _load_failed(self, message: str, stamp: FileStamp | None) -> None:
         self.query_one(Busy).stop()
         self.stamp = stamp
+        if self.shelf is None:  # nothing was ever read whole: the first page goes too
+            table = self.query_one(NoteTable)
+            table.set_rows([])
+            table.border_title = ""
         kept = " Showing the last version that could be read." if self.shelf else ""
         self._show_problem(f"{message}. The file is left untouched; fix or replace it and the "
                            f"console reloads it.{kept}")
@@ -261,11 +279,11 @@ class MainScreen(Screen[None]):
             self.refresh_bindings()
 
     def _refresh_detail(self) -> None:
-        note, shelf = self.current_note, self.shelf
-        detail = None
-        if note is not None and shelf is not None:
-            detail = shelf.detail(note["id"], backlinks=shelf.prepared)
-        self.query_one(NoteDetailPane).show(detail)
+        note, shelf, pane = self.current_note, self.shelf, self.query_one(NoteDetailPane)
+        if shelf is None:
+            pane.show(None, empty="The details follow once the whole file is read.")
+        else:
+            pane.show(shelf.detail(note["id"], backlinks=shelf.prepared) if note else None)
 
     @on(OptionList.OptionHighlighted, "#nuggets")
     def _nugget_chosen(self, event: OptionList.OptionHighlighted) -> None:
@@ -285,7 +303,9 @@ class MainScreen(Screen[None]):
 
     @property
     def current_note(self) -> RawNote | None:
-        return self.query_one(NoteTable).current
+        """The highlighted note; None until the whole file is read (the first page shown before
+        is not acted on)."""
+        return self.query_one(NoteTable).current if self.shelf is not None else None
 
     def show_nugget(self, name: str | None) -> None:
         nuggets = self.query_one(NuggetList)

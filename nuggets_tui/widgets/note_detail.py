@@ -75,13 +75,13 @@ class NoteDetailPane(VerticalScroll):
 
     _shown: NoteDetail | None = None
 
-    def show(self, detail: NoteDetail | None) -> None:
+    def show(self, detail: NoteDetail | None, empty: str = "Select a note to see it here.") -> None:
         if detail is not None and detail == self._shown:
             return  # the same note as it was: drawing it again would only cost a frame
         self._shown = detail
         body = self.query_one("#detail-body", Static)
         if detail is None:
-            body.update(Text("Select a note to see it here.", style="dim"))
+            body.update(Text(empty, style="dim"))
         else:
             body.update(detail_text(detail))
         self.scroll_home(animate=False)
