@@ -59,6 +59,12 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def entry_title(note: RawNote) -> str:
+    """The title as an entry writes it: one line, and no `**:` inside, which would end the bold
+    title early and make one entry's line look like another's (`- **a**: b**: …`)."""
+    return _one_line(fields.text(note, "title")).replace("**:", "** :")
+
+
 def _content_lines(note: RawNote) -> list[str]:
     """The content as an entry writes it: non-blank lines, stripped. Line breaks of any kind
     (CR, CRLF, form feed, U+2028) end a line here and are never written."""
@@ -68,7 +74,7 @@ def _content_lines(note: RawNote) -> list[str]:
 def entry_lines(note: RawNote) -> list[str]:
     """`- **title**: first line`, further non-blank content lines indented by two spaces."""
     lines = _content_lines(note)
-    head = f"- **{_one_line(fields.text(note, 'title'))}**: {lines[0] if lines else ''}".rstrip()
+    head = f"- **{entry_title(note)}**: {lines[0] if lines else ''}".rstrip()
     return [head] + [f"  {line}" for line in lines[1:]]
 
 
@@ -77,7 +83,7 @@ def candidates(notes: list[RawNote], threshold: int) -> list[RawNote]:
     eligible = [n for n in notes if not fields.hidden(n) and fields.hits(n) >= threshold]
     best: dict[tuple[str, str], RawNote] = {}
     for note in sorted(eligible, key=lambda n: -fields.hits(n)):
-        best.setdefault((section_of(note), _one_line(fields.text(note, "title"))), note)
+        best.setdefault((section_of(note), entry_title(note)), note)
     chosen = {id(n) for n in best.values()}
     return [n for n in eligible if id(n) in chosen]
 
@@ -94,7 +100,7 @@ def plan_promotion(
     blocked: list[BlockedEntry] = []
     for note in candidates(notes, threshold):
         # One line each: a heading or a title with a line break in it would not be found again.
-        section, title = _one_line(section_of(note)), _one_line(fields.text(note, "title"))
+        section, title = _one_line(section_of(note)), entry_title(note)
         lines = entry_lines(note)
         # What would be written is screened: a CRLF note is not held back for its CRs.
         reason = screen_entry(title, "\n".join(_content_lines(note)), section)
