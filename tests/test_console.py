@@ -428,6 +428,22 @@ async def test_busy_strip_counts_the_seconds_and_goes_away() -> None:
         assert not busy.display
 
 
+async def detail_of(pilot, app, note_id: str) -> str:  # type: ignore[no-untyped-def]
+    """The detail pane's text once the app has settled on `note_id`."""
+    await settle(pilot, app)
+    app.screen.select_note(note_id)
+    await settle(pilot, app)
+    return str(app.screen.query_one("#detail-body").render())
+
+
+async def first_rows(pilot, app) -> None:  # type: ignore[no-untyped-def]
+    """Wait (up to 2 s) for the notes table to show any rows."""
+    for _ in range(100):
+        await pilot.pause(0.02)
+        if table(app).rows:
+            return
+
+
 async def test_a_huge_note_is_shown_in_part_and_the_console_stays_usable(home: Path) -> None:
     doc = json.loads(graph_path(home).read_bytes())
     content = "".join(f"line {n} of a note that never ends  \n" for n in range(60_000))
@@ -436,10 +452,7 @@ async def test_a_huge_note_is_shown_in_part_and_the_console_stays_usable(home: P
     graph_path(home).write_text(json.dumps(doc))
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, app)
-        app.screen.select_note("note-user-huge")
-        await settle(pilot, app)
-        detail = str(app.screen.query_one("#detail-body").render())
+        detail = await detail_of(pilot, app, "note-user-huge")
         assert "line 0 of a note" in detail and "line 59999" not in detail
         assert "more characters not shown" in detail and len(detail) < 30_000
         review = await _review(pilot, app)
@@ -463,10 +476,7 @@ async def test_a_note_with_thousands_of_backlinks_is_shown_in_part(tmp_path: Pat
     graph_path(tmp_path).write_text(json.dumps({"version": 3, "notes": [*spokes, hub]}))
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, app)
-        app.screen.select_note("hub")
-        await settle(pilot, app)
-        detail = str(app.screen.query_one("#detail-body").render())
+        detail = await detail_of(pilot, app, "hub")
         assert "Backlinks (3,000)" in detail and "… 2,950 more not shown" in detail
         await pilot.press("g")
         await settle(pilot, app)
@@ -495,10 +505,7 @@ async def test_the_first_page_shows_while_the_file_is_read_and_nothing_acts_on_i
     visible = [n for n in json.loads(graph_path(home).read_bytes())["notes"]
                if not fields.hidden(n)]
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(100):
-            await pilot.pause(0.02)
-            if table(app).rows:
-                break
+        await first_rows(pilot, app)
         screen = app.screen
         assert [n["id"] for n in table(app).rows] == [n["id"] for n in visible[:100]]
         assert screen.shelf is None and screen.current_note is None
@@ -522,10 +529,7 @@ async def test_a_file_broken_past_the_first_page_clears_it(home: Path) -> None:
     gate = threading.Event()
     _slow_shelf(app, gate)
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(100):
-            await pilot.pause(0.02)
-            if table(app).rows:
-                break
+        await first_rows(pilot, app)
         assert table(app).rows
         gate.set()
         await settle(pilot, app)
