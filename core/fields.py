@@ -15,6 +15,15 @@ def text(note: RawNote, name: str) -> str:
     return value if isinstance(value, str) else ""
 
 
+def nugget(note: RawNote) -> str:
+    """The note's nugget: `nuggetName`, else the legacy `donnaName` the agent still reads."""
+    name = note.get("nuggetName")
+    if isinstance(name, str):
+        return name
+    legacy = note.get("donnaName")
+    return legacy if isinstance(legacy, str) else ""
+
+
 def tags(note: RawNote) -> list[str]:
     return note.get("tags") or []
 
@@ -39,10 +48,16 @@ def updated_at(note: RawNote) -> str:
     return text(note, "updatedAt") or text(note, "createdAt")
 
 
+# The agent's own reflection marks a merged-away note with this reason; ours names the winner.
+AGENT_MERGE_REASON = "merged during daily memory reflection"
+
+
 def merged_into(note: RawNote) -> str | None:
-    """The id of the note that absorbed this one, when it was merged away."""
+    """The id of the note that absorbed this one, when it was merged away (by us or by the
+    agent's own reflection)."""
     for link in links(note):
-        if link.get("reason", "").startswith("merged into "):
+        reason = link.get("reason", "")
+        if reason.startswith("merged into ") or reason == AGENT_MERGE_REASON:
             return link["to"]
     return None
 

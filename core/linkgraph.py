@@ -37,7 +37,7 @@ def edges(shelf: Shelf, note_id: str) -> list[Edge]:
 
 
 def _in_scope(note: RawNote, nugget: str | None) -> bool:
-    return not fields.hidden(note) and (nugget is None or note["nuggetName"] == nugget)
+    return not fields.hidden(note) and (nugget is None or fields.nugget(note) == nugget)
 
 
 def orphans(shelf: Shelf, nugget: str | None = None) -> list[RawNote]:

@@ -57,7 +57,7 @@ def plan_pass(
     with paused_gc():
         run = PassRun(notes, stamp)
         in_scope = list(range(len(notes))) if nugget_name is None else [
-            p for p, note in enumerate(notes) if note.get("nuggetName") == nugget_name
+            p for p, note in enumerate(notes) if fields.nugget(note) == nugget_name
         ]
         qualities, keys = _survey(run, notes, in_scope, epoch_ms(now))
         selected = _select(in_scope, qualities, limit)

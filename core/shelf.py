@@ -68,7 +68,7 @@ class Shelf:
         if self._nuggets is None:
             counts: dict[str, list[int]] = {name: [0, 0, 0, 0] for name in self.extra_nuggets}
             for note in self.notes:
-                row = counts.setdefault(note["nuggetName"], [0, 0, 0, 0])
+                row = counts.setdefault(fields.nugget(note), [0, 0, 0, 0])
                 row[0] += 1
                 row[2 if fields.hidden(note) else 1] += 1
                 row[3] += note.get("kind") == "fact"
@@ -94,7 +94,7 @@ class Shelf:
         if found is None:
             found = self._views[(nugget, include_hidden)] = [
                 position for position, note in enumerate(self.notes)
-                if (nugget is None or note["nuggetName"] == nugget)
+                if (nugget is None or fields.nugget(note) == nugget)
                 and (include_hidden or not fields.hidden(note))
             ]
         return found

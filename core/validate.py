@@ -33,7 +33,7 @@ def note_problem(note: Any) -> str | None:
         return f"is {_type_name(note)}, not an object"
     if not isinstance(note.get("id"), str) or not note["id"]:
         return "has no id (a non-empty string)"
-    if not isinstance(note.get("nuggetName"), str):
+    if not isinstance(note.get("nuggetName", note.get("donnaName")), str):
         return "has no nuggetName (a string)"
     for field in _STR_FIELDS:
         if field in note and not isinstance(note[field], str):

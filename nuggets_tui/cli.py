@@ -16,7 +16,7 @@ import click
 
 from core import Memory, NuggetsError
 from core.clock import env_clock, parse_iso
-from core.home import demo_home, demo_memory_md, resolve_home
+from core.home import HOME_ENV, demo_home, demo_memory_md, home_choice, resolve_home
 from core.inert import inert_json, one_line
 
 from . import render
@@ -27,6 +27,7 @@ class Context:
     home: Path
     demo: bool
     verbose: bool
+    explicit: bool = False  # --home or $NUGGETS_HOME named the home
 
     def memory(self, memory_md: Path | None = None, must_exist: bool = True,
                announce: bool = True) -> Memory:
@@ -40,6 +41,11 @@ class Context:
         if memory_md is None and self.demo:
             memory_md = demo_memory_md(self.home)
         memory = Memory(self.home, env_clock(), memory_md)
+        choice = None if self.demo or self.explicit else home_choice(self.home)
+        if choice and announce:
+            click.echo(f"nuggets: {one_line(choice)}", err=True)
+        elif choice:
+            memory.notices.append(choice)  # the console shows it when it opens
         if announce and self.home.is_dir():
             for message in memory.startup_messages():
                 click.echo(f"nuggets: {one_line(message)}", err=True)
@@ -83,7 +89,8 @@ def _materialized_demo(reset: bool = False) -> Path:
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--home", type=click.Path(path_type=Path, file_okay=False),
-              help="Memory directory (default $NUGGETS_HOME, else ~/.nuggets).")
+              help="Memory directory (default $NUGGETS_HOME, else ~/.donna when it holds a graph, "
+                   "else ~/.nuggets).")
 @click.option("--demo", is_flag=True, help="Use the built-in demo memory instead.")
 @click.option("-v", "--verbose", is_flag=True, help="Say more (the daily pass is silent without).")
 @click.version_option(package_name="nuggets-review")
@@ -97,9 +104,10 @@ def main(ctx: click.Context, home: Path | None, demo: bool, verbose: bool) -> No
     if demo and home is not None:
         raise click.UsageError("--demo and --home cannot be used together")
     chosen = _materialized_demo() if demo else resolve_home(home)
-    ctx.obj = Context(home=chosen, demo=demo, verbose=verbose)
+    explicit = home is not None or bool(os.environ.get(HOME_ENV))
+    ctx.obj = Context(home=chosen, demo=demo, verbose=verbose, explicit=explicit)
     if ctx.invoked_subcommand is None:
-        _open_console(ctx.obj, explicit=home is not None or "NUGGETS_HOME" in os.environ)
+        _open_console(ctx.obj, explicit=explicit)
 
 
 def _open_console(context: Context, explicit: bool) -> None:
