@@ -63,7 +63,7 @@ class _OraclePass:
 
     def record(self, op: Operation, change_type: str, note_id: str, detail: str) -> None:
         self.operations.append(op)
-        nugget = fields.text(self.note(note_id), "nuggetName")
+        nugget = fields.nugget(self.note(note_id))
         self.result.changes.append(ReflectionChange(type=change_type, nugget_name=nugget,
                                                     note_id=note_id, detail=detail))
         counter = COUNTERS[change_type]
@@ -83,7 +83,7 @@ def oracle_pass(
 ) -> PassOutcome:
     """SPEC §3 on `notes` (left untouched); the same signature as `core.reflection.plan_pass`."""
     run = _OraclePass(notes, now, None if uncapped else limit)
-    in_scope = [n["id"] for n in notes if nugget_name is None or n.get("nuggetName") == nugget_name]
+    in_scope = [n["id"] for n in notes if nugget_name is None or fields.nugget(n) == nugget_name]
     selected = _select(run, in_scope)
     run.result.inspected = len(selected)
     for note_id in selected:
@@ -138,13 +138,13 @@ def _order(run: _OraclePass, in_scope: list[str]) -> list[str]:
     def key(note_id: str) -> tuple[str, str, str]:
         note = before[note_id]
         stamp = fields.text(note, "updatedAt") or fields.text(note, "createdAt")
-        return fields.text(note, "nuggetName"), stamp, note_id
+        return fields.nugget(note), stamp, note_id
 
     return sorted((i for i in in_scope if not fields.hidden(run.note(i))), key=key)
 
 
 def _group(note: RawNote) -> tuple[str, ...]:
-    return tuple(fields.text(note, k) for k in ("nuggetName", "subject", "scope", "type"))
+    return (fields.nugget(note), *(fields.meta(note, k) for k in ("subject", "scope", "type")))
 
 
 def _merge_pairs(run: _OraclePass, order: list[str]) -> None:
@@ -173,8 +173,8 @@ def _merge_pairs(run: _OraclePass, order: list[str]) -> None:
 
 
 def _compatible(a: RawNote, b: RawNote) -> bool:
-    return (fields.text(a, "subject") == fields.text(b, "subject")
-            or fields.text(a, "scope") in SHARED_SCOPES or fields.text(b, "scope") in SHARED_SCOPES)
+    return (fields.meta(a, "subject") == fields.meta(b, "subject")
+            or fields.meta(a, "scope") in SHARED_SCOPES or fields.meta(b, "scope") in SHARED_SCOPES)
 
 
 def _linked_either_way(a: RawNote, b: RawNote) -> bool:
@@ -196,7 +196,7 @@ def _link_pairs(run: _OraclePass, order: list[str]) -> None:
             other = run.note(other_id)
             if other_id == note_id or other_id in gained or fields.hidden(other):
                 continue
-            if fields.text(other, "nuggetName") != fields.text(note, "nuggetName"):
+            if fields.nugget(other) != fields.nugget(note):
                 continue
             if not _compatible(note, other) or _linked_either_way(note, other):
                 continue

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .inference import inferred_metadata
 from .models import RawNote
 
 SYSTEM_TAG_PREFIXES = ("scope:", "type:")
@@ -22,6 +23,15 @@ def nugget(note: RawNote) -> str:
         return name
     legacy = note.get("donnaName")
     return legacy if isinstance(legacy, str) else ""
+
+
+def meta(note: RawNote, name: str) -> str:
+    """subject, scope, type, source or stability: as stored, else what the agent infers for a
+    note without it (core/inference.py)."""
+    value = note.get(name)
+    if value is None:
+        return inferred_metadata(note)[name]
+    return value if isinstance(value, str) else ""
 
 
 def tags(note: RawNote) -> list[str]:

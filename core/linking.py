@@ -64,8 +64,8 @@ class _LinkPhase:
         note_id = note["id"]
         my_set, token_set, sets = run.token_set(position), run.token_set, run.sets
         my_targets = fields.link_targets(note)
-        my_subject = fields.text(note, "subject")
-        shared_scope = fields.text(note, "scope") in fields.SHARED_SCOPES
+        my_subject = fields.meta(note, "subject")
+        shared_scope = fields.meta(note, "scope") in fields.SHARED_SCOPES
 
         def accept(place: int) -> bool:
             if place == mine or dead[place]:
@@ -74,8 +74,8 @@ class _LinkPhase:
             if len(my_set & (sets[other_position] or token_set(other_position))) < 2:
                 return False
             other = notes[other_position]
-            if not (shared_scope or fields.text(other, "subject") == my_subject
-                    or fields.text(other, "scope") in fields.SHARED_SCOPES):
+            if not (shared_scope or fields.meta(other, "subject") == my_subject
+                    or fields.meta(other, "scope") in fields.SHARED_SCOPES):
                 return False
             return other["id"] not in my_targets and all(
                 link["to"] != note_id for link in fields.links(other))

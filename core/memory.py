@@ -99,7 +99,7 @@ class Memory:
         with paused_gc():
             diffs = [
                 NoteDiff(note_id=graph.notes[p]["id"], before=graph.notes[p], after=ws.notes[p])
-                for p in ws.touched_positions()
+                for p in ws.refresh_vectors()
             ]
         # Built from the models the pass just made: validating them again (170k operations
         # and 100k diffs at 100k notes) would only check their types once more.
@@ -130,6 +130,7 @@ class Memory:
         ws = Workspace(graph.notes)
         for op in operations:
             replay(ws, op, plan.ran_at)
+        ws.refresh_vectors()
         return self._commit(graph, ws, "reflect", operations,
                             result_of(plan.result, kept), plan.ran_at)
 
@@ -167,6 +168,7 @@ class Memory:
         for note_id in ids:
             if fields.hidden(graph.get(note_id)):
                 unhide(ws, note_id, now)
+        ws.refresh_vectors()
         summary = "unhid " + ", ".join(ids)
         return self._commit(graph, ws, "unhide", [], None, now, summary=summary)
 

@@ -17,11 +17,12 @@ _ONLY_STR = frozenset((str,))
 
 def group_key(note: RawNote) -> GroupKey:
     """Nugget, subject, scope and type: notes merge only within one group (SPEC §3 phase 3)."""
-    key = (note.get("nuggetName", ""), note.get("subject", ""), note.get("scope", ""),
-           note.get("type", ""))
+    key = (note.get("nuggetName"), note.get("subject"), note.get("scope"), note.get("type"))
     if _ONLY_STR.issuperset(map(type, key)):
-        return key
-    return tuple(value if isinstance(value, str) else "" for value in key)  # type: ignore
+        return key  # type: ignore[return-value]
+    # A legacy nugget name, or metadata the agent would infer.
+    return (fields.nugget(note), fields.meta(note, "subject"), fields.meta(note, "scope"),
+            fields.meta(note, "type"))
 
 
 class PassRun:

@@ -19,6 +19,7 @@ def kept_after(plan: Plan, kept: Iterable[int]) -> dict[str, RawNote]:
     for op in plan.operations:
         if op.id in chosen:
             replay(ws, op, plan.ran_at)
+    ws.refresh_vectors()
     return {note["id"]: note for note in ws.notes}
 
 

@@ -43,7 +43,7 @@ def normalize_tag(tag: str) -> str:
 def derived_tags(note: RawNote, tokens: list[str]) -> list[str]:
     title = fields.text(note, "title").lower()
     content = fields.text(note, "content")
-    scope, kind = fields.text(note, "scope"), fields.text(note, "type")
+    scope, kind = fields.meta(note, "scope"), fields.meta(note, "type")
     derived = []
     # A note without a scope or type gets no empty `scope:` / `type:` tag.
     if scope:

@@ -6,7 +6,7 @@ stored graph. One code path for both is what makes "apply the whole plan" equal 
 
 from __future__ import annotations
 
-from . import fields
+from . import fields, vectors
 from .models import HideOp, LinkOp, MergeOp, Operation, RawNote, RetagOp, RewriteOp
 
 
@@ -39,6 +39,14 @@ class Workspace:
 
     def touched_positions(self) -> list[int]:
         return sorted(p for p in self._copied if self.notes[p] != self.original[p])
+
+    def refresh_vectors(self) -> list[int]:
+        """Give every changed note the vector the agent would compute for it (core/vectors.py);
+        returns the changed positions. Called once the operations are replayed."""
+        touched = self.touched_positions()
+        for position in touched:
+            vectors.refresh(self.notes[position])
+        return touched
 
     def referrers(self, note_id: str) -> set[int]:
         """Positions of notes that may link to `note_id` (a superset; check the links)."""

@@ -361,16 +361,17 @@ def test_quality_falls_back_to_created_at_when_updated_at_is_missing() -> None:
     assert [c["noteId"] for c in got["changes"]] == ["old", "old"]
 
 
-def test_a_note_missing_scope_and_type_gets_no_empty_system_tags() -> None:
+def test_a_note_missing_metadata_is_tagged_with_what_the_agent_infers() -> None:
+    # SPEC §8: no scope or type stored -> the agent's inference (here: user scope, a note).
     bare = {"id": "b", "nuggetName": "project", "title": "Deploy steps",
             "content": "run make deploy quickly", "createdAt": OLD}
     _, after = run_pass([bare])
-    assert after["b"]["tags"] == ["deploy", "steps", "make", "quickly"]
-    # Nothing to derive and no tags stored: the missing list is the default [], no change.
-    short = {"id": "s", "nuggetName": "project", "content": "ab cd", "hits": 1}
-    got, after = run_pass([short])
-    assert got == result(1, [])
-    assert after["s"] is short
+    assert after["b"]["tags"] == ["scope:user", "type:note", "user-memory", "deploy"]
+    # A server note is shared context, a project title makes it a project note.
+    shared = {"id": "s", "nuggetName": "project", "title": "project: server",
+              "content": "ab cd", "createdAt": OLD}
+    _, after = run_pass([shared])
+    assert after["s"]["tags"][:3] == ["scope:project", "type:project", "shared-context"]
 
 
 def test_values_outside_the_choices_are_kept_and_match_no_rule() -> None:

@@ -30,6 +30,7 @@ from note_builders import (
 from core import Memory, Shelf, StalePlanError, reflect_and_clean_memory
 from core.clock import fixed_clock
 from core.models import LinkOp, MergeOp
+from core.vectors import vector_spec
 from nuggets_tui.cli import main
 
 SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "samples" / "nuggets-graph-1000.json"
@@ -173,6 +174,8 @@ def test_applying_a_subset_replays_exactly_the_kept_operations(mixed: Memory) ->
                       "updatedAt": NOW_ISO}
     expected["l2"] = {**before["l2"], "links": [link("l1", reason, NOW_ISO)],
                       "updatedAt": NOW_ISO}
+    for note_id in ("r", "l1", "l2"):
+        expected[note_id]["vector"] = vector_spec(expected[note_id])
     assert graph_file(mixed.home).read_bytes() == canonical_bytes(
         {"version": 3, "notes": list(expected.values())})
     assert entry is not None

@@ -20,7 +20,7 @@ def demo_plan() -> tuple[Plan, tuple]:
     outcome = plan_pass(notes, DEMO_NOW, uncapped=True)
     ws = outcome.workspace
     diffs = [NoteDiff(note_id=notes[p]["id"], before=notes[p], after=ws.notes[p])
-             for p in ws.touched_positions()]
+             for p in ws.refresh_vectors()]  # as Memory.plan does
     plan = Plan(ran_at=outcome.result.ran_at, base_fingerprint="x", limit=10, uncapped=True,
                 result=ReflectionResult.model_validate(outcome.result.model_dump()),
                 operations=outcome.operations, notes=diffs)
@@ -32,6 +32,7 @@ def applied(notes: tuple, plan: Plan, kept: set[int]) -> dict[str, dict]:
     for op in plan.operations:
         if op.id in kept:
             replay(ws, op, plan.ran_at)
+    ws.refresh_vectors()  # as Memory.apply does
     return {note["id"]: note for note in ws.notes}
 
 

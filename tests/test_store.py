@@ -16,6 +16,7 @@ from core import GraphError, Memory, UnknownNoteError
 from core.atomic import atomic_write
 from core.clock import fixed_clock
 from core.store import read_graph, write_graph
+from core.vectors import vector_spec
 
 
 def memory_of(home: Path) -> Memory:
@@ -40,7 +41,8 @@ def test_unknown_fields_in_notes_links_and_the_document_survive(tmp_path: Path) 
                                                                         "n": 1.5}
     after = file_notes(home)
     assert after["a"]["x-agent"] == {"seen": [1, 2]} and "extra" in after["b"]
-    assert after["d"]["vector"] == {"basis": ["x"], "seed": 1}
+    # d was retagged: its vector is the one the agent would compute now (SPEC §8)
+    assert after["d"]["vector"] == vector_spec(after["d"]) != {"basis": ["x"], "seed": 1}
     # a absorbed b; the winner keeps b's link extras, c's redirected link keeps its own.
     assert {**link("c"), "weight": 2} in after["a"]["links"]
     assert {**link("a"), "why": "loser link"} in after["c"]["links"]
@@ -64,8 +66,9 @@ def test_untouched_notes_are_written_back_exactly_as_read(tmp_path: Path) -> Non
     doc = json.loads(graph_file(home).read_bytes())
     assert list(doc) == ["notes", "version"]
     assert json.dumps(doc["notes"][0]) == json.dumps(raw[0])
-    assert doc["notes"][1] == {**raw[1], "hidden": True, "archivedAt": "2026-11-01T09:00:00.000Z",
-                               "updatedAt": "2026-11-01T09:00:00.000Z"}
+    archived = {**raw[1], "hidden": True, "archivedAt": "2026-11-01T09:00:00.000Z",
+                "updatedAt": "2026-11-01T09:00:00.000Z"}
+    assert doc["notes"][1] == {**archived, "vector": vector_spec(archived)}
 
 
 # -- corrupt files -----------------------------------------------------------------------------

@@ -1,0 +1,34 @@
+"""The `vector` the agent stores on a note: `{"seed", "basis"}`, recomputed for every note the
+engine changes, exactly as the agent does for its own edits, so its search ranks our edits like
+its own (it weighs the vector at 42%). The basis names the note's kind, metadata and id, then its
+first title, content, tag and link tokens; the seed is the length of the joined basis in UTF-16
+code units (JavaScript's `.length`). The numbers themselves are built by the agent at search time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import fields
+from .jstext import agent_tokens, normalize_tag, utf16_length
+from .models import RawNote
+
+_BASIS_SIZE = 20
+_META = ("subject", "scope", "type", "source", "stability")
+
+
+def vector_spec(note: RawNote) -> dict[str, Any]:
+    kind = "fact" if note.get("kind") == "fact" else "note"
+    parts = [f"kind:{kind}", *(f"{name}:{fields.meta(note, name)}" for name in _META),
+             f"note:{note['id']}"]
+    parts += [f"title:{t}" for t in agent_tokens(fields.text(note, "title"), 4)]
+    parts += [f"content:{t}" for t in agent_tokens(fields.text(note, "content"), 6)]
+    parts += [f"tag:{normalize_tag(t)}" for t in fields.tags(note)[:6]]
+    parts += [f"link:{link['to']}" for link in fields.links(note)[:4]]
+    basis = list(dict.fromkeys(parts))[:_BASIS_SIZE]
+    return {"seed": utf16_length("|".join(basis)), "basis": basis}
+
+
+def refresh(note: RawNote) -> None:
+    """Give a note the engine changed the vector the agent would give it (in place)."""
+    note["vector"] = vector_spec(note)
