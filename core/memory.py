@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from . import fields
+from .agentform import unchanged_since
 from .clock import Clock, system_clock, to_iso
 from .errors import (
     GraphError,
@@ -22,6 +23,17 @@ from .errors import (
     UndoConflictError,
     UnknownNoteError,
     UnsettledWriteError,
+)
+from .facts import (
+    FactFile,
+    changed_facts,
+    dump_fact_doc,
+    edited_doc,
+    fact_edits,
+    fact_file_paths,
+    read_fact_file,
+    read_fact_files,
+    undo_edits,
 )
 from .gcpause import paused_gc
 from .guard import directory_lock, graph_lock, replace_if_unchanged, settle, swap_outcome
@@ -35,7 +47,17 @@ from .journal import (
     remove_temp_files,
     write_pending,
 )
-from .models import JournalEntry, NoteDiff, Operation, Plan, PromotionPlan, ReflectionResult
+from .models import (
+    FactEdit,
+    FileImage,
+    JournalEntry,
+    NoteDiff,
+    Operation,
+    Plan,
+    PromotionPlan,
+    RawNote,
+    ReflectionResult,
+)
 from .promotion import DEFAULT_THRESHOLD, plan_promotion, resolve_memory_md
 from .reflection import plan_pass
 from .selection import resolve_limit
@@ -101,13 +123,39 @@ class Memory:
                 NoteDiff(note_id=graph.notes[p]["id"], before=graph.notes[p], after=ws.notes[p])
                 for p in ws.refresh_vectors()
             ]
+        files = self._fact_files(diff.after for diff in diffs)
+        edits = fact_edits(((d.before, d.after) for d in diffs), list(files.values()))
         # Built from the models the pass just made: validating them again (170k operations
         # and 100k diffs at 100k notes) would only check their types once more.
         return Plan.model_construct(
             ran_at=outcome.result.ran_at, base_fingerprint=graph.fingerprint,
             nugget_name=nugget_name, limit=capped, uncapped=uncapped, result=outcome.result,
-            operations=outcome.operations, notes=diffs,
+            operations=outcome.operations, notes=diffs, fact_edits=edits,
+            fact_fingerprints={e.path: files[Path(e.path)].fingerprint for e in edits},
         )
+
+    def _fact_files(self, notes: Iterable[RawNote]) -> dict[Path, FactFile]:
+        """The fact files of the nuggets these notes' facts belong to (none read when no note
+        is a fact note with a key)."""
+        nuggets = {fields.nugget(n) for n in notes
+                   if n.get("kind") == "fact" and n.get("sourceKey")}
+        if not nuggets:
+            return {}
+        return {file.path: file for file in read_fact_files(self.home, nuggets)}
+
+    def _mirrored(self, graph: Graph, ws: Workspace, touched: list[int],
+                  planned: dict[str, str] | None = None) -> tuple[list[FactEdit], list[FactFile]]:
+        """The fact edits for the changed notes, and the files they touch; with `planned`
+        (the fingerprints a plan saw), a file changed since is a stale plan."""
+        files = self._fact_files(ws.notes[p] for p in touched)
+        edits = fact_edits(((graph.notes[p], ws.notes[p]) for p in touched), list(files.values()))
+        used = [files[path] for path in dict.fromkeys(Path(e.path) for e in edits)]
+        if planned is not None:
+            for file in used:
+                if planned.get(str(file.path)) != file.fingerprint:
+                    raise StalePlanError(
+                        f"stale plan: {file.path} changed since the plan was made; plan again")
+        return edits, used
 
     def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None:
         """Replay the accepted operations (all when None) on the file the plan was made from."""
@@ -130,9 +178,10 @@ class Memory:
         ws = Workspace(graph.notes)
         for op in operations:
             replay(ws, op, plan.ran_at)
-        ws.refresh_vectors()
+        touched = ws.refresh_vectors()
+        edits, files = self._mirrored(graph, ws, touched, plan.fact_fingerprints)
         return self._commit(graph, ws, "reflect", operations,
-                            result_of(plan.result, kept), plan.ran_at)
+                            result_of(plan.result, kept), plan.ran_at, facts=(edits, files))
 
     def reflect(
         self, nugget_name: str | None = None, limit: int | None = None, uncapped: bool = False
@@ -168,9 +217,9 @@ class Memory:
         for note_id in ids:
             if fields.hidden(graph.get(note_id)):
                 unhide(ws, note_id, now)
-        ws.refresh_vectors()
+        facts = self._mirrored(graph, ws, ws.refresh_vectors())
         summary = "unhid " + ", ".join(ids)
-        return self._commit(graph, ws, "unhide", [], None, now, summary=summary)
+        return self._commit(graph, ws, "unhide", [], None, now, summary=summary, facts=facts)
 
     def undo(self, run_id: str) -> JournalEntry:
         """Restore the notes a run changed, if none of them changed since; checks again while
@@ -189,19 +238,35 @@ class Memory:
         if later:
             raise NuggetsError(f"run {run_id} was already undone by {later[0]}")
         graph = read_graph(self.graph_path)
-        changed = [i for i, after in entry.after.items() if graph.get(i) != after]
+        changed = [i for i, after in entry.after.items()
+                   if not unchanged_since(after, graph.get(i))]
         if changed:
             raise UndoConflictError(
                 f"cannot undo {run_id}: these notes changed since: {', '.join(changed)}", changed
             )
+        facts = self._facts_to_undo(run_id, entry.fact_edits)
         ws = Workspace(graph.notes)
         for note_id, before in entry.before.items():
             ws.put(note_id, before)
         committed = self._commit(graph, ws, "undo", [], None, self.now(), undoes=run_id,
-                                 summary=f"undid {run_id}")
+                                 summary=f"undid {run_id}", facts=facts)
         if committed is None:
             raise NuggetsError(f"run {run_id} changed nothing; there is nothing to undo")
         return committed
+
+    def _facts_to_undo(
+        self, run_id: str, edits: list[FactEdit]
+    ) -> tuple[list[FactEdit], list[FactFile]]:
+        """The edits that put a run's facts back, if every fact still stands as it left it."""
+        files, changed = [], []
+        for path in dict.fromkeys(Path(e.path) for e in edits):
+            file = read_fact_file(path) or FactFile(path, {"facts": []}, EMPTY_FINGERPRINT)
+            changed += changed_facts(file.doc, [e for e in edits if Path(e.path) == path])
+            files.append(file)
+        if changed:
+            raise UndoConflictError(
+                f"cannot undo {run_id}: these facts changed since: {', '.join(changed)}", changed)
+        return undo_edits(edits), files
 
     def log(self) -> list[JournalEntry]:
         return read_entries(self.home)
@@ -209,6 +274,7 @@ class Memory:
     def _commit(
         self, graph: Graph, ws: Workspace, kind: str, operations: list[Operation],
         result: ReflectionResult | None, at: str, undoes: str | None = None, summary: str = "",
+        facts: tuple[list[FactEdit], list[FactFile]] = ([], []),
     ) -> JournalEntry | None:
         """Journal (write-ahead) and write the changed notes over `graph`'s version, if any.
 
@@ -219,6 +285,13 @@ class Memory:
         if not touched:
             return None
         data = dump_graph(graph.with_notes(ws.notes))
+        edits, files = facts
+        writes = [(file, dump_fact_doc(edited_doc(file.doc, [e for e in edits
+                                                             if e.path == str(file.path)])))
+                  for file in files]
+        images = [FileImage(path=str(file.path), base_fingerprint=file.fingerprint,
+                            result_fingerprint=fingerprint(new), before_text=file.text)
+                  for file, new in writes]
         seq, run_id = next_run_id(self.home, at)
         # Built from data this process just made and checked: no second validation of 2 x 100k
         # note images (reading an entry back validates it).
@@ -227,7 +300,7 @@ class Memory:
             result_fingerprint=fingerprint(data), operations=operations, result=result,
             before={graph.notes[p]["id"]: graph.notes[p] for p in touched},
             after={ws.notes[p]["id"]: ws.notes[p] for p in touched},
-            undoes=undoes, summary=summary or _summarize(result),
+            undoes=undoes, summary=summary or _summarize(result), fact_edits=edits, files=images,
         )
         pending = write_pending(self.home, entry)
         landed = False
@@ -237,13 +310,19 @@ class Memory:
             landed = True
             commit_pending(pending)
 
+        written: list[FileImage] = []
         try:
+            for image, (_, new) in zip(images, writes, strict=True):
+                replace_if_unchanged(Path(image.path), new, image.base_fingerprint,
+                                     notices=self.notices)
+                written.append(image)
             replace_if_unchanged(self.graph_path, data, graph.fingerprint, record_landing,
                                  self.notices)
         except UnsettledWriteError:
             raise
-        except (StalePlanError, GraphError):
+        except NuggetsError:
             if not landed:
+                self._put_back(written)
                 pending.unlink(missing_ok=True)
             raise
         except OSError as exc:
@@ -252,6 +331,16 @@ class Memory:
                 f"committed ({exc.strerror or exc}); it is settled the next time it is opened"
             ) from None
         return entry
+
+    def _put_back(self, images: list[FileImage]) -> None:
+        """Files a run wrote before it failed to land go back to their old version (unless
+        another program wrote them since: then its version stays, and we say so)."""
+        for image in reversed(images):
+            try:
+                replace_if_unchanged(Path(image.path), image.before_text.encode("utf-8"),
+                                     image.result_fingerprint, notices=self.notices)
+            except NuggetsError as exc:
+                self.notices.append(f"{image.path} was not put back: {exc}")
 
     def recover(self) -> list[str]:
         """Settle what interrupted writes left (ours or another nuggets process's); says what
@@ -268,7 +357,7 @@ class Memory:
 
     def _written_files(self) -> list[Path]:
         """The files we replace: the graph, and MEMORY.md when its directory can be seen."""
-        files = [self.graph_path]
+        files = [self.graph_path, *fact_file_paths(self.home)]
         try:
             target = self.promotion_target()
             if target.parent.is_dir():
@@ -289,18 +378,25 @@ class Memory:
 
     def _settle_locked(self) -> list[str]:
         messages = remove_temp_files(self.home)
+        discarded: list[tuple[Path, JournalEntry | None]] = []
         for path, entry in pending_entries(self.home):
             if entry is not None and self._landed(entry):
                 commit_pending(path)
                 messages.append(f"recovered journal entry {entry.run_id}: its run had landed")
             else:
-                path.unlink(missing_ok=True)
-                name = entry.run_id if entry else path.name
-                messages.append(f"discarded journal entry {name}: its run never landed")
+                discarded.append((path, entry))
         messages += settle(self.graph_path)
         for path in self._written_files()[1:]:
             with directory_lock(path):
                 messages += settle(path)
+        for path, entry in discarded:
+            # The fact files a run that never landed had written go back with it.
+            images = entry.files if entry else []
+            self._put_back([image for image in images
+                            if current_fingerprint(Path(image.path)) == image.result_fingerprint])
+            path.unlink(missing_ok=True)
+            name = entry.run_id if entry else path.name
+            messages.append(f"discarded journal entry {name}: its run never landed")
         self.notices += messages
         return messages
 
@@ -316,7 +412,7 @@ class Memory:
         # Another program wrote since (only possible without an atomic exchange): landed
         # when the notes are as this run left them.
         graph = read_graph(self.graph_path)
-        return all(graph.get(i) == note for i, note in entry.after.items())
+        return all(unchanged_since(note, graph.get(i)) for i, note in entry.after.items())
 
     def take_notices(self) -> list[str]:
         """Messages from settling interrupted writes since the last call (for front ends)."""

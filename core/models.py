@@ -144,6 +144,27 @@ class NoteDiff(CamelModel):
     after: SkipValidation[RawNote]
 
 
+class FactEdit(CamelModel):
+    """One fact of a fact file changed in step with its fact note (core/facts.py)."""
+
+    path: str
+    note_id: str
+    key: str
+    before: dict[str, Any] | None = None  # None: the fact was not in the file
+    after: dict[str, Any] | None = None  # None: the fact is removed
+    position: int = 0  # where it stood (or goes), for putting it back
+
+
+class FileImage(CamelModel):
+    """A file written with the graph as one unit: enough to put it back if the run never
+    lands, and to tell whether it did."""
+
+    path: str
+    base_fingerprint: str
+    result_fingerprint: str
+    before_text: str
+
+
 class Plan(CamelModel):
     ran_at: str
     base_fingerprint: str
@@ -153,6 +174,8 @@ class Plan(CamelModel):
     result: ReflectionResult
     operations: list[Operation]
     notes: list[NoteDiff]
+    fact_edits: list[FactEdit] = Field(default_factory=list)
+    fact_fingerprints: dict[str, str] = Field(default_factory=dict)  # of the files they touch
 
     def change_for(self, op_id: int) -> ReflectionChange:
         return self.result.changes[op_id - 1]
@@ -174,6 +197,8 @@ class JournalEntry(CamelModel):
     after: dict[str, RawNote]
     undoes: str | None = None
     summary: str = ""
+    fact_edits: list[FactEdit] = Field(default_factory=list)
+    files: list[FileImage] = Field(default_factory=list)
 
     def to_json_dict(self) -> dict[str, Any]:
         """As CamelModel's, without copying the note images: they are the graph's own JSON
