@@ -6,7 +6,8 @@ trimmed with inner whitespace collapsed and 3+ line breaks cut to one blank line
 lower-cased, spaces to `-`, repeats dropped; links repeating a target with a reason equal
 ignoring case dropped; missing fields filled (metadata by inference, core/inference.py);
 confidence clamped to [0, 1]; `1.0` written as `1` (equal as numbers here). Undo, unhide and the
-journal's landing checks compare notes in this form, and nothing more is forgiven.
+journal's landing checks compare notes in this form; the one thing more forgiven is the stamp
+each agent start puts on every visible fact note it re-creates from its fact.
 """
 
 from __future__ import annotations
@@ -92,4 +93,9 @@ def unchanged_since(left: RawNote | None, now: RawNote | None) -> bool:
         if ours[stamp] is None:
             ours.pop(stamp)
             theirs.pop(stamp, None)
+    if ours["kind"] == "fact" and not ours["hidden"] and ours.get("sourceKey"):
+        # Each start re-creates every fact note from its fact and stamps it, changing nothing
+        # else when the fact says what the note says.
+        ours.pop("updatedAt", None)
+        theirs.pop("updatedAt", None)
     return ours == theirs

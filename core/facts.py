@@ -22,7 +22,7 @@ from typing import Any
 from . import fields
 from .errors import NuggetsError
 from .models import FactEdit, RawNote
-from .store import fingerprint
+from .store import fingerprint, utf8_json
 
 SUFFIXES = (".donna.json", ".nugget.json")  # the agent's current name first
 
@@ -82,8 +82,7 @@ def read_fact_files(home: Path, nuggets: Iterable[str] | None = None) -> list[Fa
 
 def dump_fact_doc(doc: dict[str, Any]) -> bytes:
     """As the agent's `JSON.stringify(data)`: compact, no trailing newline."""
-    text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
-    return text.encode("utf-8", "surrogatepass")
+    return utf8_json(json.dumps(doc, ensure_ascii=False, separators=(",", ":")))
 
 
 def _key(note: RawNote) -> str | None:
@@ -152,7 +151,7 @@ def fact_edits(changes: Iterable[tuple[RawNote, RawNote]], files: list[FactFile]
                     current.pop(position)
                 else:
                     current[position] = new
-            edits.append(FactEdit(path=str(file.path), note_id=after["id"], key=key,
+            edits.append(FactEdit(path=file.path.name, note_id=after["id"], key=key,
                                   before=old, after=new, position=position))
     return edits
 

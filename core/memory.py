@@ -131,17 +131,17 @@ class Memory:
             ran_at=outcome.result.ran_at, base_fingerprint=graph.fingerprint,
             nugget_name=nugget_name, limit=capped, uncapped=uncapped, result=outcome.result,
             operations=outcome.operations, notes=diffs, fact_edits=edits,
-            fact_fingerprints={e.path: files[Path(e.path)].fingerprint for e in edits},
+            fact_fingerprints={e.path: files[e.path].fingerprint for e in edits},
         )
 
-    def _fact_files(self, notes: Iterable[RawNote]) -> dict[Path, FactFile]:
+    def _fact_files(self, notes: Iterable[RawNote]) -> dict[str, FactFile]:
         """The fact files of the nuggets these notes' facts belong to (none read when no note
         is a fact note with a key)."""
         nuggets = {fields.nugget(n) for n in notes
                    if n.get("kind") == "fact" and n.get("sourceKey")}
         if not nuggets:
             return {}
-        return {file.path: file for file in read_fact_files(self.home, nuggets)}
+        return {file.path.name: file for file in read_fact_files(self.home, nuggets)}
 
     def _mirrored(self, graph: Graph, ws: Workspace, touched: list[int],
                   planned: dict[str, str] | None = None) -> tuple[list[FactEdit], list[FactFile]]:
@@ -149,10 +149,10 @@ class Memory:
         (the fingerprints a plan saw), a file changed since is a stale plan."""
         files = self._fact_files(ws.notes[p] for p in touched)
         edits = fact_edits(((graph.notes[p], ws.notes[p]) for p in touched), list(files.values()))
-        used = [files[path] for path in dict.fromkeys(Path(e.path) for e in edits)]
+        used = [files[name] for name in dict.fromkeys(e.path for e in edits)]
         if planned is not None:
             for file in used:
-                if planned.get(str(file.path)) != file.fingerprint:
+                if planned.get(file.path.name) != file.fingerprint:
                     raise StalePlanError(
                         f"stale plan: {file.path} changed since the plan was made; plan again")
         return edits, used
@@ -259,9 +259,10 @@ class Memory:
     ) -> tuple[list[FactEdit], list[FactFile]]:
         """The edits that put a run's facts back, if every fact still stands as it left it."""
         files, changed = [], []
-        for path in dict.fromkeys(Path(e.path) for e in edits):
+        for name in dict.fromkeys(e.path for e in edits):
+            path = self.home / name
             file = read_fact_file(path) or FactFile(path, {"facts": []}, EMPTY_FINGERPRINT)
-            changed += changed_facts(file.doc, [e for e in edits if Path(e.path) == path])
+            changed += changed_facts(file.doc, [e for e in edits if e.path == name])
             files.append(file)
         if changed:
             raise UndoConflictError(
@@ -287,9 +288,9 @@ class Memory:
         data = dump_graph(graph.with_notes(ws.notes))
         edits, files = facts
         writes = [(file, dump_fact_doc(edited_doc(file.doc, [e for e in edits
-                                                             if e.path == str(file.path)])))
+                                                             if e.path == file.path.name])))
                   for file in files]
-        images = [FileImage(path=str(file.path), base_fingerprint=file.fingerprint,
+        images = [FileImage(path=file.path.name, base_fingerprint=file.fingerprint,
                             result_fingerprint=fingerprint(new), before_text=file.text)
                   for file, new in writes]
         seq, run_id = next_run_id(self.home, at)
@@ -313,7 +314,7 @@ class Memory:
         written: list[FileImage] = []
         try:
             for image, (_, new) in zip(images, writes, strict=True):
-                replace_if_unchanged(Path(image.path), new, image.base_fingerprint,
+                replace_if_unchanged(self.home / image.path, new, image.base_fingerprint,
                                      notices=self.notices)
                 written.append(image)
             replace_if_unchanged(self.graph_path, data, graph.fingerprint, record_landing,
@@ -337,7 +338,7 @@ class Memory:
         another program wrote them since: then its version stays, and we say so)."""
         for image in reversed(images):
             try:
-                replace_if_unchanged(Path(image.path), image.before_text.encode("utf-8"),
+                replace_if_unchanged(self.home / image.path, image.before_text.encode("utf-8"),
                                      image.result_fingerprint, notices=self.notices)
             except NuggetsError as exc:
                 self.notices.append(f"{image.path} was not put back: {exc}")
@@ -393,7 +394,8 @@ class Memory:
             # The fact files a run that never landed had written go back with it.
             images = entry.files if entry else []
             self._put_back([image for image in images
-                            if current_fingerprint(Path(image.path)) == image.result_fingerprint])
+                            if current_fingerprint(self.home / image.path)
+                            == image.result_fingerprint])
             path.unlink(missing_ok=True)
             name = entry.run_id if entry else path.name
             messages.append(f"discarded journal entry {name}: its run never landed")

@@ -147,7 +147,7 @@ class NoteDiff(CamelModel):
 class FactEdit(CamelModel):
     """One fact of a fact file changed in step with its fact note (core/facts.py)."""
 
-    path: str
+    path: str  # the fact file's name in the home (a home may move)
     note_id: str
     key: str
     before: dict[str, Any] | None = None  # None: the fact was not in the file
@@ -159,7 +159,7 @@ class FileImage(CamelModel):
     """A file written with the graph as one unit: enough to put it back if the run never
     lands, and to tell whether it did."""
 
-    path: str
+    path: str  # relative to the home, or absolute when outside it
     base_fingerprint: str
     result_fingerprint: str
     before_text: str

@@ -193,7 +193,12 @@ def json_bytes(value: Any, indent: bool = True) -> bytes:
         text = dumps_indented(value)
     else:  # the json module's C encoder: fast, for journal entries of a whole graph
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    text += "\n"
+    return utf8_json(text + "\n")
+
+
+def utf8_json(text: str) -> bytes:
+    """JSON text in UTF-8; a lone surrogate (legal in JSON as an escape, not in UTF-8) is written
+    as its escape again, as it was read."""
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
