@@ -20,7 +20,7 @@ from core.memorymd import section_rank
 from core.models import BlockedEntry, PromotionEntry, PromotionPlan
 from core.store import Graph
 
-from ..safe import block, join, line, more_lines, shown_path
+from ..safe import block, join, line, more_lines, notify, shown_path
 from ..widgets.busy import Busy
 from ..widgets.diff_view import MAX_DIFF_LINES, DiffView
 from ..widgets.footer import Footer
@@ -244,12 +244,12 @@ class PromoteScreen(Screen[bool]):
 
     def _written(self, message: str) -> None:
         self.query_one(Busy).stop()
-        self.notify(message, title="MEMORY.md written", markup=False)
+        notify(self, message, title="MEMORY.md written")
         self.dismiss(True)
 
     def _failed(self, title: str, message: str) -> None:
         self.query_one(Busy).stop()
-        self.notify(message, title=title, severity="error", timeout=10, markup=False)
+        notify(self, message, title=title, severity="error", timeout=10)
 
     def action_back(self) -> None:
         self.dismiss(False)

@@ -20,7 +20,7 @@ from core.models import NoteDiff, Plan, RawNote, ReflectionChange
 from core.preview import kept_after, named_notes, touched_by
 from core.store import Graph
 
-from ..safe import join, line, shown_path
+from ..safe import join, line, notify, shown_path
 from ..widgets.busy import Busy
 from ..widgets.diff_view import DiffView, heading, note_diff_text
 from ..widgets.footer import Footer
@@ -213,7 +213,7 @@ class ReviewScreen(Screen[bool]):
     def _plan_failed(self, message: str) -> None:
         self.query_one(Busy).stop()
         self.query_one("#review-counts", Static).update(line(f"Cannot plan: {message}"))
-        self.notify(message, title="Cannot plan", severity="error", timeout=10, markup=False)
+        notify(self, message, title="Cannot plan", severity="error", timeout=10)
 
     def _show_counts(self) -> None:
         if self.plan is not None:
@@ -291,8 +291,8 @@ class ReviewScreen(Screen[bool]):
 
     def action_toggle_cap(self) -> None:
         self.uncapped = not self.uncapped
-        self.notify("Planning the whole graph (no 10-note cap)…" if self.uncapped
-                    else "Planning a capped pass (10 notes)…", timeout=3)
+        notify(self, "Planning the whole graph (no 10-note cap)…" if self.uncapped
+               else "Planning a capped pass (10 notes)…", timeout=3)
         self.replan()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -342,13 +342,12 @@ class ReviewScreen(Screen[bool]):
 
     def _applied(self, message: str) -> None:
         self.query_one(Busy).stop()
-        self.notify(message, title="Applied", markup=False)
+        notify(self, message, title="Applied")
         self.dismiss(True)
 
     def _apply_failed(self, message: str) -> None:
         self.query_one(Busy).stop()
-        self.notify(message, title="Nothing was written", severity="error", timeout=10,
-                    markup=False)
+        notify(self, message, title="Nothing was written", severity="error", timeout=10)
 
     def _stale(self) -> None:
         self.query_one(Busy).stop()

@@ -1,0 +1,120 @@
+"""No escape or control character an agent wrote reaches the terminal: every screen and widget of
+the console is walked with a hostile memory, and each frame it would write is checked byte for
+byte (tests/terminal_output.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from figures import record
+from hostile_memory import EVIL, PAYLOADS, Hostile, hostile_home, path_safe
+from terminal_output import assert_inert
+
+from console_support import make_app, settle
+from core.store import graph_path
+from nuggets_tui.app import NuggetsApp
+from nuggets_tui.screens.confirm import ConfirmScreen
+from nuggets_tui.screens.graph import GraphScreen
+from nuggets_tui.screens.main import MainScreen
+from nuggets_tui.screens.promote import PromoteScreen
+from nuggets_tui.screens.review import ReviewScreen
+from nuggets_tui.screens.welcome import WelcomeScreen
+from nuggets_tui.widgets.diff_view import DiffView
+from nuggets_tui.widgets.note_detail import NoteDetailPane
+from nuggets_tui.widgets.virtual_table import VirtualTable
+
+SIZE = (160, 50)
+
+
+async def walk_every_screen(pilot, app: NuggetsApp, hostile: Hostile) -> int:  # type: ignore[no-untyped-def]
+    """Every screen, dialog, toast and pane with the hostile data on it; the frames checked."""
+    checked = 0
+
+    async def check(where: str, *keys: str, expect: str = "␛") -> None:
+        nonlocal checked
+        if keys:
+            await pilot.press(*keys)
+        await settle(pilot, app)
+        assert_inert(app, where, expect)
+        checked += 1
+
+    async def check_all_of(pane, where: str) -> None:  # type: ignore[no-untyped-def]
+        """The pane's text page by page: a frame holds only what is in view."""
+        pane.scroll_home(animate=False)
+        await check(where)
+        while pane.scroll_y < pane.max_scroll_y:
+            pane.scroll_to(y=pane.scroll_y + pane.size.height, animate=False, immediate=True)
+            await check(f"{where}, further down")
+
+    await settle(pilot, app)
+    main = app.screen
+    assert isinstance(main, MainScreen)
+    main.select_note(hostile.note_id)
+    await check_all_of(main.query_one(NoteDetailPane),
+                       "main: title bar, sidebar, overview, table, detail with a missing link")
+    main.show_nugget(main.current_note["nuggetName"])
+    await check("main: one nugget")
+    main.select_note(hostile.archived_id)
+    await check("main: an archived note")
+    await check("unhide toast", "u")
+    await check("palette", "ctrl+p", *"content")
+    await check("palette hits", "down")
+    await check("back from the palette", "escape", "escape")
+    main.select_note(hostile.note_id)
+    await check("graph: neighbourhood", "g")
+    assert isinstance(app.screen, GraphScreen)
+    await check("graph: orphans", "o")
+    await check("graph: groups", "c")
+    await check("back from the graph", "escape")
+    await check("review", "r")
+    review = app.screen
+    assert isinstance(review, ReviewScreen) and review.plan and review.plan.operations
+    for step in range(min(8, len(review.plan.operations))):
+        await pilot.press("down")
+        await check_all_of(review.query_one(DiffView), f"review: change {step}")
+    await check("review: apply dialog", "a")
+    assert isinstance(app.screen, ConfirmScreen)
+    await check("review: not applied", "n", "escape")
+    await check("undo dialog", "ctrl+z")
+    assert isinstance(app.screen, ConfirmScreen)
+    await check("undo refused: a tampered run id", "y")
+    await check("promotion", "p")
+    promote = app.screen
+    assert isinstance(promote, PromoteScreen) and promote.plan and promote.plan.blocked
+    entries = promote.query_one("#entries", VirtualTable)
+    await check_all_of(promote.query_one(DiffView), "promotion: MEMORY.md's diff")
+    for step in range(min(6, len(entries.rows))):
+        await check(f"promotion: entry {step}", "down")
+    await check("promotion: allowed", "home", "space")
+    await check("promotion: write dialog", "a")
+    await check("promotion: not written", "n", "escape")
+    await check("help", "question_mark")
+    await check("back from help", "escape")
+    return checked
+
+
+async def test_a_hostile_memory_reaches_no_terminal_through_any_screen(tmp_path: Path) -> None:
+    hostile = hostile_home(tmp_path)
+    app = make_app(hostile.home, watch_interval=0.1)
+    async with app.run_test(size=SIZE) as pilot:
+        frames = await walk_every_screen(pilot, app, hostile)
+        # A file broken with a hostile id: the error banner.
+        doc = json.loads(graph_path(hostile.home).read_bytes())
+        doc["notes"].append(dict(doc["notes"][0]))
+        graph_path(hostile.home).write_text(json.dumps(doc, ensure_ascii=False))
+        await pilot.pause(0.3)
+        await settle(pilot, app)
+        assert app.screen.query_one("#problem").display
+        assert_inert(app, "error banner")
+    record("escape sequences tried on every screen", len(PAYLOADS))
+    record("console frames checked for escapes", frames + 1)
+
+
+async def test_the_welcome_screen_names_a_hostile_directory_inertly(tmp_path: Path) -> None:
+    app = make_app(tmp_path / path_safe("absent " + EVIL), demo_offer=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, WelcomeScreen)
+        assert_inert(app, "welcome")
+    record("console frames checked for escapes")
