@@ -58,7 +58,7 @@ class ChangeRows(RowRenderer["Group | ChangeRow"]):
 
     def header_text(self, row: Group | ChangeRow) -> Text:
         assert isinstance(row, Group)
-        return Text(f"{row.label} ({row.count})")
+        return line(f"{row.label} ({row.count:,})")
 
     def cells(self, row: Group | ChangeRow) -> Sequence[Text]:
         assert isinstance(row, ChangeRow)
@@ -110,7 +110,7 @@ def grouped_rows(plan: Plan) -> list[Group | ChangeRow]:
 def counts_text(plan: Plan, kept: set[int], nugget: str | None) -> Text:
     result = plan.result
     scope = "all nuggets" if nugget is None else f"nugget {nugget}"
-    cap = "whole graph, no cap" if plan.uncapped else f"capped at {plan.limit} notes"
+    cap = "whole graph, no cap" if plan.uncapped else f"capped at {plan.limit:,} notes"
     figures = (f"{result.inspected:,} inspected · {result.rewritten:,} rewritten · "
                f"{result.merged:,} merged · {result.hidden:,} archived · {result.tagged:,} tagged "
                f"· {result.linked:,} linked")
@@ -234,7 +234,7 @@ class ReviewScreen(Screen[bool]):
         diffs = self._diffs
         kept = row.op_id in self.kept
         parts: list[Text | str | tuple[str, str]] = [
-            (row.change.type.upper(), "bold reverse"), " ", line(row.change.detail), "\n",
+            line(row.change.type.upper(), "bold reverse"), " ", line(row.change.detail), "\n",
             ("Kept: applying writes this change.\n\n" if kept else
              "Rejected: applying leaves this change out.\n\n", "green" if kept else "red"),
         ]

@@ -81,7 +81,7 @@ class NoteDetailPane(VerticalScroll):
         self._shown = detail
         body = self.query_one("#detail-body", Static)
         if detail is None:
-            body.update(Text(empty, style="dim"))
+            body.update(line(empty, "dim"))
         else:
             body.update(detail_text(detail))
         self.scroll_home(animate=False)
