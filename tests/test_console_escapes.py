@@ -7,13 +7,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from click.testing import CliRunner
 from figures import record
 from hostile_memory import EVIL, PAYLOADS, Hostile, hostile_home, path_safe
-from terminal_output import assert_inert
+from terminal_output import C0_C1, assert_inert
 
 from console_support import make_app, settle
+from core.inert import hidden_characters
+from core.journal import journal_dir
 from core.store import graph_path
 from nuggets_tui.app import NuggetsApp
+from nuggets_tui.cli import main
 from nuggets_tui.screens.confirm import ConfirmScreen
 from nuggets_tui.screens.graph import GraphScreen
 from nuggets_tui.screens.main import MainScreen
@@ -118,3 +122,24 @@ async def test_the_welcome_screen_names_a_hostile_directory_inertly(tmp_path: Pa
         assert isinstance(app.screen, WelcomeScreen)
         assert_inert(app, "welcome")
     record("console frames checked for escapes")
+
+
+def test_the_command_line_prints_a_hostile_memory_inertly(tmp_path: Path) -> None:
+    """Every command's output for a person, errors included, with the hostile memory: its home
+    and MEMORY.md paths, journal entry, notes and ids."""
+    hostile = hostile_home(tmp_path)
+    env = {"NUGGETS_NOW": "2026-11-23T10:00:00Z", "TZ": "UTC", "NUGGETS_HOME": "",
+           "NUGGETS_MEMORY_MD": str(hostile.memory_md), "MEMORY_REFLECTION_HOUR": "0"}
+    run_id = next(journal_dir(hostile.home).glob("*.json")).stem
+    commands = [("notes", "--hidden"), ("reflect",), ("reflect", "--all"), ("promote",), ("log",),
+                ("-v", "daily"), ("unhide", hostile.archived_id), ("undo", run_id),
+                ("undo", "no-such-run"), ("promote", "--allow", EVIL), ("notes", "--nugget", f"nugget {EVIL}")]
+    shown_data = 0
+    for args in commands:
+        result = CliRunner().invoke(main, ["--home", str(hostile.home), *args], env=env)
+        assert result.exception is None or isinstance(result.exception, SystemExit), args
+        shown = result.output.replace("\n", "").replace("\t", "")
+        assert C0_C1.findall(shown) == [] and hidden_characters(shown) == [], args
+        shown_data += "␛" in shown
+    assert shown_data >= len(commands) - 2  # unhide and undo print no note text
+    record("command outputs checked for escapes", len(commands))
