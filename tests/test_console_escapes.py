@@ -4,12 +4,17 @@ byte (tests/terminal_output.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import tempfile
 from pathlib import Path
 
 from click.testing import CliRunner
 from figures import record
 from hostile_memory import EVIL, PAYLOADS, Hostile, hostile_home, path_safe
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from reliability_support import make_home, memory_of, messy_notes
 from terminal_output import C0_C1, assert_inert
 
 from console_support import make_app, settle
@@ -133,7 +138,8 @@ def test_the_command_line_prints_a_hostile_memory_inertly(tmp_path: Path) -> Non
     run_id = next(journal_dir(hostile.home).glob("*.json")).stem
     commands = [("notes", "--hidden"), ("reflect",), ("reflect", "--all"), ("promote",), ("log",),
                 ("-v", "daily"), ("unhide", hostile.archived_id), ("undo", run_id),
-                ("undo", "no-such-run"), ("promote", "--allow", EVIL), ("notes", "--nugget", f"nugget {EVIL}")]
+                ("undo", "no-such-run"), ("promote", "--allow", EVIL),
+                ("notes", "--nugget", f"nugget {EVIL}")]
     shown_data = 0
     for args in commands:
         result = CliRunner().invoke(main, ["--home", str(hostile.home), *args], env=env)
@@ -143,3 +149,67 @@ def test_the_command_line_prints_a_hostile_memory_inertly(tmp_path: Path) -> Non
         shown_data += "␛" in shown
     assert shown_data >= len(commands) - 2  # unhide and undo print no note text
     record("command outputs checked for escapes", len(commands))
+
+
+CONTROLS = st.characters(categories=["Cc", "Cf", "Zl", "Zp", "Co", "Mn"])
+SELECTOR = st.sampled_from(["\ufe00", "\ufe0e", "\ufe0f", "\U000e0100", "\U000e01ef"])
+hostile_text = st.lists(
+    st.one_of(st.sampled_from(PAYLOADS), CONTROLS, SELECTOR, st.text(max_size=3)),
+    min_size=1, max_size=4,
+).map(lambda parts: "x\x1b" + "".join(parts).replace("\ud800", ""))  # ESC: shown as ␛ somewhere
+FIELDS = ("id", "title", "content", "tag", "nugget", "target", "reason", "at", "memory_md")
+
+
+def generated_home(root: Path, texts: dict[str, str]) -> Hostile:
+    """messy_notes (every kind of change) with the generated texts in every field shown."""
+    notes = messy_notes()
+    first = notes[0]
+    first.update(id=f"n1{texts['id']}", title=texts["title"], tags=[texts["tag"]],
+                 content=first["content"] + texts["content"], nuggetName=texts["nugget"],
+                 links=[{"to": texts["target"], "reason": texts["reason"],
+                         "createdAt": first["createdAt"]}])
+    notes[2]["links"] = [{"to": first["id"], "reason": texts["reason"],
+                          "createdAt": first["createdAt"]}]
+    home = make_home(root, notes, memory_md=f"# Memory\n- hand {texts['memory_md']}\n")
+    graph_path(home).write_text(json.dumps({"version": 3, "notes": notes}, ensure_ascii=False))
+    entry = memory_of(home).unhide(["n6"])
+    assert entry is not None
+    path = journal_dir(home) / f"{entry.run_id}.json"
+    data = json.loads(path.read_bytes())
+    data.update(runId=f"{entry.run_id}{texts['at']}", at=texts["at"], summary=texts["title"])
+    path.write_text(json.dumps(data, ensure_ascii=False))
+    return Hostile(home, first["id"], "n6", texts["target"], home / "memory" / "MEMORY.md")
+
+
+async def walk_briefly(hostile: Hostile) -> int:
+    app = make_app(hostile.home)
+    checked = 0
+    async with app.run_test(size=(120, 40)) as pilot:
+
+        async def check(where: str, *keys: str) -> None:
+            nonlocal checked
+            await pilot.press(*keys)
+            await settle(pilot, app, pause=0.02)
+            assert_inert(app, where, expect="")
+            checked += 1
+
+        await settle(pilot, app, pause=0.02)
+        app.screen.select_note(hostile.note_id)
+        await check("main")
+        app.screen.query_one(NoteDetailPane).scroll_end(animate=False)
+        await check("main: detail's links")
+        await check("graph", "g")
+        await check("review", "escape", "r")
+        await check("review: a change", "down", "down")
+        await check("undo dialog", "escape", "ctrl+z")
+        await check("promotion", "n", "p")
+    return checked
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.fixed_dictionaries({name: hostile_text for name in FIELDS}))
+def test_generated_hostile_memories_reach_no_terminal(texts: dict[str, str]) -> None:
+    with tempfile.TemporaryDirectory() as root:
+        frames = asyncio.run(walk_briefly(generated_home(Path(root), texts)))
+    record("generated hostile memories walked", 1)
+    record("console frames checked for escapes", frames)
