@@ -64,9 +64,12 @@ async def walk_every_screen(pilot, app: NuggetsApp, hostile: Hostile) -> int:  #
                        "main: title bar, sidebar, overview, table, detail with a missing link")
     main.show_nugget(main.current_note["nuggetName"])
     await check("main: one nugget")
+    await check("undo dialog: the tampered run", "ctrl+z", expect="Undo run")
+    assert isinstance(app.screen, ConfirmScreen)
+    await check("undo refused: a tampered run id", "y", expect="Cannot undo")
     main.select_note(hostile.archived_id)
     await check("main: an archived note")
-    await check("unhide toast", "u")
+    await check("unhide toast", "u", expect="Brought back")
     await check("palette", "ctrl+p", *"content")
     await check("palette hits", "down")
     await check("back from the palette", "escape", "escape")
@@ -85,9 +88,6 @@ async def walk_every_screen(pilot, app: NuggetsApp, hostile: Hostile) -> int:  #
     await check("review: apply dialog", "a")
     assert isinstance(app.screen, ConfirmScreen)
     await check("review: not applied", "n", "escape")
-    await check("undo dialog", "ctrl+z")
-    assert isinstance(app.screen, ConfirmScreen)
-    await check("undo refused: a tampered run id", "y")
     await check("promotion", "p")
     promote = app.screen
     assert isinstance(promote, PromoteScreen) and promote.plan and promote.plan.blocked
@@ -106,7 +106,7 @@ async def walk_every_screen(pilot, app: NuggetsApp, hostile: Hostile) -> int:  #
 async def test_a_hostile_memory_reaches_no_terminal_through_any_screen(tmp_path: Path) -> None:
     hostile = hostile_home(tmp_path)
     app = make_app(hostile.home, watch_interval=0.1)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True, tooltips=True) as pilot:
         frames = await walk_every_screen(pilot, app, hostile)
         # A file broken with a hostile id: the error banner.
         doc = json.loads(graph_path(hostile.home).read_bytes())
@@ -122,7 +122,7 @@ async def test_a_hostile_memory_reaches_no_terminal_through_any_screen(tmp_path:
 
 async def test_the_welcome_screen_names_a_hostile_directory_inertly(tmp_path: Path) -> None:
     app = make_app(tmp_path / path_safe("absent " + EVIL), demo_offer=True)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True, tooltips=True) as pilot:
         await settle(pilot, app)
         assert isinstance(app.screen, WelcomeScreen)
         assert_inert(app, "welcome")
@@ -184,7 +184,7 @@ def generated_home(root: Path, texts: dict[str, str]) -> Hostile:
 async def walk_briefly(hostile: Hostile) -> int:
     app = make_app(hostile.home)
     checked = 0
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
 
         async def check(where: str, *keys: str) -> None:
             nonlocal checked
