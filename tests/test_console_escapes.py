@@ -156,7 +156,7 @@ SELECTOR = st.sampled_from(["\ufe00", "\ufe0e", "\ufe0f", "\U000e0100", "\U000e0
 hostile_text = st.lists(
     st.one_of(st.sampled_from(PAYLOADS), CONTROLS, SELECTOR, st.text(max_size=3)),
     min_size=1, max_size=4,
-).map(lambda parts: "x\x1b" + "".join(parts).replace("\ud800", ""))  # ESC: shown as ␛ somewhere
+).map(lambda parts: "x\x1b" + "".join(parts))  # ESC: shown as ␛ somewhere
 FIELDS = ("id", "title", "content", "tag", "nugget", "target", "reason", "at", "memory_md")
 
 

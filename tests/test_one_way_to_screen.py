@@ -7,9 +7,13 @@ Outside safe.py, text reaches the screen only as:
   number (it has a format spec, or is a `len(...)`) or is itself made inert;
 - a call of a function that makes text inert (`line`, `block`, `join`, `one_line`, …) or of
   one that returns `Text` (its own body is held to the same rules);
-- a name or `self.` attribute that holds only such values, or a parameter typed `Text`.
+- a name or `self.` attribute that holds only such values (what a function assigns, appends or
+  loops over), a parameter typed `Text` or `int`, or an ALL_CAPS constant.
 The places that show text (sinks) are Textual's and Rich's constructors and methods that take
-text or markup, the attributes Textual draws (`border_title`, …) and the command line's output.
+text or markup, the attributes Textual draws (`border_title`, …), safe.py's `join` (its plain
+strings are taken as our own words) and the command line's output. It reads names, not types:
+`add`/`append` count as sinks on a tree node or a Text (by the receiver's name), not on a set
+or a list.
 """
 
 from __future__ import annotations
