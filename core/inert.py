@@ -10,7 +10,13 @@ import unicodedata
 
 _BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 _INVISIBLE = set("\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e")
-_SELECTORS = ("\U000e0100", "\U000e01ef")  # variation selectors 17-256: printable, yet unsafe
+# Variation selectors 1-16 and 17-256: printable marks, yet unsafe. They can smuggle text
+# invisibly, and one after a character may make a terminal draw it wider than it was counted.
+_SELECTORS = (("\ufe00", "\ufe0f"), ("\U000e0100", "\U000e01ef"))
+
+
+def _selector(char: str) -> bool:
+    return any(low <= char <= high for low, high in _SELECTORS)
 
 
 def _placeholder(char: str) -> str:
@@ -29,8 +35,8 @@ def _unsafe(char: str, keep_newlines: bool) -> bool:
         return not keep_newlines
     if char == "\t":
         return False
-    if char in _BIDI or char in _INVISIBLE or _SELECTORS[0] <= char <= _SELECTORS[1]:
-        return True  # the last: variation selectors that can smuggle text invisibly
+    if char in _BIDI or char in _INVISIBLE or _selector(char):
+        return True
     category = unicodedata.category(char)
     return category in ("Cc", "Cf", "Cs", "Co") or category == "Zl" or category == "Zp"
 
@@ -46,10 +52,11 @@ def _unsafe_codes() -> list[int]:
     selectors (printable marks), so only the other blocks are looked at one by one.
     """
     codes = []
-    low, high = (ord(c) for c in _SELECTORS)
     for start in itertools.chain(range(0, 0x40000, BLOCK), range(0xE0000, 0xE1000, BLOCK)):
         block = "".join(map(chr, range(start, start + BLOCK)))
-        if block.isprintable() and not (low <= start + BLOCK - 1 and start <= high):
+        holds_selector = any(ord(low) < start + BLOCK and start <= ord(high)
+                             for low, high in _SELECTORS)
+        if block.isprintable() and not holds_selector:
             continue
         codes += [ord(c) for c in block if _unsafe(c, keep_newlines=True)]
     return codes
@@ -74,7 +81,7 @@ def _unsafe_pattern() -> re.Pattern[str]:
     return re.compile(f"[{parts}]")
 
 
-_HAS_SELECTOR = re.compile(f"[{_SELECTORS[0]}-{_SELECTORS[1]}]")
+_HAS_SELECTOR = re.compile("[" + "".join(f"{low}-{high}" for low, high in _SELECTORS) + "]")
 
 
 def _clean(text: str) -> bool:

@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from core import Memory
+from core.inert import one_line
 
 from .commands import NoteCommands
 from .screens.help import HelpScreen
@@ -60,8 +61,8 @@ class NuggetsApp(App[None]):
             if screen.check_action(binding.action.split("(")[0], ()) is not True:
                 continue
             yield SystemCommand(
-                f"{binding.description} ({binding.key_display or binding.key})",
-                binding.tooltip or binding.description,
+                one_line(f"{binding.description} ({binding.key_display or binding.key})"),
+                one_line(binding.tooltip or binding.description),
                 lambda action=binding.action: self.run_action(action, screen),
             )
 

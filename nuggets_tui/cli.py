@@ -17,7 +17,7 @@ import click
 from core import Memory, NuggetsError
 from core.clock import env_clock, parse_iso
 from core.home import HOME_ENV, demo_home, demo_memory_md, home_choice, resolve_home
-from core.inert import inert_json, one_line
+from core.inert import inert, inert_json, one_line
 
 from . import render
 
@@ -52,9 +52,14 @@ class Context:
         return memory
 
 
+def _echo(text: str, err: bool = False) -> None:
+    """Every line for a person goes out inert, whatever built it (render.py already did)."""
+    click.echo(inert(text), err=err)
+
+
 def _echo_lines(lines: Iterable[str]) -> None:
     for line in lines:
-        click.echo(line)
+        _echo(line)
 
 
 def _print_json(value: Any) -> None:
@@ -75,7 +80,7 @@ def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
             sys.exit(1)
         except OSError as exc:  # a last resort: the engine turns the ones it expects into errors
             where = f": {exc.filename}" if exc.filename else ""
-            click.echo(f"nuggets: {one_line(str(exc.strerror or exc))}{where}", err=True)
+            _echo(one_line(f"nuggets: {exc.strerror or exc}{where}"), err=True)
             sys.exit(1)
 
     return wrapper
@@ -169,7 +174,7 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
     _echo_lines(render.plan_text(plan))
     if do_apply:
         click.echo("")
-        click.echo(f"Applied as run {entry.run_id} (undo: nuggets undo {entry.run_id})"
+        _echo(f"Applied as run {entry.run_id} (undo: nuggets undo {entry.run_id})"
                    if entry else "Nothing to apply.")
 
 
@@ -210,7 +215,7 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
         return
     _echo_lines(render.promotion_text(plan))
     if do_apply and plan.directory_exists:
-        click.echo(f"\nPromoted {added} new entries to {plan.path}")
+        _echo(f"\nPromoted {added} new entries to {plan.path}")
 
 
 @main.command()
@@ -220,8 +225,8 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
 def unhide(obj: Context, note_ids: tuple[str, ...]) -> None:
     """Bring archived notes back."""
     entry = obj.memory().unhide(note_ids)
-    click.echo(f"Unhid {len(entry.after):,} notes (run {entry.run_id})" if entry
-               else "Those notes are already visible; nothing written.")
+    _echo(f"Unhid {len(entry.after):,} notes (run {entry.run_id})" if entry
+          else "Those notes are already visible; nothing written.")
 
 
 @main.command()
@@ -231,7 +236,7 @@ def unhide(obj: Context, note_ids: tuple[str, ...]) -> None:
 def undo(obj: Context, run_id: str) -> None:
     """Restore the notes an applied run changed."""
     entry = obj.memory().undo(run_id)
-    click.echo(f"Undid {run_id}: restored {len(entry.after):,} notes (run {entry.run_id})")
+    _echo(f"Undid {run_id}: restored {len(entry.after):,} notes (run {entry.run_id})")
 
 
 @main.command()
@@ -271,7 +276,7 @@ def daily(obj: Context) -> None:
 
     def say(message: str) -> None:
         if obj.verbose:
-            click.echo(message)
+            _echo(message)
 
     if local.time() < due:
         say(f"Not yet: the daily pass runs after {due:%H:%M} local time.")
@@ -297,7 +302,7 @@ def daily(obj: Context) -> None:
 @reports_errors
 def demo(reset: bool) -> None:
     """Print the demo memory's path (creating it on first use)."""
-    click.echo(str(_materialized_demo(reset=reset)))
+    _echo(str(_materialized_demo(reset=reset)))
 
 
 if __name__ == "__main__":

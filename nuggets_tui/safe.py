@@ -4,8 +4,10 @@ as visible placeholders (core.inert). Every string an agent wrote reaches the sc
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
+from textual.dom import DOMNode
 
 from core.inert import inert, one_line
 
@@ -35,6 +37,11 @@ def _with_more(shown: Text, more: int) -> Text:
     if more:
         shown.append(f" … {more:,} more characters not shown", style="dim italic")
     return shown
+
+
+def notify(node: DOMNode, message: object, title: str = "", **options: Any) -> None:
+    """A toast: its text shows as one inert line (cut as `line` cuts), never as markup."""
+    node.notify(line(message).plain, title=line(title).plain, markup=False, **options)
 
 
 def more_lines(count: int, where: str = "") -> Text:

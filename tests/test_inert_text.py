@@ -7,6 +7,7 @@ import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rich.cells import cell_len
 
 from core.inert import (
     _unsafe,
@@ -55,3 +56,18 @@ def test_inert_json_means_the_same_data(value: object) -> None:
     text = inert_json(json.dumps(value, ensure_ascii=False))
     assert hidden_characters(text) == []
     assert json.loads(text) == value
+
+
+SELECTORS = [chr(c) for c in (*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0))]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["☺", "❤", "a", "#", "0", "✌", "漢", "⌛"]), st.sampled_from(SELECTORS),
+       st.text(max_size=3))
+def test_a_variation_selector_shows_as_a_placeholder_so_widths_add_up(
+        base: str, selector: str, around: str) -> None:
+    """After an emoji, U+FE0F asks for its wide form: counted 2 cells by one program and drawn
+    in 1 by another terminal, it shifts every column after it. As a placeholder it cannot."""
+    shown = one_line(around + base + selector + around)
+    assert selector not in shown and f"<U+{ord(selector):04X}>" in shown
+    assert cell_len(shown) == sum(map(cell_len, shown))

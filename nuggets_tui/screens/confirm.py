@@ -11,6 +11,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from ..safe import line
+
 
 class ConfirmScreen(ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -18,19 +20,20 @@ class ConfirmScreen(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "No", id="confirm.no"),
     ]
 
-    def __init__(self, title: str, body: Text | str, yes: str = "Yes", no: str = "Cancel") -> None:
+    def __init__(self, title: str, body: Text, yes: str = "Yes", no: str = "Cancel") -> None:
+        """`body`: made with safe.py, like all text that may hold data."""
         super().__init__()
-        self.title_text = title
-        self.body = body if isinstance(body, Text) else Text(body)
-        self.labels = (yes, no)
+        self.title_text = line(title, "bold")
+        self.body = body
+        self.labels = (line(f"{yes} (y)"), line(f"{no} (n)"))
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(Text(self.title_text, style="bold"), id="dialog-title")
+            yield Static(self.title_text, id="dialog-title")
             yield Static(self.body, id="dialog-body")
             with Horizontal(id="dialog-buttons"):
-                yield Button(f"{self.labels[0]} (y)", variant="primary", id="yes")
-                yield Button(f"{self.labels[1]} (n)", id="no")
+                yield Button(self.labels[0], variant="primary", id="yes")
+                yield Button(self.labels[1], id="no")
 
     def on_mount(self) -> None:
         self.query_one("#yes", Button).focus()

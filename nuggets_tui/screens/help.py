@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..keys import key_sections
+from ..safe import line
 
 
 def keys_table() -> Table:
@@ -20,9 +21,9 @@ def keys_table() -> Table:
     table.add_column("key", style="bold", no_wrap=True)
     table.add_column("what it does")
     for section, rows in key_sections():
-        table.add_row(Text(section, style="bold underline"), "")
+        table.add_row(line(section, "bold underline"), "")
         for key, description in rows:
-            table.add_row(Text(key), Text(description))
+            table.add_row(line(key), line(description))
         table.add_row("", "")
     table.add_row(Text("In the notes table", style="bold underline"), "")
     table.add_row(Text("A"), Text("marks an archived note (shown with h)"))

@@ -16,14 +16,13 @@ from textual.widgets import Input, OptionList, Static
 
 from core import Memory, NuggetsError, UndoConflictError, fields
 from core.history import last_undoable
-from core.inert import one_line
 from core.models import Plan, RawNote
 from core.peek import first_notes
 from core.shelf import NuggetSummary, Shelf
 from core.stats import Overview, overview
 from core.store import Graph
 
-from ..safe import join, line, shown_path
+from ..safe import join, line, notify, shown_path
 from ..widgets.busy import Busy
 from ..widgets.footer import Footer
 from ..widgets.note_detail import NoteDetailPane
@@ -186,8 +185,8 @@ class MainScreen(Screen[None]):
         if quiet and previous is not None and (
             previous.graph.fingerprint != loaded.shelf.graph.fingerprint
         ):
-            self.notify("The graph file changed on disk; the console reloaded it.",
-                        title="Reloaded")
+            notify(self, "The graph file changed on disk; the console reloaded it.",
+                   title="Reloaded")
         self.refresh_bindings()
 
     def _prepared(self, shelf: Shelf, figures: Overview) -> None:
@@ -353,8 +352,8 @@ class MainScreen(Screen[None]):
     def action_toggle_hidden(self) -> None:
         self.show_hidden = not self.show_hidden
         self.refilter()
-        self.notify("Showing archived notes." if self.show_hidden else "Archived notes hidden.",
-                    timeout=2)
+        notify(self, "Showing archived notes." if self.show_hidden else "Archived notes hidden.",
+               timeout=2)
 
     def action_review(self) -> None:
         from .review import ReviewScreen
@@ -408,29 +407,28 @@ class MainScreen(Screen[None]):
             self.app.call_from_thread(self._failed, "Could not unhide", str(exc))
             return
         winner = fields.merged_into(note)
-        title = one_line(fields.text(note, "title") or note["id"])
+        title = fields.text(note, "title") or note["id"]
         message = f"Brought back “{title}”"
         if winner:
             absorbed = self.shelf.graph.get(winner) if self.shelf else None
-            name = one_line(fields.text(absorbed, "title") if absorbed else winner)
+            name = fields.text(absorbed, "title") if absorbed else winner
             message += f". It had been merged into “{name}”, which keeps its lines too."
         if entry:
             message += f" (run {entry.run_id}; ctrl+z undoes it)"
         self.app.call_from_thread(self._wrote, message)
 
     def _wrote(self, message: str) -> None:
-        self.notify(message, title="Done", markup=False)
+        notify(self, message, title="Done")
         self.tell(self.memory.take_notices())
         self.reload()
 
     def tell(self, messages: list[str]) -> None:
         """What the engine settled or read tolerantly, as warnings that stay a while."""
         for message in messages:
-            self.notify(one_line(message), title="Note", severity="warning", timeout=12,
-                        markup=False)
+            notify(self, message, title="Note", severity="warning", timeout=12)
 
     def _failed(self, title: str, message: str) -> None:
-        self.notify(one_line(message), title=title, severity="error", timeout=10, markup=False)
+        notify(self, message, title=title, severity="error", timeout=10)
 
     def action_undo(self) -> None:
         try:
@@ -439,13 +437,13 @@ class MainScreen(Screen[None]):
             self._failed("Cannot read the journal", str(exc))
             return
         if entry is None:
-            self.notify("No applied run to undo.", timeout=3)
+            notify(self, "No applied run to undo.", timeout=3)
             return
         body = join(
-            "Undo run ", line(entry.run_id, "bold"), f" ({entry.kind}, {entry.at})?\n",
-            line(entry.summary or entry.kind), "\n\n",
+            "Undo run ", line(entry.run_id, "bold"), " (", line(entry.kind), ", ", line(entry.at),
+            ")?\n", line(entry.summary or entry.kind), "\n\n",
             f"This restores the {len(entry.before):,} notes it changed as they were before it, "
-            f"in {shown_path(self.memory.graph_path)}, and journals the undo.",
+            "in ", line(shown_path(self.memory.graph_path)), ", and journals the undo.",
         )
         self.app.push_screen(
             ConfirmScreen("Undo the last applied run", body, yes="Undo"),
@@ -475,6 +473,6 @@ class MainScreen(Screen[None]):
         for note_id in note_ids:
             note = self.shelf.graph.get(note_id) if self.shelf else None
             title = fields.text(note, "title") if note else ""
-            out.append(one_line(f"“{title}” ({note_id})" if title else note_id))
+            out.append(f"“{title}” ({note_id})" if title else note_id)
         return out
 

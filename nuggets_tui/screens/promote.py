@@ -20,7 +20,7 @@ from core.memorymd import section_rank
 from core.models import BlockedEntry, PromotionEntry, PromotionPlan
 from core.store import Graph
 
-from ..safe import block, join, line, more_lines, shown_path
+from ..safe import block, join, line, more_lines, notify, shown_path
 from ..widgets.busy import Busy
 from ..widgets.diff_view import MAX_DIFF_LINES, DiffView
 from ..widgets.footer import Footer
@@ -43,7 +43,7 @@ class EntryRows(RowRenderer[Entry]):
 
     def cells(self, row: Entry) -> Sequence[Text]:
         action = action_of(row)
-        return [Text(action, style=_ACTION_STYLES.get(action.rstrip("!"), "")),
+        return [line(action, _ACTION_STYLES.get(action.rstrip("!"), "")),
                 line(row.section), line(row.title)]
 
     def style(self, row: Entry) -> str | None:
@@ -90,12 +90,12 @@ def summary_text(plan: PromotionPlan) -> Text:
             ".\nPromotion only writes MEMORY.md where its directory already exists. Point it "
             "elsewhere with ", ("nuggets promote --memory-md PATH", "bold"), " or ",
             ("$NUGGETS_MEMORY_MD", "bold"), ", or create that directory.\n",
-            f"{len(plan.entries):,} notes have {plan.threshold}+ recalls.",
+            f"{len(plan.entries):,} notes have {plan.threshold:,}+ recalls.",
         )
     return join(
         "Promote to ", line(shown_path(plan.path), "bold"), "\n",
         (f"{plan.added:,} to add", "green"), " · ", (f"{plan.updated:,} to update", "yellow"),
-        f" · {len(plan.entries):,} notes recalled {plan.threshold}+ times. Hand-written lines "
+        f" · {len(plan.entries):,} notes recalled {plan.threshold:,}+ times. Hand-written lines "
         "and other sections are kept as they are.",
         *held_summary(plan),
     )
@@ -244,12 +244,12 @@ class PromoteScreen(Screen[bool]):
 
     def _written(self, message: str) -> None:
         self.query_one(Busy).stop()
-        self.notify(message, title="MEMORY.md written", markup=False)
+        notify(self, message, title="MEMORY.md written")
         self.dismiss(True)
 
     def _failed(self, title: str, message: str) -> None:
         self.query_one(Busy).stop()
-        self.notify(message, title=title, severity="error", timeout=10, markup=False)
+        notify(self, message, title=title, severity="error", timeout=10)
 
     def action_back(self) -> None:
         self.dismiss(False)

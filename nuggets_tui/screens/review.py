@@ -20,7 +20,7 @@ from core.models import NoteDiff, Plan, RawNote, ReflectionChange
 from core.preview import kept_after, named_notes, touched_by
 from core.store import Graph
 
-from ..safe import join, line, shown_path
+from ..safe import join, line, notify, shown_path
 from ..widgets.busy import Busy
 from ..widgets.diff_view import DiffView, heading, note_diff_text
 from ..widgets.footer import Footer
@@ -58,7 +58,7 @@ class ChangeRows(RowRenderer["Group | ChangeRow"]):
 
     def header_text(self, row: Group | ChangeRow) -> Text:
         assert isinstance(row, Group)
-        return Text(f"{row.label} ({row.count})")
+        return line(f"{row.label} ({row.count:,})")
 
     def cells(self, row: Group | ChangeRow) -> Sequence[Text]:
         assert isinstance(row, ChangeRow)
@@ -110,7 +110,7 @@ def grouped_rows(plan: Plan) -> list[Group | ChangeRow]:
 def counts_text(plan: Plan, kept: set[int], nugget: str | None) -> Text:
     result = plan.result
     scope = "all nuggets" if nugget is None else f"nugget {nugget}"
-    cap = "whole graph, no cap" if plan.uncapped else f"capped at {plan.limit} notes"
+    cap = "whole graph, no cap" if plan.uncapped else f"capped at {plan.limit:,} notes"
     figures = (f"{result.inspected:,} inspected · {result.rewritten:,} rewritten · "
                f"{result.merged:,} merged · {result.hidden:,} archived · {result.tagged:,} tagged "
                f"· {result.linked:,} linked")
@@ -213,7 +213,7 @@ class ReviewScreen(Screen[bool]):
     def _plan_failed(self, message: str) -> None:
         self.query_one(Busy).stop()
         self.query_one("#review-counts", Static).update(line(f"Cannot plan: {message}"))
-        self.notify(message, title="Cannot plan", severity="error", timeout=10, markup=False)
+        notify(self, message, title="Cannot plan", severity="error", timeout=10)
 
     def _show_counts(self) -> None:
         if self.plan is not None:
@@ -234,7 +234,7 @@ class ReviewScreen(Screen[bool]):
         diffs = self._diffs
         kept = row.op_id in self.kept
         parts: list[Text | str | tuple[str, str]] = [
-            (row.change.type.upper(), "bold reverse"), " ", line(row.change.detail), "\n",
+            line(row.change.type.upper(), "bold reverse"), " ", line(row.change.detail), "\n",
             ("Kept: applying writes this change.\n\n" if kept else
              "Rejected: applying leaves this change out.\n\n", "green" if kept else "red"),
         ]
@@ -291,8 +291,8 @@ class ReviewScreen(Screen[bool]):
 
     def action_toggle_cap(self) -> None:
         self.uncapped = not self.uncapped
-        self.notify("Planning the whole graph (no 10-note cap)…" if self.uncapped
-                    else "Planning a capped pass (10 notes)…", timeout=3)
+        notify(self, "Planning the whole graph (no 10-note cap)…" if self.uncapped
+               else "Planning a capped pass (10 notes)…", timeout=3)
         self.replan()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -342,13 +342,12 @@ class ReviewScreen(Screen[bool]):
 
     def _applied(self, message: str) -> None:
         self.query_one(Busy).stop()
-        self.notify(message, title="Applied", markup=False)
+        notify(self, message, title="Applied")
         self.dismiss(True)
 
     def _apply_failed(self, message: str) -> None:
         self.query_one(Busy).stop()
-        self.notify(message, title="Nothing was written", severity="error", timeout=10,
-                    markup=False)
+        notify(self, message, title="Nothing was written", severity="error", timeout=10)
 
     def _stale(self) -> None:
         self.query_one(Busy).stop()

@@ -21,7 +21,7 @@ def note_diff_text(before: RawNote, after: RawNote, heading: Text) -> Text:
     change = compare(before, after)
     parts: list[Text | str | tuple[str, str]] = [heading, "\n"]
     for name, old, new in change.fields:
-        parts += [(f"  {name}: ", "bold"), line(old), " → ", line(new), "\n"]
+        parts += [line(f"  {name}: ", "bold"), line(old), " → ", line(new), "\n"]
     if change.content:
         parts += [("  content\n", "bold")]
         for tag, text in change.content[:MAX_DIFF_LINES]:
@@ -47,7 +47,7 @@ def note_diff_text(before: RawNote, after: RawNote, heading: Text) -> Text:
 def diff_line(tag: str, text: str) -> Text:
     """One line of a content diff; whitespace a rewrite removes is made visible."""
     if tag == "@":
-        return Text("  " + text, style=_LINE_STYLES[tag])
+        return line("  " + text, _LINE_STYLES[tag])
     body = line(text)
     if not text.strip():
         body = Text("(blank line)" if not text else f"({len(text)} blank characters)",
@@ -56,7 +56,7 @@ def diff_line(tag: str, text: str) -> Text:
         trailing = len(text) - len(text.rstrip())
         if trailing:
             body.stylize("reverse", len(body) - trailing)
-    return Text.assemble("  ", tag, " ", body, style=_LINE_STYLES[tag])
+    return Text.assemble("  ", line(tag), " ", body, style=_LINE_STYLES[tag])
 
 
 def heading(note: RawNote) -> Text:

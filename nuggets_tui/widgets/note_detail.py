@@ -21,7 +21,7 @@ _META = ("id", "nuggetName", "kind", "type", "scope", "subject", "source", "conf
 
 def _title(note: RawNote | None, fallback: str) -> Text:
     if note is None:
-        return Text(f"{fallback} (missing)", style="italic")
+        return join(line(fallback, "italic"), (" (missing)", "italic"))
     title = fields.text(note, "title") or "(untitled)"
     mark = " [archived]" if fields.hidden(note) else ""
     return join(line(title), (mark, "dim"))
@@ -81,7 +81,7 @@ class NoteDetailPane(VerticalScroll):
         self._shown = detail
         body = self.query_one("#detail-body", Static)
         if detail is None:
-            body.update(Text(empty, style="dim"))
+            body.update(line(empty, "dim"))
         else:
             body.update(detail_text(detail))
         self.scroll_home(animate=False)

@@ -37,7 +37,7 @@ class NoteRows(RowRenderer[RawNote]):
             line(title) if title.strip() else Text("(untitled)", style="italic"),
             line(fields.text(row, "scope")),
             line(fields.text(row, "type")),
-            Text(str(fields.hits(row))),
+            line(fields.hits(row)),
             line(", ".join(fields.tags(row))),
             Text(str(len(fields.links(row)))),
             line(fields.updated_at(row)[:10]),

@@ -20,7 +20,7 @@ def nugget_bars(overview: Overview, width: int = 9) -> Text:
     parts: list[Text | str | tuple[str, str]] = []
     for summary in overview.nuggets:
         filled = round(width * summary.notes / largest)
-        parts += [fit_name(summary.name), " ", (BAR * filled, "bold"), f" {summary.notes}", "\n"]
+        parts += [fit_name(summary.name), " ", (BAR * filled, "bold"), f" {summary.notes:,}", "\n"]
     if not parts:
         return Text("no notes yet", style="dim")
     text = join(*parts)
@@ -54,13 +54,13 @@ class OverviewPanel(Vertical):
     def show(self, overview: Overview) -> None:
         self.query_one("#overview-bars", Static).update(nugget_bars(overview))
         self.query_one("#overview-archived-label", Label).update(
-            f"Archived: {overview.hidden} of {overview.notes}"
+            f"Archived: {overview.hidden:,} of {overview.notes:,}"
         )
         self.query_one("#overview-archived", ProgressBar).update(
             total=max(1, overview.notes), progress=overview.hidden
         )
         self.query_one("#overview-hits", Sparkline).data = list(overview.hits)
         self.query_one("#overview-promotable", Static).update(
-            f"{overview.promotable} recalled 3+ times"
+            f"{overview.promotable:,} recalled 3+ times"
         )
 

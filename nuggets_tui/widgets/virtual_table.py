@@ -22,6 +22,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ..safe import line
+
 Row = TypeVar("Row")
 
 
@@ -252,20 +254,20 @@ class VirtualTable(ScrollView, Generic[Row], can_focus=True):
         for column, cell_width, cell in zip(self.columns, widths, cells, strict=False):
             if cell_width:
                 parts += [fit(cell, cell_width, column.right), " "]
-        line = Text.assemble(*parts[:-1]) if parts else Text("")
-        return fit(line, width)
+        joined = Text.assemble(*parts[:-1]) if parts else Text("")
+        return fit(joined, width)
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         base = self.rich_style
         if y == 0:
-            header = self._cells_line([Text(c.label) for c in self.columns], width)
+            header = self._cells_line([line(c.label) for c in self.columns], width)
             header_style = self.get_component_rich_style("virtual-table--header")
             return self._strip(header, base + header_style)
         index = round(self.scroll_y) + y - 1
         if index >= len(self.rows):
             if not self.rows and y == 1:
-                return self._strip(fit(Text(self.empty_text), width),
+                return self._strip(fit(line(self.empty_text), width),
                                    base + self.get_component_rich_style("virtual-table--dim"))
             return Strip.blank(width, base)
         row = self.rows[index]
