@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Callable, Iterable
@@ -18,6 +17,7 @@ from core import Memory, NuggetsError
 from core.clock import env_clock, parse_iso
 from core.home import demo_home, demo_memory_md, resolve_home
 from core.inert import inert_json, one_line
+from core.jsonfmt import dumps_indented
 
 from . import render
 
@@ -53,8 +53,9 @@ def _echo_lines(lines: Iterable[str]) -> None:
 
 def _print_json(value: Any) -> None:
     """JSON with every character `inert` would replace written as its \\u escape: the same
-    data for a program, nothing a terminal would act on for a person."""
-    click.echo(inert_json(json.dumps(value, indent=2, ensure_ascii=False)))
+    data for a program, nothing a terminal would act on for a person. Numbers are written as
+    the graph file spells them."""
+    click.echo(inert_json(dumps_indented(value)))
 
 
 def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
