@@ -18,6 +18,7 @@ from core.clock import env_clock, parse_iso
 from core.home import demo_home, demo_memory_md, resolve_home
 from core.inert import inert_json, one_line
 from core.jsonfmt import dumps_indented
+from core.settings import whole_number
 
 from . import render
 
@@ -243,14 +244,8 @@ def log(obj: Context, as_json: bool) -> None:
 
 
 def _daily_time(environ: dict[str, str]) -> time:
-    try:
-        hour = int(environ.get("MEMORY_REFLECTION_HOUR", "9"))
-        minute = int(environ.get("MEMORY_REFLECTION_MINUTE", "0"))
-        return time(hour, minute)
-    except ValueError:
-        raise NuggetsError(
-            "MEMORY_REFLECTION_HOUR must be 0-23 and MEMORY_REFLECTION_MINUTE 0-59"
-        ) from None
+    return time(whole_number(environ, "MEMORY_REFLECTION_HOUR", 9, 23),
+                whole_number(environ, "MEMORY_REFLECTION_MINUTE", 0, 59))
 
 
 @main.command()
@@ -258,9 +253,9 @@ def _daily_time(environ: dict[str, str]) -> time:
 @reports_errors
 def daily(obj: Context) -> None:
     """The scheduled pass for cron: once a day after $MEMORY_REFLECTION_HOUR:MINUTE."""
+    due = _daily_time(dict(os.environ))
     memory = obj.memory()
     local = memory.clock().astimezone()
-    due = _daily_time(dict(os.environ))
 
     def say(message: str) -> None:
         if obj.verbose:
