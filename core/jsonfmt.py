@@ -33,6 +33,10 @@ class _Unknown(Exception):
 class NotFiniteError(ValueError):
     """A computed NaN or infinity, which strict JSON cannot hold."""
 
+    def __init__(self, value: float) -> None:
+        self.number = float.__repr__(value)
+        super().__init__(f"{self.number} is not a number strict JSON can hold")
+
 
 def dumps_indented(value: Any) -> str:
     """The text json.dumps(value, indent=2, ensure_ascii=False) would give."""
@@ -57,7 +61,7 @@ def _dumps(value: Any, style: tuple[str, str, str]) -> str:
 
 def _float(value: float) -> str:
     if value != value or value in _INFINITIES:
-        raise NotFiniteError(f"{float.__repr__(value)} is not a number JSON can hold")
+        raise NotFiniteError(value)
     return float.__repr__(value)
 
 

@@ -25,7 +25,7 @@ EMPTY_FINGERPRINT = "absent"
 BOM = b"\xef\xbb\xbf"
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 # A JSON string, or one of the words json.loads reads as a number and JSON does not have.
-_STRING_OR_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
+_STRING_OR_CONSTANT = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|(-?Infinity|NaN)')
 
 
 def graph_path(home: Path) -> Path:
@@ -233,7 +233,8 @@ def dump_graph(doc: dict[str, Any], path: Path | None = None) -> bytes:
     except NotFiniteError as exc:
         where = next((f"note {n.get('id')!r}" for n in doc.get("notes", ())
                       if isinstance(n, dict) and _holds_not_finite(n)), "the document")
-        raise GraphError(f"{path or 'graph.json'}: not written: {where} holds {exc}") from None
+        raise GraphError(f"{path or 'graph.json'}: not written: {where} holds {exc.number}, "
+                         "which strict JSON (the agent's JSON.parse) cannot read") from None
 
 
 def _holds_not_finite(value: Any) -> bool:
