@@ -10,6 +10,7 @@ from pydantic import ValidationError
 from . import crashpoints
 from .atomic import TEMP_SUFFIX, atomic_write
 from .errors import JournalError
+from .jsonnumbers import number_hooks
 from .models import JournalEntry
 from .store import json_bytes
 
@@ -27,7 +28,7 @@ def _entry_files(home: Path) -> list[Path]:
 
 def _read(path: Path) -> JournalEntry:
     try:
-        return JournalEntry.model_validate(json.loads(path.read_bytes()))
+        return JournalEntry.model_validate(json.loads(path.read_bytes(), **number_hooks()))
     except (OSError, ValueError, ValidationError) as exc:
         reason = exc.__class__.__name__
         raise JournalError(f"{path}: not a readable journal entry ({reason})") from None

@@ -216,7 +216,7 @@ class Memory:
         touched = ws.touched_positions()
         if not touched:
             return None
-        data = dump_graph(graph.with_notes(ws.notes))
+        data = dump_graph(graph.with_notes(ws.notes), self.graph_path)
         seq, run_id = next_run_id(self.home, at)
         # Built from data this process just made and checked: no second validation of 2 x 100k
         # note images (reading an entry back validates it).

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Callable, Iterable
@@ -18,6 +17,8 @@ from core import Memory, NuggetsError
 from core.clock import env_clock, parse_iso
 from core.home import demo_home, demo_memory_md, resolve_home
 from core.inert import inert, inert_json, one_line
+from core.jsonfmt import dumps_indented
+from core.settings import whole_number
 
 from . import render
 
@@ -58,8 +59,9 @@ def _echo_lines(lines: Iterable[str]) -> None:
 
 def _print_json(value: Any) -> None:
     """JSON with every character `inert` would replace written as its \\u escape: the same
-    data for a program, nothing a terminal would act on for a person."""
-    click.echo(inert_json(json.dumps(value, indent=2, ensure_ascii=False)))
+    data for a program, nothing a terminal would act on for a person. Numbers are written as
+    the graph file spells them."""
+    click.echo(inert_json(dumps_indented(value)))
 
 
 def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -247,14 +249,8 @@ def log(obj: Context, as_json: bool) -> None:
 
 
 def _daily_time(environ: dict[str, str]) -> time:
-    try:
-        hour = int(environ.get("MEMORY_REFLECTION_HOUR", "9"))
-        minute = int(environ.get("MEMORY_REFLECTION_MINUTE", "0"))
-        return time(hour, minute)
-    except ValueError:
-        raise NuggetsError(
-            "MEMORY_REFLECTION_HOUR must be 0-23 and MEMORY_REFLECTION_MINUTE 0-59"
-        ) from None
+    return time(whole_number(environ, "MEMORY_REFLECTION_HOUR", 9, 23),
+                whole_number(environ, "MEMORY_REFLECTION_MINUTE", 0, 59))
 
 
 @main.command()
@@ -262,9 +258,9 @@ def _daily_time(environ: dict[str, str]) -> time:
 @reports_errors
 def daily(obj: Context) -> None:
     """The scheduled pass for cron: once a day after $MEMORY_REFLECTION_HOUR:MINUTE."""
+    due = _daily_time(dict(os.environ))
     memory = obj.memory()
     local = memory.clock().astimezone()
-    due = _daily_time(dict(os.environ))
 
     def say(message: str) -> None:
         if obj.verbose:

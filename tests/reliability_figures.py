@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SUITE = ["tests/test_concurrency.py", "tests/test_crash_safety.py", "tests/test_hostile_input.py",
          "tests/test_fuzz_reader.py", "tests/test_invariants.py", "tests/test_screening.py",
-         "tests/test_inert_text.py", "tests/test_console_escapes.py"]
+         "tests/test_inert_text.py", "tests/test_console_escapes.py", "tests/test_numbers.py"]
 ORDER = [
     ("concurrent writes survived", "writes by another program racing ours, every one kept"),
     ("applies landed while another program wrote", "reviewed applies that landed mid-race"),
@@ -32,6 +32,7 @@ ORDER = [
     ("crash trials", "crash trials in all"),
     ("bad inputs tried", "broken or hostile inputs tried"),
     ("fuzz cases run", "fuzz cases run on the reader"),
+    ("number spellings tried", "number spellings written back as read (corpus and generated)"),
     ("invariant steps", "steps of random plan/apply/unhide/undo/edit sequences"),
     ("escape sequences tried on every screen",
      "escape payloads in every field shown (OSC title, clipboard and hyperlink, CSI, DCS, C1, "

@@ -30,7 +30,7 @@ def ago(**delta: float) -> str:
     (None, {}, 10),
     (None, {"MEMORY_REFLECTION_MAX_NOTES": "3"}, 3),
     (None, {"MEMORY_REFLECTION_MAX_NOTES": "25"}, 10),
-    (None, {"MEMORY_REFLECTION_MAX_NOTES": "many"}, 10),
+    (None, {"MEMORY_REFLECTION_MAX_NOTES": ""}, 10),
     (4, {"MEMORY_REFLECTION_MAX_NOTES": "3"}, 4),
     (50, {}, 10),
 ])
