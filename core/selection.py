@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from . import fields
 from .clock import epoch_ms_of
+from .errors import NuggetsError
 from .models import RawNote
 
 DEFAULT_LIMIT = 10
@@ -20,8 +21,11 @@ def resolve_limit(limit: int | None, environ: Mapping[str, str] | None = None) -
     """The capped limit: the given one, else $MEMORY_REFLECTION_MAX_NOTES, else 10; at most 10."""
     if limit is None:
         env = os.environ if environ is None else environ
-        raw = env.get(LIMIT_ENV, "")
-        limit = int(raw) if raw.strip().isdigit() else DEFAULT_LIMIT
+        raw = env.get(LIMIT_ENV, "").strip()
+        if raw and not (raw.isascii() and raw.isdigit()):
+            raise NuggetsError(f"${LIMIT_ENV} must be a whole number of notes (at most "
+                               f"{MAX_LIMIT}), not {raw!r}")
+        limit = int(raw) if raw else DEFAULT_LIMIT
     return max(0, min(limit, MAX_LIMIT))
 
 

@@ -32,10 +32,11 @@ def note_diff(before: RawNote, after: RawNote) -> Iterator[str]:
             yield f"  links {sign} -> {one_line(to)} ({one_line(reason)})"
 
 
-def plan_text(plan: Plan) -> Iterator[str]:
+def plan_text(plan: Plan, applied: bool = False) -> Iterator[str]:
     scope = plan.nugget_name or "all nuggets"
     cap = "uncapped" if plan.uncapped else f"limit {plan.limit}"
-    yield f"Reflection pass on {one_line(scope)} ({cap}) at {plan.ran_at} (dry run)"
+    what = "applied" if applied else "dry run"
+    yield f"Reflection pass on {one_line(scope)} ({cap}) at {plan.ran_at} ({what})"
     yield f"  {result_summary(plan.result)}"
     if not plan.result.changes:
         yield "  No changes: the memory is already tidy."
