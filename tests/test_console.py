@@ -234,6 +234,25 @@ async def test_graph_reaches_a_linked_note(home: Path) -> None:
         assert table(app).current["id"] == target
 
 
+async def test_j_and_k_move_in_the_link_graph_trees(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("g")
+        await settle(pilot, app)
+        for tree_id, tab in (("#hops", None), ("#group-tree", "c")):
+            if tab:
+                await pilot.press(tab)
+                await settle(pilot, app)
+            tree = app.screen.query_one(tree_id)
+            assert tree.has_focus
+            start = tree.cursor_line
+            await pilot.press("j", "j")
+            assert tree.cursor_line == start + 2
+            await pilot.press("k")
+            assert tree.cursor_line == start + 1
+
+
 async def test_help_and_palette_list_the_keys(home: Path) -> None:
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
