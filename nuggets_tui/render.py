@@ -67,7 +67,8 @@ def promotion_text(plan: PromotionPlan) -> Iterator[str]:
                "Point elsewhere with --memory-md PATH or $NUGGETS_MEMORY_MD.")
         return
     yield (f"Promotion to {plan.path}: {plan.added:,} to add, {plan.updated:,} to update, "
-           f"{len(plan.entries):,} candidates (hits >= {plan.threshold})")
+           f"{plan.qualifying:,} notes recalled {plan.threshold}+ times, "
+           f"{len(plan.entries):,} entries")
     for entry in plan.entries:
         reason = entry.allowed_despite
         allowed = f"  (allowed although it {reason})" if reason else ""

@@ -196,6 +196,21 @@ async def test_promote_writes_memory_md_and_keeps_hand_written_lines(home: Path)
         assert isinstance(app.screen, MainScreen)
 
 
+async def test_the_sidebar_and_promotion_count_the_same_qualifying_notes(home: Path) -> None:
+    qualifying = sum(not fields.hidden(n) and fields.hits(n) >= 3
+                     for n in notes_on_disk(home).values())
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        sidebar = str(app.screen.query_one("#overview-promotable").render())
+        assert sidebar == f"{qualifying:,} recalled 3+ times"
+        await pilot.press("p")
+        await settle(pilot, app)
+        assert isinstance(app.screen, PromoteScreen)
+        summary = str(app.screen.query_one("#promote-summary").render())
+        assert f"{qualifying:,} notes recalled 3+ times" in summary
+
+
 async def test_promote_without_a_memory_directory_says_where_it_looked(tmp_path: Path) -> None:
     home = demo_home(tmp_path)
     app = make_app(home)
