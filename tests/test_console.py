@@ -67,6 +67,25 @@ async def test_filter_as_you_type_and_nugget_switch(home: Path) -> None:
         assert {n["nuggetName"] for n in table(app).rows} == {"user"}
 
 
+async def test_clearing_the_filter_keeps_the_selected_note_on_screen(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        everything = [n["id"] for n in table(app).rows]
+        await pilot.press("slash", *"redis", "enter")
+        await settle(pilot, app)
+        await pilot.press("end")
+        chosen = table(app).current["id"]
+        assert everything.index(chosen) > 40  # below the first page once the filter is gone
+        await pilot.press("escape")
+        await settle(pilot, app)
+        notes = table(app)
+        assert notes.current["id"] == chosen
+        top = round(notes.scroll_y)
+        assert top <= notes.cursor < top + notes.scrollable_content_region.height - 1
+        assert notes.has_focus
+
+
 async def _review(pilot, app) -> ReviewScreen:  # type: ignore[no-untyped-def]
     await pilot.press("r")
     await settle(pilot, app)
