@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from core import fields
 from core.inert import inert, one_line
 from core.models import JournalEntry, Plan, PromotionPlan, RawNote, ReflectionResult
-from core.notediff import compare
+from core.notediff import compare, shown_value
 
 COUNTS = (("inspected", "inspected"), ("rewritten", "rewritten"), ("merged", "merged"),
           ("hidden", "archived"), ("tagged", "tagged"), ("linked", "linked"))
@@ -20,7 +20,7 @@ def result_summary(result: ReflectionResult) -> str:
 def note_diff(before: RawNote, after: RawNote) -> Iterator[str]:
     change = compare(before, after)
     for name, old, new in change.fields:
-        yield f"  {name}: {one_line(str(old))} -> {one_line(str(new))}"
+        yield f"  {name}: {one_line(shown_value(old))} -> {one_line(shown_value(new))}"
     for tag, text in change.content:
         yield f"  {tag if tag != '@' else ''}{inert(text) if tag != '@' else text}"
     tags = [f"-{one_line(t)}" for t in change.tags_removed]

@@ -224,3 +224,10 @@ def test_a_pipe_closed_early_is_not_an_error(tmp_path: Path) -> None:
     errors = reader.stderr.read().decode()
     assert reader.wait() == 0
     assert errors == ""
+
+
+def test_values_are_printed_as_in_the_file(home: Path) -> None:
+    result = run(home, "reflect")
+    assert "hidden: false -> true" in result.stdout
+    assert "archivedAt: (not set) -> 2026-11-01T09:00:00.000Z" in result.stdout
+    assert "False" not in result.stdout and "None" not in result.stdout

@@ -9,7 +9,7 @@ from textual.widgets import Static
 
 from core import fields
 from core.models import RawNote
-from core.notediff import compare
+from core.notediff import compare, shown_value
 
 from ..safe import join, line, more_lines
 
@@ -21,7 +21,8 @@ def note_diff_text(before: RawNote, after: RawNote, heading: Text) -> Text:
     change = compare(before, after)
     parts: list[Text | str | tuple[str, str]] = [heading, "\n"]
     for name, old, new in change.fields:
-        parts += [(f"  {name}: ", "bold"), line(old), " → ", line(new), "\n"]
+        parts += [(f"  {name}: ", "bold"), line(shown_value(old)), " → ",
+                  line(shown_value(new)), "\n"]
     if change.content:
         parts += [("  content\n", "bold")]
         for tag, text in change.content[:MAX_DIFF_LINES]:
