@@ -145,6 +145,100 @@ async def test_a_stale_plan_is_refused_and_planned_again(home: Path) -> None:
         assert graph_path(home).read_bytes() != behind_our_back
 
 
+def _rows_of(review, kind: str) -> list[ChangeRow]:  # type: ignore[no-untyped-def]
+    return [r for r in review.query_one("#changes", VirtualTable).rows
+            if isinstance(r, ChangeRow) and r.change.type == kind]
+
+
+def _pane(review, row: ChangeRow) -> str:  # type: ignore[no-untyped-def]
+    review._show_diff(row)
+    return str(review.query_one("#diff-body").render())
+
+
+async def test_each_change_pane_shows_exactly_that_change(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        review = await _review(pilot, app)
+        header = str(review.query_one("#review-counts").render())
+        assert "merges and links count separately, up to 10 each" in header
+        before = notes_on_disk(home)
+        archive = _pane(review, _rows_of(review, "hide")[0])
+        assert "hidden: false → true" in archive and "False" not in archive
+        tag_row = _rows_of(review, "tag")[0]
+        tags = _pane(review, tag_row)
+        assert "Retags" in tags and "content" not in tags and "archivedAt" not in tags
+        merge_row = _rows_of(review, "merge")[0]
+        op = review.plan.operations[merge_row.op_id - 1]
+        merge = _pane(review, merge_row)
+        for note_id in (op.winner_id, op.loser_id):
+            first = before[note_id]["content"].strip().splitlines()[0]
+            assert note_id in merge and first.strip() in merge
+        assert "Merged result" in merge
+        link = _pane(review, _rows_of(review, "link")[0])
+        assert "reason: shared context:" in link and "tags" not in link
+
+
+async def test_decide_by_kind_by_nugget_and_by_search(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        review = await _review(pilot, app)
+        await pilot.press("c")  # the whole graph: hundreds of changes
+        await settle(pilot, app)
+        plan = review.plan
+        every = {op.id for op in plan.operations}
+        changes = review.query_one("#changes", VirtualTable)
+        await pilot.press("right_square_bracket")  # the second kind: rewrites
+        assert changes.current.change.type == "rewrite"
+        await pilot.press("n")
+        rewrites = {r.op_id for r in _rows_of(review, "rewrite")}
+        assert review.kept == every - rewrites
+        assert str(changes.renderer.header_text(changes.rows[changes.cursor - 1])).endswith(
+            f"0 kept · {len(rewrites):,} rejected")
+        await pilot.press("y")
+        assert review.kept == every
+        await pilot.press("g")  # by nugget
+        await settle(pilot, app)
+        first = changes.current.change.nugget_name
+        await pilot.press("n")
+        assert review.kept == every - {i for i, c in enumerate(plan.result.changes, 1)
+                                        if c.nugget_name == first}
+        await pilot.press("plus", "slash", *"redis", "enter")
+        await settle(pilot, app)
+        found = {r.op_id for r in changes.rows if isinstance(r, ChangeRow)}
+        assert found and len(found) < len(every)
+        assert "changes match “redis”" in str(review.query_one("#review-counts").render())
+        await pilot.press("minus")
+        assert review.kept == every - found
+        await pilot.press("escape")  # clears the search, stays in the review
+        await settle(pilot, app)
+        assert app.screen is review
+        assert len([r for r in changes.rows if isinstance(r, ChangeRow)]) == len(every)
+
+
+async def test_a_plan_is_marked_stale_as_soon_as_the_file_changes(home: Path) -> None:
+    app = make_app(home, watch_interval=0.1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        review = await _review(pilot, app)
+        await pilot.pause(0.3)
+        assert not review.stale and footer_keys(app).get("plan_again") is None
+        doc = json.loads(graph_path(home).read_bytes())
+        doc["notes"][0]["hits"] += 1
+        graph_path(home).write_text(json.dumps(doc))
+        await pilot.pause(0.4)
+        await settle(pilot, app)
+        assert review.stale
+        assert "Stale" in str(review.query_one("#review-counts").render())
+        assert footer_keys(app)["plan_again"] is True
+        old = review.plan
+        await pilot.press("r")
+        await settle(pilot, app)
+        assert review.plan is not old and not review.stale
+        assert "Stale" not in str(review.query_one("#review-counts").render())
+
+
 async def test_unhide_an_archived_note(home: Path) -> None:
     app = make_app(home)
     archived = next(i for i, n in notes_on_disk(home).items() if fields.hidden(n))

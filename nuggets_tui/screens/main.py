@@ -362,7 +362,8 @@ class MainScreen(Screen[None]):
         graph = self._current_graph()
         prepared = self.prepared_plan if graph is not None and self.nugget is None else None
         self.app.push_screen(ReviewScreen(self.memory, self.nugget, graph=graph,
-                                          prepared=prepared), self._after_write)
+                                          prepared=prepared, watch_interval=self.watch_interval),
+                             self._after_write)
 
     def action_promote(self) -> None:
         from .promote import PromoteScreen
