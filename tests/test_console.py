@@ -284,11 +284,16 @@ async def test_undo_says_which_notes_block_it(home: Path) -> None:
                 note["content"] += "\nedited by the agent"
         graph_path(home).write_text(json.dumps(doc))
         edited = graph_path(home).read_bytes()
-        await pilot.press("ctrl+z", "y")
+        await pilot.press("ctrl+z")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ConfirmScreen)  # it says so before asking, in the dialog
+        assert "cannot be undone" in str(app.screen.query_one("#dialog-title").render())
+        body = str(app.screen.query_one("#dialog-body").render())
+        assert touched in body and "nothing is restored" in body
+        await pilot.press("y")  # shows the first blocking note
         await settle(pilot, app)
         assert graph_path(home).read_bytes() == edited
-        messages = [n.message for n in app._notifications]
-        assert any("Nothing was restored" in m and touched in m for m in messages)
+        assert isinstance(app.screen, MainScreen) and table(app).current["id"] == touched
 
 
 async def test_promote_writes_memory_md_and_keeps_hand_written_lines(home: Path) -> None:

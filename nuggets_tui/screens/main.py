@@ -17,7 +17,7 @@ from textual.widgets import Input, OptionList, Static
 from core import Memory, NuggetsError, UndoConflictError, fields
 from core.history import last_undoable
 from core.inert import one_line
-from core.models import Plan, RawNote
+from core.models import JournalEntry, Plan, RawNote
 from core.peek import first_notes
 from core.shelf import NuggetSummary, Shelf
 from core.stats import Overview, overview
@@ -51,6 +51,7 @@ class FileStamp:
         return cls(st.st_mtime_ns, st.st_size, st.st_ino)
 
 
+BLOCKERS_SHOWN = 20  # notes named in the dialog when an undo is blocked
 FIRST_PAGE = 100  # notes read from the head of the file to show while the rest is read
 View = tuple[str | None, bool, str]  # the nugget (None: all), archived shown, filter text
 
@@ -442,6 +443,22 @@ class MainScreen(Screen[None]):
         if entry is None:
             self.notify("No applied run to undo.", timeout=3)
             return
+        self.undo_run(entry.run_id)
+
+    @work(thread=True, exclusive=True, group="write", description="undo_run")
+    def undo_run(self, run_id: str) -> None:
+        """Undo one run: check what blocks it first, then ask (or say what blocks it)."""
+        try:
+            entry, blockers = self.memory.undo_blockers(run_id, self._current_graph())
+        except NuggetsError as exc:
+            self.app.call_from_thread(self._failed, "Cannot undo", str(exc))
+            return
+        self.app.call_from_thread(self._ask_undo, entry, blockers)
+
+    def _ask_undo(self, entry: JournalEntry, blockers: list[str]) -> None:
+        if blockers:
+            self._say_blocked(entry.run_id, blockers)
+            return
         body = join(
             "Undo run ", line(entry.run_id, "bold"), f" ({entry.kind}, {entry.at})?\n",
             line(entry.summary or entry.kind), "\n\n",
@@ -449,20 +466,32 @@ class MainScreen(Screen[None]):
             f"in {shown_path(self.memory.graph_path)}, and journals the undo.",
         )
         self.app.push_screen(
-            ConfirmScreen("Undo the last applied run", body, yes="Undo"),
+            ConfirmScreen(f"Undo run {entry.run_id}", body, yes="Undo"),
             lambda yes: self._undo(entry.run_id) if yes else None,
+        )
+
+    def _say_blocked(self, run_id: str, blockers: list[str]) -> None:
+        shown = self._titles(blockers[:BLOCKERS_SHOWN])
+        more = len(blockers) - len(shown)
+        body = join(
+            f"{len(blockers):,} notes this run wrote changed since (the agent or a later run "
+            "edited them); undoing it would lose those changes, so nothing is restored:\n\n",
+            *[part for title in shown for part in ("  • ", line(title), "\n")],
+            f"  … and {more:,} more\n" if more else "",
+            "\nUndo the later runs first (l lists them), or keep this run.",
+        )
+        self.app.push_screen(
+            ConfirmScreen(f"Run {run_id} cannot be undone", body, yes="Show the first",
+                          no="Close"),
+            lambda yes: self.select_note(blockers[0]) if yes else None,
         )
 
     @work(thread=True, exclusive=True, group="write", description="_undo")
     def _undo(self, run_id: str) -> None:
         try:
             entry = self.memory.undo(run_id)
-        except UndoConflictError as exc:
-            blocking = ", ".join(self._titles(exc.note_ids))
-            self.app.call_from_thread(
-                self._failed, "Cannot undo",
-                f"Nothing was restored: these notes changed since run {run_id}: {blocking}",
-            )
+        except UndoConflictError as exc:  # changed between the check and the undo
+            self.app.call_from_thread(self._say_blocked, run_id, exc.note_ids)
             return
         except NuggetsError as exc:
             self.app.call_from_thread(self._failed, "Cannot undo", str(exc))
