@@ -18,6 +18,7 @@ from core.store import graph_path
 from nuggets_tui.screens.confirm import ConfirmScreen
 from nuggets_tui.screens.graph import GraphScreen
 from nuggets_tui.screens.help import HelpScreen
+from nuggets_tui.screens.history import HistoryScreen
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.screens.promote import PromoteScreen
 from nuggets_tui.screens.review import ChangeRow, ReviewScreen
@@ -294,6 +295,45 @@ async def test_undo_says_which_notes_block_it(home: Path) -> None:
         await settle(pilot, app)
         assert graph_path(home).read_bytes() == edited
         assert isinstance(app.screen, MainScreen) and table(app).current["id"] == touched
+
+
+async def test_run_history_lists_every_run_and_undoes_an_older_one(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        before = notes_on_disk(home)
+        review = await _review(pilot, app)
+        touched = {diff.note_id for diff in review.plan.notes}
+        await pilot.press("a", "y")
+        await settle(pilot, app)
+        archived = next(i for i, n in notes_on_disk(home).items()
+                        if fields.hidden(n) and i not in touched)
+        app.screen.select_note(archived)
+        await settle(pilot, app)
+        await pilot.press("u")  # a second run, after the reflection
+        await settle(pilot, app)
+        assert any(c.title.startswith("Runs") for c in app.get_system_commands(app.screen))
+        await pilot.press("l")
+        await settle(pilot, app)
+        assert isinstance(app.screen, HistoryScreen)
+        runs = app.screen.query_one("#runs", VirtualTable)
+        assert [r.kind for r in runs.rows] == ["unhide", "reflect"]
+        await pilot.press("down")  # the older run, not the last
+        pane = str(app.screen.query_one("#diff-body").render())
+        assert "REFLECT" in pane and "[hide]" in pane and "hidden: false → true" in pane
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot, app)
+        after = notes_on_disk(home)
+        assert all(after[i] == before[i] for i in touched)
+        assert after[archived]["hidden"] is False  # the later unhide stays
+        await pilot.press("l")
+        await settle(pilot, app)
+        runs = app.screen.query_one("#runs", VirtualTable)
+        assert [r.kind for r in runs.rows] == ["undo", "unhide", "reflect"]
+        assert runs.renderer.state(runs.rows[2]).startswith("undone by")
 
 
 async def test_promote_writes_memory_md_and_keeps_hand_written_lines(home: Path) -> None:

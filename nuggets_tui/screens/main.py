@@ -81,6 +81,8 @@ class MainScreen(Screen[None]):
                 tooltip="Promote notes recalled 3+ times to MEMORY.md"),
         Binding("g", "graph", "Link graph", id="main.graph",
                 tooltip="Walk the link graph from the selected note"),
+        Binding("l", "history", "Runs", id="main.history",
+                tooltip="Every applied run with what it changed; undo any of them"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="main.clear",
                 tooltip="Clear the filter and go back to the table"),
     ]
@@ -338,7 +340,7 @@ class MainScreen(Screen[None]):
             return True if note is not None and fields.hidden(note) else None
         if action == "graph":
             return True if note is not None else None
-        if action in ("review", "promote", "undo"):
+        if action in ("review", "promote", "undo", "history"):
             return True if self.shelf is not None else None
         return True
 
@@ -379,6 +381,12 @@ class MainScreen(Screen[None]):
         if note is None or self.shelf is None:
             return
         self.app.push_screen(GraphScreen(self.shelf, note["id"], self.nugget), self._jump)
+
+    def action_history(self) -> None:
+        from .history import HistoryScreen
+
+        self.app.push_screen(HistoryScreen(self.memory),
+                             lambda run_id: self.undo_run(run_id) if run_id else None)
 
     def _current_graph(self) -> Graph | None:
         """The graph as loaded, while the file on disk is still that version (by its stat);
