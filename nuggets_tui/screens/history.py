@@ -26,12 +26,11 @@ from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
 NOTES_SHOWN = 30  # note diffs drawn for one run; an uncapped run may hold 100k
 CHANGES_SHOWN = 200  # lines of a reflection's change list
 
-RUN_COLUMNS = (
-    Column("Run", 0, flexible=True, min_width=14),
-    Column("Kind", 8, priority=3),
-    Column("When", 20, priority=2),
-    Column("Notes", 7, priority=4, right=True),
-    Column("State", 16, priority=1),
+RUN_COLUMNS = (  # a run's id says when it ran
+    Column("Run", 0, flexible=True, min_width=21),
+    Column("Kind", 7, priority=2),
+    Column("Notes", 6, priority=1, right=True),
+    Column("State", 18, priority=3),
 )
 
 
@@ -43,8 +42,8 @@ class Runs(RowRenderer[JournalEntry]):
         return row.run_id
 
     def cells(self, row: JournalEntry) -> Sequence[Text]:
-        return [line(row.run_id), line(row.kind), line(row.at[:19].replace("T", " ")),
-                Text(f"{len(row.after):,}"), line(self.state(row))]
+        return [line(row.run_id), line(row.kind), Text(f"{len(row.after):,}"),
+                line(self.state(row))]
 
     def state(self, row: JournalEntry) -> str:
         if row.run_id in self.undone:
