@@ -146,7 +146,7 @@ def cap_text(plan: Plan) -> str:
 
 
 def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | None = None,
-                query: str = "", stale: bool = False) -> Text:
+                query: str = "", stale: bool = False, grouping: str = "kind") -> Text:
     """`shown`: how many changes a search finds (None: no search)."""
     result = plan.result
     scope = "all nuggets" if nugget is None else f"nugget {nugget}"
@@ -157,7 +157,7 @@ def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | Non
         ("Dry run", "bold"), " of the reflection pass on ", line(scope), "\n", cap_text(plan),
         "\n",
         figures, "\n", (f"Keeping {len(kept):,} of {total:,} changes", "bold"),
-        " — nothing is written until you apply.",
+        f", grouped by {grouping} — nothing is written until you apply.",
     ]
     if shown is not None:
         parts += ["\n", (f"{shown:,} changes match “", "bold"), line(query, "bold"),
@@ -353,7 +353,7 @@ class ReviewScreen(Screen[bool]):
         if self.plan is not None:
             shown = len(self._shown_ids()) if self.query_text.strip() else None
             text = counts_text(self.plan, self.kept, self.nugget, shown, self.query_text,
-                               self.stale)
+                               self.stale, self.grouping)
             self.query_one("#review-counts", Static).update(text)
 
     # -- the file changing under the plan -----------------------------------------------------
@@ -460,7 +460,6 @@ class ReviewScreen(Screen[bool]):
     def action_regroup(self) -> None:
         self.grouping = GROUPINGS[(GROUPINGS.index(self.grouping) + 1) % len(GROUPINGS)]
         self._regroup()
-        self.notify(f"Grouped by {self.grouping}.", timeout=2)
 
     def _changed_kept(self) -> None:
         self._show_counts()
