@@ -218,6 +218,18 @@ async def test_decide_by_kind_by_nugget_and_by_search(home: Path) -> None:
         assert len([r for r in changes.rows if isinstance(r, ChangeRow)]) == len(every)
 
 
+async def test_at_80_by_24_the_review_keeps_its_change_column(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        review = await _review(pilot, app)
+        changes = review.query_one("#changes", VirtualTable)
+        first = changes.render_line(2).text  # the first change, under its group
+        assert "archive" in first
+        assert "merges and links count separately" in str(
+            review.query_one("#review-counts").render())
+
+
 async def test_a_plan_is_marked_stale_as_soon_as_the_file_changes(home: Path) -> None:
     app = make_app(home, watch_interval=0.1)
     async with app.run_test(size=SIZE) as pilot:

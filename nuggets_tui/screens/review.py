@@ -82,10 +82,10 @@ class ChangeRows(RowRenderer["Group | ChangeRow"]):
         return None
 
 
-CHANGE_COLUMNS = (
+CHANGE_COLUMNS = (  # at 80 columns the change still fits beside the note
     Column("", 1, priority=9),
-    Column("Note", 0, flexible=True, min_width=14),
-    Column("Change", 30, priority=1),
+    Column("Note", 0, flexible=True, min_width=12),
+    Column("Change", 18, priority=1),
 )
 
 
@@ -94,6 +94,8 @@ def _summary(plan: Plan, op_id: int, titles: dict[str, str]) -> str:
     others = [i for i in named_notes(plan, op_id) if i != change.note_id]
     if change.type == "tag":
         return change.detail.removeprefix("Tags -> ")
+    if change.type in ("hide", "rewrite"):  # the detail is the same for every one of them
+        return {"hide": "archive", "rewrite": "rewrite"}[change.type]
     if not others:
         return change.detail
     other = titles.get(others[0]) or others[0]
@@ -139,10 +141,9 @@ def grouped_rows(rows: list[ChangeRow], by: str = "kind",
 def cap_text(plan: Plan) -> str:
     inspected = plan.result.inspected
     if plan.uncapped:
-        return (f"Whole graph, no cap: {inspected:,} notes inspected; merges and links "
-                "unbounded. c restores the cap.")
+        return f"Whole graph, no cap: {inspected:,} notes inspected; merges and links unbounded."
     return (f"Capped: {inspected:,} notes inspected; merges and links count separately, up to "
-            f"{plan.limit or MAX_LIMIT} each. c lifts the cap.")
+            f"{plan.limit or MAX_LIMIT} each.")
 
 
 def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | None = None,
@@ -157,7 +158,7 @@ def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | Non
         ("Dry run", "bold"), " of the reflection pass on ", line(scope), "\n", cap_text(plan),
         "\n",
         figures, "\n", (f"Keeping {len(kept):,} of {total:,} changes", "bold"),
-        f", grouped by {grouping} — nothing is written until you apply.",
+        f" · by {grouping} · nothing is written until you apply.",
     ]
     if shown is not None:
         parts += ["\n", (f"{shown:,} changes match “", "bold"), line(query, "bold"),
