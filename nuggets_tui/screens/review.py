@@ -31,7 +31,6 @@ from .confirm import ConfirmScreen
 
 KINDS = (("hide", "Archive"), ("rewrite", "Rewrite"), ("tag", "Tag"), ("merge", "Merge"),
          ("link", "Link"))
-KIND_ORDER = {kind: position for position, (kind, _label) in enumerate(KINDS)}
 GROUPINGS = ("kind", "nugget")
 
 
@@ -119,22 +118,23 @@ def grouped_rows(rows: list[ChangeRow], by: str = "kind",
     """The rows a search finds (all without one), under a header per kind or per nugget."""
     needle = query.casefold().strip()
     found = [row for row in rows if needle in row.haystack] if needle else rows
+    # Bucketed rather than sorted: 150k changes are grouped again on every key of a search.
+    buckets: dict[str, dict[str, list[ChangeRow]]] = {}
+    for row in found:
+        outer = row.change.type if by == "kind" else row.change.nugget_name
+        inner = buckets.get(outer)
+        if inner is None:
+            inner = buckets[outer] = {kind: [] for kind, _label in KINDS}
+        inner[row.change.type].append(row)
     labels = dict(KINDS)
-    groups: dict[str, list[ChangeRow]] = {}
-    if by == "kind":
-        for kind, _label in KINDS:
-            groups[kind] = []
-        for row in found:
-            groups[row.change.type].append(row)
-    else:
-        for row in sorted(found, key=lambda r: (r.change.nugget_name,
-                                                KIND_ORDER[r.change.type])):
-            groups.setdefault(row.change.nugget_name, []).append(row)
+    order = [kind for kind, _label in KINDS] if by == "kind" else sorted(buckets)
     out: list[Group | ChangeRow] = []
-    for key, members in groups.items():
-        if members:
-            label = labels[key] if by == "kind" else f"nugget {key}"
-            out += [Group(label, tuple(row.op_id for row in members)), *members]
+    for key in order:
+        if key not in buckets:
+            continue
+        members = [row for kind_rows in buckets[key].values() for row in kind_rows]
+        label = labels[key] if by == "kind" else f"nugget {key}"
+        out += [Group(label, tuple(row.op_id for row in members)), *members]
     return out
 
 
