@@ -61,7 +61,8 @@ def run_text(entry: JournalEntry, state: str) -> Text:
     parts: list[Text | str | tuple[str, str]] = [
         (f"{entry.kind.upper()}", "bold reverse"), " ", line(entry.run_id, "bold"), "  ",
         line(entry.at), "  ", (state, "dim"), "\n", line(entry.summary or entry.kind), "\n",
-        f"{len(entry.after):,} notes written.\n",
+        f"{len(entry.after):,} notes written.\n" if entry.after
+        else "No note of the graph was written.\n",
     ]
     changes = entry.result.changes if entry.result else []
     if changes:
@@ -72,7 +73,8 @@ def run_text(entry: JournalEntry, state: str) -> Text:
         if len(changes) > CHANGES_SHOWN:
             parts.append(Text(f"  … {len(changes) - CHANGES_SHOWN:,} more changes\n",
                               style="dim italic"))
-    parts.append(("\nNotes, before → after\n", "bold"))
+    if entry.after:
+        parts.append(("\nNotes, before → after\n", "bold"))
     for note_id in list(entry.after)[:NOTES_SHOWN]:
         before, after = entry.before.get(note_id), entry.after[note_id]
         if before is None:
