@@ -3,6 +3,7 @@ uses, with what it wrote checked on disk."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import threading
@@ -379,6 +380,27 @@ async def test_the_sidebar_and_promotion_count_the_same_qualifying_notes(home: P
         assert isinstance(app.screen, PromoteScreen)
         summary = str(app.screen.query_one("#promote-summary").render())
         assert f"{qualifying:,} notes recalled 3+ times" in summary
+
+
+def _screen_text(app) -> str:  # type: ignore[no-untyped-def]
+    """What the terminal shows, as plain text (from the screenshot's SVG)."""
+    svg = app.export_screenshot()
+    return html.unescape("".join(re.findall(r"<text [^>]*>(.*?)</text>", svg))).replace(
+        "\xa0", " ")
+
+
+async def test_selecting_a_promotion_entry_scrolls_the_diff_to_it(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("p")
+        await settle(pilot, app)
+        await pilot.press("end")  # the last entry: far down MEMORY.md's diff
+        await settle(pilot, app)
+        entry = app.screen.query_one("#entries", VirtualTable).current
+        view = app.screen.query_one("#promote-diff")
+        assert view.scroll_y > 0
+        assert f"**{entry.title}**" in _screen_text(app)
 
 
 async def test_promote_without_a_memory_directory_says_where_it_looked(tmp_path: Path) -> None:

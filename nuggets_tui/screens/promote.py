@@ -187,6 +187,8 @@ class PromoteScreen(Screen[bool]):
     @on(VirtualTable.Highlighted, "#entries")
     def _highlighted(self, event: VirtualTable.Highlighted) -> None:
         self._show_diff(event.row)
+        if isinstance(event.row, PromotionEntry):  # its lines in the diff, not the file's top
+            self.query_one(DiffView).scroll_to_text(line(f"**{event.row.title}**").plain)
         self.refresh_bindings()
 
     def _show_diff(self, row: Entry | None) -> None:
