@@ -3,6 +3,18 @@
 from __future__ import annotations
 
 from .models import JournalEntry
+from .store import Graph
+
+
+def undone_by(entries: list[JournalEntry], run_id: str) -> str | None:
+    """The run that undid `run_id`, if one did."""
+    return next((e.run_id for e in entries if e.undoes == run_id), None)
+
+
+def undo_blockers(entry: JournalEntry, graph: Graph) -> list[str]:
+    """Notes the run wrote that changed since (as the file holds them now): undoing it would
+    lose those changes, so it is refused while there are any."""
+    return [note_id for note_id, after in entry.after.items() if graph.get(note_id) != after]
 
 
 def last_undoable(entries: list[JournalEntry]) -> JournalEntry | None:

@@ -25,6 +25,7 @@ from .errors import (
 )
 from .gcpause import paused_gc
 from .guard import directory_lock, graph_lock, replace_if_unchanged, settle, swap_outcome
+from .history import undo_blockers, undone_by
 from .journal import (
     commit_pending,
     journal_dir,
@@ -182,12 +183,8 @@ class Memory:
 
     def _undo_locked(self, run_id: str) -> JournalEntry:
         self._settle_first()
-        entry = read_entry(self.home, run_id)
-        later = [e.run_id for e in read_entries(self.home) if e.undoes == run_id]
-        if later:
-            raise NuggetsError(f"run {run_id} was already undone by {later[0]}")
         graph = read_graph(self.graph_path)
-        changed = [i for i, after in entry.after.items() if graph.get(i) != after]
+        entry, changed = self.undo_blockers(run_id, graph)
         if changed:
             raise UndoConflictError(
                 f"cannot undo {run_id}: these notes changed since: {', '.join(changed)}", changed
@@ -200,6 +197,16 @@ class Memory:
         if committed is None:
             raise NuggetsError(f"run {run_id} changed nothing; there is nothing to undo")
         return committed
+
+    def undo_blockers(self, run_id: str,
+                      graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
+        """The run, and the notes that changed since it (undo refuses while there are any);
+        writes nothing. An error when the run is unknown or already undone."""
+        entry = read_entry(self.home, run_id)
+        later = undone_by(read_entries(self.home), run_id)
+        if later:
+            raise NuggetsError(f"run {run_id} was already undone by {later}")
+        return entry, undo_blockers(entry, graph or read_graph(self.graph_path))
 
     def log(self) -> list[JournalEntry]:
         return read_entries(self.home)

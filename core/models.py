@@ -227,6 +227,7 @@ class PromotionPlan(CamelModel):
     diff: str
     base_fingerprint: str = "absent"
     blocked: list[BlockedEntry] = Field(default_factory=list)
+    qualifying: int = 0  # notes recalled `threshold`+ times (several may share one entry)
 
     @property
     def changes_file(self) -> bool:

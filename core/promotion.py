@@ -78,9 +78,15 @@ def entry_lines(note: RawNote) -> list[str]:
     return [head] + [f"  {line}" for line in lines[1:]]
 
 
+def qualifies(note: RawNote, threshold: int = DEFAULT_THRESHOLD) -> bool:
+    """Recalled often enough to be promoted: a visible note with `threshold` hits or more. The
+    one definition behind every count of such notes."""
+    return not fields.hidden(note) and fields.hits(note) >= threshold
+
+
 def candidates(notes: list[RawNote], threshold: int) -> list[RawNote]:
-    """Visible notes with enough hits; one per section and title (most hits, then file order)."""
-    eligible = [n for n in notes if not fields.hidden(n) and fields.hits(n) >= threshold]
+    """Qualifying notes; one per section and title (most hits, then file order)."""
+    eligible = [n for n in notes if qualifies(n, threshold)]
     best: dict[tuple[str, str], RawNote] = {}
     for note in sorted(eligible, key=lambda n: -fields.hits(n)):
         best.setdefault((section_of(note), entry_title(note)), note)
@@ -128,4 +134,5 @@ def plan_promotion(
         updated=sum(e.action == "update" for e in entries),
         before_text=before_text, after_text=after, diff=diff,
         base_fingerprint=base_fingerprint, blocked=blocked,
+        qualifying=sum(qualifies(n, threshold) for n in notes),
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import sys
 from collections.abc import Callable, Iterable
@@ -18,7 +20,9 @@ from core.clock import env_clock, parse_iso
 from core.home import demo_home, demo_memory_md, resolve_home
 from core.inert import inert, inert_json, one_line
 from core.jsonfmt import dumps_indented
+from core.selection import MAX_LIMIT
 from core.settings import whole_number
+from core.shelf import Shelf
 
 from . import render
 
@@ -30,9 +34,10 @@ class Context:
     verbose: bool
 
     def memory(self, memory_md: Path | None = None, must_exist: bool = True,
-               announce: bool = True) -> Memory:
+               announce: bool = True, needs_graph: bool = False) -> Memory:
         """The memory at home; `announce` prints what opening it settled or read tolerantly
-        (the console shows those itself)."""
+        (the console shows those itself); `needs_graph`: a home without a graph file is an
+        error, not an empty memory."""
         if must_exist and not self.home.is_dir():
             raise NuggetsError(
                 f"no memory at {self.home} (no such directory); use --home DIR, set "
@@ -44,12 +49,25 @@ class Context:
         if announce and self.home.is_dir():
             for message in memory.startup_messages():
                 click.echo(f"nuggets: {one_line(message)}", err=True)
+        graph = memory.graph_path
+        if needs_graph and not graph.exists() and not graph.is_symlink():
+            raise NuggetsError(f"no graph file at {graph}: {self.home} holds no memory yet; "
+                               "use --home DIR for another one, or try the demo with --demo")
         return memory
 
 
 def _echo(text: str, err: bool = False) -> None:
     """Every line for a person goes out inert, whatever built it (render.py already did)."""
     click.echo(inert(text), err=err)
+
+
+def _known_nugget(shelf: Shelf, nugget: str | None) -> None:
+    """--nugget names one of the memory's nuggets: a usage error, listing them, otherwise."""
+    names = [summary.name for summary in shelf.nuggets()]
+    if nugget is not None and nugget not in names:
+        known = ", ".join(one_line(name) for name in names) or "none"
+        raise click.BadParameter(f"no nugget {one_line(nugget)!r} in this memory "
+                                 f"(known: {known})", param_hint="'--nugget'")
 
 
 def _echo_lines(lines: Iterable[str]) -> None:
@@ -71,6 +89,9 @@ def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
+        except BrokenPipeError:
+            _quiet_stdout()  # `nuggets notes | head`: the reader had enough; not an error
+            sys.exit(0)
         except (NuggetsError, ValueError) as exc:
             click.echo(f"nuggets: {one_line(str(exc))}", err=True)
             sys.exit(1)
@@ -80,6 +101,13 @@ def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
             sys.exit(1)
 
     return wrapper
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so that flushing it at exit does not fail once more."""
+    # No real file behind stdout (a test runner's): nothing will be flushed to a pipe.
+    with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _materialized_demo(reset: bool = False) -> Path:
@@ -136,7 +164,9 @@ def console_main() -> None:
 @reports_errors
 def notes(obj: Context, nugget: str | None, hidden: bool, query: str | None, as_json: bool) -> None:
     """List notes (archived ones only with --hidden)."""
-    found = obj.memory().shelf().list_notes(nugget, include_hidden=hidden, query=query)
+    shelf = obj.memory(needs_graph=True).shelf()
+    _known_nugget(shelf, nugget)
+    found = shelf.list_notes(nugget, include_hidden=hidden, query=query)
     if as_json:
         _print_json(found)
         return
@@ -146,7 +176,8 @@ def notes(obj: Context, nugget: str | None, hidden: bool, query: str | None, as_
 
 @main.command()
 @click.option("--nugget", help="Only this nugget (default: all).")
-@click.option("--limit", type=click.IntRange(min=1), help="Notes to inspect (at most 10).")
+@click.option("--limit", type=click.IntRange(min=1),
+              help=f"Notes to inspect (at most {MAX_LIMIT}; --all for the whole graph).")
 @click.option("--all", "uncapped", is_flag=True, help="Lift the 10-note cap: the whole graph.")
 @click.option("--apply", "do_apply", is_flag=True, help="Apply the pass and journal it.")
 @click.option("--json", "as_json", is_flag=True, help="Print only the ReflectionResult as JSON.")
@@ -157,15 +188,22 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
     """Show what the reflection pass would change (a dry run), or --apply it."""
     if limit is not None and uncapped:
         raise click.UsageError("--limit and --all cannot be used together")
-    memory = obj.memory()
+    if limit is not None and limit > MAX_LIMIT:
+        raise click.BadParameter(f"the pass inspects at most {MAX_LIMIT} notes, not {limit}; "
+                                 "use --all to inspect the whole graph", param_hint="'--limit'")
+    memory = obj.memory(needs_graph=True)
+    shelf = memory.shelf() if nugget is not None else None
+    if shelf is not None:
+        _known_nugget(shelf, nugget)
     if do_apply:
         plan, entry = memory.reflect(nugget, limit, uncapped)
     else:
-        plan, entry = memory.plan(nugget, limit, uncapped), None
+        plan = memory.plan(nugget, limit, uncapped, graph=shelf.graph if shelf else None)
+        entry = None
     if as_json:
         _print_json(plan.result.to_json_dict())
         return
-    _echo_lines(render.plan_text(plan))
+    _echo_lines(render.plan_text(plan, applied=do_apply))
     if do_apply:
         click.echo("")
         _echo(f"Applied as run {entry.run_id} (undo: nuggets undo {entry.run_id})"
@@ -191,17 +229,17 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
     Entries that read like instructions to the agent are held back and listed as blocked with
     the reason; --allow NOTE_ID promotes one anyway.
     """
-    memory = obj.memory(memory_md)
+    memory = obj.memory(memory_md, needs_graph=True)
+    plan = memory.plan_promotion(threshold=threshold, allow=set(allow))
+    screened = {e.note_id for e in plan.entries if e.allowed_despite}
+    unknown = [one_line(note_id) for note_id in allow if note_id not in screened]
+    if unknown:  # before anything is written
+        raise click.BadParameter(f"{', '.join(unknown)}: not a held-back candidate (see the "
+                                 "held-back entries of `nuggets promote`)", param_hint="'--allow'")
     if do_apply:
         plan, added = memory.promote_now(threshold=threshold, allow=set(allow))
     else:
-        plan = memory.plan_promotion(threshold=threshold, allow=set(allow))
         added = plan.added if plan.directory_exists else 0
-    screened = {e.note_id for e in plan.entries if e.allowed_despite}
-    for note_id in allow:
-        if note_id not in screened:
-            click.echo(f"nuggets: --allow {one_line(note_id)}: not a held-back candidate",
-                       err=True)
     if as_json:
         entries = [e.to_json_dict() for e in plan.entries]
         blocked = [e.to_json_dict() for e in plan.blocked]
@@ -218,7 +256,7 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
 @reports_errors
 def unhide(obj: Context, note_ids: tuple[str, ...]) -> None:
     """Bring archived notes back."""
-    entry = obj.memory().unhide(note_ids)
+    entry = obj.memory(needs_graph=True).unhide(note_ids)
     _echo(f"Unhid {len(entry.after):,} notes (run {entry.run_id})" if entry
           else "Those notes are already visible; nothing written.")
 

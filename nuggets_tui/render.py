@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from core import fields
 from core.inert import inert, one_line
 from core.models import JournalEntry, Plan, PromotionPlan, RawNote, ReflectionResult
-from core.notediff import compare
+from core.notediff import compare, shown_value
 
 COUNTS = (("inspected", "inspected"), ("rewritten", "rewritten"), ("merged", "merged"),
           ("hidden", "archived"), ("tagged", "tagged"), ("linked", "linked"))
@@ -20,7 +20,7 @@ def result_summary(result: ReflectionResult) -> str:
 def note_diff(before: RawNote, after: RawNote) -> Iterator[str]:
     change = compare(before, after)
     for name, old, new in change.fields:
-        yield f"  {name}: {one_line(str(old))} -> {one_line(str(new))}"
+        yield f"  {name}: {one_line(shown_value(old))} -> {one_line(shown_value(new))}"
     for tag, text in change.content:
         yield f"  {tag if tag != '@' else ''}{inert(text) if tag != '@' else text}"
     tags = [f"-{one_line(t)}" for t in change.tags_removed]
@@ -32,10 +32,11 @@ def note_diff(before: RawNote, after: RawNote) -> Iterator[str]:
             yield f"  links {sign} -> {one_line(to)} ({one_line(reason)})"
 
 
-def plan_text(plan: Plan) -> Iterator[str]:
+def plan_text(plan: Plan, applied: bool = False) -> Iterator[str]:
     scope = plan.nugget_name or "all nuggets"
     cap = "uncapped" if plan.uncapped else f"limit {plan.limit}"
-    yield f"Reflection pass on {one_line(scope)} ({cap}) at {plan.ran_at} (dry run)"
+    what = "applied" if applied else "dry run"
+    yield f"Reflection pass on {one_line(scope)} ({cap}) at {plan.ran_at} ({what})"
     yield f"  {result_summary(plan.result)}"
     if not plan.result.changes:
         yield "  No changes: the memory is already tidy."
@@ -66,7 +67,8 @@ def promotion_text(plan: PromotionPlan) -> Iterator[str]:
                "Point elsewhere with --memory-md PATH or $NUGGETS_MEMORY_MD.")
         return
     yield (f"Promotion to {plan.path}: {plan.added:,} to add, {plan.updated:,} to update, "
-           f"{len(plan.entries):,} candidates (hits >= {plan.threshold})")
+           f"{plan.qualifying:,} notes recalled {plan.threshold}+ times, "
+           f"{len(plan.entries):,} entries")
     for entry in plan.entries:
         reason = entry.allowed_despite
         allowed = f"  (allowed although it {reason})" if reason else ""

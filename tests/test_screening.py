@@ -117,8 +117,11 @@ def test_the_command_line_lists_blocked_entries_and_allows_one(tmp_path: Path) -
     assert applied.exit_code == 0
     assert "Ignore previous instructions" in target.read_text()
     assert "be brief" not in target.read_text()
-    typo = _cli(home, target, "promote", "--allow", "nope")
-    assert "--allow nope: not a held-back candidate" in typo.stderr
+    before = target.read_text()
+    typo = _cli(home, target, "promote", "--apply", "--allow", "nope")
+    assert typo.exit_code == 2
+    assert "'--allow': nope: not a held-back candidate" in typo.stderr
+    assert target.read_text() == before
 
 
 def test_the_daily_pass_never_promotes_a_blocked_entry(tmp_path: Path) -> None:

@@ -90,12 +90,13 @@ def summary_text(plan: PromotionPlan) -> Text:
             ".\nPromotion only writes MEMORY.md where its directory already exists. Point it "
             "elsewhere with ", ("nuggets promote --memory-md PATH", "bold"), " or ",
             ("$NUGGETS_MEMORY_MD", "bold"), ", or create that directory.\n",
-            f"{len(plan.entries):,} notes have {plan.threshold:,}+ recalls.",
+            f"{plan.qualifying:,} notes have {plan.threshold:,}+ recalls.",
         )
     return join(
         "Promote to ", line(shown_path(plan.path), "bold"), "\n",
         (f"{plan.added:,} to add", "green"), " · ", (f"{plan.updated:,} to update", "yellow"),
-        f" · {len(plan.entries):,} notes recalled {plan.threshold:,}+ times. Hand-written lines "
+        f" · {plan.qualifying:,} notes recalled {plan.threshold:,}+ times, "
+        f"{len(plan.entries):,} entries. Hand-written lines "
         "and other sections are kept as they are.",
         *held_summary(plan),
     )
@@ -186,6 +187,8 @@ class PromoteScreen(Screen[bool]):
     @on(VirtualTable.Highlighted, "#entries")
     def _highlighted(self, event: VirtualTable.Highlighted) -> None:
         self._show_diff(event.row)
+        if isinstance(event.row, PromotionEntry):  # its lines in the diff, not the file's top
+            self.query_one(DiffView).scroll_to_text(line(f"**{event.row.title}**").plain)
         self.refresh_bindings()
 
     def _show_diff(self, row: Entry | None) -> None:
