@@ -18,7 +18,7 @@ from core import Memory, NuggetsError
 from core.history import undone_by
 from core.models import JournalEntry
 
-from ..safe import join, line, shown_path
+from ..safe import join, line, notify, shown_path
 from ..widgets.diff_view import DiffView, heading, note_diff_text
 from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
@@ -59,8 +59,8 @@ class Runs(RowRenderer[JournalEntry]):
 def run_text(entry: JournalEntry, state: str) -> Text:
     """What one run changed: its summary, a reflection's changes, and each note's diff."""
     parts: list[Text | str | tuple[str, str]] = [
-        (f"{entry.kind.upper()}", "bold reverse"), " ", line(entry.run_id, "bold"), "  ",
-        line(entry.at), "  ", (state, "dim"), "\n", line(entry.summary or entry.kind), "\n",
+        line(entry.kind.upper(), "bold reverse"), " ", line(entry.run_id, "bold"), "  ",
+        line(entry.at), "  ", line(state, "dim"), "\n", line(entry.summary or entry.kind), "\n",
         f"{len(entry.after):,} notes written.\n" if entry.after
         else "No note of the graph was written.\n",
     ]
@@ -68,7 +68,7 @@ def run_text(entry: JournalEntry, state: str) -> Text:
     if changes:
         parts.append(("\nChanges\n", "bold"))
         for change in changes[:CHANGES_SHOWN]:
-            parts += [f"  [{change.type}] ", line(change.detail), "  ",
+            parts += ["  [", line(change.type), "] ", line(change.detail), "  ",
                       line(change.note_id, "dim"), "\n"]
         if len(changes) > CHANGES_SHOWN:
             parts.append(Text(f"  … {len(changes) - CHANGES_SHOWN:,} more changes\n",
@@ -133,8 +133,7 @@ class HistoryScreen(Screen[str | None]):
 
     def _failed(self, message: str) -> None:
         self.query_one("#runs", VirtualTable).empty_text = "The journal cannot be read."
-        self.notify(message, title="Cannot read the journal", severity="error", timeout=10,
-                    markup=False)
+        notify(self, message, title="Cannot read the journal", severity="error", timeout=10)
 
     @property
     def current(self) -> JournalEntry | None:

@@ -16,6 +16,7 @@ from textual.widgets import Input, OptionList, Static
 
 from core import Memory, NuggetsError, UndoConflictError, fields
 from core.history import last_undoable
+from core.inert import one_line
 from core.models import JournalEntry, Plan, RawNote
 from core.peek import first_notes
 from core.shelf import NuggetSummary, Shelf
@@ -472,7 +473,7 @@ class MainScreen(Screen[None]):
             "in ", line(shown_path(self.memory.graph_path)), ", and journals the undo.",
         )
         self.app.push_screen(
-            ConfirmScreen(f"Undo run {entry.run_id}", body, yes="Undo"),
+            ConfirmScreen(f"Undo run {one_line(entry.run_id)}", body, yes="Undo"),
             lambda yes: self._undo(entry.run_id) if yes else None,
         )
 
@@ -487,7 +488,7 @@ class MainScreen(Screen[None]):
             "\nUndo the later runs first (l lists them), or keep this run.",
         )
         self.app.push_screen(
-            ConfirmScreen(f"Run {run_id} cannot be undone", body, yes="Show the first",
+            ConfirmScreen(f"Run {one_line(run_id)} cannot be undone", body, yes="Show the first",
                           no="Close"),
             lambda yes: self.select_note(blockers[0]) if yes else None,
         )

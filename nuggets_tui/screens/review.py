@@ -138,12 +138,13 @@ def grouped_rows(rows: list[ChangeRow], by: str = "kind",
     return out
 
 
-def cap_text(plan: Plan) -> str:
+def cap_text(plan: Plan) -> Text:
     inspected = plan.result.inspected
     if plan.uncapped:
-        return f"Whole graph, no cap: {inspected:,} notes inspected; merges and links unbounded."
-    return (f"Capped: {inspected:,} notes inspected; merges and links count separately, up to "
-            f"{plan.limit or MAX_LIMIT} each.")
+        return Text(f"Whole graph, no cap: {inspected:,} notes inspected; merges and links "
+                    "unbounded.")
+    return Text(f"Capped: {inspected:,} notes inspected; merges and links count separately, "
+                f"up to {plan.limit or MAX_LIMIT:,} each.")
 
 
 def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | None = None,
@@ -158,7 +159,7 @@ def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | Non
         ("Dry run", "bold"), " of the reflection pass on ", line(scope), "\n", cap_text(plan),
         "\n",
         figures, "\n", (f"Keeping {len(kept):,} of {total:,} changes", "bold"),
-        f" · by {grouping} · nothing is written until you apply.",
+        " · by ", line(grouping), " · nothing is written until you apply.",
     ]
     if shown is not None:
         parts += ["\n", (f"{shown:,} changes match “", "bold"), line(query, "bold"),
@@ -402,7 +403,7 @@ class ReviewScreen(Screen[bool]):
             view.show(Text(""))
             return
         op = self.plan.operations[row.op_id - 1]
-        title = join((row.change.type.upper(), "bold reverse"), " ", line(row.change.detail),
+        title = join(line(row.change.type.upper(), "bold reverse"), " ", line(row.change.detail),
                      "  ", line(row.change.nugget_name, "dim"), "\n")
         view.show(join(title, change_text(change_view(op, self._before),
                                           row.op_id in self.kept)))
@@ -435,10 +436,11 @@ class ReviewScreen(Screen[bool]):
             self._decide(group.members, keep)
 
     def _decide(self, op_ids: Sequence[int], keep: bool) -> None:
+        kept = self.kept
         if keep:
-            self.kept.update(op_ids)
+            kept |= set(op_ids)
         else:
-            self.kept.difference_update(op_ids)
+            kept.difference_update(op_ids)
         self._changed_kept()
 
     def _group_at(self, index: int) -> Group | None:
