@@ -33,3 +33,8 @@ class JournalError(NuggetsError):
 
 class UnsettledWriteError(GraphError):
     """A write was cut off after it may have landed; the next start settles it from disk."""
+
+
+class FileKindError(GraphError):
+    """A file we would open is not a regular file (a pipe, a device, a directory) or is larger
+    than we read; nothing was read from it."""

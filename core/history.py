@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .models import JournalEntry
+from .journal import JournalHeader
 
 
-def last_undoable(entries: list[JournalEntry]) -> JournalEntry | None:
+def last_undoable(entries: list[JournalHeader]) -> JournalHeader | None:
     """The newest run that changed notes and is not itself undone (entries newest first).
 
     Undo entries themselves are skipped: undoing goes back through the runs one by one.

@@ -46,6 +46,12 @@ class Context:
         return memory
 
 
+def _tell(memory: Memory) -> None:
+    """What reading the memory skipped or settled, on standard error."""
+    for message in memory.take_notices():
+        click.echo(f"nuggets: {one_line(message)}", err=True)
+
+
 def _echo_lines(lines: Iterable[str]) -> None:
     for line in lines:
         click.echo(line)
@@ -232,7 +238,9 @@ def undo(obj: Context, run_id: str) -> None:
 @reports_errors
 def log(obj: Context, as_json: bool) -> None:
     """Applied runs, newest first."""
-    entries = obj.memory().log()
+    memory = obj.memory()
+    entries = memory.log()
+    _tell(memory)
     if as_json:
         _print_json([e.to_json_dict() for e in entries])
         return
@@ -269,7 +277,9 @@ def daily(obj: Context) -> None:
         say(f"Not yet: the daily pass runs after {due:%H:%M} local time.")
         return
     with memory.exclusive():  # two crons at once: the second sees the first's run
-        for entry in memory.log():
+        entries = memory.log()
+        _tell(memory)
+        for entry in entries:
             moment = parse_iso(entry.at)
             if entry.kind == "reflect" and moment and moment.astimezone().date() == local.date():
                 say(f"Already ran today ({entry.run_id}).")

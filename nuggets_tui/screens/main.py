@@ -435,6 +435,7 @@ class MainScreen(Screen[None]):
     def action_undo(self) -> None:
         try:
             entry = last_undoable(self.memory.log())
+            self.tell(self.memory.take_notices())
         except NuggetsError as exc:
             self._failed("Cannot read the journal", str(exc))
             return
@@ -444,7 +445,7 @@ class MainScreen(Screen[None]):
         body = join(
             "Undo run ", line(entry.run_id, "bold"), f" ({entry.kind}, {entry.at})?\n",
             line(entry.summary or entry.kind), "\n\n",
-            f"This restores the {len(entry.before):,} notes it changed as they were before it, "
+            f"This restores the {entry.notes:,} notes it changed as they were before it, "
             f"in {shown_path(self.memory.graph_path)}, and journals the undo.",
         )
         self.app.push_screen(
