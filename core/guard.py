@@ -141,7 +141,7 @@ def _take_lock(directory: Path, lock_file: bool) -> int:
             directory.mkdir(parents=True, exist_ok=True)
             fd = _open_lock_file(directory)
         else:
-            fd = os.open(directory, os.O_RDONLY)
+            fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
     except OSError as exc:
         raise GraphError(f"{directory}: cannot take the lock: {exc.strerror or exc}") from None
     deadline = time.monotonic() + LOCK_TIMEOUT_SECONDS
@@ -166,7 +166,7 @@ def _open_lock_file(directory: Path) -> int:
         if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
             raise
     # A read-only directory: lock the directory itself; a write there will fail anyway.
-    return os.open(directory, os.O_RDONLY)
+    return os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
 
 
 # -- the guarded replace --------------------------------------------------------------------------

@@ -29,9 +29,10 @@ class Context:
     verbose: bool
 
     def memory(self, memory_md: Path | None = None, must_exist: bool = True,
-               announce: bool = True) -> Memory:
-        """The memory at home; `announce` prints what opening it settled or read tolerantly
-        (the console shows those itself)."""
+               announce: bool = True, graph_warnings: bool = True) -> Memory:
+        """The memory at home; `announce` prints what opening it settled and, with
+        `graph_warnings`, what the graph file's read tolerated (that reads the whole file: a
+        command that may not need it says so later). The console shows those itself."""
         if must_exist and not self.home.is_dir():
             raise NuggetsError(
                 f"no memory at {self.home} (no such directory); use --home DIR, set "
@@ -41,14 +42,15 @@ class Context:
             memory_md = demo_memory_md(self.home)
         memory = Memory(self.home, env_clock(), memory_md)
         if announce and self.home.is_dir():
-            for message in memory.startup_messages():
-                click.echo(f"nuggets: {one_line(message)}", err=True)
+            if not graph_warnings:
+                memory.recover()  # what it settled goes to the notices
+            _tell(memory, memory.startup_messages() if graph_warnings else [])
         return memory
 
 
-def _tell(memory: Memory) -> None:
-    """What reading the memory skipped or settled, on standard error."""
-    for message in memory.take_notices():
+def _tell(memory: Memory, messages: Iterable[str] = ()) -> None:
+    """What opening or reading the memory settled, tolerated or skipped, on standard error."""
+    for message in [*messages, *memory.take_notices()]:
         click.echo(f"nuggets: {one_line(message)}", err=True)
 
 
@@ -238,7 +240,7 @@ def undo(obj: Context, run_id: str) -> None:
 @reports_errors
 def log(obj: Context, as_json: bool) -> None:
     """Applied runs, newest first."""
-    memory = obj.memory()
+    memory = obj.memory(graph_warnings=False)  # the journal only: no need to read the graph
     entries = memory.log()
     _tell(memory)
     if as_json:
@@ -265,7 +267,7 @@ def _daily_time(environ: dict[str, str]) -> time:
 @reports_errors
 def daily(obj: Context) -> None:
     """The scheduled pass for cron: once a day after $MEMORY_REFLECTION_HOUR:MINUTE."""
-    memory = obj.memory()
+    memory = obj.memory(graph_warnings=False)  # read below only when the pass runs
     local = memory.clock().astimezone()
     due = _daily_time(dict(os.environ))
 
@@ -284,6 +286,7 @@ def daily(obj: Context) -> None:
             if entry.kind == "reflect" and moment and moment.astimezone().date() == local.date():
                 say(f"Already ran today ({entry.run_id}).")
                 return
+        _tell(memory, memory.startup_messages())
         plan, entry = memory.reflect()
         say(f"Reflection: {render.result_summary(plan.result)}"
             + (f" (run {entry.run_id})" if entry else " (nothing to change)"))
