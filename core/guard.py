@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import crashpoints
-from .atomic import copy_owner_and_mode, fsync_directory, side_name, write_file
+from .atomic import TEMP_SUFFIX, copy_owner_and_mode, fsync_directory, side_name, write_file
 from .errors import FileKindError, GraphError, NuggetsError, StalePlanError, UnsettledWriteError
 from .safeopen import GRAPH_BYTES, open_regular, read_regular, refusal
 from .store import EMPTY_FINGERPRINT, current_fingerprint, fingerprint
@@ -194,8 +194,8 @@ def has_leftovers(path: Path) -> bool:
     """Whether interrupted writes of `path` (through a symlink: of its target) left files."""
     target = Path(os.path.realpath(path))
     try:
-        return target.parent.is_dir() and bool(
-            _side_files(target, PART_SUFFIX) or _side_files(target, SWAP_SUFFIX))
+        return target.parent.is_dir() and any(
+            _side_files(target, suffix) for suffix in (PART_SUFFIX, TEMP_SUFFIX, SWAP_SUFFIX))
     except OSError as exc:
         raise GraphError(f"{target.parent}: cannot be searched: {exc.strerror or exc}") from None
 
@@ -369,7 +369,8 @@ def settle(path: Path) -> list[str]:
     if not target.parent.is_dir():
         return []
     try:
-        parts, swaps = _side_files(target, PART_SUFFIX), _side_files(target, SWAP_SUFFIX)
+        parts = _side_files(target, PART_SUFFIX) + _side_files(target, TEMP_SUFFIX)
+        swaps = _side_files(target, SWAP_SUFFIX)
     except OSError as exc:
         raise GraphError(f"{target.parent}: cannot be searched: {exc.strerror or exc}") from None
     messages = [_settling(part, lambda p=part: _remove_part(p)) for part in parts]

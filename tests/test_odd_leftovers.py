@@ -20,6 +20,7 @@ from reliability_support import (
 )
 
 from core import GraphError, Memory
+from core.atomic import side_name
 from core.store import fingerprint, read_graph
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
@@ -119,4 +120,14 @@ def test_a_write_that_fails_before_landing_is_not_reported_as_written(
     assert _side_files(home, home / "graph" / "graph.json") == []
     assert memory_of(home).log() == []
     assert _apply(memory_of(home)) is not None  # and the memory works on
+    record("odd leftovers tried")
+
+
+def test_a_temporary_file_left_beside_the_graph_is_removed(tmp_path: Path) -> None:
+    home, target = _linked_home(tmp_path, TARGET_NAMES["245 characters"])
+    left = target.with_name(f".{side_name(target.name)}.0123456789ab.nuggets-tmp")
+    left.write_bytes(b'{"version": 3, "no')  # a write killed half-way (the demo's, say)
+    messages = memory_of(home).recover()
+    assert not left.exists() and any(left.name in m for m in messages)
+    assert memory_of(home).recover() == []
     record("odd leftovers tried")
