@@ -20,7 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SUITE = ["tests/test_concurrency.py", "tests/test_crash_safety.py", "tests/test_hostile_input.py",
          "tests/test_fuzz_reader.py", "tests/test_invariants.py", "tests/test_screening.py",
-         "tests/test_inert_text.py"]
+         "tests/test_inert_text.py", "tests/test_special_files.py", "tests/test_odd_leftovers.py",
+         "tests/test_journal_trust.py"]
 ORDER = [
     ("concurrent writes survived", "writes by another program racing ours, every one kept"),
     ("applies landed while another program wrote", "reviewed applies that landed mid-race"),
@@ -33,6 +34,9 @@ ORDER = [
     ("bad inputs tried", "broken or hostile inputs tried"),
     ("fuzz cases run", "fuzz cases run on the reader"),
     ("invariant steps", "steps of random plan/apply/unhide/undo/edit sequences"),
+    ("special files tried", "pipes, devices, directories and oversize files in place of ours"),
+    ("odd leftovers tried", "writes and kills through symlinks to odd names, settled"),
+    ("tampered journals tried", "tampered or broken journal entries, refused or skipped"),
 ]
 
 
