@@ -30,7 +30,14 @@ from pathlib import Path
 
 from . import crashpoints
 from .atomic import TEMP_SUFFIX, copy_owner_and_mode, fsync_directory, side_name, write_file
-from .errors import FileKindError, GraphError, NuggetsError, StalePlanError, UnsettledWriteError
+from .errors import (
+    FileKindError,
+    GraphError,
+    NuggetsError,
+    StalePlanError,
+    UnsettledWriteError,
+    reason_of,
+)
 from .safeopen import GRAPH_BYTES, open_regular, read_regular, refusal
 from .store import EMPTY_FINGERPRINT, current_fingerprint, fingerprint
 
@@ -295,7 +302,7 @@ def _verify(path: Path, target: Path, swap: Path, base: str, result: str,
             return
         settled, kept = _put_back(target, swap, result)
     except (OSError, NuggetsError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        reason = reason_of(exc)
         raise UnsettledWriteError(
             f"{path}: interrupted while checking the write ({reason}); "
             "it is settled the next time the memory is opened"
@@ -384,7 +391,7 @@ def _settling(leftover: Path, action: Callable[[], str]) -> str:
     except FileKindError as exc:
         return f"left {leftover.name} as it is: {exc}"
     except (OSError, NuggetsError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        reason = reason_of(exc)
         return f"left {leftover} as it is: it cannot be settled ({reason})"
 
 

@@ -22,6 +22,7 @@ from .errors import (
     UndoConflictError,
     UnknownNoteError,
     UnsettledWriteError,
+    reason_of,
 )
 from .gcpause import paused_gc
 from .guard import (
@@ -332,7 +333,7 @@ class Memory:
             path.unlink(missing_ok=True)
             return f"discarded journal entry {entry.run_id}: its run never landed"
         except (OSError, NuggetsError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            reason = reason_of(exc)
             return f"left {path.name} as it is: cannot tell whether its run landed ({reason})"
 
     def _landed(self, entry: JournalEntry) -> bool:
