@@ -100,6 +100,7 @@ def test_killed_at_every_step_through_an_odd_symlink(tmp_path: Path, shape: str)
     assert outcomes == {"old", "new"}
     record("odd leftovers tried", len(steps))
     record("kill points tried", len(steps))
+    record("crash trials", len(steps))
 
 
 def test_a_write_that_fails_before_landing_is_not_reported_as_written(
