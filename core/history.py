@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from .journal import JournalHeader
 from .models import JournalEntry
 from .store import Graph
 
 
-def undone_by(entries: list[JournalEntry], run_id: str) -> str | None:
+def undone_by(entries: list[JournalHeader], run_id: str) -> str | None:
     """The run that undid `run_id`, if one did."""
     return next((e.run_id for e in entries if e.undoes == run_id), None)
 
@@ -17,7 +18,7 @@ def undo_blockers(entry: JournalEntry, graph: Graph) -> list[str]:
     return [note_id for note_id, after in entry.after.items() if graph.get(note_id) != after]
 
 
-def last_undoable(entries: list[JournalEntry]) -> JournalEntry | None:
+def last_undoable(entries: list[JournalHeader]) -> JournalHeader | None:
     """The newest run that changed notes and is not itself undone (entries newest first).
 
     Undo entries themselves are skipped: undoing goes back through the runs one by one.

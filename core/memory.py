@@ -22,23 +22,36 @@ from .errors import (
     UndoConflictError,
     UnknownNoteError,
     UnsettledWriteError,
+    reason_of,
 )
 from .gcpause import paused_gc
-from .guard import directory_lock, graph_lock, replace_if_unchanged, settle, swap_outcome
+from .guard import (
+    directory_lock,
+    graph_lock,
+    has_leftovers,
+    replace_if_unchanged,
+    settle,
+    swap_outcome,
+)
 from .history import undo_blockers, undone_by
 from .journal import (
+    JournalHeader,
+    Pending,
     commit_pending,
     journal_dir,
     next_run_id,
     pending_entries,
-    read_entries,
+    prune,
     read_entry,
+    read_headers,
     remove_temp_files,
+    resolve_keep,
     write_pending,
 )
 from .models import JournalEntry, NoteDiff, Operation, Plan, PromotionPlan, ReflectionResult
 from .promotion import DEFAULT_THRESHOLD, plan_promotion, resolve_memory_md
 from .reflection import plan_pass
+from .safeopen import MEMORY_MD_BYTES, read_regular
 from .selection import resolve_limit
 from .shelf import Shelf
 from .store import (
@@ -203,13 +216,17 @@ class Memory:
         """The run, and the notes that changed since it (undo refuses while there are any);
         writes nothing. An error when the run is unknown or already undone."""
         entry = read_entry(self.home, run_id)
-        later = undone_by(read_entries(self.home), run_id)
+        later = undone_by(read_headers(self.home)[0], run_id)
         if later:
             raise NuggetsError(f"run {run_id} was already undone by {later}")
         return entry, undo_blockers(entry, graph or read_graph(self.graph_path))
 
-    def log(self) -> list[JournalEntry]:
-        return read_entries(self.home)
+    def log(self) -> list[JournalHeader]:
+        """The applied runs, newest first (headers only); an entry that cannot be read is
+        skipped and named in the notices."""
+        headers, skipped = read_headers(self.home)
+        self.notices += skipped
+        return headers
 
     def _commit(
         self, graph: Graph, ws: Workspace, kind: str, operations: list[Operation],
@@ -234,7 +251,8 @@ class Memory:
             after={ws.notes[p]["id"]: ws.notes[p] for p in touched},
             undoes=undoes, summary=summary or _summarize(result),
         )
-        pending = write_pending(self.home, entry)
+        keep = resolve_keep()  # a bad setting refuses before anything is written
+        pending = write_pending(self.home, entry, like=self.graph_path)
         landed = False
 
         def record_landing() -> None:
@@ -252,10 +270,15 @@ class Memory:
                 pending.unlink(missing_ok=True)
             raise
         except OSError as exc:
+            if not landed:  # the failure came before the graph changed: say so, keep nothing
+                _remove_quietly(pending)
+                raise GraphError(f"{self.graph_path}: cannot be written: "
+                                 f"{exc.strerror or exc}") from None
             raise JournalError(
                 f"{self.graph_path} was written but journal entry {run_id} could not be "
                 f"committed ({exc.strerror or exc}); it is settled the next time it is opened"
             ) from None
+        prune(self.home, keep)
         return entry
 
     def recover(self) -> list[str]:
@@ -286,28 +309,39 @@ class Memory:
         journal = journal_dir(self.home)
         try:
             return bool(pending_entries(self.home)) or any(
-                any(True for _ in path.parent.glob(f".{path.name}.*.nuggets-*"))
-                for path in self._written_files() if path.parent.is_dir()
+                has_leftovers(path) for path in self._written_files()
             ) or (journal.is_dir() and any(True for _ in journal.glob(".*.nuggets-tmp")))
         except OSError as exc:
             raise GraphError(f"{self.home}: cannot be searched: {exc.strerror or exc}") from None
 
     def _settle_locked(self) -> list[str]:
         messages = remove_temp_files(self.home)
-        for path, entry in pending_entries(self.home):
-            if entry is not None and self._landed(entry):
-                commit_pending(path)
-                messages.append(f"recovered journal entry {entry.run_id}: its run had landed")
-            else:
-                path.unlink(missing_ok=True)
-                name = entry.run_id if entry else path.name
-                messages.append(f"discarded journal entry {name}: its run never landed")
+        messages += [self._settle_pending(p) for p in pending_entries(self.home)]
         messages += settle(self.graph_path)
         for path in self._written_files()[1:]:
             with directory_lock(path):
                 messages += settle(path)
         self.notices += messages
         return messages
+
+    def _settle_pending(self, pending: Pending) -> str:
+        """Commit or discard one pending entry; one that cannot be decided (or is not ours: not
+        a regular file) is left as it is and named, rather than stopping every command."""
+        path, entry = pending.path, pending.entry
+        try:
+            if pending.foreign:
+                return f"left {path.name} as it is: {pending.foreign}"
+            if entry is None:
+                path.unlink(missing_ok=True)
+                return f"discarded journal entry {path.name}: it cannot be read"
+            if self._landed(entry):
+                commit_pending(path)
+                return f"recovered journal entry {entry.run_id}: its run had landed"
+            path.unlink(missing_ok=True)
+            return f"discarded journal entry {entry.run_id}: its run never landed"
+        except (OSError, NuggetsError) as exc:
+            reason = reason_of(exc)
+            return f"left {path.name} as it is: cannot tell whether its run landed ({reason})"
 
     def _landed(self, entry: JournalEntry) -> bool:
         outcome = swap_outcome(self.graph_path, entry.base_fingerprint, entry.result_fingerprint)
@@ -409,7 +443,7 @@ def _retrying(attempt: Callable[[], T], what: str = "the graph file") -> T:
 def _read_memory_md(path: Path) -> tuple[str, str]:
     """MEMORY.md's text and the fingerprint of its bytes; absent reads as empty."""
     try:
-        data = path.read_bytes()
+        data = read_regular(path, MEMORY_MD_BYTES)
     except FileNotFoundError:
         return "", EMPTY_FINGERPRINT
     except OSError as exc:
@@ -418,6 +452,11 @@ def _read_memory_md(path: Path) -> tuple[str, str]:
         return data.decode("utf-8"), fingerprint(data)
     except UnicodeDecodeError as exc:
         raise NuggetsError(f"{path}: not valid UTF-8 at byte {exc.start}") from None
+
+
+def _remove_quietly(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        path.unlink()
 
 
 def _summarize(result: ReflectionResult | None) -> str:

@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 import os
 import re
-import stat
 from collections.abc import Iterator
 from pathlib import Path
 
 from . import fields
+from .errors import NuggetsError
 from .jsonnumbers import number_hooks
 from .models import RawNote
+from .safeopen import GRAPH_BYTES, open_regular
 from .validate import PlainNotes, note_problem
 
 HEAD_BYTES = 1 << 20  # a page of notes is a few kilobytes; a 20 MB first note shows nothing
@@ -45,12 +46,10 @@ def first_notes(path: Path, count: int, head_bytes: int = HEAD_BYTES) -> list[Ra
 def _head(path: Path, size: int) -> str | None:
     """The file's first `size` bytes as text; None when it is not a readable regular file."""
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a pipe must not block us
-    except OSError:
+        descriptor = open_regular(path, GRAPH_BYTES)
+    except (OSError, NuggetsError):
         return None
     try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            return None
         data = os.read(descriptor, size)
     except OSError:
         return None

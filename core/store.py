@@ -6,7 +6,6 @@ import hashlib
 import json
 import os
 import re
-import stat
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from .gcpause import paused_gc
 from .jsonfmt import NotFiniteError, dumps_compact, dumps_indented
 from .jsonnumbers import NotJsonConstant, any_spelled, number_hooks
 from .models import RawNote
+from .safeopen import GRAPH_BYTES, read_regular
 from .validate import document_problem
 
 EMPTY_FINGERPRINT = "absent"
@@ -179,24 +179,19 @@ def read_graph(path: Path) -> Graph:
 
 
 def _read_regular_file(path: Path) -> bytes:
-    """The file's bytes; a GraphError when it is not a readable regular file (a directory,
-    a pipe that would block, a device, no permission). FileNotFoundError passes through."""
+    """The file's bytes; a GraphError when it is not a readable regular file of bounded size
+    (a directory, a pipe, a device, no permission). FileNotFoundError passes through."""
     try:
-        mode = path.stat().st_mode
-        if stat.S_ISDIR(mode):
-            raise GraphError(f"{path}: is a directory, not a graph file")
-        if not stat.S_ISREG(mode):
-            raise GraphError(f"{path}: is not a regular file")
-        return path.read_bytes()
+        return read_regular(path, GRAPH_BYTES)
     except FileNotFoundError:
         raise
     except OSError as exc:
         raise GraphError(f"{path}: cannot be read: {exc.strerror or exc}") from None
 
 
-def current_fingerprint(path: Path) -> str:
+def current_fingerprint(path: Path, limit: int = GRAPH_BYTES) -> str:
     try:
-        return fingerprint(path.read_bytes())
+        return fingerprint(read_regular(path, limit))
     except FileNotFoundError:
         return EMPTY_FINGERPRINT
     except OSError as exc:

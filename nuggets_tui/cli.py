@@ -34,10 +34,12 @@ class Context:
     verbose: bool
 
     def memory(self, memory_md: Path | None = None, must_exist: bool = True,
-               announce: bool = True, needs_graph: bool = False) -> Memory:
-        """The memory at home; `announce` prints what opening it settled or read tolerantly
-        (the console shows those itself); `needs_graph`: a home without a graph file is an
-        error, not an empty memory."""
+               announce: bool = True, needs_graph: bool = False,
+               graph_warnings: bool = True) -> Memory:
+        """The memory at home; `announce` prints what opening it settled and, with
+        `graph_warnings`, what the graph file's read tolerated (that reads the whole file: a
+        command that may not need it says so later). The console shows those itself.
+        `needs_graph`: a home without a graph file is an error, not an empty memory."""
         if must_exist and not self.home.is_dir():
             raise NuggetsError(
                 f"no memory at {self.home} (no such directory); use --home DIR, set "
@@ -47,13 +49,20 @@ class Context:
             memory_md = demo_memory_md(self.home)
         memory = Memory(self.home, env_clock(), memory_md)
         if announce and self.home.is_dir():
-            for message in memory.startup_messages():
-                click.echo(f"nuggets: {one_line(message)}", err=True)
+            if not graph_warnings:
+                memory.recover()  # what it settled goes to the notices
+            _tell(memory, memory.startup_messages() if graph_warnings else [])
         graph = memory.graph_path
         if needs_graph and not graph.exists() and not graph.is_symlink():
             raise NuggetsError(f"no graph file at {graph}: {self.home} holds no memory yet; "
                                "use --home DIR for another one, or try the demo with --demo")
         return memory
+
+
+def _tell(memory: Memory, messages: Iterable[str] = ()) -> None:
+    """What opening or reading the memory settled, tolerated or skipped, on standard error."""
+    for message in [*messages, *memory.take_notices()]:
+        click.echo(f"nuggets: {one_line(message)}", err=True)
 
 
 def _echo(text: str, err: bool = False) -> None:
@@ -277,7 +286,9 @@ def undo(obj: Context, run_id: str) -> None:
 @reports_errors
 def log(obj: Context, as_json: bool) -> None:
     """Applied runs, newest first."""
-    entries = obj.memory().log()
+    memory = obj.memory(graph_warnings=False)  # the journal only: no need to read the graph
+    entries = memory.log()
+    _tell(memory)
     if as_json:
         _print_json([e.to_json_dict() for e in entries])
         return
@@ -297,7 +308,7 @@ def _daily_time(environ: dict[str, str]) -> time:
 def daily(obj: Context) -> None:
     """The scheduled pass for cron: once a day after $MEMORY_REFLECTION_HOUR:MINUTE."""
     due = _daily_time(dict(os.environ))
-    memory = obj.memory()
+    memory = obj.memory(graph_warnings=False)  # read below only when the pass runs
     local = memory.clock().astimezone()
 
     def say(message: str) -> None:
@@ -308,11 +319,14 @@ def daily(obj: Context) -> None:
         say(f"Not yet: the daily pass runs after {due:%H:%M} local time.")
         return
     with memory.exclusive():  # two crons at once: the second sees the first's run
-        for entry in memory.log():
+        entries = memory.log()
+        _tell(memory)
+        for entry in entries:
             moment = parse_iso(entry.at)
             if entry.kind == "reflect" and moment and moment.astimezone().date() == local.date():
                 say(f"Already ran today ({entry.run_id}).")
                 return
+        _tell(memory, memory.startup_messages())
         plan, entry = memory.reflect()
         say(f"Reflection: {render.result_summary(plan.result)}"
             + (f" (run {entry.run_id})" if entry else " (nothing to change)"))

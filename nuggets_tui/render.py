@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 from core import fields
 from core.inert import inert, one_line
-from core.models import JournalEntry, Plan, PromotionPlan, RawNote, ReflectionResult
+from core.journal import JournalHeader
+from core.models import Plan, PromotionPlan, RawNote, ReflectionResult
 from core.notediff import compare, shown_value
 
 COUNTS = (("inspected", "inspected"), ("rewritten", "rewritten"), ("merged", "merged"),
@@ -85,7 +86,7 @@ def promotion_text(plan: PromotionPlan) -> Iterator[str]:
     yield inert(plan.diff) if plan.diff else "MEMORY.md is already up to date."
 
 
-def journal_line(entry: JournalEntry) -> str:
+def journal_line(entry: JournalHeader) -> str:
     summary = one_line(entry.summary or entry.kind)
     return (f"{one_line(entry.run_id)}  {entry.kind:<7} {one_line(entry.at)}  "
-            f"{len(entry.after):,} notes  {summary}")
+            f"{entry.notes:,} notes  {summary}")

@@ -444,6 +444,7 @@ class MainScreen(Screen[None]):
     def action_undo(self) -> None:
         try:
             entry = last_undoable(self.memory.log())
+            self.tell(self.memory.take_notices())
         except NuggetsError as exc:
             self._failed("Cannot read the journal", str(exc))
             return
