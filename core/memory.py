@@ -221,6 +221,10 @@ class Memory:
             raise NuggetsError(f"run {run_id} was already undone by {later}")
         return entry, undo_blockers(entry, graph or read_graph(self.graph_path))
 
+    def run(self, run_id: str) -> JournalEntry:
+        """One applied run whole (its note images too), checked before it is trusted."""
+        return read_entry(self.home, run_id)
+
     def log(self) -> list[JournalHeader]:
         """The applied runs, newest first (headers only); an entry that cannot be read is
         skipped and named in the notices."""

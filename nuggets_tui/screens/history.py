@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from core import Memory, NuggetsError
 from core.history import undone_by
+from core.journal import JournalHeader
 from core.models import JournalEntry
 
 from ..safe import join, line, notify, shown_path
@@ -34,25 +35,24 @@ RUN_COLUMNS = (  # a run's id says when it ran
 )
 
 
-class Runs(RowRenderer[JournalEntry]):
+class Runs(RowRenderer[JournalHeader]):
     def __init__(self) -> None:
         self.undone: dict[str, str] = {}  # run id -> the run that undid it
 
-    def key(self, row: JournalEntry) -> str:
+    def key(self, row: JournalHeader) -> str:
         return row.run_id
 
-    def cells(self, row: JournalEntry) -> Sequence[Text]:
-        return [line(row.run_id), line(row.kind), Text(f"{len(row.after):,}"),
-                line(self.state(row))]
+    def cells(self, row: JournalHeader) -> Sequence[Text]:
+        return [line(row.run_id), line(row.kind), Text(f"{row.notes:,}"), line(self.state(row))]
 
-    def state(self, row: JournalEntry) -> str:
+    def state(self, row: JournalHeader) -> str:
         if row.run_id in self.undone:
             return f"undone by {self.undone[row.run_id]}"
         if row.undoes:
             return f"undoes {row.undoes}"
         return "applied"
 
-    def style(self, row: JournalEntry) -> str | None:
+    def style(self, row: JournalHeader) -> str | None:
         return "virtual-table--dim" if row.run_id in self.undone else None
 
 
@@ -123,7 +123,7 @@ class HistoryScreen(Screen[str | None]):
             return
         self.app.call_from_thread(self._show, entries)
 
-    def _show(self, entries: list[JournalEntry]) -> None:
+    def _show(self, entries: list[JournalHeader]) -> None:
         self.runs.undone = {e.run_id: by for e in entries if (by := undone_by(entries, e.run_id))}
         table = self.query_one("#runs", VirtualTable)
         table.empty_text = "No runs applied yet."
@@ -136,15 +136,41 @@ class HistoryScreen(Screen[str | None]):
         notify(self, message, title="Cannot read the journal", severity="error", timeout=10)
 
     @property
-    def current(self) -> JournalEntry | None:
+    def current(self) -> JournalHeader | None:
         return self.query_one("#runs", VirtualTable).current
 
     @on(VirtualTable.Highlighted, "#runs")
     def _highlighted(self, event: VirtualTable.Highlighted) -> None:
-        entry = event.row
+        header = event.row
         view = self.query_one("#run-diff", DiffView)
-        view.show(run_text(entry, self.runs.state(entry)) if entry else Text(""))
+        if header is None:
+            view.show(Text(""))
+        else:  # the header at once; the whole entry (its notes) is read aside
+            view.show(join(line(header.kind.upper(), "bold reverse"), " ",
+                           line(header.run_id, "bold"), "\n", line(header.summary or header.kind),
+                           "\n", ("Reading the run…", "dim")))
+            self._read_run(header.run_id)
         self.refresh_bindings()
+
+    @work(thread=True, exclusive=True, group="run", description="_read_run")
+    def _read_run(self, run_id: str) -> None:
+        try:
+            entry = self.memory.run(run_id)
+        except NuggetsError as exc:
+            self.app.call_from_thread(self._run_unreadable, run_id, str(exc))
+            return
+        self.app.call_from_thread(self._show_run, entry)
+
+    def _show_run(self, entry: JournalEntry) -> None:
+        current = self.current
+        if current is not None and current.run_id == entry.run_id:
+            self.query_one("#run-diff", DiffView).show(run_text(entry, self.runs.state(current)))
+
+    def _run_unreadable(self, run_id: str, message: str) -> None:
+        current = self.current
+        if current is not None and current.run_id == run_id:
+            self.query_one("#run-diff", DiffView).show(
+                join(("This run cannot be read: ", "bold red"), line(message)))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "undo":
