@@ -194,6 +194,15 @@ class JournalEntry(CamelModel):
 PromotionAction = Literal["add", "update", "same"]
 
 
+class ShadowedNote(CamelModel):
+    """A promoted note of the same section and title as a more recently updated one, which is
+    written instead (it may contradict it)."""
+
+    note_id: str
+    nugget_name: str
+    updated_at: str
+
+
 class PromotionEntry(CamelModel):
     note_id: str
     nugget_name: str
@@ -202,6 +211,9 @@ class PromotionEntry(CamelModel):
     text: str
     action: PromotionAction
     allowed_despite: str | None = None  # the screening reason an operator overrode
+    hash: str = ""  # of the section and text: what an allowance approves
+    shadowed: list[ShadowedNote] = Field(default_factory=list)
+    moved_from: list[str] = Field(default_factory=list)  # sections its title was taken out of
 
 
 class BlockedEntry(CamelModel):
@@ -213,6 +225,8 @@ class BlockedEntry(CamelModel):
     title: str
     text: str
     reason: str
+    hash: str = ""
+    shadowed: list[ShadowedNote] = Field(default_factory=list)
 
 
 class PromotionPlan(CamelModel):

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
 from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from . import fields
-from .memorymd import MemoryDocument
-from .models import BlockedEntry, PromotionEntry, PromotionPlan, RawNote
+from .memorymd import MemoryDocument, split_lines
+from .models import BlockedEntry, PromotionEntry, PromotionPlan, RawNote, ShadowedNote
 from .screening import screen_entry
 from .store import EMPTY_FINGERPRINT
 
@@ -39,19 +40,18 @@ def resolve_memory_md(
 
 
 def section_of(note: RawNote) -> str:
-    tags = fields.tags(note)
-    title = fields.text(note, "title").lower()
-    subject = fields.text(note, "subject")
-    if note.get("type") == "preference" or "preferences" in tags:
-        return "preferences"
-    if "learnings" in tags or title.startswith("learn"):
-        return "learnings"
+    """The agent's rule, first match: subject, then scope, then tags, else the nugget."""
+    subject, tags = fields.text(note, "subject"), fields.tags(note)
     if subject == "assistant:self":
         return "assistant-self"
     if subject.startswith("user:"):
         return "user"
     if fields.text(note, "scope") in fields.SHARED_SCOPES:
         return "shared-context"
+    if "preferences" in tags:
+        return "preferences"
+    if "learnings" in tags:
+        return "learnings"
     return fields.text(note, "nuggetName")
 
 
@@ -78,14 +78,57 @@ def entry_lines(note: RawNote) -> list[str]:
     return [head] + [f"  {line}" for line in lines[1:]]
 
 
-def candidates(notes: list[RawNote], threshold: int) -> list[RawNote]:
-    """Visible notes with enough hits; one per section and title (most hits, then file order)."""
-    eligible = [n for n in notes if not fields.hidden(n) and fields.hits(n) >= threshold]
-    best: dict[tuple[str, str], RawNote] = {}
-    for note in sorted(eligible, key=lambda n: -fields.hits(n)):
-        best.setdefault((section_of(note), entry_title(note)), note)
-    chosen = {id(n) for n in best.values()}
-    return [n for n in eligible if id(n) in chosen]
+def entry_hash(section: str, text: str) -> str:
+    """What an allowance approves: this exact entry in this section (`NOTE_ID@HASH`)."""
+    return hashlib.sha256(f"{section}\n{text}".encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+
+def is_allowed(note_id: str, digest: str, allow: Collection[str]) -> bool:
+    """`NOTE_ID@HASH` allows the note while its entry reads as it did; a bare `NOTE_ID`
+    allows whatever it holds (a dry run's preview only: the command line refuses it on write)."""
+    return f"{note_id}@{digest}" in allow or note_id in allow
+
+
+def candidates(notes: list[RawNote], threshold: int) -> list[tuple[RawNote, list[RawNote]]]:
+    """Visible notes with enough hits, one per section and title: the most recently updated
+    (`updatedAt` as text, a tie to the later note in the file), with the others it shadows.
+    In the file order of the notes written."""
+    groups: dict[tuple[str, str], list[RawNote]] = {}
+    for note in notes:
+        if not fields.hidden(note) and fields.hits(note) >= threshold:
+            groups.setdefault((_one_line(section_of(note)), entry_title(note)), []).append(note)
+    order = {id(n): i for i, n in enumerate(notes)}
+    chosen = []
+    for group in groups.values():
+        winner = max(group, key=lambda n: (fields.updated_at(n), order[id(n)]))
+        chosen.append((winner, [n for n in group if n is not winner]))
+    return sorted(chosen, key=lambda pair: order[id(pair[0])])
+
+
+def _shadowed(notes: list[RawNote]) -> list[ShadowedNote]:
+    return [ShadowedNote(note_id=n["id"], nugget_name=n["nuggetName"],
+                         updated_at=fields.updated_at(n)) for n in notes]
+
+
+def _agent_tail(note: RawNote) -> list[str]:
+    """The content after its first line as the agent writes it under the entry, flush left
+    (up to its last non-blank line: a blank line after the entry is the file's own)."""
+    tail = fields.text(note, "content").split("\n")[1:]
+    while tail and not tail[-1].strip():
+        tail.pop()
+    return tail
+
+
+def _move_to_own_sections(doc: MemoryDocument, entries: list[PromotionEntry],
+                          owners: dict[str, set[str]]) -> None:
+    """Take each written title out of the sections no note of that title belongs to."""
+    first: dict[str, PromotionEntry] = {}
+    for entry in entries:
+        first.setdefault(entry.title, entry)
+    for title, entry in first.items():
+        for name in doc.section_names():
+            if name not in owners[title] and doc.remove(name, title):
+                entry.moved_from.append(name)
 
 
 def plan_promotion(
@@ -94,31 +137,36 @@ def plan_promotion(
     base_fingerprint: str = EMPTY_FINGERPRINT,
 ) -> PromotionPlan:
     """The edited MEMORY.md. Candidates that screening holds back are left out and listed as
-    blocked, unless their note id is in `allow`."""
+    blocked, unless allowed (`is_allowed`)."""
     doc = MemoryDocument(before_text, HEADER)
     entries: list[PromotionEntry] = []
     blocked: list[BlockedEntry] = []
-    for note in candidates(notes, threshold):
+    owners: dict[str, set[str]] = {}
+    for note, others in candidates(notes, threshold):
         # One line each: a heading or a title with a line break in it would not be found again.
         section, title = _one_line(section_of(note)), entry_title(note)
+        owners.setdefault(title, set()).add(section)
         lines = entry_lines(note)
+        text = "\n".join(lines)
+        digest = entry_hash(section, text)
         # What would be written is screened: a CRLF note is not held back for its CRs.
         reason = screen_entry(title, "\n".join(_content_lines(note)), section)
-        if reason and note["id"] not in allow:
+        if reason and not is_allowed(note["id"], digest, allow):
             blocked.append(BlockedEntry(note_id=note["id"], nugget_name=note["nuggetName"],
-                                        section=section, title=title, text="\n".join(lines),
-                                        reason=reason))
+                                        section=section, title=title, text=text, reason=reason,
+                                        hash=digest, shadowed=_shadowed(others)))
             continue
-        action = doc.upsert(section, title, lines)
+        action = doc.upsert(section, title, lines, _agent_tail(note))
         entries.append(
             PromotionEntry(note_id=note["id"], nugget_name=note["nuggetName"], section=section,
-                           title=title, text="\n".join(lines), action=action,
-                           allowed_despite=reason)
+                           title=title, text=text, action=action, allowed_despite=reason,
+                           hash=digest, shadowed=_shadowed(others))
         )
+    _move_to_own_sections(doc, entries, owners)
     after = doc.text() if entries or before_text else before_text
     diff = "".join(
         difflib.unified_diff(
-            before_text.splitlines(keepends=True), after.splitlines(keepends=True),
+            split_lines(before_text), split_lines(after),
             fromfile=f"{path} (now)", tofile=f"{path} (promoted)",
         )
     )
