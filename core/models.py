@@ -158,7 +158,7 @@ class Plan(CamelModel):
         return self.result.changes[op_id - 1]
 
 
-JournalKind = Literal["reflect", "unhide", "undo"]
+JournalKind = Literal["reflect", "unhide", "undo", "promote"]
 
 
 class JournalEntry(CamelModel):
@@ -174,6 +174,11 @@ class JournalEntry(CamelModel):
     after: dict[str, RawNote]
     undoes: str | None = None
     summary: str = ""
+    # A run that wrote MEMORY.md instead of the graph: its path, and the file's text before and
+    # after (None: no file); the fingerprints above are then the file's, `before`/`after` empty.
+    memory_md: str | None = None
+    memory_md_before: str | None = None
+    memory_md_after: str | None = None
 
     def to_json_dict(self) -> dict[str, Any]:
         """As CamelModel's, without copying the note images: they are the graph's own JSON

@@ -18,6 +18,7 @@ from core import Memory, NuggetsError
 from core.clock import env_clock, parse_iso
 from core.home import demo_home, demo_memory_md, resolve_home
 from core.inert import inert_json, one_line
+from core.models import PromotionPlan
 
 from . import render
 
@@ -170,8 +171,9 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
               help="MEMORY.md to write (default $NUGGETS_MEMORY_MD, else Claude's project memory).")
 @click.option("--threshold", type=click.IntRange(min=1), default=3, show_default=True,
               help="Hits a note needs to be promoted.")
-@click.option("--allow", "allow", multiple=True, metavar="NOTE_ID",
-              help="Promote this note although screening held it back (repeatable).")
+@click.option("--allow", "allow", multiple=True, metavar="NOTE_ID@HASH",
+              help="Promote this held-back note while it reads as the dry run showed it "
+                   "(repeatable; a bare NOTE_ID only previews).")
 @click.option("--apply", "do_apply", is_flag=True, help="Write MEMORY.md.")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"added", "path", "entries", "blocked"}.')
@@ -182,19 +184,21 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
     """Show the MEMORY.md diff of promoting durable notes, or --apply it.
 
     Entries that read like instructions to the agent are held back and listed as blocked with
-    the reason; --allow NOTE_ID promotes one anyway.
+    the reason and a hash of the entry; --allow NOTE_ID@HASH promotes one anyway while it reads
+    as reviewed (a note changed since is held back again).
     """
+    bare = [token for token in allow if "@" not in token]
+    if do_apply and bare:
+        raise click.UsageError(
+            f"--allow {one_line(bare[0])}: writing needs the hash the dry run printed "
+            "(--allow NOTE_ID@HASH), so only the text you reviewed is written")
     memory = obj.memory(memory_md)
     if do_apply:
         plan, added = memory.promote_now(threshold=threshold, allow=set(allow))
     else:
         plan = memory.plan_promotion(threshold=threshold, allow=set(allow))
         added = plan.added if plan.directory_exists else 0
-    screened = {e.note_id for e in plan.entries if e.allowed_despite}
-    for note_id in allow:
-        if note_id not in screened:
-            click.echo(f"nuggets: --allow {one_line(note_id)}: not a held-back candidate",
-                       err=True)
+    _say_unused_allowances(plan, allow)
     if as_json:
         entries = [e.to_json_dict() for e in plan.entries]
         blocked = [e.to_json_dict() for e in plan.blocked]
@@ -203,6 +207,23 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
     _echo_lines(render.promotion_text(plan))
     if do_apply and plan.directory_exists:
         click.echo(f"\nPromoted {added} new entries to {plan.path}")
+        run = memory.promotion_run
+        if run is not None:
+            click.echo(f"Written as run {run.run_id} (undo: nuggets undo {run.run_id})")
+
+
+def _say_unused_allowances(plan: PromotionPlan, allow: tuple[str, ...]) -> None:
+    screened = {e.note_id for e in plan.entries if e.allowed_despite}
+    held = {b.note_id: b.hash for b in plan.blocked}
+    for token in allow:
+        note_id = token.partition("@")[0]
+        if note_id in held:
+            click.echo(f"nuggets: --allow {one_line(token)}: the note changed since that hash "
+                       f"was printed; held back again (now {one_line(note_id)}@{held[note_id]})",
+                       err=True)
+        elif note_id not in screened:
+            click.echo(f"nuggets: --allow {one_line(token)}: not a held-back candidate",
+                       err=True)
 
 
 @main.command()
@@ -223,7 +244,9 @@ def unhide(obj: Context, note_ids: tuple[str, ...]) -> None:
 def undo(obj: Context, run_id: str) -> None:
     """Restore the notes an applied run changed."""
     entry = obj.memory().undo(run_id)
-    click.echo(f"Undid {run_id}: restored {len(entry.after):,} notes (run {entry.run_id})")
+    restored = (f"{entry.memory_md} as it was before it" if entry.memory_md is not None
+                else f"{len(entry.after):,} notes")
+    click.echo(f"Undid {run_id}: restored {restored} (run {entry.run_id})")
 
 
 @main.command()

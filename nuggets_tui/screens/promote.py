@@ -43,8 +43,9 @@ class EntryRows(RowRenderer[Entry]):
 
     def cells(self, row: Entry) -> Sequence[Text]:
         action = action_of(row)
+        shadows = f" (+{len(row.shadowed)} shadowed)" if row.shadowed else ""
         return [Text(action, style=_ACTION_STYLES.get(action.rstrip("!"), "")),
-                line(row.section), line(row.title)]
+                line(row.section), join(line(row.title), (shadows, "dim"))]
 
     def style(self, row: Entry) -> str | None:
         return "virtual-table--dim" if action_of(row) == "same" else None
@@ -67,6 +68,19 @@ def diff_text(diff: str) -> Text:
     if len(lines) > MAX_DIFF_LINES:
         parts.append(more_lines(len(lines) - MAX_DIFF_LINES, " (nuggets promote prints them all)"))
     return join(*parts)
+
+
+def shadowed_text(row: Entry) -> Text:
+    """The notes of the same section and title this more recently updated one is written for."""
+    if not row.shadowed:
+        return Text("")
+    parts: list[Text | str | tuple[str, str]] = [
+        (f"Written instead of {len(row.shadowed)} older note(s) of this title", "bold"),
+        " (they may disagree with it):\n"]
+    for note in row.shadowed:
+        parts += ["  ", line(note.note_id), " [", line(note.nugget_name), "] updated ",
+                  line(note.updated_at or "never"), "\n"]
+    return join(*parts, "\n")
 
 
 def held_text(row: Entry) -> Text:
@@ -133,7 +147,7 @@ class PromoteScreen(Screen[bool]):
         self.memory = memory
         self.graph = graph
         self.plan: PromotionPlan | None = None
-        self.allowed: set[str] = set()
+        self.allowed: set[str] = set()  # NOTE_ID@HASH of each held-back entry allowed
         self._body: tuple[PromotionPlan, Text] | None = None  # the plan's diff, drawn once
 
     def compose(self) -> ComposeResult:
@@ -189,15 +203,16 @@ class PromoteScreen(Screen[bool]):
         self.refresh_bindings()
 
     def _show_diff(self, row: Entry | None) -> None:
-        held = held_text(row) if row is not None else Text("")
+        held = join(shadowed_text(row), held_text(row)) if row is not None else Text("")
         self.query_one(DiffView).show(join(held, self._diff_body()))
 
     def action_allow(self) -> None:
         row = self.query_one("#entries", VirtualTable).current
         if isinstance(row, BlockedEntry):
-            self.allowed.add(row.note_id)
+            # The hash of the text shown: a note that changes before the write is held back again.
+            self.allowed.add(f"{row.note_id}@{row.hash}")
         elif isinstance(row, PromotionEntry) and row.allowed_despite:
-            self.allowed.discard(row.note_id)
+            self.allowed = {t for t in self.allowed if t.partition("@")[0] != row.note_id}
         else:
             return
         self.replan()
