@@ -91,7 +91,8 @@ class _Section:
                 numbers.add(number)
 
     def numbers(self, title: str) -> list[int]:
-        return sorted(self._by_title.get(title, ()))
+        found = self._by_title.get(title)
+        return sorted(found) if found else []
 
     def lines_of(self, number: int) -> list[str]:
         return self._entries[number]
@@ -219,8 +220,9 @@ class MemoryDocument:
                         self.preamble.pop()
         return bool(numbers)
 
-    def section_names(self) -> list[str]:
-        return [s.name for s in self.sections]
+    def sections_holding(self, title: str) -> list[str]:
+        """The sections with an entry of `title`."""
+        return [s.name for s in self.sections if s.numbers(title)]
 
     def _add_section(self, name: str) -> _Section:
         """Before the first section that ranks after it, or at the end; a blank line before

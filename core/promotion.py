@@ -93,21 +93,22 @@ def candidates(notes: list[RawNote], threshold: int) -> list[tuple[RawNote, list
     """Visible notes with enough hits, one per section and title: the most recently updated
     (`updatedAt` as text, a tie to the later note in the file), with the others it shadows.
     In the file order of the notes written."""
-    groups: dict[tuple[str, str], list[RawNote]] = {}
-    for note in notes:
-        if not fields.hidden(note) and fields.hits(note) >= threshold:
-            groups.setdefault((_one_line(section_of(note)), entry_title(note)), []).append(note)
-    order = {id(n): i for i, n in enumerate(notes)}
+    groups: dict[tuple[str, str], list[tuple[str, int, RawNote]]] = {}
+    for position, note in enumerate(notes):
+        if fields.hits(note) >= threshold and not fields.hidden(note):
+            key = (_one_line(section_of(note)), entry_title(note))
+            groups.setdefault(key, []).append((fields.updated_at(note), position, note))
     chosen = []
     for group in groups.values():
-        winner = max(group, key=lambda n: (fields.updated_at(n), order[id(n)]))
-        chosen.append((winner, [n for n in group if n is not winner]))
-    return sorted(chosen, key=lambda pair: order[id(pair[0])])
+        winner = max(group, key=lambda item: item[:2])
+        chosen.append((winner[1], winner[2], [item[2] for item in group if item is not winner]))
+    return [(note, others) for _, note, others in sorted(chosen, key=lambda c: c[0])]
 
 
 def _shadowed(notes: list[RawNote]) -> list[ShadowedNote]:
-    return [ShadowedNote(note_id=n["id"], nugget_name=n["nuggetName"],
-                         updated_at=fields.updated_at(n)) for n in notes]
+    # Built from the notes as read, without validation: a large memory shadows thousands.
+    return [ShadowedNote.model_construct(note_id=n["id"], nugget_name=n["nuggetName"],
+                                         updated_at=fields.updated_at(n)) for n in notes]
 
 
 def _agent_tail(note: RawNote) -> list[str]:
@@ -126,7 +127,7 @@ def _move_to_own_sections(doc: MemoryDocument, entries: list[PromotionEntry],
     for entry in entries:
         first.setdefault(entry.title, entry)
     for title, entry in first.items():
-        for name in doc.section_names():
+        for name in doc.sections_holding(title):
             if name not in owners[title] and doc.remove(name, title):
                 entry.moved_from.append(name)
 

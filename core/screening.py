@@ -50,6 +50,8 @@ _PRESENTATION = "\ufe0e\ufe0f"  # text or emoji presentation of the character be
 def skeleton(text: str) -> str:
     """The text as patterns see it: NFKC, no marks or invisible characters, look-alikes
     mapped to Latin, case folded. Line breaks stay."""
+    if text.isascii():
+        return text.lower()  # nothing to fold but case (most notes: at C speed)
     decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text))
     kept = "".join(c for c in decomposed if c not in _INVISIBLE_MARKS
                    and unicodedata.category(c) not in ("Mn", "Me", "Cf"))
@@ -154,17 +156,28 @@ def _encoded_reason(text: str) -> str | None:
     return None
 
 
+def _any_of(patterns: tuple[tuple[re.Pattern[str], str], ...]) -> re.Pattern[str]:
+    """One pattern matching where any of them does: one pass over an ordinary text."""
+    return re.compile("|".join(f"(?:{p.pattern})" for p, _ in patterns), _FLAGS)
+
+
+_ANY_SYNTAX = _any_of(_SYNTAX + _LINES)
+_ANY_PHRASE = _any_of(_PHRASES)
+
+
+def _first_reason(text: str, any_of: re.Pattern[str],
+                  patterns: tuple[tuple[re.Pattern[str], str], ...]) -> str | None:
+    if any_of.search(text) is None:
+        return None
+    return next((reason for pattern, reason in patterns if pattern.search(text)), None)
+
+
 def screen_text(text: str) -> str | None:
     """Why `text` reads like instructions to the agent, or None (hidden characters aside)."""
     folded = skeleton(text)
-    for pattern, reason in _SYNTAX + _LINES:
-        if pattern.search(folded):
-            return reason
-    plain = _plain(folded)
-    for pattern, reason in _PHRASES:
-        if pattern.search(plain):
-            return reason
-    return _encoded_reason(text)
+    return (_first_reason(folded, _ANY_SYNTAX, _SYNTAX + _LINES)
+            or _first_reason(_plain(folded), _ANY_PHRASE, _PHRASES)
+            or _encoded_reason(text))
 
 
 def screen_entry(title: str, content: str, section: str) -> str | None:

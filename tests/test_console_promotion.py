@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
-from console_support import demo_home, make_app, settle
 
+from console_support import demo_home, make_app, settle
 from core.store import graph_path
 from nuggets_tui.screens.promote import PromoteScreen
 from nuggets_tui.widgets.virtual_table import VirtualTable
