@@ -6,15 +6,19 @@ every byte, line endings included."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from agent_promotion import AGENT_HEADER, agent_promote
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from note_builders import note
+from reliability_support import make_home
 
 from core.promotion import plan_promotion, section_of
+from nuggets_tui.cli import main
 
 
 def fact(note_id: str, title: str, content: str, hits: int = 3, **extra: object) -> dict:
@@ -218,3 +222,20 @@ def test_a_new_section_in_an_lf_file_with_a_stray_crlf_line_is_written_with_lf()
     before = "# Memory\n\nwindows line\r\n"
     text = plan([fact("e", "Editor", "vim", subject="user:primary")], before).after_text
     assert text == "# Memory\n\nwindows line\r\n\n## user\n\n- **Editor**: vim\n"
+
+
+def test_the_command_line_names_shadowed_notes_and_moved_titles(tmp_path: Path) -> None:
+    home = make_home(tmp_path, [
+        fact("old", "Editor", "vim", subject="user:a", updatedAt="2026-10-02T00:00:00.000Z"),
+        fact("new", "Editor", "helix", subject="user:b", updatedAt="2026-10-05T00:00:00.000Z"),
+    ], memory_md="# Memory\n\n## preferences\n\n- **Editor**: vim\n")
+    env = {"NUGGETS_NOW": "2026-11-01T10:00:00Z", "TZ": "UTC", "NUGGETS_HOME": "",
+           "NUGGETS_MEMORY_MD": str(home / "memory" / "MEMORY.md")}
+    shown = CliRunner().invoke(main, ["--home", str(home), "promote"], env=env)
+    assert "shadows old [project], updated 2026-10-02T00:00:00.000Z" in shown.stdout
+    assert "taken out of: preferences" in shown.stdout
+    data = json.loads(CliRunner().invoke(main, ["--home", str(home), "promote", "--json"],
+                                         env=env).stdout)
+    [entry] = data["entries"]
+    assert entry["noteId"] == "new" and entry["movedFrom"] == ["preferences"]
+    assert [s["noteId"] for s in entry["shadowed"]] == ["old"]
