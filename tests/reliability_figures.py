@@ -33,6 +33,10 @@ ORDER = [
     ("bad inputs tried", "broken or hostile inputs tried"),
     ("fuzz cases run", "fuzz cases run on the reader"),
     ("invariant steps", "steps of random plan/apply/unhide/undo/edit sequences"),
+    ("injection attempts held back", "injection attempts held back by promotion screening"),
+    ("legitimate notes screened (demo)", "legitimate demo notes screened (none held back)"),
+    ("legitimate notes screened (1,000-note sample)",
+     "sample notes screened (none held back; when the sample is present)"),
 ]
 
 
