@@ -239,3 +239,44 @@ def test_the_command_line_names_shadowed_notes_and_moved_titles(tmp_path: Path) 
     [entry] = data["entries"]
     assert entry["noteId"] == "new" and entry["movedFrom"] == ["preferences"]
     assert [s["noteId"] for s in entry["shadowed"]] == ["old"]
+
+
+def _not_owned(lines: list[str]) -> list[str]:
+    """Lines that are no entry, no heading, and not directly under an entry (SPEC §6)."""
+    found, under_entry = [], False
+    for line in lines:
+        text = line.rstrip("\r")
+        if text.startswith("- **"):
+            under_entry = True
+        elif text.startswith("#") or not text.strip():
+            under_entry = False
+            if not text.startswith("## "):
+                found.append(line)
+        elif not under_entry:
+            found.append(line)
+    return found
+
+
+HAND_LINES = st.lists(st.sampled_from([
+    "", "hand", "odd\u2028inside", "feed\x0cinside", "lone\rcr", "next\x85line", "\ttab",
+    "## user", "## learnings", "- **Editor**: old", "  indented", "# Title",
+]), max_size=10)
+
+
+@settings(max_examples=200, deadline=None)
+@given(HAND_LINES, st.sampled_from(["\n", "\r\n"]), st.booleans())
+def test_every_line_the_tool_does_not_own_keeps_every_byte(
+    lines: list[str], ending: str, final: bool
+) -> None:
+    before = ending.join(lines) + (ending if final and lines else "")
+    notes = [fact("e", "Editor", "vim\nor helix", subject="user:primary"),
+             fact("d", "Deploy", "make deploy", scope="session", subject="s:x",
+                  tags=["learnings"])]
+    after = plan(notes, before).after_text
+    kept = after.split("\n")
+    # an unterminated last line takes the file's ending once something is written after it
+    kept += [line[:-1] for line in kept if ending == "\r\n" and not final and line.endswith("\r")]
+    for line in _not_owned(before.split("\n")):
+        assert line in kept, (line, after)
+    if ending == "\r\n" and lines and final:
+        assert "\n" not in after.replace("\r\n", "")

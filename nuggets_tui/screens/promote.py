@@ -255,7 +255,10 @@ class PromoteScreen(Screen[bool]):
         except NuggetsError as exc:
             self.app.call_from_thread(self._failed, "Nothing was written", str(exc))
             return
-        self.app.call_from_thread(self._written, f"Promoted {added} new entries to {plan.path}.")
+        run = self.memory.promotion_run
+        undo = f" (run {run.run_id}; ctrl+z on the notes undoes it)" if run else ""
+        self.app.call_from_thread(self._written,
+                                  f"Promoted {added} new entries to {plan.path}.{undo}")
 
     def _written(self, message: str) -> None:
         self.query_one(Busy).stop()
