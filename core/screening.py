@@ -81,7 +81,7 @@ _PHRASES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 _LINES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, _FLAGS), reason) for pattern, reason in (
-        (r"^\W{0,3}(system|assistant|developer)\s*:", "speaks as the system or the assistant"),
+        (r"^\W{0,3}(system|assistant)\s*:", "speaks as the system or the assistant"),
         (r"(^|[.!?]\s+)\W{0,3}(instruction|instructions|directive|directives)\s*:",
          "announces new instructions"),
     )

@@ -47,6 +47,11 @@ BENIGN = [
     "The system uses Postgres 16; the prompt for the CLI is '$ '.",
     "Use <div> and <span> in templates; <br/> is fine.",
     "Family emoji test: 👍 and café and 日本語のテキスト",
+    "Developer: Alice owns the billing service.",
+    "Привет, мир: the Russian greeting the user likes; Καλημέρα too.",
+    "Setup instructions: see docs/setup.md.",
+    "The user's API token is stored in 1Password, never in the repo.",
+    "sha256 of the release: 3f786850e387550fdab836ed7e6dc881de23001b0b6ea9c6e2c1f3e0c1a2b3c4",
     '{"name": "nuggets", "version": 3}',
 ]
 
