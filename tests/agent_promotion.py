@@ -64,9 +64,12 @@ def _render(sections: dict[str, dict[str, str]]) -> str:
 
 def agent_promote(notes: list[dict], before: str, threshold: int = 3) -> str:
     """The file as the agent's promotion leaves it."""
+    nuggets = list(dict.fromkeys(n["nuggetName"] for n in notes))  # its shelf, nugget by nugget
+    candidates = [n for nugget in nuggets for n in notes if n["nuggetName"] == nugget
+                  and not n.get("hidden") and (n.get("hits") or 0) >= threshold]
+    if not candidates:
+        return before  # it writes nothing
     sections = _parse(before) if before else {}
-    for note in notes:
-        if note.get("hidden") or (note.get("hits") or 0) < threshold:
-            continue
+    for note in candidates:
         sections.setdefault(agent_section(note), {})[note["title"]] = note["content"]
     return _render(sections)

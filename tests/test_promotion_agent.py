@@ -280,3 +280,31 @@ def test_every_line_the_tool_does_not_own_keeps_every_byte(
         assert line in kept, (line, after)
     if ending == "\r\n" and lines and final:
         assert "\n" not in after.replace("\r\n", "")
+
+
+# -- files written by the agent's own promotion --------------------------------------------------
+# tests/fixtures/agent_promotion/ was made outside the project by running the agent's promote
+# code (its src/nuggets/promote.ts, type annotations taken out, under Node 20) on the notes in
+# notes.json: agent-1.md is its promotion of before.md (a file our earlier rule wrote);
+# agent-2.md its promotion of the file our promotion made of agent-1.md. Only these outputs are
+# in the repository.
+
+FIXTURES = Path(__file__).parent / "fixtures" / "agent_promotion"
+
+
+def _fixture(name: str) -> str:
+    return (FIXTURES / name).read_bytes().decode()
+
+
+def test_the_re_telling_of_the_agent_writes_what_the_agent_wrote() -> None:
+    notes = json.loads(_fixture("notes.json"))
+    assert agent_promote(notes, _fixture("before.md")) == _fixture("agent-1.md")
+
+
+def test_our_promotion_of_what_the_agent_wrote_is_the_same_after_its_next_run() -> None:
+    notes = json.loads(_fixture("notes.json"))
+    ours = _ours(notes, _fixture("agent-1.md"))
+    assert _ours(notes, _fixture("agent-2.md")) == ours
+    assert agent_promote(notes, ours) == _fixture("agent-2.md")
+    assert ours.count("**Dark theme**") == 1 and ours.count("then check the logs") == 1
+    assert "- **Editor**: vim" in ours  # the most recently updated of the two
