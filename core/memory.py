@@ -42,7 +42,15 @@ from .journal import (
     remove_temp_files,
     write_pending,
 )
-from .models import JournalEntry, NoteDiff, Operation, Plan, PromotionPlan, ReflectionResult
+from .models import (
+    JournalEntry,
+    NoteDiff,
+    Operation,
+    Plan,
+    PromotionEntry,
+    PromotionPlan,
+    ReflectionResult,
+)
 from .promotion import DEFAULT_THRESHOLD, plan_promotion, resolve_memory_md
 from .reflection import plan_pass
 from .selection import resolve_limit
@@ -224,8 +232,8 @@ class Memory:
                                     undoes=entry.run_id, summary=f"undid {entry.run_id}")
 
     def _write_file(self, path: Path, before: str | None, after: str | None, base: str,
-                    kind: str, at: str, undoes: str | None = None, summary: str = ""
-                    ) -> JournalEntry:
+                    kind: str, at: str, undoes: str | None = None, summary: str = "",
+                    promoted: list[PromotionEntry] | None = None) -> JournalEntry:
         """Replace (or, `after` None, remove) a file outside the graph over the version with
         fingerprint `base`, journaled with both images (call under its lock)."""
         data = None if after is None else after.encode("utf-8")
@@ -235,6 +243,7 @@ class Memory:
             result_fingerprint=EMPTY_FINGERPRINT if data is None else fingerprint(data),
             operations=[], result=None, before={}, after={}, undoes=undoes, summary=summary,
             memory_md=str(path), memory_md_before=before, memory_md_after=after,
+            promoted=promoted,
         )
         if data is None:
             return self._land(entry, path, lambda landing: remove_if_unchanged(
@@ -432,7 +441,9 @@ class Memory:
             self.notices += settle(path)
             self.promotion_run = self._write_file(path, before, plan.after_text,
                                                   plan.base_fingerprint, "promote", self.now(),
-                                                  summary=summary)
+                                                  summary=summary, promoted=[
+                                                      e for e in plan.entries
+                                                      if e.action != "same"])
         return plan.added
 
 

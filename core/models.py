@@ -179,6 +179,7 @@ class JournalEntry(CamelModel):
     memory_md: str | None = None
     memory_md_before: str | None = None
     memory_md_after: str | None = None
+    promoted: list[PromotionEntry] | None = None  # the entries a promotion wrote
 
     def to_json_dict(self) -> dict[str, Any]:
         """As CamelModel's, without copying the note images: they are the graph's own JSON
@@ -250,3 +251,6 @@ class PromotionPlan(CamelModel):
     @property
     def changes_file(self) -> bool:
         return self.directory_exists and self.before_text != self.after_text
+
+
+JournalEntry.model_rebuild()  # `promoted` names a model defined after it

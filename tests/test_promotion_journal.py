@@ -38,6 +38,7 @@ def test_a_promotion_is_journaled_with_the_files_before_and_after_image(tmp_path
     assert entry.base_fingerprint == fingerprint(HAND.encode())
     assert entry.result_fingerprint == fingerprint(target.read_bytes())
     assert memory.promotion_run == entry
+    assert [(e.note_id, e.action) for e in entry.promoted or []] == [("d", "add"), ("t", "add")]
 
 
 def test_undo_restores_the_before_image_byte_for_byte(tmp_path: Path) -> None:
