@@ -20,7 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SUITE = ["tests/test_concurrency.py", "tests/test_crash_safety.py", "tests/test_hostile_input.py",
          "tests/test_fuzz_reader.py", "tests/test_invariants.py", "tests/test_screening.py",
-         "tests/test_inert_text.py"]
+         "tests/test_inert_text.py", "tests/test_promotion_journal.py",
+         "tests/test_promotion_agent.py"]
 ORDER = [
     ("concurrent writes survived", "writes by another program racing ours, every one kept"),
     ("applies landed while another program wrote", "reviewed applies that landed mid-race"),

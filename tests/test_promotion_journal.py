@@ -6,11 +6,13 @@ landed, and undo of a promotion that created the file removes it."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from reliability_support import CLOCK, make_home, note
+from figures import record
+from reliability_support import CLOCK, leftovers, make_home, note, run_in_child, traced_steps
 
 from core import Memory, NuggetsError
 from core.journal import journal_dir, write_pending
@@ -114,3 +116,31 @@ def test_the_command_line_says_the_run_and_undoes_it(tmp_path: Path) -> None:
     assert target.read_bytes() == HAND.encode()
     data = json.loads((journal_dir(memory.home) / f"{run}.json").read_text())
     assert data["memoryMd"] == str(target) and data["kind"] == "promote"
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_undo_of_a_creation_killed_at_every_step_leaves_the_file_or_none(tmp_path: Path) -> None:
+    def promoted(name: str) -> tuple[Memory, Path, str]:
+        memory, target = _memory(tmp_path / name, memory_md=None)
+        memory.promote(memory.plan_promotion())
+        return memory, target, memory.log()[0].run_id
+
+    memory, _, run = promoted("traced")
+    steps = traced_steps(lambda: memory.undo(run))
+    assert "file moved aside" in steps
+    outcomes = set()
+    for k in range(1, len(steps) + 1):
+        memory, target, run = promoted(f"k{k}")
+        written = target.read_bytes()
+        assert run_in_child(lambda memory=memory, run=run: memory.undo(run), crash_at=k).killed
+        memory.recover()
+        kinds = [e.kind for e in memory.log()]
+        if target.exists():
+            assert (target.read_bytes(), kinds) == (written, ["promote"]), steps[k - 1]
+        else:
+            assert kinds == ["undo", "promote"], steps[k - 1]
+        assert leftovers(memory.home) == []
+        outcomes.add(target.exists())
+    assert outcomes == {True, False}
+    record("kill points tried", len(steps))
+    record("crash trials", len(steps))
