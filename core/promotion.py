@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import os
+import re
 from collections.abc import Collection, Mapping
 from pathlib import Path
 
@@ -78,9 +79,21 @@ def entry_lines(note: RawNote) -> list[str]:
     return [head] + [f"  {line}" for line in lines[1:]]
 
 
+HASH_LENGTH = 24
+_HASH = re.compile(f"[0-9a-f]{{{HASH_LENGTH}}}")
+
+
 def entry_hash(section: str, text: str) -> str:
     """What an allowance approves: this exact entry in this section (`NOTE_ID@HASH`)."""
-    return hashlib.sha256(f"{section}\n{text}".encode("utf-8", "surrogatepass")).hexdigest()[:24]
+    digest = hashlib.sha256(f"{section}\n{text}".encode("utf-8", "surrogatepass")).hexdigest()
+    return digest[:HASH_LENGTH]
+
+
+def parse_allowance(token: str) -> tuple[str, str | None]:
+    """`NOTE_ID@HASH` -> (NOTE_ID, HASH); a token without a hash (an id may hold "@") is a
+    bare NOTE_ID."""
+    note_id, _, digest = token.rpartition("@")
+    return (note_id, digest) if note_id and _HASH.fullmatch(digest) else (token, None)
 
 
 def is_allowed(note_id: str, digest: str, allow: Collection[str]) -> bool:

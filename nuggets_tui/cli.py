@@ -19,6 +19,7 @@ from core.clock import env_clock, parse_iso
 from core.home import demo_home, demo_memory_md, resolve_home
 from core.inert import inert_json, one_line
 from core.models import PromotionPlan
+from core.promotion import parse_allowance
 
 from . import render
 
@@ -187,7 +188,7 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
     the reason and a hash of the entry; --allow NOTE_ID@HASH promotes one anyway while it reads
     as reviewed (a note changed since is held back again).
     """
-    bare = [token for token in allow if "@" not in token]
+    bare = [token for token in allow if parse_allowance(token)[1] is None]
     if do_apply and bare:
         raise click.UsageError(
             f"--allow {one_line(bare[0])}: writing needs the hash the dry run printed "
@@ -216,7 +217,7 @@ def _say_unused_allowances(plan: PromotionPlan, allow: tuple[str, ...]) -> None:
     screened = {e.note_id for e in plan.entries if e.allowed_despite}
     held = {b.note_id: b.hash for b in plan.blocked}
     for token in allow:
-        note_id = token.partition("@")[0]
+        note_id = parse_allowance(token)[0]
         if note_id in held:
             click.echo(f"nuggets: --allow {one_line(token)}: the note changed since that hash "
                        f"was printed; held back again (now {one_line(note_id)}@{held[note_id]})",

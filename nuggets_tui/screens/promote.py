@@ -18,6 +18,7 @@ from textual.widgets import Static
 from core import Memory, NuggetsError, StalePlanError
 from core.memorymd import section_rank
 from core.models import BlockedEntry, PromotionEntry, PromotionPlan
+from core.promotion import parse_allowance
 from core.store import Graph
 
 from ..safe import block, join, line, more_lines, shown_path
@@ -212,7 +213,7 @@ class PromoteScreen(Screen[bool]):
             # The hash of the text shown: a note that changes before the write is held back again.
             self.allowed.add(f"{row.note_id}@{row.hash}")
         elif isinstance(row, PromotionEntry) and row.allowed_despite:
-            self.allowed = {t for t in self.allowed if t.partition("@")[0] != row.note_id}
+            self.allowed = {t for t in self.allowed if parse_allowance(t)[0] != row.note_id}
         else:
             return
         self.replan()
