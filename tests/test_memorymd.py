@@ -119,3 +119,9 @@ def test_thousands_of_entries_are_each_found_again() -> None:
     assert again.upsert("user", "title 5", ["- **title 5**: v2"]) == "update"
     assert again.text().count("- **title ") == 3000
     assert "- **title 5**: v2" in again.text()
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("a-*# :\r\n\u2028\x0c\x85")), max_size=40))
+def test_a_document_reads_back_byte_for_byte(text: str) -> None:
+    assert MemoryDocument(text, HEADER).text() == (text or "\n".join(HEADER) + "\n")
