@@ -47,7 +47,11 @@ async def test_shadowed_notes_are_listed_under_the_entry_written_for_them(home: 
         await settle(pilot, app)
         body = _body(app)
         assert "Written instead of 1 older note" in body and "ed-old" in body
-        assert not entries.select_key("ed-old")  # it is not an entry of its own
+        keys = [entries.renderer.key(r) for r in entries.rows]
+        assert keys[keys.index("ed-new") + 1] == "ed-old"  # listed under it
+        assert entries.select_key("ed-old")
+        await settle(pilot, app)
+        assert "ed-old" in _body(app) and "helix" in _body(app)
 
 
 async def test_an_allowance_is_for_the_text_shown(home: Path) -> None:

@@ -5,6 +5,7 @@ are held back (core/screening.py) until the operator allows them one by one."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.text import Text
@@ -17,7 +18,7 @@ from textual.widgets import Static
 
 from core import Memory, NuggetsError, StalePlanError
 from core.memorymd import section_rank
-from core.models import BlockedEntry, PromotionEntry, PromotionPlan
+from core.models import BlockedEntry, PromotionEntry, PromotionPlan, ShadowedNote
 from core.promotion import parse_allowance
 from core.store import Graph
 
@@ -32,24 +33,48 @@ _ACTION_STYLES = {"add": "green", "update": "yellow", "same": "dim", "held": "bo
 Entry = PromotionEntry | BlockedEntry
 
 
+@dataclass(frozen=True)
+class ShadowRow:
+    """A note of the same section and title that `entry` is written instead of, listed
+    under it."""
+
+    entry: Entry
+    note: ShadowedNote
+
+
+Row = Entry | ShadowRow
+
+
 def action_of(row: Entry) -> str:
     if isinstance(row, BlockedEntry):
         return "held"
     return row.action + ("!" if row.allowed_despite else "")
 
 
-class EntryRows(RowRenderer[Entry]):
-    def key(self, row: Entry) -> str:
-        return row.note_id
+def rows_of(plan: PromotionPlan) -> list[Row]:
+    """Held entries first, then by section and title; each entry's shadowed notes under it."""
+    entries: list[Entry] = sorted([*plan.blocked, *plan.entries], key=lambda e: (
+        action_of(e) != "held", section_rank(e.section), e.title))
+    return [row for e in entries for row in (e, *(ShadowRow(e, n) for n in e.shadowed))]
 
-    def cells(self, row: Entry) -> Sequence[Text]:
+
+class EntryRows(RowRenderer[Row]):
+    def key(self, row: Row) -> str:
+        return row.note.note_id if isinstance(row, ShadowRow) else row.note_id
+
+    def cells(self, row: Row) -> Sequence[Text]:
+        if isinstance(row, ShadowRow):
+            return [Text(""), Text(""), join(
+                ("  ↳ shadowed: ", "dim"), line(row.note.note_id, "dim"),
+                (" [", "dim"), line(row.note.nugget_name, "dim"), ("] updated ", "dim"),
+                line(row.note.updated_at or "never", "dim"))]
         action = action_of(row)
-        shadows = f" (+{len(row.shadowed)} shadowed)" if row.shadowed else ""
         return [Text(action, style=_ACTION_STYLES.get(action.rstrip("!"), "")),
-                line(row.section), join(line(row.title), (shadows, "dim"))]
+                line(row.section), line(row.title)]
 
-    def style(self, row: Entry) -> str | None:
-        return "virtual-table--dim" if action_of(row) == "same" else None
+    def style(self, row: Row) -> str | None:
+        shadow = isinstance(row, ShadowRow)
+        return "virtual-table--dim" if shadow or action_of(row) == "same" else None
 
 
 ENTRY_COLUMNS = (
@@ -179,11 +204,8 @@ class PromoteScreen(Screen[bool]):
         self.plan = plan
         self.query_one("#promote-summary", Static).update(summary_text(plan))
         table = self.query_one("#entries", VirtualTable)
-        current = table.current.note_id if table.current is not None else None
-        rows: list[Entry] = [*plan.blocked, *plan.entries]
-        table.set_rows(sorted(rows, key=lambda e: (action_of(e) != "held",
-                                                   section_rank(e.section), e.title)),
-                       keep_key=current)
+        current = EntryRows().key(table.current) if table.current is not None else None
+        table.set_rows(rows_of(plan), keep_key=current)
         self._show_diff(table.current)
         self.refresh_bindings()
 
@@ -203,8 +225,9 @@ class PromoteScreen(Screen[bool]):
         self._show_diff(event.row)
         self.refresh_bindings()
 
-    def _show_diff(self, row: Entry | None) -> None:
-        held = join(shadowed_text(row), held_text(row)) if row is not None else Text("")
+    def _show_diff(self, row: Row | None) -> None:
+        entry = row.entry if isinstance(row, ShadowRow) else row
+        held = join(shadowed_text(entry), held_text(entry)) if entry is not None else Text("")
         self.query_one(DiffView).show(join(held, self._diff_body()))
 
     def action_allow(self) -> None:
