@@ -4,7 +4,8 @@ Written from reading the agent's promote code (its `donna` fork, src/nuggets/pro
 copied: the agent reads every `## name` heading and every `- **title**: value` line (first line
 only, stripped lines, any indentation), drops everything else, then regenerates the whole file:
 its own header, `learnings` and `preferences` first, the other sections by name, entries in the
-order it read them with new ones after, each note's whole content after its title (further
+order it read them with new ones after (titles like `2024` first: a JavaScript object's key
+order), each note's whole content after its title (further
 lines flush left), a blank line after each section. Same title in one section: the later note
 wins. It does not know hand-written lines, so it drops them.
 """
@@ -49,6 +50,16 @@ def _parse(text: str) -> dict[str, dict[str, str]]:
     return sections
 
 
+def _js_keys(keys: list[str]) -> list[str]:
+    """Keys in a JavaScript object's order: array-index-like keys first, ascending, then the
+    others as inserted."""
+    def index_like(key: str) -> bool:
+        return key.isascii() and key.isdigit() and (key == "0" or key[0] != "0") \
+            and int(key) < 2**32 - 1
+    return sorted((k for k in keys if index_like(k)), key=int) + [
+        k for k in keys if not index_like(k)]
+
+
 def _render(sections: dict[str, dict[str, str]]) -> str:
     first = [s for s in ("learnings", "preferences") if s in sections]
     ordered = first + sorted(s for s in sections if s not in first)
@@ -57,7 +68,8 @@ def _render(sections: dict[str, dict[str, str]]) -> str:
         if not sections[name]:
             continue
         lines.append(f"## {name}\n")
-        lines += [f"- **{title}**: {value}" for title, value in sections[name].items()]
+        entries = sections[name]
+        lines += [f"- **{title}**: {entries[title]}" for title in _js_keys(list(entries))]
         lines.append("")
     return "\n".join(lines)
 
