@@ -271,6 +271,42 @@ def replace_if_unchanged(
     return result
 
 
+def remove_if_unchanged(path: Path, base: str, on_landed: Callable[[], None] | None = None
+                        ) -> None:
+    """Remove the file only if its bytes still have fingerprint `base` (undo of the write that
+    created it). It is moved aside as the swap of a write of "absent" over `base`, so `settle`
+    and `swap_outcome` read an interruption like any other write's; what was moved aside is
+    verified, and another program's version put back."""
+    target = Path(os.path.realpath(path))
+    swap = _side_paths(target, base, EMPTY_FINGERPRINT)[1]
+    if current_fingerprint(target) != base:
+        raise _stale(path)
+    try:
+        os.rename(target, swap)
+    except FileNotFoundError:
+        raise _stale(path) from None
+    except OSError as exc:
+        raise _cannot_write(path, exc) from None
+    crashpoints.step("file moved aside")
+    try:
+        if fingerprint(swap.read_bytes()) != base:  # written in the window: put it back
+            try:
+                rename_no_replace(swap, target)
+            except FileExistsError:
+                _keep(target, swap)
+            raise _stale(path)
+    except OSError as exc:
+        raise UnsettledWriteError(
+            f"{path}: interrupted while checking the removal ({exc.strerror or exc}); "
+            "it is settled the next time the memory is opened"
+        ) from None
+    fsync_directory(target.parent)
+    if on_landed is not None:
+        on_landed()
+        crashpoints.step("landing recorded")
+    _remove(swap)
+
+
 def _install(path: Path, target: Path, swap: Path, base: str) -> bool:
     """Put `swap` in place of `target`; True when it was an exchange that needs verifying."""
     try:

@@ -55,6 +55,7 @@ class JournalHeader(CamelModel):
     notes: int
     undoes: str | None = None
     summary: str = ""
+    memory_md: str | None = None  # a MEMORY.md run: the file it wrote
 
 
 @dataclass(frozen=True)
@@ -141,7 +142,7 @@ def header_of(entry: JournalEntry) -> JournalHeader:
     return JournalHeader(
         run_id=entry.run_id, seq=entry.seq, kind=entry.kind, at=entry.at,
         base_fingerprint=entry.base_fingerprint, result_fingerprint=entry.result_fingerprint,
-        notes=len(entry.after), undoes=entry.undoes, summary=summary)
+        notes=len(entry.after), undoes=entry.undoes, summary=summary, memory_md=entry.memory_md)
 
 
 def _read(path: Path) -> JournalEntry:

@@ -29,6 +29,7 @@ from .guard import (
     directory_lock,
     graph_lock,
     has_leftovers,
+    remove_if_unchanged,
     replace_if_unchanged,
     settle,
     swap_outcome,
@@ -48,7 +49,15 @@ from .journal import (
     resolve_keep,
     write_pending,
 )
-from .models import JournalEntry, NoteDiff, Operation, Plan, PromotionPlan, ReflectionResult
+from .models import (
+    JournalEntry,
+    NoteDiff,
+    Operation,
+    Plan,
+    PromotionEntry,
+    PromotionPlan,
+    ReflectionResult,
+)
 from .promotion import DEFAULT_THRESHOLD, plan_promotion, resolve_memory_md
 from .reflection import plan_pass
 from .safeopen import MEMORY_MD_BYTES, read_regular
@@ -88,6 +97,7 @@ class Memory:
         self.clock = clock
         self.memory_md = memory_md
         self.notices: list[str] = []
+        self.promotion_run: JournalEntry | None = None  # the last `promote`'s journal entry
 
     @property
     def graph_path(self) -> Path:
@@ -196,8 +206,11 @@ class Memory:
 
     def _undo_locked(self, run_id: str) -> JournalEntry:
         self._settle_first()
+        entry = self._undoable(run_id)
+        if entry.memory_md is not None:
+            return self._undo_file(entry)
         graph = read_graph(self.graph_path)
-        entry, changed = self.undo_blockers(run_id, graph)
+        changed = undo_blockers(entry, graph)
         if changed:
             raise UndoConflictError(
                 f"cannot undo {run_id}: these notes changed since: {', '.join(changed)}", changed
@@ -215,11 +228,16 @@ class Memory:
                       graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
         """The run, and the notes that changed since it (undo refuses while there are any);
         writes nothing. An error when the run is unknown or already undone."""
+        entry = self._undoable(run_id)
+        return entry, undo_blockers(entry, graph or read_graph(self.graph_path))
+
+    def _undoable(self, run_id: str) -> JournalEntry:
+        """The run whole; an error when it is unknown, unreadable or already undone."""
         entry = read_entry(self.home, run_id)
         later = undone_by(read_headers(self.home)[0], run_id)
         if later:
             raise NuggetsError(f"run {run_id} was already undone by {later}")
-        return entry, undo_blockers(entry, graph or read_graph(self.graph_path))
+        return entry
 
     def run(self, run_id: str) -> JournalEntry:
         """One applied run whole (its note images too), checked before it is trusted."""
@@ -231,6 +249,38 @@ class Memory:
         headers, skipped = read_headers(self.home)
         self.notices += skipped
         return headers
+
+    def _undo_file(self, entry: JournalEntry) -> JournalEntry:
+        """Put back the file image a MEMORY.md run replaced, if the file is as it left it."""
+        path = Path(entry.memory_md or "")
+        with directory_lock(path):
+            self.notices += settle(path)
+            if current_fingerprint(path) != entry.result_fingerprint:
+                raise NuggetsError(f"cannot undo {entry.run_id}: {path} changed since; "
+                                   "nothing was restored")
+            return self._write_file(path, entry.memory_md_after, entry.memory_md_before,
+                                    entry.result_fingerprint, "undo", self.now(),
+                                    undoes=entry.run_id, summary=f"undid {entry.run_id}")
+
+    def _write_file(self, path: Path, before: str | None, after: str | None, base: str,
+                    kind: str, at: str, undoes: str | None = None, summary: str = "",
+                    promoted: list[PromotionEntry] | None = None) -> JournalEntry:
+        """Replace (or, `after` None, remove) a file outside the graph over the version with
+        fingerprint `base`, journaled with both images (call under its lock)."""
+        data = None if after is None else after.encode("utf-8")
+        seq, run_id = next_run_id(self.home, at)
+        entry = JournalEntry.model_construct(
+            run_id=run_id, seq=seq, kind=kind, at=at, base_fingerprint=base,
+            result_fingerprint=EMPTY_FINGERPRINT if data is None else fingerprint(data),
+            operations=[], result=None, before={}, after={}, undoes=undoes, summary=summary,
+            memory_md=str(path), memory_md_before=before, memory_md_after=after,
+            promoted=promoted,
+        )
+        if data is None:
+            return self._land(entry, path, lambda landing: remove_if_unchanged(
+                path, base, landing))
+        return self._land(entry, path, lambda landing: replace_if_unchanged(
+            path, data, base, landing, self.notices))
 
     def _commit(
         self, graph: Graph, ws: Workspace, kind: str, operations: list[Operation],
@@ -255,6 +305,13 @@ class Memory:
             after={ws.notes[p]["id"]: ws.notes[p] for p in touched},
             undoes=undoes, summary=summary or _summarize(result),
         )
+        return self._land(entry, self.graph_path, lambda landing: replace_if_unchanged(
+            self.graph_path, data, graph.fingerprint, landing, self.notices))
+
+    def _land(self, entry: JournalEntry, path: Path,
+              write: Callable[[Callable[[], None]], object]) -> JournalEntry:
+        """Journal `entry` ahead, then `write(on_landed)` the file; the pending entry becomes
+        the run's journal entry exactly when the write lands."""
         keep = resolve_keep()  # a bad setting refuses before anything is written
         pending = write_pending(self.home, entry, like=self.graph_path)
         landed = False
@@ -265,8 +322,7 @@ class Memory:
             commit_pending(pending)
 
         try:
-            replace_if_unchanged(self.graph_path, data, graph.fingerprint, record_landing,
-                                 self.notices)
+            write(record_landing)
         except UnsettledWriteError:
             raise
         except (StalePlanError, GraphError):
@@ -276,10 +332,9 @@ class Memory:
         except OSError as exc:
             if not landed:  # the failure came before the graph changed: say so, keep nothing
                 _remove_quietly(pending)
-                raise GraphError(f"{self.graph_path}: cannot be written: "
-                                 f"{exc.strerror or exc}") from None
+                raise GraphError(f"{path}: cannot be written: {exc.strerror or exc}") from None
             raise JournalError(
-                f"{self.graph_path} was written but journal entry {run_id} could not be "
+                f"{path} was written but journal entry {entry.run_id} could not be "
                 f"committed ({exc.strerror or exc}); it is settled the next time it is opened"
             ) from None
         prune(self.home, keep)
@@ -348,12 +403,15 @@ class Memory:
             return f"left {path.name} as it is: cannot tell whether its run landed ({reason})"
 
     def _landed(self, entry: JournalEntry) -> bool:
-        outcome = swap_outcome(self.graph_path, entry.base_fingerprint, entry.result_fingerprint)
+        path = Path(entry.memory_md) if entry.memory_md is not None else self.graph_path
+        outcome = swap_outcome(path, entry.base_fingerprint, entry.result_fingerprint)
         if outcome is not None:
             return outcome == "landed"
-        now = current_fingerprint(self.graph_path)
+        now = current_fingerprint(path)
         if now == entry.result_fingerprint:
             return True
+        if entry.memory_md is not None:
+            return False  # changed since by another program: there is nothing left to undo
         if now in (entry.base_fingerprint, EMPTY_FINGERPRINT):
             return False
         # Another program wrote since (only possible without an atomic exchange): landed
@@ -413,15 +471,23 @@ class Memory:
         return _retrying(attempt, "MEMORY.md")
 
     def promote(self, plan: PromotionPlan) -> int:
-        """Write the planned MEMORY.md over the version it was planned from; returns the
-        entries added. Nothing when its directory does not exist."""
+        """Write the planned MEMORY.md over the version it was planned from, journaled (the
+        run is `promotion_run`); returns the entries added. Nothing when its directory does
+        not exist."""
+        self.promotion_run = None
         if not plan.changes_file:
             return plan.added if plan.directory_exists else 0
         path = Path(plan.path)
+        before = None if plan.base_fingerprint == EMPTY_FINGERPRINT else plan.before_text
+        summary = f"promoted to MEMORY.md: {plan.added} added, {plan.updated} updated"
         with graph_lock(self.graph_path), directory_lock(path):
+            self._settle_first()
             self.notices += settle(path)
-            replace_if_unchanged(path, plan.after_text.encode("utf-8"), plan.base_fingerprint,
-                                 notices=self.notices)
+            self.promotion_run = self._write_file(path, before, plan.after_text,
+                                                  plan.base_fingerprint, "promote", self.now(),
+                                                  summary=summary, promoted=[
+                                                      e for e in plan.entries
+                                                      if e.action != "same"])
         return plan.added
 
 

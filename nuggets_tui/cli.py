@@ -20,6 +20,8 @@ from core.clock import env_clock, parse_iso
 from core.home import demo_home, demo_memory_md, resolve_home
 from core.inert import inert, inert_json, one_line
 from core.jsonfmt import dumps_indented
+from core.models import PromotionPlan
+from core.promotion import parse_allowance
 from core.selection import MAX_LIMIT
 from core.settings import whole_number
 from core.shelf import Shelf
@@ -224,8 +226,9 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
               help="MEMORY.md to write (default $NUGGETS_MEMORY_MD, else Claude's project memory).")
 @click.option("--threshold", type=click.IntRange(min=1), default=3, show_default=True,
               help="Hits a note needs to be promoted.")
-@click.option("--allow", "allow", multiple=True, metavar="NOTE_ID",
-              help="Promote this note although screening held it back (repeatable).")
+@click.option("--allow", "allow", multiple=True, metavar="NOTE_ID@HASH",
+              help="Promote this held-back note while it reads as the dry run showed it "
+                   "(repeatable; a bare NOTE_ID only previews).")
 @click.option("--apply", "do_apply", is_flag=True, help="Write MEMORY.md.")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"added", "path", "entries", "blocked"}.')
@@ -236,12 +239,19 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
     """Show the MEMORY.md diff of promoting durable notes, or --apply it.
 
     Entries that read like instructions to the agent are held back and listed as blocked with
-    the reason; --allow NOTE_ID promotes one anyway.
+    the reason and a hash of the entry; --allow NOTE_ID@HASH promotes one anyway while it reads
+    as reviewed (a note changed since is held back again).
     """
+    bare = [token for token in allow if parse_allowance(token)[1] is None]
+    if do_apply and bare:
+        raise click.UsageError(
+            f"--allow {one_line(bare[0])}: writing needs the hash the dry run printed "
+            "(--allow NOTE_ID@HASH), so only the text you reviewed is written")
     memory = obj.memory(memory_md, needs_graph=True)
     plan = memory.plan_promotion(threshold=threshold, allow=set(allow))
-    screened = {e.note_id for e in plan.entries if e.allowed_despite}
-    unknown = [one_line(note_id) for note_id in allow if note_id not in screened]
+    candidates = {e.note_id for e in plan.entries if e.allowed_despite}
+    candidates |= {b.note_id for b in plan.blocked}
+    unknown = [one_line(token) for token in allow if parse_allowance(token)[0] not in candidates]
     if unknown:  # before anything is written
         raise click.BadParameter(f"{', '.join(unknown)}: not a held-back candidate (see the "
                                  "held-back entries of `nuggets promote`)", param_hint="'--allow'")
@@ -249,6 +259,7 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
         plan, added = memory.promote_now(threshold=threshold, allow=set(allow))
     else:
         added = plan.added if plan.directory_exists else 0
+    _say_unused_allowances(plan, allow)
     if as_json:
         entries = [e.to_json_dict() for e in plan.entries]
         blocked = [e.to_json_dict() for e in plan.blocked]
@@ -257,6 +268,23 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
     _echo_lines(render.promotion_text(plan))
     if do_apply and plan.directory_exists:
         _echo(f"\nPromoted {added} new entries to {plan.path}")
+        run = memory.promotion_run
+        if run is not None:
+            _echo(f"Written as run {run.run_id} (undo: nuggets undo {run.run_id})")
+
+
+def _say_unused_allowances(plan: PromotionPlan, allow: tuple[str, ...]) -> None:
+    screened = {e.note_id for e in plan.entries if e.allowed_despite}
+    held = {b.note_id: b.hash for b in plan.blocked}
+    for token in allow:
+        note_id = parse_allowance(token)[0]
+        if note_id in held:
+            click.echo(f"nuggets: --allow {one_line(token)}: the note changed since that hash "
+                       f"was printed; held back again (now {one_line(note_id)}@{held[note_id]})",
+                       err=True)
+        elif note_id not in screened:
+            click.echo(f"nuggets: --allow {one_line(token)}: not a held-back candidate",
+                       err=True)
 
 
 @main.command()
@@ -277,7 +305,9 @@ def unhide(obj: Context, note_ids: tuple[str, ...]) -> None:
 def undo(obj: Context, run_id: str) -> None:
     """Restore the notes an applied run changed."""
     entry = obj.memory().undo(run_id)
-    _echo(f"Undid {run_id}: restored {len(entry.after):,} notes (run {entry.run_id})")
+    restored = (f"{entry.memory_md} as it was before it" if entry.memory_md is not None
+                else f"{len(entry.after):,} notes")
+    _echo(f"Undid {run_id}: restored {restored} (run {entry.run_id})")
 
 
 @main.command()

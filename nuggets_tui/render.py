@@ -7,7 +7,13 @@ from collections.abc import Iterator
 from core import fields
 from core.inert import inert, one_line
 from core.journal import JournalHeader
-from core.models import Plan, PromotionPlan, RawNote, ReflectionResult
+from core.models import (
+    Plan,
+    PromotionPlan,
+    RawNote,
+    ReflectionResult,
+    ShadowedNote,
+)
 from core.notediff import compare, shown_value
 
 COUNTS = (("inspected", "inspected"), ("rewritten", "rewritten"), ("merged", "merged"),
@@ -75,18 +81,31 @@ def promotion_text(plan: PromotionPlan) -> Iterator[str]:
         allowed = f"  (allowed although it {reason})" if reason else ""
         yield (f"  {entry.action:<6} [{one_line(entry.section)}] {one_line(entry.title)} "
                f"({one_line(entry.note_id)}){allowed}")
+        yield from _shadowed_lines(entry.shadowed)
+        if entry.moved_from:
+            yield f"           taken out of: {', '.join(one_line(s) for s in entry.moved_from)}"
     if plan.blocked:
         yield ""
         yield (f"Held back {len(plan.blocked):,} entries that read like instructions to the agent "
-               "(promote one anyway with --allow NOTE_ID):")
+               "(promote one anyway, as shown here, with --allow NOTE_ID@HASH):")
         for blocked in plan.blocked:
             yield (f"  blocked [{one_line(blocked.section)}] {one_line(blocked.title)} "
                    f"({one_line(blocked.note_id)}): it {blocked.reason}")
+            yield f"           allow it: --allow {one_line(blocked.note_id)}@{blocked.hash}"
+            yield from _shadowed_lines(blocked.shadowed)
     yield ""
     yield inert(plan.diff) if plan.diff else "MEMORY.md is already up to date."
 
 
+def _shadowed_lines(shadowed: list[ShadowedNote]) -> Iterator[str]:
+    """Notes of the same section and title that the more recently updated one stands for."""
+    for note in shadowed:
+        yield (f"           shadows {one_line(note.note_id)} [{one_line(note.nugget_name)}], "
+               f"updated {one_line(note.updated_at) or 'never'}")
+
+
 def journal_line(entry: JournalHeader) -> str:
     summary = one_line(entry.summary or entry.kind)
-    return (f"{one_line(entry.run_id)}  {entry.kind:<7} {one_line(entry.at)}  "
-            f"{entry.notes:,} notes  {summary}")
+    wrote = (one_line(entry.memory_md.rsplit("/", 1)[-1]) if entry.memory_md is not None
+             else f"{entry.notes:,} notes")
+    return f"{one_line(entry.run_id)}  {entry.kind:<7} {one_line(entry.at)}  {wrote}  {summary}"

@@ -470,8 +470,7 @@ class MainScreen(Screen[None]):
         body = join(
             "Undo run ", line(entry.run_id, "bold"), " (", line(entry.kind), ", ", line(entry.at),
             ")?\n", line(entry.summary or entry.kind), "\n\n",
-            f"This restores the {len(entry.before):,} notes it changed as they were before it, "
-            "in ", line(shown_path(self.memory.graph_path)), ", and journals the undo.",
+            _undo_what(entry, self.memory),
         )
         self.app.push_screen(
             ConfirmScreen(f"Undo run {one_line(entry.run_id)}", body, yes="Undo"),
@@ -504,9 +503,9 @@ class MainScreen(Screen[None]):
         except NuggetsError as exc:
             self.app.call_from_thread(self._failed, "Cannot undo", str(exc))
             return
-        self.app.call_from_thread(
-            self._wrote, f"Undid run {run_id}: restored {len(entry.after):,} notes."
-        )
+        restored = ("MEMORY.md as it was before it" if entry.memory_md is not None
+                    else f"{len(entry.after):,} notes")
+        self.app.call_from_thread(self._wrote, f"Undid run {run_id}: restored {restored}.")
 
     def _titles(self, note_ids: list[str]) -> list[str]:
         out = []
@@ -516,3 +515,10 @@ class MainScreen(Screen[None]):
             out.append(f"“{title}” ({note_id})" if title else note_id)
         return out
 
+
+def _undo_what(entry: JournalEntry, memory: Memory) -> str:
+    if entry.memory_md is not None:
+        return (f"This puts {shown_path(entry.memory_md)} back as it was before it (if nothing "
+                "changed it since), and journals the undo.")
+    return (f"This restores the {len(entry.before):,} notes it changed as they were before it, "
+            f"in {shown_path(memory.graph_path)}, and journals the undo.")
