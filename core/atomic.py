@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import secrets
 from pathlib import Path
@@ -10,6 +11,18 @@ from pathlib import Path
 from . import crashpoints
 
 TEMP_SUFFIX = ".nuggets-tmp"
+NAME_MAX = 255  # bytes in one file name (Linux, macOS)
+SIDE_ROOM = 64  # bytes the names of files made beside a file add to its name, at most
+
+
+def side_name(name: str) -> str:
+    """A file's name as the files made beside it (temporary, swap, kept copies) carry it:
+    itself, or - when that would make their names too long - its head and a hash of it."""
+    raw = os.fsencode(name)
+    if len(raw) + SIDE_ROOM <= NAME_MAX:
+        return name
+    head = os.fsdecode(raw[: NAME_MAX - SIDE_ROOM - 13])
+    return f"{head}~{hashlib.sha256(raw).hexdigest()[:12]}"
 
 
 def write_file(path: Path | str, data: bytes, mode: int = 0o600) -> None:
@@ -35,29 +48,35 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
-def copy_owner_and_mode(source: Path, target: Path | str) -> None:
-    """Give `target` the permissions (and, when we may, the owner) of `source`, if it exists."""
+def copy_owner_and_mode(source: Path, target: Path | str, directory: bool = False) -> None:
+    """Give `target` the permissions (and, when we may, the owner) of `source`, if it exists.
+
+    A `directory` gets the search bit wherever the file has the read bit (0600 -> 0700)."""
     try:
         status = source.stat()
     except FileNotFoundError:
         return
-    os.chmod(target, status.st_mode & 0o7777)
+    mode = status.st_mode & 0o7777
+    if directory:
+        mode |= 0o700 | (mode & 0o444) >> 2
+    os.chmod(target, mode)
     if os.geteuid() == 0:
         with contextlib.suppress(OSError):
             os.chown(target, status.st_uid, status.st_gid)
 
 
-def atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes, like: Path | None = None) -> None:
     """Replace `path` with `data` so a reader sees the old file or the new one, never a mix.
 
-    A symlinked path is written through to its target, so the link survives.
+    A symlinked path is written through to its target, so the link survives. The new file
+    takes the mode and owner of the file it replaces, or of `like` (private when neither is).
     """
     target = Path(os.path.realpath(path))
     directory = target.parent
-    tmp_name = directory / f".{target.name}.{secrets.token_hex(6)}{TEMP_SUFFIX}"
+    tmp_name = directory / f".{side_name(target.name)}.{secrets.token_hex(6)}{TEMP_SUFFIX}"
     try:
-        write_file(tmp_name, data, 0o644)
-        copy_owner_and_mode(target, tmp_name)
+        write_file(tmp_name, data, 0o644 if like is None else 0o600)
+        copy_owner_and_mode(like or target, tmp_name)
         crashpoints.step("temp file written")
         os.replace(tmp_name, target)
     except BaseException:

@@ -7,6 +7,8 @@ import os
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
+from .settings import SettingError, shown
+
 Clock = Callable[[], datetime]
 
 NOW_ENV = "NUGGETS_NOW"
@@ -21,7 +23,8 @@ def fixed_clock(moment: datetime) -> Clock:
 
 
 def parse_iso(text: object) -> datetime | None:
-    """Parse an ISO-8601 timestamp; naive ones are taken as UTC. None when unparseable."""
+    """Parse an ISO-8601 timestamp; naive ones are taken as UTC. None when unparseable, or
+    when UTC or local time would fall outside the years 1-9999 that datetime can hold."""
     if not isinstance(text, str) or not text:
         return None
     value = text.strip()
@@ -33,7 +36,18 @@ def parse_iso(text: object) -> datetime | None:
         return None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return moment
+    return moment if _convertible(moment) else None
+
+
+def _convertible(moment: datetime) -> bool:
+    """Whether the moment can be told in UTC and in local time (0001-01-01T00:00+01:00 is
+    year 0 in UTC: an OverflowError wherever it is converted)."""
+    try:
+        moment.astimezone(UTC)
+        moment.astimezone()
+    except (OverflowError, ValueError, OSError):
+        return False
+    return True
 
 
 def to_iso(moment: datetime) -> str:
@@ -71,5 +85,6 @@ def env_clock(environ: dict[str, str] | None = None) -> Clock:
         return system_clock
     moment = parse_iso(raw)
     if moment is None:
-        raise ValueError(f"${NOW_ENV} is not an ISO-8601 time: {raw!r}")
+        raise SettingError(f"${NOW_ENV} must be an ISO-8601 time from year 1 to 9999 in UTC "
+                           f"and in local time; it is {shown(raw)}")
     return fixed_clock(moment)

@@ -33,3 +33,15 @@ class JournalError(NuggetsError):
 
 class UnsettledWriteError(GraphError):
     """A write was cut off after it may have landed; the next start settles it from disk."""
+
+
+class FileKindError(GraphError):
+    """A file we would open is not a regular file (a pipe, a device, a directory) or is larger
+    than we read; nothing was read from it."""
+
+
+def reason_of(exc: BaseException) -> str:
+    """What went wrong, for a message: an OSError's strerror, else the error's own text."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc)

@@ -22,7 +22,7 @@ from typing import Any
 from . import fields
 from .errors import NuggetsError
 from .models import FactEdit, RawNote
-from .store import fingerprint, utf8_json
+from .store import fingerprint, json_bytes
 
 SUFFIXES = (".donna.json", ".nugget.json")  # the agent's current name first
 
@@ -82,7 +82,7 @@ def read_fact_files(home: Path, nuggets: Iterable[str] | None = None) -> list[Fa
 
 def dump_fact_doc(doc: dict[str, Any]) -> bytes:
     """As the agent's `JSON.stringify(data)`: compact, no trailing newline."""
-    return utf8_json(json.dumps(doc, ensure_ascii=False, separators=(",", ":")))
+    return json_bytes(doc, indent=False)[:-1]  # numbers as read, strict JSON
 
 
 def _key(note: RawNote) -> str | None:

@@ -21,6 +21,7 @@ import errno
 import fcntl
 import os
 import secrets
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -28,8 +29,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import crashpoints
-from .atomic import copy_owner_and_mode, fsync_directory, write_file
-from .errors import GraphError, StalePlanError, UnsettledWriteError
+from .atomic import TEMP_SUFFIX, copy_owner_and_mode, fsync_directory, side_name, write_file
+from .errors import (
+    FileKindError,
+    GraphError,
+    NuggetsError,
+    StalePlanError,
+    UnsettledWriteError,
+    reason_of,
+)
+from .safeopen import GRAPH_BYTES, open_regular, read_regular, refusal
 from .store import EMPTY_FINGERPRINT, current_fingerprint, fingerprint
 
 _RENAME_NOREPLACE = 1
@@ -139,7 +148,7 @@ def _take_lock(directory: Path, lock_file: bool) -> int:
             directory.mkdir(parents=True, exist_ok=True)
             fd = _open_lock_file(directory)
         else:
-            fd = os.open(directory, os.O_RDONLY)
+            fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
     except OSError as exc:
         raise GraphError(f"{directory}: cannot take the lock: {exc.strerror or exc}") from None
     deadline = time.monotonic() + LOCK_TIMEOUT_SECONDS
@@ -159,25 +168,54 @@ def _take_lock(directory: Path, lock_file: bool) -> int:
 
 def _open_lock_file(directory: Path) -> int:
     try:
-        return os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+        return open_regular(directory / LOCK_NAME, None, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
         if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
             raise
     # A read-only directory: lock the directory itself; a write there will fail anyway.
-    return os.open(directory, os.O_RDONLY)
+    return os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
 
 
 # -- the guarded replace --------------------------------------------------------------------------
 
 
+def _side_prefix(target: Path) -> str:
+    """How the names of a write's side files begin: `.<name>.`"""
+    return f".{side_name(target.name)}."
+
+
 def _side_paths(target: Path, base: str, result: str) -> tuple[Path, Path]:
-    key = f".{target.name}.{base[:KEY_LENGTH]}.{result[:KEY_LENGTH]}"
+    key = f"{_side_prefix(target)}{base[:KEY_LENGTH]}.{result[:KEY_LENGTH]}"
     return (target.with_name(key + PART_SUFFIX), target.with_name(key + SWAP_SUFFIX))
 
 
+def _side_files(target: Path, suffix: str) -> list[Path]:
+    """The side files of writes of `target` with this suffix (matched by name, not glob: the
+    file's name may hold glob's special characters)."""
+    prefix = _side_prefix(target)
+    return sorted(p for p in target.parent.iterdir()
+                  if p.name.startswith(prefix) and p.name.endswith(suffix))
+
+
+def has_leftovers(path: Path) -> bool:
+    """Whether interrupted writes of `path` (through a symlink: of its target) left files."""
+    target = Path(os.path.realpath(path))
+    try:
+        return target.parent.is_dir() and any(
+            _side_files(target, suffix) for suffix in (PART_SUFFIX, TEMP_SUFFIX, SWAP_SUFFIX))
+    except OSError as exc:
+        raise GraphError(f"{target.parent}: cannot be searched: {exc.strerror or exc}") from None
+
+
+def _side_fingerprint(swap: Path) -> str:
+    """The fingerprint of a side file's bytes (refused unless a regular file: see safeopen)."""
+    return fingerprint(read_regular(swap, GRAPH_BYTES))
+
+
 def _remove(*paths: Path) -> None:
+    """Best effort, on the way out of a failed write: the failure is what gets reported."""
     for path in paths:
-        with contextlib.suppress(FileNotFoundError):
+        with contextlib.suppress(OSError):
             path.unlink()
 
 
@@ -233,6 +271,42 @@ def replace_if_unchanged(
     return result
 
 
+def remove_if_unchanged(path: Path, base: str, on_landed: Callable[[], None] | None = None
+                        ) -> None:
+    """Remove the file only if its bytes still have fingerprint `base` (undo of the write that
+    created it). It is moved aside as the swap of a write of "absent" over `base`, so `settle`
+    and `swap_outcome` read an interruption like any other write's; what was moved aside is
+    verified, and another program's version put back."""
+    target = Path(os.path.realpath(path))
+    swap = _side_paths(target, base, EMPTY_FINGERPRINT)[1]
+    if current_fingerprint(target) != base:
+        raise _stale(path)
+    try:
+        os.rename(target, swap)
+    except FileNotFoundError:
+        raise _stale(path) from None
+    except OSError as exc:
+        raise _cannot_write(path, exc) from None
+    crashpoints.step("file moved aside")
+    try:
+        if fingerprint(swap.read_bytes()) != base:  # written in the window: put it back
+            try:
+                rename_no_replace(swap, target)
+            except FileExistsError:
+                _keep(target, swap)
+            raise _stale(path)
+    except OSError as exc:
+        raise UnsettledWriteError(
+            f"{path}: interrupted while checking the removal ({exc.strerror or exc}); "
+            "it is settled the next time the memory is opened"
+        ) from None
+    fsync_directory(target.parent)
+    if on_landed is not None:
+        on_landed()
+        crashpoints.step("landing recorded")
+    _remove(swap)
+
+
 def _install(path: Path, target: Path, swap: Path, base: str) -> bool:
     """Put `swap` in place of `target`; True when it was an exchange that needs verifying."""
     try:
@@ -259,13 +333,14 @@ def _verify(path: Path, target: Path, swap: Path, base: str, result: str,
     """After an exchange `swap` holds what was in place: the base, or another writer's version."""
     crashpoints.step("swapped in")
     try:
-        displaced = fingerprint(swap.read_bytes())
+        displaced = _side_fingerprint(swap)
         if displaced == base:
             return
         settled, kept = _put_back(target, swap, result)
-    except OSError as exc:
+    except (OSError, NuggetsError) as exc:
+        reason = reason_of(exc)
         raise UnsettledWriteError(
-            f"{path}: interrupted while checking the write ({exc.strerror or exc}); "
+            f"{path}: interrupted while checking the write ({reason}); "
             "it is settled the next time the memory is opened"
         ) from None
     if kept is not None and notices is not None:
@@ -291,12 +366,12 @@ def _put_back(target: Path, swap: Path, expected: str) -> tuple[bool, Path | Non
     whether that settled, and where a version not in place is kept: one the writer may have
     meant to build on (it read ours meanwhile), or the one we could not place.
     """
-    holding = fingerprint(swap.read_bytes())
+    holding = _side_fingerprint(swap)
     for attempt in range(PUT_BACK_TRIES):
         if not exchange(swap, target):
             break
         crashpoints.step("exchanged back")
-        got = fingerprint(swap.read_bytes())
+        got = _side_fingerprint(swap)
         if got.startswith(expected):
             return True, (_keep(target, swap) if attempt > 0 else None)
         expected, holding = holding, got
@@ -304,7 +379,7 @@ def _put_back(target: Path, swap: Path, expected: str) -> tuple[bool, Path | Non
 
 
 def _keep(target: Path, swap: Path) -> Path:
-    kept = target.with_name(f"{target.name}.kept-{time.strftime('%Y%m%dT%H%M%S')}-"
+    kept = target.with_name(f"{side_name(target.name)}.kept-{time.strftime('%Y%m%dT%H%M%S')}-"
                             f"{secrets.token_hex(2)}")
     os.rename(swap, kept)
     return kept
@@ -320,7 +395,7 @@ def swap_outcome(path: Path, base: str, result: str) -> str | None:
     target = Path(os.path.realpath(path))
     swap = _side_paths(target, base, result)[1]
     try:
-        held = fingerprint(swap.read_bytes())
+        held = _side_fingerprint(swap)
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -329,28 +404,44 @@ def swap_outcome(path: Path, base: str, result: str) -> str | None:
 
 
 def settle(path: Path) -> list[str]:
-    """Clean up after interrupted writes of `path` (call under the lock); says what it did."""
+    """Clean up after interrupted writes of `path` (call under the lock); says what it did.
+
+    A side file that cannot be settled (not a regular file, unreadable) is left as it is and
+    named: it is never one of our copies half-handled, and it must not stop every command."""
     target = Path(os.path.realpath(path))
     if not target.parent.is_dir():
         return []
-    messages = []
     try:
-        for part in sorted(target.parent.glob(f".{target.name}.*{PART_SUFFIX}")):
-            part.unlink()
-            messages.append(f"removed {part.name}, an unfinished copy from an interrupted write")
-        for swap in sorted(target.parent.glob(f".{target.name}.*{SWAP_SUFFIX}")):
-            messages.append(_settle_swap(path, target, swap))
+        parts = _side_files(target, PART_SUFFIX) + _side_files(target, TEMP_SUFFIX)
+        swaps = _side_files(target, SWAP_SUFFIX)
     except OSError as exc:
-        raise GraphError(
-            f"{target.parent}: cannot clean up after an interrupted write: {exc.strerror or exc}"
-        ) from None
+        raise GraphError(f"{target.parent}: cannot be searched: {exc.strerror or exc}") from None
+    messages = [_settling(part, lambda p=part: _remove_part(p)) for part in parts]
+    messages += [_settling(swap, lambda s=swap: _settle_swap(path, target, s)) for swap in swaps]
     return messages
 
 
+def _settling(leftover: Path, action: Callable[[], str]) -> str:
+    try:
+        return action()
+    except FileKindError as exc:
+        return f"left {leftover.name} as it is: {exc}"
+    except (OSError, NuggetsError) as exc:
+        reason = reason_of(exc)
+        return f"left {leftover} as it is: it cannot be settled ({reason})"
+
+
+def _remove_part(part: Path) -> str:
+    if not stat.S_ISREG(part.lstat().st_mode):
+        raise FileKindError(refusal(part, part.lstat(), None) or str(part))
+    part.unlink()
+    return f"removed {part.name}, an unfinished copy from an interrupted write"
+
+
 def _settle_swap(path: Path, target: Path, swap: Path) -> str:
-    key = swap.name[len(target.name) + 2 : -len(SWAP_SUFFIX)]
+    key = swap.name[len(_side_prefix(target)) : -len(SWAP_SUFFIX)]
     base_key, _, result_key = key.partition(".")
-    held = fingerprint(swap.read_bytes())
+    held = _side_fingerprint(swap)
     if held.startswith((base_key, result_key)):
         swap.unlink()
         return f"removed {swap.name}, a spare copy from an interrupted write"

@@ -23,6 +23,7 @@ from .errors import (
     UndoConflictError,
     UnknownNoteError,
     UnsettledWriteError,
+    reason_of,
 )
 from .facts import (
     FactFile,
@@ -36,15 +37,28 @@ from .facts import (
     undo_edits,
 )
 from .gcpause import paused_gc
-from .guard import directory_lock, graph_lock, replace_if_unchanged, settle, swap_outcome
+from .guard import (
+    directory_lock,
+    graph_lock,
+    has_leftovers,
+    remove_if_unchanged,
+    replace_if_unchanged,
+    settle,
+    swap_outcome,
+)
+from .history import undo_blockers, undone_by
 from .journal import (
+    JournalHeader,
+    Pending,
     commit_pending,
     journal_dir,
     next_run_id,
     pending_entries,
-    read_entries,
+    prune,
     read_entry,
+    read_headers,
     remove_temp_files,
+    resolve_keep,
     write_pending,
 )
 from .models import (
@@ -54,12 +68,14 @@ from .models import (
     NoteDiff,
     Operation,
     Plan,
+    PromotionEntry,
     PromotionPlan,
     RawNote,
     ReflectionResult,
 )
 from .promotion import DEFAULT_THRESHOLD, plan_promotion, resolve_memory_md
 from .reflection import plan_pass
+from .safeopen import MEMORY_MD_BYTES, read_regular
 from .selection import resolve_limit
 from .shelf import Shelf
 from .store import (
@@ -96,6 +112,7 @@ class Memory:
         self.clock = clock
         self.memory_md = memory_md
         self.notices: list[str] = []
+        self.promotion_run: JournalEntry | None = None  # the last `promote`'s journal entry
 
     @property
     def graph_path(self) -> Path:
@@ -233,13 +250,11 @@ class Memory:
 
     def _undo_locked(self, run_id: str) -> JournalEntry:
         self._settle_first()
-        entry = read_entry(self.home, run_id)
-        later = [e.run_id for e in read_entries(self.home) if e.undoes == run_id]
-        if later:
-            raise NuggetsError(f"run {run_id} was already undone by {later[0]}")
+        entry = self._undoable(run_id)
+        if entry.memory_md is not None:
+            return self._undo_file(entry)
         graph = read_graph(self.graph_path)
-        changed = [i for i, after in entry.after.items()
-                   if not unchanged_since(after, graph.get(i))]
+        changed = undo_blockers(entry, graph)
         if changed:
             raise UndoConflictError(
                 f"cannot undo {run_id}: these notes changed since: {', '.join(changed)}", changed
@@ -264,13 +279,68 @@ class Memory:
             file = read_fact_file(path) or FactFile(path, {"facts": []}, EMPTY_FINGERPRINT)
             changed += changed_facts(file.doc, [e for e in edits if e.path == name])
             files.append(file)
-        if changed:
-            raise UndoConflictError(
-                f"cannot undo {run_id}: these facts changed since: {', '.join(changed)}", changed)
+        if changed:  # the agent recalled or edited them since (its fact file is its own)
+            raise NuggetsError(f"cannot undo {run_id}: these facts changed since in the fact "
+                               f"files: {', '.join(changed)}; nothing was restored")
         return undo_edits(edits), files
 
-    def log(self) -> list[JournalEntry]:
-        return read_entries(self.home)
+    def undo_blockers(self, run_id: str,
+                      graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
+        """The run, and the notes that changed since it (undo refuses while there are any);
+        writes nothing. An error when the run is unknown or already undone."""
+        entry = self._undoable(run_id)
+        return entry, undo_blockers(entry, graph or read_graph(self.graph_path))
+
+    def _undoable(self, run_id: str) -> JournalEntry:
+        """The run whole; an error when it is unknown, unreadable or already undone."""
+        entry = read_entry(self.home, run_id)
+        later = undone_by(read_headers(self.home)[0], run_id)
+        if later:
+            raise NuggetsError(f"run {run_id} was already undone by {later}")
+        return entry
+
+    def run(self, run_id: str) -> JournalEntry:
+        """One applied run whole (its note images too), checked before it is trusted."""
+        return read_entry(self.home, run_id)
+
+    def log(self) -> list[JournalHeader]:
+        """The applied runs, newest first (headers only); an entry that cannot be read is
+        skipped and named in the notices."""
+        headers, skipped = read_headers(self.home)
+        self.notices += skipped
+        return headers
+
+    def _undo_file(self, entry: JournalEntry) -> JournalEntry:
+        """Put back the file image a MEMORY.md run replaced, if the file is as it left it."""
+        path = Path(entry.memory_md or "")
+        with directory_lock(path):
+            self.notices += settle(path)
+            if current_fingerprint(path) != entry.result_fingerprint:
+                raise NuggetsError(f"cannot undo {entry.run_id}: {path} changed since; "
+                                   "nothing was restored")
+            return self._write_file(path, entry.memory_md_after, entry.memory_md_before,
+                                    entry.result_fingerprint, "undo", self.now(),
+                                    undoes=entry.run_id, summary=f"undid {entry.run_id}")
+
+    def _write_file(self, path: Path, before: str | None, after: str | None, base: str,
+                    kind: str, at: str, undoes: str | None = None, summary: str = "",
+                    promoted: list[PromotionEntry] | None = None) -> JournalEntry:
+        """Replace (or, `after` None, remove) a file outside the graph over the version with
+        fingerprint `base`, journaled with both images (call under its lock)."""
+        data = None if after is None else after.encode("utf-8")
+        seq, run_id = next_run_id(self.home, at)
+        entry = JournalEntry.model_construct(
+            run_id=run_id, seq=seq, kind=kind, at=at, base_fingerprint=base,
+            result_fingerprint=EMPTY_FINGERPRINT if data is None else fingerprint(data),
+            operations=[], result=None, before={}, after={}, undoes=undoes, summary=summary,
+            memory_md=str(path), memory_md_before=before, memory_md_after=after,
+            promoted=promoted,
+        )
+        if data is None:
+            return self._land(entry, path, lambda landing: remove_if_unchanged(
+                path, base, landing))
+        return self._land(entry, path, lambda landing: replace_if_unchanged(
+            path, data, base, landing, self.notices))
 
     def _commit(
         self, graph: Graph, ws: Workspace, kind: str, operations: list[Operation],
@@ -285,7 +355,7 @@ class Memory:
         touched = ws.touched_positions()
         if not touched:
             return None
-        data = dump_graph(graph.with_notes(ws.notes))
+        data = dump_graph(graph.with_notes(ws.notes), self.graph_path)
         edits, files = facts
         writes = [(file, dump_fact_doc(edited_doc(file.doc, [e for e in edits
                                                              if e.path == file.path.name])))
@@ -303,7 +373,39 @@ class Memory:
             after={ws.notes[p]["id"]: ws.notes[p] for p in touched},
             undoes=undoes, summary=summary or _summarize(result), fact_edits=edits, files=images,
         )
-        pending = write_pending(self.home, entry)
+
+        def write(landing: Callable[[], None]) -> None:
+            """The fact files, then the graph: its landing is the run's."""
+            landed = False
+
+            def on_landed() -> None:
+                nonlocal landed
+                landed = True
+                landing()
+
+            written: list[FileImage] = []
+            try:
+                for image, (_, new) in zip(images, writes, strict=True):
+                    replace_if_unchanged(self.home / image.path, new, image.base_fingerprint,
+                                         notices=self.notices)
+                    written.append(image)
+                replace_if_unchanged(self.graph_path, data, graph.fingerprint, on_landed,
+                                     self.notices)
+            except UnsettledWriteError:
+                raise  # it may have landed: settling decides, the fact files with it
+            except (NuggetsError, OSError):
+                if not landed:
+                    self._put_back(written)
+                raise
+
+        return self._land(entry, self.graph_path, write)
+
+    def _land(self, entry: JournalEntry, path: Path,
+              write: Callable[[Callable[[], None]], object]) -> JournalEntry:
+        """Journal `entry` ahead, then `write(on_landed)` the file; the pending entry becomes
+        the run's journal entry exactly when the write lands."""
+        keep = resolve_keep()  # a bad setting refuses before anything is written
+        pending = write_pending(self.home, entry, like=self.graph_path)
         landed = False
 
         def record_landing() -> None:
@@ -311,26 +413,23 @@ class Memory:
             landed = True
             commit_pending(pending)
 
-        written: list[FileImage] = []
         try:
-            for image, (_, new) in zip(images, writes, strict=True):
-                replace_if_unchanged(self.home / image.path, new, image.base_fingerprint,
-                                     notices=self.notices)
-                written.append(image)
-            replace_if_unchanged(self.graph_path, data, graph.fingerprint, record_landing,
-                                 self.notices)
+            write(record_landing)
         except UnsettledWriteError:
             raise
-        except NuggetsError:
+        except (StalePlanError, GraphError):
             if not landed:
-                self._put_back(written)
                 pending.unlink(missing_ok=True)
             raise
         except OSError as exc:
+            if not landed:  # the failure came before the graph changed: say so, keep nothing
+                _remove_quietly(pending)
+                raise GraphError(f"{path}: cannot be written: {exc.strerror or exc}") from None
             raise JournalError(
-                f"{self.graph_path} was written but journal entry {run_id} could not be "
+                f"{path} was written but journal entry {entry.run_id} could not be "
                 f"committed ({exc.strerror or exc}); it is settled the next time it is opened"
             ) from None
+        prune(self.home, keep)
         return entry
 
     def _put_back(self, images: list[FileImage]) -> None:
@@ -371,44 +470,60 @@ class Memory:
         journal = journal_dir(self.home)
         try:
             return bool(pending_entries(self.home)) or any(
-                any(True for _ in path.parent.glob(f".{path.name}.*.nuggets-*"))
-                for path in self._written_files() if path.parent.is_dir()
+                has_leftovers(path) for path in self._written_files()
             ) or (journal.is_dir() and any(True for _ in journal.glob(".*.nuggets-tmp")))
         except OSError as exc:
             raise GraphError(f"{self.home}: cannot be searched: {exc.strerror or exc}") from None
 
     def _settle_locked(self) -> list[str]:
         messages = remove_temp_files(self.home)
-        discarded: list[tuple[Path, JournalEntry | None]] = []
-        for path, entry in pending_entries(self.home):
-            if entry is not None and self._landed(entry):
-                commit_pending(path)
-                messages.append(f"recovered journal entry {entry.run_id}: its run had landed")
-            else:
-                discarded.append((path, entry))
+        # Decided while the graph's swap file still tells whether a run landed; files a run
+        # that never landed had written go back once every leftover is settled.
+        decided = [self._settle_pending(p) for p in pending_entries(self.home)]
         messages += settle(self.graph_path)
         for path in self._written_files()[1:]:
             with directory_lock(path):
                 messages += settle(path)
-        for path, entry in discarded:
-            # The fact files a run that never landed had written go back with it.
-            images = entry.files if entry else []
-            self._put_back([image for image in images
-                            if current_fingerprint(self.home / image.path)
-                            == image.result_fingerprint])
-            path.unlink(missing_ok=True)
-            name = entry.run_id if entry else path.name
-            messages.append(f"discarded journal entry {name}: its run never landed")
+        for message, discard, images in decided:
+            if discard is not None:
+                self._put_back([image for image in images
+                                if current_fingerprint(self.home / image.path)
+                                == image.result_fingerprint])
+                _remove_quietly(discard)
+            messages.append(message)
         self.notices += messages
         return messages
 
+    def _settle_pending(self, pending: Pending) -> tuple[str, Path | None, list[FileImage]]:
+        """Commit or decide to discard one pending entry (the message, the file to discard and
+        the files its run wrote); one that cannot be decided (or is not ours: not a regular
+        file) is left as it is and named, rather than stopping every command."""
+        path, entry = pending.path, pending.entry
+        try:
+            if pending.foreign:
+                return f"left {path.name} as it is: {pending.foreign}", None, []
+            if entry is None:
+                return f"discarded journal entry {path.name}: it cannot be read", path, []
+            if self._landed(entry):
+                commit_pending(path)
+                return f"recovered journal entry {entry.run_id}: its run had landed", None, []
+            return (f"discarded journal entry {entry.run_id}: its run never landed", path,
+                    entry.files)
+        except (OSError, NuggetsError) as exc:
+            reason = reason_of(exc)
+            return (f"left {path.name} as it is: cannot tell whether its run landed ({reason})",
+                    None, [])
+
     def _landed(self, entry: JournalEntry) -> bool:
-        outcome = swap_outcome(self.graph_path, entry.base_fingerprint, entry.result_fingerprint)
+        path = Path(entry.memory_md) if entry.memory_md is not None else self.graph_path
+        outcome = swap_outcome(path, entry.base_fingerprint, entry.result_fingerprint)
         if outcome is not None:
             return outcome == "landed"
-        now = current_fingerprint(self.graph_path)
+        now = current_fingerprint(path)
         if now == entry.result_fingerprint:
             return True
+        if entry.memory_md is not None:
+            return False  # changed since by another program: there is nothing left to undo
         if now in (entry.base_fingerprint, EMPTY_FINGERPRINT):
             return False
         # Another program wrote since (only possible without an atomic exchange): landed
@@ -468,15 +583,23 @@ class Memory:
         return _retrying(attempt, "MEMORY.md")
 
     def promote(self, plan: PromotionPlan) -> int:
-        """Write the planned MEMORY.md over the version it was planned from; returns the
-        entries added. Nothing when its directory does not exist."""
+        """Write the planned MEMORY.md over the version it was planned from, journaled (the
+        run is `promotion_run`); returns the entries added. Nothing when its directory does
+        not exist."""
+        self.promotion_run = None
         if not plan.changes_file:
             return plan.added if plan.directory_exists else 0
         path = Path(plan.path)
+        before = None if plan.base_fingerprint == EMPTY_FINGERPRINT else plan.before_text
+        summary = f"promoted to MEMORY.md: {plan.added} added, {plan.updated} updated"
         with graph_lock(self.graph_path), directory_lock(path):
+            self._settle_first()
             self.notices += settle(path)
-            replace_if_unchanged(path, plan.after_text.encode("utf-8"), plan.base_fingerprint,
-                                 notices=self.notices)
+            self.promotion_run = self._write_file(path, before, plan.after_text,
+                                                  plan.base_fingerprint, "promote", self.now(),
+                                                  summary=summary, promoted=[
+                                                      e for e in plan.entries
+                                                      if e.action != "same"])
         return plan.added
 
 
@@ -502,7 +625,7 @@ def _retrying(attempt: Callable[[], T], what: str = "the graph file") -> T:
 def _read_memory_md(path: Path) -> tuple[str, str]:
     """MEMORY.md's text and the fingerprint of its bytes; absent reads as empty."""
     try:
-        data = path.read_bytes()
+        data = read_regular(path, MEMORY_MD_BYTES)
     except FileNotFoundError:
         return "", EMPTY_FINGERPRINT
     except OSError as exc:
@@ -511,6 +634,11 @@ def _read_memory_md(path: Path) -> tuple[str, str]:
         return data.decode("utf-8"), fingerprint(data)
     except UnicodeDecodeError as exc:
         raise NuggetsError(f"{path}: not valid UTF-8 at byte {exc.start}") from None
+
+
+def _remove_quietly(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        path.unlink()
 
 
 def _summarize(result: ReflectionResult | None) -> str:

@@ -181,7 +181,7 @@ class Plan(CamelModel):
         return self.result.changes[op_id - 1]
 
 
-JournalKind = Literal["reflect", "unhide", "undo"]
+JournalKind = Literal["reflect", "unhide", "undo", "promote"]
 
 
 class JournalEntry(CamelModel):
@@ -197,6 +197,12 @@ class JournalEntry(CamelModel):
     after: dict[str, RawNote]
     undoes: str | None = None
     summary: str = ""
+    # A run that wrote MEMORY.md instead of the graph: its path, and the file's text before and
+    # after (None: no file); the fingerprints above are then the file's, `before`/`after` empty.
+    memory_md: str | None = None
+    memory_md_before: str | None = None
+    memory_md_after: str | None = None
+    promoted: list[PromotionEntry] | None = None  # the entries a promotion wrote
     fact_edits: list[FactEdit] = Field(default_factory=list)
     files: list[FileImage] = Field(default_factory=list)
 
@@ -219,6 +225,15 @@ class JournalEntry(CamelModel):
 PromotionAction = Literal["add", "update", "same"]
 
 
+class ShadowedNote(CamelModel):
+    """A promoted note of the same section and title as a more recently updated one, which is
+    written instead (it may contradict it)."""
+
+    note_id: str
+    nugget_name: str
+    updated_at: str
+
+
 class PromotionEntry(CamelModel):
     note_id: str
     nugget_name: str
@@ -227,6 +242,9 @@ class PromotionEntry(CamelModel):
     text: str
     action: PromotionAction
     allowed_despite: str | None = None  # the screening reason an operator overrode
+    hash: str = ""  # of the section and text: what an allowance approves
+    shadowed: list[ShadowedNote] = Field(default_factory=list)
+    moved_from: list[str] = Field(default_factory=list)  # sections its title was taken out of
 
 
 class BlockedEntry(CamelModel):
@@ -238,6 +256,8 @@ class BlockedEntry(CamelModel):
     title: str
     text: str
     reason: str
+    hash: str = ""
+    shadowed: list[ShadowedNote] = Field(default_factory=list)
 
 
 class PromotionPlan(CamelModel):
@@ -252,7 +272,11 @@ class PromotionPlan(CamelModel):
     diff: str
     base_fingerprint: str = "absent"
     blocked: list[BlockedEntry] = Field(default_factory=list)
+    qualifying: int = 0  # notes recalled `threshold`+ times (several may share one entry)
 
     @property
     def changes_file(self) -> bool:
         return self.directory_exists and self.before_text != self.after_text
+
+
+JournalEntry.model_rebuild()  # `promoted` names a model defined after it

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import json
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -21,6 +22,16 @@ class NoteChange:
     tags_added: list[str] = field(default_factory=list)
     links_removed: list[tuple[str, str]] = field(default_factory=list)
     links_added: list[tuple[str, str]] = field(default_factory=list)
+
+
+def shown_value(value: object) -> str:
+    """A field's value as a person reads it in the file: `false`, not `False`; `(not set)`,
+    not `None`."""
+    if value is None:
+        return "(not set)"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
 
 
 def content_lines(before: str, after: str, context: int = 1) -> list[tuple[LineTag, str]]:

@@ -9,16 +9,17 @@ from __future__ import annotations
 import json
 import os
 import re
-import stat
 from collections.abc import Iterator
 from pathlib import Path
 
 from . import fields
+from .errors import NuggetsError
+from .jsonnumbers import number_hooks
 from .models import RawNote
+from .safeopen import GRAPH_BYTES, open_regular
 from .validate import PlainNotes, note_problem
 
 HEAD_BYTES = 1 << 20  # a page of notes is a few kilobytes; a 20 MB first note shows nothing
-_DECODER = json.JSONDecoder()
 _SPACE = re.compile(r"[ \t\n\r]*")
 
 
@@ -30,8 +31,9 @@ def first_notes(path: Path, count: int, head_bytes: int = HEAD_BYTES) -> list[Ra
     found: list[RawNote] = []
     if text is None or count <= 0:
         return found
+    decoder = json.JSONDecoder(**number_hooks())  # numbers shown as the file spells them
     try:
-        for note in _notes(text):
+        for note in _notes(text, decoder):
             if not fields.hidden(note):
                 found.append(note)
             if len(found) == count:
@@ -44,12 +46,10 @@ def first_notes(path: Path, count: int, head_bytes: int = HEAD_BYTES) -> list[Ra
 def _head(path: Path, size: int) -> str | None:
     """The file's first `size` bytes as text; None when it is not a readable regular file."""
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a pipe must not block us
-    except OSError:
+        descriptor = open_regular(path, GRAPH_BYTES)
+    except (OSError, NuggetsError):
         return None
     try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            return None
         data = os.read(descriptor, size)
     except OSError:
         return None
@@ -72,29 +72,29 @@ def _at(text: str, position: int, expected: str) -> int:
     return position + 1
 
 
-def _notes(text: str) -> Iterator[RawNote]:
+def _notes(text: str, decoder: json.JSONDecoder) -> Iterator[RawNote]:
     """The notes of the top-level "notes" array, one by one, each as the full check would take
     it; other top-level values are read past."""
     position = _at(text, 0, "{")
     while True:
         position = _SPACE.match(text, position).end()  # type: ignore[union-attr]
-        key, position = _DECODER.raw_decode(text, position)
+        key, position = decoder.raw_decode(text, position)
         position = _at(text, position, ":")
         position = _SPACE.match(text, position).end()  # type: ignore[union-attr]
         if key == "notes":
-            yield from _array(text, _at(text, position, "["))
+            yield from _array(text, _at(text, position, "["), decoder)
             return
-        _, position = _DECODER.raw_decode(text, position)
+        _, position = decoder.raw_decode(text, position)
         position = _at(text, position, ",")
 
 
-def _array(text: str, position: int) -> Iterator[RawNote]:
+def _array(text: str, position: int, decoder: json.JSONDecoder) -> Iterator[RawNote]:
     plain, seen = PlainNotes(), set()
     while True:
         position = _SPACE.match(text, position).end()  # type: ignore[union-attr]
         if text[position] == "]":
             return
-        note, position = _DECODER.raw_decode(text, position)
+        note, position = decoder.raw_decode(text, position)
         if not (plain.check(note) or note_problem(note) is None) or note["id"] in seen:
             return
         seen.add(note["id"])

@@ -6,10 +6,13 @@ plan's before-images is exact.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
-from .models import Plan, RawNote, operation_note_ids
-from .workspace import Workspace, replay
+from . import fields
+from .models import MergeOp, Operation, Plan, RawNote, RetagOp, RewriteOp, operation_note_ids
+from .notediff import LineTag, content_lines
+from .workspace import Workspace, merged_content, replay
 
 
 def kept_after(plan: Plan, kept: Iterable[int]) -> dict[str, RawNote]:
@@ -31,3 +34,35 @@ def touched_by(plan: Plan, kept: Iterable[int]) -> list[str]:
 
 def named_notes(plan: Plan, op_id: int) -> tuple[str, ...]:
     return operation_note_ids(plan.operations[op_id - 1])
+
+
+@dataclass(frozen=True)
+class ChangeView:
+    """Exactly what one change does, read from the notes as they were before the plan: the
+    notes it names, and the part of them it changes (the rest of the plan aside)."""
+
+    op: Operation
+    notes: tuple[RawNote, ...]  # the notes it names, as read (a merge: winner, then loser)
+    content: list[tuple[LineTag, str]] = field(default_factory=list)  # a rewrite's line diff
+    merged_text: str = ""  # a merge: the winner's content with the loser's lines absorbed
+    tags_removed: list[str] = field(default_factory=list)
+    tags_added: list[str] = field(default_factory=list)
+
+
+def change_view(op: Operation, before: Mapping[str, RawNote]) -> ChangeView:
+    """`before`: the plan's notes as read, by id."""
+    notes = tuple(before[i] for i in operation_note_ids(op) if i in before)
+    if isinstance(op, RewriteOp):
+        old = fields.text(before[op.note_id], "content")
+        return ChangeView(op, notes, content=content_lines(old, op.content))
+    if isinstance(op, RetagOp):
+        old_tags = fields.tags(before[op.note_id])
+        return ChangeView(op, notes, tags_removed=[t for t in old_tags if t not in op.tags],
+                          tags_added=[t for t in op.tags if t not in old_tags])
+    if isinstance(op, MergeOp):
+        winner, loser = before[op.winner_id], before[op.loser_id]
+        merged = merged_content(fields.text(winner, "content"), fields.text(loser, "content"))
+        own = fields.tags(winner)
+        return ChangeView(op, notes, merged_text=merged,
+                          tags_added=[t for t in fields.tags(loser) if t not in own])
+    return ChangeView(op, notes)  # an archive shows the note; a link, its two notes

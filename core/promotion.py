@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
+import re
 from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from . import fields
-from .memorymd import MemoryDocument
-from .models import BlockedEntry, PromotionEntry, PromotionPlan, RawNote
+from .memorymd import MemoryDocument, split_lines
+from .models import BlockedEntry, PromotionEntry, PromotionPlan, RawNote, ShadowedNote
 from .screening import screen_entry
 from .store import EMPTY_FINGERPRINT
 
@@ -39,19 +41,18 @@ def resolve_memory_md(
 
 
 def section_of(note: RawNote) -> str:
-    tags = fields.tags(note)
-    title = fields.text(note, "title").lower()
-    subject = fields.text(note, "subject")
-    if note.get("type") == "preference" or "preferences" in tags:
-        return "preferences"
-    if "learnings" in tags or title.startswith("learn"):
-        return "learnings"
+    """The agent's rule, first match: subject, then scope, then tags, else the nugget."""
+    subject, tags = fields.text(note, "subject"), fields.tags(note)
     if subject == "assistant:self":
         return "assistant-self"
     if subject.startswith("user:"):
         return "user"
     if fields.text(note, "scope") in fields.SHARED_SCOPES:
         return "shared-context"
+    if "preferences" in tags:
+        return "preferences"
+    if "learnings" in tags:
+        return "learnings"
     return fields.text(note, "nuggetName")
 
 
@@ -78,14 +79,76 @@ def entry_lines(note: RawNote) -> list[str]:
     return [head] + [f"  {line}" for line in lines[1:]]
 
 
-def candidates(notes: list[RawNote], threshold: int) -> list[RawNote]:
-    """Visible notes with enough hits; one per section and title (most hits, then file order)."""
-    eligible = [n for n in notes if not fields.hidden(n) and fields.hits(n) >= threshold]
-    best: dict[tuple[str, str], RawNote] = {}
-    for note in sorted(eligible, key=lambda n: -fields.hits(n)):
-        best.setdefault((section_of(note), entry_title(note)), note)
-    chosen = {id(n) for n in best.values()}
-    return [n for n in eligible if id(n) in chosen]
+def qualifies(note: RawNote, threshold: int = DEFAULT_THRESHOLD) -> bool:
+    """Recalled often enough to be promoted: a visible note with `threshold` hits or more. The
+    one definition behind every count of such notes."""
+    return not fields.hidden(note) and fields.hits(note) >= threshold
+
+
+HASH_LENGTH = 24
+_HASH = re.compile(f"[0-9a-f]{{{HASH_LENGTH}}}")
+
+
+def entry_hash(section: str, text: str) -> str:
+    """What an allowance approves: this exact entry in this section (`NOTE_ID@HASH`)."""
+    digest = hashlib.sha256(f"{section}\n{text}".encode("utf-8", "surrogatepass")).hexdigest()
+    return digest[:HASH_LENGTH]
+
+
+def parse_allowance(token: str) -> tuple[str, str | None]:
+    """`NOTE_ID@HASH` -> (NOTE_ID, HASH); a token without a hash (an id may hold "@") is a
+    bare NOTE_ID."""
+    note_id, _, digest = token.rpartition("@")
+    return (note_id, digest) if note_id and _HASH.fullmatch(digest) else (token, None)
+
+
+def is_allowed(note_id: str, digest: str, allow: Collection[str]) -> bool:
+    """`NOTE_ID@HASH` allows the note while its entry reads as it did; a bare `NOTE_ID`
+    allows whatever it holds (a dry run's preview only: the command line refuses it on write)."""
+    return f"{note_id}@{digest}" in allow or note_id in allow
+
+
+def candidates(notes: list[RawNote], threshold: int) -> list[tuple[RawNote, list[RawNote]]]:
+    """Visible notes with enough hits, one per section and title: the most recently updated
+    (`updatedAt` as text, a tie to the later note in the file), with the others it shadows.
+    In the file order of the notes written."""
+    groups: dict[tuple[str, str], list[tuple[str, int, RawNote]]] = {}
+    for position, note in enumerate(notes):
+        if qualifies(note, threshold):
+            key = (_one_line(section_of(note)), entry_title(note))
+            groups.setdefault(key, []).append((fields.updated_at(note), position, note))
+    chosen = []
+    for group in groups.values():
+        winner = max(group, key=lambda item: item[:2])
+        chosen.append((winner[1], winner[2], [item[2] for item in group if item is not winner]))
+    return [(note, others) for _, note, others in sorted(chosen, key=lambda c: c[0])]
+
+
+def _shadowed(notes: list[RawNote]) -> list[ShadowedNote]:
+    # Built from the notes as read, without validation: a large memory shadows thousands.
+    return [ShadowedNote.model_construct(note_id=n["id"], nugget_name=fields.nugget(n),
+                                         updated_at=fields.updated_at(n)) for n in notes]
+
+
+def _agent_tail(note: RawNote) -> list[str]:
+    """The content after its first line as the agent writes it under the entry, flush left
+    (up to its last non-blank line: a blank line after the entry is the file's own)."""
+    tail = fields.text(note, "content").split("\n")[1:]
+    while tail and not tail[-1].strip():
+        tail.pop()
+    return tail
+
+
+def _move_to_own_sections(doc: MemoryDocument, entries: list[PromotionEntry],
+                          owners: dict[str, set[str]]) -> None:
+    """Take each written title out of the sections no note of that title belongs to."""
+    first: dict[str, PromotionEntry] = {}
+    for entry in entries:
+        first.setdefault(entry.title, entry)
+    for title, entry in first.items():
+        for name in doc.sections_holding(title):
+            if name not in owners[title] and doc.remove(name, title):
+                entry.moved_from.append(name)
 
 
 def plan_promotion(
@@ -94,31 +157,36 @@ def plan_promotion(
     base_fingerprint: str = EMPTY_FINGERPRINT,
 ) -> PromotionPlan:
     """The edited MEMORY.md. Candidates that screening holds back are left out and listed as
-    blocked, unless their note id is in `allow`."""
+    blocked, unless allowed (`is_allowed`)."""
     doc = MemoryDocument(before_text, HEADER)
     entries: list[PromotionEntry] = []
     blocked: list[BlockedEntry] = []
-    for note in candidates(notes, threshold):
+    owners: dict[str, set[str]] = {}
+    for note, others in candidates(notes, threshold):
         # One line each: a heading or a title with a line break in it would not be found again.
         section, title = _one_line(section_of(note)), entry_title(note)
+        owners.setdefault(title, set()).add(section)
         lines = entry_lines(note)
+        text = "\n".join(lines)
+        digest = entry_hash(section, text)
         # What would be written is screened: a CRLF note is not held back for its CRs.
         reason = screen_entry(title, "\n".join(_content_lines(note)), section)
-        if reason and note["id"] not in allow:
+        if reason and not is_allowed(note["id"], digest, allow):
             blocked.append(BlockedEntry(note_id=note["id"], nugget_name=note["nuggetName"],
-                                        section=section, title=title, text="\n".join(lines),
-                                        reason=reason))
+                                        section=section, title=title, text=text, reason=reason,
+                                        hash=digest, shadowed=_shadowed(others)))
             continue
-        action = doc.upsert(section, title, lines)
+        action = doc.upsert(section, title, lines, _agent_tail(note))
         entries.append(
             PromotionEntry(note_id=note["id"], nugget_name=note["nuggetName"], section=section,
-                           title=title, text="\n".join(lines), action=action,
-                           allowed_despite=reason)
+                           title=title, text=text, action=action, allowed_despite=reason,
+                           hash=digest, shadowed=_shadowed(others))
         )
+    _move_to_own_sections(doc, entries, owners)
     after = doc.text() if entries or before_text else before_text
     diff = "".join(
         difflib.unified_diff(
-            before_text.splitlines(keepends=True), after.splitlines(keepends=True),
+            split_lines(before_text), split_lines(after),
             fromfile=f"{path} (now)", tofile=f"{path} (promoted)",
         )
     )
@@ -128,4 +196,5 @@ def plan_promotion(
         updated=sum(e.action == "update" for e in entries),
         before_text=before_text, after_text=after, diff=diff,
         base_fingerprint=base_fingerprint, blocked=blocked,
+        qualifying=sum(qualifies(n, threshold) for n in notes),
     )

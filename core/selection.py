@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from . import fields
 from .clock import epoch_ms_of
 from .models import RawNote
+from .settings import whole_number
 
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 10
@@ -17,11 +18,11 @@ DAY_MS = 86_400_000
 
 
 def resolve_limit(limit: int | None, environ: Mapping[str, str] | None = None) -> int:
-    """The capped limit: the given one, else $MEMORY_REFLECTION_MAX_NOTES, else 10; at most 10."""
+    """The capped limit: the given one, else $MEMORY_REFLECTION_MAX_NOTES, else 10; at most 10.
+    A set variable that is not a whole number is a SettingError saying so."""
     if limit is None:
         env = os.environ if environ is None else environ
-        raw = env.get(LIMIT_ENV, "")
-        limit = int(raw) if raw.strip().isdigit() else DEFAULT_LIMIT
+        limit = whole_number(env, LIMIT_ENV, DEFAULT_LIMIT, MAX_LIMIT, capped=True)
     return max(0, min(limit, MAX_LIMIT))
 
 

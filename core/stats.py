@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from . import fields
 from .models import RawNote
+from .promotion import DEFAULT_THRESHOLD, qualifies
 from .shelf import NuggetSummary
 
 HITS_BUCKETS = 10  # 0..8 recalls, then 9 or more
@@ -24,7 +25,8 @@ class Overview:
         return self.hidden / self.notes if self.notes else 0.0
 
 
-def overview(nuggets: list[NuggetSummary], notes: list[RawNote], threshold: int = 3) -> Overview:
+def overview(nuggets: list[NuggetSummary], notes: list[RawNote],
+             threshold: int = DEFAULT_THRESHOLD) -> Overview:
     hits = [0] * HITS_BUCKETS
     hidden = promotable = 0
     for note in notes:
@@ -33,5 +35,5 @@ def overview(nuggets: list[NuggetSummary], notes: list[RawNote], threshold: int 
             continue
         count = fields.hits(note)
         hits[min(count, HITS_BUCKETS - 1)] += 1
-        promotable += count >= threshold
+        promotable += qualifies(note, threshold)
     return Overview(nuggets, len(notes), hidden, hits, promotable)

@@ -6,7 +6,6 @@ import hashlib
 import json
 import os
 import re
-import stat
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,13 +15,17 @@ from typing import Any
 from .atomic import atomic_write
 from .errors import GraphError
 from .gcpause import paused_gc
-from .jsonfmt import dumps_indented
+from .jsonfmt import NotFiniteError, dumps_compact, dumps_indented
+from .jsonnumbers import NotJsonConstant, any_spelled, number_hooks
 from .models import RawNote
+from .safeopen import GRAPH_BYTES, read_regular
 from .validate import document_problem
 
 EMPTY_FINGERPRINT = "absent"
 BOM = b"\xef\xbb\xbf"
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+# A JSON string, or one of the words json.loads reads as a number and JSON does not have.
+_STRING_OR_CONSTANT = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|(-?Infinity|NaN)')
 
 
 def graph_path(home: Path) -> Path:
@@ -123,7 +126,13 @@ _JSON_PROBLEMS = {
 
 def _loads(path: Path, text: str, recorder: _KeyRecorder) -> Any:
     try:
-        return json.loads(text, object_pairs_hook=recorder)
+        return json.loads(text, object_pairs_hook=recorder, **number_hooks())
+    except NotJsonConstant as exc:
+        line, column = _constant_position(text)
+        raise GraphError(
+            f"{path}: not valid JSON at line {line} column {column}: {exc} is not a JSON number "
+            "(a strict parser such as the agent's refuses it)"
+        ) from None
     except json.JSONDecodeError as exc:
         problem = _JSON_PROBLEMS.get(exc.msg, exc.msg[:1].lower() + exc.msg[1:])
         raise GraphError(
@@ -131,6 +140,15 @@ def _loads(path: Path, text: str, recorder: _KeyRecorder) -> Any:
         ) from None
     except RecursionError:
         raise GraphError(f"{path}: JSON nested too deeply to read") from None
+
+
+def _constant_position(text: str) -> tuple[int, int]:
+    """Line and column (1-based) of the first NaN or Infinity outside a string."""
+    for found in _STRING_OR_CONSTANT.finditer(text):
+        if found.group(1):
+            start = found.start()
+            return text.count("\n", 0, start) + 1, start - text.rfind("\n", 0, start)
+    return 1, 1
 
 
 def _digest_aside(data: bytes) -> Callable[[], str]:
@@ -161,24 +179,19 @@ def read_graph(path: Path) -> Graph:
 
 
 def _read_regular_file(path: Path) -> bytes:
-    """The file's bytes; a GraphError when it is not a readable regular file (a directory,
-    a pipe that would block, a device, no permission). FileNotFoundError passes through."""
+    """The file's bytes; a GraphError when it is not a readable regular file of bounded size
+    (a directory, a pipe, a device, no permission). FileNotFoundError passes through."""
     try:
-        mode = path.stat().st_mode
-        if stat.S_ISDIR(mode):
-            raise GraphError(f"{path}: is a directory, not a graph file")
-        if not stat.S_ISREG(mode):
-            raise GraphError(f"{path}: is not a regular file")
-        return path.read_bytes()
+        return read_regular(path, GRAPH_BYTES)
     except FileNotFoundError:
         raise
     except OSError as exc:
         raise GraphError(f"{path}: cannot be read: {exc.strerror or exc}") from None
 
 
-def current_fingerprint(path: Path) -> str:
+def current_fingerprint(path: Path, limit: int = GRAPH_BYTES) -> str:
     try:
-        return fingerprint(path.read_bytes())
+        return fingerprint(read_regular(path, limit))
     except FileNotFoundError:
         return EMPTY_FINGERPRINT
     except OSError as exc:
@@ -188,11 +201,17 @@ def current_fingerprint(path: Path) -> str:
 def json_bytes(value: Any, indent: bool = True) -> bytes:
     """JSON in UTF-8, indented as json.dumps(indent=2) writes it (by a faster encoder), or
     compact. A lone surrogate (legal in JSON text as an escape, not in UTF-8) is written as
-    its escape again, so what was read is written back."""
+    its escape again, and a number as its file spelled it, so what was read is written back.
+    A NaN or infinity computed here is a NotFiniteError: strict JSON has no such number."""
     if indent:
         text = dumps_indented(value)
+    elif any_spelled():  # the json module would write a spelled number its own way
+        text = dumps_compact(value)
     else:  # the json module's C encoder: fast, for journal entries of a whole graph
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        try:
+            text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        except ValueError:
+            text = dumps_compact(value)  # raises the NotFiniteError that names the number
     return utf8_json(text + "\n")
 
 
@@ -205,15 +224,30 @@ def utf8_json(text: str) -> bytes:
         return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode("utf-8")
 
 
-def dump_graph(doc: dict[str, Any]) -> bytes:
-    """The graph as the json module writes it with indent=2 (a faster encoder, same bytes)."""
-    with paused_gc():
-        return json_bytes(doc)
+def dump_graph(doc: dict[str, Any], path: Path | None = None) -> bytes:
+    """The graph as the json module writes it with indent=2 (a faster encoder, same bytes),
+    numbers as read; a GraphError when a note holds a number strict JSON cannot."""
+    try:
+        with paused_gc():
+            return json_bytes(doc)
+    except NotFiniteError as exc:
+        where = next((f"note {n.get('id')!r}" for n in doc.get("notes", ())
+                      if isinstance(n, dict) and _holds_not_finite(n)), "the document")
+        raise GraphError(f"{path or 'graph.json'}: not written: {where} holds {exc.number}, "
+                         "which strict JSON (the agent's JSON.parse) cannot read") from None
+
+
+def _holds_not_finite(value: Any) -> bool:
+    try:
+        json_bytes(value)
+    except NotFiniteError:
+        return True
+    return False
 
 
 def write_graph(path: Path, doc: dict[str, Any]) -> str:
     """Write the document atomically; returns the new fingerprint."""
-    data = dump_graph(doc)
+    data = dump_graph(doc, path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, data)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .jsonnumbers import LongInteger, SpelledFloat, SpelledInt
+
 _STR_FIELDS = (
     "title", "content", "kind", "subject", "scope", "type", "source", "stability",
     "createdAt", "updatedAt", "lastAccessedAt",
@@ -20,7 +22,8 @@ MAX_DEPTH = 64  # levels of nesting inside a note; deeper values can't be writte
 
 
 _JSON_NAMES = {dict: "an object", list: "an array", str: "a string", int: "a number",
-               float: "a number", bool: "true or false"}
+               float: "a number", bool: "true or false", SpelledFloat: "a number",
+               SpelledInt: "a number", LongInteger: "a number"}
 
 
 def _type_name(value: Any) -> str:
@@ -75,6 +78,10 @@ def _collection_problem(note: dict[str, Any]) -> str | None:
 def _number_problem(note: dict[str, Any]) -> str | None:
     if "hidden" in note and not isinstance(note["hidden"], bool):
         return "field 'hidden' is not true or false"
+    for field in ("hits", "confidence"):
+        if isinstance(note.get(field), LongInteger):
+            return (f"field {field!r} is a number of {note[field].digits:,} digits, too long to "
+                    "read as a number")
     hits = note.get("hits", 0)
     if isinstance(hits, bool) or not isinstance(hits, int) or hits < 0:
         return "field 'hits' is not a whole number >= 0"

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import json
+import contextlib
+import io
 import os
 import sys
 from collections.abc import Callable, Iterable
@@ -18,6 +19,12 @@ from core import Memory, NuggetsError
 from core.clock import env_clock, parse_iso
 from core.home import HOME_ENV, demo_home, demo_memory_md, home_choice, resolve_home
 from core.inert import inert, inert_json, one_line
+from core.jsonfmt import dumps_indented
+from core.models import PromotionPlan
+from core.promotion import parse_allowance
+from core.selection import MAX_LIMIT
+from core.settings import whole_number
+from core.shelf import Shelf
 
 from . import render
 
@@ -30,9 +37,12 @@ class Context:
     explicit: bool = False  # --home or $NUGGETS_HOME named the home
 
     def memory(self, memory_md: Path | None = None, must_exist: bool = True,
-               announce: bool = True) -> Memory:
-        """The memory at home; `announce` prints what opening it settled or read tolerantly
-        (the console shows those itself)."""
+               announce: bool = True, needs_graph: bool = False,
+               graph_warnings: bool = True) -> Memory:
+        """The memory at home; `announce` prints what opening it settled and, with
+        `graph_warnings`, what the graph file's read tolerated (that reads the whole file: a
+        command that may not need it says so later). The console shows those itself.
+        `needs_graph`: a home without a graph file is an error, not an empty memory."""
         if must_exist and not self.home.is_dir():
             raise NuggetsError(
                 f"no memory at {self.home} (no such directory); use --home DIR, set "
@@ -47,14 +57,34 @@ class Context:
         elif choice:
             memory.notices.append(choice)  # the console shows it when it opens
         if announce and self.home.is_dir():
-            for message in memory.startup_messages():
-                click.echo(f"nuggets: {one_line(message)}", err=True)
+            if not graph_warnings:
+                memory.recover()  # what it settled goes to the notices
+            _tell(memory, memory.startup_messages() if graph_warnings else [])
+        graph = memory.graph_path
+        if needs_graph and not graph.exists() and not graph.is_symlink():
+            raise NuggetsError(f"no graph file at {graph}: {self.home} holds no memory yet; "
+                               "use --home DIR for another one, or try the demo with --demo")
         return memory
+
+
+def _tell(memory: Memory, messages: Iterable[str] = ()) -> None:
+    """What opening or reading the memory settled, tolerated or skipped, on standard error."""
+    for message in [*messages, *memory.take_notices()]:
+        click.echo(f"nuggets: {one_line(message)}", err=True)
 
 
 def _echo(text: str, err: bool = False) -> None:
     """Every line for a person goes out inert, whatever built it (render.py already did)."""
     click.echo(inert(text), err=err)
+
+
+def _known_nugget(shelf: Shelf, nugget: str | None) -> None:
+    """--nugget names one of the memory's nuggets: a usage error, listing them, otherwise."""
+    names = [summary.name for summary in shelf.nuggets()]
+    if nugget is not None and nugget not in names:
+        known = ", ".join(one_line(name) for name in names) or "none"
+        raise click.BadParameter(f"no nugget {one_line(nugget)!r} in this memory "
+                                 f"(known: {known})", param_hint="'--nugget'")
 
 
 def _echo_lines(lines: Iterable[str]) -> None:
@@ -64,8 +94,9 @@ def _echo_lines(lines: Iterable[str]) -> None:
 
 def _print_json(value: Any) -> None:
     """JSON with every character `inert` would replace written as its \\u escape: the same
-    data for a program, nothing a terminal would act on for a person."""
-    click.echo(inert_json(json.dumps(value, indent=2, ensure_ascii=False)))
+    data for a program, nothing a terminal would act on for a person. Numbers are written as
+    the graph file spells them."""
+    click.echo(inert_json(dumps_indented(value)))
 
 
 def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -75,6 +106,9 @@ def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
+        except BrokenPipeError:
+            _quiet_stdout()  # `nuggets notes | head`: the reader had enough; not an error
+            sys.exit(0)
         except (NuggetsError, ValueError) as exc:
             click.echo(f"nuggets: {one_line(str(exc))}", err=True)
             sys.exit(1)
@@ -84,6 +118,13 @@ def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
             sys.exit(1)
 
     return wrapper
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so that flushing it at exit does not fail once more."""
+    # No real file behind stdout (a test runner's): nothing will be flushed to a pipe.
+    with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _materialized_demo(reset: bool = False) -> Path:
@@ -142,7 +183,9 @@ def console_main() -> None:
 @reports_errors
 def notes(obj: Context, nugget: str | None, hidden: bool, query: str | None, as_json: bool) -> None:
     """List notes (archived ones only with --hidden)."""
-    found = obj.memory().shelf().list_notes(nugget, include_hidden=hidden, query=query)
+    shelf = obj.memory(needs_graph=True).shelf()
+    _known_nugget(shelf, nugget)
+    found = shelf.list_notes(nugget, include_hidden=hidden, query=query)
     if as_json:
         _print_json(found)
         return
@@ -152,7 +195,8 @@ def notes(obj: Context, nugget: str | None, hidden: bool, query: str | None, as_
 
 @main.command()
 @click.option("--nugget", help="Only this nugget (default: all).")
-@click.option("--limit", type=click.IntRange(min=1), help="Notes to inspect (at most 10).")
+@click.option("--limit", type=click.IntRange(min=1),
+              help=f"Notes to inspect (at most {MAX_LIMIT}; --all for the whole graph).")
 @click.option("--all", "uncapped", is_flag=True, help="Lift the 10-note cap: the whole graph.")
 @click.option("--apply", "do_apply", is_flag=True, help="Apply the pass and journal it.")
 @click.option("--json", "as_json", is_flag=True, help="Print only the ReflectionResult as JSON.")
@@ -163,15 +207,22 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
     """Show what the reflection pass would change (a dry run), or --apply it."""
     if limit is not None and uncapped:
         raise click.UsageError("--limit and --all cannot be used together")
-    memory = obj.memory()
+    if limit is not None and limit > MAX_LIMIT:
+        raise click.BadParameter(f"the pass inspects at most {MAX_LIMIT} notes, not {limit}; "
+                                 "use --all to inspect the whole graph", param_hint="'--limit'")
+    memory = obj.memory(needs_graph=True)
+    shelf = memory.shelf() if nugget is not None else None
+    if shelf is not None:
+        _known_nugget(shelf, nugget)
     if do_apply:
         plan, entry = memory.reflect(nugget, limit, uncapped)
     else:
-        plan, entry = memory.plan(nugget, limit, uncapped), None
+        plan = memory.plan(nugget, limit, uncapped, graph=shelf.graph if shelf else None)
+        entry = None
     if as_json:
         _print_json(plan.result.to_json_dict())
         return
-    _echo_lines(render.plan_text(plan))
+    _echo_lines(render.plan_text(plan, applied=do_apply))
     if do_apply:
         click.echo("")
         _echo(f"Applied as run {entry.run_id} (undo: nuggets undo {entry.run_id})"
@@ -183,8 +234,9 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
               help="MEMORY.md to write (default $NUGGETS_MEMORY_MD, else Claude's project memory).")
 @click.option("--threshold", type=click.IntRange(min=1), default=3, show_default=True,
               help="Hits a note needs to be promoted.")
-@click.option("--allow", "allow", multiple=True, metavar="NOTE_ID",
-              help="Promote this note although screening held it back (repeatable).")
+@click.option("--allow", "allow", multiple=True, metavar="NOTE_ID@HASH",
+              help="Promote this held-back note while it reads as the dry run showed it "
+                   "(repeatable; a bare NOTE_ID only previews).")
 @click.option("--apply", "do_apply", is_flag=True, help="Write MEMORY.md.")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"added", "path", "entries", "blocked"}.')
@@ -195,19 +247,27 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
     """Show the MEMORY.md diff of promoting durable notes, or --apply it.
 
     Entries that read like instructions to the agent are held back and listed as blocked with
-    the reason; --allow NOTE_ID promotes one anyway.
+    the reason and a hash of the entry; --allow NOTE_ID@HASH promotes one anyway while it reads
+    as reviewed (a note changed since is held back again).
     """
-    memory = obj.memory(memory_md)
+    bare = [token for token in allow if parse_allowance(token)[1] is None]
+    if do_apply and bare:
+        raise click.UsageError(
+            f"--allow {one_line(bare[0])}: writing needs the hash the dry run printed "
+            "(--allow NOTE_ID@HASH), so only the text you reviewed is written")
+    memory = obj.memory(memory_md, needs_graph=True)
+    plan = memory.plan_promotion(threshold=threshold, allow=set(allow))
+    candidates = {e.note_id for e in plan.entries if e.allowed_despite}
+    candidates |= {b.note_id for b in plan.blocked}
+    unknown = [one_line(token) for token in allow if parse_allowance(token)[0] not in candidates]
+    if unknown:  # before anything is written
+        raise click.BadParameter(f"{', '.join(unknown)}: not a held-back candidate (see the "
+                                 "held-back entries of `nuggets promote`)", param_hint="'--allow'")
     if do_apply:
         plan, added = memory.promote_now(threshold=threshold, allow=set(allow))
     else:
-        plan = memory.plan_promotion(threshold=threshold, allow=set(allow))
         added = plan.added if plan.directory_exists else 0
-    screened = {e.note_id for e in plan.entries if e.allowed_despite}
-    for note_id in allow:
-        if note_id not in screened:
-            click.echo(f"nuggets: --allow {one_line(note_id)}: not a held-back candidate",
-                       err=True)
+    _say_unused_allowances(plan, allow)
     if as_json:
         entries = [e.to_json_dict() for e in plan.entries]
         blocked = [e.to_json_dict() for e in plan.blocked]
@@ -216,6 +276,23 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
     _echo_lines(render.promotion_text(plan))
     if do_apply and plan.directory_exists:
         _echo(f"\nPromoted {added} new entries to {plan.path}")
+        run = memory.promotion_run
+        if run is not None:
+            _echo(f"Written as run {run.run_id} (undo: nuggets undo {run.run_id})")
+
+
+def _say_unused_allowances(plan: PromotionPlan, allow: tuple[str, ...]) -> None:
+    screened = {e.note_id for e in plan.entries if e.allowed_despite}
+    held = {b.note_id: b.hash for b in plan.blocked}
+    for token in allow:
+        note_id = parse_allowance(token)[0]
+        if note_id in held:
+            click.echo(f"nuggets: --allow {one_line(token)}: the note changed since that hash "
+                       f"was printed; held back again (now {one_line(note_id)}@{held[note_id]})",
+                       err=True)
+        elif note_id not in screened:
+            click.echo(f"nuggets: --allow {one_line(token)}: not a held-back candidate",
+                       err=True)
 
 
 @main.command()
@@ -224,7 +301,7 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
 @reports_errors
 def unhide(obj: Context, note_ids: tuple[str, ...]) -> None:
     """Bring archived notes back."""
-    entry = obj.memory().unhide(note_ids)
+    entry = obj.memory(needs_graph=True).unhide(note_ids)
     _echo(f"Unhid {len(entry.after):,} notes (run {entry.run_id})" if entry
           else "Those notes are already visible; nothing written.")
 
@@ -236,7 +313,9 @@ def unhide(obj: Context, note_ids: tuple[str, ...]) -> None:
 def undo(obj: Context, run_id: str) -> None:
     """Restore the notes an applied run changed."""
     entry = obj.memory().undo(run_id)
-    _echo(f"Undid {run_id}: restored {len(entry.after):,} notes (run {entry.run_id})")
+    restored = (f"{entry.memory_md} as it was before it" if entry.memory_md is not None
+                else f"{len(entry.after):,} notes")
+    _echo(f"Undid {run_id}: restored {restored} (run {entry.run_id})")
 
 
 @main.command()
@@ -245,7 +324,9 @@ def undo(obj: Context, run_id: str) -> None:
 @reports_errors
 def log(obj: Context, as_json: bool) -> None:
     """Applied runs, newest first."""
-    entries = obj.memory().log()
+    memory = obj.memory(graph_warnings=False)  # the journal only: no need to read the graph
+    entries = memory.log()
+    _tell(memory)
     if as_json:
         _print_json([e.to_json_dict() for e in entries])
         return
@@ -255,14 +336,8 @@ def log(obj: Context, as_json: bool) -> None:
 
 
 def _daily_time(environ: dict[str, str]) -> time:
-    try:
-        hour = int(environ.get("MEMORY_REFLECTION_HOUR", "9"))
-        minute = int(environ.get("MEMORY_REFLECTION_MINUTE", "0"))
-        return time(hour, minute)
-    except ValueError:
-        raise NuggetsError(
-            "MEMORY_REFLECTION_HOUR must be 0-23 and MEMORY_REFLECTION_MINUTE 0-59"
-        ) from None
+    return time(whole_number(environ, "MEMORY_REFLECTION_HOUR", 9, 23),
+                whole_number(environ, "MEMORY_REFLECTION_MINUTE", 0, 59))
 
 
 @main.command()
@@ -270,9 +345,9 @@ def _daily_time(environ: dict[str, str]) -> time:
 @reports_errors
 def daily(obj: Context) -> None:
     """The scheduled pass for cron: once a day after $MEMORY_REFLECTION_HOUR:MINUTE."""
-    memory = obj.memory()
-    local = memory.clock().astimezone()
     due = _daily_time(dict(os.environ))
+    memory = obj.memory(graph_warnings=False)  # read below only when the pass runs
+    local = memory.clock().astimezone()
 
     def say(message: str) -> None:
         if obj.verbose:
@@ -282,11 +357,14 @@ def daily(obj: Context) -> None:
         say(f"Not yet: the daily pass runs after {due:%H:%M} local time.")
         return
     with memory.exclusive():  # two crons at once: the second sees the first's run
-        for entry in memory.log():
+        entries = memory.log()
+        _tell(memory)
+        for entry in entries:
             moment = parse_iso(entry.at)
             if entry.kind == "reflect" and moment and moment.astimezone().date() == local.date():
                 say(f"Already ran today ({entry.run_id}).")
                 return
+        _tell(memory, memory.startup_messages())
         plan, entry = memory.reflect()
         say(f"Reflection: {render.result_summary(plan.result)}"
             + (f" (run {entry.run_id})" if entry else " (nothing to change)"))

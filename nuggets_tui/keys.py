@@ -32,6 +32,7 @@ def _rows(bindings: list[BindingType]) -> list[tuple[str, str]]:
 def key_sections() -> list[tuple[str, list[tuple[str, str]]]]:
     from .app import NuggetsApp
     from .screens.graph import GraphScreen, LinkTree
+    from .screens.history import HistoryScreen
     from .screens.main import MainScreen
     from .screens.promote import PromoteScreen
     from .screens.review import ReviewScreen
@@ -42,6 +43,7 @@ def key_sections() -> list[tuple[str, list[tuple[str, str]]]]:
         ("Review (r)", _rows(ReviewScreen.BINDINGS)),
         ("Promotion (p)", _rows(PromoteScreen.BINDINGS)),
         ("Link graph (g)", _rows(LinkTree.BINDINGS) + _rows(GraphScreen.BINDINGS)),
+        ("Run history (l)", _rows(HistoryScreen.BINDINGS)),
     ]
 
 

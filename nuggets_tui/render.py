@@ -6,8 +6,15 @@ from collections.abc import Iterator
 
 from core import fields
 from core.inert import inert, one_line
-from core.models import JournalEntry, Plan, PromotionPlan, RawNote, ReflectionResult
-from core.notediff import compare
+from core.journal import JournalHeader
+from core.models import (
+    Plan,
+    PromotionPlan,
+    RawNote,
+    ReflectionResult,
+    ShadowedNote,
+)
+from core.notediff import compare, shown_value
 
 COUNTS = (("inspected", "inspected"), ("rewritten", "rewritten"), ("merged", "merged"),
           ("hidden", "archived"), ("tagged", "tagged"), ("linked", "linked"))
@@ -20,7 +27,7 @@ def result_summary(result: ReflectionResult) -> str:
 def note_diff(before: RawNote, after: RawNote) -> Iterator[str]:
     change = compare(before, after)
     for name, old, new in change.fields:
-        yield f"  {name}: {one_line(str(old))} -> {one_line(str(new))}"
+        yield f"  {name}: {one_line(shown_value(old))} -> {one_line(shown_value(new))}"
     for tag, text in change.content:
         yield f"  {tag if tag != '@' else ''}{inert(text) if tag != '@' else text}"
     tags = [f"-{one_line(t)}" for t in change.tags_removed]
@@ -32,10 +39,11 @@ def note_diff(before: RawNote, after: RawNote) -> Iterator[str]:
             yield f"  links {sign} -> {one_line(to)} ({one_line(reason)})"
 
 
-def plan_text(plan: Plan) -> Iterator[str]:
+def plan_text(plan: Plan, applied: bool = False) -> Iterator[str]:
     scope = plan.nugget_name or "all nuggets"
     cap = "uncapped" if plan.uncapped else f"limit {plan.limit}"
-    yield f"Reflection pass on {one_line(scope)} ({cap}) at {plan.ran_at} (dry run)"
+    what = "applied" if applied else "dry run"
+    yield f"Reflection pass on {one_line(scope)} ({cap}) at {plan.ran_at} ({what})"
     yield f"  {result_summary(plan.result)}"
     if not plan.result.changes:
         yield "  No changes: the memory is already tidy."
@@ -66,24 +74,38 @@ def promotion_text(plan: PromotionPlan) -> Iterator[str]:
                "Point elsewhere with --memory-md PATH or $NUGGETS_MEMORY_MD.")
         return
     yield (f"Promotion to {plan.path}: {plan.added:,} to add, {plan.updated:,} to update, "
-           f"{len(plan.entries):,} candidates (hits >= {plan.threshold})")
+           f"{plan.qualifying:,} notes recalled {plan.threshold}+ times, "
+           f"{len(plan.entries):,} entries")
     for entry in plan.entries:
         reason = entry.allowed_despite
         allowed = f"  (allowed although it {reason})" if reason else ""
         yield (f"  {entry.action:<6} [{one_line(entry.section)}] {one_line(entry.title)} "
                f"({one_line(entry.note_id)}){allowed}")
+        yield from _shadowed_lines(entry.shadowed)
+        if entry.moved_from:
+            yield f"           taken out of: {', '.join(one_line(s) for s in entry.moved_from)}"
     if plan.blocked:
         yield ""
         yield (f"Held back {len(plan.blocked):,} entries that read like instructions to the agent "
-               "(promote one anyway with --allow NOTE_ID):")
+               "(promote one anyway, as shown here, with --allow NOTE_ID@HASH):")
         for blocked in plan.blocked:
             yield (f"  blocked [{one_line(blocked.section)}] {one_line(blocked.title)} "
                    f"({one_line(blocked.note_id)}): it {blocked.reason}")
+            yield f"           allow it: --allow {one_line(blocked.note_id)}@{blocked.hash}"
+            yield from _shadowed_lines(blocked.shadowed)
     yield ""
     yield inert(plan.diff) if plan.diff else "MEMORY.md is already up to date."
 
 
-def journal_line(entry: JournalEntry) -> str:
+def _shadowed_lines(shadowed: list[ShadowedNote]) -> Iterator[str]:
+    """Notes of the same section and title that the more recently updated one stands for."""
+    for note in shadowed:
+        yield (f"           shadows {one_line(note.note_id)} [{one_line(note.nugget_name)}], "
+               f"updated {one_line(note.updated_at) or 'never'}")
+
+
+def journal_line(entry: JournalHeader) -> str:
     summary = one_line(entry.summary or entry.kind)
-    return (f"{one_line(entry.run_id)}  {entry.kind:<7} {one_line(entry.at)}  "
-            f"{len(entry.after):,} notes  {summary}")
+    wrote = (one_line(entry.memory_md.rsplit("/", 1)[-1]) if entry.memory_md is not None
+             else f"{entry.notes:,} notes")
+    return f"{one_line(entry.run_id)}  {entry.kind:<7} {one_line(entry.at)}  {wrote}  {summary}"

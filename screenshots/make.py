@@ -46,6 +46,23 @@ async def review(pilot: Pilot, app: NuggetsApp) -> None:
     await pilot.press("down", "space", "down", "down", "down", "down")
 
 
+async def review_grouped(pilot: Pilot, app: NuggetsApp) -> None:
+    """The whole graph's plan grouped by nugget, one nugget rejected, the next one shown."""
+    await pilot.press("r")
+    await _settle(pilot, app)
+    await pilot.press("c")
+    await _settle(pilot, app)
+    await pilot.press("g", "n", "right_square_bracket", "down", "down")
+
+
+async def history(pilot: Pilot, app: NuggetsApp) -> None:
+    await pilot.press("r")
+    await _settle(pilot, app)
+    await pilot.press("a", "y")
+    await _settle(pilot, app)
+    await pilot.press("l")
+
+
 async def promote(pilot: Pilot, app: NuggetsApp) -> None:
     await pilot.press("p")
 
@@ -63,8 +80,8 @@ async def help_screen(pilot: Pilot, app: NuggetsApp) -> None:
 
 
 SHOTS: dict[str, Callable[[Pilot, NuggetsApp], Awaitable[None]]] = {
-    "main": main_screen, "review": review, "promote": promote, "graph": graph,
-    "help": help_screen,
+    "main": main_screen, "review": review, "review-grouped": review_grouped,
+    "history": history, "promote": promote, "graph": graph, "help": help_screen,
 }
 
 

@@ -20,7 +20,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SUITE = ["tests/test_concurrency.py", "tests/test_crash_safety.py", "tests/test_hostile_input.py",
          "tests/test_fuzz_reader.py", "tests/test_invariants.py", "tests/test_screening.py",
-         "tests/test_inert_text.py", "tests/test_console_escapes.py"]
+         "tests/test_inert_text.py", "tests/test_console_escapes.py", "tests/test_numbers.py",
+         "tests/test_special_files.py", "tests/test_odd_leftovers.py",
+         "tests/test_journal_trust.py",
+         "tests/test_promotion_journal.py", "tests/test_promotion_agent.py"]
 ORDER = [
     ("concurrent writes survived", "writes by another program racing ours, every one kept"),
     ("applies landed while another program wrote", "reviewed applies that landed mid-race"),
@@ -32,6 +35,7 @@ ORDER = [
     ("crash trials", "crash trials in all"),
     ("bad inputs tried", "broken or hostile inputs tried"),
     ("fuzz cases run", "fuzz cases run on the reader"),
+    ("number spellings tried", "number spellings written back as read (corpus and generated)"),
     ("invariant steps", "steps of random plan/apply/unhide/undo/edit sequences"),
     ("escape sequences tried on every screen",
      "escape payloads in every field shown (OSC title, clipboard and hyperlink, CSI, DCS, C1, "
@@ -39,6 +43,13 @@ ORDER = [
     ("console frames checked for escapes", "console frames checked byte for byte for escapes"),
     ("generated hostile memories walked", "generated hostile memories walked through the screens"),
     ("command outputs checked for escapes", "command outputs checked for escapes"),
+    ("special files tried", "pipes, devices, directories and oversize files in place of ours"),
+    ("odd leftovers tried", "writes and kills through symlinks to odd names, settled"),
+    ("tampered journals tried", "tampered or broken journal entries, refused or skipped"),
+    ("injection attempts held back", "injection attempts held back by promotion screening"),
+    ("legitimate notes screened (demo)", "legitimate demo notes screened (none held back)"),
+    ("legitimate notes screened (1,000-note sample)",
+     "sample notes screened (none held back; when the sample is present)"),
 ]
 
 

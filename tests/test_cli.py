@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -159,3 +162,72 @@ def test_sample_memory_reflects(tmp_path: Path) -> None:
     shutil.copy(SAMPLE, tmp_path / "graph" / "graph.json")
     result = run(tmp_path, "reflect", "--all", "--json")
     assert json.loads(result.stdout)["merged"] > 0
+
+
+# -- wrong input: a clear message and the right exit code ---------------------------------------
+
+def test_reflect_apply_says_applied_not_dry_run(home: Path) -> None:
+    result = run(home, "reflect", "--apply")
+    assert result.exit_code == 0, result.output
+    first = result.stdout.splitlines()[0]
+    assert "(applied)" in first and "dry run" not in first
+
+
+@pytest.mark.parametrize("command", ["reflect", "notes"])
+def test_an_unknown_nugget_is_a_usage_error_naming_the_known_ones(home: Path,
+                                                                   command: str) -> None:
+    before = graph_bytes(home)
+    apply = ["--apply"] if command == "reflect" else []
+    result = run(home, command, "--nugget", "nosuch", *apply)
+    assert result.exit_code == 2
+    assert "no nugget 'nosuch'" in result.stderr and "known: project" in result.stderr
+    assert "Traceback" not in result.output
+    assert graph_bytes(home) == before
+
+
+@pytest.mark.parametrize("command", [["notes"], ["reflect"], ["promote"], ["unhide", "n1"]])
+def test_a_home_without_a_graph_file_says_so(tmp_path: Path, command: list[str]) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = run(empty, *command)
+    assert result.exit_code == 1
+    assert f"no graph file at {empty / 'graph' / 'graph.json'}" in result.stderr
+    assert "0 notes" not in result.output
+    assert list(empty.iterdir()) == []
+
+
+def test_a_limit_above_the_cap_is_refused_with_a_hint(home: Path) -> None:
+    result = run(home, "reflect", "--limit", "50")
+    assert result.exit_code == 2
+    assert "at most 10 notes, not 50" in result.stderr and "--all" in result.stderr
+
+
+def test_a_limit_from_the_environment_that_is_no_number_is_refused(home: Path) -> None:
+    result = run(home, "reflect", env={"MEMORY_REFLECTION_MAX_NOTES": "abc"})
+    assert result.exit_code == 1
+    assert "MEMORY_REFLECTION_MAX_NOTES" in result.stderr and "'abc'" in result.stderr
+
+
+def test_a_pipe_closed_early_is_not_an_error(tmp_path: Path) -> None:
+    graph = tmp_path / "big" / "graph"
+    graph.mkdir(parents=True)
+    notes = [_note(f"n{i}", f"note number {i}", "some content " * 5) for i in range(5_000)]
+    (graph / "graph.json").write_text(json.dumps({"version": 3, "notes": notes}))
+    env = {**os.environ, "NUGGETS_NOW": NOW, "NUGGETS_HOME": ""}
+    reader = subprocess.Popen(
+        [sys.executable, "-m", "nuggets_tui.cli", "--home", str(tmp_path / "big"), "notes"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+    )
+    assert reader.stdout is not None and reader.stderr is not None
+    reader.stdout.readline()
+    reader.stdout.close()  # `| head -1`
+    errors = reader.stderr.read().decode()
+    assert reader.wait() == 0
+    assert errors == ""
+
+
+def test_values_are_printed_as_in_the_file(home: Path) -> None:
+    result = run(home, "reflect")
+    assert "hidden: false -> true" in result.stdout
+    assert "archivedAt: (not set) -> 2026-11-01T09:00:00.000Z" in result.stdout
+    assert "False" not in result.stdout and "None" not in result.stdout

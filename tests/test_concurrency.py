@@ -52,7 +52,8 @@ print(written, lines)
 SECONDS = 4.0
 
 
-def test_an_unlocking_writer_loses_nothing(tmp_path: Path) -> None:
+def test_an_unlocking_writer_loses_nothing(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("NUGGETS_JOURNAL_KEEP", "100000")  # every run stays to be counted
     home = make_home(tmp_path, messy_notes())
     graph = home / "graph" / "graph.json"
     memory_md = home / "memory" / "MEMORY.md"

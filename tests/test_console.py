@@ -3,6 +3,7 @@ uses, with what it wrote checked on disk."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import threading
@@ -18,6 +19,7 @@ from core.store import graph_path
 from nuggets_tui.screens.confirm import ConfirmScreen
 from nuggets_tui.screens.graph import GraphScreen
 from nuggets_tui.screens.help import HelpScreen
+from nuggets_tui.screens.history import HistoryScreen
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.screens.promote import PromoteScreen
 from nuggets_tui.screens.review import ChangeRow, ReviewScreen
@@ -65,6 +67,25 @@ async def test_filter_as_you_type_and_nugget_switch(home: Path) -> None:
         app.screen.show_nugget("user")
         await settle(pilot, app)
         assert {n["nuggetName"] for n in table(app).rows} == {"user"}
+
+
+async def test_clearing_the_filter_keeps_the_selected_note_on_screen(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        everything = [n["id"] for n in table(app).rows]
+        await pilot.press("slash", *"redis", "enter")
+        await settle(pilot, app)
+        await pilot.press("end")
+        chosen = table(app).current["id"]
+        assert everything.index(chosen) > 40  # below the first page once the filter is gone
+        await pilot.press("escape")
+        await settle(pilot, app)
+        notes = table(app)
+        assert notes.current["id"] == chosen
+        top = round(notes.scroll_y)
+        assert top <= notes.cursor < top + notes.scrollable_content_region.height - 1
+        assert notes.has_focus
 
 
 async def _review(pilot, app) -> ReviewScreen:  # type: ignore[no-untyped-def]
@@ -126,6 +147,112 @@ async def test_a_stale_plan_is_refused_and_planned_again(home: Path) -> None:
         assert graph_path(home).read_bytes() != behind_our_back
 
 
+def _rows_of(review, kind: str) -> list[ChangeRow]:  # type: ignore[no-untyped-def]
+    return [r for r in review.query_one("#changes", VirtualTable).rows
+            if isinstance(r, ChangeRow) and r.change.type == kind]
+
+
+def _pane(review, row: ChangeRow) -> str:  # type: ignore[no-untyped-def]
+    review._show_diff(row)
+    return str(review.query_one("#diff-body").render())
+
+
+async def test_each_change_pane_shows_exactly_that_change(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        review = await _review(pilot, app)
+        header = str(review.query_one("#review-counts").render())
+        assert "merges and links count separately, up to 10 each" in header
+        before = notes_on_disk(home)
+        archive = _pane(review, _rows_of(review, "hide")[0])
+        assert "hidden: false → true" in archive and "False" not in archive
+        tag_row = _rows_of(review, "tag")[0]
+        tags = _pane(review, tag_row)
+        assert "Retags" in tags and "content" not in tags and "archivedAt" not in tags
+        merge_row = _rows_of(review, "merge")[0]
+        op = review.plan.operations[merge_row.op_id - 1]
+        merge = _pane(review, merge_row)
+        for note_id in (op.winner_id, op.loser_id):
+            first = before[note_id]["content"].strip().splitlines()[0]
+            assert note_id in merge and first.strip() in merge
+        assert "Merged result" in merge
+        link = _pane(review, _rows_of(review, "link")[0])
+        assert "reason: shared context:" in link and "tags" not in link
+
+
+async def test_decide_by_kind_by_nugget_and_by_search(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        review = await _review(pilot, app)
+        await pilot.press("c")  # the whole graph: hundreds of changes
+        await settle(pilot, app)
+        plan = review.plan
+        every = {op.id for op in plan.operations}
+        changes = review.query_one("#changes", VirtualTable)
+        await pilot.press("right_square_bracket")  # the second kind: rewrites
+        assert changes.current.change.type == "rewrite"
+        await pilot.press("n")
+        rewrites = {r.op_id for r in _rows_of(review, "rewrite")}
+        assert review.kept == every - rewrites
+        assert str(changes.renderer.header_text(changes.rows[changes.cursor - 1])).endswith(
+            f"0 kept · {len(rewrites):,} rejected")
+        await pilot.press("y")
+        assert review.kept == every
+        await pilot.press("g")  # by nugget
+        await settle(pilot, app)
+        first = changes.current.change.nugget_name
+        await pilot.press("n")
+        assert review.kept == every - {i for i, c in enumerate(plan.result.changes, 1)
+                                        if c.nugget_name == first}
+        await pilot.press("plus", "slash", *"redis", "enter")
+        await settle(pilot, app)
+        found = {r.op_id for r in changes.rows if isinstance(r, ChangeRow)}
+        assert found and len(found) < len(every)
+        assert "changes match “redis”" in str(review.query_one("#review-counts").render())
+        await pilot.press("minus")
+        assert review.kept == every - found
+        await pilot.press("escape")  # clears the search, stays in the review
+        await settle(pilot, app)
+        assert app.screen is review
+        assert len([r for r in changes.rows if isinstance(r, ChangeRow)]) == len(every)
+
+
+async def test_at_80_by_24_the_review_keeps_its_change_column(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        review = await _review(pilot, app)
+        changes = review.query_one("#changes", VirtualTable)
+        first = changes.render_line(2).text  # the first change, under its group
+        assert "archive" in first
+        assert "merges and links count separately" in str(
+            review.query_one("#review-counts").render())
+
+
+async def test_a_plan_is_marked_stale_as_soon_as_the_file_changes(home: Path) -> None:
+    app = make_app(home, watch_interval=0.1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        review = await _review(pilot, app)
+        await pilot.pause(0.3)
+        assert not review.stale and footer_keys(app).get("plan_again") is None
+        doc = json.loads(graph_path(home).read_bytes())
+        doc["notes"][0]["hits"] += 1
+        graph_path(home).write_text(json.dumps(doc))
+        await pilot.pause(0.4)
+        await settle(pilot, app)
+        assert review.stale
+        assert "Stale" in str(review.query_one("#review-counts").render())
+        assert footer_keys(app)["plan_again"] is True
+        old = review.plan
+        await pilot.press("r")
+        await settle(pilot, app)
+        assert review.plan is not old and not review.stale
+        assert "Stale" not in str(review.query_one("#review-counts").render())
+
+
 async def test_unhide_an_archived_note(home: Path) -> None:
     app = make_app(home)
     archived = next(i for i, n in notes_on_disk(home).items() if fields.hidden(n))
@@ -171,11 +298,55 @@ async def test_undo_says_which_notes_block_it(home: Path) -> None:
                 note["content"] += "\nedited by the agent"
         graph_path(home).write_text(json.dumps(doc))
         edited = graph_path(home).read_bytes()
-        await pilot.press("ctrl+z", "y")
+        await pilot.press("ctrl+z")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ConfirmScreen)  # it says so before asking, in the dialog
+        assert "cannot be undone" in str(app.screen.query_one("#dialog-title").render())
+        body = str(app.screen.query_one("#dialog-body").render())
+        assert touched in body and "nothing is restored" in body
+        await pilot.press("y")  # shows the first blocking note
         await settle(pilot, app)
         assert graph_path(home).read_bytes() == edited
-        messages = [n.message for n in app._notifications]
-        assert any("Nothing was restored" in m and touched in m for m in messages)
+        assert isinstance(app.screen, MainScreen) and table(app).current["id"] == touched
+
+
+async def test_run_history_lists_every_run_and_undoes_an_older_one(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        before = notes_on_disk(home)
+        review = await _review(pilot, app)
+        touched = {diff.note_id for diff in review.plan.notes}
+        await pilot.press("a", "y")
+        await settle(pilot, app)
+        archived = next(i for i, n in notes_on_disk(home).items()
+                        if fields.hidden(n) and i not in touched)
+        app.screen.select_note(archived)
+        await settle(pilot, app)
+        await pilot.press("u")  # a second run, after the reflection
+        await settle(pilot, app)
+        assert any(c.title.startswith("Runs") for c in app.get_system_commands(app.screen))
+        await pilot.press("l")
+        await settle(pilot, app)
+        assert isinstance(app.screen, HistoryScreen)
+        runs = app.screen.query_one("#runs", VirtualTable)
+        assert [r.kind for r in runs.rows] == ["unhide", "reflect"]
+        await pilot.press("down")  # the older run, not the last
+        pane = str(app.screen.query_one("#diff-body").render())
+        assert "REFLECT" in pane and "[hide]" in pane and "hidden: false → true" in pane
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot, app)
+        after = notes_on_disk(home)
+        assert all(after[i] == before[i] for i in touched)
+        assert after[archived]["hidden"] is False  # the later unhide stays
+        await pilot.press("l")
+        await settle(pilot, app)
+        runs = app.screen.query_one("#runs", VirtualTable)
+        assert [r.kind for r in runs.rows] == ["undo", "unhide", "reflect"]
+        assert runs.renderer.state(runs.rows[2]).startswith("undone by")
 
 
 async def test_promote_writes_memory_md_and_keeps_hand_written_lines(home: Path) -> None:
@@ -194,6 +365,42 @@ async def test_promote_writes_memory_md_and_keeps_hand_written_lines(home: Path)
         assert all(line in text.splitlines() for line in hand_written)
         assert text.count("\n- **") >= screen.plan.added
         assert isinstance(app.screen, MainScreen)
+
+
+async def test_the_sidebar_and_promotion_count_the_same_qualifying_notes(home: Path) -> None:
+    qualifying = sum(not fields.hidden(n) and fields.hits(n) >= 3
+                     for n in notes_on_disk(home).values())
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        sidebar = str(app.screen.query_one("#overview-promotable").render())
+        assert sidebar == f"{qualifying:,} recalled 3+ times"
+        await pilot.press("p")
+        await settle(pilot, app)
+        assert isinstance(app.screen, PromoteScreen)
+        summary = str(app.screen.query_one("#promote-summary").render())
+        assert f"{qualifying:,} notes recalled 3+ times" in summary
+
+
+def _screen_text(app) -> str:  # type: ignore[no-untyped-def]
+    """What the terminal shows, as plain text (from the screenshot's SVG)."""
+    svg = app.export_screenshot()
+    return html.unescape("".join(re.findall(r"<text [^>]*>(.*?)</text>", svg))).replace(
+        "\xa0", " ")
+
+
+async def test_selecting_a_promotion_entry_scrolls_the_diff_to_it(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("p")
+        await settle(pilot, app)
+        await pilot.press("end")  # the last entry: far down MEMORY.md's diff
+        await settle(pilot, app)
+        entry = app.screen.query_one("#entries", VirtualTable).current
+        view = app.screen.query_one("#promote-diff")
+        assert view.scroll_y > 0
+        assert f"**{entry.title}**" in _screen_text(app)
 
 
 async def test_promote_without_a_memory_directory_says_where_it_looked(tmp_path: Path) -> None:
@@ -232,6 +439,25 @@ async def test_graph_reaches_a_linked_note(home: Path) -> None:
         await settle(pilot, app)
         assert isinstance(app.screen, MainScreen)
         assert table(app).current["id"] == target
+
+
+async def test_j_and_k_move_in_the_link_graph_trees(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("g")
+        await settle(pilot, app)
+        for tree_id, tab in (("#hops", None), ("#group-tree", "c")):
+            if tab:
+                await pilot.press(tab)
+                await settle(pilot, app)
+            tree = app.screen.query_one(tree_id)
+            assert tree.has_focus
+            start = tree.cursor_line
+            await pilot.press("j", "j")
+            assert tree.cursor_line == start + 2
+            await pilot.press("k")
+            assert tree.cursor_line == start + 1
 
 
 async def test_help_and_palette_list_the_keys(home: Path) -> None:

@@ -65,3 +65,22 @@ def test_help_screen(app: NuggetsApp, snap_compare) -> None:  # type: ignore[no-
 
 def test_main_screen_small_terminal(app: NuggetsApp, snap_compare) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(app, terminal_size=(80, 24), run_before=_after("down"))
+
+
+def test_review_grouped_by_nugget(app: NuggetsApp, snap_compare) -> None:  # type: ignore[no-untyped-def]
+    keys = ("r", "c", "g", "n", "right_square_bracket", "down")  # one nugget rejected
+    assert snap_compare(app, terminal_size=SIZE, run_before=_quietly(*keys))
+
+
+def _quietly(*keys: str):  # type: ignore[no-untyped-def]
+    """The keys, then no toasts: whether one has timed out by then depends on the machine."""
+    async def run_before(pilot: Pilot) -> None:
+        await _after(*keys)(pilot)
+        pilot.app.clear_notifications()
+        await settle(pilot, pilot.app)
+
+    return run_before
+
+
+def test_run_history(app: NuggetsApp, snap_compare) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app, terminal_size=SIZE, run_before=_quietly("r", "a", "y", "l"))

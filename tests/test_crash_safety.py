@@ -79,18 +79,20 @@ def _state(home: Path) -> tuple[bytes, bytes | None, list[str]]:
 
 
 def _check_settled(home: Path, old: tuple, new: tuple) -> str:
-    """After recovery: each file is old or new, parses, and the journal matches the graph."""
+    """After recovery: each file is old or new, parses, and the journal matches the file the
+    run writes (the graph, or MEMORY.md for a promotion)."""
     graph, memory_md, journal = _state(home)
     assert graph in (old[0], new[0])
     assert memory_md in (old[1], new[1])
     read_graph(home / "graph" / "graph.json")  # parses cleanly
-    landed = graph == new[0] and old[0] != new[0]
+    graph_landed = graph == new[0] and old[0] != new[0]
+    landed = graph_landed or (memory_md == new[1] != old[1])  # a promotion writes MEMORY.md
     assert journal == (new[2] if landed else old[2])
     if landed:
         entry = memory_of(home).log()[0]
-        assert entry.result_fingerprint == fingerprint(graph)
+        assert entry.result_fingerprint == fingerprint(graph if graph_landed else memory_md)
     assert leftovers(home) == []
-    return "new" if landed or (memory_md == new[1] != old[1]) else "old"
+    return "new" if landed else "old"
 
 
 @pytest.mark.parametrize("scenario", list(SCENARIOS))
@@ -300,8 +302,13 @@ def test_killed_at_random_moments_of_a_sequence(tmp_path: Path) -> None:
         assert memory_md in [s[1] for s in states]
         read_graph(home / "graph" / "graph.json")
         entries = memory_of(home).log()
-        expected = entries[0].result_fingerprint if entries else fingerprint(states[0][0])
-        assert fingerprint(graph) == expected  # journaled iff landed
+        # journaled iff landed: the newest run of each file has that file's fingerprint
+        of_graph = [e for e in entries if e.memory_md is None]
+        expected = of_graph[0].result_fingerprint if of_graph else fingerprint(states[0][0])
+        assert fingerprint(graph) == expected
+        of_md = [e for e in entries if e.memory_md is not None]
+        if of_md:
+            assert of_md[0].result_fingerprint == fingerprint(memory_md or b"")
         assert journal in [s[2] for s in states]
         assert leftovers(home) == []
         hit_mid += 0 < len(journal) < len(states[-1][2])
@@ -370,7 +377,7 @@ def test_a_memory_md_edit_in_the_window_is_kept_whatever_the_crash(tmp_path: Pat
     first = copy_home(template, tmp_path / "uncrashed")
     assert run_in_child(racing(first), crash_at=None).code == 0
     text = (first / "memory" / "MEMORY.md").read_text()
-    assert "agent line" in text and "Hand-written line." in text and "## preferences" in text
+    assert "agent line" in text and "Hand-written line." in text and "- **pref: tabs**" in text
     for k in range(1, len(steps) + 1):
         home = copy_home(template, tmp_path / f"k{k}")
         assert run_in_child(racing(home), crash_at=k).killed

@@ -230,7 +230,7 @@ def test_a_directory_a_pipe_and_broken_links_in_place_of_the_file(tmp_path: Path
     graph.unlink()
     cases: list[tuple[Callable[[], None], str]] = [
         (lambda: graph.mkdir(), "is a directory"),
-        (lambda: os.mkfifo(graph), "is not a regular file"),
+        (lambda: os.mkfifo(graph), "not a regular file"),
         (lambda: graph.symlink_to(home / "nowhere.json"), "which does not exist"),
         (lambda: graph.symlink_to(graph), "cannot be read"),
     ]

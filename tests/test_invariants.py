@@ -17,6 +17,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from reliability_support import CLOCK, note
 
 from core import Memory, NuggetsError, StalePlanError, UndoConflictError
+from core.journal import read_entry
 from core.store import read_graph
 
 WORDS = ["deploy", "cache", "port", "redis", "make", "tabs", "spaces", "user", "likes", "tea"]
@@ -102,7 +103,7 @@ class MemoryMachine(RuleBasedStateMachine):
         runs = [e for e in self.memory.log()]
         if not runs:
             return
-        entry = data.draw(st.sampled_from(runs))
+        entry = read_entry(self.memory.home, data.draw(st.sampled_from(runs)).run_id)
         before = self.graph.read_bytes()
         try:
             self.memory.undo(entry.run_id)

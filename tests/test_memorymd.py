@@ -1,5 +1,6 @@
 """MEMORY.md edited through its index gives the same text as reading it line by line for every
-edit: `LineByLine` below is that plain reading (SPEC §6), kept as the reference."""
+edit: `LineByLine` below is that plain reading (SPEC §6), kept as the reference. An entry's lines
+are its head and the lines directly under it up to a blank line, entry or heading."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from core.memorymd import MemoryDocument, section_rank
 
 HEADER = ["# Memory", "", "Auto-promoted from nuggets graph notes (3+ recalls across sessions)."]
 _SECTION = re.compile(r"^##\s+(.*?)\s*$")
+_HEADING = re.compile(r"^#{1,6}(\s|$)")
 
 
 class LineByLine:
@@ -30,12 +32,14 @@ class LineByLine:
     def find(self, section: str) -> tuple[int, int] | None:
         return next(((s, e) for name, s, e in self.sections() if name == section), None)
 
-    def entry_span(self, start: int, end: int, title: str) -> tuple[int, int] | None:
+    def entry_span(self, start: int, end: int, title: str, after: int = 0
+                   ) -> tuple[int, int] | None:
         head = f"- **{title}**:"
-        for i in range(start + 1, end):
+        for i in range(max(start + 1, after), end):
             if self.lines[i].startswith(head):
                 stop = i + 1
-                while stop < end and self.lines[stop].startswith("  ") and self.lines[stop].strip():
+                while stop < end and self.lines[stop].strip() and not (
+                        self.lines[stop].startswith("- **") or _HEADING.match(self.lines[stop])):
                     stop += 1
                 return i, stop
         return None
@@ -61,7 +65,12 @@ class LineByLine:
         if found is None:
             self.append(start, end, entry)
             return "add"
-        if self.lines[found[0] : found[1]] == entry:
+        removed = False  # later entries of the title in the section go
+        while (again := self.entry_span(start, end, title, found[1])) is not None:
+            del self.lines[again[0] : again[1]]
+            end -= again[1] - again[0]
+            removed = True
+        if self.lines[found[0] : found[1]] == entry and not removed:
             return "same"
         self.lines[found[0] : found[1]] = entry
         return "update"
@@ -76,6 +85,7 @@ LINES = st.sampled_from([
     "", "   ", "## learnings", "## user", "##  a ", "## preferences", "##x", "# Memory",
     "- **t**: old", "- **t**:", "- **a**: b**: c", "- **a**: x", "- **Deploy**: make",
     "- plain bullet", "  continued", "  ", "hand-written line", "- **bold** text",
+    "flush-left continued", "### sub heading",
 ])
 
 
@@ -109,3 +119,9 @@ def test_thousands_of_entries_are_each_found_again() -> None:
     assert again.upsert("user", "title 5", ["- **title 5**: v2"]) == "update"
     assert again.text().count("- **title ") == 3000
     assert "- **title 5**: v2" in again.text()
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("a-*# :\r\n\u2028\x0c\x85")), max_size=40))
+def test_a_document_reads_back_byte_for_byte(text: str) -> None:
+    assert MemoryDocument(text, HEADER).text() == (text or "\n".join(HEADER) + "\n")

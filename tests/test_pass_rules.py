@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from note_builders import NOW, NOW_ISO, OLD, link, make_home, note, result, run_pass
 
-from core import Memory
+from core import Memory, NuggetsError
 from core.clock import epoch_ms, fixed_clock
 from core.models import Note
 from core.reflection import plan_pass
@@ -30,7 +30,7 @@ def ago(**delta: float) -> str:
     (None, {}, 10),
     (None, {"MEMORY_REFLECTION_MAX_NOTES": "3"}, 3),
     (None, {"MEMORY_REFLECTION_MAX_NOTES": "25"}, 10),
-    (None, {"MEMORY_REFLECTION_MAX_NOTES": "many"}, 10),
+    (None, {"MEMORY_REFLECTION_MAX_NOTES": ""}, 10),
     (4, {"MEMORY_REFLECTION_MAX_NOTES": "3"}, 4),
     (50, {}, 10),
 ])
@@ -38,6 +38,12 @@ def test_limit_defaults_to_env_else_10_and_is_capped_at_10(
     given: int | None, env: dict[str, str], expected: int
 ) -> None:
     assert resolve_limit(given, env) == expected
+
+
+@pytest.mark.parametrize("raw", ["many", "abc", "-3", "2.5", "²"])
+def test_a_limit_from_the_environment_that_is_no_number_is_an_error_naming_it(raw: str) -> None:
+    with pytest.raises(NuggetsError, match="MEMORY_REFLECTION_MAX_NOTES"):
+        resolve_limit(None, {"MEMORY_REFLECTION_MAX_NOTES": raw})
 
 
 def _messy(note_id: str, word: str, **extra: object) -> dict:

@@ -210,7 +210,12 @@ def test_the_journal_entry_holds_run_time_fingerprints_operations_result_and_ima
     plan = mixed.plan(uncapped=True)
     mixed.apply(plan, accepted=[1, 4])
     entry_file = mixed.home / "reflections" / "20261101T090000Z-0001.json"
-    data = json.loads(entry_file.read_bytes())
+    head, body = entry_file.read_bytes().splitlines()  # a small header line, then the entry
+    data = json.loads(body)
+    assert json.loads(head) == {"header": 1, "runId": data["runId"], "seq": 1, "kind": "reflect",
+                                "at": NOW_ISO, "baseFingerprint": data["baseFingerprint"],
+                                "resultFingerprint": data["resultFingerprint"],
+                                "notes": len(data["after"]), "summary": data["summary"]}
     before = {n["id"]: n for n in mixed_notes()}
     after = file_notes(mixed.home)
     assert data["runId"] == "20261101T090000Z-0001" and data["kind"] == "reflect"

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from core.demo import DEMO_NOW, build_demo_notes
 from core.models import NoteDiff, Plan, ReflectionResult
-from core.preview import kept_after, touched_by
+from core.notediff import shown_value
+from core.preview import change_view, kept_after, touched_by
 from core.reflection import plan_pass
 from core.workspace import Workspace, replay
 
@@ -54,3 +55,37 @@ def test_keeping_everything_previews_the_plan() -> None:
     plan, _ = demo_plan()
     preview = kept_after(plan, [op.id for op in plan.operations])
     assert all(preview[diff.note_id] == diff.after for diff in plan.notes)
+
+
+def test_each_change_is_shown_as_exactly_what_it_writes_alone() -> None:
+    plan, _ = demo_plan()
+    before = {diff.note_id: diff.before for diff in plan.notes}
+    seen = set()
+    for op in plan.operations:
+        view = change_view(op, before)
+        alone = kept_after(plan, {op.id})
+        seen.add(op.type)
+        if op.type == "merge":
+            assert [n["id"] for n in view.notes] == [op.winner_id, op.loser_id]
+            assert alone[op.winner_id]["content"] == view.merged_text
+            assert set(view.tags_added) == set(alone[op.winner_id]["tags"]) - set(
+                before[op.winner_id]["tags"])
+        elif op.type == "tag":
+            old, new = before[op.note_id]["tags"], alone[op.note_id]["tags"]
+            assert view.tags_added == [t for t in new if t not in old]
+            assert view.tags_removed == [t for t in old if t not in new]
+            assert not view.content and not view.merged_text
+        elif op.type == "rewrite":
+            assert [text for tag, text in view.content if tag in "+-"]
+            assert not view.tags_added
+        elif op.type == "link":
+            assert {n["id"] for n in view.notes} == {op.note_id, op.other_id}
+            assert not view.content and not view.tags_added
+        else:
+            assert [n["id"] for n in view.notes] == [op.note_id]
+    assert seen == {"hide", "rewrite", "tag", "merge", "link"}
+
+
+def test_values_are_shown_as_a_person_reads_them() -> None:
+    assert [shown_value(v) for v in (False, True, None, 3, "x", [1])] == [
+        "false", "true", "(not set)", "3", "x", "[1]"]

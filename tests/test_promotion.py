@@ -40,10 +40,9 @@ def test_candidates_are_visible_notes_with_enough_hits() -> None:
 
 
 @pytest.mark.parametrize(("fields", "section"), [
-    ({"type": "preference", "tags": ["learnings"]}, "preferences"),
-    ({"tags": ["preferences", "learnings"]}, "preferences"),
-    ({"tags": ["learnings"], "subject": "assistant:self"}, "learnings"),
-    ({"title": "Learned: pin versions", "subject": "user:primary"}, "learnings"),
+    ({"scope": "session", "tags": ["preferences", "learnings"]}, "preferences"),
+    ({"scope": "session", "tags": ["learnings"], "subject": "assistant:self"}, "assistant-self"),
+    ({"title": "Learned: pin versions", "subject": "user:primary"}, "user"),
     ({"subject": "assistant:self", "scope": "self"}, "assistant-self"),
     ({"subject": "user:primary", "scope": "project"}, "user"),
     ({"subject": "team:core", "scope": "shared"}, "shared-context"),
@@ -61,8 +60,10 @@ def test_a_new_file_has_the_header_and_sections_in_order() -> None:
         fact("u", "Name", "Sam", subject="user:primary", scope="user"),
         fact("s", "Repo layout", "src holds code\n\nand tests live in tests"),
         fact("a", "Tone", "plain words", subject="assistant:self", scope="self"),
-        fact("p", "Dark theme", "use dark theme", type="preference"),
-        fact("l", "Learned: pin", "pin express", subject="user:primary"),
+        fact("p", "Dark theme", "use dark theme", tags=["preferences"], scope="session",
+             subject="session:current"),
+        fact("l", "Learned: pin", "pin express", tags=["learnings"], scope="session",
+             subject="session:current"),
     ]
     text, added, updated = promoted(notes)
     assert text == HEADER + (
@@ -85,6 +86,7 @@ My own notes, do not touch.
 - **Old lesson**: keep this
 - **Pin versions**: old text
   old continuation
+
 Hand note under learnings.
 
 ## custom stuff
@@ -99,9 +101,12 @@ Hand note under learnings.
 
 def test_an_existing_file_is_edited_in_place_keeping_everything_else() -> None:
     notes = [
-        fact("p1", "Pin versions", "pin express\nafter the outage", tags=["learnings"]),
-        fact("n1", "New lesson", "always test", tags=["learnings"]),
-        fact("d1", "Dark theme", "use dark theme", type="preference"),
+        fact("p1", "Pin versions", "pin express\nafter the outage", tags=["learnings"],
+             scope="session", subject="session:current"),
+        fact("n1", "New lesson", "always test", tags=["learnings"], scope="session",
+             subject="session:current"),
+        fact("d1", "Dark theme", "use dark theme", tags=["preferences"], scope="session",
+             subject="session:current"),
         fact("r1", "Repo layout", "src holds code"),
         fact("u1", "Name", "Sam", subject="user:primary", scope="user"),
         fact("u2", "Editor", "vim", subject="user:primary", scope="user"),
@@ -116,6 +121,7 @@ My own notes, do not touch.
 - **Old lesson**: keep this
 - **Pin versions**: pin express
   after the outage
+
 Hand note under learnings.
 - **New lesson**: always test
 
@@ -250,7 +256,8 @@ def test_promoting_twice_changes_nothing_the_second_time_and_keeps_hand_lines(
     second, added, updated = promoted(notes, first)
     assert (second, added, updated) == (first, 0, 0)
     kept = first.splitlines()
-    assert all(line in kept for line in before.splitlines() if not line.startswith("- **"))
+    # entries (and a section heading their moving left empty) are the tool's; the rest stays
+    assert all(line in kept for line in before.splitlines() if not line.startswith(("- **", "## ")))
 
 
 def test_a_title_holding_the_entry_marker_is_updated_not_added_again() -> None:

@@ -43,6 +43,8 @@ class LinkTree(Tree[Hop]):
                 tooltip="Show the highlighted note on the main screen"),
         Binding("space", "toggle_node", "Expand/collapse", id="graph.expand",
                 tooltip="Show or hide a note's own links and backlinks"),
+        Binding("j", "cursor_down", show=False),  # as in every list and table
+        Binding("k", "cursor_up", show=False),
     ]
 
 

@@ -16,7 +16,8 @@ from textual.widgets import Input, OptionList, Static
 
 from core import Memory, NuggetsError, UndoConflictError, fields
 from core.history import last_undoable
-from core.models import Plan, RawNote
+from core.inert import one_line
+from core.models import JournalEntry, Plan, RawNote
 from core.peek import first_notes
 from core.shelf import NuggetSummary, Shelf
 from core.stats import Overview, overview
@@ -50,6 +51,7 @@ class FileStamp:
         return cls(st.st_mtime_ns, st.st_size, st.st_ino)
 
 
+BLOCKERS_SHOWN = 20  # notes named in the dialog when an undo is blocked
 FIRST_PAGE = 100  # notes read from the head of the file to show while the rest is read
 View = tuple[str | None, bool, str]  # the nugget (None: all), archived shown, filter text
 
@@ -79,6 +81,8 @@ class MainScreen(Screen[None]):
                 tooltip="Promote notes recalled 3+ times to MEMORY.md"),
         Binding("g", "graph", "Link graph", id="main.graph",
                 tooltip="Walk the link graph from the selected note"),
+        Binding("l", "history", "Runs", id="main.history",
+                tooltip="Every applied run with what it changed; undo any of them"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="main.clear",
                 tooltip="Clear the filter and go back to the table"),
     ]
@@ -336,7 +340,7 @@ class MainScreen(Screen[None]):
             return True if note is not None and fields.hidden(note) else None
         if action == "graph":
             return True if note is not None else None
-        if action in ("review", "promote", "undo"):
+        if action in ("review", "promote", "undo", "history"):
             return True if self.shelf is not None else None
         return True
 
@@ -361,7 +365,8 @@ class MainScreen(Screen[None]):
         graph = self._current_graph()
         prepared = self.prepared_plan if graph is not None and self.nugget is None else None
         self.app.push_screen(ReviewScreen(self.memory, self.nugget, graph=graph,
-                                          prepared=prepared), self._after_write)
+                                          prepared=prepared, watch_interval=self.watch_interval),
+                             self._after_write)
 
     def action_promote(self) -> None:
         from .promote import PromoteScreen
@@ -376,6 +381,12 @@ class MainScreen(Screen[None]):
         if note is None or self.shelf is None:
             return
         self.app.push_screen(GraphScreen(self.shelf, note["id"], self.nugget), self._jump)
+
+    def action_history(self) -> None:
+        from .history import HistoryScreen
+
+        self.app.push_screen(HistoryScreen(self.memory),
+                             lambda run_id: self.undo_run(run_id) if run_id else None)
 
     def _current_graph(self) -> Graph | None:
         """The graph as loaded, while the file on disk is still that version (by its stat);
@@ -433,40 +444,68 @@ class MainScreen(Screen[None]):
     def action_undo(self) -> None:
         try:
             entry = last_undoable(self.memory.log())
+            self.tell(self.memory.take_notices())
         except NuggetsError as exc:
             self._failed("Cannot read the journal", str(exc))
             return
         if entry is None:
             notify(self, "No applied run to undo.", timeout=3)
             return
+        self.undo_run(entry.run_id)
+
+    @work(thread=True, exclusive=True, group="write", description="undo_run")
+    def undo_run(self, run_id: str) -> None:
+        """Undo one run: check what blocks it first, then ask (or say what blocks it)."""
+        try:
+            entry, blockers = self.memory.undo_blockers(run_id, self._current_graph())
+        except NuggetsError as exc:
+            self.app.call_from_thread(self._failed, "Cannot undo", str(exc))
+            return
+        self.app.call_from_thread(self._ask_undo, entry, blockers)
+
+    def _ask_undo(self, entry: JournalEntry, blockers: list[str]) -> None:
+        if blockers:
+            self._say_blocked(entry.run_id, blockers)
+            return
         body = join(
             "Undo run ", line(entry.run_id, "bold"), " (", line(entry.kind), ", ", line(entry.at),
             ")?\n", line(entry.summary or entry.kind), "\n\n",
-            f"This restores the {len(entry.before):,} notes it changed as they were before it, "
-            "in ", line(shown_path(self.memory.graph_path)), ", and journals the undo.",
+            _undo_what(entry, self.memory),
         )
         self.app.push_screen(
-            ConfirmScreen("Undo the last applied run", body, yes="Undo"),
+            ConfirmScreen(f"Undo run {one_line(entry.run_id)}", body, yes="Undo"),
             lambda yes: self._undo(entry.run_id) if yes else None,
+        )
+
+    def _say_blocked(self, run_id: str, blockers: list[str]) -> None:
+        shown = self._titles(blockers[:BLOCKERS_SHOWN])
+        more = len(blockers) - len(shown)
+        body = join(
+            f"{len(blockers):,} notes this run wrote changed since (the agent or a later run "
+            "edited them); undoing it would lose those changes, so nothing is restored:\n\n",
+            *[part for title in shown for part in ("  • ", line(title), "\n")],
+            f"  … and {more:,} more\n" if more else "",
+            "\nUndo the later runs first (l lists them), or keep this run.",
+        )
+        self.app.push_screen(
+            ConfirmScreen(f"Run {one_line(run_id)} cannot be undone", body, yes="Show the first",
+                          no="Close"),
+            lambda yes: self.select_note(blockers[0]) if yes else None,
         )
 
     @work(thread=True, exclusive=True, group="write", description="_undo")
     def _undo(self, run_id: str) -> None:
         try:
             entry = self.memory.undo(run_id)
-        except UndoConflictError as exc:
-            blocking = ", ".join(self._titles(exc.note_ids))
-            self.app.call_from_thread(
-                self._failed, "Cannot undo",
-                f"Nothing was restored: these notes changed since run {run_id}: {blocking}",
-            )
+        except UndoConflictError as exc:  # changed between the check and the undo
+            self.app.call_from_thread(self._say_blocked, run_id, exc.note_ids)
             return
         except NuggetsError as exc:
             self.app.call_from_thread(self._failed, "Cannot undo", str(exc))
             return
-        self.app.call_from_thread(
-            self._wrote, f"Undid run {run_id}: restored {len(entry.after):,} notes."
-        )
+        restored = ("MEMORY.md as it was before it" if entry.memory_md is not None
+                    else f"{len(entry.after):,} notes")
+        self.app.call_from_thread(self._wrote, f"Undid run {run_id}: restored {restored}.")
 
     def _titles(self, note_ids: list[str]) -> list[str]:
         out = []
@@ -476,3 +515,10 @@ class MainScreen(Screen[None]):
             out.append(f"“{title}” ({note_id})" if title else note_id)
         return out
 
+
+def _undo_what(entry: JournalEntry, memory: Memory) -> str:
+    if entry.memory_md is not None:
+        return (f"This puts {shown_path(entry.memory_md)} back as it was before it (if nothing "
+                "changed it since), and journals the undo.")
+    return (f"This restores the {len(entry.before):,} notes it changed as they were before it, "
+            f"in {shown_path(memory.graph_path)}, and journals the undo.")

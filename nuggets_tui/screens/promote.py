@@ -5,6 +5,7 @@ are held back (core/screening.py) until the operator allows them one by one."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.text import Text
@@ -17,7 +18,8 @@ from textual.widgets import Static
 
 from core import Memory, NuggetsError, StalePlanError
 from core.memorymd import section_rank
-from core.models import BlockedEntry, PromotionEntry, PromotionPlan
+from core.models import BlockedEntry, PromotionEntry, PromotionPlan, ShadowedNote
+from core.promotion import parse_allowance
 from core.store import Graph
 
 from ..safe import block, join, line, more_lines, notify, shown_path
@@ -31,23 +33,48 @@ _ACTION_STYLES = {"add": "green", "update": "yellow", "same": "dim", "held": "bo
 Entry = PromotionEntry | BlockedEntry
 
 
+@dataclass(frozen=True)
+class ShadowRow:
+    """A note of the same section and title that `entry` is written instead of, listed
+    under it."""
+
+    entry: Entry
+    note: ShadowedNote
+
+
+Row = Entry | ShadowRow
+
+
 def action_of(row: Entry) -> str:
     if isinstance(row, BlockedEntry):
         return "held"
     return row.action + ("!" if row.allowed_despite else "")
 
 
-class EntryRows(RowRenderer[Entry]):
-    def key(self, row: Entry) -> str:
-        return row.note_id
+def rows_of(plan: PromotionPlan) -> list[Row]:
+    """Held entries first, then by section and title; each entry's shadowed notes under it."""
+    entries: list[Entry] = sorted([*plan.blocked, *plan.entries], key=lambda e: (
+        action_of(e) != "held", section_rank(e.section), e.title))
+    return [row for e in entries for row in (e, *(ShadowRow(e, n) for n in e.shadowed))]
 
-    def cells(self, row: Entry) -> Sequence[Text]:
+
+class EntryRows(RowRenderer[Row]):
+    def key(self, row: Row) -> str:
+        return row.note.note_id if isinstance(row, ShadowRow) else row.note_id
+
+    def cells(self, row: Row) -> Sequence[Text]:
+        if isinstance(row, ShadowRow):
+            return [Text(""), Text(""), join(
+                ("  ↳ shadowed: ", "dim"), line(row.note.note_id, "dim"),
+                (" [", "dim"), line(row.note.nugget_name, "dim"), ("] updated ", "dim"),
+                line(row.note.updated_at or "never", "dim"))]
         action = action_of(row)
         return [line(action, _ACTION_STYLES.get(action.rstrip("!"), "")),
                 line(row.section), line(row.title)]
 
-    def style(self, row: Entry) -> str | None:
-        return "virtual-table--dim" if action_of(row) == "same" else None
+    def style(self, row: Row) -> str | None:
+        shadow = isinstance(row, ShadowRow)
+        return "virtual-table--dim" if shadow or action_of(row) == "same" else None
 
 
 ENTRY_COLUMNS = (
@@ -67,6 +94,19 @@ def diff_text(diff: str) -> Text:
     if len(lines) > MAX_DIFF_LINES:
         parts.append(more_lines(len(lines) - MAX_DIFF_LINES, " (nuggets promote prints them all)"))
     return join(*parts)
+
+
+def shadowed_text(row: Entry) -> Text:
+    """The notes of the same section and title this more recently updated one is written for."""
+    if not row.shadowed:
+        return Text("")
+    parts: list[Text | str | tuple[str, str]] = [
+        (f"Written instead of {len(row.shadowed)} older note(s) of this title", "bold"),
+        " (they may disagree with it):\n"]
+    for note in row.shadowed:
+        parts += ["  ", line(note.note_id), " [", line(note.nugget_name), "] updated ",
+                  line(note.updated_at or "never"), "\n"]
+    return join(*parts, "\n")
 
 
 def held_text(row: Entry) -> Text:
@@ -90,12 +130,13 @@ def summary_text(plan: PromotionPlan) -> Text:
             ".\nPromotion only writes MEMORY.md where its directory already exists. Point it "
             "elsewhere with ", ("nuggets promote --memory-md PATH", "bold"), " or ",
             ("$NUGGETS_MEMORY_MD", "bold"), ", or create that directory.\n",
-            f"{len(plan.entries):,} notes have {plan.threshold:,}+ recalls.",
+            f"{plan.qualifying:,} notes have {plan.threshold:,}+ recalls.",
         )
     return join(
         "Promote to ", line(shown_path(plan.path), "bold"), "\n",
         (f"{plan.added:,} to add", "green"), " · ", (f"{plan.updated:,} to update", "yellow"),
-        f" · {len(plan.entries):,} notes recalled {plan.threshold:,}+ times. Hand-written lines "
+        f" · {plan.qualifying:,} notes recalled {plan.threshold:,}+ times, "
+        f"{len(plan.entries):,} entries. Hand-written lines "
         "and other sections are kept as they are.",
         *held_summary(plan),
     )
@@ -133,7 +174,7 @@ class PromoteScreen(Screen[bool]):
         self.memory = memory
         self.graph = graph
         self.plan: PromotionPlan | None = None
-        self.allowed: set[str] = set()
+        self.allowed: set[str] = set()  # NOTE_ID@HASH of each held-back entry allowed
         self._body: tuple[PromotionPlan, Text] | None = None  # the plan's diff, drawn once
 
     def compose(self) -> ComposeResult:
@@ -164,11 +205,8 @@ class PromoteScreen(Screen[bool]):
         self.plan = plan
         self.query_one("#promote-summary", Static).update(summary_text(plan))
         table = self.query_one("#entries", VirtualTable)
-        current = table.current.note_id if table.current is not None else None
-        rows: list[Entry] = [*plan.blocked, *plan.entries]
-        table.set_rows(sorted(rows, key=lambda e: (action_of(e) != "held",
-                                                   section_rank(e.section), e.title)),
-                       keep_key=current)
+        current = EntryRows().key(table.current) if table.current is not None else None
+        table.set_rows(rows_of(plan), keep_key=current)
         self._show_diff(table.current)
         self.refresh_bindings()
 
@@ -186,18 +224,22 @@ class PromoteScreen(Screen[bool]):
     @on(VirtualTable.Highlighted, "#entries")
     def _highlighted(self, event: VirtualTable.Highlighted) -> None:
         self._show_diff(event.row)
+        if isinstance(event.row, PromotionEntry):  # its lines in the diff, not the file's top
+            self.query_one(DiffView).scroll_to_text(line(f"**{event.row.title}**").plain)
         self.refresh_bindings()
 
-    def _show_diff(self, row: Entry | None) -> None:
-        held = held_text(row) if row is not None else Text("")
+    def _show_diff(self, row: Row | None) -> None:
+        entry = row.entry if isinstance(row, ShadowRow) else row
+        held = join(shadowed_text(entry), held_text(entry)) if entry is not None else Text("")
         self.query_one(DiffView).show(join(held, self._diff_body()))
 
     def action_allow(self) -> None:
         row = self.query_one("#entries", VirtualTable).current
         if isinstance(row, BlockedEntry):
-            self.allowed.add(row.note_id)
+            # The hash of the text shown: a note that changes before the write is held back again.
+            self.allowed.add(f"{row.note_id}@{row.hash}")
         elif isinstance(row, PromotionEntry) and row.allowed_despite:
-            self.allowed.discard(row.note_id)
+            self.allowed = {t for t in self.allowed if parse_allowance(t)[0] != row.note_id}
         else:
             return
         self.replan()
@@ -240,7 +282,10 @@ class PromoteScreen(Screen[bool]):
         except NuggetsError as exc:
             self.app.call_from_thread(self._failed, "Nothing was written", str(exc))
             return
-        self.app.call_from_thread(self._written, f"Promoted {added} new entries to {plan.path}.")
+        run = self.memory.promotion_run
+        undo = f" (run {run.run_id}; ctrl+z on the notes undoes it)" if run else ""
+        self.app.call_from_thread(self._written,
+                                  f"Promoted {added} new entries to {plan.path}.{undo}")
 
     def _written(self, message: str) -> None:
         self.query_one(Busy).stop()

@@ -1,5 +1,6 @@
-"""Review a dry run: the changes of a planned pass grouped by kind, each with its before → after;
-keep or reject each one, then apply the kept ones."""
+"""Review a dry run: the changes of a planned pass grouped by kind (or by nugget), each shown as
+exactly what it does; keep or reject one change, a whole group, or everything a search finds, then
+apply the kept ones."""
 
 from __future__ import annotations
 
@@ -13,29 +14,24 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
-from core import Memory, NuggetsError, StalePlanError
-from core.models import NoteDiff, Plan, RawNote, ReflectionChange
-from core.preview import kept_after, named_notes, touched_by
-from core.store import Graph
+from core import Memory, NuggetsError, StalePlanError, fields
+from core.models import MergeOp, Plan, RawNote, ReflectionChange
+from core.preview import ChangeView, change_view, named_notes, touched_by
+from core.selection import MAX_LIMIT
+from core.store import Graph, current_fingerprint
 
-from ..safe import join, line, notify, shown_path
+from ..safe import block, join, line, more_lines, notify, shown_path
 from ..widgets.busy import Busy
-from ..widgets.diff_view import DiffView, heading, note_diff_text
+from ..widgets.diff_view import MAX_DIFF_LINES, DiffView, diff_line, heading
 from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
 from .confirm import ConfirmScreen
 
-SYNC_PREVIEW_NOTES = 5_000  # larger plans preview a subset in the background
 KINDS = (("hide", "Archive"), ("rewrite", "Rewrite"), ("tag", "Tag"), ("merge", "Merge"),
          ("link", "Link"))
-
-
-@dataclass(frozen=True)
-class Group:
-    label: str
-    count: int
+GROUPINGS = ("kind", "nugget")
 
 
 @dataclass(frozen=True)
@@ -44,6 +40,13 @@ class ChangeRow:
     change: ReflectionChange
     title: str
     summary: str  # the change in a few words, naming the other note of a merge or a link
+    haystack: str  # what a search in the review looks in, casefolded
+
+
+@dataclass(frozen=True)
+class Group:
+    label: str
+    members: tuple[int, ...]  # the op ids of its rows as shown
 
 
 class ChangeRows(RowRenderer["Group | ChangeRow"]):
@@ -58,7 +61,10 @@ class ChangeRows(RowRenderer["Group | ChangeRow"]):
 
     def header_text(self, row: Group | ChangeRow) -> Text:
         assert isinstance(row, Group)
-        return line(f"{row.label} ({row.count:,})")
+        kept = sum(op_id in self.kept for op_id in row.members)
+        rejected = len(row.members) - kept
+        return join(line(row.label), f" ({len(row.members):,}) · ", (f"{kept:,} kept", "green"),
+                    " · ", (f"{rejected:,} rejected", "red" if rejected else ""))
 
     def cells(self, row: Group | ChangeRow) -> Sequence[Text]:
         assert isinstance(row, ChangeRow)
@@ -75,10 +81,10 @@ class ChangeRows(RowRenderer["Group | ChangeRow"]):
         return None
 
 
-CHANGE_COLUMNS = (
+CHANGE_COLUMNS = (  # at 80 columns the change still fits beside the note
     Column("", 1, priority=9),
-    Column("Note", 0, flexible=True, min_width=14),
-    Column("Change", 30, priority=1),
+    Column("Note", 0, flexible=True, min_width=12),
+    Column("Change", 18, priority=1),
 )
 
 
@@ -87,37 +93,129 @@ def _summary(plan: Plan, op_id: int, titles: dict[str, str]) -> str:
     others = [i for i in named_notes(plan, op_id) if i != change.note_id]
     if change.type == "tag":
         return change.detail.removeprefix("Tags -> ")
+    if change.type in ("hide", "rewrite"):  # the detail is the same for every one of them
+        return {"hide": "archive", "rewrite": "rewrite"}[change.type]
     if not others:
         return change.detail
     other = titles.get(others[0]) or others[0]
     return f"absorbs “{other}”" if change.type == "merge" else f"↔ “{other}”"
 
 
-def grouped_rows(plan: Plan) -> list[Group | ChangeRow]:
+def change_rows(plan: Plan) -> list[ChangeRow]:
+    """One row per change, in the order the pass made them."""
     titles = {diff.note_id: str(diff.before.get("title") or "") for diff in plan.notes}
-    rows: list[Group | ChangeRow] = []
-    for kind, label in KINDS:
-        members = [
-            ChangeRow(op_id, change, titles.get(change.note_id, ""),
-                      _summary(plan, op_id, titles))
-            for op_id, change in enumerate(plan.result.changes, start=1) if change.type == kind
-        ]
-        if members:
-            rows += [Group(label, len(members)), *members]
+    rows = []
+    for op_id, change in enumerate(plan.result.changes, start=1):
+        title, summary = titles.get(change.note_id, ""), _summary(plan, op_id, titles)
+        haystack = " ".join((title, summary, change.detail, change.nugget_name, change.note_id,
+                             change.type))
+        rows.append(ChangeRow(op_id, change, title, summary, haystack.casefold()))
     return rows
 
 
-def counts_text(plan: Plan, kept: set[int], nugget: str | None) -> Text:
+def grouped_rows(rows: list[ChangeRow], by: str = "kind",
+                 query: str = "") -> list[Group | ChangeRow]:
+    """The rows a search finds (all without one), under a header per kind or per nugget."""
+    needle = query.casefold().strip()
+    found = [row for row in rows if needle in row.haystack] if needle else rows
+    # Bucketed rather than sorted: 150k changes are grouped again on every key of a search.
+    buckets: dict[str, dict[str, list[ChangeRow]]] = {}
+    for row in found:
+        outer = row.change.type if by == "kind" else row.change.nugget_name
+        inner = buckets.get(outer)
+        if inner is None:
+            inner = buckets[outer] = {kind: [] for kind, _label in KINDS}
+        inner[row.change.type].append(row)
+    labels = dict(KINDS)
+    order = [kind for kind, _label in KINDS] if by == "kind" else sorted(buckets)
+    out: list[Group | ChangeRow] = []
+    for key in order:
+        if key not in buckets:
+            continue
+        members = [row for kind_rows in buckets[key].values() for row in kind_rows]
+        label = labels[key] if by == "kind" else f"nugget {key}"
+        out += [Group(label, tuple(row.op_id for row in members)), *members]
+    return out
+
+
+def cap_text(plan: Plan) -> Text:
+    inspected = plan.result.inspected
+    if plan.uncapped:
+        return Text(f"Whole graph, no cap: {inspected:,} notes inspected; merges and links "
+                    "unbounded.")
+    return Text(f"Capped: {inspected:,} notes inspected; merges and links count separately, "
+                f"up to {plan.limit or MAX_LIMIT:,} each.")
+
+
+def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | None = None,
+                query: str = "", stale: bool = False, grouping: str = "kind") -> Text:
+    """`shown`: how many changes a search finds (None: no search)."""
     result = plan.result
     scope = "all nuggets" if nugget is None else f"nugget {nugget}"
-    cap = "whole graph, no cap" if plan.uncapped else f"capped at {plan.limit:,} notes"
-    figures = (f"{result.inspected:,} inspected · {result.rewritten:,} rewritten · "
-               f"{result.merged:,} merged · {result.hidden:,} archived · {result.tagged:,} tagged "
-               f"· {result.linked:,} linked")
+    figures = (f"{result.rewritten:,} rewritten · {result.merged:,} merged · "
+               f"{result.hidden:,} archived · {result.tagged:,} tagged · {result.linked:,} linked")
     total = len(plan.operations)
-    return join(("Dry run", "bold"), " of the reflection pass on ", line(scope), f" ({cap})\n",
-                figures, "\n", (f"Keeping {len(kept):,} of {total:,} changes", "bold"),
-                " — nothing is written until you apply.")
+    parts: list[Text | str | tuple[str, str]] = [
+        ("Dry run", "bold"), " of the reflection pass on ", line(scope), "\n", cap_text(plan),
+        "\n",
+        figures, "\n", (f"Keeping {len(kept):,} of {total:,} changes", "bold"),
+        " · by ", line(grouping), " · nothing is written until you apply.",
+    ]
+    if shown is not None:
+        parts += ["\n", (f"{shown:,} changes match “", "bold"), line(query, "bold"),
+                  ("”", "bold"), ": + and - keep or reject just those; escape clears the search."]
+    if stale:
+        parts += ["\n", ("Stale: the graph file changed on disk since this plan. "
+                         "Press r to plan again (your rejections carry over).", "bold red")]
+    return join(*parts)
+
+
+def change_text(view: ChangeView, kept: bool) -> Text:
+    """The pane of one change: what it does and only that."""
+    op, notes = view.op, view.notes
+    parts: list[Text | str | tuple[str, str]] = [
+        ("Kept: applying writes this change.\n\n" if kept else
+         "Rejected: applying leaves this change out.\n\n", "green" if kept else "red"),
+    ]
+    if op.type == "hide":
+        parts += ["Archives ", heading(notes[0]), "\n", ("  hidden: ", "bold"), "false → true\n",
+                  ("  its text, kept in the file:\n", "dim"), _content(notes[0])]
+    elif op.type == "rewrite":
+        parts += ["Rewrites the content of ", heading(notes[0]), "\n"]
+        parts += [part for tag, text in view.content[:MAX_DIFF_LINES]
+                  for part in (diff_line(tag, text), "\n")]
+        if len(view.content) > MAX_DIFF_LINES:
+            parts.append(more_lines(len(view.content) - MAX_DIFF_LINES,
+                                    " (nuggets reflect prints them all)"))
+    elif op.type == "tag":
+        parts += ["Retags ", heading(notes[0]), "\n", ("  tags ", "bold")]
+        parts += [p for t in view.tags_removed for p in (line("-" + t, "red"), " ")]
+        parts += [p for t in view.tags_added for p in (line("+" + t, "green"), " ")]
+        unchanged = [t for t in fields.tags(notes[0]) if t not in view.tags_removed]
+        if unchanged:
+            parts += ["\n", ("  kept: ", "dim"), line(", ".join(unchanged), "dim")]
+    elif isinstance(op, MergeOp) and len(notes) == 2:
+        winner, loser = notes
+        parts += [("Keeps ", "bold"), heading(winner), "\n", _content(winner), "\n\n",
+                  ("Absorbs and archives ", "bold"), heading(loser), "\n", _content(loser),
+                  "\n\n", ("Merged result", "bold"), (" (this change alone)\n", "dim"),
+                  block(view.merged_text, "green")]
+        if view.tags_added:
+            parts += ["\n", ("  tags ", "bold"),
+                      *[p for t in view.tags_added for p in (line("+" + t, "green"), " ")]]
+        hits = fields.hits(winner) + fields.hits(loser)
+        parts += ["\n", ("  hits: ", "bold"), f"{fields.hits(winner):,} → {hits:,}"]
+    elif op.type == "link" and len(notes) == 2:
+        parts += ["Links ", heading(notes[0]), "\n  ↔ ", heading(notes[1]), "\n",
+                  ("  reason: ", "bold"), line(getattr(op, "reason", ""), "green")]
+    else:  # a note the plan names but no longer holds: say what the pass said
+        parts.append(line(op.type))
+    return join(*parts)
+
+
+def _content(note: RawNote) -> Text:
+    text = fields.text(note, "content")
+    return block(text) if text.strip() else Text("  (no content)", style="dim italic")
 
 
 class ReviewScreen(Screen[bool]):
@@ -126,20 +224,37 @@ class ReviewScreen(Screen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "toggle", "Keep/reject", id="review.toggle",
                 tooltip="Keep or reject the highlighted change (all are kept at first)"),
+        Binding("y", "keep_group(True)", "Keep group", id="review.keep_group",
+                tooltip="Keep every change of the highlighted group"),
+        Binding("n", "keep_group(False)", "Reject group", id="review.reject_group",
+                tooltip="Reject every change of the highlighted group"),
+        Binding("plus", "keep_all(True)", "Keep all", key_display="+", id="review.keep_all",
+                show=False,
+                tooltip="Keep every change shown (what the search finds, when there is one)"),
+        Binding("minus", "keep_all(False)", "Reject all", key_display="-",
+                id="review.reject_all", show=False,
+                tooltip="Reject every change shown (what the search finds, when there is one)"),
+        Binding("slash", "search", "Search", key_display="/", id="review.search",
+                tooltip="Show only the changes whose note, nugget or detail contains a text"),
+        Binding("g", "regroup", "Group by", id="review.group",
+                tooltip="Group the changes by kind or by nugget"),
+        Binding("right_square_bracket", "jump(1)", "Next group", key_display="]", show=False,
+                id="review.next_group", tooltip="Jump to the next group"),
+        Binding("left_square_bracket", "jump(-1)", "Previous group", key_display="[",
+                show=False, id="review.previous_group", tooltip="Jump to the previous group"),
         Binding("a", "apply", "Apply kept", id="review.apply",
                 tooltip="Apply the kept changes, after confirming what will be written"),
         Binding("c", "toggle_cap", "Cap on/off", id="review.cap",
                 tooltip="Lift or restore the 10-note cap: plan the whole graph"),
-        Binding("plus", "keep_all(True)", "Keep all", key_display="+", id="review.keep_all",
-                tooltip="Keep every change"),
-        Binding("minus", "keep_all(False)", "Reject all", key_display="-",
-                id="review.reject_all", tooltip="Reject every change"),
+        Binding("r", "plan_again", "Plan again", id="review.replan",
+                tooltip="Plan again on the file as it is now (rejections carry over)"),
         Binding("escape", "back", "Back", id="review.back",
-                tooltip="Back to the notes; nothing is written"),
+                tooltip="Clear the search; else back to the notes (nothing is written)"),
     ]
 
     def __init__(self, memory: Memory, nugget: str | None, uncapped: bool = False,
-                 graph: Graph | None = None, prepared: Plan | None = None) -> None:
+                 graph: Graph | None = None, prepared: Plan | None = None,
+                 watch_interval: float = 1.0) -> None:
         """`graph`: the file as the main screen last read it, when still current (planning
         reads it again otherwise); `prepared`: a capped plan of every nugget made ahead."""
         super().__init__()
@@ -148,10 +263,15 @@ class ReviewScreen(Screen[bool]):
         self.uncapped = uncapped
         self.graph = graph
         self.prepared = prepared
+        self.watch_interval = watch_interval
         self.plan: Plan | None = None
         self.rows = ChangeRows()
-        self._preview: dict[str, RawNote] | None = None
-        self._diffs: dict[str, NoteDiff] = {}
+        self.grouping = "kind"
+        self.query_text = ""
+        self.stale = False
+        self._all_rows: list[ChangeRow] = []
+        self._before: dict[str, RawNote] = {}
+        self._seen: object = None  # the file's stat when last checked for changes
         if prepared is not None and not uncapped:
             # Known before the screen is built, so its footer is right from the first frame.
             self.plan = prepared
@@ -163,6 +283,8 @@ class ReviewScreen(Screen[bool]):
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Planning…"), id="review-counts")
+        yield Input(placeholder="/ search the changes: note, nugget or detail",
+                    id="review-search")
         with Horizontal():
             yield VirtualTable(CHANGE_COLUMNS, self.rows, id="changes",
                                empty_text="No changes: this memory is already tidy.")
@@ -171,11 +293,17 @@ class ReviewScreen(Screen[bool]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one("#review-search").display = False
         self.query_one("#changes").focus()
         if self.prepared is not None and not self.uncapped:
             self._planned(self.prepared)
         else:
             self.replan()
+        self.set_interval(self.watch_interval, self._check_file)
+
+    @property
+    def table(self) -> VirtualTable[Group | ChangeRow]:
+        return self.query_one("#changes", VirtualTable)
 
     # -- planning -----------------------------------------------------------------------------
 
@@ -188,19 +316,24 @@ class ReviewScreen(Screen[bool]):
         except NuggetsError as exc:
             self.app.call_from_thread(self._plan_failed, str(exc))
             return
-        self.app.call_from_thread(self._planned, plan, grouped_rows(plan))
+        self.app.call_from_thread(self._planned, plan, change_rows(plan))
 
-    def _planned(self, plan: Plan, rows: list[Group | ChangeRow] | None = None) -> None:
+    def _planned(self, plan: Plan, rows: list[ChangeRow] | None = None) -> None:
         self.query_one(Busy).stop()
         rejected = self._rejected_signatures()
-        self.plan = plan
-        self._diffs = {diff.note_id: diff for diff in plan.notes}
+        self.plan, self.stale, self._seen = plan, False, None
+        self._before = {diff.note_id: diff.before for diff in plan.notes}
+        self._all_rows = rows if rows is not None else change_rows(plan)
         self.kept.clear()
         self.kept.update(op.id for op in plan.operations
                          if _signature(plan.change_for(op.id)) not in rejected)
-        self._preview = None
-        table = self.query_one("#changes", VirtualTable)
-        table.set_rows(rows if rows is not None else grouped_rows(plan))
+        self._regroup()
+
+    def _regroup(self) -> None:
+        table = self.table
+        current = table.current
+        keep = str(current.op_id) if isinstance(current, ChangeRow) else None
+        table.set_rows(grouped_rows(self._all_rows, self.grouping, self.query_text), keep)
         self._changed_kept()
 
     def _rejected_signatures(self) -> set[tuple[str, str, str]]:
@@ -215,10 +348,48 @@ class ReviewScreen(Screen[bool]):
         self.query_one("#review-counts", Static).update(line(f"Cannot plan: {message}"))
         notify(self, message, title="Cannot plan", severity="error", timeout=10)
 
+    def _shown_ids(self) -> list[int]:
+        return [row.op_id for row in self.table.rows if isinstance(row, ChangeRow)]
+
     def _show_counts(self) -> None:
         if self.plan is not None:
-            text = counts_text(self.plan, self.kept, self.nugget)
+            shown = len(self._shown_ids()) if self.query_text.strip() else None
+            text = counts_text(self.plan, self.kept, self.nugget, shown, self.query_text,
+                               self.stale, self.grouping)
             self.query_one("#review-counts", Static).update(text)
+
+    # -- the file changing under the plan -----------------------------------------------------
+
+    def _check_file(self) -> None:
+        from .main import FileStamp
+
+        stamp = FileStamp.of(self.memory.graph_path)
+        if self.plan is None or self.stale or stamp == self._seen:
+            return
+        self._seen = stamp
+        self._compare(self.plan)
+
+    @work(thread=True, exclusive=True, group="watch", description="_compare")
+    def _compare(self, plan: Plan) -> None:
+        try:
+            changed = current_fingerprint(self.memory.graph_path) != plan.base_fingerprint
+        except NuggetsError:
+            changed = True
+        if changed:
+            self.app.call_from_thread(self._went_stale, plan)
+
+    def _went_stale(self, plan: Plan) -> None:
+        if plan is self.plan and not self.stale:
+            self.stale = True
+            self.graph = None  # plan again from the file as it is now
+            self._show_counts()
+            self.refresh_bindings()
+            self.notify("The graph file changed on disk: this plan is stale. r plans again.",
+                        title="Stale plan", severity="warning", timeout=6)
+
+    def action_plan_again(self) -> None:
+        self.graph = None
+        self.replan()
 
     # -- the diff -----------------------------------------------------------------------------
 
@@ -231,63 +402,91 @@ class ReviewScreen(Screen[bool]):
         if row is None or self.plan is None:
             view.show(Text(""))
             return
-        diffs = self._diffs
-        kept = row.op_id in self.kept
-        parts: list[Text | str | tuple[str, str]] = [
-            line(row.change.type.upper(), "bold reverse"), " ", line(row.change.detail), "\n",
-            ("Kept: applying writes this change.\n\n" if kept else
-             "Rejected: applying leaves this change out.\n\n", "green" if kept else "red"),
-        ]
-        for note_id in named_notes(self.plan, row.op_id):
-            diff = diffs.get(note_id)
-            if diff is None:
-                continue
-            after = self._preview[note_id] if self._preview is not None else diff.after
-            parts += [note_diff_text(diff.before, after, heading(diff.before)), "\n"]
-        if self._preview is not None:
-            parts.append(("After: as the kept changes leave the note.", "dim"))
-        view.show(join(*parts))
+        op = self.plan.operations[row.op_id - 1]
+        title = join(line(row.change.type.upper(), "bold reverse"), " ", line(row.change.detail),
+                     "  ", line(row.change.nugget_name, "dim"), "\n")
+        view.show(join(title, change_text(change_view(op, self._before),
+                                          row.op_id in self.kept)))
 
     # -- keeping and rejecting ----------------------------------------------------------------
 
     def action_toggle(self) -> None:
-        table = self.query_one("#changes", VirtualTable)
+        table = self.table
         row = table.current
         if not isinstance(row, ChangeRow):
             return
         self.kept.symmetric_difference_update({row.op_id})
         self._changed_kept()
-        table.refresh_row(table.cursor)
         table.action_cursor(1)
 
     def action_keep_all(self, keep: bool) -> None:
         if self.plan is None:
             return
+        if self.query_text.strip():
+            self._decide(self._shown_ids(), keep)
+            return
         self.kept.clear()
         if keep:
             self.kept.update(op.id for op in self.plan.operations)
         self._changed_kept()
-        self.query_one("#changes", VirtualTable).refresh()
+
+    def action_keep_group(self, keep: bool) -> None:
+        group = self._group_at(self.table.cursor)
+        if group is not None:
+            self._decide(group.members, keep)
+
+    def _decide(self, op_ids: Sequence[int], keep: bool) -> None:
+        kept = self.kept
+        if keep:
+            kept |= set(op_ids)
+        else:
+            kept.difference_update(op_ids)
+        self._changed_kept()
+
+    def _group_at(self, index: int) -> Group | None:
+        rows = self.table.rows
+        for position in range(min(index, len(rows) - 1), -1, -1):
+            if isinstance(rows[position], Group):
+                return rows[position]  # type: ignore[return-value]
+        return None
+
+    def action_jump(self, step: int) -> None:
+        table, rows = self.table, self.table.rows
+        starts = [i for i, row in enumerate(rows) if isinstance(row, Group)]
+        here = max((i for i in starts if i <= table.cursor), default=-1)
+        onward = [i for i in starts if (i > here if step > 0 else i < here)]
+        if onward:
+            start = onward[0] if step > 0 else onward[-1]
+            table.cursor = start + 1
+            table.scroll_to(y=start, animate=False, immediate=True)  # its header on top
+
+    def action_regroup(self) -> None:
+        self.grouping = GROUPINGS[(GROUPINGS.index(self.grouping) + 1) % len(GROUPINGS)]
+        self._regroup()
 
     def _changed_kept(self) -> None:
-        assert self.plan is not None
         self._show_counts()
         self.refresh_bindings()
-        if len(self.kept) == len(self.plan.operations):
-            self._preview_ready(self.plan, None)
-        elif len(self.plan.notes) <= SYNC_PREVIEW_NOTES:
-            self._preview_ready(self.plan, kept_after(self.plan, self.kept))
-        else:
-            self._compute_preview(self.plan, set(self.kept))
+        self.table.refresh()
+        current = self.table.current
+        self._show_diff(current if isinstance(current, ChangeRow) else None)
 
-    @work(thread=True, exclusive=True, group="preview", description="_compute_preview")
-    def _compute_preview(self, plan: Plan, kept: set[int]) -> None:
-        self.app.call_from_thread(self._preview_ready, plan, kept_after(plan, kept))
+    # -- searching ----------------------------------------------------------------------------
 
-    def _preview_ready(self, plan: Plan, preview: dict[str, RawNote] | None) -> None:
-        if plan is self.plan:
-            self._preview = preview
-            self._show_diff(self.query_one("#changes", VirtualTable).current)
+    def action_search(self) -> None:
+        field = self.query_one("#review-search", Input)
+        field.display = True
+        field.focus()
+
+    @on(Input.Changed, "#review-search")
+    def _search_changed(self, event: Input.Changed) -> None:
+        self.query_text = event.value
+        if self.plan is not None:
+            self._regroup()
+
+    @on(Input.Submitted, "#review-search")
+    def _search_done(self) -> None:
+        self.table.focus()
 
     def action_toggle_cap(self) -> None:
         self.uncapped = not self.uncapped
@@ -298,6 +497,8 @@ class ReviewScreen(Screen[bool]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "apply":
             return True if self.plan is not None and self.kept else None
+        if action == "plan_again":  # in the footer once the file changed under the plan
+            return self.stale or self.plan is None
         return True
 
     # -- applying -----------------------------------------------------------------------------
@@ -362,6 +563,12 @@ class ReviewScreen(Screen[bool]):
                              lambda yes: self.replan() if yes else None)
 
     def action_back(self) -> None:
+        search = self.query_one("#review-search", Input)
+        if search.value or search.has_focus:
+            search.value = ""
+            search.display = False
+            self.table.focus()
+            return
         self.dismiss(False)
 
 

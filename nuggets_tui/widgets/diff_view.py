@@ -9,7 +9,7 @@ from textual.widgets import Static
 
 from core import fields
 from core.models import RawNote
-from core.notediff import compare
+from core.notediff import compare, shown_value
 
 from ..safe import join, line, more_lines
 
@@ -21,7 +21,8 @@ def note_diff_text(before: RawNote, after: RawNote, heading: Text) -> Text:
     change = compare(before, after)
     parts: list[Text | str | tuple[str, str]] = [heading, "\n"]
     for name, old, new in change.fields:
-        parts += [line(f"  {name}: ", "bold"), line(old), " → ", line(new), "\n"]
+        parts += [line(f"  {name}: ", "bold"), line(shown_value(old)), " → ",
+                  line(shown_value(new)), "\n"]
     if change.content:
         parts += [("  content\n", "bold")]
         for tag, text in change.content[:MAX_DIFF_LINES]:
@@ -70,6 +71,22 @@ class DiffView(VerticalScroll):
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static("", id="diff-body")
 
+    _text = Text("")
+
     def show(self, text: Text) -> None:
+        self._text = text
         self.query_one("#diff-body", Static).update(text)
         self.scroll_home(animate=False)
+
+    def scroll_to_text(self, needle: str) -> None:
+        """Scroll the first line holding `needle` (as shown) to the top, once laid out."""
+        found = self._text.plain.find(needle) if needle else -1
+        if found > 0:
+            self.call_after_refresh(self._scroll_to_offset, self._text, found)
+
+    def _scroll_to_offset(self, text: Text, offset: int) -> None:
+        if text is not self._text:
+            return  # something else is shown by now
+        width = self.query_one("#diff-body", Static).content_region.width
+        rows = len(text[:offset].wrap(self.app.console, max(1, width))) - 1
+        self.scroll_to(y=rows, animate=False, immediate=True)

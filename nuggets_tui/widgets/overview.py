@@ -8,6 +8,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Label, ProgressBar, Sparkline, Static
 
+from core.promotion import DEFAULT_THRESHOLD
 from core.stats import HITS_BUCKETS, Overview
 
 from ..safe import join, line
@@ -61,6 +62,6 @@ class OverviewPanel(Vertical):
         )
         self.query_one("#overview-hits", Sparkline).data = list(overview.hits)
         self.query_one("#overview-promotable", Static).update(
-            f"{overview.promotable:,} recalled 3+ times"
+            f"{overview.promotable:,} recalled {DEFAULT_THRESHOLD}+ times"
         )
 

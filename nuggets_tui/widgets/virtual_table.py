@@ -138,6 +138,8 @@ class VirtualTable(ScrollView, Generic[Row], can_focus=True):
         target = self._index_of(keep_key) if keep_key is not None else None
         self.virtual_size = Size(0, len(rows) + 1)
         self._move_to(target if target is not None else min(self.cursor, len(rows) - 1), +1)
+        # The scroll range grows with the new rows only at the next layout: scroll then too.
+        self.call_after_refresh(self._scroll_cursor_into_view)
         self.refresh()
 
     def _index_of(self, key: str) -> int | None:

@@ -1,0 +1,188 @@
+"""The run history: every journaled run (reflection, unhide, promotion, undo), newest first, with
+what it changed; any run not yet undone can be undone from here, not only the last."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Static
+
+from core import Memory, NuggetsError
+from core.history import undone_by
+from core.journal import JournalHeader
+from core.models import JournalEntry
+
+from ..safe import join, line, notify, shown_path
+from ..widgets.diff_view import DiffView, heading, note_diff_text
+from ..widgets.footer import Footer
+from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
+
+NOTES_SHOWN = 30  # note diffs drawn for one run; an uncapped run may hold 100k
+CHANGES_SHOWN = 200  # lines of a reflection's change list
+
+RUN_COLUMNS = (  # a run's id says when it ran
+    Column("Run", 0, flexible=True, min_width=21),
+    Column("Kind", 7, priority=2),
+    Column("Notes", 6, priority=1, right=True),
+    Column("State", 18, priority=3),
+)
+
+
+class Runs(RowRenderer[JournalHeader]):
+    def __init__(self) -> None:
+        self.undone: dict[str, str] = {}  # run id -> the run that undid it
+
+    def key(self, row: JournalHeader) -> str:
+        return row.run_id
+
+    def cells(self, row: JournalHeader) -> Sequence[Text]:
+        return [line(row.run_id), line(row.kind), Text(f"{row.notes:,}"), line(self.state(row))]
+
+    def state(self, row: JournalHeader) -> str:
+        if row.run_id in self.undone:
+            return f"undone by {self.undone[row.run_id]}"
+        if row.undoes:
+            return f"undoes {row.undoes}"
+        return "applied"
+
+    def style(self, row: JournalHeader) -> str | None:
+        return "virtual-table--dim" if row.run_id in self.undone else None
+
+
+def run_text(entry: JournalEntry, state: str) -> Text:
+    """What one run changed: its summary, a reflection's changes, and each note's diff."""
+    parts: list[Text | str | tuple[str, str]] = [
+        line(entry.kind.upper(), "bold reverse"), " ", line(entry.run_id, "bold"), "  ",
+        line(entry.at), "  ", line(state, "dim"), "\n", line(entry.summary or entry.kind), "\n",
+        f"{len(entry.after):,} notes written.\n" if entry.after
+        else "No note of the graph was written.\n",
+    ]
+    changes = entry.result.changes if entry.result else []
+    if changes:
+        parts.append(("\nChanges\n", "bold"))
+        for change in changes[:CHANGES_SHOWN]:
+            parts += ["  [", line(change.type), "] ", line(change.detail), "  ",
+                      line(change.note_id, "dim"), "\n"]
+        if len(changes) > CHANGES_SHOWN:
+            parts.append(Text(f"  … {len(changes) - CHANGES_SHOWN:,} more changes\n",
+                              style="dim italic"))
+    if entry.after:
+        parts.append(("\nNotes, before → after\n", "bold"))
+    for note_id in list(entry.after)[:NOTES_SHOWN]:
+        before, after = entry.before.get(note_id), entry.after[note_id]
+        if before is None:
+            parts += [heading(after), ("  (new)\n", "dim")]
+        else:
+            parts += [note_diff_text(before, after, heading(before)), "\n"]
+    if len(entry.after) > NOTES_SHOWN:
+        parts.append(Text(f"… {len(entry.after) - NOTES_SHOWN:,} more notes "
+                          f"(nuggets log --json lists them all)", style="dim italic"))
+    return join(*parts)
+
+
+class HistoryScreen(Screen[str | None]):
+    """Dismissed with the id of the run to undo, or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("u", "undo", "Undo this run", id="history.undo",
+                tooltip="Undo the highlighted run, after checking nothing changed since"),
+        Binding("escape", "back", "Back", id="history.back", tooltip="Back to the notes"),
+    ]
+
+    def __init__(self, memory: Memory) -> None:
+        super().__init__()
+        self.memory = memory
+        self.runs = Runs()
+
+    def compose(self) -> ComposeResult:
+        yield Static(join(("Run history", "bold"), " · the journal in ",
+                          line(shown_path(self.memory.home / "reflections"))), id="history-title")
+        with Horizontal():
+            yield VirtualTable(RUN_COLUMNS, self.runs, id="runs",
+                               empty_text="Reading the journal…")
+            yield DiffView(id="run-diff")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#runs").focus()
+        self._read()
+
+    @work(thread=True, exclusive=True, group="journal", description="_read")
+    def _read(self) -> None:
+        try:
+            entries = self.memory.log()
+        except NuggetsError as exc:
+            self.app.call_from_thread(self._failed, str(exc))
+            return
+        self.app.call_from_thread(self._show, entries)
+
+    def _show(self, entries: list[JournalHeader]) -> None:
+        self.runs.undone = {e.run_id: by for e in entries if (by := undone_by(entries, e.run_id))}
+        table = self.query_one("#runs", VirtualTable)
+        table.empty_text = "No runs applied yet."
+        table.set_rows(entries)
+        table.border_title = f"{len(entries):,} runs, newest first"
+        self.refresh_bindings()
+
+    def _failed(self, message: str) -> None:
+        self.query_one("#runs", VirtualTable).empty_text = "The journal cannot be read."
+        notify(self, message, title="Cannot read the journal", severity="error", timeout=10)
+
+    @property
+    def current(self) -> JournalHeader | None:
+        return self.query_one("#runs", VirtualTable).current
+
+    @on(VirtualTable.Highlighted, "#runs")
+    def _highlighted(self, event: VirtualTable.Highlighted) -> None:
+        header = event.row
+        view = self.query_one("#run-diff", DiffView)
+        if header is None:
+            view.show(Text(""))
+        else:  # the header at once; the whole entry (its notes) is read aside
+            view.show(join(line(header.kind.upper(), "bold reverse"), " ",
+                           line(header.run_id, "bold"), "\n", line(header.summary or header.kind),
+                           "\n", ("Reading the run…", "dim")))
+            self._read_run(header.run_id)
+        self.refresh_bindings()
+
+    @work(thread=True, exclusive=True, group="run", description="_read_run")
+    def _read_run(self, run_id: str) -> None:
+        try:
+            entry = self.memory.run(run_id)
+        except NuggetsError as exc:
+            self.app.call_from_thread(self._run_unreadable, run_id, str(exc))
+            return
+        self.app.call_from_thread(self._show_run, entry)
+
+    def _show_run(self, entry: JournalEntry) -> None:
+        current = self.current
+        if current is not None and current.run_id == entry.run_id:
+            self.query_one("#run-diff", DiffView).show(run_text(entry, self.runs.state(current)))
+
+    def _run_unreadable(self, run_id: str, message: str) -> None:
+        current = self.current
+        if current is not None and current.run_id == run_id:
+            self.query_one("#run-diff", DiffView).show(
+                join(("This run cannot be read: ", "bold red"), line(message)))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "undo":
+            entry = self.current if self.is_mounted else None
+            undoable = entry is not None and entry.run_id not in self.runs.undone
+            return True if undoable else None
+        return True
+
+    def action_undo(self) -> None:
+        entry = self.current
+        if entry is not None and entry.run_id not in self.runs.undone:
+            self.dismiss(entry.run_id)
+
+    def action_back(self) -> None:
+        self.dismiss(None)
