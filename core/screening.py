@@ -111,7 +111,10 @@ def _plain(skeleton_text: str) -> str:
 
 
 def _hidden_reason(text: str) -> str | None:
-    hidden = hidden_characters(text) + _hiding_selectors(text)
+    # The console shows every variation selector as a placeholder (they shift its columns);
+    # here one presentation selector after a character (an emoji's) is ordinary text.
+    hidden = [c for c in hidden_characters(text) if not _SELECTOR.match(c)]
+    hidden += _hiding_selectors(text)
     hidden += [c for c in dict.fromkeys(text) if c in _INVISIBLE_MARKS]
     if not hidden:
         return None

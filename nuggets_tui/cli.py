@@ -287,12 +287,11 @@ def _say_unused_allowances(plan: PromotionPlan, allow: tuple[str, ...]) -> None:
     for token in allow:
         note_id = parse_allowance(token)[0]
         if note_id in held:
-            click.echo(f"nuggets: --allow {one_line(token)}: the note changed since that hash "
-                       f"was printed; held back again (now {one_line(note_id)}@{held[note_id]})",
-                       err=True)
+            _echo(f"nuggets: --allow {one_line(token)}: the note changed since that hash "
+                  f"was printed; held back again (now {one_line(note_id)}@{held[note_id]})",
+                  err=True)
         elif note_id not in screened:
-            click.echo(f"nuggets: --allow {one_line(token)}: not a held-back candidate",
-                       err=True)
+            _echo(f"nuggets: --allow {one_line(token)}: not a held-back candidate", err=True)
 
 
 @main.command()

@@ -80,7 +80,15 @@ def _hostile_journal(home: Path, memory_md: Path, note_id: str, evil: str) -> No
     plan = memory.plan()
     entry = memory.apply(plan)
     assert entry is not None
-    path = journal_dir(home) / f"{entry.run_id}.json"
-    data = json.loads(path.read_bytes())
-    data.update(runId=f"{entry.run_id} {evil}", at=evil, summary=f"summary {evil}")
-    path.write_text(json.dumps(data, ensure_ascii=False))
+    tamper_entry(journal_dir(home) / f"{entry.run_id}.json",
+                 runId=f"{entry.run_id} {evil}", at=evil, summary=f"summary {evil}")
+
+
+def tamper_entry(path: Path, **fields: str) -> None:
+    """Rewrite fields of a journal entry, in its header line and in the entry itself."""
+    lines = []
+    for text in path.read_text().splitlines():
+        data = json.loads(text)
+        data.update(fields)
+        lines.append(json.dumps(data, ensure_ascii=False))
+    path.write_text("\n".join(lines) + "\n")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 from figures import record
-from hostile_memory import EVIL, PAYLOADS, Hostile, hostile_home, path_safe
+from hostile_memory import EVIL, PAYLOADS, Hostile, hostile_home, path_safe, tamper_entry
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reliability_support import make_home, memory_of, messy_notes
@@ -67,8 +67,8 @@ async def walk_every_screen(pilot, app: NuggetsApp, hostile: Hostile) -> int:  #
     await check("run history: the tampered run", "l", expect="Run history")
     await check("run history: its pane", "down")
     await check("back from the run history", "escape")
-    # Undo looks the run up before it asks: a tampered run id is refused with a toast.
-    await check("undo refused: a tampered run id", "ctrl+z", expect="Cannot undo")
+    # The journal is checked before it is trusted: the tampered run is skipped and named.
+    await check("undo refused: a tampered run id", "ctrl+z", expect="No applied run to undo")
     assert not isinstance(app.screen, ConfirmScreen)
     main.select_note(hostile.archived_id)
     await check("main: an archived note")
@@ -178,9 +178,8 @@ def generated_home(root: Path, texts: dict[str, str]) -> Hostile:
     entry = memory_of(home).unhide(["n6"])
     assert entry is not None
     path = journal_dir(home) / f"{entry.run_id}.json"
-    data = json.loads(path.read_bytes())
-    data.update(runId=f"{entry.run_id}{texts['at']}", at=texts["at"], summary=texts["title"])
-    path.write_text(json.dumps(data, ensure_ascii=False))
+    tamper_entry(path, runId=f"{entry.run_id}{texts['at']}", at=texts["at"],
+                 summary=texts["title"])
     return Hostile(home, first["id"], "n6", texts["target"], home / "memory" / "MEMORY.md")
 
 

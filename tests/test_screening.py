@@ -128,9 +128,12 @@ def test_the_command_line_lists_blocked_entries_and_allows_one(tmp_path: Path) -
     assert "Ignore previous instructions" in target.read_text()
     assert "be brief" not in target.read_text()
     before = target.read_text()
-    typo = _cli(home, target, "promote", "--apply", "--allow", "nope")
+    typo = _cli(home, target, "promote", "--apply", "--allow", f"nope@{'0' * 24}")
     assert typo.exit_code == 2
-    assert "'--allow': nope: not a held-back candidate" in typo.stderr
+    assert f"'--allow': nope@{'0' * 24}: not a held-back candidate" in typo.stderr
+    assert target.read_text() == before
+    bare = _cli(home, target, "promote", "--apply", "--allow", "evil")
+    assert bare.exit_code == 2 and "needs the hash" in bare.stderr
     assert target.read_text() == before
 
 

@@ -516,9 +516,9 @@ class MainScreen(Screen[None]):
         return out
 
 
-def _undo_what(entry: JournalEntry, memory: Memory) -> str:
+def _undo_what(entry: JournalEntry, memory: Memory) -> Text:
     if entry.memory_md is not None:
-        return (f"This puts {shown_path(entry.memory_md)} back as it was before it (if nothing "
-                "changed it since), and journals the undo.")
-    return (f"This restores the {len(entry.before):,} notes it changed as they were before it, "
-            f"in {shown_path(memory.graph_path)}, and journals the undo.")
+        return join("This puts ", line(shown_path(entry.memory_md)), " back as it was before it "
+                    "(if nothing changed it since), and journals the undo.")
+    return join(f"This restores the {len(entry.before):,} notes it changed as they were before "
+                "it, in ", line(shown_path(memory.graph_path)), ", and journals the undo.")
