@@ -1,6 +1,7 @@
 """The benchmark: generate graphs, measure each figure in fresh processes, write RESULTS.md.
 
-`python -m bench` (everything, ~6 minutes on 2 cores) or `python -m bench --quick` (a smoke run).
+`python -m bench` (everything, ~30 minutes on 2 cores: the sizes, the console, a profile, then the
+shapes of bench/shapes.py) or `python -m bench --quick` (a smoke run).
 """
 
 from __future__ import annotations
