@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from . import fields
+from .gcpause import paused_gc
 from .models import RawNote
 from .shelf import Shelf
 
@@ -43,14 +44,21 @@ def _in_scope(note: RawNote, nugget: str | None) -> bool:
 def orphans(shelf: Shelf, nugget: str | None = None) -> list[RawNote]:
     """Visible notes with no link to another existing note and no link from another note."""
     exists = shelf.graph.index
-    pairs = [(note["id"], link["to"]) for note in shelf.notes if note.get("links")
-             for link in note["links"]]
-    linked = {end for pair in pairs if pair[0] != pair[1] and pair[1] in exists for end in pair}
-    return [n for n in shelf.notes if _in_scope(n, nugget) and n["id"] not in linked]
+    with paused_gc():  # the lists hold no cycles; a collection would walk all 100k notes
+        pairs = [(note["id"], link["to"]) for note in shelf.notes if note.get("links")
+                 for link in note["links"]]
+        linked = {end for pair in pairs if pair[0] != pair[1] and pair[1] in exists
+                  for end in pair}
+        return [n for n in shelf.notes if _in_scope(n, nugget) and n["id"] not in linked]
 
 
 def groups(shelf: Shelf, nugget: str | None = None, minimum: int = 2) -> list[list[RawNote]]:
     """Connected groups of visible notes (links in either direction), largest first."""
+    with paused_gc():
+        return _groups(shelf, nugget, minimum)
+
+
+def _groups(shelf: Shelf, nugget: str | None, minimum: int) -> list[list[RawNote]]:
     members = [n for n in shelf.notes if _in_scope(n, nugget)]
     position = {n["id"]: i for i, n in enumerate(members)}
     ends = [(i, position.get(link["to"])) for i, note in enumerate(members) if note.get("links")
