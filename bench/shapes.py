@@ -114,7 +114,8 @@ DOMINATES = [
     "the one planned.",
     "- shape (7): per-byte text work on 10 KB notes (normalize, tokens, token masks, the prefix "
     "order of long sets): ~3 ms a note, against ~0.1 ms for `json.load` to read it.",
-    "- *lists*: one walk over every note and link; on a quiet machine ~0.5 s at 100k.",
+    "- *lists*: one walk over every note and link, then an inline union-find; the figures swing "
+    "with the machine's load more than the others.",
 ]
 
 
