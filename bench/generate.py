@@ -10,6 +10,7 @@ duplicate and dangling ones, archived notes, hits 0-6, and a vector basis on eve
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -302,22 +303,117 @@ def _add_links(rng: random.Random, notes: list[dict[str, Any]]) -> None:
             note["links"].append(_link(rng, note, "note-gone-00000000"))
 
 
-def generate(count: int, seed: int = 7) -> dict[str, Any]:
-    """A graph document of `count` notes; the same count and seed give the same document."""
+@dataclass(frozen=True)
+class Shape:
+    """What a generated graph looks like beyond today's sample (`TODAY`): parameters only, so
+    the engine sees ordinary notes and never a special case."""
+
+    label: str
+    near_duplicates: float = NEAR_DUPLICATES  # share of notes copied from one earlier note
+    cluster: int = 1  # near-duplicates come in clusters of this many copies of one note
+    nugget: str | None = None  # every note in this one nugget (subjects and scopes kept)
+    zipf_words: int = 0  # content drawn from a Zipf vocabulary of this many words (0: templates)
+    zipf_nuggets: int = 5  # nuggets of the Zipf notes
+    never_linkable: float = 0.0  # share of notes that are empty or one word
+    one_link: float = 0.0  # share of notes given exactly one link (0: today's link counts)
+    hub_every: int = 0  # one hub note per this many notes (at least one; 0: none)
+    hub_backlinks: int = 10_000  # links into each hub, from notes drawn at random
+    long_notes: int = 0  # this many notes of `long_bytes` each
+    long_bytes: int = 10_000
+    own_subjects: bool = False  # each note its own subject, scope user: no two compatible
+
+
+TODAY = Shape("today's sample")
+SHAPES_BY_NUMBER = {
+    1: TODAY,
+    2: Shape("5% never linkable, Zipf vocabulary", zipf_words=20_000, never_linkable=0.05,
+             one_link=0.2),
+    3: Shape("one nugget holding everything", nugget="everything"),
+    4: Shape("no duplicates", near_duplicates=0.0),
+    5: Shape("10% in clusters of near-duplicates", near_duplicates=0.10, cluster=10),
+    6: Shape("hubs with 10,000 backlinks", hub_every=20_000),
+    7: Shape("10,000 long notes (10 KB)", long_notes=10_000),
+    8: Shape("one nugget, shared tokens, incompatible subjects", nugget="user",
+             own_subjects=True, near_duplicates=0.0),
+}
+
+
+def _zipf_text(rng: random.Random, weights: list[float], words: int) -> str:
+    chosen = rng.choices(range(len(weights)), cum_weights=weights, k=words)
+    return " ".join(f"w{index}" for index in chosen)
+
+
+def _reshape(rng: random.Random, note: dict[str, Any], index: int, shape: Shape,
+             zipf: list[float]) -> None:
+    if shape.zipf_words:
+        note["nuggetName"] = f"n{rng.randrange(shape.zipf_nuggets)}"
+        note["content"] = _zipf_text(rng, zipf, rng.randint(5, 30))
+        note["title"] = _zipf_text(rng, zipf, 2)
+    if shape.long_notes and index < shape.long_notes:
+        lines: list[str] = []
+        while sum(map(len, lines)) < shape.long_bytes:
+            lines.append(_decorate(rng, _fill(rng, rng.choice(PROJECT + USER))))
+        note["content"] = "\n".join(lines)
+    if shape.own_subjects:
+        note["subject"], note["scope"] = f"user:{index}", "user"
+    if shape.nugget is not None:
+        note["nuggetName"] = shape.nugget
+    if rng.random() < shape.never_linkable:
+        note["title"] = ""
+        note["content"] = rng.choice(("", f"w{rng.randrange(50)}"))
+
+
+def _near(rng: random.Random, notes: list[dict[str, Any]], shape: Shape) -> dict[str, Any]:
+    """The note a near-duplicate copies: any earlier one, or the head of the current cluster."""
+    if shape.cluster <= 1:
+        return rng.choice(notes)
+    return notes[-1 - (len(notes) - 1) % shape.cluster]
+
+
+def _shape_links(rng: random.Random, notes: list[dict[str, Any]], shape: Shape) -> None:
+    if shape.one_link:
+        for note in notes:
+            note["links"] = []
+            if rng.random() < shape.one_link:
+                target = rng.choice(notes)["id"]
+                if target != note["id"]:
+                    note["links"].append(_link(rng, note, target))
+    hubs = max(1, len(notes) // shape.hub_every) if shape.hub_every else 0
+    for hub in notes[:hubs]:
+        for source in rng.sample(notes, min(shape.hub_backlinks, len(notes))):
+            if source is not hub:
+                source["links"].append(_link(rng, source, hub["id"]))
+
+
+def generate(count: int, seed: int = 7, shape: Shape = TODAY) -> dict[str, Any]:
+    """A graph document of `count` notes; the same count, seed and shape give the same
+    document (today's shape gives the document it always gave)."""
     rng = random.Random(seed)
+    zipf: list[float] = []
+    for rank in range(1, shape.zipf_words + 1):
+        zipf.append((zipf[-1] if zipf else 0.0) + 1 / rank**1.1)
     notes: list[dict[str, Any]] = []
     for index in range(count):
-        if notes and rng.random() < NEAR_DUPLICATES:
-            note = _near_duplicate(rng, rng.choice(notes), index)
-        else:
-            note = _note(rng, index)
-            if rng.random() < LOW_VALUE:
-                _low_value(rng, note)
-            elif rng.random() < ARCHIVED:
-                note["hidden"] = True
-                note["archivedAt"] = note["updatedAt"]
+        if shape.cluster > 1:
+            in_cluster = index % shape.cluster != 0 and notes and (
+                (index // shape.cluster) % round(1 / shape.near_duplicates) == 0)
+            if in_cluster:
+                notes.append(_near_duplicate(rng, _near(rng, notes, shape), index))
+                continue
+        elif notes and rng.random() < shape.near_duplicates:
+            notes.append(_near_duplicate(rng, _near(rng, notes, shape), index))
+            continue
+        note = _note(rng, index)
+        if shape != TODAY:
+            _reshape(rng, note, index, shape, zipf)
+        if rng.random() < LOW_VALUE:
+            _low_value(rng, note)
+        elif rng.random() < ARCHIVED:
+            note["hidden"] = True
+            note["archivedAt"] = note["updatedAt"]
         notes.append(note)
     _add_links(rng, notes)
+    _shape_links(rng, notes, shape)
     for index, note in enumerate(notes):
         note["vector"] = {"seed": index, "basis": _basis(note) + [
             f"link:{link['to']}" for link in note["links"]]}

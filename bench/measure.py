@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from core.clock import fixed_clock, parse_iso
+from core.linkgraph import groups, orphans
 from core.memory import Memory
 from core.models import ReflectionResult
 from core.reflection import plan_pass
@@ -111,6 +112,13 @@ def promotion(home: Path) -> dict[str, Any]:
         return {"seconds": seconds, "entries": len(made.entries)}
 
 
+def graph_lists(home: Path) -> dict[str, Any]:
+    """The console's Orphans and Groups tabs: both lists, on a graph already loaded."""
+    shelf = _memory(home).shelf()
+    seconds, (lonely, linked) = _timed(lambda: (orphans(shelf), groups(shelf)))
+    return {"seconds": seconds, "orphans": len(lonely), "groups": len(linked)}
+
+
 def oracle(home: Path) -> dict[str, Any]:
     """The indexed pass and the pairwise oracle on the same notes, uncapped and capped."""
     from bench.oracle import oracle_pass
@@ -148,6 +156,7 @@ TASKS: dict[str, Callable[[Path], dict[str, Any]]] = {
     "plan_uncapped": lambda home: plan(home, uncapped=True),
     "apply_uncapped": apply_uncapped,
     "promotion": promotion,
+    "graph_lists": graph_lists,
     "oracle": oracle,
     "profile": profile,
 }

@@ -13,6 +13,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bench.shapes import shapes_section
+
 MB = 1024 * 1024
 TARGET_SIZE = 100_000
 ORACLE_SIZE = 10_000
@@ -86,6 +88,7 @@ class Figures:
     profile: str = ""
     profile_notes: int = 0
     elapsed: float = 0.0
+    shapes: dict[str, Any] = field(default_factory=dict)  # see bench/shapes.py
 
     def add(self, size: int, task: str, found: dict[str, Any]) -> None:
         self.results.setdefault(size, {}).setdefault(task, []).append(found)
@@ -375,7 +378,8 @@ def write_report(figures: Figures, out: Path) -> None:
         f"Machine: {_machine()}.", "",
         *_targets_section(targets), "", *_graphs_section(figures), "",
         *_figures_section(figures), "", *_oracle_section(figures), "",
-        *_console_section(figures), "", *_profile_section(figures), "", *_closing(targets), "",
+        *_console_section(figures), "", *shapes_section(figures.shapes), "",
+        *_profile_section(figures), "", *_closing(targets), "",
     ]
     out.write_text("\n".join(lines))
 

@@ -1,6 +1,7 @@
 """The benchmark: generate graphs, measure each figure in fresh processes, write RESULTS.md.
 
-`python -m bench` (everything, ~6 minutes on 2 cores) or `python -m bench --quick` (a smoke run).
+`python -m bench` (everything, ~30 minutes on 2 cores: the sizes, the console, a profile, then the
+shapes of bench/shapes.py) or `python -m bench --quick` (a smoke run).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 from bench.generate import generate
 from bench.report import Figures, load_figures, save_figures, write_report
+from bench.shapes import measure_shapes
 from core.store import dump_graph
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,9 +26,13 @@ TASKS = ("parse", "parse_gc_off", "load", "plan_capped", "plan_uncapped", "apply
          "promotion")
 
 
+def _worker_env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
+                                                                      os.environ.get("PYTHONPATH")]))}
+
+
 def _run_worker(module: str, *args: str) -> dict[str, Any]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
-                                                                     os.environ.get("PYTHONPATH")]))}
+    env = _worker_env()
     done = subprocess.run([sys.executable, "-m", module, *args], capture_output=True, text=True,
                           cwd=ROOT, env=env, check=False)
     if done.returncode != 0:
@@ -80,7 +86,8 @@ def _profile(home: Path, figures: Figures) -> None:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--quick", action="store_true",
-                        help="smoke run: 1k and 10k notes, 2 runs, oracle at 1k only")
+                        help="smoke run: 1k and 10k notes, 2 runs, oracle at 1k only; "
+                             "shapes 2, 5 and 8 at 1k, 2k and 4k")
     parser.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")],
                         default=[1_000, 10_000, 100_000], help="comma-separated note counts")
     parser.add_argument("--runs", type=int, default=3, help="runs per figure (min and median)")
@@ -90,6 +97,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-console", action="store_true")
     parser.add_argument("--no-profile", action="store_true")
+    parser.add_argument("--shapes", type=lambda s: [int(x) for x in s.split(",")],
+                        default=[1, 2, 3, 4, 5, 6, 7, 8],
+                        help="the graph shapes to measure (bench/generate.py SHAPES_BY_NUMBER)")
+    parser.add_argument("--shape-sizes", type=lambda s: [int(x) for x in s.split(",")],
+                        default=[10_000, 30_000, 100_000], help="note counts of each shape")
+    parser.add_argument("--shape-runs", type=int, default=1, help="runs per shape figure")
+    parser.add_argument("--no-shapes", action="store_true")
+    parser.add_argument("--only-shapes", action="store_true",
+                        help="measure the shapes only (not the sizes, console and profile)")
     parser.add_argument("--render", type=Path, default=None, metavar="JSON",
                         help="only write the report again from the figures a run saved")
     parser.add_argument("--out", type=Path, default=None,
@@ -99,6 +115,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if args.quick:
         args.sizes, args.runs, args.oracle_max = [1_000, 10_000], 2, 1_000
         args.no_profile = True
+        args.shapes, args.shape_sizes = [2, 5, 8], [1_000, 2_000, 4_000]
     if args.out is None:
         args.out = ROOT / "bench" / ("RESULTS-quick.md" if args.quick else "RESULTS.md")
     return args
@@ -113,17 +130,25 @@ def main(argv: list[str] | None = None) -> None:
     figures = Figures(runs=args.runs, seed=args.seed)
     with tempfile.TemporaryDirectory(prefix="nuggets-bench-") as scratch:
         homes = {}
-        for size in sorted(args.sizes):
+        for size in [] if args.only_shapes else sorted(args.sizes):
             _progress(f"generating {size} notes")
             homes[size], figures.graphs[size] = _make_home(Path(scratch), size, args.seed)
             _measure_size(homes[size], size, args, figures)
-        largest = homes[max(homes)]
-        if not args.no_console:
+        if homes and not args.no_console:
             figures.console_notes = max(homes)
-            _measure_console(largest, args, figures)
-        if not args.no_profile:
+            _measure_console(homes[max(homes)], args, figures)
+        if homes and not args.no_profile:
             figures.profile_notes = max(homes)
-            _profile(largest, figures)
+            _profile(homes[max(homes)], figures)
+        if not args.no_shapes:
+            def measured() -> None:
+                figures.elapsed = time.perf_counter() - started
+                save_figures(figures, args.out.with_suffix(".json"))
+                write_report(figures, args.out)
+
+            measure_shapes(args.shapes, args.shape_sizes, args.shape_runs, args.seed,
+                           Path(scratch), _run_worker, _worker_env(), _progress, figures.shapes,
+                           measured)
     figures.elapsed = time.perf_counter() - started
     save_figures(figures, args.out.with_suffix(".json"))
     write_report(figures, args.out)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from . import fields
+from .gcpause import paused_gc
 from .models import RawNote
 from .shelf import Shelf
 
@@ -42,33 +43,43 @@ def _in_scope(note: RawNote, nugget: str | None) -> bool:
 
 def orphans(shelf: Shelf, nugget: str | None = None) -> list[RawNote]:
     """Visible notes with no link to another existing note and no link from another note."""
-    linked: set[str] = set()
-    for note in shelf.notes:
-        for target in fields.link_targets(note):
-            if target != note["id"] and shelf.graph.get(target) is not None:
-                linked.update((note["id"], target))
-    return [n for n in shelf.notes if _in_scope(n, nugget) and n["id"] not in linked]
+    exists = shelf.graph.index
+    with paused_gc():  # the lists hold no cycles; a collection would walk all 100k notes
+        pairs = [(note["id"], link["to"]) for note in shelf.notes if note.get("links")
+                 for link in note["links"]]
+        linked = {end for pair in pairs if pair[0] != pair[1] and pair[1] in exists
+                  for end in pair}
+        return [n for n in shelf.notes if _in_scope(n, nugget) and n["id"] not in linked]
 
 
 def groups(shelf: Shelf, nugget: str | None = None, minimum: int = 2) -> list[list[RawNote]]:
     """Connected groups of visible notes (links in either direction), largest first."""
+    with paused_gc():
+        return _groups(shelf, nugget, minimum)
+
+
+def _groups(shelf: Shelf, nugget: str | None, minimum: int) -> list[list[RawNote]]:
     members = [n for n in shelf.notes if _in_scope(n, nugget)]
     position = {n["id"]: i for i, n in enumerate(members)}
+    ends = [(i, position.get(link["to"])) for i, note in enumerate(members) if note.get("links")
+            for link in note["links"]]
     parent = list(range(len(members)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for i, note in enumerate(members):
-        for target in fields.link_targets(note):
-            j = position.get(target)
-            if j is not None:
-                parent[root(i)] = root(j)
+    for i, j in ends:  # union-find with path halving, inline: 100k notes call it 300k times
+        if j is None:
+            continue
+        while (up := parent[i]) != i:
+            parent[i] = i = parent[up]
+        while (up := parent[j]) != j:
+            parent[j] = j = parent[up]
+        if i != j:
+            parent[i] = j
+    linked = range(len(members)) if minimum < 2 else sorted(
+        {end for pair in ends if pair[1] is not None for end in pair})
     found: dict[int, list[RawNote]] = {}
-    for i, note in enumerate(members):
-        found.setdefault(root(i), []).append(note)
+    for i in linked:
+        root = i
+        while (up := parent[root]) != root:
+            parent[root] = root = parent[up]
+        found.setdefault(root, []).append(members[i])
     big = [group for group in found.values() if len(group) >= minimum]
     return sorted(big, key=len, reverse=True)

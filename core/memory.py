@@ -77,7 +77,7 @@ from .promotion import DEFAULT_THRESHOLD, plan_promotion, resolve_memory_md
 from .reflection import plan_pass
 from .safeopen import MEMORY_MD_BYTES, read_regular
 from .selection import resolve_limit
-from .shelf import Shelf
+from .shelf import Shelf, nugget_file_names
 from .store import (
     EMPTY_FINGERPRINT,
     Graph,
@@ -113,13 +113,20 @@ class Memory:
         self.memory_md = memory_md
         self.notices: list[str] = []
         self.promotion_run: JournalEntry | None = None  # the last `promote`'s journal entry
+        self._opened: Graph | None = None  # read by startup_messages, for the command to take
 
     @property
     def graph_path(self) -> Path:
         return graph_path(self.home)
 
     def shelf(self) -> Shelf:
-        return Shelf.load(self.home)
+        return Shelf(self._read(), nugget_file_names(self.home))
+
+    def _read(self) -> Graph:
+        """The graph file: the snapshot `startup_messages` just read (taken once, so a retry
+        reads afresh), else read now. A command thus reads and checks the file once."""
+        graph, self._opened = self._opened, None
+        return graph or read_graph(self.graph_path)
 
     def now(self) -> str:
         return to_iso(self.clock())
@@ -131,7 +138,7 @@ class Memory:
         graph: Graph | None = None,
     ) -> Plan:
         """The pass computed on the current file; writes nothing."""
-        graph = graph or read_graph(self.graph_path)
+        graph = graph or self._read()
         capped = resolve_limit(limit)
         outcome = plan_pass(graph.notes, self.clock(), nugget_name, capped, uncapped)
         ws = outcome.workspace
@@ -543,7 +550,8 @@ class Memory:
         messages = self.recover()
         self.notices = []
         with contextlib.suppress(GraphError):
-            messages += read_graph(self.graph_path).warnings
+            self._opened = read_graph(self.graph_path)
+            messages += self._opened.warnings
         return messages
 
     @contextlib.contextmanager
@@ -567,7 +575,7 @@ class Memory:
         path = self.promotion_target(memory_md)
         exists = path.parent.is_dir()
         before, base = _read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
-        notes = (graph or read_graph(self.graph_path)).notes
+        notes = (graph or self._read()).notes
         return plan_promotion(notes, path, before, exists, threshold, allow, base)
 
     def promote_now(

@@ -28,6 +28,7 @@ from itertools import chain, islice, repeat
 from operator import and_, or_
 
 from .candidates import jaccard_at_least_090
+from .workcount import WORK
 
 _MASK_BITS = 256
 _BIT = [1 << b for b in range(_MASK_BITS)]
@@ -135,6 +136,7 @@ class MergeIndex:
             if len(posting) == 1:  # only this note
                 continue
             for other in islice(posting, bisect_right(posting, place), None):
+                WORK.merge += 1
                 if best is not None and other >= best:
                     break
                 theirs = sets[other]

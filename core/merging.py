@@ -31,6 +31,10 @@ class _MergeGroups:
                 members.append(place)
         self._indexes: dict[GroupKey, MergeIndex] = {}
 
+    def alone(self, position: int) -> bool:
+        """No other note shares its group: nothing to index, nor to tokenize."""
+        return len(self.members[self.run.group_keys[position]]) == 1  # type: ignore[index]
+
     def index(self, position: int) -> MergeIndex:
         key: GroupKey = self.run.group_keys[position]  # type: ignore[assignment]
         found = self._indexes.get(key)
@@ -55,7 +59,7 @@ def merge_phase(run: PassRun, order: list[int], limit: int | None) -> None:
     for place, position in enumerate(order):
         if limit is not None and merges >= limit:
             return
-        if position in touched:
+        if position in touched or groups.alone(position):
             continue
         partner = groups.index(position).first_partner(place, usable)
         if partner is None:

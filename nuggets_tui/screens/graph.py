@@ -25,7 +25,7 @@ from ..widgets.virtual_table import VirtualTable
 
 AUTO_HOPS = 2
 GROUPS_SHOWN = 20
-EDGES_SHOWN = 50  # per note in the tree: a hub with 20k backlinks would take seconds to lay out
+EDGES_SHOWN = 50  # per note or group in the tree: 20k leaves would take seconds to lay out
 
 
 @dataclass(frozen=True)
@@ -163,8 +163,11 @@ class GraphScreen(Screen[str | None]):
         for group in biggest:
             titles = ", ".join(fields.text(n, "title") for n in group[:3])
             node = tree.root.add(join((f"{len(group):,} notes", "bold"), "  ", line(titles)))
-            for note in group:
+            for note in group[:EDGES_SHOWN]:
                 node.add_leaf(note_label(note, note["id"]), data=Hop(note["id"], ()))
+            if len(group) > EDGES_SHOWN:
+                node.add_leaf(Text(f"… {len(group) - EDGES_SHOWN:,} more notes not shown",
+                                   style="dim italic"))
         if not biggest:
             tree.root.add_leaf(Text("No linked notes yet.", style="dim"))
 
