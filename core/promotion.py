@@ -10,6 +10,7 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from . import fields
+from .jstext import normalize_tag
 from .memorymd import MemoryDocument, split_lines
 from .models import BlockedEntry, PromotionEntry, PromotionPlan, RawNote, ShadowedNote
 from .screening import screen_entry
@@ -41,19 +42,21 @@ def resolve_memory_md(
 
 
 def section_of(note: RawNote) -> str:
-    """The agent's rule, first match: subject, then scope, then tags, else the nugget."""
-    subject, tags = fields.text(note, "subject"), fields.tags(note)
+    """The agent's rule, first match: subject, then scope, then tags, else the nugget. As the
+    agent reads the note: metadata it lacks inferred, tags normalized."""
+    subject = fields.meta(note, "subject")
     if subject == "assistant:self":
         return "assistant-self"
     if subject.startswith("user:"):
         return "user"
-    if fields.text(note, "scope") in fields.SHARED_SCOPES:
+    if fields.meta(note, "scope") in fields.SHARED_SCOPES:
         return "shared-context"
+    tags = {normalize_tag(tag) for tag in fields.tags(note)}
     if "preferences" in tags:
         return "preferences"
     if "learnings" in tags:
         return "learnings"
-    return fields.text(note, "nuggetName")
+    return fields.nugget(note)
 
 
 def _one_line(text: str) -> str:
@@ -172,13 +175,13 @@ def plan_promotion(
         # What would be written is screened: a CRLF note is not held back for its CRs.
         reason = screen_entry(title, "\n".join(_content_lines(note)), section)
         if reason and not is_allowed(note["id"], digest, allow):
-            blocked.append(BlockedEntry(note_id=note["id"], nugget_name=note["nuggetName"],
+            blocked.append(BlockedEntry(note_id=note["id"], nugget_name=fields.nugget(note),
                                         section=section, title=title, text=text, reason=reason,
                                         hash=digest, shadowed=_shadowed(others)))
             continue
         action = doc.upsert(section, title, lines, _agent_tail(note))
         entries.append(
-            PromotionEntry(note_id=note["id"], nugget_name=note["nuggetName"], section=section,
+            PromotionEntry(note_id=note["id"], nugget_name=fields.nugget(note), section=section,
                            title=title, text=text, action=action, allowed_despite=reason,
                            hash=digest, shadowed=_shadowed(others))
         )

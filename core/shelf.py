@@ -8,10 +8,9 @@ from pathlib import Path
 
 from . import fields
 from .errors import UnknownNoteError
+from .facts import SUFFIXES, fact_file_paths
 from .models import RawNote
 from .store import Graph, graph_path, read_graph
-
-NUGGET_SUFFIX = ".nugget.json"
 
 
 @dataclass(frozen=True)
@@ -32,10 +31,11 @@ class NoteDetail:
 
 
 def nugget_file_names(home: Path) -> list[str]:
-    """Stems of <home>/*.nugget.json: nuggets of another tool, never rewritten here."""
+    """Names of the fact files (<name>.donna.json, <name>.nugget.json): nuggets too."""
     if not home.is_dir():
         return []
-    return sorted(p.name[: -len(NUGGET_SUFFIX)] for p in home.glob("*" + NUGGET_SUFFIX))
+    return sorted({p.name[: -len(suffix)] for p in fact_file_paths(home)
+                   for suffix in SUFFIXES if p.name.endswith(suffix)})
 
 
 def haystack(note: RawNote) -> str:

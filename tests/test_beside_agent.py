@@ -125,3 +125,32 @@ def test_undo_works_after_the_agent_saved(name: str, tmp_path: Path) -> None:
     made, now = notes_of(FIXTURES / "agent-made"), notes_of(home)
     assert all(unchanged_since(made[i], now[i]) for i in made)
     assert facts_of(home) == facts_of(FIXTURES / "agent-made")
+
+
+async def test_the_review_shows_what_a_change_does_to_the_fact_file(tmp_path: Path) -> None:
+    from console_support import make_app, settle
+    from nuggets_tui.screens.review import ChangeRow, ReviewScreen
+    from nuggets_tui.widgets.diff_view import DiffView
+    from nuggets_tui.widgets.virtual_table import VirtualTable
+
+    home = copy_of("agent-made", tmp_path)
+    app = make_app(home)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("r")
+        await settle(pilot, app)
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        await pilot.press("c")  # the whole graph: the fact notes' archive, rewrite and merge
+        await settle(pilot, app)
+        edits = {e.note_id: e for e in review.plan.fact_edits}
+        table = review.query_one("#changes", VirtualTable)
+        shown = []
+        for index, row in enumerate(table.rows):
+            if isinstance(row, ChangeRow) and row.change.type in ("hide", "merge", "rewrite") \
+                    and row.change.note_id in edits:
+                table.cursor = index
+                await settle(pilot, app)
+                shown.append(review.query_one(DiffView)._text.plain)
+        assert shown and all("Fact file" in text for text in shown)
+        assert any("removed from memory.donna.json" in text for text in shown)

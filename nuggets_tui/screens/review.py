@@ -17,7 +17,8 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from core import Memory, NuggetsError, StalePlanError, fields
-from core.models import MergeOp, Plan, RawNote, ReflectionChange
+from core.facts import describe
+from core.models import MergeOp, Operation, Plan, RawNote, ReflectionChange, operation_note_ids
 from core.preview import ChangeView, change_view, named_notes, touched_by
 from core.selection import MAX_LIMIT
 from core.store import Graph, current_fingerprint
@@ -213,6 +214,19 @@ def change_text(view: ChangeView, kept: bool) -> Text:
     return join(*parts)
 
 
+def fact_text(plan: Plan, op: Operation) -> Text:
+    """What the change does to the agent's fact files (it re-creates each fact note from its
+    fact at every start, so a fact note's change is mirrored there); empty when nothing."""
+    if op.type not in ("hide", "merge", "rewrite") or not plan.fact_edits:
+        return Text("")
+    named = set(operation_note_ids(op))
+    edits = [edit for edit in plan.fact_edits if edit.note_id in named]
+    if not edits:
+        return Text("")
+    return join(("\n\nFact file", "bold"), " (the agent re-creates fact notes from it)\n",
+                *[part for edit in edits for part in ("  ", line(describe(edit)), "\n")])
+
+
 def _content(note: RawNote) -> Text:
     text = fields.text(note, "content")
     return block(text) if text.strip() else Text("  (no content)", style="dim italic")
@@ -406,7 +420,7 @@ class ReviewScreen(Screen[bool]):
         title = join(line(row.change.type.upper(), "bold reverse"), " ", line(row.change.detail),
                      "  ", line(row.change.nugget_name, "dim"), "\n")
         view.show(join(title, change_text(change_view(op, self._before),
-                                          row.op_id in self.kept)))
+                                          row.op_id in self.kept), fact_text(self.plan, op)))
 
     # -- keeping and rejecting ----------------------------------------------------------------
 
