@@ -154,3 +154,6 @@ async def test_the_review_shows_what_a_change_does_to_the_fact_file(tmp_path: Pa
                 shown.append(review.query_one(DiffView)._text.plain)
         assert shown and all("Fact file" in text for text in shown)
         assert any("removed from memory.donna.json" in text for text in shown)
+        await pilot.press("a")  # the confirmation names the fact file it edits too
+        await settle(pilot, app)
+        assert "memory.donna.json" in review.app.screen.body.plain

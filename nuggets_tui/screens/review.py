@@ -227,6 +227,16 @@ def fact_text(plan: Plan, op: Operation) -> Text:
                 *[part for edit in edits for part in ("  ", line(describe(edit)), "\n")])
 
 
+def fact_files_text(plan: Plan, notes: list[str]) -> Text:
+    """The fact files an apply edits with the notes (empty when none)."""
+    touched = set(notes)
+    names = sorted({edit.path for edit in plan.fact_edits if edit.note_id in touched})
+    if not names:
+        return Text("")
+    return join("With them it edits the facts of those fact notes in ", line(", ".join(names)),
+                " (the agent re-creates fact notes from them), in the same unit.\n\n")
+
+
 def _content(note: RawNote) -> Text:
     text = fields.text(note, "content")
     return block(text) if text.strip() else Text("  (no content)", style="dim italic")
@@ -532,6 +542,7 @@ class ReviewScreen(Screen[bool]):
             f"Apply {len(kept):,} of {len(plan.operations):,} changes?\n\n",
             f"This rewrites {len(notes):,} notes in ", line(shown_path(self.memory.graph_path)),
             ", once, atomically, and only if nobody changed the file since this plan.\n\n",
+            fact_files_text(plan, notes),
             "It journals the run under ", line(shown_path(self.memory.home / "reflections")),
             ", so ctrl+z on the main screen undoes it. Nothing is deleted: archived notes stay "
             "in the file and can be brought back.",
