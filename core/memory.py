@@ -567,25 +567,25 @@ class Memory:
 
     def plan_promotion(
         self, memory_md: Path | None = None, threshold: int = DEFAULT_THRESHOLD,
-        allow: Collection[str] = (), graph: Graph | None = None,
+        allow: Collection[str] = (), graph: Graph | None = None, drop: Collection[str] = (),
     ) -> PromotionPlan:
         """The MEMORY.md edit; entries screening holds back are listed as blocked unless their
-        note id is in `allow`. Writes nothing. `graph`: the notes as already read (the
-        console's), else the graph file is read."""
+        note id is in `allow`, and the notes in `drop` are left out. Writes nothing. `graph`:
+        the notes as already read (the console's), else the graph file is read."""
         path = self.promotion_target(memory_md)
         exists = path.parent.is_dir()
         before, base = _read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
         notes = (graph or self._read()).notes
-        return plan_promotion(notes, path, before, exists, threshold, allow, base)
+        return plan_promotion(notes, path, before, exists, threshold, allow, base, drop)
 
     def promote_now(
         self, memory_md: Path | None = None, threshold: int = DEFAULT_THRESHOLD,
-        allow: Collection[str] = (),
+        allow: Collection[str] = (), drop: Collection[str] = (),
     ) -> tuple[PromotionPlan, int]:
         """Plan and write promotion in one go, planning again if MEMORY.md changes under it."""
 
         def attempt() -> tuple[PromotionPlan, int]:
-            plan = self.plan_promotion(memory_md, threshold, allow)
+            plan = self.plan_promotion(memory_md, threshold, allow, drop=drop)
             return plan, self.promote(plan)
 
         return _retrying(attempt, "MEMORY.md")

@@ -222,7 +222,7 @@ class JournalEntry(CamelModel):
         return ordered
 
 
-PromotionAction = Literal["add", "update", "same"]
+PromotionAction = Literal["add", "update", "same", "drop"]  # drop: the operator left it out
 
 
 class ShadowedNote(CamelModel):
@@ -272,6 +272,7 @@ class PromotionPlan(CamelModel):
     diff: str
     base_fingerprint: str = "absent"
     blocked: list[BlockedEntry] = Field(default_factory=list)
+    dropped: list[PromotionEntry] = Field(default_factory=list)  # left out by the operator
     qualifying: int = 0  # notes recalled `threshold`+ times (several may share one entry)
 
     @property

@@ -157,13 +157,15 @@ def _move_to_own_sections(doc: MemoryDocument, entries: list[PromotionEntry],
 def plan_promotion(
     notes: list[RawNote], path: Path, before_text: str, directory_exists: bool,
     threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
-    base_fingerprint: str = EMPTY_FINGERPRINT,
+    base_fingerprint: str = EMPTY_FINGERPRINT, drop: Collection[str] = (),
 ) -> PromotionPlan:
     """The edited MEMORY.md. Candidates that screening holds back are left out and listed as
-    blocked, unless allowed (`is_allowed`)."""
+    blocked, unless allowed (`is_allowed`); those whose note id is in `drop` are left out and
+    listed as dropped (what is already in the file stays)."""
     doc = MemoryDocument(before_text, HEADER)
     entries: list[PromotionEntry] = []
     blocked: list[BlockedEntry] = []
+    dropped: list[PromotionEntry] = []
     owners: dict[str, set[str]] = {}
     for note, others in candidates(notes, threshold):
         # One line each: a heading or a title with a line break in it would not be found again.
@@ -179,8 +181,9 @@ def plan_promotion(
                                         section=section, title=title, text=text, reason=reason,
                                         hash=digest, shadowed=_shadowed(others)))
             continue
-        action = doc.upsert(section, title, lines, _agent_tail(note))
-        entries.append(
+        left_out = note["id"] in drop
+        action = "drop" if left_out else doc.upsert(section, title, lines, _agent_tail(note))
+        (dropped if left_out else entries).append(
             PromotionEntry(note_id=note["id"], nugget_name=fields.nugget(note), section=section,
                            title=title, text=text, action=action, allowed_despite=reason,
                            hash=digest, shadowed=_shadowed(others))
@@ -198,6 +201,6 @@ def plan_promotion(
         added=sum(e.action == "add" for e in entries),
         updated=sum(e.action == "update" for e in entries),
         before_text=before_text, after_text=after, diff=diff,
-        base_fingerprint=base_fingerprint, blocked=blocked,
+        base_fingerprint=base_fingerprint, blocked=blocked, dropped=dropped,
         qualifying=sum(qualifies(n, threshold) for n in notes),
     )

@@ -237,13 +237,15 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
 @click.option("--allow", "allow", multiple=True, metavar="NOTE_ID@HASH",
               help="Promote this held-back note while it reads as the dry run showed it "
                    "(repeatable; a bare NOTE_ID only previews).")
+@click.option("--drop", "drop", multiple=True, metavar="NOTE_ID",
+              help="Leave this note's entry out (repeatable); what MEMORY.md holds stays.")
 @click.option("--apply", "do_apply", is_flag=True, help="Write MEMORY.md.")
 @click.option("--json", "as_json", is_flag=True,
-              help='Print {"added", "path", "entries", "blocked"}.')
+              help='Print {"added", "path", "entries", "blocked", "dropped"}.')
 @click.pass_obj
 @reports_errors
 def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[str, ...],
-            do_apply: bool, as_json: bool) -> None:
+            drop: tuple[str, ...], do_apply: bool, as_json: bool) -> None:
     """Show the MEMORY.md diff of promoting durable notes, or --apply it.
 
     Entries that read like instructions to the agent are held back and listed as blocked with
@@ -256,7 +258,11 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
             f"--allow {one_line(bare[0])}: writing needs the hash the dry run printed "
             "(--allow NOTE_ID@HASH), so only the text you reviewed is written")
     memory = obj.memory(memory_md, needs_graph=True)
-    plan = memory.plan_promotion(threshold=threshold, allow=set(allow))
+    plan = memory.plan_promotion(threshold=threshold, allow=set(allow), drop=set(drop))
+    strays = [one_line(i) for i in drop if i not in {e.note_id for e in plan.dropped}]
+    if strays:  # before anything is written
+        raise click.BadParameter(f"{', '.join(strays)}: not a note this promotion would write",
+                                 param_hint="'--drop'")
     candidates = {e.note_id for e in plan.entries if e.allowed_despite}
     candidates |= {b.note_id for b in plan.blocked}
     unknown = [one_line(token) for token in allow if parse_allowance(token)[0] not in candidates]
@@ -264,14 +270,16 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
         raise click.BadParameter(f"{', '.join(unknown)}: not a held-back candidate (see the "
                                  "held-back entries of `nuggets promote`)", param_hint="'--allow'")
     if do_apply:
-        plan, added = memory.promote_now(threshold=threshold, allow=set(allow))
+        plan, added = memory.promote_now(threshold=threshold, allow=set(allow), drop=set(drop))
     else:
         added = plan.added if plan.directory_exists else 0
     _say_unused_allowances(plan, allow)
     if as_json:
         entries = [e.to_json_dict() for e in plan.entries]
         blocked = [e.to_json_dict() for e in plan.blocked]
-        _print_json({"added": added, "path": plan.path, "entries": entries, "blocked": blocked})
+        dropped = [e.to_json_dict() for e in plan.dropped]
+        _print_json({"added": added, "path": plan.path, "entries": entries, "blocked": blocked,
+                     "dropped": dropped})
         return
     _echo_lines(render.promotion_text(plan))
     if do_apply and plan.directory_exists:

@@ -101,3 +101,25 @@ async def test_ctrl_z_undoes_a_memory_md_write(home: Path) -> None:
 
 def _confirm_text(app) -> str:  # type: ignore[no-untyped-def]
     return " ".join(str(w.render()) for w in app.screen.query("Static"))
+
+
+async def test_space_drops_any_entry_and_keeps_it_again(home: Path) -> None:
+    _add_notes(home, {"id": "tea", "title": "Tea of choice", "subject": "user:primary",
+                      "content": "green tea, no sugar"})
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("p")
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, PromoteScreen)
+        entries = screen.query_one("#entries", VirtualTable)
+        assert entries.select_key("tea")
+        await pilot.press("space")
+        await settle(pilot, app)
+        assert [e.note_id for e in screen.plan.dropped] == ["tea"]
+        assert "Dropped by you" in _body(app) and "Tea of choice" not in screen.plan.after_text
+        assert entries.select_key("tea")
+        await pilot.press("space")
+        await settle(pilot, app)
+        assert screen.plan.dropped == [] and "Tea of choice" in screen.plan.after_text

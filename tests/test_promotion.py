@@ -265,3 +265,25 @@ def test_a_title_holding_the_entry_marker_is_updated_not_added_again() -> None:
     second, again, updated = promoted([fact("a", "odd**: title", "two")], first)
     assert (added, again, updated) == (1, 0, 1)
     assert second == first.replace("title**: one", "title**: two")
+
+
+def test_any_entry_can_be_dropped_and_the_file_keeps_what_it_holds(tmp_path: Path) -> None:
+    notes = [fact("a", "learn: alpha", "first line", tags=["learnings"]),
+             fact("b", "learn: beta", "second line", tags=["learnings"])]
+    target = tmp_path / "memory" / "MEMORY.md"
+    target.parent.mkdir()
+    plan = plan_promotion(notes, target, "", True, drop={"b"})
+    assert [e.note_id for e in plan.entries] == ["a"]
+    assert [(e.note_id, e.action) for e in plan.dropped] == [("b", "drop")]
+    assert "beta" not in plan.after_text and "alpha" in plan.after_text
+    held = "# Memory\n\n## learnings\n- **learn: beta**: kept by hand\n"
+    kept = plan_promotion(notes, target, held, True, drop={"b"})
+    assert "- **learn: beta**: kept by hand" in kept.after_text  # dropping removes nothing
+    home = make_home(tmp_path / "home", notes)
+    stray = CliRunner().invoke(main, ["--home", str(home), "promote", "--memory-md", str(target),
+                                      "--drop", "nope", "--apply"])
+    assert stray.exit_code == 2 and "--drop" in stray.stderr and not target.exists()
+    done = CliRunner().invoke(main, ["--home", str(home), "promote", "--memory-md", str(target),
+                                     "--drop", "b", "--apply"])
+    assert done.exit_code == 0, done.output
+    assert "alpha" in target.read_text() and "beta" not in target.read_text()

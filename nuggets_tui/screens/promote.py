@@ -29,7 +29,8 @@ from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
 from .confirm import ConfirmScreen
 
-_ACTION_STYLES = {"add": "green", "update": "yellow", "same": "dim", "held": "bold red"}
+_ACTION_STYLES = {"add": "green", "update": "yellow", "same": "dim", "held": "bold red",
+                  "drop": "red"}
 Entry = PromotionEntry | BlockedEntry
 
 
@@ -53,7 +54,7 @@ def action_of(row: Entry) -> str:
 
 def rows_of(plan: PromotionPlan) -> list[Row]:
     """Held entries first, then by section and title; each entry's shadowed notes under it."""
-    entries: list[Entry] = sorted([*plan.blocked, *plan.entries], key=lambda e: (
+    entries: list[Entry] = sorted([*plan.blocked, *plan.entries, *plan.dropped], key=lambda e: (
         action_of(e) != "held", section_rank(e.section), e.title))
     return [row for e in entries for row in (e, *(ShadowRow(e, n) for n in e.shadowed))]
 
@@ -74,7 +75,7 @@ class EntryRows(RowRenderer[Row]):
 
     def style(self, row: Row) -> str | None:
         shadow = isinstance(row, ShadowRow)
-        return "virtual-table--dim" if shadow or action_of(row) == "same" else None
+        return "virtual-table--dim" if shadow or action_of(row) in ("same", "drop") else None
 
 
 ENTRY_COLUMNS = (
@@ -117,6 +118,9 @@ def held_text(row: Entry) -> Text:
     elif row.allowed_despite:
         head = join(("Allowed by you", "bold yellow"), " despite: ", line(row.allowed_despite),
                     "\nspace holds it back again.\n\n")
+    elif row.action == "drop":
+        head = join(("Dropped by you", "bold red"), ": not written (what MEMORY.md holds "
+                    "stays); space keeps it again.\n\n")
     else:
         return Text("")
     return join(head, ("It would write:\n", "bold"), block(row.text), "\n\n")
@@ -160,8 +164,9 @@ def allowed_warning(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
 
 class PromoteScreen(Screen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "allow", "Allow/hold back", id="promote.allow",
-                tooltip="Allow a held-back entry to be written, or hold it back again"),
+        Binding("space", "allow", "Keep/drop", id="promote.allow",
+                tooltip="Drop an entry or keep it again; allow a held-back entry to be written, "
+                        "or hold it back again"),
         Binding("a", "write", "Write MEMORY.md", id="promote.write",
                 tooltip="Write MEMORY.md as the diff shows, after confirming"),
         Binding("escape", "back", "Back", id="promote.back",
@@ -175,6 +180,7 @@ class PromoteScreen(Screen[bool]):
         self.graph = graph
         self.plan: PromotionPlan | None = None
         self.allowed: set[str] = set()  # NOTE_ID@HASH of each held-back entry allowed
+        self.dropped: set[str] = set()  # note ids of the entries left out
         self._body: tuple[PromotionPlan, Text] | None = None  # the plan's diff, drawn once
 
     def compose(self) -> ComposeResult:
@@ -194,7 +200,8 @@ class PromoteScreen(Screen[bool]):
     def replan(self) -> None:
         self.app.call_from_thread(self.query_one(Busy).start, "Planning the promotion…")
         try:
-            plan = self.memory.plan_promotion(allow=set(self.allowed), graph=self.graph)
+            plan = self.memory.plan_promotion(allow=set(self.allowed), graph=self.graph,
+                                              drop=set(self.dropped))
         except NuggetsError as exc:
             self.app.call_from_thread(self._failed, "Cannot plan the promotion", str(exc))
             return
@@ -234,12 +241,15 @@ class PromoteScreen(Screen[bool]):
         self.query_one(DiffView).show(join(held, self._diff_body()))
 
     def action_allow(self) -> None:
+        """Allow a held-back entry or hold it back again; keep or drop any other."""
         row = self.query_one("#entries", VirtualTable).current
         if isinstance(row, BlockedEntry):
             # The hash of the text shown: a note that changes before the write is held back again.
             self.allowed.add(f"{row.note_id}@{row.hash}")
         elif isinstance(row, PromotionEntry) and row.allowed_despite:
             self.allowed = {t for t in self.allowed if parse_allowance(t)[0] != row.note_id}
+        elif isinstance(row, PromotionEntry):
+            self.dropped ^= {row.note_id}
         else:
             return
         self.replan()
@@ -249,8 +259,7 @@ class PromoteScreen(Screen[bool]):
             return True if self.plan is not None and self.plan.changes_file else None
         if action == "allow":
             row = self.query_one("#entries", VirtualTable).current if self.is_mounted else None
-            held = isinstance(row, BlockedEntry) or getattr(row, "allowed_despite", None)
-            return True if held else None
+            return True if isinstance(row, BlockedEntry | PromotionEntry) else None
         return True
 
     def action_write(self) -> None:
