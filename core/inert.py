@@ -93,11 +93,14 @@ def _clean(text: str) -> bool:
 def inert(text: str, keep_newlines: bool = True) -> str:
     """The text with every control, format, bidi and zero-width character shown as a placeholder.
 
-    Tabs stay; newlines stay unless `keep_newlines` is false (for one-line cells).
+    Tabs and newlines stay unless `keep_newlines` is false (for one-line cells: a newline shows
+    as its placeholder, a tab as a space, since a terminal would jump it to the next stop).
     """
     if not _clean(text):
         text = _unsafe_pattern().sub(lambda m: _placeholder(m.group()), text)
-    return text if keep_newlines else text.replace("\n", _placeholder("\n"))
+    if keep_newlines:
+        return text
+    return text.replace("\n", _placeholder("\n")).replace("\t", " ")
 
 
 def hidden_characters(text: str) -> list[str]:

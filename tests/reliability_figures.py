@@ -64,6 +64,9 @@ def main() -> int:
         seconds = time.monotonic() - started
         counts = json.loads(counts_file.read_text()) if counts_file.exists() else {}
     summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "no output"
+    for line in done.stdout.splitlines():  # which test failed, for whoever runs this
+        if line.startswith(("FAILED", "ERROR")):
+            print(line, file=sys.stderr)
     if "--json" in sys.argv:
         print(json.dumps({"counts": counts, "pytest": summary, "seconds": round(seconds)}))
         return done.returncode

@@ -71,3 +71,12 @@ def test_a_variation_selector_shows_as_a_placeholder_so_widths_add_up(
     shown = one_line(around + base + selector + around)
     assert selector not in shown and f"<U+{ord(selector):04X}>" in shown
     assert cell_len(shown) == sum(map(cell_len, shown))
+
+
+def test_a_tab_in_a_one_line_cell_is_a_space_not_a_jump_to_the_next_stop() -> None:
+    # Found by the generated hostile memories: a tab in a link reason reached the graph
+    # screen's tree raw, and a terminal moves the cursor for it.
+    shown = one_line("a\tb\nc")
+    assert shown.startswith("a b") and "\n" not in shown
+    assert "\t" not in one_line("reason\t\twith tabs")
+    assert inert("keeps\ttabs in blocks") == "keeps\ttabs in blocks"
