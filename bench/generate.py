@@ -1,4 +1,4 @@
-"""Deterministic benchmark graphs in the style of the shared 1,000-note sample.
+"""Deterministic benchmark graphs: ordinary agent memories of any size, and shapes beyond them.
 
 Realistic text (template sentences with names, paths, versions and ticket numbers, so notes share
 common words but rarely whole sentences), ~3% near-duplicates of earlier notes (same text up to
