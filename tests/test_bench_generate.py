@@ -7,12 +7,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from note_builders import NOW
 
 from bench.generate import main
 from core import Memory
 from core.clock import fixed_clock
 from core.store import read_graph
+from nuggets_tui.cli import main as nuggets
 
 
 def test_the_command_writes_a_home_the_engine_reads(tmp_path: Path) -> None:
@@ -26,6 +28,9 @@ def test_the_command_writes_a_home_the_engine_reads(tmp_path: Path) -> None:
     assert len(graph.notes) == 300 and graph.warnings == []
     plan = Memory(home, fixed_clock(NOW)).plan(uncapped=True)
     assert {c.type for c in plan.result.changes} >= {"merge", "link"}
+    listed = CliRunner().invoke(nuggets, ["--home", str(home), "notes", "--hidden"],
+                                env={"NUGGETS_NOW": "2026-11-01T09:00:00Z", "NUGGETS_HOME": ""})
+    assert listed.exit_code == 0 and graph.notes[0]["id"] in listed.output
 
 
 def test_the_same_arguments_give_the_same_file(tmp_path: Path) -> None:
