@@ -1,26 +1,36 @@
-"""Deterministic benchmark graphs in the style of the shared 1,000-note sample.
+"""Deterministic benchmark graphs: ordinary agent memories of any size, and shapes beyond them.
 
 Realistic text (template sentences with names, paths, versions and ticket numbers, so notes share
 common words but rarely whole sentences), ~3% near-duplicates of earlier notes (same text up to
 case, whitespace or one extra word), ~2% low-value notes (blank, tiny, tmp-titled), messy
 whitespace (repeated lines, tabs, double spaces, CRLF, blank-line runs), typed links with a few
 duplicate and dangling ones, archived notes, hits 0-6, and a vector basis on every note.
+
+A large memory to try the console on: `python -m bench.generate --notes 100000 --out DIR`
+writes DIR/graph/graph.json, which `nuggets --home DIR` opens.
 """
 
 from __future__ import annotations
 
+import argparse
 import random
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
+from core.atomic import atomic_write
 from core.clock import to_iso
+from core.store import dump_graph, graph_path
 from core.text import note_tokens
 
 NOW = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
 NEAR_DUPLICATES = 0.03
 LOW_VALUE = 0.02
 ARCHIVED = 0.02
+PROGRESS_EVERY = 10_000
 
 P = {
     "name": "Ana Maria Denis Kenji Priya Omar Lena Tomas Sofia Ravi Chen Ines Marco Yuki Olga "
@@ -385,15 +395,19 @@ def _shape_links(rng: random.Random, notes: list[dict[str, Any]], shape: Shape) 
                 source["links"].append(_link(rng, source, hub["id"]))
 
 
-def generate(count: int, seed: int = 7, shape: Shape = TODAY) -> dict[str, Any]:
+def generate(count: int, seed: int = 7, shape: Shape = TODAY,
+             progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     """A graph document of `count` notes; the same count, seed and shape give the same
-    document (today's shape gives the document it always gave)."""
+    document (today's shape gives the document it always gave). `progress` hears the number
+    of notes made so far, every `PROGRESS_EVERY` notes."""
     rng = random.Random(seed)
     zipf: list[float] = []
     for rank in range(1, shape.zipf_words + 1):
         zipf.append((zipf[-1] if zipf else 0.0) + 1 / rank**1.1)
     notes: list[dict[str, Any]] = []
     for index in range(count):
+        if progress is not None and index and index % PROGRESS_EVERY == 0:
+            progress(index)
         if shape.cluster > 1:
             in_cluster = index % shape.cluster != 0 and notes and (
                 (index // shape.cluster) % round(1 / shape.near_duplicates) == 0)
@@ -418,3 +432,78 @@ def generate(count: int, seed: int = 7, shape: Shape = TODAY) -> dict[str, Any]:
         note["vector"] = {"seed": index, "basis": _basis(note) + [
             f"link:{link['to']}" for link in note["links"]]}
     return {"version": 3, "notes": notes}
+
+
+# -- the command line ------------------------------------------------------------------------
+
+SHAPE_NAMES = {"today": 1, "zipf": 2, "one-nugget": 3, "no-duplicates": 4, "clusters": 5,
+               "hubs": 6, "long-notes": 7, "incompatible": 8}
+MAX_NOTES = 10_000_000
+
+
+def _note_count(text: str) -> int:
+    try:
+        count = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 1 <= count <= MAX_NOTES:
+        raise argparse.ArgumentTypeError(f"must be between 1 and {MAX_NOTES:,}, not {count:,}")
+    return count
+
+
+def _shape(text: str) -> Shape:
+    number = SHAPE_NAMES.get(text.lower(), int(text) if text.isdigit() else 0)
+    if number not in SHAPES_BY_NUMBER:
+        raise argparse.ArgumentTypeError(
+            f"no shape {text!r}; known: {', '.join(SHAPE_NAMES)} (or 1-{len(SHAPES_BY_NUMBER)})")
+    return SHAPES_BY_NUMBER[number]
+
+
+def _parser() -> argparse.ArgumentParser:
+    shapes = "; ".join(f"{name}: {SHAPES_BY_NUMBER[number].label}"
+                       for name, number in SHAPE_NAMES.items()).replace("%", "%%")
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.generate",
+        description="Write a generated agent memory to DIR/graph/graph.json, a home that "
+                    "`nuggets --home DIR` opens. The same notes, shape and seed always give "
+                    "the same file.")
+    parser.add_argument("--notes", type=_note_count, required=True, metavar="N",
+                        help="how many notes (1 to 10,000,000; 100000 or 100_000)")
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR",
+                        help="the home to create; it must not hold a graph yet")
+    parser.add_argument("--shape", type=_shape, default=TODAY, metavar="NAME",
+                        help=f"what the memory looks like (default today). {shapes}")
+    parser.add_argument("--seed", type=int, default=7, metavar="N", help="default 7")
+    return parser
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    path = graph_path(args.out)
+    if path.exists() or path.is_symlink():
+        parser.error(f"{path} already exists; choose a new directory (a memory is never "
+                     "overwritten)")
+    loud = args.notes >= PROGRESS_EVERY
+    say = _say if loud else (lambda _text: None)
+    say(f"generating {args.notes:,} notes ({args.shape.label}, seed {args.seed})")
+    doc = generate(args.notes, args.seed, args.shape,
+                   progress=(lambda done: say(f"  {done:,} notes")) if loud else None)
+    data = dump_graph(doc, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, data)
+    except OSError as exc:
+        _say(f"error: cannot write {path}: {exc.strerror or exc}")
+        return 1
+    say(f"wrote {path} ({len(data) / 1e6:,.1f} MB)")
+    print(f"{args.notes:,} notes in {path}; open them with: nuggets --home {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from bench.generate import generate
 from core.clock import parse_iso
 from core.reflection import plan_pass
 
@@ -96,6 +97,12 @@ def make_home(root: Path, notes: list[dict[str, Any]], extra: dict[str, Any] | N
     doc = {"version": 3, **(extra or {}), "notes": notes}
     (home / "graph" / "graph.json").write_bytes(canonical_bytes(doc))
     return home
+
+
+def sample_notes(count: int = 1000) -> list[dict[str, Any]]:
+    """An ordinary agent memory of `count` notes (`bench/generate.py`, fixed seed): realistic
+    text, a few near-duplicates, low-value and archived notes, typed and dangling links."""
+    return generate(count)["notes"]
 
 
 def graph_file(home: Path) -> Path:

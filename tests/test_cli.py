@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from note_builders import make_home, sample_notes
 
 from nuggets_tui.cli import main
 
-SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "samples" / "nuggets-graph-1000.json"
 NOW = "2026-11-01T09:00:00Z"
 
 
@@ -156,11 +155,7 @@ def test_daily_runs_once_a_day_after_the_hour(home: Path) -> None:
 
 
 def test_sample_memory_reflects(tmp_path: Path) -> None:
-    if not SAMPLE.exists():
-        pytest.skip("shared sample not present")
-    (tmp_path / "graph").mkdir()
-    shutil.copy(SAMPLE, tmp_path / "graph" / "graph.json")
-    result = run(tmp_path, "reflect", "--all", "--json")
+    result = run(make_home(tmp_path, sample_notes()), "reflect", "--all", "--json")
     assert json.loads(result.stdout)["merged"] > 0
 
 

@@ -4,20 +4,17 @@ or reports an existing link again."""
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 from pathlib import Path
 
-import pytest
 from graph_strategies import graph_notes
 from hypothesis import given, settings
-from note_builders import NOW, file_notes, graph_file, make_home
+from note_builders import NOW, file_notes, graph_file, make_home, sample_notes
 
 from core import Memory
 from core.clock import fixed_clock
 from core.models import LinkOp
 
-SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "samples" / "nuggets-graph-1000.json"
 MAX_RUNS = 8
 
 
@@ -49,11 +46,7 @@ def runs_to_fixed_point(memory: Memory) -> int:
 
 
 def test_the_sample_reaches_a_fixed_point_within_a_few_runs(tmp_path: Path) -> None:
-    if not SAMPLE.exists():
-        pytest.skip("shared sample not present")
-    home = tmp_path / "home"
-    (home / "graph").mkdir(parents=True)
-    shutil.copy(SAMPLE, graph_file(home))
+    home = make_home(tmp_path, sample_notes())
     assert runs_to_fixed_point(Memory(home, fixed_clock(NOW))) <= 5
 
 

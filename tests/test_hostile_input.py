@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 from figures import record
+from note_builders import sample_notes
 from reliability_support import leftovers, make_home, memory_of, messy_notes, note
 
 from core import GraphError, atomic
@@ -24,7 +25,6 @@ from core.shelf import Shelf
 from core.store import read_graph
 from nuggets_tui.cli import main
 
-SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "samples" / "nuggets-graph-1000.json"
 ENV = {"NUGGETS_NOW": "2026-11-01T10:00:00Z", "TZ": "UTC", "NUGGETS_HOME": "",
        "NUGGETS_MEMORY_MD": ""}
 WRITING_COMMANDS = (("reflect", "--all", "--apply"), ("unhide", "n6"), ("promote", "--apply"),
@@ -405,10 +405,9 @@ def test_reading_never_writes_even_on_a_corrupt_file(tmp_path: Path) -> None:
     assert _snapshot(home) == before
 
 
-def test_the_sample_memory_reads_without_warnings() -> None:
-    if not SAMPLE.exists():
-        pytest.skip("shared sample not present")
-    assert read_graph(SAMPLE).warnings == []
+def test_the_sample_memory_reads_without_warnings(tmp_path: Path) -> None:
+    home = make_home(tmp_path, sample_notes())
+    assert read_graph(home / "graph" / "graph.json").warnings == []
 
 
 def test_a_file_corrupted_while_open_is_refused_and_kept_until_fixed(tmp_path: Path) -> None:

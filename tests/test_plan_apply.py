@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import tempfile
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from note_builders import (
     make_home,
     mixed_notes,
     note,
+    sample_notes,
     tree_snapshot,
 )
 
@@ -33,7 +33,6 @@ from core.models import LinkOp, MergeOp
 from core.vectors import vector_spec
 from nuggets_tui.cli import main
 
-SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "samples" / "nuggets-graph-1000.json"
 TIMESTAMPS = ("updatedAt", "lastRewrittenAt", "archivedAt")
 
 
@@ -44,11 +43,7 @@ def mixed(tmp_path: Path) -> Memory:
 
 @pytest.fixture
 def sample(tmp_path: Path) -> Memory:
-    if not SAMPLE.exists():
-        pytest.skip("shared sample not present")
-    home = tmp_path / "home"
-    (home / "graph").mkdir(parents=True)
-    shutil.copy(SAMPLE, graph_file(home))
+    home = make_home(tmp_path, sample_notes())
     (home / "agent.nugget.json").write_text('{"facts": []}\n')
     return Memory(home, fixed_clock(NOW))
 

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 from figures import record
 from injection_corpus import INJECTIONS
+from note_builders import sample_notes
 from reliability_support import CLOCK, make_home, note
 
 from core import Memory
@@ -161,8 +162,6 @@ def test_line_breaks_that_are_never_written_do_not_hold_an_entry_back(tmp_path: 
 
 # -- the corpus of injection attempts, and what ordinary memories cost -------------------------
 
-SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "samples" / "nuggets-graph-1000.json"
-
 
 def _held(notes: list[dict]) -> list[str]:
     return [n["id"] for n in notes
@@ -196,9 +195,8 @@ def test_the_demo_memory_holds_back_only_its_planted_injection() -> None:
     record("legitimate notes screened (demo)", len(notes) - 1)
 
 
-@pytest.mark.skipif(not SAMPLE.is_file(), reason="the 1,000-note sample is not beside the repo")
 def test_the_sample_memory_holds_no_entry_back() -> None:
-    notes = json.loads(SAMPLE.read_text())["notes"]
+    notes = sample_notes()
     assert _held(notes) == []
     record("legitimate notes screened (1,000-note sample)", len(notes))
 
