@@ -267,6 +267,30 @@ async def test_unhide_an_archived_note(home: Path) -> None:
         assert note["hidden"] is False and "archivedAt" not in note
 
 
+async def test_archive_a_note_by_hand_after_confirming_and_undo_it(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        before = notes_on_disk(home)
+        chosen = table(app).current["id"]
+        await pilot.press("x")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await settle(pilot, app)
+        assert notes_on_disk(home) == before
+        await pilot.press("x", "y")
+        await settle(pilot, app)
+        note = notes_on_disk(home)[chosen]
+        assert note["hidden"] is True and note["archivedAt"]
+        assert chosen not in [r["id"] for r in table(app).rows]
+        await pilot.press("ctrl+z")
+        await settle(pilot, app)
+        await pilot.press("y")
+        await settle(pilot, app)
+        assert notes_on_disk(home) == before
+
+
 async def test_undo_restores_the_notes_of_the_last_run(home: Path) -> None:
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:

@@ -75,6 +75,8 @@ class MainScreen(Screen[None]):
                 tooltip="Review a dry run of the reflection pass on this nugget (or all)"),
         Binding("u", "unhide", "Unhide", id="main.unhide",
                 tooltip="Bring the selected archived note back"),
+        Binding("x", "archive", "Archive", id="main.archive",
+                tooltip="Archive the selected note by hand, after confirming (ctrl+z undoes it)"),
         Binding("ctrl+z", "undo", "Undo run", id="main.undo",
                 tooltip="Undo the last applied run, after confirming"),
         Binding("p", "promote", "Promote", id="main.promote",
@@ -338,6 +340,8 @@ class MainScreen(Screen[None]):
         note = self.current_note if self.is_mounted else None
         if action == "unhide":
             return True if note is not None and fields.hidden(note) else None
+        if action == "archive":
+            return True if note is not None and not fields.hidden(note) else None
         if action == "graph":
             return True if note is not None else None
         if action in ("review", "promote", "undo", "history"):
@@ -426,6 +430,29 @@ class MainScreen(Screen[None]):
             message += f". It had been merged into “{name}”, which keeps its lines too."
         if entry:
             message += f" (run {entry.run_id}; ctrl+z undoes it)"
+        self.app.call_from_thread(self._wrote, message)
+
+    def action_archive(self) -> None:
+        note = self.current_note
+        if note is None or fields.hidden(note):
+            return
+        title = fields.text(note, "title") or note["id"]
+        body = join("Archive “", line(title), "” (", line(note["id"]), ")?\n\nIt leaves the "
+                    "table (h shows archived notes); a fact note's fact leaves its fact file, as "
+                    "the pass's archive does. The run is journaled: ctrl+z or u brings it back.")
+        self.app.push_screen(ConfirmScreen("Archive this note", body, yes="Archive"),
+                             lambda yes: self._archive(note) if yes else None)
+
+    @work(thread=True, exclusive=True, group="write", description="_archive")
+    def _archive(self, note: RawNote) -> None:
+        try:
+            entry = self.memory.archive([note["id"]])
+        except NuggetsError as exc:
+            self.app.call_from_thread(self._failed, "Could not archive", str(exc))
+            return
+        title = fields.text(note, "title") or note["id"]
+        message = f"Archived “{title}”" + (f" (run {entry.run_id}; ctrl+z undoes it)" if entry
+                                           else "; it was archived already")
         self.app.call_from_thread(self._wrote, message)
 
     def _wrote(self, message: str) -> None:
