@@ -96,6 +96,35 @@ async def _review(pilot, app) -> ReviewScreen:  # type: ignore[no-untyped-def]
     return screen
 
 
+async def test_s_sorts_the_notes_and_keeps_the_selection(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        file_order = [r["id"] for r in table(app).rows]
+        await pilot.press("j", "j", "j")
+        chosen = table(app).current["id"]
+        await pilot.press("s")
+        await settle(pilot, app)
+        rows = table(app).rows
+        hits = [fields.hits(r) for r in rows]
+        assert hits == sorted(hits, reverse=True) and hits[0] > hits[-1]
+        assert table(app).current["id"] == chosen
+        assert "by hits ↓" in str(table(app).border_title)
+        await pilot.press("s")
+        await settle(pilot, app)
+        updated = [fields.updated_at(r) for r in table(app).rows]
+        assert updated == sorted(updated, reverse=True)
+        assert "by updated ↓" in str(table(app).border_title)
+        await pilot.press("s")
+        await settle(pilot, app)
+        titles = [fields.text(r, "title").casefold() for r in table(app).rows]
+        assert titles == sorted(titles) and table(app).current["id"] == chosen
+        await pilot.press("s")
+        await settle(pilot, app)
+        assert [r["id"] for r in table(app).rows] == file_order
+        assert "by " not in str(table(app).border_title)
+
+
 async def test_review_reject_one_change_apply_the_rest(home: Path) -> None:
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
