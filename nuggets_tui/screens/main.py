@@ -18,7 +18,7 @@ from core import Memory, NuggetsError, UndoConflictError, fields
 from core.history import last_undoable
 from core.inert import one_line
 from core.models import JournalEntry, Plan, RawNote
-from core.noteorder import LABELS, NoteOrder, next_order, ordered
+from core.noteorder import LABELS, NoteOrder, OrderedNotes, next_order
 from core.peek import first_notes
 from core.shelf import NuggetSummary, Shelf
 from core.stats import Overview, overview
@@ -100,6 +100,7 @@ class MainScreen(Screen[None]):
         self.show_hidden = False
         self.query_text = ""
         self.order: NoteOrder = "file"
+        self._ordered = OrderedNotes()
         self.stamp: FileStamp | None = None
         self.watch_interval = watch_interval
         self._pending_select: str | None = None
@@ -256,11 +257,10 @@ class MainScreen(Screen[None]):
         else:
             self._filter(shelf, view, self._filtering)
 
-    @staticmethod
-    def _rows(shelf: Shelf, view: View) -> list[RawNote]:
+    def _rows(self, shelf: Shelf, view: View) -> list[RawNote]:
         nugget, hidden, query, order = view
         rows = shelf.list_notes(nugget, include_hidden=hidden, query=query or None)
-        return ordered(rows, order)
+        return self._ordered.view(shelf.notes, rows, order)
 
     @work(thread=True, exclusive=True, group="filter", description="_filter")
     def _filter(self, shelf: Shelf, view: View, asked: int) -> None:
