@@ -42,13 +42,15 @@ class KeyStep:
     setup: list[str] = field(default_factory=list)
 
 
-# Notes table scroll, a filter keystroke, `r` on the capped pass (SPEC/issue 4).
+# Notes table scroll, a filter keystroke, `r` on the capped pass (SPEC/issue 4), `s` sorting.
 KEY_STEPS = [
     # A key nothing is bound to: what pressing and waiting for the screen costs by itself.
     KeyStep("a key bound to nothing (the harness's own cost)", ["f12"]),
     KeyStep("notes table scroll (page down)", ["pagedown"]),
     KeyStep("filter keystroke", ["d"], setup=["slash"]),
     KeyStep("`r` on the capped pass", ["r"]),
+    # Last, so the steps above keep measuring file order: each press moves to the next order.
+    KeyStep("`s` sorts the notes (the next order)", ["s"]),
 ]
 
 

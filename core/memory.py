@@ -87,7 +87,7 @@ from .store import (
     graph_path,
     read_graph,
 )
-from .workspace import Workspace, replay, unhide
+from .workspace import Workspace, hide, replay, unhide
 
 T = TypeVar("T")
 
@@ -222,15 +222,23 @@ class Memory:
 
     def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
         """Bring archived notes back; visible ones are left as they are."""
+        return self._set_archived(note_ids, archived=False)
+
+    def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:
+        """Archive notes by hand, exactly as the pass's archive does (a fact note's fact leaves
+        its fact file); notes already archived are left as they are."""
+        return self._set_archived(note_ids, archived=True)
+
+    def _set_archived(self, note_ids: Iterable[str], archived: bool) -> JournalEntry | None:
         ids = list(dict.fromkeys(note_ids))
 
         def attempt() -> JournalEntry | None:
             with graph_lock(self.graph_path):
-                return self._unhide_locked(ids)
+                return self._set_archived_locked(ids, archived)
 
         return _retrying(attempt)
 
-    def _unhide_locked(self, ids: list[str]) -> JournalEntry | None:
+    def _set_archived_locked(self, ids: list[str], archived: bool) -> JournalEntry | None:
         self._settle_first()
         graph = read_graph(self.graph_path)
         unknown = [i for i in ids if graph.get(i) is None]
@@ -238,12 +246,14 @@ class Memory:
             raise UnknownNoteError(f"no note {', '.join(unknown)} in {self.graph_path}")
         ws = Workspace(graph.notes)
         now = self.now()
+        change = hide if archived else unhide
         for note_id in ids:
-            if fields.hidden(graph.get(note_id)):
-                unhide(ws, note_id, now)
+            if fields.hidden(graph.get(note_id)) != archived:
+                change(ws, note_id, now)
         facts = self._mirrored(graph, ws, ws.refresh_vectors())
-        summary = "unhid " + ", ".join(ids)
-        return self._commit(graph, ws, "unhide", [], None, now, summary=summary, facts=facts)
+        kind, verb = ("archive", "archived ") if archived else ("unhide", "unhid ")
+        return self._commit(graph, ws, kind, [], None, now, summary=verb + ", ".join(ids),
+                            facts=facts)
 
     def undo(self, run_id: str) -> JournalEntry:
         """Restore the notes a run changed, if none of them changed since; checks again while

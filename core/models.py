@@ -181,7 +181,7 @@ class Plan(CamelModel):
         return self.result.changes[op_id - 1]
 
 
-JournalKind = Literal["reflect", "unhide", "undo", "promote"]
+JournalKind = Literal["reflect", "unhide", "archive", "undo", "promote"]
 
 
 class JournalEntry(CamelModel):

@@ -28,6 +28,7 @@ class NoteDetail:
     links: list[tuple[dict, RawNote | None]]
     backlinks: list[tuple[RawNote, dict]] | None  # None: not counted yet (see Shelf.prepare)
     merged_into: str | None
+    winner: RawNote | None = None  # the note `merged_into` names, when it exists
 
 
 def nugget_file_names(home: Path) -> list[str]:
@@ -142,4 +143,5 @@ class Shelf:
         note = self.note(note_id)
         links = [(link, self.graph.get(link["to"])) for link in fields.links(note)]
         back = self.backlinks(note_id) if backlinks else None
-        return NoteDetail(note, links, back, fields.merged_into(note))
+        winner = fields.merged_into(note)
+        return NoteDetail(note, links, back, winner, self.graph.get(winner) if winner else None)

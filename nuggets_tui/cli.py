@@ -314,6 +314,17 @@ def unhide(obj: Context, note_ids: tuple[str, ...]) -> None:
 
 
 @main.command()
+@click.argument("note_ids", nargs=-1, required=True)
+@click.pass_obj
+@reports_errors
+def archive(obj: Context, note_ids: tuple[str, ...]) -> None:
+    """Archive notes by hand, as the pass does (undo brings them back)."""
+    entry = obj.memory(needs_graph=True).archive(note_ids)
+    _echo(f"Archived {len(entry.after):,} notes (run {entry.run_id})" if entry
+          else "Those notes are already archived; nothing written.")
+
+
+@main.command()
 @click.argument("run_id")
 @click.pass_obj
 @reports_errors

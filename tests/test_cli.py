@@ -86,6 +86,21 @@ def test_apply_journals_and_undo_restores(home: Path) -> None:
     assert again.exit_code == 1 and "already undone" in again.output
 
 
+def test_archive_hides_a_note_by_hand_and_undo_brings_it_back(home: Path) -> None:
+    before = json.loads(graph_bytes(home))
+    done = run(home, "archive", "n1")
+    assert done.exit_code == 0 and "Archived 1" in done.output
+    assert json.loads(graph_bytes(home))["notes"][0]["hidden"] is True
+    again = run(home, "archive", "n1")
+    assert again.exit_code == 0 and "already archived" in again.output
+    missing = run(home, "archive", "nope")
+    assert missing.exit_code == 1 and "no note nope" in missing.output
+    log = json.loads(run(home, "log", "--json").output)
+    assert log[0]["kind"] == "archive"
+    assert run(home, "undo", log[0]["runId"]).exit_code == 0
+    assert json.loads(graph_bytes(home)) == before
+
+
 def test_unhide_brings_a_note_back_and_unknown_ids_fail(home: Path) -> None:
     run(home, "reflect", "--apply")
     assert run(home, "unhide", "n2").exit_code == 0

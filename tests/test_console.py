@@ -11,10 +11,13 @@ from pathlib import Path
 
 import pytest
 from textual.app import App, ComposeResult
+from textual.widgets import TabbedContent
 from textual.widgets._footer import FooterKey
 
 from console_support import demo_home, make_app, notes_on_disk, settle
 from core import fields
+from core.linkgraph import groups
+from core.models import MergeOp
 from core.store import graph_path
 from nuggets_tui.screens.confirm import ConfirmScreen
 from nuggets_tui.screens.graph import GraphScreen
@@ -94,6 +97,35 @@ async def _review(pilot, app) -> ReviewScreen:  # type: ignore[no-untyped-def]
     screen = app.screen
     assert isinstance(screen, ReviewScreen) and screen.plan is not None
     return screen
+
+
+async def test_s_sorts_the_notes_and_keeps_the_selection(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        file_order = [r["id"] for r in table(app).rows]
+        await pilot.press("j", "j", "j")
+        chosen = table(app).current["id"]
+        await pilot.press("s")
+        await settle(pilot, app)
+        rows = table(app).rows
+        hits = [fields.hits(r) for r in rows]
+        assert hits == sorted(hits, reverse=True) and hits[0] > hits[-1]
+        assert table(app).current["id"] == chosen
+        assert "by hits ↓" in str(table(app).border_title)
+        await pilot.press("s")
+        await settle(pilot, app)
+        updated = [fields.updated_at(r) for r in table(app).rows]
+        assert updated == sorted(updated, reverse=True)
+        assert "by updated ↓" in str(table(app).border_title)
+        await pilot.press("s")
+        await settle(pilot, app)
+        titles = [fields.text(r, "title").casefold() for r in table(app).rows]
+        assert titles == sorted(titles) and table(app).current["id"] == chosen
+        await pilot.press("s")
+        await settle(pilot, app)
+        assert [r["id"] for r in table(app).rows] == file_order
+        assert "by " not in str(table(app).border_title)
 
 
 async def test_review_reject_one_change_apply_the_rest(home: Path) -> None:
@@ -265,6 +297,30 @@ async def test_unhide_an_archived_note(home: Path) -> None:
         await settle(pilot, app)
         note = notes_on_disk(home)[archived]
         assert note["hidden"] is False and "archivedAt" not in note
+
+
+async def test_archive_a_note_by_hand_after_confirming_and_undo_it(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        before = notes_on_disk(home)
+        chosen = table(app).current["id"]
+        await pilot.press("x")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await settle(pilot, app)
+        assert notes_on_disk(home) == before
+        await pilot.press("x", "y")
+        await settle(pilot, app)
+        note = notes_on_disk(home)[chosen]
+        assert note["hidden"] is True and note["archivedAt"]
+        assert chosen not in [r["id"] for r in table(app).rows]
+        await pilot.press("ctrl+z")
+        await settle(pilot, app)
+        await pilot.press("y")
+        await settle(pilot, app)
+        assert notes_on_disk(home) == before
 
 
 async def test_undo_restores_the_notes_of_the_last_run(home: Path) -> None:
@@ -439,6 +495,44 @@ async def test_graph_reaches_a_linked_note(home: Path) -> None:
         await settle(pilot, app)
         assert isinstance(app.screen, MainScreen)
         assert table(app).current["id"] == target
+
+
+async def test_the_orphans_and_groups_tabs_count_what_they_hold(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("g")
+        await settle(pilot, app)
+        tabs = app.screen.query_one(TabbedContent)
+        orphans = app.screen.query_one("#orphan-table", NoteTable).rows
+        every = groups(app.screen.shelf)
+        shown = app.screen.query_one("#group-tree").root
+        assert orphans and len(every) > len(shown.children)
+        assert tabs.get_tab("orphans").label_text == f"Orphans ({len(orphans):,})"
+        assert tabs.get_tab("groups").label_text == f"Groups ({len(every):,})"
+        assert f"largest of {len(every):,} connected groups" in str(shown.label)
+
+
+def merge_one(home: Path) -> tuple[str, str]:
+    """Apply one merge of the pass on `home`: (the merged-away note, the note that absorbed it)."""
+    memory = make_app(home).memory
+    plan = memory.plan(uncapped=True)
+    merge = next(op for op in plan.operations if isinstance(op, MergeOp))
+    memory.apply(plan, [merge.id])
+    return merge.loser_id, merge.winner_id
+
+
+async def test_a_merged_note_names_the_note_that_absorbed_it_by_title(home: Path) -> None:
+    loser, winner = merge_one(home)
+    title = notes_on_disk(home)[winner]["title"]
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        detail = await detail_of(pilot, app, loser)
+        assert f"merged into “{title}” ({winner})" in detail
+        await pilot.press("g")
+        await settle(pilot, app)
+        heading = str(app.screen.query_one("#graph-title").render())
+        assert f"[archived, merged into “{title}” ({winner})]" in heading
 
 
 async def test_j_and_k_move_in_the_link_graph_trees(home: Path) -> None:

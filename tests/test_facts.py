@@ -147,6 +147,25 @@ def test_unhide_and_undo_of_a_fact_note_keep_the_file_in_step(tmp_path: Path) ->
     assert snapshot(home)["memory.donna.json"] == original
 
 
+def test_archiving_a_fact_note_by_hand_removes_its_fact_as_the_pass_does(tmp_path: Path) -> None:
+    by_pass, by_hand = home_copy(tmp_path, "pass"), home_copy(tmp_path, "hand")
+    original = snapshot(by_hand)
+    entry = Memory(by_pass, fixed_clock(NOW)).apply(Memory(by_pass, fixed_clock(NOW)).plan(
+        uncapped=True))
+    edit = next(e for e in entry.fact_edits if e.after is None)
+    memory = Memory(by_hand, fixed_clock(NOW))
+    run = memory.archive([edit.note_id])
+    assert run is not None and run.kind == "archive"
+    assert [(e.key, e.after) for e in run.fact_edits] == [(edit.key, None)]
+    facts = {f["key"] for f in read_fact_files(by_hand, ["memory"])[0].facts}
+    assert edit.key not in facts
+    notes = {n["id"]: n for n in json.loads(snapshot(by_hand)["graph.json"])["notes"]}
+    assert notes[edit.note_id]["hidden"] is True and notes[edit.note_id]["archivedAt"]
+    assert memory.archive([edit.note_id]) is None  # already archived: nothing written
+    memory.undo(run.run_id)
+    assert snapshot(by_hand) == original
+
+
 def test_killed_at_every_step_the_graph_and_fact_files_are_all_old_or_all_new(
     tmp_path: Path,
 ) -> None:

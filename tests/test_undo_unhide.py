@@ -123,6 +123,24 @@ def test_unhiding_a_visible_note_writes_nothing_and_unknown_ids_are_errors(home:
     assert not (home / "reflections").exists()
 
 
+def test_archive_by_hand_hides_stamps_is_journaled_and_undone(home: Path) -> None:
+    original = file_notes(home)
+    memory = Memory(home, LATER)
+    entry = memory.archive(["u", "u"])
+    now = file_notes(home)
+    assert (now["u"]["hidden"], now["u"]["archivedAt"], now["u"]["updatedAt"]) == (
+        True, LATER_ISO, LATER_ISO)
+    assert {i: n for i, n in now.items() if i != "u"} == {
+        i: n for i, n in original.items() if i != "u"}
+    assert entry is not None and entry.kind == "archive" and entry.summary == "archived u"
+    assert [e.kind for e in memory.log()] == ["archive"]
+    with pytest.raises(UnknownNoteError, match="nope"):
+        memory.archive(["u", "nope"])
+    memory.undo(entry.run_id)
+    assert file_notes(home) == original
+    assert [e.kind for e in memory.log()] == ["undo", "archive"]
+
+
 def test_a_merged_away_note_comes_back_with_its_link_and_undo_unwinds_in_order(
     home: Path
 ) -> None:

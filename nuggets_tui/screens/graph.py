@@ -19,6 +19,7 @@ from core.models import RawNote
 from core.shelf import Shelf
 
 from ..safe import join, line
+from ..widgets.absorbed import absorbed_by
 from ..widgets.footer import Footer
 from ..widgets.note_table import NoteTable
 from ..widgets.virtual_table import VirtualTable
@@ -48,12 +49,18 @@ class LinkTree(Tree[Hop]):
     ]
 
 
-def note_label(note: RawNote | None, note_id: str) -> Text:
+def note_label(note: RawNote | None, note_id: str, shelf: Shelf | None = None) -> Text:
+    """The note's title, marked `[archived]` (naming the note that absorbed a merged one)."""
     if note is None:
         return join(line(note_id), (" (missing note)", "italic red"))
     title = fields.text(note, "title") or "(untitled)"
-    mark = (" [archived]", "dim") if fields.hidden(note) else ""
-    return join(line(title), mark)
+    if not fields.hidden(note):
+        return line(title)
+    winner = fields.merged_into(note)
+    if winner is None or shelf is None:
+        return join(line(title), (" [archived]", "dim"))
+    return join(line(title), (" [archived, merged into ", "dim"),
+                absorbed_by(shelf.graph.get(winner), winner), ("]", "dim"))
 
 
 class GraphScreen(Screen[str | None]):
@@ -78,11 +85,12 @@ class GraphScreen(Screen[str | None]):
     def compose(self) -> ComposeResult:
         scope = "all nuggets" if self.nugget is None else f"nugget {self.nugget}"
         root = self.shelf.note(self.note_id)
-        yield Static(join(("Link graph", "bold"), " from ", note_label(root, self.note_id),
+        yield Static(join(("Link graph", "bold"), " from ",
+                          note_label(root, self.note_id, self.shelf),
                           " · orphans and groups in ", line(scope)), id="graph-title")
         with TabbedContent(initial="neighbourhood"):
             with TabPane("Neighbourhood", id="neighbourhood"):
-                tree = LinkTree(note_label(root, self.note_id), id="hops")
+                tree = LinkTree(note_label(root, self.note_id, self.shelf), id="hops")
                 tree.auto_expand = False
                 yield tree
             with TabPane("Orphans", id="orphans"):
@@ -108,7 +116,7 @@ class GraphScreen(Screen[str | None]):
             for edge in onward[:EDGES_SHOWN]:
                 target = self.shelf.graph.get(edge.note_id)
                 arrow = "→ " if edge.direction == "out" else "← "
-                label = join(arrow, note_label(target, edge.note_id), "  ",
+                label = join(arrow, note_label(target, edge.note_id, self.shelf), "  ",
                              line(edge.reason, "italic dim"))
                 if edge.note_id in hop.path:
                     label.append(" ↺ cycle, not followed", style="yellow")
@@ -148,23 +156,27 @@ class GraphScreen(Screen[str | None]):
     @work(thread=True, exclusive=True, group="graph", description="_load_lists")
     def _load_lists(self) -> None:
         lonely = orphans(self.shelf, self.nugget)
-        biggest = groups(self.shelf, self.nugget)[:GROUPS_SHOWN]
-        self.app.call_from_thread(self._lists_ready, lonely, biggest)
+        every = groups(self.shelf, self.nugget)
+        self.app.call_from_thread(self._lists_ready, lonely, every[:GROUPS_SHOWN], len(every))
 
-    def _lists_ready(self, lonely: list[RawNote], biggest: list[list[RawNote]]) -> None:
+    def _lists_ready(self, lonely: list[RawNote], biggest: list[list[RawNote]],
+                     group_count: int) -> None:
+        tabs = self.query_one(TabbedContent)
+        tabs.get_tab("orphans").label = line(f"Orphans ({len(lonely):,})")
+        tabs.get_tab("groups").label = line(f"Groups ({group_count:,})")
         table = self.query_one("#orphan-table", NoteTable)
         table.empty_text = "Every note here has a link."
         table.set_rows(lonely)
         table.border_title = f"{len(lonely):,} notes with no links either way"
         tree: Tree[Hop] = self.query_one("#group-tree", Tree)
-        tree.root.set_label(Text(f"The {len(biggest)} largest connected groups"
-                                 if biggest else "Connected groups"))
+        tree.root.set_label(Text(f"The {len(biggest):,} largest of {group_count:,} connected "
+                                 "groups" if biggest else "Connected groups"))
         tree.root.expand()
         for group in biggest:
             titles = ", ".join(fields.text(n, "title") for n in group[:3])
             node = tree.root.add(join((f"{len(group):,} notes", "bold"), "  ", line(titles)))
             for note in group[:EDGES_SHOWN]:
-                node.add_leaf(note_label(note, note["id"]), data=Hop(note["id"], ()))
+                node.add_leaf(note_label(note, note["id"], self.shelf), data=Hop(note["id"], ()))
             if len(group) > EDGES_SHOWN:
                 node.add_leaf(Text(f"… {len(group) - EDGES_SHOWN:,} more notes not shown",
                                    style="dim italic"))

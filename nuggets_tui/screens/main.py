@@ -18,6 +18,7 @@ from core import Memory, NuggetsError, UndoConflictError, fields
 from core.history import last_undoable
 from core.inert import one_line
 from core.models import JournalEntry, Plan, RawNote
+from core.noteorder import LABELS, NoteOrder, OrderedNotes, next_order
 from core.peek import first_notes
 from core.shelf import NuggetSummary, Shelf
 from core.stats import Overview, overview
@@ -53,7 +54,7 @@ class FileStamp:
 
 BLOCKERS_SHOWN = 20  # notes named in the dialog when an undo is blocked
 FIRST_PAGE = 100  # notes read from the head of the file to show while the rest is read
-View = tuple[str | None, bool, str]  # the nugget (None: all), archived shown, filter text
+View = tuple[str | None, bool, str, NoteOrder]  # nugget (None: all), archived, filter, order
 
 
 @dataclass
@@ -69,12 +70,16 @@ class MainScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "filter", "Filter", key_display="/", id="main.filter",
                 tooltip="Filter the notes as you type (title, content and tags)"),
+        Binding("s", "sort", "Sort", id="main.sort",
+                tooltip="Sort the notes: file order, hits ↓, updated ↓, title (selection stays)"),
         Binding("h", "toggle_hidden", "Archived", id="main.hidden",
                 tooltip="Show or hide archived notes (marked A)"),
         Binding("r", "review", "Review pass", id="main.review",
                 tooltip="Review a dry run of the reflection pass on this nugget (or all)"),
         Binding("u", "unhide", "Unhide", id="main.unhide",
                 tooltip="Bring the selected archived note back"),
+        Binding("x", "archive", "Archive", id="main.archive",
+                tooltip="Archive the selected note by hand, after confirming (ctrl+z undoes it)"),
         Binding("ctrl+z", "undo", "Undo run", id="main.undo",
                 tooltip="Undo the last applied run, after confirming"),
         Binding("p", "promote", "Promote", id="main.promote",
@@ -94,6 +99,8 @@ class MainScreen(Screen[None]):
         self.nugget: str | None = None
         self.show_hidden = False
         self.query_text = ""
+        self.order: NoteOrder = "file"
+        self._ordered = OrderedNotes()
         self.stamp: FileStamp | None = None
         self.watch_interval = watch_interval
         self._pending_select: str | None = None
@@ -164,7 +171,7 @@ class MainScreen(Screen[None]):
         call(self._planned_ahead, shelf, plan)
 
     def _peeked(self, head: list[RawNote]) -> None:
-        if self.shelf is None and self._view(set()) == (None, False, ""):
+        if self.shelf is None and self._view(set()) == (None, False, "", "file"):
             table = self.query_one(NoteTable)
             table.set_rows(head)
             table.border_title = f"the first {len(head):,} notes · reading the whole file…"
@@ -235,14 +242,14 @@ class MainScreen(Screen[None]):
         """What the table shows: the nugget (None for all, or when it is gone), archived notes
         or not, the filter text."""
         nugget = self.nugget if self.nugget in nuggets else None
-        return nugget, self.show_hidden, self.query_text
+        return nugget, self.show_hidden, self.query_text, self.order
 
     def refilter(self) -> None:
         shelf = self.shelf
         if shelf is None:
             return
         self._filtering += 1
-        view = (self.nugget, self.show_hidden, self.query_text)
+        view = (self.nugget, self.show_hidden, self.query_text, self.order)
         if shelf.prepared:
             # With the search index built, a pass over 100k notes takes tens of milliseconds:
             # less than handing it to a thread that would share the interpreter with us.
@@ -250,10 +257,10 @@ class MainScreen(Screen[None]):
         else:
             self._filter(shelf, view, self._filtering)
 
-    @staticmethod
-    def _rows(shelf: Shelf, view: View) -> list[RawNote]:
-        nugget, hidden, query = view
-        return shelf.list_notes(nugget, include_hidden=hidden, query=query or None)
+    def _rows(self, shelf: Shelf, view: View) -> list[RawNote]:
+        nugget, hidden, query, order = view
+        rows = shelf.list_notes(nugget, include_hidden=hidden, query=query or None)
+        return self._ordered.view(shelf.notes, rows, order)
 
     @work(thread=True, exclusive=True, group="filter", description="_filter")
     def _filter(self, shelf: Shelf, view: View, asked: int) -> None:
@@ -270,7 +277,8 @@ class MainScreen(Screen[None]):
         self._refresh_detail()  # now, in the same frame as the rows, not a message later
         scope = Text("all nuggets") if self.nugget is None else join("nugget ", line(self.nugget))
         archived = "with archived" if self.show_hidden else "archived hidden"
-        table.border_title = join(f"{len(rows):,} notes · ", scope, f" · {archived}")
+        order = "" if self.order == "file" else f" · by {LABELS[self.order]}"
+        table.border_title = join(f"{len(rows):,} notes · ", scope, f" · {archived}{order}")
 
     @on(VirtualTable.Highlighted, "#notes")
     def _note_highlighted(self, event: VirtualTable.Highlighted) -> None:
@@ -338,6 +346,8 @@ class MainScreen(Screen[None]):
         note = self.current_note if self.is_mounted else None
         if action == "unhide":
             return True if note is not None and fields.hidden(note) else None
+        if action == "archive":
+            return True if note is not None and not fields.hidden(note) else None
         if action == "graph":
             return True if note is not None else None
         if action in ("review", "promote", "undo", "history"):
@@ -352,6 +362,10 @@ class MainScreen(Screen[None]):
         if field.value:
             field.value = ""
         self.query_one(NoteTable).focus()
+
+    def action_sort(self) -> None:
+        self.order = next_order(self.order)
+        self.refilter()
 
     def action_toggle_hidden(self) -> None:
         self.show_hidden = not self.show_hidden
@@ -426,6 +440,29 @@ class MainScreen(Screen[None]):
             message += f". It had been merged into “{name}”, which keeps its lines too."
         if entry:
             message += f" (run {entry.run_id}; ctrl+z undoes it)"
+        self.app.call_from_thread(self._wrote, message)
+
+    def action_archive(self) -> None:
+        note = self.current_note
+        if note is None or fields.hidden(note):
+            return
+        title = fields.text(note, "title") or note["id"]
+        body = join("Archive “", line(title), "” (", line(note["id"]), ")?\n\nIt leaves the "
+                    "table (h shows archived notes); a fact note's fact leaves its fact file, as "
+                    "the pass's archive does. The run is journaled: ctrl+z or u brings it back.")
+        self.app.push_screen(ConfirmScreen("Archive this note", body, yes="Archive"),
+                             lambda yes: self._archive(note) if yes else None)
+
+    @work(thread=True, exclusive=True, group="write", description="_archive")
+    def _archive(self, note: RawNote) -> None:
+        try:
+            entry = self.memory.archive([note["id"]])
+        except NuggetsError as exc:
+            self.app.call_from_thread(self._failed, "Could not archive", str(exc))
+            return
+        title = fields.text(note, "title") or note["id"]
+        message = f"Archived “{title}”" + (f" (run {entry.run_id}; ctrl+z undoes it)" if entry
+                                           else "; it was archived already")
         self.app.call_from_thread(self._wrote, message)
 
     def _wrote(self, message: str) -> None:

@@ -11,6 +11,7 @@ from core.models import RawNote
 from core.shelf import NoteDetail
 
 from ..safe import block, join, line
+from .absorbed import absorbed_by
 
 LINKS_SHOWN = 50  # each of links and backlinks; a hub note may have thousands
 
@@ -35,7 +36,7 @@ def detail_text(detail: NoteDetail) -> Text:
     if fields.hidden(note):
         parts += [("Archived", "bold reverse"), " — press u to bring it back"]
         if detail.merged_into:
-            parts += [" (merged into ", line(detail.merged_into), ")"]
+            parts += [" (merged into ", absorbed_by(detail.winner, detail.merged_into), ")"]
         parts.append("\n")
     parts.append("\n")
     parts += [block(fields.text(note, "content") or "(no content)"), "\n\n"]
