@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -99,6 +99,7 @@ class MainScreen(Screen[None]):
         self._pending_select: str | None = None
         self._filtering = 0  # which refilter the table shows, so a slower older one can't win
         self._opened = False
+        self._reading = True  # the first whole read of the file is under way
         self._keys_state: tuple[bool, bool] = (False, False)
         self.prepared_plan: Plan | None = None  # the capped dry run of every nugget, made ahead
 
@@ -171,6 +172,7 @@ class MainScreen(Screen[None]):
 
     def _loaded(self, loaded: Loaded, quiet: bool, settled: list[str]) -> None:
         self.query_one(Busy).stop()
+        self._reading = False
         previous = self.shelf
         self.shelf, self.stamp, self.prepared_plan = loaded.shelf, loaded.stamp, None
         self._show_problem(None)
@@ -204,6 +206,7 @@ class MainScreen(Screen[None]):
 
     def _load_failed(self, message: str, stamp: FileStamp | None) -> None:
         self.query_one(Busy).stop()
+        self._reading = False
         self.stamp = stamp
         if self.shelf is None:  # nothing was ever read whole: the first page goes too
             table = self.query_one(NoteTable)
@@ -333,6 +336,20 @@ class MainScreen(Screen[None]):
         self.refilter()
 
     # -- actions ------------------------------------------------------------------------------
+
+    # The keys that act on the memory; while it is still being read they are dimmed and say so.
+    ACTING = {"r": "review", "p": "promote", "ctrl+z": "undo", "l": "history", "g": "graph",
+              "u": "unhide"}
+
+    @property
+    def footer_note(self) -> str:
+        return "still reading…" if self._reading else ""
+
+    def on_key(self, event: events.Key) -> None:
+        if self.footer_note and event.key in self.ACTING:
+            event.stop()
+            notify(self, f"Still reading the memory: {event.key} works once it is read.",
+                   timeout=3)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         note = self.current_note if self.is_mounted else None

@@ -6,9 +6,9 @@ from textual import events
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer as TextualFooter
-from textual.widgets._footer import FooterKey
+from textual.widgets._footer import FooterKey, FooterLabel
 
-Shown = tuple[tuple[str, str, bool, str], ...]
+Shown = tuple[tuple[tuple[str, str, bool, str], ...], str]
 
 NARROW = 100  # columns: below this the footer is compact and leaves out its secondary keys
 # Keys left out of a narrow footer (they work as ever; help and README list them). The command
@@ -17,12 +17,13 @@ SECONDARY = frozenset({"quit", "search", "regroup"})
 
 
 def shown_keys(screen: Screen[object]) -> Shown:
-    """What a footer shows: each shown key with its description, state and tooltip."""
+    """What a footer shows: each shown key with its description, state and tooltip, and the
+    screen's word on why its keys are dimmed (its `footer_note`, our own words)."""
     return tuple(
         (binding.key, binding.description, enabled, tooltip)
         for _node, binding, enabled, tooltip in screen.active_bindings.values()
         if binding.show
-    )
+    ), str(getattr(screen, "footer_note", ""))
 
 
 class Footer(TextualFooter):
@@ -46,6 +47,8 @@ class Footer(TextualFooter):
         self.set_reactive(TextualFooter.compact, narrow)
         self.set_class(narrow, "-compact")
         self.set_reactive(TextualFooter.show_command_palette, not narrow)
+        if self._shown[1]:
+            yield FooterLabel(self._shown[1])
         for widget in super().compose():
             if not (narrow and isinstance(widget, FooterKey) and widget.action in SECONDARY):
                 yield widget
