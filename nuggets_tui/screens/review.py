@@ -15,10 +15,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Input, Static
+from textual.worker import get_current_worker
 
 from core import Memory, NuggetsError, StalePlanError, fields
 from core.facts import describe
 from core.models import MergeOp, Operation, Plan, RawNote, ReflectionChange, operation_note_ids
+from core.passrun import PassCancelled
 from core.preview import ChangeView, change_view, named_notes, touched_by
 from core.selection import MAX_LIMIT
 from core.store import Graph, current_fingerprint
@@ -335,8 +337,12 @@ class ReviewScreen(Screen[bool]):
     def replan(self) -> None:
         cap = "the whole graph" if self.uncapped else "a capped pass"
         self.app.call_from_thread(self.query_one(Busy).start, f"Planning {cap}…")
+        worker = get_current_worker()
         try:
-            plan = self.memory.plan(self.nugget, uncapped=self.uncapped, graph=self.graph)
+            plan = self.memory.plan(self.nugget, uncapped=self.uncapped, graph=self.graph,
+                                    should_stop=lambda: worker.is_cancelled)
+        except PassCancelled:
+            return  # escape stopped it and said so
         except NuggetsError as exc:
             self.app.call_from_thread(self._plan_failed, str(exc))
             return
@@ -588,6 +594,9 @@ class ReviewScreen(Screen[bool]):
                              lambda yes: self.replan() if yes else None)
 
     def action_back(self) -> None:
+        if self.uncapped and any(w.group == "plan" and w.is_running for w in self.workers):
+            self._stop_planning()
+            return
         search = self.query_one("#review-search", Input)
         if search.value or search.has_focus:
             search.value = ""
@@ -595,6 +604,19 @@ class ReviewScreen(Screen[bool]):
             self.table.focus()
             return
         self.dismiss(False)
+
+    def _stop_planning(self) -> None:
+        """Escape while the whole graph is planned: the pass stops (it checks between phases
+        and every few hundred notes), and the capped plan shown before stays."""
+        self.workers.cancel_group(self, "plan")
+        self.uncapped = False
+        self.query_one(Busy).stop()
+        if self.plan is None:
+            notify(self, "Stopped planning the whole graph.", timeout=4)
+            self.dismiss(False)
+            return
+        notify(self, "Stopped planning the whole graph; showing the capped plan again.",
+               timeout=4)
 
 
 def _signature(change: ReflectionChange) -> tuple[str, str, str]:
