@@ -23,7 +23,7 @@ from core.shelf import NuggetSummary, Shelf
 from core.stats import Overview, overview
 from core.store import Graph
 
-from ..safe import join, line, notify, shown_path
+from ..safe import counted, join, line, notify, shown_path
 from ..widgets.busy import Busy
 from ..widgets.footer import Footer
 from ..widgets.note_detail import NoteDetailPane
@@ -273,7 +273,7 @@ class MainScreen(Screen[None]):
         self._refresh_detail()  # now, in the same frame as the rows, not a message later
         scope = Text("all nuggets") if self.nugget is None else join("nugget ", line(self.nugget))
         archived = "with archived" if self.show_hidden else "archived hidden"
-        table.border_title = join(f"{len(rows):,} notes · ", scope, f" · {archived}")
+        table.border_title = join(counted(len(rows), "note"), " · ", scope, f" · {archived}")
 
     @on(VirtualTable.Highlighted, "#notes")
     def _note_highlighted(self, event: VirtualTable.Highlighted) -> None:
@@ -498,8 +498,8 @@ class MainScreen(Screen[None]):
         shown = self._titles(blockers[:BLOCKERS_SHOWN])
         more = len(blockers) - len(shown)
         body = join(
-            f"{len(blockers):,} notes this run wrote changed since (the agent or a later run "
-            "edited them); undoing it would lose those changes, so nothing is restored:\n\n",
+            counted(len(blockers), "note"), " this run wrote changed since (the agent or a later "
+            "run edited them); undoing it would lose those changes, so nothing is restored:\n\n",
             *[part for title in shown for part in ("  • ", line(title), "\n")],
             f"  … and {more:,} more\n" if more else "",
             "\nUndo the later runs first (l lists them), or keep this run.",
@@ -521,7 +521,7 @@ class MainScreen(Screen[None]):
             self.app.call_from_thread(self._failed, "Cannot undo", str(exc))
             return
         restored = ("MEMORY.md as it was before it" if entry.memory_md is not None
-                    else f"{len(entry.after):,} notes")
+                    else counted(len(entry.after), "note"))
         self.app.call_from_thread(self._wrote, f"Undid run {run_id}: restored {restored}.")
 
     def _titles(self, note_ids: list[str]) -> list[str]:
@@ -537,5 +537,6 @@ def _undo_what(entry: JournalEntry, memory: Memory) -> Text:
     if entry.memory_md is not None:
         return join("This puts ", line(shown_path(entry.memory_md)), " back as it was before it "
                     "(if nothing changed it since), and journals the undo.")
-    return join(f"This restores the {len(entry.before):,} notes it changed as they were before "
-                "it, in ", line(shown_path(memory.graph_path)), ", and journals the undo.")
+    return join("This restores the ", counted(len(entry.before), "note"), " it changed as they "
+                "were before it, in ", line(shown_path(memory.graph_path)),
+                ", and journals the undo.")
