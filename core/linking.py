@@ -27,7 +27,7 @@ from itertools import islice
 from . import fields
 from .candidates import LinkIndex, OpenRun
 from .models import LinkOp
-from .passrun import PassRun
+from .passrun import CHECK_EVERY, PassRun
 from .workcount import WORK
 
 # How many open notes a partner search checks directly before it asks the list's index, and
@@ -160,9 +160,11 @@ def link_phase(run: PassRun, order: list[int], limit: int | None) -> None:
     phase = _LinkPhase(run, order)
     notes, gained = run.notes, phase.gained
     linked = 0
-    for position in order:
+    for place, position in enumerate(order):
         if limit is not None and linked >= limit:
             return
+        if not place % CHECK_EVERY:
+            run.check()
         if gained[position]:
             continue
         links = notes[position].get("links")

@@ -135,12 +135,13 @@ class Memory:
 
     def plan(
         self, nugget_name: str | None = None, limit: int | None = None, uncapped: bool = False,
-        graph: Graph | None = None,
+        graph: Graph | None = None, should_stop: Callable[[], bool] | None = None,
     ) -> Plan:
-        """The pass computed on the current file; writes nothing."""
+        """The pass computed on the current file; writes nothing. `should_stop`: see plan_pass."""
         graph = graph or self._read()
         capped = resolve_limit(limit)
-        outcome = plan_pass(graph.notes, self.clock(), nugget_name, capped, uncapped)
+        outcome = plan_pass(graph.notes, self.clock(), nugget_name, capped, uncapped,
+                            should_stop)
         ws = outcome.workspace
         with paused_gc():
             diffs = [

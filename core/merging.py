@@ -11,7 +11,7 @@ from __future__ import annotations
 from . import fields
 from .mergeindex import MergeIndex
 from .models import MergeOp
-from .passrun import GroupKey, PassRun
+from .passrun import CHECK_EVERY, GroupKey, PassRun
 
 
 class _MergeGroups:
@@ -59,6 +59,8 @@ def merge_phase(run: PassRun, order: list[int], limit: int | None) -> None:
     for place, position in enumerate(order):
         if limit is not None and merges >= limit:
             return
+        if not place % CHECK_EVERY:
+            run.check()
         if position in touched or groups.alone(position):
             continue
         partner = groups.index(position).first_partner(place, usable)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import fields
 from .mergeindex import token_mask
 from .models import MergeOp, Operation, RawNote, ReflectionChange, ReflectionResult
@@ -25,10 +27,19 @@ def group_key(note: RawNote) -> GroupKey:
             fields.meta(note, "type"))
 
 
+CHECK_EVERY = 256  # notes a phase walks between two looks at `should_stop`
+
+
+class PassCancelled(Exception):
+    """The caller's `should_stop` said to stop: the pass ended early and planned nothing."""
+
+
 class PassRun:
     """The working notes, what the pass did so far, and per-note caches by position."""
 
-    def __init__(self, notes: list[RawNote], now: str) -> None:
+    def __init__(self, notes: list[RawNote], now: str,
+                 should_stop: Callable[[], bool] | None = None) -> None:
+        self.should_stop = should_stop
         self.ws = Workspace(notes)
         self.notes = self.ws.notes  # the notes as they stand, by position (edits swap items)
         self.now = now
@@ -44,6 +55,11 @@ class PassRun:
         # One string per distinct token, not one per note that has it: ~100 MB less at 100k
         # notes, and the pass ends without freeing millions of strings.
         self._same_token = {}.setdefault
+
+    def check(self) -> None:
+        """Called between phases and every few hundred notes: stop when the caller asks."""
+        if self.should_stop is not None and self.should_stop():
+            raise PassCancelled
 
     def record(self, op: Operation, change_type: str, position: int, detail: str) -> None:
         self.operations.append(op)

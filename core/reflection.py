@@ -14,6 +14,7 @@ the notes it inspects and the merge groups and link heads it walks.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import repeat
@@ -49,22 +50,27 @@ def plan_pass(
     nugget_name: str | None = None,
     limit: int | None = 10,
     uncapped: bool = False,
+    should_stop: Callable[[], bool] | None = None,
 ) -> PassOutcome:
-    """Compute the pass over `notes` (left untouched). `limit` None or `uncapped` lifts the cap."""
+    """Compute the pass over `notes` (left untouched). `limit` None or `uncapped` lifts the cap.
+    `should_stop`, asked now and then, ends the pass early with PassCancelled."""
     if uncapped:
         limit = None
     stamp = to_iso(now)
     with paused_gc():
-        run = PassRun(notes, stamp)
+        run = PassRun(notes, stamp, should_stop)
         in_scope = list(range(len(notes))) if nugget_name is None else [
             p for p, note in enumerate(notes) if fields.nugget(note) == nugget_name
         ]
         qualities, keys = _survey(run, notes, in_scope, epoch_ms(now))
+        run.check()
         selected = _select(in_scope, qualities, limit)
         for position in selected:
             _tidy(run, position)
+        run.check()
         order = _pass_order(run, in_scope, keys)
         merge_phase(run, order, limit)
+        run.check()
         current = run.notes
         link_phase(run, [p for p in order if current[p].get("hidden") is not True], limit)
         result = run.result(stamp, len(selected))

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import ClassVar
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.geometry import Size
 from textual.screen import Screen
 
 from core import Memory
@@ -15,6 +17,7 @@ from core.inert import one_line
 from .commands import NoteCommands
 from .screens.help import HelpScreen
 from .screens.main import MainScreen
+from .screens.too_small import TooSmallScreen, too_small
 from .screens.welcome import WelcomeScreen
 
 
@@ -42,6 +45,20 @@ class NuggetsApp(App[None]):
             self.push_screen(WelcomeScreen(self.memory.home), self._welcome_done)
         else:
             self.push_screen(MainScreen(self.memory, self.watch_interval))
+        self._fit(self.size)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size)
+
+    def _fit(self, size: Size) -> None:
+        """Below the smallest supported size, say so instead of a broken layout."""
+        showing = isinstance(self.screen, TooSmallScreen)
+        if too_small(size) and not showing:
+            self.push_screen(TooSmallScreen())
+        elif too_small(size) and isinstance(self.screen, TooSmallScreen):
+            self.screen.show(size)
+        elif showing:
+            self.pop_screen()
 
     def _welcome_done(self, demo: bool | None) -> None:
         if demo and self.open_demo is not None:

@@ -27,6 +27,7 @@ from core.settings import whole_number
 from core.shelf import Shelf
 
 from . import render
+from .words import counted, shown_path
 
 
 @dataclass
@@ -45,7 +46,7 @@ class Context:
         `needs_graph`: a home without a graph file is an error, not an empty memory."""
         if must_exist and not self.home.is_dir():
             raise NuggetsError(
-                f"no memory at {self.home} (no such directory); use --home DIR, set "
+                f"no memory at {shown_path(self.home)} (no such directory); use --home DIR, set "
                 "$NUGGETS_HOME, or try the demo with --demo"
             )
         if memory_md is None and self.demo:
@@ -62,7 +63,8 @@ class Context:
             _tell(memory, memory.startup_messages() if graph_warnings else [])
         graph = memory.graph_path
         if needs_graph and not graph.exists() and not graph.is_symlink():
-            raise NuggetsError(f"no graph file at {graph}: {self.home} holds no memory yet; "
+            raise NuggetsError(f"no graph file at {shown_path(graph)}: "
+                               f"{shown_path(self.home)} holds no memory yet; "
                                "use --home DIR for another one, or try the demo with --demo")
         return memory
 
@@ -283,7 +285,8 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
         return
     _echo_lines(render.promotion_text(plan))
     if do_apply and plan.directory_exists:
-        _echo(f"\nPromoted {added} new entries to {plan.path}")
+        _echo(f"\nPromoted {counted(added, 'new entry', 'new entries')} to "
+              f"{shown_path(plan.path)}")
         run = memory.promotion_run
         if run is not None:
             _echo(f"Written as run {run.run_id} (undo: nuggets undo {run.run_id})")
@@ -387,8 +390,9 @@ def daily(obj: Context) -> None:
         say(f"Reflection: {render.result_summary(plan.result)}"
             + (f" (run {entry.run_id})" if entry else " (nothing to change)"))
         promotion, added = memory.promote_now()
-    say(f"Promotion: {added} new entries to {promotion.path}" if promotion.directory_exists
-        else f"Promotion skipped: no directory for {promotion.path}")
+    where = shown_path(promotion.path)
+    say(f"Promotion: {counted(added, 'new entry', 'new entries')} to {where}"
+        if promotion.directory_exists else f"Promotion skipped: no directory for {where}")
     if promotion.blocked:
         say(f"Promotion held back {len(promotion.blocked):,} entries; see `nuggets promote`.")
 

@@ -16,6 +16,8 @@ from core.models import (
 )
 from core.notediff import compare, shown_value
 
+from .words import counted, shown_path
+
 COUNTS = (("inspected", "inspected"), ("rewritten", "rewritten"), ("merged", "merged"),
           ("hidden", "archived"), ("tagged", "tagged"), ("linked", "linked"))
 
@@ -73,9 +75,9 @@ def promotion_text(plan: PromotionPlan) -> Iterator[str]:
         yield (f"No memory directory at {plan.path.rsplit('/', 1)[0]}: nothing would be written. "
                "Point elsewhere with --memory-md PATH or $NUGGETS_MEMORY_MD.")
         return
-    yield (f"Promotion to {plan.path}: {plan.added:,} to add, {plan.updated:,} to update, "
-           f"{plan.qualifying:,} notes recalled {plan.threshold}+ times, "
-           f"{len(plan.entries):,} entries")
+    yield (f"Promotion to {shown_path(plan.path)}: {plan.added:,} to add, {plan.updated:,} to "
+           f"update, {counted(plan.qualifying, 'note')} recalled {plan.threshold}+ times, "
+           f"{counted(len(plan.entries), 'entry', 'entries')}")
     for entry in plan.entries:
         reason = entry.allowed_despite
         allowed = f"  (allowed although it {reason})" if reason else ""

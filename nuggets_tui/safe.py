@@ -3,13 +3,14 @@ as visible placeholders (core.inert). Every string an agent wrote reaches the sc
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from rich.text import Text
 from textual.dom import DOMNode
 
 from core.inert import inert, one_line
+
+from .words import counted, shown_path  # noqa: F401  (the console reaches them here)
 
 # What one piece of untrusted text may put on screen. An agent may write a 20 MB note; laying
 # it out in full would hold the console for many seconds, and nobody reads that much in a pane.
@@ -47,14 +48,6 @@ def notify(node: DOMNode, message: object, title: str = "", **options: Any) -> N
 def more_lines(count: int, where: str = "") -> Text:
     """The line that stands for the lines of a long listing left out."""
     return Text(f"… {count:,} more lines not shown{where}\n", style="dim italic")
-
-
-def shown_path(path: object) -> str:
-    """A path as a person reads it: the home directory as ~."""
-    text, home = str(path), str(Path.home())
-    if home not in ("", "/") and (text == home or text.startswith(home + "/")):
-        return "~" + text[len(home):]
-    return text
 
 
 def join(*parts: Text | str) -> Text:

@@ -564,7 +564,7 @@ async def test_help_and_palette_list_the_keys(home: Path) -> None:
         await pilot.press("escape")
         assert isinstance(app.screen, MainScreen)
         titles = [c.title for c in app.get_system_commands(app.screen)]
-        assert any(t.startswith("Review pass") for t in titles)
+        assert any(t.startswith("Review (r)") for t in titles)
         assert any(t.startswith("Promote") for t in titles)
 
 

@@ -40,9 +40,9 @@ class LinkTree(Tree[Hop]):
     """A tree of notes; enter jumps to the highlighted note."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "select_cursor", "Jump to note", id="graph.jump",
+        Binding("enter", "select_cursor", "Jump", id="graph.jump",
                 tooltip="Show the highlighted note on the main screen"),
-        Binding("space", "toggle_node", "Expand/collapse", id="graph.expand",
+        Binding("space", "toggle_node", "Expand", id="graph.expand",
                 tooltip="Show or hide a note's own links and backlinks"),
         Binding("j", "cursor_down", show=False),  # as in every list and table
         Binding("k", "cursor_up", show=False),

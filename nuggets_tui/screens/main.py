@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -24,7 +24,7 @@ from core.shelf import NuggetSummary, Shelf
 from core.stats import Overview, overview
 from core.store import Graph
 
-from ..safe import join, line, notify, shown_path
+from ..safe import counted, join, line, notify, shown_path
 from ..widgets.busy import Busy
 from ..widgets.footer import Footer
 from ..widgets.note_detail import NoteDetailPane
@@ -74,17 +74,17 @@ class MainScreen(Screen[None]):
                 tooltip="Sort the notes: file order, hits ↓, updated ↓, title (selection stays)"),
         Binding("h", "toggle_hidden", "Archived", id="main.hidden",
                 tooltip="Show or hide archived notes (marked A)"),
-        Binding("r", "review", "Review pass", id="main.review",
+        Binding("r", "review", "Review", id="main.review",
                 tooltip="Review a dry run of the reflection pass on this nugget (or all)"),
         Binding("u", "unhide", "Unhide", id="main.unhide",
                 tooltip="Bring the selected archived note back"),
         Binding("x", "archive", "Archive", id="main.archive",
                 tooltip="Archive the selected note by hand, after confirming (ctrl+z undoes it)"),
-        Binding("ctrl+z", "undo", "Undo run", id="main.undo",
+        Binding("ctrl+z", "undo", "Undo", id="main.undo",
                 tooltip="Undo the last applied run, after confirming"),
         Binding("p", "promote", "Promote", id="main.promote",
                 tooltip="Promote notes recalled 3+ times to MEMORY.md"),
-        Binding("g", "graph", "Link graph", id="main.graph",
+        Binding("g", "graph", "Graph", id="main.graph",
                 tooltip="Walk the link graph from the selected note"),
         Binding("l", "history", "Runs", id="main.history",
                 tooltip="Every applied run with what it changed; undo any of them"),
@@ -106,6 +106,7 @@ class MainScreen(Screen[None]):
         self._pending_select: str | None = None
         self._filtering = 0  # which refilter the table shows, so a slower older one can't win
         self._opened = False
+        self._reading = True  # the first whole read of the file is under way
         self._keys_state: tuple[bool, bool] = (False, False)
         self.prepared_plan: Plan | None = None  # the capped dry run of every nugget, made ahead
 
@@ -178,6 +179,7 @@ class MainScreen(Screen[None]):
 
     def _loaded(self, loaded: Loaded, quiet: bool, settled: list[str]) -> None:
         self.query_one(Busy).stop()
+        self._reading = False
         previous = self.shelf
         self.shelf, self.stamp, self.prepared_plan = loaded.shelf, loaded.stamp, None
         self._show_problem(None)
@@ -211,6 +213,7 @@ class MainScreen(Screen[None]):
 
     def _load_failed(self, message: str, stamp: FileStamp | None) -> None:
         self.query_one(Busy).stop()
+        self._reading = False
         self.stamp = stamp
         if self.shelf is None:  # nothing was ever read whole: the first page goes too
             table = self.query_one(NoteTable)
@@ -278,7 +281,8 @@ class MainScreen(Screen[None]):
         scope = Text("all nuggets") if self.nugget is None else join("nugget ", line(self.nugget))
         archived = "with archived" if self.show_hidden else "archived hidden"
         order = "" if self.order == "file" else f" · by {LABELS[self.order]}"
-        table.border_title = join(f"{len(rows):,} notes · ", scope, f" · {archived}{order}")
+        table.border_title = join(counted(len(rows), "note"), " · ", scope,
+                                  f" · {archived}{order}")
 
     @on(VirtualTable.Highlighted, "#notes")
     def _note_highlighted(self, event: VirtualTable.Highlighted) -> None:
@@ -341,6 +345,20 @@ class MainScreen(Screen[None]):
         self.refilter()
 
     # -- actions ------------------------------------------------------------------------------
+
+    # The keys that act on the memory; while it is still being read they are dimmed and say so.
+    ACTING = {"r": "review", "p": "promote", "ctrl+z": "undo", "l": "history", "g": "graph",
+              "u": "unhide"}
+
+    @property
+    def footer_note(self) -> str:
+        return "still reading…" if self._reading else ""
+
+    def on_key(self, event: events.Key) -> None:
+        if self.footer_note and event.key in self.ACTING:
+            event.stop()
+            notify(self, f"Still reading the memory: {event.key} works once it is read.",
+                   timeout=3)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         note = self.current_note if self.is_mounted else None
@@ -518,8 +536,8 @@ class MainScreen(Screen[None]):
         shown = self._titles(blockers[:BLOCKERS_SHOWN])
         more = len(blockers) - len(shown)
         body = join(
-            f"{len(blockers):,} notes this run wrote changed since (the agent or a later run "
-            "edited them); undoing it would lose those changes, so nothing is restored:\n\n",
+            counted(len(blockers), "note"), " this run wrote changed since (the agent or a later "
+            "run edited them); undoing it would lose those changes, so nothing is restored:\n\n",
             *[part for title in shown for part in ("  • ", line(title), "\n")],
             f"  … and {more:,} more\n" if more else "",
             "\nUndo the later runs first (l lists them), or keep this run.",
@@ -541,7 +559,7 @@ class MainScreen(Screen[None]):
             self.app.call_from_thread(self._failed, "Cannot undo", str(exc))
             return
         restored = ("MEMORY.md as it was before it" if entry.memory_md is not None
-                    else f"{len(entry.after):,} notes")
+                    else counted(len(entry.after), "note"))
         self.app.call_from_thread(self._wrote, f"Undid run {run_id}: restored {restored}.")
 
     def _titles(self, note_ids: list[str]) -> list[str]:
@@ -557,5 +575,6 @@ def _undo_what(entry: JournalEntry, memory: Memory) -> Text:
     if entry.memory_md is not None:
         return join("This puts ", line(shown_path(entry.memory_md)), " back as it was before it "
                     "(if nothing changed it since), and journals the undo.")
-    return join(f"This restores the {len(entry.before):,} notes it changed as they were before "
-                "it, in ", line(shown_path(memory.graph_path)), ", and journals the undo.")
+    return join("This restores the ", counted(len(entry.before), "note"), " it changed as they "
+                "were before it, in ", line(shown_path(memory.graph_path)),
+                ", and journals the undo.")

@@ -22,7 +22,7 @@ from core.models import BlockedEntry, PromotionEntry, PromotionPlan, ShadowedNot
 from core.promotion import parse_allowance
 from core.store import Graph
 
-from ..safe import block, join, line, more_lines, notify, shown_path
+from ..safe import block, counted, join, line, more_lines, notify, shown_path
 from ..widgets.busy import Busy
 from ..widgets.diff_view import MAX_DIFF_LINES, DiffView
 from ..widgets.footer import Footer
@@ -149,7 +149,7 @@ def summary_text(plan: PromotionPlan) -> Text:
 def held_summary(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
     if not plan.blocked:
         return []
-    return ["\n", (f"{len(plan.blocked)} held back", "bold red"),
+    return ["\n", (f"{len(plan.blocked):,} held back", "bold red"),
             ": they read like instructions to the agent, or hide characters. Select one to see "
             "why; space allows it."]
 
@@ -294,7 +294,8 @@ class PromoteScreen(Screen[bool]):
         run = self.memory.promotion_run
         undo = f" (run {run.run_id}; ctrl+z on the notes undoes it)" if run else ""
         self.app.call_from_thread(self._written,
-                                  f"Promoted {added} new entries to {plan.path}.{undo}")
+                                  f"Promoted {counted(added, 'new entry', 'new entries')} to "
+                                  f"{shown_path(plan.path)}.{undo}")
 
     def _written(self, message: str) -> None:
         self.query_one(Busy).stop()

@@ -15,10 +15,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Input, Static
+from textual.worker import get_current_worker
 
 from core import Memory, NuggetsError, StalePlanError, fields
 from core.facts import describe
 from core.models import MergeOp, Operation, Plan, RawNote, ReflectionChange, operation_note_ids
+from core.passrun import PassCancelled
 from core.preview import ChangeView, change_view, named_notes, touched_by
 from core.selection import MAX_LIMIT
 from core.store import Graph, current_fingerprint
@@ -246,11 +248,11 @@ class ReviewScreen(Screen[bool]):
     """Dismissed with True when the kept changes were written."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "toggle", "Keep/reject", id="review.toggle",
+        Binding("space", "toggle", "Toggle", id="review.toggle",
                 tooltip="Keep or reject the highlighted change (all are kept at first)"),
-        Binding("y", "keep_group(True)", "Keep group", id="review.keep_group",
+        Binding("y", "keep_group(True)", "Keep grp", id="review.keep_group",
                 tooltip="Keep every change of the highlighted group"),
-        Binding("n", "keep_group(False)", "Reject group", id="review.reject_group",
+        Binding("n", "keep_group(False)", "Reject grp", id="review.reject_group",
                 tooltip="Reject every change of the highlighted group"),
         Binding("plus", "keep_all(True)", "Keep all", key_display="+", id="review.keep_all",
                 show=False,
@@ -266,11 +268,11 @@ class ReviewScreen(Screen[bool]):
                 id="review.next_group", tooltip="Jump to the next group"),
         Binding("left_square_bracket", "jump(-1)", "Previous group", key_display="[",
                 show=False, id="review.previous_group", tooltip="Jump to the previous group"),
-        Binding("a", "apply", "Apply kept", id="review.apply",
+        Binding("a", "apply", "Apply", id="review.apply",
                 tooltip="Apply the kept changes, after confirming what will be written"),
-        Binding("c", "toggle_cap", "Cap on/off", id="review.cap",
+        Binding("c", "toggle_cap", "Cap", id="review.cap",
                 tooltip="Lift or restore the 10-note cap: plan the whole graph"),
-        Binding("r", "plan_again", "Plan again", id="review.replan",
+        Binding("r", "plan_again", "Replan", id="review.replan",
                 tooltip="Plan again on the file as it is now (rejections carry over)"),
         Binding("escape", "back", "Back", id="review.back",
                 tooltip="Clear the search; else back to the notes (nothing is written)"),
@@ -335,8 +337,12 @@ class ReviewScreen(Screen[bool]):
     def replan(self) -> None:
         cap = "the whole graph" if self.uncapped else "a capped pass"
         self.app.call_from_thread(self.query_one(Busy).start, f"Planning {cap}…")
+        worker = get_current_worker()
         try:
-            plan = self.memory.plan(self.nugget, uncapped=self.uncapped, graph=self.graph)
+            plan = self.memory.plan(self.nugget, uncapped=self.uncapped, graph=self.graph,
+                                    should_stop=lambda: worker.is_cancelled)
+        except PassCancelled:
+            return  # escape stopped it and said so
         except NuggetsError as exc:
             self.app.call_from_thread(self._plan_failed, str(exc))
             return
@@ -588,6 +594,9 @@ class ReviewScreen(Screen[bool]):
                              lambda yes: self.replan() if yes else None)
 
     def action_back(self) -> None:
+        if self.uncapped and any(w.group == "plan" and w.is_running for w in self.workers):
+            self._stop_planning()
+            return
         search = self.query_one("#review-search", Input)
         if search.value or search.has_focus:
             search.value = ""
@@ -595,6 +604,19 @@ class ReviewScreen(Screen[bool]):
             self.table.focus()
             return
         self.dismiss(False)
+
+    def _stop_planning(self) -> None:
+        """Escape while the whole graph is planned: the pass stops (it checks between phases
+        and every few hundred notes), and the capped plan shown before stays."""
+        self.workers.cancel_group(self, "plan")
+        self.uncapped = False
+        self.query_one(Busy).stop()
+        if self.plan is None:
+            notify(self, "Stopped planning the whole graph.", timeout=4)
+            self.dismiss(False)
+            return
+        notify(self, "Stopped planning the whole graph; showing the capped plan again.",
+               timeout=4)
 
 
 def _signature(change: ReflectionChange) -> tuple[str, str, str]:

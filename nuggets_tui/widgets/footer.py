@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer as TextualFooter
+from textual.widgets._footer import FooterKey, FooterLabel
 
-Shown = tuple[tuple[str, str, bool, str], ...]
+Shown = tuple[tuple[tuple[str, str, bool, str], ...], str]
+
+NARROW = 100  # columns: below this the footer is compact and leaves out its secondary keys
+# Keys left out of a narrow footer (they work as ever; help and README list them). The command
+# palette's key goes too.
+SECONDARY = frozenset({"quit", "search", "regroup", "sort", "archive"})
 
 
 def shown_keys(screen: Screen[object]) -> Shown:
-    """What a footer shows: each shown key with its description, state and tooltip."""
+    """What a footer shows: each shown key with its description, state and tooltip, and the
+    screen's word on why its keys are dimmed (its `footer_note`, our own words)."""
     return tuple(
         (binding.key, binding.description, enabled, tooltip)
         for _node, binding, enabled, tooltip in screen.active_bindings.values()
         if binding.show
-    )
+    ), str(getattr(screen, "footer_note", ""))
 
 
 class Footer(TextualFooter):
@@ -25,6 +33,7 @@ class Footer(TextualFooter):
     before the screen settles. This one skips a rebuild that would show the same keys."""
 
     _shown: Shown | None = None
+    _narrow = False
 
     def __init__(self) -> None:
         super().__init__()
@@ -34,7 +43,19 @@ class Footer(TextualFooter):
 
     def compose(self) -> ComposeResult:
         self._shown = shown_keys(self.screen)
-        yield from super().compose()
+        narrow = self._narrow = self.app.size.width < NARROW
+        self.set_reactive(TextualFooter.compact, narrow)
+        self.set_class(narrow, "-compact")
+        self.set_reactive(TextualFooter.show_command_palette, not narrow)
+        if self._shown[1]:
+            yield FooterLabel(self._shown[1])
+        for widget in super().compose():
+            if not (narrow and isinstance(widget, FooterKey) and widget.action in SECONDARY):
+                yield widget
+
+    def on_resize(self, event: events.Resize) -> None:
+        if (self.app.size.width < NARROW) != self._narrow:
+            self.recompose()
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         if screen.app.app_focus and self.is_attached and screen is self.screen:

@@ -41,23 +41,28 @@ def detail_text(detail: NoteDetail) -> Text:
     parts.append("\n")
     parts += [block(fields.text(note, "content") or "(no content)"), "\n\n"]
     parts += [("Tags  ", "bold"), line(", ".join(fields.tags(note)) or "none"), "\n\n"]
+    parts += _links(detail)
+    # The metadata last: it is long, and a pane of 80×24 shows the links above it unscrolled.
+    parts.append("\n")
     for name in _META:
         if note.get(name) not in (None, ""):
             parts += [(f"{name:<16}", "dim"), line(note[name]), "\n"]
-    parts += ["\n", (f"Links ({len(detail.links):,})", "bold"), "\n"]
+    return join(*parts)
+
+
+def _links(detail: NoteDetail) -> list[Text | str | tuple[str, str]]:
+    parts: list[Text | str | tuple[str, str]] = [(f"Links ({len(detail.links):,})", "bold"), "\n"]
     for link, target in detail.links[:LINKS_SHOWN]:
-        parts += ["  → ", _title(target, link["to"]), ("  " + "", ""),
+        parts += ["  → ", _title(target, link["to"]), "  ",
                   line(link.get("reason", ""), style="italic dim"), "\n"]
     parts += _more(len(detail.links))
     if detail.backlinks is None:
-        parts += ["\n", ("Backlinks", "bold"), (" (counting…)", "dim"), "\n"]
-        return join(*parts)
+        return parts + ["\n", ("Backlinks", "bold"), (" (counting…)", "dim"), "\n"]
     parts += ["\n", (f"Backlinks ({len(detail.backlinks):,})", "bold"), "\n"]
     for source, link in detail.backlinks[:LINKS_SHOWN]:
         parts += ["  ← ", _title(source, source["id"]), "  ",
                   line(link.get("reason", ""), style="italic dim"), "\n"]
-    parts += _more(len(detail.backlinks))
-    return join(*parts)
+    return parts + _more(len(detail.backlinks))
 
 
 def _more(count: int) -> list[Text]:

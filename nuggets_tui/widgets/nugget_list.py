@@ -8,24 +8,16 @@ from textual.widgets.option_list import Option
 
 from core.shelf import NuggetSummary
 
-from ..safe import line
+from ..safe import counted, line
 
 ALL = None
 
 
-def compact(count: int) -> str:
-    """A count that fits a narrow sidebar: 987, 9,876, 98.8k, 1.2M."""
-    if count < 10_000:
-        return f"{count:,}"
-    if count < 1_000_000:
-        return f"{count / 1000:.1f}k"
-    return f"{count / 1_000_000:.1f}M"
-
-
 def _prompt(name: Text, notes: int, hidden: int, facts: int) -> Text:
     """Two lines: the name with its visible notes, then archived and facts."""
-    return Text.assemble(name, (f"  {compact(notes - hidden)} notes", "bold"),
-                         (f"\n{compact(hidden)} archived · {compact(facts)} facts", "dim"))
+    return Text.assemble(name, ("  " + counted(notes - hidden, "note"), "bold"),
+                         ("\n" + counted(hidden, "archived", "archived") + " · "
+                          + counted(facts, "fact"), "dim"))
 
 
 class NuggetList(OptionList):

@@ -1,0 +1,29 @@
+"""One way to write counts and paths in the console and on the command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rich.text import Text
+from test_cli import run
+
+from nuggets_tui.widgets.nugget_list import _prompt
+from nuggets_tui.words import counted, shown_path
+
+
+def test_counts_have_separators_and_agree_with_their_noun() -> None:
+    assert counted(1, "note") == "1 note" and counted(0, "note") == "0 notes"
+    assert counted(98_100, "entry", "entries") == "98,100 entries"
+    shown = _prompt(Text("all"), 98_100, 1, 1).plain
+    assert "98,099 notes" in shown and "1 fact" in shown and "1 facts" not in shown
+    assert "k" not in shown.replace("all", "")
+
+
+def test_the_command_line_shows_paths_under_home_with_a_tilde(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert shown_path(tmp_path / "x") == "~/x"
+    result = run(tmp_path / "nosuch", "notes")
+    assert result.exit_code == 1 and "no memory at ~/nosuch" in result.output
