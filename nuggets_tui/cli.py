@@ -192,7 +192,7 @@ def notes(obj: Context, nugget: str | None, hidden: bool, query: str | None, as_
         _print_json(found)
         return
     _echo_lines(render.note_row(note) for note in found)
-    click.echo(f"{len(found):,} notes", err=True)
+    click.echo(counted(len(found), "note"), err=True)
 
 
 @main.command()
@@ -312,7 +312,7 @@ def _say_unused_allowances(plan: PromotionPlan, allow: tuple[str, ...]) -> None:
 def unhide(obj: Context, note_ids: tuple[str, ...]) -> None:
     """Bring archived notes back."""
     entry = obj.memory(needs_graph=True).unhide(note_ids)
-    _echo(f"Unhid {len(entry.after):,} notes (run {entry.run_id})" if entry
+    _echo(f"Unhid {counted(len(entry.after), 'note')} (run {entry.run_id})" if entry
           else "Those notes are already visible; nothing written.")
 
 
@@ -323,7 +323,7 @@ def unhide(obj: Context, note_ids: tuple[str, ...]) -> None:
 def archive(obj: Context, note_ids: tuple[str, ...]) -> None:
     """Archive notes by hand, as the pass does (undo brings them back)."""
     entry = obj.memory(needs_graph=True).archive(note_ids)
-    _echo(f"Archived {len(entry.after):,} notes (run {entry.run_id})" if entry
+    _echo(f"Archived {counted(len(entry.after), 'note')} (run {entry.run_id})" if entry
           else "Those notes are already archived; nothing written.")
 
 
@@ -335,7 +335,7 @@ def undo(obj: Context, run_id: str) -> None:
     """Restore the notes an applied run changed."""
     entry = obj.memory().undo(run_id)
     restored = (f"{entry.memory_md} as it was before it" if entry.memory_md is not None
-                else f"{len(entry.after):,} notes")
+                else counted(len(entry.after), "note"))
     _echo(f"Undid {run_id}: restored {restored} (run {entry.run_id})")
 
 
@@ -394,7 +394,8 @@ def daily(obj: Context) -> None:
     say(f"Promotion: {counted(added, 'new entry', 'new entries')} to {where}"
         if promotion.directory_exists else f"Promotion skipped: no directory for {where}")
     if promotion.blocked:
-        say(f"Promotion held back {len(promotion.blocked):,} entries; see `nuggets promote`.")
+        say(f"Promotion held back {counted(len(promotion.blocked), 'entry', 'entries')}; "
+            "see `nuggets promote`.")
 
 
 @main.command()

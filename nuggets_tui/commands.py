@@ -11,6 +11,8 @@ from textual.markup import escape
 from core import fields
 from core.inert import one_line
 
+from .words import counted
+
 MAX_HITS = 30
 TITLE_CHARS = 200  # of a title in the palette: its matcher scores every character
 
@@ -31,7 +33,8 @@ class NoteCommands(Provider):
         for summary in main.shelf.nuggets():
             label = f"Nugget: {one_line(summary.name)}"
             yield DiscoveryHit(Text(label), partial(main.show_nugget, summary.name), text=label,
-                               help=f"{summary.visible:,} notes, {summary.hidden:,} archived")
+                               help=f"{counted(summary.visible, 'note')}, "
+                                    f"{summary.hidden:,} archived")
 
     async def search(self, query: str) -> Hits:
         main = self._main()

@@ -88,8 +88,9 @@ def promotion_text(plan: PromotionPlan) -> Iterator[str]:
             yield f"           taken out of: {', '.join(one_line(s) for s in entry.moved_from)}"
     if plan.blocked:
         yield ""
-        yield (f"Held back {len(plan.blocked):,} entries that read like instructions to the agent "
-               "(promote one anyway, as shown here, with --allow NOTE_ID@HASH):")
+        yield (f"Held back {counted(len(plan.blocked), 'entry', 'entries')} that read like "
+               "instructions to the agent (promote one anyway, as shown here, with "
+               "--allow NOTE_ID@HASH):")
         for blocked in plan.blocked:
             yield (f"  blocked [{one_line(blocked.section)}] {one_line(blocked.title)} "
                    f"({one_line(blocked.note_id)}): it {blocked.reason}")
@@ -109,5 +110,5 @@ def _shadowed_lines(shadowed: list[ShadowedNote]) -> Iterator[str]:
 def journal_line(entry: JournalHeader) -> str:
     summary = one_line(entry.summary or entry.kind)
     wrote = (one_line(entry.memory_md.rsplit("/", 1)[-1]) if entry.memory_md is not None
-             else f"{entry.notes:,} notes")
+             else counted(entry.notes, "note"))
     return f"{one_line(entry.run_id)}  {entry.kind:<7} {one_line(entry.at)}  {wrote}  {summary}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -27,3 +28,17 @@ def test_the_command_line_shows_paths_under_home_with_a_tilde(
     assert shown_path(tmp_path / "x") == "~/x"
     result = run(tmp_path / "nosuch", "notes")
     assert result.exit_code == 1 and "no memory at ~/nosuch" in result.output
+
+
+def test_one_note_is_one_note_on_the_command_line(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    (home / "graph").mkdir(parents=True)
+    note = {"id": "n1", "nuggetName": "project", "title": "t", "content": "c", "tags": [],
+            "links": [], "hidden": False}
+    (home / "graph" / "graph.json").write_text(json.dumps({"version": 3, "notes": [note]}))
+    listed = run(home, "notes")
+    assert listed.stderr.strip().endswith("1 note")
+    archived = run(home, "archive", "n1")
+    assert archived.exit_code == 0 and "Archived 1 note " in archived.stdout
+    unhid = run(home, "unhide", "n1")
+    assert "Unhid 1 note " in unhid.stdout

@@ -18,7 +18,7 @@ from core.linkgraph import Edge, edges, groups, orphans
 from core.models import RawNote
 from core.shelf import Shelf
 
-from ..safe import join, line
+from ..safe import counted, join, line
 from ..widgets.absorbed import absorbed_by
 from ..widgets.footer import Footer
 from ..widgets.note_table import NoteTable
@@ -167,14 +167,14 @@ class GraphScreen(Screen[str | None]):
         table = self.query_one("#orphan-table", NoteTable)
         table.empty_text = "Every note here has a link."
         table.set_rows(lonely)
-        table.border_title = f"{len(lonely):,} notes with no links either way"
+        table.border_title = f"{counted(len(lonely), 'note')} with no links either way"
         tree: Tree[Hop] = self.query_one("#group-tree", Tree)
         tree.root.set_label(Text(f"The {len(biggest):,} largest of {group_count:,} connected "
                                  "groups" if biggest else "Connected groups"))
         tree.root.expand()
         for group in biggest:
             titles = ", ".join(fields.text(n, "title") for n in group[:3])
-            node = tree.root.add(join((f"{len(group):,} notes", "bold"), "  ", line(titles)))
+            node = tree.root.add(join((counted(len(group), "note"), "bold"), "  ", line(titles)))
             for note in group[:EDGES_SHOWN]:
                 node.add_leaf(note_label(note, note["id"], self.shelf), data=Hop(note["id"], ()))
             if len(group) > EDGES_SHOWN:

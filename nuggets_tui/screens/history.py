@@ -19,7 +19,7 @@ from core.history import undone_by
 from core.journal import JournalHeader
 from core.models import JournalEntry
 
-from ..safe import join, line, notify, shown_path
+from ..safe import counted, join, line, notify, shown_path
 from ..widgets.diff_view import DiffView, heading, note_diff_text
 from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
@@ -61,7 +61,7 @@ def run_text(entry: JournalEntry, state: str) -> Text:
     parts: list[Text | str | tuple[str, str]] = [
         line(entry.kind.upper(), "bold reverse"), " ", line(entry.run_id, "bold"), "  ",
         line(entry.at), "  ", line(state, "dim"), "\n", line(entry.summary or entry.kind), "\n",
-        f"{len(entry.after):,} notes written.\n" if entry.after
+        f"{counted(len(entry.after), 'note')} written.\n" if entry.after
         else "No note of the graph was written.\n",
     ]
     changes = entry.result.changes if entry.result else []
@@ -128,7 +128,7 @@ class HistoryScreen(Screen[str | None]):
         table = self.query_one("#runs", VirtualTable)
         table.empty_text = "No runs applied yet."
         table.set_rows(entries)
-        table.border_title = f"{len(entries):,} runs, newest first"
+        table.border_title = f"{counted(len(entries), 'run')}, newest first"
         self.refresh_bindings()
 
     def _failed(self, message: str) -> None:

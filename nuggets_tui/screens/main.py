@@ -175,7 +175,7 @@ class MainScreen(Screen[None]):
         if self.shelf is None and self._view(set()) == (None, False, "", "file"):
             table = self.query_one(NoteTable)
             table.set_rows(head)
-            table.border_title = f"the first {len(head):,} notes · reading the whole file…"
+            table.border_title = f"the first {counted(len(head), 'note')} · reading the whole file…"
 
     def _loaded(self, loaded: Loaded, quiet: bool, settled: list[str]) -> None:
         self.query_one(Busy).stop()

@@ -134,13 +134,14 @@ def summary_text(plan: PromotionPlan) -> Text:
             ".\nPromotion only writes MEMORY.md where its directory already exists. Point it "
             "elsewhere with ", ("nuggets promote --memory-md PATH", "bold"), " or ",
             ("$NUGGETS_MEMORY_MD", "bold"), ", or create that directory.\n",
-            f"{plan.qualifying:,} notes have {plan.threshold:,}+ recalls.",
+            f"{counted(plan.qualifying, 'note')} {'has' if plan.qualifying == 1 else 'have'} "
+            f"{plan.threshold:,}+ recalls.",
         )
     return join(
         "Promote to ", line(shown_path(plan.path), "bold"), "\n",
         (f"{plan.added:,} to add", "green"), " · ", (f"{plan.updated:,} to update", "yellow"),
-        f" · {plan.qualifying:,} notes recalled {plan.threshold:,}+ times, "
-        f"{len(plan.entries):,} entries. Hand-written lines "
+        f" · {counted(plan.qualifying, 'note')} recalled {plan.threshold:,}+ times, "
+        f"{counted(len(plan.entries), 'entry', 'entries')}. Hand-written lines "
         "and other sections are kept as they are.",
         *held_summary(plan),
     )
@@ -268,7 +269,8 @@ class PromoteScreen(Screen[bool]):
             return
         body = join(
             "Write ", line(shown_path(plan.path), "bold"), "?\n\n",
-            f"{plan.added:,} entries are added and {plan.updated:,} updated in place; every other "
+            f"{counted(plan.added, 'entry', 'entries')} added and {plan.updated:,} updated in "
+            "place; every other "
             "line of the file stays as it is. The file is replaced atomically.",
             *allowed_warning(plan),
         )

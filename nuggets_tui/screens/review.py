@@ -25,7 +25,7 @@ from core.preview import ChangeView, change_view, named_notes, touched_by
 from core.selection import MAX_LIMIT
 from core.store import Graph, current_fingerprint
 
-from ..safe import block, join, line, more_lines, notify, shown_path
+from ..safe import block, counted, join, line, more_lines, notify, shown_path
 from ..widgets.busy import Busy
 from ..widgets.diff_view import MAX_DIFF_LINES, DiffView, diff_line, heading
 from ..widgets.footer import Footer
@@ -144,10 +144,10 @@ def grouped_rows(rows: list[ChangeRow], by: str = "kind",
 def cap_text(plan: Plan) -> Text:
     inspected = plan.result.inspected
     if plan.uncapped:
-        return Text(f"Whole graph, no cap: {inspected:,} notes inspected; merges and links "
-                    "unbounded.")
-    return Text(f"Capped: {inspected:,} notes inspected; merges and links count separately, "
-                f"up to {plan.limit or MAX_LIMIT:,} each.")
+        return Text(f"Whole graph, no cap: {counted(inspected, 'note')} inspected; merges and "
+                    "links unbounded.")
+    return Text(f"Capped: {counted(inspected, 'note')} inspected; merges and links count "
+                f"separately, up to {plan.limit or MAX_LIMIT:,} each.")
 
 
 def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | None = None,
@@ -161,11 +161,11 @@ def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | Non
     parts: list[Text | str | tuple[str, str]] = [
         ("Dry run", "bold"), " of the reflection pass on ", line(scope), "\n", cap_text(plan),
         "\n",
-        figures, "\n", (f"Keeping {len(kept):,} of {total:,} changes", "bold"),
+        figures, "\n", (f"Keeping {len(kept):,} of {counted(total, 'change')}", "bold"),
         " · by ", line(grouping), " · nothing is written until you apply.",
     ]
     if shown is not None:
-        parts += ["\n", (f"{shown:,} changes match “", "bold"), line(query, "bold"),
+        parts += ["\n", (f"{counted(shown, 'change')} match “", "bold"), line(query, "bold"),
                   ("”", "bold"), ": + and - keep or reject just those; escape clears the search."]
     if stale:
         parts += ["\n", ("Stale: the graph file changed on disk since this plan. "
@@ -545,8 +545,9 @@ class ReviewScreen(Screen[bool]):
 
     def _ask_apply(self, plan: Plan, kept: set[int], notes: list[str]) -> None:
         body = join(
-            f"Apply {len(kept):,} of {len(plan.operations):,} changes?\n\n",
-            f"This rewrites {len(notes):,} notes in ", line(shown_path(self.memory.graph_path)),
+            f"Apply {len(kept):,} of {counted(len(plan.operations), 'change')}?\n\n",
+            f"This rewrites {counted(len(notes), 'note')} in ",
+            line(shown_path(self.memory.graph_path)),
             ", once, atomically, and only if nobody changed the file since this plan.\n\n",
             fact_files_text(plan, notes),
             "It journals the run under ", line(shown_path(self.memory.home / "reflections")),
@@ -567,8 +568,8 @@ class ReviewScreen(Screen[bool]):
         except NuggetsError as exc:
             self.app.call_from_thread(self._apply_failed, str(exc))
             return
-        message = (f"Applied {len(kept):,} changes as run {entry.run_id} "
-                   f"({len(entry.after):,} notes written). ctrl+z undoes it."
+        message = (f"Applied {counted(len(kept), 'change')} as run {entry.run_id} "
+                   f"({counted(len(entry.after), 'note')} written). ctrl+z undoes it."
                    if entry else "Nothing to write.")
         self.app.call_from_thread(self._applied, message)
 
