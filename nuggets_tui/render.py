@@ -72,9 +72,9 @@ def note_row(note: RawNote) -> str:
 
 def promotion_text(plan: PromotionPlan) -> Iterator[str]:
     if not plan.directory_exists:
-        yield (f"No memory directory at {plan.path.rsplit('/', 1)[0]}: nothing would be written. "
-               "Point elsewhere with --memory-md PATH or $NUGGETS_MEMORY_MD.")
-        return
+        yield (f"No memory directory at {shown_path(plan.path.rsplit('/', 1)[0])}: a preview only, "
+               "nothing will be written. Point elsewhere with --memory-md PATH or "
+               "$NUGGETS_MEMORY_MD, or create that directory.")
     yield (f"Promotion to {shown_path(plan.path)}: {plan.added:,} to add, {plan.updated:,} to "
            f"update, {counted(plan.qualifying, 'note')} recalled {plan.threshold}+ times, "
            f"{counted(len(plan.entries), 'entry', 'entries')}")
@@ -86,6 +86,9 @@ def promotion_text(plan: PromotionPlan) -> Iterator[str]:
         yield from _shadowed_lines(entry.shadowed)
         if entry.moved_from:
             yield f"           taken out of: {', '.join(one_line(s) for s in entry.moved_from)}"
+    for entry in plan.dropped:
+        yield (f"  drop   [{one_line(entry.section)}] {one_line(entry.title)} "
+               f"({one_line(entry.note_id)})")
     if plan.blocked:
         yield ""
         yield (f"Held back {counted(len(plan.blocked), 'entry', 'entries')} that read like "

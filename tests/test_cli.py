@@ -241,3 +241,13 @@ def test_values_are_printed_as_in_the_file(home: Path) -> None:
     assert "hidden: false -> true" in result.stdout
     assert "archivedAt: (not set) -> 2026-11-01T09:00:00.000Z" in result.stdout
     assert "False" not in result.stdout and "None" not in result.stdout
+
+
+def test_promote_previews_even_without_the_memory_directory(home: Path, tmp_path: Path) -> None:
+    target = tmp_path / "missing" / "MEMORY.md"
+    shown = run(home, "promote", "--memory-md", str(target))
+    assert shown.exit_code == 0
+    assert "a preview only, nothing will be written" in shown.stdout
+    assert "+## " in shown.stdout and "add    [" in shown.stdout  # the entries and their diff
+    applied = run(home, "promote", "--memory-md", str(target), "--apply")
+    assert applied.exit_code == 0 and not target.parent.exists()
