@@ -20,11 +20,25 @@ _CACHED = 1 << 16  # distinct number texts remembered per read; beyond that each
 _seen = [False]  # set once a spelled number has been read in this process
 
 
-class SpelledFloat(float):
+class _Spelled:
+    """What a number read with its own spelling shows and pickles as: that text."""
+
+    __slots__ = ()
+    text: str
+
+    def __repr__(self) -> str:
+        return self.text
+
+    __str__ = __repr__
+
+    def __reduce__(self) -> tuple[type, tuple[str]]:
+        return type(self), (self.text,)
+
+
+class SpelledFloat(_Spelled, float):
     """A float whose text in the file (1E5, 1e999, 1e-400, 1.50) is not what repr() gives."""
 
     __slots__ = ("text",)
-    text: str
 
     def __new__(cls, text: str) -> SpelledFloat:
         self = super().__new__(cls, text)
@@ -32,33 +46,15 @@ class SpelledFloat(float):
         _seen[0] = True
         return self
 
-    def __repr__(self) -> str:
-        return self.text
 
-    __str__ = __repr__
-
-    def __reduce__(self) -> tuple[type, tuple[str]]:
-        return type(self), (self.text,)
-
-
-class SpelledInt(int):
+class SpelledInt(_Spelled, int):
     """`-0`: the one JSON integer text that int() does not give back."""
-
-    text: str
 
     def __new__(cls, text: str) -> SpelledInt:
         self = super().__new__(cls, text)
         self.text = text
         _seen[0] = True
         return self
-
-    def __repr__(self) -> str:
-        return self.text
-
-    __str__ = __repr__
-
-    def __reduce__(self) -> tuple[type, tuple[str]]:
-        return type(self), (self.text,)
 
 
 class LongInteger:
