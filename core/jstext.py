@@ -40,19 +40,34 @@ def js_lower(text: str) -> str:
 def agent_tokens(text: str, limit: int | None = None) -> list[str]:
     """The agent's `tokenize`: lower-case ASCII runs of 2+ of `a-z0-9/_:-`, stop words dropped,
     in order, repeats kept; stops after `limit` tokens."""
-    found: list[str] = []
-    for match in _TOKEN.finditer(js_lower(text)):
-        token = match.group()
-        if token not in AGENT_STOP_WORDS:
-            found.append(token)
-            if limit is not None and len(found) >= limit:
+    if limit is None or len(text) <= 512:
+        found = [t for t in _TOKEN.findall(js_lower(text)) if t not in AGENT_STOP_WORDS]
+        return found if limit is None else found[:limit]
+    # Only the first tokens are wanted: lower-case a growing head of a long text, never
+    # trusting a token that touches the cut (it may go on past it).
+    size = 512
+    while True:
+        whole = size >= len(text)
+        head = js_lower(text if whole else text[:size])
+        found: list[str] = []
+        for match in _TOKEN.finditer(head):
+            if not whole and match.end() == len(head):
                 break
-    return found
+            token = match.group()
+            if token not in AGENT_STOP_WORDS:
+                found.append(token)
+                if len(found) >= limit:
+                    return found
+        if whole:
+            return found
+        size *= 8
 
 
 def utf16_length(text: str) -> int:
     """JavaScript's `.length`: UTF-16 code units."""
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def normalize_tag(tag: str) -> str:

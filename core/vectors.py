@@ -19,8 +19,11 @@ _META = ("subject", "scope", "type", "source", "stability")
 
 def vector_spec(note: RawNote) -> dict[str, Any]:
     kind = "fact" if note.get("kind") == "fact" else "note"
-    parts = [f"kind:{kind}", *(f"{name}:{fields.meta(note, name)}" for name in _META),
-             f"note:{note['id']}"]
+    if all(type(note.get(name)) is str for name in _META):
+        meta = [f"{name}:{note[name]}" for name in _META]
+    else:  # what the agent infers for a note without them
+        meta = [f"{name}:{fields.meta(note, name)}" for name in _META]
+    parts = [f"kind:{kind}", *meta, f"note:{note['id']}"]
     parts += [f"title:{t}" for t in agent_tokens(fields.text(note, "title"), 4)]
     parts += [f"content:{t}" for t in agent_tokens(fields.text(note, "content"), 6)]
     parts += [f"tag:{normalize_tag(t)}" for t in fields.tags(note)[:6]]
