@@ -22,6 +22,7 @@ from typing import Any
 from . import fields
 from .errors import NuggetsError
 from .models import FactEdit, RawNote
+from .safeopen import GRAPH_BYTES, read_regular
 from .store import fingerprint, json_bytes
 
 SUFFIXES = (".donna.json", ".nugget.json")  # the agent's current name first
@@ -55,7 +56,7 @@ def read_fact_file(path: Path) -> FactFile | None:
     """The file as the agent reads it; None when the agent could not read it either (it skips
     such a file, and so do we: there is no fact in it to keep in step)."""
     try:
-        data = path.read_bytes()
+        data = read_regular(path, GRAPH_BYTES)  # a pipe or device by that name is refused
     except FileNotFoundError:
         return None
     except OSError as exc:

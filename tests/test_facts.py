@@ -190,3 +190,25 @@ def test_killed_at_every_step_the_graph_and_fact_files_are_all_old_or_all_new(
         assert leftovers(home) == []
         outcomes.add("new" if state == new else "old")
     assert outcomes == {"old", "new"}
+
+
+def test_a_pipe_named_like_a_fact_file_is_refused_not_read(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    from core.errors import FileKindError
+    from core.facts import read_fact_file
+
+    pipe = tmp_path / "memory.donna.json"
+    os.mkfifo(pipe)
+    def blocked(*_: object) -> None:
+        raise TimeoutError("reading the pipe blocked")
+
+    previous = signal.signal(signal.SIGALRM, blocked)
+    signal.alarm(5)  # reading it would block for ever: fail instead of hanging the suite
+    try:
+        with pytest.raises(FileKindError, match="memory.donna.json"):
+            read_fact_file(pipe)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
