@@ -142,7 +142,22 @@ class Memory:
         capped = resolve_limit(limit)
         outcome = plan_pass(graph.notes, self.clock(), nugget_name, capped, uncapped,
                             should_stop)
-        ws = outcome.workspace
+        return self._plan_of(graph, outcome.workspace, outcome.result, outcome.operations,
+                             nugget_name, capped, uncapped)
+
+    def plan_operations(self, operations: list[Operation], result: ReflectionResult,
+                        graph: Graph | None = None) -> Plan:
+        """A plan of operations decided elsewhere (a contradiction's decision, acting on
+        verdicts), replayed on the current file as apply will; writes nothing."""
+        graph = graph or self._read()
+        ws = Workspace(graph.notes)
+        for op in operations:
+            replay(ws, op, result.ran_at)
+        return self._plan_of(graph, ws, result, operations, None, len(operations), True)
+
+    def _plan_of(self, graph: Graph, ws: Workspace, result: ReflectionResult,
+                 operations: list[Operation], nugget_name: str | None, limit: int,
+                 uncapped: bool) -> Plan:
         with paused_gc():
             diffs = [
                 NoteDiff(note_id=graph.notes[p]["id"], before=graph.notes[p], after=ws.notes[p])
@@ -153,9 +168,9 @@ class Memory:
         # Built from the models the pass just made: validating them again (170k operations
         # and 100k diffs at 100k notes) would only check their types once more.
         return Plan.model_construct(
-            ran_at=outcome.result.ran_at, base_fingerprint=graph.fingerprint,
-            nugget_name=nugget_name, limit=capped, uncapped=uncapped, result=outcome.result,
-            operations=outcome.operations, notes=diffs, fact_edits=edits,
+            ran_at=result.ran_at, base_fingerprint=graph.fingerprint,
+            nugget_name=nugget_name, limit=limit, uncapped=uncapped, result=result,
+            operations=operations, notes=diffs, fact_edits=edits,
             fact_fingerprints={e.path: files[e.path].fingerprint for e in edits},
         )
 

@@ -112,6 +112,16 @@ class MergeOp(CamelModel):
     loser_id: str
 
 
+class SupersedeOp(CamelModel):
+    """Archive a note another one stands in for (SPEC §10 "one stands"): hidden, with a link to
+    it, reason `superseded by <id>`."""
+
+    type: Literal["supersede"] = "supersede"
+    id: int
+    note_id: str
+    winner_id: str
+
+
 class LinkOp(CamelModel):
     type: Literal["link"] = "link"
     id: int
@@ -120,7 +130,8 @@ class LinkOp(CamelModel):
     reason: str
 
 
-Operation = Annotated[HideOp | RewriteOp | RetagOp | MergeOp | LinkOp, Field(discriminator="type")]
+Operation = Annotated[HideOp | RewriteOp | RetagOp | MergeOp | LinkOp | SupersedeOp,
+                      Field(discriminator="type")]
 
 
 def operation_note_ids(op: Operation) -> tuple[str, ...]:
@@ -129,6 +140,8 @@ def operation_note_ids(op: Operation) -> tuple[str, ...]:
         return (op.winner_id, op.loser_id)
     if isinstance(op, LinkOp):
         return (op.note_id, op.other_id)
+    if isinstance(op, SupersedeOp):
+        return (op.note_id, op.winner_id)
     return (op.note_id,)
 
 
