@@ -20,13 +20,14 @@ from core.clock import env_clock, parse_iso
 from core.home import HOME_ENV, demo_home, demo_memory_md, home_choice, resolve_home
 from core.inert import inert, inert_json, one_line
 from core.jsonfmt import dumps_indented
-from core.models import PromotionPlan
+from core.models import JournalEntry, PromotionPlan, ReflectionResult
 from core.promotion import parse_allowance
 from core.selection import MAX_LIMIT
 from core.settings import whole_number
 from core.shelf import Shelf
 
 from . import render
+from .runlogging import current_run, logs_run
 from .words import counted, shown_path
 
 
@@ -36,6 +37,7 @@ class Context:
     demo: bool
     verbose: bool
     explicit: bool = False  # --home or $NUGGETS_HOME named the home
+    telemetry_dir: Path | None = None  # --telemetry-dir: where the run log goes (SPEC §11)
 
     def memory(self, memory_md: Path | None = None, must_exist: bool = True,
                announce: bool = True, needs_graph: bool = False,
@@ -141,10 +143,13 @@ def _materialized_demo(reset: bool = False) -> Path:
                    "else ~/.nuggets).")
 @click.option("--demo", is_flag=True, help="Use the built-in demo memory instead.")
 @click.option("-v", "--verbose", is_flag=True, help="Say more (the daily pass is silent without).")
+@click.option("--telemetry-dir", type=click.Path(path_type=Path, file_okay=False),
+              help="Where writing commands log their runs (default <home>/telemetry).")
 @click.version_option(package_name="nuggets-review")
 @click.pass_context
 @reports_errors
-def main(ctx: click.Context, home: Path | None, demo: bool, verbose: bool) -> None:
+def main(ctx: click.Context, home: Path | None, demo: bool, verbose: bool,
+         telemetry_dir: Path | None) -> None:
     """Review and tidy an AI agent's long-term memory (Nuggets format).
 
     Without a command, opens the review console.
@@ -153,7 +158,8 @@ def main(ctx: click.Context, home: Path | None, demo: bool, verbose: bool) -> No
         raise click.UsageError("--demo and --home cannot be used together")
     chosen = _materialized_demo() if demo else resolve_home(home)
     explicit = home is not None or bool(os.environ.get(HOME_ENV))
-    ctx.obj = Context(home=chosen, demo=demo, verbose=verbose, explicit=explicit)
+    ctx.obj = Context(home=chosen, demo=demo, verbose=verbose, explicit=explicit,
+                      telemetry_dir=telemetry_dir)
     if ctx.invoked_subcommand is None:
         _open_console(ctx.obj, explicit=explicit)
 
@@ -204,6 +210,7 @@ def notes(obj: Context, nugget: str | None, hidden: bool, query: str | None, as_
 @click.option("--json", "as_json", is_flag=True, help="Print only the ReflectionResult as JSON.")
 @click.pass_obj
 @reports_errors
+@logs_run("reflect")
 def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool, do_apply: bool,
             as_json: bool) -> None:
     """Show what the reflection pass would change (a dry run), or --apply it."""
@@ -212,12 +219,14 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
     if limit is not None and limit > MAX_LIMIT:
         raise click.BadParameter(f"the pass inspects at most {MAX_LIMIT} notes, not {limit}; "
                                  "use --all to inspect the whole graph", param_hint="'--limit'")
+    current_run().dry = not do_apply
     memory = obj.memory(needs_graph=True)
     shelf = memory.shelf() if nugget is not None else None
     if shelf is not None:
         _known_nugget(shelf, nugget)
     if do_apply:
         plan, entry = memory.reflect(nugget, limit, uncapped)
+        _record_plan(plan.result, entry)
     else:
         plan = memory.plan(nugget, limit, uncapped, graph=shelf.graph if shelf else None)
         entry = None
@@ -246,6 +255,7 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
               help='Print {"added", "path", "entries", "blocked", "dropped"}.')
 @click.pass_obj
 @reports_errors
+@logs_run("promote")
 def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[str, ...],
             drop: tuple[str, ...], do_apply: bool, as_json: bool) -> None:
     """Show the MEMORY.md diff of promoting durable notes, or --apply it.
@@ -259,6 +269,7 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
         raise click.UsageError(
             f"--allow {one_line(bare[0])}: writing needs the hash the dry run printed "
             "(--allow NOTE_ID@HASH), so only the text you reviewed is written")
+    current_run().dry = not do_apply
     memory = obj.memory(memory_md, needs_graph=True)
     plan = memory.plan_promotion(threshold=threshold, allow=set(allow), drop=set(drop))
     strays = [one_line(i) for i in drop if i not in {e.note_id for e in plan.dropped}]
@@ -273,6 +284,7 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
                                  "held-back entries of `nuggets promote`)", param_hint="'--allow'")
     if do_apply:
         plan, added = memory.promote_now(threshold=threshold, allow=set(allow), drop=set(drop))
+        _record_promotion(plan, added, memory.promotion_run)
     else:
         added = plan.added if plan.directory_exists else 0
     _say_unused_allowances(plan, allow)
@@ -309,9 +321,11 @@ def _say_unused_allowances(plan: PromotionPlan, allow: tuple[str, ...]) -> None:
 @click.argument("note_ids", nargs=-1, required=True)
 @click.pass_obj
 @reports_errors
+@logs_run("unhide")
 def unhide(obj: Context, note_ids: tuple[str, ...]) -> None:
     """Bring archived notes back."""
     entry = obj.memory(needs_graph=True).unhide(note_ids)
+    _record_entry(entry, "unhidden")
     _echo(f"Unhid {counted(len(entry.after), 'note')} (run {entry.run_id})" if entry
           else "Those notes are already visible; nothing written.")
 
@@ -320,9 +334,11 @@ def unhide(obj: Context, note_ids: tuple[str, ...]) -> None:
 @click.argument("note_ids", nargs=-1, required=True)
 @click.pass_obj
 @reports_errors
+@logs_run("archive")
 def archive(obj: Context, note_ids: tuple[str, ...]) -> None:
     """Archive notes by hand, as the pass does (undo brings them back)."""
     entry = obj.memory(needs_graph=True).archive(note_ids)
+    _record_entry(entry, "archived")
     _echo(f"Archived {counted(len(entry.after), 'note')} (run {entry.run_id})" if entry
           else "Those notes are already archived; nothing written.")
 
@@ -331,9 +347,11 @@ def archive(obj: Context, note_ids: tuple[str, ...]) -> None:
 @click.argument("run_id")
 @click.pass_obj
 @reports_errors
+@logs_run("undo")
 def undo(obj: Context, run_id: str) -> None:
     """Restore the notes an applied run changed."""
     entry = obj.memory().undo(run_id)
+    _record_entry(entry, "restored")
     restored = (f"{entry.memory_md} as it was before it" if entry.memory_md is not None
                 else counted(len(entry.after), "note"))
     _echo(f"Undid {run_id}: restored {restored} (run {entry.run_id})")
@@ -356,6 +374,43 @@ def log(obj: Context, as_json: bool) -> None:
         click.echo("No runs applied yet.", err=True)
 
 
+def _record_plan(result: ReflectionResult, entry: JournalEntry | None) -> None:
+    """What an applied plan did, for the run log."""
+    run = current_run()
+    run.counts.update({name: getattr(result, name) for name in (
+        "inspected", "rewritten", "merged", "hidden", "tagged", "linked")})
+    run.summary = render.result_summary(result)
+    if entry is not None:
+        run.run_id = run.run_id or entry.run_id
+        run.undo = f"nuggets undo {entry.run_id}"
+
+
+def _record_entry(entry: JournalEntry | None, counted_as: str) -> None:
+    run = current_run()
+    run.counts[counted_as] = len(entry.after) if entry else 0
+    if entry is not None:
+        run.run_id, run.summary = entry.run_id, entry.summary
+        run.undo = f"nuggets undo {entry.run_id}"
+    else:
+        run.summary = "nothing to write"
+
+
+def _record_promotion(plan: PromotionPlan, added: int, entry: JournalEntry | None,
+                      daily: bool = False) -> None:
+    run = current_run()
+    run.counts.update({"promoted_added": added, "promoted_updated": plan.updated,
+                       "promotion_blocked": len(plan.blocked)})
+    run.warnings += [f"held back {b.note_id}: {b.reason}" for b in plan.blocked]
+    if not plan.directory_exists:
+        run.warnings.append(f"promotion skipped: no directory for {plan.path}")
+    if entry is not None:
+        run.run_id = run.run_id or entry.run_id
+        undo = f"nuggets undo {entry.run_id}"
+        run.undo = f"{run.undo}, then {undo}" if daily and run.undo else undo
+    if not daily:
+        run.summary = f"promotion: {added} added, {plan.updated} updated"
+
+
 def _daily_time(environ: dict[str, str]) -> time:
     return time(whole_number(environ, "MEMORY_REFLECTION_HOUR", 9, 23),
                 whole_number(environ, "MEMORY_REFLECTION_MINUTE", 0, 59))
@@ -364,6 +419,7 @@ def _daily_time(environ: dict[str, str]) -> time:
 @main.command()
 @click.pass_obj
 @reports_errors
+@logs_run("daily")
 def daily(obj: Context) -> None:
     """The scheduled pass for cron: once a day after $MEMORY_REFLECTION_HOUR:MINUTE."""
     due = _daily_time(dict(os.environ))
@@ -376,6 +432,7 @@ def daily(obj: Context) -> None:
 
     if local.time() < due:
         say(f"Not yet: the daily pass runs after {due:%H:%M} local time.")
+        current_run().skipped(f"not yet: the daily pass runs after {due:%H:%M} local time")
         return
     with memory.exclusive():  # two crons at once: the second sees the first's run
         entries = memory.log()
@@ -384,12 +441,15 @@ def daily(obj: Context) -> None:
             moment = parse_iso(entry.at)
             if entry.kind == "reflect" and moment and moment.astimezone().date() == local.date():
                 say(f"Already ran today ({entry.run_id}).")
+                current_run().skipped(f"already ran today ({entry.run_id})")
                 return
         _tell(memory, memory.startup_messages())
         plan, entry = memory.reflect()
+        _record_plan(plan.result, entry)
         say(f"Reflection: {render.result_summary(plan.result)}"
             + (f" (run {entry.run_id})" if entry else " (nothing to change)"))
         promotion, added = memory.promote_now()
+        _record_promotion(promotion, added, memory.promotion_run, daily=True)
     where = shown_path(promotion.path)
     say(f"Promotion: {counted(added, 'new entry', 'new entries')} to {where}"
         if promotion.directory_exists else f"Promotion skipped: no directory for {where}")
@@ -405,6 +465,8 @@ def demo(reset: bool) -> None:
     """Print the demo memory's path (creating it on first use)."""
     _echo(str(_materialized_demo(reset=reset)))
 
+
+from . import conflicts_cli  # noqa: E402, F401  (registers conflicts, resolve, verdicts, act)
 
 if __name__ == "__main__":
     main()
