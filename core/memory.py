@@ -153,7 +153,9 @@ class Memory:
         ws = Workspace(graph.notes)
         for op in operations:
             replay(ws, op, result.ran_at)
-        return self._plan_of(graph, ws, result, operations, None, len(operations), True)
+        plan = self._plan_of(graph, ws, result, operations, None, len(operations), True)
+        plan.kind = "decide"
+        return plan
 
     def _plan_of(self, graph: Graph, ws: Workspace, result: ReflectionResult,
                  operations: list[Operation], nugget_name: str | None, limit: int,
@@ -220,7 +222,7 @@ class Memory:
             replay(ws, op, plan.ran_at)
         touched = ws.refresh_vectors()
         edits, files = self._mirrored(graph, ws, touched, plan.fact_fingerprints)
-        return self._commit(graph, ws, "reflect", operations,
+        return self._commit(graph, ws, plan.kind, operations,
                             result_of(plan.result, kept), plan.ran_at, facts=(edits, files))
 
     def reflect(

@@ -189,12 +189,15 @@ class Plan(CamelModel):
     notes: list[NoteDiff]
     fact_edits: list[FactEdit] = Field(default_factory=list)
     fact_fingerprints: dict[str, str] = Field(default_factory=dict)  # of the files they touch
+    # The journal kind of its run: "reflect" for the pass, "decide" for operations decided
+    # elsewhere (a contradiction's decision, acting on verdicts; see Memory.plan_operations).
+    kind: Literal["reflect", "decide"] = "reflect"
 
     def change_for(self, op_id: int) -> ReflectionChange:
         return self.result.changes[op_id - 1]
 
 
-JournalKind = Literal["reflect", "unhide", "archive", "undo", "promote"]
+JournalKind = Literal["reflect", "decide", "unhide", "archive", "undo", "promote"]
 
 
 class JournalEntry(CamelModel):

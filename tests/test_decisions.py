@@ -39,7 +39,7 @@ def test_one_stands_archives_the_others_with_a_link_and_undo_restores(home: Path
     assert [type(op) for op in plan.operations] == [SupersedeOp] * 3
     assert graph_file(home).read_bytes() == before  # planning writes nothing
     entry = memory.apply(plan)
-    assert entry is not None and entry.kind == "reflect"
+    assert entry is not None and entry.kind == "decide"
     notes = file_notes(home)
     assert notes["a-bullets"] == answers_memory()[1]  # the note that stands is untouched
     for other in ("a-direct", "a-direct-2", "a-short"):
