@@ -31,7 +31,7 @@ from .errors import NuggetsError
 from .models import RawNote
 from .promotion import DEFAULT_THRESHOLD, candidates, entry_title, section_of
 from .text import jaccard, unique_tokens
-from .topics import TopicKey, nuggets_topic
+from .topics import TopicKey, nuggets_topic, without_date
 
 AGREEING_JACCARD = 0.85
 MAX_POSITIONS = 64
@@ -99,10 +99,9 @@ def _group(kind: str, nugget: str, topic: str, members: list[RawNote],
 
 
 def _topic_words(key: Hashable, note: RawNote) -> str:
-    title = fields.text(note, "title").strip()
     if isinstance(key, tuple) and len(key) == 2:  # a store's key beside the nugget
         return str(key[1])
-    return title or str(key)
+    return without_date(fields.text(note, "title")) or str(key)
 
 
 def find_contradictions(notes: list[RawNote], topic: TopicKey = nuggets_topic,

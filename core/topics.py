@@ -23,16 +23,26 @@ _TRAILING_DATE = re.compile(
 )
 
 
+# Titles that name no topic: two notes so titled are not about one thing.
+PLACEHOLDER_TITLES = frozenset({"untitled", "untitled note", "no title", "new note", "note",
+                                "quick note"})
+
+
+def without_date(title: str) -> str:
+    """The title with a trailing date left out, one line (as a person reads the topic)."""
+    return " ".join(_TRAILING_DATE.sub("", title).split())
+
+
 def title_topic(title: str) -> str:
     """The title as a topic: a trailing date left out, case and inner whitespace ignored."""
-    return " ".join(_TRAILING_DATE.sub("", title).split()).casefold()
+    return without_date(title).casefold()
 
 
 def nuggets_topic(note: RawNote) -> tuple[str, str, str] | None:
-    """Same nugget, same subject, same title apart from a trailing date; an untitled note has
-    no topic (two untitled notes are not about one thing)."""
+    """Same nugget, same subject, same title apart from a trailing date; a note without a
+    title, or with a placeholder one ("untitled", "quick note"), has no topic."""
     title = title_topic(fields.text(note, "title"))
-    if not title:
+    if not title or title in PLACEHOLDER_TITLES:
         return None
     return (fields.nugget(note), fields.meta(note, "subject"), title)
 

@@ -22,6 +22,8 @@ def test_the_nuggets_topic_needs_nugget_subject_and_title() -> None:
     assert nuggets_topic(pref("b", "x", subject="user:other")) != nuggets_topic(a)
     assert nuggets_topic(pref("c", "x", nuggetName="agent")) != nuggets_topic(a)
     assert nuggets_topic(pref("d", "x", title="  ")) is None
+    assert nuggets_topic(pref("e", "x", title="Untitled")) is None
+    assert nuggets_topic(pref("f", "x", title="quick note, noted 2026-01-02")) is None
 
 
 @pytest.mark.parametrize(("text", "key"), [
@@ -45,7 +47,7 @@ def test_contradicting_notes_form_one_group_and_paraphrases_agree() -> None:
     groups = find_contradictions(answers_memory())
     assert len(groups) == 1
     group = groups[0]
-    assert group.kind == "topic" and group.nugget == "user"
+    assert group.kind == "topic" and group.nugget == "user" and group.topic == "pref: answers"
     assert group.note_ids == ("a-direct", "a-bullets", "a-direct-2", "a-short")
     assert group.positions == (("a-direct", "a-direct-2"), ("a-bullets",), ("a-short",))
     assert group.id == group_id(reversed(group.note_ids))  # stable: the ids, not their order
