@@ -15,11 +15,12 @@ from typing import Any
 
 import click
 
-from core import Memory, NuggetsError
+from core import NuggetsError, Store
 from core.clock import env_clock, parse_iso
 from core.home import HOME_ENV, demo_home, demo_memory_md, home_choice, resolve_home
 from core.inert import inert, inert_json, one_line
 from core.jsonfmt import dumps_indented
+from core.memory import Memory
 from core.models import PromotionPlan
 from core.promotion import parse_allowance
 from core.selection import MAX_LIMIT
@@ -39,7 +40,7 @@ class Context:
 
     def memory(self, memory_md: Path | None = None, must_exist: bool = True,
                announce: bool = True, needs_graph: bool = False,
-               graph_warnings: bool = True) -> Memory:
+               graph_warnings: bool = True) -> Store:
         """The memory at home; `announce` prints what opening it settled and, with
         `graph_warnings`, what the graph file's read tolerated (that reads the whole file: a
         command that may not need it says so later). The console shows those itself.
@@ -69,7 +70,7 @@ class Context:
         return memory
 
 
-def _tell(memory: Memory, messages: Iterable[str] = ()) -> None:
+def _tell(memory: Store, messages: Iterable[str] = ()) -> None:
     """What opening or reading the memory settled, tolerated or skipped, on standard error."""
     for message in [*messages, *memory.take_notices()]:
         click.echo(f"nuggets: {one_line(message)}", err=True)

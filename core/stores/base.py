@@ -8,14 +8,14 @@ talk to this interface, so a new memory system is a new store, not a fork of the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Protocol
 
 from ..clock import Clock
 from ..journal import JournalHeader
-from ..models import JournalEntry, Plan, PromotionPlan
+from ..models import JournalEntry, Plan, PromotionPlan, RawNote
 from ..shelf import Shelf
 from ..store import Graph
 
@@ -36,6 +36,12 @@ class Store(Protocol):
         """The directory whose `reflections/` holds this memory's journal."""
 
     def read(self) -> Graph: ...
+    def stamp(self) -> Hashable:
+        """A token that changes whenever another program writes the notes (cheap: a stat)."""
+
+    def first_notes(self, count: int) -> list[RawNote]:
+        """A page of notes to show while the whole memory is read (may be empty)."""
+
     def shelf(self) -> Shelf: ...
     def now(self) -> str: ...
     def plan(self, nugget_name: str | None = None, limit: int | None = None,

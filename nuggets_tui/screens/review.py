@@ -17,13 +17,14 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
-from core import Memory, NuggetsError, StalePlanError, fields
+from core import NuggetsError, StalePlanError, Store, fields
 from core.facts import describe
+from core.journal import journal_dir
 from core.models import MergeOp, Operation, Plan, RawNote, ReflectionChange, operation_note_ids
 from core.passrun import PassCancelled
 from core.preview import ChangeView, change_view, named_notes, touched_by
 from core.selection import MAX_LIMIT
-from core.store import Graph, current_fingerprint
+from core.store import Graph
 
 from ..safe import block, counted, join, line, more_lines, notify, shown_path
 from ..widgets.busy import Busy
@@ -278,7 +279,7 @@ class ReviewScreen(Screen[bool]):
                 tooltip="Clear the search; else back to the notes (nothing is written)"),
     ]
 
-    def __init__(self, memory: Memory, nugget: str | None, uncapped: bool = False,
+    def __init__(self, memory: Store, nugget: str | None, uncapped: bool = False,
                  graph: Graph | None = None, prepared: Plan | None = None,
                  watch_interval: float = 1.0) -> None:
         """`graph`: the file as the main screen last read it, when still current (planning
@@ -391,9 +392,7 @@ class ReviewScreen(Screen[bool]):
     # -- the file changing under the plan -----------------------------------------------------
 
     def _check_file(self) -> None:
-        from .main import FileStamp
-
-        stamp = FileStamp.of(self.memory.graph_path)
+        stamp = self.memory.stamp()
         if self.plan is None or self.stale or stamp == self._seen:
             return
         self._seen = stamp
@@ -402,7 +401,7 @@ class ReviewScreen(Screen[bool]):
     @work(thread=True, exclusive=True, group="watch", description="_compare")
     def _compare(self, plan: Plan) -> None:
         try:
-            changed = current_fingerprint(self.memory.graph_path) != plan.base_fingerprint
+            changed = self.memory.is_stale(plan)
         except NuggetsError:
             changed = True
         if changed:
@@ -550,7 +549,8 @@ class ReviewScreen(Screen[bool]):
             line(shown_path(self.memory.graph_path)),
             ", once, atomically, and only if nobody changed the file since this plan.\n\n",
             fact_files_text(plan, notes),
-            "It journals the run under ", line(shown_path(self.memory.home / "reflections")),
+            "It journals the run under ",
+            line(shown_path(journal_dir(self.memory.journal_home))),
             ", so ctrl+z on the main screen undoes it. Nothing is deleted: archived notes stay "
             "in the file and can be brought back.",
         )
