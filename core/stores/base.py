@@ -22,6 +22,8 @@ from ..store import Graph
 
 class Store(Protocol):
     system: str  # the memory system's name as the front ends show it ("Nuggets", "MicroClaw")
+    source_label: str  # what holds the notes, in words ("graph file", "MicroClaw database")
+    promotion_label: str  # what promotion writes, in words ("MEMORY.md", "AGENTS.md")
     home: Path  # the directory the operator named (a Nuggets home, a MicroClaw data dir)
     clock: Clock
     notices: list[str]  # what settling and tolerant reads found, for the front ends to tell

@@ -107,6 +107,8 @@ def result_of(result: ReflectionResult, kept: set[int]) -> ReflectionResult:
 
 class NuggetsStore:
     system = "Nuggets"
+    source_label = "graph file"
+    promotion_label = "MEMORY.md"
 
     def __init__(
         self, home: Path, clock: Clock = system_clock, memory_md: Path | None = None

@@ -93,7 +93,7 @@ class MainScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         home = shown_path(self.memory.home)
-        yield Static(join(("Nuggets", "bold"), "  ", line(home)), id="title-bar")
+        yield Static(join((self.memory.system, "bold"), "  ", line(home)), id="title-bar")
         with Horizontal():
             with Vertical(id="sidebar"):
                 yield NuggetList(id="nuggets")
@@ -179,8 +179,8 @@ class MainScreen(Screen[None]):
         if quiet and previous is not None and (
             previous.graph.fingerprint != loaded.shelf.graph.fingerprint
         ):
-            notify(self, "The graph file changed on disk; the console reloaded it.",
-                   title="Reloaded")
+            notify(self, f"The {self.memory.source_label} changed on disk; the console reloaded "
+                   "it.", title="Reloaded")
         self.refresh_bindings()
 
     def _prepared(self, shelf: Shelf, figures: Overview) -> None:

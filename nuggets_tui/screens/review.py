@@ -152,7 +152,8 @@ def cap_text(plan: Plan) -> Text:
 
 
 def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | None = None,
-                query: str = "", stale: bool = False, grouping: str = "kind") -> Text:
+                query: str = "", stale: bool = False, grouping: str = "kind",
+                source_label: str = "graph file") -> Text:
     """`shown`: how many changes a search finds (None: no search)."""
     result = plan.result
     scope = "all nuggets" if nugget is None else f"nugget {nugget}"
@@ -169,7 +170,7 @@ def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | Non
         parts += ["\n", (f"{counted(shown, 'change')} match “", "bold"), line(query, "bold"),
                   ("”", "bold"), ": + and - keep or reject just those; escape clears the search."]
     if stale:
-        parts += ["\n", ("Stale: the graph file changed on disk since this plan. "
+        parts += ["\n", (f"Stale: the {source_label} changed on disk since this plan. "
                          "Press r to plan again (your rejections carry over).", "bold red")]
     return join(*parts)
 
@@ -386,7 +387,7 @@ class ReviewScreen(Screen[bool]):
         if self.plan is not None:
             shown = len(self._shown_ids()) if self.query_text.strip() else None
             text = counts_text(self.plan, self.kept, self.nugget, shown, self.query_text,
-                               self.stale, self.grouping)
+                               self.stale, self.grouping, self.memory.source_label)
             self.query_one("#review-counts", Static).update(text)
 
     # -- the file changing under the plan -----------------------------------------------------
@@ -413,7 +414,8 @@ class ReviewScreen(Screen[bool]):
             self.graph = None  # plan again from the file as it is now
             self._show_counts()
             self.refresh_bindings()
-            self.notify("The graph file changed on disk: this plan is stale. r plans again.",
+            self.notify(f"The {self.memory.source_label} changed on disk: this plan is stale. "
+                        "r plans again.",
                         title="Stale plan", severity="warning", timeout=6)
 
     def action_plan_again(self) -> None:
@@ -585,10 +587,10 @@ class ReviewScreen(Screen[bool]):
     def _stale(self) -> None:
         self.query_one(Busy).stop()
         body = Text(
-            "The graph file changed on disk since this plan was made (the agent or another "
-            "program wrote it).\n\nNothing was written: a plan is only ever applied to the file "
-            "it was made from.\n\nPlan again on the current file? Your rejections carry over "
-            "to the same changes."
+            f"The {self.memory.source_label} changed on disk since this plan was made (the agent "
+            "or another program wrote it).\n\nNothing was written: a plan is only ever applied to "
+            "the file it was made from.\n\nPlan again on the current file? Your rejections carry "
+            "over to the same changes."
         )
         self.graph = None  # plan again from the file as it is now
         self.app.push_screen(ConfirmScreen("Stale plan", body, yes="Plan again"),
