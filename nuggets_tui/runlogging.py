@@ -48,16 +48,24 @@ def logs_run(command_name: str) -> Callable[[Callable[..., Any]], Callable[..., 
 
 def _write(record: RunRecord) -> None:
     """Log the run, unless it was a dry run or there is no memory to log beside (without
-    --telemetry-dir, a home holding no graph file gets no telemetry directory); a log that
-    cannot be written is said, never fatal."""
+    --telemetry-dir: `<home>/telemetry` of a home holding a graph file, or
+    `<data dir>/runtime/nuggets-review/telemetry` of a MicroClaw data dir); a log that cannot
+    be written is said, never fatal."""
     if record.dry:
         return
     context = click.get_current_context().find_root().obj
     chosen = getattr(context, "telemetry_dir", None)
     home = getattr(context, "home", None)
-    if home is None or (chosen is None and not graph_path(home).exists()):
+    if home is None:
         return
+    if chosen is None:
+        # A MicroClaw data dir keeps what we write beside our journal, outside the bot's files.
+        microclaw = getattr(context, "system", "nuggets") == "microclaw"
+        base = home / "runtime" / "nuggets-review" if microclaw else home
+        if not (home / "runtime" if microclaw else graph_path(home)).exists():
+            return
+        chosen = telemetry_dir(base)
     try:
-        record_run(telemetry_dir(home, chosen), record, env_clock()())
+        record_run(chosen, record, env_clock()())
     except OSError as exc:
         click.echo(f"nuggets: the run log could not be written: {one_line(str(exc))}", err=True)

@@ -8,20 +8,22 @@ talk to this interface, so a new memory system is a new store, not a fork of the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Protocol
 
 from ..clock import Clock
 from ..journal import JournalHeader
-from ..models import JournalEntry, Plan, PromotionPlan
+from ..models import JournalEntry, Operation, Plan, PromotionPlan, RawNote, ReflectionResult
 from ..shelf import Shelf
 from ..store import Graph
 
 
 class Store(Protocol):
     system: str  # the memory system's name as the front ends show it ("Nuggets", "MicroClaw")
+    source_label: str  # what holds the notes, in words ("graph file", "MicroClaw database")
+    promotion_label: str  # what promotion writes, in words ("MEMORY.md", "AGENTS.md")
     home: Path  # the directory the operator named (a Nuggets home, a MicroClaw data dir)
     clock: Clock
     notices: list[str]  # what settling and tolerant reads found, for the front ends to tell
@@ -36,11 +38,21 @@ class Store(Protocol):
         """The directory whose `reflections/` holds this memory's journal."""
 
     def read(self) -> Graph: ...
+    def stamp(self) -> Hashable:
+        """A token that changes whenever another program writes the notes (cheap: a stat)."""
+
+    def first_notes(self, count: int) -> list[RawNote]:
+        """A page of notes to show while the whole memory is read (may be empty)."""
+
     def shelf(self) -> Shelf: ...
     def now(self) -> str: ...
     def plan(self, nugget_name: str | None = None, limit: int | None = None,
              uncapped: bool = False, graph: Graph | None = None,
              should_stop: Callable[[], bool] | None = None) -> Plan: ...
+    def plan_operations(self, operations: list[Operation], result: ReflectionResult,
+                        graph: Graph | None = None) -> Plan:
+        """Operations decided elsewhere (a contradiction's decision, acting on verdicts) as a
+        plan of kind "decide"; writes nothing."""
     def is_stale(self, plan: Plan) -> bool: ...
     def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None: ...
     def reflect(self, nugget_name: str | None = None, limit: int | None = None,
