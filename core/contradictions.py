@@ -36,7 +36,7 @@ from .text import unique_tokens
 from .topics import TopicKey, nuggets_topic, without_date
 
 AGREEING_PERCENT = 85  # texts agree at a token Jaccard of 0.85 or more
-MAX_POSITIONS = 64
+MAX_POSITIONS = 16
 GROUP_ID_PREFIX = "c-"
 
 Tokenizer = Callable[[str], frozenset[str]]
@@ -87,20 +87,24 @@ def texts_agree(a: str, b: str, tokens: Tokenizer = token_set) -> bool:
 
 
 def positions_of(notes: list[RawNote], tokens: Tokenizer = token_set) -> list[list[RawNote]]:
-    """The notes split into runs that agree (each compared with the first note of a position;
-    every text tokenized once)."""
+    """The notes split into runs that agree (each compared with the first note of at most
+    `MAX_POSITIONS` positions; every text tokenized once)."""
     positions: list[list[RawNote]] = []
-    heads: list[tuple[str, frozenset[str]]] = []  # each position's first text, folded, and tokens
+    heads: list[tuple[str, frozenset[str], int]] = []  # first text folded, its tokens, their count
     for note in notes:
         text = fields.text(note, "content")
         folded, own = text.casefold(), tokens(text)
-        for position, (head, head_tokens) in zip(positions[:MAX_POSITIONS], heads, strict=False):
-            if folded == head or sets_agree(own, head_tokens):
+        size = len(own)
+        low, high = size * AGREEING_PERCENT, size * 100  # bounds on a head's size, scaled
+        for position, (head, head_tokens, head_size) in zip(positions, heads[:MAX_POSITIONS],
+                                                             strict=False):
+            if folded == head or (low <= 100 * head_size and AGREEING_PERCENT * head_size <= high
+                                  and sets_agree(own, head_tokens)):
                 position.append(note)
                 break
         else:
             positions.append([note])
-            heads.append((folded, own))
+            heads.append((folded, own, size))
     return positions
 
 
