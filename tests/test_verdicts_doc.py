@@ -33,8 +33,8 @@ def test_every_weight_of_the_default_scorer_is_documented() -> None:
     import re
 
     weights = set(re.findall(r"\(([+-]0\.\d\d)\)", SOURCE))
-    weights |= {f"+{w}" for w in re.findall(r", (0\.\d\d), \"", SOURCE)}
-    assert weights
+    weights |= {f"+{w}" for w in re.findall(r", (0\.\d\d),\s*f?\"", SOURCE)}
+    assert {"+0.40", "+0.85", "-0.20", "+0.10"} <= weights
     for weight in weights:
         shown = weight.replace("-", "−")
         assert shown in DOC or weight in DOC, weight
