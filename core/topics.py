@@ -71,3 +71,8 @@ def microclaw_topic(note: RawNote) -> tuple[str, str] | None:
     """A MicroClaw note's topic: its nugget (the chat, or `global`) and the bot's key."""
     key = microclaw_key(fields.text(note, "content"))
     return (fields.nugget(note), key) if key else None
+
+
+def microclaw_tokens(text: str) -> frozenset[str]:
+    """The bot's tokens for its Jaccard: split on whitespace, case-sensitive, punctuation kept."""
+    return frozenset(text.split())
