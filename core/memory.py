@@ -6,11 +6,8 @@ Every front end (the console, the command line, a cron job) goes through this cl
 from __future__ import annotations
 
 import contextlib
-import random
-import time
 from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path
-from typing import TypeVar
 
 from . import fields
 from .agentform import unchanged_since
@@ -75,6 +72,7 @@ from .models import (
 )
 from .promotion import DEFAULT_THRESHOLD, plan_promotion, resolve_memory_md
 from .reflection import plan_pass
+from .retry import retrying as _retrying
 from .safeopen import MEMORY_MD_BYTES, read_regular
 from .selection import resolve_limit
 from .shelf import Shelf, nugget_file_names
@@ -88,8 +86,6 @@ from .store import (
     read_graph,
 )
 from .workspace import Workspace, hide, replay, unhide
-
-T = TypeVar("T")
 
 
 def result_of(result: ReflectionResult, kept: set[int]) -> ReflectionResult:
@@ -620,25 +616,6 @@ class Memory:
                                                       e for e in plan.entries
                                                       if e.action != "same"])
         return plan.added
-
-
-RETRIES = 8
-
-
-def _retrying(attempt: Callable[[], T], what: str = "the graph file") -> T:
-    """Run a plan-and-write step again while the file keeps changing under it (bounded)."""
-    for _ in range(RETRIES - 1):
-        try:
-            return attempt()
-        except StalePlanError:
-            time.sleep(random.uniform(0.01, 0.1))  # jitter: don't fall in step with a writer
-    try:
-        return attempt()
-    except StalePlanError:
-        raise StalePlanError(
-            f"{what} kept changing while we wrote it ({RETRIES} tries); "
-            "another program is writing it - try again in a moment"
-        ) from None
 
 
 def _read_memory_md(path: Path) -> tuple[str, str]:
