@@ -7,8 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from core.models import HideOp, LinkOp, NoteDiff, Plan, ReflectionChange, ReflectionResult
-from core.stores.microclaw.runs import note_image, nugget_of
-from core.stores.microclaw.write import connect, read_rows
+from core.stores.microclaw.rows import read_graph
 
 CURRENT = """
 CREATE TABLE memories (
@@ -21,6 +20,10 @@ CREATE TABLE memories (
 CREATE TABLE memory_supersede_edges (
     id INTEGER PRIMARY KEY AUTOINCREMENT, from_memory_id INTEGER NOT NULL,
     to_memory_id INTEGER NOT NULL, reason TEXT, created_at TEXT NOT NULL);
+CREATE TABLE knowledge_graph (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, subject TEXT NOT NULL, predicate TEXT NOT NULL,
+    object TEXT NOT NULL, chat_id INTEGER, valid_from TEXT, valid_to TEXT, confidence REAL,
+    source TEXT, source_memory_id INTEGER, created_at TEXT NOT NULL);
 CREATE TABLE db_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 INSERT INTO db_meta VALUES ('schema_version', '43');
 """
@@ -74,27 +77,25 @@ def edges(db: Path) -> list[tuple[int, int, str]]:
 
 def plan_for(db: Path, archive: tuple[int, ...] = (), links: tuple[tuple[int, int], ...] = (),
              ran_at: str = "2026-11-24T00:00:00.000Z") -> Plan:
-    """A plan archiving these rows and linking these pairs as duplicates, read now."""
+    """A plan archiving these rows and linking these pairs as duplicates, over the notes the
+    read side makes of the rows now."""
     ids = [*archive, *(i for pair in links for i in pair)]
-    conn = connect(db)
-    found = read_rows(conn, ids)
-    conn.close()
+    notes = {n["id"]: n for n in read_graph(db).notes}
     operations: list[Any] = []
     changes = []
     for row_id in archive:
-        operations.append(HideOp(id=len(operations) + 1, note_id=f"mc-{row_id}"))
-        changes.append(ReflectionChange(type="hide", nugget_name=nugget_of(found[row_id]),
-                                        note_id=f"mc-{row_id}", detail="stale"))
+        note = notes[f"mc-{row_id}"]
+        operations.append(HideOp(id=len(operations) + 1, note_id=note["id"]))
+        changes.append(ReflectionChange(type="hide", nugget_name=note["nuggetName"],
+                                        note_id=note["id"], detail="stale"))
     for a, b in links:
         operations.append(LinkOp(id=len(operations) + 1, note_id=f"mc-{a}",
                                  other_id=f"mc-{b}", reason="duplicate"))
-        changes.append(ReflectionChange(type="link", nugget_name=nugget_of(found[a]),
+        changes.append(ReflectionChange(type="link", nugget_name=notes[f"mc-{a}"]["nuggetName"],
                                         note_id=f"mc-{a}", detail="duplicate"))
-    notes = []
-    for row_id in dict.fromkeys(ids):
-        image = note_image(row_id, nugget_of(found[row_id]), found[row_id], [])
-        notes.append(NoteDiff(note_id=image["id"], before=image, after=image))
-    result = ReflectionResult(ran_at=ran_at, inspected=len(found), changes=changes,
+    diffs = [NoteDiff(note_id=f"mc-{i}", before=notes[f"mc-{i}"], after=notes[f"mc-{i}"])
+             for i in dict.fromkeys(ids)]
+    result = ReflectionResult(ran_at=ran_at, inspected=len(notes), changes=changes,
                               hidden=len(archive), linked=len(links))
     return Plan(ran_at=ran_at, base_fingerprint="absent", limit=len(operations),
-                result=result, operations=operations, notes=notes)
+                result=result, operations=operations, notes=diffs)

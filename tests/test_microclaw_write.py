@@ -14,7 +14,7 @@ from core.errors import StalePlanError, UndoConflictError, UnknownNoteError
 from core.stores.microclaw.runs import MicroClawRuns
 from tests.microclaw_rows import OLD, edges, make_db, plan_for, rows
 
-NOW = "2026-11-24T01:00:00.000Z"
+NOW = "2026-11-24T01:00:00+00:00"  # as the bot writes times
 
 
 @pytest.fixture
@@ -50,7 +50,7 @@ def test_apply_archives_exactly_the_planned_rows(db: Path) -> None:
         else:
             assert row == before[row_id]
     assert set(entry.before) == {"mc-1", "mc-4"}
-    assert entry.after["mc-1"]["row"]["is_archived"] == 1
+    assert entry.after["mc-1"]["microclaw"]["row"]["is_archived"] == 1
 
 
 def test_only_accepted_operations_are_applied(db: Path) -> None:

@@ -15,7 +15,6 @@ judged duplicates) and the undo says so in its summary.
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -49,6 +48,9 @@ from ...memory import result_of
 from ...models import HideOp, JournalEntry, LinkOp, Operation, Plan, RawNote, ReflectionResult
 from ...retry import retrying
 from ...store import fingerprint, json_bytes
+from .paths import nugget_of
+from .rows import note_id, rfc3339, row_id, title_of
+from .schema import BUSY_TIMEOUT_S
 from .write import (
     IMAGED,
     Edge,
@@ -64,52 +66,53 @@ from .write import (
     write_rows,
 )
 
-_NOTE_ID = re.compile(r"mc-([0-9]{1,18})")
-SUPERSEDE_REASON = "duplicate"
-
 
 def row_id_of(note_id: str) -> int:
-    found = _NOTE_ID.fullmatch(note_id)
+    found = row_id(note_id)
     if found is None:
         raise UnknownNoteError(f"{note_id!r} is not a MicroClaw memory id (mc-<number>)")
-    return int(found.group(1))
+    return found
 
 
-def nugget_of(row: Row) -> str:
-    """The row's nugget as the shelf names it: global, `<channel>:<external id>`, chat-<id>."""
-    if row.get("chat_id") is None:
-        return "global"
-    if row.get("chat_channel") and row.get("external_chat_id"):
-        return f"{row['chat_channel']}:{row['external_chat_id']}"
-    return f"chat-{row['chat_id']}"
+def nugget_of_row(row: Row) -> str:
+    external = row.get("external_chat_id")
+    return nugget_of(row.get("chat_id"), row.get("chat_channel"),
+                     None if external is None else str(external))
 
 
 def plan_row(note: RawNote) -> Row:
-    """The row a plan's note was read from (its before-image), as the read side keeps it."""
-    row = note.get("row")
+    """The row a plan's note was read from: its before-image, as the read side keeps it."""
+    row = (note.get("microclaw") or {}).get("row")
     if not isinstance(row, dict):
         raise NuggetsError(f"{note.get('id')}: the plan holds no row image; plan again")
     return row_image(row)
 
 
-def note_image(row_id: int, nugget: str, row: Row, links: list[dict[str, Any]]) -> RawNote:
+def note_image(row_id_: int, nugget: str, row: Row, links: list[dict[str, Any]]) -> RawNote:
+    """A row as a journal's note image: enough to show the change and to put it back."""
     content = row.get("content")
-    return {"id": f"mc-{row_id}", "nuggetName": nugget,
-            "content": content if isinstance(content, str) else "",
-            "hidden": bool(row.get("is_archived")), "links": links, "row": row_image(row)}
+    content = content if isinstance(content, str) else ""
+    image: RawNote = {"id": note_id(row_id_), "nuggetName": nugget, "title": title_of(content),
+                      "content": content, "type": str(row.get("category") or ""),
+                      "hidden": bool(row.get("is_archived")), "links": links,
+                      "microclaw": {"rowId": row_id_, "row": row_image(row)}}
+    if isinstance(row.get("updated_at"), str):
+        image["updatedAt"] = row["updated_at"]
+    if isinstance(row.get("archived_at"), str):
+        image["archivedAt"] = row["archived_at"]
+    return image
 
 
 def changes_of(entry: JournalEntry) -> tuple[list[RowChange], list[Edge]]:
     """The row changes and inserted edges an entry records."""
     changes, edges = [], []
-    for note_id, after in entry.after.items():
-        before = entry.before[note_id]
-        row_id = row_id_of(note_id)
-        changes.append(RowChange(row_id, row_image(before.get("row", {})),
-                                 row_image(after.get("row", {}))))
+    for key, after in entry.after.items():
+        before = entry.before[key]
+        number = row_id_of(key)
+        changes.append(RowChange(number, plan_row(before), plan_row(after)))
         old = {(link["to"], link.get("reason", ""), link.get("createdAt", ""))
                for link in before.get("links", [])}
-        edges += [Edge(row_id, row_id_of(to), reason, at)
+        edges += [Edge(number, row_id_of(to), reason, at)
                   for to, reason, at in ((link["to"], link.get("reason", ""),
                                           link.get("createdAt", ""))
                                          for link in after.get("links", []))
@@ -127,14 +130,21 @@ class MicroClawRuns:
     """The write side of a MicroClaw store (its database `db`, its journal under
     `journal_home`); `notices` is the store's list, for the front ends to tell."""
 
-    def __init__(self, db: Path, journal_home: Path, clock: Clock, notices: list[str]) -> None:
+    def __init__(self, db: Path, journal_home: Path, clock: Clock, notices: list[str],
+                 busy_timeout: float = BUSY_TIMEOUT_S) -> None:
         self.db = db
+        self.busy_timeout = busy_timeout
         self.journal_home = journal_home
         self.clock = clock
         self.notices = notices
 
     def now(self) -> str:
+        """A run's time, as the journal records it."""
         return to_iso(self.clock())
+
+    def stamp(self) -> str:
+        """The time written into rows, as the bot writes it (RFC 3339)."""
+        return rfc3339(self.clock())
 
     @contextlib.contextmanager
     def exclusive(self) -> Iterator[None]:
@@ -156,30 +166,31 @@ class MicroClawRuns:
     def _apply_locked(self, plan: Plan, operations: list[Operation],
                       kept: set[int]) -> JournalEntry | None:
         seen = {d.note_id: d.before for d in plan.notes}
-        now = self.now()
+        now = self.stamp()
         before: dict[int, Row] = {}
         after: dict[int, Row] = {}
         edges: list[Edge] = []
 
-        def touch(note_id: str) -> int:
-            row_id = row_id_of(note_id)
-            if note_id not in seen:
-                raise NuggetsError(f"{note_id}: not in the plan's rows; plan again")
-            before.setdefault(row_id, plan_row(seen[note_id]))
-            after.setdefault(row_id, dict(before[row_id]))
-            return row_id
+        def touch(key: str) -> int:
+            number = row_id_of(key)
+            if key not in seen:
+                raise NuggetsError(f"{key}: not in the plan's rows; plan again")
+            before.setdefault(number, plan_row(seen[key]))
+            after.setdefault(number, dict(before[number]))
+            return number
 
         for op in operations:
             if isinstance(op, HideOp):
-                row_id = touch(op.note_id)
-                after[row_id] = archived(after[row_id], now)
+                number = touch(op.note_id)
+                after[number] = archived(after[number], now)
             elif isinstance(op, LinkOp):
                 edges.append(Edge(touch(op.note_id), touch(op.other_id), op.reason, now))
             else:
                 raise NuggetsError(f"a {op.type} is not something a MicroClaw plan does")
-        nuggets = {row_id_of(i): str(n.get("nuggetName", "")) for i, n in seen.items()}
+        nuggets = {row_id_of(i): str(n.get("nuggetName", "")) for i, n in seen.items()
+                   if row_id(i) is not None}
         result = result_of(plan.result, kept)
-        return self._commit("reflect", before, after, edges, nuggets, now,
+        return self._commit("reflect", before, after, edges, nuggets, self.now(),
                             operations=operations, result=result,
                             summary=_summary(operations))
 
@@ -213,19 +224,18 @@ class MicroClawRuns:
                 unknown = [f"mc-{i}" for i in row_ids if i not in rows]
                 if unknown:
                     raise UnknownNoteError(f"no memory {', '.join(unknown)} in {self.db}")
-                now = self.now()
                 change = archived if to else unarchived
                 before = {i: rows[i] for i in row_ids if bool(rows[i].get("is_archived")) != to}
-                after = {i: change(row, now) for i, row in before.items()}
-                nuggets = {i: nugget_of(rows[i]) for i in row_ids}
+                after = {i: change(row, self.stamp()) for i, row in before.items()}
+                nuggets = {i: nugget_of_row(rows[i]) for i in row_ids}
                 kind, verb = ("archive", "archived ") if to else ("unhide", "unhid ")
-                return self._commit(kind, before, after, [], nuggets, now,
+                return self._commit(kind, before, after, [], nuggets, self.now(),
                                     summary=verb + ", ".join(ids))
 
         return retrying(attempt, str(self.db))
 
     def _read(self, row_ids: list[int]) -> dict[int, Row]:
-        conn = connect(self.db)
+        conn = connect(self.db, self.busy_timeout)
         try:
             return read_rows(conn, row_ids)
         except Exception as exc:  # sqlite3.Error: locked, not a database, ...
@@ -315,7 +325,7 @@ class MicroClawRuns:
             operations=operations or [], result=result, before=images_before,
             after=images_after, undoes=undoes, summary=summary, fact_edits=[], files=[])
         changes = [RowChange(i, before[i], after[i]) for i in before]
-        return self._land(entry, lambda: write_rows(self.db, changes, edges))
+        return self._land(entry, lambda: write_rows(self.db, changes, edges, self.busy_timeout))
 
     def _land(self, entry: JournalEntry, write: Callable[[], None]) -> JournalEntry:
         keep = resolve_keep()  # a bad setting refuses before anything is written

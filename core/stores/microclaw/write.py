@@ -18,8 +18,8 @@ from urllib.parse import quote
 
 from ... import crashpoints
 from ...errors import GraphError, StalePlanError
+from .schema import BUSY_TIMEOUT_S
 
-BUSY_TIMEOUT_SECONDS = 5.0
 MEMORIES = "memories"
 EDGES = "memory_supersede_edges"
 # What must still be as the operator saw it (SPEC §9), and what a run writes.
@@ -57,7 +57,7 @@ def unarchived(row: Row, now: str) -> Row:
     return {**row, "is_archived": 0, "archived_at": None, "updated_at": now}
 
 
-def connect(db: Path, timeout: float = BUSY_TIMEOUT_SECONDS) -> sqlite3.Connection:
+def connect(db: Path, timeout: float = BUSY_TIMEOUT_S) -> sqlite3.Connection:
     """A connection to an existing database (never creates one), in autocommit mode so that
     no transaction is open unless we begin one."""
     uri = f"file:{quote(str(db.absolute()))}?mode=rw"
@@ -109,7 +109,7 @@ def stale_rows(conn: sqlite3.Connection, changes: list[RowChange]) -> list[int]:
 
 
 def write_rows(db: Path, changes: list[RowChange], edges: list[Edge],
-               timeout: float = BUSY_TIMEOUT_SECONDS) -> None:
+               timeout: float = BUSY_TIMEOUT_S) -> None:
     """Update the rows and insert the edges in one transaction, if every row is still as its
     before-image; StalePlanError (nothing written) otherwise."""
     conn = connect(db, timeout)
