@@ -8,7 +8,7 @@ The write side (apply, unhide, archive, undo, promotion) comes in its own module
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 
 from ...clock import Clock, system_clock, to_iso
@@ -21,6 +21,7 @@ from ...store import Graph
 from .paths import MemoryFile, Scope, database_path, journal_home, scope_files
 from .rows import read_graph, row_id, scope_of
 from .rules import plan_maintenance
+from .runs import MicroClawRuns
 from .schema import BUSY_TIMEOUT_S, read_only
 
 PROMOTION_CONFIDENCE = 0.8
@@ -125,8 +126,8 @@ class MicroClawStore:
         return headers
 
     def recover(self) -> list[str]:
-        """Nothing to settle yet: the write side records its own leftovers."""
-        return []
+        """Settle what an interrupted run left (see runs.py); says what it did."""
+        return self._runs.recover()
 
     def take_notices(self) -> list[str]:
         taken, self.notices = self.notices, []
@@ -145,32 +146,38 @@ class MicroClawStore:
                                 "(older than 43): columns it lacks are left out")
         return messages
 
-    @contextlib.contextmanager
-    def exclusive(self) -> Iterator[None]:
-        """Nothing to hold across steps: each write is one short database transaction."""
-        yield
+    def exclusive(self) -> contextlib.AbstractContextManager[None]:
+        """Our own writers of this data dir, one at a time, across several steps (the daily
+        pass); the database itself is never held while the operator reviews."""
+        return self._runs.exclusive()
 
-    # -- writing (the write side fills these) -------------------------------------------------
+    # -- writing (runs.py) ---------------------------------------------------------------------
+
+    @property
+    def _runs(self) -> MicroClawRuns:
+        return MicroClawRuns(self.graph_path, self.journal_home, self.clock, self.notices,
+                             self.busy_timeout)
 
     def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None:
-        raise NotImplementedError
+        return self._runs.apply(plan, accepted)
 
     def reflect(self, nugget_name: str | None = None, limit: int | None = None,
                 uncapped: bool = False) -> tuple[Plan, JournalEntry | None]:
-        raise NotImplementedError
+        return self._runs.reflect(lambda: self.plan(nugget_name, limit, uncapped))
 
     def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
-        raise NotImplementedError
+        return self._runs.unhide(note_ids)
 
     def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:
-        raise NotImplementedError
+        return self._runs.archive(note_ids)
 
     def undo(self, run_id: str) -> JournalEntry:
-        raise NotImplementedError
+        return self._runs.undo(run_id)
 
     def undo_blockers(self, run_id: str,
                       graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
-        raise NotImplementedError
+        """The run, and its rows changed since (read afresh: `graph` is not needed)."""
+        return self._runs.undo_blockers(run_id)
 
     def promotion_target(self, memory_md: Path | None = None) -> Path:
         raise NotImplementedError
