@@ -202,6 +202,15 @@ class MemoryDocument:
         place.replace(first, entry)
         return "update"
 
+    def add_line(self, section: str, line: str) -> str:
+        """Add a plain line (`- text`, no title) at the end of the section (made when
+        missing) unless the section holds it already: "add" or "same"."""
+        place = self._section(section) or self._add_section(section)
+        if any(bare(held) == line for chunk in place.chunks for held in chunk):
+            return "same"
+        place.append([line + self.eol], last_section=place is self.sections[-1], eol=self.eol)
+        return "add"
+
     def remove(self, section: str, title: str) -> bool:
         """Take every entry of `title` out of `section`; a section left with nothing but blank
         lines goes too. True when something was removed."""

@@ -27,8 +27,15 @@ from ...errors import (
     StalePlanError,
     UndoConflictError,
     UnknownNoteError,
+    UnsettledWriteError,
 )
-from ...guard import graph_lock
+from ...guard import (
+    directory_lock,
+    graph_lock,
+    remove_if_unchanged,
+    replace_if_unchanged,
+    settle,
+)
 from ...history import undone_by
 from ...journal import (
     JournalHeader,
@@ -45,10 +52,21 @@ from ...journal import (
     write_pending,
 )
 from ...memory import result_of
-from ...models import HideOp, JournalEntry, LinkOp, Operation, Plan, RawNote, ReflectionResult
+from ...models import (
+    HideOp,
+    JournalEntry,
+    LinkOp,
+    Operation,
+    Plan,
+    PromotionEntry,
+    PromotionPlan,
+    RawNote,
+    ReflectionResult,
+)
 from ...retry import retrying
-from ...store import fingerprint, json_bytes
+from ...store import EMPTY_FINGERPRINT, current_fingerprint, fingerprint, json_bytes
 from .paths import nugget_of
+from .promote import file_landed
 from .rows import note_id, rfc3339, row_id, title_of
 from .schema import BUSY_TIMEOUT_S
 from .write import (
@@ -276,7 +294,7 @@ class MicroClawRuns:
     def _undo_locked(self, run_id: str) -> JournalEntry:
         entry = self._undoable(run_id)
         if entry.memory_md is not None:
-            raise NuggetsError(f"run {run_id} wrote {entry.memory_md}: undo it as a promotion")
+            return self._undo_file(entry)
         changed = self._blockers(entry)
         if changed:
             raise UndoConflictError(
@@ -332,6 +350,8 @@ class MicroClawRuns:
         pending = write_pending(self.journal_home, entry, like=self.db)
         try:
             write()
+        except UnsettledWriteError:
+            raise  # it may have landed: settling decides
         except (StalePlanError, GraphError):
             pending.unlink(missing_ok=True)
             raise
@@ -344,6 +364,53 @@ class MicroClawRuns:
             ) from None
         prune(self.journal_home, keep)
         return entry
+
+    # -- AGENTS.md --------------------------------------------------------------------------
+
+    def promote(self, plan: PromotionPlan) -> JournalEntry | None:
+        """Write one planned AGENTS.md over the version it was planned from, journaled; None
+        when it changes nothing or its directory does not exist."""
+        if not plan.changes_file:
+            return None
+        path = Path(plan.path)
+        before = None if plan.base_fingerprint == EMPTY_FINGERPRINT else plan.before_text
+        with self.exclusive(), directory_lock(path):
+            self._settle_first()
+            self.notices += settle(path)
+            return self._write_file(path, before, plan.after_text, plan.base_fingerprint,
+                                    "promote", summary=f"promoted to {path}: {plan.added} added",
+                                    promoted=[e for e in plan.entries if e.action != "same"])
+
+    def _undo_file(self, entry: JournalEntry) -> JournalEntry:
+        """Put back the text a promotion replaced, if the file is as it left it."""
+        path = Path(entry.memory_md or "")
+        with directory_lock(path):
+            self.notices += settle(path)
+            if current_fingerprint(path) != entry.result_fingerprint:
+                raise NuggetsError(f"cannot undo {entry.run_id}: {path} changed since; "
+                                   "nothing was restored")
+            return self._write_file(path, entry.memory_md_after, entry.memory_md_before,
+                                    entry.result_fingerprint, "undo", undoes=entry.run_id,
+                                    summary=f"undid {entry.run_id}")
+
+    def _write_file(self, path: Path, before: str | None, after: str | None, base: str,
+                    kind: str, undoes: str | None = None, summary: str = "",
+                    promoted: list[PromotionEntry] | None = None) -> JournalEntry:
+        """Replace (or, `after` None, remove) a file over the version with fingerprint
+        `base`, journaled with both texts (call under its lock)."""
+        data = None if after is None else after.encode("utf-8")
+        at = self.now()
+        seq, run_id = next_run_id(self.journal_home, at)
+        entry = JournalEntry.model_construct(
+            run_id=run_id, seq=seq, kind=kind, at=at, base_fingerprint=base,
+            result_fingerprint=EMPTY_FINGERPRINT if data is None else fingerprint(data),
+            operations=[], result=None, before={}, after={}, undoes=undoes, summary=summary,
+            memory_md=str(path), memory_md_before=before, memory_md_after=after,
+            promoted=promoted, fact_edits=[], files=[])
+        if data is None:
+            return self._land(entry, lambda: remove_if_unchanged(path, base))
+        return self._land(entry, lambda: replace_if_unchanged(path, data, base,
+                                                              notices=self.notices))
 
     # -- settling -----------------------------------------------------------------------------
 
@@ -391,9 +458,10 @@ class MicroClawRuns:
             return f"left {path.name} as it is: cannot tell whether its run landed ({exc})"
 
     def _landed(self, entry: JournalEntry) -> bool | None:
-        if entry.memory_md is not None:
-            from .promote import file_landed  # promotion runs write AGENTS.md, not rows
-
+        if entry.memory_md is not None:  # a promotion: it wrote an AGENTS.md, not rows
+            path = Path(entry.memory_md)
+            with directory_lock(path):
+                self.notices += settle(path)
             return file_landed(entry)
         return landed(self.db, *changes_of(entry))
 

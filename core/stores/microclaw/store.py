@@ -8,23 +8,25 @@ The write side (apply, unhide, archive, undo, promotion) comes in its own module
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 
 from ...clock import Clock, system_clock, to_iso
 from ...errors import GraphError, MicroClawError, reason_of
 from ...journal import JournalHeader, read_entry, read_headers
+from ...memory import _read_memory_md as read_memory_md
 from ...models import JournalEntry, Plan, PromotionPlan, RawNote
+from ...retry import retrying
 from ...safeopen import MEMORY_MD_BYTES, read_regular
 from ...shelf import Shelf
-from ...store import Graph
-from .paths import MemoryFile, Scope, database_path, journal_home, scope_files
+from ...store import EMPTY_FINGERPRINT, Graph
+from .paths import MemoryFile, Scope, database_path, groups_dir, journal_home, scope_files
+from .promote import DEFAULT_THRESHOLD, combined, plan_file, targets
 from .rows import read_graph, row_id, scope_of
 from .rules import plan_maintenance
 from .runs import MicroClawRuns
 from .schema import BUSY_TIMEOUT_S, read_only
-
-PROMOTION_CONFIDENCE = 0.8
 
 
 class MicroClawStore:
@@ -37,6 +39,7 @@ class MicroClawStore:
         self.busy_timeout = busy_timeout
         self.notices: list[str] = []
         self.promotion_run: JournalEntry | None = None
+        self.promotion_runs: list[JournalEntry] = []  # the runs of the last promote_now
         self._opened: Graph | None = None
 
     @property
@@ -179,24 +182,66 @@ class MicroClawStore:
         """The run, and its rows changed since (read afresh: `graph` is not needed)."""
         return self._runs.undo_blockers(run_id)
 
-    def promotion_target(self, memory_md: Path | None = None) -> Path:
-        raise NotImplementedError
+    # -- promotion to AGENTS.md (promote.py) ---------------------------------------------------
 
-    def plan_promotion(self, memory_md: Path | None = None, threshold: int = 0,
-                       allow: Collection[str] = (), graph: Graph | None = None,
+    def promotion_target(self, memory_md: Path | None = None) -> Path:
+        """The AGENTS.md a single-file promotion writes: the one named, else the global one."""
+        return memory_md or groups_dir(self.home) / "AGENTS.md"
+
+    def plan_promotions(self, threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
+                        graph: Graph | None = None,
+                        drop: Collection[str] = ()) -> list[PromotionPlan]:
+        """Every scope's AGENTS.md edit, one plan per file (global first); writes nothing.
+        `threshold`: the confidence, in percent, a row needs."""
+        notes = (graph or self.read()).notes
+        found = sorted(targets(self.home, notes, threshold).items(),
+                       key=lambda item: (item[0] != self.promotion_target(), str(item[0])))
+        return [self._plan_file(path, rows, threshold, allow, drop) for path, rows in found]
+
+    def plan_promotion(self, memory_md: Path | None = None,
+                       threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
+                       graph: Graph | None = None,
                        drop: Collection[str] = ()) -> PromotionPlan:
-        raise NotImplementedError
+        """One AGENTS.md's edit (the global one unless named): the rows of its scope."""
+        path = self.promotion_target(memory_md)
+        found = targets(self.home, (graph or self.read()).notes, threshold)
+        rows = next((r for p, r in found.items() if os.path.abspath(p) == os.path.abspath(path)),
+                    [])
+        return self._plan_file(path, rows, threshold, allow, drop)
+
+    def _plan_file(self, path: Path, rows: list[RawNote], threshold: int,
+                   allow: Collection[str], drop: Collection[str]) -> PromotionPlan:
+        exists = path.parent.is_dir()
+        before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
+        return plan_file(rows, path, before, exists, threshold, allow, base, drop)
 
     def promote(self, plan: PromotionPlan) -> int:
-        raise NotImplementedError
+        """Write one planned AGENTS.md, journaled (the run is `promotion_run`); the entries
+        added. Nothing when its directory does not exist."""
+        self.promotion_run = self._runs.promote(plan)
+        return plan.added if plan.directory_exists else 0
 
-    def promote_now(self, memory_md: Path | None = None, threshold: int = 0,
-                    allow: Collection[str] = (),
+    def promote_now(self, memory_md: Path | None = None,
+                    threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
                     drop: Collection[str] = ()) -> tuple[PromotionPlan, int]:
-        raise NotImplementedError
+        """Plan and write in one go, planning a file again if it changes under us: the named
+        AGENTS.md, else every scope's (each file its own run, in `promotion_runs`); the plans
+        shown as one and the entries added."""
+        self.promotion_runs = []
 
+        def one(path: Path) -> tuple[PromotionPlan, int]:
+            def attempt() -> tuple[PromotionPlan, int]:
+                plan = self.plan_promotion(path, threshold, allow, drop=drop)
+                return plan, self.promote(plan)
 
-def promotable(note: RawNote, threshold: float = PROMOTION_CONFIDENCE) -> bool:
-    """§9 promotion candidates: active PROFILE or KNOWLEDGE rows with confidence >= 0.8."""
-    return (not note.get("hidden") and note.get("type") in ("PROFILE", "KNOWLEDGE")
-            and note.get("confidence", 0) >= threshold)
+            plan, added = retrying(attempt, str(path))
+            if self.promotion_run is not None:
+                self.promotion_runs.append(self.promotion_run)
+            return plan, added
+
+        if memory_md is not None:
+            return one(memory_md)
+        done = [one(Path(p.path)) for p in self.plan_promotions(threshold, allow, drop=drop)]
+        if self.promotion_runs:
+            self.promotion_run = self.promotion_runs[-1]
+        return combined([p for p, _ in done], groups_dir(self.home)), sum(n for _, n in done)
