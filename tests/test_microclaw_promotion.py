@@ -3,11 +3,16 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from core import crashpoints
 from core.errors import NuggetsError
 from core.stores.microclaw.promote import SECTION
 from core.stores.microclaw.store import MicroClawStore
@@ -96,3 +101,44 @@ def test_a_file_changed_after_the_plan_is_refused(store: MicroClawStore) -> None
     with pytest.raises(NuggetsError, match="stale plan"):
         store.promote(plan)
     assert store.log() == []
+
+
+PROMOTE = r"""
+import sys
+sys.path.insert(0, sys.argv[2])
+from pathlib import Path
+from core.stores.microclaw.store import MicroClawStore
+store = MicroClawStore(Path(sys.argv[1]))
+store.promote_now(store.promotion_target())
+"""
+
+
+def test_a_promotion_killed_at_any_step_is_settled_on_the_next_open(
+        store: MicroClawStore, tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parent.parent
+    pristine = tmp_path / "pristine"
+    shutil.copytree(store.home, pristine)
+    trace = crashpoints.trace()
+    try:
+        store.promote_now(store.promotion_target())
+    finally:
+        crashpoints.reset()
+    steps, promoted = list(trace), store.promotion_target().read_text()
+    assert "journal entry committed" in steps
+    for n in range(1, len(steps) + 1):
+        home = tmp_path / f"kill{n}"
+        shutil.copytree(pristine, home)
+        child = subprocess.run([sys.executable, "-c", PROMOTE, str(home), str(root)],
+                               env={**os.environ, crashpoints.CRASH_ENV: str(n)}, cwd=root)
+        assert child.returncode == -9, (n, steps[n - 1])
+        fresh = MicroClawStore(home)
+        messages = fresh.recover()
+        target = fresh.promotion_target()
+        assert sorted(p.name for p in target.parent.iterdir()) == ["7", "AGENTS.md"], messages
+        reflections = fresh.journal_home / "reflections"
+        assert not list(reflections.glob(".*")), messages
+        text, log = target.read_text(), fresh.log()
+        assert (text, len(log)) in ((HAND, 0), (promoted, 1)), (steps[n - 1], messages)
+        if log:
+            fresh.undo(log[0].run_id)
+            assert target.read_text() == HAND

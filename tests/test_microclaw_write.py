@@ -181,3 +181,48 @@ def test_a_missing_database_is_never_created(tmp_path: Path) -> None:
     with pytest.raises(Exception, match="cannot be opened|unable to open"):
         runs_of(db).unhide(["mc-1"])
     assert not db.exists()
+
+
+FORBIDDEN = {sqlite3.SQLITE_DELETE: "DELETE", sqlite3.SQLITE_DROP_TABLE: "DROP TABLE",
+             sqlite3.SQLITE_CREATE_TABLE: "CREATE TABLE", sqlite3.SQLITE_ALTER_TABLE: "ALTER",
+             sqlite3.SQLITE_CREATE_INDEX: "CREATE INDEX", sqlite3.SQLITE_DROP_INDEX: "DROP INDEX",
+             sqlite3.SQLITE_CREATE_TRIGGER: "CREATE TRIGGER"}
+
+
+def test_no_run_ever_deletes_or_changes_the_schema(db: Path, monkeypatch) -> None:
+    from core.stores.microclaw import write
+
+    attempted: list[str] = []
+    opened = write.connect
+
+    def watched(path: Path, timeout: float = 2.0) -> sqlite3.Connection:
+        conn = opened(path, timeout)
+
+        def authorize(action: int, *_: object) -> int:
+            if action in FORBIDDEN:
+                attempted.append(FORBIDDEN[action])
+                return sqlite3.SQLITE_DENY
+            return sqlite3.SQLITE_OK
+
+        conn.set_authorizer(authorize)
+        return conn
+
+    monkeypatch.setattr(write, "connect", watched)
+    schema = _schema(db)
+    runs = runs_of(db)
+    entry = runs.apply(plan_for(db, archive=(1, 3), links=((3, 5),)))
+    assert entry is not None
+    runs.unhide(["mc-1"])
+    runs.archive(["mc-2"])
+    for header in runs.log():  # newest first: archive, unhide, then the apply
+        runs.undo(header.run_id)
+    assert attempted == [] and _schema(db) == schema
+    assert len(rows(db)) == 6
+
+
+def _schema(db: Path) -> list[tuple[str, str]]:
+    conn = sqlite3.connect(db)
+    try:
+        return list(conn.execute("SELECT name, sql FROM sqlite_master ORDER BY name"))
+    finally:
+        conn.close()
