@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import random
+
 from microclaw_support import NOW, ago, notes, row
 
 from core.models import HideOp, LinkOp
 from core.stores.microclaw.rows import rfc3339
-from core.stores.microclaw.rules import bot_jaccard, plan_maintenance
+from core.stores.microclaw.rules import (
+    DUPLICATE_JACCARD,
+    _Row,
+    _similar_pairs,
+    bot_jaccard,
+    plan_maintenance,
+)
 
 AT = rfc3339(NOW)
 
@@ -177,3 +185,16 @@ def test_a_plan_writes_nothing_into_the_notes_it_was_given() -> None:
     snapshot = repr(given)
     plan_maintenance(given, NOW, "base")
     assert repr(given) == snapshot
+
+
+def test_the_duplicate_search_finds_exactly_the_pairs_comparing_every_two_would() -> None:
+    rng = random.Random(3)
+    vocab = [f"w{i}" for i in range(12)] + ["A", "a", "b."]
+    for _ in range(300):
+        rows = [row(k, " ".join(rng.sample(vocab, rng.randrange(0, 9))) or " ")
+                for k in range(1, rng.randrange(3, 30))]
+        group = [_Row.of(p, n) for p, n in enumerate(notes(*rows))]
+        found = [(a.row_id, b.row_id) for a, b, _ in _similar_pairs(group)]
+        every = [(a["id"], b["id"]) for x, a in enumerate(rows) for b in rows[x + 1:]
+                 if bot_jaccard(a["content"], b["content"]) >= DUPLICATE_JACCARD]
+        assert found == every
