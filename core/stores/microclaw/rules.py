@@ -168,24 +168,43 @@ def _weaker(a: _Row, b: _Row) -> tuple[_Row, _Row]:
     return (a, b) if strength(a) < strength(b) else (b, a)
 
 
+def _prefix_length(size: int) -> int:
+    """How many of a word set's rarest words another set at the threshold must share one of
+    (prefix filtering: J >= t needs an overlap >= t * size; integer arithmetic, no rounding)."""
+    percent = round(DUPLICATE_JACCARD * 100)
+    return size - (percent * size + 99) // 100 + 1
+
+
 def _similar_pairs(group: list[_Row]) -> list[tuple[_Row, _Row, float]]:
-    """Pairs at or above the threshold, in id order; a size bound skips pairs whose word
-    counts alone keep them below it (|A & B| / |A | B| <= min/max)."""
+    """Pairs at or above the threshold, in id order. Only pairs that share one of their
+    rarest words (prefix filtering) and whose sizes allow it are compared: the same pairs as
+    comparing every two, without the quadratic work."""
     words = [set(r.note["content"].split()) for r in group]
-    order = sorted(range(len(group)), key=lambda i: len(words[i]))
-    found = []
-    for x, i in enumerate(order):
+    counts: dict[str, int] = defaultdict(int)
+    for found in words:
+        for word in found:
+            counts[word] += 1
+    index: dict[str, list[int]] = defaultdict(list)
+    candidates: set[tuple[int, int]] = set()
+    for i in sorted(range(len(group)), key=lambda k: len(words[k])):
         size = len(words[i])
-        for j in order[x + 1:]:
-            if size < DUPLICATE_JACCARD * len(words[j]):
-                break
-            union = len(words[i] | words[j])
-            score = len(words[i] & words[j]) / union if union else 0.0
-            if score >= DUPLICATE_JACCARD:
-                a, b = sorted((group[i], group[j]), key=lambda r: r.row_id)
-                found.append((a, b, score))
-    found.sort(key=lambda t: (t[0].row_id, t[1].row_id))
-    return found
+        if not size:
+            continue
+        rarest = sorted(words[i], key=lambda w: (counts[w], w))[:_prefix_length(size)]
+        for word in rarest:
+            for j in index[word]:  # sets no larger than this one
+                if len(words[j]) >= DUPLICATE_JACCARD * size:
+                    candidates.add((j, i))
+            index[word].append(i)
+    found_pairs = []
+    for i, j in candidates:
+        union = len(words[i] | words[j])
+        score = len(words[i] & words[j]) / union
+        if score >= DUPLICATE_JACCARD:
+            a, b = sorted((group[i], group[j]), key=lambda r: r.row_id)
+            found_pairs.append((a, b, score))
+    found_pairs.sort(key=lambda t: (t[0].row_id, t[1].row_id))
+    return found_pairs
 
 
 def _duplicates(rows: list[_Row], out: _Builder) -> set[int]:
