@@ -92,6 +92,19 @@ def test_a_row_the_bot_deleted_is_stale(db: Path) -> None:
         runs_of(db).apply(plan)
 
 
+def test_an_edge_to_a_row_the_bot_deleted_is_stale(db: Path) -> None:
+    plan = plan_for(db, archive=(3,), links=((3, 5),))
+    plan.notes = [d for d in plan.notes if d.note_id != "mc-5"]  # the kept row is not written
+    conn = sqlite3.connect(db)
+    conn.execute("DELETE FROM memories WHERE id = 5")
+    conn.commit()
+    conn.close()
+    before = rows(db)
+    with pytest.raises(StalePlanError, match="mc-5"):
+        runs_of(db).apply(plan)
+    assert rows(db) == before and edges(db) == []
+
+
 def test_the_one_shot_apply_plans_again_when_stale(db: Path) -> None:
     made = []
 
@@ -226,3 +239,53 @@ def _schema(db: Path) -> list[tuple[str, str]]:
         return list(conn.execute("SELECT name, sql FROM sqlite_master ORDER BY name"))
     finally:
         conn.close()
+
+
+def _edge_rows(db: Path) -> list[tuple]:
+    conn = sqlite3.connect(db)
+    try:
+        return list(conn.execute("SELECT * FROM memory_supersede_edges ORDER BY id"))
+    finally:
+        conn.close()
+
+
+def _check_round_trip(store) -> None:
+    """Apply the whole plan: exactly its archived rows change, its duplicate edges are added;
+    planning again finds nothing; undo restores every row."""
+    db = store.graph_path
+    before, plan = rows(db), store.plan()
+    archived = {int(op.note_id[3:]) for op in plan.operations if op.type == "hide"}
+    links = [(int(op.note_id[3:]), int(op.other_id[3:])) for op in plan.operations
+             if op.type == "link"]
+    assert archived and links
+    edges_before = _edge_rows(db)
+    entry = store.apply(plan)
+    after = rows(db)
+    assert {i for i in after if after[i] != before[i]} == archived
+    assert all(after[i]["is_archived"] == 1 for i in archived)
+    added = [(e[1], e[2], e[3]) for e in _edge_rows(db)[len(edges_before):]]
+    assert added == [(a, b, "duplicate") for a, b in links]
+    assert store.plan().operations == []
+    store.undo(entry.run_id)
+    assert rows(db) == before
+
+
+def test_the_demo_round_trips(tmp_path: Path) -> None:
+    from core.stores.microclaw.demo import materialize_microclaw_demo
+    from core.stores.microclaw.store import MicroClawStore
+
+    moment = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)
+    data_dir = materialize_microclaw_demo(tmp_path / "demo", moment)
+    _check_round_trip(MicroClawStore(data_dir, clock=fixed_clock(moment)))
+
+
+@pytest.mark.parametrize("version", [43, 12])
+def test_a_generated_database_round_trips(tmp_path: Path, version: int) -> None:
+    from core.stores.microclaw.generate import generate
+    from core.stores.microclaw.store import MicroClawStore
+
+    moment = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)
+    db = tmp_path / "data" / "runtime" / "microclaw.db"
+    db.parent.mkdir(parents=True)
+    generate(db, 1500, moment, version=version)
+    _check_round_trip(MicroClawStore(db.parent.parent, clock=fixed_clock(moment)))

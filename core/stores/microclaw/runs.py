@@ -202,7 +202,8 @@ class MicroClawRuns:
                 number = touch(op.note_id)
                 after[number] = archived(after[number], now)
             elif isinstance(op, LinkOp):
-                edges.append(Edge(touch(op.note_id), touch(op.other_id), op.reason, now))
+                # the kept row is not written: the edge needs only that it still exists
+                edges.append(Edge(touch(op.note_id), row_id_of(op.other_id), op.reason, now))
             else:
                 raise NuggetsError(f"a {op.type} is not something a MicroClaw plan does")
         nuggets = {row_id_of(i): str(n.get("nuggetName", "")) for i, n in seen.items()

@@ -108,6 +108,13 @@ def stale_rows(conn: sqlite3.Connection, changes: list[RowChange]) -> list[int]:
     return [c.row_id for c in changes if not same(rows.get(c.row_id), c.before, COMPARED)]
 
 
+def missing_rows(conn: sqlite3.Connection, edges: list[Edge]) -> list[int]:
+    """The rows an edge would join that are gone (the bot deletes expired rows)."""
+    ends = list(dict.fromkeys(i for e in edges for i in (e.from_id, e.to_id)))
+    return [i for i in ends
+            if conn.execute(f"SELECT 1 FROM {MEMORIES} WHERE id = ?", (i,)).fetchone() is None]
+
+
 def write_rows(db: Path, changes: list[RowChange], edges: list[Edge],
                timeout: float = BUSY_TIMEOUT_S) -> None:
     """Update the rows and insert the edges in one transaction, if every row is still as its
@@ -116,7 +123,7 @@ def write_rows(db: Path, changes: list[RowChange], edges: list[Edge],
     try:
         _begin(conn, db)
         try:
-            stale = stale_rows(conn, changes)
+            stale = stale_rows(conn, changes) + missing_rows(conn, edges)
             if stale:
                 raise StalePlanError(
                     f"stale plan: {', '.join(f'mc-{i}' for i in stale[:10])} changed in {db} "
