@@ -21,16 +21,17 @@ from tests.microclaw_rows import insert, make_db, plan_for, rows
 ROOT = Path(__file__).resolve().parent.parent
 
 # The bot: inserts rows and edits random ones (content, updated_at, last_seen_at), each in its
-# own short transaction, until told to stop; prints what it inserted and last wrote per row.
+# own short transaction, until the stop file appears; prints what it inserted and last wrote
+# per row.
 BOT = r"""
-import json, random, sqlite3, sys, time
-db, seconds = sys.argv[1], float(sys.argv[2])
+import json, os, random, sqlite3, sys, time
+db, stop = sys.argv[1], sys.argv[2]
 conn = sqlite3.connect(db, timeout=5, isolation_level=None)
 rng = random.Random(7)
 inserted, written = [], {}
-end = time.time() + seconds
+end = time.time() + 120  # a safety net: the test tells it to stop
 n = 0
-while time.time() < end:
+while time.time() < end and not os.path.exists(stop):
     now = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime())
     conn.execute("BEGIN IMMEDIATE")
     cur = conn.execute("INSERT INTO memories (chat_id, content, category, created_at, updated_at,"
@@ -70,32 +71,41 @@ def count(db: Path) -> int:
         conn.close()
 
 
+TURNS = 6
+
+
 def test_the_bot_writing_meanwhile_loses_nothing(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("NUGGETS_JOURNAL_KEEP", "100000")
     db = bot_db(tmp_path)
     store = MicroClawStore(db.parent.parent, busy_timeout=5.0)
     initial = set(rows(db))
-    bot = subprocess.Popen([sys.executable, "-c", BOT, str(db), "3"], stdout=subprocess.PIPE,
-                           text=True)
+    stop = tmp_path / "stop"
+    bot = subprocess.Popen([sys.executable, "-c", BOT, str(db), str(stop)],
+                           stdout=subprocess.PIPE, text=True)
+    while count(db) == len(initial):  # the bot has started writing
+        time.sleep(0.01)
     seen_counts = [count(db)]
-    refused = landed = one_shot = conflicts = 0  # undoing gives rows to archive again
-    while bot.poll() is None:
+    counts = dict.fromkeys(("landed", "refused", "one-shot", "gave up", "undo conflict"), 0)
+    for turn in range(TURNS):
         plan = store.plan()  # reviewed by a person: applied as planned, or refused
         time.sleep(0.02)
         try:
-            landed += store.apply(plan) is not None
+            counts["landed"] += store.apply(plan) is not None
         except StalePlanError:
-            refused += 1
+            counts["refused"] += 1
         seen_counts.append(count(db))
-        if store.reflect()[1] is not None:
-            one_shot += 1
+        try:
+            counts["one-shot"] += store.reflect()[1] is not None
+        except StalePlanError:  # the bot kept it stale 8 times running: said, nothing written
+            counts["gave up"] += 1
         seen_counts.append(count(db))
         newest = store.log()[0] if store.log() else None
-        if newest is not None and newest.kind == "reflect" and len(seen_counts) % 4 == 1:
+        if turn % 2 == 0 and newest is not None and newest.kind == "reflect":
             try:
                 store.undo(newest.run_id)  # undo lands between the bot's writes too
             except UndoConflictError:  # the bot edited one of its rows since: left as is
-                conflicts += 1
+                counts["undo conflict"] += 1
+    stop.touch()
     report = __import__("json").loads(bot.communicate()[0])
     final = rows(db)
     assert seen_counts == sorted(seen_counts)  # the row count never drops
@@ -110,8 +120,8 @@ def test_the_bot_writing_meanwhile_loses_nothing(tmp_path: Path, monkeypatch) ->
                 for i, image in store.run(h.run_id).after.items() if image["hidden"]}
     now_archived = {i for i, r in final.items() if r["is_archived"]}
     assert standing <= now_archived <= by_us  # archived exactly what our standing runs did
-    assert undone or conflicts  # undo tried while the bot wrote
-    assert one_shot >= 1 and landed + refused >= 1
+    assert undone or counts["undo conflict"], counts  # undo tried while the bot wrote
+    assert counts["landed"] + counts["one-shot"] >= 1, counts
     assert not store.recover()
 
 
