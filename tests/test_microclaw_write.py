@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from core.clock import fixed_clock
-from core.errors import StalePlanError, UndoConflictError, UnknownNoteError
+from core.errors import MicroClawError, StalePlanError, UndoConflictError, UnknownNoteError
 from core.stores.microclaw.runs import MicroClawRuns
 from tests.microclaw_rows import OLD, edges, make_db, plan_for, rows
 
@@ -184,6 +184,7 @@ def test_an_older_schema_is_written_in_the_columns_it_has(tmp_path: Path) -> Non
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
     conn.close()
     assert "memory_supersede_edges" not in tables  # never created
+    assert entry.after["mc-2"]["links"] == [] and "no supersede edges table" in runs.notices[0]
     runs.undo(entry.run_id)
     assert rows(db)[2]["is_archived"] == 0
 
@@ -191,7 +192,7 @@ def test_an_older_schema_is_written_in_the_columns_it_has(tmp_path: Path) -> Non
 def test_a_missing_database_is_never_created(tmp_path: Path) -> None:
     db = tmp_path / "runtime" / "microclaw.db"
     db.parent.mkdir()
-    with pytest.raises(Exception, match="cannot be opened|unable to open"):
+    with pytest.raises(MicroClawError, match="no MicroClaw database here"):
         runs_of(db).unhide(["mc-1"])
     assert not db.exists()
 
@@ -289,3 +290,13 @@ def test_a_generated_database_round_trips(tmp_path: Path, version: int) -> None:
     db.parent.mkdir(parents=True)
     generate(db, 1500, moment, version=version)
     _check_round_trip(MicroClawStore(db.parent.parent, clock=fixed_clock(moment)))
+
+
+def test_a_file_that_is_not_a_database_is_refused_before_sqlite_opens_it(
+        tmp_path: Path) -> None:
+    db = tmp_path / "runtime" / "microclaw.db"
+    db.parent.mkdir()
+    db.write_bytes(b"not a database at all" * 10)
+    with pytest.raises(MicroClawError, match="not an SQLite database"):
+        runs_of(db).unhide(["mc-1"])
+    assert db.read_bytes() == b"not a database at all" * 10

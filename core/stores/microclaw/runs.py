@@ -15,9 +15,10 @@ judged duplicates) and the undo says so in its summary.
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ...clock import Clock, to_iso
 from ...errors import (
@@ -68,13 +69,15 @@ from ...store import EMPTY_FINGERPRINT, current_fingerprint, fingerprint, json_b
 from .paths import nugget_of
 from .promote import file_landed
 from .rows import note_id, rfc3339, row_id, title_of
-from .schema import BUSY_TIMEOUT_S
+from .schema import BUSY_TIMEOUT_S, database_error
 from .write import (
+    EDGES,
     IMAGED,
     Edge,
     Row,
     RowChange,
     archived,
+    columns,
     connect,
     landed,
     read_rows,
@@ -83,6 +86,8 @@ from .write import (
     unarchived,
     write_rows,
 )
+
+T = TypeVar("T")
 
 
 def row_id_of(note_id: str) -> int:
@@ -206,6 +211,10 @@ class MicroClawRuns:
                 edges.append(Edge(touch(op.note_id), row_id_of(op.other_id), op.reason, now))
             else:
                 raise NuggetsError(f"a {op.type} is not something a MicroClaw plan does")
+        if edges and not self._has_edges_table():
+            self.notices.append(f"{self.db} has no supersede edges table (an older schema): "
+                                "duplicates are archived without an edge")
+            edges = []
         nuggets = {row_id_of(i): str(n.get("nuggetName", "")) for i, n in seen.items()
                    if row_id(i) is not None}
         result = result_of(plan.result, kept)
@@ -253,12 +262,18 @@ class MicroClawRuns:
 
         return retrying(attempt, str(self.db))
 
+    def _has_edges_table(self) -> bool:
+        return bool(self._reading(lambda conn: columns(conn, EDGES)))
+
     def _read(self, row_ids: list[int]) -> dict[int, Row]:
+        return self._reading(lambda conn: read_rows(conn, row_ids))
+
+    def _reading(self, read: Callable[[sqlite3.Connection], T]) -> T:
         conn = connect(self.db, self.busy_timeout)
         try:
-            return read_rows(conn, row_ids)
-        except Exception as exc:  # sqlite3.Error: locked, not a database, ...
-            raise GraphError(f"{self.db}: cannot be read: {exc}") from None
+            return read(conn)
+        except sqlite3.Error as exc:  # locked, not a database, ...
+            raise database_error(self.db, exc) from None
         finally:
             conn.close()
 

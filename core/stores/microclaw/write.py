@@ -17,8 +17,8 @@ from typing import Any
 from urllib.parse import quote
 
 from ... import crashpoints
-from ...errors import GraphError, StalePlanError
-from .schema import BUSY_TIMEOUT_S
+from ...errors import GraphError, MicroClawError, StalePlanError
+from .schema import BUSY_TIMEOUT_S, check_file, database_error
 
 MEMORIES = "memories"
 EDGES = "memory_supersede_edges"
@@ -58,13 +58,23 @@ def unarchived(row: Row, now: str) -> Row:
 
 
 def connect(db: Path, timeout: float = BUSY_TIMEOUT_S) -> sqlite3.Connection:
-    """A connection to an existing database (never creates one), in autocommit mode so that
-    no transaction is open unless we begin one."""
+    """A connection to an existing SQLite database (never creates one: a file that is not
+    one is refused before SQLite opens it), in autocommit mode so that no transaction is open
+    unless we begin one."""
+    check_file(db)
     uri = f"file:{quote(str(db.absolute()))}?mode=rw"
     try:
         return sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None)
     except sqlite3.Error as exc:
-        raise GraphError(f"{db}: cannot be opened: {exc}") from None
+        raise database_error(db, exc) from None
+
+
+def write_error(db: Path, exc: sqlite3.Error) -> GraphError:
+    """SQLite's complaint while writing, as one line (nothing was written)."""
+    found = database_error(db, exc)
+    if str(found).startswith(f"{db}: cannot be read"):
+        return MicroClawError(f"{db}: cannot be written: {exc}; nothing was written")
+    return found
 
 
 def columns(conn: sqlite3.Connection, table: str) -> list[str]:
@@ -140,17 +150,16 @@ def write_rows(db: Path, changes: list[RowChange], edges: list[Edge],
             raise
         crashpoints.step("db committed")
     except sqlite3.Error as exc:
-        raise GraphError(f"{db}: cannot be written: {exc}") from None
+        raise write_error(db, exc) from None
     finally:
         conn.close()
 
 
 def _begin(conn: sqlite3.Connection, db: Path) -> None:
     try:
-        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("BEGIN IMMEDIATE")  # waits for the bot up to the busy timeout
     except sqlite3.OperationalError as exc:
-        raise GraphError(f"{db}: {exc} (the bot held it longer than the busy timeout); "
-                         "nothing was written - try again in a moment") from None
+        raise write_error(db, exc) from None
 
 
 def _update(conn: sqlite3.Connection, change: RowChange, have: set[str]) -> None:
@@ -210,11 +219,11 @@ def landed(db: Path, changes: list[RowChange], edges: list[Edge]) -> bool | None
                 return True
             if same(row, change.before, MARKS):
                 return False
-        if edges:
+        if edges and edges_table_exists(conn):  # an older schema: no edge was written
             return all(edges_present(conn, edges))
         return None if marked else True
     except sqlite3.Error as exc:
-        raise GraphError(f"{db}: cannot be read: {exc}") from None
+        raise database_error(db, exc) from None
     finally:
         conn.close()
 
