@@ -57,6 +57,16 @@ def test_rows_become_notes_with_nuggets_columns_and_their_before_image(tmp_path:
     assert weekly["hidden"] is True and weekly["archivedAt"] == ago(1)
 
 
+def test_every_row_of_a_chat_is_in_one_nugget_when_some_lack_the_channel(
+        tmp_path: Path) -> None:
+    bare = Chat(7, "", "", "")  # rows the bot has not back-filled yet
+    rows = [Row("one", chat=bare, created_at=ago(1)), Row("two", chat=CHAT, created_at=ago(1)),
+            Row("three", chat=Chat(8, "", "", ""), created_at=ago(1))]
+    data_dir = data_dir_with(tmp_path, rows, chats=(CHAT, Chat(8, "discord", "99", "")))
+    names = [n["nuggetName"] for n in store_of(data_dir).read().notes]
+    assert names == ["telegram:555", "telegram:555", "discord:99"]  # the last from `chats`
+
+
 def test_supersede_edges_link_both_ways_and_triples_link_their_source_row(
         tmp_path: Path) -> None:
     data_dir = data_dir_with(tmp_path, simple_rows(3))
