@@ -170,9 +170,21 @@ _SOURCES = ("reflector", "reflector", "explicit", "write_memory_tool", "tool", "
 _CHANNELS = ("telegram", "discord", "web")
 
 
+_PROJECTS = ("atlas", "borealis", "cinder", "dynamo", "ember", "fjord", "granite", "helix",
+             "iris", "juniper", "kestrel", "lumen", "meridian", "nimbus", "onyx", "pylon",
+             "quartz", "raven", "sable", "tundra", "umbra", "vertex", "willow", "xenon")
+_PEOPLE = ("Priya", "Tomás", "Wei", "Amara", "Jonas", "Lena", "Kofi", "Sofia", "Mateo",
+           "Yuki", "Omar", "Ines", "Nadia", "Emil", "Zara", "Ravi")
+
+
 def sentence(rng: random.Random) -> str:
+    """One memory as the reflector phrases them, with the names and numbers real ones carry."""
+    detail = rng.choice((
+        "", f" on project {rng.choice(_PROJECTS)}", f" with {rng.choice(_PEOPLE)}",
+        f" since v{rng.randrange(1, 40)}.{rng.randrange(0, 20)}",
+        f" (ticket {rng.choice(_PROJECTS).upper()}-{rng.randrange(1, 5000)})"))
     return (f"{rng.choice(_SUBJECTS)} {rng.choice(_VERBS)} {rng.choice(_OBJECTS)}"
-            f"{rng.choice(_TAILS)}.")
+            f"{rng.choice(_TAILS)}{detail}.")
 
 
 def chats_for(count: int) -> list[Chat]:

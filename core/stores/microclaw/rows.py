@@ -55,15 +55,28 @@ def rfc3339(moment: datetime) -> str:
 
 
 def title_of(content: str) -> str:
-    words = content.split()
-    title = " ".join(words[:TITLE_WORDS])
-    return title + " …" if len(words) > TITLE_WORDS else title
+    words = content.split(None, TITLE_WORDS)
+    if len(words) > TITLE_WORDS:
+        return " ".join(words[:TITLE_WORDS]) + " …"
+    return " ".join(words)
 
 
 def _select(shape: Shape) -> tuple[str, tuple[str, ...]]:
     names = tuple(c for c in (*("id", "chat_id", "content", "category", "created_at",
                                  "updated_at"), *OPTIONAL_COLUMNS) if shape.has(c))
     return f"SELECT {', '.join(names)} FROM memories ORDER BY id", names
+
+
+_NONE = type(None)
+_KINDS = {"id": frozenset((int,)), "chat_id": frozenset((int, _NONE)),
+          "content": frozenset((str,)), "confidence": frozenset((int, float, _NONE)),
+          "is_archived": frozenset((int, _NONE)), "external_chat_id": frozenset((str, int, _NONE))}
+_TEXT = frozenset((str, _NONE))
+
+
+def value_kinds(names: tuple[str, ...]) -> tuple[frozenset[type], ...]:
+    """The value types each selected column may hold, for a quick check of every row."""
+    return tuple(_KINDS.get(name, _TEXT) for name in names)
 
 
 def _value_problem(row: dict[str, Any]) -> str | None:
@@ -194,10 +207,11 @@ def read_notes(path: Path, busy_timeout: float = BUSY_TIMEOUT_S) -> tuple[Shape,
     digest = hashlib.sha256(repr(rows).encode("utf-8", "surrogatepass"))
     digest.update(repr(sorted(links.items())).encode("utf-8", "surrogatepass"))
     records = []
+    kinds = value_kinds(names)
     for values in rows:
         row = dict(zip(names, values, strict=True))
-        problem = _value_problem(row)
-        if problem:
+        if not all(type(v) in k for v, k in zip(values, kinds)):  # noqa: B905 (same length)
+            problem = _value_problem(row) or "holds a value of an unexpected type"
             raise MicroClawError(f"{path}: memories row {row['id']!r}: {problem}")
         records.append(row)
     identities = _chat_identities(records, chats)
