@@ -15,6 +15,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from .rows import rfc3339 as bot_time
+
 CURRENT = 43
 OLDER = 12  # before validity columns (20), knowledge_graph (20) and expires_at (24)
 
@@ -56,12 +58,6 @@ CREATE TABLE knowledge_graph (
     source_memory_id INTEGER, created_at TEXT NOT NULL);
 CREATE INDEX idx_kg_subject ON knowledge_graph(subject);
 """
-
-
-def bot_time(moment: datetime) -> str:
-    """RFC 3339 as chrono writes it: nanoseconds, +00:00."""
-    utc = moment.astimezone(UTC)
-    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond * 1000:09d}+00:00"
 
 
 @dataclass
@@ -109,12 +105,13 @@ def _columns(conn: sqlite3.Connection) -> set[str]:
 def insert(conn: sqlite3.Connection, rows: Iterable[Row], chats: Iterable[Chat] = ()) -> list[int]:
     """Insert rows (and their chats) as the bot does; the new row ids, in order."""
     have = _columns(conn)
+    rows = list(rows)
     ids = []
     conn.execute("BEGIN")
     for chat in chats:
+        last = max((r.updated_at or r.created_at for r in rows if r.chat == chat), default="")
         conn.execute("INSERT OR IGNORE INTO chats VALUES (?, ?, 'private', ?, ?, ?)",
-                     (chat.chat_id, chat.title, bot_time(datetime.now(UTC)), chat.channel,
-                      chat.external_chat_id))
+                     (chat.chat_id, chat.title, last, chat.channel, chat.external_chat_id))
     for row in rows:
         values = _values(row)
         names = [n for n in values if n in have]

@@ -50,8 +50,10 @@ def row_id(note_id_: str) -> int | None:
 
 
 def rfc3339(moment: datetime) -> str:
-    """A timestamp as the bot writes them (chrono's to_rfc3339: offset +00:00)."""
-    return moment.astimezone(UTC).isoformat()
+    """A timestamp as the bot writes them (chrono's to_rfc3339 of a UTC time: nanoseconds,
+    offset +00:00)."""
+    utc = moment.astimezone(UTC)
+    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond * 1000:09d}+00:00"
 
 
 def title_of(content: str) -> str:
