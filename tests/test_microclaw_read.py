@@ -211,7 +211,7 @@ def broken(tmp_path: Path, kind: str) -> Path:
     ("not sqlite", "is not an SQLite database"),
     ("empty", "is cut short"),
     ("short header", "is cut short"),
-    ("truncated", "is truncated"),
+    ("truncated", "truncated"),
     ("no memories", "has no memories table"),
     ("no edges", "has no memory_supersede_edges table, which schema 43 has"),
     ("no content column", "table memories has no column content"),
