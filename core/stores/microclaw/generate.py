@@ -189,13 +189,19 @@ def chats_for(count: int) -> list[Chat]:
                  f"chat {i}") for i in range(count)]
 
 
+GLOBAL_ROWS = 600  # the bot keeps 500 active global rows; a few more for its cap to find
+
+
 def random_rows(count: int, chats: list[Chat], now: datetime, seed: int = 0,
-                global_share: float = 0.1) -> list[Row]:
-    """`count` rows over the chats and global: every rule finds some work among them."""
+                global_rows: int | None = None) -> list[Row]:
+    """`count` rows over the chats and global (a tenth of them, at most GLOBAL_ROWS unless
+    `global_rows` says): every rule finds some work among them."""
     rng = random.Random(seed)
+    share = min(count // 10, GLOBAL_ROWS) if global_rows is None else global_rows
+    share = share / count if count else 0
     rows = []
     for _ in range(count):
-        chat = None if rng.random() < global_share or not chats else rng.choice(chats)
+        chat = None if rng.random() < share or not chats else rng.choice(chats)
         created = now - timedelta(days=rng.uniform(0, 180), seconds=rng.randrange(86400))
         seen = created + (now - created) * rng.random()
         archived = rng.random() < 0.08

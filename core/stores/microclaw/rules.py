@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ...clock import parse_iso, to_iso
@@ -79,6 +79,7 @@ class _Row:
     confidence: float
     seen: datetime | None  # last seen, else updated, else created
     seen_text: str
+    seen_order: float = field(init=False)
 
     @classmethod
     def of(cls, position: int, note: RawNote) -> _Row:
@@ -90,10 +91,9 @@ class _Row:
                    DEFAULT_CONFIDENCE if confidence is None else float(confidence),
                    moment(seen_text), seen_text)
 
-    @property
-    def seen_order(self) -> float:
-        """Older first; an unreadable time counts as oldest."""
-        return self.seen.timestamp() if self.seen else float("-inf")
+    def __post_init__(self) -> None:
+        # Older first; an unreadable time counts as oldest.
+        self.seen_order = self.seen.timestamp() if self.seen else float("-inf")
 
 
 @dataclass
