@@ -312,3 +312,21 @@ def test_reading_goes_on_while_another_process_writes(tmp_path: Path) -> None:
         written = int(writer.communicate(timeout=30)[0])
     assert counts == sorted(counts) and len(counts) >= 2 and written > 0
     assert len(store.read().notes) == 200 + written
+
+
+def test_is_stale_checks_rows_in_chunks_of_a_bounded_query(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = simple_rows(25)
+    for stale_row in rows:
+        stale_row.confidence, stale_row.last_seen_at = 0.1, ago(60)
+    data_dir = data_dir_with(tmp_path, rows)
+    monkeypatch.setattr("core.stores.microclaw.store.CHUNK", 7)
+    store = store_of(data_dir)
+    plan = store.plan()
+    assert len(plan.notes) == 25 and not store.is_stale(plan)
+    conn = sqlite3.connect(database_path(data_dir))
+    conn.execute("UPDATE memories SET content = 'changed' WHERE id = 23")
+    conn.commit()
+    conn.close()
+    assert store.changed_rows({d.note_id: d.before["microclaw"]["row"]
+                               for d in plan.notes}) == ["mc-23"]
