@@ -81,6 +81,21 @@ def value_kinds(names: tuple[str, ...]) -> tuple[frozenset[type], ...]:
     return tuple(_KINDS.get(name, _TEXT) for name in names)
 
 
+def _check_values(path: Path, names: tuple[str, ...], rows: list[tuple]) -> None:
+    """Every value has a type its column may hold (a column at a time: the types found in it),
+    else a one-line error naming the first row that does not."""
+    for column, kinds in enumerate(value_kinds(names)):
+        if {type(values[column]) for values in rows} <= kinds:
+            continue
+        for values in rows:
+            row = dict(zip(names, values, strict=True))
+            problem = _value_problem(row)
+            if problem:
+                raise MicroClawError(f"{path}: memories row {row['id']!r}: {problem}")
+        raise MicroClawError(f"{path}: column memories.{names[column]} holds a value of an "
+                             "unexpected type")
+
+
 def _value_problem(row: dict[str, Any]) -> str | None:
     if type(row["id"]) is not int:
         return f"id is {row['id']!r}, not a whole number"
@@ -208,14 +223,8 @@ def read_notes(path: Path, busy_timeout: float = BUSY_TIMEOUT_S) -> tuple[Shape,
         chats = _chats_table(conn)
     digest = hashlib.sha256(repr(rows).encode("utf-8", "surrogatepass"))
     digest.update(repr(sorted(links.items())).encode("utf-8", "surrogatepass"))
-    records = []
-    kinds = value_kinds(names)
-    for values in rows:
-        row = dict(zip(names, values, strict=True))
-        if not all(type(v) in k for v, k in zip(values, kinds)):  # noqa: B905 (same length)
-            problem = _value_problem(row) or "holds a value of an unexpected type"
-            raise MicroClawError(f"{path}: memories row {row['id']!r}: {problem}")
-        records.append(row)
+    _check_values(path, names, rows)
+    records = [dict(zip(names, values, strict=True)) for values in rows]
     identities = _chat_identities(records, chats)
     notes = [note_of(row, links.get(row["id"], []), identities.get(row["chat_id"]))
              for row in records]
