@@ -57,6 +57,16 @@ def test_rows_become_notes_with_nuggets_columns_and_their_before_image(tmp_path:
     assert weekly["hidden"] is True and weekly["archivedAt"] == ago(1)
 
 
+def test_every_row_of_a_chat_is_in_one_nugget_when_some_lack_the_channel(
+        tmp_path: Path) -> None:
+    bare = Chat(7, "", "", "")  # rows the bot has not back-filled yet
+    rows = [Row("one", chat=bare, created_at=ago(1)), Row("two", chat=CHAT, created_at=ago(1)),
+            Row("three", chat=Chat(8, "", "", ""), created_at=ago(1))]
+    data_dir = data_dir_with(tmp_path, rows, chats=(CHAT, Chat(8, "discord", "99", "")))
+    names = [n["nuggetName"] for n in store_of(data_dir).read().notes]
+    assert names == ["telegram:555", "telegram:555", "discord:99"]  # the last from `chats`
+
+
 def test_supersede_edges_link_both_ways_and_triples_link_their_source_row(
         tmp_path: Path) -> None:
     data_dir = data_dir_with(tmp_path, simple_rows(3))
@@ -201,7 +211,7 @@ def broken(tmp_path: Path, kind: str) -> Path:
     ("not sqlite", "is not an SQLite database"),
     ("empty", "is cut short"),
     ("short header", "is cut short"),
-    ("truncated", "is truncated"),
+    ("truncated", "truncated"),
     ("no memories", "has no memories table"),
     ("no edges", "has no memory_supersede_edges table, which schema 43 has"),
     ("no content column", "table memories has no column content"),
@@ -302,3 +312,21 @@ def test_reading_goes_on_while_another_process_writes(tmp_path: Path) -> None:
         written = int(writer.communicate(timeout=30)[0])
     assert counts == sorted(counts) and len(counts) >= 2 and written > 0
     assert len(store.read().notes) == 200 + written
+
+
+def test_is_stale_checks_rows_in_chunks_of_a_bounded_query(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = simple_rows(25)
+    for stale_row in rows:
+        stale_row.confidence, stale_row.last_seen_at = 0.1, ago(60)
+    data_dir = data_dir_with(tmp_path, rows)
+    monkeypatch.setattr("core.stores.microclaw.store.CHUNK", 7)
+    store = store_of(data_dir)
+    plan = store.plan()
+    assert len(plan.notes) == 25 and not store.is_stale(plan)
+    conn = sqlite3.connect(database_path(data_dir))
+    conn.execute("UPDATE memories SET content = 'changed' WHERE id = 23")
+    conn.commit()
+    conn.close()
+    assert store.changed_rows({d.note_id: d.before["microclaw"]["row"]
+                               for d in plan.notes}) == ["mc-23"]

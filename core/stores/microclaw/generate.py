@@ -11,9 +11,11 @@ import random
 import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+from .rows import rfc3339 as bot_time
 
 CURRENT = 43
 OLDER = 12  # before validity columns (20), knowledge_graph (20) and expires_at (24)
@@ -56,12 +58,6 @@ CREATE TABLE knowledge_graph (
     source_memory_id INTEGER, created_at TEXT NOT NULL);
 CREATE INDEX idx_kg_subject ON knowledge_graph(subject);
 """
-
-
-def bot_time(moment: datetime) -> str:
-    """RFC 3339 as chrono writes it: nanoseconds, +00:00."""
-    utc = moment.astimezone(UTC)
-    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond * 1000:09d}+00:00"
 
 
 @dataclass
@@ -109,12 +105,13 @@ def _columns(conn: sqlite3.Connection) -> set[str]:
 def insert(conn: sqlite3.Connection, rows: Iterable[Row], chats: Iterable[Chat] = ()) -> list[int]:
     """Insert rows (and their chats) as the bot does; the new row ids, in order."""
     have = _columns(conn)
+    rows = list(rows)
     ids = []
     conn.execute("BEGIN")
     for chat in chats:
+        last = max((r.updated_at or r.created_at for r in rows if r.chat == chat), default="")
         conn.execute("INSERT OR IGNORE INTO chats VALUES (?, ?, 'private', ?, ?, ?)",
-                     (chat.chat_id, chat.title, bot_time(datetime.now(UTC)), chat.channel,
-                      chat.external_chat_id))
+                     (chat.chat_id, chat.title, last, chat.channel, chat.external_chat_id))
     for row in rows:
         values = _values(row)
         names = [n for n in values if n in have]
@@ -170,9 +167,21 @@ _SOURCES = ("reflector", "reflector", "explicit", "write_memory_tool", "tool", "
 _CHANNELS = ("telegram", "discord", "web")
 
 
+_PROJECTS = ("atlas", "borealis", "cinder", "dynamo", "ember", "fjord", "granite", "helix",
+             "iris", "juniper", "kestrel", "lumen", "meridian", "nimbus", "onyx", "pylon",
+             "quartz", "raven", "sable", "tundra", "umbra", "vertex", "willow", "xenon")
+_PEOPLE = ("Priya", "Tomás", "Wei", "Amara", "Jonas", "Lena", "Kofi", "Sofia", "Mateo",
+           "Yuki", "Omar", "Ines", "Nadia", "Emil", "Zara", "Ravi")
+
+
 def sentence(rng: random.Random) -> str:
+    """One memory as the reflector phrases them, with the names and numbers real ones carry."""
+    detail = rng.choice((
+        "", f" on project {rng.choice(_PROJECTS)}", f" with {rng.choice(_PEOPLE)}",
+        f" since v{rng.randrange(1, 40)}.{rng.randrange(0, 20)}",
+        f" (ticket {rng.choice(_PROJECTS).upper()}-{rng.randrange(1, 5000)})"))
     return (f"{rng.choice(_SUBJECTS)} {rng.choice(_VERBS)} {rng.choice(_OBJECTS)}"
-            f"{rng.choice(_TAILS)}.")
+            f"{rng.choice(_TAILS)}{detail}.")
 
 
 def chats_for(count: int) -> list[Chat]:
@@ -180,13 +189,19 @@ def chats_for(count: int) -> list[Chat]:
                  f"chat {i}") for i in range(count)]
 
 
+GLOBAL_ROWS = 600  # the bot keeps 500 active global rows; a few more for its cap to find
+
+
 def random_rows(count: int, chats: list[Chat], now: datetime, seed: int = 0,
-                global_share: float = 0.1) -> list[Row]:
-    """`count` rows over the chats and global: every rule finds some work among them."""
+                global_rows: int | None = None) -> list[Row]:
+    """`count` rows over the chats and global (a tenth of them, at most GLOBAL_ROWS unless
+    `global_rows` says): every rule finds some work among them."""
     rng = random.Random(seed)
+    share = min(count // 10, GLOBAL_ROWS) if global_rows is None else global_rows
+    share = share / count if count else 0
     rows = []
     for _ in range(count):
-        chat = None if rng.random() < global_share or not chats else rng.choice(chats)
+        chat = None if rng.random() < share or not chats else rng.choice(chats)
         created = now - timedelta(days=rng.uniform(0, 180), seconds=rng.randrange(86400))
         seen = created + (now - created) * rng.random()
         archived = rng.random() < 0.08

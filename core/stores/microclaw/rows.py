@@ -50,20 +50,50 @@ def row_id(note_id_: str) -> int | None:
 
 
 def rfc3339(moment: datetime) -> str:
-    """A timestamp as the bot writes them (chrono's to_rfc3339: offset +00:00)."""
-    return moment.astimezone(UTC).isoformat()
+    """A timestamp as the bot writes them (chrono's to_rfc3339 of a UTC time: nanoseconds,
+    offset +00:00)."""
+    utc = moment.astimezone(UTC)
+    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond * 1000:09d}+00:00"
 
 
 def title_of(content: str) -> str:
-    words = content.split()
-    title = " ".join(words[:TITLE_WORDS])
-    return title + " …" if len(words) > TITLE_WORDS else title
+    words = content.split(None, TITLE_WORDS)
+    if len(words) > TITLE_WORDS:
+        return " ".join(words[:TITLE_WORDS]) + " …"
+    return " ".join(words)
 
 
 def _select(shape: Shape) -> tuple[str, tuple[str, ...]]:
     names = tuple(c for c in (*("id", "chat_id", "content", "category", "created_at",
                                  "updated_at"), *OPTIONAL_COLUMNS) if shape.has(c))
     return f"SELECT {', '.join(names)} FROM memories ORDER BY id", names
+
+
+_NONE = type(None)
+_KINDS = {"id": frozenset((int,)), "chat_id": frozenset((int, _NONE)),
+          "content": frozenset((str,)), "confidence": frozenset((int, float, _NONE)),
+          "is_archived": frozenset((int, _NONE)), "external_chat_id": frozenset((str, int, _NONE))}
+_TEXT = frozenset((str, _NONE))
+
+
+def value_kinds(names: tuple[str, ...]) -> tuple[frozenset[type], ...]:
+    """The value types each selected column may hold, for a quick check of every row."""
+    return tuple(_KINDS.get(name, _TEXT) for name in names)
+
+
+def _check_values(path: Path, names: tuple[str, ...], rows: list[tuple]) -> None:
+    """Every value has a type its column may hold (a column at a time: the types found in it),
+    else a one-line error naming the first row that does not."""
+    for column, kinds in enumerate(value_kinds(names)):
+        if {type(values[column]) for values in rows} <= kinds:
+            continue
+        for values in rows:
+            row = dict(zip(names, values, strict=True))
+            problem = _value_problem(row)
+            if problem:
+                raise MicroClawError(f"{path}: memories row {row['id']!r}: {problem}")
+        raise MicroClawError(f"{path}: column memories.{names[column]} holds a value of an "
+                             "unexpected type")
 
 
 def _value_problem(row: dict[str, Any]) -> str | None:
@@ -88,12 +118,22 @@ def _value_problem(row: dict[str, Any]) -> str | None:
     return None
 
 
-def note_of(row: dict[str, Any], links: list[dict[str, str]]) -> RawNote:
-    """One row as a note (pure: the row as read, its links)."""
+Identity = tuple[str | None, str | None]  # a chat's channel and external chat id
+
+
+def _identity(channel: Any, external: Any) -> Identity:
+    return (channel if isinstance(channel, str) and channel.strip() else None,
+            str(external) if external is not None and str(external).strip() else None)
+
+
+def note_of(row: dict[str, Any], links: list[dict[str, str]],
+            identity: Identity | None = None) -> RawNote:
+    """One row as a note (pure: the row as read, its links, and its chat's channel and
+    external id when known from elsewhere - another row of the chat, the chats table)."""
     chat_id = row["chat_id"]
-    external = row.get("external_chat_id")
-    external = None if external is None else str(external)
-    nugget = nugget_of(chat_id, row.get("chat_channel"), external)
+    channel, external = identity or _identity(row.get("chat_channel"),
+                                              row.get("external_chat_id"))
+    nugget = nugget_of(chat_id, channel, external)
     confidence = row.get("confidence")
     created, updated = row["created_at"] or "", row["updated_at"] or ""
     last_seen = row.get("last_seen_at")
@@ -122,7 +162,7 @@ def note_of(row: dict[str, Any], links: list[dict[str, str]]) -> RawNote:
     note["microclaw"] = {
         "rowId": row["id"],
         "chatId": chat_id,
-        "chatChannel": row.get("chat_channel"),
+        "chatChannel": channel,
         "externalChatId": external,
         "lastSeenAt": last_seen,
         "expiresAt": row.get("expires_at"),
@@ -180,16 +220,44 @@ def read_notes(path: Path, busy_timeout: float = BUSY_TIMEOUT_S) -> tuple[Shape,
         links = _edge_links(conn) if shape.has_edges else defaultdict(list)
         if shape.has_triples:
             _triple_links(conn, links)
+        chats = _chats_table(conn)
     digest = hashlib.sha256(repr(rows).encode("utf-8", "surrogatepass"))
     digest.update(repr(sorted(links.items())).encode("utf-8", "surrogatepass"))
-    notes = []
-    for values in rows:
-        row = dict(zip(names, values, strict=True))
-        problem = _value_problem(row)
-        if problem:
-            raise MicroClawError(f"{path}: memories row {row['id']!r}: {problem}")
-        notes.append(note_of(row, links.get(row["id"], [])))
+    _check_values(path, names, rows)
+    records = [dict(zip(names, values, strict=True)) for values in rows]
+    identities = _chat_identities(records, chats)
+    notes = [note_of(row, links.get(row["id"], []), identities.get(row["chat_id"]))
+             for row in records]
     return shape, notes, digest.hexdigest()
+
+
+def _chat_identities(rows: list[dict[str, Any]],
+                     chats: dict[int, Identity]) -> dict[int, Identity]:
+    """Each chat's channel and external id: from its rows (the first that has both), else
+    from the chats table; so every row of one chat is in one nugget even when some rows lack
+    the columns (the bot fills them in later)."""
+    found: dict[int, Identity] = {}
+    for row in rows:
+        chat_id = row["chat_id"]
+        if chat_id is None or chat_id in found:
+            continue
+        identity = _identity(row.get("chat_channel"), row.get("external_chat_id"))
+        if None not in identity:
+            found[chat_id] = identity
+    for chat_id, identity in chats.items():
+        if None not in identity:
+            found.setdefault(chat_id, identity)
+    return found
+
+
+def _chats_table(conn: sqlite3.Connection) -> dict[int, Identity]:
+    """The chats table's channel and external id per chat, when it has them."""
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(chats)")}
+    if not {"chat_id", "channel", "external_chat_id"} <= columns:
+        return {}
+    query = "SELECT chat_id, channel, external_chat_id FROM chats"
+    return {chat_id: _identity(channel, external)
+            for chat_id, channel, external in conn.execute(query) if type(chat_id) is int}
 
 
 def read_graph(path: Path, busy_timeout: float = BUSY_TIMEOUT_S) -> Graph:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ...clock import parse_iso, to_iso
@@ -58,6 +58,17 @@ def bot_jaccard(a: str, b: str) -> float:
     return len(left & right) / union if union else 0.0
 
 
+def moment(text: object) -> datetime | None:
+    """A row's timestamp: the bot's RFC 3339 form read directly, anything else as parse_iso
+    reads it (None when unreadable)."""
+    if type(text) is str and len(text) > 25 and text[10] == "T" and text.endswith("+00:00"):
+        try:
+            return datetime.fromisoformat(text)
+        except ValueError:
+            return None
+    return parse_iso(text)
+
+
 @dataclass
 class _Row:
     position: int
@@ -68,6 +79,7 @@ class _Row:
     confidence: float
     seen: datetime | None  # last seen, else updated, else created
     seen_text: str
+    seen_order: float = field(init=False)
 
     @classmethod
     def of(cls, position: int, note: RawNote) -> _Row:
@@ -77,12 +89,11 @@ class _Row:
         confidence = image.get("confidence", DEFAULT_CONFIDENCE)
         return cls(position, note, mc["rowId"], note["nuggetName"], note.get("type", ""),
                    DEFAULT_CONFIDENCE if confidence is None else float(confidence),
-                   parse_iso(seen_text), seen_text)
+                   moment(seen_text), seen_text)
 
-    @property
-    def seen_order(self) -> float:
-        """Older first; an unreadable time counts as oldest."""
-        return self.seen.timestamp() if self.seen else float("-inf")
+    def __post_init__(self) -> None:
+        # Older first; an unreadable time counts as oldest.
+        self.seen_order = self.seen.timestamp() if self.seen else float("-inf")
 
 
 @dataclass
@@ -106,8 +117,8 @@ class _Builder:
                               ("updated_at", self.at)):
             if column in image:
                 image[column] = value
-        self._add(HideOp(id=len(self.operations) + 1, note_id=note["id"]), "hide", note,
-                  detail)
+        self._add(HideOp.model_construct(id=len(self.operations) + 1, note_id=note["id"]),
+                  "hide", note, detail)
 
     def link(self, row: _Row, kept: _Row, detail: str) -> None:
         note = row.note
@@ -115,8 +126,8 @@ class _Builder:
         after["links"] = [*after["links"], {
             "to": kept.note["id"], "reason": f"superseded by: {DUPLICATE_REASON}",
             "createdAt": self.at, "edge": "supersede:new"}]
-        op = LinkOp(id=len(self.operations) + 1, note_id=note["id"], other_id=kept.note["id"],
-                    reason=DUPLICATE_REASON)
+        op = LinkOp.model_construct(id=len(self.operations) + 1, note_id=note["id"],
+                                    other_id=kept.note["id"], reason=DUPLICATE_REASON)
         self._add(op, "link", note, detail)
 
     def _after(self, note: RawNote) -> RawNote:
@@ -130,8 +141,8 @@ class _Builder:
 
     def _add(self, op: Operation, kind: str, note: RawNote, detail: str) -> None:
         self.operations.append(op)
-        self.changes.append(ReflectionChange(type=kind, nugget_name=note["nuggetName"],
-                                             note_id=note["id"], detail=detail))
+        self.changes.append(ReflectionChange.model_construct(
+            type=kind, nugget_name=note["nuggetName"], note_id=note["id"], detail=detail))
 
 
 def _days(delta: timedelta) -> str:
@@ -153,8 +164,8 @@ def _expired(rows: list[_Row], now: datetime, out: _Builder) -> set[int]:
     done = set()
     for row in rows:
         expires = row.note["microclaw"].get("expiresAt")
-        moment = parse_iso(expires)
-        if moment is not None and moment <= now:
+        when = moment(expires)
+        if when is not None and when <= now:
             out.hide(row, f"expired: expires_at {expires} has passed (the bot would delete "
                           "this row; it is archived instead)")
             done.add(row.row_id)

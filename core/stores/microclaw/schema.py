@@ -72,8 +72,8 @@ def _affinity(declared: str) -> str:
     return "NUMERIC"
 
 
-def check_file(path: Path) -> None:
-    """The database is a regular file that starts like SQLite; else a one-line error."""
+def _head(path: Path) -> tuple[bytes, int]:
+    """The first 100 bytes and the size of the database file (a regular file), or an error."""
     import os
 
     try:
@@ -86,15 +86,29 @@ def check_file(path: Path) -> None:
     except OSError as exc:
         raise MicroClawError(f"{path}: cannot be read: {exc.strerror or exc}") from None
     try:
-        head = os.read(fd, 100)
-        size = os.fstat(fd).st_size
+        return os.read(fd, 100), os.fstat(fd).st_size
     finally:
         os.close(fd)
+
+
+def check_file(path: Path) -> bool:
+    """The database is a regular file that starts like SQLite, else a one-line error; whether
+    it is in WAL mode (header bytes 18-19 are 2)."""
+    head, size = _head(path)
     if not head.startswith(HEADER[: len(head)]) or (head and len(head) < len(HEADER)):
         raise MicroClawError(f"{path}: is not an SQLite database")
     if len(head) < 100:
         raise MicroClawError(f"{path}: is cut short ({size} bytes, less than an SQLite header);"
                              " it may be truncated")
+    return head[18] == 2 or head[19] == 2
+
+
+def check_size(path: Path) -> None:
+    """A rollback-journal database whose header counts more pages than the file holds is
+    truncated. Call with a read lock held (no writer is mid-way through the file then). A WAL
+    database is not checked this way: a checkpoint may be writing its file while we read (its
+    pages are read from the log), and SQLite reports a damaged page when it meets one."""
+    head, size = _head(path)
     page = int.from_bytes(head[16:18], "big")
     page = 65536 if page == 1 else page
     pages = int.from_bytes(head[28:32], "big")
@@ -107,7 +121,7 @@ def check_file(path: Path) -> None:
 @contextmanager
 def read_only(path: Path, busy_timeout: float = BUSY_TIMEOUT_S) -> Iterator[sqlite3.Connection]:
     """A read-only connection inside one read transaction (one consistent snapshot)."""
-    check_file(path)
+    wal = check_file(path)
     uri = f"file:{quote(str(path.resolve()))}?mode=ro"
     try:
         conn = sqlite3.connect(uri, uri=True, timeout=busy_timeout, isolation_level=None,
@@ -117,6 +131,9 @@ def read_only(path: Path, busy_timeout: float = BUSY_TIMEOUT_S) -> Iterator[sqli
     try:
         conn.execute("PRAGMA query_only = 1")
         conn.execute("BEGIN")
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # takes the read lock
+        if not wal:
+            check_size(path)
         yield conn
     except sqlite3.Error as exc:
         raise database_error(path, exc) from None

@@ -28,6 +28,8 @@ from .rules import plan_maintenance
 from .runs import MicroClawRuns
 from .schema import BUSY_TIMEOUT_S, read_only
 
+CHUNK = 10_000
+
 
 class MicroClawStore:
     system = "MicroClaw"
@@ -105,11 +107,15 @@ class MicroClawStore:
             return []
         ids = {row_id(i): i for i in images}
         columns = sorted({c for image in images.values() for c in image})
-        marks = ",".join("?" * len(ids))
+        numbers = [n for n in ids if n is not None]
+        current: dict[int, dict] = {}
         with read_only(self.graph_path, self.busy_timeout) as conn:
-            query = f"SELECT id, {', '.join(columns)} FROM memories WHERE id IN ({marks})"
-            current = {r[0]: dict(zip(columns, r[1:], strict=True))
-                       for r in conn.execute(query, list(ids))}
+            for start in range(0, len(numbers), CHUNK):  # SQLite bounds a query's parameters
+                chunk = numbers[start:start + CHUNK]
+                query = (f"SELECT id, {', '.join(columns)} FROM memories "
+                         f"WHERE id IN ({','.join('?' * len(chunk))})")
+                current.update((r[0], dict(zip(columns, r[1:], strict=True)))
+                               for r in conn.execute(query, chunk))
         changed = []
         for number, note_id in ids.items():
             row = current.get(number)
