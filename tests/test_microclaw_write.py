@@ -195,7 +195,9 @@ def test_a_missing_database_is_never_created(tmp_path: Path) -> None:
     db.parent.mkdir()
     with pytest.raises(MicroClawError, match="no MicroClaw database here"):
         runs_of(db).unhide(["mc-1"])
-    assert not db.exists()
+    with pytest.raises(MicroClawError, match="no MicroClaw database here"):
+        runs_of(db).apply(plan_for(make_db(tmp_path / "other.db"), archive=(1,)))
+    assert list(db.parent.iterdir()) == []  # not even our journal directory
 
 
 FORBIDDEN = {sqlite3.SQLITE_DELETE: "DELETE", sqlite3.SQLITE_DROP_TABLE: "DROP TABLE",

@@ -69,7 +69,7 @@ from ...store import EMPTY_FINGERPRINT, current_fingerprint, fingerprint, json_b
 from .paths import nugget_of
 from .promote import file_landed
 from .rows import note_id, rfc3339, row_id, title_of
-from .schema import BUSY_TIMEOUT_S, database_error
+from .schema import BUSY_TIMEOUT_S, check_file, database_error
 from .write import (
     EDGES,
     IMAGED,
@@ -171,7 +171,9 @@ class MicroClawRuns:
 
     @contextlib.contextmanager
     def exclusive(self) -> Iterator[None]:
-        """Our own writers of this data dir, one at a time (the bot is held off by SQLite)."""
+        """Our own writers of this data dir, one at a time (the bot is held off by SQLite).
+        A data dir without its database is refused before the lock makes our directory."""
+        check_file(self.db)
         with graph_lock(journal_dir(self.journal_home)):
             yield
 
