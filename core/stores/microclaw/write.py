@@ -25,7 +25,8 @@ EDGES = "memory_supersede_edges"
 # What must still be as the operator saw it (SPEC §9), and what a run writes.
 COMPARED = ("content", "category", "confidence", "is_archived", "updated_at")
 IMAGED = (*COMPARED, "archived_at")
-MARKS = ("is_archived", "archived_at")  # a run's own mark on a row: tells whether it landed
+MARKS = ("is_archived", "archived_at")
+CHUNK = 500  # row ids per query  # a run's own mark on a row: tells whether it landed
 
 Row = dict[str, Any]  # column -> value, as SQLite gives it
 
@@ -89,12 +90,12 @@ def read_rows(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, Row]:
     wanted = [c for c in ("id", *IMAGED, "chat_id", "chat_channel", "external_chat_id")
               if c in have]
     found: dict[int, Row] = {}
-    for row_id in dict.fromkeys(ids):
-        cursor = conn.execute(f"SELECT {', '.join(wanted)} FROM {MEMORIES} WHERE id = ?",
-                              (row_id,))
-        values = cursor.fetchone()
-        if values is not None:
-            found[row_id] = dict(zip(wanted, values, strict=True))
+    numbers = list(dict.fromkeys(ids))
+    for start in range(0, len(numbers), CHUNK):  # SQLite bounds a query's parameters
+        chunk = numbers[start:start + CHUNK]
+        cursor = conn.execute(f"SELECT {', '.join(wanted)} FROM {MEMORIES} "
+                              f"WHERE id IN ({', '.join('?' * len(chunk))})", chunk)
+        found.update((values[0], dict(zip(wanted, values, strict=True))) for values in cursor)
     return found
 
 
@@ -121,8 +122,8 @@ def stale_rows(conn: sqlite3.Connection, changes: list[RowChange]) -> list[int]:
 def missing_rows(conn: sqlite3.Connection, edges: list[Edge]) -> list[int]:
     """The rows an edge would join that are gone (the bot deletes expired rows)."""
     ends = list(dict.fromkeys(i for e in edges for i in (e.from_id, e.to_id)))
-    return [i for i in ends
-            if conn.execute(f"SELECT 1 FROM {MEMORIES} WHERE id = ?", (i,)).fetchone() is None]
+    there = read_rows(conn, ends)
+    return [i for i in ends if i not in there]
 
 
 def write_rows(db: Path, changes: list[RowChange], edges: list[Edge],
@@ -138,9 +139,7 @@ def write_rows(db: Path, changes: list[RowChange], edges: list[Edge],
                 raise StalePlanError(
                     f"stale plan: {', '.join(f'mc-{i}' for i in stale[:10])} changed in {db} "
                     "since the plan was made; plan again")
-            have = set(columns(conn, MEMORIES))
-            for change in changes:
-                _update(conn, change, have)
+            _update(conn, changes, set(columns(conn, MEMORIES)))
             _insert_edges(conn, edges)
             crashpoints.step("db transaction open")
             conn.execute("COMMIT")
@@ -162,14 +161,20 @@ def _begin(conn: sqlite3.Connection, db: Path) -> None:
         raise write_error(db, exc) from None
 
 
-def _update(conn: sqlite3.Connection, change: RowChange, have: set[str]) -> None:
-    names = [n for n in IMAGED if n in have and n in change.after
-             and not (n in change.before and _equal(change.before[n], change.after[n]))]
-    if not names:
-        return
-    assignments = ", ".join(f"{n} = ?" for n in names)
-    conn.execute(f"UPDATE {MEMORIES} SET {assignments} WHERE id = ?",
-                 [*(change.after[n] for n in names), change.row_id])
+def _update(conn: sqlite3.Connection, changes: list[RowChange], have: set[str]) -> None:
+    """Each row's changed columns (those the database has), rows changing the same columns
+    in one statement."""
+    batches: dict[tuple[str, ...], list[list[Any]]] = {}
+    for change in changes:
+        names = tuple(n for n in IMAGED if n in have and n in change.after
+                      and not (n in change.before and _equal(change.before[n],
+                                                             change.after[n])))
+        if names:
+            batches.setdefault(names, []).append(
+                [*(change.after[n] for n in names), change.row_id])
+    for names, params in batches.items():
+        assignments = ", ".join(f"{n} = ?" for n in names)
+        conn.executemany(f"UPDATE {MEMORIES} SET {assignments} WHERE id = ?", params)
 
 
 def _insert_edges(conn: sqlite3.Connection, edges: list[Edge]) -> None:
