@@ -8,9 +8,10 @@ archived_at) to decide whether its transaction committed.
 
 A run's images are notes (`mc-<id>`) carrying their row under `microclaw.row`, as the read side
 keeps it; supersede edges a run inserted are links of its from-row's after-image. Promotion
-runs write AGENTS.md files instead (promote.py), journaled with both texts like MEMORY.md runs. Undo never deletes a row of the bot's
-database, edges included: the edges a run inserted stay (they record that the rows were
-judged duplicates) and the undo says so in its summary.
+runs write AGENTS.md files instead (promote.py), journaled with both texts like MEMORY.md
+runs. Undo never deletes a row of the bot's database, edges included: the edges a run
+inserted stay (they record that the rows were judged duplicates) and the undo says so in its
+summary.
 """
 
 from __future__ import annotations
