@@ -29,6 +29,7 @@ class Store(Protocol):
     clock: Clock
     notices: list[str]  # what settling and tolerant reads found, for the front ends to tell
     promotion_run: JournalEntry | None  # the last promotion's journal entry
+    promotion_runs: list[JournalEntry]  # every file the last promote_now wrote, one run each
 
     @property
     def graph_path(self) -> Path:

@@ -628,6 +628,10 @@ class NuggetsStore:
     ) -> list[PromotionPlan]:
         return [self.plan_promotion(None, threshold, allow, graph, drop)]
 
+    @property
+    def promotion_runs(self) -> list[JournalEntry]:
+        return [] if self.promotion_run is None else [self.promotion_run]
+
     def promotion_file_for(self, nugget: str | None) -> Path | None:
         return None  # every nugget promotes to the one MEMORY.md
 

@@ -85,19 +85,6 @@ def plan_file(notes: list[RawNote], path: Path, before_text: str, directory_exis
         qualifying=len(notes))
 
 
-def combined(plans: list[PromotionPlan], path: Path) -> PromotionPlan:
-    """Several files' plans shown as one (entries and diffs one after the other); written
-    file by file, never as such."""
-    return PromotionPlan(
-        path=str(path), directory_exists=any(p.directory_exists for p in plans),
-        threshold=plans[0].threshold if plans else DEFAULT_THRESHOLD,
-        entries=[e for p in plans for e in p.entries], added=sum(p.added for p in plans),
-        updated=0, before_text="", after_text="", diff="".join(p.diff for p in plans),
-        blocked=[b for p in plans for b in p.blocked],
-        dropped=[d for p in plans for d in p.dropped],
-        qualifying=sum(p.qualifying for p in plans))
-
-
 def file_landed(entry: JournalEntry) -> bool | None:
     """Whether a run that wrote a file landed: from what its write left beside the file, else
     the file's bytes (None: changed since by another program, so it cannot be told)."""

@@ -17,6 +17,7 @@ from ...errors import GraphError, MicroClawError, reason_of
 from ...journal import JournalHeader, read_entry, read_headers
 from ...memorymd import read_memory_md
 from ...models import JournalEntry, Plan, PromotionPlan, RawNote
+from ...promotion import shown_as_one
 from ...retry import retrying
 from ...safeopen import MEMORY_MD_BYTES, read_regular
 from ...shelf import Shelf
@@ -32,7 +33,7 @@ from .paths import (
     journal_home,
     scope_files,
 )
-from .promote import DEFAULT_THRESHOLD, combined, plan_file, targets
+from .promote import DEFAULT_THRESHOLD, plan_file, targets
 from .rows import read_graph, row_id, scope_of
 from .rules import plan_maintenance
 from .runs import MicroClawRuns
@@ -240,9 +241,11 @@ class MicroClawStore:
         """Every scope's AGENTS.md edit, one plan per file (global first); writes nothing.
         `threshold`: the confidence, in percent, a row needs."""
         notes = (graph or self.read()).notes
-        found = sorted(targets(self.home, notes, threshold).items(),
-                       key=lambda item: (item[0] != self.promotion_target(), str(item[0])))
-        return [self._plan_file(path, rows, threshold, allow, drop) for path, rows in found]
+        # The global file always, so that "nothing qualifies" is a plan to show, not silence.
+        found = {self.promotion_target(): [], **targets(self.home, notes, threshold)}
+        ordered = sorted(found.items(),
+                         key=lambda item: (item[0] != self.promotion_target(), str(item[0])))
+        return [self._plan_file(path, rows, threshold, allow, drop) for path, rows in ordered]
 
     def plan_promotion(self, memory_md: Path | None = None,
                        threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
@@ -290,4 +293,5 @@ class MicroClawStore:
         done = [one(Path(p.path)) for p in self.plan_promotions(threshold, allow, drop=drop)]
         if self.promotion_runs:
             self.promotion_run = self.promotion_runs[-1]
-        return combined([p for p, _ in done], groups_dir(self.home)), sum(n for _, n in done)
+        plans = [p for p, _ in done]
+        return shown_as_one(plans, groups_dir(self.home), threshold), sum(n for _, n in done)
