@@ -79,6 +79,7 @@ def decision_operations(group: Group, keep: str, how: How, ran_at: str,
 def plan_decision(memory: Any, group: Group, keep: str, how: How = "keep",
                   graph: Graph | None = None) -> Plan:
     """The decision as a plan on `memory` (a `Memory`, or any store with `plan_operations`)."""
+    require_plans(memory)
     if graph is None:
         graph = (getattr(memory, "read", None) or memory._read)()
     nugget_of = {}
@@ -90,6 +91,14 @@ def plan_decision(memory: Any, group: Group, keep: str, how: How = "keep",
         nugget_of[note_id] = fields.nugget(note)
     operations, result = decision_operations(group, keep, how, memory.now(), nugget_of)
     return memory.plan_operations(operations, result, graph=graph)
+
+
+def require_plans(memory: Any) -> None:
+    """A store that cannot plan decided operations yet says so in one line."""
+    if not callable(getattr(memory, "plan_operations", None)):
+        system = getattr(memory, "system", "this memory")
+        raise NuggetsError(f"deciding contradictions and acting on verdicts is not available "
+                           f"for {system} yet")
 
 
 # -- both stand ---------------------------------------------------------------------------------

@@ -9,7 +9,13 @@ import click
 
 from core import fields
 from core.contradictions import Group, find_contradictions, find_group, token_set
-from core.decisions import open_groups, plan_decision, read_settled, settle_both
+from core.decisions import (
+    open_groups,
+    plan_decision,
+    read_settled,
+    require_plans,
+    settle_both,
+)
 from core.inert import one_line
 from core.models import Plan
 from core.modelscorer import ModelScorer
@@ -204,6 +210,7 @@ def act(obj: Context, verdict: str, memory_md: Path | None, do_apply: bool,
     if verdict == "reject":
         nugget_of = {v.note_id: fields.nugget(graph.get(v.note_id)) for v in chosen}
         operations, result = act_operations(chosen, "reject", memory.now(), nugget_of)
+        require_plans(memory)
         plan = memory.plan_operations(operations, result, graph=graph)
         _show_plan(plan, f"Archive every reject ({counted(len(chosen), 'note')})", do_apply)
         if do_apply:

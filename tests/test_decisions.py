@@ -8,7 +8,7 @@ import pytest
 from conflict_builders import answers_memory
 from note_builders import NOW, NOW_ISO, file_notes, graph_file, make_home
 
-from core import Memory, UnknownNoteError
+from core import Memory, NuggetsError, UnknownNoteError
 from core.clock import fixed_clock
 from core.contradictions import find_contradictions
 from core.decisions import (
@@ -89,3 +89,12 @@ def test_both_stand_is_remembered_until_a_note_changes(home: Path) -> None:
     assert open_groups([group], by_id, read_settled(home)) == []
     changed = by_id | {"a-short": by_id["a-short"] | {"content": "Short answers, two lines"}}
     assert open_groups([group], changed, read_settled(home)) == [group]
+
+
+def test_a_store_that_cannot_plan_decisions_says_so() -> None:
+    class Bare:
+        system = "MicroClaw"
+
+    (group,) = find_contradictions(answers_memory())
+    with pytest.raises(NuggetsError, match="not available for MicroClaw yet"):
+        plan_decision(Bare(), group, "a-short")

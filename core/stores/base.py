@@ -15,7 +15,7 @@ from typing import Protocol
 
 from ..clock import Clock
 from ..journal import JournalHeader
-from ..models import JournalEntry, Operation, Plan, PromotionPlan, RawNote, ReflectionResult
+from ..models import JournalEntry, Plan, PromotionPlan, RawNote
 from ..shelf import Shelf
 from ..store import Graph
 
@@ -55,10 +55,6 @@ class Store(Protocol):
     def plan(self, nugget_name: str | None = None, limit: int | None = None,
              uncapped: bool = False, graph: Graph | None = None,
              should_stop: Callable[[], bool] | None = None) -> Plan: ...
-    def plan_operations(self, operations: list[Operation], result: ReflectionResult,
-                        graph: Graph | None = None) -> Plan:
-        """Operations decided elsewhere (a contradiction's decision, acting on verdicts) as a
-        plan of kind "decide"; writes nothing."""
     def is_stale(self, plan: Plan) -> bool: ...
     def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None: ...
     def reflect(self, nugget_name: str | None = None, limit: int | None = None,
