@@ -374,3 +374,29 @@ def test_the_demo_is_made_once_and_again_on_reset(tmp_path: Path) -> None:
     assert store_of(data_dir).shelf().note("mc-1")["hidden"] is True
     materialize_microclaw_demo(data_dir, NOW, reset=True)
     assert store_of(data_dir).shelf().note("mc-1")["hidden"] is False
+
+
+def test_a_wal_database_is_not_judged_by_the_page_count_in_its_file_header(
+        tmp_path: Path) -> None:
+    """While a checkpoint copies the log into a WAL database, its file's header may already
+    count pages not yet written there (the log holds them): a live bot's database was refused
+    as truncated. Only SQLite's own reads judge a WAL database."""
+    data_dir = data_dir_with(tmp_path, simple_rows(30), wal=True)
+    db = database_path(data_dir)
+    bot = sqlite3.connect(db, isolation_level=None)
+    bot.execute("PRAGMA wal_autocheckpoint = 0")  # the new pages stay in the log
+    bot.execute("INSERT INTO memories (chat_id, content, category, created_at, updated_at) "
+                "SELECT chat_id, content || ' again', category, created_at, updated_at "
+                "FROM memories")
+    bot.execute("INSERT INTO memories (chat_id, content, category, created_at, updated_at) "
+                "SELECT chat_id, hex(randomblob(300)), category, created_at, updated_at "
+                "FROM memories")
+    try:
+        data = bytearray(db.read_bytes())
+        pages = int.from_bytes(data[28:32], "big")
+        data[28:32] = (pages + 3).to_bytes(4, "big")  # page 1 copied, the others not yet
+        with db.open("r+b") as file:
+            file.write(bytes(data[:100]))
+        assert len(store_of(data_dir).read().notes) == 120
+    finally:
+        bot.close()
