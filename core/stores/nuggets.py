@@ -176,7 +176,25 @@ class NuggetsStore:
         capped = resolve_limit(limit)
         outcome = plan_pass(graph.notes, self.clock(), nugget_name, capped, uncapped,
                             should_stop)
-        ws = outcome.workspace
+        return self._plan_of(graph, outcome.workspace, outcome.result, outcome.operations,
+                             nugget_name, capped, uncapped)
+
+    def plan_operations(self, operations: list[Operation], result: ReflectionResult,
+                        graph: Graph | None = None) -> Plan:
+        """A plan of operations decided elsewhere (a contradiction's decision, acting on
+        verdicts), replayed on the current file as apply will; journaled as kind "decide".
+        Writes nothing."""
+        graph = graph or self._read()
+        ws = Workspace(graph.notes)
+        for op in operations:
+            replay(ws, op, result.ran_at)
+        plan = self._plan_of(graph, ws, result, operations, None, len(operations), True)
+        plan.kind = "decide"
+        return plan
+
+    def _plan_of(self, graph: Graph, ws: Workspace, result: ReflectionResult,
+                 operations: list[Operation], nugget_name: str | None, limit: int,
+                 uncapped: bool) -> Plan:
         with paused_gc():
             diffs = [
                 NoteDiff(note_id=graph.notes[p]["id"], before=graph.notes[p], after=ws.notes[p])
@@ -187,9 +205,9 @@ class NuggetsStore:
         # Built from the models the pass just made: validating them again (170k operations
         # and 100k diffs at 100k notes) would only check their types once more.
         return Plan.model_construct(
-            ran_at=outcome.result.ran_at, base_fingerprint=graph.fingerprint,
-            nugget_name=nugget_name, limit=capped, uncapped=uncapped, result=outcome.result,
-            operations=outcome.operations, notes=diffs, fact_edits=edits,
+            ran_at=result.ran_at, base_fingerprint=graph.fingerprint,
+            nugget_name=nugget_name, limit=limit, uncapped=uncapped, result=result,
+            operations=operations, notes=diffs, fact_edits=edits,
             fact_fingerprints={e.path: files[e.path].fingerprint for e in edits},
         )
 
@@ -239,7 +257,7 @@ class NuggetsStore:
             replay(ws, op, plan.ran_at)
         touched = ws.refresh_vectors()
         edits, files = self._mirrored(graph, ws, touched, plan.fact_fingerprints)
-        return self._commit(graph, ws, "reflect", operations,
+        return self._commit(graph, ws, plan.kind, operations,
                             result_of(plan.result, kept), plan.ran_at, facts=(edits, files))
 
     def reflect(
