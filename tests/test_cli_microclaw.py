@@ -107,3 +107,38 @@ def test_a_file_that_is_not_a_database_is_one_line(tmp_path: Path) -> None:
 def test_demo_microclaw_and_home_cannot_be_mixed() -> None:
     result = CliRunner().invoke(main, ["--demo-microclaw", "--home", "x", "log"], env=ENV)
     assert result.exit_code == 2 and "cannot be used together" in result.stderr
+
+
+def edges(data_dir: Path) -> list[tuple]:
+    conn = sqlite3.connect(database_path(data_dir))
+    try:
+        return conn.execute("SELECT from_memory_id, to_memory_id, reason FROM "
+                            "memory_supersede_edges").fetchall()
+    finally:
+        conn.close()
+
+
+def test_a_conflict_resolved_archives_the_other_row_with_an_operator_edge(
+        data_dir: Path) -> None:
+    code, out, _ = run(data_dir, "conflicts")
+    assert code == 0
+    line = next(x for x in out.splitlines() if "db_port" in x)
+    group = line.split()[0]
+    code, out, _ = run(data_dir, "resolve", group, "--keep", "mc-10", "--apply")
+    assert code == 0 and "Applied as run" in out
+    assert 11 in archived(data_dir) and 10 not in archived(data_dir)
+    assert (11, 10, "operator") in edges(data_dir)
+    assert "db_port" not in run(data_dir, "conflicts")[1]  # decided: no longer a conflict
+    run_id = out.rsplit("nuggets undo ", 1)[1].strip(" )\n")
+    assert run(data_dir, "undo", run_id)[0] == 0
+    assert 11 not in archived(data_dir)
+
+
+def test_rows_cannot_be_merged_and_nothing_is_written(data_dir: Path) -> None:
+    group = next(x for x in run(data_dir, "conflicts")[1].splitlines()
+                 if "db_port" in x).split()[0]
+    database = database_path(data_dir).read_bytes()
+    code, _, err = run(data_dir, "resolve", group, "--keep", "mc-10", "--merge", "--apply")
+    assert code == 1 and "cannot be merged" in err
+    assert database_path(data_dir).read_bytes() == database
+    assert not list(data_dir.rglob("reflections/*.json"))  # no run journaled

@@ -23,15 +23,18 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ...clock import parse_iso, to_iso
+from ...errors import NuggetsError
 from ...models import (
     HideOp,
     LinkOp,
+    MergeOp,
     NoteDiff,
     Operation,
     Plan,
     RawNote,
     ReflectionChange,
     ReflectionResult,
+    SupersedeOp,
 )
 from .paths import GLOBAL_NUGGET
 from .rows import DEFAULT_CONFIDENCE, rfc3339
@@ -120,14 +123,14 @@ class _Builder:
         self._add(HideOp.model_construct(id=len(self.operations) + 1, note_id=note["id"]),
                   "hide", note, detail)
 
-    def link(self, row: _Row, kept: _Row, detail: str) -> None:
+    def link(self, row: _Row, kept: _Row, detail: str, reason: str = DUPLICATE_REASON) -> None:
         note = row.note
         after = self._after(note)
         after["links"] = [*after["links"], {
-            "to": kept.note["id"], "reason": f"superseded by: {DUPLICATE_REASON}",
+            "to": kept.note["id"], "reason": f"superseded by: {reason}",
             "createdAt": self.at, "edge": "supersede:new"}]
         op = LinkOp.model_construct(id=len(self.operations) + 1, note_id=note["id"],
-                                    other_id=kept.note["id"], reason=DUPLICATE_REASON)
+                                    other_id=kept.note["id"], reason=reason)
         self._add(op, "link", note, detail)
 
     def _after(self, note: RawNote) -> RawNote:
@@ -293,3 +296,38 @@ def _plan(out: _Builder, active: Iterable[_Row], notes: list[RawNote], base: str
         uncapped=True, result=result, operations=out.operations, notes=diffs, fact_edits=[],
         fact_fingerprints={},
     )
+
+
+OPERATOR_REASON = "operator"  # a supersede edge the operator decided (a contradiction)
+
+
+def plan_decided(notes: list[RawNote], operations: list[Operation], result: ReflectionResult,
+                 now: datetime, base_fingerprint: str) -> Plan:
+    """Operations decided elsewhere (one row of a contradiction stands, rejects archived) as a
+    plan of the writes a MicroClaw database takes: an archive, and for a superseded row also a
+    supersede edge `operator` to the row that stands. Rows cannot be merged."""
+    by_id = {n["id"]: n for n in notes}
+    out = _Builder(rfc3339(now), result.ran_at, [], [], {}, {})
+    details = {c.note_id: c.detail for c in result.changes}
+    for op in operations:
+        if isinstance(op, MergeOp):
+            raise NuggetsError("MicroClaw rows cannot be merged (the bot has no merge): keep "
+                               "one of them instead, the others archived as superseded by it")
+        row = _Row.of(0, _known(by_id, op.note_id))
+        if isinstance(op, SupersedeOp):
+            winner = _Row.of(0, _known(by_id, op.winner_id))
+            out.hide(row, details.get(op.note_id) or f"Superseded by {op.winner_id}")
+            out.link(row, winner, f"supersede edge '{OPERATOR_REASON}' to {op.winner_id}, the "
+                                  "row that stands", OPERATOR_REASON)
+        elif isinstance(op, HideOp):
+            out.hide(row, details.get(op.note_id) or "archived")
+        else:
+            raise NuggetsError(f"a {op.type} is not something a MicroClaw plan does")
+    return _plan(out, [_Row.of(0, by_id[i]) for i in out.before], notes, base_fingerprint, None)
+
+
+def _known(by_id: dict[str, RawNote], note_id: str) -> RawNote:
+    note = by_id.get(note_id)
+    if note is None:
+        raise NuggetsError(f"no row {note_id} in the database any more; plan again")
+    return note

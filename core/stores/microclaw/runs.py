@@ -222,7 +222,7 @@ class MicroClawRuns:
         nuggets = {row_id_of(i): str(n.get("nuggetName", "")) for i, n in seen.items()
                    if row_id(i) is not None}
         result = result_of(plan.result, kept)
-        return self._commit("reflect", before, after, edges, nuggets, self.now(),
+        return self._commit(plan.kind, before, after, edges, nuggets, self.now(),
                             operations=operations, result=result,
                             summary=_summary(operations))
 

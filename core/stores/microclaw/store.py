@@ -17,7 +17,7 @@ from ...errors import GraphError, MicroClawError, reason_of
 from ...gcpause import paused_gc
 from ...journal import JournalHeader, read_entry, read_headers
 from ...memorymd import read_memory_md
-from ...models import JournalEntry, Plan, PromotionPlan, RawNote
+from ...models import JournalEntry, Operation, Plan, PromotionPlan, RawNote, ReflectionResult
 from ...promotion import shown_as_one
 from ...retry import retrying
 from ...safeopen import MEMORY_MD_BYTES, read_regular
@@ -36,7 +36,7 @@ from .paths import (
 )
 from .promote import DEFAULT_THRESHOLD, plan_file, targets
 from .rows import read_graph, row_id, scope_of
-from .rules import plan_maintenance
+from .rules import plan_decided, plan_maintenance
 from .runs import MicroClawRuns
 from .schema import BUSY_TIMEOUT_S, read_only
 
@@ -142,6 +142,15 @@ class MicroClawStore:
         graph = graph or self.read()
         with paused_gc():
             return plan_maintenance(graph.notes, self.clock(), graph.fingerprint, nugget_name)
+
+    def plan_operations(self, operations: list[Operation], result: ReflectionResult,
+                        graph: Graph | None = None) -> Plan:
+        """Operations decided elsewhere (a contradiction's decision, acting on verdicts) as a
+        plan of this database's writes; journaled as kind "decide". Writes nothing."""
+        graph = graph or self.read()
+        plan = plan_decided(graph.notes, operations, result, self.clock(), graph.fingerprint)
+        plan.kind = "decide"
+        return plan
 
     def is_stale(self, plan: Plan) -> bool:
         """Whether a row the plan touches changed since (its before-image no longer holds)."""
