@@ -41,6 +41,10 @@ class Store(Protocol):
     def stamp(self) -> Hashable:
         """A token that changes whenever another program writes the notes (cheap: a stat)."""
 
+    def scope_files(self, nugget: str | None) -> list[Path]:
+        """The files the system keeps beside a nugget's notes (all nuggets: None), which the
+        console shows read-only; absent ones included, so the operator sees where they go."""
+
     def first_notes(self, count: int) -> list[RawNote]:
         """A page of notes to show while the whole memory is read (may be empty)."""
 

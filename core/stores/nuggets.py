@@ -25,6 +25,9 @@ from ..errors import (
     reason_of,
 )
 from ..facts import (
+    SUFFIXES as FACT_SUFFIXES,
+)
+from ..facts import (
     FactFile,
     changed_facts,
     dump_fact_doc,
@@ -134,6 +137,15 @@ class NuggetsStore:
 
     def stamp(self) -> Hashable:
         return FileStamp.of(self.graph_path)
+
+    def scope_files(self, nugget: str | None) -> list[Path]:
+        """MEMORY.md (the agent's always-loaded memory), then the nugget's fact files."""
+        files = []
+        with contextlib.suppress(OSError, RuntimeError):  # no home to resolve MEMORY.md against
+            files.append(self.promotion_target())
+        names = None if nugget is None else {nugget + suffix for suffix in FACT_SUFFIXES}
+        return files + [path for path in fact_file_paths(self.home)
+                        if names is None or path.name in names]
 
     def first_notes(self, count: int) -> list[RawNote]:
         """Notes from the head of the graph file, read before (and without) the whole of it."""

@@ -69,6 +69,9 @@ class MainScreen(Screen[None]):
                 tooltip="Walk the link graph from the selected note"),
         Binding("l", "history", "Runs", id="main.history",
                 tooltip="Every applied run with what it changed; undo any of them"),
+        Binding("f", "files", "Files", id="main.files",
+                tooltip="The memory files beside this nugget, read-only (MEMORY.md and fact "
+                        "files; AGENTS.md and USER.md)"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="main.clear",
                 tooltip="Clear the filter and go back to the table"),
     ]
@@ -394,6 +397,11 @@ class MainScreen(Screen[None]):
         if note is None or self.shelf is None:
             return
         self.app.push_screen(GraphScreen(self.shelf, note["id"], self.nugget), self._jump)
+
+    def action_files(self) -> None:
+        from .files import FilesScreen
+
+        self.app.push_screen(FilesScreen(self.memory, self.nugget))
 
     def action_history(self) -> None:
         from .history import HistoryScreen
