@@ -68,3 +68,9 @@ def microclaw_topic(note: RawNote) -> tuple[str, str] | None:
     """A MicroClaw note's topic: its nugget (the chat, or `global`) and the bot's key."""
     key = microclaw_key(fields.text(note, "content"))
     return (fields.nugget(note), key) if key else None
+
+
+def store_topic(store: object) -> TopicKey:
+    """The topic key a store supplies (its `topic_key`), else the Nuggets one."""
+    key = getattr(store, "topic_key", None)
+    return key if callable(key) else nuggets_topic

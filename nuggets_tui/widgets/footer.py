@@ -10,10 +10,12 @@ from textual.widgets._footer import FooterKey, FooterLabel
 
 Shown = tuple[tuple[tuple[str, str, bool, str], ...], str]
 
-NARROW = 100  # columns: below this the footer is compact and leaves out its secondary keys
+NARROW = 150  # columns: below this the footer is compact and leaves out its secondary keys
+# (the main screen's keys need 150 columns in full)
 # Keys left out of a narrow footer (they work as ever; help and README list them). The command
 # palette's key goes too.
-SECONDARY = frozenset({"quit", "search", "regroup", "sort", "archive", "files"})
+SECONDARY = frozenset({"quit", "search", "regroup", "sort", "archive", "files", "verdict_filter",
+                       "filter"})
 
 
 def shown_keys(screen: Screen[object]) -> Shown:
