@@ -85,6 +85,7 @@ class MainScreen(Screen[None]):
         Binding("escape", "clear_filter", "Clear filter", show=False, id="main.clear",
                 tooltip="Clear the filter and go back to the table"),
     ]
+    FULL_FOOTER = 150  # columns every key above needs in the footer (fewer: the compact one)
 
     def __init__(self, memory: Store, watch_interval: float = 1.0) -> None:
         super().__init__()
