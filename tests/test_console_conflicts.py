@@ -8,14 +8,15 @@ import json
 from pathlib import Path
 
 import pytest
-from conflict_builders import answers_memory
+from conflict_builders import answers_memory, pref
 from note_builders import make_home
 
 from console_support import make_app, notes_on_disk, settle
+from core.contradictions import Group
 from core.decisions import settled_path
 from core.store import graph_path
 from nuggets_tui.screens.confirm import ConfirmScreen
-from nuggets_tui.screens.conflicts import ConflictsScreen
+from nuggets_tui.screens.conflicts import NOTES_SHOWN, ConflictsScreen, group_text
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.widgets.diff_view import DiffView
 
@@ -170,3 +171,12 @@ async def test_escape_forgets_the_decision_then_leaves(home: Path) -> None:
         await pilot.press("escape")
         await settle(pilot, app)
         assert isinstance(app.screen, MainScreen)
+
+
+def test_a_huge_group_shows_its_first_notes_and_the_picked_one() -> None:
+    notes = {f"n{i}": pref(f"n{i}", f"answer style number {i} " + "x" * i) for i in range(70)}
+    group = Group("c-1", "topic", "user", "pref: answers", tuple(notes),
+                  tuple((i,) for i in notes))
+    shown = group_text(group, notes, "n65", None).plain
+    assert f"… {70 - NOTES_SHOWN - 1} more not shown" in shown
+    assert "▶ stands if you decide 66. " in shown and "n60" not in shown

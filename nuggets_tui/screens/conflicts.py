@@ -35,6 +35,7 @@ from ..widgets.verdict_text import verdict_line
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
 from .confirm import ConfirmScreen
 
+NOTES_SHOWN = 50  # of one group's notes, and of a decision's diffs: a topic may hold thousands
 HOW_WORDS = {"keep": "stands; the others are archived with a link to it",
              "merge": "absorbs the others (the reflection merge); they are archived"}
 
@@ -107,9 +108,17 @@ def group_text(group: Group, notes: dict[str, RawNote], keep: str,
                 ("space", "bold"), " picks the note that stands; then ", ("o", "bold"),
                 " it stands, ", ("m", "bold"), " merge into it, ", ("b", "bold"),
                 " both stand.\n\n")
-    body = [note_text(notes[i], n, i == keep, (verdicts or {}).get(i), verdicts is None)
-            for n, i in enumerate(group.note_ids, start=1)]
-    return join(head, *body)
+    ids = list(group.note_ids[:NOTES_SHOWN])
+    ids += [] if keep in ids else [keep]
+    body = [note_text(notes[i], group.note_ids.index(i) + 1, i == keep,
+                      (verdicts or {}).get(i), verdicts is None) for i in ids]
+    return join(head, *body, *_more(len(group.note_ids) - len(ids)))
+
+
+def _more(count: int) -> list[Text]:
+    if count <= 0:
+        return []
+    return [Text(f"… {count:,} more not shown\n", style="dim italic")]
 
 
 def decision_text(decision: Decision, notes: dict[str, RawNote]) -> Text:
@@ -121,8 +130,9 @@ def decision_text(decision: Decision, notes: dict[str, RawNote]) -> Text:
         line(decision.keep), ") ", HOW_WORDS[decision.how], ".\n",
         f"Applying writes {counted(len(decision.plan.notes), 'note')}; ", ("a", "bold"),
         " applies it after confirming; escape forgets it.\n\n"]
-    for diff in decision.plan.notes:
+    for diff in decision.plan.notes[:NOTES_SHOWN]:
         parts += [note_diff_text(diff.before, diff.after, heading(diff.before)), "\n"]
+    parts += _more(len(decision.plan.notes) - NOTES_SHOWN)
     return join(*parts, ("\n— the group as it stands —\n\n", "dim"))
 
 
