@@ -9,12 +9,14 @@ things about it:
   written, the others are shadowed, SPEC §6), unless a topic group already holds them all.
 
 Two texts *agree* when they are equal ignoring case, or their token sets have a Jaccard of 0.85
-or more (a paraphrase is not a contradiction). Inside a group, notes that agree form one
-*position*: a note joins the first position whose first note it agrees with (at most
-`MAX_POSITIONS` are compared, so a huge topic stays linear); a group needs two positions.
+or more (a paraphrase is not a contradiction); a store may supply its own tokenizer. Inside a
+group, notes that agree form one *position*: a note joins the first position whose first note it
+agrees with (at most `MAX_POSITIONS` are compared, so a huge topic stays linear); a group needs
+two positions.
 
 API (for the console and the command line):
-- `find_contradictions(notes, topic=nuggets_topic, threshold=DEFAULT_THRESHOLD) -> list[Group]`
+- `find_contradictions(notes, topic=nuggets_topic, threshold=DEFAULT_THRESHOLD,
+  tokens=token_set, promotion=True) -> list[Group]`
 - `Group`: `id` (stable: a short hash of the member ids), `kind` ("topic" | "promotion"),
   `nugget`, `topic` (words for a person), `note_ids` (file order), `positions` (lists of ids)
 - `group_id(note_ids) -> str`, `find_group(groups, group_id) -> Group` (`UnknownGroupError`)
@@ -30,14 +32,14 @@ from . import fields
 from .errors import NuggetsError
 from .models import RawNote
 from .promotion import DEFAULT_THRESHOLD, candidates, entry_title, section_of
-from .text import jaccard, unique_tokens
+from .text import unique_tokens
 from .topics import TopicKey, nuggets_topic, without_date
 
-AGREEING_JACCARD = 0.85
-MAX_POSITIONS = 64
+AGREEING_PERCENT = 85  # texts agree at a token Jaccard of 0.85 or more
+MAX_POSITIONS = 16
 GROUP_ID_PREFIX = "c-"
 
-Similarity = Callable[[str, str], float]
+Tokenizer = Callable[[str], frozenset[str]]
 
 
 class UnknownGroupError(NuggetsError):
@@ -64,33 +66,51 @@ def group_id(note_ids: Iterable[str]) -> str:
     return GROUP_ID_PREFIX + hashlib.sha256(joined).hexdigest()[:8]
 
 
-def token_jaccard(a: str, b: str) -> float:
-    """The default similarity: Jaccard of the texts' token sets (core/text.py)."""
-    return jaccard(unique_tokens(a), unique_tokens(b))
+def token_set(text: str) -> frozenset[str]:
+    """The default tokens: the engine's (core/text.py); a store may pass its own (MicroClaw's
+    bot splits on whitespace, case-sensitive)."""
+    return frozenset(unique_tokens(text))
 
 
-def texts_agree(a: str, b: str, similarity: Similarity = token_jaccard) -> bool:
-    return a.casefold() == b.casefold() or similarity(a, b) >= AGREEING_JACCARD
+def sets_agree(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Jaccard of the token sets at least 0.85 (in integers: no rounding at the edge)."""
+    small, large = sorted((len(a), len(b)))
+    if 100 * small < AGREEING_PERCENT * large:  # the Jaccard is at most small / large
+        return False
+    common = len(a & b)
+    union = small + large - common
+    return union > 0 and 100 * common >= AGREEING_PERCENT * union
 
 
-def positions_of(notes: list[RawNote], similarity: Similarity = token_jaccard
-                 ) -> list[list[RawNote]]:
-    """The notes split into runs that agree (each compared with the first note of a position)."""
+def texts_agree(a: str, b: str, tokens: Tokenizer = token_set) -> bool:
+    return a.casefold() == b.casefold() or sets_agree(tokens(a), tokens(b))
+
+
+def positions_of(notes: list[RawNote], tokens: Tokenizer = token_set) -> list[list[RawNote]]:
+    """The notes split into runs that agree (each compared with the first note of at most
+    `MAX_POSITIONS` positions; every text tokenized once)."""
     positions: list[list[RawNote]] = []
+    heads: list[tuple[str, frozenset[str], int]] = []  # first text folded, its tokens, their count
     for note in notes:
         text = fields.text(note, "content")
-        for position in positions[:MAX_POSITIONS]:
-            if texts_agree(fields.text(position[0], "content"), text, similarity):
+        folded, own = text.casefold(), tokens(text)
+        size = len(own)
+        low, high = size * AGREEING_PERCENT, size * 100  # bounds on a head's size, scaled
+        for position, (head, head_tokens, head_size) in zip(positions, heads[:MAX_POSITIONS],
+                                                             strict=False):
+            if folded == head or (low <= 100 * head_size and AGREEING_PERCENT * head_size <= high
+                                  and sets_agree(own, head_tokens)):
                 position.append(note)
                 break
         else:
             positions.append([note])
+            heads.append((folded, own, size))
     return positions
 
 
 def _group(kind: str, nugget: str, topic: str, members: list[RawNote],
-           similarity: Similarity) -> Group | None:
-    positions = positions_of(members, similarity)
+           tokens: Tokenizer) -> Group | None:
+    positions = positions_of(members, tokens)
     if len(positions) < 2:
         return None
     ids = tuple(n["id"] for n in members)
@@ -106,7 +126,7 @@ def _topic_words(key: Hashable, note: RawNote) -> str:
 
 def find_contradictions(notes: list[RawNote], topic: TopicKey = nuggets_topic,
                         threshold: int = DEFAULT_THRESHOLD,
-                        similarity: Similarity = token_jaccard,
+                        tokens: Tokenizer = token_set,
                         promotion: bool = True) -> list[Group]:
     """Every contradiction group of the visible notes, topic groups first, each in file order.
     `promotion`: also the groups promotion would shadow (a store without MEMORY.md says no)."""
@@ -119,7 +139,7 @@ def find_contradictions(notes: list[RawNote], topic: TopicKey = nuggets_topic,
             buckets.setdefault(key, []).append(note)
     groups = [g for key, members in buckets.items() if len(members) > 1
               if (g := _group("topic", fields.nugget(members[0]),
-                              _topic_words(key, members[0]), members, similarity))]
+                              _topic_words(key, members[0]), members, tokens))]
     if not promotion:
         return groups
     holder = {i: g.id for g in groups for i in g.note_ids}
@@ -131,7 +151,7 @@ def find_contradictions(notes: list[RawNote], topic: TopicKey = nuggets_topic,
         if len({holder.get(n["id"]) for n in members}) == 1 and members[0]["id"] in holder:
             continue  # a topic group holds them all already
         found = _group("promotion", fields.nugget(written),
-                       f"{section_of(written)}: {entry_title(written)}", members, similarity)
+                       f"{section_of(written)}: {entry_title(written)}", members, tokens)
         if found is not None:
             groups.append(found)
     return groups

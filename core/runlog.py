@@ -42,6 +42,9 @@ class RunRecord:
     error: str | None = None
     dry: bool = False  # a dry run: nothing is logged
 
+    def add_counts(self, counts: dict[str, int]) -> None:
+        self.counts = {**self.counts, **counts}
+
     def skipped(self, why: str) -> None:
         self.event, self.status, self.summary = "run_skipped", "skipped", why
 

@@ -30,7 +30,10 @@ PLACEHOLDER_TITLES = frozenset({"untitled", "untitled note", "no title", "new no
 
 def without_date(title: str) -> str:
     """The title with a trailing date left out, one line (as a person reads the topic)."""
-    return " ".join(_TRAILING_DATE.sub("", title).split())
+    stripped = title.rstrip()
+    if stripped[-1:].isdigit() or stripped.endswith((")", "]", "Z")):  # may end in a date
+        stripped = _TRAILING_DATE.sub("", stripped)
+    return " ".join(stripped.split())
 
 
 def title_topic(title: str) -> str:

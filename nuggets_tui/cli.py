@@ -413,7 +413,7 @@ def log(obj: Context, as_json: bool) -> None:
 def _record_plan(result: ReflectionResult, entry: JournalEntry | None) -> None:
     """What an applied plan did, for the run log."""
     run = current_run()
-    run.counts.update({name: getattr(result, name) for name in (
+    run.add_counts({name: getattr(result, name) for name in (
         "inspected", "rewritten", "merged", "hidden", "tagged", "linked")})
     run.summary = render.result_summary(result)
     if entry is not None:
@@ -434,7 +434,7 @@ def _record_entry(entry: JournalEntry | None, counted_as: str) -> None:
 def _record_promotion(plan: PromotionPlan, added: int, entry: JournalEntry | None,
                       daily: bool = False) -> None:
     run = current_run()
-    run.counts.update({"promoted_added": added, "promoted_updated": plan.updated,
+    run.add_counts({"promoted_added": added, "promoted_updated": plan.updated,
                        "promotion_blocked": len(plan.blocked)})
     run.warnings += [f"held back {b.note_id}: {b.reason}" for b in plan.blocked]
     if not plan.directory_exists:

@@ -122,7 +122,7 @@ def _show_plan(plan: Plan, header: str, do_apply: bool) -> None:
 def _apply(memory, plan: Plan) -> None:  # noqa: ANN001
     entry = memory.apply(plan)
     run = current_run()
-    run.counts.update({"archived": plan.result.hidden, "merged": plan.result.merged})
+    run.add_counts({"archived": plan.result.hidden, "merged": plan.result.merged})
     run.summary = render.result_summary(plan.result)
     if entry is None:
         _echo("\nNothing to apply.")
@@ -137,7 +137,7 @@ def _judge(obj: Context, memory, graph: Graph, scorer: str | None,  # noqa: ANN0
     judgement = judge(graph.notes, memory.clock(), model=judge_with)
     _tell(memory, judgement.notices)
     if scorer:
-        click.echo(f"nuggets: token usage: {judgement.usage}", err=True)
+        click.echo(f"nuggets: token usage: {one_line(judgement.usage)}", err=True)
     return judgement
 
 
@@ -208,7 +208,7 @@ def act(obj: Context, verdict: str, memory_md: Path | None, do_apply: bool,
         return
     added = memory.promote(plan)
     run = current_run()
-    run.counts.update({"promoted_added": added, "promoted_updated": plan.updated})
+    run.add_counts({"promoted_added": added, "promoted_updated": plan.updated})
     run.summary = f"promoted every promote verdict: {added} added, {plan.updated} updated"
     if memory.promotion_run is not None:
         run.run_id = memory.promotion_run.run_id

@@ -68,4 +68,6 @@ def _write(record: RunRecord) -> None:
     try:
         record_run(chosen, record, env_clock()())
     except OSError as exc:
-        click.echo(f"nuggets: the run log could not be written: {one_line(str(exc))}", err=True)
+        if record.status != "failed":  # a failed command's error stays the one line it says
+            click.echo(f"nuggets: the run log could not be written: {one_line(str(exc))}",
+                       err=True)

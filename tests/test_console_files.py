@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from console_support import demo_home, make_app, settle
 
+from console_support import demo_home, make_app, settle
 from nuggets_tui.screens.files import FilesScreen
 
 SIZE = (120, 36)

@@ -128,3 +128,12 @@ def test_lines_are_appended_not_rewritten(home: Path) -> None:
     run(home, "unhide", "lone")
     assert (home / "telemetry" / LOG).read_bytes().startswith(first)
     assert len(lines(home / "telemetry")) == 2
+
+
+def test_a_log_that_cannot_be_written_is_said_and_the_command_still_succeeds(
+        home: Path) -> None:
+    (home / "telemetry").write_text("a file where the directory would go")
+    result = run(home, "archive", "lone")
+    assert result.exit_code == 0
+    assert result.stderr.startswith("nuggets: the run log could not be written: ")
+    assert result.stderr.count("\n") == 1
