@@ -217,6 +217,8 @@ class ConflictsScreen(Screen[bool]):
             call(self._judged, {v.note_id: v for v in judgement.verdicts})
 
     def _found(self, found: Found, redo: tuple[str, str, How] | None) -> None:
+        if not self.is_attached:
+            return  # the operator left while it was looking
         self.query_one(Busy).stop()
         current = self.group.id if self.group is not None else None
         self.found, self.decision, self.graph = found, None, found.graph
@@ -235,6 +237,8 @@ class ConflictsScreen(Screen[bool]):
             self._plan(group, redo[1], redo[2])
 
     def _judged(self, verdicts: dict[str, Verdict]) -> None:
+        if not self.is_attached:
+            return
         self.verdicts = verdicts
         self._show()
 
