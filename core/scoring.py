@@ -161,15 +161,15 @@ def default_score(note: RawNote, context: ScoringContext) -> Scored:
     value, words = 0.05, ["base (0.05)"]
     signals = [
         (not content, 0.85, "empty content"),
-        (0 < len(content) < TINY_CONTENT, 0.4, f"tiny content ({len(content)} characters)"),
+        (0 < len(content) < TINY_CONTENT, 0.40, f"tiny content ({len(content)} characters)"),
         (is_scratch_title(fields.text(note, "title")), 0.45, "a scratch title"),
         (stability == "temporary", 0.15, "temporary stability"),
-        (scope == "session", 0.2, "session scope"),
-        (source in GUESSED_SOURCES, 0.1, f"guessed, source {source}"),
-        (confidence < 0.5, 0.2, f"low confidence {confidence:g}"),
-        (hits == 0 and age is not None and age >= OLD_DAYS, 0.2,
+        (scope == "session", 0.20, "session scope"),
+        (source in GUESSED_SOURCES, 0.10, f"guessed, source {source}"),
+        (confidence < 0.5, 0.20, f"low confidence {confidence:g}"),
+        (hits == 0 and age is not None and age >= OLD_DAYS, 0.20,
          f"never recalled in {age} days"),
-        (bool(_TRANSIENT.search(content)), 0.1, "worded as transient"),
+        (bool(_TRANSIENT.search(content)), 0.10, "worded as transient"),
     ]
     for applies, weight, words_for in signals:
         if applies:

@@ -8,8 +8,9 @@ near-duplicate sibling absorbs it: the reflection merge would fold it into anoth
 else `defer`. Verdicts are advice: acting on them is an ordinary plan (`act_operations`).
 
 API:
-- `judge(notes, now, topic=nuggets_topic, model=None) -> Judgement` (verdicts of the visible
-  notes in file order, notices, token usage); `model`: a `ModelJudge` (core/modelscorer.py)
+- `judge(notes, now, topic=nuggets_topic, model=None, tokens=token_set) -> Judgement`
+  (verdicts of the visible notes in file order, notices, token usage); `model`: a
+  `ModelJudge` (core/modelscorer.py)
 - `Verdict` (note_id, scores, strength, verdict, reasons, why, compress_target,
   merge_candidate_ids, scorer); `strength_of(scores)`, `check_strength(scores, strength)`,
   `verdict_rule(strength, noise_risk, compress_target, merge_ids) -> (verdict, why)`
@@ -25,7 +26,7 @@ from typing import Any
 
 from . import fields
 from .clock import to_iso
-from .contradictions import find_contradictions
+from .contradictions import Tokenizer, find_contradictions, token_set
 from .errors import NuggetsError
 from .models import HideOp, MergeOp, Operation, RawNote, ReflectionChange, ReflectionResult
 from .reflection import plan_pass
@@ -109,14 +110,15 @@ class Siblings:
     merge_with: dict[str, tuple[str, ...]]  # note -> the other notes of its group or pair
 
 
-def siblings(notes: list[RawNote], now: datetime, topic: TopicKey) -> Siblings:
+def siblings(notes: list[RawNote], now: datetime, topic: TopicKey,
+             tokens: Tokenizer = token_set) -> Siblings:
     """Who absorbs whom (the reflection merge, uncapped) and who belongs with whom (its
     contradiction group, or the duplicate pair a merge makes)."""
     merges = [op for op in plan_pass(notes, now, uncapped=True).operations
               if isinstance(op, MergeOp)]
     compress = {op.loser_id: op.winner_id for op in merges}
     together: dict[str, list[str]] = {}
-    for group in find_contradictions(notes, topic, promotion=False):
+    for group in find_contradictions(notes, topic, tokens=tokens, promotion=False):
         for note_id in group.note_ids:
             together.setdefault(note_id, []).extend(i for i in group.note_ids if i != note_id)
     for op in merges:
@@ -155,11 +157,11 @@ ModelJudge = Callable[[list[RawNote], ScoringContext, Siblings], Judgement]
 
 
 def judge(notes: list[RawNote], now: datetime, topic: TopicKey = nuggets_topic,
-          model: ModelJudge | None = None) -> Judgement:
+          model: ModelJudge | None = None, tokens: Tokenizer = token_set) -> Judgement:
     """A verdict for every visible note, in file order (pure, given the clock)."""
     visible = [n for n in notes if not fields.hidden(n)]
     context = ScoringContext(now, topic_sessions(notes, topic))
-    found = siblings(notes, now, topic)
+    found = siblings(notes, now, topic, tokens)
     notices = [f"{n['id']}: stored scores refused ({why}); scored again"
                for n in visible if (why := stored_drift(n))]
     if model is not None:

@@ -30,7 +30,7 @@ from core.inert import inert, inert_json, one_line
 from core.jsonfmt import dumps_indented
 from core.memory import open_store
 from core.models import JournalEntry, PromotionPlan, ReflectionResult
-from core.promotion import parse_allowance
+from core.promotion import parse_allowance, shown_as_one
 from core.selection import MAX_LIMIT
 from core.settings import whole_number
 from core.shelf import Shelf
@@ -150,9 +150,9 @@ def _quiet_stdout() -> None:
 
 def _materialized_demo(reset: bool = False, microclaw: bool = False) -> Path:
     if microclaw:
-        from core.stores.microclaw.demo import materialize_demo as materialize_microclaw
+        from core.stores.microclaw.demo import materialize_microclaw_demo
 
-        return materialize_microclaw(demo_microclaw_dir(), reset=reset)
+        return materialize_microclaw_demo(demo_microclaw_dir(), env_clock()(), reset=reset)
     from core.demo import materialize_demo
 
     return materialize_demo(demo_home(), reset=reset)
@@ -278,9 +278,11 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
 
 @main.command()
 @click.option("--memory-md", type=click.Path(path_type=Path, dir_okay=False),
-              help="MEMORY.md to write (default $NUGGETS_MEMORY_MD, else Claude's project memory).")
-@click.option("--threshold", type=click.IntRange(min=1), default=3, show_default=True,
-              help="Hits a note needs to be promoted.")
+              help="MEMORY.md to write (default $NUGGETS_MEMORY_MD, else Claude's project memory; "
+                   "with --microclaw: one AGENTS.md, else each scope's).")
+@click.option("--threshold", type=click.IntRange(min=1),
+              help="Hits a note needs to be promoted (default 3); with --microclaw, the "
+                   "confidence in percent a row needs (default 80).")
 @click.option("--allow", "allow", multiple=True, metavar="NOTE_ID@HASH",
               help="Promote this held-back note while it reads as the dry run showed it "
                    "(repeatable; a bare NOTE_ID only previews).")
@@ -292,8 +294,8 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
 @click.pass_obj
 @reports_errors
 @logs_run("promote")
-def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[str, ...],
-            drop: tuple[str, ...], do_apply: bool, as_json: bool) -> None:
+def promote(obj: Context, memory_md: Path | None, threshold: int | None,
+            allow: tuple[str, ...], drop: tuple[str, ...], do_apply: bool, as_json: bool) -> None:
     """Show the MEMORY.md diff of promoting durable notes, or --apply it.
 
     Entries that read like instructions to the agent are held back and listed as blocked with
@@ -307,7 +309,11 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
             "(--allow NOTE_ID@HASH), so only the text you reviewed is written")
     current_run().dry = not do_apply
     memory = obj.memory(memory_md, needs_graph=True)
-    plan = memory.plan_promotion(threshold=threshold, allow=set(allow), drop=set(drop))
+    rule = {} if threshold is None else {"threshold": threshold}
+    kept = {"allow": set(allow), "drop": set(drop), **rule}
+    plans = ([memory.plan_promotion(memory_md, **kept)] if memory_md is not None
+             else memory.plan_promotions(**kept))
+    plan = plans[0] if len(plans) == 1 else shown_as_one(plans, memory.home, 0)
     strays = [one_line(i) for i in drop if i not in {e.note_id for e in plan.dropped}]
     if strays:  # before anything is written
         raise click.BadParameter(f"{', '.join(strays)}: not a note this promotion would write",
@@ -319,10 +325,11 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
         raise click.BadParameter(f"{', '.join(unknown)}: not a held-back candidate (see the "
                                  "held-back entries of `nuggets promote`)", param_hint="'--allow'")
     if do_apply:
-        plan, added = memory.promote_now(threshold=threshold, allow=set(allow), drop=set(drop))
+        plan, added = memory.promote_now(memory_md, **kept)
+        plans = [plan]
         _record_promotion(plan, added, memory.promotion_run)
     else:
-        added = plan.added if plan.directory_exists else 0
+        added = sum(p.added for p in plans if p.directory_exists)
     _say_unused_allowances(plan, allow)
     if as_json:
         entries = [e.to_json_dict() for e in plan.entries]
@@ -331,12 +338,14 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
         _print_json({"added": added, "path": plan.path, "entries": entries, "blocked": blocked,
                      "dropped": dropped})
         return
-    _echo_lines(render.promotion_text(plan))
+    for number, shown in enumerate(plans):
+        if number:
+            _echo("")
+        _echo_lines(render.promotion_text(shown, memory.promotion_rule))
     if do_apply and plan.directory_exists:
         _echo(f"\nPromoted {counted(added, 'new entry', 'new entries')} to "
               f"{shown_path(plan.path)}")
-        run = memory.promotion_run
-        if run is not None:
+        for run in memory.promotion_runs:
             _echo(f"Written as run {run.run_id} (undo: nuggets undo {run.run_id})")
 
 

@@ -8,12 +8,13 @@ from pathlib import Path
 import click
 
 from core import fields
-from core.contradictions import Group, find_contradictions, find_group
+from core.contradictions import Group, find_contradictions, find_group, token_set
 from core.decisions import open_groups, plan_decision, read_settled, settle_both
 from core.inert import one_line
 from core.models import Plan
 from core.modelscorer import ModelScorer
 from core.store import Graph
+from core.topics import microclaw_tokens, microclaw_topic, nuggets_topic
 from core.verdicts import VERDICTS, Judgement, act_operations, judge
 
 from . import render
@@ -22,8 +23,16 @@ from .runlogging import current_run, logs_run
 from .words import counted, shown_path
 
 
-def _groups(memory, graph: Graph, include_settled: bool = False) -> list[Group]:  # noqa: ANN001
-    groups = find_contradictions(graph.notes)
+def _finder(obj: Context) -> dict:
+    """The topic key and tokens of the memory's system (MicroClaw: the bot's own)."""
+    if obj.system == "microclaw":
+        return {"topic": microclaw_topic, "tokens": microclaw_tokens, "promotion": False}
+    return {}
+
+
+def _groups(obj: Context, memory, graph: Graph,  # noqa: ANN001
+            include_settled: bool = False) -> list[Group]:
+    groups = find_contradictions(graph.notes, **_finder(obj))
     if include_settled:
         return groups
     return open_groups(groups, {n["id"]: n for n in graph.notes}, read_settled(memory.home))
@@ -48,7 +57,7 @@ def conflicts(obj: Context, as_json: bool, include_settled: bool) -> None:
     """List contradicting notes: one topic, different words (decide with `nuggets resolve`)."""
     memory = obj.memory(needs_graph=True)
     graph = memory.shelf().graph
-    groups = _groups(memory, graph, include_settled)
+    groups = _groups(obj, memory, graph, include_settled)
     if as_json:
         _print_json([g.to_json_dict() | {"notes": [graph.get(i) for i in g.note_ids]}
                      for g in groups])
@@ -87,7 +96,7 @@ def resolve(obj: Context, group_id: str, keep: str | None, merge: bool, both: bo
     run.dry = not do_apply
     memory = obj.memory(needs_graph=True)
     graph = memory.shelf().graph
-    group = find_group(_groups(memory, graph, include_settled=True), group_id)
+    group = find_group(_groups(obj, memory, graph, include_settled=True), group_id)
     if both:
         _both_stand(memory, graph, group, do_apply)
         return
@@ -134,7 +143,9 @@ def _apply(memory, plan: Plan) -> None:  # noqa: ANN001
 def _judge(obj: Context, memory, graph: Graph, scorer: str | None,  # noqa: ANN001
            model: str) -> Judgement:
     judge_with = ModelScorer(scorer, model=model) if scorer else None
-    judgement = judge(graph.notes, memory.clock(), model=judge_with)
+    finder = _finder(obj)
+    judgement = judge(graph.notes, memory.clock(), topic=finder.get("topic", nuggets_topic),
+                      model=judge_with, tokens=finder.get("tokens", token_set))
     _tell(memory, judgement.notices)
     if scorer:
         click.echo(f"nuggets: token usage: {one_line(judgement.usage)}", err=True)

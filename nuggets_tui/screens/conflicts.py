@@ -24,7 +24,7 @@ from core.decisions import How, open_groups, plan_decision, read_settled, settle
 from core.journal import journal_dir
 from core.models import Plan, RawNote
 from core.store import Graph
-from core.topics import store_topic
+from core.topics import store_finder
 from core.verdicts import Verdict, judge
 
 from ..safe import block, counted, join, line, notify, shown_path
@@ -203,8 +203,8 @@ class ConflictsScreen(Screen[bool]):
         call(self.query_one(Busy).start, "Looking for contradictions…")
         try:
             graph = self.graph if self.graph is not None else self.memory.read()
-            topic = store_topic(self.memory)
-            groups = find_contradictions(graph.notes, topic)
+            finder = store_finder(self.memory)
+            groups = find_contradictions(graph.notes, **finder)
             by_id = {n["id"]: n for n in graph.notes}
             groups = open_groups(groups, by_id, read_settled(self.memory.journal_home))
         except NuggetsError as exc:
@@ -213,7 +213,8 @@ class ConflictsScreen(Screen[bool]):
         notes = {i: by_id[i] for g in groups for i in g.note_ids}
         call(self._found, Found(graph, groups, notes), redo)
         if self.verdicts is None:
-            judgement = judge(graph.notes, self.memory.clock(), topic=topic)
+            judgement = judge(graph.notes, self.memory.clock(),
+                              **{k: v for k, v in finder.items() if k != "promotion"})
             call(self._judged, {v.note_id: v for v in judgement.verdicts})
 
     def _found(self, found: Found, redo: tuple[str, str, How] | None) -> None:

@@ -22,7 +22,7 @@ from core.noteorder import LABELS, NoteOrder, OrderedNotes, next_order
 from core.shelf import NuggetSummary, Shelf
 from core.stats import Overview, overview
 from core.store import Graph
-from core.topics import store_topic
+from core.topics import store_finder
 from core.verdicts import VERDICTS, Verdict, judge
 
 from ..safe import counted, join, line, notify, shown_path
@@ -175,8 +175,9 @@ class MainScreen(Screen[None]):
         """The verdicts, last and apart from the load (a change on disk reloads meanwhile):
         the table shows and acts without them."""
         try:
+            finder = store_finder(self.memory)
             judgement = judge(shelf.graph.notes, self.memory.clock(),
-                              topic=store_topic(self.memory))
+                              **{k: v for k, v in finder.items() if k != "promotion"})
         except NuggetsError:
             return
         self.app.call_from_thread(self._judged, shelf,
@@ -448,7 +449,7 @@ class MainScreen(Screen[None]):
     def action_promote(self) -> None:
         from .promote import PromoteScreen
 
-        self.app.push_screen(PromoteScreen(self.memory, self._current_graph()),
+        self.app.push_screen(PromoteScreen(self.memory, self._current_graph(), self.nugget),
                              lambda _: self.tell(self.memory.take_notices()))
 
     def action_graph(self) -> None:
