@@ -180,3 +180,26 @@ def test_a_huge_group_shows_its_first_notes_and_the_picked_one() -> None:
     shown = group_text(group, notes, "n65", None).plain
     assert f"… {70 - NOTES_SHOWN - 1} more not shown" in shown
     assert "▶ stands if you decide 66. " in shown and "n60" not in shown
+
+
+async def test_a_microclaw_memory_queues_its_topic_conflicts_and_both_stand(tmp_path: Path) -> None:
+    """The same screen over the MicroClaw store: the bot's topic key groups its rows, and both
+    stand is remembered beside our journal, never inside the bot's data dir."""
+    from console_support import NOW
+    from core.clock import fixed_clock
+    from core.memory import open_store
+    from core.stores.microclaw.demo import materialize_microclaw_demo
+    from nuggets_tui.app import NuggetsApp
+
+    data_dir = materialize_microclaw_demo(tmp_path / "mc", NOW)
+    store = open_store(data_dir, "microclaw", fixed_clock(NOW))
+    app = NuggetsApp(store)
+    async with app.run_test(size=SIZE) as pilot:
+        queue = await open_queue(pilot, app)
+        assert queue.found.groups and all(g.kind == "topic" for g in queue.found.groups)
+        count = len(queue.found.groups)
+        await pilot.press("b", "y")
+        await settle(pilot, app)
+        assert len(queue.found.groups) == count - 1
+    assert settled_path(store.journal_home).is_file()
+    assert not list(data_dir.glob("conflicts-settled.json"))

@@ -382,6 +382,10 @@ class ConflictsScreen(Screen[bool]):
         except NuggetsError as exc:
             self.app.call_from_thread(self._failed, "Nothing was remembered", str(exc))
             return
+        except OSError as exc:
+            self.app.call_from_thread(self._failed, "Nothing was remembered",
+                                      f"cannot write beside the journal: {exc.strerror or exc}")
+            return
         self.app.call_from_thread(self._written, f"All notes of “{group.topic}” stand; not "
                                   "asked again until one of them changes.", "Both stand",
                                   False)
