@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.microclaw_plan import NOW, _median, _select_all
+from bench.microclaw_plan import NOW, _select_all, _timed
 from core.clock import fixed_clock
 from core.stores.microclaw.generate import generate
 from core.stores.microclaw.paths import database_path
@@ -41,7 +41,8 @@ def main(rows: int = 100_000) -> dict[str, object]:
         generate(database_path(pristine), rows, NOW, chats=max(1, rows // 150), seed=7)
         _checkpoint(database_path(pristine))
         plan = MicroClawStore(pristine, fixed_clock(NOW)).plan()
-        select = _median(lambda: _select_all(database_path(pristine)))
+        select = statistics.median(_timed(lambda: _select_all(database_path(pristine)))
+                                   for _ in range(RUNS))
         applied, undone = [], []
         for run in range(RUNS):
             data_dir = Path(tmp) / f"run{run}"

@@ -65,9 +65,14 @@ def plan_text(plan: Plan, applied: bool = False) -> Iterator[str]:
 
 def note_row(note: RawNote) -> str:
     mark = "A" if fields.hidden(note) else " "
+    head = (f"{mark} {one_line(note['id'])}  [{one_line(note['nuggetName'])}] "
+            f"{one_line(fields.text(note, 'title'))}  ")
+    if "microclaw" in note:  # a MicroClaw row: what its reflector's rules go by
+        return (head + f"{one_line(fields.text(note, 'type'))} "
+                f"confidence={one_line(str(note.get('confidence')))} "
+                f"source={one_line(fields.text(note, 'source'))}")
     tags = ",".join(one_line(t) for t in fields.tags(note))
-    return (f"{mark} {one_line(note['id'])}  [{one_line(note['nuggetName'])}] "
-            f"{one_line(fields.text(note, 'title'))}  hits={fields.hits(note)} tags={tags}")
+    return head + f"hits={fields.hits(note)} tags={tags}"
 
 
 def promotion_text(plan: PromotionPlan,

@@ -330,3 +330,73 @@ def test_is_stale_checks_rows_in_chunks_of_a_bounded_query(
     conn.close()
     assert store.changed_rows({d.note_id: d.before["microclaw"]["row"]
                                for d in plan.notes}) == ["mc-23"]
+
+
+# -- the demo ----------------------------------------------------------------------------------
+
+def demo_dump(data_dir: Path) -> list[tuple]:
+    conn = sqlite3.connect(database_path(data_dir))
+    try:
+        return [*conn.execute("SELECT * FROM memories"),
+                *conn.execute("SELECT * FROM memory_supersede_edges"),
+                *conn.execute("SELECT * FROM knowledge_graph")]
+    finally:
+        conn.close()
+
+
+def test_the_demo_shows_every_rule_and_is_the_same_for_the_same_clock(tmp_path: Path) -> None:
+    first = materialize_microclaw_demo(tmp_path / "one", NOW)
+    second = materialize_microclaw_demo(tmp_path / "two", NOW)
+    assert demo_dump(first) == demo_dump(second)
+    plan = store_of(first).plan()
+    rules = [(c.type, c.note_id, c.detail.split(" ")[0]) for c in plan.result.changes]
+    assert rules == [
+        ("hide", "mc-4", "stale:"), ("hide", "mc-19", "stale:"), ("hide", "mc-22", "stale:"),
+        ("hide", "mc-6", "expired:"),
+        ("hide", "mc-9", "duplicate"), ("link", "mc-9", "duplicate"),
+        ("hide", "mc-15", "duplicate"), ("link", "mc-15", "duplicate"),
+        ("hide", "mc-176", "over"), ("hide", "mc-126", "over"), ("hide", "mc-76", "over"),
+    ]
+    shelf = store_of(first).shelf()
+    assert {n.name: n.hidden for n in shelf.nuggets()} == {
+        "chat-42": 0, "discord:987654321012": 1, "global": 0, "telegram:123456789": 1,
+        "web:web-7f3a": 0}
+    assert shelf.note("mc-25")["links"][0]["reason"] == "superseded by: update"
+
+
+def test_the_demo_is_made_once_and_again_on_reset(tmp_path: Path) -> None:
+    data_dir = materialize_microclaw_demo(tmp_path / "demo", NOW)
+    conn = sqlite3.connect(database_path(data_dir))
+    conn.execute("UPDATE memories SET is_archived = 1 WHERE id = 1")
+    conn.commit()
+    conn.close()
+    materialize_microclaw_demo(data_dir, NOW)
+    assert store_of(data_dir).shelf().note("mc-1")["hidden"] is True
+    materialize_microclaw_demo(data_dir, NOW, reset=True)
+    assert store_of(data_dir).shelf().note("mc-1")["hidden"] is False
+
+
+def test_a_wal_database_is_not_judged_by_the_page_count_in_its_file_header(
+        tmp_path: Path) -> None:
+    """While a checkpoint copies the log into a WAL database, its file's header may already
+    count pages not yet written there (the log holds them): a live bot's database was refused
+    as truncated. Only SQLite's own reads judge a WAL database."""
+    data_dir = data_dir_with(tmp_path, simple_rows(30), wal=True)
+    db = database_path(data_dir)
+    bot = sqlite3.connect(db, isolation_level=None)
+    bot.execute("PRAGMA wal_autocheckpoint = 0")  # the new pages stay in the log
+    bot.execute("INSERT INTO memories (chat_id, content, category, created_at, updated_at) "
+                "SELECT chat_id, content || ' again', category, created_at, updated_at "
+                "FROM memories")
+    bot.execute("INSERT INTO memories (chat_id, content, category, created_at, updated_at) "
+                "SELECT chat_id, hex(randomblob(300)), category, created_at, updated_at "
+                "FROM memories")
+    try:
+        data = bytearray(db.read_bytes())
+        pages = int.from_bytes(data[28:32], "big")
+        data[28:32] = (pages + 3).to_bytes(4, "big")  # page 1 copied, the others not yet
+        with db.open("r+b") as file:
+            file.write(bytes(data[:100]))
+        assert len(store_of(data_dir).read().notes) == 120
+    finally:
+        bot.close()

@@ -107,6 +107,7 @@ def result_of(result: ReflectionResult, kept: set[int]) -> ReflectionResult:
 class NuggetsStore:
     system = "Nuggets"
     source_label = "graph file"
+    pass_label = "reflection pass"
     promotion_label = "MEMORY.md"
     promotion_rule = "recalled {threshold:,}+ times"
 

@@ -195,13 +195,14 @@ def _similar_pairs(group: list[_Row]) -> list[tuple[_Row, _Row, float]]:
     for found in words:
         for word in found:
             counts[word] += 1
+    rank = {word: n for n, word in enumerate(sorted(counts, key=lambda w: (counts[w], w)))}
     index: dict[str, list[int]] = defaultdict(list)
     candidates: set[tuple[int, int]] = set()
     for i in sorted(range(len(group)), key=lambda k: len(words[k])):
         size = len(words[i])
         if not size:
             continue
-        rarest = sorted(words[i], key=lambda w: (counts[w], w))[:_prefix_length(size)]
+        rarest = sorted(words[i], key=rank.__getitem__)[:_prefix_length(size)]
         for word in rarest:
             for j in index[word]:  # sets no larger than this one
                 if len(words[j]) >= DUPLICATE_JACCARD * size:

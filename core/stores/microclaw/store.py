@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ...clock import Clock, system_clock, to_iso
 from ...errors import GraphError, MicroClawError, reason_of
+from ...gcpause import paused_gc
 from ...journal import JournalHeader, read_entry, read_headers
 from ...memorymd import read_memory_md
 from ...models import JournalEntry, Plan, PromotionPlan, RawNote
@@ -45,6 +46,7 @@ CHUNK = 10_000
 class MicroClawStore:
     system = "MicroClaw"
     source_label = "MicroClaw database"
+    pass_label = "bot's maintenance (its reflector's rules)"
     promotion_label = "AGENTS.md"
     promotion_rule = "with confidence {threshold}% or more"
 
@@ -71,7 +73,10 @@ class MicroClawStore:
     def read(self) -> Graph:
         """Every row as a note, from one consistent read of the database."""
         graph, self._opened = self._opened, None
-        return graph or read_graph(self.graph_path, self.busy_timeout)
+        if graph is not None:
+            return graph
+        with paused_gc():
+            return read_graph(self.graph_path, self.busy_timeout)
 
     def shelf(self) -> Shelf:
         return Shelf(self.read())
@@ -135,7 +140,8 @@ class MicroClawStore:
         """The bot's maintenance (rules 1-4) on the current rows; writes nothing. The bot
         applies every rule in full, so `limit` and `uncapped` change nothing here."""
         graph = graph or self.read()
-        return plan_maintenance(graph.notes, self.clock(), graph.fingerprint, nugget_name)
+        with paused_gc():
+            return plan_maintenance(graph.notes, self.clock(), graph.fingerprint, nugget_name)
 
     def is_stale(self, plan: Plan) -> bool:
         """Whether a row the plan touches changed since (its before-image no longer holds)."""
