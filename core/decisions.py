@@ -138,7 +138,9 @@ def settle_both(home: Path, group: Group, notes_by_id: Mapping[str, RawNote]) ->
     if key in settled:
         return False
     doc = {"bothStand": sorted(settled | {key})}
-    atomic_write(settled_path(home), (json.dumps(doc, indent=2) + "\n").encode("utf-8"))
+    path = settled_path(home)
+    path.parent.mkdir(parents=True, exist_ok=True)  # beside a journal not yet written (MicroClaw)
+    atomic_write(path, (json.dumps(doc, indent=2) + "\n").encode("utf-8"))
     return True
 
 

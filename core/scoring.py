@@ -9,6 +9,7 @@ API: `ScoringContext(now, sessions)`, `Scored(scores, reasons)`,
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
@@ -89,7 +90,9 @@ def default_score(note: RawNote, context: ScoringContext) -> Scored:
     age = _age_days(note, context.now)
     content = fields.text(note, "content").strip()
     confidence = note.get("confidence")
-    confidence = confidence if isinstance(confidence, int | float) else 0.7
+    # A confidence spelled past a float's range (1e999) reads as infinite: counted as none.
+    finite = isinstance(confidence, int | float) and math.isfinite(confidence)
+    confidence = confidence if finite else 0.7
     scores: dict[str, float] = {}
     reasons: dict[str, str] = {}
 

@@ -31,6 +31,7 @@ def _rows(bindings: list[BindingType]) -> list[tuple[str, str]]:
 
 def key_sections() -> list[tuple[str, list[tuple[str, str]]]]:
     from .app import NuggetsApp
+    from .screens.conflicts import ConflictsScreen
     from .screens.files import FilesScreen
     from .screens.graph import GraphScreen, LinkTree
     from .screens.history import HistoryScreen
@@ -46,6 +47,7 @@ def key_sections() -> list[tuple[str, list[tuple[str, str]]]]:
         ("Link graph (g)", _rows(LinkTree.BINDINGS) + _rows(GraphScreen.BINDINGS)),
         ("Run history (l)", _rows(HistoryScreen.BINDINGS)),
         ("Memory files (f)", _rows(FilesScreen.BINDINGS)),
+        ("Contradictions (c)", _rows(ConflictsScreen.BINDINGS)),
     ]
 
 

@@ -81,9 +81,23 @@ async def help_screen(pilot: Pilot, app: NuggetsApp) -> None:
     await pilot.press("question_mark")
 
 
+async def conflicts(pilot: Pilot, app: NuggetsApp) -> None:
+    """The queue on a group of three notes, with what "one stands" would write."""
+    await pilot.press("c")
+    await _settle(pilot, app)
+    await pilot.press(*["down"] * 5, "o")
+
+
+async def verdicts(pilot: Pilot, app: NuggetsApp) -> None:
+    """The notes filtered to one verdict, the selected note's scores explained."""
+    await pilot.press("v", "down")
+    app.clear_notifications()
+
+
 SHOTS: dict[str, Callable[[Pilot, NuggetsApp], Awaitable[None]]] = {
     "main": main_screen, "review": review, "review-grouped": review_grouped,
     "history": history, "promote": promote, "graph": graph, "help": help_screen,
+    "conflicts": conflicts, "verdicts": verdicts,
 }
 
 

@@ -24,6 +24,7 @@ from core.store import graph_path
 from nuggets_tui.app import NuggetsApp
 from nuggets_tui.cli import main
 from nuggets_tui.screens.confirm import ConfirmScreen
+from nuggets_tui.screens.conflicts import ConflictsScreen
 from nuggets_tui.screens.graph import GraphScreen
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.screens.promote import PromoteScreen
@@ -84,6 +85,24 @@ async def walk_every_screen(pilot, app: NuggetsApp, hostile: Hostile) -> int:  #
     await check("graph: orphans", "o")
     await check("graph: groups", "c")
     await check("back from the graph", "escape")
+    await check("main: verdict filter", "v", expect="")
+    await check("main: every verdict again", *"vvvvv")
+    await check("contradictions", "c", expect="Contradictions")
+    queue = app.screen
+    assert isinstance(queue, ConflictsScreen) and queue.found and queue.found.groups
+    for step in range(min(4, len(queue.found.groups))):
+        await check_all_of(queue.query_one(DiffView), f"contradictions: group {step}")
+        await pilot.press("down")
+    await check("contradictions: another note picked", "space")
+    await check("contradictions: the decision's diff", "o")
+    assert queue.decision is not None
+    await check_all_of(queue.query_one(DiffView), "contradictions: the decision's diff")
+    await check("contradictions: apply dialog", "a")
+    assert isinstance(app.screen, ConfirmScreen)
+    await check("contradictions: not applied", "n")
+    await check("contradictions: both stand dialog", "b")
+    assert isinstance(app.screen, ConfirmScreen)
+    await check("back from the contradictions", "n", "escape", "escape")
     await check("review", "r")
     review = app.screen
     assert isinstance(review, ReviewScreen) and review.plan and review.plan.operations
@@ -207,6 +226,8 @@ async def walk_briefly(hostile: Hostile) -> int:
         await check("review: a change", "down", "down")
         await check("undo dialog", "escape", "ctrl+z")
         await check("promotion", "n", "p")
+        await check("contradictions", "escape", "c")
+        await check("contradictions: a decision", "space", "o")
     return checked
 
 

@@ -34,7 +34,7 @@ def hidden_footer_keys(app) -> list[str]:  # type: ignore[no-untyped-def]
     return out
 
 
-@pytest.mark.parametrize("keys", ["", "r", "p", "g", "l"])
+@pytest.mark.parametrize("keys", ["", "r", "p", "g", "l", "c"])
 async def test_every_footer_key_is_visible_at_80_columns(home: Path, keys: str) -> None:
     app = make_app(home)
     async with app.run_test(size=SMALL) as pilot:
@@ -43,6 +43,14 @@ async def test_every_footer_key_is_visible_at_80_columns(home: Path, keys: str) 
             await pilot.press(keys)
             await settle(pilot, app)
         assert app.screen.query(FooterKey)
+        assert hidden_footer_keys(app) == []
+
+
+@pytest.mark.parametrize("width", [100, 120, 149, 150])
+async def test_the_main_screens_footer_fits_at_any_width(home: Path, width: int) -> None:
+    app = make_app(home)
+    async with app.run_test(size=(width, 30)) as pilot:
+        await settle(pilot, app)
         assert hidden_footer_keys(app) == []
 
 

@@ -84,3 +84,12 @@ def _quietly(*keys: str):  # type: ignore[no-untyped-def]
 
 def test_run_history(app: NuggetsApp, snap_compare) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(app, terminal_size=SIZE, run_before=_quietly("r", "a", "y", "l"))
+
+
+def test_contradiction_queue(app: NuggetsApp, snap_compare) -> None:  # type: ignore[no-untyped-def]
+    keys = ("c", "down", "o")  # a group, and what "one stands" would write
+    assert snap_compare(app, terminal_size=SIZE, run_before=_after(*keys))
+
+
+def test_main_screen_filtered_by_verdict(app: NuggetsApp, snap_compare) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app, terminal_size=SIZE, run_before=_quietly("v", "down"))

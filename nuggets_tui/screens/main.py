@@ -22,6 +22,8 @@ from core.noteorder import LABELS, NoteOrder, OrderedNotes, next_order
 from core.shelf import NuggetSummary, Shelf
 from core.stats import Overview, overview
 from core.store import Graph
+from core.topics import store_finder
+from core.verdicts import VERDICTS, Verdict, judge
 
 from ..safe import counted, join, line, notify, shown_path
 from ..widgets.busy import Busy
@@ -35,7 +37,9 @@ from .confirm import ConfirmScreen
 
 BLOCKERS_SHOWN = 20  # notes named in the dialog when an undo is blocked
 FIRST_PAGE = 100  # notes read from the head of the file to show while the rest is read
-View = tuple[str | None, bool, str, NoteOrder]  # nugget (None: all), archived, filter, order
+# nugget (None: all), archived, filter, order, verdict (None: any)
+View = tuple[str | None, bool, str, NoteOrder, str | None]
+VERDICT_FILTERS: tuple[str | None, ...] = (None, *VERDICTS)
 
 
 @dataclass
@@ -72,9 +76,16 @@ class MainScreen(Screen[None]):
         Binding("f", "files", "Files", id="main.files",
                 tooltip="The memory files beside this nugget, read-only (MEMORY.md and fact "
                         "files; AGENTS.md and USER.md)"),
+        Binding("c", "conflicts", "Conflicts", id="main.conflicts",
+                tooltip="The contradiction queue: notes of one topic that disagree; decide "
+                        "which stands, merge them, or let both stand"),
+        Binding("v", "verdict_filter", "Verdict", id="main.verdict",
+                tooltip="Show only the notes of one verdict: all, reject, defer, compress, "
+                        "merge, promote (the detail pane explains each score)"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="main.clear",
                 tooltip="Clear the filter and go back to the table"),
     ]
+    FULL_FOOTER = 150  # columns every key above needs in the footer (fewer: the compact one)
 
     def __init__(self, memory: Store, watch_interval: float = 1.0) -> None:
         super().__init__()
@@ -84,6 +95,8 @@ class MainScreen(Screen[None]):
         self.show_hidden = False
         self.query_text = ""
         self.order: NoteOrder = "file"
+        self.verdict_filter: str | None = None
+        self.verdicts: dict[str, Verdict] | None = None  # by note id, once scored after a load
         self._ordered = OrderedNotes()
         self.stamp: Hashable = None
         self.watch_interval = watch_interval
@@ -152,11 +165,26 @@ class MainScreen(Screen[None]):
         try:
             plan = self.memory.plan(graph=shelf.graph)
         except NuggetsError:
-            return  # `r` plans again and says what is wrong
-        call(self._planned_ahead, shelf, plan)
+            plan = None  # `r` plans again and says what is wrong
+        if plan is not None:
+            call(self._planned_ahead, shelf, plan)
+        call(self._judge, shelf)
+
+    @work(thread=True, exclusive=True, group="judge", description="_judge")
+    def _judge(self, shelf: Shelf) -> None:
+        """The verdicts, last and apart from the load (a change on disk reloads meanwhile):
+        the table shows and acts without them."""
+        try:
+            finder = store_finder(self.memory)
+            judgement = judge(shelf.graph.notes, self.memory.clock(),
+                              **{k: v for k, v in finder.items() if k != "promotion"})
+        except NuggetsError:
+            return
+        self.app.call_from_thread(self._judged, shelf,
+                                  {v.note_id: v for v in judgement.verdicts})
 
     def _peeked(self, head: list[RawNote]) -> None:
-        if self.shelf is None and self._view(set()) == (None, False, "", "file"):
+        if self.shelf is None and self._view(set()) == (None, False, "", "file", None):
             table = self.query_one(NoteTable)
             table.set_rows(head)
             table.border_title = f"the first {counted(len(head), 'note')} · reading the whole file…"
@@ -195,6 +223,16 @@ class MainScreen(Screen[None]):
         if shelf is self.shelf:
             self.prepared_plan = plan
 
+    def _judged(self, shelf: Shelf, verdicts: dict[str, Verdict]) -> None:
+        if shelf is not self.shelf:
+            return
+        self.verdicts = verdicts
+        self.query_one(NoteTable).show_verdicts(verdicts)
+        if self.verdict_filter is not None:
+            self.refilter()
+        else:
+            self._refresh_detail()
+
     def _load_failed(self, message: str, stamp: Hashable) -> None:
         self.query_one(Busy).stop()
         self._reading = False
@@ -229,14 +267,14 @@ class MainScreen(Screen[None]):
         """What the table shows: the nugget (None for all, or when it is gone), archived notes
         or not, the filter text."""
         nugget = self.nugget if self.nugget in nuggets else None
-        return nugget, self.show_hidden, self.query_text, self.order
+        return nugget, self.show_hidden, self.query_text, self.order, self.verdict_filter
 
     def refilter(self) -> None:
         shelf = self.shelf
         if shelf is None:
             return
         self._filtering += 1
-        view = (self.nugget, self.show_hidden, self.query_text, self.order)
+        view = (self.nugget, self.show_hidden, self.query_text, self.order, self.verdict_filter)
         if shelf.prepared:
             # With the search index built, a pass over 100k notes takes tens of milliseconds:
             # less than handing it to a thread that would share the interpreter with us.
@@ -245,8 +283,11 @@ class MainScreen(Screen[None]):
             self._filter(shelf, view, self._filtering)
 
     def _rows(self, shelf: Shelf, view: View) -> list[RawNote]:
-        nugget, hidden, query, order = view
+        nugget, hidden, query, order, verdict = view
         rows = shelf.list_notes(nugget, include_hidden=hidden, query=query or None)
+        verdicts = self.verdicts
+        if verdict is not None and verdicts is not None:
+            rows = [r for r in rows if (v := verdicts.get(r["id"])) and v.verdict == verdict]
         return self._ordered.view(shelf.notes, rows, order)
 
     @work(thread=True, exclusive=True, group="filter", description="_filter")
@@ -265,8 +306,11 @@ class MainScreen(Screen[None]):
         scope = Text("all nuggets") if self.nugget is None else join("nugget ", line(self.nugget))
         archived = "with archived" if self.show_hidden else "archived hidden"
         order = "" if self.order == "file" else f" · by {LABELS[self.order]}"
+        verdict = "" if self.verdict_filter is None else f" · verdict {self.verdict_filter}"
+        if self.verdict_filter is not None and self.verdicts is None:
+            verdict += " (scoring…)"
         table.border_title = join(counted(len(rows), "note"), " · ", scope,
-                                  f" · {archived}{order}")
+                                  f" · {archived}{order}{verdict}")
 
     @on(VirtualTable.Highlighted, "#notes")
     def _note_highlighted(self, event: VirtualTable.Highlighted) -> None:
@@ -282,7 +326,9 @@ class MainScreen(Screen[None]):
         if shelf is None:
             pane.show(None, empty="The details follow once the whole file is read.")
         else:
-            pane.show(shelf.detail(note["id"], backlinks=shelf.prepared) if note else None)
+            verdict = self.verdicts.get(note["id"]) if note and self.verdicts else None
+            pane.show(shelf.detail(note["id"], backlinks=shelf.prepared) if note else None,
+                      verdict=verdict)
 
     @on(OptionList.OptionHighlighted, "#nuggets")
     def _nugget_chosen(self, event: OptionList.OptionHighlighted) -> None:
@@ -322,6 +368,7 @@ class MainScreen(Screen[None]):
             return
         self.nugget = None
         self.show_hidden = self.show_hidden or fields.hidden(note)
+        self.verdict_filter = None
         self.query_text = ""
         self.query_one("#filter", Input).value = ""
         self.query_one(NuggetList).highlighted = 0
@@ -332,7 +379,7 @@ class MainScreen(Screen[None]):
 
     # The keys that act on the memory; while it is still being read they are dimmed and say so.
     ACTING = {"r": "review", "p": "promote", "ctrl+z": "undo", "l": "history", "g": "graph",
-              "u": "unhide"}
+              "u": "unhide", "c": "conflicts"}
 
     @property
     def footer_note(self) -> str:
@@ -352,7 +399,7 @@ class MainScreen(Screen[None]):
             return True if note is not None and not fields.hidden(note) else None
         if action == "graph":
             return True if note is not None else None
-        if action in ("review", "promote", "undo", "history"):
+        if action in ("review", "promote", "undo", "history", "conflicts"):
             return True if self.shelf is not None else None
         return True
 
@@ -374,6 +421,21 @@ class MainScreen(Screen[None]):
         self.refilter()
         notify(self, "Showing archived notes." if self.show_hidden else "Archived notes hidden.",
                timeout=2)
+
+    def action_verdict_filter(self) -> None:
+        at = VERDICT_FILTERS.index(self.verdict_filter)
+        self.verdict_filter = VERDICT_FILTERS[(at + 1) % len(VERDICT_FILTERS)]
+        self.refilter()
+        shown = self.verdict_filter or "any"
+        waiting = " (still scoring: the filter applies once scored)" if self.verdicts is None \
+            else ""
+        notify(self, f"Verdict: {shown}.{waiting}", timeout=2)
+
+    def action_conflicts(self) -> None:
+        from .conflicts import ConflictsScreen
+
+        self.app.push_screen(ConflictsScreen(self.memory, self._current_graph(), self.verdicts),
+                             self._after_write)
 
     def action_review(self) -> None:
         from .review import ReviewScreen

@@ -11,9 +11,11 @@ from textual.widgets._footer import FooterKey, FooterLabel
 Shown = tuple[tuple[tuple[str, str, bool, str], ...], str]
 
 NARROW = 100  # columns: below this the footer is compact and leaves out its secondary keys
+# (a screen with more keys says from how many columns on it shows them all: its `FULL_FOOTER`)
 # Keys left out of a narrow footer (they work as ever; help and README list them). The command
 # palette's key goes too.
-SECONDARY = frozenset({"quit", "search", "regroup", "sort", "archive", "files"})
+SECONDARY = frozenset({"quit", "search", "regroup", "sort", "archive", "files", "verdict_filter",
+                       "filter"})
 
 
 def shown_keys(screen: Screen[object]) -> Shown:
@@ -43,7 +45,7 @@ class Footer(TextualFooter):
 
     def compose(self) -> ComposeResult:
         self._shown = shown_keys(self.screen)
-        narrow = self._narrow = self.app.size.width < NARROW
+        narrow = self._narrow = self._is_narrow()
         self.set_reactive(TextualFooter.compact, narrow)
         self.set_class(narrow, "-compact")
         self.set_reactive(TextualFooter.show_command_palette, not narrow)
@@ -53,8 +55,11 @@ class Footer(TextualFooter):
             if not (narrow and isinstance(widget, FooterKey) and widget.action in SECONDARY):
                 yield widget
 
+    def _is_narrow(self) -> bool:
+        return self.app.size.width < getattr(self.screen, "FULL_FOOTER", NARROW)
+
     def on_resize(self, event: events.Resize) -> None:
-        if (self.app.size.width < NARROW) != self._narrow:
+        if self._is_narrow() != self._narrow:
             self.recompose()
 
     def bindings_changed(self, screen: Screen[object]) -> None:

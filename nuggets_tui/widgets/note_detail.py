@@ -9,9 +9,11 @@ from textual.widgets import Static
 from core import fields
 from core.models import RawNote
 from core.shelf import NoteDetail
+from core.verdicts import Verdict
 
 from ..safe import block, join, line
 from .absorbed import absorbed_by
+from .verdict_text import verdict_text
 
 LINKS_SHOWN = 50  # each of links and backlinks; a hub note may have thousands
 
@@ -28,7 +30,7 @@ def _title(note: RawNote | None, fallback: str) -> Text:
     return join(line(title), (mark, "dim"))
 
 
-def detail_text(detail: NoteDetail) -> Text:
+def detail_text(detail: NoteDetail, verdict: Verdict | None = None) -> Text:
     note = detail.note
     parts: list[Text | str | tuple[str, str]] = [
         line(fields.text(note, "title") or "(untitled)", style="bold"), "\n",
@@ -42,6 +44,8 @@ def detail_text(detail: NoteDetail) -> Text:
     parts += [block(fields.text(note, "content") or "(no content)"), "\n\n"]
     parts += [("Tags  ", "bold"), line(", ".join(fields.tags(note)) or "none"), "\n\n"]
     parts += _links(detail)
+    if verdict is not None:  # below the links: at 80×24 they show unscrolled
+        parts += ["\n", verdict_text(verdict)]
     # The metadata last: it is long, and a pane of 80×24 shows the links above it unscrolled.
     parts.append("\n")
     for name in _META:
@@ -79,15 +83,16 @@ class NoteDetailPane(VerticalScroll):
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(Text("Select a note to see it here.", style="dim"), id="detail-body")
 
-    _shown: NoteDetail | None = None
+    _shown: tuple[NoteDetail, Verdict | None] | None = None
 
-    def show(self, detail: NoteDetail | None, empty: str = "Select a note to see it here.") -> None:
-        if detail is not None and detail == self._shown:
+    def show(self, detail: NoteDetail | None, empty: str = "Select a note to see it here.",
+             verdict: Verdict | None = None) -> None:
+        if detail is not None and (detail, verdict) == self._shown:
             return  # the same note as it was: drawing it again would only cost a frame
-        self._shown = detail
+        self._shown = None if detail is None else (detail, verdict)
         body = self.query_one("#detail-body", Static)
         if detail is None:
             body.update(line(empty, "dim"))
         else:
-            body.update(detail_text(detail))
+            body.update(detail_text(detail, verdict))
         self.scroll_home(animate=False)

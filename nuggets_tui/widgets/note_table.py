@@ -8,8 +8,10 @@ from rich.text import Text
 
 from core import fields
 from core.models import RawNote
+from core.verdicts import Verdict
 
 from ..safe import line
+from .verdict_text import verdict_cell
 from .virtual_table import Column, RowRenderer, VirtualTable
 
 ARCHIVED_MARK = "A"
@@ -23,10 +25,14 @@ COLUMNS = (
     Column("Tags", 18, priority=1),
     Column("Links", 5, priority=4, right=True),
     Column("Updated", 10, priority=5),
+    Column("Verdict", 8, priority=7),
 )
 
 
 class NoteRows(RowRenderer[RawNote]):
+    def __init__(self) -> None:
+        self.verdicts: dict[str, Verdict] = {}  # by note id; empty until scored
+
     def key(self, row: RawNote) -> str:
         return row["id"]
 
@@ -41,6 +47,7 @@ class NoteRows(RowRenderer[RawNote]):
             line(", ".join(fields.tags(row))),
             Text(str(len(fields.links(row)))),
             line(fields.updated_at(row)[:10]),
+            verdict_cell(self.verdicts.get(row["id"])),
         ]
 
     def style(self, row: RawNote) -> str | None:
@@ -49,4 +56,9 @@ class NoteRows(RowRenderer[RawNote]):
 
 class NoteTable(VirtualTable[RawNote]):
     def __init__(self, *, id: str | None = None, empty_text: str = "No notes match.") -> None:
-        super().__init__(COLUMNS, NoteRows(), empty_text=empty_text, id=id)
+        self.notes = NoteRows()
+        super().__init__(COLUMNS, self.notes, empty_text=empty_text, id=id)
+
+    def show_verdicts(self, verdicts: dict[str, Verdict]) -> None:
+        self.notes.verdicts = verdicts
+        self.refresh()

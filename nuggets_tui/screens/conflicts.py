@@ -1,0 +1,413 @@
+"""The contradiction queue: notes of one topic that say different things (core/contradictions.py),
+one group at a time, stacked with their dates, hits, source, confidence and verdict. The operator
+decides per group: one stands (the others archived with a link to it), merge into it, or both
+stand (remembered until a note changes). A decision is a plan: its diff first, applied after a
+confirmation, journaled, undone with ctrl+z on the notes or from the run history."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Static
+
+from core import NuggetsError, StalePlanError, Store, fields
+from core.contradictions import Group, find_contradictions
+from core.decisions import How, open_groups, plan_decision, read_settled, settle_both
+from core.journal import journal_dir
+from core.models import Plan, RawNote
+from core.store import Graph
+from core.topics import store_finder
+from core.verdicts import Verdict, judge
+
+from ..safe import block, counted, join, line, notify, shown_path
+from ..widgets.busy import Busy
+from ..widgets.diff_view import DiffView, heading, note_diff_text
+from ..widgets.footer import Footer
+from ..widgets.verdict_text import verdict_line
+from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
+from .confirm import ConfirmScreen
+
+NOTES_SHOWN = 50  # of one group's notes, and of a decision's diffs: a topic may hold thousands
+HOW_WORDS = {"keep": "stands; the others are archived with a link to it",
+             "merge": "absorbs the others (the reflection merge); they are archived"}
+
+
+@dataclass
+class Found:
+    graph: Graph
+    groups: list[Group]
+    notes: dict[str, RawNote]  # the groups' notes by id
+
+
+@dataclass(frozen=True)
+class Decision:
+    group: Group
+    keep: str
+    how: How
+    plan: Plan
+
+
+class GroupRows(RowRenderer[Group]):
+    def key(self, row: Group) -> str:
+        return row.id
+
+    def cells(self, row: Group) -> Sequence[Text]:
+        return [Text(f"{len(row.note_ids)}"), line(row.topic), line(row.nugget, "dim")]
+
+
+GROUP_COLUMNS = (
+    Column("Notes", 5, priority=5, right=True),
+    Column("Topic", 0, flexible=True, min_width=14),
+    Column("Nugget", 10, priority=1),
+)
+
+
+def default_keep(group: Group, notes: dict[str, RawNote]) -> str:
+    """The note offered to stand first: the most recently updated (promotion's choice too)."""
+    return max(group.note_ids, key=lambda i: fields.updated_at(notes[i]))
+
+
+def note_text(note: RawNote, number: int, chosen: bool, verdict: Verdict | None,
+              scoring: bool) -> Text:
+    """One note of a group: which one it is, its dates, hits, source, confidence, verdict,
+    and its text."""
+    mark = ("▶ stands if you decide " if chosen else "  ", "bold green" if chosen else "")
+    updated, created = fields.updated_at(note)[:10] or "never", fields.text(note, "createdAt")
+    parts: list[Text | str | tuple[str, str]] = [
+        mark, (f"{number}. ", "bold"), heading(note), "\n",
+        ("   updated ", "dim"), line(updated), ("  created ", "dim"), line(created[:10] or "-"),
+        ("  hits ", "dim"), line(fields.hits(note)),
+        ("  source ", "dim"), line(fields.meta(note, "source") or "-"),
+        ("  confidence ", "dim"), line(note.get("confidence", "-")), "\n   ",
+    ]
+    if verdict is not None:
+        parts.append(verdict_line(verdict))
+    else:
+        parts.append(("verdict: scoring…" if scoring else "verdict: -", "dim"))
+    content = fields.text(note, "content")
+    parts += ["\n", block(content) if content.strip() else Text("(no content)", style="dim"),
+              "\n\n"]
+    return join(*parts)
+
+
+def group_text(group: Group, notes: dict[str, RawNote], keep: str,
+               verdicts: dict[str, Verdict] | None) -> Text:
+    about = "one title, as promotion writes it" if group.kind == "promotion" else "one topic"
+    head = join(line(group.topic, "bold"), "  ", line(group.nugget, "dim"), "  ",
+                line(group.id, "dim"), "\n",
+                f"{counted(len(group.note_ids), 'note')} in {len(group.positions)} positions "
+                f"that disagree ({about}).\n",
+                ("space", "bold"), " picks the note that stands; then ", ("o", "bold"),
+                " it stands, ", ("m", "bold"), " merge into it, ", ("b", "bold"),
+                " both stand.\n\n")
+    ids = list(group.note_ids[:NOTES_SHOWN])
+    ids += [] if keep in ids else [keep]
+    body = [note_text(notes[i], group.note_ids.index(i) + 1, i == keep,
+                      (verdicts or {}).get(i), verdicts is None) for i in ids]
+    return join(head, *body, *_more(len(group.note_ids) - len(ids)))
+
+
+def _more(count: int) -> list[Text]:
+    if count <= 0:
+        return []
+    return [Text(f"… {count:,} more not shown\n", style="dim italic")]
+
+
+def decision_text(decision: Decision, notes: dict[str, RawNote]) -> Text:
+    """What applying the decision writes: each note it changes, before → after."""
+    keep = notes.get(decision.keep)
+    title = fields.text(keep, "title") if keep else ""
+    parts: list[Text | str | tuple[str, str]] = [
+        ("Decision", "bold reverse"), " ", line(title or decision.keep, "bold"), " (",
+        line(decision.keep), ") ", HOW_WORDS[decision.how], ".\n",
+        f"Applying writes {counted(len(decision.plan.notes), 'note')}; ", ("a", "bold"),
+        " applies it after confirming; escape forgets it.\n\n"]
+    for diff in decision.plan.notes[:NOTES_SHOWN]:
+        parts += [note_diff_text(diff.before, diff.after, heading(diff.before)), "\n"]
+    parts += _more(len(decision.plan.notes) - NOTES_SHOWN)
+    return join(*parts, ("\n— the group as it stands —\n\n", "dim"))
+
+
+class ConflictsScreen(Screen[bool]):
+    """Dismissed with True when a decision was written."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "pick", "Pick note", id="conflicts.pick",
+                tooltip="Pick the note of the group that stands (the next one, in turn)"),
+        Binding("o", "decide('keep')", "One stands", id="conflicts.keep",
+                tooltip="The picked note stands; the others are archived with a link to it "
+                        "(reason: superseded by it). Shows the diff first"),
+        Binding("m", "decide('merge')", "Merge", id="conflicts.merge",
+                tooltip="Merge the others into the picked note (the reflection merge). Shows the "
+                        "diff first"),
+        Binding("b", "both", "Both stand", id="conflicts.both",
+                tooltip="Every note of the group stands; not asked again until one of them "
+                        "changes"),
+        Binding("a", "apply", "Apply", id="conflicts.apply",
+                tooltip="Apply the decision shown, after confirming (journaled; ctrl+z on the "
+                        "notes undoes it)"),
+        Binding("escape", "back", "Back", id="conflicts.back",
+                tooltip="Forget the decision shown; else back to the notes"),
+    ]
+
+    def __init__(self, memory: Store, graph: Graph | None = None,
+                 verdicts: dict[str, Verdict] | None = None) -> None:
+        """`graph`: the notes as the main screen last read them, when still current;
+        `verdicts`: the main screen's, when scored (scored here otherwise)."""
+        super().__init__()
+        self.memory = memory
+        self.graph = graph
+        self.verdicts = verdicts
+        self.found: Found | None = None
+        self.keep: dict[str, str] = {}  # group id -> the note picked to stand
+        self.decision: Decision | None = None
+        self.wrote = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Looking for contradictions…"), id="conflicts-summary")
+        with Horizontal():
+            yield VirtualTable(GROUP_COLUMNS, GroupRows(), id="groups",
+                               empty_text="No contradictions: no two notes of one topic "
+                                          "disagree.")
+            yield DiffView(id="conflict-pane")
+        yield Busy()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.table.focus()
+        self.find()
+
+    @property
+    def table(self) -> VirtualTable[Group]:
+        return self.query_one("#groups", VirtualTable)
+
+    @property
+    def group(self) -> Group | None:
+        return self.table.current if self.found is not None else None
+
+    # -- finding ------------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="find", description="find")
+    def find(self, redo: tuple[str, str, How] | None = None) -> None:
+        """The open groups, off the event loop (a linear pass, but 100k notes); then the
+        verdicts when the main screen had none yet. `redo`: a decision to plan again."""
+        call = self.app.call_from_thread
+        call(self.query_one(Busy).start, "Looking for contradictions…")
+        try:
+            graph = self.graph if self.graph is not None else self.memory.read()
+            finder = store_finder(self.memory)
+            groups = find_contradictions(graph.notes, **finder)
+            by_id = {n["id"]: n for n in graph.notes}
+            groups = open_groups(groups, by_id, read_settled(self.memory.journal_home))
+        except NuggetsError as exc:
+            call(self._failed, "Cannot look for contradictions", str(exc))
+            return
+        notes = {i: by_id[i] for g in groups for i in g.note_ids}
+        call(self._found, Found(graph, groups, notes), redo)
+        if self.verdicts is None:
+            judgement = judge(graph.notes, self.memory.clock(),
+                              **{k: v for k, v in finder.items() if k != "promotion"})
+            call(self._judged, {v.note_id: v for v in judgement.verdicts})
+
+    def _found(self, found: Found, redo: tuple[str, str, How] | None) -> None:
+        if not self.is_attached:
+            return  # the operator left while it was looking
+        self.query_one(Busy).stop()
+        current = self.group.id if self.group is not None else None
+        self.found, self.decision, self.graph = found, None, found.graph
+        self.table.set_rows(found.groups, keep_key=current)
+        self._summary()
+        self._show()
+        self.refresh_bindings()
+        if redo is not None:
+            group = next((g for g in found.groups if g.id == redo[0]), None)
+            if group is None or redo[1] not in found.notes:
+                notify(self, "That group changed since: decide it again as it reads now.",
+                       title="Planned again", timeout=6)
+                return
+            self.table.select_key(group.id)
+            self.keep[group.id] = redo[1]
+            self._plan(group, redo[1], redo[2])
+
+    def _judged(self, verdicts: dict[str, Verdict]) -> None:
+        if not self.is_attached:
+            return
+        self.verdicts = verdicts
+        self._show()
+
+    def _summary(self) -> None:
+        if self.found is None:
+            return
+        count = len(self.found.groups)
+        text = join(("Contradictions", "bold"), f" · {counted(count, 'group')} to decide",
+                    " · one stands, merge, or both stand; each decision is a diff first, "
+                    "journaled and undoable." if count else
+                    " · groups let stand come back when one of their notes changes.")
+        self.query_one("#conflicts-summary", Static).update(text)
+
+    # -- the pane -----------------------------------------------------------------------------
+
+    @on(VirtualTable.Highlighted, "#groups")
+    def _highlighted(self, event: VirtualTable.Highlighted) -> None:
+        if self.decision is not None and (event.row is None or
+                                          event.row.id != self.decision.group.id):
+            self.decision = None
+            self.refresh_bindings()
+        self._show()
+
+    def _show(self) -> None:
+        group, found, pane = self.group, self.found, self.query_one(DiffView)
+        if group is None or found is None:
+            pane.show(Text(""))
+            return
+        keep = self.keep.setdefault(group.id, default_keep(group, found.notes))
+        body = group_text(group, found.notes, keep, self.verdicts)
+        decision = self.decision
+        if decision is not None and decision.group.id == group.id:
+            body = join(decision_text(decision, found.notes), body)
+        pane.show(body)
+
+    # -- deciding -----------------------------------------------------------------------------
+
+    def action_pick(self) -> None:
+        group = self.group
+        if group is None:
+            return
+        ids = group.note_ids
+        at = ids.index(self.keep.get(group.id, ids[0]))
+        self.keep[group.id] = ids[(at + 1) % len(ids)]
+        self.decision = None
+        self.refresh_bindings()
+        self._show()
+
+    def action_decide(self, how: How) -> None:
+        group = self.group
+        if group is None or self.found is None:
+            return
+        self._plan(group, self.keep.get(group.id) or default_keep(group, self.found.notes), how)
+
+    @work(thread=True, exclusive=True, group="plan", description="_plan")
+    def _plan(self, group: Group, keep: str, how: How) -> None:
+        try:
+            plan = plan_decision(self.memory, group, keep, how, graph=self.graph)
+        except NuggetsError as exc:
+            self.app.call_from_thread(self._failed, "Cannot plan the decision", str(exc))
+            return
+        self.app.call_from_thread(self._planned, Decision(group, keep, how, plan))
+
+    def _planned(self, decision: Decision) -> None:
+        if self.group is None or self.group.id != decision.group.id:
+            return  # the operator moved on meanwhile
+        self.decision = decision
+        self.refresh_bindings()
+        self._show()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "apply":
+            return True if self.decision is not None else None
+        if action in ("pick", "decide", "both"):
+            return True if self.is_mounted and self.group is not None else None
+        return True
+
+    def action_apply(self) -> None:
+        decision = self.decision
+        if decision is None:
+            return
+        others = len(decision.group.note_ids) - 1
+        how = ("archives " if decision.how == "keep" else "merges into it and archives ") + \
+            f"the other {counted(others, 'note')}"
+        body = join(
+            "Note ", line(decision.keep, "bold"), " stands; this ", how, ".\n\n",
+            f"It rewrites {counted(len(decision.plan.notes), 'note')} in ",
+            line(shown_path(self.memory.graph_path)),
+            ", once, atomically, and only if nobody changed it since this plan. Nothing is "
+            "deleted: archived notes stay in the file.\n\nIt journals the run under ",
+            line(shown_path(journal_dir(self.memory.journal_home))),
+            ", so ctrl+z on the notes (or the run history, l) undoes it.")
+        self.app.push_screen(ConfirmScreen("Apply the decision", body, yes="Apply"),
+                             lambda yes: self._apply(decision) if yes else None)
+
+    @work(thread=True, exclusive=True, group="write", description="_apply")
+    def _apply(self, decision: Decision) -> None:
+        call = self.app.call_from_thread
+        call(self.query_one(Busy).start, "Applying…")
+        try:
+            entry = self.memory.apply(decision.plan)
+        except StalePlanError:
+            call(self._stale, decision)
+            return
+        except NuggetsError as exc:
+            call(self._failed, "Nothing was written", str(exc))
+            return
+        message = (f"Applied as run {entry.run_id}; ctrl+z on the notes undoes it."
+                   if entry else "Nothing to write.")
+        call(self._written, message, "Applied")
+
+    def _stale(self, decision: Decision) -> None:
+        self.query_one(Busy).stop()
+        body = join(
+            "The ", line(self.memory.source_label), " changed on disk since this decision was "
+            "planned (the agent or another program wrote it).\n\nNothing was written: a plan is "
+            "only ever applied to the file it was made from.\n\nLook for contradictions again "
+            "on the current file and plan the same decision?")
+        self.graph = self.decision = None
+        redo = (decision.group.id, decision.keep, decision.how)
+        self.app.push_screen(ConfirmScreen("Stale plan", body, yes="Plan again"),
+                             lambda yes: self.find(redo) if yes else self.find())
+
+    def action_both(self) -> None:
+        group, found = self.group, self.found
+        if group is None or found is None:
+            return
+        body = join(
+            f"Let all {counted(len(group.note_ids), 'note')} of “", line(group.topic),
+            "” stand?\n\nNothing is written to the notes. The group is remembered in ",
+            line(shown_path(journal_dir(self.memory.journal_home).parent)),
+            " and not asked again until one of its notes changes.")
+        self.app.push_screen(ConfirmScreen("Both stand", body, yes="Both stand"),
+                             lambda yes: self._both(group, found) if yes else None)
+
+    @work(thread=True, exclusive=True, group="write", description="_both")
+    def _both(self, group: Group, found: Found) -> None:
+        try:
+            settle_both(self.memory.journal_home, group, found.notes)
+        except NuggetsError as exc:
+            self.app.call_from_thread(self._failed, "Nothing was remembered", str(exc))
+            return
+        except OSError as exc:
+            self.app.call_from_thread(self._failed, "Nothing was remembered",
+                                      f"cannot write beside the journal: {exc.strerror or exc}")
+            return
+        self.app.call_from_thread(self._written, f"All notes of “{group.topic}” stand; not "
+                                  "asked again until one of them changes.", "Both stand",
+                                  False)
+
+    def _written(self, message: str, title: str, notes_changed: bool = True) -> None:
+        self.query_one(Busy).stop()
+        notify(self, message, title=title)
+        self.wrote = self.wrote or notes_changed
+        self.decision = None
+        if notes_changed:
+            self.graph = None
+        self.find()
+
+    def _failed(self, title: str, message: str) -> None:
+        self.query_one(Busy).stop()
+        notify(self, message, title=title, severity="error", timeout=10)
+
+    def action_back(self) -> None:
+        if self.decision is not None:
+            self.decision = None
+            self.refresh_bindings()
+            self._show()
+            return
+        self.dismiss(self.wrote)
+
