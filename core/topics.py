@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Hashable
-from typing import Any
 
 from . import fields
 from .models import RawNote
@@ -77,12 +76,3 @@ def microclaw_topic(note: RawNote) -> tuple[str, str] | None:
 def microclaw_tokens(text: str) -> frozenset[str]:
     """The bot's tokens for its Jaccard: split on whitespace, case-sensitive, punctuation kept."""
     return frozenset(text.split())
-
-
-def store_finder(store: object) -> dict[str, Any]:
-    """How a store's notes are grouped into contradictions (keyword arguments of
-    `find_contradictions`; `topic` and `tokens` of `judge` too): MicroClaw's by the bot's own
-    topic key and tokens, with no promotion groups; the Nuggets defaults otherwise."""
-    if getattr(store, "system", "") == "MicroClaw":
-        return {"topic": microclaw_topic, "tokens": microclaw_tokens, "promotion": False}
-    return {}

@@ -20,7 +20,7 @@ from core.inert import one_line
 from core.models import Plan
 from core.modelscorer import ModelScorer
 from core.store import Graph
-from core.topics import microclaw_tokens, microclaw_topic, nuggets_topic
+from core.topics import nuggets_topic
 from core.verdicts import VERDICTS, Judgement, act_operations, judge
 
 from . import render
@@ -29,19 +29,12 @@ from .runlogging import current_run, logs_run
 from .words import counted, shown_path
 
 
-def _finder(obj: Context) -> dict:
-    """The topic key and tokens of the memory's system (MicroClaw: the bot's own)."""
-    if obj.system == "microclaw":
-        return {"topic": microclaw_topic, "tokens": microclaw_tokens, "promotion": False}
-    return {}
-
-
 def _groups(obj: Context, memory, graph: Graph,  # noqa: ANN001
             include_settled: bool = False) -> list[Group]:
-    groups = find_contradictions(graph.notes, **_finder(obj))
+    groups = find_contradictions(graph.notes, **memory.topic_rules())
     if include_settled:
         return groups
-    return open_groups(groups, {n["id"]: n for n in graph.notes}, read_settled(memory.home))
+    return open_groups(groups, {n["id"]: n for n in graph.notes}, read_settled(memory.journal_home))
 
 
 def _note_line(note: dict) -> str:
@@ -119,7 +112,7 @@ def _both_stand(memory, graph: Graph, group: Group, do_apply: bool) -> None:  # 
         _echo("  nothing is written to the notes; the group is not asked again until one of "
               "them changes. Run with --apply to remember it.")
         return
-    fresh = settle_both(memory.home, group, {n["id"]: n for n in graph.notes})
+    fresh = settle_both(memory.journal_home, group, {n["id"]: n for n in graph.notes})
     current_run().counts["settled"] = int(fresh)
     current_run().summary = f"both stand: {group.id}"
     _echo(f"Remembered: the notes of {group.id} all stand" if fresh
@@ -149,7 +142,7 @@ def _apply(memory, plan: Plan) -> None:  # noqa: ANN001
 def _judge(obj: Context, memory, graph: Graph, scorer: str | None,  # noqa: ANN001
            model: str) -> Judgement:
     judge_with = ModelScorer(scorer, model=model) if scorer else None
-    finder = _finder(obj)
+    finder = memory.topic_rules()
     judgement = judge(graph.notes, memory.clock(), topic=finder.get("topic", nuggets_topic),
                       model=judge_with, tokens=finder.get("tokens", token_set))
     _tell(memory, judgement.notices)

@@ -11,11 +11,18 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Hashable, Iterable
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..clock import Clock
 from ..journal import JournalHeader
-from ..models import JournalEntry, Plan, PromotionPlan, RawNote
+from ..models import (
+    JournalEntry,
+    Operation,
+    Plan,
+    PromotionPlan,
+    RawNote,
+    ReflectionResult,
+)
 from ..shelf import Shelf
 from ..store import Graph
 
@@ -41,6 +48,10 @@ class Store(Protocol):
         """The directory whose `reflections/` holds this memory's journal."""
 
     def read(self) -> Graph: ...
+    def topic_rules(self) -> dict[str, Any]:
+        """How this system's notes are grouped into contradictions: keyword arguments of
+        core/contradictions.py's `find_contradictions` (`topic`, `tokens` also for judging)."""
+
     def stamp(self) -> Hashable:
         """A token that changes whenever another program writes the notes (cheap: a stat)."""
 
@@ -56,6 +67,11 @@ class Store(Protocol):
     def plan(self, nugget_name: str | None = None, limit: int | None = None,
              uncapped: bool = False, graph: Graph | None = None,
              should_stop: Callable[[], bool] | None = None) -> Plan: ...
+    def plan_operations(self, operations: list[Operation], result: ReflectionResult,
+                        graph: Graph | None = None) -> Plan:
+        """Operations decided elsewhere (a contradiction's decision, acting on verdicts) as a
+        plan of this system's writes, journaled as kind "decide". Writes nothing."""
+
     def is_stale(self, plan: Plan) -> bool: ...
     def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None: ...
     def reflect(self, nugget_name: str | None = None, limit: int | None = None,

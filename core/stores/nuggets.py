@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from .. import fields
 from ..agentform import unchanged_since
@@ -128,6 +129,9 @@ class NuggetsStore:
     @property
     def journal_home(self) -> Path:
         return self.home
+
+    def topic_rules(self) -> dict[str, Any]:
+        return {}  # the finder's defaults: subject and title, promotion groups too
 
     def read(self) -> Graph:
         """The graph file, read and checked now."""

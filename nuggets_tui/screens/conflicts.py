@@ -24,7 +24,6 @@ from core.decisions import How, open_groups, plan_decision, read_settled, settle
 from core.journal import journal_dir
 from core.models import Plan, RawNote
 from core.store import Graph
-from core.topics import store_finder
 from core.verdicts import Verdict, judge
 
 from ..safe import block, counted, join, line, notify, shown_path
@@ -203,7 +202,7 @@ class ConflictsScreen(Screen[bool]):
         call(self.query_one(Busy).start, "Looking for contradictions…")
         try:
             graph = self.graph if self.graph is not None else self.memory.read()
-            finder = store_finder(self.memory)
+            finder = self.memory.topic_rules()
             groups = find_contradictions(graph.notes, **finder)
             by_id = {n["id"]: n for n in graph.notes}
             groups = open_groups(groups, by_id, read_settled(self.memory.journal_home))

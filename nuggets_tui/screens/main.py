@@ -22,7 +22,6 @@ from core.noteorder import LABELS, NoteOrder, OrderedNotes, next_order
 from core.shelf import NuggetSummary, Shelf
 from core.stats import Overview, overview
 from core.store import Graph
-from core.topics import store_finder
 from core.verdicts import VERDICTS, Verdict, judge
 
 from ..safe import counted, join, line, notify, shown_path
@@ -175,7 +174,7 @@ class MainScreen(Screen[None]):
         """The verdicts, last and apart from the load (a change on disk reloads meanwhile):
         the table shows and acts without them."""
         try:
-            finder = store_finder(self.memory)
+            finder = self.memory.topic_rules()
             judgement = judge(shelf.graph.notes, self.memory.clock(),
                               **{k: v for k, v in finder.items() if k != "promotion"})
         except NuggetsError:

@@ -11,6 +11,7 @@ import contextlib
 import os
 from collections.abc import Callable, Collection, Hashable, Iterable
 from pathlib import Path
+from typing import Any
 
 from ...clock import Clock, system_clock, to_iso
 from ...errors import GraphError, MicroClawError, reason_of
@@ -24,6 +25,7 @@ from ...safeopen import MEMORY_MD_BYTES, read_regular
 from ...shelf import Shelf
 from ...stamp import FileStamp
 from ...store import EMPTY_FINGERPRINT, Graph
+from ...topics import microclaw_tokens, microclaw_topic
 from .paths import (
     GLOBAL_NUGGET,
     MemoryFile,
@@ -77,6 +79,10 @@ class MicroClawStore:
             return graph
         with paused_gc():
             return read_graph(self.graph_path, self.busy_timeout)
+
+    def topic_rules(self) -> dict[str, Any]:
+        """The bot's own topic key and tokens (its rule 5); no promotion groups."""
+        return {"topic": microclaw_topic, "tokens": microclaw_tokens, "promotion": False}
 
     def shelf(self) -> Shelf:
         return Shelf(self.read())
