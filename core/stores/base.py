@@ -31,6 +31,7 @@ class Store(Protocol):
     system: str  # the memory system's name as the front ends show it ("Nuggets", "MicroClaw")
     source_label: str  # what holds the notes, in words ("graph file", "MicroClaw database")
     pass_label: str  # the maintenance a plan previews ("reflection pass", "bot's maintenance")
+    note_columns: str  # what a table of its notes shows: "notes" (hits, tags) or "rows"
     promotion_label: str  # what promotion writes, in words ("MEMORY.md", "AGENTS.md")
     promotion_rule: str  # which notes qualify, for "<n> notes ...": "{threshold}" filled in
     home: Path  # the directory the operator named (a Nuggets home, a MicroClaw data dir)

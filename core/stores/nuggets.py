@@ -109,6 +109,7 @@ class NuggetsStore:
     system = "Nuggets"
     source_label = "graph file"
     pass_label = "reflection pass"
+    note_columns = "notes"
     promotion_label = "MEMORY.md"
     promotion_rule = "recalled {threshold:,}+ times"
 

@@ -116,7 +116,7 @@ class MainScreen(Screen[None]):
             with Vertical(id="content"):
                 yield Input(placeholder="/ filter by title, content or tags", id="filter")
                 yield Static("", id="problem")
-                yield NoteTable(id="notes")
+                yield NoteTable(id="notes", rows=self.memory.note_columns == "rows")
                 yield NoteDetailPane(id="detail")
         yield Busy()
         yield Footer()

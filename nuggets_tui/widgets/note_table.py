@@ -27,10 +27,23 @@ COLUMNS = (
     Column("Updated", 10, priority=5),
     Column("Verdict", 8, priority=7),
 )
+# A MicroClaw row: what the bot's rules go by instead of hits and tags.
+ROW_COLUMNS = (
+    Column("", 1, priority=9),
+    Column("Title", 0, flexible=True, min_width=24),
+    Column("Category", 9, priority=3),
+    Column("Conf.", 5, priority=6, right=True),
+    Column("Source", 12, priority=1),
+    Column("Last seen", 10, priority=5),
+    Column("Expires", 10, priority=2),
+    Column("Links", 5, priority=4, right=True),
+    Column("Verdict", 8, priority=7),
+)
 
 
 class NoteRows(RowRenderer[RawNote]):
-    def __init__(self) -> None:
+    def __init__(self, rows: bool = False) -> None:
+        self.rows = rows  # MicroClaw rows: ROW_COLUMNS
         self.verdicts: dict[str, Verdict] = {}  # by note id; empty until scored
 
     def key(self, row: RawNote) -> str:
@@ -38,9 +51,14 @@ class NoteRows(RowRenderer[RawNote]):
 
     def cells(self, row: RawNote) -> Sequence[Text]:
         title = fields.text(row, "title")
-        return [
+        head = [
             Text(ARCHIVED_MARK if fields.hidden(row) else " ", style="bold"),
             line(title) if title.strip() else Text("(untitled)", style="italic"),
+        ]
+        if self.rows:
+            return [*head, *self._row_cells(row)]
+        return [
+            *head,
             line(fields.text(row, "scope")),
             line(fields.text(row, "type")),
             line(fields.hits(row)),
@@ -50,14 +68,31 @@ class NoteRows(RowRenderer[RawNote]):
             verdict_cell(self.verdicts.get(row["id"])),
         ]
 
+    def _row_cells(self, row: RawNote) -> list[Text]:
+        extra = row.get("microclaw")
+        extra = extra if isinstance(extra, dict) else {}
+        confidence = row.get("confidence")
+        return [
+            line(fields.text(row, "type")),
+            line(f"{confidence:.2f}" if isinstance(confidence, float) else confidence or ""),
+            line(fields.text(row, "source")),
+            line(str(extra.get("lastSeenAt") or "")[:10]),
+            line(str(extra.get("expiresAt") or "")[:10]),
+            Text(str(len(fields.links(row)))),
+            verdict_cell(self.verdicts.get(row["id"])),
+        ]
+
     def style(self, row: RawNote) -> str | None:
         return "virtual-table--dim" if fields.hidden(row) else None
 
 
 class NoteTable(VirtualTable[RawNote]):
-    def __init__(self, *, id: str | None = None, empty_text: str = "No notes match.") -> None:
-        self.notes = NoteRows()
-        super().__init__(COLUMNS, self.notes, empty_text=empty_text, id=id)
+    def __init__(self, *, id: str | None = None, empty_text: str = "No notes match.",
+                 rows: bool = False) -> None:
+        """`rows`: the notes are MicroClaw rows (their own columns)."""
+        self.notes = NoteRows(rows)
+        super().__init__(ROW_COLUMNS if rows else COLUMNS, self.notes, empty_text=empty_text,
+                         id=id)
 
     def show_verdicts(self, verdicts: dict[str, Verdict]) -> None:
         self.notes.verdicts = verdicts

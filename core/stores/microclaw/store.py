@@ -48,6 +48,7 @@ CHUNK = 10_000
 class MicroClawStore:
     system = "MicroClaw"
     source_label = "MicroClaw database"
+    note_columns = "rows"  # category, confidence, source, last seen, expiry
     pass_label = "bot's maintenance (its reflector's rules)"
     promotion_label = "AGENTS.md"
     promotion_rule = "with confidence {threshold}% or more"
