@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SkipValidation
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SkipValidation
 from pydantic.alias_generators import to_camel
 
 RawNote = dict[str, Any]
@@ -176,6 +176,9 @@ class Plan(CamelModel):
     notes: list[NoteDiff]
     fact_edits: list[FactEdit] = Field(default_factory=list)
     fact_fingerprints: dict[str, str] = Field(default_factory=dict)  # of the files they touch
+    # The graph snapshot this process planned from (never part of a plan's JSON): applying the
+    # plan to that very file takes its notes and its after-images instead of replaying.
+    _graph: Any = PrivateAttr(default=None)
 
     def change_for(self, op_id: int) -> ReflectionChange:
         return self.result.changes[op_id - 1]
