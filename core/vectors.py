@@ -15,12 +15,15 @@ from .models import RawNote
 
 _BASIS_SIZE = 20
 _META = ("subject", "scope", "type", "source", "stability")
+_META_PREFIXES = tuple(f"{name}:" for name in _META)
+_ALL_STR = (str,) * len(_META)
 
 
 def vector_spec(note: RawNote) -> dict[str, Any]:
     kind = "fact" if note.get("kind") == "fact" else "note"
-    if all(type(note.get(name)) is str for name in _META):
-        meta = [f"{name}:{note[name]}" for name in _META]
+    stored = tuple(map(note.get, _META))
+    if tuple(map(type, stored)) == _ALL_STR:
+        meta = list(map(str.__add__, _META_PREFIXES, stored))
     else:  # what the agent infers for a note without them
         meta = [f"{name}:{fields.meta(note, name)}" for name in _META]
     parts = [f"kind:{kind}", *meta, f"note:{note['id']}"]
