@@ -72,6 +72,8 @@ def measure_shapes(
                     got = (command_seconds(home, env) if task == COMMAND
                            else worker("bench.measure", task, str(home)))
                     row.setdefault(task, []).append(got["seconds"])
+                    if "vectors" in got:
+                        row.setdefault(f"{task}_vectors", []).append(got["vectors"])
             found.setdefault(str(shape), {})[str(size)] = row
             shutil.rmtree(home)
             measured()
@@ -128,8 +130,10 @@ def shapes_section(shapes: dict[str, Any]) -> list[str]:
         "for any of them. Medians over the runs; each ratio is to `json.load` of the same file "
         "measured in the same run, in a fresh process. *uncapped* is `Memory.plan(uncapped=True)`"
         " from the file (the console's `c` plans the same on notes it already holds, so it costs "
-        "less); *command* is `nuggets reflect` (the capped dry run) timed from outside, the "
-        "whole process; *apply* applies the uncapped plan (planning not timed); *lists* is the "
+        "less), *vectors* the part of it that gives every changed note the agent's vector "
+        "(`core/vectors.py`, timed again alone); *command* is `nuggets reflect` (the capped "
+        "dry run) timed from outside, the whole process; *apply* applies the uncapped plan "
+        "(planning not timed); *lists* is the "
         "console's Orphans and Groups computed on a loaded graph (their tables lay out a page). "
         f"Targets: exponent ≤ {EXPONENT_LIMIT}; at the largest size uncapped ≤ "
         f"{LIMITS['plan_uncapped']:g}×, command ≤ {LIMITS[COMMAND]:g}×, apply ≤ "
@@ -153,7 +157,9 @@ def shapes_section(shapes: dict[str, Any]) -> list[str]:
             cells = []
             for task in ("plan_uncapped", COMMAND, "apply_uncapped"):
                 ratio = _median(row[task]) / base
-                cells.append(f"{_median(row[task]):.2f} s ({ratio:.1f}×)"
+                vectors = row.get(f"{task}_vectors")
+                part = f"; vectors {_median(vectors):.2f} s" if vectors else ""
+                cells.append(f"{_median(row[task]):.2f} s ({ratio:.1f}×{part})"
                              f"{_mark(not last or ratio <= LIMITS[task])}")
             lists = _median(row["graph_lists"])
             cells.append(f"{lists:.2f} s{_mark(not last or lists <= LISTS_LIMIT_S)}")
