@@ -19,10 +19,11 @@ from .errors import (
 from .memory import Memory
 from .models import JournalEntry, Note, Plan, PromotionPlan, ReflectionChange, ReflectionResult
 from .shelf import Shelf
+from .stores.base import Store
 
 __all__ = [
     "GraphError", "JournalEntry", "JournalError", "Memory", "Note", "NuggetsError", "Plan",
-    "PromotionPlan", "ReflectionChange", "ReflectionResult", "Shelf", "StalePlanError",
+    "PromotionPlan", "ReflectionChange", "ReflectionResult", "Shelf", "StalePlanError", "Store",
     "UndoConflictError", "UnknownNoteError", "promote_facts", "reflect_and_clean_memory",
 ]
 

@@ -58,3 +58,23 @@ def demo_home(environ: Mapping[str, str] | None = None) -> Path:
 
 def demo_memory_md(home: Path) -> Path:
     return home / "memory" / "MEMORY.md"
+
+
+MICROCLAW_HOME = ".microclaw"
+MICROCLAW_OLD_LAYOUT = "microclaw.data"  # the bot's older default, beside where it runs
+
+
+def resolve_microclaw_dir(explicit: Path | None = None, user_home: Path | None = None,
+                          cwd: Path | None = None) -> Path:
+    """A MicroClaw data dir: the one named, else ~/.microclaw, else ./microclaw.data when
+    only that older layout exists."""
+    if explicit is not None:
+        return explicit.expanduser()
+    current = (Path.home() if user_home is None else user_home) / MICROCLAW_HOME
+    older = (Path.cwd() if cwd is None else cwd) / MICROCLAW_OLD_LAYOUT
+    return older if not current.is_dir() and older.is_dir() else current
+
+
+def demo_microclaw_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """The MicroClaw demo's data dir, beside the Nuggets demo."""
+    return demo_home(environ).with_name("demo-microclaw")

@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.screen import Screen
 
-from core import Memory
+from core import Store
 from core.inert import one_line
 
 from .commands import NoteCommands
@@ -31,8 +31,8 @@ class NuggetsApp(App[None]):
     COMMANDS = App.COMMANDS | {NoteCommands}
 
     def __init__(
-        self, memory: Memory, *, demo_offer: bool = False,
-        open_demo: Callable[[], Memory] | None = None, watch_interval: float = 1.0,
+        self, memory: Store, *, demo_offer: bool = False,
+        open_demo: Callable[[], Store] | None = None, watch_interval: float = 1.0,
     ) -> None:
         super().__init__()
         self.memory = memory
@@ -84,6 +84,6 @@ class NuggetsApp(App[None]):
             )
 
 
-def run_console(memory: Memory, demo_offer: bool = False,
-                open_demo: Callable[[], Memory] | None = None) -> None:
+def run_console(memory: Store, demo_offer: bool = False,
+                open_demo: Callable[[], Store] | None = None) -> None:
     NuggetsApp(memory, demo_offer=demo_offer, open_demo=open_demo).run()

@@ -15,11 +15,20 @@ from typing import Any
 
 import click
 
-from core import Memory, NuggetsError
+from core import NuggetsError, Store
 from core.clock import env_clock, parse_iso
-from core.home import HOME_ENV, demo_home, demo_memory_md, home_choice, resolve_home
+from core.home import (
+    HOME_ENV,
+    demo_home,
+    demo_memory_md,
+    demo_microclaw_dir,
+    home_choice,
+    resolve_home,
+    resolve_microclaw_dir,
+)
 from core.inert import inert, inert_json, one_line
 from core.jsonfmt import dumps_indented
+from core.memory import open_store
 from core.models import PromotionPlan
 from core.promotion import parse_allowance
 from core.selection import MAX_LIMIT
@@ -36,23 +45,27 @@ class Context:
     demo: bool
     verbose: bool
     explicit: bool = False  # --home or $NUGGETS_HOME named the home
+    system: str = "nuggets"  # or "microclaw": home is then a MicroClaw data dir
 
     def memory(self, memory_md: Path | None = None, must_exist: bool = True,
                announce: bool = True, needs_graph: bool = False,
-               graph_warnings: bool = True) -> Memory:
+               graph_warnings: bool = True) -> Store:
         """The memory at home; `announce` prints what opening it settled and, with
         `graph_warnings`, what the graph file's read tolerated (that reads the whole file: a
         command that may not need it says so later). The console shows those itself.
         `needs_graph`: a home without a graph file is an error, not an empty memory."""
+        microclaw = self.system == "microclaw"
         if must_exist and not self.home.is_dir():
             raise NuggetsError(
+                f"no MicroClaw data dir at {shown_path(self.home)} (no such directory); use "
+                "--microclaw DIR, or try the demo with --demo-microclaw" if microclaw else
                 f"no memory at {shown_path(self.home)} (no such directory); use --home DIR, set "
                 "$NUGGETS_HOME, or try the demo with --demo"
             )
-        if memory_md is None and self.demo:
+        if memory_md is None and self.demo and not microclaw:
             memory_md = demo_memory_md(self.home)
-        memory = Memory(self.home, env_clock(), memory_md)
-        choice = None if self.demo or self.explicit else home_choice(self.home)
+        memory = open_store(self.home, self.system, env_clock(), memory_md)
+        choice = None if self.demo or self.explicit or microclaw else home_choice(self.home)
         if choice and announce:
             click.echo(f"nuggets: {one_line(choice)}", err=True)
         elif choice:
@@ -63,13 +76,17 @@ class Context:
             _tell(memory, memory.startup_messages() if graph_warnings else [])
         graph = memory.graph_path
         if needs_graph and not graph.exists() and not graph.is_symlink():
+            if microclaw:
+                raise NuggetsError(f"no MicroClaw database at {shown_path(graph)}: is "
+                                   f"{shown_path(self.home)} the bot's data dir? Use "
+                                   "--microclaw DIR, or try the demo with --demo-microclaw")
             raise NuggetsError(f"no graph file at {shown_path(graph)}: "
                                f"{shown_path(self.home)} holds no memory yet; "
                                "use --home DIR for another one, or try the demo with --demo")
         return memory
 
 
-def _tell(memory: Memory, messages: Iterable[str] = ()) -> None:
+def _tell(memory: Store, messages: Iterable[str] = ()) -> None:
     """What opening or reading the memory settled, tolerated or skipped, on standard error."""
     for message in [*messages, *memory.take_notices()]:
         click.echo(f"nuggets: {one_line(message)}", err=True)
@@ -129,7 +146,11 @@ def _quiet_stdout() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def _materialized_demo(reset: bool = False) -> Path:
+def _materialized_demo(reset: bool = False, microclaw: bool = False) -> Path:
+    if microclaw:
+        from core.stores.microclaw.demo import materialize_demo as materialize_microclaw
+
+        return materialize_microclaw(demo_microclaw_dir(), reset=reset)
     from core.demo import materialize_demo
 
     return materialize_demo(demo_home(), reset=reset)
@@ -140,34 +161,50 @@ def _materialized_demo(reset: bool = False) -> Path:
               help="Memory directory (default $NUGGETS_HOME, else ~/.donna when it holds a graph, "
                    "else ~/.nuggets).")
 @click.option("--demo", is_flag=True, help="Use the built-in demo memory instead.")
+@click.option("--microclaw", "microclaw", metavar="DIR",
+              type=click.Path(path_type=Path, file_okay=False),
+              help="Review a MicroClaw bot's memory instead: its data dir (the bot's default is "
+                   "~/.microclaw, or ./microclaw.data in older setups).")
+@click.option("--demo-microclaw", is_flag=True, help="Use the built-in MicroClaw demo instead.")
 @click.option("-v", "--verbose", is_flag=True, help="Say more (the daily pass is silent without).")
 @click.version_option(package_name="nuggets-review")
 @click.pass_context
 @reports_errors
-def main(ctx: click.Context, home: Path | None, demo: bool, verbose: bool) -> None:
-    """Review and tidy an AI agent's long-term memory (Nuggets format).
+def main(ctx: click.Context, home: Path | None, demo: bool, microclaw: Path | None,
+         demo_microclaw: bool, verbose: bool) -> None:
+    """Review and tidy an AI agent's long-term memory (Nuggets or MicroClaw).
 
     Without a command, opens the review console.
     """
-    if demo and home is not None:
-        raise click.UsageError("--demo and --home cannot be used together")
-    chosen = _materialized_demo() if demo else resolve_home(home)
-    explicit = home is not None or bool(os.environ.get(HOME_ENV))
-    ctx.obj = Context(home=chosen, demo=demo, verbose=verbose, explicit=explicit)
+    chosen_flags = [name for name, on in (("--demo", demo), ("--home", home is not None),
+                                          ("--microclaw", microclaw is not None),
+                                          ("--demo-microclaw", demo_microclaw)) if on]
+    if len(chosen_flags) > 1:
+        raise click.UsageError(f"{' and '.join(chosen_flags)} cannot be used together")
+    if demo_microclaw or microclaw is not None:
+        chosen = (_materialized_demo(microclaw=True) if demo_microclaw
+                  else resolve_microclaw_dir(microclaw))
+        ctx.obj = Context(home=chosen, demo=demo_microclaw, verbose=verbose,
+                          explicit=microclaw is not None, system="microclaw")
+    else:
+        chosen = _materialized_demo() if demo else resolve_home(home)
+        explicit = home is not None or bool(os.environ.get(HOME_ENV))
+        ctx.obj = Context(home=chosen, demo=demo, verbose=verbose, explicit=explicit)
     if ctx.invoked_subcommand is None:
-        _open_console(ctx.obj, explicit=explicit)
+        _open_console(ctx.obj, explicit=ctx.obj.explicit)
 
 
 def _open_console(context: Context, explicit: bool) -> None:
     from .app import run_console
 
     missing = not context.home.is_dir()
-    if missing and explicit:
+    if missing and (explicit or context.system != "nuggets"):
         context.memory()  # raises the "no memory at" error
+    microclaw = context.system == "microclaw"
     run_console(
         context.memory(must_exist=False, announce=False), demo_offer=missing,
-        open_demo=lambda: Context(_materialized_demo(), True, context.verbose).memory(
-            announce=False),
+        open_demo=lambda: Context(_materialized_demo(microclaw=microclaw), True,
+                                  context.verbose, system=context.system).memory(announce=False),
     )
 
 
@@ -400,10 +437,11 @@ def daily(obj: Context) -> None:
 
 @main.command()
 @click.option("--reset", is_flag=True, help="Recreate the demo memory from scratch.")
+@click.option("--microclaw", is_flag=True, help="The MicroClaw demo's data dir instead.")
 @reports_errors
-def demo(reset: bool) -> None:
+def demo(reset: bool, microclaw: bool) -> None:
     """Print the demo memory's path (creating it on first use)."""
-    _echo(str(_materialized_demo(reset=reset)))
+    _echo(str(_materialized_demo(reset=reset, microclaw=microclaw)))
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ def _rows(bindings: list[BindingType]) -> list[tuple[str, str]]:
 
 def key_sections() -> list[tuple[str, list[tuple[str, str]]]]:
     from .app import NuggetsApp
+    from .screens.files import FilesScreen
     from .screens.graph import GraphScreen, LinkTree
     from .screens.history import HistoryScreen
     from .screens.main import MainScreen
@@ -44,6 +45,7 @@ def key_sections() -> list[tuple[str, list[tuple[str, str]]]]:
         ("Promotion (p)", _rows(PromoteScreen.BINDINGS)),
         ("Link graph (g)", _rows(LinkTree.BINDINGS) + _rows(GraphScreen.BINDINGS)),
         ("Run history (l)", _rows(HistoryScreen.BINDINGS)),
+        ("Memory files (f)", _rows(FilesScreen.BINDINGS)),
     ]
 
 

@@ -67,6 +67,8 @@ async def walk_every_screen(pilot, app: NuggetsApp, hostile: Hostile) -> int:  #
     await check("run history: the tampered run", "l", expect="Run history")
     await check("run history: its pane", "down")
     await check("back from the run history", "escape")
+    await check("memory files", "f", expect="Memory files")
+    await check("back from the memory files", "escape")
     # The journal is checked before it is trusted: the tampered run is skipped and named.
     await check("undo refused: a tampered run id", "ctrl+z", expect="No applied run to undo")
     assert not isinstance(app.screen, ConfirmScreen)

@@ -112,7 +112,7 @@ def test_a_write_that_fails_before_landing_is_not_reported_as_written(
     def fails(*args: object, **kwargs: object) -> str:
         raise OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG))
 
-    monkeypatch.setattr("core.memory.replace_if_unchanged", fails)
+    monkeypatch.setattr("core.stores.nuggets.replace_if_unchanged", fails)
     with pytest.raises(GraphError) as raised:
         _apply(memory_of(home))
     assert "cannot be written" in str(raised.value) and "was written" not in str(raised.value)

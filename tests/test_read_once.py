@@ -51,8 +51,8 @@ def test_applying_a_whole_plan_made_here_reads_no_graph_again_and_replays_nothin
     tmp_path: Path,
 ) -> None:
     from core import Memory
-    from core import memory as memory_module
     from core.clock import fixed_clock, parse_iso
+    from core.stores import nuggets as memory_module
     from tests.note_builders import sample_notes
 
     home = make_home(tmp_path, sample_notes())

@@ -8,20 +8,22 @@ talk to this interface, so a new memory system is a new store, not a fork of the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Protocol
 
 from ..clock import Clock
 from ..journal import JournalHeader
-from ..models import JournalEntry, Plan, PromotionPlan
+from ..models import JournalEntry, Plan, PromotionPlan, RawNote
 from ..shelf import Shelf
 from ..store import Graph
 
 
 class Store(Protocol):
     system: str  # the memory system's name as the front ends show it ("Nuggets", "MicroClaw")
+    source_label: str  # what holds the notes, in words ("graph file", "MicroClaw database")
+    promotion_label: str  # what promotion writes, in words ("MEMORY.md", "AGENTS.md")
     home: Path  # the directory the operator named (a Nuggets home, a MicroClaw data dir)
     clock: Clock
     notices: list[str]  # what settling and tolerant reads found, for the front ends to tell
@@ -36,6 +38,16 @@ class Store(Protocol):
         """The directory whose `reflections/` holds this memory's journal."""
 
     def read(self) -> Graph: ...
+    def stamp(self) -> Hashable:
+        """A token that changes whenever another program writes the notes (cheap: a stat)."""
+
+    def scope_files(self, nugget: str | None) -> list[Path]:
+        """The files the system keeps beside a nugget's notes (all nuggets: None), which the
+        console shows read-only; absent ones included, so the operator sees where they go."""
+
+    def first_notes(self, count: int) -> list[RawNote]:
+        """A page of notes to show while the whole memory is read (may be empty)."""
+
     def shelf(self) -> Shelf: ...
     def now(self) -> str: ...
     def plan(self, nugget_name: str | None = None, limit: int | None = None,

@@ -14,9 +14,9 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Static
 
-from core import Memory, NuggetsError
+from core import NuggetsError, Store
 from core.history import undone_by
-from core.journal import JournalHeader
+from core.journal import JournalHeader, journal_dir
 from core.models import JournalEntry
 
 from ..safe import counted, join, line, notify, shown_path
@@ -96,14 +96,15 @@ class HistoryScreen(Screen[str | None]):
         Binding("escape", "back", "Back", id="history.back", tooltip="Back to the notes"),
     ]
 
-    def __init__(self, memory: Memory) -> None:
+    def __init__(self, memory: Store) -> None:
         super().__init__()
         self.memory = memory
         self.runs = Runs()
 
     def compose(self) -> ComposeResult:
         yield Static(join(("Run history", "bold"), " · the journal in ",
-                          line(shown_path(self.memory.home / "reflections"))), id="history-title")
+                          line(shown_path(journal_dir(self.memory.journal_home)))),
+                     id="history-title")
         with Horizontal():
             yield VirtualTable(RUN_COLUMNS, self.runs, id="runs",
                                empty_text="Reading the journal…")

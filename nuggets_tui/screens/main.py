@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -14,12 +14,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 
-from core import Memory, NuggetsError, UndoConflictError, fields
+from core import NuggetsError, Store, UndoConflictError, fields
 from core.history import last_undoable
 from core.inert import one_line
 from core.models import JournalEntry, Plan, RawNote
 from core.noteorder import LABELS, NoteOrder, OrderedNotes, next_order
-from core.peek import first_notes
 from core.shelf import NuggetSummary, Shelf
 from core.stats import Overview, overview
 from core.store import Graph
@@ -34,24 +33,6 @@ from ..widgets.overview import OverviewPanel
 from ..widgets.virtual_table import VirtualTable
 from .confirm import ConfirmScreen
 
-
-@dataclass(frozen=True)
-class FileStamp:
-    """Enough of a stat to notice that another process replaced or rewrote the file."""
-
-    mtime_ns: int
-    size: int
-    inode: int
-
-    @classmethod
-    def of(cls, path: Path) -> FileStamp | None:
-        try:
-            st = path.stat()
-        except OSError:
-            return None
-        return cls(st.st_mtime_ns, st.st_size, st.st_ino)
-
-
 BLOCKERS_SHOWN = 20  # notes named in the dialog when an undo is blocked
 FIRST_PAGE = 100  # notes read from the head of the file to show while the rest is read
 View = tuple[str | None, bool, str, NoteOrder]  # nugget (None: all), archived, filter, order
@@ -61,7 +42,7 @@ View = tuple[str | None, bool, str, NoteOrder]  # nugget (None: all), archived, 
 class Loaded:
     shelf: Shelf
     nuggets: list[NuggetSummary]
-    stamp: FileStamp | None
+    stamp: Hashable
     view: View
     rows: list[RawNote]
 
@@ -88,11 +69,14 @@ class MainScreen(Screen[None]):
                 tooltip="Walk the link graph from the selected note"),
         Binding("l", "history", "Runs", id="main.history",
                 tooltip="Every applied run with what it changed; undo any of them"),
+        Binding("f", "files", "Files", id="main.files",
+                tooltip="The memory files beside this nugget, read-only (MEMORY.md and fact "
+                        "files; AGENTS.md and USER.md)"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="main.clear",
                 tooltip="Clear the filter and go back to the table"),
     ]
 
-    def __init__(self, memory: Memory, watch_interval: float = 1.0) -> None:
+    def __init__(self, memory: Store, watch_interval: float = 1.0) -> None:
         super().__init__()
         self.memory = memory
         self.shelf: Shelf | None = None
@@ -101,7 +85,7 @@ class MainScreen(Screen[None]):
         self.query_text = ""
         self.order: NoteOrder = "file"
         self._ordered = OrderedNotes()
-        self.stamp: FileStamp | None = None
+        self.stamp: Hashable = None
         self.watch_interval = watch_interval
         self._pending_select: str | None = None
         self._filtering = 0  # which refilter the table shows, so a slower older one can't win
@@ -112,7 +96,7 @@ class MainScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         home = shown_path(self.memory.home)
-        yield Static(join(("Nuggets", "bold"), "  ", line(home)), id="title-bar")
+        yield Static(join((self.memory.system, "bold"), "  ", line(home)), id="title-bar")
         with Horizontal():
             with Vertical(id="sidebar"):
                 yield NuggetList(id="nuggets")
@@ -143,11 +127,11 @@ class MainScreen(Screen[None]):
         """Read the memory and show it at once; then, in the same background thread, build the
         search and backlink indexes, the overview, and the capped dry run `r` will show."""
         call = self.app.call_from_thread
-        stamp = FileStamp.of(self.memory.graph_path)
+        stamp = self.memory.stamp()
         if self.shelf is None and not quiet:
             # A page of notes from the head of the file while the whole of it is read: shown,
             # never acted on (every key that acts waits for the shelf).
-            head = first_notes(self.memory.graph_path, FIRST_PAGE)
+            head = self.memory.first_notes(FIRST_PAGE)
             if head:
                 call(self._peeked, head)
         try:
@@ -198,8 +182,8 @@ class MainScreen(Screen[None]):
         if quiet and previous is not None and (
             previous.graph.fingerprint != loaded.shelf.graph.fingerprint
         ):
-            notify(self, "The graph file changed on disk; the console reloaded it.",
-                   title="Reloaded")
+            notify(self, f"The {self.memory.source_label} changed on disk; the console reloaded "
+                   "it.", title="Reloaded")
         self.refresh_bindings()
 
     def _prepared(self, shelf: Shelf, figures: Overview) -> None:
@@ -211,7 +195,7 @@ class MainScreen(Screen[None]):
         if shelf is self.shelf:
             self.prepared_plan = plan
 
-    def _load_failed(self, message: str, stamp: FileStamp | None) -> None:
+    def _load_failed(self, message: str, stamp: Hashable) -> None:
         self.query_one(Busy).stop()
         self._reading = False
         self.stamp = stamp
@@ -231,7 +215,7 @@ class MainScreen(Screen[None]):
 
     def _check_file(self) -> None:
         """Another process (the agent) may rewrite the graph file at any moment."""
-        stamp = FileStamp.of(self.memory.graph_path)
+        stamp = self.memory.stamp()
         if stamp != self.stamp and not self.workers_busy("load"):
             self.stamp = stamp
             self.reload(quiet=True)
@@ -414,6 +398,11 @@ class MainScreen(Screen[None]):
             return
         self.app.push_screen(GraphScreen(self.shelf, note["id"], self.nugget), self._jump)
 
+    def action_files(self) -> None:
+        from .files import FilesScreen
+
+        self.app.push_screen(FilesScreen(self.memory, self.nugget))
+
     def action_history(self) -> None:
         from .history import HistoryScreen
 
@@ -423,7 +412,7 @@ class MainScreen(Screen[None]):
     def _current_graph(self) -> Graph | None:
         """The graph as loaded, while the file on disk is still that version (by its stat);
         planning from it saves reading a large file again."""
-        if self.shelf is None or FileStamp.of(self.memory.graph_path) != self.stamp:
+        if self.shelf is None or self.memory.stamp() != self.stamp:
             return None
         return self.shelf.graph
 
@@ -571,7 +560,7 @@ class MainScreen(Screen[None]):
         return out
 
 
-def _undo_what(entry: JournalEntry, memory: Memory) -> Text:
+def _undo_what(entry: JournalEntry, memory: Store) -> Text:
     if entry.memory_md is not None:
         return join("This puts ", line(shown_path(entry.memory_md)), " back as it was before it "
                     "(if nothing changed it since), and journals the undo.")

@@ -16,7 +16,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Static
 
-from core import Memory, NuggetsError, StalePlanError
+from core import NuggetsError, StalePlanError, Store
 from core.memorymd import section_rank
 from core.models import BlockedEntry, PromotionEntry, PromotionPlan, ShadowedNote
 from core.promotion import parse_allowance
@@ -174,7 +174,7 @@ class PromoteScreen(Screen[bool]):
                 tooltip="Back to the notes; nothing is written"),
     ]
 
-    def __init__(self, memory: Memory, graph: Graph | None = None) -> None:
+    def __init__(self, memory: Store, graph: Graph | None = None) -> None:
         """`graph`: the notes as the main screen last read them, when still current."""
         super().__init__()
         self.memory = memory

@@ -17,13 +17,14 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
-from core import Memory, NuggetsError, StalePlanError, fields
+from core import NuggetsError, StalePlanError, Store, fields
 from core.facts import describe
+from core.journal import journal_dir
 from core.models import MergeOp, Operation, Plan, RawNote, ReflectionChange, operation_note_ids
 from core.passrun import PassCancelled
 from core.preview import ChangeView, change_view, named_notes, touched_by
 from core.selection import MAX_LIMIT
-from core.store import Graph, current_fingerprint
+from core.store import Graph
 
 from ..safe import block, counted, join, line, more_lines, notify, shown_path
 from ..widgets.busy import Busy
@@ -151,7 +152,8 @@ def cap_text(plan: Plan) -> Text:
 
 
 def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | None = None,
-                query: str = "", stale: bool = False, grouping: str = "kind") -> Text:
+                query: str = "", stale: bool = False, grouping: str = "kind",
+                source_label: str = "graph file") -> Text:
     """`shown`: how many changes a search finds (None: no search)."""
     result = plan.result
     scope = "all nuggets" if nugget is None else f"nugget {nugget}"
@@ -168,7 +170,7 @@ def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | Non
         parts += ["\n", (f"{counted(shown, 'change')} match “", "bold"), line(query, "bold"),
                   ("”", "bold"), ": + and - keep or reject just those; escape clears the search."]
     if stale:
-        parts += ["\n", ("Stale: the graph file changed on disk since this plan. "
+        parts += ["\n", (f"Stale: the {source_label} changed on disk since this plan. "
                          "Press r to plan again (your rejections carry over).", "bold red")]
     return join(*parts)
 
@@ -278,7 +280,7 @@ class ReviewScreen(Screen[bool]):
                 tooltip="Clear the search; else back to the notes (nothing is written)"),
     ]
 
-    def __init__(self, memory: Memory, nugget: str | None, uncapped: bool = False,
+    def __init__(self, memory: Store, nugget: str | None, uncapped: bool = False,
                  graph: Graph | None = None, prepared: Plan | None = None,
                  watch_interval: float = 1.0) -> None:
         """`graph`: the file as the main screen last read it, when still current (planning
@@ -385,15 +387,13 @@ class ReviewScreen(Screen[bool]):
         if self.plan is not None:
             shown = len(self._shown_ids()) if self.query_text.strip() else None
             text = counts_text(self.plan, self.kept, self.nugget, shown, self.query_text,
-                               self.stale, self.grouping)
+                               self.stale, self.grouping, self.memory.source_label)
             self.query_one("#review-counts", Static).update(text)
 
     # -- the file changing under the plan -----------------------------------------------------
 
     def _check_file(self) -> None:
-        from .main import FileStamp
-
-        stamp = FileStamp.of(self.memory.graph_path)
+        stamp = self.memory.stamp()
         if self.plan is None or self.stale or stamp == self._seen:
             return
         self._seen = stamp
@@ -402,7 +402,7 @@ class ReviewScreen(Screen[bool]):
     @work(thread=True, exclusive=True, group="watch", description="_compare")
     def _compare(self, plan: Plan) -> None:
         try:
-            changed = current_fingerprint(self.memory.graph_path) != plan.base_fingerprint
+            changed = self.memory.is_stale(plan)
         except NuggetsError:
             changed = True
         if changed:
@@ -414,7 +414,8 @@ class ReviewScreen(Screen[bool]):
             self.graph = None  # plan again from the file as it is now
             self._show_counts()
             self.refresh_bindings()
-            self.notify("The graph file changed on disk: this plan is stale. r plans again.",
+            self.notify(f"The {self.memory.source_label} changed on disk: this plan is stale. "
+                        "r plans again.",
                         title="Stale plan", severity="warning", timeout=6)
 
     def action_plan_again(self) -> None:
@@ -550,7 +551,8 @@ class ReviewScreen(Screen[bool]):
             line(shown_path(self.memory.graph_path)),
             ", once, atomically, and only if nobody changed the file since this plan.\n\n",
             fact_files_text(plan, notes),
-            "It journals the run under ", line(shown_path(self.memory.home / "reflections")),
+            "It journals the run under ",
+            line(shown_path(journal_dir(self.memory.journal_home))),
             ", so ctrl+z on the main screen undoes it. Nothing is deleted: archived notes stay "
             "in the file and can be brought back.",
         )
@@ -585,10 +587,10 @@ class ReviewScreen(Screen[bool]):
     def _stale(self) -> None:
         self.query_one(Busy).stop()
         body = Text(
-            "The graph file changed on disk since this plan was made (the agent or another "
-            "program wrote it).\n\nNothing was written: a plan is only ever applied to the file "
-            "it was made from.\n\nPlan again on the current file? Your rejections carry over "
-            "to the same changes."
+            f"The {self.memory.source_label} changed on disk since this plan was made (the agent "
+            "or another program wrote it).\n\nNothing was written: a plan is only ever applied to "
+            "the file it was made from.\n\nPlan again on the current file? Your rejections carry "
+            "over to the same changes."
         )
         self.graph = None  # plan again from the file as it is now
         self.app.push_screen(ConfirmScreen("Stale plan", body, yes="Plan again"),

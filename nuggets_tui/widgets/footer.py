@@ -13,7 +13,7 @@ Shown = tuple[tuple[tuple[str, str, bool, str], ...], str]
 NARROW = 100  # columns: below this the footer is compact and leaves out its secondary keys
 # Keys left out of a narrow footer (they work as ever; help and README list them). The command
 # palette's key goes too.
-SECONDARY = frozenset({"quit", "search", "regroup", "sort", "archive"})
+SECONDARY = frozenset({"quit", "search", "regroup", "sort", "archive", "files"})
 
 
 def shown_keys(screen: Screen[object]) -> Shown:
