@@ -96,7 +96,7 @@ class MainScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         home = shown_path(self.memory.home)
-        yield Static(join((self.memory.system, "bold"), "  ", line(home)), id="title-bar")
+        yield Static(join(line(self.memory.system, "bold"), "  ", line(home)), id="title-bar")
         with Horizontal():
             with Vertical(id="sidebar"):
                 yield NuggetList(id="nuggets")

@@ -170,8 +170,8 @@ def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | Non
         parts += ["\n", (f"{counted(shown, 'change')} match “", "bold"), line(query, "bold"),
                   ("”", "bold"), ": + and - keep or reject just those; escape clears the search."]
     if stale:
-        parts += ["\n", (f"Stale: the {source_label} changed on disk since this plan. "
-                         "Press r to plan again (your rejections carry over).", "bold red")]
+        parts += ["\n", line(f"Stale: the {source_label} changed on disk since this plan. "
+                              "Press r to plan again (your rejections carry over).", "bold red")]
     return join(*parts)
 
 
@@ -414,9 +414,9 @@ class ReviewScreen(Screen[bool]):
             self.graph = None  # plan again from the file as it is now
             self._show_counts()
             self.refresh_bindings()
-            self.notify(f"The {self.memory.source_label} changed on disk: this plan is stale. "
-                        "r plans again.",
-                        title="Stale plan", severity="warning", timeout=6)
+            notify(self, line(f"The {self.memory.source_label} changed on disk: this plan is "
+                              "stale. r plans again."),
+                   title="Stale plan", severity="warning", timeout=6)
 
     def action_plan_again(self) -> None:
         self.graph = None
@@ -586,7 +586,7 @@ class ReviewScreen(Screen[bool]):
 
     def _stale(self) -> None:
         self.query_one(Busy).stop()
-        body = Text(
+        body = block(
             f"The {self.memory.source_label} changed on disk since this plan was made (the agent "
             "or another program wrote it).\n\nNothing was written: a plan is only ever applied to "
             "the file it was made from.\n\nPlan again on the current file? Your rejections carry "
