@@ -35,6 +35,11 @@ class UnsettledWriteError(GraphError):
     """A write was cut off after it may have landed; the next start settles it from disk."""
 
 
+class MicroClawError(GraphError):
+    """A MicroClaw database (or its files) cannot be read as the engine needs; nothing was
+    written to it."""
+
+
 class FileKindError(GraphError):
     """A file we would open is not a regular file (a pipe, a device, a directory) or is larger
     than we read; nothing was read from it."""

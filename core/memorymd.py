@@ -18,6 +18,11 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import NuggetsError
+from .safeopen import MEMORY_MD_BYTES, read_regular
+from .store import EMPTY_FINGERPRINT, fingerprint
 
 _SECTION = re.compile(r"^##\s+(.*?)\s*$")
 _HEADING = re.compile(r"^#{1,6}(?:\s|$)")
@@ -202,6 +207,15 @@ class MemoryDocument:
         place.replace(first, entry)
         return "update"
 
+    def add_line(self, section: str, line: str) -> str:
+        """Add a plain line (`- text`, no title) at the end of the section (made when
+        missing) unless the section holds it already: "add" or "same"."""
+        place = self._section(section) or self._add_section(section)
+        if any(bare(held) == line for chunk in place.chunks for held in chunk):
+            return "same"
+        place.append([line + self.eol], last_section=place is self.sections[-1], eol=self.eol)
+        return "add"
+
     def remove(self, section: str, title: str) -> bool:
         """Take every entry of `title` out of `section`; a section left with nothing but blank
         lines goes too. True when something was removed."""
@@ -248,3 +262,17 @@ class MemoryDocument:
         if self.trailing_newline:
             return text + "\n"
         return text[:-1] if self._unterminated and text.endswith("\r") else text
+
+
+def read_memory_md(path: Path) -> tuple[str, str]:
+    """MEMORY.md's text and the fingerprint of its bytes; absent reads as empty."""
+    try:
+        data = read_regular(path, MEMORY_MD_BYTES)
+    except FileNotFoundError:
+        return "", EMPTY_FINGERPRINT
+    except OSError as exc:
+        raise NuggetsError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8"), fingerprint(data)
+    except UnicodeDecodeError as exc:
+        raise NuggetsError(f"{path}: not valid UTF-8 at byte {exc.start}") from None

@@ -112,6 +112,16 @@ class MergeOp(CamelModel):
     loser_id: str
 
 
+class SupersedeOp(CamelModel):
+    """Archive a note another one stands in for (SPEC §10 "one stands"): hidden, with a link to
+    it, reason `superseded by <id>`."""
+
+    type: Literal["supersede"] = "supersede"
+    id: int
+    note_id: str
+    winner_id: str
+
+
 class LinkOp(CamelModel):
     type: Literal["link"] = "link"
     id: int
@@ -120,7 +130,8 @@ class LinkOp(CamelModel):
     reason: str
 
 
-Operation = Annotated[HideOp | RewriteOp | RetagOp | MergeOp | LinkOp, Field(discriminator="type")]
+Operation = Annotated[HideOp | RewriteOp | RetagOp | MergeOp | LinkOp | SupersedeOp,
+                      Field(discriminator="type")]
 
 
 def operation_note_ids(op: Operation) -> tuple[str, ...]:
@@ -129,6 +140,8 @@ def operation_note_ids(op: Operation) -> tuple[str, ...]:
         return (op.winner_id, op.loser_id)
     if isinstance(op, LinkOp):
         return (op.note_id, op.other_id)
+    if isinstance(op, SupersedeOp):
+        return (op.note_id, op.winner_id)
     return (op.note_id,)
 
 
@@ -176,6 +189,9 @@ class Plan(CamelModel):
     notes: list[NoteDiff]
     fact_edits: list[FactEdit] = Field(default_factory=list)
     fact_fingerprints: dict[str, str] = Field(default_factory=dict)  # of the files they touch
+    # The journal kind of its run: "reflect" for the pass, "decide" for operations decided
+    # elsewhere (a contradiction's decision, acting on verdicts; see Memory.plan_operations).
+    kind: Literal["reflect", "decide"] = "reflect"
     # The graph snapshot this process planned from (never part of a plan's JSON): applying the
     # plan to that very file takes its notes and its after-images instead of replaying.
     _graph: Any = PrivateAttr(default=None)
@@ -184,7 +200,7 @@ class Plan(CamelModel):
         return self.result.changes[op_id - 1]
 
 
-JournalKind = Literal["reflect", "unhide", "archive", "undo", "promote"]
+JournalKind = Literal["reflect", "decide", "unhide", "archive", "undo", "promote"]
 
 
 class JournalEntry(CamelModel):

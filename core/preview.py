@@ -16,14 +16,20 @@ from .workspace import Workspace, merged_content, replay
 
 
 def kept_after(plan: Plan, kept: Iterable[int]) -> dict[str, RawNote]:
-    """The notes as the kept operations would leave them, by id (unchanged ones included)."""
+    """The notes as the kept operations would leave them, by id (unchanged ones included).
+
+    A store may name a note its plan does not write (MicroClaw's duplicate edge points at the
+    row it keeps): it stands in as a bare note here, and is not part of the answer."""
     chosen = set(kept)
-    ws = Workspace([diff.before for diff in plan.notes])
+    notes = [diff.before for diff in plan.notes]
+    known = {note["id"] for note in notes}
+    named = {i for op in plan.operations if op.id in chosen for i in operation_note_ids(op)}
+    ws = Workspace(notes + [{"id": i, "links": []} for i in sorted(named - known)])
     for op in plan.operations:
         if op.id in chosen:
             replay(ws, op, plan.ran_at)
     ws.refresh_vectors()
-    return {note["id"]: note for note in ws.notes}
+    return {note["id"]: note for note in ws.notes if note["id"] in known}
 
 
 def touched_by(plan: Plan, kept: Iterable[int]) -> list[str]:

@@ -204,3 +204,16 @@ def plan_promotion(
         base_fingerprint=base_fingerprint, blocked=blocked, dropped=dropped,
         qualifying=sum(qualifies(n, threshold) for n in notes),
     )
+
+
+def shown_as_one(plans: list[PromotionPlan], path: Path, threshold: int) -> PromotionPlan:
+    """Several files' plans shown as one (entries and diffs one after the other); written
+    file by file, never as such."""
+    return PromotionPlan(
+        path=str(path), directory_exists=any(p.directory_exists for p in plans),
+        threshold=plans[0].threshold if plans else threshold,
+        entries=[e for p in plans for e in p.entries], added=sum(p.added for p in plans),
+        updated=0, before_text="", after_text="", diff="".join(p.diff for p in plans),
+        blocked=[b for p in plans for b in p.blocked],
+        dropped=[d for p in plans for d in p.dropped],
+        qualifying=sum(p.qualifying for p in plans))

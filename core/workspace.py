@@ -7,7 +7,16 @@ stored graph. One code path for both is what makes "apply the whole plan" equal 
 from __future__ import annotations
 
 from . import fields, vectors
-from .models import HideOp, LinkOp, MergeOp, Operation, RawNote, RetagOp, RewriteOp
+from .models import (
+    HideOp,
+    LinkOp,
+    MergeOp,
+    Operation,
+    RawNote,
+    RetagOp,
+    RewriteOp,
+    SupersedeOp,
+)
 
 
 class Workspace:
@@ -114,6 +123,13 @@ def add_link(ws: Workspace, source_id: str, target_id: str, reason: str, now: st
     _stamp(note, now)
 
 
+def supersede(ws: Workspace, note_id: str, winner_id: str, now: str) -> None:
+    """Archive a note with a link to the note that stands instead (the link stamped first, so
+    archiving leaves the same stamp)."""
+    add_link(ws, note_id, winner_id, f"superseded by {winner_id}", now)
+    hide(ws, note_id, now)
+
+
 def merged_content(winner: str, loser: str) -> str:
     """The winner's lines, then the loser's non-blank lines not already present (stripped)."""
     lines = winner.split("\n") if winner else []
@@ -189,3 +205,5 @@ def replay(ws: Workspace, op: Operation, now: str) -> None:
         merge(ws, op.winner_id, op.loser_id, now)
     elif isinstance(op, HideOp):
         hide(ws, op.note_id, now)
+    elif isinstance(op, SupersedeOp):
+        supersede(ws, op.note_id, op.winner_id, now)

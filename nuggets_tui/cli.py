@@ -29,13 +29,14 @@ from core.home import (
 from core.inert import inert, inert_json, one_line
 from core.jsonfmt import dumps_indented
 from core.memory import open_store
-from core.models import PromotionPlan
-from core.promotion import parse_allowance
+from core.models import JournalEntry, PromotionPlan, ReflectionResult
+from core.promotion import parse_allowance, shown_as_one
 from core.selection import MAX_LIMIT
 from core.settings import whole_number
 from core.shelf import Shelf
 
 from . import render
+from .runlogging import current_run, logs_run
 from .words import counted, shown_path
 
 
@@ -45,6 +46,7 @@ class Context:
     demo: bool
     verbose: bool
     explicit: bool = False  # --home or $NUGGETS_HOME named the home
+    telemetry_dir: Path | None = None  # --telemetry-dir: where the run log goes (SPEC §11)
     system: str = "nuggets"  # or "microclaw": home is then a MicroClaw data dir
 
     def memory(self, memory_md: Path | None = None, must_exist: bool = True,
@@ -148,9 +150,9 @@ def _quiet_stdout() -> None:
 
 def _materialized_demo(reset: bool = False, microclaw: bool = False) -> Path:
     if microclaw:
-        from core.stores.microclaw.demo import materialize_demo as materialize_microclaw
+        from core.stores.microclaw.demo import materialize_microclaw_demo
 
-        return materialize_microclaw(demo_microclaw_dir(), reset=reset)
+        return materialize_microclaw_demo(demo_microclaw_dir(), env_clock()(), reset=reset)
     from core.demo import materialize_demo
 
     return materialize_demo(demo_home(), reset=reset)
@@ -167,11 +169,13 @@ def _materialized_demo(reset: bool = False, microclaw: bool = False) -> Path:
                    "~/.microclaw, or ./microclaw.data in older setups).")
 @click.option("--demo-microclaw", is_flag=True, help="Use the built-in MicroClaw demo instead.")
 @click.option("-v", "--verbose", is_flag=True, help="Say more (the daily pass is silent without).")
+@click.option("--telemetry-dir", type=click.Path(path_type=Path, file_okay=False),
+              help="Where writing commands log their runs (default <home>/telemetry).")
 @click.version_option(package_name="nuggets-review")
 @click.pass_context
 @reports_errors
 def main(ctx: click.Context, home: Path | None, demo: bool, microclaw: Path | None,
-         demo_microclaw: bool, verbose: bool) -> None:
+         demo_microclaw: bool, verbose: bool, telemetry_dir: Path | None) -> None:
     """Review and tidy an AI agent's long-term memory (Nuggets or MicroClaw).
 
     Without a command, opens the review console.
@@ -190,6 +194,7 @@ def main(ctx: click.Context, home: Path | None, demo: bool, microclaw: Path | No
         chosen = _materialized_demo() if demo else resolve_home(home)
         explicit = home is not None or bool(os.environ.get(HOME_ENV))
         ctx.obj = Context(home=chosen, demo=demo, verbose=verbose, explicit=explicit)
+    ctx.obj.telemetry_dir = telemetry_dir
     if ctx.invoked_subcommand is None:
         _open_console(ctx.obj, explicit=ctx.obj.explicit)
 
@@ -241,6 +246,7 @@ def notes(obj: Context, nugget: str | None, hidden: bool, query: str | None, as_
 @click.option("--json", "as_json", is_flag=True, help="Print only the ReflectionResult as JSON.")
 @click.pass_obj
 @reports_errors
+@logs_run("reflect")
 def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool, do_apply: bool,
             as_json: bool) -> None:
     """Show what the reflection pass would change (a dry run), or --apply it."""
@@ -249,12 +255,14 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
     if limit is not None and limit > MAX_LIMIT:
         raise click.BadParameter(f"the pass inspects at most {MAX_LIMIT} notes, not {limit}; "
                                  "use --all to inspect the whole graph", param_hint="'--limit'")
+    current_run().dry = not do_apply
     memory = obj.memory(needs_graph=True)
     shelf = memory.shelf() if nugget is not None else None
     if shelf is not None:
         _known_nugget(shelf, nugget)
     if do_apply:
         plan, entry = memory.reflect(nugget, limit, uncapped)
+        _record_plan(plan.result, entry)
     else:
         plan = memory.plan(nugget, limit, uncapped, graph=shelf.graph if shelf else None)
         entry = None
@@ -270,9 +278,11 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
 
 @main.command()
 @click.option("--memory-md", type=click.Path(path_type=Path, dir_okay=False),
-              help="MEMORY.md to write (default $NUGGETS_MEMORY_MD, else Claude's project memory).")
-@click.option("--threshold", type=click.IntRange(min=1), default=3, show_default=True,
-              help="Hits a note needs to be promoted.")
+              help="MEMORY.md to write (default $NUGGETS_MEMORY_MD, else Claude's project memory; "
+                   "with --microclaw: one AGENTS.md, else each scope's).")
+@click.option("--threshold", type=click.IntRange(min=1),
+              help="Hits a note needs to be promoted (default 3); with --microclaw, the "
+                   "confidence in percent a row needs (default 80).")
 @click.option("--allow", "allow", multiple=True, metavar="NOTE_ID@HASH",
               help="Promote this held-back note while it reads as the dry run showed it "
                    "(repeatable; a bare NOTE_ID only previews).")
@@ -283,8 +293,9 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
               help='Print {"added", "path", "entries", "blocked", "dropped"}.')
 @click.pass_obj
 @reports_errors
-def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[str, ...],
-            drop: tuple[str, ...], do_apply: bool, as_json: bool) -> None:
+@logs_run("promote")
+def promote(obj: Context, memory_md: Path | None, threshold: int | None,
+            allow: tuple[str, ...], drop: tuple[str, ...], do_apply: bool, as_json: bool) -> None:
     """Show the MEMORY.md diff of promoting durable notes, or --apply it.
 
     Entries that read like instructions to the agent are held back and listed as blocked with
@@ -296,8 +307,13 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
         raise click.UsageError(
             f"--allow {one_line(bare[0])}: writing needs the hash the dry run printed "
             "(--allow NOTE_ID@HASH), so only the text you reviewed is written")
+    current_run().dry = not do_apply
     memory = obj.memory(memory_md, needs_graph=True)
-    plan = memory.plan_promotion(threshold=threshold, allow=set(allow), drop=set(drop))
+    rule = {} if threshold is None else {"threshold": threshold}
+    kept = {"allow": set(allow), "drop": set(drop), **rule}
+    plans = ([memory.plan_promotion(memory_md, **kept)] if memory_md is not None
+             else memory.plan_promotions(**kept))
+    plan = plans[0] if len(plans) == 1 else shown_as_one(plans, memory.home, 0)
     strays = [one_line(i) for i in drop if i not in {e.note_id for e in plan.dropped}]
     if strays:  # before anything is written
         raise click.BadParameter(f"{', '.join(strays)}: not a note this promotion would write",
@@ -309,9 +325,11 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
         raise click.BadParameter(f"{', '.join(unknown)}: not a held-back candidate (see the "
                                  "held-back entries of `nuggets promote`)", param_hint="'--allow'")
     if do_apply:
-        plan, added = memory.promote_now(threshold=threshold, allow=set(allow), drop=set(drop))
+        plan, added = memory.promote_now(memory_md, **kept)
+        plans = [plan]
+        _record_promotion(plan, added, memory.promotion_run)
     else:
-        added = plan.added if plan.directory_exists else 0
+        added = sum(p.added for p in plans if p.directory_exists)
     _say_unused_allowances(plan, allow)
     if as_json:
         entries = [e.to_json_dict() for e in plan.entries]
@@ -320,12 +338,14 @@ def promote(obj: Context, memory_md: Path | None, threshold: int, allow: tuple[s
         _print_json({"added": added, "path": plan.path, "entries": entries, "blocked": blocked,
                      "dropped": dropped})
         return
-    _echo_lines(render.promotion_text(plan))
+    for number, shown in enumerate(plans):
+        if number:
+            _echo("")
+        _echo_lines(render.promotion_text(shown, memory.promotion_rule))
     if do_apply and plan.directory_exists:
         _echo(f"\nPromoted {counted(added, 'new entry', 'new entries')} to "
               f"{shown_path(plan.path)}")
-        run = memory.promotion_run
-        if run is not None:
+        for run in memory.promotion_runs:
             _echo(f"Written as run {run.run_id} (undo: nuggets undo {run.run_id})")
 
 
@@ -346,9 +366,11 @@ def _say_unused_allowances(plan: PromotionPlan, allow: tuple[str, ...]) -> None:
 @click.argument("note_ids", nargs=-1, required=True)
 @click.pass_obj
 @reports_errors
+@logs_run("unhide")
 def unhide(obj: Context, note_ids: tuple[str, ...]) -> None:
     """Bring archived notes back."""
     entry = obj.memory(needs_graph=True).unhide(note_ids)
+    _record_entry(entry, "unhidden")
     _echo(f"Unhid {counted(len(entry.after), 'note')} (run {entry.run_id})" if entry
           else "Those notes are already visible; nothing written.")
 
@@ -357,9 +379,11 @@ def unhide(obj: Context, note_ids: tuple[str, ...]) -> None:
 @click.argument("note_ids", nargs=-1, required=True)
 @click.pass_obj
 @reports_errors
+@logs_run("archive")
 def archive(obj: Context, note_ids: tuple[str, ...]) -> None:
     """Archive notes by hand, as the pass does (undo brings them back)."""
     entry = obj.memory(needs_graph=True).archive(note_ids)
+    _record_entry(entry, "archived")
     _echo(f"Archived {counted(len(entry.after), 'note')} (run {entry.run_id})" if entry
           else "Those notes are already archived; nothing written.")
 
@@ -368,9 +392,11 @@ def archive(obj: Context, note_ids: tuple[str, ...]) -> None:
 @click.argument("run_id")
 @click.pass_obj
 @reports_errors
+@logs_run("undo")
 def undo(obj: Context, run_id: str) -> None:
     """Restore the notes an applied run changed."""
     entry = obj.memory().undo(run_id)
+    _record_entry(entry, "restored")
     restored = (f"{entry.memory_md} as it was before it" if entry.memory_md is not None
                 else counted(len(entry.after), "note"))
     _echo(f"Undid {run_id}: restored {restored} (run {entry.run_id})")
@@ -393,6 +419,43 @@ def log(obj: Context, as_json: bool) -> None:
         click.echo("No runs applied yet.", err=True)
 
 
+def _record_plan(result: ReflectionResult, entry: JournalEntry | None) -> None:
+    """What an applied plan did, for the run log."""
+    run = current_run()
+    run.add_counts({name: getattr(result, name) for name in (
+        "inspected", "rewritten", "merged", "hidden", "tagged", "linked")})
+    run.summary = render.result_summary(result)
+    if entry is not None:
+        run.run_id = run.run_id or entry.run_id
+        run.undo = f"nuggets undo {entry.run_id}"
+
+
+def _record_entry(entry: JournalEntry | None, counted_as: str) -> None:
+    run = current_run()
+    run.counts[counted_as] = len(entry.after) if entry else 0
+    if entry is not None:
+        run.run_id, run.summary = entry.run_id, entry.summary
+        run.undo = f"nuggets undo {entry.run_id}"
+    else:
+        run.summary = "nothing to write"
+
+
+def _record_promotion(plan: PromotionPlan, added: int, entry: JournalEntry | None,
+                      daily: bool = False) -> None:
+    run = current_run()
+    run.add_counts({"promoted_added": added, "promoted_updated": plan.updated,
+                       "promotion_blocked": len(plan.blocked)})
+    run.warnings += [f"held back {b.note_id}: {b.reason}" for b in plan.blocked]
+    if not plan.directory_exists:
+        run.warnings.append(f"promotion skipped: no directory for {plan.path}")
+    if entry is not None:
+        run.run_id = run.run_id or entry.run_id
+        undo = f"nuggets undo {entry.run_id}"
+        run.undo = f"{run.undo}, then {undo}" if daily and run.undo else undo
+    if not daily:
+        run.summary = f"promotion: {added} added, {plan.updated} updated"
+
+
 def _daily_time(environ: dict[str, str]) -> time:
     return time(whole_number(environ, "MEMORY_REFLECTION_HOUR", 9, 23),
                 whole_number(environ, "MEMORY_REFLECTION_MINUTE", 0, 59))
@@ -401,6 +464,7 @@ def _daily_time(environ: dict[str, str]) -> time:
 @main.command()
 @click.pass_obj
 @reports_errors
+@logs_run("daily")
 def daily(obj: Context) -> None:
     """The scheduled pass for cron: once a day after $MEMORY_REFLECTION_HOUR:MINUTE."""
     due = _daily_time(dict(os.environ))
@@ -413,6 +477,7 @@ def daily(obj: Context) -> None:
 
     if local.time() < due:
         say(f"Not yet: the daily pass runs after {due:%H:%M} local time.")
+        current_run().skipped(f"not yet: the daily pass runs after {due:%H:%M} local time")
         return
     with memory.exclusive():  # two crons at once: the second sees the first's run
         entries = memory.log()
@@ -421,12 +486,15 @@ def daily(obj: Context) -> None:
             moment = parse_iso(entry.at)
             if entry.kind == "reflect" and moment and moment.astimezone().date() == local.date():
                 say(f"Already ran today ({entry.run_id}).")
+                current_run().skipped(f"already ran today ({entry.run_id})")
                 return
         _tell(memory, memory.startup_messages())
         plan, entry = memory.reflect()
+        _record_plan(plan.result, entry)
         say(f"Reflection: {render.result_summary(plan.result)}"
             + (f" (run {entry.run_id})" if entry else " (nothing to change)"))
         promotion, added = memory.promote_now()
+        _record_promotion(promotion, added, memory.promotion_run, daily=True)
     where = shown_path(promotion.path)
     say(f"Promotion: {counted(added, 'new entry', 'new entries')} to {where}"
         if promotion.directory_exists else f"Promotion skipped: no directory for {where}")
@@ -443,6 +511,8 @@ def demo(reset: bool, microclaw: bool) -> None:
     """Print the demo memory's path (creating it on first use)."""
     _echo(str(_materialized_demo(reset=reset, microclaw=microclaw)))
 
+
+from . import conflicts_cli  # noqa: E402, F401  (registers conflicts, resolve, verdicts, act)
 
 if __name__ == "__main__":
     main()

@@ -65,18 +65,27 @@ def plan_text(plan: Plan, applied: bool = False) -> Iterator[str]:
 
 def note_row(note: RawNote) -> str:
     mark = "A" if fields.hidden(note) else " "
+    head = (f"{mark} {one_line(note['id'])}  [{one_line(note['nuggetName'])}] "
+            f"{one_line(fields.text(note, 'title'))}  ")
+    if "microclaw" in note:  # a MicroClaw row: what its reflector's rules go by
+        return (head + f"{one_line(fields.text(note, 'type'))} "
+                f"confidence={one_line(str(note.get('confidence')))} "
+                f"source={one_line(fields.text(note, 'source'))}")
     tags = ",".join(one_line(t) for t in fields.tags(note))
-    return (f"{mark} {one_line(note['id'])}  [{one_line(note['nuggetName'])}] "
-            f"{one_line(fields.text(note, 'title'))}  hits={fields.hits(note)} tags={tags}")
+    return head + f"hits={fields.hits(note)} tags={tags}"
 
 
-def promotion_text(plan: PromotionPlan) -> Iterator[str]:
+def promotion_text(plan: PromotionPlan,
+                   rule: str = "recalled {threshold:,}+ times") -> Iterator[str]:
+    """`rule`: the store's words for the notes that qualify (threshold filled in)."""
+    name = plan.path.rsplit("/", 1)[-1]
     if not plan.directory_exists:
+        where = ("Point elsewhere with --memory-md PATH or $NUGGETS_MEMORY_MD, or create that "
+                 "directory." if name == "MEMORY.md" else "Create that directory to write it.")
         yield (f"No memory directory at {shown_path(plan.path.rsplit('/', 1)[0])}: a preview only, "
-               "nothing will be written. Point elsewhere with --memory-md PATH or "
-               "$NUGGETS_MEMORY_MD, or create that directory.")
+               f"nothing will be written. {where}")
     yield (f"Promotion to {shown_path(plan.path)}: {plan.added:,} to add, {plan.updated:,} to "
-           f"update, {counted(plan.qualifying, 'note')} recalled {plan.threshold}+ times, "
+           f"update, {counted(plan.qualifying, 'note')} {rule.format(threshold=plan.threshold)}, "
            f"{counted(len(plan.entries), 'entry', 'entries')}")
     for entry in plan.entries:
         reason = entry.allowed_despite
@@ -100,7 +109,7 @@ def promotion_text(plan: PromotionPlan) -> Iterator[str]:
             yield f"           allow it: --allow {one_line(blocked.note_id)}@{blocked.hash}"
             yield from _shadowed_lines(blocked.shadowed)
     yield ""
-    yield inert(plan.diff) if plan.diff else "MEMORY.md is already up to date."
+    yield inert(plan.diff) if plan.diff else f"{one_line(name)} is already up to date."
 
 
 def _shadowed_lines(shadowed: list[ShadowedNote]) -> Iterator[str]:

@@ -21,6 +21,8 @@ from textual.pilot import Pilot
 from core import Memory
 from core.clock import fixed_clock, parse_iso
 from core.demo import materialize_demo
+from core.stores.microclaw.demo import materialize_microclaw_demo
+from core.stores.microclaw.store import MicroClawStore
 from nuggets_tui.app import NuggetsApp
 
 NOW = parse_iso("2026-11-23T10:00:00Z")
@@ -85,19 +87,44 @@ SHOTS: dict[str, Callable[[Pilot, NuggetsApp], Awaitable[None]]] = {
 }
 
 
-def demo_app(where: Path) -> NuggetsApp:
+async def microclaw_review(pilot: Pilot, app: NuggetsApp) -> None:
+    await pilot.press("r")
+    await _settle(pilot, app)
+    await pilot.press("down", "down", "down")
+
+
+async def microclaw_files(pilot: Pilot, app: NuggetsApp) -> None:
+    app.screen.show_nugget("telegram:123456789")
+    await _settle(pilot, app)
+    await pilot.press("f")
+    await _settle(pilot, app)
+    await pilot.press("down", "down")
+
+
+# The MicroClaw demo's screens (`nuggets --demo-microclaw`).
+MICROCLAW_SHOTS: dict[str, Callable[[Pilot, NuggetsApp], Awaitable[None]]] = {
+    "microclaw": main_screen, "microclaw-review": microclaw_review,
+    "microclaw-files": microclaw_files,
+}
+
+
+def demo_app(where: Path, microclaw: bool = False) -> NuggetsApp:
     """The demo in a throwaway home directory, so paths show as ~/.local/share/…/demo."""
     os.environ["HOME"] = str(where)
+    if microclaw:
+        data_dir = materialize_microclaw_demo(where / DEMO_UNDER_HOME.with_name("demo-microclaw"),
+                                              NOW)
+        return NuggetsApp(MicroClawStore(data_dir, fixed_clock(NOW)))
     home = materialize_demo(where / DEMO_UNDER_HOME)
     return NuggetsApp(Memory(home, fixed_clock(NOW), memory_md=home / "memory" / "MEMORY.md"))
 
 
 async def shoot(name: str, size: tuple[int, int], out: Path) -> Path:
     with tempfile.TemporaryDirectory() as tmp:
-        app = demo_app(Path(tmp))
+        app = demo_app(Path(tmp), microclaw=name in MICROCLAW_SHOTS)
         async with app.run_test(size=size) as pilot:
             await _settle(pilot, app)
-            await SHOTS[name](pilot, app)
+            await {**SHOTS, **MICROCLAW_SHOTS}[name](pilot, app)
             await _settle(pilot, app)
             svg = app.export_screenshot(title=f"nuggets — {name}")
     path = out / f"{name}.svg"
@@ -126,7 +153,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", default="160x48", help="terminal size, COLSxROWS")
     parser.add_argument("--out", type=Path, default=HERE)
-    parser.add_argument("names", nargs="*", default=list(SHOTS), help=f"of {', '.join(SHOTS)}")
+    every = [*SHOTS, *MICROCLAW_SHOTS]
+    parser.add_argument("names", nargs="*", default=every, help=f"of {', '.join(every)}")
     args = parser.parse_args()
     cols, rows = (int(v) for v in args.size.split("x"))
     run((cols, rows), args.out, args.names)

@@ -91,8 +91,10 @@ def run(home: Path, *args: str) -> Result:
 
 
 def _snapshot(home: Path) -> dict[str, bytes]:
+    """The memory's files; the run log (telemetry/) records failures too (SPEC §11)."""
     return {str(p.relative_to(home)): p.read_bytes()
-            for p in sorted(home.rglob("*")) if p.is_file() and p.name != ".graph.lock"}
+            for p in sorted(home.rglob("*")) if p.is_file() and p.name != ".graph.lock"
+            and p.relative_to(home).parts[0] != "telemetry"}
 
 
 def _one_line_error(result: Result, *needles: str) -> None:
@@ -117,6 +119,10 @@ def test_a_broken_file_is_a_one_line_error_and_nothing_is_written(
     for args in (*WRITING_COMMANDS, *READING_COMMANDS):
         _one_line_error(run(home, *args), str(graph), expected)
     assert _snapshot(home) == before
+    logged = [json.loads(line) for line in next((home / "telemetry").glob("memory-log-*"))
+              .read_text().splitlines()]
+    assert [line["event"] for line in logged] == ["run_failed"] * len(WRITING_COMMANDS)
+    assert all(str(graph) in line["error"] for line in logged)
     record("bad inputs tried")
 
 

@@ -23,11 +23,14 @@ from ..store import Graph
 class Store(Protocol):
     system: str  # the memory system's name as the front ends show it ("Nuggets", "MicroClaw")
     source_label: str  # what holds the notes, in words ("graph file", "MicroClaw database")
+    pass_label: str  # the maintenance a plan previews ("reflection pass", "bot's maintenance")
     promotion_label: str  # what promotion writes, in words ("MEMORY.md", "AGENTS.md")
+    promotion_rule: str  # which notes qualify, for "<n> notes ...": "{threshold}" filled in
     home: Path  # the directory the operator named (a Nuggets home, a MicroClaw data dir)
     clock: Clock
     notices: list[str]  # what settling and tolerant reads found, for the front ends to tell
     promotion_run: JournalEntry | None  # the last promotion's journal entry
+    promotion_runs: list[JournalEntry]  # every file the last promote_now wrote, one run each
 
     @property
     def graph_path(self) -> Path:
@@ -72,6 +75,14 @@ class Store(Protocol):
     def plan_promotion(self, memory_md: Path | None = None, threshold: int = ...,
                        allow: Collection[str] = (), graph: Graph | None = None,
                        drop: Collection[str] = ()) -> PromotionPlan: ...
+    def plan_promotions(self, threshold: int = ..., allow: Collection[str] = (),
+                        graph: Graph | None = None,
+                        drop: Collection[str] = ()) -> list[PromotionPlan]:
+        """Every file promotion would edit, one plan each (Nuggets: MEMORY.md alone)."""
+
+    def promotion_file_for(self, nugget: str | None) -> Path | None:
+        """The file a promotion of this nugget's notes writes (None: the store's default)."""
+
     def promote(self, plan: PromotionPlan) -> int: ...
     def promote_now(self, memory_md: Path | None = None, threshold: int = ...,
                     allow: Collection[str] = (),

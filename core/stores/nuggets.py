@@ -5,11 +5,8 @@ end does to it: plan, apply, unhide, undo, promote. It implements `Store` (base.
 from __future__ import annotations
 
 import contextlib
-import random
-import time
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator
 from pathlib import Path
-from typing import TypeVar
 
 from .. import fields
 from ..agentform import unchanged_since
@@ -63,6 +60,7 @@ from ..journal import (
     resolve_keep,
     write_pending,
 )
+from ..memorymd import read_memory_md
 from ..models import (
     FactEdit,
     FileImage,
@@ -78,7 +76,7 @@ from ..models import (
 from ..peek import first_notes
 from ..promotion import DEFAULT_THRESHOLD, plan_promotion, resolve_memory_md
 from ..reflection import plan_pass
-from ..safeopen import MEMORY_MD_BYTES, read_regular
+from ..retry import retrying as _retrying
 from ..selection import resolve_limit
 from ..shelf import Shelf, nugget_file_names
 from ..stamp import FileStamp
@@ -92,8 +90,6 @@ from ..store import (
     read_graph,
 )
 from ..workspace import Workspace, hide, replay, unhide
-
-T = TypeVar("T")
 
 
 def result_of(result: ReflectionResult, kept: set[int]) -> ReflectionResult:
@@ -111,7 +107,9 @@ def result_of(result: ReflectionResult, kept: set[int]) -> ReflectionResult:
 class NuggetsStore:
     system = "Nuggets"
     source_label = "graph file"
+    pass_label = "reflection pass"
     promotion_label = "MEMORY.md"
+    promotion_rule = "recalled {threshold:,}+ times"
 
     def __init__(
         self, home: Path, clock: Clock = system_clock, memory_md: Path | None = None
@@ -178,7 +176,25 @@ class NuggetsStore:
         capped = resolve_limit(limit)
         outcome = plan_pass(graph.notes, self.clock(), nugget_name, capped, uncapped,
                             should_stop)
-        ws = outcome.workspace
+        return self._plan_of(graph, outcome.workspace, outcome.result, outcome.operations,
+                             nugget_name, capped, uncapped)
+
+    def plan_operations(self, operations: list[Operation], result: ReflectionResult,
+                        graph: Graph | None = None) -> Plan:
+        """A plan of operations decided elsewhere (a contradiction's decision, acting on
+        verdicts), replayed on the current file as apply will; journaled as kind "decide".
+        Writes nothing."""
+        graph = graph or self._read()
+        ws = Workspace(graph.notes)
+        for op in operations:
+            replay(ws, op, result.ran_at)
+        plan = self._plan_of(graph, ws, result, operations, None, len(operations), True)
+        plan.kind = "decide"
+        return plan
+
+    def _plan_of(self, graph: Graph, ws: Workspace, result: ReflectionResult,
+                 operations: list[Operation], nugget_name: str | None, limit: int,
+                 uncapped: bool) -> Plan:
         with paused_gc():
             diffs = [
                 NoteDiff(note_id=graph.notes[p]["id"], before=graph.notes[p], after=ws.notes[p])
@@ -189,9 +205,9 @@ class NuggetsStore:
         # Built from the models the pass just made: validating them again (170k operations
         # and 100k diffs at 100k notes) would only check their types once more.
         plan = Plan.model_construct(
-            ran_at=outcome.result.ran_at, base_fingerprint=graph.fingerprint,
-            nugget_name=nugget_name, limit=capped, uncapped=uncapped, result=outcome.result,
-            operations=outcome.operations, notes=diffs, fact_edits=edits,
+            ran_at=result.ran_at, base_fingerprint=graph.fingerprint,
+            nugget_name=nugget_name, limit=limit, uncapped=uncapped, result=result,
+            operations=operations, notes=diffs, fact_edits=edits,
             fact_fingerprints={e.path: files[e.path].fingerprint for e in edits},
         )
         plan._graph = graph
@@ -250,7 +266,7 @@ class NuggetsStore:
                 replay(ws, op, plan.ran_at)
             touched = ws.refresh_vectors()
         edits, files = self._mirrored(graph, ws, touched, plan.fact_fingerprints)
-        return self._commit(graph, ws, "reflect", operations,
+        return self._commit(graph, ws, plan.kind, operations,
                             result_of(plan.result, kept), plan.ran_at, facts=(edits, files))
 
     def reflect(
@@ -630,9 +646,22 @@ class NuggetsStore:
         the notes as already read (the console's), else the graph file is read."""
         path = self.promotion_target(memory_md)
         exists = path.parent.is_dir()
-        before, base = _read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
+        before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
         notes = (graph or self._read()).notes
         return plan_promotion(notes, path, before, exists, threshold, allow, base, drop)
+
+    def plan_promotions(
+        self, threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
+        graph: Graph | None = None, drop: Collection[str] = (),
+    ) -> list[PromotionPlan]:
+        return [self.plan_promotion(None, threshold, allow, graph, drop)]
+
+    @property
+    def promotion_runs(self) -> list[JournalEntry]:
+        return [] if self.promotion_run is None else [self.promotion_run]
+
+    def promotion_file_for(self, nugget: str | None) -> Path | None:
+        return None  # every nugget promotes to the one MEMORY.md
 
     def promote_now(
         self, memory_md: Path | None = None, threshold: int = DEFAULT_THRESHOLD,
@@ -665,39 +694,6 @@ class NuggetsStore:
                                                       e for e in plan.entries
                                                       if e.action != "same"])
         return plan.added
-
-
-RETRIES = 8
-
-
-def _retrying(attempt: Callable[[], T], what: str = "the graph file") -> T:
-    """Run a plan-and-write step again while the file keeps changing under it (bounded)."""
-    for _ in range(RETRIES - 1):
-        try:
-            return attempt()
-        except StalePlanError:
-            time.sleep(random.uniform(0.01, 0.1))  # jitter: don't fall in step with a writer
-    try:
-        return attempt()
-    except StalePlanError:
-        raise StalePlanError(
-            f"{what} kept changing while we wrote it ({RETRIES} tries); "
-            "another program is writing it - try again in a moment"
-        ) from None
-
-
-def _read_memory_md(path: Path) -> tuple[str, str]:
-    """MEMORY.md's text and the fingerprint of its bytes; absent reads as empty."""
-    try:
-        data = read_regular(path, MEMORY_MD_BYTES)
-    except FileNotFoundError:
-        return "", EMPTY_FINGERPRINT
-    except OSError as exc:
-        raise NuggetsError(f"{path}: cannot be read: {exc.strerror or exc}") from None
-    try:
-        return data.decode("utf-8"), fingerprint(data)
-    except UnicodeDecodeError as exc:
-        raise NuggetsError(f"{path}: not valid UTF-8 at byte {exc.start}") from None
 
 
 def _remove_quietly(path: Path) -> None:

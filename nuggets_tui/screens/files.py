@@ -66,8 +66,8 @@ class FilesScreen(Screen[None]):
         options = self.query_one("#files", OptionList)
         options.clear_options()
         options.add_options(
-            Option(line(shown_path(p)) if here else join(line(shown_path(p), "dim"),
-                                                          (" (absent)", "dim italic")))
+            Option(line(self._short(p)) if here else join(line(self._short(p), "dim"),
+                                                           (" (absent)", "dim italic")))
             for p, here in zip(paths, present, strict=True))
         options.border_title = counted(len(paths), "file")
         if paths:
@@ -75,6 +75,13 @@ class FilesScreen(Screen[None]):
         else:
             self.query_one("#file-text", DiffView).show(
                 Text("This memory keeps no files beside these notes."))
+
+    def _short(self, path: Path) -> str:
+        """A path inside the memory's directory without it (the title bar shows it)."""
+        try:
+            return str(path.relative_to(self.memory.home))
+        except ValueError:
+            return shown_path(path)
 
     @on(OptionList.OptionHighlighted, "#files")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:

@@ -387,7 +387,7 @@ class MainScreen(Screen[None]):
     def action_promote(self) -> None:
         from .promote import PromoteScreen
 
-        self.app.push_screen(PromoteScreen(self.memory, self._current_graph()),
+        self.app.push_screen(PromoteScreen(self.memory, self._current_graph(), self.nugget),
                              lambda _: self.tell(self.memory.take_notices()))
 
     def action_graph(self) -> None:

@@ -110,7 +110,7 @@ def shadowed_text(row: Entry) -> Text:
     return join(*parts, "\n")
 
 
-def held_text(row: Entry) -> Text:
+def held_text(row: Entry, name: str = "MEMORY.md") -> Text:
     """Why an entry is held back (or was allowed despite), and exactly what it would write."""
     if isinstance(row, BlockedEntry):
         head = join(("Held back", "bold red"), ": ", line(row.reason), "\n",
@@ -119,30 +119,33 @@ def held_text(row: Entry) -> Text:
         head = join(("Allowed by you", "bold yellow"), " despite: ", line(row.allowed_despite),
                     "\nspace holds it back again.\n\n")
     elif row.action == "drop":
-        head = join(("Dropped by you", "bold red"), ": not written (what MEMORY.md holds "
-                    "stays); space keeps it again.\n\n")
+        head = join(("Dropped by you", "bold red"), ": not written (what ", line(name),
+                    " holds stays); space keeps it again.\n\n")
     else:
         return Text("")
     return join(head, ("It would write:\n", "bold"), block(row.text), "\n\n")
 
 
-def summary_text(plan: PromotionPlan) -> Text:
+def summary_text(plan: PromotionPlan, rule: str = "recalled {threshold:,}+ times") -> Text:
+    qualifying = join(f"{counted(plan.qualifying, 'note')} ",
+                      line(rule.format(threshold=plan.threshold)))
     if not plan.directory_exists:
         folder = shown_path(plan.path.rsplit("/", 1)[0])
+        name = plan.path.rsplit("/", 1)[-1]
+        where: list[Text | str | tuple[str, str]] = (
+            ["Point it elsewhere with ", ("nuggets promote --memory-md PATH", "bold"), " or ",
+             ("$NUGGETS_MEMORY_MD", "bold"), ", or create that directory.\n"]
+            if name == "MEMORY.md" else ["Create that directory to let it be written.\n"])
         return join(
             ("Nothing can be written", "bold"), ": there is no directory ", line(folder, "bold"),
-            ".\nPromotion only writes MEMORY.md where its directory already exists. Point it "
-            "elsewhere with ", ("nuggets promote --memory-md PATH", "bold"), " or ",
-            ("$NUGGETS_MEMORY_MD", "bold"), ", or create that directory.\n",
-            f"{counted(plan.qualifying, 'note')} {'has' if plan.qualifying == 1 else 'have'} "
-            f"{plan.threshold:,}+ recalls.",
+            ".\nPromotion only writes ", line(name), " where its directory already exists. ",
+            *where, qualifying, ".",
         )
     return join(
         "Promote to ", line(shown_path(plan.path), "bold"), "\n",
         (f"{plan.added:,} to add", "green"), " · ", (f"{plan.updated:,} to update", "yellow"),
-        f" · {counted(plan.qualifying, 'note')} recalled {plan.threshold:,}+ times, "
-        f"{counted(len(plan.entries), 'entry', 'entries')}. Hand-written lines "
-        "and other sections are kept as they are.",
+        " · ", qualifying, f", {counted(len(plan.entries), 'entry', 'entries')}. Hand-written "
+        "lines and other sections are kept as they are.",
         *held_summary(plan),
     )
 
@@ -156,11 +159,12 @@ def held_summary(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
 
 
 def allowed_warning(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
+    name = plan.path.rsplit("/", 1)[-1]
     allowed = [e for e in plan.entries if e.allowed_despite]
     if not allowed:
         return []
     return ["\n\n", (f"{len(allowed)} of them you allowed despite screening", "bold yellow"),
-            ": MEMORY.md becomes part of the agent's instructions."]
+            ": ", line(name), " becomes part of the agent's instructions."]
 
 
 class PromoteScreen(Screen[bool]):
@@ -168,17 +172,21 @@ class PromoteScreen(Screen[bool]):
         Binding("space", "allow", "Keep/drop", id="promote.allow",
                 tooltip="Drop an entry or keep it again; allow a held-back entry to be written, "
                         "or hold it back again"),
-        Binding("a", "write", "Write MEMORY.md", id="promote.write",
-                tooltip="Write MEMORY.md as the diff shows, after confirming"),
+        Binding("a", "write", "Write", id="promote.write",
+                tooltip="Write the file (MEMORY.md; AGENTS.md for MicroClaw) as the diff "
+                        "shows, after confirming"),
         Binding("escape", "back", "Back", id="promote.back",
                 tooltip="Back to the notes; nothing is written"),
     ]
 
-    def __init__(self, memory: Store, graph: Graph | None = None) -> None:
-        """`graph`: the notes as the main screen last read them, when still current."""
+    def __init__(self, memory: Store, graph: Graph | None = None,
+                 nugget: str | None = None) -> None:
+        """`graph`: the notes as the main screen last read them, when still current;
+        `nugget`: the one shown there (a store may promote each nugget to its own file)."""
         super().__init__()
         self.memory = memory
         self.graph = graph
+        self.nugget = nugget
         self.plan: PromotionPlan | None = None
         self.allowed: set[str] = set()  # NOTE_ID@HASH of each held-back entry allowed
         self.dropped: set[str] = set()  # note ids of the entries left out
@@ -201,7 +209,8 @@ class PromoteScreen(Screen[bool]):
     def replan(self) -> None:
         self.app.call_from_thread(self.query_one(Busy).start, "Planning the promotion…")
         try:
-            plan = self.memory.plan_promotion(allow=set(self.allowed), graph=self.graph,
+            target = self.memory.promotion_file_for(self.nugget)
+            plan = self.memory.plan_promotion(target, allow=set(self.allowed), graph=self.graph,
                                               drop=set(self.dropped))
         except NuggetsError as exc:
             self.app.call_from_thread(self._failed, "Cannot plan the promotion", str(exc))
@@ -211,7 +220,8 @@ class PromoteScreen(Screen[bool]):
     def _planned(self, plan: PromotionPlan) -> None:
         self.query_one(Busy).stop()
         self.plan = plan
-        self.query_one("#promote-summary", Static).update(summary_text(plan))
+        summary = summary_text(plan, self.memory.promotion_rule)
+        self.query_one("#promote-summary", Static).update(summary)
         table = self.query_one("#entries", VirtualTable)
         current = EntryRows().key(table.current) if table.current is not None else None
         table.set_rows(rows_of(plan), keep_key=current)
@@ -226,7 +236,8 @@ class PromoteScreen(Screen[bool]):
             return Text("No diff: nothing would be written.", style="dim")
         if self._body is None or self._body[0] is not plan:
             diff = plan.diff.replace(plan.path, shown_path(plan.path))
-            self._body = plan, diff_text(diff) if diff else Text("MEMORY.md is already up to date.")
+            self._body = plan, diff_text(diff) if diff else join(
+                line(self._file_name(plan)), " is already up to date.")
         return self._body[1]
 
     @on(VirtualTable.Highlighted, "#entries")
@@ -238,7 +249,8 @@ class PromoteScreen(Screen[bool]):
 
     def _show_diff(self, row: Row | None) -> None:
         entry = row.entry if isinstance(row, ShadowRow) else row
-        held = join(shadowed_text(entry), held_text(entry)) if entry is not None else Text("")
+        held = (join(shadowed_text(entry), held_text(entry, self._file_name(self.plan)))
+                if entry is not None else Text(""))
         self.query_one(DiffView).show(join(held, self._diff_body()))
 
     def action_allow(self) -> None:
@@ -274,19 +286,20 @@ class PromoteScreen(Screen[bool]):
             "line of the file stays as it is. The file is replaced atomically.",
             *allowed_warning(plan),
         )
-        self.app.push_screen(ConfirmScreen("Write MEMORY.md", body, yes="Write"),
+        title = str(line(f"Write {self._file_name(plan)}"))
+        self.app.push_screen(ConfirmScreen(title, body, yes="Write"),
                              lambda yes: self._write(plan) if yes else None)
 
     @work(thread=True, exclusive=True, group="write", description="_write")
     def _write(self, plan: PromotionPlan) -> None:
-        self.app.call_from_thread(self.query_one(Busy).start, "Writing MEMORY.md…")
+        self.app.call_from_thread(self.query_one(Busy).start, f"Writing {self._file_name(plan)}…")
         try:
             added = self.memory.promote(plan)
         except StalePlanError:
             self.app.call_from_thread(
                 self._failed, "Nothing was written",
-                "MEMORY.md changed since this promotion was planned; planned again — look at "
-                "the new diff and press a again.",
+                f"{self._file_name(plan)} changed since this promotion was planned; planned "
+                "again — look at the new diff and press a again.",
             )
             self.app.call_from_thread(self.replan)
             return
@@ -301,8 +314,12 @@ class PromoteScreen(Screen[bool]):
 
     def _written(self, message: str) -> None:
         self.query_one(Busy).stop()
-        notify(self, message, title="MEMORY.md written")
+        notify(self, message, title=f"{self.memory.promotion_label} written")
         self.dismiss(True)
+
+    @staticmethod
+    def _file_name(plan: PromotionPlan | None) -> str:
+        return "the file" if plan is None else plan.path.rsplit("/", 1)[-1]
 
     def _failed(self, title: str, message: str) -> None:
         self.query_one(Busy).stop()

@@ -153,7 +153,7 @@ def cap_text(plan: Plan) -> Text:
 
 def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | None = None,
                 query: str = "", stale: bool = False, grouping: str = "kind",
-                source_label: str = "graph file") -> Text:
+                source_label: str = "graph file", pass_label: str = "reflection pass") -> Text:
     """`shown`: how many changes a search finds (None: no search)."""
     result = plan.result
     scope = "all nuggets" if nugget is None else f"nugget {nugget}"
@@ -161,7 +161,8 @@ def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | Non
                f"{result.hidden:,} archived · {result.tagged:,} tagged · {result.linked:,} linked")
     total = len(plan.operations)
     parts: list[Text | str | tuple[str, str]] = [
-        ("Dry run", "bold"), " of the reflection pass on ", line(scope), "\n", cap_text(plan),
+        ("Dry run", "bold"), " of the ", line(pass_label), " on ", line(scope), "\n",
+        cap_text(plan),
         "\n",
         figures, "\n", (f"Keeping {len(kept):,} of {counted(total, 'change')}", "bold"),
         " · by ", line(grouping), " · nothing is written until you apply.",
@@ -387,7 +388,8 @@ class ReviewScreen(Screen[bool]):
         if self.plan is not None:
             shown = len(self._shown_ids()) if self.query_text.strip() else None
             text = counts_text(self.plan, self.kept, self.nugget, shown, self.query_text,
-                               self.stale, self.grouping, self.memory.source_label)
+                               self.stale, self.grouping, self.memory.source_label,
+                               self.memory.pass_label)
             self.query_one("#review-counts", Static).update(text)
 
     # -- the file changing under the plan -----------------------------------------------------

@@ -1,0 +1,98 @@
+"""Promotion of MicroClaw rows to the bot's file memory (AGENTS.md): deciding is pure.
+
+Active PROFILE and KNOWLEDGE rows with confidence at or above the threshold (a percentage,
+80 unless set) go to the AGENTS.md of their scope (global -> `groups/AGENTS.md`, a chat -> its
+AGENTS.md) under `## Promoted memories`, one `- <content>` line each. The file is edited in
+place (core/memorymd.py): hand-written text is kept, a line already there is not added again,
+screening (core/screening.py) holds back what must not reach the bot's prompt. Each file is
+its own plan and its own journaled run, so each undoes on its own.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Collection
+from pathlib import Path
+
+from ...guard import swap_outcome
+from ...memorymd import MemoryDocument, split_lines
+from ...models import BlockedEntry, JournalEntry, PromotionEntry, PromotionPlan, RawNote
+from ...promotion import entry_hash, is_allowed
+from ...screening import screen_entry
+from ...store import EMPTY_FINGERPRINT, current_fingerprint
+from .paths import agents_md_target
+from .rows import scope_of
+
+SECTION = "Promoted memories"
+DEFAULT_THRESHOLD = 80  # percent confidence
+PROMOTED_CATEGORIES = ("PROFILE", "KNOWLEDGE")
+
+
+def promotable(note: RawNote, threshold: int = DEFAULT_THRESHOLD) -> bool:
+    """Active PROFILE or KNOWLEDGE rows with confidence >= threshold percent."""
+    return (not note.get("hidden") and note.get("type") in PROMOTED_CATEGORIES
+            and float(note.get("confidence", 0)) * 100 >= threshold - 1e-9)
+
+
+def entry_line(note: RawNote) -> str:
+    """`- <content>` on one line (line breaks inside would end the entry)."""
+    return f"- {' '.join(str(note.get('content', '')).split())}"
+
+
+def targets(data_dir: Path, notes: list[RawNote],
+            threshold: int = DEFAULT_THRESHOLD) -> dict[Path, list[RawNote]]:
+    """The rows to promote, by the AGENTS.md they go to (oldest row first in each)."""
+    found: dict[Path, list[RawNote]] = {}
+    for note in notes:
+        if promotable(note, threshold) and "microclaw" in note:
+            found.setdefault(agents_md_target(data_dir, scope_of(note)), []).append(note)
+    return found
+
+
+def plan_file(notes: list[RawNote], path: Path, before_text: str, directory_exists: bool,
+              threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
+              base_fingerprint: str = EMPTY_FINGERPRINT, drop: Collection[str] = (),
+              ) -> PromotionPlan:
+    """One AGENTS.md edited: screened entries held back unless allowed, dropped ones left
+    out; writes nothing."""
+    doc = MemoryDocument(before_text, [])
+    entries: list[PromotionEntry] = []
+    blocked: list[BlockedEntry] = []
+    dropped: list[PromotionEntry] = []
+    for note in notes:
+        line = entry_line(note)
+        title, content = str(note.get("title", "")), line[2:]
+        digest = entry_hash(SECTION, line)
+        common = {"note_id": note["id"], "nugget_name": note["nuggetName"], "section": SECTION,
+                  "title": title, "text": line, "hash": digest}
+        reason = screen_entry(title, content, SECTION)
+        if reason and not is_allowed(note["id"], digest, allow):
+            blocked.append(BlockedEntry(**common, reason=reason))
+            continue
+        if note["id"] in drop:
+            dropped.append(PromotionEntry(**common, action="drop"))
+            continue
+        action = doc.add_line(SECTION, line)
+        entries.append(PromotionEntry(**common, action=action, allowed_despite=reason))
+    after = doc.text() if any(e.action == "add" for e in entries) else before_text
+    diff = "".join(difflib.unified_diff(split_lines(before_text), split_lines(after),
+                                        fromfile=f"{path} (now)", tofile=f"{path} (promoted)"))
+    return PromotionPlan(
+        path=str(path), directory_exists=directory_exists, threshold=threshold,
+        entries=entries, added=sum(e.action == "add" for e in entries), updated=0,
+        before_text=before_text, after_text=after, diff=diff,
+        base_fingerprint=base_fingerprint, blocked=blocked, dropped=dropped,
+        qualifying=len(notes))
+
+
+def file_landed(entry: JournalEntry) -> bool | None:
+    """Whether a run that wrote a file landed: from what its write left beside the file, else
+    the file's bytes (None: changed since by another program, so it cannot be told)."""
+    path = Path(entry.memory_md or "")
+    outcome = swap_outcome(path, entry.base_fingerprint, entry.result_fingerprint)
+    if outcome is not None:
+        return outcome == "landed"
+    now = current_fingerprint(path)
+    if now == entry.result_fingerprint:
+        return True
+    return False if now == entry.base_fingerprint else None

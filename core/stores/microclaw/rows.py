@@ -1,0 +1,268 @@
+"""The bot's rows as the engine's notes: one consistent read of the database, turned into a
+`Graph` snapshot (a note per memory row, links from supersede edges and triples).
+
+A note carries the usual note fields (so the shelf, the console and search work unchanged) and,
+under `microclaw`, what only MicroClaw has: the row id, the chat, last seen, expiry, validity,
+and `row`, the row's before-image exactly as read (the columns the write side checks before
+it writes: content, category, confidence, is_archived, updated_at, archived_at - those this
+schema has).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections import defaultdict
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ...errors import MicroClawError
+from ...models import RawNote
+from ...store import Graph
+from .paths import GLOBAL_NUGGET, Scope, nugget_of
+from .schema import BUSY_TIMEOUT_S, Shape, read_only, read_shape
+
+NOTE_PREFIX = "mc-"
+TRIPLE_PREFIX = "kg-"
+DEFAULT_CONFIDENCE = 0.70  # the bot's column default
+TITLE_WORDS = 8
+# The before-image a write compares against: what must still hold for the plan to apply.
+IMAGE_COLUMNS = ("content", "category", "confidence", "is_archived", "updated_at", "archived_at")
+OPTIONAL_COLUMNS = ("last_seen_at", "embedding_model", "confidence", "source", "is_archived",
+                    "archived_at", "chat_channel", "external_chat_id", "valid_from",
+                    "valid_to", "expires_at")
+_TEXT_COLUMNS = ("content", "category", "created_at", "updated_at", "last_seen_at",
+                 "embedding_model", "source", "archived_at", "chat_channel",
+                 "external_chat_id", "valid_from", "valid_to", "expires_at")
+
+
+def note_id(row_id: int) -> str:
+    return f"{NOTE_PREFIX}{row_id}"
+
+
+def row_id(note_id_: str) -> int | None:
+    """The row id of `mc-<id>`; None for anything else."""
+    if not note_id_.startswith(NOTE_PREFIX):
+        return None
+    digits = note_id_[len(NOTE_PREFIX):]
+    return int(digits) if digits.isdigit() else None
+
+
+def rfc3339(moment: datetime) -> str:
+    """A timestamp as the bot writes them (chrono's to_rfc3339 of a UTC time: nanoseconds,
+    offset +00:00)."""
+    utc = moment.astimezone(UTC)
+    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond * 1000:09d}+00:00"
+
+
+def title_of(content: str) -> str:
+    words = content.split(None, TITLE_WORDS)
+    if len(words) > TITLE_WORDS:
+        return " ".join(words[:TITLE_WORDS]) + " …"
+    return " ".join(words)
+
+
+def _select(shape: Shape) -> tuple[str, tuple[str, ...]]:
+    names = tuple(c for c in (*("id", "chat_id", "content", "category", "created_at",
+                                 "updated_at"), *OPTIONAL_COLUMNS) if shape.has(c))
+    return f"SELECT {', '.join(names)} FROM memories ORDER BY id", names
+
+
+_NONE = type(None)
+_KINDS = {"id": frozenset((int,)), "chat_id": frozenset((int, _NONE)),
+          "content": frozenset((str,)), "confidence": frozenset((int, float, _NONE)),
+          "is_archived": frozenset((int, _NONE)), "external_chat_id": frozenset((str, int, _NONE))}
+_TEXT = frozenset((str, _NONE))
+
+
+def value_kinds(names: tuple[str, ...]) -> tuple[frozenset[type], ...]:
+    """The value types each selected column may hold, for a quick check of every row."""
+    return tuple(_KINDS.get(name, _TEXT) for name in names)
+
+
+def _check_values(path: Path, names: tuple[str, ...], rows: list[tuple]) -> None:
+    """Every value has a type its column may hold (a column at a time: the types found in it),
+    else a one-line error naming the first row that does not."""
+    for column, kinds in enumerate(value_kinds(names)):
+        if {type(values[column]) for values in rows} <= kinds:
+            continue
+        for values in rows:
+            row = dict(zip(names, values, strict=True))
+            problem = _value_problem(row)
+            if problem:
+                raise MicroClawError(f"{path}: memories row {row['id']!r}: {problem}")
+        raise MicroClawError(f"{path}: column memories.{names[column]} holds a value of an "
+                             "unexpected type")
+
+
+def _value_problem(row: dict[str, Any]) -> str | None:
+    if type(row["id"]) is not int:
+        return f"id is {row['id']!r}, not a whole number"
+    if row["chat_id"] is not None and type(row["chat_id"]) is not int:
+        return f"chat_id is {row['chat_id']!r}, not a whole number or NULL"
+    for name in _TEXT_COLUMNS:
+        value = row.get(name)
+        if value is not None and type(value) is not str:
+            if name == "external_chat_id" and type(value) is int:
+                continue
+            return f"{name} holds {type(value).__name__} data, not text"
+    if type(row["content"]) is not str:
+        return "content is NULL"
+    confidence = row.get("confidence")
+    if confidence is not None and type(confidence) not in (int, float):
+        return f"confidence is {confidence!r}, not a number"
+    archived = row.get("is_archived")
+    if archived is not None and type(archived) is not int:
+        return f"is_archived is {archived!r}, not 0 or 1"
+    return None
+
+
+Identity = tuple[str | None, str | None]  # a chat's channel and external chat id
+
+
+def _identity(channel: Any, external: Any) -> Identity:
+    return (channel if isinstance(channel, str) and channel.strip() else None,
+            str(external) if external is not None and str(external).strip() else None)
+
+
+def note_of(row: dict[str, Any], links: list[dict[str, str]],
+            identity: Identity | None = None) -> RawNote:
+    """One row as a note (pure: the row as read, its links, and its chat's channel and
+    external id when known from elsewhere - another row of the chat, the chats table)."""
+    chat_id = row["chat_id"]
+    channel, external = identity or _identity(row.get("chat_channel"),
+                                              row.get("external_chat_id"))
+    nugget = nugget_of(chat_id, channel, external)
+    confidence = row.get("confidence")
+    created, updated = row["created_at"] or "", row["updated_at"] or ""
+    last_seen = row.get("last_seen_at")
+    note: RawNote = {
+        "id": note_id(row["id"]),
+        "nuggetName": nugget,
+        "title": title_of(row["content"]),
+        "content": row["content"],
+        "tags": [],
+        "links": links,
+        "hidden": bool(row.get("is_archived")),
+        "kind": "note",
+        "hits": 0,
+        "subject": nugget,
+        "scope": GLOBAL_NUGGET if chat_id is None else "chat",
+        "type": row["category"] or "",
+        "source": row.get("source") or "",
+        "confidence": float(DEFAULT_CONFIDENCE if confidence is None else confidence),
+        "stability": "durable",
+        "createdAt": created,
+        "updatedAt": updated or created,
+        "lastAccessedAt": last_seen or updated or created,
+    }
+    if row.get("archived_at") is not None:
+        note["archivedAt"] = row["archived_at"]
+    note["microclaw"] = {
+        "rowId": row["id"],
+        "chatId": chat_id,
+        "chatChannel": channel,
+        "externalChatId": external,
+        "lastSeenAt": last_seen,
+        "expiresAt": row.get("expires_at"),
+        "validFrom": row.get("valid_from"),
+        "validTo": row.get("valid_to"),
+        "embeddingModel": row.get("embedding_model"),
+        "row": {c: row[c] for c in IMAGE_COLUMNS if c in row},
+    }
+    return note
+
+
+def scope_of(note: RawNote) -> Scope:
+    mc = note["microclaw"]
+    return Scope(note["nuggetName"], mc["chatId"], mc["chatChannel"], mc["externalChatId"])
+
+
+def _edge_links(conn: sqlite3.Connection) -> dict[int, list[dict[str, str]]]:
+    links: dict[int, list[dict[str, str]]] = defaultdict(list)
+    query = ("SELECT id, from_memory_id, to_memory_id, reason, created_at "
+             "FROM memory_supersede_edges ORDER BY id")
+    for edge_id, source, target, reason, created in conn.execute(query):
+        why = reason if isinstance(reason, str) and reason else "no reason given"
+        when = created if isinstance(created, str) else ""
+        edge = f"supersede:{edge_id}"
+        if type(source) is int and type(target) is int:
+            links[source].append({"to": note_id(target), "reason": f"superseded by: {why}",
+                                  "createdAt": when, "edge": edge})
+            links[target].append({"to": note_id(source), "reason": f"supersedes: {why}",
+                                  "createdAt": when, "edge": edge})
+    return links
+
+
+def _triple_links(conn: sqlite3.Connection, links: dict[int, list[dict[str, str]]]) -> None:
+    query = ("SELECT id, subject, predicate, object, created_at, source_memory_id "
+             "FROM knowledge_graph WHERE source_memory_id IS NOT NULL ORDER BY id")
+    for triple_id, subject, predicate, obj, created, source in conn.execute(query):
+        if type(source) is not int:
+            continue
+        links[source].append({
+            "to": f"{TRIPLE_PREFIX}{triple_id}",
+            "reason": f"knowledge graph: {subject} {predicate} {obj}",
+            "createdAt": created if isinstance(created, str) else "",
+            "edge": "triple",
+        })
+
+
+def read_notes(path: Path, busy_timeout: float = BUSY_TIMEOUT_S) -> tuple[Shape, list[RawNote],
+                                                                           str]:
+    """Every row as a note, read in one transaction; the shape and a fingerprint of what was
+    read (it changes whenever a row, an edge or a triple does)."""
+    with read_only(path, busy_timeout) as conn:
+        shape = read_shape(conn, path)
+        query, names = _select(shape)
+        rows = conn.execute(query).fetchall()
+        links = _edge_links(conn) if shape.has_edges else defaultdict(list)
+        if shape.has_triples:
+            _triple_links(conn, links)
+        chats = _chats_table(conn)
+    digest = hashlib.sha256(repr(rows).encode("utf-8", "surrogatepass"))
+    digest.update(repr(sorted(links.items())).encode("utf-8", "surrogatepass"))
+    _check_values(path, names, rows)
+    records = [dict(zip(names, values, strict=True)) for values in rows]
+    identities = _chat_identities(records, chats)
+    notes = [note_of(row, links.get(row["id"], []), identities.get(row["chat_id"]))
+             for row in records]
+    return shape, notes, digest.hexdigest()
+
+
+def _chat_identities(rows: list[dict[str, Any]],
+                     chats: dict[int, Identity]) -> dict[int, Identity]:
+    """Each chat's channel and external id: from its rows (the first that has both), else
+    from the chats table; so every row of one chat is in one nugget even when some rows lack
+    the columns (the bot fills them in later)."""
+    found: dict[int, Identity] = {}
+    for row in rows:
+        chat_id = row["chat_id"]
+        if chat_id is None or chat_id in found:
+            continue
+        identity = _identity(row.get("chat_channel"), row.get("external_chat_id"))
+        if None not in identity:
+            found[chat_id] = identity
+    for chat_id, identity in chats.items():
+        if None not in identity:
+            found.setdefault(chat_id, identity)
+    return found
+
+
+def _chats_table(conn: sqlite3.Connection) -> dict[int, Identity]:
+    """The chats table's channel and external id per chat, when it has them."""
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(chats)")}
+    if not {"chat_id", "channel", "external_chat_id"} <= columns:
+        return {}
+    query = "SELECT chat_id, channel, external_chat_id FROM chats"
+    return {chat_id: _identity(channel, external)
+            for chat_id, channel, external in conn.execute(query) if type(chat_id) is int}
+
+
+def read_graph(path: Path, busy_timeout: float = BUSY_TIMEOUT_S) -> Graph:
+    shape, notes, fingerprint = read_notes(path, busy_timeout)
+    doc = {"version": 3, "notes": notes,
+           "microclaw": {"schemaVersion": shape.version, "columns": list(shape.memory_columns),
+                         "supersedeEdges": shape.has_edges, "knowledgeGraph": shape.has_triples}}
+    return Graph(path=path, doc=doc, fingerprint=fingerprint)

@@ -1,0 +1,498 @@
+"""Journaled writes to a MicroClaw database: apply a plan, unhide, archive, undo, settle.
+
+The journal lives outside the bot's database, under `<data dir>/runtime/nuggets-review/`, in
+the same format as the Nuggets journal (core/journal.py). Each run is written ahead: a pending
+entry with every row's before- and after-image, then the database transaction, then the entry
+committed. After an interruption, settling reads the rows the run marked (is_archived and
+archived_at) to decide whether its transaction committed.
+
+A run's images are notes (`mc-<id>`) carrying their row under `microclaw.row`, as the read side
+keeps it; supersede edges a run inserted are links of its from-row's after-image. Promotion
+runs write AGENTS.md files instead (promote.py), journaled with both texts like MEMORY.md
+runs. Undo never deletes a row of the bot's database, edges included: the edges a run
+inserted stay (they record that the rows were judged duplicates) and the undo says so in its
+summary.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+from ...clock import Clock, to_iso
+from ...errors import (
+    GraphError,
+    JournalError,
+    NuggetsError,
+    StalePlanError,
+    UndoConflictError,
+    UnknownNoteError,
+    UnsettledWriteError,
+)
+from ...guard import (
+    directory_lock,
+    graph_lock,
+    remove_if_unchanged,
+    replace_if_unchanged,
+    settle,
+)
+from ...history import undone_by
+from ...journal import (
+    JournalHeader,
+    Pending,
+    commit_pending,
+    journal_dir,
+    next_run_id,
+    pending_entries,
+    prune,
+    read_entry,
+    read_headers,
+    remove_temp_files,
+    resolve_keep,
+    write_pending,
+)
+from ...models import (
+    HideOp,
+    JournalEntry,
+    LinkOp,
+    Operation,
+    Plan,
+    PromotionEntry,
+    PromotionPlan,
+    RawNote,
+    ReflectionResult,
+)
+from ...retry import retrying
+from ...store import EMPTY_FINGERPRINT, current_fingerprint, fingerprint, json_bytes
+from ..nuggets import result_of
+from .paths import nugget_of
+from .promote import file_landed
+from .rows import note_id, rfc3339, row_id, title_of
+from .schema import BUSY_TIMEOUT_S, check_file, database_error
+from .write import (
+    EDGES,
+    IMAGED,
+    Edge,
+    Row,
+    RowChange,
+    archived,
+    columns,
+    connect,
+    landed,
+    read_rows,
+    row_image,
+    same,
+    unarchived,
+    write_rows,
+)
+
+T = TypeVar("T")
+
+
+def row_id_of(note_id: str) -> int:
+    found = row_id(note_id)
+    if found is None:
+        raise UnknownNoteError(f"{note_id!r} is not a MicroClaw memory id (mc-<number>)")
+    return found
+
+
+def nugget_of_row(row: Row) -> str:
+    external = row.get("external_chat_id")
+    return nugget_of(row.get("chat_id"), row.get("chat_channel"),
+                     None if external is None else str(external))
+
+
+def plan_row(note: RawNote) -> Row:
+    """The row a plan's note was read from: its before-image, as the read side keeps it."""
+    row = (note.get("microclaw") or {}).get("row")
+    if not isinstance(row, dict):
+        raise NuggetsError(f"{note.get('id')}: the plan holds no row image; plan again")
+    return row_image(row)
+
+
+def note_image(row_id_: int, nugget: str, row: Row, links: list[dict[str, Any]]) -> RawNote:
+    """A row as a journal's note image: enough to show the change and to put it back."""
+    content = row.get("content")
+    content = content if isinstance(content, str) else ""
+    image: RawNote = {"id": note_id(row_id_), "nuggetName": nugget, "title": title_of(content),
+                      "content": content, "type": str(row.get("category") or ""),
+                      "hidden": bool(row.get("is_archived")), "links": links,
+                      "microclaw": {"rowId": row_id_, "row": row_image(row)}}
+    if isinstance(row.get("updated_at"), str):
+        image["updatedAt"] = row["updated_at"]
+    if isinstance(row.get("archived_at"), str):
+        image["archivedAt"] = row["archived_at"]
+    return image
+
+
+def changes_of(entry: JournalEntry) -> tuple[list[RowChange], list[Edge]]:
+    """The row changes and inserted edges an entry records."""
+    changes, edges = [], []
+    for key, after in entry.after.items():
+        before = entry.before[key]
+        number = row_id_of(key)
+        changes.append(RowChange(number, plan_row(before), plan_row(after)))
+        old = {(link["to"], link.get("reason", ""), link.get("createdAt", ""))
+               for link in before.get("links", [])}
+        edges += [Edge(number, row_id_of(to), reason, at)
+                  for to, reason, at in ((link["to"], link.get("reason", ""),
+                                          link.get("createdAt", ""))
+                                         for link in after.get("links", []))
+                  if (to, reason, at) not in old]
+    return changes, edges
+
+
+def _summary(operations: list[Operation]) -> str:
+    hidden = sum(isinstance(op, HideOp) for op in operations)
+    linked = sum(isinstance(op, LinkOp) for op in operations)
+    return f"{hidden} archived, {linked} linked"
+
+
+class MicroClawRuns:
+    """The write side of a MicroClaw store (its database `db`, its journal under
+    `journal_home`); `notices` is the store's list, for the front ends to tell."""
+
+    def __init__(self, db: Path, journal_home: Path, clock: Clock, notices: list[str],
+                 busy_timeout: float = BUSY_TIMEOUT_S) -> None:
+        self.db = db
+        self.busy_timeout = busy_timeout
+        self.journal_home = journal_home
+        self.clock = clock
+        self.notices = notices
+
+    def now(self) -> str:
+        """A run's time, as the journal records it."""
+        return to_iso(self.clock())
+
+    def stamp(self) -> str:
+        """The time written into rows, as the bot writes it (RFC 3339)."""
+        return rfc3339(self.clock())
+
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Our own writers of this data dir, one at a time (the bot is held off by SQLite).
+        A data dir without its database is refused before the lock makes our directory."""
+        check_file(self.db)
+        with graph_lock(journal_dir(self.journal_home)):
+            yield
+
+    # -- apply --------------------------------------------------------------------------------
+
+    def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None:
+        """Write the accepted operations (all when None), if every row they touch is still as
+        the plan saw it; StalePlanError and nothing written otherwise."""
+        kept = {op.id for op in plan.operations} if accepted is None else set(accepted)
+        operations = [op for op in plan.operations if op.id in kept]
+        with self.exclusive():
+            self._settle_first()
+            return self._apply_locked(plan, operations, kept)
+
+    def _apply_locked(self, plan: Plan, operations: list[Operation],
+                      kept: set[int]) -> JournalEntry | None:
+        seen = {d.note_id: d.before for d in plan.notes}
+        now = self.stamp()
+        before: dict[int, Row] = {}
+        after: dict[int, Row] = {}
+        edges: list[Edge] = []
+
+        def touch(key: str) -> int:
+            number = row_id_of(key)
+            if key not in seen:
+                raise NuggetsError(f"{key}: not in the plan's rows; plan again")
+            before.setdefault(number, plan_row(seen[key]))
+            after.setdefault(number, dict(before[number]))
+            return number
+
+        for op in operations:
+            if isinstance(op, HideOp):
+                number = touch(op.note_id)
+                after[number] = archived(after[number], now)
+            elif isinstance(op, LinkOp):
+                # the kept row is not written: the edge needs only that it still exists
+                edges.append(Edge(touch(op.note_id), row_id_of(op.other_id), op.reason, now))
+            else:
+                raise NuggetsError(f"a {op.type} is not something a MicroClaw plan does")
+        if edges and not self._has_edges_table():
+            self.notices.append(f"{self.db} has no supersede edges table (an older schema): "
+                                "duplicates are archived without an edge")
+            edges = []
+        nuggets = {row_id_of(i): str(n.get("nuggetName", "")) for i, n in seen.items()
+                   if row_id(i) is not None}
+        result = result_of(plan.result, kept)
+        return self._commit(plan.kind, before, after, edges, nuggets, self.now(),
+                            operations=operations, result=result,
+                            summary=_summary(operations))
+
+    def reflect(self, make_plan: Callable[[], Plan]) -> tuple[Plan, JournalEntry | None]:
+        """Plan and apply in one go, planning again while the bot keeps the plan stale."""
+
+        def attempt() -> tuple[Plan, JournalEntry | None]:
+            plan = make_plan()
+            return plan, self.apply(plan)
+
+        return retrying(attempt, str(self.db))
+
+    # -- unhide, archive ----------------------------------------------------------------------
+
+    def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
+        """Bring archived rows back (is_archived 0, archived_at NULL, updated_at now)."""
+        return self._set_archived(note_ids, to=False)
+
+    def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:
+        """Archive rows by hand, exactly as the plan's archive does."""
+        return self._set_archived(note_ids, to=True)
+
+    def _set_archived(self, note_ids: Iterable[str], to: bool) -> JournalEntry | None:
+        ids = list(dict.fromkeys(note_ids))
+        row_ids = [row_id_of(i) for i in ids]
+
+        def attempt() -> JournalEntry | None:
+            with self.exclusive():
+                self._settle_first()
+                rows = self._read(row_ids)
+                unknown = [f"mc-{i}" for i in row_ids if i not in rows]
+                if unknown:
+                    raise UnknownNoteError(f"no memory {', '.join(unknown)} in {self.db}")
+                change = archived if to else unarchived
+                before = {i: rows[i] for i in row_ids if bool(rows[i].get("is_archived")) != to}
+                after = {i: change(row, self.stamp()) for i, row in before.items()}
+                nuggets = {i: nugget_of_row(rows[i]) for i in row_ids}
+                kind, verb = ("archive", "archived ") if to else ("unhide", "unhid ")
+                return self._commit(kind, before, after, [], nuggets, self.now(),
+                                    summary=verb + ", ".join(ids))
+
+        return retrying(attempt, str(self.db))
+
+    def _has_edges_table(self) -> bool:
+        return bool(self._reading(lambda conn: columns(conn, EDGES)))
+
+    def _read(self, row_ids: list[int]) -> dict[int, Row]:
+        return self._reading(lambda conn: read_rows(conn, row_ids))
+
+    def _reading(self, read: Callable[[sqlite3.Connection], T]) -> T:
+        conn = connect(self.db, self.busy_timeout)
+        try:
+            return read(conn)
+        except sqlite3.Error as exc:  # locked, not a database, ...
+            raise database_error(self.db, exc) from None
+        finally:
+            conn.close()
+
+    # -- undo ---------------------------------------------------------------------------------
+
+    def undo(self, run_id: str) -> JournalEntry:
+        """Restore the rows a run changed to their before-images, if none changed since."""
+
+        def attempt() -> JournalEntry:
+            with self.exclusive():
+                self._settle_first()
+                return self._undo_locked(run_id)
+
+        return retrying(attempt, str(self.db))
+
+    def undo_blockers(self, run_id: str) -> tuple[JournalEntry, list[str]]:
+        """The run, and its rows changed since (undo refuses while there are any)."""
+        entry = self._undoable(run_id)
+        return entry, self._blockers(entry)
+
+    def _blockers(self, entry: JournalEntry) -> list[str]:
+        changes, _ = changes_of(entry)
+        rows = self._read([c.row_id for c in changes])
+        return [f"mc-{c.row_id}" for c in changes
+                if not same(rows.get(c.row_id), c.after, IMAGED)]
+
+    def _undoable(self, run_id: str) -> JournalEntry:
+        entry = read_entry(self.journal_home, run_id)
+        later = undone_by(read_headers(self.journal_home)[0], run_id)
+        if later:
+            raise NuggetsError(f"run {run_id} was already undone by {later}")
+        return entry
+
+    def _undo_locked(self, run_id: str) -> JournalEntry:
+        entry = self._undoable(run_id)
+        if entry.memory_md is not None:
+            return self._undo_file(entry)
+        changed = self._blockers(entry)
+        if changed:
+            raise UndoConflictError(
+                f"cannot undo {run_id}: these memories changed since: {', '.join(changed)}",
+                changed)
+        changes, edges = changes_of(entry)
+        before = {c.row_id: c.after for c in changes}
+        after = {c.row_id: c.before for c in changes}
+        nuggets = {row_id_of(i): str(n.get("nuggetName", "")) for i, n in entry.after.items()}
+        summary = f"undid {run_id}"
+        if edges:
+            summary += f"; its {len(edges)} supersede edges stay (rows are never deleted)"
+        links = {row_id_of(i): list(n.get("links", [])) for i, n in entry.after.items()}
+        committed = self._commit("undo", before, after, [], nuggets, self.now(),
+                                 undoes=run_id, summary=summary, links=links)
+        if committed is None:
+            raise NuggetsError(f"run {run_id} changed nothing; there is nothing to undo")
+        return committed
+
+    # -- the journaled write ------------------------------------------------------------------
+
+    def _commit(self, kind: str, before: dict[int, Row], after: dict[int, Row],
+                edges: list[Edge], nuggets: dict[int, str], at: str,
+                operations: list[Operation] | None = None,
+                result: ReflectionResult | None = None, undoes: str | None = None,
+                summary: str = "", links: dict[int, list[dict[str, Any]]] | None = None,
+                ) -> JournalEntry | None:
+        """Journal ahead, write the rows in one transaction, commit the entry."""
+        if not edges and all(same(after[i], before[i], IMAGED) for i in before):
+            return None
+        links = links or {}
+        added: dict[int, list[dict[str, Any]]] = {}
+        for edge in edges:
+            added.setdefault(edge.from_id, []).append(
+                {"to": f"mc-{edge.to_id}", "reason": edge.reason, "createdAt": edge.created_at})
+        images_before = {f"mc-{i}": note_image(i, nuggets.get(i, ""), row, links.get(i, []))
+                         for i, row in before.items()}
+        images_after = {f"mc-{i}": note_image(i, nuggets.get(i, ""), after[i],
+                                              links.get(i, []) + added.get(i, []))
+                        for i in before}
+        seq, run_id = next_run_id(self.journal_home, at)
+        entry = JournalEntry.model_construct(
+            run_id=run_id, seq=seq, kind=kind, at=at,
+            base_fingerprint=fingerprint(json_bytes(images_before, indent=False)),
+            result_fingerprint=fingerprint(json_bytes(images_after, indent=False)),
+            operations=operations or [], result=result, before=images_before,
+            after=images_after, undoes=undoes, summary=summary, fact_edits=[], files=[])
+        changes = [RowChange(i, before[i], after[i]) for i in before]
+        return self._land(entry, lambda: write_rows(self.db, changes, edges, self.busy_timeout))
+
+    def _land(self, entry: JournalEntry, write: Callable[[], None]) -> JournalEntry:
+        keep = resolve_keep()  # a bad setting refuses before anything is written
+        pending = write_pending(self.journal_home, entry, like=self.db)
+        try:
+            write()
+        except UnsettledWriteError:
+            raise  # it may have landed: settling decides
+        except (StalePlanError, GraphError):
+            pending.unlink(missing_ok=True)
+            raise
+        try:
+            commit_pending(pending)
+        except OSError as exc:
+            raise JournalError(
+                f"{self.db} was written but journal entry {entry.run_id} could not be "
+                f"committed ({exc.strerror or exc}); it is settled the next time it is opened"
+            ) from None
+        prune(self.journal_home, keep)
+        return entry
+
+    # -- AGENTS.md --------------------------------------------------------------------------
+
+    def promote(self, plan: PromotionPlan) -> JournalEntry | None:
+        """Write one planned AGENTS.md over the version it was planned from, journaled; None
+        when it changes nothing or its directory does not exist."""
+        if not plan.changes_file:
+            return None
+        path = Path(plan.path)
+        before = None if plan.base_fingerprint == EMPTY_FINGERPRINT else plan.before_text
+        with self.exclusive(), directory_lock(path):
+            self._settle_first()
+            self.notices += settle(path)
+            return self._write_file(path, before, plan.after_text, plan.base_fingerprint,
+                                    "promote", summary=f"promoted to {path}: {plan.added} added",
+                                    promoted=[e for e in plan.entries if e.action != "same"])
+
+    def _undo_file(self, entry: JournalEntry) -> JournalEntry:
+        """Put back the text a promotion replaced, if the file is as it left it."""
+        path = Path(entry.memory_md or "")
+        with directory_lock(path):
+            self.notices += settle(path)
+            if current_fingerprint(path) != entry.result_fingerprint:
+                raise NuggetsError(f"cannot undo {entry.run_id}: {path} changed since; "
+                                   "nothing was restored")
+            return self._write_file(path, entry.memory_md_after, entry.memory_md_before,
+                                    entry.result_fingerprint, "undo", undoes=entry.run_id,
+                                    summary=f"undid {entry.run_id}")
+
+    def _write_file(self, path: Path, before: str | None, after: str | None, base: str,
+                    kind: str, undoes: str | None = None, summary: str = "",
+                    promoted: list[PromotionEntry] | None = None) -> JournalEntry:
+        """Replace (or, `after` None, remove) a file over the version with fingerprint
+        `base`, journaled with both texts (call under its lock)."""
+        data = None if after is None else after.encode("utf-8")
+        at = self.now()
+        seq, run_id = next_run_id(self.journal_home, at)
+        entry = JournalEntry.model_construct(
+            run_id=run_id, seq=seq, kind=kind, at=at, base_fingerprint=base,
+            result_fingerprint=EMPTY_FINGERPRINT if data is None else fingerprint(data),
+            operations=[], result=None, before={}, after={}, undoes=undoes, summary=summary,
+            memory_md=str(path), memory_md_before=before, memory_md_after=after,
+            promoted=promoted, fact_edits=[], files=[])
+        if data is None:
+            return self._land(entry, lambda: remove_if_unchanged(path, base))
+        return self._land(entry, lambda: replace_if_unchanged(path, data, base,
+                                                              notices=self.notices))
+
+    # -- settling -----------------------------------------------------------------------------
+
+    def has_leftovers(self) -> bool:
+        directory = journal_dir(self.journal_home)
+        return bool(pending_entries(self.journal_home)) or (
+            directory.is_dir() and any(True for _ in directory.glob(".*.nuggets-tmp")))
+
+    def _settle_first(self) -> None:
+        if self.has_leftovers():
+            self._settle_locked()
+
+    def recover(self) -> list[str]:
+        """Settle what an interrupted run left: a pending entry becomes the run's journal
+        entry exactly when its transaction committed; says what it did."""
+        if not self.has_leftovers():
+            return []
+        with self.exclusive():
+            return self._settle_locked()
+
+    def _settle_locked(self) -> list[str]:
+        messages = remove_temp_files(self.journal_home)
+        messages += [self._settle_pending(p) for p in pending_entries(self.journal_home)]
+        self.notices += messages
+        return messages
+
+    def _settle_pending(self, pending: Pending) -> str:
+        path, entry = pending.path, pending.entry
+        if pending.foreign:
+            return f"left {path.name} as it is: {pending.foreign}"
+        try:
+            if entry is None:
+                path.unlink(missing_ok=True)
+                return f"discarded journal entry {path.name}: it cannot be read"
+            outcome = self._landed(entry)
+            if outcome is None:
+                return (f"left {path.name} as it is: its rows changed since, so whether its "
+                        "run landed cannot be told")
+            if outcome:
+                commit_pending(path)
+                return f"recovered journal entry {entry.run_id}: its run had landed"
+            path.unlink(missing_ok=True)
+            return f"discarded journal entry {entry.run_id}: its run never landed"
+        except (OSError, NuggetsError) as exc:
+            return f"left {path.name} as it is: cannot tell whether its run landed ({exc})"
+
+    def _landed(self, entry: JournalEntry) -> bool | None:
+        if entry.memory_md is not None:  # a promotion: it wrote an AGENTS.md, not rows
+            path = Path(entry.memory_md)
+            with directory_lock(path):
+                self.notices += settle(path)
+            return file_landed(entry)
+        return landed(self.db, *changes_of(entry))
+
+    # -- reading the journal ------------------------------------------------------------------
+
+    def run(self, run_id: str) -> JournalEntry:
+        return read_entry(self.journal_home, run_id)
+
+    def log(self) -> list[JournalHeader]:
+        headers, skipped = read_headers(self.journal_home)
+        self.notices += skipped
+        return headers
+
+

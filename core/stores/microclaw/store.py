@@ -1,0 +1,312 @@
+"""MicroClaw's store: the `Store` interface (core/stores/base.py) over a MicroClaw data dir.
+
+Reading never writes the bot's database (see schema.py). The plan is the bot's own maintenance
+(rules.py); the journal lives under `<data dir>/runtime/nuggets-review/`, outside the database.
+The write side (apply, unhide, archive, undo, promotion) comes in its own module.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Collection, Hashable, Iterable
+from pathlib import Path
+
+from ...clock import Clock, system_clock, to_iso
+from ...errors import GraphError, MicroClawError, reason_of
+from ...gcpause import paused_gc
+from ...journal import JournalHeader, read_entry, read_headers
+from ...memorymd import read_memory_md
+from ...models import JournalEntry, Operation, Plan, PromotionPlan, RawNote, ReflectionResult
+from ...promotion import shown_as_one
+from ...retry import retrying
+from ...safeopen import MEMORY_MD_BYTES, read_regular
+from ...shelf import Shelf
+from ...stamp import FileStamp
+from ...store import EMPTY_FINGERPRINT, Graph
+from .paths import (
+    GLOBAL_NUGGET,
+    MemoryFile,
+    Scope,
+    agents_md_target,
+    database_path,
+    groups_dir,
+    journal_home,
+    scope_files,
+)
+from .promote import DEFAULT_THRESHOLD, plan_file, targets
+from .rows import read_graph, row_id, scope_of
+from .rules import plan_decided, plan_maintenance
+from .runs import MicroClawRuns
+from .schema import BUSY_TIMEOUT_S, read_only
+
+CHUNK = 10_000
+
+
+class MicroClawStore:
+    system = "MicroClaw"
+    source_label = "MicroClaw database"
+    pass_label = "bot's maintenance (its reflector's rules)"
+    promotion_label = "AGENTS.md"
+    promotion_rule = "with confidence {threshold}% or more"
+
+    def __init__(self, data_dir: Path, clock: Clock = system_clock,
+                 busy_timeout: float = BUSY_TIMEOUT_S) -> None:
+        self.home = data_dir
+        self.clock = clock
+        self.busy_timeout = busy_timeout
+        self.notices: list[str] = []
+        self.promotion_run: JournalEntry | None = None
+        self.promotion_runs: list[JournalEntry] = []  # the runs of the last promote_now
+        self._opened: Graph | None = None
+
+    @property
+    def graph_path(self) -> Path:
+        return database_path(self.home)
+
+    @property
+    def journal_home(self) -> Path:
+        return journal_home(self.home)
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def read(self) -> Graph:
+        """Every row as a note, from one consistent read of the database."""
+        graph, self._opened = self._opened, None
+        if graph is not None:
+            return graph
+        with paused_gc():
+            return read_graph(self.graph_path, self.busy_timeout)
+
+    def shelf(self) -> Shelf:
+        return Shelf(self.read())
+
+    def stamp(self) -> Hashable:
+        """The database and its write-ahead log: the bot's commits land in the log first."""
+        path = self.graph_path
+        return FileStamp.of(path), FileStamp.of(path.with_name(path.name + "-wal"))
+
+    def first_notes(self, count: int) -> list[RawNote]:
+        return []  # one consistent read of the rows is quick enough to wait for
+
+    def scope_files(self, nugget: str | None) -> list[Path]:
+        """The AGENTS.md and USER.md files of the nugget's scope that exist (global ones
+        included), and the AGENTS.md a promotion would write, even before it exists."""
+        try:
+            scope = self.scope(nugget) if nugget else Scope(GLOBAL_NUGGET)
+        except GraphError:  # the rows cannot be read: the global file memory still can
+            scope = Scope(GLOBAL_NUGGET)
+        found = [file.path for file in scope_files(self.home, scope)]
+        target = agents_md_target(self.home, scope)
+        return found if target in found else [*found, target]
+
+    def promotion_file_for(self, nugget: str | None) -> Path | None:
+        if not nugget or nugget == GLOBAL_NUGGET:
+            return None
+        try:
+            return agents_md_target(self.home, self.scope(nugget))
+        except GraphError:
+            return None
+
+    def now(self) -> str:
+        return to_iso(self.clock())
+
+    def memory_files(self, nugget: str, graph: Graph | None = None) -> list[MemoryFile]:
+        """The AGENTS.md and USER.md files of a nugget's scope (global ones included)."""
+        return scope_files(self.home, self.scope(nugget, graph))
+
+    def scope(self, nugget: str, graph: Graph | None = None) -> Scope:
+        if nugget == "global":
+            return Scope(nugget)
+        notes = (graph or self.read()).notes
+        found = next((n for n in notes if n["nuggetName"] == nugget), None)
+        if found is None:
+            raise MicroClawError(f"no chat {nugget!r} in {self.graph_path}")
+        return scope_of(found)
+
+    @staticmethod
+    def read_memory_file(file: MemoryFile) -> str:
+        """A file memory's text, read through safeopen (shown read-only)."""
+        try:
+            return read_regular(file.path, MEMORY_MD_BYTES).decode("utf-8", "replace")
+        except (OSError, GraphError) as exc:
+            raise MicroClawError(f"{file.path}: cannot be read: {reason_of(exc)}") from None
+
+    # -- the plan -----------------------------------------------------------------------------
+
+    def plan(self, nugget_name: str | None = None, limit: int | None = None,
+             uncapped: bool = False, graph: Graph | None = None,
+             should_stop: Callable[[], bool] | None = None) -> Plan:
+        """The bot's maintenance (rules 1-4) on the current rows; writes nothing. The bot
+        applies every rule in full, so `limit` and `uncapped` change nothing here."""
+        graph = graph or self.read()
+        with paused_gc():
+            return plan_maintenance(graph.notes, self.clock(), graph.fingerprint, nugget_name)
+
+    def plan_operations(self, operations: list[Operation], result: ReflectionResult,
+                        graph: Graph | None = None) -> Plan:
+        """Operations decided elsewhere (a contradiction's decision, acting on verdicts) as a
+        plan of this database's writes; journaled as kind "decide". Writes nothing."""
+        graph = graph or self.read()
+        plan = plan_decided(graph.notes, operations, result, self.clock(), graph.fingerprint)
+        plan.kind = "decide"
+        return plan
+
+    def is_stale(self, plan: Plan) -> bool:
+        """Whether a row the plan touches changed since (its before-image no longer holds)."""
+        images = {d.note_id: d.before["microclaw"]["row"] for d in plan.notes}
+        return bool(self.changed_rows(images))
+
+    def changed_rows(self, images: dict[str, dict]) -> list[str]:
+        """The note ids whose row no longer equals its image (or is gone), in one read."""
+        if not images:
+            return []
+        ids = {row_id(i): i for i in images}
+        columns = sorted({c for image in images.values() for c in image})
+        numbers = [n for n in ids if n is not None]
+        current: dict[int, dict] = {}
+        with read_only(self.graph_path, self.busy_timeout) as conn:
+            for start in range(0, len(numbers), CHUNK):  # SQLite bounds a query's parameters
+                chunk = numbers[start:start + CHUNK]
+                query = (f"SELECT id, {', '.join(columns)} FROM memories "
+                         f"WHERE id IN ({','.join('?' * len(chunk))})")
+                current.update((r[0], dict(zip(columns, r[1:], strict=True)))
+                               for r in conn.execute(query, chunk))
+        changed = []
+        for number, note_id in ids.items():
+            row = current.get(number)
+            image = images[note_id]
+            if row is None or any(row[c] != v for c, v in image.items()):
+                changed.append(note_id)
+        return changed
+
+    # -- journal ------------------------------------------------------------------------------
+
+    def run(self, run_id: str) -> JournalEntry:
+        return read_entry(self.journal_home, run_id)
+
+    def log(self) -> list[JournalHeader]:
+        headers, skipped = read_headers(self.journal_home)
+        self.notices += skipped
+        return headers
+
+    def recover(self) -> list[str]:
+        """Settle what an interrupted run left (see runs.py); says what it did."""
+        return self._runs.recover()
+
+    def take_notices(self) -> list[str]:
+        taken, self.notices = self.notices, []
+        return taken
+
+    def startup_messages(self) -> list[str]:
+        """What a front end tells when it opens the data dir: settled writes, the schema read.
+        A database that cannot be read is reported by the command that reads it."""
+        messages = self.recover()
+        self.notices = []
+        with contextlib.suppress(GraphError):
+            self._opened = read_graph(self.graph_path, self.busy_timeout)
+            info = self._opened.doc["microclaw"]
+            if info["schemaVersion"] < 43:
+                messages.append(f"{self.graph_path}: schema version {info['schemaVersion']} "
+                                "(older than 43): columns it lacks are left out")
+        return messages
+
+    def exclusive(self) -> contextlib.AbstractContextManager[None]:
+        """Our own writers of this data dir, one at a time, across several steps (the daily
+        pass); the database itself is never held while the operator reviews."""
+        return self._runs.exclusive()
+
+    # -- writing (runs.py) ---------------------------------------------------------------------
+
+    @property
+    def _runs(self) -> MicroClawRuns:
+        return MicroClawRuns(self.graph_path, self.journal_home, self.clock, self.notices,
+                             self.busy_timeout)
+
+    def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None:
+        return self._runs.apply(plan, accepted)
+
+    def reflect(self, nugget_name: str | None = None, limit: int | None = None,
+                uncapped: bool = False) -> tuple[Plan, JournalEntry | None]:
+        return self._runs.reflect(lambda: self.plan(nugget_name, limit, uncapped))
+
+    def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
+        return self._runs.unhide(note_ids)
+
+    def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:
+        return self._runs.archive(note_ids)
+
+    def undo(self, run_id: str) -> JournalEntry:
+        return self._runs.undo(run_id)
+
+    def undo_blockers(self, run_id: str,
+                      graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
+        """The run, and its rows changed since (read afresh: `graph` is not needed)."""
+        return self._runs.undo_blockers(run_id)
+
+    # -- promotion to AGENTS.md (promote.py) ---------------------------------------------------
+
+    def promotion_target(self, memory_md: Path | None = None) -> Path:
+        """The AGENTS.md a single-file promotion writes: the one named, else the global one."""
+        return memory_md or groups_dir(self.home) / "AGENTS.md"
+
+    def plan_promotions(self, threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
+                        graph: Graph | None = None,
+                        drop: Collection[str] = ()) -> list[PromotionPlan]:
+        """Every scope's AGENTS.md edit, one plan per file (global first); writes nothing.
+        `threshold`: the confidence, in percent, a row needs."""
+        notes = (graph or self.read()).notes
+        # The global file always, so that "nothing qualifies" is a plan to show, not silence.
+        found = {self.promotion_target(): [], **targets(self.home, notes, threshold)}
+        ordered = sorted(found.items(),
+                         key=lambda item: (item[0] != self.promotion_target(), str(item[0])))
+        return [self._plan_file(path, rows, threshold, allow, drop) for path, rows in ordered]
+
+    def plan_promotion(self, memory_md: Path | None = None,
+                       threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
+                       graph: Graph | None = None,
+                       drop: Collection[str] = ()) -> PromotionPlan:
+        """One AGENTS.md's edit (the global one unless named): the rows of its scope."""
+        path = self.promotion_target(memory_md)
+        found = targets(self.home, (graph or self.read()).notes, threshold)
+        rows = next((r for p, r in found.items() if os.path.abspath(p) == os.path.abspath(path)),
+                    [])
+        return self._plan_file(path, rows, threshold, allow, drop)
+
+    def _plan_file(self, path: Path, rows: list[RawNote], threshold: int,
+                   allow: Collection[str], drop: Collection[str]) -> PromotionPlan:
+        exists = path.parent.is_dir()
+        before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
+        return plan_file(rows, path, before, exists, threshold, allow, base, drop)
+
+    def promote(self, plan: PromotionPlan) -> int:
+        """Write one planned AGENTS.md, journaled (the run is `promotion_run`); the entries
+        added. Nothing when its directory does not exist."""
+        self.promotion_run = self._runs.promote(plan)
+        return plan.added if plan.directory_exists else 0
+
+    def promote_now(self, memory_md: Path | None = None,
+                    threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
+                    drop: Collection[str] = ()) -> tuple[PromotionPlan, int]:
+        """Plan and write in one go, planning a file again if it changes under us: the named
+        AGENTS.md, else every scope's (each file its own run, in `promotion_runs`); the plans
+        shown as one and the entries added."""
+        self.promotion_runs = []
+
+        def one(path: Path) -> tuple[PromotionPlan, int]:
+            def attempt() -> tuple[PromotionPlan, int]:
+                plan = self.plan_promotion(path, threshold, allow, drop=drop)
+                return plan, self.promote(plan)
+
+            plan, added = retrying(attempt, str(path))
+            if self.promotion_run is not None:
+                self.promotion_runs.append(self.promotion_run)
+            return plan, added
+
+        if memory_md is not None:
+            return one(memory_md)
+        done = [one(Path(p.path)) for p in self.plan_promotions(threshold, allow, drop=drop)]
+        if self.promotion_runs:
+            self.promotion_run = self.promotion_runs[-1]
+        plans = [p for p, _ in done]
+        return shown_as_one(plans, groups_dir(self.home), threshold), sum(n for _, n in done)

@@ -1,0 +1,237 @@
+"""Commands for contradictions and verdicts (SPEC §10): `conflicts`, `resolve`, `verdicts`,
+`act`. Decisions and actions are plans: a dry run by default, `--apply` to write them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from core import fields
+from core.contradictions import Group, find_contradictions, find_group, token_set
+from core.decisions import (
+    open_groups,
+    plan_decision,
+    read_settled,
+    require_plans,
+    settle_both,
+)
+from core.inert import one_line
+from core.models import Plan
+from core.modelscorer import ModelScorer
+from core.store import Graph
+from core.topics import microclaw_tokens, microclaw_topic, nuggets_topic
+from core.verdicts import VERDICTS, Judgement, act_operations, judge
+
+from . import render
+from .cli import Context, _echo, _echo_lines, _print_json, _tell, main, reports_errors
+from .runlogging import current_run, logs_run
+from .words import counted, shown_path
+
+
+def _finder(obj: Context) -> dict:
+    """The topic key and tokens of the memory's system (MicroClaw: the bot's own)."""
+    if obj.system == "microclaw":
+        return {"topic": microclaw_topic, "tokens": microclaw_tokens, "promotion": False}
+    return {}
+
+
+def _groups(obj: Context, memory, graph: Graph,  # noqa: ANN001
+            include_settled: bool = False) -> list[Group]:
+    groups = find_contradictions(graph.notes, **_finder(obj))
+    if include_settled:
+        return groups
+    return open_groups(groups, {n["id"]: n for n in graph.notes}, read_settled(memory.home))
+
+
+def _note_line(note: dict) -> str:
+    first = fields.text(note, "content").strip().split("\n", 1)[0]
+    first = first if len(first) <= 100 else first[:99] + "…"
+    confidence = note.get("confidence", "-")
+    return (f"    {one_line(note['id'])}  {fields.updated_at(note)[:10]}  hits "
+            f"{fields.hits(note)}  {one_line(fields.meta(note, 'source'))} {confidence}  "
+            f"{one_line(first)}")
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the groups and their notes as JSON.")
+@click.option("--all", "include_settled", is_flag=True,
+              help="Include groups already let stand (both stand).")
+@click.pass_obj
+@reports_errors
+def conflicts(obj: Context, as_json: bool, include_settled: bool) -> None:
+    """List contradicting notes: one topic, different words (decide with `nuggets resolve`)."""
+    memory = obj.memory(needs_graph=True)
+    graph = memory.shelf().graph
+    groups = _groups(obj, memory, graph, include_settled)
+    if as_json:
+        _print_json([g.to_json_dict() | {"notes": [graph.get(i) for i in g.note_ids]}
+                     for g in groups])
+        return
+    for group in groups:
+        _echo(f"{group.id}  [{one_line(group.nugget)}] {one_line(group.topic)}  "
+              f"({counted(len(group.note_ids), 'note')}, {len(group.positions)} positions, "
+              f"{group.kind})")
+        for note_id in group.note_ids:
+            _echo(_note_line(graph.get(note_id)))
+    click.echo(f"{counted(len(groups), 'contradiction group')}"
+               + ("; decide one with: nuggets resolve GROUP --keep NOTE_ID" if groups else ""),
+               err=True)
+
+
+@main.command()
+@click.argument("group_id", metavar="GROUP")
+@click.option("--keep", "keep", metavar="NOTE_ID",
+              help="The note that stands; the others are archived with a link to it.")
+@click.option("--merge", "merge", is_flag=True,
+              help="With --keep: merge the others into it instead (the reflection merge).")
+@click.option("--both", "both", is_flag=True,
+              help="Let every note stand; not asked again until one of them changes.")
+@click.option("--apply", "do_apply", is_flag=True, help="Write the decision and journal it.")
+@click.pass_obj
+@reports_errors
+@logs_run("resolve")
+def resolve(obj: Context, group_id: str, keep: str | None, merge: bool, both: bool,
+            do_apply: bool) -> None:
+    """Decide one contradiction group (a dry run unless --apply)."""
+    if both == (keep is not None):
+        raise click.UsageError("give either --keep NOTE_ID (with --merge to merge) or --both")
+    if merge and both:
+        raise click.UsageError("--merge needs --keep NOTE_ID, not --both")
+    run = current_run()
+    run.dry = not do_apply
+    memory = obj.memory(needs_graph=True)
+    graph = memory.shelf().graph
+    group = find_group(_groups(obj, memory, graph, include_settled=True), group_id)
+    if both:
+        _both_stand(memory, graph, group, do_apply)
+        return
+    plan = plan_decision(memory, group, keep, "merge" if merge else "keep", graph=graph)
+    how = f"merge into {keep}" if merge else f"{keep} stands"
+    _show_plan(plan, f"Decision on {group.id}: {how}", do_apply)
+    if do_apply:
+        _apply(memory, plan)
+
+
+def _both_stand(memory, graph: Graph, group: Group, do_apply: bool) -> None:  # noqa: ANN001
+    if not do_apply:
+        _echo(f"Decision on {group.id}: all {len(group.note_ids)} notes stand (dry run)")
+        _echo("  nothing is written to the notes; the group is not asked again until one of "
+              "them changes. Run with --apply to remember it.")
+        return
+    fresh = settle_both(memory.home, group, {n["id"]: n for n in graph.notes})
+    current_run().counts["settled"] = int(fresh)
+    current_run().summary = f"both stand: {group.id}"
+    _echo(f"Remembered: the notes of {group.id} all stand" if fresh
+          else f"{group.id} was already let stand; nothing written.")
+
+
+def _show_plan(plan: Plan, header: str, do_apply: bool) -> None:
+    lines = list(render.plan_text(plan, applied=do_apply))
+    lines[0] = f"{header} ({'applied' if do_apply else 'dry run'})"
+    _echo_lines(lines)
+    if not do_apply:
+        _echo("\nDry run: nothing written. Run again with --apply to write it.")
+
+
+def _apply(memory, plan: Plan) -> None:  # noqa: ANN001
+    entry = memory.apply(plan)
+    run = current_run()
+    run.add_counts({"archived": plan.result.hidden, "merged": plan.result.merged})
+    run.summary = render.result_summary(plan.result)
+    if entry is None:
+        _echo("\nNothing to apply.")
+        return
+    run.run_id, run.undo = entry.run_id, f"nuggets undo {entry.run_id}"
+    _echo(f"\nApplied as run {entry.run_id} (undo: nuggets undo {entry.run_id})")
+
+
+def _judge(obj: Context, memory, graph: Graph, scorer: str | None,  # noqa: ANN001
+           model: str) -> Judgement:
+    judge_with = ModelScorer(scorer, model=model) if scorer else None
+    finder = _finder(obj)
+    judgement = judge(graph.notes, memory.clock(), topic=finder.get("topic", nuggets_topic),
+                      model=judge_with, tokens=finder.get("tokens", token_set))
+    _tell(memory, judgement.notices)
+    if scorer:
+        click.echo(f"nuggets: token usage: {one_line(judgement.usage)}", err=True)
+    return judgement
+
+
+SCORER = click.option("--scorer", metavar="URL",
+                      help="An OpenAI-compatible chat-completions endpoint to score with (its "
+                           "key from $NUGGETS_SCORER_KEY); default: the built-in scorer.")
+MODEL = click.option("--model", default="local", show_default=True,
+                     help="The model name sent to --scorer.")
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print every verdict with its scores.")
+@click.option("--verdict", "only", type=click.Choice(VERDICTS), help="Only this verdict.")
+@SCORER
+@MODEL
+@click.pass_obj
+@reports_errors
+def verdicts(obj: Context, as_json: bool, only: str | None, scorer: str | None,
+             model: str) -> None:
+    """Score every visible note and give its verdict (advice: nothing is written)."""
+    memory = obj.memory(needs_graph=True)
+    graph = memory.shelf().graph
+    found = [v for v in _judge(obj, memory, graph, scorer, model).verdicts
+             if only is None or v.verdict == only]
+    if as_json:
+        _print_json([v.to_json_dict() for v in found])
+        return
+    for v in found:
+        note = graph.get(v.note_id)
+        _echo(f"{v.verdict:<8} {v.strength:5.2f}  {one_line(v.note_id)}  "
+              f"{one_line(fields.text(note, 'title'))}  - {one_line(v.why)}")
+    click.echo(counted(len(found), "verdict"), err=True)
+
+
+@main.command()
+@click.argument("verdict", type=click.Choice(["reject", "promote"]))
+@click.option("--memory-md", type=click.Path(path_type=Path, dir_okay=False),
+              help="promote: MEMORY.md to write (default as `nuggets promote`).")
+@click.option("--apply", "do_apply", is_flag=True, help="Write it and journal it.")
+@SCORER
+@MODEL
+@click.pass_obj
+@reports_errors
+@logs_run("act")
+def act(obj: Context, verdict: str, memory_md: Path | None, do_apply: bool,
+        scorer: str | None, model: str) -> None:
+    """Act on verdicts as a plan: archive every reject, or promote every promote."""
+    current_run().dry = not do_apply
+    memory = obj.memory(memory_md, needs_graph=True)
+    graph = memory.shelf().graph
+    chosen = [v for v in _judge(obj, memory, graph, scorer, model).verdicts
+              if v.verdict == verdict]
+    if verdict == "reject":
+        nugget_of = {v.note_id: fields.nugget(graph.get(v.note_id)) for v in chosen}
+        operations, result = act_operations(chosen, "reject", memory.now(), nugget_of)
+        require_plans(memory)
+        plan = memory.plan_operations(operations, result, graph=graph)
+        _show_plan(plan, f"Archive every reject ({counted(len(chosen), 'note')})", do_apply)
+        if do_apply:
+            _apply(memory, plan)
+        return
+    ids = {v.note_id for v in chosen}
+    promoted = Graph(graph.path, graph.with_notes([n for n in graph.notes if n["id"] in ids]),
+                     graph.fingerprint)
+    plan = memory.plan_promotion(threshold=0, graph=promoted)
+    _echo_lines(render.promotion_text(plan))
+    if not do_apply:
+        _echo("\nDry run: nothing written. Run again with --apply to write it.")
+        return
+    added = memory.promote(plan)
+    run = current_run()
+    run.add_counts({"promoted_added": added, "promoted_updated": plan.updated})
+    run.summary = f"promoted every promote verdict: {added} added, {plan.updated} updated"
+    if memory.promotion_run is not None:
+        run.run_id = memory.promotion_run.run_id
+        run.undo = f"nuggets undo {run.run_id}"
+        _echo(f"\nWritten to {shown_path(plan.path)} as run {run.run_id} "
+              f"(undo: nuggets undo {run.run_id})")
+    else:
+        _echo("\nNothing to write.")
