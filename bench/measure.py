@@ -21,11 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from core.clock import fixed_clock, parse_iso
+from core.gcpause import paused_gc
 from core.linkgraph import groups, orphans
 from core.memory import Memory
 from core.models import ReflectionResult
 from core.reflection import plan_pass
 from core.store import graph_path, read_graph
+from core.vectors import vector_spec
 
 NOW = parse_iso("2026-11-01T09:00:00Z")
 COUNTS = ("inspected", "rewritten", "merged", "hidden", "tagged", "linked")
@@ -59,9 +61,13 @@ def load(home: Path) -> dict[str, Any]:
 
 
 def plan(home: Path, uncapped: bool) -> dict[str, Any]:
-    """Memory.plan from the file: load, the pass, the per-note before/after."""
+    """Memory.plan from the file: load, the pass, the per-note before/after; `vectors` is the
+    part of it that gives each changed note its vector, timed again alone afterwards."""
     seconds, made = _timed(lambda: _memory(home).plan(uncapped=uncapped))
-    return {"seconds": seconds, "counts": _counts(made.result), "operations": len(made.operations)}
+    with paused_gc():  # each vector dropped as made: the peak RSS figure stays the plan's
+        vectors, _ = _timed(lambda: any(vector_spec(diff.after) is None for diff in made.notes))
+    return {"seconds": seconds, "vectors": vectors, "counts": _counts(made.result),
+            "operations": len(made.operations)}
 
 
 class _GraphAccess:

@@ -72,6 +72,8 @@ def measure_shapes(
                     got = (command_seconds(home, env) if task == COMMAND
                            else worker("bench.measure", task, str(home)))
                     row.setdefault(task, []).append(got["seconds"])
+                    if "vectors" in got:
+                        row.setdefault(f"{task}_vectors", []).append(got["vectors"])
             found.setdefault(str(shape), {})[str(size)] = row
             shutil.rmtree(home)
             measured()
@@ -99,23 +101,29 @@ def _mark(met: bool) -> str:
 
 # What dominates where a shape misses a target, from profiles of this code (cProfile, 10k notes).
 DOMINATES = [
-    "Where the figures miss, from profiles of this code (the work counted by "
-    "`tests/test_linear_work.py` grows linearly on every shape; what remains is per-note cost):",
-    "- *uncapped* (cProfile of shape 1 at 20k, which inflates call-heavy code): phase 2 on every "
-    "note (normalize, tokenize, retag, recording each change: ~45%), the merge phase (~23%: "
-    "token sets, masks and an index for every group), the link phase (~25%, a third of it "
-    "recording and replaying the link operations), then the per-note diffs of the plan.",
-    "- *command*: interpreter start and imports (~0.7 s), reading and checking the file (~1.5× "
-    "`json.load`), then one walk over every note for quality and pass order; a capped pass that "
-    "finds fewer than 10 duplicates early (shapes 3 and 4) tokenizes and indexes every merge "
-    "group it walks, most of the graph.",
-    "- *apply*: writing the file through the indented encoder in Python (`core/jsonfmt.py`, "
-    "~50%), the journal entry (~25%), and reading the file again under the lock to check it is "
-    "the one planned.",
+    "Where the figures miss, from pyinstrument profiles of this code at 100k notes (shape 3, "
+    "the worst; the work counted by `tests/test_linear_work.py` grows linearly on every shape, "
+    "what remains is per-note cost):",
+    "- *uncapped*: the pass's own per-note work (see the profile of shape 1 above: phase 2 "
+    "normalize/tokenize/retag and recording each change, the merge phase's token sets and "
+    "indexes, the link phase), then the vectors of the changed notes (the *vectors* figure, "
+    "18-38 us a note on this machine, 14-26% of the plan).",
+    "- *command* (shape 3, 17.5 s profiled): reading and checking the file 9.0 s (the json "
+    "decoder 3.6 s, recording repeated keys through `object_pairs_hook` 1.5 s, the check of "
+    "every note `core/validate.py` 2.9 s), then the capped pass 8.4 s, of which 5.2 s index "
+    "the one merge group holding every note (`_MergeGroups.index`); interpreter start and "
+    "imports ~0.6 s (pydantic and the models ~0.25 s; Textual is not imported).",
+    "- *apply* (shape 3, 19.3 s profiled): the indented writer in Python `core/jsonfmt.py` "
+    "9.8 s (51%), the journal entry 6.6 s (34%: the json module's C encoder on 2 x 96k note "
+    "images 4.0 s, UTF-8 0.5 s, the pydantic dump of the operations 0.4 s, writing 0.85 s); "
+    "no second parse, no replay and no vector recompute any more (the plan's snapshot and "
+    "after-images are taken).",
     "- shape (7): per-byte text work on 10 KB notes (normalize, tokens, token masks, the prefix "
     "order of long sets): ~3 ms a note, against ~0.1 ms for `json.load` to read it.",
-    "- *lists*: one walk over every note and link, then an inline union-find; the figures swing "
-    "with the machine's load more than the others.",
+    "- *lists* (shape 3, 2.4 s profiled with another process on the second core): orphans "
+    "1.3 s (the pairs of every link 0.4 s, the set of linked ends 0.5 s, the visible view "
+    "0.3 s, built once and shared with groups), groups 1.1 s (the link ends 0.4 s, the "
+    "union-find 0.3 s); the figures swing with the machine's load more than the others.",
 ]
 
 
@@ -128,8 +136,10 @@ def shapes_section(shapes: dict[str, Any]) -> list[str]:
         "for any of them. Medians over the runs; each ratio is to `json.load` of the same file "
         "measured in the same run, in a fresh process. *uncapped* is `Memory.plan(uncapped=True)`"
         " from the file (the console's `c` plans the same on notes it already holds, so it costs "
-        "less); *command* is `nuggets reflect` (the capped dry run) timed from outside, the "
-        "whole process; *apply* applies the uncapped plan (planning not timed); *lists* is the "
+        "less), *vectors* the part of it that gives every changed note the agent's vector "
+        "(`core/vectors.py`, timed again alone); *command* is `nuggets reflect` (the capped "
+        "dry run) timed from outside, the whole process; *apply* applies the uncapped plan "
+        "(planning not timed); *lists* is the "
         "console's Orphans and Groups computed on a loaded graph (their tables lay out a page). "
         f"Targets: exponent ≤ {EXPONENT_LIMIT}; at the largest size uncapped ≤ "
         f"{LIMITS['plan_uncapped']:g}×, command ≤ {LIMITS[COMMAND]:g}×, apply ≤ "
@@ -153,7 +163,9 @@ def shapes_section(shapes: dict[str, Any]) -> list[str]:
             cells = []
             for task in ("plan_uncapped", COMMAND, "apply_uncapped"):
                 ratio = _median(row[task]) / base
-                cells.append(f"{_median(row[task]):.2f} s ({ratio:.1f}×)"
+                vectors = row.get(f"{task}_vectors")
+                part = f"; vectors {_median(vectors):.2f} s" if vectors else ""
+                cells.append(f"{_median(row[task]):.2f} s ({ratio:.1f}×{part})"
                              f"{_mark(not last or ratio <= LIMITS[task])}")
             lists = _median(row["graph_lists"])
             cells.append(f"{lists:.2f} s{_mark(not last or lists <= LISTS_LIMIT_S)}")

@@ -9,6 +9,8 @@ are not; astral characters count twice), and matching the agent byte for byte ne
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from itertools import filterfalse, islice
 
 # ECMAScript WhiteSpace and LineTerminator: what `\s` and `trim()` know.
 JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -41,8 +43,8 @@ def agent_tokens(text: str, limit: int | None = None) -> list[str]:
     """The agent's `tokenize`: lower-case ASCII runs of 2+ of `a-z0-9/_:-`, stop words dropped,
     in order, repeats kept; stops after `limit` tokens."""
     if limit is None or len(text) <= 512:
-        found = [t for t in _TOKEN.findall(js_lower(text)) if t not in AGENT_STOP_WORDS]
-        return found if limit is None else found[:limit]
+        found = filterfalse(AGENT_STOP_WORDS.__contains__, _TOKEN.findall(js_lower(text)))
+        return list(found if limit is None else islice(found, limit))
     # Only the first tokens are wanted: lower-case a growing head of a long text, never
     # trusting a token that touches the cut (it may go on past it).
     size = 512
@@ -70,6 +72,7 @@ def utf16_length(text: str) -> int:
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
+@lru_cache(maxsize=1 << 16)  # tags repeat across notes; every changed note's vector asks
 def normalize_tag(tag: str) -> str:
     """The agent's `normalizeTag`: trimmed, lower-cased, whitespace runs to `-`."""
     return collapse_spaces(js_lower(js_trim(tag)), "-")

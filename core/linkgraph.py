@@ -37,10 +37,6 @@ def edges(shelf: Shelf, note_id: str) -> list[Edge]:
     return out + back
 
 
-def _in_scope(note: RawNote, nugget: str | None) -> bool:
-    return not fields.hidden(note) and (nugget is None or fields.nugget(note) == nugget)
-
-
 def orphans(shelf: Shelf, nugget: str | None = None) -> list[RawNote]:
     """Visible notes with no link to another existing note and no link from another note."""
     exists = shelf.graph.index
@@ -49,7 +45,7 @@ def orphans(shelf: Shelf, nugget: str | None = None) -> list[RawNote]:
                  for link in note["links"]]
         linked = {end for pair in pairs if pair[0] != pair[1] and pair[1] in exists
                   for end in pair}
-        return [n for n in shelf.notes if _in_scope(n, nugget) and n["id"] not in linked]
+        return [n for n in shelf.list_notes(nugget) if n["id"] not in linked]
 
 
 def groups(shelf: Shelf, nugget: str | None = None, minimum: int = 2) -> list[list[RawNote]]:
@@ -59,7 +55,7 @@ def groups(shelf: Shelf, nugget: str | None = None, minimum: int = 2) -> list[li
 
 
 def _groups(shelf: Shelf, nugget: str | None, minimum: int) -> list[list[RawNote]]:
-    members = [n for n in shelf.notes if _in_scope(n, nugget)]
+    members = shelf.list_notes(nugget)
     position = {n["id"]: i for i, n in enumerate(members)}
     ends = [(i, position.get(link["to"])) for i, note in enumerate(members) if note.get("links")
             for link in note["links"]]

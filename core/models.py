@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SkipValidation
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SkipValidation
 from pydantic.alias_generators import to_camel
 
 RawNote = dict[str, Any]
@@ -192,6 +192,9 @@ class Plan(CamelModel):
     # The journal kind of its run: "reflect" for the pass, "decide" for operations decided
     # elsewhere (a contradiction's decision, acting on verdicts; see Memory.plan_operations).
     kind: Literal["reflect", "decide"] = "reflect"
+    # The graph snapshot this process planned from (never part of a plan's JSON): applying the
+    # plan to that very file takes its notes and its after-images instead of replaying.
+    _graph: Any = PrivateAttr(default=None)
 
     def change_for(self, op_id: int) -> ReflectionChange:
         return self.result.changes[op_id - 1]

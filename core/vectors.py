@@ -15,19 +15,22 @@ from .models import RawNote
 
 _BASIS_SIZE = 20
 _META = ("subject", "scope", "type", "source", "stability")
+_META_PREFIXES = tuple(f"{name}:" for name in _META)
+_ALL_STR = (str,) * len(_META)
 
 
 def vector_spec(note: RawNote) -> dict[str, Any]:
     kind = "fact" if note.get("kind") == "fact" else "note"
-    if all(type(note.get(name)) is str for name in _META):
-        meta = [f"{name}:{note[name]}" for name in _META]
+    stored = tuple(map(note.get, _META))
+    if tuple(map(type, stored)) == _ALL_STR:
+        meta = list(map(str.__add__, _META_PREFIXES, stored))
     else:  # what the agent infers for a note without them
         meta = [f"{name}:{fields.meta(note, name)}" for name in _META]
-    parts = [f"kind:{kind}", *meta, f"note:{note['id']}"]
-    parts += [f"title:{t}" for t in agent_tokens(fields.text(note, "title"), 4)]
-    parts += [f"content:{t}" for t in agent_tokens(fields.text(note, "content"), 6)]
-    parts += [f"tag:{normalize_tag(t)}" for t in fields.tags(note)[:6]]
-    parts += [f"link:{link['to']}" for link in fields.links(note)[:4]]
+    parts = [f"kind:{kind}", *meta, f"note:{note['id']}",
+             *map("title:".__add__, agent_tokens(fields.text(note, "title"), 4)),
+             *map("content:".__add__, agent_tokens(fields.text(note, "content"), 6)),
+             *map("tag:".__add__, map(normalize_tag, fields.tags(note)[:6])),
+             *[f"link:{link['to']}" for link in fields.links(note)[:4]]]
     basis = list(dict.fromkeys(parts))[:_BASIS_SIZE]
     return {"seed": utf16_length("|".join(basis)), "basis": basis}
 

@@ -25,3 +25,49 @@ def test_a_command_reads_the_graph_file_once(tmp_path: Path, command: list[str])
                                   env={"NUGGETS_MEMORY_MD": str(tmp_path / "MEMORY.md")})
     assert done.exit_code == 0, done.output
     assert reads.call_count == 1
+
+
+def _applied(tmp_path: Path, name: str, fresh_plan: bool) -> tuple[bytes, dict]:
+    """The graph file and the journal entry's images after applying the whole uncapped plan;
+    `fresh_plan` False applies a copy of the plan that does not know the snapshot it came from
+    (as a plan from another process), so apply replays every operation."""
+    from core import Memory
+    from core.clock import fixed_clock, parse_iso
+    from tests.note_builders import sample_notes
+
+    home = make_home(tmp_path / name, sample_notes())
+    memory = Memory(home, fixed_clock(parse_iso("2026-11-01T09:00:00Z")))
+    plan = memory.plan(uncapped=True)
+    assert plan.operations
+    if not fresh_plan:
+        plan = plan.model_copy()
+        plan._graph = None
+    entry = memory.apply(plan)
+    assert entry is not None
+    return store.graph_path(home).read_bytes(), {"before": entry.before, "after": entry.after}
+
+
+def test_applying_a_whole_plan_made_here_reads_no_graph_again_and_replays_nothing(
+    tmp_path: Path,
+) -> None:
+    from core import Memory
+    from core.clock import fixed_clock, parse_iso
+    from core.stores import nuggets as memory_module
+    from tests.note_builders import sample_notes
+
+    home = make_home(tmp_path, sample_notes())
+    memory = Memory(home, fixed_clock(parse_iso("2026-11-01T09:00:00Z")))
+    plan = memory.plan(uncapped=True)
+    reads = mock.Mock(side_effect=store.parse_graph)
+    replays = mock.Mock(side_effect=memory_module.replay)
+    with mock.patch.object(store, "parse_graph", reads), \
+            mock.patch.object(memory_module, "replay", replays):
+        assert memory.apply(plan) is not None
+    assert reads.call_count == 0
+    assert replays.call_count == 0
+
+
+def test_the_whole_plan_applied_from_its_images_writes_what_replaying_it_writes(
+    tmp_path: Path,
+) -> None:
+    assert _applied(tmp_path, "images", True) == _applied(tmp_path, "replayed", False)

@@ -209,12 +209,14 @@ class NuggetsStore:
         edits = fact_edits(((d.before, d.after) for d in diffs), list(files.values()))
         # Built from the models the pass just made: validating them again (170k operations
         # and 100k diffs at 100k notes) would only check their types once more.
-        return Plan.model_construct(
+        plan = Plan.model_construct(
             ran_at=result.ran_at, base_fingerprint=graph.fingerprint,
             nugget_name=nugget_name, limit=limit, uncapped=uncapped, result=result,
             operations=operations, notes=diffs, fact_edits=edits,
             fact_fingerprints={e.path: files[e.path].fingerprint for e in edits},
         )
+        plan._graph = graph
+        return plan
 
     def _fact_files(self, notes: Iterable[RawNote]) -> dict[str, FactFile]:
         """The fact files of the nuggets these notes' facts belong to (none read when no note
@@ -251,16 +253,23 @@ class NuggetsStore:
 
     def _apply_locked(self, plan: Plan, kept: set[int]) -> JournalEntry | None:
         self._settle_first()
-        graph = read_graph(self.graph_path)
+        graph = read_graph(self.graph_path, plan._graph)
         if graph.fingerprint != plan.base_fingerprint:
             raise StalePlanError(
                 f"stale plan: {self.graph_path} changed since the plan was made; plan again"
             )
         operations = [op for op in plan.operations if op.id in kept]
         ws = Workspace(graph.notes)
-        for op in operations:
-            replay(ws, op, plan.ran_at)
-        touched = ws.refresh_vectors()
+        if graph is plan._graph and len(operations) == len(plan.operations):
+            # The whole plan on the snapshot it was computed from: its after-images (vectors
+            # included) are what replaying every operation gives.
+            for diff in plan.notes:
+                ws.put(diff.note_id, diff.after)
+            touched = ws.touched_positions()
+        else:
+            for op in operations:
+                replay(ws, op, plan.ran_at)
+            touched = ws.refresh_vectors()
         edits, files = self._mirrored(graph, ws, touched, plan.fact_fingerprints)
         return self._commit(graph, ws, plan.kind, operations,
                             result_of(plan.result, kept), plan.ran_at, facts=(edits, files))
