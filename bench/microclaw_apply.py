@@ -66,4 +66,4 @@ def main(rows: int = 100_000) -> dict[str, object]:
 
 
 if __name__ == "__main__":
-    print(json.dumps(main(int(sys.argv[1]) if len(sys.argv) > 1 else 100_000), indent=1))
+    print(json.dumps(main(int(sys.argv[1]) if len(sys.argv) > 1 else 100_000)))

@@ -89,6 +89,7 @@ class Figures:
     profile_notes: int = 0
     elapsed: float = 0.0
     shapes: dict[str, Any] = field(default_factory=dict)  # see bench/shapes.py
+    microclaw: dict[str, Any] = field(default_factory=dict)  # bench/microclaw_*.py: plan, apply
 
     def add(self, size: int, task: str, found: dict[str, Any]) -> None:
         self.results.setdefault(size, {}).setdefault(task, []).append(found)
@@ -379,7 +380,8 @@ def write_report(figures: Figures, out: Path) -> None:
         *_targets_section(targets), "", *_graphs_section(figures), "",
         *_figures_section(figures), "", *_oracle_section(figures), "",
         *_console_section(figures), "", *shapes_section(figures.shapes), "",
-        *_profile_section(figures), "", *_closing(targets), "",
+        *_profile_section(figures), "", *_microclaw_section(figures.microclaw), "",
+        *_closing(targets), "",
     ]
     out.write_text("\n".join(lines))
 
@@ -415,3 +417,29 @@ def _console_section(figures: Figures) -> list[str]:
         lines.append(f"| {name} | {_fmt_s(drawn) if drawn else 'draws nothing'} | "
                      f"{_fmt_s(idle)} |")
     return lines
+
+
+def _microclaw_section(found: dict[str, Any]) -> list[str]:
+    """The MicroClaw store at its size: the plan (the bot's rules 1-4) and applying it, as
+    ratios to a plain `SELECT * FROM memories` of the same database."""
+    lines = ["## MicroClaw", ""]
+    if not found:
+        return [*lines, "Not run (`--no-microclaw`)."]
+    plan, apply = found["plan"], found["apply"]
+    return [
+        *lines,
+        f"A generated schema-43 database of {plan['rows']:,} rows ({plan['chats']:,} chats, "
+        f"{plan['edges']:,} supersede edges, {plan['triples']:,} triples; "
+        "`bench/microclaw_plan.py`, `bench/microclaw_apply.py`). Medians; a ratio is to a plain "
+        "`SELECT * FROM memories` of the same database timed in the same run.", "",
+        "| step | seconds | × SELECT * |", "|---|---|---|",
+        f"| SELECT * FROM memories | {plan['select_all_s']:.2f} | 1 |",
+        f"| read every row as a note | {plan['read_as_notes_s']:.2f} | "
+        f"{plan['read_vs_select']:.1f} |",
+        f"| plan (read + rules 1-4: {plan['archived']:,} archived, "
+        f"{plan['supersede_edges']:,} edges) | {plan['plan_s']:.2f} | "
+        f"{plan['plan_vs_select']:.1f} |",
+        f"| apply the whole plan ({apply['operations']:,} operations, one transaction, "
+        f"journaled) | {apply['apply_s']:.2f} | {apply['apply_vs_select']:.1f} |",
+        f"| undo that run | {apply['undo_s']:.2f} | {apply['undo_vs_select']:.1f} |",
+    ]

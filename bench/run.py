@@ -104,6 +104,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         default=[10_000, 30_000, 100_000], help="note counts of each shape")
     parser.add_argument("--shape-runs", type=int, default=1, help="runs per shape figure")
     parser.add_argument("--no-shapes", action="store_true")
+    parser.add_argument("--no-microclaw", action="store_true",
+                        help="skip the MicroClaw store's plan and apply")
     parser.add_argument("--only-shapes", action="store_true",
                         help="measure the shapes only (not the sizes, console and profile)")
     parser.add_argument("--render", type=Path, default=None, metavar="JSON",
@@ -140,6 +142,12 @@ def main(argv: list[str] | None = None) -> None:
         if homes and not args.no_profile:
             figures.profile_notes = max(homes)
             _profile(homes[max(homes)], figures)
+        if not args.no_microclaw and not args.only_shapes:
+            _progress(f"MicroClaw at {max(args.sizes):,} rows")
+            figures.microclaw = {
+                "plan": _run_worker("bench.microclaw_plan", str(max(args.sizes))),
+                "apply": _run_worker("bench.microclaw_apply", str(max(args.sizes))),
+            }
         if not args.no_shapes:
             def measured() -> None:
                 figures.elapsed = time.perf_counter() - started
