@@ -16,7 +16,7 @@ from typing import Any
 from ...clock import Clock, system_clock, to_iso
 from ...errors import GraphError, MicroClawError, reason_of
 from ...gcpause import paused_gc
-from ...journal import JournalHeader, read_entry, read_headers
+from ...journal import JournalHeader
 from ...memorymd import read_memory_md
 from ...models import JournalEntry, Operation, Plan, PromotionPlan, RawNote, ReflectionResult
 from ...promotion import shown_as_one
@@ -190,12 +190,10 @@ class MicroClawStore:
     # -- journal ------------------------------------------------------------------------------
 
     def run(self, run_id: str) -> JournalEntry:
-        return read_entry(self.journal_home, run_id)
+        return self._runs.run(run_id)
 
     def log(self) -> list[JournalHeader]:
-        headers, skipped = read_headers(self.journal_home)
-        self.notices += skipped
-        return headers
+        return self._runs.log()
 
     def recover(self) -> list[str]:
         """Settle what an interrupted run left (see runs.py); says what it did."""
