@@ -456,3 +456,16 @@ def _settle_swap(path: Path, target: Path, swap: Path) -> str:
     kept = _keep(target, swap)
     return (f"kept a version of {path} another program wrote during an interrupted write as "
             f"{kept}; compare it with {path.name}")
+
+
+def file_landed(path: Path, base: str, result: str) -> bool | None:
+    """Whether a run that replaced the version `base` of a file with `result` landed: from what
+    its write left beside the file, else the file's bytes (None: changed since by another
+    program, so it cannot be told)."""
+    outcome = swap_outcome(path, base, result)
+    if outcome is not None:
+        return outcome == "landed"
+    now = current_fingerprint(path)
+    if now == result:
+        return True
+    return False if now == base else None

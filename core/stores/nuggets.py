@@ -39,6 +39,7 @@ from ..facts import (
 from ..gcpause import paused_gc
 from ..guard import (
     directory_lock,
+    file_landed,
     graph_lock,
     has_leftovers,
     remove_if_unchanged,
@@ -599,15 +600,16 @@ class NuggetsStore:
                     None, [])
 
     def _landed(self, entry: JournalEntry) -> bool:
-        path = Path(entry.memory_md) if entry.memory_md is not None else self.graph_path
+        if entry.memory_md is not None:  # changed since by another program: nothing to undo
+            return file_landed(Path(entry.memory_md), entry.base_fingerprint,
+                               entry.result_fingerprint) is True
+        path = self.graph_path
         outcome = swap_outcome(path, entry.base_fingerprint, entry.result_fingerprint)
         if outcome is not None:
             return outcome == "landed"
         now = current_fingerprint(path)
         if now == entry.result_fingerprint:
             return True
-        if entry.memory_md is not None:
-            return False  # changed since by another program: there is nothing left to undo
         if now in (entry.base_fingerprint, EMPTY_FINGERPRINT):
             return False
         # Another program wrote since (only possible without an atomic exchange): landed

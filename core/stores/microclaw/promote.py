@@ -14,12 +14,11 @@ import difflib
 from collections.abc import Collection
 from pathlib import Path
 
-from ...guard import swap_outcome
 from ...memorymd import MemoryDocument, split_lines
-from ...models import BlockedEntry, JournalEntry, PromotionEntry, PromotionPlan, RawNote
+from ...models import BlockedEntry, PromotionEntry, PromotionPlan, RawNote
 from ...promotion import entry_hash, is_allowed
 from ...screening import screen_entry
-from ...store import EMPTY_FINGERPRINT, current_fingerprint
+from ...store import EMPTY_FINGERPRINT
 from .paths import agents_md_target
 from .rows import scope_of
 
@@ -83,16 +82,3 @@ def plan_file(notes: list[RawNote], path: Path, before_text: str, directory_exis
         before_text=before_text, after_text=after, diff=diff,
         base_fingerprint=base_fingerprint, blocked=blocked, dropped=dropped,
         qualifying=len(notes))
-
-
-def file_landed(entry: JournalEntry) -> bool | None:
-    """Whether a run that wrote a file landed: from what its write left beside the file, else
-    the file's bytes (None: changed since by another program, so it cannot be told)."""
-    path = Path(entry.memory_md or "")
-    outcome = swap_outcome(path, entry.base_fingerprint, entry.result_fingerprint)
-    if outcome is not None:
-        return outcome == "landed"
-    now = current_fingerprint(path)
-    if now == entry.result_fingerprint:
-        return True
-    return False if now == entry.base_fingerprint else None

@@ -34,6 +34,7 @@ from ...errors import (
 )
 from ...guard import (
     directory_lock,
+    file_landed,
     graph_lock,
     remove_if_unchanged,
     replace_if_unchanged,
@@ -69,7 +70,6 @@ from ...retry import retrying
 from ...store import EMPTY_FINGERPRINT, current_fingerprint, fingerprint, json_bytes
 from ..nuggets import result_of
 from .paths import nugget_of
-from .promote import file_landed
 from .rows import note_id, rfc3339, row_id, title_of
 from .schema import BUSY_TIMEOUT_S, check_file, database_error
 from .write import (
@@ -482,7 +482,8 @@ class MicroClawRuns:
             path = Path(entry.memory_md)
             with directory_lock(path):
                 self.notices += settle(path)
-            return file_landed(entry)
+            return file_landed(Path(entry.memory_md), entry.base_fingerprint,
+                               entry.result_fingerprint)
         return landed(self.db, *changes_of(entry))
 
     # -- reading the journal ------------------------------------------------------------------
