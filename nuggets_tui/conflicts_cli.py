@@ -213,7 +213,7 @@ def act(obj: Context, verdict: str, memory_md: Path | None, do_apply: bool,
     promoted = Graph(graph.path, graph.with_notes([n for n in graph.notes if n["id"] in ids]),
                      graph.fingerprint)
     plan = memory.plan_promotion(threshold=0, graph=promoted)
-    _echo_lines(render.promotion_text(plan))
+    _echo_lines(render.promotion_text(plan, memory.promotion_rule))
     if not do_apply:
         _echo("\nDry run: nothing written. Run again with --apply to write it.")
         return

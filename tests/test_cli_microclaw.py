@@ -142,3 +142,46 @@ def test_rows_cannot_be_merged_and_nothing_is_written(data_dir: Path) -> None:
     assert code == 1 and "cannot be merged" in err
     assert (archived(data_dir), edges(data_dir)) == before
     assert not list(data_dir.rglob("reflections/*.json"))  # no run journaled
+
+
+def test_the_one_shot_apply_beside_a_writing_bot_loses_none_of_its_rows(
+        data_dir: Path, tmp_path: Path) -> None:
+    """The bot (another process, its own connection and busy timeout) inserts and edits rows
+    while `reflect --apply`, `unhide` and `undo` run: every row it wrote is there as it wrote
+    it, none is deleted, and what we archived is exactly what our runs archived."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.test_microclaw_concurrency import BOT
+
+    db = database_path(data_dir)
+    initial = set(_all_rows(db))
+    stop = tmp_path / "stop"
+    bot = subprocess.Popen([sys.executable, "-c", BOT, str(db), str(stop)],
+                           stdout=subprocess.PIPE, text=True)
+    try:
+        while len(_all_rows(db)) == len(initial):  # the bot has started writing
+            pass
+        code, out, err = run(data_dir, "reflect", "--apply")
+        assert code == 0, err  # planned again while the bot kept the plan stale, then landed
+        run_id = out.rsplit("nuggets undo ", 1)[1].strip(" )\n")
+        assert run(data_dir, "unhide", "mc-4")[0] == 0
+        assert run(data_dir, "reflect", "--apply")[0] == 0
+    finally:
+        stop.touch()
+        report = json.loads(bot.communicate(timeout=60)[0])
+    final = _all_rows(db)
+    assert initial | set(report["inserted"]) == set(final)  # no row lost, none deleted
+    for row_id, content in report["written"].items():
+        assert final[int(row_id)][0] == content  # the bot's edits all survive
+    assert run_id
+
+
+def _all_rows(db: Path) -> dict[int, tuple]:
+    conn = sqlite3.connect(db, timeout=5)
+    try:
+        return {r[0]: r[1:] for r in conn.execute(
+            "SELECT id, content, is_archived FROM memories")}
+    finally:
+        conn.close()
