@@ -327,7 +327,7 @@ def promote(obj: Context, memory_md: Path | None, threshold: int | None,
     if do_apply:
         plan, added = memory.promote_now(memory_md, **kept)
         plans = [plan]
-        _record_promotion(plan, added, memory.promotion_run)
+        _record_promotion(plan, added, memory.promotion_runs)
     else:
         added = sum(p.added for p in plans if p.directory_exists)
     _say_unused_allowances(plan, allow)
@@ -440,18 +440,19 @@ def _record_entry(entry: JournalEntry | None, counted_as: str) -> None:
         run.summary = "nothing to write"
 
 
-def _record_promotion(plan: PromotionPlan, added: int, entry: JournalEntry | None,
+def _record_promotion(plan: PromotionPlan, added: int, entries: list[JournalEntry],
                       daily: bool = False) -> None:
+    """`entries`: the runs it wrote (one per file; MicroClaw may write several AGENTS.md)."""
     run = current_run()
     run.add_counts({"promoted_added": added, "promoted_updated": plan.updated,
                        "promotion_blocked": len(plan.blocked)})
     run.warnings += [f"held back {b.note_id}: {b.reason}" for b in plan.blocked]
     if not plan.directory_exists:
         run.warnings.append(f"promotion skipped: no directory for {plan.path}")
-    if entry is not None:
+    for number, entry in enumerate(entries):
         run.run_id = run.run_id or entry.run_id
         undo = f"nuggets undo {entry.run_id}"
-        run.undo = f"{run.undo}, then {undo}" if daily and run.undo else undo
+        run.undo = f"{run.undo}, then {undo}" if (daily or number) and run.undo else undo
     if not daily:
         run.summary = f"promotion: {added} added, {plan.updated} updated"
 
@@ -494,7 +495,7 @@ def daily(obj: Context) -> None:
         say(f"Reflection: {render.result_summary(plan.result)}"
             + (f" (run {entry.run_id})" if entry else " (nothing to change)"))
         promotion, added = memory.promote_now()
-        _record_promotion(promotion, added, memory.promotion_run, daily=True)
+        _record_promotion(promotion, added, memory.promotion_runs, daily=True)
     where = shown_path(promotion.path)
     say(f"Promotion: {counted(added, 'new entry', 'new entries')} to {where}"
         if promotion.directory_exists else f"Promotion skipped: no directory for {where}")

@@ -185,3 +185,15 @@ def _all_rows(db: Path) -> dict[int, tuple]:
             "SELECT id, content, is_archived FROM memories")}
     finally:
         conn.close()
+
+
+def test_daily_logs_its_run_and_names_every_run_to_undo(data_dir: Path) -> None:
+    code, _, err = run(data_dir, "daily")
+    assert code == 0, err
+    telemetry = data_dir / "runtime" / "nuggets-review" / "telemetry"
+    report = (telemetry / "last-run.md").read_text()
+    runs = [line.split()[0] for line in run(data_dir, "log")[1].splitlines()]
+    assert len(runs) >= 2  # the rules' run and at least one AGENTS.md
+    assert all(f"nuggets undo {r}" in report for r in runs)
+    assert '"component": "nuggets-review.daily"' in next(telemetry.glob("memory-log-*.jsonl"))\
+        .read_text()
