@@ -27,11 +27,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from . import fields
-from .atomic import atomic_write
 from .contradictions import Group
 from .errors import NuggetsError, UnknownNoteError
 from .journal import journal_dir
 from .models import (
+    JournalEntry,
     MergeOp,
     Operation,
     Plan,
@@ -117,31 +117,37 @@ def settled_path(home: Path) -> Path:
 
 def read_settled(home: Path) -> set[str]:
     """The keys of the groups the operator let both stand (none when the file is absent)."""
-    path = settled_path(home)
+    return _read_settled(settled_path(home))[0]
+
+
+def _read_settled(path: Path) -> tuple[set[str], str | None]:
+    """The keys, and the file's text (None: no file)."""
     try:
         data = read_regular(path, SETTLED_BYTES)
     except FileNotFoundError:
-        return set()
+        return set(), None
     except OSError as exc:
         raise NuggetsError(f"{path}: cannot be read: {exc.strerror or exc}") from None
     try:
-        doc = json.loads(data.decode("utf-8"))
-        return {str(k) for k in doc["bothStand"]}
+        text = data.decode("utf-8")
+        return {str(k) for k in json.loads(text)["bothStand"]}, text
     except (ValueError, KeyError, TypeError):
         raise NuggetsError(f"{path}: not a list of settled conflicts; move it aside") from None
 
 
-def settle_both(home: Path, group: Group, notes_by_id: Mapping[str, RawNote]) -> bool:
-    """Remember that both (all) notes of the group stand; False when already remembered."""
-    settled = read_settled(home)
+def settle_both(store: Any, group: Group,
+                notes_by_id: Mapping[str, RawNote]) -> JournalEntry | None:
+    """Remember that both (all) notes of the group stand, as a journaled run of the store
+    (kind "decide", undone like any run); None when already remembered."""
+    path = settled_path(store.journal_home)
+    settled, before = _read_settled(path)
     key = settled_key(notes_by_id[i] for i in group.note_ids)
     if key in settled:
-        return False
-    doc = {"bothStand": sorted(settled | {key})}
-    path = settled_path(home)
+        return None
+    after = json.dumps({"bothStand": sorted(settled | {key})}, indent=2) + "\n"
     path.parent.mkdir(parents=True, exist_ok=True)  # beside a journal not yet written (MicroClaw)
-    atomic_write(path, (json.dumps(doc, indent=2) + "\n").encode("utf-8"))
-    return True
+    return store.write_file(path, before, after, "decide",
+                            f"both stand: {group.topic} ({group.id})")
 
 
 def open_groups(groups: list[Group], notes_by_id: Mapping[str, RawNote],

@@ -112,11 +112,16 @@ def _both_stand(memory, graph: Graph, group: Group, do_apply: bool) -> None:  # 
         _echo("  nothing is written to the notes; the group is not asked again until one of "
               "them changes. Run with --apply to remember it.")
         return
-    fresh = settle_both(memory.journal_home, group, {n["id"]: n for n in graph.notes})
-    current_run().counts["settled"] = int(fresh)
-    current_run().summary = f"both stand: {group.id}"
-    _echo(f"Remembered: the notes of {group.id} all stand" if fresh
-          else f"{group.id} was already let stand; nothing written.")
+    entry = settle_both(memory, group, {n["id"]: n for n in graph.notes})
+    run = current_run()
+    run.counts["settled"] = int(entry is not None)
+    run.summary = f"both stand: {group.id}"
+    if entry is None:
+        _echo(f"{group.id} was already let stand; nothing written.")
+        return
+    run.run_id, run.undo = entry.run_id, f"nuggets undo {entry.run_id}"
+    _echo(f"Remembered: the notes of {group.id} all stand (run {entry.run_id}; undo: "
+          f"nuggets undo {entry.run_id})")
 
 
 def _show_plan(plan: Plan, header: str, do_apply: bool) -> None:

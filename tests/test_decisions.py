@@ -83,12 +83,16 @@ def test_both_stand_is_remembered_until_a_note_changes(home: Path) -> None:
     group = the_group(memory)
     by_id = {n["id"]: n for n in memory.shelf().notes}
     assert read_settled(home) == set()
-    assert settle_both(home, group, by_id) is True
-    assert settle_both(home, group, by_id) is False  # already remembered
+    entry = settle_both(memory, group, by_id)
+    assert entry is not None and entry.kind == "decide"  # a journaled run
+    assert settle_both(memory, group, by_id) is None  # already remembered
     assert settled_path(home).parent == home and graph_file(home).read_bytes() == graph_before
     assert open_groups([group], by_id, read_settled(home)) == []
     changed = by_id | {"a-short": by_id["a-short"] | {"content": "Short answers, two lines"}}
     assert open_groups([group], changed, read_settled(home)) == [group]
+    memory.undo(entry.run_id)  # taken back like any run: the group is asked again
+    assert read_settled(home) == set() and not settled_path(home).exists()
+    assert open_groups([group], by_id, read_settled(home)) == [group]
 
 
 def test_a_store_that_cannot_plan_decisions_says_so() -> None:

@@ -100,6 +100,11 @@ class Store(Protocol):
     def promotion_file_for(self, nugget: str | None) -> Path | None:
         """The file a promotion of this nugget's notes writes (None: the store's default)."""
 
+    def write_file(self, path: Path, before: str | None, after: str, kind: str,
+                   summary: str) -> JournalEntry:
+        """Replace a small file of ours beside the journal (read as `before`; None: absent),
+        journaled as a run of `kind` that undo takes back."""
+
     def promote(self, plan: PromotionPlan) -> int: ...
     def promote_now(self, memory_md: Path | None = None, threshold: int = ...,
                     allow: Collection[str] = (),

@@ -407,6 +407,17 @@ class NuggetsStore:
                                     entry.result_fingerprint, "undo", self.now(),
                                     undoes=entry.run_id, summary=f"undid {entry.run_id}")
 
+    def write_file(self, path: Path, before: str | None, after: str, kind: str,
+                   summary: str) -> JournalEntry:
+        """Replace a small file of ours (its text as read: `before`, None when absent) with
+        `after`, journaled as a run of `kind` that undo takes back; refused as stale when the
+        file changed since it was read."""
+        base = EMPTY_FINGERPRINT if before is None else fingerprint(before.encode("utf-8"))
+        with graph_lock(self.graph_path), directory_lock(path):
+            self._settle_first()
+            self.notices += settle(path)
+            return self._write_file(path, before, after, base, kind, self.now(), summary=summary)
+
     def _write_file(self, path: Path, before: str | None, after: str | None, base: str,
                     kind: str, at: str, undoes: str | None = None, summary: str = "",
                     promoted: list[PromotionEntry] | None = None) -> JournalEntry:

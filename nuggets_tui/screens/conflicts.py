@@ -377,7 +377,7 @@ class ConflictsScreen(Screen[bool]):
     @work(thread=True, exclusive=True, group="write", description="_both")
     def _both(self, group: Group, found: Found) -> None:
         try:
-            settle_both(self.memory.journal_home, group, found.notes)
+            settle_both(self.memory, group, found.notes)
         except NuggetsError as exc:
             self.app.call_from_thread(self._failed, "Nothing was remembered", str(exc))
             return
@@ -386,8 +386,8 @@ class ConflictsScreen(Screen[bool]):
                                       f"cannot write beside the journal: {exc.strerror or exc}")
             return
         self.app.call_from_thread(self._written, f"All notes of “{group.topic}” stand; not "
-                                  "asked again until one of them changes.", "Both stand",
-                                  False)
+                                  "asked again until one of them changes (ctrl+z on the notes "
+                                  "undoes it).", "Both stand", False)
 
     def _written(self, message: str, title: str, notes_changed: bool = True) -> None:
         self.query_one(Busy).stop()

@@ -401,6 +401,15 @@ class MicroClawRuns:
                                     "promote", summary=f"promoted to {path}: {plan.added} added",
                                     promoted=[e for e in plan.entries if e.action != "same"])
 
+    def write_file(self, path: Path, before: str | None, after: str, kind: str,
+                   summary: str) -> JournalEntry:
+        """Replace a small file of ours (read as `before`, None when absent), journaled."""
+        base = EMPTY_FINGERPRINT if before is None else fingerprint(before.encode("utf-8"))
+        with self.exclusive(), directory_lock(path):
+            self._settle_first()
+            self.notices += settle(path)
+            return self._write_file(path, before, after, base, kind, summary=summary)
+
     def _undo_file(self, entry: JournalEntry) -> JournalEntry:
         """Put back the text a promotion replaced, if the file is as it left it."""
         path = Path(entry.memory_md or "")

@@ -284,6 +284,11 @@ class MicroClawStore:
         before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
         return plan_file(rows, path, before, exists, threshold, allow, base, drop)
 
+    def write_file(self, path: Path, before: str | None, after: str, kind: str,
+                   summary: str) -> JournalEntry:
+        """See NuggetsStore.write_file: a small file of ours, journaled, undoable."""
+        return self._runs.write_file(path, before, after, kind, summary)
+
     def promote(self, plan: PromotionPlan) -> int:
         """Write one planned AGENTS.md, journaled (the run is `promotion_run`); the entries
         added. Nothing when its directory does not exist."""
