@@ -81,7 +81,7 @@ def plan_decision(memory: Any, group: Group, keep: str, how: How = "keep",
     """The decision as a plan on `memory` (a `Memory`, or any store with `plan_operations`)."""
     require_plans(memory)
     if graph is None:
-        graph = (getattr(memory, "read", None) or memory._read)()
+        graph = memory.read()
     nugget_of = {}
     for note_id in group.note_ids:
         note = graph.get(note_id)

@@ -28,9 +28,9 @@ from . import crashpoints
 from .atomic import TEMP_SUFFIX, atomic_write, copy_owner_and_mode
 from .errors import FileKindError, JournalError, NuggetsError
 from .jsonnumbers import number_hooks
-from .models import CamelModel, JournalEntry, JournalKind
+from .models import CamelModel, JournalEntry, JournalKind, PromotionEntry
 from .safeopen import JOURNAL_BYTES, open_regular, read_regular
-from .store import EMPTY_FINGERPRINT, json_bytes
+from .store import EMPTY_FINGERPRINT, fingerprint, json_bytes
 from .validate import note_problem
 
 PENDING_SUFFIX = ".pending"
@@ -324,3 +324,19 @@ def _is_foreign(path: Path) -> bool:
         return not stat.S_ISREG(path.lstat().st_mode)
     except OSError:
         return True
+
+
+def file_run(home: Path, path: Path, before: str | None, after: str | None, base: str,
+             kind: str, at: str, undoes: str | None = None, summary: str = "",
+             promoted: list[PromotionEntry] | None = None) -> JournalEntry:
+    """The entry of a run that replaces one file (MEMORY.md, an AGENTS.md, a file of ours) over
+    the version with fingerprint `base` (`after` None: removes it), with both texts; the next
+    run id of the journal at `home`."""
+    seq, run_id = next_run_id(home, at)
+    return JournalEntry.model_construct(
+        run_id=run_id, seq=seq, kind=kind, at=at, base_fingerprint=base,
+        result_fingerprint=(EMPTY_FINGERPRINT if after is None
+                            else fingerprint(after.encode("utf-8"))),
+        operations=[], result=None, before={}, after={}, undoes=undoes, summary=summary,
+        memory_md=str(path), memory_md_before=before, memory_md_after=after,
+        promoted=promoted, fact_edits=[], files=[])

@@ -52,6 +52,7 @@ from ..journal import (
     JournalHeader,
     Pending,
     commit_pending,
+    file_run,
     journal_dir,
     next_run_id,
     pending_entries,
@@ -136,8 +137,10 @@ class NuggetsStore:
         return {}  # the finder's defaults: subject and title, promotion groups too
 
     def read(self) -> Graph:
-        """The graph file, read and checked now."""
-        return read_graph(self.graph_path)
+        """The graph file: the snapshot `startup_messages` just read (taken once, so a retry
+        reads afresh), else read now. A command thus reads and checks the file once."""
+        graph, self._opened = self._opened, None
+        return graph or read_graph(self.graph_path)
 
     def stamp(self) -> Hashable:
         return FileStamp.of(self.graph_path)
@@ -160,13 +163,7 @@ class NuggetsStore:
         return current_fingerprint(self.graph_path) != plan.base_fingerprint
 
     def shelf(self) -> Shelf:
-        return Shelf(self._read(), nugget_file_names(self.home))
-
-    def _read(self) -> Graph:
-        """The graph file: the snapshot `startup_messages` just read (taken once, so a retry
-        reads afresh), else read now. A command thus reads and checks the file once."""
-        graph, self._opened = self._opened, None
-        return graph or read_graph(self.graph_path)
+        return Shelf(self.read(), nugget_file_names(self.home))
 
     def now(self) -> str:
         return to_iso(self.clock())
@@ -178,7 +175,7 @@ class NuggetsStore:
         graph: Graph | None = None, should_stop: Callable[[], bool] | None = None,
     ) -> Plan:
         """The pass computed on the current file; writes nothing. `should_stop`: see plan_pass."""
-        graph = graph or self._read()
+        graph = graph or self.read()
         capped = resolve_limit(limit)
         outcome = plan_pass(graph.notes, self.clock(), nugget_name, capped, uncapped,
                             should_stop)
@@ -190,7 +187,7 @@ class NuggetsStore:
         """A plan of operations decided elsewhere (a contradiction's decision, acting on
         verdicts), replayed on the current file as apply will; journaled as kind "decide".
         Writes nothing."""
-        graph = graph or self._read()
+        graph = graph or self.read()
         ws = Workspace(graph.notes)
         for op in operations:
             replay(ws, op, result.ran_at)
@@ -424,14 +421,8 @@ class NuggetsStore:
         """Replace (or, `after` None, remove) a file outside the graph over the version with
         fingerprint `base`, journaled with both images (call under its lock)."""
         data = None if after is None else after.encode("utf-8")
-        seq, run_id = next_run_id(self.home, at)
-        entry = JournalEntry.model_construct(
-            run_id=run_id, seq=seq, kind=kind, at=at, base_fingerprint=base,
-            result_fingerprint=EMPTY_FINGERPRINT if data is None else fingerprint(data),
-            operations=[], result=None, before={}, after={}, undoes=undoes, summary=summary,
-            memory_md=str(path), memory_md_before=before, memory_md_after=after,
-            promoted=promoted,
-        )
+        entry = file_run(self.home, path, before, after, base, kind, at, undoes, summary,
+                         promoted)
         if data is None:
             return self._land(entry, path, lambda landing: remove_if_unchanged(
                 path, base, landing))
@@ -665,7 +656,7 @@ class NuggetsStore:
         path = self.promotion_target(memory_md)
         exists = path.parent.is_dir()
         before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
-        notes = (graph or self._read()).notes
+        notes = (graph or self.read()).notes
         return plan_promotion(notes, path, before, exists, threshold, allow, base, drop)
 
     def plan_promotions(

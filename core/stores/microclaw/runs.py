@@ -45,6 +45,7 @@ from ...journal import (
     JournalHeader,
     Pending,
     commit_pending,
+    file_run,
     journal_dir,
     next_run_id,
     pending_entries,
@@ -428,14 +429,8 @@ class MicroClawRuns:
         """Replace (or, `after` None, remove) a file over the version with fingerprint
         `base`, journaled with both texts (call under its lock)."""
         data = None if after is None else after.encode("utf-8")
-        at = self.now()
-        seq, run_id = next_run_id(self.journal_home, at)
-        entry = JournalEntry.model_construct(
-            run_id=run_id, seq=seq, kind=kind, at=at, base_fingerprint=base,
-            result_fingerprint=EMPTY_FINGERPRINT if data is None else fingerprint(data),
-            operations=[], result=None, before={}, after={}, undoes=undoes, summary=summary,
-            memory_md=str(path), memory_md_before=before, memory_md_after=after,
-            promoted=promoted, fact_edits=[], files=[])
+        entry = file_run(self.journal_home, path, before, after, base, kind, self.now(), undoes,
+                         summary, promoted)
         if data is None:
             return self._land(entry, lambda: remove_if_unchanged(path, base))
         return self._land(entry, lambda: replace_if_unchanged(path, data, base,
