@@ -21,10 +21,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from core.atomic import atomic_write
 from core.clock import to_iso
-from core.store import dump_graph, graph_path
-from core.text import note_tokens
+from core.notes.text import note_tokens
+from core.safeio.atomic_write import atomic_write
+from core.stores.nuggets.graph_file import dump_graph, graph_path
 
 NOW = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
 NEAR_DUPLICATES = 0.03

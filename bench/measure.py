@@ -20,14 +20,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from core.browse.link_graph import groups, orphans
 from core.clock import fixed_clock, parse_iso
-from core.gcpause import paused_gc
-from core.linkgraph import groups, orphans
-from core.memory import Memory
+from core.gc_pause import paused_gc
 from core.models import ReflectionResult
-from core.reflection import plan_pass
-from core.store import graph_path, read_graph
-from core.vectors import vector_spec
+from core.notes.vectors import vector_spec
+from core.open_store import Memory
+from core.reflection.reflect import plan_pass
+from core.stores.nuggets.graph_file import graph_path, read_graph
 
 NOW = parse_iso("2026-11-01T09:00:00Z")
 COUNTS = ("inspected", "rewritten", "merged", "hidden", "tagged", "linked")

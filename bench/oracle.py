@@ -2,7 +2,8 @@
 compared, no index, no cache beyond one token list per note state.
 
 It shares only the SPEC's named rules with the engine (tokens, jaccard, normalize, low value, new
-tags) and the code that carries out each operation (`core.workspace.replay`, which apply uses too).
+tags) and the code that carries out each operation (`core.notes.working_set.replay`, which apply
+uses too).
 Selection, ordering, pairing, partner choice, limits and the result are its own. Only the
 benchmark and the tests use it; the shipped code path never does.
 """
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from core import fields
 from core.clock import epoch_ms, parse_iso, to_iso
 from core.models import (
     HideOp,
@@ -24,10 +24,11 @@ from core.models import (
     RetagOp,
     RewriteOp,
 )
-from core.reflection import PassOutcome
-from core.text import jaccard, normalize, note_tokens
-from core.tidy import is_low_value, new_tags
-from core.workspace import Workspace, replay
+from core.notes import fields
+from core.notes.text import jaccard, normalize, note_tokens
+from core.notes.working_set import Workspace, replay
+from core.reflection.reflect import PassOutcome
+from core.reflection.tidy_phase import is_low_value, new_tags
 
 HOUR_MS = 3_600_000
 DAY_MS = 86_400_000
@@ -81,7 +82,8 @@ def oracle_pass(
     notes: list[RawNote], now: datetime, nugget_name: str | None = None, limit: int | None = 10,
     uncapped: bool = False,
 ) -> PassOutcome:
-    """SPEC §3 on `notes` (left untouched); the same signature as `core.reflection.plan_pass`."""
+    """SPEC §3 on `notes` (left untouched); the same signature as
+    `core.reflection.reflect.plan_pass`."""
     run = _OraclePass(notes, now, None if uncapped else limit)
     in_scope = [n["id"] for n in notes if nugget_name is None or fields.nugget(n) == nugget_name]
     selected = _select(run, in_scope)

@@ -308,7 +308,8 @@ def _figures_section(figures: Figures) -> list[str]:
 
 def _oracle_section(figures: Figures) -> list[str]:
     lines = ["## Indexed pass beside the pairwise oracle", "",
-             "`core.reflection.plan_pass` and `bench/oracle.py` on the same notes in the same "
+             "`core.reflection.reflect.plan_pass` and `bench/oracle.py` on the same notes in the "
+             "same "
              "process (no load); seconds, min / median; identical = same ReflectionResult, same "
              "operations, same resulting notes.", "",
              "| notes | mode | indexed | oracle | ratio (medians) | identical |",

@@ -19,7 +19,7 @@ from typing import Any
 from bench.generate import generate
 from bench.report import Figures, load_figures, save_figures, write_report
 from bench.shapes import measure_shapes
-from core.store import dump_graph
+from core.stores.nuggets.graph_file import dump_graph
 
 ROOT = Path(__file__).resolve().parents[1]
 TASKS = ("parse", "parse_gc_off", "load", "plan_capped", "plan_uncapped", "apply_uncapped",

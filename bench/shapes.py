@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.generate import SHAPES_BY_NUMBER, generate
-from core.store import dump_graph
+from core.stores.nuggets.graph_file import dump_graph
 
 TASKS = ("parse", "plan_uncapped", "apply_uncapped", "graph_lists")
 COMMAND = "reflect_command"
@@ -110,10 +110,11 @@ DOMINATES = [
     "18-38 us a note on this machine, 14-26% of the plan).",
     "- *command* (shape 3, 17.5 s profiled): reading and checking the file 9.0 s (the json "
     "decoder 3.6 s, recording repeated keys through `object_pairs_hook` 1.5 s, the check of "
-    "every note `core/validate.py` 2.9 s), then the capped pass 8.4 s, of which 5.2 s index "
+    "every note `core/notes/checks.py` 2.9 s), then the capped pass 8.4 s, of which 5.2 s index "
     "the one merge group holding every note (`_MergeGroups.index`); interpreter start and "
     "imports ~0.6 s (pydantic and the models ~0.25 s; Textual is not imported).",
-    "- *apply* (shape 3, 19.3 s profiled): the indented writer in Python `core/jsonfmt.py` "
+    "- *apply* (shape 3, 19.3 s profiled): the indented writer in Python "
+    "`core/notes/json_writer.py` "
     "9.8 s (51%), the journal entry 6.6 s (34%: the json module's C encoder on 2 x 96k note "
     "images 4.0 s, UTF-8 0.5 s, the pydantic dump of the operations 0.4 s, writing 0.85 s); "
     "no second parse, no replay and no vector recompute any more (the plan's snapshot and "
@@ -137,7 +138,7 @@ def shapes_section(shapes: dict[str, Any]) -> list[str]:
         "measured in the same run, in a fresh process. *uncapped* is `Memory.plan(uncapped=True)`"
         " from the file (the console's `c` plans the same on notes it already holds, so it costs "
         "less), *vectors* the part of it that gives every changed note the agent's vector "
-        "(`core/vectors.py`, timed again alone); *command* is `nuggets reflect` (the capped "
+        "(`core/notes/vectors.py`, timed again alone); *command* is `nuggets reflect` (the capped "
         "dry run) timed from outside, the whole process; *apply* applies the uncapped plan "
         "(planning not timed); *lists* is the "
         "console's Orphans and Groups computed on a loaded graph (their tables lay out a page). "

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .clock import Clock, system_clock
-from .errors import (
+from core.browse.shelf import Shelf
+from core.clock import Clock, system_clock
+from core.errors import (
     GraphError,
     JournalError,
     NuggetsError,
@@ -16,10 +17,9 @@ from .errors import (
     UndoConflictError,
     UnknownNoteError,
 )
-from .memory import Memory
-from .models import JournalEntry, Note, Plan, PromotionPlan, ReflectionChange, ReflectionResult
-from .shelf import Shelf
-from .stores.base import Store
+from core.models import JournalEntry, Note, Plan, PromotionPlan, ReflectionChange, ReflectionResult
+from core.open_store import Memory
+from core.stores.base import Store
 
 __all__ = [
     "GraphError", "JournalEntry", "JournalError", "Memory", "Note", "NuggetsError", "Plan",

@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from .settings import SettingError, shown
+from core.settings import SettingError, shown
 
 Clock = Callable[[], datetime]
 

@@ -158,7 +158,8 @@ class NoteDiff(CamelModel):
 
 
 class FactEdit(CamelModel):
-    """One fact of a fact file changed in step with its fact note (core/facts.py)."""
+    """One fact of a fact file changed in step with its fact note
+    (core/stores/nuggets/fact_files.py)."""
 
     path: str  # the fact file's name in the home (a home may move)
     note_id: str
@@ -267,7 +268,8 @@ class PromotionEntry(CamelModel):
 
 
 class BlockedEntry(CamelModel):
-    """A candidate held back by screening (core/screening.py); written only when allowed."""
+    """A candidate held back by screening (core/promotion/screening.py); written only when
+    allowed."""
 
     note_id: str
     nugget_name: str

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from .errors import NuggetsError
+from core.errors import NuggetsError
 
 _DIGITS = re.compile(r"[0-9]+")  # ASCII only: str.isdigit() also takes ² and ٣
 _SHOWN = 40  # characters of a bad value quoted back

@@ -12,7 +12,7 @@ from textual.geometry import Size
 from textual.screen import Screen
 
 from core import Store
-from core.inert import one_line
+from core.safeio.inert_text import one_line
 
 from .commands import NoteCommands
 from .screens.help import HelpScreen

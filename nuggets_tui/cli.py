@@ -16,8 +16,16 @@ from typing import Any
 import click
 
 from core import NuggetsError, Store
+from core.browse.shelf import Shelf
 from core.clock import env_clock, parse_iso
-from core.home import (
+from core.models import JournalEntry, PromotionPlan, ReflectionResult
+from core.notes.json_writer import dumps_indented
+from core.open_store import open_store
+from core.promotion.candidates import parse_allowance, shown_as_one
+from core.reflection.select_phase import MAX_LIMIT
+from core.safeio.inert_text import inert, inert_json, one_line
+from core.settings import whole_number
+from core.stores.nuggets.home import (
     HOME_ENV,
     demo_home,
     demo_memory_md,
@@ -26,14 +34,6 @@ from core.home import (
     resolve_home,
     resolve_microclaw_dir,
 )
-from core.inert import inert, inert_json, one_line
-from core.jsonfmt import dumps_indented
-from core.memory import open_store
-from core.models import JournalEntry, PromotionPlan, ReflectionResult
-from core.promotion import parse_allowance, shown_as_one
-from core.selection import MAX_LIMIT
-from core.settings import whole_number
-from core.shelf import Shelf
 
 from . import render
 from .runlogging import current_run, logs_run
@@ -153,7 +153,7 @@ def _materialized_demo(reset: bool = False, microclaw: bool = False) -> Path:
         from core.stores.microclaw.demo import materialize_microclaw_demo
 
         return materialize_microclaw_demo(demo_microclaw_dir(), env_clock()(), reset=reset)
-    from core.demo import materialize_demo
+    from core.stores.nuggets.demo import materialize_demo
 
     return materialize_demo(demo_home(), reset=reset)
 

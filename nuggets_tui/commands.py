@@ -8,8 +8,8 @@ from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.markup import escape
 
-from core import fields
-from core.inert import one_line
+from core.notes import fields
+from core.safeio.inert_text import one_line
 
 from .words import counted
 

@@ -7,21 +7,21 @@ from pathlib import Path
 
 import click
 
-from core import fields
-from core.contradictions import Group, find_contradictions, find_group, token_set
-from core.decisions import (
+from core.models import Plan
+from core.notes import fields
+from core.notes.snapshot import Graph
+from core.review.contradictions import Group, find_contradictions, find_group, token_set
+from core.review.decisions import (
     open_groups,
     plan_decision,
     read_settled,
     require_plans,
     settle_both,
 )
-from core.inert import one_line
-from core.models import Plan
-from core.modelscorer import ModelScorer
-from core.store import Graph
-from core.topics import nuggets_topic
-from core.verdicts import VERDICTS, Judgement, act_operations, judge
+from core.review.model_scorer import ModelScorer
+from core.review.topics import nuggets_topic
+from core.review.verdicts import VERDICTS, Judgement, act_operations, judge
+from core.safeio.inert_text import one_line
 
 from . import render
 from .cli import Context, _echo, _echo_lines, _print_json, _tell, main, reports_errors

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from core import fields
-from core.inert import inert, one_line
-from core.journal import JournalHeader
+from core.journal.entries import JournalHeader
 from core.models import (
     Plan,
     PromotionPlan,
@@ -14,7 +12,9 @@ from core.models import (
     ReflectionResult,
     ShadowedNote,
 )
-from core.notediff import compare, shown_value
+from core.notes import fields
+from core.notes.diff import compare, shown_value
+from core.safeio.inert_text import inert, one_line
 
 from .words import counted, shown_path
 

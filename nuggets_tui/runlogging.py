@@ -11,9 +11,9 @@ import click
 
 from core import NuggetsError
 from core.clock import env_clock
-from core.inert import one_line
-from core.runlog import RunRecord, record_run, telemetry_dir
-from core.store import graph_path
+from core.journal.run_log import RunRecord, record_run, telemetry_dir
+from core.safeio.inert_text import one_line
+from core.stores.nuggets.graph_file import graph_path
 
 _KEY = "nuggets.run"
 

@@ -1,5 +1,6 @@
 """Untrusted note text as Rich Text: never parsed as markup; control and escape characters show
-as visible placeholders (core.inert). Every string an agent wrote reaches the screen this way."""
+as visible placeholders (core.safeio.inert_text). Every string an agent wrote reaches the screen
+this way."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 from rich.text import Text
 from textual.dom import DOMNode
 
-from core.inert import inert, one_line
+from core.safeio.inert_text import inert, one_line
 
 from .words import counted, shown_path  # noqa: F401  (the console reaches them here)
 

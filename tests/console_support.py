@@ -10,8 +10,8 @@ from textual.pilot import Pilot
 
 from core import Memory
 from core.clock import fixed_clock, parse_iso
-from core.demo import materialize_demo
-from core.store import graph_path
+from core.stores.nuggets.demo import materialize_demo
+from core.stores.nuggets.graph_file import graph_path
 from nuggets_tui.app import NuggetsApp
 
 NOW = parse_iso("2026-11-23T10:00:00Z")

@@ -9,10 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from console_support import NOW, demo_home
-from core import Memory, fields
+from core import Memory
 from core.clock import fixed_clock
-from core.journal import journal_dir
-from core.store import graph_path
+from core.journal.entries import journal_dir
+from core.notes import fields
+from core.stores.nuggets.graph_file import graph_path
 
 PAYLOADS = (
     "\x1b]2;retitled\x07",  # OSC 2: the terminal's title

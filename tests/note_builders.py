@@ -15,7 +15,7 @@ from typing import Any
 
 from bench.generate import generate
 from core.clock import parse_iso
-from core.reflection import plan_pass
+from core.reflection.reflect import plan_pass
 
 NOW = parse_iso("2026-11-01T09:00:00Z")
 NOW_ISO = "2026-11-01T09:00:00.000Z"

@@ -11,8 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from core import Memory, StalePlanError, crashpoints
+from core import Memory, StalePlanError
 from core.clock import fixed_clock, parse_iso
+from core.safeio import crashpoints
 
 CLOCK = fixed_clock(parse_iso("2026-11-01T09:00:00Z"))
 

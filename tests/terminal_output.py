@@ -16,7 +16,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from textual.app import App
 
-from core.inert import hidden_characters
+from core.safeio.inert_text import hidden_characters
 
 # The only sequences a frame is made of: styles (SGR) and cursor moves. Anything else that starts
 # with ESC (an OSC title or clipboard write, a DCS, a hyperlink) can only have come from data.

@@ -13,7 +13,7 @@ from note_builders import NOW
 from bench.generate import main
 from core import Memory
 from core.clock import fixed_clock
-from core.store import read_graph
+from core.stores.nuggets.graph_file import read_graph
 from nuggets_tui.cli import main as nuggets
 
 

@@ -29,10 +29,10 @@ from pathlib import Path
 import pytest
 
 from core import Memory
-from core.agentform import unchanged_since
 from core.clock import fixed_clock, parse_iso
-from core.facts import read_fact_files
-from core.vectors import vector_spec
+from core.notes.agent_normalize import unchanged_since
+from core.notes.vectors import vector_spec
+from core.stores.nuggets.fact_files import read_fact_files
 
 FIXTURES = Path(__file__).parent / "fixtures" / "agent"
 NOW = parse_iso("2026-12-20T09:00:00Z")

@@ -14,8 +14,10 @@ from click.testing import CliRunner
 from figures import record
 from reliability_support import leftovers, make_home, memory_of, messy_notes
 
-from core import NuggetsError, StalePlanError, UndoConflictError, crashpoints
-from core.store import fingerprint, read_graph
+from core import NuggetsError, StalePlanError, UndoConflictError
+from core.notes.snapshot import fingerprint
+from core.safeio import crashpoints
+from core.stores.nuggets.graph_file import read_graph
 from nuggets_tui.cli import main
 
 WRITER = r"""

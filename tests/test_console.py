@@ -15,10 +15,10 @@ from textual.widgets import TabbedContent
 from textual.widgets._footer import FooterKey
 
 from console_support import demo_home, make_app, notes_on_disk, settle
-from core import fields
-from core.linkgraph import groups
+from core.browse.link_graph import groups
 from core.models import MergeOp
-from core.store import graph_path
+from core.notes import fields
+from core.stores.nuggets.graph_file import graph_path
 from nuggets_tui.screens.confirm import ConfirmScreen
 from nuggets_tui.screens.graph import GraphScreen
 from nuggets_tui.screens.help import HelpScreen

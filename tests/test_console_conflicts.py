@@ -12,9 +12,9 @@ from conflict_builders import answers_memory, pref
 from note_builders import make_home
 
 from console_support import make_app, notes_on_disk, settle
-from core.contradictions import Group
-from core.decisions import settled_path
-from core.store import graph_path
+from core.review.contradictions import Group
+from core.review.decisions import settled_path
+from core.stores.nuggets.graph_file import graph_path
 from nuggets_tui.screens.confirm import ConfirmScreen
 from nuggets_tui.screens.conflicts import NOTES_SHOWN, ConflictsScreen, group_text
 from nuggets_tui.screens.main import MainScreen
@@ -187,7 +187,7 @@ async def test_a_microclaw_memory_queues_its_topic_conflicts_and_both_stand(tmp_
     stand is remembered beside our journal, never inside the bot's data dir."""
     from console_support import NOW
     from core.clock import fixed_clock
-    from core.memory import open_store
+    from core.open_store import open_store
     from core.stores.microclaw.demo import materialize_microclaw_demo
     from nuggets_tui.app import NuggetsApp
 

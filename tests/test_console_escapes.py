@@ -18,9 +18,9 @@ from reliability_support import make_home, memory_of, messy_notes
 from terminal_output import C0_C1, assert_inert
 
 from console_support import make_app, settle
-from core.inert import hidden_characters
-from core.journal import journal_dir
-from core.store import graph_path
+from core.journal.entries import journal_dir
+from core.safeio.inert_text import hidden_characters
+from core.stores.nuggets.graph_file import graph_path
 from nuggets_tui.app import NuggetsApp
 from nuggets_tui.cli import main
 from nuggets_tui.screens.confirm import ConfirmScreen

@@ -10,7 +10,7 @@ from test_console import _slow_shelf, first_rows
 from textual.widgets._footer import FooterKey, FooterLabel
 
 from console_support import demo_home, make_app, settle
-from core.passrun import PassCancelled
+from core.reflection.pass_state import PassCancelled
 from nuggets_tui.screens.review import ReviewScreen
 
 

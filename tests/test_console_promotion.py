@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from console_support import demo_home, make_app, settle
-from core.store import graph_path
+from core.stores.nuggets.graph_file import graph_path
 from nuggets_tui.screens.promote import PromoteScreen
 from nuggets_tui.widgets.virtual_table import VirtualTable
 

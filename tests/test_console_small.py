@@ -10,7 +10,7 @@ from textual.widgets import Static
 from textual.widgets._footer import FooterKey
 
 from console_support import demo_home, make_app, settle
-from core import fields
+from core.notes import fields
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.screens.too_small import TooSmallScreen
 from nuggets_tui.widgets.note_detail import NoteDetailPane

@@ -11,8 +11,8 @@ from conflict_builders import answers_memory, pref
 from note_builders import make_home
 
 from console_support import make_app, settle
-from core.scoring import SCORE_NAMES
-from core.verdicts import judge
+from core.review.default_scorer import SCORE_NAMES
+from core.review.verdicts import judge
 from nuggets_tui.screens import main as main_screen
 from nuggets_tui.widgets.note_detail import NoteDetailPane
 from nuggets_tui.widgets.note_table import NoteTable

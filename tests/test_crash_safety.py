@@ -27,8 +27,10 @@ from reliability_support import (
     traced_steps,
 )
 
-from core import Memory, StalePlanError, crashpoints
-from core.store import fingerprint, read_graph
+from core import Memory, StalePlanError
+from core.notes.snapshot import fingerprint
+from core.safeio import crashpoints
+from core.stores.nuggets.graph_file import read_graph
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 

@@ -10,8 +10,9 @@ from note_builders import NOW, NOW_ISO, file_notes, graph_file, make_home
 
 from core import Memory, NuggetsError, UnknownNoteError
 from core.clock import fixed_clock
-from core.contradictions import find_contradictions
-from core.decisions import (
+from core.models import MergeOp, SupersedeOp
+from core.review.contradictions import find_contradictions
+from core.review.decisions import (
     decision_operations,
     open_groups,
     plan_decision,
@@ -19,7 +20,6 @@ from core.decisions import (
     settle_both,
     settled_path,
 )
-from core.models import MergeOp, SupersedeOp
 
 
 @pytest.fixture

@@ -7,12 +7,12 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from core import fields
-from core.demo import DEMO_NOW, build_demo_notes, materialize_demo
-from core.home import demo_memory_md
-from core.reflection import plan_pass
-from core.store import graph_path
-from core.tidy import is_low_value
+from core.notes import fields
+from core.reflection.reflect import plan_pass
+from core.reflection.tidy_phase import is_low_value
+from core.stores.nuggets.demo import DEMO_NOW, build_demo_notes, materialize_demo
+from core.stores.nuggets.graph_file import graph_path
+from core.stores.nuggets.home import demo_memory_md
 from nuggets_tui.cli import main
 
 

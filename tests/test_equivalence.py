@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 
 from bench.generate import generate
 from bench.oracle import oracle_pass
-from core import linking
 from core.clock import parse_iso
-from core.mergeindex import MergeIndex
-from core.reflection import plan_pass
-from core.text import jaccard
+from core.notes.text import jaccard
+from core.reflection import link_phase as linking
+from core.reflection.merge_index import MergeIndex
+from core.reflection.reflect import plan_pass
 
 NOW = parse_iso("2026-11-01T09:00:00Z")
 WORDS = ["deploy", "make", "test", "user", "prefers", "dark", "theme", "src/app.py", "tmp",

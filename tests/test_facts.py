@@ -12,7 +12,13 @@ from reliability_support import leftovers, run_in_child, traced_steps
 
 from core import Memory, StalePlanError
 from core.clock import fixed_clock, parse_iso
-from core.facts import FactFile, edited_doc, fact_edits, read_fact_files, undo_edits
+from core.stores.nuggets.fact_files import (
+    FactFile,
+    edited_doc,
+    fact_edits,
+    read_fact_files,
+    undo_edits,
+)
 
 NOW = parse_iso("2026-12-20T09:00:00Z")
 FIXTURE = Path(__file__).parent / "fixtures" / "agent" / "agent-made"
@@ -197,7 +203,7 @@ def test_a_pipe_named_like_a_fact_file_is_refused_not_read(tmp_path: Path) -> No
     import signal
 
     from core.errors import FileKindError
-    from core.facts import read_fact_file
+    from core.stores.nuggets.fact_files import read_fact_file
 
     pipe = tmp_path / "memory.donna.json"
     os.mkfifo(pipe)

@@ -13,13 +13,13 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import reflection
 from core.clock import epoch_ms, epoch_ms_of, parse_iso
-from core.fields import is_system_tag
-from core.jsonfmt import dumps_compact, dumps_indented
-from core.passrun import PassRun
-from core.text import normalize, note_tokens, tokens, unique_tokens
-from core.tidy import derived_tags, new_tags, normalize_tag
+from core.notes.fields import is_system_tag
+from core.notes.json_writer import dumps_compact, dumps_indented
+from core.notes.text import normalize, note_tokens, tokens, unique_tokens
+from core.reflection import reflect as reflection
+from core.reflection.pass_state import PassRun
+from core.reflection.tidy_phase import derived_tags, new_tags, normalize_tag
 
 PIECES = ["deploy", "Make", "the", "a", "src/app.py", "ci:lint", "x", "tmp_1", "日本語", "中",
           "ÉCOLE", "straße", " ", "  ", "\t", "\n", "\r\n", "\r", "\n\n\n", "\xa0", "\u3000", ".",

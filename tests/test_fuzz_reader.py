@@ -16,8 +16,8 @@ from reliability_support import CLOCK, messy_notes
 
 from core import Memory, NuggetsError
 from core.errors import GraphError
-from core.store import parse_graph, read_graph
-from core.validate import PlainNotes, note_problem
+from core.notes.checks import PlainNotes, note_problem
+from core.stores.nuggets.graph_file import parse_graph, read_graph
 
 PATH = Path("graph.json")
 VALID = json.dumps({"version": 3, "notes": messy_notes()}, indent=2).encode()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from core.home import home_choice, resolve_home
+from core.stores.nuggets.home import home_choice, resolve_home
 from nuggets_tui.cli import main
 
 GRAPH = '{"version": 3, "notes": []}\n'

@@ -20,9 +20,10 @@ from figures import record
 from note_builders import sample_notes
 from reliability_support import leftovers, make_home, memory_of, messy_notes, note
 
-from core import GraphError, atomic
-from core.shelf import Shelf
-from core.store import read_graph
+from core import GraphError
+from core.browse.shelf import Shelf
+from core.safeio import atomic_write as atomic
+from core.stores.nuggets.graph_file import read_graph
 from nuggets_tui.cli import main
 
 ENV = {"NUGGETS_NOW": "2026-11-01T10:00:00Z", "TZ": "UTC", "NUGGETS_HOME": "",

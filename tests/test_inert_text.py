@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
 
-from core.inert import (
+from core.safeio.inert_text import (
     _unsafe,
     _unsafe_codes,
     _unsafe_pattern,

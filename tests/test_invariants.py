@@ -17,8 +17,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from reliability_support import CLOCK, note
 
 from core import Memory, NuggetsError, StalePlanError, UndoConflictError
-from core.journal import read_entry
-from core.store import read_graph
+from core.journal.entries import read_entry
+from core.stores.nuggets.graph_file import read_graph
 
 WORDS = ["deploy", "cache", "port", "redis", "make", "tabs", "spaces", "user", "likes", "tea"]
 TITLES = ["deploy steps", "cache port", "tmp", "scratch: x", "pref: tabs", "learned: redis",

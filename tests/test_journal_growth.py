@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 from reliability_support import make_home, memory_of, messy_notes
 
-from core.store import read_graph
+from core.stores.nuggets.graph_file import read_graph
 from nuggets_tui.cli import main
 
 ENV = {"NUGGETS_NOW": "2026-11-01T10:00:00Z", "TZ": "UTC", "NUGGETS_HOME": "",

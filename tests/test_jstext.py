@@ -1,11 +1,11 @@
-"""The agent's string rules as JavaScript applies them (core/jstext.py)."""
+"""The agent's string rules as JavaScript applies them (core/notes/js_strings.py)."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.jstext import agent_tokens, js_trim, normalize_whitespace, utf16_length
+from core.notes.js_strings import agent_tokens, js_trim, normalize_whitespace, utf16_length
 
 TEXT = st.text(alphabet=st.sampled_from(list("abXZ09/_:- \n\tİKé.the\ufeff\x1c😀")),
                max_size=4000)

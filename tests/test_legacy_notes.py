@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from core import Memory, fields
-from core.store import read_graph
+from core import Memory
+from core.notes import fields
+from core.stores.nuggets.graph_file import read_graph
 from tests.note_builders import note
 
 
@@ -35,7 +36,7 @@ def test_agent_merge_reason_names_the_absorbing_note() -> None:
 
 
 def test_promotion_puts_a_note_in_the_section_the_agent_reads_it_in() -> None:
-    from core.promotion import section_of
+    from core.promotion.candidates import section_of
 
     # no subject or scope stored: the agent infers user scope from "likes" -> section `user`
     bare = {"id": "b", "nuggetName": "memory", "title": "likes tea", "content": "green",

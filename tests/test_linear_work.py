@@ -1,6 +1,7 @@
 """The pass does linear work at every shape of memory (issue: linear at every shape).
 
-Work is counted, not timed (core.workcount): the candidates partner searches look at, in the link
+Work is counted, not timed (core.reflection.work_count): the candidates partner searches look at,
+in the link
 and the merge phase. From 1k to 8k notes, each doubling may at most double it, give or take the
 noise of the generated graphs; a search that walks over notes done before it doubles the work per
 note with every doubling of notes.
@@ -14,8 +15,8 @@ import pytest
 
 from bench.generate import SHAPES_BY_NUMBER, generate
 from core.clock import parse_iso
-from core.reflection import plan_pass
-from core.workcount import WORK
+from core.reflection.reflect import plan_pass
+from core.reflection.work_count import WORK
 
 NOW = parse_iso("2026-11-01T09:00:00Z")
 SIZES = (1_000, 2_000, 4_000, 8_000)

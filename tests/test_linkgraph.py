@@ -1,4 +1,5 @@
-"""Orphans and connected groups (core/linkgraph.py) equal their definitions, walked naively."""
+"""Orphans and connected groups (core/browse/link_graph.py) equal their definitions, walked
+naively."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.linkgraph import groups, orphans
-from core.shelf import Shelf
-from core.store import Graph
+from core.browse.link_graph import groups, orphans
+from core.browse.shelf import Shelf
+from core.notes.snapshot import Graph
 from tests.graph_strategies import graph_notes
 
 

@@ -9,7 +9,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.memorymd import MemoryDocument, section_rank
+from core.promotion.memory_md import MemoryDocument, section_rank
 
 HEADER = ["# Memory", "", "Auto-promoted from nuggets graph notes (3+ recalls across sessions)."]
 _SECTION = re.compile(r"^##\s+(.*?)\s*$")

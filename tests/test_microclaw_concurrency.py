@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from core import crashpoints
 from core.errors import GraphError, StalePlanError, UndoConflictError
+from core.safeio import crashpoints
 from core.stores.microclaw.store import MicroClawStore
 from tests.microclaw_rows import insert, make_db, plan_for, rows
 

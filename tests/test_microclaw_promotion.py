@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from core import crashpoints
 from core.errors import NuggetsError
+from core.safeio import crashpoints
 from core.stores.microclaw.promote import SECTION
 from core.stores.microclaw.store import MicroClawStore
 from tests.microclaw_rows import insert, make_db

@@ -14,9 +14,9 @@ from conflict_builders import answers_memory
 from note_builders import NOW
 
 from core import NuggetsError
-from core.modelscorer import ModelScorer, ReplyError, check_url, parse_reply
-from core.scoring import SCORE_NAMES
-from core.verdicts import judge
+from core.review.default_scorer import SCORE_NAMES
+from core.review.model_scorer import ModelScorer, ReplyError, check_url, parse_reply
+from core.review.verdicts import judge
 
 Reply = Callable[[dict[str, Any]], tuple[int, str]]  # request body -> (status, body)
 

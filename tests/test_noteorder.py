@@ -3,7 +3,7 @@ order, odd values never break a sort."""
 
 from __future__ import annotations
 
-from core.noteorder import ORDERS, OrderedNotes, next_order, ordered
+from core.browse.sort_orders import ORDERS, OrderedNotes, next_order, ordered
 
 
 def note(note_id: str, title: str, hits: object, updated: str) -> dict:

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from reliability_support import note
 
 from core import GraphError
-from core.jsonfmt import NotFiniteError, dumps_compact, dumps_indented
-from core.jsonnumbers import LongInteger, SpelledFloat, SpelledInt, number_hooks
-from core.store import dump_graph, read_graph
+from core.notes.json_numbers import LongInteger, SpelledFloat, SpelledInt, number_hooks
+from core.notes.json_writer import NotFiniteError, dumps_compact, dumps_indented
+from core.stores.nuggets.graph_file import dump_graph, read_graph
 from nuggets_tui.cli import main
 
 ENV = {"NUGGETS_NOW": "2026-11-01T10:00:00Z", "TZ": "UTC", "NUGGETS_HOME": "",

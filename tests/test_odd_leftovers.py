@@ -20,8 +20,9 @@ from reliability_support import (
 )
 
 from core import GraphError, Memory
-from core.atomic import side_name
-from core.store import fingerprint, read_graph
+from core.notes.snapshot import fingerprint
+from core.safeio.atomic_write import side_name
+from core.stores.nuggets.graph_file import read_graph
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 
@@ -112,7 +113,7 @@ def test_a_write_that_fails_before_landing_is_not_reported_as_written(
     def fails(*args: object, **kwargs: object) -> str:
         raise OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG))
 
-    monkeypatch.setattr("core.stores.nuggets.replace_if_unchanged", fails)
+    monkeypatch.setattr("core.stores.nuggets.store.replace_if_unchanged", fails)
     with pytest.raises(GraphError) as raised:
         _apply(memory_of(home))
     assert "cannot be written" in str(raised.value) and "was written" not in str(raised.value)

@@ -1,5 +1,6 @@
 """One way to put an agent's text on screen: `nuggets_tui/safe.py` (Rich Text and toasts, inert)
-for the console, `nuggets_tui/render.py` and `core.inert` for the command line. This test reads
+for the console, `nuggets_tui/render.py` and `core.safeio.inert_text` for the command line. This
+test reads
 the console's source and fails on any other way in, so a new screen cannot show data raw.
 
 Outside safe.py, text reaches the screen only as:

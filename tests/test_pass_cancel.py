@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from console_support import NOW, demo_home, make_app
-from core.passrun import PassCancelled
-from core.reflection import plan_pass
+from core.reflection.pass_state import PassCancelled
+from core.reflection.reflect import plan_pass
 
 
 def test_a_pass_stops_when_asked_and_runs_whole_when_not(tmp_path: Path) -> None:

@@ -13,8 +13,8 @@ from note_builders import NOW, NOW_ISO, OLD, link, make_home, note, result, run_
 from core import Memory, NuggetsError
 from core.clock import epoch_ms, fixed_clock
 from core.models import Note
-from core.reflection import plan_pass
-from core.selection import quality, resolve_limit
+from core.reflection.reflect import plan_pass
+from core.reflection.select_phase import quality, resolve_limit
 
 HIDE = "Archived low-value note"
 REWRITE = "Normalized duplicated whitespace and repeated lines"

@@ -11,9 +11,9 @@ from graph_strategies import graph_notes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import fields
-from core.peek import first_notes
-from core.store import dump_graph, read_graph
+from core.notes import fields
+from core.stores.nuggets.first_notes import first_notes
+from core.stores.nuggets.graph_file import dump_graph, read_graph
 
 
 def _visible(path: Path) -> list[dict]:

@@ -30,7 +30,7 @@ from note_builders import (
 from core import Memory, Shelf, StalePlanError, reflect_and_clean_memory
 from core.clock import fixed_clock
 from core.models import LinkOp, MergeOp
-from core.vectors import vector_spec
+from core.notes.vectors import vector_spec
 from nuggets_tui.cli import main
 
 TIMESTAMPS = ("updatedAt", "lastRewrittenAt", "archivedAt")

@@ -7,12 +7,12 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.demo import DEMO_NOW, build_demo_notes
 from core.models import NoteDiff, Plan, ReflectionResult
-from core.notediff import shown_value
-from core.preview import change_view, kept_after, touched_by
-from core.reflection import plan_pass
-from core.workspace import Workspace, replay
+from core.notes.diff import shown_value
+from core.notes.working_set import Workspace, replay
+from core.plans.preview import change_view, kept_after, touched_by
+from core.reflection.reflect import plan_pass
+from core.stores.nuggets.demo import DEMO_NOW, build_demo_notes
 
 
 @cache

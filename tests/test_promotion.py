@@ -14,7 +14,7 @@ from note_builders import NOW, make_home, note, tree_snapshot
 
 from core import Memory, Shelf, promote_facts
 from core.clock import fixed_clock
-from core.promotion import plan_promotion, resolve_memory_md, section_of
+from core.promotion.candidates import plan_promotion, resolve_memory_md, section_of
 from nuggets_tui.cli import main
 
 HEADER = "# Memory\n\nAuto-promoted from nuggets graph notes (3+ recalls across sessions).\n"

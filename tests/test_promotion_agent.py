@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from note_builders import note
 from reliability_support import make_home
 
-from core.promotion import plan_promotion, section_of
+from core.promotion.candidates import plan_promotion, section_of
 from nuggets_tui.cli import main
 
 

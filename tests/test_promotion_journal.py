@@ -15,9 +15,9 @@ from figures import record
 from reliability_support import CLOCK, leftovers, make_home, note, run_in_child, traced_steps
 
 from core import Memory, NuggetsError
-from core.journal import journal_dir, write_pending
+from core.journal.entries import journal_dir, write_pending
 from core.models import JournalEntry
-from core.store import EMPTY_FINGERPRINT, fingerprint
+from core.notes.snapshot import EMPTY_FINGERPRINT, fingerprint
 from nuggets_tui.cli import main
 
 HAND = "# Memory\r\n\r\nHand-written, CRLF.\r\n"

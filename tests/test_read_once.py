@@ -9,7 +9,7 @@ from unittest import mock
 import pytest
 from click.testing import CliRunner
 
-from core import store
+from core.stores.nuggets import graph_file as store
 from nuggets_tui.cli import main
 from tests.note_builders import make_home, note
 
@@ -52,7 +52,7 @@ def test_applying_a_whole_plan_made_here_reads_no_graph_again_and_replays_nothin
 ) -> None:
     from core import Memory
     from core.clock import fixed_clock, parse_iso
-    from core.stores import nuggets as memory_module
+    from core.stores.nuggets import store as memory_module
     from tests.note_builders import sample_notes
 
     home = make_home(tmp_path, sample_notes())

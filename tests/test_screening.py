@@ -15,9 +15,9 @@ from note_builders import sample_notes
 from reliability_support import CLOCK, make_home, note
 
 from core import Memory
-from core.demo import build_demo_notes
-from core.promotion import _content_lines, entry_title, section_of
-from core.screening import screen_entry
+from core.promotion.candidates import _content_lines, entry_title, section_of
+from core.promotion.screening import screen_entry
+from core.stores.nuggets.demo import build_demo_notes
 from nuggets_tui.cli import main
 
 HOSTILE = {

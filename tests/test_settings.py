@@ -12,7 +12,7 @@ from click.testing import CliRunner, Result
 from reliability_support import make_home, messy_notes
 
 from core.clock import parse_iso
-from core.selection import resolve_limit
+from core.reflection.select_phase import resolve_limit
 from core.settings import SettingError, whole_number
 from nuggets_tui.cli import main
 

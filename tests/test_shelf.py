@@ -8,9 +8,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import fields
-from core.shelf import Shelf
-from core.store import Graph
+from core.browse.shelf import Shelf
+from core.notes import fields
+from core.notes.snapshot import Graph
 
 NOTES = st.lists(
     st.fixed_dictionaries({

@@ -48,7 +48,7 @@ def home(tmp_path: Path) -> Path:
 
 def test_the_reader_refuses_what_is_not_a_regular_file_of_bounded_size(tmp_path: Path) -> None:
     from core.errors import FileKindError
-    from core.safeopen import MEMORY_MD_BYTES, read_regular
+    from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
 
     pipe = tmp_path / "pipe"
     os.mkfifo(pipe)

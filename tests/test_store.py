@@ -13,10 +13,10 @@ import pytest
 from note_builders import NOW, file_notes, graph_file, link, make_home, note
 
 from core import GraphError, Memory, UnknownNoteError
-from core.atomic import atomic_write
 from core.clock import fixed_clock
-from core.store import read_graph, write_graph
-from core.vectors import vector_spec
+from core.notes.vectors import vector_spec
+from core.safeio.atomic_write import atomic_write
+from core.stores.nuggets.graph_file import read_graph, write_graph
 
 
 def memory_of(home: Path) -> Memory:

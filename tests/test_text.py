@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.text import STOP_WORDS, jaccard, jaccard_at_least, normalize, note_tokens, tokens
+from core.notes.text import STOP_WORDS, jaccard, jaccard_at_least, normalize, note_tokens, tokens
 
 SEEDS_PATTERN = re.compile(r"[a-z0-9/_:-]{2,}")
 IDEOGRAPHS = st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF)
@@ -108,7 +108,7 @@ def test_normalize_examples(content: str, expected: str) -> None:
 
 
 def reference_normalize(content: str) -> str:
-    """SPEC §2 normalize read step by step, written independently of core.text."""
+    """SPEC §2 normalize read step by step, written independently of core.notes.text."""
     processed = []
     for line in re.split(r"\r\n|\r|\n", content):
         line = line.rstrip()

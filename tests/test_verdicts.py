@@ -9,9 +9,9 @@ import pytest
 from conflict_builders import answers_memory, pref
 from note_builders import NOW, note
 
-from core.scoring import ScoringContext, default_score, topic_sessions
-from core.topics import nuggets_topic
-from core.verdicts import (
+from core.review.default_scorer import ScoringContext, default_score, topic_sessions
+from core.review.topics import nuggets_topic
+from core.review.verdicts import (
     StrengthDriftError,
     act_operations,
     check_strength,

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from core import contradictions, scoring, topics, verdicts
+from core.review import contradictions, topics, verdicts
+from core.review import default_scorer as scoring
 
 DOC = (Path(__file__).resolve().parents[1] / "docs" / "VERDICTS.md").read_text()
-SOURCE = (Path(__file__).resolve().parents[1] / "core" / "scoring.py").read_text()
+SOURCE = (Path(__file__).resolve().parents[1] / "core" / "review" / "default_scorer.py").read_text()
 
 
 @pytest.mark.parametrize("name", [*scoring.SCORE_NAMES, *verdicts.VERDICTS])

@@ -13,18 +13,11 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..clock import Clock
-from ..journal import JournalHeader
-from ..models import (
-    JournalEntry,
-    Operation,
-    Plan,
-    PromotionPlan,
-    RawNote,
-    ReflectionResult,
-)
-from ..shelf import Shelf
-from ..store import Graph
+from core.browse.shelf import Shelf
+from core.clock import Clock
+from core.journal.entries import JournalHeader
+from core.models import JournalEntry, Operation, Plan, PromotionPlan, RawNote, ReflectionResult
+from core.notes.snapshot import Graph
 
 
 class Store(Protocol):
@@ -51,7 +44,8 @@ class Store(Protocol):
     def read(self) -> Graph: ...
     def topic_rules(self) -> dict[str, Any]:
         """How this system's notes are grouped into contradictions: keyword arguments of
-        core/contradictions.py's `find_contradictions` (`topic`, `tokens` also for judging)."""
+        core/review/contradictions.py's `find_contradictions` (`topic`, `tokens` also for
+        judging)."""
 
     def stamp(self) -> Hashable:
         """A token that changes whenever another program writes the notes (cheap: a stat)."""

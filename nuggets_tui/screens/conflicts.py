@@ -1,4 +1,5 @@
-"""The contradiction queue: notes of one topic that say different things (core/contradictions.py),
+"""The contradiction queue: notes of one topic that say different things
+(core/review/contradictions.py),
 one group at a time, stacked with their dates, hits, source, confidence and verdict. The operator
 decides per group: one stands (the others archived with a link to it), merge into it, or both
 stand (remembered until a note changes). A decision is a plan: its diff first, applied after a
@@ -18,13 +19,14 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Static
 
-from core import NuggetsError, StalePlanError, Store, fields
-from core.contradictions import Group, find_contradictions
-from core.decisions import How, open_groups, plan_decision, read_settled, settle_both
-from core.journal import journal_dir
+from core import NuggetsError, StalePlanError, Store
+from core.journal.entries import journal_dir
 from core.models import Plan, RawNote
-from core.store import Graph
-from core.verdicts import Verdict, judge
+from core.notes import fields
+from core.notes.snapshot import Graph
+from core.review.contradictions import Group, find_contradictions
+from core.review.decisions import How, open_groups, plan_decision, read_settled, settle_both
+from core.review.verdicts import Verdict, judge
 
 from ..safe import block, counted, join, line, notify, shown_path
 from ..widgets.busy import Busy

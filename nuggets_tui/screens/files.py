@@ -16,7 +16,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from core import Store
-from core.textfile import ShownFile, read_shown
+from core.safeio.shown_text import ShownFile, read_shown
 
 from ..safe import block, counted, join, line, shown_path
 from ..widgets.diff_view import DiffView

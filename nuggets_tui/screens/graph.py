@@ -13,10 +13,10 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Static, TabbedContent, TabPane, Tree
 
-from core import fields
-from core.linkgraph import Edge, edges, groups, orphans
+from core.browse.link_graph import Edge, edges, groups, orphans
+from core.browse.shelf import Shelf
 from core.models import RawNote
-from core.shelf import Shelf
+from core.notes import fields
 
 from ..safe import counted, join, line
 from ..widgets.absorbed import absorbed_by

@@ -15,8 +15,8 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from core import NuggetsError, Store
-from core.history import undone_by
-from core.journal import JournalHeader, journal_dir
+from core.journal.entries import JournalHeader, journal_dir
+from core.journal.history import undone_by
 from core.models import JournalEntry
 
 from ..safe import counted, join, line, notify, shown_path

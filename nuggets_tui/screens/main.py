@@ -14,15 +14,16 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 
-from core import NuggetsError, Store, UndoConflictError, fields
-from core.history import last_undoable
-from core.inert import one_line
+from core import NuggetsError, Store, UndoConflictError
+from core.browse.overview_stats import Overview, overview
+from core.browse.shelf import NuggetSummary, Shelf
+from core.browse.sort_orders import LABELS, NoteOrder, OrderedNotes, next_order
+from core.journal.history import last_undoable
 from core.models import JournalEntry, Plan, RawNote
-from core.noteorder import LABELS, NoteOrder, OrderedNotes, next_order
-from core.shelf import NuggetSummary, Shelf
-from core.stats import Overview, overview
-from core.store import Graph
-from core.verdicts import VERDICTS, Verdict, judge
+from core.notes import fields
+from core.notes.snapshot import Graph
+from core.review.verdicts import VERDICTS, Verdict, judge
+from core.safeio.inert_text import one_line
 
 from ..safe import counted, join, line, notify, shown_path
 from ..widgets.busy import Busy

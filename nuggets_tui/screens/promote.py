@@ -1,6 +1,6 @@
 """Promotion: the notes recalled often enough to become permanent context, where each goes in
 MEMORY.md, and the file's diff; `a` writes it. Entries that read like instructions to the agent
-are held back (core/screening.py) until the operator allows them one by one."""
+are held back (core/promotion/screening.py) until the operator allows them one by one."""
 
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from core import NuggetsError, StalePlanError, Store
-from core.memorymd import section_rank
 from core.models import BlockedEntry, PromotionEntry, PromotionPlan, ShadowedNote
-from core.promotion import parse_allowance
-from core.store import Graph
+from core.notes.snapshot import Graph
+from core.promotion.candidates import parse_allowance
+from core.promotion.memory_md import section_rank
 
 from ..safe import block, counted, join, line, more_lines, notify, shown_path
 from ..widgets.busy import Busy

@@ -17,14 +17,15 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
-from core import NuggetsError, StalePlanError, Store, fields
-from core.facts import describe
-from core.journal import journal_dir
+from core import NuggetsError, StalePlanError, Store
+from core.journal.entries import journal_dir
 from core.models import MergeOp, Operation, Plan, RawNote, ReflectionChange, operation_note_ids
-from core.passrun import PassCancelled
-from core.preview import ChangeView, change_view, named_notes, touched_by
-from core.selection import MAX_LIMIT
-from core.store import Graph
+from core.notes import fields
+from core.notes.snapshot import Graph
+from core.plans.preview import ChangeView, change_view, named_notes, touched_by
+from core.reflection.pass_state import PassCancelled
+from core.reflection.select_phase import MAX_LIMIT
+from core.stores.nuggets.fact_files import describe
 
 from ..safe import block, counted, join, line, more_lines, notify, shown_path
 from ..widgets.busy import Busy

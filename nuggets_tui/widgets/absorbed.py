@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from core import fields
 from core.models import RawNote
+from core.notes import fields
 
 from ..safe import join, line
 

@@ -7,9 +7,9 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from core import fields
 from core.models import RawNote
-from core.notediff import compare, shown_value
+from core.notes import fields
+from core.notes.diff import compare, shown_value
 
 from ..safe import join, line, more_lines
 

@@ -6,10 +6,10 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from core import fields
+from core.browse.shelf import NoteDetail
 from core.models import RawNote
-from core.shelf import NoteDetail
-from core.verdicts import Verdict
+from core.notes import fields
+from core.review.verdicts import Verdict
 
 from ..safe import block, join, line
 from .absorbed import absorbed_by

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from core import fields
 from core.models import RawNote
-from core.verdicts import Verdict
+from core.notes import fields
+from core.review.verdicts import Verdict
 
 from ..safe import line
 from .verdict_text import verdict_cell

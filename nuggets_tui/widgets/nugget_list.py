@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from core.shelf import NuggetSummary
+from core.browse.shelf import NuggetSummary
 
 from ..safe import counted, line
 

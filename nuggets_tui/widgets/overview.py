@@ -8,8 +8,8 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Label, ProgressBar, Sparkline, Static
 
-from core.promotion import DEFAULT_THRESHOLD
-from core.stats import HITS_BUCKETS, Overview
+from core.browse.overview_stats import HITS_BUCKETS, Overview
+from core.promotion.candidates import DEFAULT_THRESHOLD
 
 from ..safe import join, line
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from core.scoring import SCORE_NAMES
-from core.verdicts import Verdict
+from core.review.default_scorer import SCORE_NAMES
+from core.review.verdicts import Verdict
 
 from ..safe import join, line
 

@@ -14,9 +14,9 @@ import shutil
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from ...atomic import atomic_write
-from .generate import Chat, Row, add_edge, add_triple, bot_time, create, insert
-from .paths import database_path, groups_dir, journal_home
+from core.safeio.atomic_write import atomic_write
+from core.stores.microclaw.generate import Chat, Row, add_edge, add_triple, bot_time, create, insert
+from core.stores.microclaw.paths import database_path, groups_dir, journal_home
 
 ALICE = Chat(1, "telegram", "123456789", "Alice")
 TEAM = Chat(2, "discord", "987654321012", "infra-team")

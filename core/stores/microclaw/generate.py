@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from .rows import rfc3339 as bot_time
+from core.stores.microclaw.rows import rfc3339 as bot_time
 
 CURRENT = 43
 OLDER = 12  # before validity columns (20), knowledge_graph (20) and expires_at (24)

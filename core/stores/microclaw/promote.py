@@ -3,8 +3,10 @@
 Active PROFILE and KNOWLEDGE rows with confidence at or above the threshold (a percentage,
 80 unless set) go to the AGENTS.md of their scope (global -> `groups/AGENTS.md`, a chat -> its
 AGENTS.md) under `## Promoted memories`, one `- <content>` line each. The file is edited in
-place (core/memorymd.py): hand-written text is kept, a line already there is not added again,
-screening (core/screening.py) holds back what must not reach the bot's prompt. Each file is
+place (core/promotion/memory_md.py): hand-written text is kept, a line already there is not added
+again,
+screening (core/promotion/screening.py) holds back what must not reach the bot's prompt. Each file
+is
 its own plan and its own journaled run, so each undoes on its own.
 """
 
@@ -14,13 +16,13 @@ import difflib
 from collections.abc import Collection
 from pathlib import Path
 
-from ...memorymd import MemoryDocument, split_lines
-from ...models import BlockedEntry, PromotionEntry, PromotionPlan, RawNote
-from ...promotion import entry_hash, is_allowed
-from ...screening import screen_entry
-from ...store import EMPTY_FINGERPRINT
-from .paths import agents_md_target
-from .rows import scope_of
+from core.models import BlockedEntry, PromotionEntry, PromotionPlan, RawNote
+from core.notes.snapshot import EMPTY_FINGERPRINT
+from core.promotion.candidates import entry_hash, is_allowed
+from core.promotion.memory_md import MemoryDocument, split_lines
+from core.promotion.screening import screen_entry
+from core.stores.microclaw.paths import agents_md_target
+from core.stores.microclaw.rows import scope_of
 
 SECTION = "Promoted memories"
 DEFAULT_THRESHOLD = 80  # percent confidence

@@ -17,11 +17,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ...errors import MicroClawError
-from ...models import RawNote
-from ...store import Graph
-from .paths import GLOBAL_NUGGET, Scope, nugget_of
-from .schema import BUSY_TIMEOUT_S, Shape, read_only, read_shape
+from core.errors import MicroClawError
+from core.models import RawNote
+from core.notes.snapshot import Graph
+from core.stores.microclaw.paths import GLOBAL_NUGGET, Scope, nugget_of
+from core.stores.microclaw.schema import BUSY_TIMEOUT_S, Shape, read_only, read_shape
 
 NOTE_PREFIX = "mc-"
 TRIPLE_PREFIX = "kg-"

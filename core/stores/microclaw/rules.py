@@ -22,9 +22,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from ...clock import parse_iso, to_iso
-from ...errors import NuggetsError
-from ...models import (
+from core.clock import parse_iso, to_iso
+from core.errors import NuggetsError
+from core.models import (
     HideOp,
     LinkOp,
     MergeOp,
@@ -36,8 +36,8 @@ from ...models import (
     ReflectionResult,
     SupersedeOp,
 )
-from .paths import GLOBAL_NUGGET
-from .rows import DEFAULT_CONFIDENCE, rfc3339
+from core.stores.microclaw.paths import GLOBAL_NUGGET
+from core.stores.microclaw.rows import DEFAULT_CONFIDENCE, rfc3339
 
 STALE_CONFIDENCE = 0.35
 STALE_AGE = timedelta(days=30)

@@ -1,7 +1,8 @@
 """Journaled writes to a MicroClaw database: apply a plan, unhide, archive, undo, settle.
 
 The journal lives outside the bot's database, under `<data dir>/runtime/nuggets-review/`, in
-the same format as the Nuggets journal (core/journal.py). Each run is written ahead: a pending
+the same format as the Nuggets journal (core/journal/entries.py). Each run is written ahead: a
+pending
 entry with every row's before- and after-image, then the database transaction, then the entry
 committed. After an interruption, settling reads the rows the run marked (is_archived and
 archived_at) to decide whether its transaction committed.
@@ -22,8 +23,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ...clock import Clock, to_iso
-from ...errors import (
+from core.clock import Clock, to_iso
+from core.errors import (
     GraphError,
     JournalError,
     NuggetsError,
@@ -32,16 +33,7 @@ from ...errors import (
     UnknownNoteError,
     UnsettledWriteError,
 )
-from ...guard import (
-    directory_lock,
-    file_landed,
-    graph_lock,
-    remove_if_unchanged,
-    replace_if_unchanged,
-    settle,
-)
-from ...history import undone_by
-from ...journal import (
+from core.journal.entries import (
     JournalHeader,
     Pending,
     commit_pending,
@@ -56,7 +48,16 @@ from ...journal import (
     resolve_keep,
     write_pending,
 )
-from ...models import (
+from core.journal.guarded_write import (
+    directory_lock,
+    file_landed,
+    graph_lock,
+    remove_if_unchanged,
+    replace_if_unchanged,
+    settle,
+)
+from core.journal.history import undone_by
+from core.models import (
     HideOp,
     JournalEntry,
     LinkOp,
@@ -67,13 +68,12 @@ from ...models import (
     RawNote,
     ReflectionResult,
 )
-from ...retry import retrying
-from ...store import EMPTY_FINGERPRINT, current_fingerprint, fingerprint, json_bytes
-from ..nuggets import result_of
-from .paths import nugget_of
-from .rows import note_id, rfc3339, row_id, title_of
-from .schema import BUSY_TIMEOUT_S, check_file, database_error
-from .write import (
+from core.notes.snapshot import EMPTY_FINGERPRINT, current_fingerprint, fingerprint, json_bytes
+from core.plans.retry import retrying
+from core.stores.microclaw.paths import nugget_of
+from core.stores.microclaw.rows import note_id, rfc3339, row_id, title_of
+from core.stores.microclaw.schema import BUSY_TIMEOUT_S, check_file, database_error
+from core.stores.microclaw.write import (
     EDGES,
     IMAGED,
     Edge,
@@ -89,6 +89,7 @@ from .write import (
     unarchived,
     write_rows,
 )
+from core.stores.nuggets.store import result_of
 
 T = TypeVar("T")
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from ...errors import FileKindError, MicroClawError
-from ...safeopen import open_regular
+from core.errors import FileKindError, MicroClawError
+from core.safeio.open_regular import open_regular
 
 KNOWN_SCHEMA = 43  # the newest schema the engine reads and writes
 BUSY_TIMEOUT_S = 2.0

@@ -13,20 +13,20 @@ from collections.abc import Callable, Collection, Hashable, Iterable
 from pathlib import Path
 from typing import Any
 
-from ...clock import Clock, system_clock, to_iso
-from ...errors import GraphError, MicroClawError, reason_of
-from ...gcpause import paused_gc
-from ...journal import JournalHeader
-from ...memorymd import read_memory_md
-from ...models import JournalEntry, Operation, Plan, PromotionPlan, RawNote, ReflectionResult
-from ...promotion import shown_as_one
-from ...retry import retrying
-from ...safeopen import MEMORY_MD_BYTES, read_regular
-from ...shelf import Shelf
-from ...stamp import FileStamp
-from ...store import EMPTY_FINGERPRINT, Graph
-from ...topics import microclaw_tokens, microclaw_topic
-from .paths import (
+from core.browse.shelf import Shelf
+from core.clock import Clock, system_clock, to_iso
+from core.errors import GraphError, MicroClawError, reason_of
+from core.gc_pause import paused_gc
+from core.journal.entries import JournalHeader
+from core.models import JournalEntry, Operation, Plan, PromotionPlan, RawNote, ReflectionResult
+from core.notes.snapshot import EMPTY_FINGERPRINT, Graph
+from core.plans.retry import retrying
+from core.promotion.candidates import shown_as_one
+from core.promotion.memory_md import read_memory_md
+from core.review.topics import microclaw_tokens, microclaw_topic
+from core.safeio.file_stamp import FileStamp
+from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
+from core.stores.microclaw.paths import (
     GLOBAL_NUGGET,
     MemoryFile,
     Scope,
@@ -36,11 +36,11 @@ from .paths import (
     journal_home,
     scope_files,
 )
-from .promote import DEFAULT_THRESHOLD, plan_file, targets
-from .rows import read_graph, row_id, scope_of
-from .rules import plan_decided, plan_maintenance
-from .runs import MicroClawRuns
-from .schema import BUSY_TIMEOUT_S, read_only
+from core.stores.microclaw.promote import DEFAULT_THRESHOLD, plan_file, targets
+from core.stores.microclaw.rows import read_graph, row_id, scope_of
+from core.stores.microclaw.rules import plan_decided, plan_maintenance
+from core.stores.microclaw.runs import MicroClawRuns
+from core.stores.microclaw.schema import BUSY_TIMEOUT_S, read_only
 
 CHUNK = 10_000
 

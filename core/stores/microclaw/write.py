@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from ... import crashpoints
-from ...errors import GraphError, MicroClawError, StalePlanError
-from .schema import BUSY_TIMEOUT_S, check_file, database_error
+from core.errors import GraphError, MicroClawError, StalePlanError
+from core.safeio import crashpoints
+from core.stores.microclaw.schema import BUSY_TIMEOUT_S, check_file, database_error
 
 MEMORIES = "memories"
 EDGES = "memory_supersede_edges"

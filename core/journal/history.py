@@ -1,0 +1,33 @@
+"""Reading the journal's history: which applied run an undo would restore next."""
+
+from __future__ import annotations
+
+from core.journal.entries import JournalHeader
+from core.models import JournalEntry
+from core.notes.agent_normalize import unchanged_since
+from core.notes.snapshot import Graph
+
+
+def undone_by(entries: list[JournalHeader], run_id: str) -> str | None:
+    """The run that undid `run_id`, if one did."""
+    return next((e.run_id for e in entries if e.undoes == run_id), None)
+
+
+def undo_blockers(entry: JournalEntry, graph: Graph) -> list[str]:
+    """Notes the run wrote that changed since (as the file holds them now, give or take the
+    agent's normalization): undoing it would lose those changes, so it is refused while there
+    are any."""
+    return [note_id for note_id, after in entry.after.items()
+            if not unchanged_since(after, graph.get(note_id))]
+
+
+def last_undoable(entries: list[JournalHeader]) -> JournalHeader | None:
+    """The newest run that changed notes and is not itself undone (entries newest first).
+
+    Undo entries themselves are skipped: undoing goes back through the runs one by one.
+    """
+    undone = {e.undoes for e in entries if e.undoes}
+    for entry in entries:
+        if entry.kind != "undo" and entry.run_id not in undone:
+            return entry
+    return None

@@ -1,0 +1,67 @@
+"""What changed in one note, as data a front end can show: fields, content lines, tags, links."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass, field
+from typing import Literal
+
+from core.models import RawNote
+from core.notes import fields
+
+LineTag = Literal[" ", "-", "+", "@"]
+_FIELDS = ("title", "hidden", "hits", "archivedAt")
+
+
+@dataclass
+class NoteChange:
+    fields: list[tuple[str, object, object]] = field(default_factory=list)
+    content: list[tuple[LineTag, str]] = field(default_factory=list)
+    tags_removed: list[str] = field(default_factory=list)
+    tags_added: list[str] = field(default_factory=list)
+    links_removed: list[tuple[str, str]] = field(default_factory=list)
+    links_added: list[tuple[str, str]] = field(default_factory=list)
+
+
+def shown_value(value: object) -> str:
+    """A field's value as a person reads it in the file: `false`, not `False`; `(not set)`,
+    not `None`."""
+    if value is None:
+        return "(not set)"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def content_lines(before: str, after: str, context: int = 1) -> list[tuple[LineTag, str]]:
+    """A unified line diff without its file headers; hunks start with an '@' line."""
+    if before == after:
+        return []
+    diff = difflib.unified_diff(before.split("\n"), after.split("\n"), lineterm="", n=context)
+    out: list[tuple[LineTag, str]] = []
+    for line in diff:
+        if line.startswith(("---", "+++")):
+            continue
+        tag = "@" if line.startswith("@@") else line[:1]
+        out.append((tag, line if tag == "@" else line[1:]))  # type: ignore[arg-type]
+    return out
+
+
+def _link_pairs(note: RawNote) -> list[tuple[str, str]]:
+    return [(link["to"], link.get("reason", "")) for link in fields.links(note)]
+
+
+def compare(before: RawNote, after: RawNote) -> NoteChange:
+    change = NoteChange()
+    for name in _FIELDS:
+        if before.get(name) != after.get(name):
+            change.fields.append((name, before.get(name), after.get(name)))
+    change.content = content_lines(fields.text(before, "content"), fields.text(after, "content"))
+    old_tags, new_tags = fields.tags(before), fields.tags(after)
+    change.tags_removed = [t for t in old_tags if t not in new_tags]
+    change.tags_added = [t for t in new_tags if t not in old_tags]
+    old_links, new_links = _link_pairs(before), _link_pairs(after)
+    change.links_removed = [pair for pair in old_links if pair not in new_links]
+    change.links_added = [pair for pair in new_links if pair not in old_links]
+    return change

@@ -1,0 +1,4 @@
+"""Plans after they are made: what keeping only some changes would leave (`preview`), and
+planning again while another program keeps the plan stale (`retry`).
+May import: `core` top-level modules and `core.notes`.
+"""

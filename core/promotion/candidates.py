@@ -1,0 +1,219 @@
+"""Promotion of durable notes to MEMORY.md (SPEC §6): deciding is pure, writing is thin."""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import os
+import re
+from collections.abc import Collection, Mapping
+from pathlib import Path
+
+from core.models import BlockedEntry, PromotionEntry, PromotionPlan, RawNote, ShadowedNote
+from core.notes import fields
+from core.notes.js_strings import normalize_tag
+from core.notes.snapshot import EMPTY_FINGERPRINT
+from core.promotion.memory_md import MemoryDocument, split_lines
+from core.promotion.screening import screen_entry
+
+DEFAULT_THRESHOLD = 3
+MEMORY_MD_ENV = "NUGGETS_MEMORY_MD"
+HEADER = [
+    "# Memory",
+    "",
+    "Auto-promoted from nuggets graph notes (3+ recalls across sessions).",
+]
+
+
+def default_memory_md(cwd: Path, home_dir: Path) -> Path:
+    """~/.claude/projects/<cwd with every "/" replaced by "-">/memory/MEMORY.md"""
+    return home_dir / ".claude" / "projects" / str(cwd).replace("/", "-") / "memory" / "MEMORY.md"
+
+
+def resolve_memory_md(
+    explicit: Path | None, environ: Mapping[str, str] | None = None, cwd: Path | None = None
+) -> Path:
+    env = os.environ if environ is None else environ
+    if explicit is not None:
+        return explicit
+    if env.get(MEMORY_MD_ENV):
+        return Path(env[MEMORY_MD_ENV]).expanduser()
+    return default_memory_md(cwd or Path.cwd(), Path.home())
+
+
+def section_of(note: RawNote) -> str:
+    """The agent's rule, first match: subject, then scope, then tags, else the nugget. As the
+    agent reads the note: metadata it lacks inferred, tags normalized."""
+    subject = fields.meta(note, "subject")
+    if subject == "assistant:self":
+        return "assistant-self"
+    if subject.startswith("user:"):
+        return "user"
+    if fields.meta(note, "scope") in fields.SHARED_SCOPES:
+        return "shared-context"
+    tags = {normalize_tag(tag) for tag in fields.tags(note)}
+    if "preferences" in tags:
+        return "preferences"
+    if "learnings" in tags:
+        return "learnings"
+    return fields.nugget(note)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def entry_title(note: RawNote) -> str:
+    """The title as an entry writes it: one line, and no `**:` inside, which would end the bold
+    title early and make one entry's line look like another's (`- **a**: b**: …`)."""
+    return _one_line(fields.text(note, "title")).replace("**:", "** :")
+
+
+def _content_lines(note: RawNote) -> list[str]:
+    """The content as an entry writes it: non-blank lines, stripped. Line breaks of any kind
+    (CR, CRLF, form feed, U+2028) end a line here and are never written."""
+    return [line.strip() for line in fields.text(note, "content").splitlines() if line.strip()]
+
+
+def entry_lines(note: RawNote) -> list[str]:
+    """`- **title**: first line`, further non-blank content lines indented by two spaces."""
+    lines = _content_lines(note)
+    head = f"- **{entry_title(note)}**: {lines[0] if lines else ''}".rstrip()
+    return [head] + [f"  {line}" for line in lines[1:]]
+
+
+def qualifies(note: RawNote, threshold: int = DEFAULT_THRESHOLD) -> bool:
+    """Recalled often enough to be promoted: a visible note with `threshold` hits or more. The
+    one definition behind every count of such notes."""
+    return not fields.hidden(note) and fields.hits(note) >= threshold
+
+
+HASH_LENGTH = 24
+_HASH = re.compile(f"[0-9a-f]{{{HASH_LENGTH}}}")
+
+
+def entry_hash(section: str, text: str) -> str:
+    """What an allowance approves: this exact entry in this section (`NOTE_ID@HASH`)."""
+    digest = hashlib.sha256(f"{section}\n{text}".encode("utf-8", "surrogatepass")).hexdigest()
+    return digest[:HASH_LENGTH]
+
+
+def parse_allowance(token: str) -> tuple[str, str | None]:
+    """`NOTE_ID@HASH` -> (NOTE_ID, HASH); a token without a hash (an id may hold "@") is a
+    bare NOTE_ID."""
+    note_id, _, digest = token.rpartition("@")
+    return (note_id, digest) if note_id and _HASH.fullmatch(digest) else (token, None)
+
+
+def is_allowed(note_id: str, digest: str, allow: Collection[str]) -> bool:
+    """`NOTE_ID@HASH` allows the note while its entry reads as it did; a bare `NOTE_ID`
+    allows whatever it holds (a dry run's preview only: the command line refuses it on write)."""
+    return f"{note_id}@{digest}" in allow or note_id in allow
+
+
+def candidates(notes: list[RawNote], threshold: int) -> list[tuple[RawNote, list[RawNote]]]:
+    """Visible notes with enough hits, one per section and title: the most recently updated
+    (`updatedAt` as text, a tie to the later note in the file), with the others it shadows.
+    In the file order of the notes written."""
+    groups: dict[tuple[str, str], list[tuple[str, int, RawNote]]] = {}
+    for position, note in enumerate(notes):
+        if qualifies(note, threshold):
+            key = (_one_line(section_of(note)), entry_title(note))
+            groups.setdefault(key, []).append((fields.updated_at(note), position, note))
+    chosen = []
+    for group in groups.values():
+        winner = max(group, key=lambda item: item[:2])
+        chosen.append((winner[1], winner[2], [item[2] for item in group if item is not winner]))
+    return [(note, others) for _, note, others in sorted(chosen, key=lambda c: c[0])]
+
+
+def _shadowed(notes: list[RawNote]) -> list[ShadowedNote]:
+    # Built from the notes as read, without validation: a large memory shadows thousands.
+    return [ShadowedNote.model_construct(note_id=n["id"], nugget_name=fields.nugget(n),
+                                         updated_at=fields.updated_at(n)) for n in notes]
+
+
+def _agent_tail(note: RawNote) -> list[str]:
+    """The content after its first line as the agent writes it under the entry, flush left
+    (up to its last non-blank line: a blank line after the entry is the file's own)."""
+    tail = fields.text(note, "content").split("\n")[1:]
+    while tail and not tail[-1].strip():
+        tail.pop()
+    return tail
+
+
+def _move_to_own_sections(doc: MemoryDocument, entries: list[PromotionEntry],
+                          owners: dict[str, set[str]]) -> None:
+    """Take each written title out of the sections no note of that title belongs to."""
+    first: dict[str, PromotionEntry] = {}
+    for entry in entries:
+        first.setdefault(entry.title, entry)
+    for title, entry in first.items():
+        for name in doc.sections_holding(title):
+            if name not in owners[title] and doc.remove(name, title):
+                entry.moved_from.append(name)
+
+
+def plan_promotion(
+    notes: list[RawNote], path: Path, before_text: str, directory_exists: bool,
+    threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
+    base_fingerprint: str = EMPTY_FINGERPRINT, drop: Collection[str] = (),
+) -> PromotionPlan:
+    """The edited MEMORY.md. Candidates that screening holds back are left out and listed as
+    blocked, unless allowed (`is_allowed`); those whose note id is in `drop` are left out and
+    listed as dropped (what is already in the file stays)."""
+    doc = MemoryDocument(before_text, HEADER)
+    entries: list[PromotionEntry] = []
+    blocked: list[BlockedEntry] = []
+    dropped: list[PromotionEntry] = []
+    owners: dict[str, set[str]] = {}
+    for note, others in candidates(notes, threshold):
+        # One line each: a heading or a title with a line break in it would not be found again.
+        section, title = _one_line(section_of(note)), entry_title(note)
+        owners.setdefault(title, set()).add(section)
+        lines = entry_lines(note)
+        text = "\n".join(lines)
+        digest = entry_hash(section, text)
+        # What would be written is screened: a CRLF note is not held back for its CRs.
+        reason = screen_entry(title, "\n".join(_content_lines(note)), section)
+        if reason and not is_allowed(note["id"], digest, allow):
+            blocked.append(BlockedEntry(note_id=note["id"], nugget_name=fields.nugget(note),
+                                        section=section, title=title, text=text, reason=reason,
+                                        hash=digest, shadowed=_shadowed(others)))
+            continue
+        left_out = note["id"] in drop
+        action = "drop" if left_out else doc.upsert(section, title, lines, _agent_tail(note))
+        (dropped if left_out else entries).append(
+            PromotionEntry(note_id=note["id"], nugget_name=fields.nugget(note), section=section,
+                           title=title, text=text, action=action, allowed_despite=reason,
+                           hash=digest, shadowed=_shadowed(others))
+        )
+    _move_to_own_sections(doc, entries, owners)
+    after = doc.text() if entries or before_text else before_text
+    diff = "".join(
+        difflib.unified_diff(
+            split_lines(before_text), split_lines(after),
+            fromfile=f"{path} (now)", tofile=f"{path} (promoted)",
+        )
+    )
+    return PromotionPlan(
+        path=str(path), directory_exists=directory_exists, threshold=threshold, entries=entries,
+        added=sum(e.action == "add" for e in entries),
+        updated=sum(e.action == "update" for e in entries),
+        before_text=before_text, after_text=after, diff=diff,
+        base_fingerprint=base_fingerprint, blocked=blocked, dropped=dropped,
+        qualifying=sum(qualifies(n, threshold) for n in notes),
+    )
+
+
+def shown_as_one(plans: list[PromotionPlan], path: Path, threshold: int) -> PromotionPlan:
+    """Several files' plans shown as one (entries and diffs one after the other); written
+    file by file, never as such."""
+    return PromotionPlan(
+        path=str(path), directory_exists=any(p.directory_exists for p in plans),
+        threshold=plans[0].threshold if plans else threshold,
+        entries=[e for p in plans for e in p.entries], added=sum(p.added for p in plans),
+        updated=0, before_text="", after_text="", diff="".join(p.diff for p in plans),
+        blocked=[b for p in plans for b in p.blocked],
+        dropped=[d for p in plans for d in p.dropped],
+        qualifying=sum(p.qualifying for p in plans))

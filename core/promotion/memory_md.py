@@ -1,0 +1,278 @@
+"""MEMORY.md as its sections and entries, edited in place (SPEC §6).
+
+Read line by line, an entry of section S titled T is the first line of S that starts with
+`- **T**:`, with the lines directly under it up to the next blank line, entry or heading (we
+indent them by two spaces, the agent writes them flush left). Promotion of a large memory adds
+thousands of entries, and looking each one up by reading the file again made that quadratic
+(seconds at 100k notes). Here the document is kept as sections of chunks (an entry's lines, or
+one other line) with an index from title to entry, and every edit gives the same text as the
+line-by-line reading would.
+
+Lines are split on "\\n" only and kept with their "\\r": a CRLF file stays CRLF, and a U+2028 or
+form feed inside a hand-written line stays inside it. Lines we write take the file's dominant
+ending.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.errors import NuggetsError
+from core.notes.snapshot import EMPTY_FINGERPRINT, fingerprint
+from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
+
+_SECTION = re.compile(r"^##\s+(.*?)\s*$")
+_HEADING = re.compile(r"^#{1,6}(?:\s|$)")
+_HEAD = "- **"
+_TITLE_END = "**:"
+
+
+def section_rank(name: str) -> tuple[int, str]:
+    """Where a new section goes: learnings, then preferences, then the rest by name."""
+    return {"learnings": (0, ""), "preferences": (1, "")}.get(name, (2, name))
+
+
+def bare(line: str) -> str:
+    """A line without the "\\r" of its CRLF ending."""
+    return line[:-1] if line.endswith("\r") else line
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of `text` with their endings, split on "\\n" only (not str.splitlines)."""
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
+
+
+def _titles(head: str) -> list[str]:
+    """Every title T for which `head` starts with `- **T**:` (a title may hold `**:` itself)."""
+    found, at = [], head.find(_TITLE_END, len(_HEAD))
+    while at != -1:
+        found.append(head[len(_HEAD):at])
+        at = head.find(_TITLE_END, at + 1)
+    return found
+
+
+def _is_entry(line: str) -> bool:
+    return line.startswith(_HEAD)
+
+
+@dataclass
+class _Section:
+    name: str
+    heading: str
+    chunks: list[list[str]] = field(default_factory=list)
+    # title -> the numbers of the entries it finds; the lowest comes first in the section
+    _by_title: dict[str, set[int]] = field(default_factory=dict)
+    _entries: dict[int, list[str]] = field(default_factory=dict)
+    _numbers: itertools.count = field(default_factory=itertools.count)
+
+    def add_line(self, line: str) -> None:
+        last = self.chunks[-1] if self.chunks else None
+        text = bare(line)
+        if _is_entry(text):
+            self._add_entry(len(self.chunks), [line])
+        elif last is not None and _is_entry(bare(last[0])) and text.strip() \
+                and not _HEADING.match(text):
+            last.append(line)
+        else:
+            self.chunks.append([line])
+
+    def _add_entry(self, at: int, lines: list[str]) -> None:
+        self.chunks.insert(at, lines)
+        number = next(self._numbers)  # entries are only ever added after the others
+        self._entries[number] = lines
+        self._index(number, lines[0])
+
+    def _index(self, number: int, head: str, drop: bool = False) -> None:
+        for title in _titles(bare(head)):
+            numbers = self._by_title.setdefault(title, set())
+            if drop:
+                numbers.discard(number)
+            else:
+                numbers.add(number)
+
+    def numbers(self, title: str) -> list[int]:
+        found = self._by_title.get(title)
+        return sorted(found) if found else []
+
+    def lines_of(self, number: int) -> list[str]:
+        return self._entries[number]
+
+    def replace(self, number: int, lines: list[str]) -> None:
+        chunk = self._entries[number]
+        self._index(number, chunk[0], drop=True)
+        chunk[:] = lines
+        self._index(number, chunk[0])
+
+    def _position(self, number: int) -> int:
+        chunk = self._entries[number]
+        return next(i for i, c in enumerate(self.chunks) if c is chunk)
+
+    def remove(self, number: int) -> None:
+        del self.chunks[self._position(number)]
+        self._index(number, self._entries.pop(number)[0], drop=True)
+
+    def absorb(self, number: int, tail: list[str]) -> bool:
+        """Take in the lines after the entry when, with its own, they spell `tail` exactly (the
+        rest of a note's content as the agent writes it, blank lines included)."""
+        own = [bare(line) for line in self._entries[number][1:]]
+        if tail[:len(own)] != own or len(tail) == len(own):
+            return False
+        rest, at = tail[len(own):], self._position(number) + 1
+        end = at
+        while rest and end < len(self.chunks) and not _is_entry(bare(self.chunks[end][0])):
+            chunk = [bare(line) for line in self.chunks[end]]
+            if rest[:len(chunk)] != chunk:
+                return False
+            rest, end = rest[len(chunk):], end + 1
+        if rest:
+            return False
+        del self.chunks[at:end]
+        return True
+
+    def blank(self) -> bool:
+        return all(not line.strip() for chunk in self.chunks for line in chunk)
+
+    def trim_end(self) -> None:
+        while self.chunks and not self.chunks[-1][-1].strip():
+            self.chunks.pop()
+
+    def append(self, lines: list[str], last_section: bool, eol: str) -> None:
+        """After the last non-blank line; into an empty section between blank lines."""
+        filled = next((i for i in range(len(self.chunks) - 1, -1, -1)
+                       if self.chunks[i][-1].strip()), None)
+        if filled is not None:
+            self._add_entry(filled + 1, lines)
+            return
+        self.chunks = [[eol]]
+        self._add_entry(1, lines)
+        if not last_section:
+            self.chunks.append([eol])
+
+    def text_lines(self) -> list[str]:
+        return [self.heading, *(line for chunk in self.chunks for line in chunk)]
+
+
+class MemoryDocument:
+    """MEMORY.md's text, or `header` when there is none yet, ready for `upsert`."""
+
+    def __init__(self, text: str, header: list[str]) -> None:
+        self.trailing_newline = text.endswith("\n") or not text
+        lines = text.split("\n") if text else list(header)
+        if self.trailing_newline and text:
+            lines.pop()
+        crlf = sum(line.endswith("\r") for line in lines)
+        self.eol = "\r" if crlf * 2 > len(lines) else ""
+        self._unterminated = False
+        if lines and not self.trailing_newline and self.eol and not lines[-1].endswith("\r"):
+            lines[-1] += "\r"  # lines added after it need its ending; taken off again at the end
+            self._unterminated = True
+        self.preamble: list[str] = []
+        self.sections: list[_Section] = []
+        for line in lines:
+            heading = _SECTION.match(bare(line))
+            if heading:
+                self.sections.append(_Section(heading.group(1), line))
+            elif self.sections:
+                self.sections[-1].add_line(line)
+            else:
+                self.preamble.append(line)
+
+    def _section(self, name: str) -> _Section | None:
+        return next((s for s in self.sections if s.name == name), None)
+
+    def upsert(self, section: str, title: str, entry: list[str],
+               tail: list[str] | None = None) -> str:
+        """Add the entry to its section (made when missing) or update it in place: "add",
+        "update", or "same" when it reads the same already. Further entries of that title in
+        the section are removed; `tail`: see `_Section.absorb`."""
+        entry = [line + self.eol for line in entry]
+        place = self._section(section) or self._add_section(section)
+        numbers = place.numbers(title)
+        if not numbers:
+            place.append(entry, last_section=place is self.sections[-1], eol=self.eol)
+            return "add"
+        first, *others = numbers
+        changed = bool(others)
+        for number in others:
+            place.remove(number)
+        if tail:
+            changed = place.absorb(first, tail) or changed
+        if place.lines_of(first) == entry and not changed:
+            return "same"
+        place.replace(first, entry)
+        return "update"
+
+    def add_line(self, section: str, line: str) -> str:
+        """Add a plain line (`- text`, no title) at the end of the section (made when
+        missing) unless the section holds it already: "add" or "same"."""
+        place = self._section(section) or self._add_section(section)
+        if any(bare(held) == line for chunk in place.chunks for held in chunk):
+            return "same"
+        place.append([line + self.eol], last_section=place is self.sections[-1], eol=self.eol)
+        return "add"
+
+    def remove(self, section: str, title: str) -> bool:
+        """Take every entry of `title` out of `section`; a section left with nothing but blank
+        lines goes too. True when something was removed."""
+        place = self._section(section)
+        numbers = place.numbers(title) if place else []
+        for number in numbers:
+            place.remove(number)  # type: ignore[union-attr]
+        if place is not None and numbers and place.blank():
+            at = self.sections.index(place)
+            del self.sections[at]
+            if at == len(self.sections):  # it was the last: the file ends at the one before
+                if self.sections:
+                    self.sections[-1].trim_end()
+                else:
+                    while self.preamble and not self.preamble[-1].strip():
+                        self.preamble.pop()
+        return bool(numbers)
+
+    def sections_holding(self, title: str) -> list[str]:
+        """The sections with an entry of `title`."""
+        return [s.name for s in self.sections if s.numbers(title)]
+
+    def _add_section(self, name: str) -> _Section:
+        """Before the first section that ranks after it, or at the end; a blank line before
+        the heading unless there is one (or nothing) already."""
+        rank = section_rank(name)
+        at = next((i for i, s in enumerate(self.sections) if section_rank(s.name) > rank),
+                  len(self.sections))
+        before = self.sections[at - 1] if at > 0 else None
+        above = before.text_lines()[-1] if before else (self.preamble or [""])[-1]
+        if above.strip():
+            if before is not None:
+                before.chunks.append([self.eol])
+            else:
+                self.preamble.append(self.eol)
+        added = _Section(name, f"## {name}{self.eol}",
+                         [[self.eol]] if at < len(self.sections) else [])
+        self.sections.insert(at, added)
+        return added
+
+    def text(self) -> str:
+        lines = [*self.preamble, *(line for s in self.sections for line in s.text_lines())]
+        text = "\n".join(lines)
+        if self.trailing_newline:
+            return text + "\n"
+        return text[:-1] if self._unterminated and text.endswith("\r") else text
+
+
+def read_memory_md(path: Path) -> tuple[str, str]:
+    """MEMORY.md's text and the fingerprint of its bytes; absent reads as empty."""
+    try:
+        data = read_regular(path, MEMORY_MD_BYTES)
+    except FileNotFoundError:
+        return "", EMPTY_FINGERPRINT
+    except OSError as exc:
+        raise NuggetsError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8"), fingerprint(data)
+    except UnicodeDecodeError as exc:
+        raise NuggetsError(f"{path}: not valid UTF-8 at byte {exc.start}") from None

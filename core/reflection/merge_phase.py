@@ -1,0 +1,77 @@
+"""Phase 3 of the pass (SPEC §3): merge near-duplicates, walking the pass order.
+
+A note's partner is the first later note of its merge group (same nugget, subject, scope and
+type), neither touched this run, with token sets of Jaccard >= 0.9. It comes from an index
+(`mergeindex.MergeIndex`) built per group when the walk first reaches the group, so a capped pass
+that stops after `limit` merges only tokenizes and indexes the groups it reached.
+"""
+
+from __future__ import annotations
+
+from core.models import MergeOp
+from core.notes import fields
+from core.reflection.merge_index import MergeIndex
+from core.reflection.pass_state import CHECK_EVERY, GroupKey, PassRun
+
+
+class _MergeGroups:
+    """The merge groups of the pass order, each indexed when the walk first needs it."""
+
+    def __init__(self, run: PassRun, order: list[int]) -> None:
+        self.run = run
+        self.order = order
+        self.members: dict[GroupKey, list[int]] = {}  # places in the pass order, ascending
+        group_keys = run.group_keys
+        for place, position in enumerate(order):
+            key = group_keys[position]
+            members = self.members.get(key)  # type: ignore[arg-type]
+            if members is None:
+                self.members[key] = [place]  # type: ignore[index]
+            else:
+                members.append(place)
+        self._indexes: dict[GroupKey, MergeIndex] = {}
+
+    def alone(self, position: int) -> bool:
+        """No other note shares its group: nothing to index, nor to tokenize."""
+        return len(self.members[self.run.group_keys[position]]) == 1  # type: ignore[index]
+
+    def index(self, position: int) -> MergeIndex:
+        key: GroupKey = self.run.group_keys[position]  # type: ignore[assignment]
+        found = self._indexes.get(key)
+        if found is None:
+            members = self.members[key]
+            run, order = self.run, self.order
+            sets = [run.token_set(order[place]) for place in members]
+            masks = [run.masks[order[place]] for place in members]
+            found = self._indexes[key] = MergeIndex(members, sets, masks)
+        return found
+
+
+def merge_phase(run: PassRun, order: list[int], limit: int | None) -> None:
+    """`order`: positions of the visible notes in scope, in pass order."""
+    groups = _MergeGroups(run, order)
+    touched, notes = run.touched, run.notes
+
+    def usable(place: int) -> bool:
+        return order[place] not in touched
+
+    merges = 0
+    for place, position in enumerate(order):
+        if limit is not None and merges >= limit:
+            return
+        if not place % CHECK_EVERY:
+            run.check()
+        if position in touched or groups.alone(position):
+            continue
+        partner = groups.index(position).first_partner(place, usable)
+        if partner is None:
+            continue
+        other = order[partner]
+        longer = (len(fields.text(notes[other], "content"))
+                  > len(fields.text(notes[position], "content")))
+        winner, loser = (other, position) if longer else (position, other)
+        touched.update((winner, loser))
+        winner_id, loser_id = notes[winner]["id"], notes[loser]["id"]
+        op = MergeOp(id=run.next_id(), winner_id=winner_id, loser_id=loser_id)
+        run.record(op, "merge", winner, f"Merged duplicate note {loser_id}")
+        merges += 1

@@ -1,0 +1,190 @@
+"""Scored verdicts (SPEC §10): six scores, their strength, and the verdict they lead to.
+
+strength = durability + future_judgment_value + action_value + identity_relationship_weight
++ cross_time_persistence - noise_risk; a strength that drifts more than 0.01 from that is
+refused. Verdict, first match: `reject` (strength <= 0.5 or noise_risk >= 0.8), `compress` (a
+near-duplicate sibling absorbs it: the reflection merge would fold it into another note),
+`merge` (it belongs to a contradiction group or a duplicate pair), `promote` (strength >= 2.0),
+else `defer`. Verdicts are advice: acting on them is an ordinary plan (`act_operations`).
+
+API:
+- `judge(notes, now, topic=nuggets_topic, model=None, tokens=token_set) -> Judgement`
+  (verdicts of the visible notes in file order, notices, token usage); `model`: a
+  `ModelJudge` (core/review/model_scorer.py)
+- `Verdict` (note_id, scores, strength, verdict, reasons, why, compress_target,
+  merge_candidate_ids, scorer); `strength_of(scores)`, `check_strength(scores, strength)`,
+  `verdict_rule(strength, noise_risk, compress_target, merge_ids) -> (verdict, why)`
+- `act_operations(verdicts, "reject", ran_at, nugget_of) -> (operations, ReflectionResult)`
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from core.clock import to_iso
+from core.errors import NuggetsError
+from core.models import HideOp, MergeOp, Operation, RawNote, ReflectionChange, ReflectionResult
+from core.notes import fields
+from core.reflection.reflect import plan_pass
+from core.review.contradictions import Tokenizer, find_contradictions, token_set
+from core.review.default_scorer import SCORE_NAMES, ScoringContext, default_score, topic_sessions
+from core.review.topics import TopicKey, nuggets_topic
+
+VERDICTS = ("reject", "defer", "compress", "merge", "promote")
+POSITIVE = SCORE_NAMES[:5]
+DRIFT = 0.01
+REJECT_AT_OR_BELOW = 0.5
+NOISE_REJECTS_AT = 0.8
+PROMOTE_AT = 2.0
+
+
+class StrengthDriftError(NuggetsError):
+    pass
+
+
+@dataclass(frozen=True)
+class Verdict:
+    note_id: str
+    scores: dict[str, float]
+    strength: float
+    verdict: str
+    reasons: dict[str, str]  # per score, in words
+    why: str  # the rule that decided the verdict, in words
+    compress_target: str | None = None
+    merge_candidate_ids: tuple[str, ...] = ()
+    scorer: str = "default"  # "default", "model", or "default (model batch failed: ...)"
+
+    def to_json_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"noteId": self.note_id, "verdict": self.verdict,
+                               "strength": self.strength, "scores": dict(self.scores),
+                               "reasons": dict(self.reasons), "why": self.why,
+                               "scorer": self.scorer}
+        if self.compress_target is not None:
+            out["compressTarget"] = self.compress_target
+        if self.merge_candidate_ids:
+            out["mergeCandidateIds"] = list(self.merge_candidate_ids)
+        return out
+
+
+@dataclass
+class Judgement:
+    verdicts: list[Verdict]
+    notices: list[str] = field(default_factory=list)
+    usage: str = "unavailable"  # token usage: "exact ...", "approximate ...", "unavailable"
+
+
+def strength_of(scores: Mapping[str, float]) -> float:
+    return round(sum(scores[name] for name in POSITIVE) - scores["noise_risk"], 4)
+
+
+def check_strength(scores: Mapping[str, float], strength: float) -> None:
+    """Refuse a strength that drifts more than 0.01 from the formula."""
+    expected = strength_of(scores)
+    if abs(expected - strength) > DRIFT + 1e-9:
+        raise StrengthDriftError(f"strength {strength:g} drifts from the formula's "
+                                 f"{expected:g} by more than {DRIFT}")
+
+
+def verdict_rule(strength: float, noise_risk: float, compress_target: str | None,
+                 merge_ids: tuple[str, ...]) -> tuple[str, str]:
+    """The verdict and why, first match."""
+    if strength <= REJECT_AT_OR_BELOW:
+        return "reject", f"strength {strength:.2f} is at most {REJECT_AT_OR_BELOW}"
+    if noise_risk >= NOISE_REJECTS_AT:
+        return "reject", f"noise risk {noise_risk:.2f} is at least {NOISE_REJECTS_AT}"
+    if compress_target is not None:
+        return "compress", f"a near-duplicate, {compress_target}, absorbs it"
+    if merge_ids:
+        return "merge", f"it disagrees or duplicates {', '.join(merge_ids)}"
+    if strength >= PROMOTE_AT:
+        return "promote", f"strength {strength:.2f} is at least {PROMOTE_AT}"
+    return "defer", f"strength {strength:.2f}: not enough signal yet"
+
+
+@dataclass(frozen=True)
+class Siblings:
+    compress_target: dict[str, str]  # loser -> the note that absorbs it
+    merge_with: dict[str, tuple[str, ...]]  # note -> the other notes of its group or pair
+
+
+def siblings(notes: list[RawNote], now: datetime, topic: TopicKey,
+             tokens: Tokenizer = token_set) -> Siblings:
+    """Who absorbs whom (the reflection merge, uncapped) and who belongs with whom (its
+    contradiction group, or the duplicate pair a merge makes)."""
+    merges = [op for op in plan_pass(notes, now, uncapped=True).operations
+              if isinstance(op, MergeOp)]
+    compress = {op.loser_id: op.winner_id for op in merges}
+    together: dict[str, list[str]] = {}
+    for group in find_contradictions(notes, topic, tokens=tokens, promotion=False):
+        for note_id in group.note_ids:
+            together.setdefault(note_id, []).extend(i for i in group.note_ids if i != note_id)
+    for op in merges:
+        together.setdefault(op.winner_id, []).append(op.loser_id)
+    return Siblings(compress, {i: tuple(dict.fromkeys(ids)) for i, ids in together.items()})
+
+
+def stored_drift(note: RawNote) -> str | None:
+    """A note that carries stored scores (`scores` and `strength`, the purifier's): why they
+    are refused, when they drift from the formula."""
+    scores, strength = note.get("scores"), note.get("strength")
+    if not isinstance(scores, dict) or not isinstance(strength, int | float):
+        return None
+    try:
+        check_strength({n: float(scores[n]) for n in SCORE_NAMES}, float(strength))
+    except (KeyError, TypeError, ValueError):
+        return "its stored scores are incomplete"
+    except StrengthDriftError as exc:
+        return str(exc)
+    return None
+
+
+def default_verdict(note: RawNote, context: ScoringContext, found: Siblings) -> Verdict:
+    scored = default_score(note, context)
+    strength = strength_of(scored.scores)
+    note_id = note["id"]
+    target = found.compress_target.get(note_id)
+    merge_ids = () if target else found.merge_with.get(note_id, ())
+    verdict, why = verdict_rule(strength, scored.scores["noise_risk"], target, merge_ids)
+    return Verdict(note_id, scored.scores, strength, verdict, scored.reasons, why,
+                   target if verdict == "compress" else None,
+                   merge_ids if verdict == "merge" else ())
+
+
+ModelJudge = Callable[[list[RawNote], ScoringContext, Siblings], Judgement]
+
+
+def judge(notes: list[RawNote], now: datetime, topic: TopicKey = nuggets_topic,
+          model: ModelJudge | None = None, tokens: Tokenizer = token_set) -> Judgement:
+    """A verdict for every visible note, in file order (pure, given the clock)."""
+    visible = [n for n in notes if not fields.hidden(n)]
+    context = ScoringContext(now, topic_sessions(notes, topic))
+    found = siblings(notes, now, topic, tokens)
+    notices = [f"{n['id']}: stored scores refused ({why}); scored again"
+               for n in visible if (why := stored_drift(n))]
+    if model is not None:
+        judgement = model(visible, context, found)
+        judgement.notices[:0] = notices
+        return judgement
+    return Judgement([default_verdict(n, context, found) for n in visible], notices)
+
+
+def act_operations(verdicts: list[Verdict], verdict: str, ran_at: str,
+                   nugget_of: Mapping[str, str]) -> tuple[list[Operation], ReflectionResult]:
+    """Archive every note with this verdict (`reject`), as an ordinary plan's operations."""
+    if verdict != "reject":
+        raise NuggetsError(f"only reject verdicts are acted on by archiving, not {verdict}")
+    chosen = [v for v in verdicts if v.verdict == verdict]
+    operations: list[Operation] = [HideOp(id=i, note_id=v.note_id)
+                                   for i, v in enumerate(chosen, start=1)]
+    changes = [ReflectionChange(type="hide", nugget_name=nugget_of.get(v.note_id, ""),
+                                note_id=v.note_id, detail=f"Archived: verdict reject ({v.why})")
+               for v in chosen]
+    return operations, ReflectionResult(ran_at=ran_at, inspected=len(verdicts),
+                                         hidden=len(chosen), changes=changes)
+
+
+def now_iso(now: datetime) -> str:
+    return to_iso(now)

@@ -1,0 +1,711 @@
+"""The Nuggets store: a home's graph.json (and its fact files, MEMORY.md) and everything a front
+end does to it: plan, apply, unhide, undo, promote. It implements `Store` (base.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from core.browse.shelf import Shelf, nugget_file_names
+from core.clock import Clock, system_clock, to_iso
+from core.errors import (
+    GraphError,
+    JournalError,
+    NuggetsError,
+    StalePlanError,
+    UndoConflictError,
+    UnknownNoteError,
+    UnsettledWriteError,
+    reason_of,
+)
+from core.gc_pause import paused_gc
+from core.journal.entries import (
+    JournalHeader,
+    Pending,
+    commit_pending,
+    file_run,
+    journal_dir,
+    next_run_id,
+    pending_entries,
+    prune,
+    read_entry,
+    read_headers,
+    remove_temp_files,
+    resolve_keep,
+    write_pending,
+)
+from core.journal.guarded_write import (
+    directory_lock,
+    file_landed,
+    graph_lock,
+    has_leftovers,
+    remove_if_unchanged,
+    replace_if_unchanged,
+    settle,
+    swap_outcome,
+)
+from core.journal.history import undo_blockers, undone_by
+from core.models import (
+    FactEdit,
+    FileImage,
+    JournalEntry,
+    NoteDiff,
+    Operation,
+    Plan,
+    PromotionEntry,
+    PromotionPlan,
+    RawNote,
+    ReflectionResult,
+)
+from core.notes import fields
+from core.notes.agent_normalize import unchanged_since
+from core.notes.snapshot import EMPTY_FINGERPRINT, Graph, current_fingerprint, fingerprint
+from core.notes.working_set import Workspace, hide, replay, unhide
+from core.plans.retry import retrying as _retrying
+from core.promotion.candidates import DEFAULT_THRESHOLD, plan_promotion, resolve_memory_md
+from core.promotion.memory_md import read_memory_md
+from core.reflection.reflect import plan_pass
+from core.reflection.select_phase import resolve_limit
+from core.safeio.file_stamp import FileStamp
+from core.stores.nuggets.fact_files import SUFFIXES as FACT_SUFFIXES
+from core.stores.nuggets.fact_files import (
+    FactFile,
+    changed_facts,
+    dump_fact_doc,
+    edited_doc,
+    fact_edits,
+    fact_file_paths,
+    read_fact_file,
+    read_fact_files,
+    undo_edits,
+)
+from core.stores.nuggets.first_notes import first_notes
+from core.stores.nuggets.graph_file import dump_graph, graph_path, read_graph
+
+
+def result_of(result: ReflectionResult, kept: set[int]) -> ReflectionResult:
+    """The result counting only the kept changes (ids are 1-based positions)."""
+    changes = [c for i, c in enumerate(result.changes, start=1) if i in kept]
+    counts = {name: 0 for name in ("rewritten", "merged", "hidden", "tagged", "linked")}
+    names = {"rewrite": "rewritten", "merge": "merged", "hide": "hidden", "tag": "tagged",
+             "link": "linked"}
+    for change in changes:
+        counts[names[change.type]] += 1
+    return ReflectionResult(ran_at=result.ran_at, inspected=result.inspected, changes=changes,
+                            **counts)
+
+
+class NuggetsStore:
+    system = "Nuggets"
+    source_label = "graph file"
+    pass_label = "reflection pass"
+    note_columns = "notes"
+    promotion_label = "MEMORY.md"
+    promotion_rule = "recalled {threshold:,}+ times"
+
+    def __init__(
+        self, home: Path, clock: Clock = system_clock, memory_md: Path | None = None
+    ) -> None:
+        self.home = home
+        self.clock = clock
+        self.memory_md = memory_md
+        self.notices: list[str] = []
+        self.promotion_run: JournalEntry | None = None  # the last `promote`'s journal entry
+        self._opened: Graph | None = None  # read by startup_messages, for the command to take
+
+    @property
+    def graph_path(self) -> Path:
+        return graph_path(self.home)
+
+    @property
+    def journal_home(self) -> Path:
+        return self.home
+
+    def topic_rules(self) -> dict[str, Any]:
+        return {}  # the finder's defaults: subject and title, promotion groups too
+
+    def read(self) -> Graph:
+        """The graph file: the snapshot `startup_messages` just read (taken once, so a retry
+        reads afresh), else read now. A command thus reads and checks the file once."""
+        graph, self._opened = self._opened, None
+        return graph or read_graph(self.graph_path)
+
+    def stamp(self) -> Hashable:
+        return FileStamp.of(self.graph_path)
+
+    def scope_files(self, nugget: str | None) -> list[Path]:
+        """MEMORY.md (the agent's always-loaded memory), then the nugget's fact files."""
+        files = []
+        with contextlib.suppress(OSError, RuntimeError):  # no home to resolve MEMORY.md against
+            files.append(self.promotion_target())
+        names = None if nugget is None else {nugget + suffix for suffix in FACT_SUFFIXES}
+        return files + [path for path in fact_file_paths(self.home)
+                        if names is None or path.name in names]
+
+    def first_notes(self, count: int) -> list[RawNote]:
+        """Notes from the head of the graph file, read before (and without) the whole of it."""
+        return first_notes(self.graph_path, count)
+
+    def is_stale(self, plan: Plan) -> bool:
+        """Whether the graph file changed since the plan was made (its bytes' fingerprint)."""
+        return current_fingerprint(self.graph_path) != plan.base_fingerprint
+
+    def shelf(self) -> Shelf:
+        return Shelf(self.read(), nugget_file_names(self.home))
+
+    def now(self) -> str:
+        return to_iso(self.clock())
+
+    # -- reflection ---------------------------------------------------------------------------
+
+    def plan(
+        self, nugget_name: str | None = None, limit: int | None = None, uncapped: bool = False,
+        graph: Graph | None = None, should_stop: Callable[[], bool] | None = None,
+    ) -> Plan:
+        """The pass computed on the current file; writes nothing. `should_stop`: see plan_pass."""
+        graph = graph or self.read()
+        capped = resolve_limit(limit)
+        outcome = plan_pass(graph.notes, self.clock(), nugget_name, capped, uncapped,
+                            should_stop)
+        return self._plan_of(graph, outcome.workspace, outcome.result, outcome.operations,
+                             nugget_name, capped, uncapped)
+
+    def plan_operations(self, operations: list[Operation], result: ReflectionResult,
+                        graph: Graph | None = None) -> Plan:
+        """A plan of operations decided elsewhere (a contradiction's decision, acting on
+        verdicts), replayed on the current file as apply will; journaled as kind "decide".
+        Writes nothing."""
+        graph = graph or self.read()
+        ws = Workspace(graph.notes)
+        for op in operations:
+            replay(ws, op, result.ran_at)
+        plan = self._plan_of(graph, ws, result, operations, None, len(operations), True)
+        plan.kind = "decide"
+        return plan
+
+    def _plan_of(self, graph: Graph, ws: Workspace, result: ReflectionResult,
+                 operations: list[Operation], nugget_name: str | None, limit: int,
+                 uncapped: bool) -> Plan:
+        with paused_gc():
+            diffs = [
+                NoteDiff(note_id=graph.notes[p]["id"], before=graph.notes[p], after=ws.notes[p])
+                for p in ws.refresh_vectors()
+            ]
+        files = self._fact_files(diff.after for diff in diffs)
+        edits = fact_edits(((d.before, d.after) for d in diffs), list(files.values()))
+        # Built from the models the pass just made: validating them again (170k operations
+        # and 100k diffs at 100k notes) would only check their types once more.
+        plan = Plan.model_construct(
+            ran_at=result.ran_at, base_fingerprint=graph.fingerprint,
+            nugget_name=nugget_name, limit=limit, uncapped=uncapped, result=result,
+            operations=operations, notes=diffs, fact_edits=edits,
+            fact_fingerprints={e.path: files[e.path].fingerprint for e in edits},
+        )
+        plan._graph = graph
+        return plan
+
+    def _fact_files(self, notes: Iterable[RawNote]) -> dict[str, FactFile]:
+        """The fact files of the nuggets these notes' facts belong to (none read when no note
+        is a fact note with a key)."""
+        nuggets = {fields.nugget(n) for n in notes
+                   if n.get("kind") == "fact" and n.get("sourceKey")}
+        if not nuggets:
+            return {}
+        return {file.path.name: file for file in read_fact_files(self.home, nuggets)}
+
+    def _mirrored(self, graph: Graph, ws: Workspace, touched: list[int],
+                  planned: dict[str, str] | None = None) -> tuple[list[FactEdit], list[FactFile]]:
+        """The fact edits for the changed notes, and the files they touch; with `planned`
+        (the fingerprints a plan saw), a file changed since is a stale plan."""
+        files = self._fact_files(ws.notes[p] for p in touched)
+        edits = fact_edits(((graph.notes[p], ws.notes[p]) for p in touched), list(files.values()))
+        used = [files[name] for name in dict.fromkeys(e.path for e in edits)]
+        if planned is not None:
+            for file in used:
+                if planned.get(file.path.name) != file.fingerprint:
+                    raise StalePlanError(
+                        f"stale plan: {file.path} changed since the plan was made; plan again")
+        return edits, used
+
+    def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None:
+        """Replay the accepted operations (all when None) on the file the plan was made from."""
+        kept = {op.id for op in plan.operations} if accepted is None else set(accepted)
+        with graph_lock(self.graph_path), paused_gc():
+            return self._apply_locked(plan, kept)
+
+    def _settle_first(self) -> None:
+        if self._has_leftovers():
+            self._settle_locked()
+
+    def _apply_locked(self, plan: Plan, kept: set[int]) -> JournalEntry | None:
+        self._settle_first()
+        graph = read_graph(self.graph_path, plan._graph)
+        if graph.fingerprint != plan.base_fingerprint:
+            raise StalePlanError(
+                f"stale plan: {self.graph_path} changed since the plan was made; plan again"
+            )
+        operations = [op for op in plan.operations if op.id in kept]
+        ws = Workspace(graph.notes)
+        if graph is plan._graph and len(operations) == len(plan.operations):
+            # The whole plan on the snapshot it was computed from: its after-images (vectors
+            # included) are what replaying every operation gives.
+            for diff in plan.notes:
+                ws.put(diff.note_id, diff.after)
+            touched = ws.touched_positions()
+        else:
+            for op in operations:
+                replay(ws, op, plan.ran_at)
+            touched = ws.refresh_vectors()
+        edits, files = self._mirrored(graph, ws, touched, plan.fact_fingerprints)
+        return self._commit(graph, ws, plan.kind, operations,
+                            result_of(plan.result, kept), plan.ran_at, facts=(edits, files))
+
+    def reflect(
+        self, nugget_name: str | None = None, limit: int | None = None, uncapped: bool = False
+    ) -> tuple[Plan, JournalEntry | None]:
+        """Plan and apply in one go, planning again while another writer keeps the plan stale."""
+
+        def attempt() -> tuple[Plan, JournalEntry | None]:
+            plan = self.plan(nugget_name, limit, uncapped)
+            return plan, self.apply(plan)
+
+        return _retrying(attempt)
+
+    # -- recovery -----------------------------------------------------------------------------
+
+    def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
+        """Bring archived notes back; visible ones are left as they are."""
+        return self._set_archived(note_ids, archived=False)
+
+    def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:
+        """Archive notes by hand, exactly as the pass's archive does (a fact note's fact leaves
+        its fact file); notes already archived are left as they are."""
+        return self._set_archived(note_ids, archived=True)
+
+    def _set_archived(self, note_ids: Iterable[str], archived: bool) -> JournalEntry | None:
+        ids = list(dict.fromkeys(note_ids))
+
+        def attempt() -> JournalEntry | None:
+            with graph_lock(self.graph_path):
+                return self._set_archived_locked(ids, archived)
+
+        return _retrying(attempt)
+
+    def _set_archived_locked(self, ids: list[str], archived: bool) -> JournalEntry | None:
+        self._settle_first()
+        graph = read_graph(self.graph_path)
+        unknown = [i for i in ids if graph.get(i) is None]
+        if unknown:
+            raise UnknownNoteError(f"no note {', '.join(unknown)} in {self.graph_path}")
+        ws = Workspace(graph.notes)
+        now = self.now()
+        change = hide if archived else unhide
+        for note_id in ids:
+            if fields.hidden(graph.get(note_id)) != archived:
+                change(ws, note_id, now)
+        facts = self._mirrored(graph, ws, ws.refresh_vectors())
+        kind, verb = ("archive", "archived ") if archived else ("unhide", "unhid ")
+        return self._commit(graph, ws, kind, [], None, now, summary=verb + ", ".join(ids),
+                            facts=facts)
+
+    def undo(self, run_id: str) -> JournalEntry:
+        """Restore the notes a run changed, if none of them changed since; checks again while
+        another writer keeps changing the file (bounded)."""
+
+        def attempt() -> JournalEntry:
+            with graph_lock(self.graph_path):
+                return self._undo_locked(run_id)
+
+        return _retrying(attempt)
+
+    def _undo_locked(self, run_id: str) -> JournalEntry:
+        self._settle_first()
+        entry = self._undoable(run_id)
+        if entry.memory_md is not None:
+            return self._undo_file(entry)
+        graph = read_graph(self.graph_path)
+        changed = undo_blockers(entry, graph)
+        if changed:
+            raise UndoConflictError(
+                f"cannot undo {run_id}: these notes changed since: {', '.join(changed)}", changed
+            )
+        facts = self._facts_to_undo(run_id, entry.fact_edits)
+        ws = Workspace(graph.notes)
+        for note_id, before in entry.before.items():
+            ws.put(note_id, before)
+        committed = self._commit(graph, ws, "undo", [], None, self.now(), undoes=run_id,
+                                 summary=f"undid {run_id}", facts=facts)
+        if committed is None:
+            raise NuggetsError(f"run {run_id} changed nothing; there is nothing to undo")
+        return committed
+
+    def _facts_to_undo(
+        self, run_id: str, edits: list[FactEdit]
+    ) -> tuple[list[FactEdit], list[FactFile]]:
+        """The edits that put a run's facts back, if every fact still stands as it left it."""
+        files, changed = [], []
+        for name in dict.fromkeys(e.path for e in edits):
+            path = self.home / name
+            file = read_fact_file(path) or FactFile(path, {"facts": []}, EMPTY_FINGERPRINT)
+            changed += changed_facts(file.doc, [e for e in edits if e.path == name])
+            files.append(file)
+        if changed:  # the agent recalled or edited them since (its fact file is its own)
+            raise NuggetsError(f"cannot undo {run_id}: these facts changed since in the fact "
+                               f"files: {', '.join(changed)}; nothing was restored")
+        return undo_edits(edits), files
+
+    def undo_blockers(self, run_id: str,
+                      graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
+        """The run, and the notes that changed since it (undo refuses while there are any);
+        writes nothing. An error when the run is unknown or already undone."""
+        entry = self._undoable(run_id)
+        return entry, undo_blockers(entry, graph or read_graph(self.graph_path))
+
+    def _undoable(self, run_id: str) -> JournalEntry:
+        """The run whole; an error when it is unknown, unreadable or already undone."""
+        entry = read_entry(self.home, run_id)
+        later = undone_by(read_headers(self.home)[0], run_id)
+        if later:
+            raise NuggetsError(f"run {run_id} was already undone by {later}")
+        return entry
+
+    def run(self, run_id: str) -> JournalEntry:
+        """One applied run whole (its note images too), checked before it is trusted."""
+        return read_entry(self.home, run_id)
+
+    def log(self) -> list[JournalHeader]:
+        """The applied runs, newest first (headers only); an entry that cannot be read is
+        skipped and named in the notices."""
+        headers, skipped = read_headers(self.home)
+        self.notices += skipped
+        return headers
+
+    def _undo_file(self, entry: JournalEntry) -> JournalEntry:
+        """Put back the file image a MEMORY.md run replaced, if the file is as it left it."""
+        path = Path(entry.memory_md or "")
+        with directory_lock(path):
+            self.notices += settle(path)
+            if current_fingerprint(path) != entry.result_fingerprint:
+                raise NuggetsError(f"cannot undo {entry.run_id}: {path} changed since; "
+                                   "nothing was restored")
+            return self._write_file(path, entry.memory_md_after, entry.memory_md_before,
+                                    entry.result_fingerprint, "undo", self.now(),
+                                    undoes=entry.run_id, summary=f"undid {entry.run_id}")
+
+    def write_file(self, path: Path, before: str | None, after: str, kind: str,
+                   summary: str) -> JournalEntry:
+        """Replace a small file of ours (its text as read: `before`, None when absent) with
+        `after`, journaled as a run of `kind` that undo takes back; refused as stale when the
+        file changed since it was read."""
+        base = EMPTY_FINGERPRINT if before is None else fingerprint(before.encode("utf-8"))
+        with graph_lock(self.graph_path), directory_lock(path):
+            self._settle_first()
+            self.notices += settle(path)
+            return self._write_file(path, before, after, base, kind, self.now(), summary=summary)
+
+    def _write_file(self, path: Path, before: str | None, after: str | None, base: str,
+                    kind: str, at: str, undoes: str | None = None, summary: str = "",
+                    promoted: list[PromotionEntry] | None = None) -> JournalEntry:
+        """Replace (or, `after` None, remove) a file outside the graph over the version with
+        fingerprint `base`, journaled with both images (call under its lock)."""
+        data = None if after is None else after.encode("utf-8")
+        entry = file_run(self.home, path, before, after, base, kind, at, undoes, summary,
+                         promoted)
+        if data is None:
+            return self._land(entry, path, lambda landing: remove_if_unchanged(
+                path, base, landing))
+        return self._land(entry, path, lambda landing: replace_if_unchanged(
+            path, data, base, landing, self.notices))
+
+    def _commit(
+        self, graph: Graph, ws: Workspace, kind: str, operations: list[Operation],
+        result: ReflectionResult | None, at: str, undoes: str | None = None, summary: str = "",
+        facts: tuple[list[FactEdit], list[FactFile]] = ([], []),
+    ) -> JournalEntry | None:
+        """Journal (write-ahead) and write the changed notes over `graph`'s version, if any.
+
+        The pending entry becomes the run's journal entry exactly when the graph lands; an
+        interruption at any step is settled from what is on disk (see `recover`).
+        """
+        touched = ws.touched_positions()
+        if not touched:
+            return None
+        data = dump_graph(graph.with_notes(ws.notes), self.graph_path)
+        edits, files = facts
+        writes = [(file, dump_fact_doc(edited_doc(file.doc, [e for e in edits
+                                                             if e.path == file.path.name])))
+                  for file in files]
+        images = [FileImage(path=file.path.name, base_fingerprint=file.fingerprint,
+                            result_fingerprint=fingerprint(new), before_text=file.text)
+                  for file, new in writes]
+        seq, run_id = next_run_id(self.home, at)
+        # Built from data this process just made and checked: no second validation of 2 x 100k
+        # note images (reading an entry back validates it).
+        entry = JournalEntry.model_construct(
+            run_id=run_id, seq=seq, kind=kind, at=at, base_fingerprint=graph.fingerprint,
+            result_fingerprint=fingerprint(data), operations=operations, result=result,
+            before={graph.notes[p]["id"]: graph.notes[p] for p in touched},
+            after={ws.notes[p]["id"]: ws.notes[p] for p in touched},
+            undoes=undoes, summary=summary or _summarize(result), fact_edits=edits, files=images,
+        )
+
+        def write(landing: Callable[[], None]) -> None:
+            """The fact files, then the graph: its landing is the run's."""
+            landed = False
+
+            def on_landed() -> None:
+                nonlocal landed
+                landed = True
+                landing()
+
+            written: list[FileImage] = []
+            try:
+                for image, (_, new) in zip(images, writes, strict=True):
+                    replace_if_unchanged(self.home / image.path, new, image.base_fingerprint,
+                                         notices=self.notices)
+                    written.append(image)
+                replace_if_unchanged(self.graph_path, data, graph.fingerprint, on_landed,
+                                     self.notices)
+            except UnsettledWriteError:
+                raise  # it may have landed: settling decides, the fact files with it
+            except (NuggetsError, OSError):
+                if not landed:
+                    self._put_back(written)
+                raise
+
+        return self._land(entry, self.graph_path, write)
+
+    def _land(self, entry: JournalEntry, path: Path,
+              write: Callable[[Callable[[], None]], object]) -> JournalEntry:
+        """Journal `entry` ahead, then `write(on_landed)` the file; the pending entry becomes
+        the run's journal entry exactly when the write lands."""
+        keep = resolve_keep()  # a bad setting refuses before anything is written
+        pending = write_pending(self.home, entry, like=self.graph_path)
+        landed = False
+
+        def record_landing() -> None:
+            nonlocal landed
+            landed = True
+            commit_pending(pending)
+
+        try:
+            write(record_landing)
+        except UnsettledWriteError:
+            raise
+        except (StalePlanError, GraphError):
+            if not landed:
+                pending.unlink(missing_ok=True)
+            raise
+        except OSError as exc:
+            if not landed:  # the failure came before the graph changed: say so, keep nothing
+                _remove_quietly(pending)
+                raise GraphError(f"{path}: cannot be written: {exc.strerror or exc}") from None
+            raise JournalError(
+                f"{path} was written but journal entry {entry.run_id} could not be "
+                f"committed ({exc.strerror or exc}); it is settled the next time it is opened"
+            ) from None
+        prune(self.home, keep)
+        return entry
+
+    def _put_back(self, images: list[FileImage]) -> None:
+        """Files a run wrote before it failed to land go back to their old version (unless
+        another program wrote them since: then its version stays, and we say so)."""
+        for image in reversed(images):
+            try:
+                replace_if_unchanged(self.home / image.path, image.before_text.encode("utf-8"),
+                                     image.result_fingerprint, notices=self.notices)
+            except NuggetsError as exc:
+                self.notices.append(f"{image.path} was not put back: {exc}")
+
+    def recover(self) -> list[str]:
+        """Settle what interrupted writes left (ours or another nuggets process's); says what
+        it did. Front ends call it when they open a memory; every write also does it first.
+
+        A pending journal entry becomes a journal entry exactly when its run landed: the
+        version it replaced was swapped out (or, without an exchange, the graph is its
+        result); otherwise it is discarded. See core/journal/guarded_write.py for the files a write
+        leaves.
+        """
+        if not self._has_leftovers():
+            return []
+        with graph_lock(self.graph_path):
+            return self._settle_locked()
+
+    def _written_files(self) -> list[Path]:
+        """The files we replace: the graph, and MEMORY.md when its directory can be seen."""
+        files = [self.graph_path, *fact_file_paths(self.home)]
+        try:
+            target = self.promotion_target()
+            if target.parent.is_dir():
+                files.append(target)
+        except (OSError, RuntimeError):  # no home to resolve against, or no right to look
+            pass
+        return files
+
+    def _has_leftovers(self) -> bool:
+        journal = journal_dir(self.home)
+        try:
+            return bool(pending_entries(self.home)) or any(
+                has_leftovers(path) for path in self._written_files()
+            ) or (journal.is_dir() and any(True for _ in journal.glob(".*.nuggets-tmp")))
+        except OSError as exc:
+            raise GraphError(f"{self.home}: cannot be searched: {exc.strerror or exc}") from None
+
+    def _settle_locked(self) -> list[str]:
+        messages = remove_temp_files(self.home)
+        # Decided while the graph's swap file still tells whether a run landed; files a run
+        # that never landed had written go back once every leftover is settled.
+        decided = [self._settle_pending(p) for p in pending_entries(self.home)]
+        messages += settle(self.graph_path)
+        for path in self._written_files()[1:]:
+            with directory_lock(path):
+                messages += settle(path)
+        for message, discard, images in decided:
+            if discard is not None:
+                self._put_back([image for image in images
+                                if current_fingerprint(self.home / image.path)
+                                == image.result_fingerprint])
+                _remove_quietly(discard)
+            messages.append(message)
+        self.notices += messages
+        return messages
+
+    def _settle_pending(self, pending: Pending) -> tuple[str, Path | None, list[FileImage]]:
+        """Commit or decide to discard one pending entry (the message, the file to discard and
+        the files its run wrote); one that cannot be decided (or is not ours: not a regular
+        file) is left as it is and named, rather than stopping every command."""
+        path, entry = pending.path, pending.entry
+        try:
+            if pending.foreign:
+                return f"left {path.name} as it is: {pending.foreign}", None, []
+            if entry is None:
+                return f"discarded journal entry {path.name}: it cannot be read", path, []
+            if self._landed(entry):
+                commit_pending(path)
+                return f"recovered journal entry {entry.run_id}: its run had landed", None, []
+            return (f"discarded journal entry {entry.run_id}: its run never landed", path,
+                    entry.files)
+        except (OSError, NuggetsError) as exc:
+            reason = reason_of(exc)
+            return (f"left {path.name} as it is: cannot tell whether its run landed ({reason})",
+                    None, [])
+
+    def _landed(self, entry: JournalEntry) -> bool:
+        if entry.memory_md is not None:  # changed since by another program: nothing to undo
+            return file_landed(Path(entry.memory_md), entry.base_fingerprint,
+                               entry.result_fingerprint) is True
+        path = self.graph_path
+        outcome = swap_outcome(path, entry.base_fingerprint, entry.result_fingerprint)
+        if outcome is not None:
+            return outcome == "landed"
+        now = current_fingerprint(path)
+        if now == entry.result_fingerprint:
+            return True
+        if now in (entry.base_fingerprint, EMPTY_FINGERPRINT):
+            return False
+        # Another program wrote since (only possible without an atomic exchange): landed
+        # when the notes are as this run left them.
+        graph = read_graph(self.graph_path)
+        return all(unchanged_since(note, graph.get(i)) for i, note in entry.after.items())
+
+    def take_notices(self) -> list[str]:
+        """Messages from settling interrupted writes since the last call (for front ends)."""
+        taken, self.notices = self.notices, []
+        return taken
+
+    def startup_messages(self) -> list[str]:
+        """What a front end should tell when it opens the memory: interrupted writes settled,
+        and what was read tolerantly (a byte-order mark, repeated keys). A graph that cannot
+        be read is reported by the command that reads it, not here."""
+        messages = self.recover()
+        self.notices = []
+        with contextlib.suppress(GraphError):
+            self._opened = read_graph(self.graph_path)
+            messages += self._opened.warnings
+        return messages
+
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Hold our lock across several steps (the daily pass); writes inside still lock."""
+        with graph_lock(self.graph_path):
+            yield
+
+    # -- promotion ----------------------------------------------------------------------------
+
+    def promotion_target(self, memory_md: Path | None = None) -> Path:
+        return resolve_memory_md(memory_md or self.memory_md)
+
+    def plan_promotion(
+        self, memory_md: Path | None = None, threshold: int = DEFAULT_THRESHOLD,
+        allow: Collection[str] = (), graph: Graph | None = None, drop: Collection[str] = (),
+    ) -> PromotionPlan:
+        """The MEMORY.md edit; entries screening holds back are listed as blocked unless their
+        note id is in `allow`, and the notes in `drop` are left out. Writes nothing. `graph`:
+        the notes as already read (the console's), else the graph file is read."""
+        path = self.promotion_target(memory_md)
+        exists = path.parent.is_dir()
+        before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
+        notes = (graph or self.read()).notes
+        return plan_promotion(notes, path, before, exists, threshold, allow, base, drop)
+
+    def plan_promotions(
+        self, threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
+        graph: Graph | None = None, drop: Collection[str] = (),
+    ) -> list[PromotionPlan]:
+        return [self.plan_promotion(None, threshold, allow, graph, drop)]
+
+    @property
+    def promotion_runs(self) -> list[JournalEntry]:
+        return [] if self.promotion_run is None else [self.promotion_run]
+
+    def promotion_file_for(self, nugget: str | None) -> Path | None:
+        return None  # every nugget promotes to the one MEMORY.md
+
+    def promote_now(
+        self, memory_md: Path | None = None, threshold: int = DEFAULT_THRESHOLD,
+        allow: Collection[str] = (), drop: Collection[str] = (),
+    ) -> tuple[PromotionPlan, int]:
+        """Plan and write promotion in one go, planning again if MEMORY.md changes under it."""
+
+        def attempt() -> tuple[PromotionPlan, int]:
+            plan = self.plan_promotion(memory_md, threshold, allow, drop=drop)
+            return plan, self.promote(plan)
+
+        return _retrying(attempt, "MEMORY.md")
+
+    def promote(self, plan: PromotionPlan) -> int:
+        """Write the planned MEMORY.md over the version it was planned from, journaled (the
+        run is `promotion_run`); returns the entries added. Nothing when its directory does
+        not exist."""
+        self.promotion_run = None
+        if not plan.changes_file:
+            return plan.added if plan.directory_exists else 0
+        path = Path(plan.path)
+        before = None if plan.base_fingerprint == EMPTY_FINGERPRINT else plan.before_text
+        summary = f"promoted to MEMORY.md: {plan.added} added, {plan.updated} updated"
+        with graph_lock(self.graph_path), directory_lock(path):
+            self._settle_first()
+            self.notices += settle(path)
+            self.promotion_run = self._write_file(path, before, plan.after_text,
+                                                  plan.base_fingerprint, "promote", self.now(),
+                                                  summary=summary, promoted=[
+                                                      e for e in plan.entries
+                                                      if e.action != "same"])
+        return plan.added
+
+
+def _remove_quietly(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        path.unlink()
+
+
+def _summarize(result: ReflectionResult | None) -> str:
+    if result is None:
+        return ""
+    return (
+        f"{result.rewritten} rewritten, {result.merged} merged, {result.hidden} archived, "
+        f"{result.tagged} tagged, {result.linked} linked"
+    )
