@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from core.clock import fixed_clock, parse_iso
-from core.open_store import Memory
+from core.stores.nuggets.store import NuggetsStore as Memory
 
 NOW = parse_iso("2026-11-01T09:00:00Z")
 SIZE = (120, 40)

@@ -25,9 +25,9 @@ from core.clock import fixed_clock, parse_iso
 from core.gc_pause import paused_gc
 from core.models import ReflectionResult
 from core.notes.vectors import vector_spec
-from core.open_store import Memory
 from core.reflection.reflect import plan_pass
 from core.stores.nuggets.graph_file import graph_path, read_graph
+from core.stores.nuggets.store import NuggetsStore as Memory
 
 NOW = parse_iso("2026-11-01T09:00:00Z")
 COUNTS = ("inspected", "rewritten", "merged", "hidden", "tagged", "linked")

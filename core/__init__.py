@@ -1,6 +1,7 @@
 """The Nuggets memory engine: the reflection pass, plans, apply, unhide, undo, promotion.
 
-Pure Python; it never imports a user interface. Front ends go through `Memory`.
+Pure Python; it never imports a user interface. Front ends open a memory's store through
+`core.stores.registry` and talk to it through `core.stores.base.Store` (docs/ARCHITECTURE.md).
 """
 
 from __future__ import annotations
@@ -18,11 +19,14 @@ from core.errors import (
     UnknownNoteError,
 )
 from core.models import JournalEntry, Note, Plan, PromotionPlan, ReflectionChange, ReflectionResult
-from core.open_store import Memory
 from core.stores.base import Store
+from core.stores.nuggets.store import NuggetsStore
+
+Memory = NuggetsStore  # removed once the tests name the store
 
 __all__ = [
-    "GraphError", "JournalEntry", "JournalError", "Memory", "Note", "NuggetsError", "Plan",
+    "GraphError", "JournalEntry", "JournalError", "Memory", "Note", "NuggetsError", "NuggetsStore",
+    "Plan",
     "PromotionPlan", "ReflectionChange", "ReflectionResult", "Shelf", "StalePlanError", "Store",
     "UndoConflictError", "UnknownNoteError", "promote_facts", "reflect_and_clean_memory",
 ]
@@ -37,7 +41,7 @@ def reflect_and_clean_memory(
     *, uncapped: bool = False, clock: Clock = system_clock,
 ) -> ReflectionResult:
     """The seeds' entry point: run the pass on the shelf's home, apply it and journal it."""
-    memory = Memory(_home_of(shelf), clock)
+    memory = NuggetsStore(_home_of(shelf), clock)
     plan = memory.plan(nugget_name, limit, uncapped, graph=shelf.graph)
     memory.apply(plan)
     return plan.result
@@ -45,5 +49,5 @@ def reflect_and_clean_memory(
 
 def promote_facts(shelf: Shelf, memory_md: Path | None = None, threshold: int = 3) -> int:
     """The seeds' entry point: write durable notes to MEMORY.md; returns entries added."""
-    memory = Memory(_home_of(shelf), memory_md=memory_md)
+    memory = NuggetsStore(_home_of(shelf), memory_md=memory_md)
     return memory.promote(memory.plan_promotion(threshold=threshold))

@@ -20,20 +20,12 @@ from core.browse.shelf import Shelf
 from core.clock import env_clock, parse_iso
 from core.models import JournalEntry, PromotionPlan, ReflectionResult
 from core.notes.json_writer import dumps_indented
-from core.open_store import open_store
 from core.promotion.candidates import parse_allowance, shown_as_one
 from core.reflection.select_phase import MAX_LIMIT
 from core.safeio.inert_text import inert, inert_json, one_line
 from core.settings import whole_number
-from core.stores.nuggets.home import (
-    HOME_ENV,
-    demo_home,
-    demo_memory_md,
-    demo_microclaw_dir,
-    home_choice,
-    resolve_home,
-    resolve_microclaw_dir,
-)
+from core.stores.base import StoreKind
+from core.stores.registry import DEFAULT_KIND, STORE_KINDS
 
 from . import render
 from .runlogging import current_run, logs_run
@@ -45,9 +37,9 @@ class Context:
     home: Path
     demo: bool
     verbose: bool
-    explicit: bool = False  # --home or $NUGGETS_HOME named the home
-    telemetry_dir: Path | None = None  # --telemetry-dir: where the run log goes (SPEC §11)
-    system: str = "nuggets"  # or "microclaw": home is then a MicroClaw data dir
+    explicit: bool = False  # the operator named the directory (an option or the environment)
+    telemetry_dir: Path | None = None  # --telemetry-dir: where the run log goes (docs/RUNS.md)
+    kind: StoreKind = DEFAULT_KIND  # the memory system at home
 
     def memory(self, memory_md: Path | None = None, must_exist: bool = True,
                announce: bool = True, needs_graph: bool = False,
@@ -55,19 +47,13 @@ class Context:
         """The memory at home; `announce` prints what opening it settled and, with
         `graph_warnings`, what the graph file's read tolerated (that reads the whole file: a
         command that may not need it says so later). The console shows those itself.
-        `needs_graph`: a home without a graph file is an error, not an empty memory."""
-        microclaw = self.system == "microclaw"
+        `needs_graph`: a home without its notes' file is an error, not an empty memory."""
         if must_exist and not self.home.is_dir():
-            raise NuggetsError(
-                f"no MicroClaw data dir at {shown_path(self.home)} (no such directory); use "
-                "--microclaw DIR, or try the demo with --demo-microclaw" if microclaw else
-                f"no memory at {shown_path(self.home)} (no such directory); use --home DIR, set "
-                "$NUGGETS_HOME, or try the demo with --demo"
-            )
-        if memory_md is None and self.demo and not microclaw:
-            memory_md = demo_memory_md(self.home)
-        memory = open_store(self.home, self.system, env_clock(), memory_md)
-        choice = None if self.demo or self.explicit or microclaw else home_choice(self.home)
+            raise NuggetsError(self.kind.missing_home(shown_path(self.home)))
+        if memory_md is None and self.demo:
+            memory_md = self.kind.demo_memory_md(self.home)
+        memory = self.kind.open(self.home, env_clock(), memory_md)
+        choice = None if self.demo or self.explicit else self.kind.home_notice(self.home)
         if choice and announce:
             click.echo(f"nuggets: {one_line(choice)}", err=True)
         elif choice:
@@ -78,13 +64,7 @@ class Context:
             _tell(memory, memory.startup_messages() if graph_warnings else [])
         graph = memory.graph_path
         if needs_graph and not graph.exists() and not graph.is_symlink():
-            if microclaw:
-                raise NuggetsError(f"no MicroClaw database at {shown_path(graph)}: is "
-                                   f"{shown_path(self.home)} the bot's data dir? Use "
-                                   "--microclaw DIR, or try the demo with --demo-microclaw")
-            raise NuggetsError(f"no graph file at {shown_path(graph)}: "
-                               f"{shown_path(self.home)} holds no memory yet; "
-                               "use --home DIR for another one, or try the demo with --demo")
+            raise NuggetsError(self.kind.missing_source(shown_path(self.home), shown_path(graph)))
         return memory
 
 
@@ -148,52 +128,60 @@ def _quiet_stdout() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def _materialized_demo(reset: bool = False, microclaw: bool = False) -> Path:
-    if microclaw:
-        from core.stores.microclaw.demo import materialize_microclaw_demo
+def _materialized_demo(kind: StoreKind, reset: bool = False) -> Path:
+    return kind.materialize_demo(env_clock(), reset)
 
-        return materialize_microclaw_demo(demo_microclaw_dir(), env_clock()(), reset=reset)
-    from core.stores.nuggets.demo import materialize_demo
 
-    return materialize_demo(demo_home(), reset=reset)
+def _store_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Each memory system's options: its directory and its demo (`--home`, `--demo`,
+    `--microclaw DIR`, `--demo-microclaw`, ...), in the registry's order."""
+    for kind in reversed(STORE_KINDS):
+        command = click.option(kind.demo_option, f"demo_{kind.name}", is_flag=True,
+                               help=kind.demo_help)(command)
+        command = click.option(kind.home_option, f"home_{kind.name}",
+                               metavar=None if kind is DEFAULT_KIND else "DIR",
+                               type=click.Path(path_type=Path, file_okay=False),
+                               help=kind.home_help)(command)
+    return command
+
+
+def _chosen(options: dict[str, Any]) -> tuple[StoreKind, Path | None, bool]:
+    """The memory system the options name, its directory (None: its default place) and
+    whether it is the demo; a usage error when more than one is named."""
+    named = [(kind, demo) for kind in STORE_KINDS for demo in (False, True)
+             if (options[f"demo_{kind.name}"] if demo
+                 else options[f"home_{kind.name}"] is not None)]
+    if len(named) > 1:
+        flags = [kind.demo_option if demo else kind.home_option for kind, demo in named]
+        raise click.UsageError(f"{' and '.join(sorted(flags, key=_flag_order))} cannot be used "
+                               "together")
+    kind, demo = named[0] if named else (DEFAULT_KIND, False)
+    return kind, None if demo else options[f"home_{kind.name}"], demo
+
+
+def _flag_order(flag: str) -> int:
+    order = [f for kind in STORE_KINDS for f in (kind.demo_option, kind.home_option)]
+    return order.index(flag)
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--home", type=click.Path(path_type=Path, file_okay=False),
-              help="Memory directory (default $NUGGETS_HOME, else ~/.donna when it holds a graph, "
-                   "else ~/.nuggets).")
-@click.option("--demo", is_flag=True, help="Use the built-in demo memory instead.")
-@click.option("--microclaw", "microclaw", metavar="DIR",
-              type=click.Path(path_type=Path, file_okay=False),
-              help="Review a MicroClaw bot's memory instead: its data dir (the bot's default is "
-                   "~/.microclaw, or ./microclaw.data in older setups).")
-@click.option("--demo-microclaw", is_flag=True, help="Use the built-in MicroClaw demo instead.")
+@_store_options
 @click.option("-v", "--verbose", is_flag=True, help="Say more (the daily pass is silent without).")
 @click.option("--telemetry-dir", type=click.Path(path_type=Path, file_okay=False),
               help="Where writing commands log their runs (default <home>/telemetry).")
 @click.version_option(package_name="nuggets-review")
 @click.pass_context
 @reports_errors
-def main(ctx: click.Context, home: Path | None, demo: bool, microclaw: Path | None,
-         demo_microclaw: bool, verbose: bool, telemetry_dir: Path | None) -> None:
+def main(ctx: click.Context, verbose: bool, telemetry_dir: Path | None,
+         **options: Any) -> None:
     """Review and tidy an AI agent's long-term memory (Nuggets or MicroClaw).
 
     Without a command, opens the review console.
     """
-    chosen_flags = [name for name, on in (("--demo", demo), ("--home", home is not None),
-                                          ("--microclaw", microclaw is not None),
-                                          ("--demo-microclaw", demo_microclaw)) if on]
-    if len(chosen_flags) > 1:
-        raise click.UsageError(f"{' and '.join(chosen_flags)} cannot be used together")
-    if demo_microclaw or microclaw is not None:
-        chosen = (_materialized_demo(microclaw=True) if demo_microclaw
-                  else resolve_microclaw_dir(microclaw))
-        ctx.obj = Context(home=chosen, demo=demo_microclaw, verbose=verbose,
-                          explicit=microclaw is not None, system="microclaw")
-    else:
-        chosen = _materialized_demo() if demo else resolve_home(home)
-        explicit = home is not None or bool(os.environ.get(HOME_ENV))
-        ctx.obj = Context(home=chosen, demo=demo, verbose=verbose, explicit=explicit)
+    kind, named, demo = _chosen(options)
+    chosen = _materialized_demo(kind) if demo else kind.resolve(named)
+    explicit = named is not None or (not demo and kind.named_elsewhere())
+    ctx.obj = Context(home=chosen, demo=demo, verbose=verbose, explicit=explicit, kind=kind)
     ctx.obj.telemetry_dir = telemetry_dir
     if ctx.invoked_subcommand is None:
         _open_console(ctx.obj, explicit=ctx.obj.explicit)
@@ -203,13 +191,13 @@ def _open_console(context: Context, explicit: bool) -> None:
     from .app import run_console
 
     missing = not context.home.is_dir()
-    if missing and (explicit or context.system != "nuggets"):
+    if missing and explicit:
         context.memory()  # raises the "no memory at" error
-    microclaw = context.system == "microclaw"
+    kind = context.kind
     run_console(
         context.memory(must_exist=False, announce=False), demo_offer=missing,
-        open_demo=lambda: Context(_materialized_demo(microclaw=microclaw), True,
-                                  context.verbose, system=context.system).memory(announce=False),
+        open_demo=lambda: Context(_materialized_demo(kind), True, context.verbose,
+                                  kind=kind).memory(announce=False),
     )
 
 
@@ -227,13 +215,14 @@ def console_main() -> None:
 @reports_errors
 def notes(obj: Context, nugget: str | None, hidden: bool, query: str | None, as_json: bool) -> None:
     """List notes (archived ones only with --hidden)."""
-    shelf = obj.memory(needs_graph=True).shelf()
+    memory = obj.memory(needs_graph=True)
+    shelf = memory.shelf()
     _known_nugget(shelf, nugget)
     found = shelf.list_notes(nugget, include_hidden=hidden, query=query)
     if as_json:
         _print_json(found)
         return
-    _echo_lines(render.note_row(note) for note in found)
+    _echo_lines(render.note_row(note, memory.note_summary) for note in found)
     click.echo(counted(len(found), "note"), err=True)
 
 
@@ -341,7 +330,7 @@ def promote(obj: Context, memory_md: Path | None, threshold: int | None,
     for number, shown in enumerate(plans):
         if number:
             _echo("")
-        _echo_lines(render.promotion_text(shown, memory.promotion_rule))
+        _echo_lines(render.promotion_text(shown, memory.words))
     if do_apply and plan.directory_exists:
         _echo(f"\nPromoted {counted(added, 'new entry', 'new entries')} to "
               f"{shown_path(plan.path)}")
@@ -504,13 +493,21 @@ def daily(obj: Context) -> None:
             "see `nuggets promote`.")
 
 
+def _demo_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    for kind in reversed(STORE_KINDS[1:]):
+        command = click.option(f"--{kind.name}", kind.name, is_flag=True,
+                               help=kind.demo_dir_help)(command)
+    return command
+
+
 @main.command()
 @click.option("--reset", is_flag=True, help="Recreate the demo memory from scratch.")
-@click.option("--microclaw", is_flag=True, help="The MicroClaw demo's data dir instead.")
+@_demo_options
 @reports_errors
-def demo(reset: bool, microclaw: bool) -> None:
+def demo(reset: bool, **systems: bool) -> None:
     """Print the demo memory's path (creating it on first use)."""
-    _echo(str(_materialized_demo(reset=reset, microclaw=microclaw)))
+    kind = next((k for k in STORE_KINDS if systems.get(k.name)), DEFAULT_KIND)
+    _echo(str(_materialized_demo(kind, reset=reset)))
 
 
 from . import conflicts_cli  # noqa: E402, F401  (registers conflicts, resolve, verdicts, act)

@@ -10,7 +10,7 @@ import click
 from core.models import Plan
 from core.notes import fields
 from core.notes.snapshot import Graph
-from core.review.contradictions import Group, find_contradictions, find_group, token_set
+from core.review.contradictions import Group, find_by_rules, find_group
 from core.review.decisions import (
     open_groups,
     plan_decision,
@@ -19,7 +19,6 @@ from core.review.decisions import (
     settle_both,
 )
 from core.review.model_scorer import ModelScorer
-from core.review.topics import nuggets_topic
 from core.review.verdicts import VERDICTS, Judgement, act_operations, judge
 from core.safeio.inert_text import one_line
 
@@ -31,7 +30,7 @@ from .words import counted, shown_path
 
 def _groups(obj: Context, memory, graph: Graph,  # noqa: ANN001
             include_settled: bool = False) -> list[Group]:
-    groups = find_contradictions(graph.notes, **memory.topic_rules())
+    groups = find_by_rules(graph.notes, memory.topic_rules())
     if include_settled:
         return groups
     return open_groups(groups, {n["id"]: n for n in graph.notes}, read_settled(memory.journal_home))
@@ -147,9 +146,9 @@ def _apply(memory, plan: Plan) -> None:  # noqa: ANN001
 def _judge(obj: Context, memory, graph: Graph, scorer: str | None,  # noqa: ANN001
            model: str) -> Judgement:
     judge_with = ModelScorer(scorer, model=model) if scorer else None
-    finder = memory.topic_rules()
-    judgement = judge(graph.notes, memory.clock(), topic=finder.get("topic", nuggets_topic),
-                      model=judge_with, tokens=finder.get("tokens", token_set))
+    rules = memory.topic_rules()
+    judgement = judge(graph.notes, memory.clock(), topic=rules.topic, model=judge_with,
+                      tokens=rules.tokens)
     _tell(memory, judgement.notices)
     if scorer:
         click.echo(f"nuggets: token usage: {one_line(judgement.usage)}", err=True)
@@ -218,7 +217,7 @@ def act(obj: Context, verdict: str, memory_md: Path | None, do_apply: bool,
     promoted = Graph(graph.path, graph.with_notes([n for n in graph.notes if n["id"] in ids]),
                      graph.fingerprint)
     plan = memory.plan_promotion(threshold=0, graph=promoted)
-    _echo_lines(render.promotion_text(plan, memory.promotion_rule))
+    _echo_lines(render.promotion_text(plan, memory.words))
     if not do_apply:
         _echo("\nDry run: nothing written. Run again with --apply to write it.")
         return

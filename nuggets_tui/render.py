@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from core.journal.entries import JournalHeader
 from core.models import (
@@ -15,6 +15,7 @@ from core.models import (
 from core.notes import fields
 from core.notes.diff import compare, shown_value
 from core.safeio.inert_text import inert, one_line
+from core.stores.base import StoreWords
 
 from .words import counted, shown_path
 
@@ -63,25 +64,21 @@ def plan_text(plan: Plan, applied: bool = False) -> Iterator[str]:
         yield from note_diff(diff.before, diff.after)
 
 
-def note_row(note: RawNote) -> str:
+def note_row(note: RawNote, summary: Callable[[RawNote], str]) -> str:
+    """One note on a line: its id, nugget and title, then the store's `summary` of it."""
     mark = "A" if fields.hidden(note) else " "
-    head = (f"{mark} {one_line(note['id'])}  [{one_line(note['nuggetName'])}] "
-            f"{one_line(fields.text(note, 'title'))}  ")
-    if "microclaw" in note:  # a MicroClaw row: what its reflector's rules go by
-        return (head + f"{one_line(fields.text(note, 'type'))} "
-                f"confidence={one_line(str(note.get('confidence')))} "
-                f"source={one_line(fields.text(note, 'source'))}")
-    tags = ",".join(one_line(t) for t in fields.tags(note))
-    return head + f"hits={fields.hits(note)} tags={tags}"
+    return (f"{mark} {one_line(note['id'])}  [{one_line(note['nuggetName'])}] "
+            f"{one_line(fields.text(note, 'title'))}  {summary(note)}")
 
 
-def promotion_text(plan: PromotionPlan,
-                   rule: str = "recalled {threshold:,}+ times") -> Iterator[str]:
-    """`rule`: the store's words for the notes that qualify (threshold filled in)."""
+def promotion_text(plan: PromotionPlan, words: StoreWords) -> Iterator[str]:
+    """`words`: the store's, for the notes that qualify and where else promotion may write."""
+    rule = words.promotion_rule
     name = plan.path.rsplit("/", 1)[-1]
     if not plan.directory_exists:
-        where = ("Point elsewhere with --memory-md PATH or $NUGGETS_MEMORY_MD, or create that "
-                 "directory." if name == "MEMORY.md" else "Create that directory to write it.")
+        where = (f"Point elsewhere with {words.promotion_option} or {words.promotion_env}, or "
+                 "create that directory." if words.promotion_option
+                 else "Create that directory to write it.")
         yield (f"No memory directory at {shown_path(plan.path.rsplit('/', 1)[0])}: a preview only, "
                f"nothing will be written. {where}")
     yield (f"Promotion to {shown_path(plan.path)}: {plan.added:,} to add, {plan.updated:,} to "

@@ -13,7 +13,6 @@ from core import NuggetsError
 from core.clock import env_clock
 from core.journal.run_log import RunRecord, record_run, telemetry_dir
 from core.safeio.inert_text import one_line
-from core.stores.nuggets.graph_file import graph_path
 
 _KEY = "nuggets.run"
 
@@ -59,10 +58,8 @@ def _write(record: RunRecord) -> None:
     if home is None:
         return
     if chosen is None:
-        # A MicroClaw data dir keeps what we write beside our journal, outside the bot's files.
-        microclaw = getattr(context, "system", "nuggets") == "microclaw"
-        base = home / "runtime" / "nuggets-review" if microclaw else home
-        if not (home / "runtime" if microclaw else graph_path(home)).exists():
+        base = context.kind.run_log_home(home)  # the store's choice, beside its journal
+        if base is None:
             return
         chosen = telemetry_dir(base)
     try:

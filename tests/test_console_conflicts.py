@@ -187,8 +187,8 @@ async def test_a_microclaw_memory_queues_its_topic_conflicts_and_both_stand(tmp_
     stand is remembered beside our journal, never inside the bot's data dir."""
     from console_support import NOW
     from core.clock import fixed_clock
-    from core.open_store import open_store
     from core.stores.microclaw.demo import materialize_microclaw_demo
+    from core.stores.registry import open_store
     from nuggets_tui.app import NuggetsApp
 
     data_dir = materialize_microclaw_demo(tmp_path / "mc", NOW)

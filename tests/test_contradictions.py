@@ -6,7 +6,8 @@ import pytest
 from conflict_builders import answers_memory, pref
 
 from core.review.contradictions import UnknownGroupError, find_contradictions, find_group, group_id
-from core.review.topics import microclaw_key, microclaw_topic, nuggets_topic, title_topic
+from core.review.topics import nuggets_topic, title_topic
+from core.stores.microclaw.topics import microclaw_key, microclaw_topic
 
 
 def test_a_trailing_date_is_the_same_title() -> None:

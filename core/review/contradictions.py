@@ -124,6 +124,21 @@ def _topic_words(key: Hashable, note: RawNote) -> str:
     return without_date(fields.text(note, "title")) or str(key)
 
 
+@dataclass(frozen=True)
+class TopicRules:
+    """How a store's notes are grouped into contradictions: the topic two notes must share,
+    the tokens their similarity is judged on, and whether the groups promotion would shadow
+    (same-title notes of one MEMORY.md section) count too."""
+
+    topic: TopicKey = nuggets_topic
+    tokens: Tokenizer = token_set
+    promotion: bool = True
+
+
+def find_by_rules(notes: list[RawNote], rules: TopicRules) -> list[Group]:
+    return find_contradictions(notes, rules.topic, tokens=rules.tokens, promotion=rules.promotion)
+
+
 def find_contradictions(notes: list[RawNote], topic: TopicKey = nuggets_topic,
                         threshold: int = DEFAULT_THRESHOLD,
                         tokens: Tokenizer = token_set,

@@ -1,73 +1,141 @@
-"""The one interface every memory system's store offers to the front ends.
+"""The interface every memory system's store offers to the front ends, in small parts.
 
 A store turns one memory system's files into the engine's notes (a `Graph` snapshot and a
 `Shelf`), plans the system's own maintenance pass over them, and writes what the operator kept:
-journaled, undoable, settled after an interruption. The console and the command line only ever
-talk to this interface, so a new memory system is a new store, not a fork of the front ends.
+journaled, undoable, settled after an interruption. The console and the command line only
+ever talk to this interface, and ask the store for everything that differs between systems:
+its words, the columns of its notes, how one note reads on a line, where its journal and run
+log live, and which optional capabilities it has. They never ask which system it is.
+
+`Store` is the sum of the parts: `Describing`, `Reading`, `Planning`, `Writing` and
+`Promoting`. A store declares its optional capabilities in `capabilities`; the front ends
+offer a key or command only when the capability is declared (docs/STORES.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Iterable
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Literal, Protocol
 
 from core.browse.shelf import Shelf
 from core.clock import Clock
 from core.journal.entries import JournalHeader
-from core.models import JournalEntry, Operation, Plan, PromotionPlan, RawNote, ReflectionResult
+from core.models import (
+    JournalEntry,
+    Operation,
+    Plan,
+    PromotionPlan,
+    RawNote,
+    ReflectionResult,
+)
 from core.notes.snapshot import Graph
+from core.review.contradictions import TopicRules
+
+# What a store may offer beyond reading, planning, writing and promoting:
+# "merge": notes can be merged into one (a contradiction's "merge" decision).
+Capability = Literal["merge"]
 
 
-class Store(Protocol):
-    system: str  # the memory system's name as the front ends show it ("Nuggets", "MicroClaw")
-    source_label: str  # what holds the notes, in words ("graph file", "MicroClaw database")
+@dataclass(frozen=True)
+class StoreWords:
+    """How the front ends name a system's things to a person."""
+
+    system: str  # the memory system's name ("Nuggets", "MicroClaw")
+    source_label: str  # what holds the notes ("graph file", "MicroClaw database")
     pass_label: str  # the maintenance a plan previews ("reflection pass", "bot's maintenance")
-    note_columns: str  # what a table of its notes shows: "notes" (hits, tags) or "rows"
-    promotion_label: str  # what promotion writes, in words ("MEMORY.md", "AGENTS.md")
+    promotion_label: str  # what promotion writes ("MEMORY.md", "AGENTS.md")
     promotion_rule: str  # which notes qualify, for "<n> notes ...": "{threshold}" filled in
+    promotion_option: str  # the option that points promotion at another file ("": none)
+    promotion_env: str  # the environment variable that does ("": none)
+    archive_effect: str  # what archiving a note by hand does beyond hiding it, for the dialog
+    side_file_title: str  # files a plan edits in step with the notes ("Fact file"; "": none)
+    side_file_why: str  # why they are edited with the notes
+    side_files_sentence: str  # the apply confirmation's sentence about them, "{names}" filled
+
+
+@dataclass(frozen=True)
+class NoteColumn:
+    """One column of the notes table between the title and the verdict."""
+
+    label: str
+    width: int
+    priority: int  # when the table is narrow, the lowest priority goes first
+    cell: Callable[[RawNote], str]
+    right: bool = False
+
+
+class Describing(Protocol):
+    """What the front ends show about the system itself."""
+
+    words: StoreWords
+    capabilities: frozenset[Capability]
+    note_columns: tuple[NoteColumn, ...]
     home: Path  # the directory the operator named (a Nuggets home, a MicroClaw data dir)
     clock: Clock
     notices: list[str]  # what settling and tolerant reads found, for the front ends to tell
-    promotion_run: JournalEntry | None  # the last promotion's journal entry
-    promotion_runs: list[JournalEntry]  # every file the last promote_now wrote, one run each
 
+    def note_summary(self, note: RawNote) -> str:
+        """The note's own fields after its id, nugget and title on one line of `notes`
+        (`hits=3 tags=a,b`), made inert."""
+
+
+class Reading(Protocol):
     @property
     def graph_path(self) -> Path:
         """The file that holds the notes; its stamp tells a front end that they changed."""
 
-    @property
-    def journal_home(self) -> Path:
-        """The directory whose `reflections/` holds this memory's journal."""
-
     def read(self) -> Graph: ...
-    def topic_rules(self) -> dict[str, Any]:
-        """How this system's notes are grouped into contradictions: keyword arguments of
-        core/review/contradictions.py's `find_contradictions` (`topic`, `tokens` also for
-        judging)."""
+    def shelf(self) -> Shelf: ...
+    def now(self) -> str: ...
 
     def stamp(self) -> Hashable:
         """A token that changes whenever another program writes the notes (cheap: a stat)."""
+
+    def first_notes(self, count: int) -> list[RawNote]:
+        """A page of notes to show while the whole memory is read (may be empty)."""
 
     def scope_files(self, nugget: str | None) -> list[Path]:
         """The files the system keeps beside a nugget's notes (all nuggets: None), which the
         console shows read-only; absent ones included, so the operator sees where they go."""
 
-    def first_notes(self, count: int) -> list[RawNote]:
-        """A page of notes to show while the whole memory is read (may be empty)."""
+    def side_file_lines(self, plan: Plan, note_ids: set[str]) -> list[str]:
+        """What applying the plan does to the files kept in step with these notes, one line
+        each (none: the change touches only the notes)."""
 
-    def shelf(self) -> Shelf: ...
-    def now(self) -> str: ...
+    def side_file_names(self, plan: Plan, note_ids: set[str]) -> list[str]:
+        """The names of the files kept in step with these notes that applying the plan edits."""
+
+    def topic_rules(self) -> TopicRules:
+        """How this system's notes are grouped into contradictions."""
+
+    def take_notices(self) -> list[str]: ...
+    def startup_messages(self) -> list[str]: ...
+
+
+class Planning(Protocol):
     def plan(self, nugget_name: str | None = None, limit: int | None = None,
              uncapped: bool = False, graph: Graph | None = None,
              should_stop: Callable[[], bool] | None = None) -> Plan: ...
+
     def plan_operations(self, operations: list[Operation], result: ReflectionResult,
                         graph: Graph | None = None) -> Plan:
         """Operations decided elsewhere (a contradiction's decision, acting on verdicts) as a
         plan of this system's writes, journaled as kind "decide". Writes nothing."""
 
     def is_stale(self, plan: Plan) -> bool: ...
+
+
+class Writing(Protocol):
+    @property
+    def journal_home(self) -> Path:
+        """The directory whose `reflections/` holds this memory's journal."""
+
+    def run_log_home(self) -> Path:
+        """The directory whose `telemetry/` holds the run log by default."""
+
     def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None: ...
     def reflect(self, nugget_name: str | None = None, limit: int | None = None,
                 uncapped: bool = False) -> tuple[Plan, JournalEntry | None]: ...
@@ -79,13 +147,23 @@ class Store(Protocol):
     def run(self, run_id: str) -> JournalEntry: ...
     def log(self) -> list[JournalHeader]: ...
     def recover(self) -> list[str]: ...
-    def startup_messages(self) -> list[str]: ...
-    def take_notices(self) -> list[str]: ...
     def exclusive(self) -> AbstractContextManager[None]: ...
+
+    def write_file(self, path: Path, before: str | None, after: str, kind: str,
+                   summary: str) -> JournalEntry:
+        """Replace a small file of ours beside the journal (read as `before`; None: absent),
+        journaled as a run of `kind` that undo takes back."""
+
+
+class Promoting(Protocol):
+    promotion_run: JournalEntry | None  # the last promotion's journal entry
+    promotion_runs: list[JournalEntry]  # every file the last promote_now wrote, one run each
+
     def promotion_target(self, memory_md: Path | None = None) -> Path: ...
     def plan_promotion(self, memory_md: Path | None = None, threshold: int = ...,
                        allow: Collection[str] = (), graph: Graph | None = None,
                        drop: Collection[str] = ()) -> PromotionPlan: ...
+
     def plan_promotions(self, threshold: int = ..., allow: Collection[str] = (),
                         graph: Graph | None = None,
                         drop: Collection[str] = ()) -> list[PromotionPlan]:
@@ -94,12 +172,39 @@ class Store(Protocol):
     def promotion_file_for(self, nugget: str | None) -> Path | None:
         """The file a promotion of this nugget's notes writes (None: the store's default)."""
 
-    def write_file(self, path: Path, before: str | None, after: str, kind: str,
-                   summary: str) -> JournalEntry:
-        """Replace a small file of ours beside the journal (read as `before`; None: absent),
-        journaled as a run of `kind` that undo takes back."""
-
     def promote(self, plan: PromotionPlan) -> int: ...
     def promote_now(self, memory_md: Path | None = None, threshold: int = ...,
                     allow: Collection[str] = (),
                     drop: Collection[str] = ()) -> tuple[PromotionPlan, int]: ...
+
+
+class Store(Describing, Reading, Planning, Writing, Promoting, Protocol):
+    """A memory system's store: everything a front end may ask of it."""
+
+
+@dataclass(frozen=True)
+class StoreKind:
+    """A memory system as the command line offers it: its options, where its memory is by
+    default, its demo, and how to open its store. Registered in core/stores/registry.py."""
+
+    name: str  # "nuggets", "microclaw"
+    home_option: str  # the option naming its directory ("--home", "--microclaw")
+    home_help: str
+    demo_option: str  # the option opening its demo ("--demo", "--demo-microclaw")
+    demo_help: str
+    demo_dir_help: str  # `nuggets demo --<name>`: its demo's directory
+    # where its memory is: the directory named (None: the default place)
+    resolve: Callable[[Path | None], Path]
+    # whether the directory counts as named although the option was not given (an env var)
+    named_elsewhere: Callable[[], bool]
+    open: Callable[[Path, Clock, Path | None], Store]  # home, clock, a MEMORY.md path or None
+    materialize_demo: Callable[[Clock, bool], Path]  # clock, reset: the demo's directory
+    demo_memory_md: Callable[[Path], Path | None]  # the demo's promotion file, if its own
+    home_notice: Callable[[Path], str | None]  # what to say about the directory chosen
+    # the errors for a directory that does not exist, and one without its notes (the
+    # directory and the notes' file as shown)
+    missing_home: Callable[[str], str]
+    missing_source: Callable[[str, str], str]
+    # the directory whose telemetry/ holds the run log by default; None when the directory
+    # holds no memory of this system (nothing is logged then)
+    run_log_home: Callable[[Path], Path | None]

@@ -24,7 +24,7 @@ from core.journal.entries import journal_dir
 from core.models import Plan, RawNote
 from core.notes import fields
 from core.notes.snapshot import Graph
-from core.review.contradictions import Group, find_contradictions
+from core.review.contradictions import Group, find_by_rules
 from core.review.decisions import How, open_groups, plan_decision, read_settled, settle_both
 from core.review.verdicts import Verdict, judge
 
@@ -100,15 +100,15 @@ def note_text(note: RawNote, number: int, chosen: bool, verdict: Verdict | None,
 
 
 def group_text(group: Group, notes: dict[str, RawNote], keep: str,
-               verdicts: dict[str, Verdict] | None) -> Text:
+               verdicts: dict[str, Verdict] | None, can_merge: bool = True) -> Text:
     about = "one title, as promotion writes it" if group.kind == "promotion" else "one topic"
     head = join(line(group.topic, "bold"), "  ", line(group.nugget, "dim"), "  ",
                 line(group.id, "dim"), "\n",
                 f"{counted(len(group.note_ids), 'note')} in {len(group.positions)} positions "
                 f"that disagree ({about}).\n",
                 ("space", "bold"), " picks the note that stands; then ", ("o", "bold"),
-                " it stands, ", ("m", "bold"), " merge into it, ", ("b", "bold"),
-                " both stand.\n\n")
+                " it stands, ", *((("m", "bold"), " merge into it, ") if can_merge else ()),
+                ("b", "bold"), " both stand.\n\n")
     ids = list(group.note_ids[:NOTES_SHOWN])
     ids += [] if keep in ids else [keep]
     body = [note_text(notes[i], group.note_ids.index(i) + 1, i == keep,
@@ -204,8 +204,7 @@ class ConflictsScreen(Screen[bool]):
         call(self.query_one(Busy).start, "Looking for contradictions…")
         try:
             graph = self.graph if self.graph is not None else self.memory.read()
-            finder = self.memory.topic_rules()
-            groups = find_contradictions(graph.notes, **finder)
+            groups = find_by_rules(graph.notes, self.memory.topic_rules())
             by_id = {n["id"]: n for n in graph.notes}
             groups = open_groups(groups, by_id, read_settled(self.memory.journal_home))
         except NuggetsError as exc:
@@ -214,8 +213,9 @@ class ConflictsScreen(Screen[bool]):
         notes = {i: by_id[i] for g in groups for i in g.note_ids}
         call(self._found, Found(graph, groups, notes), redo)
         if self.verdicts is None:
-            judgement = judge(graph.notes, self.memory.clock(),
-                              **{k: v for k, v in finder.items() if k != "promotion"})
+            rules = self.memory.topic_rules()
+            judgement = judge(graph.notes, self.memory.clock(), topic=rules.topic,
+                              tokens=rules.tokens)
             call(self._judged, {v.note_id: v for v in judgement.verdicts})
 
     def _found(self, found: Found, redo: tuple[str, str, How] | None) -> None:
@@ -249,7 +249,8 @@ class ConflictsScreen(Screen[bool]):
             return
         count = len(self.found.groups)
         text = join(("Contradictions", "bold"), f" · {counted(count, 'group')} to decide",
-                    " · one stands, merge, or both stand; each decision is a diff first, "
+                    f" · one stands, {'merge, ' if self.can_merge else ''}or both stand; each "
+                    "decision is a diff first, "
                     "journaled and undoable." if count else
                     " · groups let stand come back when one of their notes changes.")
         self.query_one("#conflicts-summary", Static).update(text)
@@ -270,7 +271,7 @@ class ConflictsScreen(Screen[bool]):
             pane.show(Text(""))
             return
         keep = self.keep.setdefault(group.id, default_keep(group, found.notes))
-        body = group_text(group, found.notes, keep, self.verdicts)
+        body = group_text(group, found.notes, keep, self.verdicts, self.can_merge)
         decision = self.decision
         if decision is not None and decision.group.id == group.id:
             body = join(decision_text(decision, found.notes), body)
@@ -288,6 +289,10 @@ class ConflictsScreen(Screen[bool]):
         self.decision = None
         self.refresh_bindings()
         self._show()
+
+    @property
+    def can_merge(self) -> bool:
+        return "merge" in self.memory.capabilities
 
     def action_decide(self, how: How) -> None:
         group = self.group
@@ -314,6 +319,8 @@ class ConflictsScreen(Screen[bool]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "apply":
             return True if self.decision is not None else None
+        if action == "decide" and parameters == ("merge",) and not self.can_merge:
+            return False  # the store cannot merge notes: no key that can only refuse
         if action in ("pick", "decide", "both"):
             return True if self.is_mounted and self.group is not None else None
         return True
@@ -355,7 +362,8 @@ class ConflictsScreen(Screen[bool]):
     def _stale(self, decision: Decision) -> None:
         self.query_one(Busy).stop()
         body = join(
-            "The ", line(self.memory.source_label), " changed on disk since this decision was "
+            "The ", line(self.memory.words.source_label), " changed on disk since this decision "
+            "was "
             "planned (the agent or another program wrote it).\n\nNothing was written: a plan is "
             "only ever applied to the file it was made from.\n\nLook for contradictions again "
             "on the current file and plan the same decision?")

@@ -3,6 +3,7 @@ their reasons, cycles marked and not followed), the orphans, and the largest con
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -17,6 +18,7 @@ from core.browse.link_graph import Edge, edges, groups, orphans
 from core.browse.shelf import Shelf
 from core.models import RawNote
 from core.notes import fields
+from core.stores.base import NoteColumn
 
 from ..safe import counted, join, line
 from ..widgets.absorbed import absorbed_by
@@ -76,8 +78,10 @@ class GraphScreen(Screen[str | None]):
         Binding("escape", "back", "Back", id="graph.back", tooltip="Back to the notes"),
     ]
 
-    def __init__(self, shelf: Shelf, note_id: str, nugget: str | None) -> None:
+    def __init__(self, shelf: Shelf, note_id: str, nugget: str | None,
+                 columns: Sequence[NoteColumn]) -> None:
         super().__init__()
+        self.columns = columns  # the store's columns of its notes
         self.shelf = shelf
         self.note_id = note_id
         self.nugget = nugget
@@ -94,7 +98,7 @@ class GraphScreen(Screen[str | None]):
                 tree.auto_expand = False
                 yield tree
             with TabPane("Orphans", id="orphans"):
-                yield NoteTable(id="orphan-table", empty_text="Counting…")
+                yield NoteTable(self.columns, id="orphan-table", empty_text="Counting…")
             with TabPane("Groups", id="groups"):
                 yield LinkTree(Text("Connected groups (counting…)"), id="group-tree")
         yield Footer()

@@ -68,14 +68,13 @@ class MainScreen(Screen[None]):
         Binding("ctrl+z", "undo", "Undo", id="main.undo",
                 tooltip="Undo the last applied run, after confirming"),
         Binding("p", "promote", "Promote", id="main.promote",
-                tooltip="Promote notes recalled 3+ times to MEMORY.md"),
+                tooltip="Promote durable notes to the file the agent always loads, after a diff"),
         Binding("g", "graph", "Graph", id="main.graph",
                 tooltip="Walk the link graph from the selected note"),
         Binding("l", "history", "Runs", id="main.history",
                 tooltip="Every applied run with what it changed; undo any of them"),
         Binding("f", "files", "Files", id="main.files",
-                tooltip="The memory files beside this nugget, read-only (MEMORY.md and fact "
-                        "files; AGENTS.md and USER.md)"),
+                tooltip="The memory files the agent keeps beside this nugget, read-only"),
         Binding("c", "conflicts", "Conflicts", id="main.conflicts",
                 tooltip="The contradiction queue: notes of one topic that disagree; decide "
                         "which stands, merge them, or let both stand"),
@@ -109,7 +108,7 @@ class MainScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         home = shown_path(self.memory.home)
-        yield Static(join(line(self.memory.system, "bold"), "  ", line(home)), id="title-bar")
+        yield Static(join(line(self.memory.words.system, "bold"), "  ", line(home)), id="title-bar")
         with Horizontal():
             with Vertical(id="sidebar"):
                 yield NuggetList(id="nuggets")
@@ -117,7 +116,7 @@ class MainScreen(Screen[None]):
             with Vertical(id="content"):
                 yield Input(placeholder="/ filter by title, content or tags", id="filter")
                 yield Static("", id="problem")
-                yield NoteTable(id="notes", rows=self.memory.note_columns == "rows")
+                yield NoteTable(self.memory.note_columns, id="notes")
                 yield NoteDetailPane(id="detail")
         yield Busy()
         yield Footer()
@@ -175,9 +174,9 @@ class MainScreen(Screen[None]):
         """The verdicts, last and apart from the load (a change on disk reloads meanwhile):
         the table shows and acts without them."""
         try:
-            finder = self.memory.topic_rules()
-            judgement = judge(shelf.graph.notes, self.memory.clock(),
-                              **{k: v for k, v in finder.items() if k != "promotion"})
+            rules = self.memory.topic_rules()
+            judgement = judge(shelf.graph.notes, self.memory.clock(), topic=rules.topic,
+                              tokens=rules.tokens)
         except NuggetsError:
             return
         self.app.call_from_thread(self._judged, shelf,
@@ -210,8 +209,8 @@ class MainScreen(Screen[None]):
         if quiet and previous is not None and (
             previous.graph.fingerprint != loaded.shelf.graph.fingerprint
         ):
-            notify(self, f"The {self.memory.source_label} changed on disk; the console reloaded "
-                   "it.", title="Reloaded")
+            notify(self, f"The {self.memory.words.source_label} changed on disk; the console "
+                   "reloaded it.", title="Reloaded")
         self.refresh_bindings()
 
     def _prepared(self, shelf: Shelf, figures: Overview) -> None:
@@ -458,7 +457,8 @@ class MainScreen(Screen[None]):
         note = self.current_note
         if note is None or self.shelf is None:
             return
-        self.app.push_screen(GraphScreen(self.shelf, note["id"], self.nugget), self._jump)
+        self.app.push_screen(GraphScreen(self.shelf, note["id"], self.nugget,
+                                         self.memory.note_columns), self._jump)
 
     def action_files(self) -> None:
         from .files import FilesScreen
@@ -517,8 +517,8 @@ class MainScreen(Screen[None]):
             return
         title = fields.text(note, "title") or note["id"]
         body = join("Archive “", line(title), "” (", line(note["id"]), ")?\n\nIt leaves the "
-                    "table (h shows archived notes); a fact note's fact leaves its fact file, as "
-                    "the pass's archive does. The run is journaled: ctrl+z or u brings it back.")
+                    f"table (h shows archived notes); {self.memory.words.archive_effect}. The run "
+                    "is journaled: ctrl+z or u brings it back.")
         self.app.push_screen(ConfirmScreen("Archive this note", body, yes="Archive"),
                              lambda yes: self._archive(note) if yes else None)
 
@@ -609,8 +609,8 @@ class MainScreen(Screen[None]):
         except NuggetsError as exc:
             self.app.call_from_thread(self._failed, "Cannot undo", str(exc))
             return
-        restored = ("MEMORY.md as it was before it" if entry.memory_md is not None
-                    else counted(len(entry.after), "note"))
+        restored = (f"{entry.memory_md.rsplit('/', 1)[-1]} as it was before it"
+                    if entry.memory_md is not None else counted(len(entry.after), "note"))
         self.app.call_from_thread(self._wrote, f"Undid run {run_id}: restored {restored}.")
 
     def _titles(self, note_ids: list[str]) -> list[str]:

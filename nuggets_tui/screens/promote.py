@@ -21,6 +21,7 @@ from core.models import BlockedEntry, PromotionEntry, PromotionPlan, ShadowedNot
 from core.notes.snapshot import Graph
 from core.promotion.candidates import parse_allowance
 from core.promotion.memory_md import section_rank
+from core.stores.base import StoreWords
 
 from ..safe import block, counted, join, line, more_lines, notify, shown_path
 from ..widgets.busy import Busy
@@ -126,16 +127,16 @@ def held_text(row: Entry, name: str = "MEMORY.md") -> Text:
     return join(head, ("It would write:\n", "bold"), block(row.text), "\n\n")
 
 
-def summary_text(plan: PromotionPlan, rule: str = "recalled {threshold:,}+ times") -> Text:
+def summary_text(plan: PromotionPlan, words: StoreWords) -> Text:
     qualifying = join(f"{counted(plan.qualifying, 'note')} ",
-                      line(rule.format(threshold=plan.threshold)))
+                      line(words.promotion_rule.format(threshold=plan.threshold)))
     if not plan.directory_exists:
         folder = shown_path(plan.path.rsplit("/", 1)[0])
         name = plan.path.rsplit("/", 1)[-1]
         where: list[Text | str | tuple[str, str]] = (
-            ["Point it elsewhere with ", ("nuggets promote --memory-md PATH", "bold"), " or ",
-             ("$NUGGETS_MEMORY_MD", "bold"), ", or create that directory.\n"]
-            if name == "MEMORY.md" else ["Create that directory to let it be written.\n"])
+            ["Point it elsewhere with ", (f"nuggets promote {words.promotion_option}", "bold"),
+             " or ", (words.promotion_env, "bold"), ", or create that directory.\n"]
+            if words.promotion_option else ["Create that directory to let it be written.\n"])
         return join(
             ("Nothing can be written", "bold"), ": there is no directory ", line(folder, "bold"),
             ".\nPromotion only writes ", line(name), " where its directory already exists. ",
@@ -173,8 +174,7 @@ class PromoteScreen(Screen[bool]):
                 tooltip="Drop an entry or keep it again; allow a held-back entry to be written, "
                         "or hold it back again"),
         Binding("a", "write", "Write", id="promote.write",
-                tooltip="Write the file (MEMORY.md; AGENTS.md for MicroClaw) as the diff "
-                        "shows, after confirming"),
+                tooltip="Write the file as the diff shows, after confirming"),
         Binding("escape", "back", "Back", id="promote.back",
                 tooltip="Back to the notes; nothing is written"),
     ]
@@ -220,7 +220,7 @@ class PromoteScreen(Screen[bool]):
     def _planned(self, plan: PromotionPlan) -> None:
         self.query_one(Busy).stop()
         self.plan = plan
-        summary = summary_text(plan, self.memory.promotion_rule)
+        summary = summary_text(plan, self.memory.words)
         self.query_one("#promote-summary", Static).update(summary)
         table = self.query_one("#entries", VirtualTable)
         current = EntryRows().key(table.current) if table.current is not None else None
@@ -314,7 +314,7 @@ class PromoteScreen(Screen[bool]):
 
     def _written(self, message: str) -> None:
         self.query_one(Busy).stop()
-        notify(self, message, title=f"{self.memory.promotion_label} written")
+        notify(self, message, title=f"{self.memory.words.promotion_label} written")
         self.dismiss(True)
 
     @staticmethod

@@ -25,7 +25,6 @@ from core.notes.snapshot import Graph
 from core.plans.preview import ChangeView, change_view, named_notes, touched_by
 from core.reflection.pass_state import PassCancelled
 from core.reflection.select_phase import MAX_LIMIT
-from core.stores.nuggets.fact_files import describe
 
 from ..safe import block, counted, join, line, more_lines, notify, shown_path
 from ..widgets.busy import Busy
@@ -220,27 +219,25 @@ def change_text(view: ChangeView, kept: bool) -> Text:
     return join(*parts)
 
 
-def fact_text(plan: Plan, op: Operation) -> Text:
-    """What the change does to the agent's fact files (it re-creates each fact note from its
-    fact at every start, so a fact note's change is mirrored there); empty when nothing."""
-    if op.type not in ("hide", "merge", "rewrite") or not plan.fact_edits:
+def side_file_text(memory: Store, plan: Plan, op: Operation) -> Text:
+    """What the change does to the files the store keeps in step with the notes (Nuggets: the
+    agent's fact files, from which it re-creates each fact note); empty when nothing."""
+    if op.type not in ("hide", "merge", "rewrite"):
         return Text("")
-    named = set(operation_note_ids(op))
-    edits = [edit for edit in plan.fact_edits if edit.note_id in named]
-    if not edits:
+    lines = memory.side_file_lines(plan, set(operation_note_ids(op)))
+    if not lines:
         return Text("")
-    return join(("\n\nFact file", "bold"), " (the agent re-creates fact notes from it)\n",
-                *[part for edit in edits for part in ("  ", line(describe(edit)), "\n")])
+    return join(("\n\n" + memory.words.side_file_title, "bold"),
+                f" ({memory.words.side_file_why})\n",
+                *[part for text in lines for part in ("  ", line(text), "\n")])
 
 
-def fact_files_text(plan: Plan, notes: list[str]) -> Text:
-    """The fact files an apply edits with the notes (empty when none)."""
-    touched = set(notes)
-    names = sorted({edit.path for edit in plan.fact_edits if edit.note_id in touched})
+def side_files_text(memory: Store, plan: Plan, notes: list[str]) -> Text:
+    """The files an apply edits with the notes (empty when none)."""
+    names = memory.side_file_names(plan, set(notes))
     if not names:
         return Text("")
-    return join("With them it edits the facts of those fact notes in ", line(", ".join(names)),
-                " (the agent re-creates fact notes from them), in the same unit.\n\n")
+    return join(line(memory.words.side_files_sentence.format(names=", ".join(names))), "\n\n")
 
 
 def _content(note: RawNote) -> Text:
@@ -389,8 +386,8 @@ class ReviewScreen(Screen[bool]):
         if self.plan is not None:
             shown = len(self._shown_ids()) if self.query_text.strip() else None
             text = counts_text(self.plan, self.kept, self.nugget, shown, self.query_text,
-                               self.stale, self.grouping, self.memory.source_label,
-                               self.memory.pass_label)
+                               self.stale, self.grouping, self.memory.words.source_label,
+                               self.memory.words.pass_label)
             self.query_one("#review-counts", Static).update(text)
 
     # -- the file changing under the plan -----------------------------------------------------
@@ -417,7 +414,7 @@ class ReviewScreen(Screen[bool]):
             self.graph = None  # plan again from the file as it is now
             self._show_counts()
             self.refresh_bindings()
-            notify(self, line(f"The {self.memory.source_label} changed on disk: this plan is "
+            notify(self, line(f"The {self.memory.words.source_label} changed on disk: this plan is "
                               "stale. r plans again."),
                    title="Stale plan", severity="warning", timeout=6)
 
@@ -439,8 +436,8 @@ class ReviewScreen(Screen[bool]):
         op = self.plan.operations[row.op_id - 1]
         title = join(line(row.change.type.upper(), "bold reverse"), " ", line(row.change.detail),
                      "  ", line(row.change.nugget_name, "dim"), "\n")
-        view.show(join(title, change_text(change_view(op, self._before),
-                                          row.op_id in self.kept), fact_text(self.plan, op)))
+        view.show(join(title, change_text(change_view(op, self._before), row.op_id in self.kept),
+                       side_file_text(self.memory, self.plan, op)))
 
     # -- keeping and rejecting ----------------------------------------------------------------
 
@@ -553,7 +550,7 @@ class ReviewScreen(Screen[bool]):
             f"This rewrites {counted(len(notes), 'note')} in ",
             line(shown_path(self.memory.graph_path)),
             ", once, atomically, and only if nobody changed the file since this plan.\n\n",
-            fact_files_text(plan, notes),
+            side_files_text(self.memory, plan, notes),
             "It journals the run under ",
             line(shown_path(journal_dir(self.memory.journal_home))),
             ", so ctrl+z on the main screen undoes it. Nothing is deleted: archived notes stay "
@@ -590,10 +587,10 @@ class ReviewScreen(Screen[bool]):
     def _stale(self) -> None:
         self.query_one(Busy).stop()
         body = block(
-            f"The {self.memory.source_label} changed on disk since this plan was made (the agent "
-            "or another program wrote it).\n\nNothing was written: a plan is only ever applied to "
-            "the file it was made from.\n\nPlan again on the current file? Your rejections carry "
-            "over to the same changes."
+            f"The {self.memory.words.source_label} changed on disk since this plan was made (the "
+            "agent or another program wrote it).\n\nNothing was written: a plan is only ever "
+            "applied to the file it was made from.\n\nPlan again on the current file? Your "
+            "rejections carry over to the same changes."
         )
         self.graph = None  # plan again from the file as it is now
         self.app.push_screen(ConfirmScreen("Stale plan", body, yes="Plan again"),

@@ -9,6 +9,7 @@ from rich.text import Text
 from core.models import RawNote
 from core.notes import fields
 from core.review.verdicts import Verdict
+from core.stores.base import NoteColumn
 
 from ..safe import line
 from .verdict_text import verdict_cell
@@ -16,34 +17,19 @@ from .virtual_table import Column, RowRenderer, VirtualTable
 
 ARCHIVED_MARK = "A"
 
-COLUMNS = (
-    Column("", 1, priority=9),
-    Column("Title", 0, flexible=True, min_width=24),
-    Column("Scope", 7, priority=2),
-    Column("Type", 10, priority=3),
-    Column("Hits", 4, priority=6, right=True),
-    Column("Tags", 18, priority=1),
-    Column("Links", 5, priority=4, right=True),
-    Column("Updated", 10, priority=5),
-    Column("Verdict", 8, priority=7),
-)
-# A MicroClaw row: what the bot's rules go by instead of hits and tags.
-ROW_COLUMNS = (
-    Column("", 1, priority=9),
-    Column("Title", 0, flexible=True, min_width=24),
-    Column("Category", 9, priority=3),
-    Column("Conf.", 5, priority=6, right=True),
-    Column("Source", 12, priority=1),
-    Column("Last seen", 10, priority=5),
-    Column("Expires", 10, priority=2),
-    Column("Links", 5, priority=4, right=True),
-    Column("Verdict", 8, priority=7),
-)
+HEAD = (Column("", 1, priority=9), Column("Title", 0, flexible=True, min_width=24))
+VERDICT = Column("Verdict", 8, priority=7)
+
+
+def table_columns(columns: Sequence[NoteColumn]) -> tuple[Column, ...]:
+    """The mark and the title, the store's own columns, the verdict."""
+    return (*HEAD, *(Column(c.label, c.width, priority=c.priority, right=c.right)
+                     for c in columns), VERDICT)
 
 
 class NoteRows(RowRenderer[RawNote]):
-    def __init__(self, rows: bool = False) -> None:
-        self.rows = rows  # MicroClaw rows: ROW_COLUMNS
+    def __init__(self, columns: Sequence[NoteColumn]) -> None:
+        self.columns = columns  # the store's
         self.verdicts: dict[str, Verdict] = {}  # by note id; empty until scored
 
     def key(self, row: RawNote) -> str:
@@ -51,34 +37,10 @@ class NoteRows(RowRenderer[RawNote]):
 
     def cells(self, row: RawNote) -> Sequence[Text]:
         title = fields.text(row, "title")
-        head = [
+        return [
             Text(ARCHIVED_MARK if fields.hidden(row) else " ", style="bold"),
             line(title) if title.strip() else Text("(untitled)", style="italic"),
-        ]
-        if self.rows:
-            return [*head, *self._row_cells(row)]
-        return [
-            *head,
-            line(fields.text(row, "scope")),
-            line(fields.text(row, "type")),
-            line(fields.hits(row)),
-            line(", ".join(fields.tags(row))),
-            Text(str(len(fields.links(row)))),
-            line(fields.updated_at(row)[:10]),
-            verdict_cell(self.verdicts.get(row["id"])),
-        ]
-
-    def _row_cells(self, row: RawNote) -> list[Text]:
-        extra = row.get("microclaw")
-        extra = extra if isinstance(extra, dict) else {}
-        confidence = row.get("confidence")
-        return [
-            line(fields.text(row, "type")),
-            line(f"{confidence:.2f}" if isinstance(confidence, float) else confidence or ""),
-            line(fields.text(row, "source")),
-            line(str(extra.get("lastSeenAt") or "")[:10]),
-            line(str(extra.get("expiresAt") or "")[:10]),
-            Text(str(len(fields.links(row)))),
+            *(line(column.cell(row)) for column in self.columns),
             verdict_cell(self.verdicts.get(row["id"])),
         ]
 
@@ -87,12 +49,11 @@ class NoteRows(RowRenderer[RawNote]):
 
 
 class NoteTable(VirtualTable[RawNote]):
-    def __init__(self, *, id: str | None = None, empty_text: str = "No notes match.",
-                 rows: bool = False) -> None:
-        """`rows`: the notes are MicroClaw rows (their own columns)."""
-        self.notes = NoteRows(rows)
-        super().__init__(ROW_COLUMNS if rows else COLUMNS, self.notes, empty_text=empty_text,
-                         id=id)
+    def __init__(self, columns: Sequence[NoteColumn], *, id: str | None = None,
+                 empty_text: str = "No notes match.") -> None:
+        """`columns`: the store's columns of its notes."""
+        self.notes = NoteRows(columns)
+        super().__init__(table_columns(columns), self.notes, empty_text=empty_text, id=id)
 
     def show_verdicts(self, verdicts: dict[str, Verdict]) -> None:
         self.notes.verdicts = verdicts

@@ -11,7 +11,6 @@ import contextlib
 import os
 from collections.abc import Callable, Collection, Hashable, Iterable
 from pathlib import Path
-from typing import Any
 
 from core.browse.shelf import Shelf
 from core.clock import Clock, system_clock, to_iso
@@ -23,9 +22,11 @@ from core.notes.snapshot import EMPTY_FINGERPRINT, Graph
 from core.plans.retry import retrying
 from core.promotion.candidates import shown_as_one
 from core.promotion.memory_md import read_memory_md
-from core.review.topics import microclaw_tokens, microclaw_topic
+from core.review.contradictions import TopicRules
 from core.safeio.file_stamp import FileStamp
 from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
+from core.stores.base import Capability
+from core.stores.microclaw import presentation
 from core.stores.microclaw.paths import (
     GLOBAL_NUGGET,
     MemoryFile,
@@ -41,17 +42,15 @@ from core.stores.microclaw.rows import read_graph, row_id, scope_of
 from core.stores.microclaw.rules import plan_decided, plan_maintenance
 from core.stores.microclaw.runs import MicroClawRuns
 from core.stores.microclaw.schema import BUSY_TIMEOUT_S, read_only
+from core.stores.microclaw.topics import microclaw_tokens, microclaw_topic
 
 CHUNK = 10_000
 
 
 class MicroClawStore:
-    system = "MicroClaw"
-    source_label = "MicroClaw database"
-    note_columns = "rows"  # category, confidence, source, last seen, expiry
-    pass_label = "bot's maintenance (its reflector's rules)"
-    promotion_label = "AGENTS.md"
-    promotion_rule = "with confidence {threshold}% or more"
+    words = presentation.WORDS
+    note_columns = presentation.COLUMNS
+    capabilities: frozenset[Capability] = frozenset()  # rows cannot be merged
 
     def __init__(self, data_dir: Path, clock: Clock = system_clock,
                  busy_timeout: float = BUSY_TIMEOUT_S) -> None:
@@ -73,6 +72,18 @@ class MicroClawStore:
 
     # -- reading ------------------------------------------------------------------------------
 
+    def run_log_home(self) -> Path:
+        return self.journal_home
+
+    def note_summary(self, note: RawNote) -> str:
+        return presentation.note_summary(note)
+
+    def side_file_lines(self, plan: Plan, note_ids: set[str]) -> list[str]:
+        return []  # a row's changes touch no file
+
+    def side_file_names(self, plan: Plan, note_ids: set[str]) -> list[str]:
+        return []
+
     def read(self) -> Graph:
         """Every row as a note, from one consistent read of the database."""
         graph, self._opened = self._opened, None
@@ -81,9 +92,9 @@ class MicroClawStore:
         with paused_gc():
             return read_graph(self.graph_path, self.busy_timeout)
 
-    def topic_rules(self) -> dict[str, Any]:
+    def topic_rules(self) -> TopicRules:
         """The bot's own topic key and tokens (its rule 5); no promotion groups."""
-        return {"topic": microclaw_topic, "tokens": microclaw_tokens, "promotion": False}
+        return TopicRules(microclaw_topic, microclaw_tokens, promotion=False)
 
     def shelf(self) -> Shelf:
         return Shelf(self.read())

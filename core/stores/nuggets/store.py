@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
 
 from core.browse.shelf import Shelf, nugget_file_names
 from core.clock import Clock, system_clock, to_iso
@@ -69,7 +68,10 @@ from core.promotion.candidates import DEFAULT_THRESHOLD, plan_promotion, resolve
 from core.promotion.memory_md import read_memory_md
 from core.reflection.reflect import plan_pass
 from core.reflection.select_phase import resolve_limit
+from core.review.contradictions import TopicRules
 from core.safeio.file_stamp import FileStamp
+from core.stores.base import Capability
+from core.stores.nuggets import presentation
 from core.stores.nuggets.fact_files import SUFFIXES as FACT_SUFFIXES
 from core.stores.nuggets.fact_files import (
     FactFile,
@@ -99,12 +101,9 @@ def result_of(result: ReflectionResult, kept: set[int]) -> ReflectionResult:
 
 
 class NuggetsStore:
-    system = "Nuggets"
-    source_label = "graph file"
-    pass_label = "reflection pass"
-    note_columns = "notes"
-    promotion_label = "MEMORY.md"
-    promotion_rule = "recalled {threshold:,}+ times"
+    words = presentation.WORDS
+    note_columns = presentation.COLUMNS
+    capabilities: frozenset[Capability] = frozenset({"merge"})
 
     def __init__(
         self, home: Path, clock: Clock = system_clock, memory_md: Path | None = None
@@ -124,8 +123,20 @@ class NuggetsStore:
     def journal_home(self) -> Path:
         return self.home
 
-    def topic_rules(self) -> dict[str, Any]:
-        return {}  # the finder's defaults: subject and title, promotion groups too
+    def run_log_home(self) -> Path:
+        return self.home
+
+    def note_summary(self, note: RawNote) -> str:
+        return presentation.note_summary(note)
+
+    def side_file_lines(self, plan: Plan, note_ids: set[str]) -> list[str]:
+        return presentation.side_file_lines(plan, note_ids)
+
+    def side_file_names(self, plan: Plan, note_ids: set[str]) -> list[str]:
+        return presentation.side_file_names(plan, note_ids)
+
+    def topic_rules(self) -> TopicRules:
+        return TopicRules()  # subject and title, and the groups promotion would shadow
 
     def read(self) -> Graph:
         """The graph file: the snapshot `startup_messages` just read (taken once, so a retry

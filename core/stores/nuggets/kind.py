@@ -1,0 +1,53 @@
+"""The Nuggets memory system as the command line offers it (`--home`, `--demo`)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from core.clock import Clock
+from core.stores.base import Store, StoreKind
+from core.stores.nuggets.graph_file import graph_path
+from core.stores.nuggets.home import HOME_ENV, demo_home, demo_memory_md, home_choice, resolve_home
+
+
+def _open(home: Path, clock: Clock, memory_md: Path | None) -> Store:
+    from core.stores.nuggets.store import NuggetsStore
+
+    return NuggetsStore(home, clock, memory_md)
+
+
+def _demo(clock: Clock, reset: bool) -> Path:
+    from core.stores.nuggets.demo import materialize_demo
+
+    return materialize_demo(demo_home(), reset=reset)
+
+
+def _missing_home(home: str) -> str:
+    return (f"no memory at {home} (no such directory); use --home DIR, set $NUGGETS_HOME, or "
+            "try the demo with --demo")
+
+
+def _missing_source(home: str, source: str) -> str:
+    return (f"no graph file at {source}: {home} holds no memory yet; use --home DIR for another "
+            "one, or try the demo with --demo")
+
+
+KIND = StoreKind(
+    name="nuggets",
+    home_option="--home",
+    home_help="Memory directory (default $NUGGETS_HOME, else ~/.donna when it holds a graph, "
+              "else ~/.nuggets).",
+    demo_option="--demo",
+    demo_help="Use the built-in demo memory instead.",
+    demo_dir_help="The demo memory's directory.",
+    resolve=resolve_home,
+    named_elsewhere=lambda: bool(os.environ.get(HOME_ENV)),
+    open=_open,
+    materialize_demo=_demo,
+    demo_memory_md=demo_memory_md,
+    home_notice=home_choice,
+    missing_home=_missing_home,
+    missing_source=_missing_source,
+    run_log_home=lambda home: home if graph_path(home).exists() else None,
+)

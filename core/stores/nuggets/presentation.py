@@ -1,0 +1,48 @@
+"""How the front ends show a Nuggets memory: its words, the columns of its notes, a note on one
+line, and what a plan does to the agent's fact files beside the notes."""
+
+from __future__ import annotations
+
+from core.models import Plan, RawNote
+from core.notes import fields
+from core.safeio.inert_text import one_line
+from core.stores.base import NoteColumn, StoreWords
+from core.stores.nuggets.fact_files import describe
+
+WORDS = StoreWords(
+    system="Nuggets",
+    source_label="graph file",
+    pass_label="reflection pass",
+    promotion_label="MEMORY.md",
+    promotion_rule="recalled {threshold:,}+ times",
+    promotion_option="--memory-md PATH",
+    promotion_env="$NUGGETS_MEMORY_MD",
+    archive_effect="a fact note's fact leaves its fact file, as the pass's archive does",
+    side_file_title="Fact file",
+    side_file_why="the agent re-creates fact notes from it",
+    side_files_sentence="With them it edits the facts of those fact notes in {names} (the agent "
+                        "re-creates fact notes from them), in the same unit.",
+)
+
+COLUMNS = (
+    NoteColumn("Scope", 7, 2, lambda note: fields.text(note, "scope")),
+    NoteColumn("Type", 10, 3, lambda note: fields.text(note, "type")),
+    NoteColumn("Hits", 4, 6, lambda note: str(fields.hits(note)), right=True),
+    NoteColumn("Tags", 18, 1, lambda note: ", ".join(fields.tags(note))),
+    NoteColumn("Links", 5, 4, lambda note: str(len(fields.links(note))), right=True),
+    NoteColumn("Updated", 10, 5, lambda note: fields.updated_at(note)[:10]),
+)
+
+
+def note_summary(note: RawNote) -> str:
+    tags = ",".join(one_line(tag) for tag in fields.tags(note))
+    return f"hits={fields.hits(note)} tags={tags}"
+
+
+def side_file_lines(plan: Plan, note_ids: set[str]) -> list[str]:
+    """What the plan does to the fact files for these notes, one line per fact."""
+    return [describe(edit) for edit in plan.fact_edits if edit.note_id in note_ids]
+
+
+def side_file_names(plan: Plan, note_ids: set[str]) -> list[str]:
+    return sorted({edit.path for edit in plan.fact_edits if edit.note_id in note_ids})
