@@ -21,9 +21,9 @@ from note_builders import sample_notes
 from reliability_support import leftovers, make_home, memory_of, messy_notes, note
 
 from core import GraphError
-from core.browse.shelf import Shelf
 from core.safeio import atomic_write as atomic
 from core.stores.nuggets.graph_file import read_graph
+from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.cli import main
 
 ENV = {"NUGGETS_NOW": "2026-11-01T10:00:00Z", "TZ": "UTC", "NUGGETS_HOME": "",
@@ -176,7 +176,7 @@ def test_dangling_self_and_cyclic_links_are_kept_and_walked(tmp_path: Path) -> N
     by_id = {n["id"]: n for n in notes}
     assert {"to": "missing", "reason": "gone"} in by_id["a"]["links"]
     assert by_id["e"]["links"] == [{"to": "e", "reason": "self"}]  # untouched, as read
-    shelf = Shelf.load(home)
+    shelf = NuggetsStore(home).shelf()
     for note_id in by_id:  # the detail view and backlinks walk every kind of link
         detail = shelf.detail(note_id)
         assert len(detail.links) == len(by_id[note_id]["links"])

@@ -27,10 +27,11 @@ from note_builders import (
     tree_snapshot,
 )
 
-from core import Memory, Shelf, StalePlanError, reflect_and_clean_memory
+from core import Memory, StalePlanError, reflect_and_clean_memory
 from core.clock import fixed_clock
 from core.models import LinkOp, MergeOp
 from core.notes.vectors import vector_spec
+from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.cli import main
 
 TIMESTAMPS = ("updatedAt", "lastRewrittenAt", "archivedAt")
@@ -113,7 +114,7 @@ def test_applying_the_whole_plan_gives_exactly_its_after_state(sample: Memory) -
 
 def test_the_seeds_entry_point_applies_and_journals_the_pass(mixed: Memory) -> None:
     expected = mixed.plan()
-    got = reflect_and_clean_memory(Shelf.load(mixed.home), clock=fixed_clock(NOW))
+    got = reflect_and_clean_memory(NuggetsStore(mixed.home).shelf(), clock=fixed_clock(NOW))
     assert got == expected.result
     assert file_notes(mixed.home) == {d.note_id: d.after for d in expected.notes} | {
         n["id"]: n for n in mixed_notes() if n["id"] not in {d.note_id for d in expected.notes}}

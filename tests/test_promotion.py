@@ -12,9 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from note_builders import NOW, make_home, note, tree_snapshot
 
-from core import Memory, Shelf, promote_facts
+from core import Memory, promote_facts
 from core.clock import fixed_clock
 from core.promotion.candidates import plan_promotion, resolve_memory_md, section_of
+from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.cli import main
 
 HEADER = "# Memory\n\nAuto-promoted from nuggets graph notes (3+ recalls across sessions).\n"
@@ -183,15 +184,15 @@ def test_nothing_is_written_and_0_returned_when_the_directory_is_missing(tmp_pat
     plan = memory.plan_promotion()
     assert plan.directory_exists is False
     assert memory.promote(plan) == 0
-    assert promote_facts(Shelf.load(memory.home), target) == 0
+    assert promote_facts(NuggetsStore(memory.home).shelf(), target) == 0
     assert memory.promote_now()[1] == 0
     assert tree_snapshot(tmp_path) == before
 
 
 def test_promote_facts_is_the_seeds_entry_point(tmp_path: Path, memdir: Path) -> None:
     memory = _memory(tmp_path, [fact("a", "Deploy", "make deploy", hits=2)], memdir / "M.md")
-    assert promote_facts(Shelf.load(memory.home), memdir / "M.md") == 0
-    assert promote_facts(Shelf.load(memory.home), memdir / "M.md", threshold=2) == 1
+    assert promote_facts(NuggetsStore(memory.home).shelf(), memdir / "M.md") == 0
+    assert promote_facts(NuggetsStore(memory.home).shelf(), memdir / "M.md", threshold=2) == 1
     assert "- **Deploy**: make deploy" in (memdir / "M.md").read_text()
 
 

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from core.errors import UnknownNoteError
 from core.models import RawNote
 from core.notes import fields
 from core.notes.snapshot import Graph
-from core.stores.nuggets.fact_files import SUFFIXES, fact_file_paths
-from core.stores.nuggets.graph_file import graph_path, read_graph
 
 
 @dataclass(frozen=True)
@@ -32,14 +29,6 @@ class NoteDetail:
     winner: RawNote | None = None  # the note `merged_into` names, when it exists
 
 
-def nugget_file_names(home: Path) -> list[str]:
-    """Names of the fact files (<name>.donna.json, <name>.nugget.json): nuggets too."""
-    if not home.is_dir():
-        return []
-    return sorted({p.name[: -len(suffix)] for p in fact_file_paths(home)
-                   for suffix in SUFFIXES if p.name.endswith(suffix)})
-
-
 def haystack(note: RawNote) -> str:
     """What a text search looks in: title, content and tags, case-folded, one per line."""
     parts = (fields.text(note, "title"), fields.text(note, "content"), *fields.tags(note))
@@ -57,10 +46,6 @@ class Shelf:
 
     def __repr__(self) -> str:
         return f"Shelf({self.graph!r})"
-
-    @classmethod
-    def load(cls, home: Path) -> Shelf:
-        return cls(read_graph(graph_path(home)), nugget_file_names(home))
 
     @property
     def notes(self) -> list[RawNote]:

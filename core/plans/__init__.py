@@ -1,4 +1,5 @@
-"""Plans after they are made: what keeping only some changes would leave (`preview`), and
-planning again while another program keeps the plan stale (`retry`).
+"""Plans after they are made: what keeping only some changes would leave (`preview`), the
+result as far as the changes were kept (`kept`), and planning again while another program
+keeps the plan stale (`retry`).
 May import: `core` top-level modules and `core.notes`.
 """

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from core.clock import Clock
+from core.data_dirs import demo_home
 from core.stores.base import Store, StoreKind
 from core.stores.microclaw.paths import journal_home, resolve_data_dir, runtime_dir
-from core.stores.nuggets.home import demo_home
 
 
 def _open(home: Path, clock: Clock, memory_md: Path | None) -> Store:

@@ -69,6 +69,7 @@ from core.models import (
     ReflectionResult,
 )
 from core.notes.snapshot import EMPTY_FINGERPRINT, current_fingerprint, fingerprint, json_bytes
+from core.plans.kept import result_of
 from core.plans.retry import retrying
 from core.stores.microclaw.paths import nugget_of
 from core.stores.microclaw.rows import note_id, rfc3339, row_id, title_of
@@ -89,7 +90,6 @@ from core.stores.microclaw.write import (
     unarchived,
     write_rows,
 )
-from core.stores.nuggets.store import result_of
 
 T = TypeVar("T")
 

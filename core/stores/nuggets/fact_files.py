@@ -200,3 +200,11 @@ def describe(edit: FactEdit) -> str:
     parts = [f"{field} -> {edit.after.get(field)!r}" for field in ("value", "hits")
              if edit.after.get(field) != edit.before.get(field)]
     return f"fact {edit.key!r} in {name}: " + ", ".join(parts)
+
+
+def nugget_file_names(home: Path) -> list[str]:
+    """Names of the fact files (<name>.donna.json, <name>.nugget.json): nuggets too."""
+    if not home.is_dir():
+        return []
+    return sorted({p.name[: -len(suffix)] for p in fact_file_paths(home)
+                   for suffix in SUFFIXES if p.name.endswith(suffix)})

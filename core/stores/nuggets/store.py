@@ -8,7 +8,7 @@ import contextlib
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator
 from pathlib import Path
 
-from core.browse.shelf import Shelf, nugget_file_names
+from core.browse.shelf import Shelf
 from core.clock import Clock, system_clock, to_iso
 from core.errors import (
     GraphError,
@@ -63,6 +63,7 @@ from core.notes import fields
 from core.notes.agent_normalize import unchanged_since
 from core.notes.snapshot import EMPTY_FINGERPRINT, Graph, current_fingerprint, fingerprint
 from core.notes.working_set import Workspace, hide, replay, unhide
+from core.plans.kept import result_of
 from core.plans.retry import retrying as _retrying
 from core.promotion.candidates import DEFAULT_THRESHOLD, plan_promotion, resolve_memory_md
 from core.promotion.memory_md import read_memory_md
@@ -80,24 +81,13 @@ from core.stores.nuggets.fact_files import (
     edited_doc,
     fact_edits,
     fact_file_paths,
+    nugget_file_names,
     read_fact_file,
     read_fact_files,
     undo_edits,
 )
 from core.stores.nuggets.first_notes import first_notes
 from core.stores.nuggets.graph_file import dump_graph, graph_path, read_graph
-
-
-def result_of(result: ReflectionResult, kept: set[int]) -> ReflectionResult:
-    """The result counting only the kept changes (ids are 1-based positions)."""
-    changes = [c for i, c in enumerate(result.changes, start=1) if i in kept]
-    counts = {name: 0 for name in ("rewritten", "merged", "hidden", "tagged", "linked")}
-    names = {"rewrite": "rewritten", "merge": "merged", "hide": "hidden", "tag": "tagged",
-             "link": "linked"}
-    for change in changes:
-        counts[names[change.type]] += 1
-    return ReflectionResult(ran_at=result.ran_at, inspected=result.inspected, changes=changes,
-                            **counts)
 
 
 class NuggetsStore:

@@ -1,0 +1,19 @@
+"""Where this program keeps data of its own: the demo memories of every store."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+DEMO_ENV = "NUGGETS_DEMO_DIR"
+
+
+def demo_home(environ: Mapping[str, str] | None = None) -> Path:
+    """The demo memory's directory: $NUGGETS_DEMO_DIR, else the user's data directory."""
+    env = os.environ if environ is None else environ
+    if env.get(DEMO_ENV):
+        return Path(env[DEMO_ENV]).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("nuggets-review", appauthor=False)) / "demo"
