@@ -23,7 +23,8 @@ SUITE = ["tests/test_concurrency.py", "tests/test_crash_safety.py", "tests/test_
          "tests/test_inert_text.py", "tests/test_console_escapes.py", "tests/test_numbers.py",
          "tests/test_special_files.py", "tests/test_odd_leftovers.py",
          "tests/test_journal_trust.py",
-         "tests/test_promotion_journal.py", "tests/test_promotion_agent.py"]
+         "tests/test_promotion_journal.py", "tests/test_promotion_agent.py",
+         "tests/test_scorer_servers.py", "tests/test_modelscorer.py"]
 ORDER = [
     ("concurrent writes survived", "writes by another program racing ours, every one kept"),
     ("applies landed while another program wrote", "reviewed applies that landed mid-race"),
@@ -46,6 +47,9 @@ ORDER = [
     ("special files tried", "pipes, devices, directories and oversize files in place of ours"),
     ("odd leftovers tried", "writes and kills through symlinks to odd names, settled"),
     ("tampered journals tried", "tampered or broken journal entries, refused or skipped"),
+    ("hostile scorer servers tried",
+     "hostile scorer servers and replies, each bounded, falling back in one line (no key sent "
+     "elsewhere)"),
     ("injection attempts held back", "injection attempts held back by promotion screening"),
     ("legitimate notes screened (demo)", "legitimate demo notes screened (none held back)"),
     ("legitimate notes screened (1,000-note sample)",
