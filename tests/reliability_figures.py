@@ -24,7 +24,8 @@ SUITE = ["tests/test_concurrency.py", "tests/test_crash_safety.py", "tests/test_
          "tests/test_special_files.py", "tests/test_odd_leftovers.py",
          "tests/test_journal_trust.py",
          "tests/test_promotion_journal.py", "tests/test_promotion_agent.py",
-         "tests/test_runlog_files.py"]
+         "tests/test_runlog_files.py", "tests/test_scorer_servers.py",
+         "tests/test_modelscorer.py"]
 ORDER = [
     ("concurrent writes survived", "writes by another program racing ours, every one kept"),
     ("applies landed while another program wrote", "reviewed applies that landed mid-race"),
@@ -53,6 +54,9 @@ ORDER = [
     ("hostile texts through the run log",
      "hostile texts through last-run.md and the JSON run log, none written raw"),
     ("run log kills settled", "report leftovers of killed runs, settled with a message"),
+    ("hostile scorer servers tried",
+     "hostile scorer servers and replies, each bounded, falling back in one line (no key sent "
+     "elsewhere)"),
     ("injection attempts held back", "injection attempts held back by promotion screening"),
     ("legitimate notes screened (demo)", "legitimate demo notes screened (none held back)"),
     ("legitimate notes screened (1,000-note sample)",
