@@ -14,7 +14,6 @@ graph file's mode and owner, since they hold copies of its notes.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import stat
@@ -27,7 +26,7 @@ from pydantic import ValidationError
 from . import crashpoints
 from .atomic import TEMP_SUFFIX, atomic_write, copy_owner_and_mode
 from .errors import FileKindError, JournalError, NuggetsError
-from .jsonnumbers import number_hooks
+from .jsonnumbers import loads, number_hooks
 from .models import CamelModel, JournalEntry, JournalKind, PromotionEntry
 from .ownfiles import NO_FILES, OwnFileError, OwnFiles, own_file
 from .safeopen import JOURNAL_BYTES, open_regular, read_regular
@@ -177,11 +176,11 @@ def _read(path: Path, files: OwnFiles | None = NO_FILES) -> JournalEntry:
         data = read_regular(path, JOURNAL_BYTES)
         if data.startswith(HEADER_MARK):
             head, _, data = data.partition(b"\n")
-            header = JournalHeader.model_validate(json.loads(head, **number_hooks()))
-        entry = JournalEntry.model_validate(json.loads(data, **number_hooks()))
+            header = JournalHeader.model_validate(loads(head, **number_hooks()))
+        entry = JournalEntry.model_validate(loads(data, **number_hooks()))
     except FileNotFoundError:
         raise
-    except (OSError, ValueError, ValidationError, RecursionError, NuggetsError) as exc:
+    except (OSError, ValueError, ValidationError, NuggetsError) as exc:
         raise _unreadable(path, _reason(exc)) from None
     problem = entry_problem(entry, path, files)
     if problem is None and header is not None and header != header_of(entry):
@@ -204,10 +203,10 @@ def _read_header(path: Path) -> JournalHeader:
         line, newline, _ = head.partition(b"\n")
         if not newline:
             raise ValueError("header too long")
-        header = JournalHeader.model_validate(json.loads(line, **number_hooks()))
+        header = JournalHeader.model_validate(loads(line, **number_hooks()))
     except JournalError:
         raise
-    except (OSError, ValueError, ValidationError, RecursionError, NuggetsError) as exc:
+    except (OSError, ValueError, ValidationError, NuggetsError) as exc:
         raise _unreadable(path, _reason(exc)) from None
     problem = _header_problem(header, path)
     if problem:

@@ -34,7 +34,9 @@ def _groups(obj: Context, memory, graph: Graph,  # noqa: ANN001
     groups = find_contradictions(graph.notes, **memory.topic_rules())
     if include_settled:
         return groups
-    return open_groups(groups, {n["id"]: n for n in graph.notes}, read_settled(memory.journal_home))
+    settled = read_settled(memory.journal_home, memory.notices)  # unreadable: said, none
+    _tell(memory)
+    return open_groups(groups, {n["id"]: n for n in graph.notes}, settled)
 
 
 def _note_line(note: dict) -> str:
