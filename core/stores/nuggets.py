@@ -582,8 +582,9 @@ class NuggetsStore:
             return self._settle_locked()
 
     def _written_files(self) -> list[Path]:
-        """The files we replace: the graph, and MEMORY.md when its directory can be seen."""
-        files = [self.graph_path, *fact_file_paths(self.home)]
+        """The files we replace: the graph, the fact files, conflicts-settled.json, and
+        MEMORY.md when its directory can be seen."""
+        files = [self.graph_path, *fact_file_paths(self.home), self.home / SETTLED_FILE]
         try:
             target = self.promotion_target()
             if target.parent.is_dir():

@@ -38,6 +38,7 @@ from ...guard import (
     directory_lock,
     file_landed,
     graph_lock,
+    has_leftovers,
     remove_if_unchanged,
     replace_if_unchanged,
     settle,
@@ -473,11 +474,16 @@ class MicroClawRuns:
 
     # -- settling -----------------------------------------------------------------------------
 
+    @property
+    def settled_file(self) -> Path:
+        """Our file of contradiction groups let stand (core/decisions.py)."""
+        return self.journal_home / SETTLED_FILE
+
     def has_leftovers(self) -> bool:
         directory = journal_dir(self.journal_home)
         return bool(pending_entries(self.journal_home, self.files)) or (
             directory.is_dir() and any(True for _ in directory.glob(".*.nuggets-tmp"))
-        )
+        ) or has_leftovers(self.settled_file)
 
     def _settle_first(self) -> None:
         if self.has_leftovers():
@@ -493,12 +499,16 @@ class MicroClawRuns:
 
     def _settle_locked(self) -> list[str]:
         messages = remove_temp_files(self.journal_home)
-        pending = pending_entries(self.journal_home, self.files)
-        messages += [self._settle_pending(p) for p in pending]
+        for pending in pending_entries(self.journal_home, self.files):
+            messages.append(self._settle_pending(pending, messages))
+        if self.settled_file.parent.is_dir():
+            with directory_lock(self.settled_file):
+                messages += settle(self.settled_file)
         self.notices += messages
         return messages
 
-    def _settle_pending(self, pending: Pending) -> str:
+    def _settle_pending(self, pending: Pending, said: list[str]) -> str:
+        """What became of a pending entry; what settling its file did goes to `said`."""
         path, entry = pending.path, pending.entry
         if pending.foreign:
             return f"left {path.name} as it is: {pending.foreign}"
@@ -506,7 +516,7 @@ class MicroClawRuns:
             if entry is None:
                 path.unlink(missing_ok=True)
                 return f"discarded journal entry {path.name}: it cannot be read"
-            outcome = self._landed(entry)
+            outcome = self._landed(entry, said)
             if outcome is None:
                 return (f"left {path.name} as it is: its rows changed since, so whether its "
                         "run landed cannot be told")
@@ -518,11 +528,11 @@ class MicroClawRuns:
         except (OSError, NuggetsError) as exc:
             return f"left {path.name} as it is: cannot tell whether its run landed ({exc})"
 
-    def _landed(self, entry: JournalEntry) -> bool | None:
+    def _landed(self, entry: JournalEntry, said: list[str]) -> bool | None:
         if entry.memory_md is not None:  # a file run: an AGENTS.md or a file of ours, no rows
             path = own_file(entry.memory_md, self.files).path
             with directory_lock(path):
-                self.notices += settle(path)
+                said += settle(path)
             return file_landed(path, entry.base_fingerprint, entry.result_fingerprint)
         return landed(self.db, *changes_of(entry))
 
