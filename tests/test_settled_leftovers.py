@@ -59,9 +59,16 @@ STORES: dict[str, Callable[[Path], tuple[Any, Group, dict[str, Any]]]] = {
     "Nuggets": _nuggets, "MicroClaw": _microclaw}
 
 
+def _letting_stand(store: Any, group: Group, notes: dict[str, Any]) -> Callable[[], None]:
+    def let_stand() -> None:
+        settle_both(store, group, notes)
+
+    return let_stand
+
+
 def _steps(store: Any, group: Group, notes: dict[str, Any]) -> list[str]:
     """The steps of letting the group stand (traced in a child, which writes it: undone)."""
-    steps = traced_steps(lambda: settle_both(store, group, notes) and None)
+    steps = traced_steps(_letting_stand(store, group, notes))
     store.undo(store.log()[0].run_id)
     return steps
 
@@ -74,7 +81,7 @@ def test_every_kill_of_both_stand_is_settled_on_the_next_open(tmp_path: Path,
     steps = _steps(store, group, notes)
     assert "new version ready" in steps
     for k in range(1, len(steps) + 1):
-        outcome = run_in_child(lambda: settle_both(store, group, notes) and None, crash_at=k)
+        outcome = run_in_child(_letting_stand(store, group, notes), crash_at=k)
         assert outcome.killed, (k, steps[k - 1])
         left = _leftovers(folder)
         messages = store.startup_messages()
@@ -99,9 +106,10 @@ def test_swap_files_left_by_kills_do_not_pile_up(tmp_path: Path, system: str) ->
     ready = steps.index("new version ready") + 1
     folder = settled_path(store.journal_home).parent
     for _ in range(3):
-        assert run_in_child(lambda: settle_both(store, group, notes) and None, ready).killed
+        assert run_in_child(_letting_stand(store, group, notes), ready).killed
         swaps = [n for n in _leftovers(folder) if n.endswith(".nuggets-swap")]
         assert len(swaps) == 1, swaps
         messages = store.startup_messages()
         assert any(swaps[0] in m and "removed" in m for m in messages), messages
         assert _leftovers(folder) == []
+        record("kills while letting a group stand, settled")
