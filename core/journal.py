@@ -26,7 +26,7 @@ from pydantic import ValidationError
 from . import crashpoints
 from .atomic import TEMP_SUFFIX, atomic_write, copy_owner_and_mode
 from .errors import FileKindError, JournalError, NuggetsError
-from .jsonnumbers import loads, number_hooks
+from .jsonnumbers import TooDeepError, loads, number_hooks
 from .models import CamelModel, JournalEntry, JournalKind, PromotionEntry
 from .ownfiles import NO_FILES, OwnFileError, OwnFiles, own_file
 from .safeopen import JOURNAL_BYTES, open_regular, read_regular
@@ -98,6 +98,8 @@ def _unreadable(path: Path, reason: str) -> JournalError:
 
 
 def _reason(exc: Exception) -> str:
+    if isinstance(exc, TooDeepError):
+        return str(exc)
     if isinstance(exc, FileKindError):
         return str(exc).partition(": ")[2] or str(exc)
     if isinstance(exc, OSError):

@@ -89,7 +89,7 @@ def test_a_journal_entry_nested_deep_is_skipped_and_named(home: Path) -> None:
     assert logged.exit_code == 0 and entry.name in logged.stderr
     undone = run(home, "undo", "20261101T090000Z-0001")
     assert undone.exit_code == 1 and len(undone.stderr.splitlines()) == 1
-    assert "not a readable journal entry" in undone.stderr
+    assert "not a readable journal entry (nested too deeply to read)" in undone.stderr
     record("files nested 100,000 deep read in one line")
 
 
