@@ -13,7 +13,6 @@ no newline). The file names its nugget in its `name` field, as the agent reads i
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +20,7 @@ from typing import Any
 
 from . import fields
 from .errors import NuggetsError
+from .jsonnumbers import loads
 from .models import FactEdit, RawNote
 from .safeopen import GRAPH_BYTES, read_regular
 from .store import fingerprint, json_bytes
@@ -62,8 +62,8 @@ def read_fact_file(path: Path) -> FactFile | None:
     except OSError as exc:
         raise NuggetsError(f"{path}: cannot be read: {exc.strerror or exc}") from None
     try:
-        doc = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
+        doc = loads(data.decode("utf-8"))
+    except ValueError:  # not UTF-8, not JSON, nested past what a parser follows
         return None
     if not isinstance(doc, dict):
         return None

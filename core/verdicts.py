@@ -29,6 +29,7 @@ from .clock import to_iso
 from .contradictions import Tokenizer, find_contradictions, token_set
 from .errors import NuggetsError
 from .models import HideOp, MergeOp, Operation, RawNote, ReflectionChange, ReflectionResult
+from .notebound import bounded_notes
 from .reflection import plan_pass
 from .scoring import SCORE_NAMES, ScoringContext, default_score, topic_sessions
 from .topics import TopicKey, nuggets_topic
@@ -158,7 +159,9 @@ ModelJudge = Callable[[list[RawNote], ScoringContext, Siblings], Judgement]
 
 def judge(notes: list[RawNote], now: datetime, topic: TopicKey = nuggets_topic,
           model: ModelJudge | None = None, tokens: Tokenizer = token_set) -> Judgement:
-    """A verdict for every visible note, in file order (pure, given the clock)."""
+    """A verdict for every visible note, in file order (pure, given the clock). Each note's
+    text is read up to core/notebound.py's bound, the siblings' comparison too."""
+    notes = bounded_notes(notes)
     visible = [n for n in notes if not fields.hidden(n)]
     context = ScoringContext(now, topic_sessions(notes, topic))
     found = siblings(notes, now, topic, tokens)

@@ -19,6 +19,7 @@ from core.decisions import (
 from core.inert import one_line
 from core.models import Plan
 from core.modelscorer import ModelScorer
+from core.notebound import bounded
 from core.store import Graph
 from core.topics import nuggets_topic
 from core.verdicts import VERDICTS, Judgement, act_operations, judge
@@ -34,10 +35,13 @@ def _groups(obj: Context, memory, graph: Graph,  # noqa: ANN001
     groups = find_contradictions(graph.notes, **memory.topic_rules())
     if include_settled:
         return groups
-    return open_groups(groups, {n["id"]: n for n in graph.notes}, read_settled(memory.journal_home))
+    settled = read_settled(memory.journal_home, memory.notices)  # unreadable: said, none
+    _tell(memory)
+    return open_groups(groups, {n["id"]: n for n in graph.notes}, settled)
 
 
 def _note_line(note: dict) -> str:
+    note = bounded(note)  # a line of it: its first 64 KB tell (core/notebound.py)
     first = fields.text(note, "content").strip().split("\n", 1)[0]
     first = first if len(first) <= 100 else first[:99] + "…"
     confidence = note.get("confidence", "-")

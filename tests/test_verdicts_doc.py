@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core import contradictions, scoring, topics, verdicts
+from core import contradictions, notebound, scoring, topics, verdicts
 
 DOC = (Path(__file__).resolve().parents[1] / "docs" / "VERDICTS.md").read_text()
 SOURCE = (Path(__file__).resolve().parents[1] / "core" / "scoring.py").read_text()
@@ -26,6 +26,7 @@ def test_the_thresholds_are_the_documented_ones() -> None:
     assert f"{contradictions.AGREEING_PERCENT / 100:.2f} or more" in DOC
     assert f"at most {contradictions.MAX_POSITIONS} positions" in DOC
     assert all(title in DOC for title in topics.PLACEHOLDER_TITLES)
+    assert f"({notebound.TEXT_BOUND:,} characters each" in DOC
 
 
 def test_every_weight_of_the_default_scorer_is_documented() -> None:
