@@ -379,12 +379,15 @@ def archive(obj: Context, note_ids: tuple[str, ...]) -> None:
 
 @main.command()
 @click.argument("run_id")
+@click.option("--memory-md", type=click.Path(path_type=Path, dir_okay=False),
+              help="The MEMORY.md a promotion run wrote, when it was not the default "
+                   "($NUGGETS_MEMORY_MD, else Claude's project memory).")
 @click.pass_obj
 @reports_errors
 @logs_run("undo")
-def undo(obj: Context, run_id: str) -> None:
-    """Restore the notes an applied run changed."""
-    entry = obj.memory().undo(run_id)
+def undo(obj: Context, run_id: str, memory_md: Path | None) -> None:
+    """Restore the notes an applied run changed (or the file a promotion wrote)."""
+    entry = obj.memory(memory_md).undo(run_id)
     _record_entry(entry, "restored")
     restored = (f"{entry.memory_md} as it was before it" if entry.memory_md is not None
                 else counted(len(entry.after), "note"))

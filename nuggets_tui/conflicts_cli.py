@@ -9,6 +9,7 @@ import click
 
 from core.models import Plan
 from core.notes import fields
+from core.notes.bounded_text import bounded
 from core.notes.snapshot import Graph
 from core.review.contradictions import Group, find_by_rules, find_group
 from core.review.decisions import (
@@ -33,10 +34,13 @@ def _groups(obj: Context, memory, graph: Graph,  # noqa: ANN001
     groups = find_by_rules(graph.notes, memory.topic_rules())
     if include_settled:
         return groups
-    return open_groups(groups, {n["id"]: n for n in graph.notes}, read_settled(memory.journal_home))
+    settled = read_settled(memory.journal_home, memory.notices)  # unreadable: said, none
+    _tell(memory)
+    return open_groups(groups, {n["id"]: n for n in graph.notes}, settled)
 
 
 def _note_line(note: dict) -> str:
+    note = bounded(note)  # a line of it: its first 64 KB tell (core/notes/bounded_text.py)
     first = fields.text(note, "content").strip().split("\n", 1)[0]
     first = first if len(first) <= 100 else first[:99] + "…"
     confidence = note.get("confidence", "-")

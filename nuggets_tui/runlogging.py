@@ -11,7 +11,7 @@ import click
 
 from core import NuggetsError
 from core.clock import env_clock
-from core.journal.run_log import RunRecord, record_run, telemetry_dir
+from core.journal.run_log import LogPlace, RunRecord, log_place, record_run
 from core.safeio.inert_text import one_line
 
 _KEY = "nuggets.run"
@@ -46,25 +46,32 @@ def logs_run(command_name: str) -> Callable[[Callable[..., Any]], Callable[..., 
 
 
 def _write(record: RunRecord) -> None:
-    """Log the run, unless it was a dry run or there is no memory to log beside (without
-    --telemetry-dir: `<home>/telemetry` of a home holding a graph file, or
-    `<data dir>/runtime/nuggets-review/telemetry` of a MicroClaw data dir); a log that cannot
-    be written is said, never fatal."""
+    """Log the run, unless it was a dry run or there is no memory to log beside. A file of the
+    log that cannot be written (safely) is one line on stderr, never fatal: the run itself has
+    landed, and the exit status stays the run's (docs/RUNS.md, "The run log")."""
     if record.dry:
         return
-    context = click.get_current_context().find_root().obj
+    place = _place(click.get_current_context().find_root().obj)
+    if place is None:
+        return
+    logged = record_run(place, record, env_clock()())
+    for notice in logged.notices:
+        click.echo(f"nuggets: {one_line(notice)}", err=True)
+    if record.status == "failed":  # a failed command's error stays the one line it says
+        return
+    for problem in logged.problems:
+        click.echo(f"nuggets: the run log could not be written: {one_line(problem)}", err=True)
+
+
+def _place(context: object) -> LogPlace | None:
+    """--telemetry-dir, else the store's place below its directory (Nuggets: `<home>/telemetry`;
+    MicroClaw: `runtime/nuggets-review/telemetry`, beside our journal, outside the bot's files);
+    None without a memory to log beside."""
     chosen = getattr(context, "telemetry_dir", None)
     home = getattr(context, "home", None)
-    if home is None:
-        return
-    if chosen is None:
-        base = context.kind.run_log_home(home)  # the store's choice, beside its journal
-        if base is None:
-            return
-        chosen = telemetry_dir(base)
-    try:
-        record_run(chosen, record, env_clock()())
-    except OSError as exc:
-        if record.status != "failed":  # a failed command's error stays the one line it says
-            click.echo(f"nuggets: the run log could not be written: {one_line(str(exc))}",
-                       err=True)
+    kind = getattr(context, "kind", None)
+    if home is None or kind is None:
+        return None
+    if chosen is None and not kind.holds_memory(home):
+        return None
+    return log_place(home, chosen, kind.run_log_parts)

@@ -22,8 +22,11 @@ SUITE = ["tests/test_concurrency.py", "tests/test_crash_safety.py", "tests/test_
          "tests/test_fuzz_reader.py", "tests/test_invariants.py", "tests/test_screening.py",
          "tests/test_inert_text.py", "tests/test_console_escapes.py", "tests/test_numbers.py",
          "tests/test_special_files.py", "tests/test_odd_leftovers.py",
-         "tests/test_journal_trust.py",
-         "tests/test_promotion_journal.py", "tests/test_promotion_agent.py"]
+         "tests/test_journal_trust.py", "tests/test_journal_files.py",
+         "tests/test_deep_nesting.py", "tests/test_settled_leftovers.py",
+         "tests/test_promotion_journal.py", "tests/test_promotion_agent.py",
+         "tests/test_runlog_files.py", "tests/test_scorer_servers.py",
+         "tests/test_modelscorer.py"]
 ORDER = [
     ("concurrent writes survived", "writes by another program racing ours, every one kept"),
     ("applies landed while another program wrote", "reviewed applies that landed mid-race"),
@@ -46,6 +49,21 @@ ORDER = [
     ("special files tried", "pipes, devices, directories and oversize files in place of ours"),
     ("odd leftovers tried", "writes and kills through symlinks to odd names, settled"),
     ("tampered journals tried", "tampered or broken journal entries, refused or skipped"),
+    ("run log files refused",
+     "links and special files in place of the run log's files or folder, refused (symlink, "
+     "dangling symlink, hard link, named pipe, directory, socket; both stores)"),
+    ("hostile texts through the run log",
+     "hostile texts through last-run.md and the JSON run log, none written raw"),
+    ("run log kills settled", "report leftovers of killed runs, settled with a message"),
+    ("hostile scorer servers tried",
+     "hostile scorer servers and replies, each bounded, falling back in one line (no key sent "
+     "elsewhere)"),
+    ("journal entries naming a file not ours, refused",
+     "journal entries edited to name a file their store never writes, refused (both stores)"),
+    ("files nested 100,000 deep read in one line",
+     "files of ours nested 100,000 deep (settled groups, journal, fact file), one line each"),
+    ("kills while letting a group stand, settled",
+     "SIGKILLs while letting a group stand, leftovers settled on the next open (both stores)"),
     ("injection attempts held back", "injection attempts held back by promotion screening"),
     ("legitimate notes screened (demo)", "legitimate demo notes screened (none held back)"),
     ("legitimate notes screened (1,000-note sample)",

@@ -4,6 +4,7 @@ the recovery ladder, validation, per-batch fallback, token usage."""
 from __future__ import annotations
 
 import json
+import math
 import threading
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 from conflict_builders import answers_memory
+from figures import record
 from note_builders import NOW
 
 from core import NuggetsError
@@ -139,11 +141,11 @@ def test_wrapped_json_is_recovered(endpoint: FakeEndpoint, wrap: Callable[[str],
 def test_a_failing_batch_falls_back_to_the_default_scorer(endpoint: FakeEndpoint, reply: Reply,
                                                           why: str) -> None:
     judged = run(endpoint, reply)
-    assert all(v.scorer.startswith("default (model batch 1 refused: ") for v in judged.verdicts)
+    assert all(v.scorer.startswith("default (model batch 1: ") for v in judged.verdicts)
     assert why in judged.verdicts[0].scorer
     (notice,) = judged.notices
-    assert notice.startswith("model batch 1 of 1 (5 notes) refused: ") and why in notice
-    assert "scored by the default scorer instead" in notice
+    assert notice.startswith("model scorer: 1 of 1 batch (5 notes) scored by the default "
+                             "scorer instead; batch 1: ") and why in notice
     assert all(v.reasons["noise_risk"] != "scored by the model" for v in judged.verdicts)
 
 
@@ -151,7 +153,7 @@ def test_only_the_failing_batch_falls_back(endpoint: FakeEndpoint) -> None:
     judged = run(endpoint, good(), lambda b: (503, "{}"), good(), batch_size=2)
     scorers = [v.scorer for v in judged.verdicts]
     assert scorers[:2] == ["model", "model"] and scorers[4] == "model"
-    assert all(s.startswith("default (model batch 2 refused: ") for s in scorers[2:4])
+    assert all(s.startswith("default (model batch 2: ") for s in scorers[2:4])
     assert len(judged.notices) == 1 and len(endpoint.requests) == 3
 
 
@@ -164,7 +166,8 @@ def test_a_timeout_falls_back(endpoint: FakeEndpoint) -> None:
 
     judged = run(endpoint, slow, timeout=0.2)
     gate.set()
-    assert "no reply from the endpoint" in judged.notices[0]
+    assert "no full reply from the endpoint within the 0.2 s a batch may take" in \
+        judged.notices[0]
     assert judged.usage == "unavailable"
 
 
@@ -189,3 +192,75 @@ def test_the_endpoint_path() -> None:
 def test_parse_reply_refuses_a_top_level_array() -> None:
     with pytest.raises(ReplyError):
         parse_reply("[1, 2]")
+
+
+DEEP = 200_000
+
+
+def nested(depth: int) -> str:
+    return '{"a":' * depth + "1" + "}" * depth
+
+
+@pytest.mark.parametrize(("reply", "why"), [
+    (lambda b: (200, '{"choices":' + "[" * DEEP + "]" * DEEP + "}"),
+     "the envelope is nested too deeply to read"),
+    (lambda b: (200, envelope(nested(DEEP))), "the reply is nested too deeply to read"),
+    (lambda b: (200, envelope(f"```json\n{nested(DEEP)}\n```")),
+     "the reply is nested too deeply to read"),
+    (lambda b: (200, envelope(f'He said " {nested(DEEP)}')),
+     "the reply is nested too deeply to read"),
+], ids=["envelope", "reply", "reply-in-a-fence", "reply-in-prose"])
+def test_a_deeply_nested_reply_falls_back_in_one_line(endpoint: FakeEndpoint, reply: Reply,
+                                                      why: str) -> None:
+    record("hostile scorer servers tried")
+    judged = run(endpoint, reply)
+    (notice,) = judged.notices
+    assert why in notice and "\n" not in notice
+    assert all(v.scorer.startswith("default (model batch 1: ") for v in judged.verdicts)
+
+
+def test_a_reply_nested_within_bounds_is_used(endpoint: FakeEndpoint) -> None:
+    judged = run(endpoint, good(edit=lambda v: [v[0] | {"extra": [[[["deep"]]]]}, *v[1:]]))
+    assert {v.scorer for v in judged.verdicts} == {"model"} and judged.notices == []
+
+
+@pytest.mark.parametrize("strength", [float("nan"), float("inf"), float("-inf"), 10 ** 400],
+                         ids=["nan", "infinity", "minus-infinity", "too-large-for-a-float"])
+def test_a_strength_that_is_not_a_finite_number_is_refused(endpoint: FakeEndpoint,
+                                                           strength: float) -> None:
+    record("hostile scorer servers tried")
+    judged = run(endpoint, good(edit=lambda v: [v[0] | {"strength": strength}, *v[1:]]))
+    (notice,) = judged.notices
+    assert "note a-direct: no strength, or one that is not a finite number" in notice
+    assert all(math.isfinite(v.strength) for v in judged.verdicts)
+    json.dumps([v.to_json_dict() for v in judged.verdicts], allow_nan=False)  # --json works
+
+
+def test_a_score_that_is_not_a_finite_number_is_refused(endpoint: FakeEndpoint) -> None:
+    scores = dict.fromkeys(SCORE_NAMES, 0.5) | {"durability": float("nan")}
+    judged = run(endpoint, good(edit=lambda v: [v[0] | {"scores": scores}, *v[1:]]))
+    assert "score durability missing or not in [0, 1]" in judged.notices[0]
+
+
+def test_prose_is_read_once_whatever_its_braces() -> None:
+    """Objects inside an object that failed are not tried again: a reply of 200k braces, each
+    opening an object 500 levels deep that breaks, is read in one pass, not 200k."""
+    record("hostile scorer servers tried")
+    unit = '{"a":' * 500 + "x"
+    calls = []
+    real = json.JSONDecoder.raw_decode
+
+    def counting(self: json.JSONDecoder, s: str, idx: int = 0) -> Any:
+        calls.append(idx)
+        return real(self, s, idx)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(json.JSONDecoder, "raw_decode", counting)
+        with pytest.raises(ReplyError, match="no JSON object"):
+            parse_reply('He said " ' + unit * 400)
+    assert len(calls) == 1 + 400  # as is, then once per broken object (not per brace: 200,000)
+
+
+def test_an_object_after_broken_ones_in_prose_is_found() -> None:
+    text = 'Draft: {"verdicts": [1,} then {not json} and finally {"verdicts": []} done'
+    assert parse_reply(text) == {"verdicts": []}

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from core.notes import bounded_text as notebound
 from core.review import contradictions, topics, verdicts
 from core.review import default_scorer as scoring
 
@@ -27,6 +28,7 @@ def test_the_thresholds_are_the_documented_ones() -> None:
     assert f"{contradictions.AGREEING_PERCENT / 100:.2f} or more" in DOC
     assert f"at most {contradictions.MAX_POSITIONS} positions" in DOC
     assert all(title in DOC for title in topics.PLACEHOLDER_TITLES)
+    assert f"({notebound.TEXT_BOUND:,} characters each" in DOC
 
 
 def test_every_weight_of_the_default_scorer_is_documented() -> None:

@@ -14,7 +14,6 @@ graph file's mode and owner, since they hold copies of its notes.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import stat
@@ -25,9 +24,10 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from core.errors import FileKindError, JournalError, NuggetsError
+from core.journal.own_files import NO_FILES, OwnFileError, OwnFiles, own_file
 from core.models import CamelModel, JournalEntry, JournalKind, PromotionEntry
 from core.notes.checks import note_problem
-from core.notes.json_numbers import number_hooks
+from core.notes.json_numbers import TooDeepError, loads, number_hooks
 from core.notes.snapshot import EMPTY_FINGERPRINT, fingerprint, json_bytes
 from core.safeio import crashpoints
 from core.safeio.atomic_write import TEMP_SUFFIX, atomic_write, copy_owner_and_mode
@@ -55,7 +55,7 @@ class JournalHeader(CamelModel):
     notes: int
     undoes: str | None = None
     summary: str = ""
-    memory_md: str | None = None  # a MEMORY.md run: the file it wrote
+    memory_md: str | None = None  # a run that wrote a file: its name (core/journal/own_files.py)
 
 
 @dataclass(frozen=True)
@@ -98,6 +98,8 @@ def _unreadable(path: Path, reason: str) -> JournalError:
 
 
 def _reason(exc: Exception) -> str:
+    if isinstance(exc, TooDeepError):
+        return str(exc)
     if isinstance(exc, FileKindError):
         return str(exc).partition(": ")[2] or str(exc)
     if isinstance(exc, OSError):
@@ -118,9 +120,14 @@ def _header_problem(header: JournalHeader, path: Path) -> str | None:
     return None
 
 
-def entry_problem(entry: JournalEntry, path: Path) -> str | None:
-    """Why an entry must not be acted on (None: it may): every check an undo relies on."""
+def entry_problem(entry: JournalEntry, path: Path,
+                  files: OwnFiles | None = NO_FILES) -> str | None:
+    """Why an entry must not be acted on (None: it may): every check an undo relies on, the
+    files it names too (each must be one of `files`, the store's own; None: listed only, so
+    not checked)."""
     problem = _header_problem(header_of(entry), path)
+    if problem is None and files is not None:
+        problem = files_problem(named_files(entry), files)
     if problem:
         return problem
     if entry.before.keys() != entry.after.keys():
@@ -135,6 +142,24 @@ def entry_problem(entry: JournalEntry, path: Path) -> str | None:
     return None
 
 
+def named_files(entry: JournalEntry) -> list[str]:
+    """Every file an entry names: the one a file run wrote, those written with the graph and
+    the fact files its edits touch."""
+    names = [] if entry.memory_md is None else [entry.memory_md]
+    names += [image.path for image in entry.files]
+    return list(dict.fromkeys(names + [edit.path for edit in entry.fact_edits]))
+
+
+def files_problem(names: list[str], files: OwnFiles) -> str | None:
+    """Why these names are not all files of the store (None: they are)."""
+    for name in names:
+        try:
+            own_file(name, files)
+        except OwnFileError as exc:
+            return str(exc)
+    return None
+
+
 def header_of(entry: JournalEntry) -> JournalHeader:
     summary = entry.summary
     if len(summary) > SUMMARY_CHARS:
@@ -145,20 +170,21 @@ def header_of(entry: JournalEntry) -> JournalHeader:
         notes=len(entry.after), undoes=entry.undoes, summary=summary, memory_md=entry.memory_md)
 
 
-def _read(path: Path) -> JournalEntry:
-    """The whole entry, checked in full; JournalError naming the file otherwise."""
+def _read(path: Path, files: OwnFiles | None = NO_FILES) -> JournalEntry:
+    """The whole entry, checked in full (the files it names are some of `files`; None: read to
+    be listed, they are not); JournalError naming the file otherwise."""
     header = None
     try:
         data = read_regular(path, JOURNAL_BYTES)
         if data.startswith(HEADER_MARK):
             head, _, data = data.partition(b"\n")
-            header = JournalHeader.model_validate(json.loads(head, **number_hooks()))
-        entry = JournalEntry.model_validate(json.loads(data, **number_hooks()))
+            header = JournalHeader.model_validate(loads(head, **number_hooks()))
+        entry = JournalEntry.model_validate(loads(data, **number_hooks()))
     except FileNotFoundError:
         raise
-    except (OSError, ValueError, ValidationError, RecursionError, NuggetsError) as exc:
+    except (OSError, ValueError, ValidationError, NuggetsError) as exc:
         raise _unreadable(path, _reason(exc)) from None
-    problem = entry_problem(entry, path)
+    problem = entry_problem(entry, path, files)
     if problem is None and header is not None and header != header_of(entry):
         problem = "its header does not match its body"
     if problem:
@@ -175,14 +201,14 @@ def _read_header(path: Path) -> JournalHeader:
         finally:
             os.close(fd)
         if not head.startswith(HEADER_MARK):
-            return header_of(_read(path))
+            return header_of(_read(path, None))
         line, newline, _ = head.partition(b"\n")
         if not newline:
             raise ValueError("header too long")
-        header = JournalHeader.model_validate(json.loads(line, **number_hooks()))
+        header = JournalHeader.model_validate(loads(line, **number_hooks()))
     except JournalError:
         raise
-    except (OSError, ValueError, ValidationError, RecursionError, NuggetsError) as exc:
+    except (OSError, ValueError, ValidationError, NuggetsError) as exc:
         raise _unreadable(path, _reason(exc)) from None
     problem = _header_problem(header, path)
     if problem:
@@ -190,25 +216,35 @@ def _read_header(path: Path) -> JournalHeader:
     return header
 
 
-def read_headers(home: Path) -> tuple[list[JournalHeader], list[str]]:
-    """Every readable entry's header, newest first, and a notice for each one skipped."""
-    headers, skipped = [], []
+def read_headers(home: Path, files: OwnFiles | None = None
+                 ) -> tuple[list[JournalHeader], list[str]]:
+    """Every readable entry's header, newest first, and a notice for each one skipped; with
+    the store's `files`, also one for each run whose header names a file not of them (listed,
+    but never undone)."""
+    headers, notices = [], []
     for path in _entry_files(home):
         try:
-            headers.append(_read_header(path))
+            header = _read_header(path)
         except FileNotFoundError:  # pruned or undone meanwhile
             continue
         except JournalError as exc:
-            skipped.append(f"skipped {exc}")
-    return sorted(headers, key=lambda e: e.seq, reverse=True), skipped
+            notices.append(f"skipped {exc}")
+            continue
+        headers.append(header)
+        problem = None if files is None or header.memory_md is None else files_problem(
+            [header.memory_md], files)
+        if problem:
+            notices.append(f"run {header.run_id} cannot be undone: {path}: {problem}")
+    return sorted(headers, key=lambda e: e.seq, reverse=True), notices
 
 
-def read_entry(home: Path, run_id: str) -> JournalEntry:
+def read_entry(home: Path, run_id: str, files: OwnFiles = NO_FILES) -> JournalEntry:
+    """The run whole, checked (see _read); JournalError when unknown or refused."""
     path = journal_dir(home) / f"{run_id}.json"
     try:
         if not _RUN_ID.fullmatch(run_id):
             raise FileNotFoundError
-        return _read(path)
+        return _read(path, files)
     except FileNotFoundError:
         known = ", ".join(e.run_id for e in read_headers(home)[0][:5]) or "none yet"
         raise JournalError(f"no run {run_id!r} in {journal_dir(home)} (latest: {known})") from None
@@ -302,14 +338,16 @@ def remove_temp_files(home: Path) -> list[str]:
     return removed
 
 
-def pending_entries(home: Path) -> list[Pending]:
+def pending_entries(home: Path, files: OwnFiles = NO_FILES) -> list[Pending]:
+    """The pending entries beside the journal, each checked as an entry (one naming a file
+    not of `files` is unreadable, and settling discards it without touching that file)."""
     directory = journal_dir(home)
     if not directory.is_dir():
         return []
     found = []
     for path in sorted(directory.glob(f".*.json{PENDING_SUFFIX}")):
         try:
-            found.append(Pending(path, _read(path)))
+            found.append(Pending(path, _read(path, files)))
         except FileNotFoundError:
             continue
         except JournalError as exc:
@@ -326,17 +364,18 @@ def _is_foreign(path: Path) -> bool:
         return True
 
 
-def file_run(home: Path, path: Path, before: str | None, after: str | None, base: str,
+def file_run(home: Path, name: str, before: str | None, after: str | None, base: str,
              kind: str, at: str, undoes: str | None = None, summary: str = "",
              promoted: list[PromotionEntry] | None = None) -> JournalEntry:
-    """The entry of a run that replaces one file (MEMORY.md, an AGENTS.md, a file of ours) over
-    the version with fingerprint `base` (`after` None: removes it), with both texts; the next
-    run id of the journal at `home`."""
+    """The entry of a run that replaces one file (MEMORY.md, an AGENTS.md, a file of ours),
+    named as the store names it (core/journal/own_files.py), over the version with fingerprint
+    `base`
+    (`after` None: removes it), with both texts; the next run id of the journal at `home`."""
     seq, run_id = next_run_id(home, at)
     return JournalEntry.model_construct(
         run_id=run_id, seq=seq, kind=kind, at=at, base_fingerprint=base,
         result_fingerprint=(EMPTY_FINGERPRINT if after is None
                             else fingerprint(after.encode("utf-8"))),
         operations=[], result=None, before={}, after={}, undoes=undoes, summary=summary,
-        memory_md=str(path), memory_md_before=before, memory_md_after=after,
+        memory_md=name, memory_md_before=before, memory_md_after=after,
         promoted=promoted, fact_edits=[], files=[])

@@ -6,8 +6,15 @@ one other memory tools of the agent share) gets one line per run: `timestamp`, `
 `run_failed`), `run_id`, `status`, `counts`, and `error` on failure. `last-run.md` beside it is
 overwritten with what ran, the counts, the warnings and how to undo. Dry runs write neither.
 
-API: `RunRecord` (filled in by a command), `record_run(directory, record, now) -> Path`,
-`last_run_text(record, at) -> str`, `telemetry_dir(home, chosen=None) -> Path`,
+Both files are for a person as much as for a program: every text in them goes through the
+inert-text rule (core/safeio/inert_text.py; in the JSON line as \\u escapes). They are written
+without ever
+following a link (core/safeio/no_follow.py): a file that cannot be written safely is not written,
+and
+said (docs/RUNS.md, "The run log").
+
+API: `RunRecord` (filled in by a command), `LogPlace`, `log_place(home, chosen, parts)`,
+`record_run(place, record, now) -> Logged`, `last_run_text(record, at) -> str`,
 `log_file(directory, now) -> Path`.
 """
 
@@ -16,12 +23,15 @@ from __future__ import annotations
 import json
 import os
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from core.clock import to_iso
-from core.safeio.atomic_write import atomic_write
+from core.errors import NuggetsError
+from core.safeio.inert_text import inert_json, one_line
+from core.safeio.no_follow import append, locked, open_directory, remove_temp_files, replace
 
 DOMAIN = "memory"
 COMPONENT = "nuggets-review"
@@ -52,8 +62,35 @@ class RunRecord:
         self.event, self.status, self.error = "run_failed", "failed", error
 
 
-def telemetry_dir(home: Path, chosen: Path | None = None) -> Path:
-    return chosen if chosen is not None else home / "telemetry"
+@dataclass(frozen=True)
+class LogPlace:
+    """Where the run log goes: `base` as the operator named it (followed), then the folders
+    `below` it, which are never followed (see core/safeio/no_follow.py)."""
+
+    base: Path
+    below: tuple[str, ...] = ()
+
+    @property
+    def path(self) -> Path:
+        return self.base.joinpath(*self.below)
+
+
+@dataclass
+class Logged:
+    """What recording a run did: the log file, what it settled, what it could not write."""
+
+    path: Path
+    notices: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def log_place(home: Path, chosen: Path | None = None,
+              parts: tuple[str, ...] = ("telemetry",)) -> LogPlace:
+    """The directory `chosen` (--telemetry-dir), else the folders `parts` below `home` (the
+    store's choice: `telemetry`, or beside its journal)."""
+    if chosen is not None:
+        return LogPlace(chosen)
+    return LogPlace(home, parts)
 
 
 def log_file(directory: Path, now: datetime) -> Path:
@@ -68,27 +105,52 @@ def _line(record: RunRecord, at: str, run_id: str) -> bytes:
     }
     if record.error is not None:
         doc["error"] = record.error
-    return (json.dumps(doc, ensure_ascii=False) + "\n").encode("utf-8", "surrogatepass")
+    # Controls, bidi and lone surrogates as \u escapes: the same data, nothing a terminal acts on.
+    return (inert_json(json.dumps(doc, ensure_ascii=False)) + "\n").encode("utf-8")
 
 
-def record_run(directory: Path, record: RunRecord, now: datetime) -> Path:
-    """Append the run's line and overwrite last-run.md; returns the log file."""
+def record_run(place: LogPlace, record: RunRecord, now: datetime) -> Logged:
+    """Append the run's line and overwrite last-run.md; each file that cannot be written is a
+    problem in what is returned, never an exception."""
     at = to_iso(now)
     run_id = record.run_id or f"{record.command}-{now.astimezone(UTC):%Y%m%dT%H%M%S}-" \
         f"{secrets.token_hex(3)}"
-    directory.mkdir(parents=True, exist_ok=True)
-    path = log_file(directory, now)
-    # One write of one line in append mode: lines of concurrent runs never interleave.
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    logged = Logged(log_file(place.path, now))
     try:
-        os.write(fd, _line(record, at, run_id))
+        directory = open_directory(place.base, place.below)
+    except (OSError, NuggetsError) as exc:
+        logged.problems.append(_why(place.path, exc))
+        return logged
+    try:
+        _attempt(logged, logged.path,
+                 lambda: append(directory, logged.path.name, _line(record, at, run_id),
+                                logged.path))
+        report = place.path / LAST_RUN
+        with locked(directory) as ours:  # leftovers are settled only while no run writes one
+            if ours:
+                logged.notices += remove_temp_files(directory, LAST_RUN)
+            text = last_run_text(record, at, run_id).encode("utf-8")
+            _attempt(logged, report, lambda: replace(directory, LAST_RUN, text, report))
     finally:
-        os.close(fd)
-    atomic_write(directory / LAST_RUN, last_run_text(record, at, run_id).encode("utf-8"))
-    return path
+        os.close(directory)
+    return logged
+
+
+def _attempt(logged: Logged, path: Path, write: Callable[[], None]) -> None:
+    try:
+        write()
+    except (OSError, NuggetsError) as exc:
+        logged.problems.append(_why(path, exc))
+
+
+def _why(path: Path, exc: Exception) -> str:
+    if isinstance(exc, OSError):
+        return f"{path}: {exc.strerror or exc}"
+    return str(exc)
 
 
 def last_run_text(record: RunRecord, at: str, run_id: str | None = None) -> str:
+    """The report, every line of it inert (a note id or path may hold anything)."""
     lines = [f"# Last nuggets-review run: {record.command}", "",
              f"- When: {at}", f"- Run: {run_id or record.run_id or '-'}",
              f"- Outcome: {record.event} ({record.status})"]
@@ -101,4 +163,4 @@ def last_run_text(record: RunRecord, at: str, run_id: str | None = None) -> str:
     lines.append(f"- Undo: `{record.undo}`" if record.undo else "- Undo: nothing to undo")
     if record.warnings:
         lines += ["", "## Warnings", "", *(f"- {w}" for w in record.warnings)]
-    return "\n".join(lines) + "\n"
+    return "\n".join(one_line(line) for line in lines) + "\n"

@@ -11,10 +11,17 @@ other number, nearly all of them, is a plain float or int: the hooks are diction
 seen before costs one C-level lookup.
 
 `NaN`, `Infinity` and `-Infinity` are not JSON; reading them is refused (`NotJsonConstant`).
+
+`loads` is json.loads with nesting bounded: a document nested past what the parser follows
+(100,000 brackets deep ends in RecursionError, which no reader expects) or deeper than the
+reader allows is a `TooDeepError`, a ValueError, so every reader that refuses bad JSON in one
+line refuses it the same way. Every file a person or another program could edit is read
+through it: journal entries, conflicts-settled.json, the agent's fact files.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 _CACHED = 1 << 16  # distinct number texts remembered per read; beyond that each is parsed anew
@@ -139,3 +146,35 @@ def any_spelled() -> bool:
 def number_text(value: Any) -> str | None:
     """The text of a number as the file spelled it, or None for any other value."""
     return value.text if isinstance(value, SPELLED) else None
+
+
+# -- nesting ------------------------------------------------------------------------------------
+
+
+class TooDeepError(ValueError):
+    """A JSON document nested deeper than its reader follows."""
+
+
+def loads(data: str | bytes, max_depth: int | None = None, **options: Any) -> Any:
+    """json.loads(data, **options), refusing with TooDeepError a document nested past what the
+    parser follows or, with `max_depth`, more than that many levels of arrays and objects."""
+    try:
+        value = json.loads(data, **options)
+    except RecursionError:
+        raise TooDeepError("nested too deeply to read") from None
+    if max_depth is not None and _depth_over(value, max_depth):
+        raise TooDeepError(f"nested more than {max_depth} levels deep")
+    return value
+
+
+def _depth_over(value: Any, limit: int) -> bool:
+    """Whether arrays and objects in `value` nest more than `limit` deep (no recursion)."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth >= limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return False

@@ -8,6 +8,9 @@ things about it:
 - *promotion* groups: the notes promotion would write under one section and title (one is
   written, the others are shadowed, SPEC §6), unless a topic group already holds them all.
 
+Each note is read up to its first `TEXT_BOUND` characters of title and content
+(core/notes/bounded_text.py): a note of 100 MB costs what a note of 64 KB does.
+
 Two texts *agree* when they are equal ignoring case, or their token sets have a Jaccard of 0.85
 or more (a paraphrase is not a contradiction); a store may supply its own tokenizer. Inside a
 group, notes that agree form one *position*: a note joins the first position whose first note it
@@ -31,6 +34,7 @@ from dataclasses import dataclass
 from core.errors import NuggetsError
 from core.models import RawNote
 from core.notes import fields
+from core.notes.bounded_text import bounded_notes
 from core.notes.text import unique_tokens
 from core.promotion.candidates import DEFAULT_THRESHOLD, candidates, entry_title, section_of
 from core.review.topics import TopicKey, nuggets_topic, without_date
@@ -144,7 +148,9 @@ def find_contradictions(notes: list[RawNote], topic: TopicKey = nuggets_topic,
                         tokens: Tokenizer = token_set,
                         promotion: bool = True) -> list[Group]:
     """Every contradiction group of the visible notes, topic groups first, each in file order.
-    `promotion`: also the groups promotion would shadow (a store without MEMORY.md says no)."""
+    `promotion`: also the groups promotion would shadow (a store without MEMORY.md says no).
+    Each note's text is read up to core/notes/bounded_text.py's bound."""
+    notes = bounded_notes(notes)
     buckets: dict[Hashable, list[RawNote]] = {}
     for note in notes:
         if fields.hidden(note):

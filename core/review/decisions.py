@@ -13,7 +13,7 @@ API:
 - `decision_operations(group, keep, how, ran_at) -> tuple[list[Operation], ReflectionResult]`
   (pure; `how` is "keep" or "merge"; `UnknownNoteError` when `keep` is not a member)
 - `plan_decision(memory, group, keep, how="keep", graph=None) -> Plan`
-- `settled_key(notes) -> str`, `read_settled(home) -> set[str]`,
+- `settled_key(notes) -> str`, `read_settled(home, notices=None) -> set[str]`,
   `settle_both(home, group, notes_by_id) -> bool` (False: already remembered),
   `open_groups(groups, notes_by_id, settled) -> list[Group]` (groups not settled as both stand)
 """
@@ -39,6 +39,7 @@ from core.models import (
     SupersedeOp,
 )
 from core.notes import fields
+from core.notes.json_numbers import TooDeepError, loads
 from core.notes.snapshot import Graph
 from core.review.contradictions import Group
 from core.safeio.open_regular import read_regular
@@ -46,6 +47,7 @@ from core.safeio.open_regular import read_regular
 How = Literal["keep", "merge"]
 SETTLED_FILE = "conflicts-settled.json"
 SETTLED_BYTES = 16 * 1024 * 1024
+SETTLED_DEPTH = 2  # {"bothStand": ["<key>", ...]}
 
 
 def decision_operations(group: Group, keep: str, how: How, ran_at: str,
@@ -115,9 +117,20 @@ def settled_path(home: Path) -> Path:
     return journal_dir(home).parent / SETTLED_FILE
 
 
-def read_settled(home: Path) -> set[str]:
-    """The keys of the groups the operator let both stand (none when the file is absent)."""
-    return _read_settled(settled_path(home))[0]
+def read_settled(home: Path, notices: list[str] | None = None) -> set[str]:
+    """The keys of the groups the operator let both stand (none when the file is absent).
+
+    With `notices`, a file that cannot be read is said there, in one line, and read as no
+    groups let stand, so that listing and deciding contradictions goes on; without, it is an
+    error. (Letting another group stand is refused while it cannot be read: it is never
+    written over.)"""
+    try:
+        return _read_settled(settled_path(home))[0]
+    except NuggetsError as exc:
+        if notices is None:
+            raise
+        notices.append(f"{exc}; no group is taken as let stand until then")
+        return set()
 
 
 def _read_settled(path: Path) -> tuple[set[str], str | None]:
@@ -130,9 +143,14 @@ def _read_settled(path: Path) -> tuple[set[str], str | None]:
         raise NuggetsError(f"{path}: cannot be read: {exc.strerror or exc}") from None
     try:
         text = data.decode("utf-8")
-        return {str(k) for k in json.loads(text)["bothStand"]}, text
-    except (ValueError, KeyError, TypeError):
-        raise NuggetsError(f"{path}: not a list of settled conflicts; move it aside") from None
+        keys = loads(text, SETTLED_DEPTH)["bothStand"]
+        if not isinstance(keys, list):
+            raise TypeError("bothStand is not a list")
+        return {str(k) for k in keys}, text
+    except (ValueError, KeyError, TypeError) as exc:
+        why = f" ({exc})" if isinstance(exc, TooDeepError) else ""
+        raise NuggetsError(f"{path}: not a list of settled conflicts{why}; move it "
+                           "aside") from None
 
 
 def settle_both(store: Any, group: Group,

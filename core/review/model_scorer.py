@@ -1,35 +1,46 @@
 """The optional model scorer (SPEC §10): an OpenAI-compatible chat-completions endpoint the user
 names scores the notes in batches; every reply is recovered, validated, and a batch whose reply
-still fails is scored by the default scorer instead, saying so.
+still fails is scored by the default scorer instead, saying so in one warning for the run.
+
+Time is bounded (docs/VERDICTS.md): a batch's request may take `timeout` seconds from connecting
+to the last byte, the whole run `deadline` seconds ($NUGGETS_SCORER_DEADLINE, 300 unless set);
+after a batch that got no reply, or once the deadline has passed, the remaining batches are not
+sent. A redirect is not followed (core/review/scorer_http.py), so the key goes only to the URL
+named.
+A reply or envelope nested deeper than the parser can go is refused in one line, the reading
+of a reply stays linear in its length, and a score or strength that is not a finite number is
+refused like any invalid reply.
 
 Recovery ladder of a reply's text: the JSON as it is; inside a ``` fence; the first JSON object
 found in prose. Validation: a `verdicts` list holding every note of the batch exactly once, six
 scores in [0, 1], a strength within 0.01 of the formula, a known verdict with its field
 (`compress_target` for compress, `merge_candidate_ids` for merge). Token usage: exact when the
 endpoint reports it, approximate (characters / 4) when it does not, unavailable when no reply
-came back. Standard library only (urllib).
+came back. Standard library only.
 
-API: `ModelScorer(url, model="local", key_env=KEY_ENV, batch_size=25, timeout=60.0)`, called
-as a `ModelJudge` by `core.review.verdicts.judge(..., model=scorer)`; `parse_reply(text) -> dict`
-(`ReplyError`); `check_url(url) -> str` (the endpoint, or `NuggetsError`).
+API: `ModelScorer(url, model="local", key_env=KEY_ENV, batch_size=25, timeout=60.0,
+deadline=None)`, called as a `ModelJudge` by `core.review.verdicts.judge(..., model=scorer)`;
+`parse_reply(text) -> dict` (`ReplyError`); `check_url(url) -> str` (the endpoint, or
+`NuggetsError`); `run_deadline(environ) -> float`.
 """
 
 from __future__ import annotations
 
-import http.client
 import json
+import math
 import os
 import re
-import urllib.error
+import time
 import urllib.parse
-import urllib.request
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from core.errors import NuggetsError
 from core.models import RawNote
 from core.notes import fields
 from core.review.default_scorer import SCORE_NAMES, ScoringContext
+from core.review.scorer_http import NoReply, Reply, post
 from core.review.verdicts import (
     VERDICTS,
     Judgement,
@@ -39,10 +50,16 @@ from core.review.verdicts import (
     check_strength,
     default_verdict,
 )
+from core.settings import whole_number
 
 KEY_ENV = "NUGGETS_SCORER_KEY"
+DEADLINE_ENV = "NUGGETS_SCORER_DEADLINE"
+DEFAULT_DEADLINE = 300  # seconds for a whole run
+LONGEST_DEADLINE = 86_400
 REPLY_BYTES = 8 * 1024 * 1024
+SHOWN_REASONS = 3  # reasons a run's warning spells out; each verdict names its own
 _FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
+_OPEN = re.compile(r"\{")
 
 SYSTEM_PROMPT = (
     "You score memory notes of an AI agent. For every note give six scores in [0, 1]: "
@@ -79,10 +96,19 @@ class ReplyError(NuggetsError):
     pass
 
 
+def run_deadline(environ: Mapping[str, str]) -> float:
+    """Seconds a whole scoring run may take: $NUGGETS_SCORER_DEADLINE, else 300."""
+    return float(whole_number(environ, DEADLINE_ENV, DEFAULT_DEADLINE, LONGEST_DEADLINE))
+
+
 def check_url(url: str) -> str:
     """The chat-completions endpoint of `url` (a base URL gets `/chat/completions`)."""
     parts = urllib.parse.urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    try:
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:
+        port_ok = False
+    if parts.scheme not in ("http", "https") or not parts.hostname or not port_ok:
         raise NuggetsError(f"--scorer {url!r}: not an http(s) URL of a chat-completions "
                            "endpoint (e.g. http://127.0.0.1:8080/v1)")
     path = parts.path.rstrip("/")
@@ -92,33 +118,65 @@ def check_url(url: str) -> str:
 
 
 def parse_reply(text: str) -> dict[str, Any]:
-    """The reply's JSON object: as it is, else inside a fence, else the first object in prose."""
+    """The reply's JSON object: as it is, else inside a fence, else the first object in prose
+    that holds `verdicts`."""
     if not text.strip():
         raise ReplyError("the reply is empty")
-    attempts = [text.strip(), *(m.group(1).strip() for m in _FENCE.finditer(text))]
-    for attempt in attempts:
+    try:
+        found = _as_is_or_fenced(text) or _in_prose(text)
+    except RecursionError:  # the parser recurses once per level: a hostile depth ends here
+        raise ReplyError("the reply is nested too deeply to read") from None
+    if found is None:
+        raise ReplyError("no JSON object in the reply (tried as is, in a fence, in prose)")
+    return found
+
+
+def _as_is_or_fenced(text: str) -> dict[str, Any] | None:
+    for attempt in [text.strip(), *(m.group(1).strip() for m in _FENCE.finditer(text))]:
         try:
             value = json.loads(attempt)
         except ValueError:
             continue
         if isinstance(value, dict):
             return value
+    return None
+
+
+def _in_prose(text: str) -> dict[str, Any] | None:
+    """Objects side by side in the prose, each tried once from its `{`: an object's inside is
+    not tried again, so the work stays linear in the reply's length."""
     decoder = json.JSONDecoder()
-    for match in re.finditer(r"\{", text):
+    resume = 0
+    for match in _OPEN.finditer(text):
+        if match.start() < resume:
+            continue
         try:
-            value, _ = decoder.raw_decode(text, match.start())
-        except ValueError:
+            value, resume = decoder.raw_decode(text, match.start())
+        except json.JSONDecodeError as exc:
+            resume = exc.pos
             continue
         if isinstance(value, dict) and "verdicts" in value:
             return value
-    raise ReplyError("no JSON object in the reply (tried as is, in a fence, in prose)")
+    return None
+
+
+def _finite(value: Any) -> float | None:
+    """A JSON number as a finite float; None for anything else (NaN, Infinity, 1e400, a bool,
+    an integer too large for a float)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _score(item: dict[str, Any], name: str) -> float:
-    value = item["scores"].get(name) if isinstance(item.get("scores"), dict) else None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+    value = _finite(item["scores"].get(name) if isinstance(item.get("scores"), dict) else None)
+    if value is None or not 0 <= value <= 1:
         raise ReplyError(f"note {item.get('note_id')}: score {name} missing or not in [0, 1]")
-    return float(value)
+    return value
 
 
 def validate(reply: dict[str, Any], batch: list[str], known: set[str]) -> list[Verdict]:
@@ -144,11 +202,11 @@ def validate(reply: dict[str, Any], batch: list[str], known: set[str]) -> list[V
 
 def _verdict(item: dict[str, Any], note_id: str, known: set[str]) -> Verdict:
     scores = {name: _score(item, name) for name in SCORE_NAMES}
-    strength = item.get("strength")
-    if isinstance(strength, bool) or not isinstance(strength, int | float):
-        raise ReplyError(f"note {note_id}: no strength")
+    strength = _finite(item.get("strength"))
+    if strength is None:
+        raise ReplyError(f"note {note_id}: no strength, or one that is not a finite number")
     try:
-        check_strength(scores, float(strength))
+        check_strength(scores, strength)
     except StrengthDriftError as exc:
         raise ReplyError(f"note {note_id}: {exc}") from None
     verdict = item.get("verdict")
@@ -164,7 +222,7 @@ def _verdict(item: dict[str, Any], note_id: str, known: set[str]) -> Verdict:
         raise ReplyError(f"note {note_id}: merge without known merge_candidate_ids")
     why = item.get("reason") if isinstance(item.get("reason"), str) else ""
     reasons = {name: "scored by the model" for name in SCORE_NAMES}
-    return Verdict(note_id, scores, round(float(strength), 4), verdict, reasons,
+    return Verdict(note_id, scores, round(strength, 4), verdict, reasons,
                    why or "the model's verdict", target if verdict == "compress" else None,
                    tuple(merge_ids) if verdict == "merge" else (), "model")
 
@@ -194,68 +252,131 @@ class _Usage:
         return f"{source}: {self.prompt} prompt + {self.completion} completion tokens"
 
 
+@dataclass(frozen=True)
+class Refusal:
+    batch: int  # 1-based
+    notes: int
+    why: str
+
+
 @dataclass
 class ModelScorer:
     url: str
     model: str = "local"
     key_env: str = KEY_ENV
     batch_size: int = 25
-    timeout: float = 60.0
+    timeout: float = 60.0  # one batch's request, from connecting to the reply's last byte
+    deadline: float | None = None  # the whole run; None: $NUGGETS_SCORER_DEADLINE, else 300
+    seconds: float = field(init=False)
 
     def __post_init__(self) -> None:
         self.endpoint = check_url(self.url)
+        self.seconds = run_deadline(os.environ) if self.deadline is None else self.deadline
 
     def __call__(self, visible: list[RawNote], context: ScoringContext,
                  found: Siblings) -> Judgement:
         known = {n["id"] for n in visible}
         usage = _Usage()
+        run_ends = time.monotonic() + self.seconds
         verdicts: list[Verdict] = []
-        notices: list[str] = []
+        refused: list[Refusal] = []
+        dead: str | None = None  # why the remaining batches are not sent
         batches = [visible[i:i + self.batch_size]
                    for i in range(0, len(visible), self.batch_size)]
         for number, batch in enumerate(batches, start=1):
-            ids = [n["id"] for n in batch]
-            try:
-                verdicts += validate(self._ask(batch, found, usage), ids, known)
-            except NuggetsError as exc:
-                why = str(exc)
-                notices.append(f"model batch {number} of {len(batches)} ({len(batch)} notes) "
-                               f"refused: {why}; scored by the default scorer instead")
-                verdicts += [_fallback(n, context, found, number, why) for n in batch]
+            if dead is None and time.monotonic() >= run_ends:
+                dead = f"not sent: the run's {self.seconds:g} s had passed (${DEADLINE_ENV})"
+            why = dead
+            if why is None:
+                try:
+                    reply = self._ask(batch, found, usage, run_ends)
+                    verdicts += validate(reply, [n["id"] for n in batch], known)
+                    continue
+                except NoReply as exc:
+                    why, dead = str(exc), f"not sent after batch {number} got no reply"
+                except NuggetsError as exc:
+                    why = str(exc)
+            refused.append(Refusal(number, len(batch), why))
+            verdicts += [_fallback(n, context, found, number, why) for n in batch]
+        notices = [fallback_notice(refused, len(batches))] if refused else []
         return Judgement(verdicts, notices, usage.words())
 
-    def _ask(self, batch: list[RawNote], found: Siblings, usage: _Usage) -> dict[str, Any]:
+    def _ask(self, batch: list[RawNote], found: Siblings, usage: _Usage,
+             run_ends: float) -> dict[str, Any]:
         prompt = json.dumps({"notes": [_note_view(n, found) for n in batch]}, ensure_ascii=False)
         body = {"model": self.model, "temperature": 0,
                 "messages": [{"role": "system", "content": SYSTEM_PROMPT},
                              {"role": "user", "content": prompt}],
                 "response_format": {"type": "json_schema", "json_schema": {
                     "name": "verdicts", "strict": True, "schema": SCHEMA}}}
+        sent = json.dumps(body)
         headers = {"Content-Type": "application/json"}
         key = os.environ.get(self.key_env)
         if key:
             headers["Authorization"] = f"Bearer {key}"
-        request = urllib.request.Request(self.endpoint, json.dumps(body).encode("utf-8"),
-                                         headers, method="POST")
+        started = time.monotonic()
+        ends = min(started + self.timeout, run_ends)
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                raw = response.read(REPLY_BYTES + 1)
-        except urllib.error.HTTPError as exc:
-            raise ReplyError(f"the endpoint answered HTTP {exc.code}") from None
-        except (OSError, http.client.HTTPException) as exc:  # refused, timed out, cut short
-            reason = getattr(exc, "reason", exc)
-            raise ReplyError(f"no reply from the endpoint ({reason})") from None
-        if len(raw) > REPLY_BYTES:
-            raise ReplyError("the reply is too large")
-        try:
-            envelope = json.loads(raw.decode("utf-8"))
-            text = envelope["choices"][0]["message"]["content"]
-        except (ValueError, KeyError, IndexError, TypeError):
-            raise ReplyError("not a chat-completions reply") from None
-        if not isinstance(text, str):
-            raise ReplyError("the reply holds no text")
-        usage.add(envelope.get("usage"), json.dumps(body), text)
+            reply = post(self.endpoint, sent.encode("utf-8"), headers, ends, REPLY_BYTES)
+        except NoReply as exc:
+            if not exc.timed_out:
+                raise
+            limit = (f"the run's {self.seconds:g} s (${DEADLINE_ENV})" if ends == run_ends
+                     else f"the {self.timeout:g} s a batch may take")
+            raise NoReply(f"no full reply from the endpoint within {limit}", True) from None
+        text, reported = read_envelope(reply)
+        usage.add(reported, sent, text)
         return parse_reply(text)
+
+
+def read_envelope(reply: Reply) -> tuple[str, Any]:
+    """The reply's text and its `usage`, or ReplyError: an HTTP error, a redirect (never
+    followed), a body too large, too deep or not a chat-completions reply."""
+    if 300 <= reply.status < 400:
+        to = f" to {reply.location[:200]}" if reply.location else ""
+        raise ReplyError(f"the endpoint answered HTTP {reply.status}, a redirect{to}; not "
+                         "followed, as the key goes only to the URL named")
+    if not 200 <= reply.status < 300:
+        raise ReplyError(f"the endpoint answered HTTP {reply.status}")
+    if len(reply.body) > REPLY_BYTES:
+        raise ReplyError("the reply is too large")
+    try:
+        envelope = json.loads(reply.body.decode("utf-8"))
+        text = envelope["choices"][0]["message"]["content"]
+    except (ValueError, KeyError, IndexError, TypeError):
+        raise ReplyError("not a chat-completions reply") from None
+    except RecursionError:  # the parser recurses once per level: a hostile depth ends here
+        raise ReplyError("the envelope is nested too deeply to read") from None
+    if not isinstance(text, str):
+        raise ReplyError("the reply holds no text")
+    return text, envelope.get("usage")
+
+
+def fallback_notice(refused: list[Refusal], batches: int) -> str:
+    """The run's one warning: which batches the default scorer took over, and why."""
+    reasons: dict[str, list[int]] = {}
+    for refusal in refused:
+        reasons.setdefault(refusal.why, []).append(refusal.batch)
+    shown = [f"{_numbers(numbers)}: {why}" for why, numbers in reasons.items()]
+    if len(shown) > SHOWN_REASONS:
+        shown[SHOWN_REASONS:] = [f"{len(shown) - SHOWN_REASONS} more reasons (each verdict "
+                                 "names its own)"]
+    notes = sum(r.notes for r in refused)
+    return (f"model scorer: {len(refused)} of {batches} batch{'es' if batches != 1 else ''} "
+            f"({notes} note{'s' if notes != 1 else ''}) scored by the default scorer instead; "
+            + "; ".join(shown))
+
+
+def _numbers(numbers: list[int]) -> str:
+    """Batch numbers in runs: `batch 2`, `batches 2-13`, `batches 1, 3-4`."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and runs[-1][-1] == n - 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    spans = [str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs]
+    return f"batch{'es' if len(numbers) > 1 else ''} {', '.join(spans)}"
 
 
 def _note_view(note: RawNote, found: Siblings) -> dict[str, Any]:
@@ -276,5 +397,4 @@ def _note_view(note: RawNote, found: Siblings) -> dict[str, Any]:
 def _fallback(note: RawNote, context: ScoringContext, found: Siblings, number: int,
               why: str) -> Verdict:
     verdict = default_verdict(note, context, found)
-    return Verdict(**{**verdict.__dict__,
-                      "scorer": f"default (model batch {number} refused: {why})"})
+    return Verdict(**{**verdict.__dict__, "scorer": f"default (model batch {number}: {why})"})

@@ -28,6 +28,7 @@ from core.clock import to_iso
 from core.errors import NuggetsError
 from core.models import HideOp, MergeOp, Operation, RawNote, ReflectionChange, ReflectionResult
 from core.notes import fields
+from core.notes.bounded_text import bounded_notes
 from core.reflection.reflect import plan_pass
 from core.review.contradictions import Tokenizer, find_contradictions, token_set
 from core.review.default_scorer import SCORE_NAMES, ScoringContext, default_score, topic_sessions
@@ -158,7 +159,9 @@ ModelJudge = Callable[[list[RawNote], ScoringContext, Siblings], Judgement]
 
 def judge(notes: list[RawNote], now: datetime, topic: TopicKey = nuggets_topic,
           model: ModelJudge | None = None, tokens: Tokenizer = token_set) -> Judgement:
-    """A verdict for every visible note, in file order (pure, given the clock)."""
+    """A verdict for every visible note, in file order (pure, given the clock). Each note's
+    text is read up to core/notes/bounded_text.py's bound, the siblings' comparison too."""
+    notes = bounded_notes(notes)
     visible = [n for n in notes if not fields.hidden(n)]
     context = ScoringContext(now, topic_sessions(notes, topic))
     found = siblings(notes, now, topic, tokens)

@@ -38,6 +38,15 @@ def _size(count: int) -> str:
     return ""  # unreachable
 
 
+def kind_name(mode: int) -> str:
+    """What a file of this mode is, in words ("a named pipe (FIFO)")."""
+    if stat.S_ISREG(mode):
+        return "a regular file"
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    return next((name for test, name in _KINDS if test(mode)), "a special file")
+
+
 def refusal(path: os.PathLike[str] | str, status: os.stat_result, limit: int | None) -> str | None:
     """Why a file with this status may not be read (None: it may)."""
     mode = status.st_mode

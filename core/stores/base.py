@@ -133,9 +133,6 @@ class Writing(Protocol):
     def journal_home(self) -> Path:
         """The directory whose `reflections/` holds this memory's journal."""
 
-    def run_log_home(self) -> Path:
-        """The directory whose `telemetry/` holds the run log by default."""
-
     def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None: ...
     def reflect(self, nugget_name: str | None = None, limit: int | None = None,
                 uncapped: bool = False) -> tuple[Plan, JournalEntry | None]: ...
@@ -205,6 +202,7 @@ class StoreKind:
     # directory and the notes' file as shown)
     missing_home: Callable[[str], str]
     missing_source: Callable[[str, str], str]
-    # the directory whose telemetry/ holds the run log by default; None when the directory
-    # holds no memory of this system (nothing is logged then)
-    run_log_home: Callable[[Path], Path | None]
+    holds_memory: Callable[[Path], bool]  # whether the directory holds its memory yet
+    # the folders below the directory that hold the run log by default, opened without
+    # following a link (docs/RUNS.md, "The run log")
+    run_log_parts: tuple[str, ...]

@@ -206,10 +206,14 @@ class ConflictsScreen(Screen[bool]):
             graph = self.graph if self.graph is not None else self.memory.read()
             groups = find_by_rules(graph.notes, self.memory.topic_rules())
             by_id = {n["id"]: n for n in graph.notes}
-            groups = open_groups(groups, by_id, read_settled(self.memory.journal_home))
+            unreadable: list[str] = []
+            groups = open_groups(groups, by_id,
+                                 read_settled(self.memory.journal_home, unreadable))
         except NuggetsError as exc:
             call(self._failed, "Cannot look for contradictions", str(exc))
             return
+        for message in unreadable:  # the groups are listed all the same
+            call(notify, self, message, title="Note", severity="warning", timeout=12)
         notes = {i: by_id[i] for g in groups for i in g.note_ids}
         call(self._found, Found(graph, groups, notes), redo)
         if self.verdicts is None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from core.clock import Clock
 from core.data_dirs import demo_home
 from core.stores.base import Store, StoreKind
-from core.stores.microclaw.paths import journal_home, resolve_data_dir, runtime_dir
+from core.stores.microclaw.paths import resolve_data_dir, runtime_dir
 
 
 def _open(home: Path, clock: Clock, memory_md: Path | None) -> Store:
@@ -54,6 +54,7 @@ KIND = StoreKind(
     home_notice=lambda home: None,
     missing_home=_missing_home,
     missing_source=_missing_source,
+    holds_memory=lambda home: runtime_dir(home).exists(),
     # beside our journal, outside the bot's files
-    run_log_home=lambda home: journal_home(home) if runtime_dir(home).exists() else None,
+    run_log_parts=("runtime", "nuggets-review", "telemetry"),
 )

@@ -18,6 +18,7 @@ summary.
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -52,11 +53,13 @@ from core.journal.guarded_write import (
     directory_lock,
     file_landed,
     graph_lock,
+    has_leftovers,
     remove_if_unchanged,
     replace_if_unchanged,
     settle,
 )
 from core.journal.history import undone_by
+from core.journal.own_files import OwnFile, OwnFiles, name_of, own_file, plain_name
 from core.models import (
     HideOp,
     JournalEntry,
@@ -69,9 +72,9 @@ from core.models import (
     ReflectionResult,
 )
 from core.notes.snapshot import EMPTY_FINGERPRINT, current_fingerprint, fingerprint, json_bytes
-from core.plans.kept import result_of
 from core.plans.retry import retrying
-from core.stores.microclaw.paths import nugget_of
+from core.review.decisions import SETTLED_FILE
+from core.stores.microclaw.paths import groups_dir, nugget_of, runtime_dir
 from core.stores.microclaw.rows import note_id, rfc3339, row_id, title_of
 from core.stores.microclaw.schema import BUSY_TIMEOUT_S, check_file, database_error
 from core.stores.microclaw.write import (
@@ -90,6 +93,7 @@ from core.stores.microclaw.write import (
     unarchived,
     write_rows,
 )
+from core.stores.nuggets.store import result_of
 
 T = TypeVar("T")
 
@@ -147,6 +151,37 @@ def changes_of(entry: JournalEntry) -> tuple[list[RowChange], list[Edge]]:
     return changes, edges
 
 
+AGENTS_MD = "AGENTS.md"
+
+
+class MicroClawFiles:
+    """The files we write in a MicroClaw data dir, as journal entries name them
+    (core/journal/own_files.py): AGENTS.md files under the scope folders, `groups/AGENTS.md`
+    (global),
+    `groups/<channel>/AGENTS.md`, `groups/<channel>/<chat>/AGENTS.md`, `groups/<chat>/AGENTS.md`
+    (see paths.py), and conflicts-settled.json beside our journal."""
+
+    def __init__(self, data_dir: Path, journal_home: Path) -> None:
+        self.data_dir = data_dir
+        self.journal_home = journal_home
+
+    def named(self, name: str) -> OwnFile | None:
+        if name == SETTLED_FILE:
+            return OwnFile(name, self.journal_home / name, self.journal_home)
+        parts = name.split("/")
+        if (2 <= len(parts) <= 4 and parts[0] == groups_dir(self.data_dir).name
+                and parts[-1] == AGENTS_MD and all(map(plain_name, parts[1:-1]))):
+            return OwnFile(name, runtime_dir(self.data_dir) / name, groups_dir(self.data_dir))
+        return None
+
+    def at(self, path: Path) -> OwnFile | None:
+        if str(path) == os.path.abspath(self.journal_home / SETTLED_FILE):
+            return self.named(SETTLED_FILE)
+        relative = os.path.relpath(path, os.path.abspath(runtime_dir(self.data_dir)))
+        found = self.named(relative)
+        return found if found and os.path.abspath(found.path) == str(path) else None
+
+
 def _summary(operations: list[Operation]) -> str:
     hidden = sum(isinstance(op, HideOp) for op in operations)
     linked = sum(isinstance(op, LinkOp) for op in operations)
@@ -164,6 +199,8 @@ class MicroClawRuns:
         self.journal_home = journal_home
         self.clock = clock
         self.notices = notices
+        # The database is <data dir>/runtime/microclaw.db (paths.py).
+        self.files: OwnFiles = MicroClawFiles(db.parent.parent, journal_home)
 
     def now(self) -> str:
         """A run's time, as the journal records it."""
@@ -307,7 +344,7 @@ class MicroClawRuns:
                 if not same(rows.get(c.row_id), c.after, IMAGED)]
 
     def _undoable(self, run_id: str) -> JournalEntry:
-        entry = read_entry(self.journal_home, run_id)
+        entry = read_entry(self.journal_home, run_id, self.files)
         later = undone_by(read_headers(self.journal_home)[0], run_id)
         if later:
             raise NuggetsError(f"run {run_id} was already undone by {later}")
@@ -414,7 +451,7 @@ class MicroClawRuns:
 
     def _undo_file(self, entry: JournalEntry) -> JournalEntry:
         """Put back the text a promotion replaced, if the file is as it left it."""
-        path = Path(entry.memory_md or "")
+        path = own_file(entry.memory_md or "", self.files).path
         with directory_lock(path):
             self.notices += settle(path)
             if current_fingerprint(path) != entry.result_fingerprint:
@@ -430,8 +467,8 @@ class MicroClawRuns:
         """Replace (or, `after` None, remove) a file over the version with fingerprint
         `base`, journaled with both texts (call under its lock)."""
         data = None if after is None else after.encode("utf-8")
-        entry = file_run(self.journal_home, path, before, after, base, kind, self.now(), undoes,
-                         summary, promoted)
+        entry = file_run(self.journal_home, name_of(path, self.files), before, after, base, kind,
+                         self.now(), undoes, summary, promoted)
         if data is None:
             return self._land(entry, lambda: remove_if_unchanged(path, base))
         return self._land(entry, lambda: replace_if_unchanged(path, data, base,
@@ -439,10 +476,16 @@ class MicroClawRuns:
 
     # -- settling -----------------------------------------------------------------------------
 
+    @property
+    def settled_file(self) -> Path:
+        """Our file of contradiction groups let stand (core/review/decisions.py)."""
+        return self.journal_home / SETTLED_FILE
+
     def has_leftovers(self) -> bool:
         directory = journal_dir(self.journal_home)
-        return bool(pending_entries(self.journal_home)) or (
-            directory.is_dir() and any(True for _ in directory.glob(".*.nuggets-tmp")))
+        return bool(pending_entries(self.journal_home, self.files)) or (
+            directory.is_dir() and any(True for _ in directory.glob(".*.nuggets-tmp"))
+        ) or has_leftovers(self.settled_file)
 
     def _settle_first(self) -> None:
         if self.has_leftovers():
@@ -458,11 +501,16 @@ class MicroClawRuns:
 
     def _settle_locked(self) -> list[str]:
         messages = remove_temp_files(self.journal_home)
-        messages += [self._settle_pending(p) for p in pending_entries(self.journal_home)]
+        for pending in pending_entries(self.journal_home, self.files):
+            messages.append(self._settle_pending(pending, messages))
+        if self.settled_file.parent.is_dir():
+            with directory_lock(self.settled_file):
+                messages += settle(self.settled_file)
         self.notices += messages
         return messages
 
-    def _settle_pending(self, pending: Pending) -> str:
+    def _settle_pending(self, pending: Pending, said: list[str]) -> str:
+        """What became of a pending entry; what settling its file did goes to `said`."""
         path, entry = pending.path, pending.entry
         if pending.foreign:
             return f"left {path.name} as it is: {pending.foreign}"
@@ -470,7 +518,7 @@ class MicroClawRuns:
             if entry is None:
                 path.unlink(missing_ok=True)
                 return f"discarded journal entry {path.name}: it cannot be read"
-            outcome = self._landed(entry)
+            outcome = self._landed(entry, said)
             if outcome is None:
                 return (f"left {path.name} as it is: its rows changed since, so whether its "
                         "run landed cannot be told")
@@ -482,22 +530,21 @@ class MicroClawRuns:
         except (OSError, NuggetsError) as exc:
             return f"left {path.name} as it is: cannot tell whether its run landed ({exc})"
 
-    def _landed(self, entry: JournalEntry) -> bool | None:
-        if entry.memory_md is not None:  # a promotion: it wrote an AGENTS.md, not rows
-            path = Path(entry.memory_md)
+    def _landed(self, entry: JournalEntry, said: list[str]) -> bool | None:
+        if entry.memory_md is not None:  # a file run: an AGENTS.md or a file of ours, no rows
+            path = own_file(entry.memory_md, self.files).path
             with directory_lock(path):
-                self.notices += settle(path)
-            return file_landed(Path(entry.memory_md), entry.base_fingerprint,
-                               entry.result_fingerprint)
+                said += settle(path)
+            return file_landed(path, entry.base_fingerprint, entry.result_fingerprint)
         return landed(self.db, *changes_of(entry))
 
     # -- reading the journal ------------------------------------------------------------------
 
     def run(self, run_id: str) -> JournalEntry:
-        return read_entry(self.journal_home, run_id)
+        return read_entry(self.journal_home, run_id, self.files)
 
     def log(self) -> list[JournalHeader]:
-        headers, skipped = read_headers(self.journal_home)
+        headers, skipped = read_headers(self.journal_home, self.files)
         self.notices += skipped
         return headers
 

@@ -72,9 +72,6 @@ class MicroClawStore:
 
     # -- reading ------------------------------------------------------------------------------
 
-    def run_log_home(self) -> Path:
-        return self.journal_home
-
     def note_summary(self, note: RawNote) -> str:
         return presentation.note_summary(note)
 

@@ -13,7 +13,6 @@ no newline). The file names its nugget in its `name` field, as the agent reads i
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any
 from core.errors import NuggetsError
 from core.models import FactEdit, RawNote
 from core.notes import fields
+from core.notes.json_numbers import loads
 from core.notes.snapshot import fingerprint, json_bytes
 from core.safeio.open_regular import GRAPH_BYTES, read_regular
 
@@ -62,8 +62,8 @@ def read_fact_file(path: Path) -> FactFile | None:
     except OSError as exc:
         raise NuggetsError(f"{path}: cannot be read: {exc.strerror or exc}") from None
     try:
-        doc = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
+        doc = loads(data.decode("utf-8"))
+    except ValueError:  # not UTF-8, not JSON, nested past what a parser follows
         return None
     if not isinstance(doc, dict):
         return None

@@ -50,5 +50,6 @@ KIND = StoreKind(
     home_notice=home_choice,
     missing_home=_missing_home,
     missing_source=_missing_source,
-    run_log_home=lambda home: home if graph_path(home).exists() else None,
+    holds_memory=lambda home: graph_path(home).exists(),
+    run_log_parts=("telemetry",),
 )

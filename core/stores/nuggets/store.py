@@ -5,6 +5,7 @@ end does to it: plan, apply, unhide, undo, promote. It implements `Store` (base.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator
 from pathlib import Path
 
@@ -47,6 +48,7 @@ from core.journal.guarded_write import (
     swap_outcome,
 )
 from core.journal.history import undo_blockers, undone_by
+from core.journal.own_files import OwnFile, OwnFiles, name_of, own_file, plain_name
 from core.models import (
     FactEdit,
     FileImage,
@@ -70,6 +72,7 @@ from core.promotion.memory_md import read_memory_md
 from core.reflection.reflect import plan_pass
 from core.reflection.select_phase import resolve_limit
 from core.review.contradictions import TopicRules
+from core.review.decisions import SETTLED_FILE
 from core.safeio.file_stamp import FileStamp
 from core.stores.base import Capability
 from core.stores.nuggets import presentation
@@ -88,6 +91,35 @@ from core.stores.nuggets.fact_files import (
 )
 from core.stores.nuggets.first_notes import first_notes
 from core.stores.nuggets.graph_file import dump_graph, graph_path, read_graph
+
+MEMORY_MD_NAME = "MEMORY.md"  # a promotion's file in its journal entry: the store's MEMORY.md
+
+
+class NuggetsFiles:
+    """The files a Nuggets store writes besides the graph, as journal entries name them
+    (core/journal/own_files.py): its MEMORY.md, wherever it is configured when the entry is read;
+    conflicts-settled.json and the agent's fact files, by name inside the home."""
+
+    def __init__(self, home: Path, memory_md: Callable[[], Path]) -> None:
+        self.home = home
+        self.memory_md = memory_md
+
+    def named(self, name: str) -> OwnFile | None:
+        if name == MEMORY_MD_NAME:
+            try:
+                return OwnFile(name, self.memory_md(), None)
+            except (OSError, RuntimeError):  # no home to resolve it against
+                return None
+        if name == SETTLED_FILE or (plain_name(name) and name.endswith(FACT_SUFFIXES)):
+            return OwnFile(name, self.home / name, self.home)
+        return None
+
+    def at(self, path: Path) -> OwnFile | None:
+        for name in (MEMORY_MD_NAME, path.name):
+            found = self.named(name)
+            if found is not None and os.path.abspath(found.path) == str(path):
+                return found
+        return None
 
 
 class NuggetsStore:
@@ -113,9 +145,6 @@ class NuggetsStore:
     def journal_home(self) -> Path:
         return self.home
 
-    def run_log_home(self) -> Path:
-        return self.home
-
     def note_summary(self, note: RawNote) -> str:
         return presentation.note_summary(note)
 
@@ -127,6 +156,11 @@ class NuggetsStore:
 
     def topic_rules(self) -> TopicRules:
         return TopicRules()  # subject and title, and the groups promotion would shadow
+
+    @property
+    def files(self) -> OwnFiles:
+        """The files besides the graph this store writes, as its journal names them."""
+        return NuggetsFiles(self.home, self.promotion_target)
 
     def read(self) -> Graph:
         """The graph file: the snapshot `startup_messages` just read (taken once, so a retry
@@ -367,7 +401,7 @@ class NuggetsStore:
 
     def _undoable(self, run_id: str) -> JournalEntry:
         """The run whole; an error when it is unknown, unreadable or already undone."""
-        entry = read_entry(self.home, run_id)
+        entry = read_entry(self.home, run_id, self.files)
         later = undone_by(read_headers(self.home)[0], run_id)
         if later:
             raise NuggetsError(f"run {run_id} was already undone by {later}")
@@ -375,23 +409,25 @@ class NuggetsStore:
 
     def run(self, run_id: str) -> JournalEntry:
         """One applied run whole (its note images too), checked before it is trusted."""
-        return read_entry(self.home, run_id)
+        return read_entry(self.home, run_id, self.files)
 
     def log(self) -> list[JournalHeader]:
         """The applied runs, newest first (headers only); an entry that cannot be read is
         skipped and named in the notices."""
-        headers, skipped = read_headers(self.home)
+        headers, skipped = read_headers(self.home, self.files)
         self.notices += skipped
         return headers
 
     def _undo_file(self, entry: JournalEntry) -> JournalEntry:
         """Put back the file image a MEMORY.md run replaced, if the file is as it left it."""
-        path = Path(entry.memory_md or "")
+        path = own_file(entry.memory_md or "", self.files).path
         with directory_lock(path):
             self.notices += settle(path)
             if current_fingerprint(path) != entry.result_fingerprint:
-                raise NuggetsError(f"cannot undo {entry.run_id}: {path} changed since; "
-                                   "nothing was restored")
+                elsewhere = (" (or the run wrote another MEMORY.md: name it with --memory-md)"
+                             if entry.memory_md == MEMORY_MD_NAME else "")
+                raise NuggetsError(f"cannot undo {entry.run_id}: {path} changed since"
+                                   f"{elsewhere}; nothing was restored")
             return self._write_file(path, entry.memory_md_after, entry.memory_md_before,
                                     entry.result_fingerprint, "undo", self.now(),
                                     undoes=entry.run_id, summary=f"undid {entry.run_id}")
@@ -413,8 +449,8 @@ class NuggetsStore:
         """Replace (or, `after` None, remove) a file outside the graph over the version with
         fingerprint `base`, journaled with both images (call under its lock)."""
         data = None if after is None else after.encode("utf-8")
-        entry = file_run(self.home, path, before, after, base, kind, at, undoes, summary,
-                         promoted)
+        entry = file_run(self.home, name_of(path, self.files), before, after, base, kind, at,
+                         undoes, summary, promoted)
         if data is None:
             return self._land(entry, path, lambda landing: remove_if_unchanged(
                 path, base, landing))
@@ -536,8 +572,9 @@ class NuggetsStore:
             return self._settle_locked()
 
     def _written_files(self) -> list[Path]:
-        """The files we replace: the graph, and MEMORY.md when its directory can be seen."""
-        files = [self.graph_path, *fact_file_paths(self.home)]
+        """The files we replace: the graph, the fact files, conflicts-settled.json, and
+        MEMORY.md when its directory can be seen."""
+        files = [self.graph_path, *fact_file_paths(self.home), self.home / SETTLED_FILE]
         try:
             target = self.promotion_target()
             if target.parent.is_dir():
@@ -549,7 +586,7 @@ class NuggetsStore:
     def _has_leftovers(self) -> bool:
         journal = journal_dir(self.home)
         try:
-            return bool(pending_entries(self.home)) or any(
+            return bool(pending_entries(self.home, self.files)) or any(
                 has_leftovers(path) for path in self._written_files()
             ) or (journal.is_dir() and any(True for _ in journal.glob(".*.nuggets-tmp")))
         except OSError as exc:
@@ -559,7 +596,7 @@ class NuggetsStore:
         messages = remove_temp_files(self.home)
         # Decided while the graph's swap file still tells whether a run landed; files a run
         # that never landed had written go back once every leftover is settled.
-        decided = [self._settle_pending(p) for p in pending_entries(self.home)]
+        decided = [self._settle_pending(p) for p in pending_entries(self.home, self.files)]
         messages += settle(self.graph_path)
         for path in self._written_files()[1:]:
             with directory_lock(path):
@@ -596,8 +633,8 @@ class NuggetsStore:
 
     def _landed(self, entry: JournalEntry) -> bool:
         if entry.memory_md is not None:  # changed since by another program: nothing to undo
-            return file_landed(Path(entry.memory_md), entry.base_fingerprint,
-                               entry.result_fingerprint) is True
+            path = own_file(entry.memory_md, self.files).path
+            return file_landed(path, entry.base_fingerprint, entry.result_fingerprint) is True
         path = self.graph_path
         outcome = swap_outcome(path, entry.base_fingerprint, entry.result_fingerprint)
         if outcome is not None:
