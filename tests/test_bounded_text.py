@@ -16,7 +16,8 @@ from core.models import RawNote
 from core.notes.bounded_text import TEXT_BOUND
 from core.review import verdicts
 from core.review.contradictions import find_contradictions, token_set
-from core.review.topics import microclaw_tokens, microclaw_topic, nuggets_topic
+from core.review.topics import nuggets_topic
+from core.stores.microclaw.topics import microclaw_tokens, microclaw_topic
 
 NOW = datetime(2026, 11, 1, 9, tzinfo=UTC)
 HEAD = " ".join(f"word{i}" for i in range(TEXT_BOUND // 6))  # a little over the bound
