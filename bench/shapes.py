@@ -102,8 +102,8 @@ def _mark(met: bool) -> str:
 # What dominates where a shape misses a target, from profiles of this code (cProfile, 10k notes).
 DOMINATES = [
     "Where the figures miss, from pyinstrument profiles of this code at 100k notes (shape 3, "
-    "the worst; the work counted by `tests/test_linear_work.py` grows linearly on every shape, "
-    "what remains is per-note cost):",
+    "the worst; the work counted by `tests/engine/test_linear_work.py` grows linearly on every "
+    "shape, what remains is per-note cost):",
     "- *uncapped*: the pass's own per-note work (see the profile of shape 1 above: phase 2 "
     "normalize/tokenize/retag and recording each change, the merge phase's token sets and "
     "indexes, the link phase), then the vectors of the changed notes (the *vectors* figure, "

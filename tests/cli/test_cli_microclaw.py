@@ -1,0 +1,191 @@
+"""`nuggets --microclaw DIR <command>`: every command on a MicroClaw data dir, through the same
+command line as a Nuggets home."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from core.stores.microclaw.paths import database_path
+from nuggets_tui.cli import main
+
+ENV = {"NUGGETS_NOW": "2026-11-24T09:00:00Z", "NUGGETS_JOURNAL_KEEP": "100"}
+
+
+def run(data_dir: Path, *args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["--microclaw", str(data_dir), *args], env=ENV)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def archived(data_dir: Path) -> set[int]:
+    conn = sqlite3.connect(database_path(data_dir))
+    try:
+        return {r[0] for r in conn.execute("SELECT id FROM memories WHERE is_archived = 1")}
+    finally:
+        conn.close()
+
+
+def digest(data_dir: Path) -> str:
+    """Every file's bytes, but SQLite's own companions of a WAL database (any reader makes them
+    when the bot is not running: see docs/MICROCLAW.md)."""
+    files = [p for p in sorted(data_dir.rglob("*"))
+             if p.is_file() and not p.name.endswith(("-wal", "-shm"))]
+    return hashlib.sha256(b"".join(bytes(p) + p.read_bytes() for p in files)).hexdigest()
+
+
+def test_reflect_dry_run_names_each_rule_and_writes_nothing(data_dir: Path) -> None:
+    before = digest(data_dir)
+    code, out, _ = run(data_dir, "reflect")
+    assert code == 0
+    for rule in ("stale:", "expired:", "duplicate of", "over the cap"):
+        assert rule in out
+    assert "(dry run)" in out
+    assert digest(data_dir) == before
+
+
+def test_apply_unhide_undo_round_trip(data_dir: Path) -> None:
+    was = archived(data_dir)
+    code, out, _ = run(data_dir, "reflect", "--apply")
+    assert code == 0 and "Applied as run" in out
+    run_id = out.rsplit("nuggets undo ", 1)[1].strip(" )\n")
+    now = archived(data_dir)
+    assert now > was
+    back = min(now - was)
+    code, out, _ = run(data_dir, "unhide", f"mc-{back}")
+    assert code == 0 and "Unhid 1 note" in out
+    assert back not in archived(data_dir)
+    code, out, err = run(data_dir, "undo", run_id)
+    assert code == 1 and f"mc-{back}" in err  # that row changed since: named, nothing restored
+    unhide_run = run(data_dir, "log")[1].splitlines()[0].split()[0]
+    assert run(data_dir, "undo", unhide_run)[0] == 0
+    assert run(data_dir, "undo", run_id)[0] == 0
+    assert archived(data_dir) == was
+
+
+def test_notes_show_category_confidence_and_source(data_dir: Path) -> None:
+    code, out, _ = run(data_dir, "notes")
+    assert code == 0
+    first = out.splitlines()[0]
+    assert first.split()[0].startswith("mc-") and "confidence=" in first and "source=" in first
+
+
+def test_promote_goes_by_confidence_in_percent_to_each_scopes_agents_md(
+        data_dir: Path) -> None:
+    code, out, _ = run(data_dir, "promote")
+    assert code == 0
+    assert "with confidence 80% or more" in out and "AGENTS.md" in out
+    assert "recalled" not in out
+    code, out, _ = run(data_dir, "promote", "--threshold", "100")
+    assert code == 0 and "0 to add" in out
+
+
+def test_a_missing_data_dir_is_one_line_and_nothing_is_created(tmp_path: Path) -> None:
+    code, _, err = run(tmp_path / "nope", "reflect")
+    assert code == 1 and err.count("\n") == 1 and "MicroClaw" in err
+    assert not (tmp_path / "nope").exists()
+
+
+def test_a_file_that_is_not_a_database_is_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "mc" / "runtime" / "microclaw.db"
+    db.parent.mkdir(parents=True)
+    db.write_bytes(b"not a database at all" * 100)
+    code, _, err = run(tmp_path / "mc", "reflect")
+    assert code == 1 and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_demo_microclaw_and_home_cannot_be_mixed() -> None:
+    result = CliRunner().invoke(main, ["--demo-microclaw", "--home", "x", "log"], env=ENV)
+    assert result.exit_code == 2 and "cannot be used together" in result.stderr
+
+
+def edges(data_dir: Path) -> list[tuple]:
+    conn = sqlite3.connect(database_path(data_dir))
+    try:
+        return conn.execute("SELECT from_memory_id, to_memory_id, reason FROM "
+                            "memory_supersede_edges").fetchall()
+    finally:
+        conn.close()
+
+
+def test_a_conflict_resolved_archives_the_other_row_with_an_operator_edge(
+        data_dir: Path) -> None:
+    code, out, _ = run(data_dir, "conflicts")
+    assert code == 0
+    line = next(x for x in out.splitlines() if "db_port" in x)
+    group = line.split()[0]
+    code, out, _ = run(data_dir, "resolve", group, "--keep", "mc-10", "--apply")
+    assert code == 0 and "Applied as run" in out
+    assert 11 in archived(data_dir) and 10 not in archived(data_dir)
+    assert (11, 10, "operator") in edges(data_dir)
+    assert "db_port" not in run(data_dir, "conflicts")[1]  # decided: no longer a conflict
+    run_id = out.rsplit("nuggets undo ", 1)[1].strip(" )\n")
+    assert run(data_dir, "undo", run_id)[0] == 0
+    assert 11 not in archived(data_dir)
+
+
+def test_rows_cannot_be_merged_and_nothing_is_written(data_dir: Path) -> None:
+    group = next(x for x in run(data_dir, "conflicts")[1].splitlines()
+                 if "db_port" in x).split()[0]
+    before = archived(data_dir), edges(data_dir)
+    code, _, err = run(data_dir, "resolve", group, "--keep", "mc-10", "--merge", "--apply")
+    assert code == 1 and "cannot be merged" in err
+    assert (archived(data_dir), edges(data_dir)) == before
+    assert not list(data_dir.rglob("reflections/*.json"))  # no run journaled
+
+
+def test_the_one_shot_apply_beside_a_writing_bot_loses_none_of_its_rows(
+        data_dir: Path, tmp_path: Path) -> None:
+    """The bot (another process, its own connection and busy timeout) inserts and edits rows
+    while `reflect --apply`, `unhide` and `undo` run: every row it wrote is there as it wrote
+    it, none is deleted, and what we archived is exactly what our runs archived."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.support.microclaw_rows import BOT
+
+    db = database_path(data_dir)
+    initial = set(_all_rows(db))
+    stop = tmp_path / "stop"
+    bot = subprocess.Popen([sys.executable, "-c", BOT, str(db), str(stop)],
+                           stdout=subprocess.PIPE, text=True)
+    try:
+        while len(_all_rows(db)) == len(initial):  # the bot has started writing
+            pass
+        code, out, err = run(data_dir, "reflect", "--apply")
+        assert code == 0, err  # planned again while the bot kept the plan stale, then landed
+        run_id = out.rsplit("nuggets undo ", 1)[1].strip(" )\n")
+        assert run(data_dir, "unhide", "mc-4")[0] == 0
+        assert run(data_dir, "reflect", "--apply")[0] == 0
+    finally:
+        stop.touch()
+        report = json.loads(bot.communicate(timeout=60)[0])
+    final = _all_rows(db)
+    assert initial | set(report["inserted"]) == set(final)  # no row lost, none deleted
+    for row_id, content in report["written"].items():
+        assert final[int(row_id)][0] == content  # the bot's edits all survive
+    assert run_id
+
+
+def _all_rows(db: Path) -> dict[int, tuple]:
+    conn = sqlite3.connect(db, timeout=5)
+    try:
+        return {r[0]: r[1:] for r in conn.execute(
+            "SELECT id, content, is_archived FROM memories")}
+    finally:
+        conn.close()
+
+
+def test_daily_logs_its_run_and_names_every_run_to_undo(data_dir: Path) -> None:
+    code, _, err = run(data_dir, "daily")
+    assert code == 0, err
+    telemetry = data_dir / "runtime" / "nuggets-review" / "telemetry"
+    report = (telemetry / "last-run.md").read_text()
+    runs = [line.split()[0] for line in run(data_dir, "log")[1].splitlines()]
+    assert len(runs) >= 2  # the rules' run and at least one AGENTS.md
+    assert all(f"nuggets undo {r}" in report for r in runs)
+    assert '"component": "nuggets-review.daily"' in next(telemetry.glob("memory-log-*.jsonl"))\
+        .read_text()

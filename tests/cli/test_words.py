@@ -1,0 +1,44 @@
+"""One way to write counts and paths in the console and on the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from rich.text import Text
+
+from nuggets_tui.widgets.nugget_list import _prompt
+from nuggets_tui.words import counted, shown_path
+from tests.support.cli_support import run
+
+
+def test_counts_have_separators_and_agree_with_their_noun() -> None:
+    assert counted(1, "note") == "1 note" and counted(0, "note") == "0 notes"
+    assert counted(98_100, "entry", "entries") == "98,100 entries"
+    shown = _prompt(Text("all"), 98_100, 1, 1).plain
+    assert "98,099 notes" in shown and "1 fact" in shown and "1 facts" not in shown
+    assert "k" not in shown.replace("all", "")
+
+
+def test_the_command_line_shows_paths_under_home_with_a_tilde(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert shown_path(tmp_path / "x") == "~/x"
+    result = run(tmp_path / "nosuch", "notes")
+    assert result.exit_code == 1 and "no memory at ~/nosuch" in result.output
+
+
+def test_one_note_is_one_note_on_the_command_line(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    (home / "graph").mkdir(parents=True)
+    note = {"id": "n1", "nuggetName": "project", "title": "t", "content": "c", "tags": [],
+            "links": [], "hidden": False}
+    (home / "graph" / "graph.json").write_text(json.dumps({"version": 3, "notes": [note]}))
+    listed = run(home, "notes")
+    assert listed.stderr.strip().endswith("1 note")
+    archived = run(home, "archive", "n1")
+    assert archived.exit_code == 0 and "Archived 1 note " in archived.stdout
+    unhid = run(home, "unhide", "n1")
+    assert "Unhid 1 note " in unhid.stdout

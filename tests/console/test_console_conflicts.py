@@ -1,0 +1,205 @@
+"""`c`: the contradiction queue. A person decides a group, sees the diff, applies it, finds it on
+disk, undoes it; both stand hides a group until one of its notes changes; a stale plan is
+refused and planned again."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.review.contradictions import Group
+from core.review.decisions import settled_path
+from core.stores.nuggets.graph_file import graph_path
+from nuggets_tui.screens.confirm import ConfirmScreen
+from nuggets_tui.screens.conflicts import NOTES_SHOWN, ConflictsScreen, group_text
+from nuggets_tui.screens.main import MainScreen
+from nuggets_tui.widgets.diff_view import DiffView
+from tests.support.conflict_builders import answers_memory, pref
+from tests.support.console_support import make_app, notes_on_disk, settle
+from tests.support.note_builders import make_home
+
+SIZE = (140, 40)
+MEMBERS = ["a-direct", "a-bullets", "a-direct-2", "a-short"]
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return make_home(tmp_path, answers_memory())
+
+
+def pane(screen: ConflictsScreen) -> str:
+    return screen.query_one(DiffView)._text.plain
+
+
+async def open_queue(pilot, app) -> ConflictsScreen:  # type: ignore[no-untyped-def]
+    await settle(pilot, app)
+    await pilot.press("c")
+    await settle(pilot, app)
+    screen = app.screen
+    assert isinstance(screen, ConflictsScreen)
+    return screen
+
+
+async def test_one_stands_shows_its_diff_applies_and_undoes(home: Path) -> None:
+    before = graph_path(home).read_bytes()
+    app = make_app(home)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        queue = await open_queue(pilot, app)
+        (group,) = queue.found.groups
+        assert list(group.note_ids) == MEMBERS
+        shown = pane(queue)
+        for note in answers_memory()[:4]:  # each note stacked: its text, hits, source, verdict
+            assert note["content"] in shown
+        assert shown.count("hits 0") == 4 and shown.count("(strength ") == 4  # verdicts
+        assert "4 notes in 3 positions that disagree" in shown
+        await pilot.press("space")  # the next note stands
+        keep = queue.keep[group.id]
+        assert keep == MEMBERS[1] and "▶ stands if you decide 2. " in pane(queue)
+        await pilot.press("o")
+        await settle(pilot, app)
+        assert queue.decision is not None and queue.decision.keep == keep
+        shown = pane(queue)
+        assert "Applying writes 3 notes" in shown
+        assert shown.count("hidden: false → true") == 3
+        assert shown.count(f"link + → {keep}  superseded by {keep}") == 3
+        assert graph_path(home).read_bytes() == before  # a diff, nothing written yet
+        await pilot.press("a")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot, app)
+        on_disk = notes_on_disk(home)
+        assert not on_disk[keep]["hidden"]
+        for other in set(MEMBERS) - {keep}:
+            assert on_disk[other]["hidden"] is True
+            assert {"to": keep, "reason": f"superseded by {keep}"}.items() <= \
+                on_disk[other]["links"][-1].items()
+        assert queue.found.groups == []  # decided: the queue is empty
+        await pilot.press("escape")
+        await settle(pilot, app)
+        assert isinstance(app.screen, MainScreen)
+        await pilot.press("ctrl+z")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot, app)
+    assert {i: n["hidden"] for i, n in notes_on_disk(home).items()} == \
+        {n["id"]: False for n in answers_memory()}
+    assert all(n["links"] == [] for n in notes_on_disk(home).values())
+
+
+async def test_merge_folds_the_others_into_the_picked_note(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        queue = await open_queue(pilot, app)
+        keep = queue.keep[queue.found.groups[0].id]
+        await pilot.press("m")
+        await settle(pilot, app)
+        assert "absorbs the others" in pane(queue)
+        await pilot.press("a", "y")
+        await settle(pilot, app)
+    on_disk = notes_on_disk(home)
+    assert not on_disk[keep]["hidden"]
+    assert [i for i in MEMBERS if on_disk[i]["hidden"]] == [i for i in MEMBERS if i != keep]
+    assert "Short answers" in on_disk[keep]["content"]  # the merge kept the others' lines
+
+
+async def test_both_stand_hides_the_group_until_a_note_changes(home: Path) -> None:
+    before = graph_path(home).read_bytes()
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        queue = await open_queue(pilot, app)
+        await pilot.press("b")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot, app)
+        assert queue.found.groups == []
+        assert settled_path(home).is_file()
+        assert graph_path(home).read_bytes() == before  # nothing written to the notes
+        await pilot.press("escape")
+        await settle(pilot, app)
+        queue = await open_queue(pilot, app)
+        assert queue.found.groups == []  # not asked again
+        await pilot.press("escape")
+        doc = json.loads(graph_path(home).read_bytes())
+        doc["notes"][3]["content"] = "Short answers; at most two sentences"
+        graph_path(home).write_text(json.dumps(doc))
+        await pilot.pause(1.2)  # the main screen notices the file changed
+        queue = await open_queue(pilot, app)
+        assert [g.note_ids for g in queue.found.groups] == [tuple(MEMBERS)]
+
+
+async def test_a_stale_decision_is_refused_and_planned_again(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        queue = await open_queue(pilot, app)
+        keep = queue.keep[queue.found.groups[0].id]
+        await pilot.press("o")
+        await settle(pilot, app)
+        doc = json.loads(graph_path(home).read_bytes())
+        doc["notes"][4]["hits"] = 7  # the agent writes meanwhile (not a member)
+        graph_path(home).write_text(json.dumps(doc))
+        written = graph_path(home).read_bytes()
+        await pilot.press("a", "y")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "Stale plan" in str(app.screen.title_text)
+        assert graph_path(home).read_bytes() == written  # nothing written
+        await pilot.press("y")
+        await settle(pilot, app)
+        assert queue.decision is not None and queue.decision.keep == keep  # planned again
+        await pilot.press("a", "y")
+        await settle(pilot, app)
+    on_disk = notes_on_disk(home)
+    assert on_disk["lone"]["hits"] == 7
+    assert sum(on_disk[i]["hidden"] for i in MEMBERS) == 3
+
+
+async def test_escape_forgets_the_decision_then_leaves(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        queue = await open_queue(pilot, app)
+        await pilot.press("o")
+        await settle(pilot, app)
+        assert queue.decision is not None
+        await pilot.press("escape")
+        assert queue.decision is None and app.screen is queue
+        assert "Decision" not in pane(queue)
+        await pilot.press("escape")
+        await settle(pilot, app)
+        assert isinstance(app.screen, MainScreen)
+
+
+def test_a_huge_group_shows_its_first_notes_and_the_picked_one() -> None:
+    notes = {f"n{i}": pref(f"n{i}", f"answer style number {i} " + "x" * i) for i in range(70)}
+    group = Group("c-1", "topic", "user", "pref: answers", tuple(notes),
+                  tuple((i,) for i in notes))
+    shown = group_text(group, notes, "n65", None).plain
+    assert f"… {70 - NOTES_SHOWN - 1} more not shown" in shown
+    assert "▶ stands if you decide 66. " in shown and "n60" not in shown
+
+
+async def test_a_microclaw_memory_queues_its_topic_conflicts_and_both_stand(tmp_path: Path) -> None:
+    """The same screen over the MicroClaw store: the bot's topic key groups its rows, and both
+    stand is remembered beside our journal, never inside the bot's data dir."""
+    from core.clock import fixed_clock
+    from core.stores.microclaw.demo import materialize_microclaw_demo
+    from core.stores.registry import open_store
+    from nuggets_tui.app import NuggetsApp
+    from tests.support.console_support import NOW
+
+    data_dir = materialize_microclaw_demo(tmp_path / "mc", NOW)
+    store = open_store(data_dir, "microclaw", fixed_clock(NOW))
+    app = NuggetsApp(store)
+    async with app.run_test(size=SIZE) as pilot:
+        queue = await open_queue(pilot, app)
+        assert queue.found.groups and all(g.kind == "topic" for g in queue.found.groups)
+        count = len(queue.found.groups)
+        await pilot.press("b", "y")
+        await settle(pilot, app)
+        assert len(queue.found.groups) == count - 1
+    assert settled_path(store.journal_home).is_file()
+    assert not list(data_dir.glob("conflicts-settled.json"))

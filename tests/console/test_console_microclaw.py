@@ -1,0 +1,102 @@
+"""The console on a MicroClaw data dir, with keys: the bot's rules reviewed and applied, a row
+brought back with `u`, the run undone with ctrl+z, a stale plan refused while the bot writes."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from core.clock import fixed_clock
+from core.stores.microclaw.paths import database_path
+from core.stores.microclaw.store import MicroClawStore
+from nuggets_tui.app import NuggetsApp
+from nuggets_tui.screens.confirm import ConfirmScreen
+from nuggets_tui.screens.main import MainScreen
+from nuggets_tui.screens.review import ReviewScreen
+from tests.support.console_support import settle
+from tests.support.microclaw_support import NOW
+
+SIZE = (140, 40)
+
+
+def rows(data_dir: Path) -> dict[int, tuple]:
+    conn = sqlite3.connect(database_path(data_dir))
+    try:
+        return {r[0]: r[1:] for r in conn.execute(
+            "SELECT id, content, is_archived, archived_at, updated_at FROM memories")}
+    finally:
+        conn.close()
+
+
+def app_on(data_dir: Path) -> NuggetsApp:
+    return NuggetsApp(MicroClawStore(data_dir, fixed_clock(NOW)))
+
+
+async def test_r_a_archives_exactly_the_planned_rows_u_brings_one_back_ctrl_z_undoes(
+        data_dir: Path) -> None:
+    before = rows(data_dir)
+    planned = {int(d.note_id[3:]) for d in MicroClawStore(data_dir, fixed_clock(NOW)).plan().notes
+               if d.after["hidden"] and not d.before["hidden"]}
+    assert planned  # the demo has a case of every rule
+    app = app_on(data_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert "MicroClaw" in str(app.screen.query_one("#title-bar").render())
+        await pilot.press("r")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ReviewScreen)
+        await pilot.press("a")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot, app)
+        assert isinstance(app.screen, MainScreen)
+        after = rows(data_dir)
+        assert set(after) == set(before)  # no row deleted
+        archived_now = {i for i in after if after[i][1] and not before[i][1]}
+        assert archived_now == planned
+        assert all(after[i] == before[i] for i in after if i not in planned)
+
+        back = min(planned)
+        await pilot.press("h")
+        await settle(pilot, app)
+        app.screen.select_note(f"mc-{back}")
+        await settle(pilot, app)
+        await pilot.press("u")
+        await settle(pilot, app)
+        row = rows(data_dir)[back]
+        assert row[1] == 0 and row[2] is None  # active again, archived_at cleared
+
+        await pilot.press("ctrl+z")  # the unhide first
+        await settle(pilot, app)
+        await pilot.press("y")
+        await settle(pilot, app)
+        await pilot.press("ctrl+z")  # then the bot's rules
+        await settle(pilot, app)
+        await pilot.press("y")
+        await settle(pilot, app)
+    restored = rows(data_dir)
+    assert {i: r[:3] for i, r in restored.items()} == {i: r[:3] for i, r in before.items()}
+
+
+async def test_a_row_the_bot_changes_while_you_review_makes_the_plan_stale(
+        data_dir: Path) -> None:
+    app = app_on(data_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("r")
+        await settle(pilot, app)
+        review = app.screen
+        assert isinstance(review, ReviewScreen) and review.plan is not None
+        touched = int(review.plan.notes[0].note_id[3:])
+        conn = sqlite3.connect(database_path(data_dir), timeout=5)
+        conn.execute("UPDATE memories SET confidence = 0.99, updated_at = ? WHERE id = ?",
+                     ("2026-11-24T09:30:00+00:00", touched))  # the bot, meanwhile
+        conn.commit()
+        conn.close()
+        behind_our_back = rows(data_dir)
+        await pilot.press("a", "y")
+        await settle(pilot, app)
+        assert rows(data_dir) == behind_our_back  # nothing written
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "Stale plan" in str(app.screen.query_one("#dialog-title").render())

@@ -1,0 +1,307 @@
+"""Writing to a MicroClaw database: apply archives exactly the planned rows in one guarded
+transaction, a stale row refuses the whole apply, unhide/archive/undo round trips."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from core.clock import fixed_clock
+from core.errors import MicroClawError, StalePlanError, UndoConflictError, UnknownNoteError
+from core.stores.microclaw.rows import rfc3339
+from core.stores.microclaw.runs import MicroClawRuns
+from tests.support.microclaw_rows import OLD, edges, make_db, plan_for, rows
+
+NOW = rfc3339(datetime(2026, 11, 24, 1, 0, tzinfo=UTC))  # as the bot writes times
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return make_db(tmp_path / "runtime" / "microclaw.db")
+
+
+def runs_of(db: Path) -> MicroClawRuns:
+    clock = fixed_clock(datetime(2026, 11, 24, 1, 0, tzinfo=UTC))
+    return MicroClawRuns(db, db.parent / "nuggets-review", clock, [])
+
+
+def touch(db: Path, row_id: int, **values: object) -> None:
+    conn = sqlite3.connect(db)
+    sets = ", ".join(f"{k} = ?" for k in values)
+    conn.execute(f"UPDATE memories SET {sets} WHERE id = ?", [*values.values(), row_id])
+    conn.commit()
+    conn.close()
+
+
+def test_apply_archives_exactly_the_planned_rows(db: Path) -> None:
+    before = rows(db)
+    entry = runs_of(db).apply(plan_for(db, archive=(1, 4)))
+    after = rows(db)
+    assert entry is not None and entry.kind == "reflect"
+    for row_id, row in after.items():
+        if row_id in (1, 4):
+            assert (row["is_archived"], row["archived_at"], row["updated_at"]) == (1, NOW, NOW)
+            assert {k: v for k, v in row.items()
+                    if k not in ("is_archived", "archived_at", "updated_at")} == \
+                {k: v for k, v in before[row_id].items()
+                 if k not in ("is_archived", "archived_at", "updated_at")}
+        else:
+            assert row == before[row_id]
+    assert set(entry.before) == {"mc-1", "mc-4"}
+    assert entry.after["mc-1"]["microclaw"]["row"]["is_archived"] == 1
+
+
+def test_only_accepted_operations_are_applied(db: Path) -> None:
+    entry = runs_of(db).apply(plan_for(db, archive=(1, 2, 3)), accepted=[2])
+    assert entry is not None
+    assert [r["is_archived"] for r in rows(db).values()][:3] == [0, 1, 0]
+
+
+def test_duplicate_link_inserts_a_supersede_edge(db: Path) -> None:
+    entry = runs_of(db).apply(plan_for(db, archive=(3,), links=((3, 5),)))
+    assert edges(db) == [(3, 5, "duplicate")]
+    assert entry is not None
+    assert entry.after["mc-3"]["links"] == [{"to": "mc-5", "reason": "duplicate",
+                                             "createdAt": NOW}]
+
+
+@pytest.mark.parametrize("column,value", [("content", "edited by the bot"),
+                                          ("confidence", 0.2), ("category", "EVENT"),
+                                          ("updated_at", "2026-11-23T00:00:00Z"),
+                                          ("is_archived", 1)])
+def test_a_stale_row_refuses_the_whole_apply(db: Path, column: str, value: object) -> None:
+    plan = plan_for(db, archive=(1, 3), links=((1, 5),))
+    touch(db, 3, **{column: value})
+    before = rows(db)
+    with pytest.raises(StalePlanError, match="mc-3"):
+        runs_of(db).apply(plan)
+    assert rows(db) == before and edges(db) == []
+    assert runs_of(db).log() == []
+    assert not list((db.parent / "nuggets-review" / "reflections").glob(".*pending"))
+
+
+def test_a_row_the_bot_deleted_is_stale(db: Path) -> None:
+    plan = plan_for(db, archive=(2,))
+    conn = sqlite3.connect(db)
+    conn.execute("DELETE FROM memories WHERE id = 2")  # the bot deletes expired rows
+    conn.commit()
+    conn.close()
+    with pytest.raises(StalePlanError):
+        runs_of(db).apply(plan)
+
+
+def test_an_edge_to_a_row_the_bot_deleted_is_stale(db: Path) -> None:
+    plan = plan_for(db, archive=(3,), links=((3, 5),))
+    plan.notes = [d for d in plan.notes if d.note_id != "mc-5"]  # the kept row is not written
+    conn = sqlite3.connect(db)
+    conn.execute("DELETE FROM memories WHERE id = 5")
+    conn.commit()
+    conn.close()
+    before = rows(db)
+    with pytest.raises(StalePlanError, match="mc-5"):
+        runs_of(db).apply(plan)
+    assert rows(db) == before and edges(db) == []
+
+
+def test_the_one_shot_apply_plans_again_when_stale(db: Path) -> None:
+    made = []
+
+    def make_plan():  # the bot edits row 1 right after the first plan is made
+        plan = plan_for(db, archive=(1,))
+        if not made:
+            touch(db, 1, updated_at="2026-11-24T00:59:00Z")
+        made.append(plan)
+        return plan
+
+    plan, entry = runs_of(db).reflect(make_plan)
+    assert len(made) == 2 and entry is not None
+    assert rows(db)[1]["is_archived"] == 1
+
+
+def test_unhide_and_archive_by_hand(db: Path) -> None:
+    runs = runs_of(db)
+    runs.apply(plan_for(db, archive=(2,)))
+    entry = runs.unhide(["mc-2"])
+    row = rows(db)[2]
+    assert entry is not None and entry.kind == "unhide"
+    assert (row["is_archived"], row["archived_at"], row["updated_at"]) == (0, None, NOW)
+    assert runs.unhide(["mc-2"]) is None  # already visible: nothing to do
+    runs.archive(["mc-2"])
+    assert (rows(db)[2]["is_archived"], rows(db)[2]["archived_at"]) == (1, NOW)
+    with pytest.raises(UnknownNoteError):
+        runs.unhide(["mc-99"])
+    with pytest.raises(UnknownNoteError):
+        runs.unhide(["n-1"])
+
+
+def test_undo_restores_the_before_images_and_keeps_edges(db: Path) -> None:
+    runs = runs_of(db)
+    before = rows(db)
+    entry = runs.apply(plan_for(db, archive=(3,), links=((3, 5),)))
+    assert entry is not None
+    undo = runs.undo(entry.run_id)
+    assert rows(db) == before
+    assert edges(db) == [(3, 5, "duplicate")]  # never deleted: said in the summary
+    assert "supersede edge" in undo.summary and undo.undoes == entry.run_id
+    assert [h.kind for h in runs.log()] == ["undo", "reflect"]
+    with pytest.raises(Exception, match="already undone"):
+        runs.undo(entry.run_id)
+    runs.undo(undo.run_id)  # the undo itself is a run: undoing it archives again
+    assert rows(db)[3]["is_archived"] == 1
+
+
+def test_undo_refuses_when_a_row_changed_since(db: Path) -> None:
+    runs = runs_of(db)
+    entry = runs.apply(plan_for(db, archive=(1, 3)))
+    assert entry is not None
+    touch(db, 3, content="the bot rewrote it")
+    assert runs.undo_blockers(entry.run_id)[1] == ["mc-3"]
+    before = rows(db)
+    with pytest.raises(UndoConflictError, match="mc-3"):
+        runs.undo(entry.run_id)
+    assert rows(db) == before
+
+
+def test_unhide_round_trip_through_undo(db: Path) -> None:
+    runs = runs_of(db)
+    runs.apply(plan_for(db, archive=(4,)))
+    archived = rows(db)
+    entry = runs.unhide(["mc-4"])
+    assert entry is not None
+    runs.undo(entry.run_id)
+    assert rows(db) == archived
+
+
+def test_an_older_schema_is_written_in_the_columns_it_has(tmp_path: Path) -> None:
+    db = make_db(tmp_path / "runtime" / "microclaw.db", schema=OLD)
+    runs = runs_of(db)
+    entry = runs.apply(plan_for(db, archive=(2,), links=((2, 4),)))
+    assert entry is not None
+    assert rows(db)[2]["is_archived"] == 1 and "archived_at" not in rows(db)[2]
+    conn = sqlite3.connect(db)
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+    conn.close()
+    assert "memory_supersede_edges" not in tables  # never created
+    assert entry.after["mc-2"]["links"] == [] and "no supersede edges table" in runs.notices[0]
+    runs.undo(entry.run_id)
+    assert rows(db)[2]["is_archived"] == 0
+
+
+def test_a_missing_database_is_never_created(tmp_path: Path) -> None:
+    db = tmp_path / "runtime" / "microclaw.db"
+    db.parent.mkdir()
+    with pytest.raises(MicroClawError, match="no MicroClaw database here"):
+        runs_of(db).unhide(["mc-1"])
+    with pytest.raises(MicroClawError, match="no MicroClaw database here"):
+        runs_of(db).apply(plan_for(make_db(tmp_path / "other.db"), archive=(1,)))
+    assert list(db.parent.iterdir()) == []  # not even our journal directory
+
+
+FORBIDDEN = {sqlite3.SQLITE_DELETE: "DELETE", sqlite3.SQLITE_DROP_TABLE: "DROP TABLE",
+             sqlite3.SQLITE_CREATE_TABLE: "CREATE TABLE", sqlite3.SQLITE_ALTER_TABLE: "ALTER",
+             sqlite3.SQLITE_CREATE_INDEX: "CREATE INDEX", sqlite3.SQLITE_DROP_INDEX: "DROP INDEX",
+             sqlite3.SQLITE_CREATE_TRIGGER: "CREATE TRIGGER"}
+
+
+def test_no_run_ever_deletes_or_changes_the_schema(db: Path, monkeypatch) -> None:
+    from core.stores.microclaw import write
+
+    attempted: list[str] = []
+    opened = write.connect
+
+    def watched(path: Path, timeout: float = 2.0) -> sqlite3.Connection:
+        conn = opened(path, timeout)
+
+        def authorize(action: int, *_: object) -> int:
+            if action in FORBIDDEN:
+                attempted.append(FORBIDDEN[action])
+                return sqlite3.SQLITE_DENY
+            return sqlite3.SQLITE_OK
+
+        conn.set_authorizer(authorize)
+        return conn
+
+    monkeypatch.setattr(write, "connect", watched)
+    schema = _schema(db)
+    runs = runs_of(db)
+    entry = runs.apply(plan_for(db, archive=(1, 3), links=((3, 5),)))
+    assert entry is not None
+    runs.unhide(["mc-1"])
+    runs.archive(["mc-2"])
+    for header in runs.log():  # newest first: archive, unhide, then the apply
+        runs.undo(header.run_id)
+    assert attempted == [] and _schema(db) == schema
+    assert len(rows(db)) == 6
+
+
+def _schema(db: Path) -> list[tuple[str, str]]:
+    conn = sqlite3.connect(db)
+    try:
+        return list(conn.execute("SELECT name, sql FROM sqlite_master ORDER BY name"))
+    finally:
+        conn.close()
+
+
+def _edge_rows(db: Path) -> list[tuple]:
+    conn = sqlite3.connect(db)
+    try:
+        return list(conn.execute("SELECT * FROM memory_supersede_edges ORDER BY id"))
+    finally:
+        conn.close()
+
+
+def _check_round_trip(store) -> None:
+    """Apply the whole plan: exactly its archived rows change, its duplicate edges are added;
+    planning again finds nothing; undo restores every row."""
+    db = store.graph_path
+    before, plan = rows(db), store.plan()
+    archived = {int(op.note_id[3:]) for op in plan.operations if op.type == "hide"}
+    links = [(int(op.note_id[3:]), int(op.other_id[3:])) for op in plan.operations
+             if op.type == "link"]
+    assert archived
+    edges_before = _edge_rows(db)
+    entry = store.apply(plan)
+    after = rows(db)
+    assert {i for i in after if after[i] != before[i]} == archived
+    assert all(after[i]["is_archived"] == 1 for i in archived)
+    added = [(e[1], e[2], e[3]) for e in _edge_rows(db)[len(edges_before):]]
+    assert added == [(a, b, "duplicate") for a, b in links]
+    assert store.plan().operations == []
+    store.undo(entry.run_id)
+    assert rows(db) == before
+
+
+def test_the_demo_round_trips(tmp_path: Path) -> None:
+    from core.stores.microclaw.demo import materialize_microclaw_demo
+    from core.stores.microclaw.store import MicroClawStore
+
+    moment = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)
+    data_dir = materialize_microclaw_demo(tmp_path / "demo", moment)
+    store = MicroClawStore(data_dir, clock=fixed_clock(moment))
+    assert any(op.type == "link" for op in store.plan().operations)  # a duplicate's edge too
+    _check_round_trip(store)
+
+
+@pytest.mark.parametrize("version", [43, 12])
+def test_a_generated_database_round_trips(tmp_path: Path, version: int) -> None:
+    from core.stores.microclaw.generate import generate
+    from core.stores.microclaw.store import MicroClawStore
+
+    moment = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)
+    db = tmp_path / "data" / "runtime" / "microclaw.db"
+    db.parent.mkdir(parents=True)
+    generate(db, 1500, moment, version=version)
+    _check_round_trip(MicroClawStore(db.parent.parent, clock=fixed_clock(moment)))
+
+
+def test_a_file_that_is_not_a_database_is_refused_before_sqlite_opens_it(
+        tmp_path: Path) -> None:
+    db = tmp_path / "runtime" / "microclaw.db"
+    db.parent.mkdir()
+    db.write_bytes(b"not a database at all" * 10)
+    with pytest.raises(MicroClawError, match="not an SQLite database"):
+        runs_of(db).unhide(["mc-1"])
+    assert db.read_bytes() == b"not a database at all" * 10
