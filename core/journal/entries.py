@@ -327,7 +327,7 @@ def _is_foreign(path: Path) -> bool:
 
 
 def file_run(home: Path, path: Path, before: str | None, after: str | None, base: str,
-             kind: str, at: str, undoes: str | None = None, summary: str = "",
+             kind: JournalKind, at: str, undoes: str | None = None, summary: str = "",
              promoted: list[PromotionEntry] | None = None) -> JournalEntry:
     """The entry of a run that replaces one file (MEMORY.md, an AGENTS.md, a file of ours) over
     the version with fingerprint `base` (`after` None: removes it), with both texts; the next
