@@ -299,7 +299,7 @@ def promote(obj: Context, memory_md: Path | None, threshold: int | None,
     current_run().dry = not do_apply
     memory = obj.memory(memory_md, needs_graph=True)
     rule = {} if threshold is None else {"threshold": threshold}
-    kept = {"allow": set(allow), "drop": set(drop), **rule}
+    kept: dict[str, Any] = {"allow": set(allow), "drop": set(drop), **rule}
     plans = ([memory.plan_promotion(memory_md, **kept)] if memory_md is not None
              else memory.plan_promotions(**kept))
     plan = plans[0] if len(plans) == 1 else shown_as_one(plans, memory.home, 0)
@@ -475,11 +475,11 @@ def daily(obj: Context) -> None:
     with memory.exclusive():  # two crons at once: the second sees the first's run
         entries = memory.log()
         _tell(memory)
-        for entry in entries:
-            moment = parse_iso(entry.at)
-            if entry.kind == "reflect" and moment and moment.astimezone().date() == local.date():
-                say(f"Already ran today ({entry.run_id}).")
-                current_run().skipped(f"already ran today ({entry.run_id})")
+        for header in entries:
+            moment = parse_iso(header.at)
+            if header.kind == "reflect" and moment and moment.astimezone().date() == local.date():
+                say(f"Already ran today ({header.run_id}).")
+                current_run().skipped(f"already ran today ({header.run_id})")
                 return
         _tell(memory, memory.startup_messages())
         plan, entry = memory.reflect()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -13,6 +14,11 @@ from core.safeio.inert_text import one_line
 
 from .words import counted
 
+if TYPE_CHECKING:
+    from core.browse.shelf import Shelf
+
+    from .screens.main import MainScreen
+
 MAX_HITS = 30
 TITLE_CHARS = 200  # of a title in the palette: its matcher scores every character
 
@@ -20,33 +26,38 @@ TITLE_CHARS = 200  # of a title in the palette: its matcher scores every charact
 class NoteCommands(Provider):
     """Search notes by title and nuggets by name (main screen only)."""
 
-    def _main(self):  # type: ignore[no-untyped-def]
+    def _main(self) -> tuple[MainScreen, Shelf] | None:
+        """The main screen and its notes, once they are read."""
         from .screens.main import MainScreen
 
         screen = self.screen
-        return screen if isinstance(screen, MainScreen) and screen.shelf is not None else None
+        if isinstance(screen, MainScreen) and screen.shelf is not None:
+            return screen, screen.shelf
+        return None
 
     async def discover(self) -> Hits:
-        main = self._main()
-        if main is None:
+        found = self._main()
+        if found is None:
             return
-        for summary in main.shelf.nuggets():
+        main, shelf = found
+        for summary in shelf.nuggets():
             label = f"Nugget: {one_line(summary.name)}"
             yield DiscoveryHit(Text(label), partial(main.show_nugget, summary.name), text=label,
                                help=f"{counted(summary.visible, 'note')}, "
                                     f"{summary.hidden:,} archived")
 
     async def search(self, query: str) -> Hits:
-        main = self._main()
-        if main is None:
+        found = self._main()
+        if found is None:
             return
+        main, shelf = found
         matcher = self.matcher(query)
-        for summary in main.shelf.nuggets():
+        for summary in shelf.nuggets():
             label = f"Nugget: {one_line(summary.name)}"
             score = matcher.match(label)
             if score > 0:
                 yield Hit(score, Text(label), partial(main.show_nugget, summary.name), text=label)
-        notes = main.shelf.list_notes(include_hidden=True, query=query)
+        notes = shelf.list_notes(include_hidden=True, query=query)
         for note in notes[:MAX_HITS]:
             title = one_line((fields.text(note, "title") or note["id"])[:TITLE_CHARS])
             label = f"Note: {title}"

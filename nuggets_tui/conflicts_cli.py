@@ -69,7 +69,7 @@ def conflicts(obj: Context, as_json: bool, include_settled: bool) -> None:
               f"({counted(len(group.note_ids), 'note')}, {len(group.positions)} positions, "
               f"{group.kind})")
         for note_id in group.note_ids:
-            _echo(_note_line(graph.get(note_id)))
+            _echo(_note_line(graph.notes[graph.index[note_id]]))
     click.echo(f"{counted(len(groups), 'contradiction group')}"
                + ("; decide one with: nuggets resolve GROUP --keep NOTE_ID" if groups else ""),
                err=True)
@@ -102,6 +102,7 @@ def resolve(obj: Context, group_id: str, keep: str | None, merge: bool, both: bo
     if both:
         _both_stand(memory, graph, group, do_apply)
         return
+    assert keep is not None  # not --both: --keep was given (checked above)
     plan = plan_decision(memory, group, keep, "merge" if merge else "keep", graph=graph)
     how = f"merge into {keep}" if merge else f"{keep} stands"
     _show_plan(plan, f"Decision on {group.id}: {how}", do_apply)
@@ -184,7 +185,7 @@ def verdicts(obj: Context, as_json: bool, only: str | None, scorer: str | None,
         _print_json([v.to_json_dict() for v in found])
         return
     for v in found:
-        note = graph.get(v.note_id)
+        note = graph.notes[graph.index[v.note_id]]
         _echo(f"{v.verdict:<8} {v.strength:5.2f}  {one_line(v.note_id)}  "
               f"{one_line(fields.text(note, 'title'))}  - {one_line(v.why)}")
     click.echo(counted(len(found), "verdict"), err=True)
@@ -209,7 +210,8 @@ def act(obj: Context, verdict: str, memory_md: Path | None, do_apply: bool,
     chosen = [v for v in _judge(obj, memory, graph, scorer, model).verdicts
               if v.verdict == verdict]
     if verdict == "reject":
-        nugget_of = {v.note_id: fields.nugget(graph.get(v.note_id)) for v in chosen}
+        nugget_of = {v.note_id: fields.nugget(graph.notes[graph.index[v.note_id]])
+                     for v in chosen}
         operations, result = act_operations(chosen, "reject", memory.now(), nugget_of)
         require_plans(memory)
         plan = memory.plan_operations(operations, result, graph=graph)
@@ -220,19 +222,19 @@ def act(obj: Context, verdict: str, memory_md: Path | None, do_apply: bool,
     ids = {v.note_id for v in chosen}
     promoted = Graph(graph.path, graph.with_notes([n for n in graph.notes if n["id"] in ids]),
                      graph.fingerprint)
-    plan = memory.plan_promotion(threshold=0, graph=promoted)
-    _echo_lines(render.promotion_text(plan, memory.words))
+    promotion = memory.plan_promotion(threshold=0, graph=promoted)
+    _echo_lines(render.promotion_text(promotion, memory.words))
     if not do_apply:
         _echo("\nDry run: nothing written. Run again with --apply to write it.")
         return
-    added = memory.promote(plan)
+    added = memory.promote(promotion)
     run = current_run()
-    run.add_counts({"promoted_added": added, "promoted_updated": plan.updated})
-    run.summary = f"promoted every promote verdict: {added} added, {plan.updated} updated"
+    run.add_counts({"promoted_added": added, "promoted_updated": promotion.updated})
+    run.summary = f"promoted every promote verdict: {added} added, {promotion.updated} updated"
     if memory.promotion_run is not None:
         run.run_id = memory.promotion_run.run_id
         run.undo = f"nuggets undo {run.run_id}"
-        _echo(f"\nWritten to {shown_path(plan.path)} as run {run.run_id} "
+        _echo(f"\nWritten to {shown_path(promotion.path)} as run {run.run_id} "
               f"(undo: nuggets undo {run.run_id})")
     else:
         _echo("\nNothing to write.")

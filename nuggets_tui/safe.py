@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
-from textual.dom import DOMNode
+from textual.widget import Widget
 
 from core.safeio.inert_text import inert, one_line
 
@@ -41,7 +41,7 @@ def _with_more(shown: Text, more: int) -> Text:
     return shown
 
 
-def notify(node: DOMNode, message: object, title: str = "", **options: Any) -> None:
+def notify(node: Widget, message: object, title: str = "", **options: Any) -> None:
     """A toast: its text shows as one inert line (cut as `line` cuts), never as markup."""
     node.notify(line(message).plain, title=line(title).plain, markup=False, **options)
 
@@ -51,6 +51,7 @@ def more_lines(count: int, where: str = "") -> Text:
     return Text(f"… {count:,} more lines not shown{where}\n", style="dim italic")
 
 
-def join(*parts: Text | str) -> Text:
-    """Plain strings here are our own words (no markup is parsed either way)."""
+def join(*parts: Text | str | tuple[str, str]) -> Text:
+    """Plain strings here are our own words (no markup is parsed either way); a (text, style)
+    pair is our own words in that style."""
     return Text.assemble(*parts, end="")

@@ -70,7 +70,7 @@ def _groups(shelf: Shelf, nugget: str | None, minimum: int) -> list[list[RawNote
         if i != j:
             parent[i] = j
     linked = range(len(members)) if minimum < 2 else sorted(
-        {end for pair in ends if pair[1] is not None for end in pair})
+        {end for i, j in ends if j is not None for end in (i, j)})
     found: dict[int, list[RawNote]] = {}
     for i in linked:
         root = i

@@ -24,7 +24,7 @@ def _hits(note: RawNote) -> float:
     return value if isinstance(value, int | float) and not isinstance(value, bool) else 0
 
 
-_KEYS: dict[NoteOrder, tuple[Callable[[RawNote], object], bool]] = {
+_KEYS: dict[NoteOrder, tuple[Callable[[RawNote], float | str], bool]] = {
     "hits": (_hits, True),
     "updated": (fields.updated_at, True),
     "title": (lambda note: fields.text(note, "title").casefold(), False),
@@ -36,7 +36,7 @@ def ordered(notes: list[RawNote], order: NoteOrder) -> list[RawNote]:
     if order == "file":
         return notes
     key, descending = _KEYS[order]
-    return sorted(notes, key=key, reverse=descending)  # type: ignore[arg-type]
+    return sorted(notes, key=key, reverse=descending)
 
 
 class OrderedNotes:

@@ -365,12 +365,12 @@ def _is_foreign(path: Path) -> bool:
 
 
 def file_run(home: Path, name: str, before: str | None, after: str | None, base: str,
-             kind: str, at: str, undoes: str | None = None, summary: str = "",
+             kind: JournalKind, at: str, undoes: str | None = None, summary: str = "",
              promoted: list[PromotionEntry] | None = None) -> JournalEntry:
     """The entry of a run that replaces one file (MEMORY.md, an AGENTS.md, a file of ours),
     named as the store names it (core/journal/own_files.py), over the version with fingerprint
-    `base`
-    (`after` None: removes it), with both texts; the next run id of the journal at `home`."""
+    `base` (`after` None: removes it), with both texts; the next run id of the journal at
+    `home`."""
     seq, run_id = next_run_id(home, at)
     return JournalEntry.model_construct(
         run_id=run_id, seq=seq, kind=kind, at=at, base_fingerprint=base,

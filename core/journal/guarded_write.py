@@ -26,6 +26,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from core.errors import (
@@ -59,7 +60,7 @@ LOCK_NAME = ".graph.lock"
 LOCK_TIMEOUT_SECONDS = 30.0
 
 
-def _load_renameat2():  # type: ignore[no-untyped-def]
+def _load_renameat2() -> Callable[..., int] | None:
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
         function = libc.renameat2
@@ -422,8 +423,8 @@ def settle(path: Path) -> list[str]:
         swaps = _side_files(target, SWAP_SUFFIX)
     except OSError as exc:
         raise GraphError(f"{target.parent}: cannot be searched: {exc.strerror or exc}") from None
-    messages = [_settling(part, lambda p=part: _remove_part(p)) for part in parts]
-    messages += [_settling(swap, lambda s=swap: _settle_swap(path, target, s)) for swap in swaps]
+    messages = [_settling(part, partial(_remove_part, part)) for part in parts]
+    messages += [_settling(swap, partial(_settle_swap, path, target, swap)) for swap in swaps]
     return messages
 
 

@@ -9,7 +9,8 @@ fields are checked once per layout (its keys and the types of its values, in ord
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Collection
+from typing import Any, Literal
 
 from core.notes.json_numbers import LongInteger, SpelledFloat, SpelledInt
 
@@ -114,7 +115,7 @@ def _nesting_is_plain(value: list[Any] | dict[str, Any], depth: int) -> bool:
     """No container in `value` (itself at `depth`) sits deeper than MAX_DEPTH."""
     if depth > MAX_DEPTH:
         return False
-    children = value.values() if type(value) is dict else value
+    children: Collection[Any] = value.values() if type(value) is dict else value
     if _CONTAINERS.isdisjoint(map(type, children)):
         return True
     for child in children:
@@ -134,7 +135,7 @@ class PlainNotes:
             return False
         keys, types = tuple(note), tuple(map(type, note.values()))
         layout = (keys, types)
-        nested = self._layouts.get(layout, False)
+        nested: tuple[str, ...] | None | Literal[False] = self._layouts.get(layout, False)
         if nested is False:
             nested = self._layouts[layout] = self._nested_fields(keys, types)
         if nested is None or not note["id"] or note.get("hits", 0) < 0:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import json
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, cast
 
 from core.models import RawNote
 from core.notes import fields
@@ -43,8 +43,9 @@ def content_lines(before: str, after: str, context: int = 1) -> list[tuple[LineT
     for line in diff:
         if line.startswith(("---", "+++")):
             continue
-        tag = "@" if line.startswith("@@") else line[:1]
-        out.append((tag, line if tag == "@" else line[1:]))  # type: ignore[arg-type]
+        # A unified diff's lines start with ' ', '-', '+' or '@@'.
+        tag = cast(LineTag, "@" if line.startswith("@@") else line[:1])
+        out.append((tag, line if tag == "@" else line[1:]))
     return out
 
 

@@ -43,8 +43,8 @@ def agent_tokens(text: str, limit: int | None = None) -> list[str]:
     """The agent's `tokenize`: lower-case ASCII runs of 2+ of `a-z0-9/_:-`, stop words dropped,
     in order, repeats kept; stops after `limit` tokens."""
     if limit is None or len(text) <= 512:
-        found = filterfalse(AGENT_STOP_WORDS.__contains__, _TOKEN.findall(js_lower(text)))
-        return list(found if limit is None else islice(found, limit))
+        kept = filterfalse(AGENT_STOP_WORDS.__contains__, _TOKEN.findall(js_lower(text)))
+        return list(kept if limit is None else islice(kept, limit))
     # Only the first tokens are wanted: lower-case a growing head of a long text, never
     # trusting a token that touches the cut (it may go on past it).
     size = 512

@@ -15,7 +15,7 @@ JSON parser reads, are refused with a `NotFiniteError` instead of written as `Na
 from __future__ import annotations
 
 import json
-from json.encoder import encode_basestring  # type: ignore[attr-defined]
+from json.encoder import encode_basestring
 from typing import Any
 
 from core.notes.json_numbers import SPELLED

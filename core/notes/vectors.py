@@ -7,7 +7,7 @@ code units (JavaScript's `.length`). The numbers themselves are built by the age
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from core.models import RawNote
 from core.notes import fields
@@ -23,7 +23,7 @@ def vector_spec(note: RawNote) -> dict[str, Any]:
     kind = "fact" if note.get("kind") == "fact" else "note"
     stored = tuple(map(note.get, _META))
     if tuple(map(type, stored)) == _ALL_STR:
-        meta = list(map(str.__add__, _META_PREFIXES, stored))
+        meta = list(map(str.__add__, _META_PREFIXES, cast(tuple[str, ...], stored)))
     else:  # what the agent infers for a note without them
         meta = [f"{name}:{fields.meta(note, name)}" for name in _META]
     parts = [f"kind:{kind}", *meta, f"note:{note['id']}",

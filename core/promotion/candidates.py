@@ -9,7 +9,14 @@ import re
 from collections.abc import Collection, Mapping
 from pathlib import Path
 
-from core.models import BlockedEntry, PromotionEntry, PromotionPlan, RawNote, ShadowedNote
+from core.models import (
+    BlockedEntry,
+    PromotionAction,
+    PromotionEntry,
+    PromotionPlan,
+    RawNote,
+    ShadowedNote,
+)
 from core.notes import fields
 from core.notes.js_strings import normalize_tag
 from core.notes.snapshot import EMPTY_FINGERPRINT
@@ -182,7 +189,8 @@ def plan_promotion(
                                         hash=digest, shadowed=_shadowed(others)))
             continue
         left_out = note["id"] in drop
-        action = "drop" if left_out else doc.upsert(section, title, lines, _agent_tail(note))
+        action: PromotionAction = (
+            "drop" if left_out else doc.upsert(section, title, lines, _agent_tail(note)))
         (dropped if left_out else entries).append(
             PromotionEntry(note_id=note["id"], nugget_name=fields.nugget(note), section=section,
                            title=title, text=text, action=action, allowed_despite=reason,

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.errors import NuggetsError
+from core.models import PromotionAction
 from core.notes.snapshot import EMPTY_FINGERPRINT, fingerprint
 from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
 
@@ -186,7 +187,7 @@ class MemoryDocument:
         return next((s for s in self.sections if s.name == name), None)
 
     def upsert(self, section: str, title: str, entry: list[str],
-               tail: list[str] | None = None) -> str:
+               tail: list[str] | None = None) -> PromotionAction:
         """Add the entry to its section (made when missing) or update it in place: "add",
         "update", or "same" when it reads the same already. Further entries of that title in
         the section are removed; `tail`: see `_Section.absorb`."""
@@ -207,7 +208,7 @@ class MemoryDocument:
         place.replace(first, entry)
         return "update"
 
-    def add_line(self, section: str, line: str) -> str:
+    def add_line(self, section: str, line: str) -> PromotionAction:
         """Add a plain line (`- text`, no title) at the end of the section (made when
         missing) unless the section holds it already: "add" or "same"."""
         place = self._section(section) or self._add_section(section)
@@ -220,10 +221,12 @@ class MemoryDocument:
         """Take every entry of `title` out of `section`; a section left with nothing but blank
         lines goes too. True when something was removed."""
         place = self._section(section)
-        numbers = place.numbers(title) if place else []
+        if place is None:
+            return False
+        numbers = place.numbers(title)
         for number in numbers:
-            place.remove(number)  # type: ignore[union-attr]
-        if place is not None and numbers and place.blank():
+            place.remove(number)
+        if numbers and place.blank():
             at = self.sections.index(place)
             del self.sections[at]
             if at == len(self.sections):  # it was the last: the file ends at the one before

@@ -96,11 +96,11 @@ class _LinkPhase:
         by_nugget: dict[str, list[int]] = {}
         group_keys = run.group_keys
         for position in order:
-            by_nugget.setdefault(group_keys[position][0], []).append(position)  # type: ignore
+            by_nugget.setdefault(group_keys[position][0], []).append(position)
         for positions in by_nugget.values():
             keys = [group_keys[p] for p in positions]
-            nugget = _Nugget(positions, [k[1] for k in keys],  # type: ignore[index]
-                             [k[2] in fields.SHARED_SCOPES for k in keys])  # type: ignore[index]
+            nugget = _Nugget(positions, [k[1] for k in keys],
+                             [k[2] in fields.SHARED_SCOPES for k in keys])
             for place, position in enumerate(positions):
                 self.nugget_of[position] = nugget
                 self.place[position] = place
@@ -109,7 +109,8 @@ class _LinkPhase:
         """The first other open note of the nugget, compatible, not linked with this one either
         way, sharing at least two distinct tokens."""
         run, notes = self.run, self.run.notes
-        nugget: _Nugget = self.nugget_of[position]  # type: ignore[assignment]
+        # Only notes of the pass order are asked about, and each of them has its nugget.
+        nugget: _Nugget = self.nugget_of[position]  # type: ignore[assignment]  # see above
         positions, closed, mine = nugget.positions, nugget.closed, self.place[position]
         note_id = notes[position]["id"]
         my_set, token_set, sets = run.token_set(position), run.token_set, run.sets
@@ -131,7 +132,7 @@ class _LinkPhase:
             return other["id"] not in my_targets and all(
                 link["to"] != note_id for link in fields.links(other))
 
-        _, subject, scope, _ = run.group_keys[position]  # type: ignore[misc]
+        _, subject, scope, _ = run.group_keys[position]
         if scope in fields.SHARED_SCOPES:
             lists = [nugget.everyone]
         else:
@@ -152,6 +153,7 @@ class _LinkPhase:
 
     def gain(self, position: int) -> None:
         self.gained[position] = 1
+        # Only notes of the pass order gain a link, and each of them has its nugget.
         self.nugget_of[position].closed[self.place[position]] = 1  # type: ignore[union-attr]
 
 

@@ -24,19 +24,19 @@ class _MergeGroups:
         group_keys = run.group_keys
         for place, position in enumerate(order):
             key = group_keys[position]
-            members = self.members.get(key)  # type: ignore[arg-type]
+            members = self.members.get(key)
             if members is None:
-                self.members[key] = [place]  # type: ignore[index]
+                self.members[key] = [place]
             else:
                 members.append(place)
         self._indexes: dict[GroupKey, MergeIndex] = {}
 
     def alone(self, position: int) -> bool:
         """No other note shares its group: nothing to index, nor to tokenize."""
-        return len(self.members[self.run.group_keys[position]]) == 1  # type: ignore[index]
+        return len(self.members[self.run.group_keys[position]]) == 1
 
     def index(self, position: int) -> MergeIndex:
-        key: GroupKey = self.run.group_keys[position]  # type: ignore[assignment]
+        key = self.run.group_keys[position]
         found = self._indexes.get(key)
         if found is None:
             members = self.members[key]

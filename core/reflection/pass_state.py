@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
-from core.models import MergeOp, Operation, RawNote, ReflectionChange, ReflectionResult
+from core.models import (
+    ChangeType,
+    MergeOp,
+    Operation,
+    RawNote,
+    ReflectionChange,
+    ReflectionResult,
+)
 from core.notes import fields
 from core.notes.text import note_tokens
 from core.notes.working_set import Workspace, replay
@@ -14,6 +22,8 @@ COUNTERS = {"rewrite": "rewritten", "merge": "merged", "hide": "hidden", "tag": 
             "link": "linked"}
 
 GroupKey = tuple[str, str, str, str]
+# The group key held for a note outside the pass's scope: no phase reads it.
+NO_GROUP: GroupKey = ("", "", "", "")
 _ONLY_STR = frozenset((str,))
 
 
@@ -21,7 +31,7 @@ def group_key(note: RawNote) -> GroupKey:
     """Nugget, subject, scope and type: notes merge only within one group (SPEC §3 phase 3)."""
     key = (note.get("nuggetName"), note.get("subject"), note.get("scope"), note.get("type"))
     if _ONLY_STR.issuperset(map(type, key)):
-        return key  # type: ignore[return-value]
+        return cast(GroupKey, key)
     # A legacy nugget name, or metadata the agent would infer.
     return (fields.nugget(note), fields.meta(note, "subject"), fields.meta(note, "scope"),
             fields.meta(note, "type"))
@@ -47,25 +57,26 @@ class PassRun:
         self.changes: list[ReflectionChange] = []
         self.counts = dict.fromkeys(COUNTERS.values(), 0)
         self.touched: set[int] = set()  # archived in phase 2 or merged in phase 3
-        self.group_keys: list[GroupKey | None] = [None] * len(notes)  # of the notes in scope
+        self.group_keys: list[GroupKey] = [NO_GROUP] * len(notes)  # of the notes in scope
         # Each note's tokens; their set and its mask (mergeindex.token_mask) are made together.
         self._tokens: list[list[str] | None] = [None] * len(notes)
         self.sets: list[frozenset[str] | None] = [None] * len(notes)
         self.masks: list[int] = [0] * len(notes)
         # One string per distinct token, not one per note that has it: ~100 MB less at 100k
         # notes, and the pass ends without freeing millions of strings.
-        self._same_token = {}.setdefault
+        same_token: dict[str, str] = {}
+        self._same_token = same_token.setdefault
 
     def check(self) -> None:
         """Called between phases and every few hundred notes: stop when the caller asks."""
         if self.should_stop is not None and self.should_stop():
             raise PassCancelled
 
-    def record(self, op: Operation, change_type: str, position: int, detail: str) -> None:
+    def record(self, op: Operation, change_type: ChangeType, position: int, detail: str) -> None:
         self.operations.append(op)
         self.changes.append(
             ReflectionChange(
-                type=change_type, nugget_name=self.group_keys[position][0],  # type: ignore
+                type=change_type, nugget_name=self.group_keys[position][0],
                 note_id=self.notes[position]["id"], detail=detail,
             )
         )

@@ -123,12 +123,12 @@ def _tidy(run: PassRun, position: int) -> None:
         return
     cleaned = normalize(content)
     if cleaned and cleaned != content:
-        op = RewriteOp(id=run.next_id(), note_id=note_id, content=cleaned)
-        run.record(op, "rewrite", position, REWRITE_DETAIL)
+        rewrite = RewriteOp(id=run.next_id(), note_id=note_id, content=cleaned)
+        run.record(rewrite, "rewrite", position, REWRITE_DETAIL)
     tags = new_tags(run.notes[position], run.tokens(position))
     if tags != fields.tags(note):
-        op = RetagOp(id=run.next_id(), note_id=note_id, tags=tags)
-        run.record(op, "tag", position, "Tags -> " + ", ".join(tags))
+        retag = RetagOp(id=run.next_id(), note_id=note_id, tags=tags)
+        run.record(retag, "tag", position, "Tags -> " + ", ".join(tags))
 
 
 def _pass_order(run: PassRun, in_scope: list[int], keys: list[str]) -> list[int]:
@@ -144,4 +144,4 @@ def _pass_order(run: PassRun, in_scope: list[int], keys: list[str]) -> list[int]
 
 def _order_fields(run: PassRun, position: int) -> tuple[str, str, str]:
     note = run.ws.original[position]
-    return run.group_keys[position][0], fields.updated_at(note), note["id"]  # type: ignore
+    return run.group_keys[position][0], fields.updated_at(note), note["id"]

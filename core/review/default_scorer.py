@@ -89,10 +89,10 @@ def default_score(note: RawNote, context: ScoringContext) -> Scored:
     sessions = context.sessions.get(note["id"], 0)
     age = _age_days(note, context.now)
     content = fields.text(note, "content").strip()
-    confidence = note.get("confidence")
+    stated = note.get("confidence")
     # A confidence spelled past a float's range (1e999) reads as infinite: counted as none.
-    finite = isinstance(confidence, int | float) and math.isfinite(confidence)
-    confidence = confidence if finite else 0.7
+    confidence = (stated if isinstance(stated, int | float) and math.isfinite(stated)
+                  else 0.7)
     scores: dict[str, float] = {}
     reasons: dict[str, str] = {}
 

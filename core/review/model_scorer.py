@@ -224,7 +224,7 @@ def _verdict(item: dict[str, Any], note_id: str, known: set[str]) -> Verdict:
     reasons = {name: "scored by the model" for name in SCORE_NAMES}
     return Verdict(note_id, scores, round(strength, 4), verdict, reasons,
                    why or "the model's verdict", target if verdict == "compress" else None,
-                   tuple(merge_ids) if verdict == "merge" else (), "model")
+                   tuple(merge_ids) if verdict == "merge" and merge_ids else (), "model")
 
 
 @dataclass

@@ -30,11 +30,11 @@ _KINDS = (
 )
 
 
-def _size(count: int) -> str:
+def _size(count: float) -> str:
     for unit in ("bytes", "KB", "MB", "GB"):
         if count < 1024 or unit == "GB":
             return f"{count:,} {unit}" if unit == "bytes" else f"{count:.1f} {unit}"
-        count /= 1024  # type: ignore[assignment]
+        count /= 1024
     return ""  # unreachable
 
 

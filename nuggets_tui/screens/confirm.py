@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -12,6 +13,17 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..safe import line
+
+
+def if_yes(action: Callable[[], object]) -> Callable[[bool | None], None]:
+    """A ConfirmScreen's callback that runs `action` on yes (what it returns, a worker, is
+    not wanted)."""
+
+    def answered(yes: bool | None) -> None:
+        if yes:
+            action()
+
+    return answered
 
 
 class ConfirmScreen(ModalScreen[bool]):

@@ -34,7 +34,7 @@ from ..widgets.diff_view import DiffView, heading, note_diff_text
 from ..widgets.footer import Footer
 from ..widgets.verdict_text import verdict_line
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
-from .confirm import ConfirmScreen
+from .confirm import ConfirmScreen, if_yes
 
 NOTES_SHOWN = 50  # of one group's notes, and of a decision's diffs: a topic may hold thousands
 HOW_WORDS = {"keep": "stands; the others are archived with a link to it",
@@ -345,7 +345,7 @@ class ConflictsScreen(Screen[bool]):
             line(shown_path(journal_dir(self.memory.journal_home))),
             ", so ctrl+z on the notes (or the run history, l) undoes it.")
         self.app.push_screen(ConfirmScreen("Apply the decision", body, yes="Apply"),
-                             lambda yes: self._apply(decision) if yes else None)
+                             if_yes(lambda: self._apply(decision)))
 
     @work(thread=True, exclusive=True, group="write", description="_apply")
     def _apply(self, decision: Decision) -> None:
@@ -373,8 +373,11 @@ class ConflictsScreen(Screen[bool]):
             "on the current file and plan the same decision?")
         self.graph = self.decision = None
         redo = (decision.group.id, decision.keep, decision.how)
-        self.app.push_screen(ConfirmScreen("Stale plan", body, yes="Plan again"),
-                             lambda yes: self.find(redo) if yes else self.find())
+
+        def answered(yes: bool | None) -> None:
+            self.find(redo if yes else None)
+
+        self.app.push_screen(ConfirmScreen("Stale plan", body, yes="Plan again"), answered)
 
     def action_both(self) -> None:
         group, found = self.group, self.found
@@ -386,7 +389,7 @@ class ConflictsScreen(Screen[bool]):
             line(shown_path(journal_dir(self.memory.journal_home).parent)),
             " and not asked again until one of its notes changes.")
         self.app.push_screen(ConfirmScreen("Both stand", body, yes="Both stand"),
-                             lambda yes: self._both(group, found) if yes else None)
+                             if_yes(lambda: self._both(group, found)))
 
     @work(thread=True, exclusive=True, group="write", description="_both")
     def _both(self, group: Group, found: Found) -> None:

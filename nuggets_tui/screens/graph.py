@@ -13,6 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Static, TabbedContent, TabPane, Tree
+from textual.widgets.tree import TreeNode
 
 from core.browse.link_graph import Edge, edges, groups, orphans
 from core.browse.shelf import Shelf
@@ -112,9 +113,11 @@ class GraphScreen(Screen[str | None]):
 
     # -- the neighbourhood --------------------------------------------------------------------
 
-    def _expand(self, node, hops: int) -> None:  # type: ignore[no-untyped-def]
+    def _expand(self, node: TreeNode[Hop], hops: int) -> None:
         """Add the node's links and backlinks as children (once), `hops` levels deep."""
-        hop: Hop = node.data
+        hop = node.data
+        if hop is None:  # a leaf (a cycle, a note not found): nothing to follow
+            return
         if not node.children:
             onward = self._onward(hop)
             for edge in onward[:EDGES_SHOWN]:

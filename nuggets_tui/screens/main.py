@@ -33,7 +33,7 @@ from ..widgets.note_table import NoteTable
 from ..widgets.nugget_list import NuggetList
 from ..widgets.overview import OverviewPanel
 from ..widgets.virtual_table import VirtualTable
-from .confirm import ConfirmScreen
+from .confirm import ConfirmScreen, if_yes
 
 BLOCKERS_SHOWN = 20  # notes named in the dialog when an undo is blocked
 FIRST_PAGE = 100  # notes read from the head of the file to show while the rest is read
@@ -468,8 +468,11 @@ class MainScreen(Screen[None]):
     def action_history(self) -> None:
         from .history import HistoryScreen
 
-        self.app.push_screen(HistoryScreen(self.memory),
-                             lambda run_id: self.undo_run(run_id) if run_id else None)
+        def chosen(run_id: str | None) -> None:
+            if run_id:
+                self.undo_run(run_id)
+
+        self.app.push_screen(HistoryScreen(self.memory), chosen)
 
     def _current_graph(self) -> Graph | None:
         """The graph as loaded, while the file on disk is still that version (by its stat);
@@ -520,7 +523,7 @@ class MainScreen(Screen[None]):
                     f"table (h shows archived notes); {self.memory.words.archive_effect}. The run "
                     "is journaled: ctrl+z or u brings it back.")
         self.app.push_screen(ConfirmScreen("Archive this note", body, yes="Archive"),
-                             lambda yes: self._archive(note) if yes else None)
+                             if_yes(lambda: self._archive(note)))
 
     @work(thread=True, exclusive=True, group="write", description="_archive")
     def _archive(self, note: RawNote) -> None:
@@ -580,7 +583,7 @@ class MainScreen(Screen[None]):
         )
         self.app.push_screen(
             ConfirmScreen(f"Undo run {one_line(entry.run_id)}", body, yes="Undo"),
-            lambda yes: self._undo(entry.run_id) if yes else None,
+            if_yes(lambda: self._undo(entry.run_id)),
         )
 
     def _say_blocked(self, run_id: str, blockers: list[str]) -> None:

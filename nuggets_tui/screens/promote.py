@@ -28,7 +28,7 @@ from ..widgets.busy import Busy
 from ..widgets.diff_view import MAX_DIFF_LINES, DiffView
 from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
-from .confirm import ConfirmScreen
+from .confirm import ConfirmScreen, if_yes
 
 _ACTION_STYLES = {"add": "green", "update": "yellow", "same": "dim", "held": "bold red",
                   "drop": "red"}
@@ -75,8 +75,8 @@ class EntryRows(RowRenderer[Row]):
                 line(row.section), line(row.title)]
 
     def style(self, row: Row) -> str | None:
-        shadow = isinstance(row, ShadowRow)
-        return "virtual-table--dim" if shadow or action_of(row) in ("same", "drop") else None
+        dim = isinstance(row, ShadowRow) or action_of(row) in ("same", "drop")
+        return "virtual-table--dim" if dim else None
 
 
 ENTRY_COLUMNS = (
@@ -288,7 +288,7 @@ class PromoteScreen(Screen[bool]):
         )
         title = str(line(f"Write {self._file_name(plan)}"))
         self.app.push_screen(ConfirmScreen(title, body, yes="Write"),
-                             lambda yes: self._write(plan) if yes else None)
+                             if_yes(lambda: self._write(plan)))
 
     @work(thread=True, exclusive=True, group="write", description="_write")
     def _write(self, plan: PromotionPlan) -> None:

@@ -31,7 +31,7 @@ from ..widgets.busy import Busy
 from ..widgets.diff_view import MAX_DIFF_LINES, DiffView, diff_line, heading
 from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
-from .confirm import ConfirmScreen
+from .confirm import ConfirmScreen, if_yes
 
 KINDS = (("hide", "Archive"), ("rewrite", "Rewrite"), ("tag", "Tag"), ("merge", "Merge"),
          ("link", "Link"))
@@ -441,7 +441,7 @@ class ReviewScreen(Screen[bool]):
 
     # -- keeping and rejecting ----------------------------------------------------------------
 
-    def action_toggle(self) -> None:
+    def action_toggle(self) -> None:  # type: ignore[override]  # the space key's, not DOMNode's
         table = self.table
         row = table.current
         if not isinstance(row, ChangeRow):
@@ -477,8 +477,9 @@ class ReviewScreen(Screen[bool]):
     def _group_at(self, index: int) -> Group | None:
         rows = self.table.rows
         for position in range(min(index, len(rows) - 1), -1, -1):
-            if isinstance(rows[position], Group):
-                return rows[position]  # type: ignore[return-value]
+            row = rows[position]
+            if isinstance(row, Group):
+                return row
         return None
 
     def action_jump(self, step: int) -> None:
@@ -557,7 +558,7 @@ class ReviewScreen(Screen[bool]):
             "in the file and can be brought back.",
         )
         self.app.push_screen(ConfirmScreen("Apply the kept changes", body, yes="Apply"),
-                             lambda yes: self._apply(plan, kept) if yes else None)
+                             if_yes(lambda: self._apply(plan, kept)))
 
     @work(thread=True, exclusive=True, group="write", description="_apply")
     def _apply(self, plan: Plan, kept: set[int]) -> None:
@@ -594,7 +595,7 @@ class ReviewScreen(Screen[bool]):
         )
         self.graph = None  # plan again from the file as it is now
         self.app.push_screen(ConfirmScreen("Stale plan", body, yes="Plan again"),
-                             lambda yes: self.replan() if yes else None)
+                             if_yes(self.replan))
 
     def action_back(self) -> None:
         if self.uncapped and any(w.group == "plan" and w.is_running for w in self.workers):

@@ -4,6 +4,7 @@ as added/removed."""
 from __future__ import annotations
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
@@ -68,7 +69,7 @@ def heading(note: RawNote) -> Text:
 class DiffView(VerticalScroll):
     DEFAULT_CSS = "DiffView > Static { width: 1fr; }"
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         yield Static("", id="diff-body")
 
     _text = Text("")

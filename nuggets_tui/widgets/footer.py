@@ -58,9 +58,9 @@ class Footer(TextualFooter):
     def _is_narrow(self) -> bool:
         return self.app.size.width < getattr(self.screen, "FULL_FOOTER", NARROW)
 
-    def on_resize(self, event: events.Resize) -> None:
-        if self._is_narrow() != self._narrow:
-            self.recompose()
+    async def on_resize(self, event: events.Resize) -> None:
+        if self._is_narrow() != self._narrow:  # compact below the screen's width, full above
+            await self.recompose()
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         if screen.app.app_focus and self.is_attached and screen is self.screen:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
@@ -80,7 +81,7 @@ class NoteDetailPane(VerticalScroll):
 
     DEFAULT_CSS = "NoteDetailPane > Static { width: 1fr; }"
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         yield Static(Text("Select a note to see it here.", style="dim"), id="detail-body")
 
     _shown: tuple[NoteDetail, Verdict | None] | None = None

@@ -119,6 +119,8 @@ class VirtualTable(ScrollView, Generic[Row], can_focus=True):
     class Selected(Highlighted):
         """Enter (or a double click) on a row."""
 
+        row: Any  # always a row: only a row is selected
+
     def __init__(self, columns: Sequence[Column], renderer: RowRenderer[Row], *,
                  empty_text: str = "Nothing to show.", id: str | None = None,
                  classes: str | None = None) -> None:

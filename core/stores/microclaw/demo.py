@@ -13,6 +13,7 @@ from __future__ import annotations
 import shutil
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from core.safeio.atomic_write import atomic_write
 from core.stores.microclaw.generate import Chat, Row, add_edge, add_triple, bot_time, create, insert
@@ -40,11 +41,11 @@ def _rows(now: datetime) -> list[Row]:
         return bot_time(now - timedelta(days=days))
 
     def row(content: str, chat: Chat | None, category: str = "KNOWLEDGE",
-            confidence: float = 0.8, seen: float = 2, **extra: object) -> Row:
+            confidence: float = 0.8, seen: float = 2, **extra: Any) -> Row:
         chat = None if chat is None else chat
         return Row(content=content, category=category, chat=chat, confidence=confidence,
                    created_at=at(seen + 20), updated_at=at(seen), last_seen_at=at(seen),
-                   **extra)  # type: ignore[arg-type]
+                   **extra)
 
     return [
         row("User's name is Alice and she lives in Tokyo", ALICE, "PROFILE", 0.95),

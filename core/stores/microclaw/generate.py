@@ -118,6 +118,7 @@ def insert(conn: sqlite3.Connection, rows: Iterable[Row], chats: Iterable[Chat] 
         cursor = conn.execute(
             f"INSERT INTO memories ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
             [values[n] for n in names])
+        assert cursor.lastrowid is not None  # set by every INSERT
         ids.append(cursor.lastrowid)
     conn.execute("COMMIT")
     return ids
@@ -197,9 +198,9 @@ def random_rows(count: int, chats: list[Chat], now: datetime, seed: int = 0,
     """`count` rows over the chats and global (a tenth of them, at most GLOBAL_ROWS unless
     `global_rows` says): every rule finds some work among them."""
     rng = random.Random(seed)
-    share = min(count // 10, GLOBAL_ROWS) if global_rows is None else global_rows
-    share = share / count if count else 0
-    rows = []
+    global_count = min(count // 10, GLOBAL_ROWS) if global_rows is None else global_rows
+    share = global_count / count if count else 0
+    rows: list[Row] = []
     for _ in range(count):
         chat = None if rng.random() < share or not chats else rng.choice(chats)
         created = now - timedelta(days=rng.uniform(0, 180), seconds=rng.randrange(86400))

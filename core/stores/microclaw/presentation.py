@@ -35,7 +35,7 @@ def _confidence(row: RawNote) -> str:
     return f"{confidence:.2f}" if isinstance(confidence, float) else str(confidence or "")
 
 
-COLUMNS = (
+COLUMNS: tuple[NoteColumn, ...] = (
     NoteColumn("Category", 9, 3, lambda row: fields.text(row, "type")),
     NoteColumn("Conf.", 5, 6, _confidence, right=True),
     NoteColumn("Source", 12, 1, lambda row: fields.text(row, "source")),

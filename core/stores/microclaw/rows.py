@@ -70,10 +70,10 @@ def _select(shape: Shape) -> tuple[str, tuple[str, ...]]:
 
 
 _NONE = type(None)
-_KINDS = {"id": frozenset((int,)), "chat_id": frozenset((int, _NONE)),
+_KINDS: dict[str, frozenset[type]] = {"id": frozenset((int,)), "chat_id": frozenset((int, _NONE)),
           "content": frozenset((str,)), "confidence": frozenset((int, float, _NONE)),
           "is_archived": frozenset((int, _NONE)), "external_chat_id": frozenset((str, int, _NONE))}
-_TEXT = frozenset((str, _NONE))
+_TEXT: frozenset[type] = frozenset((str, _NONE))
 
 
 def value_kinds(names: tuple[str, ...]) -> tuple[frozenset[type], ...]:

@@ -25,6 +25,7 @@ from datetime import datetime, timedelta
 from core.clock import parse_iso, to_iso
 from core.errors import NuggetsError
 from core.models import (
+    ChangeType,
     HideOp,
     LinkOp,
     MergeOp,
@@ -142,7 +143,7 @@ class _Builder:
             self.before[note["id"]] = note
         return found
 
-    def _add(self, op: Operation, kind: str, note: RawNote, detail: str) -> None:
+    def _add(self, op: Operation, kind: ChangeType, note: RawNote, detail: str) -> None:
         self.operations.append(op)
         self.changes.append(ReflectionChange.model_construct(
             type=kind, nugget_name=note["nuggetName"], note_id=note["id"], detail=detail))

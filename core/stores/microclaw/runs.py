@@ -63,6 +63,7 @@ from core.journal.own_files import OwnFile, OwnFiles, name_of, own_file, plain_n
 from core.models import (
     HideOp,
     JournalEntry,
+    JournalKind,
     LinkOp,
     Operation,
     Plan,
@@ -299,7 +300,8 @@ class MicroClawRuns:
                 before = {i: rows[i] for i in row_ids if bool(rows[i].get("is_archived")) != to}
                 after = {i: change(row, self.stamp()) for i, row in before.items()}
                 nuggets = {i: nugget_of_row(rows[i]) for i in row_ids}
-                kind, verb = ("archive", "archived ") if to else ("unhide", "unhid ")
+                kind: JournalKind = "archive" if to else "unhide"
+                verb = "archived " if to else "unhid "
                 return self._commit(kind, before, after, [], nuggets, self.now(),
                                     summary=verb + ", ".join(ids))
 
@@ -375,7 +377,7 @@ class MicroClawRuns:
 
     # -- the journaled write ------------------------------------------------------------------
 
-    def _commit(self, kind: str, before: dict[int, Row], after: dict[int, Row],
+    def _commit(self, kind: JournalKind, before: dict[int, Row], after: dict[int, Row],
                 edges: list[Edge], nuggets: dict[int, str], at: str,
                 operations: list[Operation] | None = None,
                 result: ReflectionResult | None = None, undoes: str | None = None,
@@ -404,7 +406,7 @@ class MicroClawRuns:
         changes = [RowChange(i, before[i], after[i]) for i in before]
         return self._land(entry, lambda: write_rows(self.db, changes, edges, self.busy_timeout))
 
-    def _land(self, entry: JournalEntry, write: Callable[[], None]) -> JournalEntry:
+    def _land(self, entry: JournalEntry, write: Callable[[], object]) -> JournalEntry:
         keep = resolve_keep()  # a bad setting refuses before anything is written
         pending = write_pending(self.journal_home, entry, like=self.db)
         try:
@@ -447,7 +449,9 @@ class MicroClawRuns:
         with self.exclusive(), directory_lock(path):
             self._settle_first()
             self.notices += settle(path)
-            return self._write_file(path, before, after, base, kind, summary=summary)
+            # Store.write_file takes any str (core/stores/base.py); only "decide" is passed.
+            return self._write_file(path, before, after, base, kind,  # type: ignore[arg-type]
+                                    summary=summary)
 
     def _undo_file(self, entry: JournalEntry) -> JournalEntry:
         """Put back the text a promotion replaced, if the file is as it left it."""
@@ -462,7 +466,7 @@ class MicroClawRuns:
                                     summary=f"undid {entry.run_id}")
 
     def _write_file(self, path: Path, before: str | None, after: str | None, base: str,
-                    kind: str, undoes: str | None = None, summary: str = "",
+                    kind: JournalKind, undoes: str | None = None, summary: str = "",
                     promoted: list[PromotionEntry] | None = None) -> JournalEntry:
         """Replace (or, `after` None, remove) a file over the version with fingerprint
         `base`, journaled with both texts (call under its lock)."""

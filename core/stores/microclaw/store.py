@@ -179,7 +179,7 @@ class MicroClawStore:
         ids = {row_id(i): i for i in images}
         columns = sorted({c for image in images.values() for c in image})
         numbers = [n for n in ids if n is not None]
-        current: dict[int, dict] = {}
+        current: dict[int | None, dict] = {}
         with read_only(self.graph_path, self.busy_timeout) as conn:
             for start in range(0, len(numbers), CHUNK):  # SQLite bounds a query's parameters
                 chunk = numbers[start:start + CHUNK]

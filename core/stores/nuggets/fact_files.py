@@ -127,6 +127,7 @@ def fact_edits(changes: Iterable[tuple[RawNote, RawNote]], files: list[FactFile]
         by_nugget.setdefault(file.name or "", []).append(file)
     facts = {file.path: list(file.facts) for file in files}
     edits: list[FactEdit] = []
+    new: dict[str, Any] | None  # the fact as the edit leaves it; None: removed
     for before, after in changes:
         key = _key(after)
         if key is None:

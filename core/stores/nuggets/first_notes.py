@@ -64,9 +64,15 @@ def _head(path: Path, size: int) -> str | None:
     return text.removeprefix("\ufeff")
 
 
+def _skip_space(text: str, position: int) -> int:
+    """The position after the blank space at `position`."""
+    found = _SPACE.match(text, position)  # always matches (maybe nothing)
+    return found.end() if found else position
+
+
 def _at(text: str, position: int, expected: str) -> int:
     """The position after `expected` (and the blank space before it); ValueError otherwise."""
-    position = _SPACE.match(text, position).end()  # type: ignore[union-attr]
+    position = _skip_space(text, position)
     if text[position] != expected:
         raise ValueError(f"expected {expected!r}")
     return position + 1
@@ -77,10 +83,10 @@ def _notes(text: str, decoder: json.JSONDecoder) -> Iterator[RawNote]:
     it; other top-level values are read past."""
     position = _at(text, 0, "{")
     while True:
-        position = _SPACE.match(text, position).end()  # type: ignore[union-attr]
+        position = _skip_space(text, position)
         key, position = decoder.raw_decode(text, position)
         position = _at(text, position, ":")
-        position = _SPACE.match(text, position).end()  # type: ignore[union-attr]
+        position = _skip_space(text, position)
         if key == "notes":
             yield from _array(text, _at(text, position, "["), decoder)
             return
@@ -91,7 +97,7 @@ def _notes(text: str, decoder: json.JSONDecoder) -> Iterator[RawNote]:
 def _array(text: str, position: int, decoder: json.JSONDecoder) -> Iterator[RawNote]:
     plain, seen = PlainNotes(), set()
     while True:
-        position = _SPACE.match(text, position).end()  # type: ignore[union-attr]
+        position = _skip_space(text, position)
         if text[position] == "]":
             return
         note, position = decoder.raw_decode(text, position)
@@ -99,7 +105,7 @@ def _array(text: str, position: int, decoder: json.JSONDecoder) -> Iterator[RawN
             return
         seen.add(note["id"])
         yield note
-        position = _SPACE.match(text, position).end()  # type: ignore[union-attr]
+        position = _skip_space(text, position)
         if text[position] != ",":
             return  # "]", or not JSON: either way there is nothing more to show
         position += 1

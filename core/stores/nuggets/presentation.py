@@ -24,7 +24,7 @@ WORDS = StoreWords(
                         "re-creates fact notes from them), in the same unit.",
 )
 
-COLUMNS = (
+COLUMNS: tuple[NoteColumn, ...] = (
     NoteColumn("Scope", 7, 2, lambda note: fields.text(note, "scope")),
     NoteColumn("Type", 10, 3, lambda note: fields.text(note, "type")),
     NoteColumn("Hits", 4, 6, lambda note: str(fields.hits(note)), right=True),

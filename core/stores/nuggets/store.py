@@ -53,6 +53,7 @@ from core.models import (
     FactEdit,
     FileImage,
     JournalEntry,
+    JournalKind,
     NoteDiff,
     Operation,
     Plan,
@@ -135,6 +136,7 @@ class NuggetsStore:
         self.memory_md = memory_md
         self.notices: list[str] = []
         self.promotion_run: JournalEntry | None = None  # the last `promote`'s journal entry
+        self.promotion_runs: list[JournalEntry] = []  # the same, as a list (one MEMORY.md)
         self._opened: Graph | None = None  # read by startup_messages, for the command to take
 
     @property
@@ -339,10 +341,11 @@ class NuggetsStore:
         now = self.now()
         change = hide if archived else unhide
         for note_id in ids:
-            if fields.hidden(graph.get(note_id)) != archived:
+            if fields.hidden(graph.notes[graph.index[note_id]]) != archived:
                 change(ws, note_id, now)
         facts = self._mirrored(graph, ws, ws.refresh_vectors())
-        kind, verb = ("archive", "archived ") if archived else ("unhide", "unhid ")
+        kind: JournalKind = "archive" if archived else "unhide"
+        verb = "archived " if archived else "unhid "
         return self._commit(graph, ws, kind, [], None, now, summary=verb + ", ".join(ids),
                             facts=facts)
 
@@ -441,10 +444,12 @@ class NuggetsStore:
         with graph_lock(self.graph_path), directory_lock(path):
             self._settle_first()
             self.notices += settle(path)
-            return self._write_file(path, before, after, base, kind, self.now(), summary=summary)
+            # Store.write_file takes any str (core/stores/base.py); only "decide" is passed.
+            return self._write_file(path, before, after, base, kind,  # type: ignore[arg-type]
+                                    self.now(), summary=summary)
 
     def _write_file(self, path: Path, before: str | None, after: str | None, base: str,
-                    kind: str, at: str, undoes: str | None = None, summary: str = "",
+                    kind: JournalKind, at: str, undoes: str | None = None, summary: str = "",
                     promoted: list[PromotionEntry] | None = None) -> JournalEntry:
         """Replace (or, `after` None, remove) a file outside the graph over the version with
         fingerprint `base`, journaled with both images (call under its lock)."""
@@ -458,7 +463,7 @@ class NuggetsStore:
             path, data, base, landing, self.notices))
 
     def _commit(
-        self, graph: Graph, ws: Workspace, kind: str, operations: list[Operation],
+        self, graph: Graph, ws: Workspace, kind: JournalKind, operations: list[Operation],
         result: ReflectionResult | None, at: str, undoes: str | None = None, summary: str = "",
         facts: tuple[list[FactEdit], list[FactFile]] = ([], []),
     ) -> JournalEntry | None:
@@ -695,10 +700,6 @@ class NuggetsStore:
     ) -> list[PromotionPlan]:
         return [self.plan_promotion(None, threshold, allow, graph, drop)]
 
-    @property
-    def promotion_runs(self) -> list[JournalEntry]:
-        return [] if self.promotion_run is None else [self.promotion_run]
-
     def promotion_file_for(self, nugget: str | None) -> Path | None:
         return None  # every nugget promotes to the one MEMORY.md
 
@@ -718,7 +719,7 @@ class NuggetsStore:
         """Write the planned MEMORY.md over the version it was planned from, journaled (the
         run is `promotion_run`); returns the entries added. Nothing when its directory does
         not exist."""
-        self.promotion_run = None
+        self.promotion_run, self.promotion_runs = None, []
         if not plan.changes_file:
             return plan.added if plan.directory_exists else 0
         path = Path(plan.path)
@@ -732,6 +733,7 @@ class NuggetsStore:
                                                   summary=summary, promoted=[
                                                       e for e in plan.entries
                                                       if e.action != "same"])
+        self.promotion_runs = [self.promotion_run]
         return plan.added
 
 
