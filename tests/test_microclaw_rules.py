@@ -12,11 +12,19 @@ from core.stores.microclaw.rules import (
     DUPLICATE_JACCARD,
     _Row,
     _similar_pairs,
-    bot_jaccard,
     plan_maintenance,
 )
 
 AT = rfc3339(NOW)
+
+
+def bot_jaccard(a: str, b: str) -> float:
+    """The bot's similarity read plainly (docs/MICROCLAW.md, rule 3), the reference the duplicate
+    search is checked against: word sets split on whitespace, case-sensitive, punctuation kept;
+    0 when both are empty."""
+    left, right = set(a.split()), set(b.split())
+    union = len(left | right)
+    return len(left & right) / union if union else 0.0
 
 
 def plan_of(*rows: dict, nugget: str | None = None):

@@ -26,7 +26,6 @@ from core.safeio.atomic_write import atomic_write
 DOMAIN = "memory"
 COMPONENT = "nuggets-review"
 LAST_RUN = "last-run.md"
-EVENTS = ("run_started", "run_completed", "run_skipped", "run_failed")
 
 
 @dataclass

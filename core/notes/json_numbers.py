@@ -134,8 +134,3 @@ def any_spelled() -> bool:
     """Whether this process has read a spelled number yet: until it has, a plain encoder (the
     json module's) writes every number exactly."""
     return _seen[0]
-
-
-def number_text(value: Any) -> str | None:
-    """The text of a number as the file spelled it, or None for any other value."""
-    return value.text if isinstance(value, SPELLED) else None

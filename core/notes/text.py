@@ -76,14 +76,6 @@ def note_tokens(title: str, content: str) -> list[str]:
     return unique_tokens(f"{title} {content}")
 
 
-def jaccard_at_least(a: frozenset[str], b: frozenset[str], num: int = 9, den: int = 10) -> bool:
-    """Exact test of jaccard(a, b) >= num/den in integers; empty sets never qualify."""
-    union = len(a | b)
-    if union == 0:
-        return False
-    return den * len(a & b) >= num * union
-
-
 def jaccard(a: Iterable[str], b: Iterable[str]) -> float:
     sa, sb = set(a), set(b)
     union = len(sa | sb)

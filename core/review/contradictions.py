@@ -82,10 +82,6 @@ def sets_agree(a: frozenset[str], b: frozenset[str]) -> bool:
     return union > 0 and 100 * common >= AGREEING_PERCENT * union
 
 
-def texts_agree(a: str, b: str, tokens: Tokenizer = token_set) -> bool:
-    return a.casefold() == b.casefold() or sets_agree(tokens(a), tokens(b))
-
-
 def positions_of(notes: list[RawNote], tokens: Tokenizer = token_set) -> list[list[RawNote]]:
     """The notes split into runs that agree (each compared with the first note of at most
     `MAX_POSITIONS` positions; every text tokenized once)."""

@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from core.clock import to_iso
 from core.errors import NuggetsError
 from core.models import HideOp, MergeOp, Operation, RawNote, ReflectionChange, ReflectionResult
 from core.notes import fields
@@ -184,7 +183,3 @@ def act_operations(verdicts: list[Verdict], verdict: str, ran_at: str,
                for v in chosen]
     return operations, ReflectionResult(ran_at=ran_at, inspected=len(verdicts),
                                          hidden=len(chosen), changes=changes)
-
-
-def now_iso(now: datetime) -> str:
-    return to_iso(now)
