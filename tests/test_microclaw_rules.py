@@ -1,4 +1,5 @@
-"""SPEC §9 rules 1-4 on hand-built rows: the exact plan (operations, changes, after-images)."""
+"""docs/MICROCLAW.md's rules 1-4 on hand-built rows: the exact plan (operations, changes,
+after-images)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""SPEC §2 text helpers: the examples, and properties checked against simple reference readings."""
+"""The text helpers of docs/PASS.md: the examples, and properties checked against simple reference
+readings."""
 
 from __future__ import annotations
 
@@ -107,7 +108,8 @@ def test_normalize_examples(content: str, expected: str) -> None:
 
 
 def reference_normalize(content: str) -> str:
-    """SPEC §2 normalize read step by step, written independently of core.notes.text."""
+    """Normalized content (docs/PASS.md) read step by step, written independently of
+    core.notes.text."""
     processed = []
     for line in re.split(r"\r\n|\r|\n", content):
         line = line.rstrip()

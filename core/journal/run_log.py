@@ -1,4 +1,5 @@
-"""The run log (SPEC §11): one JSON line per writing command, and a short report of the last run.
+"""The run log (README.md, "Run log"): one JSON line per writing command, and a short report of
+the last run.
 
 `<home>/telemetry/memory-log-YYYY-MM-DD.jsonl` (or a directory the operator names, e.g. the
 one other memory tools of the agent share) gets one line per run: `timestamp`, `domain`

@@ -1,4 +1,4 @@
-"""Text helpers of SPEC §2: tokens, jaccard, normalize."""
+"""The text helpers of docs/PASS.md ("Text helpers the rules use"): tokens, jaccard, normalize."""
 
 from __future__ import annotations
 
@@ -83,7 +83,8 @@ def jaccard(a: Iterable[str], b: Iterable[str]) -> float:
 
 
 def normalize(content: str) -> str:
-    """SPEC §2 normalize: line endings, trailing and inner whitespace, repeated and blank lines."""
+    """Normalized content (docs/PASS.md): line endings, trailing and inner whitespace, repeated
+    and blank lines."""
     if "\n" not in content and "\r" not in content:
         return _normalize_line(content)
     lines = content.replace("\r\n", "\n").replace("\r", "\n").split("\n")

@@ -1,4 +1,5 @@
-"""Finding contradictions (SPEC §10): pure, one pass over the notes, no pair search.
+"""Finding contradictions (docs/VERDICTS.md, "Finding contradictions"): pure, one pass over the
+notes, no pair search.
 
 A *contradiction group* is two or more visible notes that are about one thing and say different
 things about it:
@@ -6,7 +7,8 @@ things about it:
 - *topic* groups: the visible notes sharing a topic key (core/review/topics.py; a store supplies its
   own), when their texts do not all agree;
 - *promotion* groups: the notes promotion would write under one section and title (one is
-  written, the others are shadowed, SPEC §6), unless a topic group already holds them all.
+  written, the others are shadowed: docs/PROMOTION.md, "Notes that share a title"), unless a
+  topic group already holds them all.
 
 Two texts *agree* when they are equal ignoring case, or their token sets have a Jaccard of 0.85
 or more (a paraphrase is not a contradiction); a store may supply its own tokenizer. Inside a

@@ -1,6 +1,6 @@
-"""The optional model scorer (SPEC §10): an OpenAI-compatible chat-completions endpoint the user
-names scores the notes in batches; every reply is recovered, validated, and a batch whose reply
-still fails is scored by the default scorer instead, saying so.
+"""The optional model scorer (docs/VERDICTS.md, "A model scorer"): an OpenAI-compatible
+chat-completions endpoint the user names scores the notes in batches; every reply is recovered,
+validated, and a batch whose reply still fails is scored by the default scorer instead, saying so.
 
 Recovery ladder of a reply's text: the JSON as it is; inside a ``` fence; the first JSON object
 found in prose. Validation: a `verdicts` list holding every note of the batch exactly once, six

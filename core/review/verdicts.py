@@ -1,4 +1,5 @@
-"""Scored verdicts (SPEC §10): six scores, their strength, and the verdict they lead to.
+"""Scored verdicts (docs/VERDICTS.md, "Scores" and "The verdict"): six scores, their strength,
+and the verdict they lead to.
 
 strength = durability + future_judgment_value + action_value + identity_relationship_weight
 + cross_time_persistence - noise_risk; a strength that drifts more than 0.01 from that is

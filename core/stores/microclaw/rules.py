@@ -1,4 +1,5 @@
-"""The bot's own maintenance (SPEC §9 rules 1-4) as a plan: pure, clock injected.
+"""The bot's own maintenance (rules 1-4 of docs/MICROCLAW.md, "The bot's maintenance as a plan")
+as a plan: pure, clock injected.
 
 The bot's reflector applies these silently on every tick; here they are computed on one
 snapshot of the rows (notes from rows.py) and returned as a `Plan`, one operation per change:
