@@ -46,7 +46,7 @@ class Context:
     demo: bool
     verbose: bool
     explicit: bool = False  # --home or $NUGGETS_HOME named the home
-    telemetry_dir: Path | None = None  # --telemetry-dir: where the run log goes (SPEC §11)
+    telemetry_dir: Path | None = None  # --telemetry-dir: where the run log goes (README "Run log")
     system: str = "nuggets"  # or "microclaw": home is then a MicroClaw data dir
 
     def memory(self, memory_md: Path | None = None, must_exist: bool = True,
