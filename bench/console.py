@@ -42,7 +42,7 @@ class KeyStep:
     setup: list[str] = field(default_factory=list)
 
 
-# Notes table scroll, a filter keystroke, `r` on the capped pass (SPEC/issue 4), `s` sorting.
+# Notes table scroll, a filter keystroke, `r` on the capped pass (docs/PASS.md), `s` sorting.
 KEY_STEPS = [
     # A key nothing is bound to: what pressing and waiting for the screen costs by itself.
     KeyStep("a key bound to nothing (the harness's own cost)", ["f12"]),

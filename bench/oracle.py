@@ -1,9 +1,9 @@
-"""The straightforward pass, kept as an oracle: SPEC §3 phase by phase as worded, every pair
-compared, no index, no cache beyond one token list per note state.
+"""The straightforward pass, kept as an oracle: docs/PASS.md phase by phase as worded, every
+pair compared, no index, no cache beyond one token list per note state.
 
-It shares only the SPEC's named rules with the engine (tokens, jaccard, normalize, low value, new
-tags) and the code that carries out each operation (`core.notes.working_set.replay`, which apply
-uses too).
+It shares only the rules docs/PASS.md names with the engine (tokens, jaccard, normalize, low
+value, new tags) and the code that carries out each operation (`core.notes.working_set.replay`,
+which apply uses too).
 Selection, ordering, pairing, partner choice, limits and the result are its own. Only the
 benchmark and the tests use it; the shipped code path never does.
 """
@@ -82,7 +82,7 @@ def oracle_pass(
     notes: list[RawNote], now: datetime, nugget_name: str | None = None, limit: int | None = 10,
     uncapped: bool = False,
 ) -> PassOutcome:
-    """SPEC §3 on `notes` (left untouched); the same signature as
+    """The pass of docs/PASS.md on `notes` (left untouched); the same signature as
     `core.reflection.reflect.plan_pass`."""
     run = _OraclePass(notes, now, None if uncapped else limit)
     in_scope = [n["id"] for n in notes if nugget_name is None or fields.nugget(n) == nugget_name]
@@ -134,7 +134,7 @@ def _archive_normalize_retag(run: _OraclePass, note_id: str) -> None:
 
 def _order(run: _OraclePass, in_scope: list[str]) -> list[str]:
     """Visible notes in scope by nugget name, then updatedAt as it stood before the pass (a note
-    without one is read with createdAt, SPEC §1), then id."""
+    without one is read with its createdAt), then id."""
     before = {n["id"]: n for n in run.notes}
 
     def key(note_id: str) -> tuple[str, str, str]:

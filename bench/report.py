@@ -48,7 +48,7 @@ GAP_NOTES: dict[str, str] = {
     "capped": (
         "What dominates: loading the file, ~1.45 s of the ~3 s (json.loads alone ~0.9 s), then "
         "~1.1 s that a 10-note pass still spends on the whole graph: every note's quality, "
-        "order key and merge group (~0.4 s; SPEC phase 1 ranks every note and phases 3-4 walk "
+        "order key and merge group (~0.4 s; phase 1 ranks every note and phases 3-4 walk "
         "the pass order), the index of each merge group the walk reaches (~0.35 s, tokenizing "
         "its members) and the map of who links to whom for the first merge's link redirects "
         "(~0.2 s). What would close it: not parsing the whole file for every plan - keeping "

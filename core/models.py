@@ -27,7 +27,8 @@ class Link(CamelModel):
 
 
 class Note(CamelModel):
-    """A note with the defaults of SPEC §1; fields the engine does not know are kept as extras."""
+    """A note with the defaults of docs/FORMATS.md ("The graph file"); fields the engine does not
+    know are kept as extras."""
 
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="allow")
     id: str
@@ -113,8 +114,8 @@ class MergeOp(CamelModel):
 
 
 class SupersedeOp(CamelModel):
-    """Archive a note another one stands in for (SPEC §10 "one stands"): hidden, with a link to
-    it, reason `superseded by <id>`."""
+    """Archive a note another one stands in for (docs/VERDICTS.md, "Deciding": one stands):
+    hidden, with a link to it, reason `superseded by <id>`."""
 
     type: Literal["supersede"] = "supersede"
     id: int

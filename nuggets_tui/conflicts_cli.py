@@ -1,4 +1,4 @@
-"""Commands for contradictions and verdicts (SPEC §10): `conflicts`, `resolve`, `verdicts`,
+"""Commands for contradictions and verdicts (docs/VERDICTS.md): `conflicts`, `resolve`, `verdicts`,
 `act`. Decisions and actions are plans: a dry run by default, `--apply` to write them."""
 
 from __future__ import annotations

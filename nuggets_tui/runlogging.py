@@ -1,4 +1,4 @@
-"""The run log (SPEC §11) around the writing commands: `@logs_run("reflect")` under
+"""The run log (README.md, "Run log") around the writing commands: `@logs_run("reflect")` under
 `@reports_errors`, and `current_run()` inside the command to fill in what it did."""
 
 from __future__ import annotations

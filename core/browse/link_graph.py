@@ -1,7 +1,7 @@
 """Walking the link graph: a note's edges both ways, orphans, and connected groups.
 
-Links found in a file are kept as read (SPEC §1), so edges may dangle, repeat, or point at the
-note itself; the walks below tolerate all of that.
+Links found in a file are kept as read (docs/FORMATS.md, "Odd links"), so edges may dangle,
+repeat, or point at the note itself; the walks below tolerate all of that.
 """
 
 from __future__ import annotations

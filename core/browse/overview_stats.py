@@ -20,10 +20,6 @@ class Overview:
     hits: list[int]  # hits[k]: visible notes recalled k times (the last bucket: k or more)
     promotable: int
 
-    @property
-    def archived_share(self) -> float:
-        return self.hidden / self.notes if self.notes else 0.0
-
 
 def overview(nuggets: list[NuggetSummary], notes: list[RawNote],
              threshold: int = DEFAULT_THRESHOLD) -> Overview:

@@ -215,7 +215,7 @@ def has_leftovers(path: Path) -> bool:
 
 
 def _side_fingerprint(swap: Path) -> str:
-    """The fingerprint of a side file's bytes (refused unless a regular file: see safeopen)."""
+    """The fingerprint of a side file's bytes (refused unless a regular file: see open_regular)."""
     return fingerprint(read_regular(swap, GRAPH_BYTES))
 
 

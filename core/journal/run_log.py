@@ -1,4 +1,5 @@
-"""The run log (SPEC §11): one JSON line per writing command, and a short report of the last run.
+"""The run log (README.md, "Run log"): one JSON line per writing command, and a short report of
+the last run.
 
 `<home>/telemetry/memory-log-YYYY-MM-DD.jsonl` (or a directory the operator names, e.g. the
 one other memory tools of the agent share) gets one line per run: `timestamp`, `domain`
@@ -36,7 +37,6 @@ from core.safeio.no_follow import append, locked, open_directory, remove_temp_fi
 DOMAIN = "memory"
 COMPONENT = "nuggets-review"
 LAST_RUN = "last-run.md"
-EVENTS = ("run_started", "run_completed", "run_skipped", "run_failed")
 
 
 @dataclass

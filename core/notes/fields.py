@@ -1,4 +1,5 @@
-"""Reading raw note dicts with the defaults of SPEC §1, without rewriting what was read."""
+"""Reading raw note dicts with the defaults of docs/FORMATS.md ("The graph file": missing fields),
+without rewriting what was read."""
 
 from __future__ import annotations
 

@@ -18,7 +18,8 @@ _SPACE_RUN = re.compile(f"[{JS_SPACE}]+")
 _TRIM = re.compile(f"^[{JS_SPACE}]+|[{JS_SPACE}]+$")
 _TOKEN = re.compile(r"[a-z0-9/_:-]{2,}")
 
-# The agent's own stop words (its graph code; not the ones of our pass, SPEC §2).
+# The agent's own stop words (its graph code; not the ones of our pass, docs/PASS.md, "Text
+# helpers the rules use").
 AGENT_STOP_WORDS = frozenset(
     "a an and are as at be but by for from has have i in is it its of on or that the this to "
     "was with".split()

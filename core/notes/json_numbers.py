@@ -143,11 +143,6 @@ def any_spelled() -> bool:
     return _seen[0]
 
 
-def number_text(value: Any) -> str | None:
-    """The text of a number as the file spelled it, or None for any other value."""
-    return value.text if isinstance(value, SPELLED) else None
-
-
 # -- nesting ------------------------------------------------------------------------------------
 
 

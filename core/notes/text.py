@@ -1,4 +1,4 @@
-"""Text helpers of SPEC §2: tokens, jaccard, normalize."""
+"""The text helpers of docs/PASS.md ("Text helpers the rules use"): tokens, jaccard, normalize."""
 
 from __future__ import annotations
 
@@ -76,14 +76,6 @@ def note_tokens(title: str, content: str) -> list[str]:
     return unique_tokens(f"{title} {content}")
 
 
-def jaccard_at_least(a: frozenset[str], b: frozenset[str], num: int = 9, den: int = 10) -> bool:
-    """Exact test of jaccard(a, b) >= num/den in integers; empty sets never qualify."""
-    union = len(a | b)
-    if union == 0:
-        return False
-    return den * len(a & b) >= num * union
-
-
 def jaccard(a: Iterable[str], b: Iterable[str]) -> float:
     sa, sb = set(a), set(b)
     union = len(sa | sb)
@@ -91,7 +83,8 @@ def jaccard(a: Iterable[str], b: Iterable[str]) -> float:
 
 
 def normalize(content: str) -> str:
-    """SPEC §2 normalize: line endings, trailing and inner whitespace, repeated and blank lines."""
+    """Normalized content (docs/PASS.md): line endings, trailing and inner whitespace, repeated
+    and blank lines."""
     if "\n" not in content and "\r" not in content:
         return _normalize_line(content)
     lines = content.replace("\r\n", "\n").replace("\r", "\n").split("\n")

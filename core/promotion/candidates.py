@@ -1,4 +1,5 @@
-"""Promotion of durable notes to MEMORY.md (SPEC §6): deciding is pure, writing is thin."""
+"""Promotion of durable notes to MEMORY.md (docs/PROMOTION.md): deciding is pure, writing is
+thin."""
 
 from __future__ import annotations
 

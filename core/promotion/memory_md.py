@@ -1,4 +1,5 @@
-"""MEMORY.md as its sections and entries, edited in place (SPEC §6).
+"""MEMORY.md as its sections and entries, edited in place (docs/PROMOTION.md, "Entries";
+docs/FORMATS.md, "MEMORY.md").
 
 Read line by line, an entry of section S titled T is the first line of S that starts with
 `- **T**:`, with the lines directly under it up to the next blank line, entry or heading (we

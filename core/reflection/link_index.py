@@ -1,5 +1,5 @@
-"""The link index (SPEC §3 phase 4) and the exact Jaccard test (the merge index is in
-mergeindex.py).
+"""The link index (docs/PASS.md, "Phase 4 — link related notes") and the exact Jaccard test
+(the merge index is in merge_index.py).
 
 Link: a note holding two of my tokens appears in the posting list of at least one of my tokens
 other than the most common one, so those lists, merged in pass order, give every candidate; each

@@ -1,4 +1,5 @@
-"""Phase 4 of the pass (SPEC §3): link related notes, walking the pass order after the merges.
+"""Phase 4 of the pass (docs/PASS.md): link related notes, walking the pass order after the
+merges.
 
 A note's partner is the first other open note of its nugget (open: it gained no link this run),
 compatible, not linked with it either way, sharing at least two distinct tokens.

@@ -1,4 +1,5 @@
-"""The index that finds merge partners (SPEC §3 phase 3) without comparing every pair.
+"""The index that finds merge partners (docs/PASS.md, "Phase 3 — merge near-duplicates")
+without comparing every pair.
 
 Two token sets with Jaccard >= 0.9 differ in few tokens: 19 * |A ^ B| <= |A| + |B|, so a set of
 `size` tokens differs from any partner in at most `_most_differing(size)` tokens (2 for 20

@@ -1,8 +1,8 @@
-"""Phase 3 of the pass (SPEC §3): merge near-duplicates, walking the pass order.
+"""Phase 3 of the pass (docs/PASS.md): merge near-duplicates, walking the pass order.
 
 A note's partner is the first later note of its merge group (same nugget, subject, scope and
 type), neither touched this run, with token sets of Jaccard >= 0.9. It comes from an index
-(`mergeindex.MergeIndex`) built per group when the walk first reaches the group, so a capped pass
+(`merge_index.MergeIndex`) built per group when the walk first reaches the group, so a capped pass
 that stops after `limit` merges only tokenizes and indexes the groups it reached.
 """
 

@@ -1,4 +1,4 @@
-"""The state of one reflection pass in progress, shared by its phases (see reflection.py)."""
+"""The state of one reflection pass in progress, shared by its phases (see reflect.py)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,8 @@ _ONLY_STR = frozenset((str,))
 
 
 def group_key(note: RawNote) -> GroupKey:
-    """Nugget, subject, scope and type: notes merge only within one group (SPEC §3 phase 3)."""
+    """Nugget, subject, scope and type: notes merge only within one group (docs/PASS.md,
+    "Phase 3")."""
     key = (note.get("nuggetName"), note.get("subject"), note.get("scope"), note.get("type"))
     if _ONLY_STR.issuperset(map(type, key)):
         return cast(GroupKey, key)
@@ -58,7 +59,7 @@ class PassRun:
         self.counts = dict.fromkeys(COUNTERS.values(), 0)
         self.touched: set[int] = set()  # archived in phase 2 or merged in phase 3
         self.group_keys: list[GroupKey] = [NO_GROUP] * len(notes)  # of the notes in scope
-        # Each note's tokens; their set and its mask (mergeindex.token_mask) are made together.
+        # Each note's tokens; their set and its mask (merge_index.token_mask) are made together.
         self._tokens: list[list[str] | None] = [None] * len(notes)
         self.sets: list[frozenset[str] | None] = [None] * len(notes)
         self.masks: list[int] = [0] * len(notes)

@@ -1,8 +1,8 @@
-"""The reflection pass of SPEC §3, computed on a snapshot without writing anything.
+"""The reflection pass of docs/PASS.md, computed on a snapshot without writing anything.
 
 Each decision becomes an operation that is replayed at once on a copy-on-write workspace, through
 the same code that apply uses later. Phases 1, 2 and the pass order are here; phase 3 is in
-`merging.py`, phase 4 in `linking.py`.
+`merge_phase.py`, phase 4 in `link_phase.py`.
 
 Speed (100k notes): notes are addressed by their position in the file, and what the phases read
 of a note is taken in one walk (`_pass_order`). Tokens are computed once per note, lazily, and

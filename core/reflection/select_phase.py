@@ -1,4 +1,4 @@
-"""Phase 1 of the pass, and the limit rules (SPEC §3)."""
+"""Phase 1 of the pass, and the limit rules (docs/PASS.md, "How many notes" and "Phase 1")."""
 
 from __future__ import annotations
 

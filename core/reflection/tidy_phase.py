@@ -1,4 +1,5 @@
-"""Phase 2 decisions for one note: low value, normalized content, derived tags (SPEC §3)."""
+"""Phase 2 decisions for one note: low value, normalized content, derived tags (docs/PASS.md,
+"Phase 2 — archive, normalize, retag")."""
 
 from __future__ import annotations
 

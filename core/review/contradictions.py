@@ -1,4 +1,5 @@
-"""Finding contradictions (SPEC §10): pure, one pass over the notes, no pair search.
+"""Finding contradictions (docs/VERDICTS.md, "Finding contradictions"): pure, one pass over the
+notes, no pair search.
 
 A *contradiction group* is two or more visible notes that are about one thing and say different
 things about it:
@@ -6,7 +7,8 @@ things about it:
 - *topic* groups: the visible notes sharing a topic key (core/review/topics.py; a store supplies its
   own), when their texts do not all agree;
 - *promotion* groups: the notes promotion would write under one section and title (one is
-  written, the others are shadowed, SPEC §6), unless a topic group already holds them all.
+  written, the others are shadowed: docs/PROMOTION.md, "Notes that share a title"), unless a
+  topic group already holds them all.
 
 Each note is read up to its first `TEXT_BOUND` characters of title and content
 (core/notes/bounded_text.py): a note of 100 MB costs what a note of 64 KB does.
@@ -84,10 +86,6 @@ def sets_agree(a: frozenset[str], b: frozenset[str]) -> bool:
     common = len(a & b)
     union = small + large - common
     return union > 0 and 100 * common >= AGREEING_PERCENT * union
-
-
-def texts_agree(a: str, b: str, tokens: Tokenizer = token_set) -> bool:
-    return a.casefold() == b.casefold() or sets_agree(tokens(a), tokens(b))
 
 
 def positions_of(notes: list[RawNote], tokens: Tokenizer = token_set) -> list[list[RawNote]]:

@@ -1,4 +1,5 @@
-"""The operator's decision on a contradiction group (SPEC §10), as an ordinary plan.
+"""The operator's decision on a contradiction group (docs/VERDICTS.md, "Deciding"), as an
+ordinary plan.
 
 - *one stands*: every other member is archived with a link to the kept note, reason
   `superseded by <id>` (a `SupersedeOp` each);

@@ -1,4 +1,5 @@
-"""The default scorer (SPEC §10): six scores in [0, 1] per note, each explained in words.
+"""The default scorer (docs/VERDICTS.md, "The default scorer, rule by rule"): six scores in
+[0, 1] per note, each explained in words.
 
 Deterministic: the same note, the same sessions count and the same clock give the same scores.
 Every rule is written down in docs/VERDICTS.md; change both together.

@@ -1,15 +1,15 @@
-"""The optional model scorer (SPEC §10): an OpenAI-compatible chat-completions endpoint the user
-names scores the notes in batches; every reply is recovered, validated, and a batch whose reply
-still fails is scored by the default scorer instead, saying so in one warning for the run.
+"""The optional model scorer (docs/VERDICTS.md, "A model scorer"): an OpenAI-compatible
+chat-completions endpoint the user names scores the notes in batches; every reply is recovered,
+validated, and a batch whose reply still fails is scored by the default scorer instead, saying so
+in one warning for the run.
 
-Time is bounded (docs/VERDICTS.md): a batch's request may take `timeout` seconds from connecting
-to the last byte, the whole run `deadline` seconds ($NUGGETS_SCORER_DEADLINE, 300 unless set);
-after a batch that got no reply, or once the deadline has passed, the remaining batches are not
-sent. A redirect is not followed (core/review/scorer_http.py), so the key goes only to the URL
-named.
-A reply or envelope nested deeper than the parser can go is refused in one line, the reading
-of a reply stays linear in its length, and a score or strength that is not a finite number is
-refused like any invalid reply.
+Time is bounded: a batch's request may take `timeout` seconds from connecting to the last byte,
+the whole run `deadline` seconds ($NUGGETS_SCORER_DEADLINE, 300 unless set); after a batch that
+got no reply, or once the deadline has passed, the remaining batches are not sent. A redirect is
+not followed (core/review/scorer_http.py), so the key goes only to the URL named. A reply or
+envelope nested deeper than the parser can go is refused in one line, the reading of a reply
+stays linear in its length, and a score or strength that is not a finite number is refused like
+any invalid reply.
 
 Recovery ladder of a reply's text: the JSON as it is; inside a ``` fence; the first JSON object
 found in prose. Validation: a `verdicts` list holding every note of the batch exactly once, six

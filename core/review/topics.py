@@ -1,8 +1,10 @@
-"""What a note is about: the topic key two notes must share to contradict each other (SPEC §10).
+"""What a note is about: the topic key two notes must share to contradict each other
+(docs/VERDICTS.md, "Finding contradictions").
 
 A store supplies its own key (a `TopicKey`): MicroClaw rows use the bot's key (`microclaw_key`,
-the rule of SPEC §9 rule 5), Nuggets notes their nugget, subject and title with a trailing date
-left out (`nuggets_topic`). None means the note has no topic and is never in a group.
+the bot's rule 5), Nuggets notes their nugget, subject and title with a trailing date left out
+(`nuggets_topic`); docs/VERDICTS.md words both. None means the note has no topic and is never in
+a group.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Scored verdicts (SPEC §10): six scores, their strength, and the verdict they lead to.
+"""Scored verdicts (docs/VERDICTS.md, "Scores" and "The verdict"): six scores, their strength,
+and the verdict they lead to.
 
 strength = durability + future_judgment_value + action_value + identity_relationship_weight
 + cross_time_persistence - noise_risk; a strength that drifts more than 0.01 from that is
@@ -24,7 +25,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from core.clock import to_iso
 from core.errors import NuggetsError
 from core.models import HideOp, MergeOp, Operation, RawNote, ReflectionChange, ReflectionResult
 from core.notes import fields
@@ -187,7 +187,3 @@ def act_operations(verdicts: list[Verdict], verdict: str, ran_at: str,
                for v in chosen]
     return operations, ReflectionResult(ran_at=ran_at, inspected=len(verdicts),
                                          hidden=len(chosen), changes=changes)
-
-
-def now_iso(now: datetime) -> str:
-    return to_iso(now)

@@ -1,4 +1,5 @@
-"""SPEC §11 run log: one JSON line per writing command, last-run.md, dry runs write neither."""
+"""The run log (README.md, "Run log"): one JSON line per writing command, last-run.md, dry runs
+write neither."""
 
 from __future__ import annotations
 

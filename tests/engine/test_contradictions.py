@@ -1,4 +1,5 @@
-"""SPEC §10 finding contradictions, §9 rule 5's topic key: on hand-built memories."""
+"""Finding contradictions (docs/VERDICTS.md), with each store's topic key: on hand-built
+memories."""
 
 from __future__ import annotations
 

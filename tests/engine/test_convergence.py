@@ -1,5 +1,5 @@
-"""SPEC §3 "Convergence": repeated uncapped runs reach a fixed point - a run that reports no
-changes and leaves the file byte-identical - and a later run never reverts an earlier one's work
+"""docs/PASS.md, "Running it again": repeated uncapped runs reach a fixed point - a run that reports
+no changes and leaves the file byte-identical - and a later run never reverts an earlier one's work
 or reports an existing link again."""
 
 from __future__ import annotations

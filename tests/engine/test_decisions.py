@@ -1,4 +1,5 @@
-"""SPEC §10 decisions: each one's result on disk, its journal entry and its undo."""
+"""Decisions (docs/VERDICTS.md, "Deciding"): each one's result on disk, its journal entry and its
+undo."""
 
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ _INNER = re.compile(r"[ \t]+")
 
 
 def plain_normalize(content: str) -> str:
-    """SPEC §2 normalize, line by line, with no shortcut."""
+    """Normalized content (docs/PASS.md), line by line, with no shortcut."""
     lines = content.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     seen: set[str] = set()
     kept: list[str] = []
@@ -122,7 +122,8 @@ def test_epoch_of_a_timestamp_equals_parsing_it(stamp: object) -> None:
 
 
 def plain_new_tags(note: dict, note_tokens_: list[str]) -> list[str]:
-    """SPEC §3 retag as worded: existing (normalized, deduplicated) then derived, bounded."""
+    """Retag (docs/PASS.md, phase 2) as worded: existing (normalized, deduplicated) then derived,
+    bounded."""
     existing: list[str] = []
     for tag in note.get("tags") or []:
         normal = normalize_tag(tag)

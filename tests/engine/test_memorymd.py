@@ -1,5 +1,5 @@
-"""MEMORY.md edited through its index gives the same text as reading it line by line for every
-edit: `LineByLine` below is that plain reading (SPEC §6), kept as the reference. An entry's lines
+"""MEMORY.md edited through its index gives the same text as reading it line by line for every edit:
+`LineByLine` below is that plain reading (docs/FORMATS.md), kept as the reference. An entry's lines
 are its head and the lines directly under it up to a blank line, entry or heading."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""SPEC §10 model scorer against a fake chat-completions endpoint on the loopback address:
-the recovery ladder, validation, per-batch fallback, token usage."""
+"""The model scorer (docs/VERDICTS.md) against a fake chat-completions endpoint on the loopback
+address: the recovery ladder, validation, per-batch fallback, token usage."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""SPEC §3 rule by rule: limits, phase 1 (select), phase 2 (archive, normalize, retag), the
-ReflectionResult, timestamps; and the SPEC §1 reading rules the pass depends on.
+"""docs/PASS.md rule by rule: limits, phase 1 (select), phase 2 (archive, normalize, retag), the
+ReflectionResult, timestamps; and the reading rules of docs/FORMATS.md the pass depends on.
 Phases 3 and 4 are in test_pass_rules_merge.py and test_pass_rules_link.py."""
 
 from __future__ import annotations
@@ -337,7 +337,7 @@ def test_the_pass_never_changes_the_notes_it_was_given() -> None:
     assert notes == snapshot
 
 
-# -- SPEC §1: defaults for missing fields, values outside the choices --------------------------
+# -- docs/FORMATS.md: defaults for missing fields, values outside the choices -----------------
 
 def test_a_note_missing_optional_fields_reads_with_the_defaults() -> None:
     read = Note.from_raw({"id": "m", "nuggetName": "p", "createdAt": OLD})
@@ -368,7 +368,8 @@ def test_quality_falls_back_to_created_at_when_updated_at_is_missing() -> None:
 
 
 def test_a_note_missing_metadata_is_tagged_with_what_the_agent_infers() -> None:
-    # SPEC §8: no scope or type stored -> the agent's inference (here: user scope, a note).
+    # docs/FORMATS.md, missing fields: no scope or type stored -> the agent's inference (here: user
+    # scope, a note).
     bare = {"id": "b", "nuggetName": "project", "title": "Deploy steps",
             "content": "run make deploy quickly", "createdAt": OLD}
     _, after = run_pass([bare])

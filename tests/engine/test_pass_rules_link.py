@@ -1,5 +1,5 @@
-"""SPEC §3 phase 4, rule by rule: who links to whom, the reason, both directions, and the per-run
-bounds; a later run never reports an existing link again."""
+"""docs/PASS.md phase 4, rule by rule: who links to whom, the reason, both directions, and the
+per-run bounds; a later run never reports an existing link again."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""SPEC §3 phase 3, rule by rule: which pairs merge, who wins, what the winner, the loser and every
-other note look like afterwards, and the per-run bounds."""
+"""docs/PASS.md phase 3, rule by rule: which pairs merge, who wins, what the winner, the loser and
+every other note look like afterwards, and the per-run bounds."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""SPEC §4: a dry run writes nothing; applying a plan gives exactly its after-state; a stale plan
-is refused; a subset replays exactly the kept operations; the journal entry holds what §4 lists."""
+"""docs/RUNS.md: a dry run writes nothing; applying a plan gives exactly its after-state; a stale
+plan is refused; a subset replays exactly the kept operations; the journal entry holds what
+docs/RUNS.md lists."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""SPEC §6 promotion to MEMORY.md: candidates, sections, entry format, a new file, editing an
-existing file in place, what is returned and when nothing is written, the target path, dry run."""
+"""Promotion to MEMORY.md (docs/PROMOTION.md): candidates, sections, entry format, a new file,
+editing an existing file in place, what is returned and when nothing is written, the target path,
+dry run."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
-"""Promotion beside the agent (SPEC §6): the agent's section rule, one note per section and title
-(the most recently updated, the others named as shadowed), every title in its one right section,
-the agent's flush-left continuation lines read as part of their entry, and alternating with the
-agent's own promotion (tests/support/agent_promotion.py) settling on one file. Hand-written lines
-keep every byte, line endings included."""
+"""Promotion beside the agent (docs/PROMOTION.md): the agent's section rule, one note per section
+and title (the most recently updated, the others named as shadowed), every title in its one right
+section, the agent's flush-left continuation lines read as part of their entry, and alternating with
+the agent's own promotion (tests/support/agent_promotion.py) settling on one file. Hand-written
+lines keep
+every byte, line endings included."""
 
 from __future__ import annotations
 
@@ -243,7 +244,7 @@ def test_the_command_line_names_shadowed_notes_and_moved_titles(tmp_path: Path) 
 
 
 def _not_owned(lines: list[str]) -> list[str]:
-    """Lines that are no entry, no heading, and not directly under an entry (SPEC §6)."""
+    """Lines that are no entry, no heading, and not directly under an entry (docs/FORMATS.md)."""
     found, under_entry = [], False
     for line in lines:
         text = line.rstrip("\r")

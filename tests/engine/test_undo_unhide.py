@@ -1,4 +1,4 @@
-"""SPEC §4 undo and §5 unhide: exact restores, refusals that name the notes and write nothing,
+"""Undo and unhide (docs/RUNS.md): exact restores, refusals that name the notes and write nothing,
 and - over generated histories - no note ever disappears and every archived note comes back."""
 
 from __future__ import annotations

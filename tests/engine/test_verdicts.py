@@ -1,4 +1,4 @@
-"""SPEC §10 scored verdicts: the formula, the drift check, the verdict rules in order, and the
+"""Scored verdicts: the formula, the drift check, the verdict rules in order, and the
 default scorer's rules one by one (docs/VERDICTS.md)."""
 
 from __future__ import annotations

@@ -92,7 +92,7 @@ def run(home: Path, *args: str) -> Result:
 
 
 def _snapshot(home: Path) -> dict[str, bytes]:
-    """The memory's files; the run log (telemetry/) records failures too (SPEC §11)."""
+    """The memory's files; the run log (telemetry/) records failures too (README.md, "Run log")."""
     return {str(p.relative_to(home)): p.read_bytes()
             for p in sorted(home.rglob("*")) if p.is_file() and p.name != ".graph.lock"
             and p.relative_to(home).parts[0] != "telemetry"}

@@ -1,4 +1,4 @@
-"""Every MEMORY.md write is journaled like an applied run (SPEC §6): the file's before- and
+"""Every MEMORY.md write is journaled like an applied run (docs/RUNS.md): the file's before- and
 after-image in the entry, `nuggets undo RUN_ID` puts the before-image back while the file is
 unchanged since (else it is refused, naming the file), a crash leaves the journal iff the write
 landed, and undo of a promotion that created the file removes it."""

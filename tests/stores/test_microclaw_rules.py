@@ -1,4 +1,5 @@
-"""SPEC §9 rules 1-4 on hand-built rows: the exact plan (operations, changes, after-images)."""
+"""docs/MICROCLAW.md's rules 1-4 on hand-built rows: the exact plan (operations, changes,
+after-images)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,20 @@ from core.stores.microclaw.rules import (
     DUPLICATE_JACCARD,
     _Row,
     _similar_pairs,
-    bot_jaccard,
     plan_maintenance,
 )
 from tests.support.microclaw_support import NOW, ago, notes, row
 
 AT = rfc3339(NOW)
+
+
+def bot_jaccard(a: str, b: str) -> float:
+    """The bot's similarity read plainly (docs/MICROCLAW.md, rule 3), the reference the duplicate
+    search is checked against: word sets split on whitespace, case-sensitive, punctuation kept;
+    0 when both are empty."""
+    left, right = set(a.split()), set(b.split())
+    union = len(left | right)
+    return len(left & right) / union if union else 0.0
 
 
 def plan_of(*rows: dict, nugget: str | None = None):

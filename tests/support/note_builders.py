@@ -1,4 +1,5 @@
-"""Small hand-built notes and homes for the rule tests (SPEC §1-6).
+"""Small hand-built notes and homes for the rule tests (docs/FORMATS.md, PASS.md, RUNS.md,
+PROMOTION.md).
 
 `note()` builds a note that phase 2 leaves alone: kind fact, and tags that are exactly the four
 derived ones (scope, type, `fact`, the scope's tag), so the token fill never runs. Content given to
@@ -25,7 +26,8 @@ SCOPE_TAG = {"self": "assistant-self", "user": "user-memory", "shared": "shared-
 
 
 def tidy_tags(scope: str, type_: str) -> list[str]:
-    """The tags SPEC §3 phase 2 derives for a fact note of this scope and type."""
+    """The tags phase 2 of the pass (docs/PASS.md) derives for a fact note of this scope and
+    type."""
     return [f"scope:{scope}", f"type:{type_}", "fact", SCOPE_TAG[scope]]
 
 

@@ -18,7 +18,6 @@ from typing import Any
 from core.stores.microclaw.rows import rfc3339 as bot_time
 
 CURRENT = 43
-OLDER = 12  # before validity columns (20), knowledge_graph (20) and expires_at (24)
 
 _MEMORIES = """CREATE TABLE memories (
     id INTEGER PRIMARY KEY AUTOINCREMENT,

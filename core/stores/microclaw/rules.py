@@ -1,4 +1,5 @@
-"""The bot's own maintenance (SPEC §9 rules 1-4) as a plan: pure, clock injected.
+"""The bot's own maintenance (rules 1-4 of docs/MICROCLAW.md, "The bot's maintenance as a plan")
+as a plan: pure, clock injected.
 
 The bot's reflector applies these silently on every tick; here they are computed on one
 snapshot of the rows (notes from rows.py) and returned as a `Plan`, one operation per change:
@@ -11,14 +12,14 @@ snapshot of the rows (notes from rows.py) and returned as a `Plan`, one operatio
                lowest confidence first, then oldest last seen (then smaller id)
 The rules run in that order; a row archived by one is out of the later ones.
 
-Rule 5 (topic conflicts) is not applied: conflicting rows go to the contradiction queue.
-`CONFLICT_HOOK` is where that finder plugs in (it reads the same notes; nothing here calls it).
+Rule 5 (topic conflicts) is not applied: conflicting rows go to the contradiction queue
+(core/review/contradictions.py, with this store's topic rules).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -47,19 +48,6 @@ NEVER_DEDUPED = "PROFILE"
 CHAT_CAP = 200
 GLOBAL_CAP = 500
 DUPLICATE_REASON = "duplicate"
-
-# Rule 5: a function from the notes of a snapshot to groups of conflicting note ids, for the
-# contradiction queue (another module); the plan never archives them.
-ConflictFinder = Callable[[list[RawNote]], list[list[str]]]
-CONFLICT_HOOK: ConflictFinder | None = None
-
-
-def bot_jaccard(a: str, b: str) -> float:
-    """The bot's similarity: word sets split on whitespace, case-sensitive, punctuation kept;
-    0 when both are empty."""
-    left, right = set(a.split()), set(b.split())
-    union = len(left | right)
-    return len(left & right) / union if union else 0.0
 
 
 def moment(text: object) -> datetime | None:

@@ -22,7 +22,8 @@ from core.stores.microclaw.schema import BUSY_TIMEOUT_S, check_file, database_er
 
 MEMORIES = "memories"
 EDGES = "memory_supersede_edges"
-# What must still be as the operator saw it (SPEC §9), and what a run writes.
+# What must still be as the operator saw it (docs/MICROCLAW_WRITES.md, "One short transaction"),
+# and what a run writes.
 COMPARED = ("content", "category", "confidence", "is_archived", "updated_at")
 IMAGED = (*COMPARED, "archived_at")
 MARKS = ("is_archived", "archived_at")

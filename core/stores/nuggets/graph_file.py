@@ -16,7 +16,6 @@ from core.notes.checks import document_problem
 from core.notes.json_numbers import NotJsonConstant, number_hooks
 from core.notes.json_writer import NotFiniteError
 from core.notes.snapshot import EMPTY_FINGERPRINT, Graph, fingerprint, json_bytes
-from core.safeio.atomic_write import atomic_write
 from core.safeio.open_regular import GRAPH_BYTES, read_regular
 
 BOM = b"\xef\xbb\xbf"
@@ -177,14 +176,3 @@ def _holds_not_finite(value: Any) -> bool:
     except NotFiniteError:
         return True
     return False
-
-
-def write_graph(path: Path, doc: dict[str, Any]) -> str:
-    """Write the document atomically; returns the new fingerprint."""
-    data = dump_graph(doc, path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, data)
-    except OSError as exc:
-        raise GraphError(f"{path}: cannot be written: {exc.strerror or exc}") from None
-    return fingerprint(data)
