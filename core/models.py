@@ -189,8 +189,10 @@ class Plan(CamelModel):
     result: ReflectionResult
     operations: list[Operation]
     notes: list[NoteDiff]
-    fact_edits: list[FactEdit] = Field(default_factory=list)
-    fact_fingerprints: dict[str, str] = Field(default_factory=dict)  # of the files they touch
+    # Files kept in step with the notes (Nuggets: the agent's fact files), edited in the same unit
+    side_file_edits: list[FactEdit] = Field(default_factory=list, alias="factEdits")
+    side_file_fingerprints: dict[str, str] = Field(  # of the files they touch
+        default_factory=dict, alias="factFingerprints")
     # The journal kind of its run: "reflect" for the pass, "decide" for operations decided
     # elsewhere (a contradiction's decision, acting on verdicts; see Memory.plan_operations).
     kind: Literal["reflect", "decide"] = "reflect"
@@ -220,11 +222,11 @@ class JournalEntry(CamelModel):
     summary: str = ""
     # A run that wrote MEMORY.md instead of the graph: its path, and the file's text before and
     # after (None: no file); the fingerprints above are then the file's, `before`/`after` empty.
-    memory_md: str | None = None
-    memory_md_before: str | None = None
-    memory_md_after: str | None = None
+    file_name: str | None = Field(default=None, alias="memoryMd")
+    file_before: str | None = Field(default=None, alias="memoryMdBefore")
+    file_after: str | None = Field(default=None, alias="memoryMdAfter")
     promoted: list[PromotionEntry] | None = None  # the entries a promotion wrote
-    fact_edits: list[FactEdit] = Field(default_factory=list)
+    side_file_edits: list[FactEdit] = Field(default_factory=list, alias="factEdits")
     files: list[FileImage] = Field(default_factory=list)
 
     def to_json_dict(self) -> dict[str, Any]:

@@ -389,7 +389,7 @@ def undo(obj: Context, run_id: str, memory_md: Path | None) -> None:
     """Restore the notes an applied run changed (or the file a promotion wrote)."""
     entry = obj.memory(memory_md).undo(run_id)
     _record_entry(entry, "restored")
-    restored = (f"{entry.memory_md} as it was before it" if entry.memory_md is not None
+    restored = (f"{entry.file_name} as it was before it" if entry.file_name is not None
                 else counted(len(entry.after), "note"))
     _echo(f"Undid {run_id}: restored {restored} (run {entry.run_id})")
 

@@ -118,6 +118,6 @@ def _shadowed_lines(shadowed: list[ShadowedNote]) -> Iterator[str]:
 
 def journal_line(entry: JournalHeader) -> str:
     summary = one_line(entry.summary or entry.kind)
-    wrote = (one_line(entry.memory_md.rsplit("/", 1)[-1]) if entry.memory_md is not None
+    wrote = (one_line(entry.file_name.rsplit("/", 1)[-1]) if entry.file_name is not None
              else counted(entry.notes, "note"))
     return f"{one_line(entry.run_id)}  {entry.kind:<7} {one_line(entry.at)}  {wrote}  {summary}"

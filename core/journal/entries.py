@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import ValidationError
+from pydantic import Field, ValidationError
 
 from core.errors import FileKindError, JournalError, NuggetsError
 from core.journal.own_files import NO_FILES, OwnFileError, OwnFiles, own_file
@@ -55,7 +55,8 @@ class JournalHeader(CamelModel):
     notes: int
     undoes: str | None = None
     summary: str = ""
-    memory_md: str | None = None  # a run that wrote a file: its name (core/journal/own_files.py)
+    # a run that wrote a file: its name (core/journal/own_files.py)
+    file_name: str | None = Field(default=None, alias="memoryMd")
 
 
 @dataclass(frozen=True)
@@ -145,9 +146,9 @@ def entry_problem(entry: JournalEntry, path: Path,
 def named_files(entry: JournalEntry) -> list[str]:
     """Every file an entry names: the one a file run wrote, those written with the graph and
     the fact files its edits touch."""
-    names = [] if entry.memory_md is None else [entry.memory_md]
+    names = [] if entry.file_name is None else [entry.file_name]
     names += [image.path for image in entry.files]
-    return list(dict.fromkeys(names + [edit.path for edit in entry.fact_edits]))
+    return list(dict.fromkeys(names + [edit.path for edit in entry.side_file_edits]))
 
 
 def files_problem(names: list[str], files: OwnFiles) -> str | None:
@@ -167,7 +168,7 @@ def header_of(entry: JournalEntry) -> JournalHeader:
     return JournalHeader(
         run_id=entry.run_id, seq=entry.seq, kind=entry.kind, at=entry.at,
         base_fingerprint=entry.base_fingerprint, result_fingerprint=entry.result_fingerprint,
-        notes=len(entry.after), undoes=entry.undoes, summary=summary, memory_md=entry.memory_md)
+        notes=len(entry.after), undoes=entry.undoes, summary=summary, file_name=entry.file_name)
 
 
 def _read(path: Path, files: OwnFiles | None = NO_FILES) -> JournalEntry:
@@ -231,8 +232,8 @@ def read_headers(home: Path, files: OwnFiles | None = None
             notices.append(f"skipped {exc}")
             continue
         headers.append(header)
-        problem = None if files is None or header.memory_md is None else files_problem(
-            [header.memory_md], files)
+        problem = None if files is None or header.file_name is None else files_problem(
+            [header.file_name], files)
         if problem:
             notices.append(f"run {header.run_id} cannot be undone: {path}: {problem}")
     return sorted(headers, key=lambda e: e.seq, reverse=True), notices
@@ -377,5 +378,5 @@ def file_run(home: Path, name: str, before: str | None, after: str | None, base:
         result_fingerprint=(EMPTY_FINGERPRINT if after is None
                             else fingerprint(after.encode("utf-8"))),
         operations=[], result=None, before={}, after={}, undoes=undoes, summary=summary,
-        memory_md=name, memory_md_before=before, memory_md_after=after,
-        promoted=promoted, fact_edits=[], files=[])
+        file_name=name, file_before=before, file_after=after,
+        promoted=promoted, side_file_edits=[], files=[])

@@ -612,8 +612,8 @@ class MainScreen(Screen[None]):
         except NuggetsError as exc:
             self.app.call_from_thread(self._failed, "Cannot undo", str(exc))
             return
-        restored = (f"{entry.memory_md.rsplit('/', 1)[-1]} as it was before it"
-                    if entry.memory_md is not None else counted(len(entry.after), "note"))
+        restored = (f"{entry.file_name.rsplit('/', 1)[-1]} as it was before it"
+                    if entry.file_name is not None else counted(len(entry.after), "note"))
         self.app.call_from_thread(self._wrote, f"Undid run {run_id}: restored {restored}.")
 
     def _titles(self, note_ids: list[str]) -> list[str]:
@@ -626,8 +626,8 @@ class MainScreen(Screen[None]):
 
 
 def _undo_what(entry: JournalEntry, memory: Store) -> Text:
-    if entry.memory_md is not None:
-        return join("This puts ", line(shown_path(entry.memory_md)), " back as it was before it "
+    if entry.file_name is not None:
+        return join("This puts ", line(shown_path(entry.file_name)), " back as it was before it "
                     "(if nothing changed it since), and journals the undo.")
     return join("This restores the ", counted(len(entry.before), "note"), " it changed as they "
                 "were before it, in ", line(shown_path(memory.graph_path)),

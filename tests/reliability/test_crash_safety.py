@@ -305,10 +305,10 @@ def test_killed_at_random_moments_of_a_sequence(tmp_path: Path) -> None:
         read_graph(home / "graph" / "graph.json")
         entries = memory_of(home).log()
         # journaled iff landed: the newest run of each file has that file's fingerprint
-        of_graph = [e for e in entries if e.memory_md is None]
+        of_graph = [e for e in entries if e.file_name is None]
         expected = of_graph[0].result_fingerprint if of_graph else fingerprint(states[0][0])
         assert fingerprint(graph) == expected
-        of_md = [e for e in entries if e.memory_md is not None]
+        of_md = [e for e in entries if e.file_name is not None]
         if of_md:
             assert of_md[0].result_fingerprint == fingerprint(memory_md or b"")
         assert journal in [s[2] for s in states]

@@ -242,7 +242,7 @@ def test_microclaw_undo_of_an_entry_naming_another_file_is_refused(
 def test_microclaw_names_agents_md_under_the_scope_folders_and_old_paths_undo(
         microclaw: MicroClawStore) -> None:
     [header] = microclaw.log()
-    assert header.memory_md == "groups/AGENTS.md"
+    assert header.file_name == "groups/AGENTS.md"
     agents = _agents_md(microclaw)
     path = _entry_file(microclaw.journal_home, header.run_id)
     lines: list[dict[str, Any]] = [json.loads(line) for line in path.read_bytes().splitlines()]

@@ -42,9 +42,9 @@ def test_a_promotion_is_journaled_with_the_files_before_and_after_image(tmp_path
     memory.promote(memory.plan_promotion())
     [header] = memory.log()
     entry = memory.run(header.run_id)
-    assert entry.kind == "promote" and entry.memory_md == "MEMORY.md"  # by its role
-    assert entry.memory_md_before == HAND
-    assert entry.memory_md_after == target.read_bytes().decode()
+    assert entry.kind == "promote" and entry.file_name == "MEMORY.md"  # by its role
+    assert entry.file_before == HAND
+    assert entry.file_after == target.read_bytes().decode()
     assert entry.base_fingerprint == fingerprint(HAND.encode())
     assert entry.result_fingerprint == fingerprint(target.read_bytes())
     assert memory.promotion_run == entry
@@ -57,7 +57,7 @@ def test_undo_restores_the_before_image_byte_for_byte(tmp_path: Path) -> None:
     run = memory.log()[0].run_id
     undone = memory.undo(run)
     assert target.read_bytes() == HAND.encode()
-    assert undone.kind == "undo" and undone.undoes == run and undone.memory_md == "MEMORY.md"
+    assert undone.kind == "undo" and undone.undoes == run and undone.file_name == "MEMORY.md"
     with pytest.raises(NuggetsError, match="already undone"):
         memory.undo(run)
 
@@ -76,7 +76,7 @@ def test_undo_of_the_promotion_that_created_the_file_removes_it(tmp_path: Path) 
     memory, target = _memory(tmp_path, memory_md=None)
     memory.promote(memory.plan_promotion())
     entry = memory.run(memory.log()[0].run_id)
-    assert entry.base_fingerprint == EMPTY_FINGERPRINT and entry.memory_md_before is None
+    assert entry.base_fingerprint == EMPTY_FINGERPRINT and entry.file_before is None
     memory.undo(entry.run_id)
     assert not target.exists()
     assert sorted(p.name for p in target.parent.iterdir()) == []
@@ -95,8 +95,8 @@ def test_a_pending_promotion_entry_is_settled_by_what_is_on_disk(tmp_path: Path)
     landed = JournalEntry(run_id="20261101T100000Z-0007", seq=7, kind="promote",
                           at="2026-11-01T10:00:00Z", base_fingerprint=plan.base_fingerprint,
                           result_fingerprint=fingerprint(plan.after_text.encode()),
-                          before={}, after={}, memory_md=str(target),
-                          memory_md_before=plan.before_text, memory_md_after=plan.after_text)
+                          before={}, after={}, file_name=str(target),
+                          file_before=plan.before_text, file_after=plan.after_text)
     write_pending(memory.home, landed)
     assert any("discarded journal entry" in m for m in memory.recover())  # it never landed
     write_pending(memory.home, landed)

@@ -144,7 +144,7 @@ async def test_the_review_shows_what_a_change_does_to_the_fact_file(tmp_path: Pa
         assert isinstance(review, ReviewScreen)
         await pilot.press("c")  # the whole graph: the fact notes' archive, rewrite and merge
         await settle(pilot, app)
-        edits = {e.note_id: e for e in review.plan.fact_edits}
+        edits = {e.note_id: e for e in review.plan.side_file_edits}
         table = review.query_one("#changes", VirtualTable)
         shown = []
         for index, row in enumerate(table.rows):

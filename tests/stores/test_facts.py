@@ -127,7 +127,7 @@ def test_a_changed_fact_file_makes_the_plan_stale_and_nothing_is_written(tmp_pat
     home = home_copy(tmp_path)
     memory = Memory(home, fixed_clock(NOW))
     plan = memory.plan(uncapped=True)
-    assert plan.fact_edits  # the fixture's pass archives, rewrites and merges fact notes
+    assert plan.side_file_edits  # the fixture's pass archives, rewrites and merges fact notes
     path = home / "memory.donna.json"
     doc = json.loads(path.read_bytes())
     doc["facts"][0]["hits"] += 1  # the agent recalled a fact meanwhile
@@ -144,7 +144,7 @@ def test_unhide_and_undo_of_a_fact_note_keep_the_file_in_step(tmp_path: Path) ->
     memory = Memory(home, fixed_clock(NOW))
     original = snapshot(home)["memory.donna.json"]
     entry = memory.apply(memory.plan(uncapped=True))
-    archived = [e for e in entry.fact_edits if e.after is None]
+    archived = [e for e in entry.side_file_edits if e.after is None]
     note_id = archived[0].note_id
     memory.unhide([note_id])
     facts = {f["key"] for f in read_fact_files(home, ["memory"])[0].facts}
@@ -159,11 +159,11 @@ def test_archiving_a_fact_note_by_hand_removes_its_fact_as_the_pass_does(tmp_pat
     original = snapshot(by_hand)
     entry = Memory(by_pass, fixed_clock(NOW)).apply(Memory(by_pass, fixed_clock(NOW)).plan(
         uncapped=True))
-    edit = next(e for e in entry.fact_edits if e.after is None)
+    edit = next(e for e in entry.side_file_edits if e.after is None)
     memory = Memory(by_hand, fixed_clock(NOW))
     run = memory.archive([edit.note_id])
     assert run is not None and run.kind == "archive"
-    assert [(e.key, e.after) for e in run.fact_edits] == [(edit.key, None)]
+    assert [(e.key, e.after) for e in run.side_file_edits] == [(edit.key, None)]
     facts = {f["key"] for f in read_fact_files(by_hand, ["memory"])[0].facts}
     assert edit.key not in facts
     notes = {n["id"]: n for n in json.loads(snapshot(by_hand)["graph.json"])["notes"]}

@@ -282,8 +282,8 @@ def _plan(out: _Builder, active: Iterable[_Row], notes: list[RawNote], base: str
                               linked=len(out.changes) - hidden, changes=out.changes)
     return Plan.model_construct(
         ran_at=out.ran_at, base_fingerprint=base, nugget_name=nugget_name, limit=0,
-        uncapped=True, result=result, operations=out.operations, notes=diffs, fact_edits=[],
-        fact_fingerprints={},
+        uncapped=True, result=result, operations=out.operations, notes=diffs, side_file_edits=[],
+        side_file_fingerprints={},
     )
 
 

@@ -354,7 +354,7 @@ class MicroClawRuns:
 
     def _undo_locked(self, run_id: str) -> JournalEntry:
         entry = self._undoable(run_id)
-        if entry.memory_md is not None:
+        if entry.file_name is not None:
             return self._undo_file(entry)
         changed = self._blockers(entry)
         if changed:
@@ -402,7 +402,7 @@ class MicroClawRuns:
             base_fingerprint=fingerprint(json_bytes(images_before, indent=False)),
             result_fingerprint=fingerprint(json_bytes(images_after, indent=False)),
             operations=operations or [], result=result, before=images_before,
-            after=images_after, undoes=undoes, summary=summary, fact_edits=[], files=[])
+            after=images_after, undoes=undoes, summary=summary, side_file_edits=[], files=[])
         changes = [RowChange(i, before[i], after[i]) for i in before]
         return self._land(entry, lambda: write_rows(self.db, changes, edges, self.busy_timeout))
 
@@ -455,13 +455,13 @@ class MicroClawRuns:
 
     def _undo_file(self, entry: JournalEntry) -> JournalEntry:
         """Put back the text a promotion replaced, if the file is as it left it."""
-        path = own_file(entry.memory_md or "", self.files).path
+        path = own_file(entry.file_name or "", self.files).path
         with directory_lock(path):
             self.notices += settle(path)
             if current_fingerprint(path) != entry.result_fingerprint:
                 raise NuggetsError(f"cannot undo {entry.run_id}: {path} changed since; "
                                    "nothing was restored")
-            return self._write_file(path, entry.memory_md_after, entry.memory_md_before,
+            return self._write_file(path, entry.file_after, entry.file_before,
                                     entry.result_fingerprint, "undo", undoes=entry.run_id,
                                     summary=f"undid {entry.run_id}")
 
@@ -535,8 +535,8 @@ class MicroClawRuns:
             return f"left {path.name} as it is: cannot tell whether its run landed ({exc})"
 
     def _landed(self, entry: JournalEntry, said: list[str]) -> bool | None:
-        if entry.memory_md is not None:  # a file run: an AGENTS.md or a file of ours, no rows
-            path = own_file(entry.memory_md, self.files).path
+        if entry.file_name is not None:  # a file run: an AGENTS.md or a file of ours, no rows
+            path = own_file(entry.file_name, self.files).path
             with directory_lock(path):
                 said += settle(path)
             return file_landed(path, entry.base_fingerprint, entry.result_fingerprint)

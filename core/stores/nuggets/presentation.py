@@ -41,8 +41,8 @@ def note_summary(note: RawNote) -> str:
 
 def side_file_lines(plan: Plan, note_ids: set[str]) -> list[str]:
     """What the plan does to the fact files for these notes, one line per fact."""
-    return [describe(edit) for edit in plan.fact_edits if edit.note_id in note_ids]
+    return [describe(edit) for edit in plan.side_file_edits if edit.note_id in note_ids]
 
 
 def side_file_names(plan: Plan, note_ids: set[str]) -> list[str]:
-    return sorted({edit.path for edit in plan.fact_edits if edit.note_id in note_ids})
+    return sorted({edit.path for edit in plan.side_file_edits if edit.note_id in note_ids})

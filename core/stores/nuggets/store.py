@@ -238,8 +238,8 @@ class NuggetsStore:
         plan = Plan.model_construct(
             ran_at=result.ran_at, base_fingerprint=graph.fingerprint,
             nugget_name=nugget_name, limit=limit, uncapped=uncapped, result=result,
-            operations=operations, notes=diffs, fact_edits=edits,
-            fact_fingerprints={e.path: files[e.path].fingerprint for e in edits},
+            operations=operations, notes=diffs, side_file_edits=edits,
+            side_file_fingerprints={e.path: files[e.path].fingerprint for e in edits},
         )
         plan._graph = graph
         return plan
@@ -296,7 +296,7 @@ class NuggetsStore:
             for op in operations:
                 replay(ws, op, plan.ran_at)
             touched = ws.refresh_vectors()
-        edits, files = self._mirrored(graph, ws, touched, plan.fact_fingerprints)
+        edits, files = self._mirrored(graph, ws, touched, plan.side_file_fingerprints)
         return self._commit(graph, ws, plan.kind, operations,
                             result_of(plan.result, kept), plan.ran_at, facts=(edits, files))
 
@@ -362,7 +362,7 @@ class NuggetsStore:
     def _undo_locked(self, run_id: str) -> JournalEntry:
         self._settle_first()
         entry = self._undoable(run_id)
-        if entry.memory_md is not None:
+        if entry.file_name is not None:
             return self._undo_file(entry)
         graph = read_graph(self.graph_path)
         changed = undo_blockers(entry, graph)
@@ -370,7 +370,7 @@ class NuggetsStore:
             raise UndoConflictError(
                 f"cannot undo {run_id}: these notes changed since: {', '.join(changed)}", changed
             )
-        facts = self._facts_to_undo(run_id, entry.fact_edits)
+        facts = self._facts_to_undo(run_id, entry.side_file_edits)
         ws = Workspace(graph.notes)
         for note_id, before in entry.before.items():
             ws.put(note_id, before)
@@ -423,15 +423,15 @@ class NuggetsStore:
 
     def _undo_file(self, entry: JournalEntry) -> JournalEntry:
         """Put back the file image a MEMORY.md run replaced, if the file is as it left it."""
-        path = own_file(entry.memory_md or "", self.files).path
+        path = own_file(entry.file_name or "", self.files).path
         with directory_lock(path):
             self.notices += settle(path)
             if current_fingerprint(path) != entry.result_fingerprint:
                 elsewhere = (" (or the run wrote another MEMORY.md: name it with --memory-md)"
-                             if entry.memory_md == MEMORY_MD_NAME else "")
+                             if entry.file_name == MEMORY_MD_NAME else "")
                 raise NuggetsError(f"cannot undo {entry.run_id}: {path} changed since"
                                    f"{elsewhere}; nothing was restored")
-            return self._write_file(path, entry.memory_md_after, entry.memory_md_before,
+            return self._write_file(path, entry.file_after, entry.file_before,
                                     entry.result_fingerprint, "undo", self.now(),
                                     undoes=entry.run_id, summary=f"undid {entry.run_id}")
 
@@ -491,7 +491,8 @@ class NuggetsStore:
             result_fingerprint=fingerprint(data), operations=operations, result=result,
             before={graph.notes[p]["id"]: graph.notes[p] for p in touched},
             after={ws.notes[p]["id"]: ws.notes[p] for p in touched},
-            undoes=undoes, summary=summary or _summarize(result), fact_edits=edits, files=images,
+            undoes=undoes, summary=summary or _summarize(result), side_file_edits=edits,
+            files=images,
         )
 
         def write(landing: Callable[[], None]) -> None:
@@ -637,8 +638,8 @@ class NuggetsStore:
                     None, [])
 
     def _landed(self, entry: JournalEntry) -> bool:
-        if entry.memory_md is not None:  # changed since by another program: nothing to undo
-            path = own_file(entry.memory_md, self.files).path
+        if entry.file_name is not None:  # changed since by another program: nothing to undo
+            path = own_file(entry.file_name, self.files).path
             return file_landed(path, entry.base_fingerprint, entry.result_fingerprint) is True
         path = self.graph_path
         outcome = swap_outcome(path, entry.base_fingerprint, entry.result_fingerprint)
