@@ -25,6 +25,7 @@ from core.clock import Clock
 from core.journal.entries import JournalHeader
 from core.models import (
     JournalEntry,
+    JournalKind,
     Operation,
     Plan,
     PromotionPlan,
@@ -146,7 +147,7 @@ class Writing(Protocol):
     def recover(self) -> list[str]: ...
     def exclusive(self) -> AbstractContextManager[None]: ...
 
-    def write_file(self, path: Path, before: str | None, after: str, kind: str,
+    def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
                    summary: str) -> JournalEntry:
         """Replace a small file of ours beside the journal (read as `before`; None: absent),
         journaled as a run of `kind` that undo takes back."""

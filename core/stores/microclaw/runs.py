@@ -26,40 +26,31 @@ from typing import Any, TypeVar
 
 from core.clock import Clock, to_iso
 from core.errors import (
-    GraphError,
-    JournalError,
     NuggetsError,
-    StalePlanError,
     UndoConflictError,
     UnknownNoteError,
-    UnsettledWriteError,
 )
 from core.journal.entries import (
     JournalHeader,
     Pending,
     commit_pending,
-    file_run,
     journal_dir,
     next_run_id,
     pending_entries,
-    prune,
     read_entry,
     read_headers,
     remove_temp_files,
-    resolve_keep,
-    write_pending,
 )
 from core.journal.guarded_write import (
     directory_lock,
     file_landed,
     graph_lock,
     has_leftovers,
-    remove_if_unchanged,
-    replace_if_unchanged,
     settle,
 )
 from core.journal.history import undone_by
-from core.journal.own_files import OwnFile, OwnFiles, name_of, own_file, plain_name
+from core.journal.journaled_write import FileRuns, land
+from core.journal.own_files import OwnFile, OwnFiles, own_file, plain_name
 from core.models import (
     HideOp,
     JournalEntry,
@@ -67,12 +58,11 @@ from core.models import (
     LinkOp,
     Operation,
     Plan,
-    PromotionEntry,
     PromotionPlan,
     RawNote,
     ReflectionResult,
 )
-from core.notes.snapshot import EMPTY_FINGERPRINT, current_fingerprint, fingerprint, json_bytes
+from core.notes.snapshot import EMPTY_FINGERPRINT, fingerprint, json_bytes
 from core.plans.retry import retrying
 from core.review.decisions import SETTLED_FILE
 from core.stores.microclaw.paths import groups_dir, nugget_of, runtime_dir
@@ -404,27 +394,8 @@ class MicroClawRuns:
             operations=operations or [], result=result, before=images_before,
             after=images_after, undoes=undoes, summary=summary, side_file_edits=[], files=[])
         changes = [RowChange(i, before[i], after[i]) for i in before]
-        return self._land(entry, lambda: write_rows(self.db, changes, edges, self.busy_timeout))
-
-    def _land(self, entry: JournalEntry, write: Callable[[], object]) -> JournalEntry:
-        keep = resolve_keep()  # a bad setting refuses before anything is written
-        pending = write_pending(self.journal_home, entry, like=self.db)
-        try:
-            write()
-        except UnsettledWriteError:
-            raise  # it may have landed: settling decides
-        except (StalePlanError, GraphError):
-            pending.unlink(missing_ok=True)
-            raise
-        try:
-            commit_pending(pending)
-        except OSError as exc:
-            raise JournalError(
-                f"{self.db} was written but journal entry {entry.run_id} could not be "
-                f"committed ({exc.strerror or exc}); it is settled the next time it is opened"
-            ) from None
-        prune(self.journal_home, keep)
-        return entry
+        return land(self.journal_home, entry, self.db, self.db,
+                    lambda landing: write_rows(self.db, changes, edges, self.busy_timeout))
 
     # -- AGENTS.md --------------------------------------------------------------------------
 
@@ -438,45 +409,28 @@ class MicroClawRuns:
         with self.exclusive(), directory_lock(path):
             self._settle_first()
             self.notices += settle(path)
-            return self._write_file(path, before, plan.after_text, plan.base_fingerprint,
-                                    "promote", summary=f"promoted to {path}: {plan.added} added",
-                                    promoted=[e for e in plan.entries if e.action != "same"])
+            return self._file_runs.write(
+                path, before, plan.after_text, plan.base_fingerprint, "promote", self.now(),
+                summary=f"promoted to {path}: {plan.added} added",
+                promoted=[e for e in plan.entries if e.action != "same"])
 
-    def write_file(self, path: Path, before: str | None, after: str, kind: str,
+    def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
                    summary: str) -> JournalEntry:
         """Replace a small file of ours (read as `before`, None when absent), journaled."""
         base = EMPTY_FINGERPRINT if before is None else fingerprint(before.encode("utf-8"))
         with self.exclusive(), directory_lock(path):
             self._settle_first()
             self.notices += settle(path)
-            # Store.write_file takes any str (core/stores/base.py); only "decide" is passed.
-            return self._write_file(path, before, after, base, kind,  # type: ignore[arg-type]
-                                    summary=summary)
+            return self._file_runs.write(path, before, after, base, kind, self.now(),
+                                         summary=summary)
+
+    @property
+    def _file_runs(self) -> FileRuns:
+        return FileRuns(self.journal_home, self.files, self.db, self.notices)
 
     def _undo_file(self, entry: JournalEntry) -> JournalEntry:
         """Put back the text a promotion replaced, if the file is as it left it."""
-        path = own_file(entry.file_name or "", self.files).path
-        with directory_lock(path):
-            self.notices += settle(path)
-            if current_fingerprint(path) != entry.result_fingerprint:
-                raise NuggetsError(f"cannot undo {entry.run_id}: {path} changed since; "
-                                   "nothing was restored")
-            return self._write_file(path, entry.file_after, entry.file_before,
-                                    entry.result_fingerprint, "undo", undoes=entry.run_id,
-                                    summary=f"undid {entry.run_id}")
-
-    def _write_file(self, path: Path, before: str | None, after: str | None, base: str,
-                    kind: JournalKind, undoes: str | None = None, summary: str = "",
-                    promoted: list[PromotionEntry] | None = None) -> JournalEntry:
-        """Replace (or, `after` None, remove) a file over the version with fingerprint
-        `base`, journaled with both texts (call under its lock)."""
-        data = None if after is None else after.encode("utf-8")
-        entry = file_run(self.journal_home, name_of(path, self.files), before, after, base, kind,
-                         self.now(), undoes, summary, promoted)
-        if data is None:
-            return self._land(entry, lambda: remove_if_unchanged(path, base))
-        return self._land(entry, lambda: replace_if_unchanged(path, data, base,
-                                                              notices=self.notices))
+        return self._file_runs.undo(entry, self.now())
 
     # -- settling -----------------------------------------------------------------------------
 

@@ -17,7 +17,15 @@ from core.clock import Clock, system_clock, to_iso
 from core.errors import GraphError, MicroClawError, reason_of
 from core.gc_pause import paused_gc
 from core.journal.entries import JournalHeader
-from core.models import JournalEntry, Operation, Plan, PromotionPlan, RawNote, ReflectionResult
+from core.models import (
+    JournalEntry,
+    JournalKind,
+    Operation,
+    Plan,
+    PromotionPlan,
+    RawNote,
+    ReflectionResult,
+)
 from core.notes.snapshot import EMPTY_FINGERPRINT, Graph
 from core.plans.retry import retrying
 from core.promotion.candidates import shown_as_one
@@ -292,7 +300,7 @@ class MicroClawStore:
         before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
         return plan_file(rows, path, before, exists, threshold, allow, base, drop)
 
-    def write_file(self, path: Path, before: str | None, after: str, kind: str,
+    def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
                    summary: str) -> JournalEntry:
         """See NuggetsStore.write_file: a small file of ours, journaled, undoable."""
         return self._runs.write_file(path, before, after, kind, summary)

@@ -13,7 +13,6 @@ from core.browse.shelf import Shelf
 from core.clock import Clock, system_clock, to_iso
 from core.errors import (
     GraphError,
-    JournalError,
     NuggetsError,
     StalePlanError,
     UndoConflictError,
@@ -26,29 +25,25 @@ from core.journal.entries import (
     JournalHeader,
     Pending,
     commit_pending,
-    file_run,
     journal_dir,
     next_run_id,
     pending_entries,
-    prune,
     read_entry,
     read_headers,
     remove_temp_files,
-    resolve_keep,
-    write_pending,
 )
 from core.journal.guarded_write import (
     directory_lock,
     file_landed,
     graph_lock,
     has_leftovers,
-    remove_if_unchanged,
     replace_if_unchanged,
     settle,
     swap_outcome,
 )
 from core.journal.history import undo_blockers, undone_by
-from core.journal.own_files import OwnFile, OwnFiles, name_of, own_file, plain_name
+from core.journal.journaled_write import FileRuns, land
+from core.journal.own_files import OwnFile, OwnFiles, own_file, plain_name
 from core.models import (
     FactEdit,
     FileImage,
@@ -57,7 +52,6 @@ from core.models import (
     NoteDiff,
     Operation,
     Plan,
-    PromotionEntry,
     PromotionPlan,
     RawNote,
     ReflectionResult,
@@ -421,21 +415,17 @@ class NuggetsStore:
         self.notices += skipped
         return headers
 
+    @property
+    def _file_runs(self) -> FileRuns:
+        return FileRuns(self.home, self.files, self.graph_path, self.notices)
+
     def _undo_file(self, entry: JournalEntry) -> JournalEntry:
         """Put back the file image a MEMORY.md run replaced, if the file is as it left it."""
-        path = own_file(entry.file_name or "", self.files).path
-        with directory_lock(path):
-            self.notices += settle(path)
-            if current_fingerprint(path) != entry.result_fingerprint:
-                elsewhere = (" (or the run wrote another MEMORY.md: name it with --memory-md)"
-                             if entry.file_name == MEMORY_MD_NAME else "")
-                raise NuggetsError(f"cannot undo {entry.run_id}: {path} changed since"
-                                   f"{elsewhere}; nothing was restored")
-            return self._write_file(path, entry.file_after, entry.file_before,
-                                    entry.result_fingerprint, "undo", self.now(),
-                                    undoes=entry.run_id, summary=f"undid {entry.run_id}")
+        elsewhere = (" (or the run wrote another MEMORY.md: name it with --memory-md)"
+                     if entry.file_name == MEMORY_MD_NAME else "")
+        return self._file_runs.undo(entry, self.now(), elsewhere)
 
-    def write_file(self, path: Path, before: str | None, after: str, kind: str,
+    def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
                    summary: str) -> JournalEntry:
         """Replace a small file of ours (its text as read: `before`, None when absent) with
         `after`, journaled as a run of `kind` that undo takes back; refused as stale when the
@@ -444,23 +434,8 @@ class NuggetsStore:
         with graph_lock(self.graph_path), directory_lock(path):
             self._settle_first()
             self.notices += settle(path)
-            # Store.write_file takes any str (core/stores/base.py); only "decide" is passed.
-            return self._write_file(path, before, after, base, kind,  # type: ignore[arg-type]
-                                    self.now(), summary=summary)
-
-    def _write_file(self, path: Path, before: str | None, after: str | None, base: str,
-                    kind: JournalKind, at: str, undoes: str | None = None, summary: str = "",
-                    promoted: list[PromotionEntry] | None = None) -> JournalEntry:
-        """Replace (or, `after` None, remove) a file outside the graph over the version with
-        fingerprint `base`, journaled with both images (call under its lock)."""
-        data = None if after is None else after.encode("utf-8")
-        entry = file_run(self.home, name_of(path, self.files), before, after, base, kind, at,
-                         undoes, summary, promoted)
-        if data is None:
-            return self._land(entry, path, lambda landing: remove_if_unchanged(
-                path, base, landing))
-        return self._land(entry, path, lambda landing: replace_if_unchanged(
-            path, data, base, landing, self.notices))
+            return self._file_runs.write(path, before, after, base, kind, self.now(),
+                                         summary=summary)
 
     def _commit(
         self, graph: Graph, ws: Workspace, kind: JournalKind, operations: list[Operation],
@@ -519,39 +494,7 @@ class NuggetsStore:
                     self._put_back(written)
                 raise
 
-        return self._land(entry, self.graph_path, write)
-
-    def _land(self, entry: JournalEntry, path: Path,
-              write: Callable[[Callable[[], None]], object]) -> JournalEntry:
-        """Journal `entry` ahead, then `write(on_landed)` the file; the pending entry becomes
-        the run's journal entry exactly when the write lands."""
-        keep = resolve_keep()  # a bad setting refuses before anything is written
-        pending = write_pending(self.home, entry, like=self.graph_path)
-        landed = False
-
-        def record_landing() -> None:
-            nonlocal landed
-            landed = True
-            commit_pending(pending)
-
-        try:
-            write(record_landing)
-        except UnsettledWriteError:
-            raise
-        except (StalePlanError, GraphError):
-            if not landed:
-                pending.unlink(missing_ok=True)
-            raise
-        except OSError as exc:
-            if not landed:  # the failure came before the graph changed: say so, keep nothing
-                _remove_quietly(pending)
-                raise GraphError(f"{path}: cannot be written: {exc.strerror or exc}") from None
-            raise JournalError(
-                f"{path} was written but journal entry {entry.run_id} could not be "
-                f"committed ({exc.strerror or exc}); it is settled the next time it is opened"
-            ) from None
-        prune(self.home, keep)
-        return entry
+        return land(self.home, entry, self.graph_path, self.graph_path, write)
 
     def _put_back(self, images: list[FileImage]) -> None:
         """Files a run wrote before it failed to land go back to their old version (unless
@@ -729,7 +672,7 @@ class NuggetsStore:
         with graph_lock(self.graph_path), directory_lock(path):
             self._settle_first()
             self.notices += settle(path)
-            self.promotion_run = self._write_file(path, before, plan.after_text,
+            self.promotion_run = self._file_runs.write(path, before, plan.after_text,
                                                   plan.base_fingerprint, "promote", self.now(),
                                                   summary=summary, promoted=[
                                                       e for e in plan.entries

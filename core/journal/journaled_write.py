@@ -1,0 +1,103 @@
+"""The journaled write, written once for every store: the run's journal entry is written ahead,
+then the write; the pending entry becomes the run's journal entry exactly when the write lands,
+and an interruption at any step is settled from what is on disk (docs/RUNS.md). A run that
+replaces one whole file (MEMORY.md, an AGENTS.md, a small file of ours) and its undo are here
+too, the same for every store."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from pathlib import Path
+
+from core.errors import (
+    GraphError,
+    JournalError,
+    NuggetsError,
+    StalePlanError,
+    UnsettledWriteError,
+)
+from core.journal.entries import commit_pending, file_run, prune, resolve_keep, write_pending
+from core.journal.guarded_write import (
+    directory_lock,
+    remove_if_unchanged,
+    replace_if_unchanged,
+    settle,
+)
+from core.journal.own_files import OwnFiles, name_of, own_file
+from core.models import JournalEntry, JournalKind, PromotionEntry
+from core.notes.snapshot import current_fingerprint
+
+Landing = Callable[[], None]  # called by a write the moment it lands
+
+
+def land(journal_home: Path, entry: JournalEntry, target: Path, like: Path,
+         write: Callable[[Landing], object]) -> JournalEntry:
+    """Journal `entry` ahead (its file's mode and owner like `like`), then `write(on_landed)`
+    `target`; the pending entry is committed when the write says it landed, or when it returns."""
+    keep = resolve_keep()  # a bad setting refuses before anything is written
+    pending = write_pending(journal_home, entry, like=like)
+    landed = False
+
+    def record_landing() -> None:
+        nonlocal landed
+        if not landed:
+            landed = True
+            commit_pending(pending)
+
+    try:
+        write(record_landing)
+        record_landing()  # a write that does not report its landing landed when it returned
+    except UnsettledWriteError:
+        raise  # it may have landed: settling decides
+    except (StalePlanError, GraphError):
+        if not landed:
+            pending.unlink(missing_ok=True)
+        raise
+    except OSError as exc:
+        if not landed:  # the failure came before the target changed: say so, keep nothing
+            with contextlib.suppress(OSError):
+                pending.unlink()
+            raise GraphError(f"{target}: cannot be written: {exc.strerror or exc}") from None
+        raise JournalError(
+            f"{target} was written but journal entry {entry.run_id} could not be committed "
+            f"({exc.strerror or exc}); it is settled the next time it is opened") from None
+    prune(journal_home, keep)
+    return entry
+
+
+class FileRuns:
+    """Runs that replace one whole file of a store, journaled in its journal: the store's
+    journal directory, the files it may name, the file its journal entries are made like, and
+    the list its notices go to."""
+
+    def __init__(self, journal_home: Path, files: OwnFiles, like: Path,
+                 notices: list[str]) -> None:
+        self.journal_home, self.files, self.like, self.notices = journal_home, files, like, notices
+
+    def write(self, path: Path, before: str | None, after: str | None, base: str,
+              kind: JournalKind, at: str, undoes: str | None = None, summary: str = "",
+              promoted: list[PromotionEntry] | None = None) -> JournalEntry:
+        """Replace (or, `after` None, remove) `path` over the version with fingerprint `base`,
+        journaled with both texts (call under its lock)."""
+        entry = file_run(self.journal_home, name_of(path, self.files), before, after, base, kind,
+                         at, undoes, summary, promoted)
+        if after is None:
+            return land(self.journal_home, entry, path, self.like,
+                        lambda landing: remove_if_unchanged(path, base, landing))
+        data = after.encode("utf-8")
+        return land(self.journal_home, entry, path, self.like,
+                    lambda landing: replace_if_unchanged(path, data, base, landing, self.notices))
+
+    def undo(self, entry: JournalEntry, at: str, elsewhere: str = "") -> JournalEntry:
+        """Put back the text a file run replaced, if the file is as the run left it;
+        `elsewhere`: what to add when it is not (where else the run may have written)."""
+        path = own_file(entry.file_name or "", self.files).path
+        with directory_lock(path):
+            self.notices += settle(path)
+            if current_fingerprint(path) != entry.result_fingerprint:
+                raise NuggetsError(f"cannot undo {entry.run_id}: {path} changed since"
+                                   f"{elsewhere}; nothing was restored")
+            return self.write(path, entry.file_after, entry.file_before,
+                              entry.result_fingerprint, "undo", at, undoes=entry.run_id,
+                              summary=f"undid {entry.run_id}")
