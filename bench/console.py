@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from core.clock import fixed_clock, parse_iso
-from core.stores.nuggets.store import NuggetsStore as Memory
+from core.stores.nuggets.store import NuggetsStore
 
 NOW = parse_iso("2026-11-01T09:00:00Z")
 SIZE = (120, 40)
@@ -62,7 +62,7 @@ class ConsoleHook:
 
     def build(self, home: Path) -> Any:
         app_class = self.module.NuggetsApp
-        return app_class(Memory(home, fixed_clock(NOW)))
+        return app_class(NuggetsStore(home, fixed_clock(NOW)))
 
     async def settled(self, app: Any, pilot: Any) -> None:
         """Wait until the App has done the work a key started and painted the result."""

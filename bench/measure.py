@@ -27,14 +27,14 @@ from core.models import ReflectionResult
 from core.notes.vectors import vector_spec
 from core.reflection.reflect import plan_pass
 from core.stores.nuggets.graph_file import graph_path, read_graph
-from core.stores.nuggets.store import NuggetsStore as Memory
+from core.stores.nuggets.store import NuggetsStore
 
 NOW = parse_iso("2026-11-01T09:00:00Z")
 COUNTS = ("inspected", "rewritten", "merged", "hidden", "tagged", "linked")
 
 
-def _memory(home: Path) -> Memory:
-    return Memory(home, fixed_clock(NOW))
+def _memory(home: Path) -> NuggetsStore:
+    return NuggetsStore(home, fixed_clock(NOW))
 
 
 def _counts(result: ReflectionResult) -> dict[str, int]:
@@ -113,7 +113,7 @@ def promotion(home: Path) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="nuggets-bench-") as scratch:
         target = Path(scratch) / "memory" / "MEMORY.md"
         target.parent.mkdir()
-        memory = Memory(home, fixed_clock(NOW), memory_md=target)
+        memory = NuggetsStore(home, fixed_clock(NOW), memory_md=target)
         seconds, made = _timed(memory.plan_promotion)
         return {"seconds": seconds, "entries": len(made.entries)}
 

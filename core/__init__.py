@@ -22,10 +22,8 @@ from core.models import JournalEntry, Note, Plan, PromotionPlan, ReflectionChang
 from core.stores.base import Store
 from core.stores.nuggets.store import NuggetsStore
 
-Memory = NuggetsStore  # removed once the tests name the store
-
 __all__ = [
-    "GraphError", "JournalEntry", "JournalError", "Memory", "Note", "NuggetsError", "NuggetsStore",
+    "GraphError", "JournalEntry", "JournalError", "Note", "NuggetsError", "NuggetsStore",
     "Plan",
     "PromotionPlan", "ReflectionChange", "ReflectionResult", "Shelf", "StalePlanError", "Store",
     "UndoConflictError", "UnknownNoteError", "promote_facts", "reflect_and_clean_memory",

@@ -18,11 +18,11 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from core import Memory
+from core import NuggetsStore
 from core.clock import fixed_clock, parse_iso
-from core.demo import materialize_demo
 from core.stores.microclaw.demo import materialize_microclaw_demo
 from core.stores.microclaw.store import MicroClawStore
+from core.stores.nuggets.demo import materialize_demo
 from nuggets_tui.app import NuggetsApp
 
 NOW = parse_iso("2026-11-23T10:00:00Z")
@@ -130,7 +130,7 @@ def demo_app(where: Path, microclaw: bool = False) -> NuggetsApp:
                                               NOW)
         return NuggetsApp(MicroClawStore(data_dir, fixed_clock(NOW)))
     home = materialize_demo(where / DEMO_UNDER_HOME)
-    return NuggetsApp(Memory(home, fixed_clock(NOW), memory_md=home / "memory" / "MEMORY.md"))
+    return NuggetsApp(NuggetsStore(home, fixed_clock(NOW), memory_md=home / "memory" / "MEMORY.md"))
 
 
 async def shoot(name: str, size: tuple[int, int], out: Path) -> Path:

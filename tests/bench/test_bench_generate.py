@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from bench.generate import main
-from core import Memory
+from core import NuggetsStore
 from core.clock import fixed_clock
 from core.stores.nuggets.graph_file import read_graph
 from nuggets_tui.cli import main as nuggets
@@ -26,7 +26,7 @@ def test_the_command_writes_a_home_the_engine_reads(tmp_path: Path) -> None:
     assert f"nuggets --home {home}" in done.stdout and done.stderr == ""
     graph = read_graph(home / "graph" / "graph.json")
     assert len(graph.notes) == 300 and graph.warnings == []
-    plan = Memory(home, fixed_clock(NOW)).plan(uncapped=True)
+    plan = NuggetsStore(home, fixed_clock(NOW)).plan(uncapped=True)
     assert {c.type for c in plan.result.changes} >= {"merge", "link"}
     listed = CliRunner().invoke(nuggets, ["--home", str(home), "notes", "--hidden"],
                                 env={"NUGGETS_NOW": "2026-11-01T09:00:00Z", "NUGGETS_HOME": ""})

@@ -599,13 +599,13 @@ async def test_a_corrupt_file_is_reported_and_left_alone(home: Path) -> None:
 
 
 async def test_missing_memory_offers_the_demo(tmp_path: Path) -> None:
-    from core import Memory
+    from core import NuggetsStore
     from nuggets_tui.app import NuggetsApp
     from nuggets_tui.screens.welcome import WelcomeScreen
 
     demo = demo_home(tmp_path)
-    app = NuggetsApp(Memory(tmp_path / "absent"), demo_offer=True,
-                     open_demo=lambda: Memory(demo))
+    app = NuggetsApp(NuggetsStore(tmp_path / "absent"), demo_offer=True,
+                     open_demo=lambda: NuggetsStore(demo))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
         assert isinstance(app.screen, WelcomeScreen)

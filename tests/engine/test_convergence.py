@@ -9,7 +9,7 @@ from pathlib import Path
 
 from hypothesis import given, settings
 
-from core import Memory
+from core import NuggetsStore
 from core.clock import fixed_clock
 from core.models import LinkOp
 from tests.support.graph_strategies import graph_notes
@@ -22,7 +22,7 @@ def linked_pairs(notes: dict[str, dict]) -> set[tuple[str, str]]:
     return {(n["id"], x["to"]) for n in notes.values() for x in n.get("links") or []}
 
 
-def runs_to_fixed_point(memory: Memory) -> int:
+def runs_to_fixed_point(memory: NuggetsStore) -> int:
     """Reflect uncapped until a run changes nothing; checks every run on the way."""
     path = graph_file(memory.home)
     for run in range(1, MAX_RUNS + 1):
@@ -47,13 +47,13 @@ def runs_to_fixed_point(memory: Memory) -> int:
 
 def test_the_sample_reaches_a_fixed_point_within_a_few_runs(tmp_path: Path) -> None:
     home = make_home(tmp_path, sample_notes())
-    assert runs_to_fixed_point(Memory(home, fixed_clock(NOW))) <= 5
+    assert runs_to_fixed_point(NuggetsStore(home, fixed_clock(NOW))) <= 5
 
 
 @settings(max_examples=40, deadline=None)
 @given(graph_notes())
 def test_generated_graphs_reach_a_fixed_point(notes: list[dict]) -> None:
     with tempfile.TemporaryDirectory() as root:
-        memory = Memory(make_home(Path(root), notes), fixed_clock(NOW))
+        memory = NuggetsStore(make_home(Path(root), notes), fixed_clock(NOW))
         runs_to_fixed_point(memory)
         assert sorted(file_notes(memory.home)) == sorted(n["id"] for n in notes)

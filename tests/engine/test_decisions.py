@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core import Memory, NuggetsError, UnknownNoteError
+from core import NuggetsError, NuggetsStore, UnknownNoteError
 from core.clock import fixed_clock
 from core.models import MergeOp, SupersedeOp
 from core.review.contradictions import find_contradictions
@@ -28,13 +28,13 @@ def home(tmp_path: Path) -> Path:
     return make_home(tmp_path, answers_memory())
 
 
-def the_group(memory: Memory):  # noqa: ANN201
+def the_group(memory: NuggetsStore):  # noqa: ANN201
     (group,) = find_contradictions(memory.shelf().notes)
     return group
 
 
 def test_one_stands_archives_the_others_with_a_link_and_undo_restores(home: Path) -> None:
-    memory = Memory(home, fixed_clock(NOW))
+    memory = NuggetsStore(home, fixed_clock(NOW))
     before = graph_file(home).read_bytes()
     plan = plan_decision(memory, the_group(memory), "a-bullets")
     assert [type(op) for op in plan.operations] == [SupersedeOp] * 3
@@ -57,7 +57,7 @@ def test_one_stands_archives_the_others_with_a_link_and_undo_restores(home: Path
 
 
 def test_merge_folds_the_others_into_the_kept_note_and_undo_restores(home: Path) -> None:
-    memory = Memory(home, fixed_clock(NOW))
+    memory = NuggetsStore(home, fixed_clock(NOW))
     plan = plan_decision(memory, the_group(memory), "a-direct", how="merge")
     assert [type(op) for op in plan.operations] == [MergeOp] * 3
     assert plan.result.merged == 3
@@ -73,13 +73,13 @@ def test_merge_folds_the_others_into_the_kept_note_and_undo_restores(home: Path)
 
 
 def test_keeping_a_note_outside_the_group_is_refused(home: Path) -> None:
-    memory = Memory(home, fixed_clock(NOW))
+    memory = NuggetsStore(home, fixed_clock(NOW))
     with pytest.raises(UnknownNoteError, match="note lone is not in group c-"):
         decision_operations(the_group(memory), "lone", "keep", NOW_ISO)
 
 
 def test_both_stand_is_remembered_until_a_note_changes(home: Path) -> None:
-    memory = Memory(home, fixed_clock(NOW))
+    memory = NuggetsStore(home, fixed_clock(NOW))
     graph_before = graph_file(home).read_bytes()
     group = the_group(memory)
     by_id = {n["id"]: n for n in memory.shelf().notes}

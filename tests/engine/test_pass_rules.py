@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from core import Memory, NuggetsError
+from core import NuggetsError, NuggetsStore
 from core.clock import epoch_ms, fixed_clock
 from core.models import Note
 from core.reflection.reflect import plan_pass
@@ -55,7 +55,7 @@ def test_env_limit_decides_how_many_notes_memory_plan_inspects(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     notes = [_messy(f"n{i}", f"w{i}") for i in range(12)]
-    memory = Memory(make_home(tmp_path, notes), fixed_clock(NOW))
+    memory = NuggetsStore(make_home(tmp_path, notes), fixed_clock(NOW))
     monkeypatch.setenv("MEMORY_REFLECTION_MAX_NOTES", "3")
     assert memory.plan().result.inspected == 3
     monkeypatch.setenv("MEMORY_REFLECTION_MAX_NOTES", "40")

@@ -14,11 +14,10 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import Memory, StalePlanError, reflect_and_clean_memory
+from core import NuggetsStore, StalePlanError, reflect_and_clean_memory
 from core.clock import fixed_clock
 from core.models import LinkOp, MergeOp
 from core.notes.vectors import vector_spec
-from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.cli import main
 from tests.support.graph_strategies import graph_notes
 from tests.support.note_builders import (
@@ -39,15 +38,15 @@ TIMESTAMPS = ("updatedAt", "lastRewrittenAt", "archivedAt")
 
 
 @pytest.fixture
-def mixed(tmp_path: Path) -> Memory:
-    return Memory(make_home(tmp_path, mixed_notes()), fixed_clock(NOW))
+def mixed(tmp_path: Path) -> NuggetsStore:
+    return NuggetsStore(make_home(tmp_path, mixed_notes()), fixed_clock(NOW))
 
 
 @pytest.fixture
-def sample(tmp_path: Path) -> Memory:
+def sample(tmp_path: Path) -> NuggetsStore:
     home = make_home(tmp_path, sample_notes())
     (home / "agent.nugget.json").write_text('{"facts": []}\n')
-    return Memory(home, fixed_clock(NOW))
+    return NuggetsStore(home, fixed_clock(NOW))
 
 
 def cli(home: Path, tmp_path: Path, *args: str):
@@ -59,7 +58,7 @@ def cli(home: Path, tmp_path: Path, *args: str):
 # -- dry runs ----------------------------------------------------------------------------------
 
 def test_a_plan_is_the_pass_with_a_fingerprint_an_operation_per_change_and_note_images(
-    mixed: Memory
+    mixed: NuggetsStore
 ) -> None:
     original = graph_file(mixed.home).read_bytes()
     plan = mixed.plan(uncapped=True)
@@ -74,7 +73,7 @@ def test_a_plan_is_the_pass_with_a_fingerprint_an_operation_per_change_and_note_
     assert plan.notes[-1].after["links"] == [link("m1")]
 
 
-def test_dry_runs_write_nothing_anywhere(sample: Memory, tmp_path: Path) -> None:
+def test_dry_runs_write_nothing_anywhere(sample: NuggetsStore, tmp_path: Path) -> None:
     memdir = tmp_path / "memdir"
     memdir.mkdir()
     (memdir / "MEMORY.md").write_text("# Memory\n\nhand-written\n")
@@ -98,7 +97,7 @@ def test_dry_runs_write_nothing_anywhere(sample: Memory, tmp_path: Path) -> None
 
 # -- apply -------------------------------------------------------------------------------------
 
-def test_applying_the_whole_plan_gives_exactly_its_after_state(sample: Memory) -> None:
+def test_applying_the_whole_plan_gives_exactly_its_after_state(sample: NuggetsStore) -> None:
     original = graph_file(sample.home).read_bytes()
     plan = sample.plan(uncapped=True)
     entry = sample.apply(plan)
@@ -113,7 +112,7 @@ def test_applying_the_whole_plan_gives_exactly_its_after_state(sample: Memory) -
     assert (sample.home / "agent.nugget.json").read_text() == '{"facts": []}\n'
 
 
-def test_the_seeds_entry_point_applies_and_journals_the_pass(mixed: Memory) -> None:
+def test_the_seeds_entry_point_applies_and_journals_the_pass(mixed: NuggetsStore) -> None:
     expected = mixed.plan()
     got = reflect_and_clean_memory(NuggetsStore(mixed.home).shelf(), clock=fixed_clock(NOW))
     assert got == expected.result
@@ -122,7 +121,7 @@ def test_the_seeds_entry_point_applies_and_journals_the_pass(mixed: Memory) -> N
     assert [e.kind for e in mixed.log()] == ["reflect"]
 
 
-def test_a_plan_lists_exactly_the_changed_notes_each_stamped_now(sample: Memory) -> None:
+def test_a_plan_lists_exactly_the_changed_notes_each_stamped_now(sample: NuggetsStore) -> None:
     plan = sample.plan(uncapped=True)
     by_id = {n["id"]: n for n in json.loads(graph_file(sample.home).read_bytes())["notes"]}
     assert len(plan.notes) == len({d.note_id for d in plan.notes})
@@ -145,7 +144,7 @@ def test_a_plan_lists_exactly_the_changed_notes_each_stamped_now(sample: Memory)
             assert [x["createdAt"] for x in made] == [NOW_ISO]
 
 
-def test_a_stale_plan_is_refused_and_nothing_is_written(mixed: Memory) -> None:
+def test_a_stale_plan_is_refused_and_nothing_is_written(mixed: NuggetsStore) -> None:
     plan = mixed.plan(uncapped=True)
     path = graph_file(mixed.home)
     doc = json.loads(path.read_bytes())
@@ -159,7 +158,7 @@ def test_a_stale_plan_is_refused_and_nothing_is_written(mixed: Memory) -> None:
     assert sorted(p.name for p in path.parent.iterdir()) == [".graph.lock", "graph.json"]
 
 
-def test_applying_a_subset_replays_exactly_the_kept_operations(mixed: Memory) -> None:
+def test_applying_a_subset_replays_exactly_the_kept_operations(mixed: NuggetsStore) -> None:
     plan = mixed.plan(uncapped=True)
     entry = mixed.apply(plan, accepted=[2, 5])  # the rewrite of r, the link l1 <-> l2
     before = {n["id"]: n for n in mixed_notes()}
@@ -180,7 +179,7 @@ def test_applying_a_subset_replays_exactly_the_kept_operations(mixed: Memory) ->
     assert sorted(entry.before) == ["l1", "l2", "r"]
 
 
-def test_applying_only_the_merge_moves_the_links_to_the_winner(mixed: Memory) -> None:
+def test_applying_only_the_merge_moves_the_links_to_the_winner(mixed: NuggetsStore) -> None:
     plan = mixed.plan(uncapped=True)
     mixed.apply(plan, accepted=[4])
     after = file_notes(mixed.home)
@@ -190,7 +189,7 @@ def test_applying_only_the_merge_moves_the_links_to_the_winner(mixed: Memory) ->
     assert [i for i in after if after[i] != before[i]] == ["m1", "m2", "ref"]
 
 
-def test_applying_nothing_writes_nothing(mixed: Memory) -> None:
+def test_applying_nothing_writes_nothing(mixed: NuggetsStore) -> None:
     before = tree_snapshot(mixed.home)
     assert mixed.apply(mixed.plan(uncapped=True), accepted=[]) is None
     after = tree_snapshot(mixed.home)
@@ -201,7 +200,7 @@ def test_applying_nothing_writes_nothing(mixed: Memory) -> None:
 # -- the journal -------------------------------------------------------------------------------
 
 def test_the_journal_entry_holds_run_time_fingerprints_operations_result_and_images(
-    mixed: Memory
+    mixed: NuggetsStore
 ) -> None:
     original = graph_file(mixed.home).read_bytes()
     plan = mixed.plan(uncapped=True)
@@ -247,7 +246,7 @@ def test_on_generated_graphs_apply_gives_the_after_state_and_undo_the_original(
     notes: list[dict], uncapped: bool, nugget: str | None, limit: int
 ) -> None:
     with tempfile.TemporaryDirectory() as root:
-        memory = Memory(make_home(Path(root), notes), fixed_clock(NOW))
+        memory = NuggetsStore(make_home(Path(root), notes), fixed_clock(NOW))
         original = graph_file(memory.home).read_bytes()
         plan = memory.plan(nugget, limit, uncapped)
         assert all(d.before != d.after for d in plan.notes)

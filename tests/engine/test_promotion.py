@@ -12,10 +12,9 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import Memory, promote_facts
+from core import NuggetsStore, promote_facts
 from core.clock import fixed_clock
 from core.promotion.candidates import plan_promotion, resolve_memory_md, section_of
-from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.cli import main
 from tests.support.note_builders import NOW, make_home, note, tree_snapshot
 
@@ -154,8 +153,8 @@ def memdir(tmp_path: Path) -> Path:
     return directory
 
 
-def _memory(tmp_path: Path, notes: list[dict], target: Path) -> Memory:
-    return Memory(make_home(tmp_path, notes), fixed_clock(NOW), memory_md=target)
+def _memory(tmp_path: Path, notes: list[dict], target: Path) -> NuggetsStore:
+    return NuggetsStore(make_home(tmp_path, notes), fixed_clock(NOW), memory_md=target)
 
 
 def test_promote_writes_returns_additions_and_leaves_an_unchanged_file_alone(
@@ -210,7 +209,7 @@ def test_the_target_is_explicit_else_env_else_claude_project_memory(
     cwd.mkdir(parents=True)
     monkeypatch.chdir(cwd)
     monkeypatch.delenv("NUGGETS_MEMORY_MD", raising=False)
-    memory = Memory(tmp_path / "home")
+    memory = NuggetsStore(tmp_path / "home")
     expected = str(cwd).replace("/", "-")
     assert memory.promotion_target() == (
         tmp_path / ".claude" / "projects" / expected / "memory" / "MEMORY.md")

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import Memory, NuggetsError, UndoConflictError, UnknownNoteError
+from core import NuggetsError, NuggetsStore, UndoConflictError, UnknownNoteError
 from core.clock import fixed_clock, parse_iso
 from core.models import CamelModel
 from tests.support.graph_strategies import graph_notes
@@ -36,7 +36,7 @@ def home(tmp_path: Path) -> Path:
 
 
 def reflect_all(home: Path, accepted: list[int] | None = None) -> str:
-    memory = Memory(home, fixed_clock(NOW))
+    memory = NuggetsStore(home, fixed_clock(NOW))
     entry = memory.apply(memory.plan(uncapped=True), accepted)
     assert entry is not None
     return entry.run_id
@@ -57,7 +57,7 @@ def edit_note(home: Path, note_id: str, **changes: object) -> bytes:
 def test_undo_restores_the_notes_byte_for_byte(home: Path) -> None:
     original = graph_file(home).read_bytes()
     run_id = reflect_all(home)
-    undone = Memory(home, LATER).undo(run_id)
+    undone = NuggetsStore(home, LATER).undo(run_id)
     assert graph_file(home).read_bytes() == original
     assert (undone.kind, undone.undoes, undone.at) == ("undo", run_id, LATER_ISO)
     assert sorted(undone.after) == ["h", "l1", "l2", "m1", "m2", "r", "ref"]
@@ -67,7 +67,7 @@ def test_undo_refuses_naming_the_notes_changed_since_and_writes_nothing(home: Pa
     run_id = reflect_all(home)
     edit_note(home, "m1", hits=9)
     changed = edit_note(home, "r", content="the agent edited this")
-    memory = Memory(home, LATER)
+    memory = NuggetsStore(home, LATER)
     with pytest.raises(UndoConflictError, match="changed since: r, m1") as refused:
         memory.undo(run_id)
     assert refused.value.note_ids == ["r", "m1"]
@@ -78,7 +78,7 @@ def test_undo_refuses_naming_the_notes_changed_since_and_writes_nothing(home: Pa
 def test_undo_ignores_changes_to_notes_the_run_did_not_touch(home: Path) -> None:
     run_id = reflect_all(home)
     edit_note(home, "u", hits=7)
-    Memory(home, LATER).undo(run_id)
+    NuggetsStore(home, LATER).undo(run_id)
     restored = file_notes(home)
     assert restored["u"]["hits"] == 7
     assert [restored[i] for i in ("h", "m1", "m2")] == [n for n in mixed_notes()
@@ -87,7 +87,7 @@ def test_undo_ignores_changes_to_notes_the_run_did_not_touch(home: Path) -> None
 
 def test_a_second_undo_of_the_same_run_is_refused(home: Path) -> None:
     run_id = reflect_all(home)
-    memory = Memory(home, LATER)
+    memory = NuggetsStore(home, LATER)
     memory.undo(run_id)
     after_undo = graph_file(home).read_bytes()
     with pytest.raises(NuggetsError, match="already undone"):
@@ -101,7 +101,7 @@ def test_a_second_undo_of_the_same_run_is_refused(home: Path) -> None:
 def test_unhide_clears_hidden_and_archived_at_stamps_now_and_is_journaled(home: Path) -> None:
     reflect_all(home, accepted=[1])  # archive h
     archived = file_notes(home)
-    memory = Memory(home, LATER)
+    memory = NuggetsStore(home, LATER)
     entry = memory.unhide(["h"])
     now = file_notes(home)
     expected = {k: v for k, v in archived["h"].items() if k != "archivedAt"}
@@ -114,7 +114,7 @@ def test_unhide_clears_hidden_and_archived_at_stamps_now_and_is_journaled(home: 
 
 
 def test_unhiding_a_visible_note_writes_nothing_and_unknown_ids_are_errors(home: Path) -> None:
-    memory = Memory(home, LATER)
+    memory = NuggetsStore(home, LATER)
     original = graph_file(home).read_bytes()
     assert memory.unhide(["u"]) is None
     with pytest.raises(UnknownNoteError, match="nope"):
@@ -125,7 +125,7 @@ def test_unhiding_a_visible_note_writes_nothing_and_unknown_ids_are_errors(home:
 
 def test_archive_by_hand_hides_stamps_is_journaled_and_undone(home: Path) -> None:
     original = file_notes(home)
-    memory = Memory(home, LATER)
+    memory = NuggetsStore(home, LATER)
     entry = memory.archive(["u", "u"])
     now = file_notes(home)
     assert (now["u"]["hidden"], now["u"]["archivedAt"], now["u"]["updatedAt"]) == (
@@ -147,7 +147,7 @@ def test_a_merged_away_note_comes_back_with_its_link_and_undo_unwinds_in_order(
     original = graph_file(home).read_bytes()
     merge_run = reflect_all(home, accepted=[4])
     merged = file_notes(home)
-    memory = Memory(home, LATER)
+    memory = NuggetsStore(home, LATER)
     unhide_run = memory.unhide(["m2"])
     back = file_notes(home)["m2"]
     assert back["hidden"] is False and "archivedAt" not in back
@@ -166,13 +166,13 @@ def test_every_archived_note_can_be_unhidden(home: Path) -> None:
     reflect_all(home)
     hidden = [i for i, n in file_notes(home).items() if n.get("hidden")]
     assert hidden == ["h", "m2", "ref"]
-    Memory(home, LATER).unhide(hidden)
+    NuggetsStore(home, LATER).unhide(hidden)
     assert not [i for i, n in file_notes(home).items() if n.get("hidden")]
 
 
 # -- conservation over generated histories -----------------------------------------------------
 
-def _step(memory: Memory, step: str, rnd: random.Random) -> None:
+def _step(memory: NuggetsStore, step: str, rnd: random.Random) -> None:
     path = graph_file(memory.home)
     before = path.read_bytes()
     if step == "reflect":
@@ -196,7 +196,7 @@ def test_no_note_ever_disappears_and_every_archived_note_comes_back(
 ) -> None:
     ids = [n["id"] for n in notes]
     with tempfile.TemporaryDirectory() as root:
-        memory = Memory(make_home(Path(root), notes), fixed_clock(NOW))
+        memory = NuggetsStore(make_home(Path(root), notes), fixed_clock(NOW))
         for step in steps:
             _step(memory, step, rnd)
             on_disk = file_notes(memory.home)
@@ -211,7 +211,7 @@ def test_no_note_ever_disappears_and_every_archived_note_comes_back(
 
 def test_journal_entries_are_written_as_their_models_dump(home: Path) -> None:
     """Journal entries skip copying their note images; the JSON is the same as the model's."""
-    memory = Memory(home, LATER)
+    memory = NuggetsStore(home, LATER)
     run_id = reflect_all(home)
     hidden = next(n["id"] for n in json.loads(graph_file(home).read_bytes())["notes"]
                   if n.get("hidden"))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from core import Memory, StalePlanError
+from core import NuggetsStore, StalePlanError
 from core.notes.snapshot import fingerprint
 from core.safeio import crashpoints
 from core.stores.nuggets.graph_file import read_graph
@@ -34,27 +34,27 @@ from tests.support.reliability_support import (
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 
-Action = Callable[[Memory], object]
+Action = Callable[[NuggetsStore], object]
 
 
-def _apply_all(memory: Memory) -> object:
+def _apply_all(memory: NuggetsStore) -> object:
     return memory.apply(memory.plan(uncapped=True))
 
 
-def _apply_half(memory: Memory) -> object:
+def _apply_half(memory: NuggetsStore) -> object:
     plan = memory.plan(uncapped=True)
     return memory.apply(plan, [op.id for op in plan.operations[::2]])
 
 
-def _unhide(memory: Memory) -> object:
+def _unhide(memory: NuggetsStore) -> object:
     return memory.unhide(["n6"])
 
 
-def _undo_latest(memory: Memory) -> object:
+def _undo_latest(memory: NuggetsStore) -> object:
     return memory.undo(memory.log()[0].run_id)
 
 
-def _promote(memory: Memory) -> object:
+def _promote(memory: NuggetsStore) -> object:
     return memory.promote_now()
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from core import Memory, NuggetsError
+from core import NuggetsError, NuggetsStore
 from core.errors import GraphError
 from core.notes.checks import PlainNotes, note_problem
 from core.stores.nuggets.graph_file import parse_graph, read_graph
@@ -116,7 +116,7 @@ def test_strange_notes_read_and_survive_plan_apply_and_promotion(
         graph_file.parent.mkdir()
         graph_file.write_bytes(data)
         (home / "memory").mkdir()
-        memory = Memory(home, CLOCK, home / "memory" / "MEMORY.md")
+        memory = NuggetsStore(home, CLOCK, home / "memory" / "MEMORY.md")
         try:
             graph = read_graph(graph_file)
         except GraphError:

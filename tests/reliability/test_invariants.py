@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from core import Memory, NuggetsError, StalePlanError, UndoConflictError
+from core import NuggetsError, NuggetsStore, StalePlanError, UndoConflictError
 from core.journal.entries import read_entry
 from core.stores.nuggets.graph_file import read_graph
 from tests.support.figures import record
@@ -52,7 +52,7 @@ class MemoryMachine(RuleBasedStateMachine):
         self.root = Path(tempfile.mkdtemp(prefix="nuggets-invariants-"))
         self.home = self.root / "home"
         self.graph = self.home / "graph" / "graph.json"
-        self.memory = Memory(self.home, CLOCK, self.root / "MEMORY.md")
+        self.memory = NuggetsStore(self.home, CLOCK, self.root / "MEMORY.md")
         self.known: set[str] = set()
         self.agent_notes = 0
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from core import Memory, NuggetsError
+from core import NuggetsError, NuggetsStore
 from core.journal.entries import journal_dir, write_pending
 from core.models import FileImage, JournalEntry
 from core.notes.snapshot import fingerprint
@@ -53,16 +53,16 @@ def _retarget(path: Path, name: str, victim: Path) -> None:
     path.write_bytes(b"\n".join(lines) + b"\n")
 
 
-def _nuggets(tmp_path: Path) -> tuple[Memory, Path, str]:
+def _nuggets(tmp_path: Path) -> tuple[NuggetsStore, Path, str]:
     """A memory with one promotion run; its MEMORY.md and run id."""
     home = make_home(tmp_path, [note("d", "deploy", "run make deploy", hits=5)], memory_md=HAND)
     target = home / "memory" / "MEMORY.md"
-    memory = Memory(home, CLOCK, target)
+    memory = NuggetsStore(home, CLOCK, target)
     memory.promote(memory.plan_promotion())
     return memory, target, memory.log()[0].run_id
 
 
-def _cli(memory: Memory, *args: str) -> Result:
+def _cli(memory: NuggetsStore, *args: str) -> Result:
     env = {"NUGGETS_NOW": "2026-11-01T10:00:00Z", "TZ": "UTC", "NUGGETS_HOME": "",
            "NUGGETS_MEMORY_MD": str(memory.promotion_target())}
     return CliRunner().invoke(main, ["--home", str(memory.home), *args], env=env)
@@ -74,30 +74,30 @@ def _victim(tmp_path: Path) -> Path:
     return victim
 
 
-def _elsewhere(memory: Memory, tmp_path: Path) -> tuple[str, Path]:
+def _elsewhere(memory: NuggetsStore, tmp_path: Path) -> tuple[str, Path]:
     victim = _victim(tmp_path)
     return str(victim), victim
 
 
-def _dot_dot(memory: Memory, tmp_path: Path) -> tuple[str, Path]:
+def _dot_dot(memory: NuggetsStore, tmp_path: Path) -> tuple[str, Path]:
     victim = _victim(tmp_path)
     os.chdir(memory.home)  # an old entry's relative path was read from where undo ran
     return "../victim", victim
 
 
-def _the_graph(memory: Memory, tmp_path: Path) -> tuple[str, Path]:
+def _the_graph(memory: NuggetsStore, tmp_path: Path) -> tuple[str, Path]:
     """A file of the memory, but not one a file run writes: the graph itself."""
     return str(graph_path(memory.home)), graph_path(memory.home)
 
 
-def _settled_symlink(memory: Memory, tmp_path: Path) -> tuple[str, Path]:
+def _settled_symlink(memory: NuggetsStore, tmp_path: Path) -> tuple[str, Path]:
     """Our own file, planted as a symlink out of the home: an old entry's absolute path."""
     victim = _victim(tmp_path)
     (memory.home / "conflicts-settled.json").symlink_to(victim)
     return str(memory.home / "conflicts-settled.json"), victim
 
 
-NUGGETS_CASES: dict[str, Callable[[Memory, Path], tuple[str, Path]]] = {
+NUGGETS_CASES: dict[str, Callable[[NuggetsStore, Path], tuple[str, Path]]] = {
     "an absolute path elsewhere": _elsewhere,
     "a relative path with ..": _dot_dot,
     "a file the store never writes that way (the graph)": _the_graph,

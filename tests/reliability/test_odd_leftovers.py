@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from core import GraphError, Memory
+from core import GraphError, NuggetsStore
 from core.notes.snapshot import fingerprint
 from core.safeio.atomic_write import side_name
 from core.stores.nuggets.graph_file import read_graph
@@ -48,7 +48,7 @@ def _side_files(home: Path, target: Path) -> list[str]:
     return sorted(found)
 
 
-def _apply(memory: Memory) -> object:
+def _apply(memory: NuggetsStore) -> object:
     return memory.apply(memory.plan(uncapped=True))
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from core import Memory, NuggetsError
+from core import NuggetsError, NuggetsStore
 from core.journal.entries import journal_dir, write_pending
 from core.models import JournalEntry
 from core.notes.snapshot import EMPTY_FINGERPRINT, fingerprint
@@ -30,11 +30,11 @@ from tests.support.reliability_support import (
 HAND = "# Memory\r\n\r\nHand-written, CRLF.\r\n"
 
 
-def _memory(tmp_path: Path, memory_md: str | None = HAND) -> tuple[Memory, Path]:
+def _memory(tmp_path: Path, memory_md: str | None = HAND) -> tuple[NuggetsStore, Path]:
     home = make_home(tmp_path, [note("d", "deploy", "run make deploy", hits=5),
                                 note("t", "tone", "plain words", hits=4)], memory_md=memory_md)
     target = home / "memory" / "MEMORY.md"
-    return Memory(home, CLOCK, target), target
+    return NuggetsStore(home, CLOCK, target), target
 
 
 def test_a_promotion_is_journaled_with_the_files_before_and_after_image(tmp_path: Path) -> None:
@@ -130,7 +130,7 @@ def test_the_command_line_says_the_run_and_undoes_it(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_undo_of_a_creation_killed_at_every_step_leaves_the_file_or_none(tmp_path: Path) -> None:
-    def promoted(name: str) -> tuple[Memory, Path, str]:
+    def promoted(name: str) -> tuple[NuggetsStore, Path, str]:
         memory, target = _memory(tmp_path / name, memory_md=None)
         memory.promote(memory.plan_promotion())
         return memory, target, memory.log()[0].run_id

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from core import Memory
+from core import NuggetsStore
 from core.promotion.candidates import _content_lines, entry_title, section_of
 from core.promotion.screening import screen_entry
 from core.stores.nuggets.demo import build_demo_notes
@@ -89,7 +89,7 @@ def _home(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_blocked_entries_are_listed_and_not_written_unless_allowed(tmp_path: Path) -> None:
     home, target = _home(tmp_path)
-    memory = Memory(home, CLOCK, target)
+    memory = NuggetsStore(home, CLOCK, target)
     plan = memory.plan_promotion()
     assert [b.note_id for b in plan.blocked] == ["evil", "sneaky"]
     assert [e.note_id for e in plan.entries] == ["good"]
@@ -151,7 +151,7 @@ def test_line_breaks_that_are_never_written_do_not_hold_an_entry_back(tmp_path: 
         note("ff", "style", "be brief\x0cuse lists\u2028no tables", hits=4),
     ], memory_md="# Memory\n")
     target = home / "memory" / "MEMORY.md"
-    memory = Memory(home, CLOCK, target)
+    memory = NuggetsStore(home, CLOCK, target)
     plan = memory.plan_promotion()
     assert plan.blocked == [] and [e.note_id for e in plan.entries] == ["crlf", "ff"]
     memory.promote(plan)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from core import Memory
+from core import NuggetsStore
 from core.journal.entries import journal_dir
 from core.review.contradictions import Group, find_contradictions
 from core.review.decisions import read_settled, settle_both, settled_path
@@ -36,7 +36,7 @@ def _leftovers(directory: Path) -> list[str]:
 
 def _nuggets(tmp_path: Path) -> tuple[Any, Group, dict[str, Any]]:
     home = make_home(tmp_path, answers_memory())
-    memory = Memory(home, CLOCK)
+    memory = NuggetsStore(home, CLOCK)
     notes = memory.read().notes
     [group] = find_contradictions(notes)
     return memory, group, {n["id"]: n for n in notes}

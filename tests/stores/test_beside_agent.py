@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from core import Memory
+from core import NuggetsStore
 from core.clock import fixed_clock, parse_iso
 from core.notes.agent_normalize import unchanged_since
 from core.notes.vectors import vector_spec
@@ -58,7 +58,7 @@ def facts_of(home: Path) -> dict[str, dict[str, dict]]:
 
 @pytest.mark.parametrize("name", [*AGENT_HOMES, "legacy-input"])
 def test_a_home_the_agent_wrote_reads_without_a_warning(name: str, tmp_path: Path) -> None:
-    memory = Memory(copy_of(name, tmp_path), fixed_clock(NOW))
+    memory = NuggetsStore(copy_of(name, tmp_path), fixed_clock(NOW))
     assert memory.startup_messages() == []
     assert len(memory.shelf().notes) == len(notes_of(memory.home))
 
@@ -73,7 +73,7 @@ def test_we_compute_the_vector_the_agent_stored(name: str) -> None:
 
 def test_the_fixture_is_what_the_engine_writes_today(tmp_path: Path) -> None:
     home = copy_of("agent-made", tmp_path)
-    Memory(home, fixed_clock(NOW)).reflect(uncapped=True)
+    NuggetsStore(home, fixed_clock(NOW)).reflect(uncapped=True)
     assert notes_of(home) == notes_of(FIXTURES / "engine-applied"), (
         "the engine's output changed: make tests/fixtures/agent again with the agent")
     assert facts_of(home) == facts_of(FIXTURES / "engine-applied")
@@ -108,7 +108,7 @@ def test_a_fact_note_we_archive_loses_its_fact_and_a_merge_winner_gets_the_hits(
 
 
 def test_the_next_dry_run_does_not_propose_the_applied_changes_again(tmp_path: Path) -> None:
-    memory = Memory(copy_of("engine-applied-started", tmp_path), fixed_clock(NOW))
+    memory = NuggetsStore(copy_of("engine-applied-started", tmp_path), fixed_clock(NOW))
     plan = memory.plan(uncapped=True)
     applied = json.loads(next((FIXTURES / "engine-applied" / "reflections").glob("*.json"))
                          .read_bytes())
@@ -120,7 +120,7 @@ def test_the_next_dry_run_does_not_propose_the_applied_changes_again(tmp_path: P
 @pytest.mark.parametrize("name", ["engine-applied-saved", "engine-applied-started"])
 def test_undo_works_after_the_agent_saved(name: str, tmp_path: Path) -> None:
     home = copy_of(name, tmp_path)
-    memory = Memory(home, fixed_clock(NOW))
+    memory = NuggetsStore(home, fixed_clock(NOW))
     run_id = memory.log()[0].run_id
     memory.undo(run_id)
     made, now = notes_of(FIXTURES / "agent-made"), notes_of(home)

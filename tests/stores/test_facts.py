@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from core import Memory, StalePlanError
+from core import NuggetsStore, StalePlanError
 from core.clock import fixed_clock, parse_iso
 from core.stores.nuggets.fact_files import (
     FactFile,
@@ -125,7 +125,7 @@ def snapshot(home: Path) -> dict[str, bytes]:
 
 def test_a_changed_fact_file_makes_the_plan_stale_and_nothing_is_written(tmp_path: Path) -> None:
     home = home_copy(tmp_path)
-    memory = Memory(home, fixed_clock(NOW))
+    memory = NuggetsStore(home, fixed_clock(NOW))
     plan = memory.plan(uncapped=True)
     assert plan.side_file_edits  # the fixture's pass archives, rewrites and merges fact notes
     path = home / "memory.donna.json"
@@ -141,7 +141,7 @@ def test_a_changed_fact_file_makes_the_plan_stale_and_nothing_is_written(tmp_pat
 
 def test_unhide_and_undo_of_a_fact_note_keep_the_file_in_step(tmp_path: Path) -> None:
     home = home_copy(tmp_path)
-    memory = Memory(home, fixed_clock(NOW))
+    memory = NuggetsStore(home, fixed_clock(NOW))
     original = snapshot(home)["memory.donna.json"]
     entry = memory.apply(memory.plan(uncapped=True))
     archived = [e for e in entry.side_file_edits if e.after is None]
@@ -157,10 +157,10 @@ def test_unhide_and_undo_of_a_fact_note_keep_the_file_in_step(tmp_path: Path) ->
 def test_archiving_a_fact_note_by_hand_removes_its_fact_as_the_pass_does(tmp_path: Path) -> None:
     by_pass, by_hand = home_copy(tmp_path, "pass"), home_copy(tmp_path, "hand")
     original = snapshot(by_hand)
-    entry = Memory(by_pass, fixed_clock(NOW)).apply(Memory(by_pass, fixed_clock(NOW)).plan(
-        uncapped=True))
+    store = NuggetsStore(by_pass, fixed_clock(NOW))
+    entry = store.apply(NuggetsStore(by_pass, fixed_clock(NOW)).plan(uncapped=True))
     edit = next(e for e in entry.side_file_edits if e.after is None)
-    memory = Memory(by_hand, fixed_clock(NOW))
+    memory = NuggetsStore(by_hand, fixed_clock(NOW))
     run = memory.archive([edit.note_id])
     assert run is not None and run.kind == "archive"
     assert [(e.key, e.after) for e in run.side_file_edits] == [(edit.key, None)]
@@ -177,7 +177,7 @@ def test_killed_at_every_step_the_graph_and_fact_files_are_all_old_or_all_new(
     tmp_path: Path,
 ) -> None:
     def apply(home: Path) -> None:
-        memory = Memory(home, fixed_clock(NOW))
+        memory = NuggetsStore(home, fixed_clock(NOW))
         memory.apply(memory.plan(uncapped=True))
 
     old = snapshot(home_copy(tmp_path, "old"))
@@ -191,7 +191,7 @@ def test_killed_at_every_step_the_graph_and_fact_files_are_all_old_or_all_new(
         home = home_copy(tmp_path, f"k{k}")
         child = run_in_child(lambda home=home: apply(home), crash_at=k)
         assert child.killed, (k, steps[k - 1])
-        Memory(home, fixed_clock(NOW)).recover()
+        NuggetsStore(home, fixed_clock(NOW)).recover()
         state = snapshot(home)
         assert state in (old, new), steps[k - 1]
         assert leftovers(home) == []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from core import Memory
+from core import NuggetsStore
 from core.notes import fields
 from core.stores.nuggets.graph_file import read_graph
 from tests.support.note_builders import note
@@ -24,7 +24,7 @@ def test_donna_name_stands_for_nugget_name(tmp_path: Path) -> None:
     path = _write(tmp_path, [legacy, note("n2")])
     graph = read_graph(path)
     assert fields.nugget(graph.get("old-1")) == legacy["donnaName"]
-    shelf = Memory(tmp_path).shelf()
+    shelf = NuggetsStore(tmp_path).shelf()
     assert any(n["id"] == "old-1" for n in shelf.list_notes(legacy["donnaName"]))
 
 

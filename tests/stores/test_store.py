@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from core import GraphError, Memory, UnknownNoteError
+from core import GraphError, NuggetsStore, UnknownNoteError
 from core.clock import fixed_clock
 from core.notes.vectors import vector_spec
 from core.safeio.atomic_write import atomic_write
@@ -19,8 +19,8 @@ from core.stores.nuggets.graph_file import read_graph
 from tests.support.note_builders import NOW, file_notes, graph_file, link, make_home, note
 
 
-def memory_of(home: Path) -> Memory:
-    return Memory(home, fixed_clock(NOW))
+def memory_of(home: Path) -> NuggetsStore:
+    return NuggetsStore(home, fixed_clock(NOW))
 
 
 # -- unknown fields and untouched notes --------------------------------------------------------

@@ -9,7 +9,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from core import Memory
+from core import NuggetsStore
 from core.clock import fixed_clock, parse_iso
 from core.stores.nuggets.demo import materialize_demo
 from core.stores.nuggets.graph_file import graph_path
@@ -24,7 +24,7 @@ def demo_home(where: Path) -> Path:
 
 
 def make_app(home: Path, **options: Any) -> NuggetsApp:
-    memory = Memory(home, fixed_clock(NOW), memory_md=home / "memory" / "MEMORY.md")
+    memory = NuggetsStore(home, fixed_clock(NOW), memory_md=home / "memory" / "MEMORY.md")
     return NuggetsApp(memory, **options)
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core import Memory
+from core import NuggetsStore
 from core.clock import fixed_clock
 from core.journal.entries import journal_dir
 from core.notes import fields
@@ -77,7 +77,7 @@ def hostile_home(where: Path, evil: str = EVIL) -> Hostile:
 
 def _hostile_journal(home: Path, memory_md: Path, note_id: str, evil: str) -> None:
     """One applied run whose journal entry is then tampered with: its run id, time and summary."""
-    memory = Memory(home, fixed_clock(NOW), memory_md=memory_md)
+    memory = NuggetsStore(home, fixed_clock(NOW), memory_md=memory_md)
     plan = memory.plan()
     entry = memory.apply(plan)
     assert entry is not None

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from core import Memory, StalePlanError
+from core import NuggetsStore, StalePlanError
 from core.clock import fixed_clock, parse_iso
 from core.safeio import crashpoints
 
@@ -53,8 +53,8 @@ def make_home(root: Path, notes: list[dict], memory_md: str | None = "# Memory\n
     return home
 
 
-def memory_of(home: Path) -> Memory:
-    return Memory(home, CLOCK, home / "memory" / "MEMORY.md")
+def memory_of(home: Path) -> NuggetsStore:
+    return NuggetsStore(home, CLOCK, home / "memory" / "MEMORY.md")
 
 
 def graph_bytes(home: Path) -> bytes:
