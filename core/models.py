@@ -277,6 +277,7 @@ class BlockedEntry(CamelModel):
     reason: str
     hash: str = ""
     shadowed: list[ShadowedNote] = Field(default_factory=list)
+    secret: bool = False  # it carries a secret: `text` is shown with the secret masked
 
 
 class PromotionPlan(CamelModel):

@@ -80,6 +80,7 @@ from ..peek import first_notes
 from ..promotion import DEFAULT_THRESHOLD, plan_promotion, resolve_memory_md
 from ..reflection import plan_pass
 from ..retry import retrying as _retrying
+from ..secretscreen import contact_allowed
 from ..selection import resolve_limit
 from ..shelf import Shelf, nugget_file_names
 from ..stamp import FileStamp
@@ -123,6 +124,7 @@ class NuggetsStore:
         self.memory_md = memory_md
         self.notices: list[str] = []
         self.promotion_run: JournalEntry | None = None  # the last `promote`'s journal entry
+        self.allow_contact = False  # True: promote contact details ($NUGGETS_ALLOW_CONTACT too)
         self._opened: Graph | None = None  # read by startup_messages, for the command to take
 
     @property
@@ -657,7 +659,8 @@ class NuggetsStore:
         exists = path.parent.is_dir()
         before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
         notes = (graph or self.read()).notes
-        return plan_promotion(notes, path, before, exists, threshold, allow, base, drop)
+        return plan_promotion(notes, path, before, exists, threshold, allow, base, drop,
+                              self.allow_contact or contact_allowed())
 
     def plan_promotions(
         self, threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),

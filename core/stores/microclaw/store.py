@@ -22,6 +22,7 @@ from ...models import JournalEntry, Operation, Plan, PromotionPlan, RawNote, Ref
 from ...promotion import shown_as_one
 from ...retry import retrying
 from ...safeopen import MEMORY_MD_BYTES, read_regular
+from ...secretscreen import contact_allowed
 from ...shelf import Shelf
 from ...stamp import FileStamp
 from ...store import EMPTY_FINGERPRINT, Graph
@@ -61,6 +62,7 @@ class MicroClawStore:
         self.notices: list[str] = []
         self.promotion_run: JournalEntry | None = None
         self.promotion_runs: list[JournalEntry] = []  # the runs of the last promote_now
+        self.allow_contact = False  # True: promote contact details ($NUGGETS_ALLOW_CONTACT too)
         self._opened: Graph | None = None
 
     @property
@@ -282,7 +284,8 @@ class MicroClawStore:
                    allow: Collection[str], drop: Collection[str]) -> PromotionPlan:
         exists = path.parent.is_dir()
         before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
-        return plan_file(rows, path, before, exists, threshold, allow, base, drop)
+        return plan_file(rows, path, before, exists, threshold, allow, base, drop,
+                         self.allow_contact or contact_allowed())
 
     def write_file(self, path: Path, before: str | None, after: str, kind: str,
                    summary: str) -> JournalEntry:
