@@ -222,6 +222,15 @@ def plan_promotion(
     )
 
 
+def refused_plan(path: Path, directory_exists: bool, threshold: int, qualifying: int,
+                 refusal: str) -> PromotionPlan:
+    """The plan of a scope whose file may not be written (core/scopefolder.py): nothing read,
+    nothing to write, the one line that says why."""
+    return PromotionPlan(path=str(path), directory_exists=directory_exists, threshold=threshold,
+                         entries=[], added=0, updated=0, before_text="", after_text="", diff="",
+                         qualifying=qualifying, refused=[refusal])
+
+
 def shown_as_one(plans: list[PromotionPlan], path: Path, threshold: int) -> PromotionPlan:
     """Several files' plans shown as one (entries and diffs one after the other); written
     file by file, never as such."""
@@ -232,4 +241,4 @@ def shown_as_one(plans: list[PromotionPlan], path: Path, threshold: int) -> Prom
         updated=0, before_text="", after_text="", diff="".join(p.diff for p in plans),
         blocked=[b for p in plans for b in p.blocked],
         dropped=[d for p in plans for d in p.dropped],
-        qualifying=sum(p.qualifying for p in plans))
+        qualifying=sum(p.qualifying for p in plans), refused=[r for p in plans for r in p.refused])

@@ -31,6 +31,7 @@ from .settings import yes_or_no
 
 ALLOW_CONTACT_ENV = "NUGGETS_ALLOW_CONTACT"
 SHOWN_CHARS = 4  # of a secret, in a reason: never more than a quarter of it
+NOTE_SCAN_CHARS = 65_536  # of a note, for the console's mark: a note's head is what is read
 
 
 def contact_allowed(environ: Mapping[str, str] | None = None) -> bool:
@@ -240,6 +241,13 @@ def secret_reason(text: str, allow_contact: bool = False) -> str | None:
     if found is None:
         return None
     return f"carries {found.kind} ({mask(text[found.start:found.end])})"
+
+
+def note_secret(title: str, content: str, allow_contact: bool = False) -> str | None:
+    """Why a note holds a secret (the reason, masked), from its title and the first
+    `NOTE_SCAN_CHARS` characters: the console marks such notes for the operator to archive."""
+    head = f"{title[:NOTE_SCAN_CHARS]}\n{content[:NOTE_SCAN_CHARS]}"[:NOTE_SCAN_CHARS]
+    return secret_reason(head, allow_contact)
 
 
 def masked(text: str, allow_contact: bool = False) -> str:

@@ -80,6 +80,9 @@ def promotion_text(plan: PromotionPlan,
                    rule: str = "recalled {threshold:,}+ times") -> Iterator[str]:
     """`rule`: the store's words for the notes that qualify (threshold filled in)."""
     name = plan.path.rsplit("/", 1)[-1]
+    yield from (one_line(refused) for refused in plan.refused)
+    if plan.refused and not (plan.entries or plan.blocked or plan.dropped):
+        return  # nothing else to say of a scope that is not written
     if not plan.directory_exists:
         where = ("Point elsewhere with --memory-md PATH or $NUGGETS_MEMORY_MD, or create that "
                  "directory." if name == "MEMORY.md" else "Create that directory to write it.")

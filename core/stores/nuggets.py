@@ -77,9 +77,16 @@ from ..models import (
     ReflectionResult,
 )
 from ..peek import first_notes
-from ..promotion import DEFAULT_THRESHOLD, plan_promotion, resolve_memory_md
+from ..promotion import (
+    DEFAULT_THRESHOLD,
+    plan_promotion,
+    qualifies,
+    refused_plan,
+    resolve_memory_md,
+)
 from ..reflection import plan_pass
 from ..retry import retrying as _retrying
+from ..scopefolder import PromotionRefused, refusal
 from ..secretscreen import contact_allowed
 from ..selection import resolve_limit
 from ..shelf import Shelf, nugget_file_names
@@ -657,8 +664,12 @@ class NuggetsStore:
         the notes as already read (the console's), else the graph file is read."""
         path = self.promotion_target(memory_md)
         exists = path.parent.is_dir()
-        before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
         notes = (graph or self.read()).notes
+        refused = _refusal(path)
+        if refused:  # not even read: a link may lead anywhere
+            return refused_plan(path, exists, threshold,
+                                sum(qualifies(n, threshold) for n in notes), refused)
+        before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
         return plan_promotion(notes, path, before, exists, threshold, allow, base, drop,
                               self.allow_contact or contact_allowed())
 
@@ -683,7 +694,11 @@ class NuggetsStore:
 
         def attempt() -> tuple[PromotionPlan, int]:
             plan = self.plan_promotion(memory_md, threshold, allow, drop=drop)
-            return plan, self.promote(plan)
+            try:
+                return plan, self.promote(plan)
+            except PromotionRefused as exc:  # a link planted since it was planned
+                return refused_plan(Path(plan.path), plan.directory_exists, plan.threshold,
+                                    plan.qualifying, str(exc)), 0
 
         return _retrying(attempt, "MEMORY.md")
 
@@ -697,7 +712,9 @@ class NuggetsStore:
         path = Path(plan.path)
         before = None if plan.base_fingerprint == EMPTY_FINGERPRINT else plan.before_text
         summary = f"promoted to MEMORY.md: {plan.added} added, {plan.updated} updated"
+        _refuse_link(path)
         with graph_lock(self.graph_path), directory_lock(path):
+            _refuse_link(path)  # again under the lock, just before the write
             self._settle_first()
             self.notices += settle(path)
             self.promotion_run = self._write_file(path, before, plan.after_text,
@@ -706,6 +723,17 @@ class NuggetsStore:
                                                       e for e in plan.entries
                                                       if e.action != "same"])
         return plan.added
+
+
+def _refusal(path: Path) -> str | None:
+    """Why MEMORY.md may not be written: a link in its place (its folder is the scope's)."""
+    return refusal("MEMORY.md", path.parent, path)
+
+
+def _refuse_link(path: Path) -> None:
+    refused = _refusal(path)
+    if refused:
+        raise PromotionRefused(refused)
 
 
 def _remove_quietly(path: Path) -> None:

@@ -133,6 +133,10 @@ def held_text(row: Entry, name: str = "MEMORY.md") -> Text:
 def summary_text(plan: PromotionPlan, rule: str = "recalled {threshold:,}+ times") -> Text:
     qualifying = join(f"{counted(plan.qualifying, 'note')} ",
                       line(rule.format(threshold=plan.threshold)))
+    if plan.refused:
+        return join(("Nothing can be written", "bold"), ": ",
+                    *(part for refused in plan.refused for part in (line(refused), "\n")),
+                    qualifying, ".")
     if not plan.directory_exists:
         folder = shown_path(plan.path.rsplit("/", 1)[0])
         name = plan.path.rsplit("/", 1)[-1]
@@ -238,7 +242,7 @@ class PromoteScreen(Screen[bool]):
         plan = self.plan
         if plan is None:
             return Text("")
-        if not plan.directory_exists:
+        if not plan.directory_exists or plan.refused:
             return Text("No diff: nothing would be written.", style="dim")
         if self._body is None or self._body[0] is not plan:
             diff = plan.diff.replace(plan.path, shown_path(plan.path))
