@@ -134,7 +134,7 @@ def summary_text(plan: PromotionPlan, rule: str = "recalled {threshold:,}+ times
     qualifying = join(f"{counted(plan.qualifying, 'note')} ",
                       line(rule.format(threshold=plan.threshold)))
     if plan.refused:
-        return join(("Nothing can be written", "bold"), ": ",
+        return join(Text("Nothing can be written", style="bold"), ": ",
                     *(part for refused in plan.refused for part in (line(refused), "\n")),
                     qualifying, ".")
     if not plan.directory_exists:
