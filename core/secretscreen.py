@@ -177,6 +177,7 @@ def _random_tokens(text: str) -> Iterator[tuple[int, int]]:
 _EMAIL = re.compile(r"(?<![\w.+%-])([A-Za-z0-9._%+-]+)@((?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,})\b")
 _EXAMPLE_DOMAIN = re.compile(r"(?:.*\.)?(?:example\.(?:com|org|net)|example|test|invalid|"
                              r"localhost|local)", re.IGNORECASE)
+_PHONE_WORDS = ("phone", "tel", "mobile", "cell", "whatsapp", "sms", "fax")
 _PHONES = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     r"(?<![\w+])\+[0-9]{1,3}(?:[ .-]?\(?[0-9]{1,4}\)?){2,6}(?![\w])",
     r"(?<![\w.-])(?:\([0-9]{3}\) ?|[0-9]{3}[.-])[0-9]{3}[.-][0-9]{4}(?![\w.-])",
@@ -192,7 +193,11 @@ def _emails(text: str) -> Iterator[tuple[int, int]]:
 
 
 def _phones(text: str) -> Iterator[tuple[int, int]]:
-    for pattern in _PHONES:
+    lowered = text.lower()
+    worded = any(word in lowered for word in _PHONE_WORDS)
+    for pattern, wanted in zip(_PHONES, ("+" in text, True, worded), strict=True):
+        if not wanted:
+            continue
         for match in pattern.finditer(text):
             group = 1 if pattern.groups else 0
             digits = sum(c.isdigit() for c in match.group(group))
@@ -202,34 +207,55 @@ def _phones(text: str) -> Iterator[tuple[int, int]]:
 
 # -- all of them ---------------------------------------------------------------------------------
 
-Detector = tuple[str, Callable[[str], Iterator[tuple[int, int]]]]
+Finder = Callable[[str], Iterator[tuple[int, int]]]
+# What it is, how it is found, and words one of which the text holds (in lower case) when it
+# may be there: most notes hold none, and a pattern that may start anywhere costs a pass.
+Detector = tuple[str, Finder, tuple[str, ...]]
+_NEEDLES = {
+    "a private key block": ("private key",), "an Anthropic API key": ("sk-ant-",),
+    "an OpenAI API key": ("sk-",),
+    "a GitHub token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+    "a GitLab token": ("glpat-",), "an AWS access key": ("akia", "asia", "abia", "acca"),
+    "a Slack token": ("xox",), "a Slack webhook": ("hooks.slack.com",),
+    "a Google API key": ("aiza",), "a Google OAuth token": ("ya29.",),
+    "a Stripe secret key": ("k_live_", "k_test_"), "a Hugging Face token": ("hf_",),
+    "an npm token": ("npm_",), "a PyPI token": ("pypi-",), "a SendGrid key": ("sg.",),
+    "a Telegram bot token": (":aa",), "a JSON Web Token": ("eyj",),
+    "a bearer token": ("bearer",), "basic-auth credentials": ("basic",),
+    "an AWS secret key": ("aws",),
+}
 
 
-def _spans(pattern: re.Pattern[str], group: int = 0) -> Callable[[str], Iterator[tuple[int, int]]]:
+def _spans(pattern: re.Pattern[str], group: int = 0) -> Finder:
     return lambda text: (m.span(group) for m in pattern.finditer(text))
 
 
 _SECRETS: tuple[Detector, ...] = (
-    *((kind, _spans(pattern)) for kind, pattern in _SHAPES),
-    *((kind, _spans(pattern, 1)) for kind, pattern in _INTRODUCED),
-    ("a password in a URL", _url_password),
-    ("a password or key in an assignment", _assigned_password),
-    ("a random-looking token", _random_tokens),
+    *((kind, _spans(pattern), _NEEDLES[kind]) for kind, pattern in _SHAPES),
+    *((kind, _spans(pattern, 1), _NEEDLES[kind]) for kind, pattern in _INTRODUCED),
+    ("a password in a URL", _url_password, ("://",)),
+    ("a password or key in an assignment", _assigned_password,
+     ("pass", "pwd", "secret", "key", "token")),
+    ("a random-looking token", _random_tokens, ()),
 )
 _CONTACT: tuple[Detector, ...] = (
-    ("an e-mail address", _emails),
-    ("a phone number", _phones),
+    ("an e-mail address", _emails, ("@",)),
+    ("a phone number", _phones, ()),
 )
 
 
-def _detectors(allow_contact: bool) -> tuple[Detector, ...]:
-    return _SECRETS if allow_contact else _SECRETS + _CONTACT
+def _detectors(text: str, allow_contact: bool) -> Iterator[tuple[str, Finder]]:
+    """The detectors that may find something in `text`, in order."""
+    lowered = text.lower()
+    for kind, find, needles in _SECRETS if allow_contact else _SECRETS + _CONTACT:
+        if not needles or any(needle in lowered for needle in needles):
+            yield kind, find
 
 
 def find_secret(text: str, allow_contact: bool = False) -> Finding | None:
     """The first kind of secret (in the order above) the text carries, where it first is."""
-    for kind, spans in _detectors(allow_contact):
-        first = next(spans(text), None)
+    for kind, find in _detectors(text, allow_contact):
+        first = next(find(text), None)
         if first is not None:
             return Finding(kind, *first)
     return None
@@ -252,7 +278,7 @@ def note_secret(title: str, content: str, allow_contact: bool = False) -> str | 
 
 def masked(text: str, allow_contact: bool = False) -> str:
     """The text with every secret it carries masked (`mask`), to be shown."""
-    spans = sorted((span for _, found in _detectors(allow_contact) for span in found(text)),
+    spans = sorted((span for _, find in _detectors(text, allow_contact) for span in find(text)),
                    key=lambda span: (span[0], -span[1]))  # the widest first where several start
     parts, at = [], 0
     for start, end in spans:
