@@ -146,11 +146,13 @@ _COMMANDS: tuple[Rule, ...] = tuple(
         (r"\b(curl|wget|fetch|iwr|invoke-webrequest)\b[^\n|]*\|\s*(sudo\s+)?(\S*/)?(ba|z|da|k|c|"
          r"fi)?sh\b|\b(curl|wget)\b[^\n|]*\|\s*(sudo\s+)?(\S*/)?(python[0-9.]*|perl|ruby|node|"
          r"php|iex)\b", "pipes a download into a shell", _DOWNLOADERS),
-        (_DOWNLOAD + r"[^\n]*?(;|&&|\|\||\|)\s*(" + _RUNNER + ")",
+        (_DOWNLOAD + r"[^\n]{0,500}?(;|&&|\|\||\|)\s*(" + _RUNNER + ")",
          "downloads something and runs it", _DOWNLOADERS),
-        (r"\|\s*(sudo\s+)?(\S*/)?(ba|z|da|k|c|fi|tc)?sh\b", "pipes text into a shell", ("|",)),
-        (r"\b(python[0-9.]*|bash|sh|zsh|pwsh)(\s+-[a-z]+)*\s+-c\b|\b(perl|ruby|node)(\s+-[a-z]+)*"
-         r"\s+-e\b|\bphp\s+-r\b|\b(powershell|pwsh)\b[^\n]*\s-(command|encodedcommand|enc|e)\b",
+        (r"(?<!\|)\|(?!\|)\s*(sudo\s+)?(\S*/)?(ba|z|da|k|c|fi|tc)?sh\b", "pipes text into a shell",
+         ("|",)),
+        (r"\b(python[0-9.]*|bash|sh|zsh|pwsh)(\s+-[a-z]+)*\s+-c\s*[\"'$`]|\b(perl|ruby|node)"
+         r"(\s+-[a-z]+)*\s+-e\s*[\"'$`]|\bphp\s+-r\s*[\"'$`]|\b(powershell|pwsh)\b[^\n]*\s"
+         r"-(command|encodedcommand|enc|e)\b",
          "runs code given inline", (" -c", " -e", " -r", " -command", " -enc")),
         (r"\beval\s+[\"'$`]|\beval\s*\(\s*[\"'`$]", "evaluates code", ("eval",)),
         (r"[=(]\s*`[^`\n]+`", "runs a command substitution", ("`",)),
@@ -160,7 +162,9 @@ _COMMANDS: tuple[Rule, ...] = tuple(
          ("/dev/tcp/", "nc ", "ncat", "netcat")),
         (r"\b(ba|z|da|k)?sh\s+" + _TEMP + r"|\b(source|exec)\s+" + _TEMP + r"|(;|&&|\|\|)\s*"
          + _TEMP, "runs a script from a temporary directory", ("/tmp/", "/var/tmp/", "/dev/shm/")),
-        (r"\bchmod\b[^\n]*?(;|&&|\|\|)\s*(sudo\s+)?(\.{1,2}/|/|~/)\S",
+        (r"(;|&&|\|\|)\s*(sudo\s+)?(ba|z|da|k|fi)?sh\s+(-[a-z]+\s+)*[\w~-]*[./][\w./~-]*",
+         "chains a shell running a script", ("sh ",)),
+        (r"\bchmod\b[^\n]{0,500}?(;|&&|\|\|)\s*(sudo\s+)?(\.{1,2}/|/|~/)\S",
          "makes a file executable and runs it", ("chmod",)),
         (r":\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}", "is a fork bomb", (":()",)),
     )

@@ -60,30 +60,33 @@ _PRIVATE_KEY = (r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
 _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern)) for kind, pattern in (
         ("a private key block", _PRIVATE_KEY),
-        ("an Anthropic API key", r"\bsk-ant-[A-Za-z0-9_-]{20,}"),
-        ("an OpenAI API key", r"\bsk-(?:proj-|svcacct-|admin-)?(?=[A-Za-z0-9_-]*[0-9])"
-                              r"(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{20,}"),
-        ("a GitHub token", r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})"),
-        ("a GitLab token", r"\bglpat-[A-Za-z0-9_-]{20,}"),
+        ("an Anthropic API key", r"\bsk-ant-[A-Za-z0-9_-]{20,300}"),
+        ("an OpenAI API key", r"\bsk-(?:proj-|svcacct-|admin-)?(?=[A-Za-z0-9_-]{0,300}?[0-9])"
+                              r"(?=[A-Za-z0-9_-]{0,300}?[A-Za-z])[A-Za-z0-9_-]{20,300}"),
+        ("a GitHub token", r"\b(?:gh[pousr]_[A-Za-z0-9]{30,300}|github_pat_[A-Za-z0-9_]{22,300})"),
+        ("a GitLab token", r"\bglpat-[A-Za-z0-9_-]{20,300}"),
         ("an AWS access key", r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
-        ("a Slack token", r"\bxox[abposre]-[A-Za-z0-9-]{10,}"),
-        ("a Slack webhook", r"hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}"),
+        ("a Slack token", r"\bxox[abposre]-[A-Za-z0-9-]{10,300}"),
+        ("a Slack webhook", r"hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,300}"),
         ("a Google API key", r"\bAIza[0-9A-Za-z_-]{35}"),
-        ("a Google OAuth token", r"\bya29\.[0-9A-Za-z_-]{20,}"),
-        ("a Stripe secret key", r"\b[sr]k_(?:live|test)_[0-9A-Za-z]{16,}"),
-        ("a Hugging Face token", r"\bhf_[A-Za-z0-9]{30,}"),
+        ("a Google OAuth token", r"\bya29\.[0-9A-Za-z_-]{20,300}"),
+        ("a Stripe secret key", r"\b[sr]k_(?:live|test)_[0-9A-Za-z]{16,300}"),
+        ("a Hugging Face token", r"\bhf_[A-Za-z0-9]{30,300}"),
         ("an npm token", r"\bnpm_[A-Za-z0-9]{36}\b"),
-        ("a PyPI token", r"\bpypi-[A-Za-z0-9_-]{50,}"),
-        ("a SendGrid key", r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"),
+        ("a PyPI token", r"\bpypi-[A-Za-z0-9_-]{50,300}"),
+        ("a SendGrid key", r"\bSG\.[A-Za-z0-9_-]{16,300}\.[A-Za-z0-9_-]{16,300}"),
         ("a Telegram bot token", r"\b[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])"),
-        ("a JSON Web Token", r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*"),
+        ("a JSON Web Token",
+         r"\beyJ[A-Za-z0-9_-]{10,300}\.eyJ[A-Za-z0-9_-]{10,300}\.[A-Za-z0-9_-]{0,300}"),
     )
 )
-# A credential after a word that introduces one; group 1 is the credential.
+# A credential after a word that introduces one; group 1 is the credential. Every repeat is
+# bounded (keys are far shorter than 300 characters): a long run costs one pass, not one a start.
 _INTRODUCED: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in (
-        ("a bearer token", r"\bbearer\s+((?=[A-Za-z0-9._~+/-]*[0-9])[A-Za-z0-9._~+/-]{16,}=*)"),
-        ("basic-auth credentials", r"\bauthorization\s*:\s*basic\s+([A-Za-z0-9+/]{8,}=*)"),
+        ("a bearer token",
+         r"\bbearer\s+((?=[A-Za-z0-9._~+/-]{0,300}?[0-9])[A-Za-z0-9._~+/-]{16,300}=*)"),
+        ("basic-auth credentials", r"\bauthorization\s*:\s*basic\s+([A-Za-z0-9+/]{8,300}=*)"),
         ("an AWS secret key",
          r"\baws\w{0,20}?[\s_-]*secret[^\n]{0,30}?(?<![A-Za-z0-9/+])([A-Za-z0-9/+]{40})"
          r"(?![A-Za-z0-9/+])"),
@@ -139,6 +142,7 @@ def _url_password(text: str) -> Iterator[tuple[int, int]]:
 # -- random-looking tokens -----------------------------------------------------------------------
 
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_=-]{32,}")
+_TOKEN_TAIL = re.compile(r"[A-Za-z0-9+/_=-]*")
 _HEX = re.compile(r"[0-9a-fA-F-]+")
 # A token cut where its character class changes, an upper-case letter starting a word: random
 # text falls into short pieces, words and CamelCase into long ones.
@@ -284,6 +288,7 @@ def masked(text: str, allow_contact: bool = False) -> str:
     for start, end in spans:
         if start < at:  # overlaps one masked already
             continue
+        end = _TOKEN_TAIL.match(text, end).end()  # a key longer than a pattern's bound, whole
         parts += [text[at:start], mask(text[start:end])]
         at = end
     return "".join(parts) + text[at:]

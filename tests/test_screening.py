@@ -276,6 +276,8 @@ LOOK_ALIKE_COMMANDS = [
     "Use e.g. and i.e. sparingly; U.S.A. spelled out.",
     "v2 build: s3 bucket eu-west-1, k8s 1.29, py3.11, node18.",
     "The user's son is 4 and likes t-rex toys.",
+    "Use sh -c for one-liners in Dockerfiles; bash is the default shell.",
+    "Run ./scripts/deploy.sh; then check the logs || page the on-call.",
 ]
 
 
