@@ -288,7 +288,8 @@ def masked(text: str, allow_contact: bool = False) -> str:
     for start, end in spans:
         if start < at:  # overlaps one masked already
             continue
-        end = _TOKEN_TAIL.match(text, end).end()  # a key longer than a pattern's bound, whole
+        tail = _TOKEN_TAIL.match(text, end)  # a key longer than a pattern's bound, whole
+        end = tail.end() if tail else end
         parts += [text[at:start], mask(text[start:end])]
         at = end
     return "".join(parts) + text[at:]
