@@ -8,6 +8,7 @@ from core import fields
 from core.inert import inert, one_line
 from core.journal import JournalHeader
 from core.models import (
+    BlockedEntry,
     Plan,
     PromotionPlan,
     RawNote,
@@ -79,6 +80,9 @@ def promotion_text(plan: PromotionPlan,
                    rule: str = "recalled {threshold:,}+ times") -> Iterator[str]:
     """`rule`: the store's words for the notes that qualify (threshold filled in)."""
     name = plan.path.rsplit("/", 1)[-1]
+    yield from (one_line(refused) for refused in plan.refused)
+    if plan.refused and not (plan.entries or plan.blocked or plan.dropped):
+        return  # nothing else to say of a scope that is not written
     if not plan.directory_exists:
         where = ("Point elsewhere with --memory-md PATH or $NUGGETS_MEMORY_MD, or create that "
                  "directory." if name == "MEMORY.md" else "Create that directory to write it.")
@@ -100,8 +104,8 @@ def promotion_text(plan: PromotionPlan,
                f"({one_line(entry.note_id)})")
     if plan.blocked:
         yield ""
-        yield (f"Held back {counted(len(plan.blocked), 'entry', 'entries')} that read like "
-               "instructions to the agent (promote one anyway, as shown here, with "
+        yield (f"Held back {counted(len(plan.blocked), 'entry', 'entries')} "
+               f"{held_because(plan.blocked)} (promote one anyway, as shown here, with "
                "--allow NOTE_ID@HASH):")
         for blocked in plan.blocked:
             yield (f"  blocked [{one_line(blocked.section)}] {one_line(blocked.title)} "
@@ -110,6 +114,15 @@ def promotion_text(plan: PromotionPlan,
             yield from _shadowed_lines(blocked.shadowed)
     yield ""
     yield inert(plan.diff) if plan.diff else f"{one_line(name)} is already up to date."
+
+
+def held_because(blocked: list[BlockedEntry]) -> str:
+    """Why entries are held back, in words: instructions to the agent, secrets, or both."""
+    secrets = any(b.secret for b in blocked)
+    if secrets and all(b.secret for b in blocked):
+        return "that carry secrets (shown masked)"
+    return ("that read like instructions to the agent or carry secrets (shown masked)"
+            if secrets else "that read like instructions to the agent")
 
 
 def _shadowed_lines(shadowed: list[ShadowedNote]) -> Iterator[str]:

@@ -39,6 +39,7 @@ class Store(Protocol):
     notices: list[str]  # what settling and tolerant reads found, for the front ends to tell
     promotion_run: JournalEntry | None  # the last promotion's journal entry
     promotion_runs: list[JournalEntry]  # every file the last promote_now wrote, one run each
+    allow_contact: bool  # promote e-mail addresses and phone numbers (else from the environment)
 
     @property
     def graph_path(self) -> Path:

@@ -80,9 +80,17 @@ from ..models import (
 )
 from ..ownfiles import OwnFile, OwnFiles, name_of, own_file, plain_name
 from ..peek import first_notes
-from ..promotion import DEFAULT_THRESHOLD, plan_promotion, resolve_memory_md
+from ..promotion import (
+    DEFAULT_THRESHOLD,
+    plan_promotion,
+    qualifies,
+    refused_plan,
+    resolve_memory_md,
+)
 from ..reflection import plan_pass
 from ..retry import retrying as _retrying
+from ..scopefolder import PromotionRefused, refusal
+from ..secretscreen import contact_allowed
 from ..selection import resolve_limit
 from ..shelf import Shelf, nugget_file_names
 from ..stamp import FileStamp
@@ -155,6 +163,7 @@ class NuggetsStore:
         self.memory_md = memory_md
         self.notices: list[str] = []
         self.promotion_run: JournalEntry | None = None  # the last `promote`'s journal entry
+        self.allow_contact = False  # True: promote contact details ($NUGGETS_ALLOW_CONTACT too)
         self._opened: Graph | None = None  # read by startup_messages, for the command to take
 
     @property
@@ -695,9 +704,14 @@ class NuggetsStore:
         the notes as already read (the console's), else the graph file is read."""
         path = self.promotion_target(memory_md)
         exists = path.parent.is_dir()
-        before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
         notes = (graph or self.read()).notes
-        return plan_promotion(notes, path, before, exists, threshold, allow, base, drop)
+        refused = _refusal(path)
+        if refused:  # not even read: a link may lead anywhere
+            return refused_plan(path, exists, threshold,
+                                sum(qualifies(n, threshold) for n in notes), refused)
+        before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
+        return plan_promotion(notes, path, before, exists, threshold, allow, base, drop,
+                              self.allow_contact or contact_allowed())
 
     def plan_promotions(
         self, threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
@@ -720,7 +734,11 @@ class NuggetsStore:
 
         def attempt() -> tuple[PromotionPlan, int]:
             plan = self.plan_promotion(memory_md, threshold, allow, drop=drop)
-            return plan, self.promote(plan)
+            try:
+                return plan, self.promote(plan)
+            except PromotionRefused as exc:  # a link planted since it was planned
+                return refused_plan(Path(plan.path), plan.directory_exists, plan.threshold,
+                                    plan.qualifying, str(exc)), 0
 
         return _retrying(attempt, "MEMORY.md")
 
@@ -734,7 +752,9 @@ class NuggetsStore:
         path = Path(plan.path)
         before = None if plan.base_fingerprint == EMPTY_FINGERPRINT else plan.before_text
         summary = f"promoted to MEMORY.md: {plan.added} added, {plan.updated} updated"
+        _refuse_link(path)
         with graph_lock(self.graph_path), directory_lock(path):
+            _refuse_link(path)  # again under the lock, just before the write
             self._settle_first()
             self.notices += settle(path)
             self.promotion_run = self._write_file(path, before, plan.after_text,
@@ -743,6 +763,17 @@ class NuggetsStore:
                                                       e for e in plan.entries
                                                       if e.action != "same"])
         return plan.added
+
+
+def _refusal(path: Path) -> str | None:
+    """Why MEMORY.md may not be written: a link in its place (its folder is the scope's)."""
+    return refusal("MEMORY.md", path.parent, path)
+
+
+def _refuse_link(path: Path) -> None:
+    refused = _refusal(path)
+    if refused:
+        raise PromotionRefused(refused)
 
 
 def _remove_quietly(path: Path) -> None:

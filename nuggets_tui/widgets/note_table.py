@@ -11,6 +11,7 @@ from core.models import RawNote
 from core.verdicts import Verdict
 
 from ..safe import line
+from .secret_mark import SECRET_MARK, SecretMarks
 from .verdict_text import verdict_cell
 from .virtual_table import Column, RowRenderer, VirtualTable
 
@@ -42,9 +43,10 @@ ROW_COLUMNS = (
 
 
 class NoteRows(RowRenderer[RawNote]):
-    def __init__(self, rows: bool = False) -> None:
+    def __init__(self, rows: bool = False, secrets: SecretMarks | None = None) -> None:
         self.rows = rows  # MicroClaw rows: ROW_COLUMNS
         self.verdicts: dict[str, Verdict] = {}  # by note id; empty until scored
+        self.secrets = secrets  # marks the notes holding a secret (S) when given
 
     def key(self, row: RawNote) -> str:
         return row["id"]
@@ -52,7 +54,7 @@ class NoteRows(RowRenderer[RawNote]):
     def cells(self, row: RawNote) -> Sequence[Text]:
         title = fields.text(row, "title")
         head = [
-            Text(ARCHIVED_MARK if fields.hidden(row) else " ", style="bold"),
+            self._mark(row),
             line(title) if title.strip() else Text("(untitled)", style="italic"),
         ]
         if self.rows:
@@ -67,6 +69,14 @@ class NoteRows(RowRenderer[RawNote]):
             line(fields.updated_at(row)[:10]),
             verdict_cell(self.verdicts.get(row["id"])),
         ]
+
+    def _mark(self, row: RawNote) -> Text:
+        """A: archived; S: holds a secret (archiving it is the remedy, so A comes first)."""
+        if fields.hidden(row):
+            return Text(ARCHIVED_MARK, style="bold")
+        if self.secrets is not None and self.secrets.reason(row):
+            return Text(SECRET_MARK, style="bold red")
+        return Text(" ", style="bold")
 
     def _row_cells(self, row: RawNote) -> list[Text]:
         extra = row.get("microclaw")
@@ -88,9 +98,10 @@ class NoteRows(RowRenderer[RawNote]):
 
 class NoteTable(VirtualTable[RawNote]):
     def __init__(self, *, id: str | None = None, empty_text: str = "No notes match.",
-                 rows: bool = False) -> None:
-        """`rows`: the notes are MicroClaw rows (their own columns)."""
-        self.notes = NoteRows(rows)
+                 rows: bool = False, secrets: SecretMarks | None = None) -> None:
+        """`rows`: the notes are MicroClaw rows (their own columns); `secrets`: mark the
+        notes that hold one."""
+        self.notes = NoteRows(rows, secrets)
         super().__init__(ROW_COLUMNS if rows else COLUMNS, self.notes, empty_text=empty_text,
                          id=id)
 
