@@ -32,6 +32,7 @@ from ..widgets.note_detail import NoteDetailPane
 from ..widgets.note_table import NoteTable
 from ..widgets.nugget_list import NuggetList
 from ..widgets.overview import OverviewPanel
+from ..widgets.secret_mark import SecretMarks
 from ..widgets.virtual_table import VirtualTable
 from .confirm import ConfirmScreen, if_yes
 
@@ -116,8 +117,11 @@ class MainScreen(Screen[None]):
             with Vertical(id="content"):
                 yield Input(placeholder="/ filter by title, content or tags", id="filter")
                 yield Static("", id="problem")
-                yield NoteTable(self.memory.note_columns, id="notes")
-                yield NoteDetailPane(id="detail")
+                secrets = SecretMarks(self.memory.allow_contact or None)
+                yield NoteTable(self.memory.note_columns, id="notes", secrets=secrets)
+                pane = NoteDetailPane(id="detail")
+                pane.secrets = secrets
+                yield pane
         yield Busy()
         yield Footer()
 

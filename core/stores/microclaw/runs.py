@@ -399,14 +399,17 @@ class MicroClawRuns:
 
     # -- AGENTS.md --------------------------------------------------------------------------
 
-    def promote(self, plan: PromotionPlan) -> JournalEntry | None:
+    def promote(self, plan: PromotionPlan,
+                check: Callable[[], None] = lambda: None) -> JournalEntry | None:
         """Write one planned AGENTS.md over the version it was planned from, journaled; None
-        when it changes nothing or its directory does not exist."""
+        when it changes nothing or its directory does not exist. `check` raises when the
+        file may not be written any more (core/safeio/scope_folder.py): it runs under the lock."""
         if not plan.changes_file:
             return None
         path = Path(plan.path)
         before = None if plan.base_fingerprint == EMPTY_FINGERPRINT else plan.before_text
         with self.exclusive(), directory_lock(path):
+            check()
             self._settle_first()
             self.notices += settle(path)
             return self._file_runs.write(
