@@ -524,8 +524,8 @@ class MainScreen(Screen[None]):
             return
         title = fields.text(note, "title") or note["id"]
         body = join("Archive “", line(title), "” (", line(note["id"]), ")?\n\nIt leaves the "
-                    f"table (h shows archived notes); {self.memory.words.archive_effect}. The run "
-                    "is journaled: ctrl+z or u brings it back.")
+                    "table (h shows archived notes); ", line(self.memory.words.archive_effect),
+                    ". The run is journaled: ctrl+z or u brings it back.")
         self.app.push_screen(ConfirmScreen("Archive this note", body, yes="Archive"),
                              if_yes(lambda: self._archive(note)))
 

@@ -143,8 +143,8 @@ def summary_text(plan: PromotionPlan, words: StoreWords) -> Text:
         folder = shown_path(plan.path.rsplit("/", 1)[0])
         name = plan.path.rsplit("/", 1)[-1]
         where: list[Text | str | tuple[str, str]] = (
-            ["Point it elsewhere with ", (f"nuggets promote {words.promotion_option}", "bold"),
-             " or ", (words.promotion_env, "bold"), ", or create that directory.\n"]
+            ["Point it elsewhere with ", line(f"nuggets promote {words.promotion_option}", "bold"),
+             " or ", line(words.promotion_env, "bold"), ", or create that directory.\n"]
             if words.promotion_option else ["Create that directory to let it be written.\n"])
         return join(
             ("Nothing can be written", "bold"), ": there is no directory ", line(folder, "bold"),
