@@ -189,3 +189,24 @@ def test_daily_logs_its_run_and_names_every_run_to_undo(data_dir: Path) -> None:
     assert all(f"nuggets undo {r}" in report for r in runs)
     assert '"component": "nuggets-review.daily"' in next(telemetry.glob("memory-log-*.jsonl"))\
         .read_text()
+
+
+def test_our_journal_folder_linked_elsewhere_is_refused_and_nothing_is_written(
+        data_dir: Path, tmp_path: Path) -> None:
+    """Whoever owns the bot's data dir must not choose where our journal and lock go: with
+    `runtime/nuggets-review` a link to another folder, a write is refused in one line and
+    neither that folder nor the database changes."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "victim").write_text("someone else's file\n")
+    ours = data_dir / "runtime" / "nuggets-review"
+    if ours.exists():
+        import shutil
+        shutil.rmtree(ours)
+    ours.symlink_to(elsewhere, target_is_directory=True)
+    was = archived(data_dir)
+    row = next(iter(sorted(set(range(1, 400)) - was)))
+    code, _, err = run(data_dir, "archive", f"mc-{row}")
+    assert code == 1 and "symbolic link" in err and len(err.strip().splitlines()) == 1
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["victim"]
+    assert archived(data_dir) == was
