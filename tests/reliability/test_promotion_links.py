@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from core import Memory
+from core import NuggetsStore
 from core.safeio.scope_folder import PromotionRefused, unsafe_component
 from core.stores.microclaw.store import MicroClawStore
 from nuggets_tui.cli import main
@@ -43,7 +43,7 @@ def _cli(*args: str) -> tuple[int, str, str]:
 
 def test_a_memory_md_linked_elsewhere_is_refused_and_not_read(tmp_path: Path) -> None:
     home, target, rc = _nuggets(tmp_path)
-    plan = Memory(home, CLOCK, target).plan_promotion()
+    plan = NuggetsStore(home, CLOCK, target).plan_promotion()
     assert plan.entries == [] and not plan.changes_file and plan.before_text == ""
     assert plan.refused == [f"promotion to MEMORY.md refused: {target} is a symbolic link; "
                             "promotion never writes through a link or outside the scope's "
@@ -62,14 +62,14 @@ def test_daily_refuses_the_linked_memory_md_and_still_reflects(tmp_path: Path) -
     assert result.exit_code == 0, result.output
     assert "Reflection:" in result.stdout and "promotion to MEMORY.md refused" in result.stdout
     assert rc.read_text() == RC
-    assert [h.kind for h in Memory(home, CLOCK, target).log()] == ["reflect"]
+    assert [h.kind for h in NuggetsStore(home, CLOCK, target).log()] == ["reflect"]
     record("links in place of a promotion target, refused")
 
 
 def test_a_link_planted_after_planning_is_refused_at_the_write(tmp_path: Path) -> None:
     home = make_home(tmp_path, [note("deploy", "deploy", "run make deploy", hits=5)])
     target, rc = home / "memory" / "MEMORY.md", _rc(tmp_path)
-    memory = Memory(home, CLOCK, target)
+    memory = NuggetsStore(home, CLOCK, target)
     plan = memory.plan_promotion()
     assert plan.changes_file
     target.unlink()

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from core import Memory
+from core import NuggetsStore
 from core.promotion.screening import screen_entry
 from core.promotion.secret_screen import masked, random_looking, secret_reason
 from core.stores.microclaw.store import MicroClawStore
@@ -110,7 +110,7 @@ def _cli(home: Path, target: Path, *args: str, **env: str):  # type: ignore[no-u
 
 def test_a_secret_is_held_back_and_never_shown_whole(tmp_path: Path) -> None:
     home, target = _home(tmp_path)
-    plan = Memory(home, CLOCK, target).plan_promotion()
+    plan = NuggetsStore(home, CLOCK, target).plan_promotion()
     assert [(b.note_id, b.secret) for b in plan.blocked] == [("key", True), ("mail", True)]
     dry = _cli(home, target, "promote")
     assert dry.exit_code == 0 and "Held back 2 entries that carry secrets" in dry.stdout
