@@ -19,7 +19,9 @@ from core import NuggetsError, Store
 from core.browse.shelf import Shelf
 from core.clock import env_clock, parse_iso
 from core.models import JournalEntry, PromotionPlan, ReflectionResult
+from core.notes import fields
 from core.notes.json_writer import dumps_indented
+from core.notes.snapshot import Graph
 from core.promotion.candidates import parse_allowance, shown_as_one
 from core.reflection.select_phase import MAX_LIMIT
 from core.safeio.inert_text import inert, inert_json, one_line
@@ -368,10 +370,29 @@ def _say_unused_allowances(plan: PromotionPlan, allow: tuple[str, ...]) -> None:
 @logs_run("unhide")
 def unhide(obj: Context, note_ids: tuple[str, ...]) -> None:
     """Bring archived notes back."""
-    entry = obj.memory(needs_graph=True).unhide(note_ids)
+    memory = obj.memory(needs_graph=True)
+    entry = memory.unhide(note_ids)
     _record_entry(entry, "unhidden")
     _echo(f"Unhid {counted(len(entry.after), 'note')} (run {entry.run_id})" if entry
           else "Those notes are already visible; nothing written.")
+    if entry is not None:
+        _echo_lines(_absorbed_lines(memory.read(), list(entry.before.values())))
+
+
+def _absorbed_lines(graph: Graph, notes: list[dict]) -> list[str]:
+    """For each note brought back that a merge had absorbed: which note absorbed it (that note
+    keeps the lines it took; undoing the merge's run restores both exactly)."""
+    lines = []
+    for note in notes:
+        winner = fields.merged_into(note)
+        if winner is None:
+            continue
+        absorbed = graph.get(winner)
+        name = f"“{one_line(fields.text(absorbed, 'title'))}” ({one_line(winner)})" \
+            if absorbed else one_line(winner)
+        lines.append(f"  {one_line(note['id'])} had been merged into {name}, which keeps its "
+                     "lines too")
+    return lines
 
 
 @main.command()

@@ -19,9 +19,9 @@ from core.models import (
     ShadowedNote,
 )
 from core.notes import fields
-from core.notes.js_strings import normalize_tag
+from core.notes.js_strings import normalize_tag, normalize_whitespace
 from core.notes.snapshot import EMPTY_FINGERPRINT
-from core.promotion.memory_md import MemoryDocument, split_lines
+from core.promotion.memory_md import MemoryDocument, reads_as_entry_or_heading, split_lines
 from core.promotion.screening import Screened, screen
 from core.promotion.secret_screen import masked
 
@@ -79,16 +79,25 @@ def entry_title(note: RawNote) -> str:
 
 
 def _content_lines(note: RawNote) -> list[str]:
-    """The content as an entry writes it: non-blank lines, stripped. Line breaks of any kind
-    (CR, CRLF, form feed, U+2028) end a line here and are never written."""
-    return [line.strip() for line in fields.text(note, "content").splitlines() if line.strip()]
+    """The content as the agent writes it under its entry: in the agent's normal form (each line
+    trimmed, inner whitespace runs one space, no more than one blank line in a row), split on
+    its newlines. Every other kind of line break (CR, form feed, U+2028) is whitespace there and
+    becomes a space, so only newlines reach the file."""
+    return normalize_whitespace(fields.text(note, "content")).split("\n")
+
+
+def _continuation(line: str) -> str:
+    """A content line under its entry: flush left, as the agent writes it, unless it would read
+    as an entry or a heading of its own (then indented by two spaces, so it stays the entry's)."""
+    return f"  {line}" if reads_as_entry_or_heading(line) else line
 
 
 def entry_lines(note: RawNote) -> list[str]:
-    """`- **title**: first line`, further non-blank content lines indented by two spaces."""
+    """`- **title**: first line`, then the further content lines flush left, blank lines between
+    paragraphs included: byte for byte what the agent's own promotion writes for the note."""
     lines = _content_lines(note)
-    head = f"- **{entry_title(note)}**: {lines[0] if lines else ''}".rstrip()
-    return [head] + [f"  {line}" for line in lines[1:]]
+    head = f"- **{entry_title(note)}**: {lines[0]}".rstrip()
+    return [head] + [_continuation(line) for line in lines[1:]]
 
 
 def qualifies(note: RawNote, threshold: int = DEFAULT_THRESHOLD) -> bool:
@@ -152,15 +161,6 @@ def _shadowed(notes: list[RawNote]) -> list[ShadowedNote]:
                                          updated_at=fields.updated_at(n)) for n in notes]
 
 
-def _agent_tail(note: RawNote) -> list[str]:
-    """The content after its first line as the agent writes it under the entry, flush left
-    (up to its last non-blank line: a blank line after the entry is the file's own)."""
-    tail = fields.text(note, "content").split("\n")[1:]
-    while tail and not tail[-1].strip():
-        tail.pop()
-    return tail
-
-
 def _move_to_own_sections(doc: MemoryDocument, entries: list[PromotionEntry],
                           owners: dict[str, set[str]]) -> None:
     """Take each written title out of the sections no note of that title belongs to."""
@@ -207,7 +207,7 @@ def plan_promotion(
             continue
         left_out = note["id"] in drop
         action: PromotionAction = (
-            "drop" if left_out else doc.upsert(section, title, lines, _agent_tail(note)))
+            "drop" if left_out else doc.upsert(section, title, lines))
         (dropped if left_out else entries).append(
             PromotionEntry(note_id=note["id"], nugget_name=fields.nugget(note), section=section,
                            title=title, text=text, action=action, allowed_despite=reason,

@@ -2,12 +2,15 @@
 docs/FORMATS.md, "MEMORY.md").
 
 Read line by line, an entry of section S titled T is the first line of S that starts with
-`- **T**:`, with the lines directly under it up to the next blank line, entry or heading (we
-indent them by two spaces, the agent writes them flush left). Promotion of a large memory adds
-thousands of entries, and looking each one up by reading the file again made that quadratic
-(seconds at 100k notes). Here the document is kept as sections of chunks (an entry's lines, or
-one other line) with an index from title to entry, and every edit gives the same text as the
-line-by-line reading would.
+`- **T**:`, with the lines directly under it up to the next blank line, entry or heading (the
+agent writes them flush left, and so do we; earlier versions of ours indented them by two
+spaces, which reads the same). A note whose content has a blank line in it goes on after that
+blank line: such a paragraph is the entry's when it spells the rest of the note (`absorb`).
+
+Promotion of a large memory adds thousands of entries, and looking each one up by reading the
+file again made that quadratic (seconds at 100k notes). Here the document is kept as sections of
+chunks (an entry's lines, or one other line) with an index from title to entry, and every edit
+gives the same text as the line-by-line reading would.
 
 Lines are split on "\\n" only and kept with their "\\r": a CRLF file stays CRLF, and a U+2028 or
 form feed inside a hand-written line stays inside it. Lines we write take the file's dominant
@@ -60,6 +63,11 @@ def _titles(head: str) -> list[str]:
 
 def _is_entry(line: str) -> bool:
     return line.startswith(_HEAD)
+
+
+def reads_as_entry_or_heading(line: str) -> bool:
+    """Whether a line, written flush left, would read as an entry or a heading of its own."""
+    return _is_entry(line) or bool(_HEADING.match(line))
 
 
 @dataclass
@@ -118,23 +126,24 @@ class _Section:
         del self.chunks[self._position(number)]
         self._index(number, self._entries.pop(number)[0], drop=True)
 
-    def absorb(self, number: int, tail: list[str]) -> bool:
-        """Take in the lines after the entry when, with its own, they spell `tail` exactly (the
-        rest of a note's content as the agent writes it, blank lines included)."""
-        own = [bare(line) for line in self._entries[number][1:]]
-        if tail[:len(own)] != own or len(tail) == len(own):
-            return False
-        rest, at = tail[len(own):], self._position(number) + 1
-        end = at
+    def absorb(self, number: int, lines: list[str]) -> None:
+        """Take in the lines after the entry when, with its own, they spell the entry's `lines`
+        exactly (line endings aside): the paragraphs after a blank line of a note's content."""
+        own = [bare(line) for line in self._entries[number]]
+        wanted = [bare(line) for line in lines]
+        if wanted[:len(own)] != own or len(wanted) == len(own):
+            return
+        rest, at = wanted[len(own):], self._position(number) + 1
+        end, taken = at, list[str]()
         while rest and end < len(self.chunks) and not _is_entry(bare(self.chunks[end][0])):
-            chunk = [bare(line) for line in self.chunks[end]]
-            if rest[:len(chunk)] != chunk:
-                return False
-            rest, end = rest[len(chunk):], end + 1
+            chunk = self.chunks[end]
+            if rest[:len(chunk)] != [bare(line) for line in chunk]:
+                return
+            rest, end, taken = rest[len(chunk):], end + 1, taken + chunk
         if rest:
-            return False
+            return
         del self.chunks[at:end]
-        return True
+        self._entries[number].extend(taken)
 
     def blank(self) -> bool:
         return all(not line.strip() for chunk in self.chunks for line in chunk)
@@ -187,11 +196,11 @@ class MemoryDocument:
     def _section(self, name: str) -> _Section | None:
         return next((s for s in self.sections if s.name == name), None)
 
-    def upsert(self, section: str, title: str, entry: list[str],
-               tail: list[str] | None = None) -> PromotionAction:
+    def upsert(self, section: str, title: str, entry: list[str]) -> PromotionAction:
         """Add the entry to its section (made when missing) or update it in place: "add",
-        "update", or "same" when it reads the same already. Further entries of that title in
-        the section are removed; `tail`: see `_Section.absorb`."""
+        "update", or "same" when it reads the same already (its paragraphs after a blank line
+        included, see `_Section.absorb`). Further entries of that title in the section are
+        removed."""
         entry = [line + self.eol for line in entry]
         place = self._section(section) or self._add_section(section)
         numbers = place.numbers(title)
@@ -199,12 +208,10 @@ class MemoryDocument:
             place.append(entry, last_section=place is self.sections[-1], eol=self.eol)
             return "add"
         first, *others = numbers
-        changed = bool(others)
         for number in others:
             place.remove(number)
-        if tail:
-            changed = place.absorb(first, tail) or changed
-        if place.lines_of(first) == entry and not changed:
+        place.absorb(first, entry)
+        if place.lines_of(first) == entry and not others:
             return "same"
         place.replace(first, entry)
         return "update"

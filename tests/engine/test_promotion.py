@@ -71,7 +71,7 @@ def test_a_new_file_has_the_header_and_sections_in_order() -> None:
         "\n## learnings\n\n- **Learned: pin**: pin express\n"
         "\n## preferences\n\n- **Dark theme**: use dark theme\n"
         "\n## assistant-self\n\n- **Tone**: plain words\n"
-        "\n## shared-context\n\n- **Repo layout**: src holds code\n  and tests live in tests\n"
+        "\n## shared-context\n\n- **Repo layout**: src holds code\n\nand tests live in tests\n"
         "\n## user\n\n- **Name**: Sam\n"
         "\n## zeta\n\n- **Zeta fact**: from the zeta nugget\n"
     )
@@ -121,7 +121,7 @@ My own notes, do not touch.
 
 - **Old lesson**: keep this
 - **Pin versions**: pin express
-  after the outage
+after the outage
 
 Hand note under learnings.
 - **New lesson**: always test

@@ -122,7 +122,7 @@ def test_flush_left_lines_under_an_entry_are_part_of_it() -> None:
               "- **Other**: kept\n\nHand-written after a blank line.\n")
     made = plan([fact("d", "Deploy", "make deploy\nthen watch the dashboard")], before)
     assert made.after_text == (
-        "## shared-context\n\n- **Deploy**: make deploy\n  then watch the dashboard\n"
+        "## shared-context\n\n- **Deploy**: make deploy\nthen watch the dashboard\n"
         "- **Other**: kept\n\nHand-written after a blank line.\n")
 
 
@@ -132,8 +132,8 @@ def test_a_content_paragraph_the_agent_wrote_after_a_blank_line_is_part_of_the_e
     agent = agent_promote([note_], "")
     assert "make deploy\n\nthen check the logs" in agent
     ours = plan([note_], agent).after_text
-    assert ours.count("then check the logs") == 1
-    assert "- **Deploy**: make deploy\n  then check the logs\n" in ours
+    assert ours == agent  # written as the agent writes it: nothing to change
+    assert plan([note_], agent).entries[0].action == "same"
 
 
 def _ours(notes: list[dict], before: str) -> str:
@@ -198,6 +198,12 @@ def test_alternating_settles_and_no_title_lands_in_two_sections(
     first = _ours(notes, agent_promote(notes, before))
     second = _ours(notes, agent_promote(notes, first))
     assert second == first
+    nuggets: dict[tuple[str, str], set[str]] = {}
+    for n in notes:
+        nuggets.setdefault((section_of(n), n["title"]), set()).add(n["nuggetName"])
+    if all(len(names) == 1 for names in nuggets.values()):
+        # (across nuggets the agent's order is its own: there our pick may differ from its pick)
+        assert agent_promote(notes, first) == first  # not a byte changed by either of us
     owners: dict[str, set[str]] = {}
     for n in notes:
         owners.setdefault(n["title"], set()).add(section_of(n))
@@ -288,11 +294,13 @@ def test_every_line_the_tool_does_not_own_keeps_every_byte(
 
 
 # -- files written by the agent's own promotion --------------------------------------------------
-# tests/fixtures/agent_promotion/ was made outside the project by running the agent's promote
-# code (its src/nuggets/promote.ts, type annotations taken out, under Node 20) on the notes in
-# notes.json: agent-1.md is its promotion of before.md (a file our earlier rule wrote);
-# agent-2.md its promotion of the file our promotion made of agent-1.md. Only these outputs are
-# in the repository.
+# tests/fixtures/agent_promotion/ was made outside the project by running the agent's own code
+# (its `donna` fork, commit e56bfd4, src/nuggets/ compiled unchanged with tsc, under Node 20):
+# a home holding the notes of notes.json (graph/graph.json, and an empty fact file per nugget so
+# that its shelf loads them), then `shelf.loadAll(); promoteFacts(shelf)` with HOME and the
+# working directory chosen so that its MEMORY.md is the file given. agent-1.md is its promotion
+# of before.md (a file our earlier rule wrote); agent-2.md its promotion of the file our
+# promotion made of agent-1.md. Only these outputs are in the repository.
 
 FIXTURES = FIXTURES_DIR / "agent_promotion"
 
@@ -309,7 +317,7 @@ def test_the_re_telling_of_the_agent_writes_what_the_agent_wrote() -> None:
 def test_our_promotion_of_what_the_agent_wrote_is_the_same_after_its_next_run() -> None:
     notes = json.loads(_fixture("notes.json"))
     ours = _ours(notes, _fixture("agent-1.md"))
-    assert _ours(notes, _fixture("agent-2.md")) == ours
+    assert ours == _fixture("agent-2.md")  # the agent's next run changed nothing of ours
     assert agent_promote(notes, ours) == _fixture("agent-2.md")
     assert ours.count("**Dark theme**") == 1 and ours.count("then check the logs") == 1
     assert "- **Editor**: vim" in ours  # the most recently updated of the two

@@ -157,7 +157,8 @@ def test_line_breaks_that_are_never_written_do_not_hold_an_entry_back(tmp_path: 
     memory.promote(plan)
     written = target.read_text()
     assert "\r" not in written and "\x0c" not in written and "\u2028" not in written
-    assert "  then check the logs" in written and "  no tables" in written
+    # as the agent writes them: its normal form makes them spaces inside the line
+    assert "deploy\nthen check the logs\n" in written and "be brief use lists no tables" in written
 
 
 # -- the corpus of injection attempts, and what ordinary memories cost -------------------------

@@ -1,18 +1,22 @@
 """The agent's own promotion to MEMORY.md, re-told in Python for the alternation tests.
 
-Written from reading the agent's promote code (its `donna` fork, src/nuggets/promote.ts), not
-copied: the agent reads every `## name` heading and every `- **title**: value` line (first line
-only, stripped lines, any indentation), drops everything else, then regenerates the whole file:
-its own header, `learnings` and `preferences` first, the other sections by name, entries in the
-order it read them with new ones after (titles like `2024` first: a JavaScript object's key
-order), each note's whole content after its title (further
-lines flush left), a blank line after each section. Same title in one section: the later note
-wins. It does not know hand-written lines, so it drops them.
+Written from reading the agent's promote code (its `donna` fork, src/nuggets/promote.ts, with
+the shelf and graph code it reads notes through), not copied: the agent reads every `## name`
+heading and every `- **title**: value` line (first line only, stripped lines, any indentation),
+drops everything else, then regenerates the whole file: its own header, `learnings` and
+`preferences` first, the other sections by name, entries in the order it read them with new
+ones after (titles like `2024` first: a JavaScript object's key order), each note's whole
+content (in its normal form: lines trimmed, one blank line at most) after its title, further
+lines flush left, a blank line after each section. It takes the notes nugget by nugget, each
+nugget's sorted by `updatedAt` (a stable sort: a tie keeps the file's order), and the later
+note of a section and title wins. It does not know hand-written lines, so it drops them.
 """
 
 from __future__ import annotations
 
 import re
+
+from core.notes.js_strings import js_trim, normalize_whitespace
 
 AGENT_HEADER = "# Memory\n\nAuto-promoted from nugget graph notes (3+ recalls across sessions).\n"
 _HEADING = re.compile(r"^##\s+(.+)$")
@@ -77,11 +81,14 @@ def _render(sections: dict[str, dict[str, str]]) -> str:
 def agent_promote(notes: list[dict], before: str, threshold: int = 3) -> str:
     """The file as the agent's promotion leaves it."""
     nuggets = list(dict.fromkeys(n["nuggetName"] for n in notes))  # its shelf, nugget by nugget
-    candidates = [n for nugget in nuggets for n in notes if n["nuggetName"] == nugget
-                  and not n.get("hidden") and (n.get("hits") or 0) >= threshold]
+    candidates = [n for nugget in nuggets
+                  for n in sorted((n for n in notes if n["nuggetName"] == nugget),
+                                  key=lambda n: n.get("updatedAt", ""))
+                  if not n.get("hidden") and (n.get("hits") or 0) >= threshold]
     if not candidates:
         return before  # it writes nothing
     sections = _parse(before) if before else {}
     for note in candidates:
-        sections.setdefault(agent_section(note), {})[note["title"]] = note["content"]
+        title, content = js_trim(note["title"]), normalize_whitespace(note["content"])
+        sections.setdefault(agent_section(note), {})[title] = content
     return _render(sections)

@@ -101,7 +101,11 @@ MEMORY_MD_NAME = "MEMORY.md"  # a promotion's file in its journal entry: the sto
 class NuggetsFiles:
     """The files a Nuggets store writes besides the graph, as journal entries name them
     (core/journal/own_files.py): its MEMORY.md, wherever it is configured when the entry is read;
-    conflicts-settled.json and the agent's fact files, by name inside the home."""
+    conflicts-settled.json and the agent's fact files, by name inside the home.
+
+    The agent moves a home by copying it (~/.nuggets to ~/.donna, journal included), and the
+    copy of a fact file `<nugget>.nugget.json` is named `<nugget>.donna.json`: an entry made
+    before the move names the old name, which means the copy when only the copy is there."""
 
     def __init__(self, home: Path, memory_md: Callable[[], Path]) -> None:
         self.home = home
@@ -113,9 +117,20 @@ class NuggetsFiles:
                 return OwnFile(name, self.memory_md(), None)
             except (OSError, RuntimeError):  # no home to resolve it against
                 return None
-        if name == SETTLED_FILE or (plain_name(name) and name.endswith(FACT_SUFFIXES)):
+        if name == SETTLED_FILE:
             return OwnFile(name, self.home / name, self.home)
+        if plain_name(name) and name.endswith(FACT_SUFFIXES):
+            return OwnFile(name, self._fact_file(name), self.home)
         return None
+
+    def _fact_file(self, name: str) -> Path:
+        path = self.home / name
+        current, legacy = FACT_SUFFIXES
+        if name.endswith(legacy) and not os.path.lexists(path):
+            copied = self.home / (name[: -len(legacy)] + current)
+            if os.path.lexists(copied):
+                return copied
+        return path
 
     def at(self, path: Path) -> OwnFile | None:
         for name in (MEMORY_MD_NAME, path.name):
@@ -387,16 +402,22 @@ class NuggetsStore:
         self, run_id: str, edits: list[FactEdit]
     ) -> tuple[list[FactEdit], list[FactFile]]:
         """The edits that put a run's facts back, if every fact still stands as it left it."""
+        # Each file the run edited, or the agent's copy of it in a moved home (NuggetsFiles).
+        paths = {name: self._side_path(name) for name in dict.fromkeys(e.path for e in edits)}
+        edits = [e.model_copy(update={"path": paths[e.path].name}) for e in edits]
         files, changed = [], []
-        for name in dict.fromkeys(e.path for e in edits):
-            path = self.home / name
+        for path in paths.values():
             file = read_fact_file(path) or FactFile(path, {"facts": []}, EMPTY_FINGERPRINT)
-            changed += changed_facts(file.doc, [e for e in edits if e.path == name])
+            changed += changed_facts(file.doc, [e for e in edits if e.path == path.name])
             files.append(file)
         if changed:  # the agent recalled or edited them since (its fact file is its own)
             raise NuggetsError(f"cannot undo {run_id}: these facts changed since in the fact "
                                f"files: {', '.join(changed)}; nothing was restored")
         return undo_edits(edits), files
+
+    def _side_path(self, name: str) -> Path:
+        """Where the file a journal entry names is now (the entry was checked when read)."""
+        return own_file(name, self.files).path
 
     def undo_blockers(self, run_id: str,
                       graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
@@ -510,7 +531,8 @@ class NuggetsStore:
         another program wrote them since: then its version stays, and we say so)."""
         for image in reversed(images):
             try:
-                replace_if_unchanged(self.home / image.path, image.before_text.encode("utf-8"),
+                replace_if_unchanged(self._side_path(image.path),
+                                     image.before_text.encode("utf-8"),
                                      image.result_fingerprint, notices=self.notices)
             except NuggetsError as exc:
                 self.notices.append(f"{image.path} was not put back: {exc}")
@@ -562,7 +584,7 @@ class NuggetsStore:
         for message, discard, images in decided:
             if discard is not None:
                 self._put_back([image for image in images
-                                if current_fingerprint(self.home / image.path)
+                                if current_fingerprint(self._side_path(image.path))
                                 == image.result_fingerprint])
                 _remove_quietly(discard)
             messages.append(message)

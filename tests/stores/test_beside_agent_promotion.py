@@ -1,0 +1,81 @@
+"""Our promotion and the agent's alternating on one MEMORY.md (docs/PROMOTION.md, "Entries"):
+after the first round neither changes a byte.
+
+tests/fixtures/agent_rounds/ was made by running the agent's own code (its `donna` fork, commit
+e56bfd4, src/nuggets/ compiled unchanged with tsc and run under Node 20, outside this
+repository; only the data it wrote is kept here):
+
+- `home/`: a memory built through the agent's API (`remember` and `recall` in three sessions for
+  facts, one of them two paragraphs; `createNote` and `graph.recordHit` for notes of several
+  lines, two of one title, and a note written with runs of spaces and blank lines), then
+  `start.md`: what our version before flush-left lines promoted from it (continuation lines
+  indented by two spaces), with a line written by hand under the header.
+- Then five rounds, each `nuggets promote --apply` (ours, with `$NUGGETS_MEMORY_MD` naming that
+  file) and the agent's `shelf.loadAll(); promoteFacts(shelf)` (HOME and the working directory
+  set so that its MEMORY.md is that file). `ours-1.md` is our first round's file; `agent-K.md`
+  the file the agent's round K left; `graph-after-agent-K.json` the graph after it (each agent
+  start stamps its fact notes' `updatedAt`).
+
+The test runs our side for real and replays the agent's side from the files it wrote: before
+each replayed agent round it checks that our run left exactly the file the agent was given when
+the fixture was made (round 1: `ours-1.md`; later rounds: the agent's previous file), so the
+replay is what the agent did to that very file.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from nuggets_tui.cli import main
+from tests.support.paths import FIXTURES_DIR
+
+ROUNDS = FIXTURES_DIR / "agent_rounds"
+
+
+def _promote(home: Path, memory_md: Path, day: int) -> None:
+    env = {"NUGGETS_MEMORY_MD": str(memory_md), "NUGGETS_HOME": "", "TZ": "UTC",
+           "NUGGETS_NOW": f"2026-12-2{day}T09:00:00Z"}
+    result = CliRunner().invoke(main, ["--home", str(home), "promote", "--apply"], env=env)
+    assert result.exit_code == 0, result.output
+
+
+def _fixture(name: str) -> bytes:
+    return (ROUNDS / name).read_bytes()
+
+
+def test_five_alternating_rounds_leave_the_file_byte_identical_after_the_first(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    shutil.copytree(ROUNDS / "home", home)
+    memory_md = tmp_path / "memory" / "MEMORY.md"
+    memory_md.parent.mkdir()
+    memory_md.write_bytes(_fixture("start.md"))
+    seen = []
+    for day in range(1, 6):
+        if day > 1:
+            shutil.copyfile(ROUNDS / f"graph-after-agent-{day - 1}.json",
+                            home / "graph" / "graph.json")
+        _promote(home, memory_md, day)
+        ours = memory_md.read_bytes()
+        given = _fixture("ours-1.md") if day == 1 else _fixture(f"agent-{day - 1}.md")
+        assert ours == given, f"round {day}: remake tests/fixtures/agent_rounds with the agent"
+        memory_md.write_bytes(_fixture(f"agent-{day}.md"))  # the agent's promoteFacts, replayed
+        seen += [ours, memory_md.read_bytes()]
+    assert len(set(seen[1:])) == 1  # from the agent's first run on, not a byte changed
+
+
+def test_the_first_round_makes_our_indented_lines_flush_left_and_keeps_the_hand_written_line(
+) -> None:
+    start, ours = _fixture("start.md").decode(), _fixture("ours-1.md").decode()
+    assert "\n  after the outage of March\n" in start
+    assert not any(line.startswith("  ") for line in ours.split("\n"))
+    assert "My own line: ask before deploying on a Friday." in ours
+    agent = _fixture("agent-1.md").decode()
+    # the agent wrote every entry as we did, and dropped what it does not know
+    assert [line for line in ours.split("\n") if line not in agent.split("\n")] == [
+        "Auto-promoted from nuggets graph notes (3+ recalls across sessions).",
+        "My own line: ask before deploying on a Friday."]
