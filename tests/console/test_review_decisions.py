@@ -1,0 +1,121 @@
+"""A review never loses the operator's work: keep/reject decisions are kept beside the journal
+and carried across Escape, planning again and a restart; changes new since the last plan are
+marked; leaving with undecided changes says so."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from core.plans.review_state import change_key, read_state, state_path
+from core.stores.nuggets.graph_file import graph_path
+from nuggets_tui.screens.confirm import ConfirmScreen
+from nuggets_tui.screens.main import MainScreen
+from nuggets_tui.screens.review import ChangeRow, ReviewScreen
+from nuggets_tui.widgets.virtual_table import VirtualTable
+from tests.support.console_support import make_app, settle
+
+SIZE = (120, 40)
+
+
+async def _review(pilot, app) -> ReviewScreen:  # type: ignore[no-untyped-def]
+    await pilot.press("r")
+    await settle(pilot, app)
+    screen = app.screen
+    assert isinstance(screen, ReviewScreen) and screen.plan is not None
+    return screen
+
+
+def _rejected(review: ReviewScreen) -> set[str]:
+    """What the rejected changes do (their keys), independent of their numbers in one plan."""
+    assert review.plan is not None
+    return {change_key(op) for op in review.plan.operations if op.id not in review.kept}
+
+
+async def _reject_two(pilot, review: ReviewScreen) -> set[str]:  # type: ignore[no-untyped-def]
+    await pilot.press("space", "space")
+    rejected = _rejected(review)
+    assert len(rejected) == 2
+    return rejected
+
+
+async def test_decisions_survive_escape_and_a_restart(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        review = await _review(pilot, app)
+        rejected = await _reject_two(pilot, review)
+        await pilot.press("escape")
+        await settle(pilot, app)
+        assert isinstance(app.screen, MainScreen)
+        review = await _review(pilot, app)
+        assert _rejected(review) == rejected
+    assert {k for k, kept in read_state(home).decisions.items() if not kept} == rejected
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        review = await _review(pilot, app)
+        assert _rejected(review) == rejected
+
+
+async def test_a_replan_keeps_decisions_and_marks_the_new_changes(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        review = await _review(pilot, app)
+        assert review.plan is not None
+        rewrite = next(op for op in review.plan.operations if op.type == "rewrite")
+        changes = review.query_one("#changes", VirtualTable)
+        while not (isinstance(changes.current, ChangeRow) and changes.current.op_id != rewrite.id
+                   and changes.current.change.type == "merge"):
+            await pilot.press("down")
+        await pilot.press("space")  # reject one merge
+        rejected = _rejected(review)
+        doc = json.loads(graph_path(home).read_bytes())
+        note = next(n for n in doc["notes"] if n["id"] == rewrite.note_id)
+        note["content"] += "\n\nAlso: the staging host moved."  # its rewrite is now another
+        graph_path(home).write_text(json.dumps(doc))
+        review._check_file()  # as its timer does
+        await settle(pilot, app)
+        assert review.stale
+        await pilot.press("r")
+        await settle(pilot, app)
+        assert _rejected(review) == rejected
+        new = [r for r in changes.rows if isinstance(r, ChangeRow) and r.op_id in review.rows.new]
+        assert [(r.change.type, r.change.note_id) for r in new] == [("rewrite", rewrite.note_id)]
+        assert "1 change new since the last plan" in str(
+            review.query_one("#review-counts").render())
+        assert str(changes.renderer.cells(new[0])[1]).startswith("new ")
+        await pilot.press("N")
+        await settle(pilot, app)
+        assert [r for r in changes.rows if isinstance(r, ChangeRow)] == new
+
+
+async def test_leaving_with_undecided_changes_says_so(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await _review(pilot, app)
+        await pilot.press("space")
+        await pilot.press("escape")
+        await settle(pilot, app)
+        said = " ".join(str(n.message) for n in app._notifications)
+        assert "Your decisions on 1 change are kept" in said and "still undecided" in said
+        await _review(pilot, app)
+        await pilot.press("q")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "undecided" in str(app.screen.query_one("#dialog-title").render())
+        await pilot.press("escape")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ReviewScreen)
+
+
+async def test_a_review_without_decisions_writes_nothing(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await _review(pilot, app)
+        await pilot.press("escape")
+        await settle(pilot, app)
+    assert not state_path(home).exists()
