@@ -1,6 +1,7 @@
 """The contradiction queue: notes of one topic that say different things
-(core/review/contradictions.py),
-one group at a time, stacked with their dates, hits, source, confidence and verdict. The operator
+(core/review/contradictions.py), and apart from them, after them, the duplicate sets (notes of
+one topic that all state the same, offered to merge), one group at a time, stacked with their
+dates, hits, source, confidence and verdict. The operator
 decides per group: one stands (the others archived with a link to it), merge into it, or both
 stand (remembered until a note changes). A decision is a plan: its diff first, applied after a
 confirmation, journaled, undone with ctrl+z on the notes or from the run history."""
@@ -61,11 +62,13 @@ class GroupRows(RowRenderer[Group]):
         return row.id
 
     def cells(self, row: Group) -> Sequence[Text]:
-        return [Text(f"{len(row.note_ids)}"), line(row.topic), line(row.nugget, "dim")]
+        kind = Text("same", style="dim") if row.duplicate else Text("differ", style="yellow")
+        return [Text(f"{len(row.note_ids)}"), kind, line(row.topic), line(row.nugget, "dim")]
 
 
 GROUP_COLUMNS = (
     Column("Notes", 5, priority=5, right=True),
+    Column("Says", 6, priority=3),
     Column("Topic", 0, flexible=True, min_width=14),
     Column("Nugget", 10, priority=1),
 )
@@ -102,10 +105,12 @@ def note_text(note: RawNote, number: int, chosen: bool, verdict: Verdict | None,
 def group_text(group: Group, notes: dict[str, RawNote], keep: str,
                verdicts: dict[str, Verdict] | None, can_merge: bool = True) -> Text:
     about = "one title, as promotion writes it" if group.kind == "promotion" else "one topic"
+    says = (f"{counted(len(group.note_ids), 'note')} that state the same thing ({about}): a "
+            "duplicate set to merge.\n" if group.duplicate else
+            f"{counted(len(group.note_ids), 'note')} in {len(group.positions)} positions "
+            f"that disagree ({about}).\n")
     head = join(line(group.topic, "bold"), "  ", line(group.nugget, "dim"), "  ",
-                line(group.id, "dim"), "\n",
-                f"{counted(len(group.note_ids), 'note')} in {len(group.positions)} positions "
-                f"that disagree ({about}).\n",
+                line(group.id, "dim"), "\n", says,
                 ("space", "bold"), " picks the note that stands; then ", ("o", "bold"),
                 " it stands, ", *((("m", "bold"), " merge into it, ") if can_merge else ()),
                 ("b", "bold"), " both stand.\n\n")
@@ -252,7 +257,10 @@ class ConflictsScreen(Screen[bool]):
         if self.found is None:
             return
         count = len(self.found.groups)
-        text = join(("Contradictions", "bold"), f" · {counted(count, 'group')} to decide",
+        duplicates = sum(g.duplicate for g in self.found.groups)
+        text = join(("Contradictions", "bold"),
+                    f" · {counted(count - duplicates, 'group')} that disagree"
+                    f" · {counted(duplicates, 'duplicate set')} to merge",
                     f" · one stands, {'merge, ' if self.can_merge else ''}or both stand; each "
                     "decision is a diff first, "
                     "journaled and undoable." if count else
