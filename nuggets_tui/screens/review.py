@@ -300,7 +300,7 @@ class ReviewScreen(Screen[bool]):
                 tooltip="Show only the changes new since the last plan, or every change"),
         Binding("escape", "back", "Back", id="review.back",
                 tooltip="Clear the search; else back to the notes (decisions are kept)"),
-        Binding("q", "quit_review", "Quit", show=False, id="review.quit",
+        Binding("q", "quit_review", "Quit", id="review.quit",
                 tooltip="Quit the console, asking first while changes are undecided"),
     ]
 
