@@ -38,6 +38,7 @@ from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
 from .confirm import ConfirmScreen, if_yes
 
 NOTES_SHOWN = 50  # of one group's notes, and of a decision's diffs: a topic may hold thousands
+NO_GROUPS = "No contradictions: no two notes of one topic disagree or repeat each other."
 HOW_WORDS = {"keep": "stands; the others are archived with a link to it",
              "merge": "absorbs the others (the reflection merge); they are archived"}
 
@@ -180,9 +181,8 @@ class ConflictsScreen(Screen[bool]):
     def compose(self) -> ComposeResult:
         yield Static(Text("Looking for contradictions…"), id="conflicts-summary")
         with Horizontal():
-            yield VirtualTable(GROUP_COLUMNS, GroupRows(), id="groups",
-                               empty_text="No contradictions: no two notes of one topic "
-                                          "disagree.")
+            # Empty until looked: "no contradictions" is said only once none were found.
+            yield VirtualTable(GROUP_COLUMNS, GroupRows(), id="groups", empty_text="")
             yield DiffView(id="conflict-pane")
         yield Busy()
         yield Footer()
@@ -233,6 +233,7 @@ class ConflictsScreen(Screen[bool]):
         self.query_one(Busy).stop()
         current = self.group.id if self.group is not None else None
         self.found, self.decision, self.graph = found, None, found.graph
+        self.table.empty_text = NO_GROUPS
         self.table.set_rows(found.groups, keep_key=current)
         self._summary()
         self._show()

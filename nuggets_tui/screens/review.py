@@ -44,6 +44,7 @@ from .confirm import ConfirmScreen, if_yes
 KINDS = (("hide", "Archive"), ("rewrite", "Rewrite"), ("tag", "Tag"), ("merge", "Merge"),
          ("link", "Link"))
 GROUPINGS = ("kind", "nugget")
+NO_CHANGES = "No changes: this memory is already tidy."
 
 
 @dataclass(frozen=True)
@@ -342,8 +343,8 @@ class ReviewScreen(Screen[bool]):
         yield Input(placeholder="/ search the changes: note, nugget or detail",
                     id="review-search")
         with Horizontal():
-            yield VirtualTable(CHANGE_COLUMNS, self.rows, id="changes",
-                               empty_text="No changes: this memory is already tidy.")
+            # Empty until planned: "no changes" is said only of a plan that has none.
+            yield VirtualTable(CHANGE_COLUMNS, self.rows, id="changes", empty_text="")
             yield DiffView(id="review-diff")
         yield Busy()
         yield Footer()
@@ -385,6 +386,7 @@ class ReviewScreen(Screen[bool]):
         self.query_one(Busy).stop()
         self.plan, self.stale, self._seen = plan, False, None
         self._before = {diff.note_id: diff.before for diff in plan.notes}
+        self.table.empty_text = NO_CHANGES
         self._all_rows = rows if rows is not None else change_rows(plan)
         self._keys = keys = [change_key(op) for op in plan.operations]
         scope = scope_key(self.nugget, self.uncapped)

@@ -119,3 +119,72 @@ async def test_a_review_without_decisions_writes_nothing(home: Path) -> None:
         await pilot.press("escape")
         await settle(pilot, app)
     assert not state_path(home).exists()
+
+
+async def test_the_consoles_own_writes_are_not_news(home: Path) -> None:
+    app = make_app(home, watch_interval=60)  # its watch is called below, at the worst moment
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot, app)
+        main = app.screen
+        assert isinstance(main, MainScreen)
+        review = await _review(pilot, app)
+        assert review.plan is not None
+        review.memory.apply(review.plan, review.kept)  # the review's write has landed...
+        main._check_file()  # ...when the main screen's watch looks at the file
+        await settle(pilot, app)
+        review._applied("Applied.")
+        await settle(pilot, app)
+        assert app.screen is main
+        titles = [n.title for n in app._notifications]
+        assert "Applied" in titles and "Reloaded" not in titles
+
+
+def _table_text(screen, table_id: str) -> str:  # type: ignore[no-untyped-def]
+    table = screen.query_one(table_id, VirtualTable)
+    return "".join(seg.text for y in range(3) for seg in table.render_line(y))
+
+
+async def test_no_empty_state_is_said_while_planning_or_looking(tmp_path: Path) -> None:
+    import threading
+
+    from core.models import Plan
+    from nuggets_tui.screens.conflicts import ConflictsScreen
+    from tests.support.note_builders import make_home
+
+    home = make_home(tmp_path, [])  # nothing to plan, no contradiction: both end empty
+    app = make_app(home)
+    gate = threading.Event()
+    plan, read = app.memory.plan, app.memory.read
+
+    def slow_plan(*args, **kwargs) -> Plan:  # type: ignore[no-untyped-def]
+        gate.wait(10)
+        return plan(*args, **kwargs)
+
+    def slow_read():  # type: ignore[no-untyped-def]
+        gate.wait(10)
+        return read()
+
+    app.memory.plan = slow_plan  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        app.screen.prepared_plan = None  # planned when the review opens, not ahead
+        await pilot.press("r")
+        await pilot.pause(0.2)
+        review = app.screen
+        assert isinstance(review, ReviewScreen) and review.plan is None
+        assert "No changes" not in _table_text(review, "#changes")
+        gate.set()
+        await settle(pilot, app)
+        assert "No changes: this memory is already tidy." in _table_text(review, "#changes")
+        await pilot.press("escape")
+        await settle(pilot, app)
+        gate.clear()
+        app.memory.read = slow_read  # type: ignore[method-assign]
+        await app.push_screen(ConflictsScreen(app.memory))  # it reads the memory itself
+        await pilot.pause(0.2)
+        queue = app.screen
+        assert isinstance(queue, ConflictsScreen) and queue.found is None
+        assert "No contradictions" not in _table_text(queue, "#groups")
+        gate.set()
+        await settle(pilot, app)
+        assert "No contradictions" in _table_text(queue, "#groups")
