@@ -18,6 +18,7 @@ import click
 from core import NuggetsError, Store
 from core.browse.shelf import Shelf
 from core.clock import env_clock, parse_iso
+from core.journal.history import in_effect
 from core.models import JournalEntry, PromotionPlan, ReflectionResult
 from core.notes import fields
 from core.notes.json_writer import dumps_indented
@@ -509,7 +510,8 @@ def daily(obj: Context) -> None:
         _tell(memory)
         for header in entries:
             moment = parse_iso(header.at)
-            if header.kind == "reflect" and moment and moment.astimezone().date() == local.date():
+            if (header.kind == "reflect" and moment and moment.astimezone().date() == local.date()
+                    and in_effect(entries, header.run_id)):  # an undone run did not run
                 say(f"Already ran today ({header.run_id}).")
                 current_run().skipped(f"already ran today ({header.run_id})")
                 return

@@ -64,13 +64,24 @@ def conflicts(obj: Context, as_json: bool, include_settled: bool) -> None:
         _print_json([g.to_json_dict() | {"notes": [graph.get(i) for i in g.note_ids]}
                      for g in groups])
         return
-    for group in groups:
+    contradictions = [g for g in groups if not g.duplicate]
+    duplicates = [g for g in groups if g.duplicate]
+    for group in contradictions:
         _echo(f"{group.id}  [{one_line(group.nugget)}] {one_line(group.topic)}  "
               f"({counted(len(group.note_ids), 'note')}, {len(group.positions)} positions, "
               f"{group.kind})")
         for note_id in group.note_ids:
             _echo(_note_line(graph.notes[graph.index[note_id]]))
-    click.echo(f"{counted(len(groups), 'contradiction group')}"
+    if duplicates:
+        _echo(("\n" if contradictions else "") + "Duplicate sets (each states one thing more "
+              "than once; merge with --keep NOTE_ID --merge):")
+    for group in duplicates:
+        _echo(f"{group.id}  [{one_line(group.nugget)}] {one_line(group.topic)}  "
+              f"({counted(len(group.note_ids), 'note')}, the same, {group.kind})")
+        for note_id in group.note_ids:
+            _echo(_note_line(graph.notes[graph.index[note_id]]))
+    click.echo(f"{counted(len(contradictions), 'contradiction group')}"
+               + (f", {counted(len(duplicates), 'duplicate set')}" if duplicates else "")
                + ("; decide one with: nuggets resolve GROUP --keep NOTE_ID" if groups else ""),
                err=True)
 

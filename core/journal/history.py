@@ -13,6 +13,15 @@ def undone_by(entries: list[JournalHeader], run_id: str) -> str | None:
     return next((e.run_id for e in entries if e.undoes == run_id), None)
 
 
+def in_effect(entries: list[JournalHeader], run_id: str) -> bool:
+    """Whether the run still stands: not undone, or its undo undone in turn (and so on)."""
+    standing, seen = True, {run_id}
+    while (undo := undone_by(entries, run_id)) is not None and undo not in seen:
+        standing, run_id = not standing, undo
+        seen.add(undo)
+    return standing
+
+
 def undo_blockers(entry: JournalEntry, graph: Graph) -> list[str]:
     """Notes the run wrote that changed since (as the file holds them now, give or take the
     agent's normalization): undoing it would lose those changes, so it is refused while there

@@ -1,12 +1,16 @@
 """Phase 3 of the pass (docs/PASS.md): merge near-duplicates, walking the pass order.
 
 A note's partner is the first later note of its merge group (same nugget, subject, scope and
-type), neither touched this run, with token sets of Jaccard >= 0.9. It comes from an index
-(`merge_index.MergeIndex`) built per group when the walk first reaches the group, so a capped pass
-that stops after `limit` merges only tokenizes and indexes the groups it reached.
+type), neither touched this run, with token sets of Jaccard >= 0.9, and not one the operator let
+stand beside it (`apart`: notes of one contradiction group let "both stand" share a number). It
+comes from an index (`merge_index.MergeIndex`) built per group when the walk first reaches the
+group, so a capped pass that stops after `limit` merges only tokenizes and indexes the groups it
+reached.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from core.models import MergeOp
 from core.notes import fields
@@ -47,13 +51,20 @@ class _MergeGroups:
         return found
 
 
-def merge_phase(run: PassRun, order: list[int], limit: int | None) -> None:
-    """`order`: positions of the visible notes in scope, in pass order."""
+def merge_phase(run: PassRun, order: list[int], limit: int | None,
+                apart: Mapping[str, int] | None = None) -> None:
+    """`order`: positions of the visible notes in scope, in pass order; `apart`: note id ->
+    the number of the group of notes let stand together, never merged with one another."""
     groups = _MergeGroups(run, order)
     touched, notes = run.touched, run.notes
+    stands = apart or {}
+    mine: list[int | None] = [None]
 
     def usable(place: int) -> bool:
-        return order[place] not in touched
+        other = order[place]
+        if other in touched:
+            return False
+        return mine[0] is None or stands.get(notes[other]["id"]) != mine[0]
 
     merges = 0
     for place, position in enumerate(order):
@@ -63,6 +74,7 @@ def merge_phase(run: PassRun, order: list[int], limit: int | None) -> None:
             run.check()
         if position in touched or groups.alone(position):
             continue
+        mine[0] = stands.get(notes[position]["id"]) if stands else None
         partner = groups.index(position).first_partner(place, usable)
         if partner is None:
             continue

@@ -14,7 +14,7 @@ the notes it inspects and the merge groups and link heads it walks.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import repeat
@@ -51,9 +51,11 @@ def plan_pass(
     limit: int | None = 10,
     uncapped: bool = False,
     should_stop: Callable[[], bool] | None = None,
+    apart: Mapping[str, int] | None = None,
 ) -> PassOutcome:
     """Compute the pass over `notes` (left untouched). `limit` None or `uncapped` lifts the cap.
-    `should_stop`, asked now and then, ends the pass early with PassCancelled."""
+    `should_stop`, asked now and then, ends the pass early with PassCancelled. `apart`: notes
+    the operator let stand together (id -> their group's number), never merged together."""
     if uncapped:
         limit = None
     stamp = to_iso(now)
@@ -69,7 +71,7 @@ def plan_pass(
             _tidy(run, position)
         run.check()
         order = _pass_order(run, in_scope, keys)
-        merge_phase(run, order, limit)
+        merge_phase(run, order, limit, apart)
         run.check()
         current = run.notes
         link_phase(run, [p for p in order if current[p].get("hidden") is not True], limit)

@@ -2,7 +2,8 @@
 notes, no pair search.
 
 A *contradiction group* is two or more visible notes that are about one thing and say different
-things about it:
+things about it; a *duplicate set* is two or more that are about one thing and all say the same
+(the queue offers to merge them, apart from the contradictions; `Group.duplicate`):
 
 - *topic* groups: the visible notes sharing a topic key (core/review/topics.py; a store supplies its
   own), when their texts do not all agree;
@@ -13,23 +14,28 @@ things about it:
 Each note is read up to its first `TEXT_BOUND` characters of title and content
 (core/notes/bounded_text.py): a note of 100 MB costs what a note of 64 KB does.
 
-Two texts *agree* when they are equal ignoring case, or their token sets have a Jaccard of 0.85
-or more (a paraphrase is not a contradiction); a store may supply its own tokenizer. Inside a
-group, notes that agree form one *position*: a note joins the first position whose first note it
-agrees with (at most `MAX_POSITIONS` are compared, so a huge topic stays linear); a group needs
-two positions.
+Two texts *agree* when what they state is equal, or its token sets have a Jaccard of 0.85 or
+more (a paraphrase is not a contradiction); a store may supply its own tokenizer. What a text
+states (`statement`) leaves out its provenance lines (when it was confirmed, checked, seen or
+noted, its source, "see also" pointers) and repeated lines, and folds case, whitespace and
+punctuation. Inside a group, notes that agree form one *position*: a note joins the first
+position whose first note it agrees with (at most `MAX_POSITIONS` are compared, so a huge topic
+stays linear); a contradiction needs two positions, a duplicate set has one.
 
 API (for the console and the command line):
 - `find_contradictions(notes, topic=nuggets_topic, threshold=DEFAULT_THRESHOLD,
   tokens=token_set, promotion=True) -> list[Group]`
 - `Group`: `id` (stable: a short hash of the member ids), `kind` ("topic" | "promotion"),
-  `nugget`, `topic` (words for a person), `note_ids` (file order), `positions` (lists of ids)
+  `nugget`, `topic` (words for a person), `note_ids` (file order), `positions` (lists of ids),
+  `duplicate` (one position: every note states the same)
+- `statement(text) -> str`: what a note states, folded as above
 - `group_id(note_ids) -> str`, `find_group(groups, group_id) -> Group` (`UnknownGroupError`)
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 
@@ -60,10 +66,12 @@ class Group:
     topic: str  # what the notes are about, for a person
     note_ids: tuple[str, ...]
     positions: tuple[tuple[str, ...], ...]  # notes that agree, in file order
+    duplicate: bool = False  # one position: a duplicate set to merge, not a contradiction
 
     def to_json_dict(self) -> dict[str, object]:
         return {"id": self.id, "kind": self.kind, "nugget": self.nugget, "topic": self.topic,
-                "noteIds": list(self.note_ids), "positions": [list(p) for p in self.positions]}
+                "duplicate": self.duplicate, "noteIds": list(self.note_ids),
+                "positions": [list(p) for p in self.positions]}
 
 
 def group_id(note_ids: Iterable[str]) -> str:
@@ -76,6 +84,33 @@ def token_set(text: str) -> frozenset[str]:
     """The default tokens: the engine's (core/notes/text.py); a store may pass its own (MicroClaw's
     bot splits on whitespace, case-sensitive)."""
     return frozenset(unique_tokens(text))
+
+
+# A line that says where a note came from or when it was confirmed, not what it states.
+_PROVENANCE = re.compile(
+    r"^(?:[-*•]\s*)?(?:"
+    r"(?:confirmed|checked|verified|seen|noted|observed|recorded|reviewed)"
+    r"(?:\s+(?:again|once more))?(?:\s+by\s+[^.]{1,60}?)?\s+(?:on|in|at|during)\b.*"
+    r"|(?:sources?|via|ref)\s*:.*"
+    r"|see\s+also\b.*"
+    r")$",
+    re.IGNORECASE,
+)
+_PUNCTUATION = re.compile(r"[^\w\s]+")
+
+
+def statement(text: str) -> str:
+    """What a text states: provenance lines and repeated lines left out, case, whitespace and
+    punctuation folded (punctuation is a word break)."""
+    kept: dict[str, None] = {}
+    for raw in text.splitlines():
+        stripped = raw.strip()
+        if not stripped or _PROVENANCE.match(stripped):
+            continue
+        folded = " ".join(_PUNCTUATION.sub(" ", stripped.casefold()).split())
+        if folded:
+            kept.setdefault(folded)
+    return "\n".join(kept)
 
 
 def sets_agree(a: frozenset[str], b: frozenset[str]) -> bool:
@@ -94,8 +129,8 @@ def positions_of(notes: list[RawNote], tokens: Tokenizer = token_set) -> list[li
     positions: list[list[RawNote]] = []
     heads: list[tuple[str, frozenset[str], int]] = []  # first text folded, its tokens, their count
     for note in notes:
-        text = fields.text(note, "content")
-        folded, own = text.casefold(), tokens(text)
+        folded = statement(fields.text(note, "content"))
+        own = tokens(folded)
         size = len(own)
         low, high = size * AGREEING_PERCENT, size * 100  # bounds on a head's size, scaled
         for position, (head, head_tokens, head_size) in zip(positions, heads[:MAX_POSITIONS],
@@ -113,11 +148,9 @@ def positions_of(notes: list[RawNote], tokens: Tokenizer = token_set) -> list[li
 def _group(kind: str, nugget: str, topic: str, members: list[RawNote],
            tokens: Tokenizer) -> Group | None:
     positions = positions_of(members, tokens)
-    if len(positions) < 2:
-        return None
     ids = tuple(n["id"] for n in members)
     return Group(group_id(ids), kind, nugget, topic, ids,
-                 tuple(tuple(n["id"] for n in p) for p in positions))
+                 tuple(tuple(n["id"] for n in p) for p in positions), len(positions) < 2)
 
 
 def _topic_words(key: Hashable, note: RawNote) -> str:
@@ -160,7 +193,7 @@ def find_contradictions(notes: list[RawNote], topic: TopicKey = nuggets_topic,
               if (g := _group("topic", fields.nugget(members[0]),
                               _topic_words(key, members[0]), members, tokens))]
     if not promotion:
-        return groups
+        return sorted(groups, key=lambda g: g.duplicate)  # the contradictions first
     holder = {i: g.id for g in groups for i in g.note_ids}
     order = {note["id"]: position for position, note in enumerate(notes)}
     for written, shadowed in candidates(notes, threshold):
@@ -173,7 +206,7 @@ def find_contradictions(notes: list[RawNote], topic: TopicKey = nuggets_topic,
                        f"{section_of(written)}: {entry_title(written)}", members, tokens)
         if found is not None:
             groups.append(found)
-    return groups
+    return sorted(groups, key=lambda g: g.duplicate)  # the contradictions first
 
 
 def find_group(groups: list[Group], wanted: str) -> Group:

@@ -16,7 +16,9 @@ API:
 - `plan_decision(memory, group, keep, how="keep", graph=None) -> Plan`
 - `settled_key(notes) -> str`, `read_settled(home, notices=None) -> set[str]`,
   `settle_both(home, group, notes_by_id) -> bool` (False: already remembered),
-  `open_groups(groups, notes_by_id, settled) -> list[Group]` (groups not settled as both stand)
+  `open_groups(groups, notes_by_id, settled) -> list[Group]` (groups not settled as both stand),
+  `standing_apart(notes, rules, settled) -> dict[str, int]` (note id -> the number of the group
+  it was let stand in, for the pass: notes let stand together are never merged together)
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from core.models import (
 from core.notes import fields
 from core.notes.json_numbers import TooDeepError, loads
 from core.notes.snapshot import Graph
-from core.review.contradictions import Group
+from core.review.contradictions import Group, TopicRules, find_by_rules
 from core.safeio.open_regular import read_regular
 
 How = Literal["keep", "merge"]
@@ -176,3 +178,15 @@ def open_groups(groups: list[Group], notes_by_id: Mapping[str, RawNote],
         return groups
     return [g for g in groups
             if settled_key(notes_by_id[i] for i in g.note_ids) not in settled]
+
+
+def standing_apart(notes: list[RawNote], rules: TopicRules, settled: set[str]) -> dict[str, int]:
+    """The notes of every group let both stand, as it now reads: id -> the group's number."""
+    if not settled:
+        return {}
+    by_id = {n["id"]: n for n in notes}
+    apart: dict[str, int] = {}
+    for number, group in enumerate(find_by_rules(notes, rules)):
+        if settled_key(by_id[i] for i in group.note_ids) in settled:
+            apart.update(dict.fromkeys(group.note_ids, number))
+    return apart

@@ -120,6 +120,8 @@ def siblings(notes: list[RawNote], now: datetime, topic: TopicKey,
     compress = {op.loser_id: op.winner_id for op in merges}
     together: dict[str, list[str]] = {}
     for group in find_contradictions(notes, topic, tokens=tokens, promotion=False):
+        if group.duplicate:  # nothing to decide between them: the merge absorbs them
+            continue
         for note_id in group.note_ids:
             together.setdefault(note_id, []).extend(i for i in group.note_ids if i != note_id)
     for op in merges:

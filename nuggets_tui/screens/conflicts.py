@@ -1,6 +1,7 @@
 """The contradiction queue: notes of one topic that say different things
-(core/review/contradictions.py),
-one group at a time, stacked with their dates, hits, source, confidence and verdict. The operator
+(core/review/contradictions.py), and apart from them, after them, the duplicate sets (notes of
+one topic that all state the same, offered to merge), one group at a time, stacked with their
+dates, hits, source, confidence and verdict. The operator
 decides per group: one stands (the others archived with a link to it), merge into it, or both
 stand (remembered until a note changes). A decision is a plan: its diff first, applied after a
 confirmation, journaled, undone with ctrl+z on the notes or from the run history."""
@@ -37,6 +38,7 @@ from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
 from .confirm import ConfirmScreen, if_yes
 
 NOTES_SHOWN = 50  # of one group's notes, and of a decision's diffs: a topic may hold thousands
+NO_GROUPS = "No contradictions: no two notes of one topic disagree or repeat each other."
 HOW_WORDS = {"keep": "stands; the others are archived with a link to it",
              "merge": "absorbs the others (the reflection merge); they are archived"}
 
@@ -61,11 +63,13 @@ class GroupRows(RowRenderer[Group]):
         return row.id
 
     def cells(self, row: Group) -> Sequence[Text]:
-        return [Text(f"{len(row.note_ids)}"), line(row.topic), line(row.nugget, "dim")]
+        kind = Text("same", style="dim") if row.duplicate else Text("differ", style="yellow")
+        return [Text(f"{len(row.note_ids)}"), kind, line(row.topic), line(row.nugget, "dim")]
 
 
 GROUP_COLUMNS = (
     Column("Notes", 5, priority=5, right=True),
+    Column("Says", 6, priority=3),
     Column("Topic", 0, flexible=True, min_width=14),
     Column("Nugget", 10, priority=1),
 )
@@ -102,10 +106,12 @@ def note_text(note: RawNote, number: int, chosen: bool, verdict: Verdict | None,
 def group_text(group: Group, notes: dict[str, RawNote], keep: str,
                verdicts: dict[str, Verdict] | None, can_merge: bool = True) -> Text:
     about = "one title, as promotion writes it" if group.kind == "promotion" else "one topic"
+    says = (f"{counted(len(group.note_ids), 'note')} that state the same thing ({about}): a "
+            "duplicate set to merge.\n" if group.duplicate else
+            f"{counted(len(group.note_ids), 'note')} in {len(group.positions)} positions "
+            f"that disagree ({about}).\n")
     head = join(line(group.topic, "bold"), "  ", line(group.nugget, "dim"), "  ",
-                line(group.id, "dim"), "\n",
-                f"{counted(len(group.note_ids), 'note')} in {len(group.positions)} positions "
-                f"that disagree ({about}).\n",
+                line(group.id, "dim"), "\n", says,
                 ("space", "bold"), " picks the note that stands; then ", ("o", "bold"),
                 " it stands, ", *((("m", "bold"), " merge into it, ") if can_merge else ()),
                 ("b", "bold"), " both stand.\n\n")
@@ -175,9 +181,8 @@ class ConflictsScreen(Screen[bool]):
     def compose(self) -> ComposeResult:
         yield Static(Text("Looking for contradictions…"), id="conflicts-summary")
         with Horizontal():
-            yield VirtualTable(GROUP_COLUMNS, GroupRows(), id="groups",
-                               empty_text="No contradictions: no two notes of one topic "
-                                          "disagree.")
+            # Empty until looked: "no contradictions" is said only once none were found.
+            yield VirtualTable(GROUP_COLUMNS, GroupRows(), id="groups", empty_text="")
             yield DiffView(id="conflict-pane")
         yield Busy()
         yield Footer()
@@ -228,6 +233,7 @@ class ConflictsScreen(Screen[bool]):
         self.query_one(Busy).stop()
         current = self.group.id if self.group is not None else None
         self.found, self.decision, self.graph = found, None, found.graph
+        self.table.empty_text = NO_GROUPS
         self.table.set_rows(found.groups, keep_key=current)
         self._summary()
         self._show()
@@ -252,7 +258,10 @@ class ConflictsScreen(Screen[bool]):
         if self.found is None:
             return
         count = len(self.found.groups)
-        text = join(("Contradictions", "bold"), f" · {counted(count, 'group')} to decide",
+        duplicates = sum(g.duplicate for g in self.found.groups)
+        text = join(("Contradictions", "bold"),
+                    f" · {counted(count - duplicates, 'group')} that disagree"
+                    f" · {counted(duplicates, 'duplicate set')} to merge",
                     f" · one stands, {'merge, ' if self.can_merge else ''}or both stand; each "
                     "decision is a diff first, "
                     "journaled and undoable." if count else

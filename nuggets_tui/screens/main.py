@@ -255,7 +255,11 @@ class MainScreen(Screen[None]):
         problem.update(line(message or ""))
 
     def _check_file(self) -> None:
-        """Another process (the agent) may rewrite the graph file at any moment."""
+        """Another process (the agent) may rewrite the graph file at any moment. Not while a
+        write of ours runs or another screen is on top: what we write is read again when it
+        lands, and is no news."""
+        if self.app.screen is not self or self.workers_busy("write"):
+            return
         stamp = self.memory.stamp()
         if stamp != self.stamp and not self.workers_busy("load"):
             self.stamp = stamp

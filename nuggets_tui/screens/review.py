@@ -4,7 +4,7 @@ apply the kept ones."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -23,6 +23,14 @@ from core.models import MergeOp, Operation, Plan, RawNote, ReflectionChange, ope
 from core.notes import fields
 from core.notes.snapshot import Graph
 from core.plans.preview import ChangeView, change_view, named_notes, touched_by
+from core.plans.review_state import (
+    ReviewState,
+    change_key,
+    new_since,
+    read_state,
+    scope_key,
+    write_state,
+)
 from core.reflection.pass_state import PassCancelled
 from core.reflection.select_phase import MAX_LIMIT
 
@@ -36,6 +44,7 @@ from .confirm import ConfirmScreen, if_yes
 KINDS = (("hide", "Archive"), ("rewrite", "Rewrite"), ("tag", "Tag"), ("merge", "Merge"),
          ("link", "Link"))
 GROUPINGS = ("kind", "nugget")
+NO_CHANGES = "No changes: this memory is already tidy."
 
 
 @dataclass(frozen=True)
@@ -56,6 +65,7 @@ class Group:
 class ChangeRows(RowRenderer["Group | ChangeRow"]):
     def __init__(self) -> None:
         self.kept: set[int] = set()
+        self.new: set[int] = set()  # changes the last plan of this scope did not hold
 
     def key(self, row: Group | ChangeRow) -> str:
         return str(row.op_id) if isinstance(row, ChangeRow) else row.label
@@ -73,9 +83,12 @@ class ChangeRows(RowRenderer["Group | ChangeRow"]):
     def cells(self, row: Group | ChangeRow) -> Sequence[Text]:
         assert isinstance(row, ChangeRow)
         kept = row.op_id in self.kept
+        title = line(row.title or row.change.note_id)
+        if row.op_id in self.new:
+            title = join(("new ", "bold yellow"), title)
         return [
             Text("✓" if kept else "✗", style="bold green" if kept else "bold red"),
-            line(row.title or row.change.note_id),
+            title,
             line(row.summary),
         ]
 
@@ -117,11 +130,14 @@ def change_rows(plan: Plan) -> list[ChangeRow]:
     return rows
 
 
-def grouped_rows(rows: list[ChangeRow], by: str = "kind",
-                 query: str = "") -> list[Group | ChangeRow]:
-    """The rows a search finds (all without one), under a header per kind or per nugget."""
+def grouped_rows(rows: list[ChangeRow], by: str = "kind", query: str = "",
+                 only: set[int] | None = None) -> list[Group | ChangeRow]:
+    """The rows a search finds (all without one), under a header per kind or per nugget;
+    `only`: just these changes (the new ones)."""
     needle = query.casefold().strip()
     found = [row for row in rows if needle in row.haystack] if needle else rows
+    if only is not None:
+        found = [row for row in found if row.op_id in only]
     # Bucketed rather than sorted: 150k changes are grouped again on every key of a search.
     buckets: dict[str, dict[str, list[ChangeRow]]] = {}
     for row in found:
@@ -153,8 +169,10 @@ def cap_text(plan: Plan) -> Text:
 
 def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | None = None,
                 query: str = "", stale: bool = False, grouping: str = "kind",
-                source_label: str = "graph file", pass_label: str = "reflection pass") -> Text:
-    """`shown`: how many changes a search finds (None: no search)."""
+                source_label: str = "graph file", pass_label: str = "reflection pass",
+                new: int = 0, new_only: bool = False) -> Text:
+    """`shown`: how many changes a search finds (None: no search); `new`: how many changes
+    the last plan did not hold."""
     result = plan.result
     scope = "all nuggets" if nugget is None else f"nugget {nugget}"
     figures = (f"{result.rewritten:,} rewritten · {result.merged:,} merged · "
@@ -167,6 +185,10 @@ def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | Non
         figures, "\n", (f"Keeping {len(kept):,} of {counted(total, 'change')}", "bold"),
         " · by ", line(grouping), " · nothing is written until you apply.",
     ]
+    if new:
+        parts += ["\n", (f"{counted(new, 'change')} new since the last plan", "bold yellow"),
+                  " (marked new; N shows only them)." if not new_only
+                  else " · showing only them; N shows every change."]
     if shown is not None:
         parts += ["\n", (f"{counted(shown, 'change')} match “", "bold"), line(query, "bold"),
                   ("”", "bold"), ": + and - keep or reject just those; escape clears the search."]
@@ -274,9 +296,13 @@ class ReviewScreen(Screen[bool]):
         Binding("c", "toggle_cap", "Cap", id="review.cap",
                 tooltip="Lift or restore the 10-note cap: plan the whole graph"),
         Binding("r", "plan_again", "Replan", id="review.replan",
-                tooltip="Plan again on the file as it is now (rejections carry over)"),
+                tooltip="Plan again on the file as it is now (decisions carry over)"),
+        Binding("N", "new_only", "New only", show=False, id="review.new_only",
+                tooltip="Show only the changes new since the last plan, or every change"),
         Binding("escape", "back", "Back", id="review.back",
-                tooltip="Clear the search; else back to the notes (nothing is written)"),
+                tooltip="Clear the search; else back to the notes (decisions are kept)"),
+        Binding("q", "quit_review", "Quit", id="review.quit",
+                tooltip="Quit the console, asking first while changes are undecided"),
     ]
 
     def __init__(self, memory: Store, nugget: str | None, uncapped: bool = False,
@@ -299,6 +325,10 @@ class ReviewScreen(Screen[bool]):
         self._all_rows: list[ChangeRow] = []
         self._before: dict[str, RawNote] = {}
         self._seen: object = None  # the file's stat when last checked for changes
+        self._keys: list[str] = []  # what each change of the plan does, by op id - 1
+        self.new_only = False
+        self._state_error: str | None = None  # the decisions file cannot be read or written
+        self.state = self._read_state()
         if prepared is not None and not uncapped:
             # Known before the screen is built, so its footer is right from the first frame.
             self.plan = prepared
@@ -313,8 +343,8 @@ class ReviewScreen(Screen[bool]):
         yield Input(placeholder="/ search the changes: note, nugget or detail",
                     id="review-search")
         with Horizontal():
-            yield VirtualTable(CHANGE_COLUMNS, self.rows, id="changes",
-                               empty_text="No changes: this memory is already tidy.")
+            # Empty until planned: "no changes" is said only of a plan that has none.
+            yield VirtualTable(CHANGE_COLUMNS, self.rows, id="changes", empty_text="")
             yield DiffView(id="review-diff")
         yield Busy()
         yield Footer()
@@ -327,6 +357,9 @@ class ReviewScreen(Screen[bool]):
         else:
             self.replan()
         self.set_interval(self.watch_interval, self._check_file)
+        if self._state_error is not None:
+            notify(self, line(self._state_error), title="Decisions not kept",
+                   severity="error", timeout=10)
 
     @property
     def table(self) -> VirtualTable[Group | ChangeRow]:
@@ -351,28 +384,61 @@ class ReviewScreen(Screen[bool]):
 
     def _planned(self, plan: Plan, rows: list[ChangeRow] | None = None) -> None:
         self.query_one(Busy).stop()
-        rejected = self._rejected_signatures()
         self.plan, self.stale, self._seen = plan, False, None
         self._before = {diff.note_id: diff.before for diff in plan.notes}
+        self.table.empty_text = NO_CHANGES
         self._all_rows = rows if rows is not None else change_rows(plan)
+        self._keys = keys = [change_key(op) for op in plan.operations]
+        scope = scope_key(self.nugget, self.uncapped)
+        fresh = new_since(self.state, scope, keys)
+        self.rows.new = {i for i, key in enumerate(keys, start=1) if key in fresh}
+        self.state.remember_plan(scope, keys)
+        decisions = self.state.decisions
         self.kept.clear()
-        self.kept.update(op.id for op in plan.operations
-                         if _signature(plan.change_for(op.id)) not in rejected)
+        self.kept.update(i for i, key in enumerate(keys, start=1) if decisions.get(key, True))
+        if decisions:
+            self._save_state()
         self._regroup()
+
+    # -- decisions kept beside the journal ----------------------------------------------------
+
+    def _read_state(self) -> ReviewState:
+        try:
+            return read_state(self.memory.journal_home)
+        except NuggetsError as exc:
+            self._state_error = str(exc)
+            return ReviewState()
+
+    def _save_state(self) -> None:
+        if self._state_error is not None:  # never written over while it cannot be read
+            return
+        try:
+            write_state(self.memory.journal_home, self.state)
+        except NuggetsError as exc:
+            self._state_error = str(exc)
+            notify(self, line(str(exc)), title="Decisions not kept", severity="error",
+                   timeout=10)
+
+    def _record(self, op_ids: Iterable[int], keep: bool) -> None:
+        """The operator decided these changes: remembered for every later plan."""
+        keys, decisions = self._keys, self.state.decisions
+        for op_id in op_ids:
+            decisions[keys[op_id - 1]] = keep
+        self._save_state()
+
+    def _undecided(self) -> tuple[int, int]:
+        """How many changes of this plan the operator decided, and how many not yet."""
+        decisions = self.state.decisions
+        decided = sum(key in decisions for key in self._keys)
+        return decided, len(self._keys) - decided
 
     def _regroup(self) -> None:
         table = self.table
         current = table.current
         keep = str(current.op_id) if isinstance(current, ChangeRow) else None
-        table.set_rows(grouped_rows(self._all_rows, self.grouping, self.query_text), keep)
+        only = self.rows.new if self.new_only else None
+        table.set_rows(grouped_rows(self._all_rows, self.grouping, self.query_text, only), keep)
         self._changed_kept()
-
-    def _rejected_signatures(self) -> set[tuple[str, str, str]]:
-        """Rejections carry over to a new plan of the same changes."""
-        if self.plan is None:
-            return set()
-        return {_signature(self.plan.change_for(op.id)) for op in self.plan.operations
-                if op.id not in self.kept}
 
     def _plan_failed(self, message: str) -> None:
         self.query_one(Busy).stop()
@@ -387,7 +453,8 @@ class ReviewScreen(Screen[bool]):
             shown = len(self._shown_ids()) if self.query_text.strip() else None
             text = counts_text(self.plan, self.kept, self.nugget, shown, self.query_text,
                                self.stale, self.grouping, self.memory.words.source_label,
-                               self.memory.words.pass_label)
+                               self.memory.words.pass_label, len(self.rows.new),
+                               self.new_only)
             self.query_one("#review-counts", Static).update(text)
 
     # -- the file changing under the plan -----------------------------------------------------
@@ -447,6 +514,7 @@ class ReviewScreen(Screen[bool]):
         if not isinstance(row, ChangeRow):
             return
         self.kept.symmetric_difference_update({row.op_id})
+        self._record([row.op_id], row.op_id in self.kept)
         self._changed_kept()
         table.action_cursor(1)
 
@@ -459,6 +527,7 @@ class ReviewScreen(Screen[bool]):
         self.kept.clear()
         if keep:
             self.kept.update(op.id for op in self.plan.operations)
+        self._record([op.id for op in self.plan.operations], keep)
         self._changed_kept()
 
     def action_keep_group(self, keep: bool) -> None:
@@ -472,6 +541,7 @@ class ReviewScreen(Screen[bool]):
             kept |= set(op_ids)
         else:
             kept.difference_update(op_ids)
+        self._record(op_ids, keep)
         self._changed_kept()
 
     def _group_at(self, index: int) -> Group | None:
@@ -491,6 +561,13 @@ class ReviewScreen(Screen[bool]):
             start = onward[0] if step > 0 else onward[-1]
             table.cursor = start + 1
             table.scroll_to(y=start, animate=False, immediate=True)  # its header on top
+
+    def action_new_only(self) -> None:
+        if not self.rows.new and not self.new_only:
+            notify(self, "No change is new since the last plan.", timeout=3)
+            return
+        self.new_only = not self.new_only
+        self._regroup()
 
     def action_regroup(self) -> None:
         self.grouping = GROUPINGS[(GROUPINGS.index(self.grouping) + 1) % len(GROUPINGS)]
@@ -607,7 +684,26 @@ class ReviewScreen(Screen[bool]):
             search.display = False
             self.table.focus()
             return
+        self._say_what_is_kept()
         self.dismiss(False)
+
+    def _say_what_is_kept(self) -> None:
+        decided, undecided = self._undecided()
+        if decided and undecided:
+            notify(self, f"Your decisions on {counted(decided, 'change')} are kept for the "
+                   f"next review; {counted(undecided, 'change')} still undecided (kept "
+                   "unless you reject them).", title="Review left", timeout=6)
+
+    def action_quit_review(self) -> None:
+        decided, undecided = self._undecided()
+        if not (decided and undecided):
+            self.app.exit()
+            return
+        body = block(f"{counted(undecided, 'change')} of this review are still undecided. "
+                     f"Your decisions on {counted(decided, 'change')} are kept for the next "
+                     "review.\n\nQuit the console?")
+        self.app.push_screen(ConfirmScreen("Quit with undecided changes", body, yes="Quit"),
+                             if_yes(self.app.exit))
 
     def _stop_planning(self) -> None:
         """Escape while the whole graph is planned: the pass stops (it checks between phases
@@ -622,6 +718,3 @@ class ReviewScreen(Screen[bool]):
         notify(self, "Stopped planning the whole graph; showing the capped plan again.",
                timeout=4)
 
-
-def _signature(change: ReflectionChange) -> tuple[str, str, str]:
-    return (change.type, change.note_id, change.detail)

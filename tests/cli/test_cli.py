@@ -160,6 +160,19 @@ def test_daily_runs_once_a_day_after_the_hour(home: Path) -> None:
     assert graph_bytes(home) == after_first
 
 
+def test_daily_runs_again_when_todays_run_was_undone(home: Path) -> None:
+    late = {"NUGGETS_NOW": "2026-11-01T10:00:00+00:00", "TZ": "UTC"}
+    before = graph_bytes(home)
+    run(home, "daily", env=late)
+    (reflected,) = [h for h in json.loads(run(home, "log", "--json").stdout)
+                    if h["kind"] == "reflect"]
+    run(home, "undo", reflected["runId"], env=late)
+    assert json.loads(graph_bytes(home)) == json.loads(before)
+    again = run(home, "-v", "daily", env=late)
+    assert "Already ran today" not in again.output and "Reflection:" in again.output
+    assert json.loads(graph_bytes(home)) != json.loads(before)
+
+
 def test_sample_memory_reflects(tmp_path: Path) -> None:
     result = run(make_home(tmp_path, sample_notes()), "reflect", "--all", "--json")
     assert json.loads(result.stdout)["merged"] > 0

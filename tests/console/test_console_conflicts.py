@@ -203,3 +203,24 @@ async def test_a_microclaw_memory_queues_its_topic_conflicts_and_both_stand(tmp_
         assert len(queue.found.groups) == count - 1
     assert settled_path(store.journal_home).is_file()
     assert not list(data_dir.glob("conflicts-settled.json"))
+
+
+async def test_the_demo_queue_shows_its_contradictions_first_and_duplicate_sets_apart(
+        tmp_path: Path) -> None:
+    from tests.support.console_support import demo_home
+
+    app = make_app(demo_home(tmp_path))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        queue = await open_queue(pilot, app)
+        rows = queue.table.rows
+        differ = [g.topic for g in rows if not g.duplicate]
+        assert sorted(differ) == ["local: ports", "test: command", "user: timezone"]
+        assert all(not g.duplicate for g in rows[:3]) and all(g.duplicate for g in rows[3:])
+        summary = str(queue.query_one("#conflicts-summary").render())
+        assert "3 groups that disagree" in summary
+        assert f"{len(rows) - 3} duplicate sets to merge" in summary
+        cells = queue.table.renderer.cells(rows[-1])
+        assert str(cells[1]) == "same" and str(queue.table.renderer.cells(rows[0])[1]) == "differ"
+        queue.table.cursor = len(rows) - 1
+        await settle(pilot, app)
+        assert "that state the same thing" in pane(queue)

@@ -97,7 +97,8 @@ def test_what_lies_past_the_bound_decides_nothing() -> None:
     """Two notes alike in their first 64 KB agree, however they go on; a transient word past
     the bound does not make a note transient."""
     notes = _memory()
-    assert find_contradictions(notes[:2]) == []
+    (group,) = find_contradictions(notes[:2])
+    assert group.duplicate  # they agree: a set to merge, no contradiction
     [first, second] = verdicts.judge(notes[:2], NOW).verdicts
     assert first.scores == second.scores
     assert "transient" not in first.reasons["durability"]

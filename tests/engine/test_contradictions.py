@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from core.review.contradictions import UnknownGroupError, find_contradictions, find_group, group_id
+from core.review.contradictions import (
+    UnknownGroupError,
+    find_contradictions,
+    find_group,
+    group_id,
+    statement,
+)
 from core.review.topics import nuggets_topic, title_topic
 from core.stores.microclaw.topics import microclaw_key, microclaw_topic
 from tests.support.conflict_builders import answers_memory, pref
@@ -55,11 +61,34 @@ def test_contradicting_notes_form_one_group_and_paraphrases_agree() -> None:
     assert group.id == group_id(reversed(group.note_ids))  # stable: the ids, not their order
 
 
-def test_agreeing_paraphrases_alone_are_not_a_contradiction() -> None:
+def test_agreeing_paraphrases_alone_are_a_duplicate_set_not_a_contradiction() -> None:
     notes = [pref("p1", "User prefers direct answers with small examples of code"),
              pref("p2", "User prefers direct answers, with small examples of code!"),
              pref("p3", "USER PREFERS DIRECT ANSWERS WITH SMALL EXAMPLES OF CODE")]
-    assert find_contradictions(notes) == []
+    (group,) = find_contradictions(notes)
+    assert group.duplicate and group.positions == (("p1", "p2", "p3"),)
+
+
+def test_provenance_lines_repeated_lines_and_trailing_punctuation_do_not_disagree() -> None:
+    said = "Owns the billing service; on call the first week of the month"
+    notes = [pref("p1", said),
+             pref("p2", said + "!\nConfirmed by the user on 2026-10-02."),
+             pref("p3", said + "\nChecked again on 2026-09-30."),
+             pref("p4", said + "\nSource: the team channel."),
+             pref("p5", said + "\nSee also the runbook in docs/runbooks."),
+             pref("p6", said + "\nSeen in session sess-4f2a."),
+             pref("p7", f"  {said}  \n{said.upper()}\n")]
+    (group,) = find_contradictions(notes)
+    assert group.duplicate and len(group.positions) == 1
+    assert statement(notes[1]["content"]) == statement(said)
+
+
+def test_contradictions_come_before_the_duplicate_sets() -> None:
+    notes = [pref("d1", "Likes tea"), pref("d2", "likes tea."),
+             {**pref("c1", "Lives in Lisbon"), "title": "user: city"},
+             {**pref("c2", "Moved to Berlin in October"), "title": "user: city"}]
+    groups = find_contradictions(notes)
+    assert [g.duplicate for g in groups] == [False, True]
 
 
 def test_hidden_notes_and_other_nuggets_stay_out() -> None:

@@ -57,3 +57,14 @@ def test_demo_command_prints_the_path_and_reflect_works(tmp_path: Path) -> None:
     planned = CliRunner().invoke(main, ["--demo", "reflect"], env=env)
     assert planned.exit_code == 0, planned.output
     assert "10 inspected" in planned.output
+
+
+def test_demo_holds_real_contradictions_apart_from_its_duplicate_sets() -> None:
+    from core.review.contradictions import find_contradictions
+
+    groups = find_contradictions(build_demo_notes())
+    disagree = {g.topic: g for g in groups if not g.duplicate}
+    assert set(disagree) == {"user: timezone", "local: ports", "test: command"}
+    assert all(len(g.positions) == 2 for g in disagree.values())  # the old and the new
+    assert sum(g.duplicate for g in groups) >= 20  # the notes written again, apart
+    assert [g.duplicate for g in groups] == sorted(g.duplicate for g in groups)

@@ -2,7 +2,8 @@
 
 Three nuggets (`user`, `project`, `agent`) with what real memories have: near-duplicates, scratch
 and empty notes, repeated lines and ragged whitespace, untagged and unlinked notes, notes recalled
-in many sessions, archived notes, and a MEMORY.md with a few hand-written lines.
+in many sessions, archived notes, later notes that contradict earlier ones (a moved city, a
+changed port, a new test command), and a MEMORY.md with a few hand-written lines.
 """
 
 from __future__ import annotations
@@ -142,6 +143,16 @@ _SESSION_TOPICS = (
     ("error budget", "the payments error budget is 0.1% of requests a month", "payments"),
     ("grafana alerts", "grafana alerts page the on-call engineer after 5 minutes", "alerts"),
 )
+
+# Later notes that say something else on a topic an earlier note holds: real contradictions.
+_CONTRADICTING: list[_Seed] = [
+    ("user", "user:primary", "user", "fact", "note", "user: timezone, noted 2026-10-20",
+     "Moved to Berlin in October (Europe/Berlin); standups now at 09:30 CET."),
+    ("project", "shared:project", "project", "fact", "note", "local: ports, noted 2026-10-25",
+     "The api moved to port 8081 because the proxy took 8080; web stays on 5173."),
+    ("project", "shared:project", "project", "project", "note", "test: command, noted 2026-10-28",
+     "Tests run with pnpm vitest run now; the old pnpm test script was removed."),
+]
 
 _SCRATCH_TITLES = ("tmp", "Temp notes", "tmp_1", "scratch: idea", "scratch", "TMP retry")
 _KEEP_TITLES = ("Template for incident notes", "Temperature of the build cache")
@@ -344,6 +355,8 @@ def build_demo_notes(seed: int = DEMO_SEED) -> list[RawNote]:
     injected["hits"] = 5
     notes.append(injected)
     rng.shuffle(notes)
+    later = random.Random(seed + 1)  # its own stream: the notes above stay as they were
+    notes += [_base_note(s, later) for s in _CONTRADICTING]
     return notes
 
 

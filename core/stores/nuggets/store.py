@@ -74,7 +74,7 @@ from core.promotion.secret_screen import contact_allowed
 from core.reflection.reflect import plan_pass
 from core.reflection.select_phase import resolve_limit
 from core.review.contradictions import TopicRules
-from core.review.decisions import SETTLED_FILE
+from core.review.decisions import SETTLED_FILE, read_settled, standing_apart
 from core.safeio.file_stamp import FileStamp
 from core.safeio.scope_folder import PromotionRefused, refusal
 from core.stores.base import Capability
@@ -220,11 +220,15 @@ class NuggetsStore:
         self, nugget_name: str | None = None, limit: int | None = None, uncapped: bool = False,
         graph: Graph | None = None, should_stop: Callable[[], bool] | None = None,
     ) -> Plan:
-        """The pass computed on the current file; writes nothing. `should_stop`: see plan_pass."""
+        """The pass computed on the current file; writes nothing. `should_stop`: see plan_pass.
+        Notes the operator let stand together (a contradiction's "both stand") are never
+        merged together."""
         graph = graph or self.read()
         capped = resolve_limit(limit)
+        settled = read_settled(self.journal_home, self.notices)
+        apart = standing_apart(graph.notes, self.topic_rules(), settled)
         outcome = plan_pass(graph.notes, self.clock(), nugget_name, capped, uncapped,
-                            should_stop)
+                            should_stop, apart)
         return self._plan_of(graph, outcome.workspace, outcome.result, outcome.operations,
                              nugget_name, capped, uncapped)
 

@@ -1,0 +1,119 @@
+"""The operator's keep/reject decisions on a plan's changes, kept beside the journal
+(`<journal home>/review-decisions.json`), so that a review survives leaving it, planning again
+and restarting (docs/RUNS.md, "Review decisions").
+
+A change is known by what it does (`change_key`): its kind and the notes and values it writes,
+never its number in one plan, so a new plan holding the same change finds its decision again.
+The file also holds the keys of the last plan reviewed in each scope (a nugget or all, capped or
+not), so that a review can mark the changes that are new since.
+
+API:
+- `change_key(op) -> str`; `scope_key(nugget, uncapped) -> str`
+- `ReviewState`: `decisions` (key -> kept), `last_plans` (scope -> keys)
+- `read_state(journal_home) -> ReviewState` (`NuggetsError`, one line, when unreadable)
+- `write_state(journal_home, state)`: an atomic replace; never through a symlink
+- `new_since(state, scope, keys) -> set[str]`: the keys the scope's last plan did not hold
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.errors import NuggetsError
+from core.journal.entries import journal_dir
+from core.models import LinkOp, MergeOp, Operation, RetagOp, RewriteOp, SupersedeOp
+from core.notes.json_numbers import TooDeepError, loads
+from core.safeio.atomic_write import atomic_write
+from core.safeio.open_regular import read_regular
+
+STATE_FILE = "review-decisions.json"
+STATE_BYTES = 64 * 1024 * 1024
+STATE_DEPTH = 3  # {"lastPlans": {"<scope>": ["<key>", ...]}}
+MAX_SCOPES = 8  # the last plans remembered: the scopes reviewed most recently
+
+
+def change_key(op: Operation) -> str:
+    """What the change does, hashed: its kind, its notes and what it writes into them."""
+    parts: tuple[str, ...]
+    if isinstance(op, RewriteOp):
+        parts = (op.note_id, op.content)
+    elif isinstance(op, RetagOp):
+        parts = (op.note_id, *op.tags)
+    elif isinstance(op, MergeOp | SupersedeOp):
+        parts = (op.winner_id, op.loser_id if isinstance(op, MergeOp) else op.note_id)
+    elif isinstance(op, LinkOp):
+        parts = (op.note_id, op.other_id, op.reason)
+    else:
+        parts = (op.note_id,)
+    joined = "\x1f".join((op.type, *parts)).encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(joined, digest_size=8).hexdigest()
+
+
+def scope_key(nugget: str | None, uncapped: bool) -> str:
+    return f"{'all' if uncapped else 'capped'}:{'' if nugget is None else nugget}"
+
+
+@dataclass
+class ReviewState:
+    decisions: dict[str, bool] = field(default_factory=dict)  # change key -> kept
+    last_plans: dict[str, list[str]] = field(default_factory=dict)  # oldest scope first
+
+    def to_json(self) -> str:
+        return json.dumps({"decisions": self.decisions, "lastPlans": self.last_plans},
+                          separators=(",", ":")) + "\n"
+
+    def remember_plan(self, scope: str, keys: list[str]) -> None:
+        self.last_plans.pop(scope, None)
+        self.last_plans[scope] = keys
+        while len(self.last_plans) > MAX_SCOPES:
+            del self.last_plans[next(iter(self.last_plans))]
+
+
+def state_path(journal_home: Path) -> Path:
+    return journal_dir(journal_home).parent / STATE_FILE
+
+
+def read_state(journal_home: Path) -> ReviewState:
+    """The decisions kept for this memory (none when the file is absent)."""
+    path = state_path(journal_home)
+    try:
+        data = read_regular(path, STATE_BYTES)
+    except FileNotFoundError:
+        return ReviewState()
+    except OSError as exc:
+        raise NuggetsError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    try:
+        raw = loads(data.decode("utf-8"), STATE_DEPTH)
+        decisions = {str(k): bool(v) for k, v in dict(raw.get("decisions", {})).items()
+                     if isinstance(v, bool)}
+        plans = {str(s): [str(k) for k in keys] for s, keys in
+                 dict(raw.get("lastPlans", {})).items() if isinstance(keys, list)}
+    except (ValueError, TypeError, AttributeError) as exc:
+        why = f" ({exc})" if isinstance(exc, TooDeepError) else ""
+        raise NuggetsError(f"{path}: not a file of review decisions{why}; move it "
+                           "aside") from None
+    return ReviewState(decisions, plans)
+
+
+def write_state(journal_home: Path, state: ReviewState) -> None:
+    path = state_path(journal_home)
+    if path.is_symlink():
+        raise NuggetsError(f"{path}: is a symbolic link; review decisions are not written "
+                           "through one")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, state.to_json().encode("utf-8"))
+    except OSError as exc:
+        raise NuggetsError(f"{path}: cannot be written: {exc.strerror or exc}") from None
+
+
+def new_since(state: ReviewState, scope: str, keys: list[str]) -> set[str]:
+    """The keys the scope's last plan did not hold (none the first time it is planned)."""
+    last = state.last_plans.get(scope)
+    if last is None:
+        return set()
+    before = set(last)
+    return {k for k in keys if k not in before}
