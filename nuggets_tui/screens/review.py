@@ -34,7 +34,7 @@ from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
 from .confirm import ConfirmScreen, if_yes
 
 KINDS = (("hide", "Archive"), ("rewrite", "Rewrite"), ("tag", "Tag"), ("merge", "Merge"),
-         ("link", "Link"))
+         ("link", "Link"), ("keep", "Keep"))
 GROUPINGS = ("kind", "nugget")
 
 
@@ -211,6 +211,10 @@ def change_text(view: ChangeView, kept: bool) -> Text:
                       *[p for t in view.tags_added for p in (line("+" + t, "green"), " ")]]
         hits = fields.hits(winner) + fields.hits(loser)
         parts += ["\n", ("  hits: ", "bold"), f"{fields.hits(winner):,} → {hits:,}"]
+    elif op.type == "keep" and notes:
+        parts += ["Keeps ", heading(notes[0]), (" from being dropped by the memory system "
+                                                "itself (see the change's reason)\n", "dim"),
+                  _content(notes[0])]
     elif op.type == "link" and len(notes) == 2:
         parts += ["Links ", heading(notes[0]), "\n  ↔ ", heading(notes[1]), "\n",
                   ("  reason: ", "bold"), line(getattr(op, "reason", ""), "green")]
@@ -250,7 +254,8 @@ class ReviewScreen(Screen[bool]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "toggle", "Toggle", id="review.toggle",
-                tooltip="Keep or reject the highlighted change (all are kept at first)"),
+                tooltip="Keep or reject the highlighted change (all are kept at first, but "
+                        "those the plan leaves out unless kept)"),
         Binding("y", "keep_group(True)", "Keep grp", id="review.keep_group",
                 tooltip="Keep every change of the highlighted group"),
         Binding("n", "keep_group(False)", "Reject grp", id="review.reject_group",
@@ -302,7 +307,7 @@ class ReviewScreen(Screen[bool]):
         if prepared is not None and not uncapped:
             # Known before the screen is built, so its footer is right from the first frame.
             self.plan = prepared
-            self.kept.update(op.id for op in prepared.operations)
+            self.kept.update(prepared.default_kept())
 
     @property
     def kept(self) -> set[int]:
@@ -356,8 +361,8 @@ class ReviewScreen(Screen[bool]):
         self._before = {diff.note_id: diff.before for diff in plan.notes}
         self._all_rows = rows if rows is not None else change_rows(plan)
         self.kept.clear()
-        self.kept.update(op.id for op in plan.operations
-                         if _signature(plan.change_for(op.id)) not in rejected)
+        self.kept.update(i for i in plan.default_kept()
+                         if _signature(plan.change_for(i)) not in rejected)
         self._regroup()
 
     def _regroup(self) -> None:

@@ -254,24 +254,33 @@ def _edge_rows(db: Path) -> list[tuple]:
 
 
 def _check_round_trip(store) -> None:
-    """Apply the whole plan: exactly its archived rows change, its duplicate edges are added;
-    planning again finds nothing; undo restores every row."""
+    """Apply the plan as it stands (the operations left out by default stay out): exactly its
+    archived rows change, no edge is added; planning again keeps nothing by default; undo
+    restores every row. Then the rescues too: exactly those rows lose their expiry."""
     db = store.graph_path
     before, plan = rows(db), store.plan()
-    archived = {int(op.note_id[3:]) for op in plan.operations if op.type == "hide"}
-    links = [(int(op.note_id[3:]), int(op.other_id[3:])) for op in plan.operations
-             if op.type == "link"]
-    assert archived
+    kept = plan.default_kept()
+    archived = {int(op.note_id[3:]) for op in plan.operations
+                if op.type == "hide" and op.id in kept}
+    assert archived and not any(op.type == "link" for op in plan.operations)
     edges_before = _edge_rows(db)
     entry = store.apply(plan)
     after = rows(db)
     assert {i for i in after if after[i] != before[i]} == archived
     assert all(after[i]["is_archived"] == 1 for i in archived)
-    added = [(e[1], e[2], e[3]) for e in _edge_rows(db)[len(edges_before):]]
-    assert added == [(a, b, "duplicate") for a, b in links]
-    assert store.plan().operations == []
+    assert _edge_rows(db) == edges_before
+    assert store.plan().default_kept() == set()
     store.undo(entry.run_id)
     assert rows(db) == before
+    plan = store.plan()
+    rescues = {op.id: int(op.note_id[3:]) for op in plan.operations if op.type == "keep"}
+    if rescues:
+        entry = store.apply(plan, rescues)
+        after = rows(db)
+        assert {i for i in after if after[i] != before[i]} == set(rescues.values())
+        assert all(after[i]["expires_at"] is None for i in rescues.values())
+        store.undo(entry.run_id)
+        assert rows(db) == before
 
 
 def test_the_demo_round_trips(tmp_path: Path) -> None:
@@ -281,7 +290,7 @@ def test_the_demo_round_trips(tmp_path: Path) -> None:
     moment = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)
     data_dir = materialize_microclaw_demo(tmp_path / "demo", moment)
     store = MicroClawStore(data_dir, clock=fixed_clock(moment))
-    assert any(op.type == "link" for op in store.plan().operations)  # a duplicate's edge too
+    assert any(op.type == "keep" for op in store.plan().operations)  # a rescue too
     _check_round_trip(store)
 
 

@@ -24,9 +24,9 @@ MEMORIES = "memories"
 EDGES = "memory_supersede_edges"
 # What must still be as the operator saw it (docs/MICROCLAW_WRITES.md, "One short transaction"),
 # and what a run writes.
-COMPARED = ("content", "category", "confidence", "is_archived", "updated_at")
-IMAGED = (*COMPARED, "archived_at")
-MARKS = ("is_archived", "archived_at")
+COMPARED = ("content", "category", "confidence", "is_archived", "updated_at", "expires_at")
+IMAGED = (*COMPARED, "archived_at", "last_seen_at")
+MARKS = ("is_archived", "archived_at", "expires_at")
 CHUNK = 500  # row ids per query  # a run's own mark on a row: tells whether it landed
 
 Row = dict[str, Any]  # column -> value, as SQLite gives it
@@ -52,6 +52,11 @@ class Edge:
 def archived(row: Row, now: str) -> Row:
     """The row archived, as the bot archives: is_archived 1, archived_at and updated_at now."""
     return {**row, "is_archived": 1, "archived_at": now, "updated_at": now}
+
+
+def rescued(row: Row) -> Row:
+    """The row kept from the bot's expiry: expires_at cleared (nothing else changes)."""
+    return {**row, "expires_at": None}
 
 
 def unarchived(row: Row, now: str) -> Row:
