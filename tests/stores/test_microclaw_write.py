@@ -314,3 +314,42 @@ def test_a_file_that_is_not_a_database_is_refused_before_sqlite_opens_it(
     with pytest.raises(MicroClawError, match="not an SQLite database"):
         runs_of(db).unhide(["mc-1"])
     assert db.read_bytes() == b"not a database at all" * 10
+
+
+DELETING_TRIGGER = ("CREATE TRIGGER wipe AFTER UPDATE ON memories BEGIN "
+                    "DELETE FROM memories WHERE id <> NEW.id; END")
+
+
+def _add_trigger(db: Path, sql: str) -> None:
+    conn = sqlite3.connect(db)
+    conn.execute(sql)
+    conn.commit()
+    conn.close()
+
+
+def test_a_memories_table_with_a_trigger_the_bot_never_creates_is_refused_whole(
+        db: Path) -> None:
+    _add_trigger(db, DELETING_TRIGGER)
+    before = rows(db)
+    runs = runs_of(db)
+    with pytest.raises(MicroClawError) as caught:
+        runs.apply(plan_for(db, archive=(1,)))
+    assert "triggers the bot never creates (wipe)" in str(caught.value)
+    assert "\n" not in str(caught.value) and "nothing was written" in str(caught.value)
+    assert rows(db) == before and runs.log() == []
+
+
+def test_sqlite_itself_refuses_a_delete_even_one_a_trigger_would_do(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The authorizer, not only the trigger check: with the check out of the way, the DELETE
+    the trigger fires is refused by SQLite and the transaction rolled back."""
+    from core.stores.microclaw import write
+
+    _add_trigger(db, DELETING_TRIGGER)
+    monkeypatch.setattr(write, "foreign_triggers", lambda conn: [])
+    before = rows(db)
+    runs = runs_of(db)
+    with pytest.raises(MicroClawError) as caught:
+        runs.apply(plan_for(db, archive=(1,)))
+    assert "not authorized" in str(caught.value) and "nothing was written" in str(caught.value)
+    assert rows(db) == before and runs.log() == []

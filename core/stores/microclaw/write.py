@@ -4,7 +4,9 @@ The bot owns the database and keeps writing it, so a write here is one `BEGIN IM
 transaction with a busy timeout that checks every row it touches against the image the
 operator reviewed and refuses the whole write (StalePlanError, nothing written) when one
 differs. It only UPDATEs `memories` rows and INSERTs `memory_supersede_edges` rows: never a
-DELETE, never a schema change, and only columns the database has (older schemas lack some).
+DELETE, never a schema change (an authorizer makes SQLite refuse them, triggers included), and
+only columns the database has (older schemas lack some). A database whose `memories` has
+triggers (the bot creates none) is refused whole.
 """
 
 from __future__ import annotations
@@ -138,8 +140,14 @@ def write_rows(db: Path, changes: list[RowChange], edges: list[Edge],
     before-image; StalePlanError (nothing written) otherwise."""
     conn = connect(db, timeout)
     try:
+        conn.set_authorizer(_authorize)
         _begin(conn, db)
         try:
+            triggers = foreign_triggers(conn)
+            if triggers:
+                raise MicroClawError(
+                    f"{db}: cannot be written: {MEMORIES} has triggers the bot never creates "
+                    f"({', '.join(triggers[:5])}); nothing was written")
             stale = stale_rows(conn, changes) + missing_rows(conn, edges)
             if stale:
                 raise StalePlanError(
@@ -158,6 +166,26 @@ def write_rows(db: Path, changes: list[RowChange], edges: list[Edge],
         raise write_error(db, exc) from None
     finally:
         conn.close()
+
+
+# What our writes may never do to the bot's database, enforced by SQLite itself on every
+# statement we run and every trigger it fires: delete a row, create, drop or alter anything.
+FORBIDDEN = frozenset(
+    [sqlite3.SQLITE_DELETE, sqlite3.SQLITE_ALTER_TABLE]
+    + [getattr(sqlite3, n) for n in dir(sqlite3) if n.startswith(("SQLITE_CREATE_",
+                                                                   "SQLITE_DROP_"))])
+
+
+def _authorize(action: int, *_: object) -> int:
+    return sqlite3.SQLITE_DENY if action in FORBIDDEN else sqlite3.SQLITE_OK
+
+
+def foreign_triggers(conn: sqlite3.Connection) -> list[str]:
+    """Triggers on the tables we write: the bot creates none, so any would turn our UPDATE
+    into something else."""
+    return [r[0] for r in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN (?, ?) "
+        "ORDER BY name", (MEMORIES, EDGES))]
 
 
 def _begin(conn: sqlite3.Connection, db: Path) -> None:
