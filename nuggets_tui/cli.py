@@ -363,10 +363,12 @@ def _say_unused_allowances(plan: PromotionPlan, allow: tuple[str, ...]) -> None:
 @logs_run("unhide")
 def unhide(obj: Context, note_ids: tuple[str, ...]) -> None:
     """Bring archived notes back."""
-    entry = obj.memory(needs_graph=True).unhide(note_ids)
+    memory = obj.memory(needs_graph=True)
+    entry = memory.unhide(note_ids)
     _record_entry(entry, "unhidden")
     _echo(f"Unhid {counted(len(entry.after), 'note')} (run {entry.run_id})" if entry
           else "Those notes are already visible; nothing written.")
+    _tell(memory)  # what the store says about them (MicroClaw: rows its prompt skips)
 
 
 @main.command()

@@ -353,3 +353,17 @@ def test_sqlite_itself_refuses_a_delete_even_one_a_trigger_would_do(
         runs.apply(plan_for(db, archive=(1,)))
     assert "not authorized" in str(caught.value) and "nothing was written" in str(caught.value)
     assert rows(db) == before and runs.log() == []
+
+
+def test_unhide_sets_last_seen_so_the_stale_step_leaves_it_and_names_low_confidence(
+        db: Path) -> None:
+    touch(db, 2, is_archived=1, archived_at="2026-01-01T00:00:00+00:00",
+          last_seen_at="2026-01-01T00:00:00+00:00", confidence=0.3)
+    touch(db, 3, is_archived=1, archived_at="2026-01-01T00:00:00+00:00", confidence=0.9)
+    runs = runs_of(db)
+    runs.unhide(["mc-2", "mc-3"])
+    after = rows(db)
+    assert after[2]["last_seen_at"] == after[2]["updated_at"] == NOW
+    assert after[2]["is_archived"] == 0
+    [notice] = runs.notices
+    assert notice.startswith("mc-2: confidence below 0.45") and "mc-3" not in notice

@@ -85,6 +85,7 @@ from core.stores.microclaw.write import (
     row_image,
     same,
     unarchived,
+    unhide_warnings,
     write_rows,
 )
 
@@ -277,7 +278,8 @@ class MicroClawRuns:
     # -- unhide, archive ----------------------------------------------------------------------
 
     def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
-        """Bring archived rows back (is_archived 0, archived_at NULL, updated_at now)."""
+        """Bring archived rows back (is_archived 0, archived_at NULL, updated_at and
+        last_seen_at now); a notice names those the bot's prompt skips (low confidence)."""
         return self._set_archived(note_ids, to=False)
 
     def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:
@@ -298,6 +300,8 @@ class MicroClawRuns:
                 change = archived if to else unarchived
                 before = {i: rows[i] for i in row_ids if bool(rows[i].get("is_archived")) != to}
                 after = {i: change(row, self.stamp()) for i, row in before.items()}
+                if not to:
+                    self.notices += unhide_warnings(after)
                 nuggets = {i: nugget_of_row(rows[i]) for i in row_ids}
                 kind: JournalKind = "archive" if to else "unhide"
                 verb = "archived " if to else "unhid "

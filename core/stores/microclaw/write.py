@@ -62,8 +62,27 @@ def rescued(row: Row) -> Row:
 
 
 def unarchived(row: Row, now: str) -> Row:
-    """The row brought back (the bot has no way to): is_archived 0, archived_at NULL."""
-    return {**row, "is_archived": 0, "archived_at": None, "updated_at": now}
+    """The row brought back: is_archived 0, archived_at NULL, updated_at and last_seen_at now
+    (the bot's stale step goes by last_seen_at: an old one would archive it again)."""
+    back = {**row, "is_archived": 0, "archived_at": None, "updated_at": now}
+    if "last_seen_at" in row:
+        back["last_seen_at"] = now
+    return back
+
+
+PROMPT_CONFIDENCE = 0.45  # the bot puts a row in its prompt only from this confidence on
+
+
+def unhide_warnings(rows: Mapping[int, Row]) -> list[str]:
+    """What an operator should know about rows brought back: those the bot's prompt skips."""
+    low = [f"mc-{i}" for i, row in rows.items()
+           if isinstance(row.get("confidence"), int | float)
+           and row["confidence"] < PROMPT_CONFIDENCE]
+    if not low:
+        return []
+    return [f"{', '.join(low[:10])}: confidence below {PROMPT_CONFIDENCE}, so the bot will not "
+            "put it in its prompt (below 0.35 its stale step archives it again after 30 days "
+            "unseen)"]
 
 
 def connect(db: Path, timeout: float = BUSY_TIMEOUT_S) -> sqlite3.Connection:
