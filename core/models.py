@@ -301,6 +301,7 @@ class BlockedEntry(CamelModel):
     reason: str
     hash: str = ""
     shadowed: list[ShadowedNote] = Field(default_factory=list)
+    secret: bool = False  # it carries a secret: `text` is shown with the secret masked
 
 
 class PromotionPlan(CamelModel):
@@ -317,10 +318,11 @@ class PromotionPlan(CamelModel):
     blocked: list[BlockedEntry] = Field(default_factory=list)
     dropped: list[PromotionEntry] = Field(default_factory=list)  # left out by the operator
     qualifying: int = 0  # notes recalled `threshold`+ times (several may share one entry)
+    refused: list[str] = Field(default_factory=list)  # scopes not written, one line each
 
     @property
     def changes_file(self) -> bool:
-        return self.directory_exists and self.before_text != self.after_text
+        return self.directory_exists and not self.refused and self.before_text != self.after_text
 
 
 JournalEntry.model_rebuild()  # `promoted` names a model defined after it

@@ -40,3 +40,16 @@ def whole_number(environ: Mapping[str, str], name: str, default: int, highest: i
             return highest
         raise SettingError(f"${name} must be a whole number {bound}; it is {shown(raw)}")
     return int(digits)
+
+
+_YES = ("1", "yes", "true", "on")
+_NO = ("", "0", "no", "false", "off")
+
+
+def yes_or_no(environ: Mapping[str, str], name: str) -> bool:
+    """$name as a switch: 1/yes/true/on, or 0/no/false/off (the default when unset or blank)."""
+    raw = environ.get(name, "")
+    text = raw.strip().lower()
+    if text in _YES or text in _NO:
+        return text in _YES
+    raise SettingError(f"${name} must be 1 or 0 (yes/no, true/false, on/off); it is {shown(raw)}")

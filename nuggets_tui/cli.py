@@ -282,6 +282,9 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
                    "(repeatable; a bare NOTE_ID only previews).")
 @click.option("--drop", "drop", multiple=True, metavar="NOTE_ID",
               help="Leave this note's entry out (repeatable); what MEMORY.md holds stays.")
+@click.option("--allow-contact", is_flag=True,
+              help="Promote e-mail addresses and phone numbers (else held back, unless "
+                   "$NUGGETS_ALLOW_CONTACT=1); credentials are held back still.")
 @click.option("--apply", "do_apply", is_flag=True, help="Write MEMORY.md.")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"added", "path", "entries", "blocked", "dropped"}.')
@@ -289,12 +292,14 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
 @reports_errors
 @logs_run("promote")
 def promote(obj: Context, memory_md: Path | None, threshold: int | None,
-            allow: tuple[str, ...], drop: tuple[str, ...], do_apply: bool, as_json: bool) -> None:
+            allow: tuple[str, ...], drop: tuple[str, ...], allow_contact: bool, do_apply: bool,
+            as_json: bool) -> None:
     """Show the MEMORY.md diff of promoting durable notes, or --apply it.
 
-    Entries that read like instructions to the agent are held back and listed as blocked with
-    the reason and a hash of the entry; --allow NOTE_ID@HASH promotes one anyway while it reads
-    as reviewed (a note changed since is held back again).
+    Entries that read like instructions to the agent, or carry a secret (a key, token,
+    password, e-mail address or phone number), are held back and listed as blocked with the
+    reason and a hash of the entry; --allow NOTE_ID@HASH promotes one anyway while it reads as
+    reviewed (a note changed since is held back again).
     """
     bare = [token for token in allow if parse_allowance(token)[1] is None]
     if do_apply and bare:
@@ -303,6 +308,7 @@ def promote(obj: Context, memory_md: Path | None, threshold: int | None,
             "(--allow NOTE_ID@HASH), so only the text you reviewed is written")
     current_run().dry = not do_apply
     memory = obj.memory(memory_md, needs_graph=True)
+    memory.allow_contact = allow_contact
     rule = {} if threshold is None else {"threshold": threshold}
     kept: dict[str, Any] = {"allow": set(allow), "drop": set(drop), **rule}
     plans = ([memory.plan_promotion(memory_md, **kept)] if memory_md is not None
@@ -325,6 +331,10 @@ def promote(obj: Context, memory_md: Path | None, threshold: int | None,
     else:
         added = sum(p.added for p in plans if p.directory_exists)
     _say_unused_allowances(plan, allow)
+    for refused in plan.refused:
+        _echo(f"nuggets: {one_line(refused)}", err=True)
+    if not do_apply:
+        current_run().warnings += plan.refused
     if as_json:
         entries = [e.to_json_dict() for e in plan.entries]
         blocked = [e.to_json_dict() for e in plan.blocked]
@@ -446,6 +456,7 @@ def _record_promotion(plan: PromotionPlan, added: int, entries: list[JournalEntr
     run.add_counts({"promoted_added": added, "promoted_updated": plan.updated,
                        "promotion_blocked": len(plan.blocked)})
     run.warnings += [f"held back {b.note_id}: {b.reason}" for b in plan.blocked]
+    run.warnings += plan.refused
     if not plan.directory_exists:
         run.warnings.append(f"promotion skipped: no directory for {plan.path}")
     for number, entry in enumerate(entries):
@@ -496,6 +507,8 @@ def daily(obj: Context) -> None:
         promotion, added = memory.promote_now()
         _record_promotion(promotion, added, memory.promotion_runs, daily=True)
     where = shown_path(promotion.path)
+    for refused in promotion.refused:
+        say(refused)
     say(f"Promotion: {counted(added, 'new entry', 'new entries')} to {where}"
         if promotion.directory_exists else f"Promotion skipped: no directory for {where}")
     if promotion.blocked:

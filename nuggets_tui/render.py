@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 
 from core.journal.entries import JournalHeader
 from core.models import (
+    BlockedEntry,
     Plan,
     PromotionPlan,
     RawNote,
@@ -78,6 +79,9 @@ def promotion_text(plan: PromotionPlan, words: StoreWords) -> Iterator[str]:
     """`words`: the store's, for the notes that qualify and where else promotion may write."""
     rule = words.promotion_rule
     name = plan.path.rsplit("/", 1)[-1]
+    yield from (one_line(refused) for refused in plan.refused)
+    if plan.refused and not (plan.entries or plan.blocked or plan.dropped):
+        return  # nothing else to say of a scope that is not written
     if not plan.directory_exists:
         where = (f"Point elsewhere with {words.promotion_option} or {words.promotion_env}, or "
                  "create that directory." if words.promotion_option
@@ -100,8 +104,8 @@ def promotion_text(plan: PromotionPlan, words: StoreWords) -> Iterator[str]:
                f"({one_line(entry.note_id)})")
     if plan.blocked:
         yield ""
-        yield (f"Held back {counted(len(plan.blocked), 'entry', 'entries')} that read like "
-               "instructions to the agent (promote one anyway, as shown here, with "
+        yield (f"Held back {counted(len(plan.blocked), 'entry', 'entries')} "
+               f"{held_because(plan.blocked)} (promote one anyway, as shown here, with "
                "--allow NOTE_ID@HASH):")
         for blocked in plan.blocked:
             yield (f"  blocked [{one_line(blocked.section)}] {one_line(blocked.title)} "
@@ -110,6 +114,15 @@ def promotion_text(plan: PromotionPlan, words: StoreWords) -> Iterator[str]:
             yield from _shadowed_lines(blocked.shadowed)
     yield ""
     yield inert(plan.diff) if plan.diff else f"{one_line(name)} is already up to date."
+
+
+def held_because(blocked: list[BlockedEntry]) -> str:
+    """Why entries are held back, in words: instructions to the agent, secrets, or both."""
+    secrets = any(b.secret for b in blocked)
+    if secrets and all(b.secret for b in blocked):
+        return "that carry secrets (shown masked)"
+    return ("that read like instructions to the agent or carry secrets (shown masked)"
+            if secrets else "that read like instructions to the agent")
 
 
 def _shadowed_lines(shadowed: list[ShadowedNote]) -> Iterator[str]:

@@ -82,12 +82,15 @@ class FileRuns:
         journaled with both texts (call under its lock)."""
         entry = file_run(self.journal_home, name_of(path, self.files), before, after, base, kind,
                          at, undoes, summary, promoted)
+        # The entry is committed once the write returned, its swap file settled: a kill before
+        # that leaves a pending entry, and settling it settles the file too (a store need not
+        # look for leftovers beside every file it may write).
         if after is None:
             return land(self.journal_home, entry, path, self.like,
-                        lambda landing: remove_if_unchanged(path, base, landing))
+                        lambda _landing: remove_if_unchanged(path, base))
         data = after.encode("utf-8")
         return land(self.journal_home, entry, path, self.like,
-                    lambda landing: replace_if_unchanged(path, data, base, landing, self.notices))
+                    lambda _landing: replace_if_unchanged(path, data, base, None, self.notices))
 
     def undo(self, entry: JournalEntry, at: str, elsewhere: str = "") -> JournalEntry:
         """Put back the text a file run replaced, if the file is as the run left it;

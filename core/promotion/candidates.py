@@ -22,7 +22,8 @@ from core.notes import fields
 from core.notes.js_strings import normalize_tag
 from core.notes.snapshot import EMPTY_FINGERPRINT
 from core.promotion.memory_md import MemoryDocument, split_lines
-from core.promotion.screening import screen_entry
+from core.promotion.screening import Screened, screen
+from core.promotion.secret_screen import masked
 
 DEFAULT_THRESHOLD = 3
 MEMORY_MD_ENV = "NUGGETS_MEMORY_MD"
@@ -119,6 +120,16 @@ def is_allowed(note_id: str, digest: str, allow: Collection[str]) -> bool:
     return f"{note_id}@{digest}" in allow or note_id in allow
 
 
+def shown_text(text: str, screened: Screened) -> str:
+    """A held-back entry's text as shown: a secret it carries masked (every kind, contact
+    details too: what is shown is not what would be written)."""
+    return masked(text) if screened.secret else text
+
+
+def shown_title(title: str, screened: Screened) -> str:
+    return masked(title) if screened.secret else title
+
+
 def candidates(notes: list[RawNote], threshold: int) -> list[tuple[RawNote, list[RawNote]]]:
     """Visible notes with enough hits, one per section and title: the most recently updated
     (`updatedAt` as text, a tie to the later note in the file), with the others it shadows.
@@ -166,10 +177,12 @@ def plan_promotion(
     notes: list[RawNote], path: Path, before_text: str, directory_exists: bool,
     threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
     base_fingerprint: str = EMPTY_FINGERPRINT, drop: Collection[str] = (),
+    allow_contact: bool = False,
 ) -> PromotionPlan:
-    """The edited MEMORY.md. Candidates that screening holds back are left out and listed as
-    blocked, unless allowed (`is_allowed`); those whose note id is in `drop` are left out and
-    listed as dropped (what is already in the file stays)."""
+    """The edited MEMORY.md. Candidates that screening holds back (instructions to the agent,
+    secrets; contact details unless `allow_contact`) are left out and listed as blocked, unless
+    allowed (`is_allowed`); those whose note id is in `drop` are left out and listed as
+    dropped (what is already in the file stays)."""
     doc = MemoryDocument(before_text, HEADER)
     entries: list[PromotionEntry] = []
     blocked: list[BlockedEntry] = []
@@ -183,11 +196,14 @@ def plan_promotion(
         text = "\n".join(lines)
         digest = entry_hash(section, text)
         # What would be written is screened: a CRLF note is not held back for its CRs.
-        reason = screen_entry(title, "\n".join(_content_lines(note)), section)
-        if reason and not is_allowed(note["id"], digest, allow):
+        screened = screen(title, "\n".join(_content_lines(note)), section, allow_contact)
+        reason = screened.reason if screened else None
+        if screened and not is_allowed(note["id"], digest, allow):
             blocked.append(BlockedEntry(note_id=note["id"], nugget_name=fields.nugget(note),
-                                        section=section, title=title, text=text, reason=reason,
-                                        hash=digest, shadowed=_shadowed(others)))
+                                        section=section, title=shown_title(title, screened),
+                                        text=shown_text(text, screened), reason=screened.reason,
+                                        hash=digest, shadowed=_shadowed(others),
+                                        secret=screened.secret))
             continue
         left_out = note["id"] in drop
         action: PromotionAction = (
@@ -215,6 +231,16 @@ def plan_promotion(
     )
 
 
+def refused_plan(path: Path, directory_exists: bool, threshold: int, qualifying: int,
+                 refusal: str) -> PromotionPlan:
+    """The plan of a scope whose file may not be written (core/safeio/scope_folder.py): nothing
+    read,
+    nothing to write, the one line that says why."""
+    return PromotionPlan(path=str(path), directory_exists=directory_exists, threshold=threshold,
+                         entries=[], added=0, updated=0, before_text="", after_text="", diff="",
+                         qualifying=qualifying, refused=[refusal])
+
+
 def shown_as_one(plans: list[PromotionPlan], path: Path, threshold: int) -> PromotionPlan:
     """Several files' plans shown as one (entries and diffs one after the other); written
     file by file, never as such."""
@@ -225,4 +251,4 @@ def shown_as_one(plans: list[PromotionPlan], path: Path, threshold: int) -> Prom
         updated=0, before_text="", after_text="", diff="".join(p.diff for p in plans),
         blocked=[b for p in plans for b in p.blocked],
         dropped=[d for p in plans for d in p.dropped],
-        qualifying=sum(p.qualifying for p in plans))
+        qualifying=sum(p.qualifying for p in plans), refused=[r for p in plans for r in p.refused])

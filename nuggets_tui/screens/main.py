@@ -32,6 +32,7 @@ from ..widgets.note_detail import NoteDetailPane
 from ..widgets.note_table import NoteTable
 from ..widgets.nugget_list import NuggetList
 from ..widgets.overview import OverviewPanel
+from ..widgets.secret_mark import SecretMarks
 from ..widgets.virtual_table import VirtualTable
 from .confirm import ConfirmScreen, if_yes
 
@@ -116,8 +117,11 @@ class MainScreen(Screen[None]):
             with Vertical(id="content"):
                 yield Input(placeholder="/ filter by title, content or tags", id="filter")
                 yield Static("", id="problem")
-                yield NoteTable(self.memory.note_columns, id="notes")
-                yield NoteDetailPane(id="detail")
+                secrets = SecretMarks(self.memory.allow_contact or None)
+                yield NoteTable(self.memory.note_columns, id="notes", secrets=secrets)
+                pane = NoteDetailPane(id="detail")
+                pane.secrets = secrets
+                yield pane
         yield Busy()
         yield Footer()
 
@@ -520,8 +524,8 @@ class MainScreen(Screen[None]):
             return
         title = fields.text(note, "title") or note["id"]
         body = join("Archive “", line(title), "” (", line(note["id"]), ")?\n\nIt leaves the "
-                    f"table (h shows archived notes); {self.memory.words.archive_effect}. The run "
-                    "is journaled: ctrl+z or u brings it back.")
+                    "table (h shows archived notes); ", line(self.memory.words.archive_effect),
+                    ". The run is journaled: ctrl+z or u brings it back.")
         self.app.push_screen(ConfirmScreen("Archive this note", body, yes="Archive"),
                              if_yes(lambda: self._archive(note)))
 

@@ -1,6 +1,8 @@
 """Promotion: the notes recalled often enough to become permanent context, where each goes in
 MEMORY.md, and the file's diff; `a` writes it. Entries that read like instructions to the agent
-are held back (core/promotion/screening.py) until the operator allows them one by one."""
+or carry a secret are held back (core/promotion/screening.py, core/promotion/secret_screen.py)
+until the operator
+allows them one by one."""
 
 from __future__ import annotations
 
@@ -112,10 +114,13 @@ def shadowed_text(row: Entry) -> Text:
 
 
 def held_text(row: Entry, name: str = "MEMORY.md") -> Text:
-    """Why an entry is held back (or was allowed despite), and exactly what it would write."""
+    """Why an entry is held back (or was allowed despite), and exactly what it would write
+    (a secret in it masked)."""
     if isinstance(row, BlockedEntry):
+        masked = (" The secret is masked here; the note itself shows it, and x on the notes "
+                  "archives it.\n" if row.secret else "")
         head = join(("Held back", "bold red"), ": ", line(row.reason), "\n",
-                    "It is not written unless you allow it: space.\n\n")
+                    "It is not written unless you allow it: space.", masked, "\n\n")
     elif row.allowed_despite:
         head = join(("Allowed by you", "bold yellow"), " despite: ", line(row.allowed_despite),
                     "\nspace holds it back again.\n\n")
@@ -130,12 +135,16 @@ def held_text(row: Entry, name: str = "MEMORY.md") -> Text:
 def summary_text(plan: PromotionPlan, words: StoreWords) -> Text:
     qualifying = join(f"{counted(plan.qualifying, 'note')} ",
                       line(words.promotion_rule.format(threshold=plan.threshold)))
+    if plan.refused:
+        return join(Text("Nothing can be written", style="bold"), ": ",
+                    *(part for refused in plan.refused for part in (line(refused), "\n")),
+                    qualifying, ".")
     if not plan.directory_exists:
         folder = shown_path(plan.path.rsplit("/", 1)[0])
         name = plan.path.rsplit("/", 1)[-1]
         where: list[Text | str | tuple[str, str]] = (
-            ["Point it elsewhere with ", (f"nuggets promote {words.promotion_option}", "bold"),
-             " or ", (words.promotion_env, "bold"), ", or create that directory.\n"]
+            ["Point it elsewhere with ", line(f"nuggets promote {words.promotion_option}", "bold"),
+             " or ", line(words.promotion_env, "bold"), ", or create that directory.\n"]
             if words.promotion_option else ["Create that directory to let it be written.\n"])
         return join(
             ("Nothing can be written", "bold"), ": there is no directory ", line(folder, "bold"),
@@ -154,9 +163,11 @@ def summary_text(plan: PromotionPlan, words: StoreWords) -> Text:
 def held_summary(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
     if not plan.blocked:
         return []
+    secrets = any(b.secret for b in plan.blocked)
+    why = ("they read like instructions to the agent, hide characters or carry secrets" if secrets
+           else "they read like instructions to the agent, or hide characters")
     return ["\n", (f"{len(plan.blocked):,} held back", "bold red"),
-            ": they read like instructions to the agent, or hide characters. Select one to see "
-            "why; space allows it."]
+            f": {why}. Select one to see why; space allows it."]
 
 
 def allowed_warning(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
@@ -232,7 +243,7 @@ class PromoteScreen(Screen[bool]):
         plan = self.plan
         if plan is None:
             return Text("")
-        if not plan.directory_exists:
+        if not plan.directory_exists or plan.refused:
             return Text("No diff: nothing would be written.", style="dim")
         if self._body is None or self._body[0] is not plan:
             diff = plan.diff.replace(plan.path, shown_path(plan.path))

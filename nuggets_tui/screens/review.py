@@ -231,8 +231,8 @@ def side_file_text(memory: Store, plan: Plan, op: Operation) -> Text:
     lines = memory.side_file_lines(plan, set(operation_note_ids(op)))
     if not lines:
         return Text("")
-    return join(("\n\n" + memory.words.side_file_title, "bold"),
-                f" ({memory.words.side_file_why})\n",
+    return join("\n\n", line(memory.words.side_file_title, "bold"), " (",
+                line(memory.words.side_file_why), ")\n",
                 *[part for text in lines for part in ("  ", line(text), "\n")])
 
 

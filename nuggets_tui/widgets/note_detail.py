@@ -14,6 +14,7 @@ from core.review.verdicts import Verdict
 
 from ..safe import block, join, line
 from .absorbed import absorbed_by
+from .secret_mark import SecretMarks
 from .verdict_text import verdict_text
 
 LINKS_SHOWN = 50  # each of links and backlinks; a hub note may have thousands
@@ -31,11 +32,16 @@ def _title(note: RawNote | None, fallback: str) -> Text:
     return join(line(title), (mark, "dim"))
 
 
-def detail_text(detail: NoteDetail, verdict: Verdict | None = None) -> Text:
+def detail_text(detail: NoteDetail, verdict: Verdict | None = None,
+                secret: str | None = None) -> Text:
+    """`secret`: why the note holds one (masked), said under its title."""
     note = detail.note
     parts: list[Text | str | tuple[str, str]] = [
         line(fields.text(note, "title") or "(untitled)", style="bold"), "\n",
     ]
+    if secret:
+        parts += [("Holds a secret", "bold red"), ": it ", line(secret),
+                  ". Promotion holds it back; x archives the note.\n"]
     if fields.hidden(note):
         parts += [("Archived", "bold reverse"), " — press u to bring it back"]
         if detail.merged_into:
@@ -85,6 +91,7 @@ class NoteDetailPane(VerticalScroll):
         yield Static(Text("Select a note to see it here.", style="dim"), id="detail-body")
 
     _shown: tuple[NoteDetail, Verdict | None] | None = None
+    secrets: SecretMarks | None = None  # says why a note holds a secret, when given
 
     def show(self, detail: NoteDetail | None, empty: str = "Select a note to see it here.",
              verdict: Verdict | None = None) -> None:
@@ -95,5 +102,6 @@ class NoteDetailPane(VerticalScroll):
         if detail is None:
             body.update(line(empty, "dim"))
         else:
-            body.update(detail_text(detail, verdict))
+            secret = self.secrets.reason(detail.note) if self.secrets is not None else None
+            body.update(detail_text(detail, verdict, secret))
         self.scroll_home(animate=False)

@@ -12,6 +12,7 @@ from core.review.verdicts import Verdict
 from core.stores.base import NoteColumn
 
 from ..safe import line
+from .secret_mark import SECRET_MARK, SecretMarks
 from .verdict_text import verdict_cell
 from .virtual_table import Column, RowRenderer, VirtualTable
 
@@ -28,8 +29,9 @@ def table_columns(columns: Sequence[NoteColumn]) -> tuple[Column, ...]:
 
 
 class NoteRows(RowRenderer[RawNote]):
-    def __init__(self, columns: Sequence[NoteColumn]) -> None:
+    def __init__(self, columns: Sequence[NoteColumn], secrets: SecretMarks | None = None) -> None:
         self.columns = columns  # the store's
+        self.secrets = secrets  # marks the notes holding a secret (S) when given
         self.verdicts: dict[str, Verdict] = {}  # by note id; empty until scored
 
     def key(self, row: RawNote) -> str:
@@ -38,11 +40,19 @@ class NoteRows(RowRenderer[RawNote]):
     def cells(self, row: RawNote) -> Sequence[Text]:
         title = fields.text(row, "title")
         return [
-            Text(ARCHIVED_MARK if fields.hidden(row) else " ", style="bold"),
+            self._mark(row),
             line(title) if title.strip() else Text("(untitled)", style="italic"),
             *(line(column.cell(row)) for column in self.columns),
             verdict_cell(self.verdicts.get(row["id"])),
         ]
+
+    def _mark(self, row: RawNote) -> Text:
+        """A: archived; S: holds a secret (archiving it is the remedy, so A comes first)."""
+        if fields.hidden(row):
+            return Text(ARCHIVED_MARK, style="bold")
+        if self.secrets is not None and self.secrets.reason(row):
+            return Text(SECRET_MARK, style="bold red")
+        return Text(" ", style="bold")
 
     def style(self, row: RawNote) -> str | None:
         return "virtual-table--dim" if fields.hidden(row) else None
@@ -50,9 +60,10 @@ class NoteRows(RowRenderer[RawNote]):
 
 class NoteTable(VirtualTable[RawNote]):
     def __init__(self, columns: Sequence[NoteColumn], *, id: str | None = None,
-                 empty_text: str = "No notes match.") -> None:
-        """`columns`: the store's columns of its notes."""
-        self.notes = NoteRows(columns)
+                 empty_text: str = "No notes match.", secrets: SecretMarks | None = None) -> None:
+        """`columns`: the store's columns of its notes; `secrets`: mark the notes that hold
+        one."""
+        self.notes = NoteRows(columns, secrets)
         super().__init__(table_columns(columns), self.notes, empty_text=empty_text, id=id)
 
     def show_verdicts(self, verdicts: dict[str, Verdict]) -> None:

@@ -213,3 +213,24 @@ def test_an_expired_row_is_left_to_the_bot_unless_rescued_with_also(data_dir: Pa
     assert {i for i in now if now[i] != was[i]} == {6}
     code, _, err = run(data_dir, "reflect", "--also", "mc-6")
     assert code == 2 and "--also" in err
+
+
+def test_our_journal_folder_linked_elsewhere_is_refused_and_nothing_is_written(
+        data_dir: Path, tmp_path: Path) -> None:
+    """Whoever owns the bot's data dir must not choose where our journal and lock go: with
+    `runtime/nuggets-review` a link to another folder, a write is refused in one line and
+    neither that folder nor the database changes."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "victim").write_text("someone else's file\n")
+    ours = data_dir / "runtime" / "nuggets-review"
+    if ours.exists():
+        import shutil
+        shutil.rmtree(ours)
+    ours.symlink_to(elsewhere, target_is_directory=True)
+    was = archived(data_dir)
+    row = next(iter(sorted(set(range(1, 400)) - was)))
+    code, _, err = run(data_dir, "archive", f"mc-{row}")
+    assert code == 1 and "symbolic link" in err and len(err.strip().splitlines()) == 1
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["victim"]
+    assert archived(data_dir) == was

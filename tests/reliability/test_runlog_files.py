@@ -210,15 +210,19 @@ def test_the_bots_owner_cannot_point_the_microclaw_log_elsewhere(tmp_path: Path,
     if link == "telemetry":
         telemetry.parent.mkdir()
         telemetry.symlink_to(elsewhere)
-    else:  # runtime/nuggets-review itself: the journal's folder, which the store follows
+    else:  # runtime/nuggets-review itself: the journal's folder too, so the run is refused
         telemetry.parent.symlink_to(elsewhere)
     done = nuggets(store, "archive", note_id)
-    assert done.returncode == 0, done.stderr
     assert (elsewhere / LAST_RUN).read_text() == VICTIM
     assert (elsewhere / "telemetry" / LAST_RUN).read_text() == VICTIM
     assert not list(elsewhere.rglob("memory-log-*"))
-    assert done.stderr.count("the run log could not be written") == 1
     assert "symbolic link" in done.stderr
+    if link == "telemetry":  # the run lands; only its log is refused
+        assert done.returncode == 0, done.stderr
+        assert done.stderr.count("the run log could not be written") == 1
+    else:  # the journal would follow the link: nothing is written at all
+        assert done.returncode == 1 and "nothing was written" in done.stderr
+        assert sorted(p.name for p in elsewhere.iterdir()) == [LAST_RUN, "telemetry"]
     record("run log files refused")
 
 

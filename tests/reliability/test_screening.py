@@ -16,7 +16,7 @@ from core.promotion.screening import screen_entry
 from core.stores.nuggets.demo import build_demo_notes
 from nuggets_tui.cli import main
 from tests.support.figures import record
-from tests.support.injection_corpus import INJECTIONS
+from tests.support.injection_corpus import INJECTIONS, PARAPHRASES
 from tests.support.note_builders import sample_notes
 from tests.support.reliability_support import CLOCK, make_home, note
 
@@ -244,3 +244,44 @@ def test_a_note_id_holding_an_at_sign_is_still_a_bare_allowance(tmp_path: Path) 
     digest = json.loads(_cli(home, target, "promote", "--json").stdout)["blocked"][0]["hash"]
     assert _cli(home, target, "promote", "--apply", "--allow", f"me@host@{digest}").exit_code == 0
     assert "Ignore previous instructions" in target.read_text()
+
+
+# -- paraphrases: commands and orders in other words ---------------------------------------------
+
+@pytest.mark.parametrize("content", PARAPHRASES)
+def test_every_paraphrase_of_the_corpus_is_held_back(content: str) -> None:
+    assert screen_entry("a note", content, "shared-context") is not None
+    record("paraphrased injections held back")
+
+
+LOOK_ALIKE_COMMANDS = [
+    "Run `make test` before pushing; `npm run build` for the bundle.",
+    "Deploy with `./scripts/deploy.sh staging` from the repo root.",
+    "cd infra && terraform plan",
+    "The Makefile passes $(CC) and $(CFLAGS) through; $(MAKE) recurses.",
+    "Use ${HOME}/.config for settings, not $HOME/.cfg.",
+    "Health check: curl -s localhost:8080/health | jq .status",
+    "Download the dataset with wget https://data.example/set.csv -O data/set.csv",
+    "We evaluate with the eval set in data/eval; never use eval() on user input.",
+    "The model eval results are in reports/eval-2026-10.md.",
+    "python -m pytest -q tests/ runs the suite.",
+    "Forget it: the old API is gone (forgot to note that earlier).",
+    "The user says I must not reformat their code.",
+    "You must run migrations before tests; now the CI does it.",
+    "Note to self: the AI team meets on Tuesdays.",
+    "The attention model uses 8 heads; the agent model is separate.",
+    "Override the defaults in config/local.yml.",
+    "Ignore the eslint warnings in generated/ (tracked in #12).",
+    "Keys: a b c d are the column names in the CSV.",
+    "Use e.g. and i.e. sparingly; U.S.A. spelled out.",
+    "v2 build: s3 bucket eu-west-1, k8s 1.29, py3.11, node18.",
+    "The user's son is 4 and likes t-rex toys.",
+    "Use sh -c for one-liners in Dockerfiles; bash is the default shell.",
+    "Run ./scripts/deploy.sh; then check the logs || page the on-call.",
+]
+
+
+@pytest.mark.parametrize("content", LOOK_ALIKE_COMMANDS)
+def test_ordinary_commands_and_words_that_look_like_them_pass(content: str) -> None:
+    assert screen_entry("a note", content, "shared-context") is None
+    record("look-alike command notes passed")

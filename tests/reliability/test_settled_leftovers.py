@@ -16,7 +16,7 @@ import pytest
 
 from core import NuggetsStore
 from core.journal.entries import journal_dir
-from core.review.contradictions import Group, find_contradictions
+from core.review.contradictions import Group, find_by_rules, find_contradictions
 from core.review.decisions import read_settled, settle_both, settled_path
 from core.stores.microclaw.store import MicroClawStore
 from tests.support.conflict_builders import answers_memory
@@ -51,7 +51,7 @@ def _microclaw(tmp_path: Path) -> tuple[Any, Group, dict[str, Any]]:
     conn.close()
     store = MicroClawStore(db.parent.parent)
     notes = store.read().notes
-    [group] = find_contradictions(notes, **store.topic_rules())
+    [group] = find_by_rules(notes, store.topic_rules())
     return store, group, {n["id"]: n for n in notes}
 
 

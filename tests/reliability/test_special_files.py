@@ -67,23 +67,37 @@ def test_the_reader_refuses_what_is_not_a_regular_file_of_bounded_size(tmp_path:
     record("special files tried", len(cases))
 
 
-@pytest.mark.parametrize("kind", ["pipe", "/dev/zero", "too large"])
+@pytest.mark.parametrize("kind", ["pipe", "too large"])
 def test_a_special_memory_md_is_one_line_error_for_promote_and_daily(home: Path, kind: str) -> None:
     memory_md = home / "memory" / "MEMORY.md"
     memory_md.unlink()
     if kind == "pipe":
         os.mkfifo(memory_md)
-    elif kind == "/dev/zero":
-        memory_md.symlink_to("/dev/zero")
     else:
         with memory_md.open("wb") as handle:
             handle.truncate(TOO_LARGE_MEMORY_MD)
-    expected = {"pipe": "named pipe", "/dev/zero": "character device", "too large": "more than"}
+    expected = {"pipe": "named pipe", "too large": "more than"}
     for args in (("promote",), ("promote", "--apply"), ("daily",)):
         one_line_error(nuggets(home, *args), str(memory_md), expected[kind])
     # daily let go of the lock: a write by another command goes through at once
     assert nuggets(home, "unhide", "n6").returncode == 0
     record("special files tried", 3)
+
+
+def test_a_memory_md_linked_to_a_device_is_refused_unopened(home: Path) -> None:
+    """`MEMORY.md -> /dev/zero`: a link, so promotion refuses it (docs/PROMOTION.md) before
+    opening anything; the rest of `daily` goes on."""
+    memory_md = home / "memory" / "MEMORY.md"
+    memory_md.unlink()
+    memory_md.symlink_to("/dev/zero")
+    for args in (("promote",), ("promote", "--apply"), ("-v", "daily")):
+        done = nuggets(home, *args)
+        assert done.returncode == 0, done.stderr
+        said = done.stdout if "daily" in args else done.stderr
+        refused = [line for line in said.splitlines() if "refused" in line]
+        assert len(refused) == 1 and f"{memory_md} is a symbolic link" in refused[0]
+    assert nuggets(home, "unhide", "n6").returncode == 0
+    record("special files tried")
 
 
 def test_special_files_named_like_our_leftovers_are_named_and_left_alone(home: Path) -> None:

@@ -40,6 +40,8 @@ SUITE = [
     "tests/reliability/test_runlog_files.py",
     "tests/reliability/test_scorer_servers.py",
     "tests/engine/test_modelscorer.py",
+    "tests/reliability/test_secret_screening.py",
+    "tests/reliability/test_promotion_links.py",
 ]
 ORDER = [
     ("concurrent writes survived", "writes by another program racing ours, every one kept"),
@@ -82,6 +84,15 @@ ORDER = [
     ("legitimate notes screened (demo)", "legitimate demo notes screened (none held back)"),
     ("legitimate notes screened (1,000-note sample)",
      "sample notes screened (none held back; when the sample is present)"),
+    ("paraphrased injections held back",
+     "paraphrased injections held back (commands, orders, spaced and digit-for-letter spellings)"),
+    ("look-alike command notes passed", "ordinary notes that look like commands or orders, passed"),
+    ("secrets held back", "secrets held back by promotion (keys, tokens, passwords, contacts)"),
+    ("look-alike secret notes passed", "ordinary notes that look like secrets, passed"),
+    ("random tokens tried (caught)", "random tokens of 32-64 characters caught (of 1,000)"),
+    ("hashes and UUIDs tried (passed)", "hex hashes and UUIDs passed"),
+    ("links in place of a promotion target, refused",
+     "links planted as MEMORY.md, AGENTS.md or a chat's folder, refused"),
 ]
 
 

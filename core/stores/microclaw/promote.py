@@ -18,9 +18,9 @@ from pathlib import Path
 
 from core.models import BlockedEntry, PromotionEntry, PromotionPlan, RawNote
 from core.notes.snapshot import EMPTY_FINGERPRINT
-from core.promotion.candidates import entry_hash, is_allowed
+from core.promotion.candidates import entry_hash, is_allowed, shown_text, shown_title
 from core.promotion.memory_md import MemoryDocument, split_lines
-from core.promotion.screening import screen_entry
+from core.promotion.screening import screen
 from core.stores.microclaw.paths import agents_md_target
 from core.stores.microclaw.rows import scope_of
 
@@ -53,7 +53,7 @@ def targets(data_dir: Path, notes: list[RawNote],
 def plan_file(notes: list[RawNote], path: Path, before_text: str, directory_exists: bool,
               threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
               base_fingerprint: str = EMPTY_FINGERPRINT, drop: Collection[str] = (),
-              ) -> PromotionPlan:
+              allow_contact: bool = False) -> PromotionPlan:
     """One AGENTS.md edited: screened entries held back unless allowed, dropped ones left
     out; writes nothing."""
     doc = MemoryDocument(before_text, [])
@@ -66,9 +66,12 @@ def plan_file(notes: list[RawNote], path: Path, before_text: str, directory_exis
         digest = entry_hash(SECTION, line)
         common = {"note_id": note["id"], "nugget_name": note["nuggetName"], "section": SECTION,
                   "title": title, "text": line, "hash": digest}
-        reason = screen_entry(title, content, SECTION)
-        if reason and not is_allowed(note["id"], digest, allow):
-            blocked.append(BlockedEntry(**common, reason=reason))
+        screened = screen(title, content, SECTION, allow_contact)
+        reason = screened.reason if screened else None
+        if screened and not is_allowed(note["id"], digest, allow):
+            blocked.append(BlockedEntry(**{**common, "title": shown_title(title, screened),
+                                           "text": shown_text(line, screened)},
+                                        reason=screened.reason, secret=screened.secret))
             continue
         if note["id"] in drop:
             dropped.append(PromotionEntry(**common, action="drop"))

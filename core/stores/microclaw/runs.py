@@ -67,6 +67,7 @@ from core.notes.snapshot import EMPTY_FINGERPRINT, fingerprint, json_bytes
 from core.plans.kept import chosen, result_of
 from core.plans.retry import retrying
 from core.review.decisions import SETTLED_FILE
+from core.safeio.scope_folder import unsafe_component
 from core.stores.microclaw.paths import groups_dir, nugget_of, runtime_dir
 from core.stores.microclaw.rows import note_id, rfc3339, row_id, title_of
 from core.stores.microclaw.schema import BUSY_TIMEOUT_S, check_file, database_error
@@ -210,8 +211,18 @@ class MicroClawRuns:
         """Our own writers of this data dir, one at a time (the bot is held off by SQLite).
         A data dir without its database is refused before the lock makes our directory."""
         check_file(self.db)
+        self._refuse_linked_journal()
         with graph_lock(journal_dir(self.journal_home)):
             yield
+
+    def _refuse_linked_journal(self) -> None:
+        """Our folder sits in the bot's data dir, whose owner must not choose where our journal,
+        lock and files go: a link (or a non-directory) on the way to the journal refuses every
+        write in one line (docs/MICROCLAW_WRITES.md)."""
+        why = unsafe_component(self.db.parent, journal_dir(self.journal_home) / "entry")
+        if why is not None:
+            raise NuggetsError(f"{why}: our journal in the bot's data dir is never written "
+                               "through a link, so nothing was written")
 
     # -- apply --------------------------------------------------------------------------------
 
@@ -412,14 +423,17 @@ class MicroClawRuns:
 
     # -- AGENTS.md --------------------------------------------------------------------------
 
-    def promote(self, plan: PromotionPlan) -> JournalEntry | None:
+    def promote(self, plan: PromotionPlan,
+                check: Callable[[], None] = lambda: None) -> JournalEntry | None:
         """Write one planned AGENTS.md over the version it was planned from, journaled; None
-        when it changes nothing or its directory does not exist."""
+        when it changes nothing or its directory does not exist. `check` raises when the
+        file may not be written any more (core/safeio/scope_folder.py): it runs under the lock."""
         if not plan.changes_file:
             return None
         path = Path(plan.path)
         before = None if plan.base_fingerprint == EMPTY_FINGERPRINT else plan.before_text
         with self.exclusive(), directory_lock(path):
+            check()
             self._settle_first()
             self.notices += settle(path)
             return self._file_runs.write(

@@ -28,11 +28,13 @@ from core.models import (
 )
 from core.notes.snapshot import EMPTY_FINGERPRINT, Graph
 from core.plans.retry import retrying
-from core.promotion.candidates import shown_as_one
+from core.promotion.candidates import refused_plan, shown_as_one
 from core.promotion.memory_md import read_memory_md
+from core.promotion.secret_screen import contact_allowed
 from core.review.contradictions import TopicRules
 from core.safeio.file_stamp import FileStamp
 from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
+from core.safeio.scope_folder import PromotionRefused, refusal
 from core.stores.base import Capability
 from core.stores.microclaw import presentation
 from core.stores.microclaw.config import read_config
@@ -44,6 +46,7 @@ from core.stores.microclaw.paths import (
     database_path,
     groups_dir,
     journal_home,
+    runtime_dir,
     scope_files,
 )
 from core.stores.microclaw.promote import DEFAULT_THRESHOLD, plan_file, targets
@@ -70,6 +73,7 @@ class MicroClawStore:
         self.notices: list[str] = []
         self.promotion_run: JournalEntry | None = None
         self.promotion_runs: list[JournalEntry] = []  # the runs of the last promote_now
+        self.allow_contact = False  # True: promote contact details ($NUGGETS_ALLOW_CONTACT too)
         self._opened: Graph | None = None
 
     @property
@@ -306,8 +310,12 @@ class MicroClawStore:
     def _plan_file(self, path: Path, rows: list[RawNote], threshold: int,
                    allow: Collection[str], drop: Collection[str]) -> PromotionPlan:
         exists = path.parent.is_dir()
+        refused = self._refusal(path, [r["nuggetName"] for r in rows])
+        if refused:  # not even read: a link may lead anywhere
+            return refused_plan(path, exists, threshold, len(rows), refused)
         before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
-        return plan_file(rows, path, before, exists, threshold, allow, base, drop)
+        return plan_file(rows, path, before, exists, threshold, allow, base, drop,
+                         self.allow_contact or contact_allowed())
 
     def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
                    summary: str) -> JournalEntry:
@@ -317,8 +325,30 @@ class MicroClawStore:
     def promote(self, plan: PromotionPlan) -> int:
         """Write one planned AGENTS.md, journaled (the run is `promotion_run`); the entries
         added. Nothing when its directory does not exist."""
-        self.promotion_run = self._runs.promote(plan)
+        path = Path(plan.path)
+        nuggets = [e.nugget_name for e in plan.entries]
+
+        def refuse_link() -> None:
+            refused = self._refusal(path, nuggets)
+            if refused:
+                raise PromotionRefused(refused)
+
+        if plan.changes_file:
+            refuse_link()
+        self.promotion_run = self._runs.promote(plan, refuse_link)
         return plan.added if plan.directory_exists else 0
+
+    def _refusal(self, path: Path, nuggets: list[str]) -> str | None:
+        """Why this AGENTS.md may not be written: a link from the bot's runtime folder down
+        (its groups, a channel's or chat's folder, the file), or a path out of it. A file
+        named outside the data dir (--memory-md) is looked at in its own folder."""
+        runtime = runtime_dir(self.home)
+        inside = os.path.abspath(path).startswith(os.path.abspath(runtime) + os.sep)
+        folder = runtime if inside else path.parent
+        scope = nuggets[0] if nuggets else (
+            GLOBAL_NUGGET if os.path.abspath(path) == os.path.abspath(
+                self.promotion_target()) else str(path))
+        return refusal(scope, folder, path)
 
     def promote_now(self, memory_md: Path | None = None,
                     threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
@@ -331,7 +361,11 @@ class MicroClawStore:
         def one(path: Path) -> tuple[PromotionPlan, int]:
             def attempt() -> tuple[PromotionPlan, int]:
                 plan = self.plan_promotion(path, threshold, allow, drop=drop)
-                return plan, self.promote(plan)
+                try:
+                    return plan, self.promote(plan)
+                except PromotionRefused as exc:  # a link planted since: this scope only
+                    return refused_plan(path, plan.directory_exists, plan.threshold,
+                                        plan.qualifying, str(exc)), 0
 
             plan, added = retrying(attempt, str(path))
             if self.promotion_run is not None:

@@ -62,13 +62,21 @@ from core.notes.snapshot import EMPTY_FINGERPRINT, Graph, current_fingerprint, f
 from core.notes.working_set import Workspace, hide, replay, unhide
 from core.plans.kept import chosen, result_of
 from core.plans.retry import retrying as _retrying
-from core.promotion.candidates import DEFAULT_THRESHOLD, plan_promotion, resolve_memory_md
+from core.promotion.candidates import (
+    DEFAULT_THRESHOLD,
+    plan_promotion,
+    qualifies,
+    refused_plan,
+    resolve_memory_md,
+)
 from core.promotion.memory_md import read_memory_md
+from core.promotion.secret_screen import contact_allowed
 from core.reflection.reflect import plan_pass
 from core.reflection.select_phase import resolve_limit
 from core.review.contradictions import TopicRules
 from core.review.decisions import SETTLED_FILE
 from core.safeio.file_stamp import FileStamp
+from core.safeio.scope_folder import PromotionRefused, refusal
 from core.stores.base import Capability
 from core.stores.nuggets import presentation
 from core.stores.nuggets.fact_files import SUFFIXES as FACT_SUFFIXES
@@ -131,6 +139,7 @@ class NuggetsStore:
         self.notices: list[str] = []
         self.promotion_run: JournalEntry | None = None  # the last `promote`'s journal entry
         self.promotion_runs: list[JournalEntry] = []  # the same, as a list (one MEMORY.md)
+        self.allow_contact = False  # True: promote contact details ($NUGGETS_ALLOW_CONTACT too)
         self._opened: Graph | None = None  # read by startup_messages, for the command to take
 
     @property
@@ -637,9 +646,14 @@ class NuggetsStore:
         the notes as already read (the console's), else the graph file is read."""
         path = self.promotion_target(memory_md)
         exists = path.parent.is_dir()
-        before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
         notes = (graph or self.read()).notes
-        return plan_promotion(notes, path, before, exists, threshold, allow, base, drop)
+        refused = _refusal(path)
+        if refused:  # not even read: a link may lead anywhere
+            return refused_plan(path, exists, threshold,
+                                sum(qualifies(n, threshold) for n in notes), refused)
+        before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
+        return plan_promotion(notes, path, before, exists, threshold, allow, base, drop,
+                              self.allow_contact or contact_allowed())
 
     def plan_promotions(
         self, threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
@@ -658,7 +672,11 @@ class NuggetsStore:
 
         def attempt() -> tuple[PromotionPlan, int]:
             plan = self.plan_promotion(memory_md, threshold, allow, drop=drop)
-            return plan, self.promote(plan)
+            try:
+                return plan, self.promote(plan)
+            except PromotionRefused as exc:  # a link planted since it was planned
+                return refused_plan(Path(plan.path), plan.directory_exists, plan.threshold,
+                                    plan.qualifying, str(exc)), 0
 
         return _retrying(attempt, "MEMORY.md")
 
@@ -672,7 +690,9 @@ class NuggetsStore:
         path = Path(plan.path)
         before = None if plan.base_fingerprint == EMPTY_FINGERPRINT else plan.before_text
         summary = f"promoted to MEMORY.md: {plan.added} added, {plan.updated} updated"
+        _refuse_link(path)
         with graph_lock(self.graph_path), directory_lock(path):
+            _refuse_link(path)  # again under the lock, just before the write
             self._settle_first()
             self.notices += settle(path)
             self.promotion_run = self._file_runs.write(path, before, plan.after_text,
@@ -682,6 +702,17 @@ class NuggetsStore:
                                                       if e.action != "same"])
         self.promotion_runs = [self.promotion_run]
         return plan.added
+
+
+def _refusal(path: Path) -> str | None:
+    """Why MEMORY.md may not be written: a link in its place (its folder is the scope's)."""
+    return refusal("MEMORY.md", path.parent, path)
+
+
+def _refuse_link(path: Path) -> None:
+    refused = _refusal(path)
+    if refused:
+        raise PromotionRefused(refused)
 
 
 def _remove_quietly(path: Path) -> None:
