@@ -307,7 +307,7 @@ class ReviewScreen(Screen[bool]):
         if prepared is not None and not uncapped:
             # Known before the screen is built, so its footer is right from the first frame.
             self.plan = prepared
-            self.kept.update(prepared.default_kept())
+            self.rows.kept |= prepared.default_kept()
 
     @property
     def kept(self) -> set[int]:
