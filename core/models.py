@@ -65,7 +65,7 @@ class Note(CamelModel):
         return note
 
 
-ChangeType = Literal["rewrite", "merge", "hide", "tag", "link"]
+ChangeType = Literal["rewrite", "merge", "hide", "tag", "link", "keep"]
 
 
 class ReflectionChange(CamelModel):
@@ -131,7 +131,17 @@ class LinkOp(CamelModel):
     reason: str
 
 
-Operation = Annotated[HideOp | RewriteOp | RetagOp | MergeOp | LinkOp | SupersedeOp,
+class KeepOp(CamelModel):
+    """Keep a note the memory system itself is about to drop (MicroClaw: clear the expiry of a
+    row the bot will delete; docs/MICROCLAW.md, "Expired rows"). The note's own fields are
+    unchanged."""
+
+    type: Literal["keep"] = "keep"
+    id: int
+    note_id: str
+
+
+Operation = Annotated[HideOp | RewriteOp | RetagOp | MergeOp | LinkOp | SupersedeOp | KeepOp,
                       Field(discriminator="type")]
 
 
@@ -196,12 +206,21 @@ class Plan(CamelModel):
     # The journal kind of its run: "reflect" for the pass, "decide" for operations decided
     # elsewhere (a contradiction's decision, acting on verdicts; see Memory.plan_operations).
     kind: Literal["reflect", "decide"] = "reflect"
+    # Operations the plan proposes but leaves out unless the operator keeps them (a store's own
+    # suggestions, or a choice that writes only when taken: MicroClaw's rescue of a row the bot
+    # will delete). Applying without choosing, and a review's first state, leave them out.
+    unkept_by_default: list[int] = Field(default_factory=list)
     # The graph snapshot this process planned from (never part of a plan's JSON): applying the
     # plan to that very file takes its notes and its after-images instead of replaying.
     _graph: Any = PrivateAttr(default=None)
 
     def change_for(self, op_id: int) -> ReflectionChange:
         return self.result.changes[op_id - 1]
+
+    def default_kept(self) -> set[int]:
+        """The operations kept when nobody chose: all but those left out by default."""
+        left_out = set(self.unkept_by_default)
+        return {op.id for op in self.operations if op.id not in left_out}
 
 
 JournalKind = Literal["reflect", "decide", "unhide", "archive", "undo", "promote"]

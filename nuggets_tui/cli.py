@@ -235,15 +235,20 @@ def notes(obj: Context, nugget: str | None, hidden: bool, query: str | None, as_
               help=f"Notes to inspect (at most {MAX_LIMIT}; --all for the whole graph).")
 @click.option("--all", "uncapped", is_flag=True, help="Lift the 10-note cap: the whole graph.")
 @click.option("--apply", "do_apply", is_flag=True, help="Apply the pass and journal it.")
+@click.option("--also", "also", multiple=True, metavar="NOTE_ID",
+              help="With --apply: also apply this note's changes marked 'left out unless kept' "
+                   "(with --microclaw: rescue an expired row from the bot's deletion).")
 @click.option("--json", "as_json", is_flag=True, help="Print only the ReflectionResult as JSON.")
 @click.pass_obj
 @reports_errors
 @logs_run("reflect")
 def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool, do_apply: bool,
-            as_json: bool) -> None:
+            also: tuple[str, ...], as_json: bool) -> None:
     """Show what the reflection pass would change (a dry run), or --apply it."""
     if limit is not None and uncapped:
         raise click.UsageError("--limit and --all cannot be used together")
+    if also and not do_apply:
+        raise click.UsageError("--also takes effect only with --apply")
     if limit is not None and limit > MAX_LIMIT:
         raise click.BadParameter(f"the pass inspects at most {MAX_LIMIT} notes, not {limit}; "
                                  "use --all to inspect the whole graph", param_hint="'--limit'")
@@ -253,7 +258,7 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
     if shelf is not None:
         _known_nugget(shelf, nugget)
     if do_apply:
-        plan, entry = memory.reflect(nugget, limit, uncapped)
+        plan, entry = memory.reflect(nugget, limit, uncapped, also)
         _record_plan(plan.result, entry)
     else:
         plan = memory.plan(nugget, limit, uncapped, graph=shelf.graph if shelf else None)
@@ -378,6 +383,7 @@ def unhide(obj: Context, note_ids: tuple[str, ...]) -> None:
           else "Those notes are already visible; nothing written.")
     if entry is not None:
         _echo_lines(_absorbed_lines(memory.read(), list(entry.before.values())))
+    _tell(memory)  # what the store says about them (MicroClaw: rows its prompt skips)
 
 
 def _absorbed_lines(graph: Graph, notes: list[dict]) -> list[str]:

@@ -53,8 +53,11 @@ def plan_text(plan: Plan, applied: bool = False) -> Iterator[str]:
         yield "  No changes: the memory is already tidy."
         return
     by_note: dict[str, list[str]] = {}
-    for change in plan.result.changes:
-        by_note.setdefault(change.note_id, []).append(f"[{change.type}] {one_line(change.detail)}")
+    left_out = set(plan.unkept_by_default)
+    for number, change in enumerate(plan.result.changes, start=1):
+        mark = " (left out unless kept)" if number in left_out else ""
+        by_note.setdefault(change.note_id, []).append(
+            f"[{change.type}]{mark} {one_line(change.detail)}")
     for diff in plan.notes:
         title = one_line(fields.text(diff.after, "title"))
         yield ""

@@ -199,3 +199,4 @@ def replay(ws: Workspace, op: Operation, now: str) -> None:
         hide(ws, op.note_id, now)
     elif isinstance(op, SupersedeOp):
         supersede(ws, op.note_id, op.winner_id, now)
+    # a KeepOp changes none of the note's own fields

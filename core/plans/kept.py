@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from core.models import ReflectionResult
+from collections.abc import Collection
+
+from core.models import Plan, ReflectionResult, operation_note_ids
 
 
 def result_of(result: ReflectionResult, kept: set[int]) -> ReflectionResult:
@@ -12,6 +14,16 @@ def result_of(result: ReflectionResult, kept: set[int]) -> ReflectionResult:
     names = {"rewrite": "rewritten", "merge": "merged", "hide": "hidden", "tag": "tagged",
              "link": "linked"}
     for change in changes:
-        counts[names[change.type]] += 1
+        if change.type in names:  # a keep changes no note: it is counted nowhere
+            counts[names[change.type]] += 1
     return ReflectionResult(ran_at=result.ran_at, inspected=result.inspected, changes=changes,
                             **counts)
+
+
+def chosen(plan: Plan, also: Collection[str] = ()) -> set[int]:
+    """The operations kept by default, and those left out by default that name a note of
+    `also` (the operator took them, e.g. on the command line)."""
+    wanted = set(also)
+    extra = {i for i in plan.unkept_by_default
+             if wanted.intersection(operation_note_ids(plan.operations[i - 1]))}
+    return plan.default_kept() | extra

@@ -42,7 +42,7 @@ from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
 from .confirm import ConfirmScreen, if_yes
 
 KINDS = (("hide", "Archive"), ("rewrite", "Rewrite"), ("tag", "Tag"), ("merge", "Merge"),
-         ("link", "Link"))
+         ("link", "Link"), ("keep", "Keep"))
 GROUPINGS = ("kind", "nugget")
 NO_CHANGES = "No changes: this memory is already tidy."
 
@@ -233,6 +233,10 @@ def change_text(view: ChangeView, kept: bool) -> Text:
                       *[p for t in view.tags_added for p in (line("+" + t, "green"), " ")]]
         hits = fields.hits(winner) + fields.hits(loser)
         parts += ["\n", ("  hits: ", "bold"), f"{fields.hits(winner):,} → {hits:,}"]
+    elif op.type == "keep" and notes:
+        parts += ["Keeps ", heading(notes[0]), (" from being dropped by the memory system "
+                                                "itself (see the change's reason)\n", "dim"),
+                  _content(notes[0])]
     elif op.type == "link" and len(notes) == 2:
         parts += ["Links ", heading(notes[0]), "\n  ↔ ", heading(notes[1]), "\n",
                   ("  reason: ", "bold"), line(getattr(op, "reason", ""), "green")]
@@ -272,7 +276,8 @@ class ReviewScreen(Screen[bool]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "toggle", "Toggle", id="review.toggle",
-                tooltip="Keep or reject the highlighted change (all are kept at first)"),
+                tooltip="Keep or reject the highlighted change (all are kept at first, but "
+                        "those the plan leaves out unless kept)"),
         Binding("y", "keep_group(True)", "Keep grp", id="review.keep_group",
                 tooltip="Keep every change of the highlighted group"),
         Binding("n", "keep_group(False)", "Reject grp", id="review.reject_group",
@@ -332,7 +337,7 @@ class ReviewScreen(Screen[bool]):
         if prepared is not None and not uncapped:
             # Known before the screen is built, so its footer is right from the first frame.
             self.plan = prepared
-            self.kept.update(op.id for op in prepared.operations)
+            self.rows.kept |= prepared.default_kept()
 
     @property
     def kept(self) -> set[int]:
@@ -395,7 +400,9 @@ class ReviewScreen(Screen[bool]):
         self.state.remember_plan(scope, keys)
         decisions = self.state.decisions
         self.kept.clear()
-        self.kept.update(i for i, key in enumerate(keys, start=1) if decisions.get(key, True))
+        default = plan.default_kept()  # what the store keeps when nobody chose
+        self.kept.update(i for i, key in enumerate(keys, start=1)
+                         if decisions.get(key, i in default))
         if decisions:
             self._save_state()
         self._regroup()

@@ -40,7 +40,8 @@ def test_reflect_dry_run_names_each_rule_and_writes_nothing(data_dir: Path) -> N
     before = digest(data_dir)
     code, out, _ = run(data_dir, "reflect")
     assert code == 0
-    for rule in ("stale:", "expired:", "duplicate of", "over the cap"):
+    for rule in ("bot step 'stale'", "bot step 'expired'", "the bot will DELETE",
+                 "our suggestion", "(left out unless kept)"):
         assert rule in out
     assert "(dry run)" in out
     assert digest(data_dir) == before
@@ -189,6 +190,29 @@ def test_daily_logs_its_run_and_names_every_run_to_undo(data_dir: Path) -> None:
     assert all(f"nuggets undo {r}" in report for r in runs)
     assert '"component": "nuggets-review.daily"' in next(telemetry.glob("memory-log-*.jsonl"))\
         .read_text()
+
+
+def expiries(data_dir: Path) -> dict[int, str | None]:
+    conn = sqlite3.connect(database_path(data_dir))
+    try:
+        return dict(conn.execute("SELECT id, expires_at FROM memories"))
+    finally:
+        conn.close()
+
+
+def test_an_expired_row_is_left_to_the_bot_unless_rescued_with_also(data_dir: Path) -> None:
+    was = expiries(data_dir)
+    code, out, _ = run(data_dir, "reflect", "--apply")
+    assert code == 0 and expiries(data_dir) == was  # the bot's deletion: nothing written
+    assert "[keep] (left out unless kept) bot step 'expired'" in out
+    assert 6 not in archived(data_dir)  # never archived: the bot deletes it
+    code, out, _ = run(data_dir, "reflect", "--apply", "--also", "mc-6")
+    assert code == 0 and "Applied as run" in out
+    now = expiries(data_dir)
+    assert was[6] is not None and now[6] is None
+    assert {i for i in now if now[i] != was[i]} == {6}
+    code, _, err = run(data_dir, "reflect", "--also", "mc-6")
+    assert code == 2 and "--also" in err
 
 
 def test_our_journal_folder_linked_elsewhere_is_refused_and_nothing_is_written(

@@ -19,6 +19,12 @@ from core.stores.base import Store
 from core.stores.microclaw.demo import materialize_microclaw_demo
 from core.stores.microclaw.generate import Chat, Row, add_edge, add_triple, generate
 from core.stores.microclaw.paths import database_path, resolve_data_dir
+from core.stores.microclaw.rules import (
+    OUR_SUGGESTION,
+    STEP_CHAT_CAP,
+    STEP_EXPIRED,
+    STEP_STALE,
+)
 from core.stores.microclaw.store import MicroClawStore
 from tests.support.microclaw_support import CHAT, NOW, ago, data_dir_with, simple_rows
 
@@ -52,7 +58,8 @@ def test_rows_become_notes_with_nuggets_columns_and_their_before_image(tmp_path:
     assert first["lastAccessedAt"] == ago(2) and first["microclaw"]["expiresAt"] == ago(-5)
     assert first["microclaw"]["row"] == {
         "content": rows[0].content, "category": "PROFILE", "confidence": 0.95,
-        "is_archived": 0, "updated_at": ago(3), "archived_at": None}
+        "is_archived": 0, "updated_at": ago(3), "archived_at": None, "expires_at": ago(-5),
+        "last_seen_at": ago(2)}
     assert pi["scope"] == "global" and pi["microclaw"]["chatId"] is None
     assert weekly["hidden"] is True and weekly["archivedAt"] == ago(1)
 
@@ -105,9 +112,8 @@ def test_the_generated_current_schema_has_every_part(tmp_path: Path) -> None:
     assert len(graph.notes) == 1000 and graph.doc["microclaw"]["schemaVersion"] == 43
     triples = sum(link["to"].startswith("kg-") for n in graph.notes for link in n["links"])
     assert triples == made["triples"] > 0
-    kinds = {c.detail.split(":")[0].split(" of ")[0] for c in store_of(data_dir).plan()
-             .result.changes}
-    assert {"stale", "expired", "duplicate"} <= kinds
+    kinds = {c.detail.split(":")[0] for c in store_of(data_dir).plan().result.changes}
+    assert {STEP_STALE, STEP_EXPIRED, OUR_SUGGESTION} <= kinds
 
 
 def test_the_store_offers_every_method_of_the_interface(tmp_path: Path) -> None:
@@ -349,14 +355,16 @@ def test_the_demo_shows_every_rule_and_is_the_same_for_the_same_clock(tmp_path: 
     second = materialize_microclaw_demo(tmp_path / "two", NOW)
     assert demo_dump(first) == demo_dump(second)
     plan = store_of(first).plan()
-    rules = [(c.type, c.note_id, c.detail.split(" ")[0]) for c in plan.result.changes]
+    rules = [(c.type, c.note_id, c.detail.split(":")[0]) for c in plan.result.changes]
     assert rules == [
-        ("hide", "mc-4", "stale:"), ("hide", "mc-19", "stale:"), ("hide", "mc-22", "stale:"),
-        ("hide", "mc-6", "expired:"),
-        ("hide", "mc-9", "duplicate"), ("link", "mc-9", "duplicate"),
-        ("hide", "mc-15", "duplicate"), ("link", "mc-15", "duplicate"),
-        ("hide", "mc-176", "over"), ("hide", "mc-126", "over"), ("hide", "mc-76", "over"),
+        ("keep", "mc-6", STEP_EXPIRED),
+        ("hide", "mc-4", STEP_STALE), ("hide", "mc-19", STEP_STALE),
+        ("hide", "mc-22", STEP_STALE),
+        ("hide", "mc-9", OUR_SUGGESTION), ("hide", "mc-15", OUR_SUGGESTION),
+        ("hide", "mc-176", STEP_CHAT_CAP), ("hide", "mc-126", STEP_CHAT_CAP),
+        ("hide", "mc-76", STEP_CHAT_CAP), ("hide", "mc-26", STEP_CHAT_CAP),
     ]
+    assert plan.unkept_by_default == [1, 5, 6, 7, 8, 9, 10]
     shelf = store_of(first).shelf()
     assert {n.name: n.hidden for n in shelf.nuggets()} == {
         "chat-42": 0, "discord:987654321012": 1, "global": 0, "telegram:123456789": 1,

@@ -254,24 +254,33 @@ def _edge_rows(db: Path) -> list[tuple]:
 
 
 def _check_round_trip(store) -> None:
-    """Apply the whole plan: exactly its archived rows change, its duplicate edges are added;
-    planning again finds nothing; undo restores every row."""
+    """Apply the plan as it stands (the operations left out by default stay out): exactly its
+    archived rows change, no edge is added; planning again keeps nothing by default; undo
+    restores every row. Then the rescues too: exactly those rows lose their expiry."""
     db = store.graph_path
     before, plan = rows(db), store.plan()
-    archived = {int(op.note_id[3:]) for op in plan.operations if op.type == "hide"}
-    links = [(int(op.note_id[3:]), int(op.other_id[3:])) for op in plan.operations
-             if op.type == "link"]
-    assert archived
+    kept = plan.default_kept()
+    archived = {int(op.note_id[3:]) for op in plan.operations
+                if op.type == "hide" and op.id in kept}
+    assert archived and not any(op.type == "link" for op in plan.operations)
     edges_before = _edge_rows(db)
     entry = store.apply(plan)
     after = rows(db)
     assert {i for i in after if after[i] != before[i]} == archived
     assert all(after[i]["is_archived"] == 1 for i in archived)
-    added = [(e[1], e[2], e[3]) for e in _edge_rows(db)[len(edges_before):]]
-    assert added == [(a, b, "duplicate") for a, b in links]
-    assert store.plan().operations == []
+    assert _edge_rows(db) == edges_before
+    assert store.plan().default_kept() == set()
     store.undo(entry.run_id)
     assert rows(db) == before
+    plan = store.plan()
+    rescues = {op.id: int(op.note_id[3:]) for op in plan.operations if op.type == "keep"}
+    if rescues:
+        entry = store.apply(plan, rescues)
+        after = rows(db)
+        assert {i for i in after if after[i] != before[i]} == set(rescues.values())
+        assert all(after[i]["expires_at"] is None for i in rescues.values())
+        store.undo(entry.run_id)
+        assert rows(db) == before
 
 
 def test_the_demo_round_trips(tmp_path: Path) -> None:
@@ -281,7 +290,7 @@ def test_the_demo_round_trips(tmp_path: Path) -> None:
     moment = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)
     data_dir = materialize_microclaw_demo(tmp_path / "demo", moment)
     store = MicroClawStore(data_dir, clock=fixed_clock(moment))
-    assert any(op.type == "link" for op in store.plan().operations)  # a duplicate's edge too
+    assert any(op.type == "keep" for op in store.plan().operations)  # a rescue too
     _check_round_trip(store)
 
 
@@ -305,3 +314,56 @@ def test_a_file_that_is_not_a_database_is_refused_before_sqlite_opens_it(
     with pytest.raises(MicroClawError, match="not an SQLite database"):
         runs_of(db).unhide(["mc-1"])
     assert db.read_bytes() == b"not a database at all" * 10
+
+
+DELETING_TRIGGER = ("CREATE TRIGGER wipe AFTER UPDATE ON memories BEGIN "
+                    "DELETE FROM memories WHERE id <> NEW.id; END")
+
+
+def _add_trigger(db: Path, sql: str) -> None:
+    conn = sqlite3.connect(db)
+    conn.execute(sql)
+    conn.commit()
+    conn.close()
+
+
+def test_a_memories_table_with_a_trigger_the_bot_never_creates_is_refused_whole(
+        db: Path) -> None:
+    _add_trigger(db, DELETING_TRIGGER)
+    before = rows(db)
+    runs = runs_of(db)
+    with pytest.raises(MicroClawError) as caught:
+        runs.apply(plan_for(db, archive=(1,)))
+    assert "triggers the bot never creates (wipe)" in str(caught.value)
+    assert "\n" not in str(caught.value) and "nothing was written" in str(caught.value)
+    assert rows(db) == before and runs.log() == []
+
+
+def test_sqlite_itself_refuses_a_delete_even_one_a_trigger_would_do(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The authorizer, not only the trigger check: with the check out of the way, the DELETE
+    the trigger fires is refused by SQLite and the transaction rolled back."""
+    from core.stores.microclaw import write
+
+    _add_trigger(db, DELETING_TRIGGER)
+    monkeypatch.setattr(write, "foreign_triggers", lambda conn: [])
+    before = rows(db)
+    runs = runs_of(db)
+    with pytest.raises(MicroClawError) as caught:
+        runs.apply(plan_for(db, archive=(1,)))
+    assert "not authorized" in str(caught.value) and "nothing was written" in str(caught.value)
+    assert rows(db) == before and runs.log() == []
+
+
+def test_unhide_sets_last_seen_so_the_stale_step_leaves_it_and_names_low_confidence(
+        db: Path) -> None:
+    touch(db, 2, is_archived=1, archived_at="2026-01-01T00:00:00+00:00",
+          last_seen_at="2026-01-01T00:00:00+00:00", confidence=0.3)
+    touch(db, 3, is_archived=1, archived_at="2026-01-01T00:00:00+00:00", confidence=0.9)
+    runs = runs_of(db)
+    runs.unhide(["mc-2", "mc-3"])
+    after = rows(db)
+    assert after[2]["last_seen_at"] == after[2]["updated_at"] == NOW
+    assert after[2]["is_archived"] == 0
+    [notice] = runs.notices
+    assert notice.startswith("mc-2: confidence below 0.45") and "mc-3" not in notice

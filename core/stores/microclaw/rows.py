@@ -4,8 +4,8 @@
 A note carries the usual note fields (so the shelf, the console and search work unchanged) and,
 under `microclaw`, what only MicroClaw has: the row id, the chat, last seen, expiry, validity,
 and `row`, the row's before-image exactly as read (the columns the write side checks before
-it writes: content, category, confidence, is_archived, updated_at, archived_at - those this
-schema has).
+it writes: content, category, confidence, is_archived, updated_at, expires_at, archived_at,
+last_seen_at - those this schema has).
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ TRIPLE_PREFIX = "kg-"
 DEFAULT_CONFIDENCE = 0.70  # the bot's column default
 TITLE_WORDS = 8
 # The before-image a write compares against: what must still hold for the plan to apply.
-IMAGE_COLUMNS = ("content", "category", "confidence", "is_archived", "updated_at", "archived_at")
+IMAGE_COLUMNS = ("content", "category", "confidence", "is_archived", "updated_at", "expires_at",
+                 "archived_at", "last_seen_at")
 OPTIONAL_COLUMNS = ("last_seen_at", "embedding_model", "confidence", "source", "is_archived",
                     "archived_at", "chat_channel", "external_chat_id", "valid_from",
                     "valid_to", "expires_at")
@@ -209,10 +210,10 @@ def _triple_links(conn: sqlite3.Connection, links: dict[int, list[dict[str, str]
         })
 
 
-def read_notes(path: Path, busy_timeout: float = BUSY_TIMEOUT_S) -> tuple[Shape, list[RawNote],
-                                                                           str]:
-    """Every row as a note, read in one transaction; the shape and a fingerprint of what was
-    read (it changes whenever a row, an edge or a triple does)."""
+def read_notes(path: Path, busy_timeout: float = BUSY_TIMEOUT_S
+               ) -> tuple[Shape, list[RawNote], str, dict[int, tuple[str, str | None]]]:
+    """Every row as a note, read in one transaction; the shape, a fingerprint of what was
+    read (it changes whenever a row, an edge or a triple does), and each chat's activity."""
     with read_only(path, busy_timeout) as conn:
         shape = read_shape(conn, path)
         query, names = _select(shape)
@@ -221,6 +222,7 @@ def read_notes(path: Path, busy_timeout: float = BUSY_TIMEOUT_S) -> tuple[Shape,
         if shape.has_triples:
             _triple_links(conn, links)
         chats = _chats_table(conn)
+        activity = chat_activity(conn)
     digest = hashlib.sha256(repr(rows).encode("utf-8", "surrogatepass"))
     digest.update(repr(sorted(links.items())).encode("utf-8", "surrogatepass"))
     _check_values(path, names, rows)
@@ -228,7 +230,20 @@ def read_notes(path: Path, busy_timeout: float = BUSY_TIMEOUT_S) -> tuple[Shape,
     identities = _chat_identities(records, chats)
     notes = [note_of(row, links.get(row["id"], []), identities.get(row["chat_id"]))
              for row in records]
-    return shape, notes, digest.hexdigest()
+    return shape, notes, digest.hexdigest(), activity
+
+
+def chat_activity(conn: sqlite3.Connection) -> dict[int, tuple[str, str | None]]:
+    """Each chat's last message time, and its last user message's (the bot's `messages`
+    table; none when it has no such table)."""
+    have = {r[1] for r in conn.execute("PRAGMA table_info(messages)")}
+    if not {"chat_id", "timestamp", "is_from_bot"} <= have:
+        return {}
+    query = ("SELECT chat_id, MAX(timestamp), MAX(CASE WHEN is_from_bot = 0 THEN timestamp END) "
+             "FROM messages GROUP BY chat_id")
+    return {chat: (last, user) for chat, last, user in conn.execute(query)
+            if type(chat) is int and isinstance(last, str)
+            and (user is None or isinstance(user, str))}
 
 
 def _chat_identities(rows: list[dict[str, Any]],
@@ -261,8 +276,9 @@ def _chats_table(conn: sqlite3.Connection) -> dict[int, Identity]:
 
 
 def read_graph(path: Path, busy_timeout: float = BUSY_TIMEOUT_S) -> Graph:
-    shape, notes, fingerprint = read_notes(path, busy_timeout)
+    shape, notes, fingerprint, activity = read_notes(path, busy_timeout)
     doc = {"version": 3, "notes": notes,
            "microclaw": {"schemaVersion": shape.version, "columns": list(shape.memory_columns),
-                         "supersedeEdges": shape.has_edges, "knowledgeGraph": shape.has_triples}}
+                         "supersedeEdges": shape.has_edges, "knowledgeGraph": shape.has_triples,
+                         "activity": activity}}
     return Graph(path=path, doc=doc, fingerprint=fingerprint)

@@ -1,17 +1,25 @@
-"""The bot's own maintenance (rules 1-4 of docs/MICROCLAW.md, "The bot's maintenance as a plan")
-as a plan: pure, clock injected.
+"""The bot's own maintenance as a plan (docs/MICROCLAW.md, "The bot's maintenance as a
+plan"): pure, clock injected, the bot's config given.
 
-The bot's reflector applies these silently on every tick; here they are computed on one
-snapshot of the rows (notes from rows.py) and returned as a `Plan`, one operation per change:
-  1. stale     active, confidence < 0.35, last seen (else updated, else created) > 30 days ago
-  2. expired   active, expires_at at or before now (the bot deletes them; we archive)
-  3. duplicate one nugget and category, the bot's word Jaccard >= 0.82: the weaker one is
-               archived (lower confidence, then older last seen, then larger id) with a
-               supersede edge `duplicate` to the kept one; PROFILE rows never
-  4. cap       more than 200 active rows in a chat (500 global): the excess is archived,
-               lowest confidence first, then oldest last seen (then smaller id)
-The rules run in that order; a row archived by one is out of the later ones.
-
+The plan is what the bot will do at its next runs, one operation per change, each labelled
+with the bot's step:
+  expired      every reflector tick the bot DELETEs rows whose expires_at has passed, archived
+               or not. Shown as a *rescue* (KeepOp: expires_at cleared), left out unless the
+               operator keeps it: applying without it writes nothing for the row.
+  stale        every tick: active, confidence < 0.35, last seen (else updated, else created)
+               more than 30 days ago -> archived.
+  global cap   every tick: more than the global cap (500) of active global rows -> the excess
+               archived, confidence ascending, then last seen ascending, then id.
+  consolidation  the bot's sleep-time consolidation (config `sleep_time`, off by default):
+               chats idle `idle_hours` or more, greedy over active rows sorted by confidence
+               then last_seen_at, both descending; a row matching (same category, the bot's
+               word Jaccard >= threshold) a row already kept is archived, PROFILE never, at
+               most `max_archived_per_pass` per chat, no supersede edge. When the bot's
+               consolidation is off the same finding (every chat) is our own suggestion, left
+               out unless kept.
+  chat cap     the per-chat cap (200), applied by the bot only when the chat is next active
+               (a user message in the reflector's window and a non-empty extraction): left
+               out unless kept.
 Rule 5 (topic conflicts) is not applied: conflicting rows go to the contradiction queue
 (core/review/contradictions.py, with this store's topic rules).
 """
@@ -19,7 +27,7 @@ Rule 5 (topic conflicts) is not applied: conflicting rows go to the contradictio
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -28,6 +36,7 @@ from core.errors import NuggetsError
 from core.models import (
     ChangeType,
     HideOp,
+    KeepOp,
     LinkOp,
     MergeOp,
     NoteDiff,
@@ -38,16 +47,27 @@ from core.models import (
     ReflectionResult,
     SupersedeOp,
 )
+from core.stores.microclaw.config import BotConfig
 from core.stores.microclaw.paths import GLOBAL_NUGGET
 from core.stores.microclaw.rows import DEFAULT_CONFIDENCE, rfc3339
 
 STALE_CONFIDENCE = 0.35
 STALE_AGE = timedelta(days=30)
-DUPLICATE_JACCARD = 0.82
+DUPLICATE_JACCARD = BotConfig().threshold
 NEVER_DEDUPED = "PROFILE"
-CHAT_CAP = 200
-GLOBAL_CAP = 500
-DUPLICATE_REASON = "duplicate"
+CHAT_CAP = BotConfig().chat_cap
+GLOBAL_CAP = BotConfig().global_cap
+
+# What each operation's detail starts with: the bot's step, or ours.
+STEP_EXPIRED = "bot step 'expired' (every reflector tick)"
+STEP_STALE = "bot step 'stale' (every reflector tick)"
+STEP_GLOBAL_CAP = "bot step 'global cap' (every reflector tick)"
+STEP_CHAT_CAP = "bot step 'per-chat cap' (when the chat is next active)"
+STEP_CONSOLIDATION = "bot step 'sleep-time consolidation'"
+OUR_SUGGESTION = "our suggestion, not the bot's (its sleep-time consolidation is off)"
+
+# A chat's last message, and its last message from a user, by internal chat id.
+Activity = Mapping[int, tuple[str, str | None]]
 
 
 def moment(text: object) -> datetime | None:
@@ -71,6 +91,7 @@ class _Row:
     confidence: float
     seen: datetime | None  # last seen, else updated, else created
     seen_text: str
+    last_seen: str | None  # last_seen_at alone (the consolidation sorts on it)
     seen_order: float = field(init=False)
 
     @classmethod
@@ -81,11 +102,16 @@ class _Row:
         confidence = image.get("confidence", DEFAULT_CONFIDENCE)
         return cls(position, note, mc["rowId"], note["nuggetName"], note.get("type", ""),
                    DEFAULT_CONFIDENCE if confidence is None else float(confidence),
-                   moment(seen_text), seen_text)
+                   moment(seen_text), seen_text, mc.get("lastSeenAt"))
 
     def __post_init__(self) -> None:
         # Older first; an unreadable time counts as oldest.
         self.seen_order = self.seen.timestamp() if self.seen else float("-inf")
+
+    @property
+    def chat_id(self) -> int | None:
+        found = self.note["microclaw"].get("chatId")
+        return found if type(found) is int else None
 
 
 @dataclass
@@ -98,8 +124,9 @@ class _Builder:
     changes: list[ReflectionChange]
     after: dict[str, RawNote]
     before: dict[str, RawNote]
+    left_out: list[int] = field(default_factory=list)
 
-    def hide(self, row: _Row, detail: str) -> None:
+    def hide(self, row: _Row, detail: str, optional: bool = False) -> None:
         note = row.note
         after = self._after(note)
         after["hidden"] = True
@@ -110,9 +137,17 @@ class _Builder:
             if column in image:
                 image[column] = value
         self._add(HideOp.model_construct(id=len(self.operations) + 1, note_id=note["id"]),
-                  "hide", note, detail)
+                  "hide", note, detail, optional)
 
-    def link(self, row: _Row, kept: _Row, detail: str, reason: str = DUPLICATE_REASON) -> None:
+    def rescue(self, row: _Row, detail: str) -> None:
+        after = self._after(row.note)
+        after["microclaw"]["expiresAt"] = None
+        if "expires_at" in after["microclaw"]["row"]:
+            after["microclaw"]["row"]["expires_at"] = None
+        self._add(KeepOp.model_construct(id=len(self.operations) + 1, note_id=row.note["id"]),
+                  "keep", row.note, detail, optional=True)
+
+    def link(self, row: _Row, kept: _Row, detail: str, reason: str) -> None:
         note = row.note
         after = self._after(note)
         after["links"] = [*after["links"], {
@@ -131,8 +166,11 @@ class _Builder:
             self.before[note["id"]] = note
         return found
 
-    def _add(self, op: Operation, kind: ChangeType, note: RawNote, detail: str) -> None:
+    def _add(self, op: Operation, kind: ChangeType, note: RawNote, detail: str,
+             optional: bool = False) -> None:
         self.operations.append(op)
+        if optional:
+            self.left_out.append(op.id)
         self.changes.append(ReflectionChange.model_construct(
             type=kind, nugget_name=note["nuggetName"], note_id=note["id"], detail=detail))
 
@@ -141,135 +179,211 @@ def _days(delta: timedelta) -> str:
     return f"{delta.days} day{'s' if delta.days != 1 else ''}"
 
 
-def _stale(rows: list[_Row], now: datetime, out: _Builder) -> set[int]:
-    done = set()
-    for row in rows:
-        if row.confidence < STALE_CONFIDENCE and row.seen and now - row.seen > STALE_AGE:
-            out.hide(row, f"stale: confidence {row.confidence:.2f} below {STALE_CONFIDENCE} "
-                          f"and last seen {_days(now - row.seen)} ago ({row.seen_text}), "
-                          "more than 30 days")
-            done.add(row.row_id)
-    return done
-
-
 def _expired(rows: list[_Row], now: datetime, out: _Builder) -> set[int]:
+    """Rows the bot will delete (archived ones too): a rescue each, left out by default."""
     done = set()
     for row in rows:
         expires = row.note["microclaw"].get("expiresAt")
         when = moment(expires)
         if when is not None and when <= now:
-            out.hide(row, f"expired: expires_at {expires} has passed (the bot would delete "
-                          "this row; it is archived instead)")
+            state = "archived row" if row.note.get("hidden") else "row"
+            out.rescue(row, f"{STEP_EXPIRED}: the bot will DELETE this {state} (expires_at "
+                            f"{expires} has passed); keep this change to rescue it: its "
+                            "expires_at is cleared, the only write that keeps it")
             done.add(row.row_id)
     return done
 
 
-def _weaker(a: _Row, b: _Row) -> tuple[_Row, _Row]:
-    """(weaker, kept): lower confidence, then older last seen, then larger id is weaker."""
-    def strength(r: _Row) -> tuple[float, float, int]:
-        return (r.confidence, r.seen_order, -r.row_id)
-    return (a, b) if strength(a) < strength(b) else (b, a)
+def _stale(rows: list[_Row], now: datetime, out: _Builder) -> set[int]:
+    done = set()
+    for row in rows:
+        if row.confidence < STALE_CONFIDENCE and row.seen and now - row.seen > STALE_AGE:
+            out.hide(row, f"{STEP_STALE}: confidence {row.confidence:.2f} below "
+                          f"{STALE_CONFIDENCE} and last seen {_days(now - row.seen)} ago "
+                          f"({row.seen_text}), more than 30 days")
+            done.add(row.row_id)
+    return done
 
 
-def _prefix_length(size: int) -> int:
-    """How many of a word set's rarest words another set at the threshold must share one of
-    (prefix filtering: J >= t needs an overlap >= t * size; integer arithmetic, no rounding)."""
-    percent = round(DUPLICATE_JACCARD * 100)
-    return size - (percent * size + 99) // 100 + 1
+def _cap_order(row: _Row) -> tuple[float, float, int]:
+    return (row.confidence, row.seen_order, row.row_id)
 
 
-def _similar_pairs(group: list[_Row]) -> list[tuple[_Row, _Row, float]]:
-    """Pairs at or above the threshold, in id order. Only pairs that share one of their
-    rarest words (prefix filtering) and whose sizes allow it are compared: the same pairs as
-    comparing every two, without the quadratic work."""
-    words = [set(r.note["content"].split()) for r in group]
+def _global_cap(rows: list[_Row], cap: int, out: _Builder) -> set[int]:
+    members = [r for r in rows if r.nugget == GLOBAL_NUGGET]
+    excess = len(members) - cap
+    if cap <= 0 or excess <= 0:
+        return set()
+    done = set()
+    for row in sorted(members, key=_cap_order)[:excess]:
+        out.hide(row, f"{STEP_GLOBAL_CAP}: {len(members)} active global rows, more than "
+                      f"{cap}; archived as one of the {excess} with the lowest confidence "
+                      f"({row.confidence:.2f}) and oldest last seen ({row.seen_text})")
+        done.add(row.row_id)
+    return done
+
+
+def _chat_caps(rows: list[_Row], config: BotConfig, active: set[int],
+               out: _Builder) -> set[int]:
+    by_nugget: dict[str, list[_Row]] = defaultdict(list)
+    for row in rows:
+        if row.nugget != GLOBAL_NUGGET:
+            by_nugget[row.nugget].append(row)
+    cap = config.chat_cap
+    done: set[int] = set()
+    if cap <= 0:
+        return done
+    for nugget, members in by_nugget.items():
+        excess = len(members) - cap
+        if excess <= 0:
+            continue
+        when = ("the chat had a user message in the last "
+                f"{config.active_minutes} minutes: at the bot's next tick if it extracts "
+                "anything" if members[0].chat_id in active else "not before the chat is active")
+        for row in sorted(members, key=_cap_order)[:excess]:
+            out.hide(row, f"{STEP_CHAT_CAP}: {len(members)} active rows in chat {nugget}, "
+                          f"more than {cap}; archived as one of the {excess} with the lowest "
+                          f"confidence ({row.confidence:.2f}) and oldest last seen "
+                          f"({row.seen_text}); {when}", optional=True)
+            done.add(row.row_id)
+    return done
+
+
+def bot_jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    """The bot's word Jaccard: two empty texts are identical (1.0)."""
+    union = len(a | b)
+    return 1.0 if union == 0 else len(a & b) / union
+
+
+def _prefix(words: frozenset[str], rank: Mapping[str, int], threshold: float) -> list[str]:
+    """The rarest words two sets at the threshold must share one of (prefix filtering: a
+    Jaccard >= t needs an overlap >= t * size); one word more than the bound, to be safe
+    against rounding."""
+    size = len(words)
+    length = min(size, size - int(threshold * size) + 2)
+    return sorted(words, key=rank.__getitem__)[:length]
+
+
+def consolidation_picks(rows: list[_Row], threshold: float, limit: int) -> list[tuple[_Row, _Row,
+                                                                                      float]]:
+    """The bot's greedy pass over one chat (select_duplicate_memories_to_archive): rows in
+    the bot's order (confidence, then last_seen_at, both descending; a stable sort of the rows
+    in id order); each non-PROFILE row matching a row already kept (same category, Jaccard >=
+    threshold) is archived, else kept; at most `limit`. (archived, the kept row, score)."""
+    ordered = sorted(sorted(rows, key=lambda r: r.row_id),
+                     key=lambda r: (-r.confidence, _Desc(r.last_seen)))
+    words = {r.row_id: frozenset(r.note["content"].split()) for r in ordered}
     counts: dict[str, int] = defaultdict(int)
-    for found in words:
+    for found in words.values():
         for word in found:
             counts[word] += 1
-    rank = {word: n for n, word in enumerate(sorted(counts, key=lambda w: (counts[w], w)))}
-    index: dict[str, list[int]] = defaultdict(list)
-    candidates: set[tuple[int, int]] = set()
-    for i in sorted(range(len(group)), key=lambda k: len(words[k])):
-        size = len(words[i])
-        if not size:
-            continue
-        rarest = sorted(words[i], key=rank.__getitem__)[:_prefix_length(size)]
-        for word in rarest:
-            for j in index[word]:  # sets no larger than this one
-                if len(words[j]) >= DUPLICATE_JACCARD * size:
-                    candidates.add((j, i))
-            index[word].append(i)
-    found_pairs = []
-    for i, j in candidates:
-        union = len(words[i] | words[j])
-        score = len(words[i] & words[j]) / union
-        if score >= DUPLICATE_JACCARD:
-            a, b = sorted((group[i], group[j]), key=lambda r: r.row_id)
-            found_pairs.append((a, b, score))
-    found_pairs.sort(key=lambda t: (t[0].row_id, t[1].row_id))
-    return found_pairs
-
-
-def _duplicates(rows: list[_Row], out: _Builder) -> set[int]:
-    groups: dict[tuple[str, str], list[_Row]] = defaultdict(list)
-    for row in rows:
+    rank = {w: n for n, w in enumerate(sorted(counts, key=lambda w: (counts[w], w)))}
+    index: dict[tuple[str, str], list[_Row]] = defaultdict(list)  # (category, word) -> kept
+    empty_kept: dict[str, _Row] = {}
+    kept_order: dict[int, int] = {}
+    picks: list[tuple[_Row, _Row, float]] = []
+    for row in ordered:
+        mine = words[row.row_id]
+        match = None
         if row.category != NEVER_DEDUPED:
-            groups[(row.nugget, row.category)].append(row)
-    done: set[int] = set()
-    for group in groups.values():
-        for a, b, score in _similar_pairs(group):
-            if a.row_id in done or b.row_id in done:
+            match = _first_match(row, mine, words, index, empty_kept, kept_order, rank,
+                                 threshold)
+        if match is not None:
+            picks.append((row, match, bot_jaccard(mine, words[match.row_id])))
+            if len(picks) >= limit:
+                break
+            continue
+        kept_order[row.row_id] = len(kept_order)
+        if not mine:
+            empty_kept.setdefault(row.category, row)
+        for word in _prefix(mine, rank, threshold):
+            index[(row.category, word)].append(row)
+    return picks
+
+
+def _first_match(row: _Row, mine: frozenset[str], words: Mapping[int, frozenset[str]],
+                 index: Mapping[tuple[str, str], list[_Row]], empty_kept: Mapping[str, _Row],
+                 kept_order: Mapping[int, int], rank: Mapping[str, int],
+                 threshold: float) -> _Row | None:
+    """The earliest kept row this one matches (the bot stops at the first; any will do for
+    the verdict, the earliest names the same one the bot's scan finds first)."""
+    if not mine:
+        return empty_kept.get(row.category)
+    found: _Row | None = None
+    for word in _prefix(mine, rank, threshold):
+        for other in index.get((row.category, word), ()):
+            if found is not None and kept_order[other.row_id] >= kept_order[found.row_id]:
                 continue
-            loser, kept = _weaker(a, b)
-            why = (f"duplicate of {kept.note['id']} (word Jaccard {score:.2f} >= "
-                   f"{DUPLICATE_JACCARD}, same {loser.category or 'category'} in "
-                   f"{loser.nugget})")
-            out.hide(loser, f"{why}: the weaker one is archived ({_why_weaker(loser, kept)})")
-            out.link(loser, kept, f"{why}: supersede edge '{DUPLICATE_REASON}' to the kept one")
+            if bot_jaccard(mine, words[other.row_id]) >= threshold:
+                found = other
+    return found
+
+
+@dataclass(frozen=True)
+class _Desc:
+    """Sorts an optional text descending, None last (Rust's Option ordering, reversed)."""
+
+    text: str | None
+
+    def __lt__(self, other: _Desc) -> bool:
+        if self.text is None or other.text is None:
+            return self.text is not None and other.text is None
+        return self.text > other.text
+
+
+def _consolidation(rows: list[_Row], now: datetime, config: BotConfig, activity: Activity,
+                   out: _Builder) -> set[int]:
+    by_chat: dict[str, list[_Row]] = defaultdict(list)
+    for row in rows:
+        if row.nugget != GLOBAL_NUGGET and row.chat_id is not None:
+            by_chat[row.nugget].append(row)
+    idle_since = rfc3339(now - timedelta(hours=config.idle_hours))
+    done: set[int] = set()
+    for nugget, members in by_chat.items():
+        last = activity.get(members[0].chat_id or 0)
+        idle = last is not None and last[0] < idle_since
+        if config.consolidation and not idle:
+            continue  # the bot consolidates only chats idle long enough
+        for loser, kept, score in consolidation_picks(members, config.threshold,
+                                                      config.max_per_pass):
+            why = (f"near-duplicate of {kept.note['id']} (word Jaccard {score:.2f} >= "
+                   f"{config.threshold}, same {loser.category or 'category'} in {nugget}, "
+                   "the kept row has higher confidence or was seen later); archived, "
+                   "no supersede edge")
+            if config.consolidation:
+                out.hide(loser, f"{STEP_CONSOLIDATION} (idle {config.idle_hours} h or more, at "
+                                f"most {config.max_per_pass} per chat per pass): {why}")
+            else:
+                out.hide(loser, f"{OUR_SUGGESTION}: {why}", optional=True)
             done.add(loser.row_id)
     return done
 
 
-def _why_weaker(loser: _Row, kept: _Row) -> str:
-    if loser.confidence != kept.confidence:
-        return f"confidence {loser.confidence:.2f} < {kept.confidence:.2f}"
-    if loser.seen_order != kept.seen_order:
-        return f"last seen {loser.seen_text or 'never'}, earlier than {kept.seen_text}"
-    return f"same confidence and last seen; larger id {loser.row_id} > {kept.row_id}"
-
-
-def _caps(rows: list[_Row], out: _Builder) -> set[int]:
-    by_nugget: dict[str, list[_Row]] = defaultdict(list)
-    for row in rows:
-        by_nugget[row.nugget].append(row)
-    done = set()
-    for nugget, members in by_nugget.items():
-        cap = GLOBAL_CAP if nugget == GLOBAL_NUGGET else CHAT_CAP
-        excess = len(members) - cap
-        if excess <= 0:
-            continue
-        for row in sorted(members, key=lambda r: (r.confidence, r.seen_order, r.row_id))[:excess]:
-            where = "global rows" if nugget == GLOBAL_NUGGET else f"rows in chat {nugget}"
-            out.hide(row, f"over the cap: {len(members)} active {where}, more than {cap}; "
-                          f"archived as one of the {excess} with the lowest confidence "
-                          f"({row.confidence:.2f}) and oldest last seen ({row.seen_text})")
-            done.add(row.row_id)
-    return done
-
-
 def plan_maintenance(notes: list[RawNote], now: datetime, base_fingerprint: str,
-                     nugget_name: str | None = None) -> Plan:
-    """The bot's rules 1-4 over the rows of one nugget (or all) as a plan; writes nothing."""
-    active = [_Row.of(p, n) for p, n in enumerate(notes)
-              if not n.get("hidden") and (nugget_name is None or n["nuggetName"] == nugget_name)]
+                     nugget_name: str | None = None, config: BotConfig | None = None,
+                     activity: Activity | None = None) -> Plan:
+    """What the bot will do at its next runs over the rows of one nugget (or all), as a
+    plan; writes nothing. `activity`: each chat's last message and last user message."""
+    config = config or BotConfig()
+    activity = activity or {}
+    rows = [_Row.of(p, n) for p, n in enumerate(notes)
+            if nugget_name is None or n["nuggetName"] == nugget_name]
     out = _Builder(rfc3339(now), to_iso(now), [], [], {}, {})
-    remaining = active
-    for rule in (lambda rs: _stale(rs, now, out), lambda rs: _expired(rs, now, out),
-                 lambda rs: _duplicates(rs, out), lambda rs: _caps(rs, out)):
-        archived = rule(remaining)
-        remaining = [r for r in remaining if r.row_id not in archived]
+    deleted = _expired(rows, now, out)
+    active = [r for r in rows if not r.note.get("hidden") and r.row_id not in deleted]
+    remaining = _without(active, _stale(active, now, out))
+    remaining = _without(remaining, _global_cap(remaining, config.global_cap, out))
+    consolidated = _consolidation(remaining, now, config, activity, out)
+    if config.consolidation:
+        remaining = _without(remaining, consolidated)
+    window = rfc3339(now - timedelta(minutes=config.active_minutes))
+    recent = {chat for chat, (_, user) in activity.items() if user is not None and user > window}
+    _chat_caps(remaining, config, recent, out)
     return _plan(out, active, notes, base_fingerprint, nugget_name)
+
+
+def _without(rows: list[_Row], gone: set[int]) -> list[_Row]:
+    return [r for r in rows if r.row_id not in gone] if gone else rows
 
 
 def _plan(out: _Builder, active: Iterable[_Row], notes: list[RawNote], base: str,
@@ -278,12 +392,13 @@ def _plan(out: _Builder, active: Iterable[_Row], notes: list[RawNote], base: str
     diffs = [NoteDiff.model_construct(note_id=i, before=out.before[i], after=out.after[i])
              for i in sorted(out.after, key=order.__getitem__)]
     hidden = sum(c.type == "hide" for c in out.changes)
+    linked = sum(c.type == "link" for c in out.changes)
     result = ReflectionResult(ran_at=out.ran_at, inspected=len(list(active)), hidden=hidden,
-                              linked=len(out.changes) - hidden, changes=out.changes)
+                              linked=linked, changes=out.changes)
     return Plan.model_construct(
         ran_at=out.ran_at, base_fingerprint=base, nugget_name=nugget_name, limit=0,
         uncapped=True, result=result, operations=out.operations, notes=diffs, side_file_edits=[],
-        side_file_fingerprints={},
+        side_file_fingerprints={}, kind="reflect", unkept_by_default=out.left_out,
     )
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -55,6 +55,7 @@ from core.models import (
     HideOp,
     JournalEntry,
     JournalKind,
+    KeepOp,
     LinkOp,
     Operation,
     Plan,
@@ -63,6 +64,7 @@ from core.models import (
     ReflectionResult,
 )
 from core.notes.snapshot import EMPTY_FINGERPRINT, fingerprint, json_bytes
+from core.plans.kept import chosen, result_of
 from core.plans.retry import retrying
 from core.review.decisions import SETTLED_FILE
 from core.safeio.scope_folder import unsafe_component
@@ -80,12 +82,13 @@ from core.stores.microclaw.write import (
     connect,
     landed,
     read_rows,
+    rescued,
     row_image,
     same,
     unarchived,
+    unhide_warnings,
     write_rows,
 )
-from core.stores.nuggets.store import result_of
 
 T = TypeVar("T")
 
@@ -177,7 +180,8 @@ class MicroClawFiles:
 def _summary(operations: list[Operation]) -> str:
     hidden = sum(isinstance(op, HideOp) for op in operations)
     linked = sum(isinstance(op, LinkOp) for op in operations)
-    return f"{hidden} archived, {linked} linked"
+    rescued = sum(isinstance(op, KeepOp) for op in operations)
+    return f"{hidden} archived, {linked} linked" + (f", {rescued} rescued" if rescued else "")
 
 
 class MicroClawRuns:
@@ -223,9 +227,10 @@ class MicroClawRuns:
     # -- apply --------------------------------------------------------------------------------
 
     def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None:
-        """Write the accepted operations (all when None), if every row they touch is still as
-        the plan saw it; StalePlanError and nothing written otherwise."""
-        kept = {op.id for op in plan.operations} if accepted is None else set(accepted)
+        """Write the accepted operations (when None: all but those the plan leaves out by
+        default), if every row they touch is still as the plan saw it; StalePlanError and
+        nothing written otherwise."""
+        kept = plan.default_kept() if accepted is None else set(accepted)
         operations = [op for op in plan.operations if op.id in kept]
         with self.exclusive():
             self._settle_first()
@@ -251,6 +256,9 @@ class MicroClawRuns:
             if isinstance(op, HideOp):
                 number = touch(op.note_id)
                 after[number] = archived(after[number], now)
+            elif isinstance(op, KeepOp):  # the rescue of a row the bot would delete
+                number = touch(op.note_id)
+                after[number] = rescued(after[number])
             elif isinstance(op, LinkOp):
                 # the kept row is not written: the edge needs only that it still exists
                 edges.append(Edge(touch(op.note_id), row_id_of(op.other_id), op.reason, now))
@@ -267,19 +275,22 @@ class MicroClawRuns:
                             operations=operations, result=result,
                             summary=_summary(operations))
 
-    def reflect(self, make_plan: Callable[[], Plan]) -> tuple[Plan, JournalEntry | None]:
-        """Plan and apply in one go, planning again while the bot keeps the plan stale."""
+    def reflect(self, make_plan: Callable[[], Plan],
+                also: Collection[str] = ()) -> tuple[Plan, JournalEntry | None]:
+        """Plan and apply in one go, planning again while the bot keeps the plan stale;
+        `also`: rows whose changes left out by default (a rescue) are applied too."""
 
         def attempt() -> tuple[Plan, JournalEntry | None]:
             plan = make_plan()
-            return plan, self.apply(plan)
+            return plan, self.apply(plan, chosen(plan, also))
 
         return retrying(attempt, str(self.db))
 
     # -- unhide, archive ----------------------------------------------------------------------
 
     def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
-        """Bring archived rows back (is_archived 0, archived_at NULL, updated_at now)."""
+        """Bring archived rows back (is_archived 0, archived_at NULL, updated_at and
+        last_seen_at now); a notice names those the bot's prompt skips (low confidence)."""
         return self._set_archived(note_ids, to=False)
 
     def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:
@@ -300,6 +311,8 @@ class MicroClawRuns:
                 change = archived if to else unarchived
                 before = {i: rows[i] for i in row_ids if bool(rows[i].get("is_archived")) != to}
                 after = {i: change(row, self.stamp()) for i, row in before.items()}
+                if not to:
+                    self.notices += unhide_warnings(after)
                 nuggets = {i: nugget_of_row(rows[i]) for i in row_ids}
                 kind: JournalKind = "archive" if to else "unhide"
                 verb = "archived " if to else "unhid "

@@ -37,6 +37,7 @@ from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
 from core.safeio.scope_folder import PromotionRefused, refusal
 from core.stores.base import Capability
 from core.stores.microclaw import presentation
+from core.stores.microclaw.config import read_config
 from core.stores.microclaw.paths import (
     GLOBAL_NUGGET,
     MemoryFile,
@@ -54,6 +55,7 @@ from core.stores.microclaw.rules import plan_decided, plan_maintenance
 from core.stores.microclaw.runs import MicroClawRuns
 from core.stores.microclaw.schema import BUSY_TIMEOUT_S, read_only
 from core.stores.microclaw.topics import microclaw_tokens, microclaw_topic
+from core.stores.microclaw.write import COMPARED
 
 CHUNK = 10_000
 
@@ -164,11 +166,16 @@ class MicroClawStore:
     def plan(self, nugget_name: str | None = None, limit: int | None = None,
              uncapped: bool = False, graph: Graph | None = None,
              should_stop: Callable[[], bool] | None = None) -> Plan:
-        """The bot's maintenance (rules 1-4) on the current rows; writes nothing. The bot
-        applies every rule in full, so `limit` and `uncapped` change nothing here."""
+        """What the bot will do at its next runs (its config read for the caps and its
+        consolidation); writes nothing. The bot applies every step in full, so `limit` and
+        `uncapped` change nothing here."""
         graph = graph or self.read()
+        config, said = read_config(self.home, os.environ)
+        self.notices += [m for m in said if m not in self.notices]
+        activity = (graph.doc.get("microclaw") or {}).get("activity") or {}
         with paused_gc():
-            return plan_maintenance(graph.notes, self.clock(), graph.fingerprint, nugget_name)
+            return plan_maintenance(graph.notes, self.clock(), graph.fingerprint, nugget_name,
+                                    config, activity)
 
     def plan_operations(self, operations: list[Operation], result: ReflectionResult,
                         graph: Graph | None = None) -> Plan:
@@ -181,7 +188,8 @@ class MicroClawStore:
 
     def is_stale(self, plan: Plan) -> bool:
         """Whether a row the plan touches changed since (its before-image no longer holds)."""
-        images = {d.note_id: d.before["microclaw"]["row"] for d in plan.notes}
+        images = {d.note_id: {c: v for c, v in d.before["microclaw"]["row"].items()
+                              if c in COMPARED} for d in plan.notes}
         return bool(self.changed_rows(images))
 
     def changed_rows(self, images: dict[str, dict]) -> list[str]:
@@ -252,8 +260,9 @@ class MicroClawStore:
         return self._runs.apply(plan, accepted)
 
     def reflect(self, nugget_name: str | None = None, limit: int | None = None,
-                uncapped: bool = False) -> tuple[Plan, JournalEntry | None]:
-        return self._runs.reflect(lambda: self.plan(nugget_name, limit, uncapped))
+                uncapped: bool = False,
+                also: Collection[str] = ()) -> tuple[Plan, JournalEntry | None]:
+        return self._runs.reflect(lambda: self.plan(nugget_name, limit, uncapped), also)
 
     def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
         return self._runs.unhide(note_ids)

@@ -4,7 +4,9 @@ The bot owns the database and keeps writing it, so a write here is one `BEGIN IM
 transaction with a busy timeout that checks every row it touches against the image the
 operator reviewed and refuses the whole write (StalePlanError, nothing written) when one
 differs. It only UPDATEs `memories` rows and INSERTs `memory_supersede_edges` rows: never a
-DELETE, never a schema change, and only columns the database has (older schemas lack some).
+DELETE, never a schema change (an authorizer makes SQLite refuse them, triggers included), and
+only columns the database has (older schemas lack some). A database whose `memories` has
+triggers (the bot creates none) is refused whole.
 """
 
 from __future__ import annotations
@@ -24,9 +26,9 @@ MEMORIES = "memories"
 EDGES = "memory_supersede_edges"
 # What must still be as the operator saw it (docs/MICROCLAW_WRITES.md, "One short transaction"),
 # and what a run writes.
-COMPARED = ("content", "category", "confidence", "is_archived", "updated_at")
-IMAGED = (*COMPARED, "archived_at")
-MARKS = ("is_archived", "archived_at")
+COMPARED = ("content", "category", "confidence", "is_archived", "updated_at", "expires_at")
+IMAGED = (*COMPARED, "archived_at", "last_seen_at")
+MARKS = ("is_archived", "archived_at", "expires_at")
 CHUNK = 500  # row ids per query  # a run's own mark on a row: tells whether it landed
 
 Row = dict[str, Any]  # column -> value, as SQLite gives it
@@ -54,9 +56,33 @@ def archived(row: Row, now: str) -> Row:
     return {**row, "is_archived": 1, "archived_at": now, "updated_at": now}
 
 
+def rescued(row: Row) -> Row:
+    """The row kept from the bot's expiry: expires_at cleared (nothing else changes)."""
+    return {**row, "expires_at": None}
+
+
 def unarchived(row: Row, now: str) -> Row:
-    """The row brought back (the bot has no way to): is_archived 0, archived_at NULL."""
-    return {**row, "is_archived": 0, "archived_at": None, "updated_at": now}
+    """The row brought back: is_archived 0, archived_at NULL, updated_at and last_seen_at now
+    (the bot's stale step goes by last_seen_at: an old one would archive it again)."""
+    back = {**row, "is_archived": 0, "archived_at": None, "updated_at": now}
+    if "last_seen_at" in row:
+        back["last_seen_at"] = now
+    return back
+
+
+PROMPT_CONFIDENCE = 0.45  # the bot puts a row in its prompt only from this confidence on
+
+
+def unhide_warnings(rows: Mapping[int, Row]) -> list[str]:
+    """What an operator should know about rows brought back: those the bot's prompt skips."""
+    low = [f"mc-{i}" for i, row in rows.items()
+           if isinstance(row.get("confidence"), int | float)
+           and row["confidence"] < PROMPT_CONFIDENCE]
+    if not low:
+        return []
+    return [f"{', '.join(low[:10])}: confidence below {PROMPT_CONFIDENCE}, so the bot will not "
+            "put it in its prompt (below 0.35 its stale step archives it again after 30 days "
+            "unseen)"]
 
 
 def connect(db: Path, timeout: float = BUSY_TIMEOUT_S) -> sqlite3.Connection:
@@ -133,8 +159,14 @@ def write_rows(db: Path, changes: list[RowChange], edges: list[Edge],
     before-image; StalePlanError (nothing written) otherwise."""
     conn = connect(db, timeout)
     try:
+        conn.set_authorizer(_authorize)
         _begin(conn, db)
         try:
+            triggers = foreign_triggers(conn)
+            if triggers:
+                raise MicroClawError(
+                    f"{db}: cannot be written: {MEMORIES} has triggers the bot never creates "
+                    f"({', '.join(triggers[:5])}); nothing was written")
             stale = stale_rows(conn, changes) + missing_rows(conn, edges)
             if stale:
                 raise StalePlanError(
@@ -153,6 +185,26 @@ def write_rows(db: Path, changes: list[RowChange], edges: list[Edge],
         raise write_error(db, exc) from None
     finally:
         conn.close()
+
+
+# What our writes may never do to the bot's database, enforced by SQLite itself on every
+# statement we run and every trigger it fires: delete a row, create, drop or alter anything.
+FORBIDDEN = frozenset(
+    [sqlite3.SQLITE_DELETE, sqlite3.SQLITE_ALTER_TABLE]
+    + [getattr(sqlite3, n) for n in dir(sqlite3) if n.startswith(("SQLITE_CREATE_",
+                                                                   "SQLITE_DROP_"))])
+
+
+def _authorize(action: int, *_: object) -> int:
+    return sqlite3.SQLITE_DENY if action in FORBIDDEN else sqlite3.SQLITE_OK
+
+
+def foreign_triggers(conn: sqlite3.Connection) -> list[str]:
+    """Triggers on the tables we write: the bot creates none, so any would turn our UPDATE
+    into something else."""
+    return [r[0] for r in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN (?, ?) "
+        "ORDER BY name", (MEMORIES, EDGES))]
 
 
 def _begin(conn: sqlite3.Connection, db: Path) -> None:

@@ -60,7 +60,7 @@ from core.notes import fields
 from core.notes.agent_normalize import unchanged_since
 from core.notes.snapshot import EMPTY_FINGERPRINT, Graph, current_fingerprint, fingerprint
 from core.notes.working_set import Workspace, hide, replay, unhide
-from core.plans.kept import result_of
+from core.plans.kept import chosen, result_of
 from core.plans.retry import retrying as _retrying
 from core.promotion.candidates import (
     DEFAULT_THRESHOLD,
@@ -290,8 +290,9 @@ class NuggetsStore:
         return edits, used
 
     def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None:
-        """Replay the accepted operations (all when None) on the file the plan was made from."""
-        kept = {op.id for op in plan.operations} if accepted is None else set(accepted)
+        """Replay the accepted operations (when None: all but those the plan leaves out by
+        default) on the file the plan was made from."""
+        kept = plan.default_kept() if accepted is None else set(accepted)
         with graph_lock(self.graph_path), paused_gc():
             return self._apply_locked(plan, kept)
 
@@ -323,13 +324,15 @@ class NuggetsStore:
                             result_of(plan.result, kept), plan.ran_at, facts=(edits, files))
 
     def reflect(
-        self, nugget_name: str | None = None, limit: int | None = None, uncapped: bool = False
+        self, nugget_name: str | None = None, limit: int | None = None, uncapped: bool = False,
+        also: Collection[str] = (),
     ) -> tuple[Plan, JournalEntry | None]:
-        """Plan and apply in one go, planning again while another writer keeps the plan stale."""
+        """Plan and apply in one go, planning again while another writer keeps the plan stale;
+        `also`: notes whose changes left out by default are applied too."""
 
         def attempt() -> tuple[Plan, JournalEntry | None]:
             plan = self.plan(nugget_name, limit, uncapped)
-            return plan, self.apply(plan)
+            return plan, self.apply(plan, chosen(plan, also))
 
         return _retrying(attempt)
 
