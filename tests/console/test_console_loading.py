@@ -23,7 +23,7 @@ async def test_keys_pressed_while_reading_say_still_reading(tmp_path: Path) -> N
         labels = [str(label.render()) for label in screen.query(FooterLabel)]
         assert any("still reading…" in label for label in labels)
         dimmed = {k.action for k in screen.query(FooterKey) if k.has_class("-disabled")}
-        assert {"review", "promote", "undo", "history", "graph"} <= dimmed
+        assert {"review", "promote", "undo", "history"} <= dimmed
         await pilot.press("r")
         await pilot.pause(0.05)
         said = [str(n.message) for n in app._notifications]

@@ -14,9 +14,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from core.notes import fields
 from core.review.model_scorer import ModelScorer, run_deadline
 from core.review.verdicts import judge
 from core.settings import SettingError
+from core.stores.nuggets.graph_file import graph_path, read_graph
 from nuggets_tui.cli import main
 from tests.support.conflict_builders import answers_memory
 from tests.support.figures import record
@@ -267,8 +269,11 @@ def test_an_unreachable_scorer_gives_one_warning_for_the_demo(tmp_path: Path) ->
     result = CliRunner().invoke(main, ["--demo", "verdicts", "--scorer", url], env=env)
     assert result.exit_code == 0, result.output
     warnings = [line for line in result.stderr.splitlines() if "model scorer" in line]
-    assert len(warnings) == 1 and "13 of 13 batches (306 notes)" in warnings[0]
-    assert "batches 2-13: not sent after batch 1 got no reply" in warnings[0]
+    visible = sum(not fields.hidden(n) for n in read_graph(graph_path(tmp_path / "demo")).notes)
+    batches = -(-visible // 25)  # the scorer's batches of 25 notes
+    assert len(warnings) == 1
+    assert f"{batches} of {batches} batches ({visible} notes)" in warnings[0]
+    assert f"batches 2-{batches}: not sent after batch 1 got no reply" in warnings[0]
 
 
 def test_a_bad_deadline_setting_stops_verdicts_in_one_line(tmp_path: Path) -> None:
