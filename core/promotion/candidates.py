@@ -173,17 +173,31 @@ def _move_to_own_sections(doc: MemoryDocument, entries: list[PromotionEntry],
                 entry.moved_from.append(name)
 
 
+def cut_to_first_line(doc: MemoryDocument, last: MemoryDocument | None, section: str,
+                      title: str, lines: list[str]) -> bool:
+    """Whether the file holds only the first line of an entry our last write left whole (or
+    already cut): the agent's promotion keeps only the first line of the entries it does not
+    write itself, and we do not add the others back after every one of its runs."""
+    if last is None or len(lines) < 2 or doc.only_entry(section, title) != lines[:1]:
+        return False
+    return last.only_entry(section, title) == lines[:1] or last.upsert(
+        section, title, lines) == "same"
+
+
 def plan_promotion(
     notes: list[RawNote], path: Path, before_text: str, directory_exists: bool,
     threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
     base_fingerprint: str = EMPTY_FINGERPRINT, drop: Collection[str] = (),
-    allow_contact: bool = False,
+    allow_contact: bool = False, last_written: str | None = None,
 ) -> PromotionPlan:
     """The edited MEMORY.md. Candidates that screening holds back (instructions to the agent,
     secrets; contact details unless `allow_contact`) are left out and listed as blocked, unless
     allowed (`is_allowed`); those whose note id is in `drop` are left out and listed as
-    dropped (what is already in the file stays)."""
+    dropped (what is already in the file stays). `last_written`: the text our last write left
+    in the file (from the journal), by which an entry the agent cut is left cut
+    (`cut_to_first_line`)."""
     doc = MemoryDocument(before_text, HEADER)
+    last = None if last_written is None else MemoryDocument(last_written, HEADER)
     entries: list[PromotionEntry] = []
     blocked: list[BlockedEntry] = []
     dropped: list[PromotionEntry] = []
@@ -207,7 +221,9 @@ def plan_promotion(
             continue
         left_out = note["id"] in drop
         action: PromotionAction = (
-            "drop" if left_out else doc.upsert(section, title, lines))
+            "drop" if left_out
+            else "same" if cut_to_first_line(doc, last, section, title, lines)
+            else doc.upsert(section, title, lines))
         (dropped if left_out else entries).append(
             PromotionEntry(note_id=note["id"], nugget_name=fields.nugget(note), section=section,
                            title=title, text=text, action=action, allowed_despite=reason,

@@ -216,6 +216,15 @@ class MemoryDocument:
         place.replace(first, entry)
         return "update"
 
+    def only_entry(self, section: str, title: str) -> list[str] | None:
+        """The lines (without endings) of the one entry of `title` in `section`; None when
+        there is none or more than one."""
+        place = self._section(section)
+        numbers = place.numbers(title) if place else []
+        if place is None or len(numbers) != 1:
+            return None
+        return [bare(line) for line in place.lines_of(numbers[0])]
+
     def add_line(self, section: str, line: str) -> PromotionAction:
         """Add a plain line (`- text`, no title) at the end of the section (made when
         missing) unless the section holds it already: "add" or "same"."""

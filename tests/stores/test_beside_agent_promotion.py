@@ -79,3 +79,36 @@ def test_the_first_round_makes_our_indented_lines_flush_left_and_keeps_the_hand_
     assert [line for line in ours.split("\n") if line not in agent.split("\n")] == [
         "Auto-promoted from nuggets graph notes (3+ recalls across sessions).",
         "My own line: ask before deploying on a Friday."]
+
+
+CUT = FIXTURES_DIR / "agent_rounds_cut"
+
+
+def test_an_entry_the_agent_cut_to_its_first_line_is_left_cut_in_five_alternating_rounds(
+    tmp_path: Path,
+) -> None:
+    """docs/PROMOTION.md, "Entries the agent cut". tests/fixtures/agent_rounds_cut/ was made by
+    the agent's own code, as above: `home/` built through its API (`remember` and `recall` for
+    two facts of nugget "memory", `createNote` and `graph.recordHit` for a note of that nugget
+    and one of nugget "scratch", which has no fact file, so the agent does not load it); then,
+    from no MEMORY.md, five rounds of our `promote --apply` and the agent's
+    `promoteFacts(shelf)`. The agent cut the scratch note's entry to its first line
+    (`agent-1.md`), and every later round of either side left the file as it was."""
+    home = tmp_path / "home"
+    shutil.copytree(CUT / "home", home)
+    memory_md = tmp_path / "memory" / "MEMORY.md"
+    memory_md.parent.mkdir()
+    seen = []
+    for day in range(1, 6):
+        if day > 1:
+            shutil.copyfile(CUT / f"graph-after-agent-{day - 1}.json",
+                            home / "graph" / "graph.json")
+        _promote(home, memory_md, day)
+        ours = memory_md.read_bytes()
+        given = CUT / ("ours-1.md" if day == 1 else f"agent-{day - 1}.md")
+        assert ours == given.read_bytes(), f"round {day}: our run re-added what the agent cut"
+        memory_md.write_bytes((CUT / f"agent-{day}.md").read_bytes())  # the agent's, replayed
+        seen += [ours, memory_md.read_bytes()]
+    assert len(set(seen[1:])) == 1
+    cut = b"- **Meeting notes**: sync on Mondays\n\n"
+    assert cut not in seen[0] and cut in seen[1]  # the agent did cut the entry we wrote whole

@@ -41,7 +41,7 @@ from core.journal.guarded_write import (
     settle,
     swap_outcome,
 )
-from core.journal.history import undo_blockers, undone_by
+from core.journal.history import last_file_text, undo_blockers, undone_by
 from core.journal.journaled_write import FileRuns, land
 from core.journal.own_files import OwnFile, OwnFiles, own_file, plain_name
 from core.models import (
@@ -679,7 +679,13 @@ class NuggetsStore:
                                 sum(qualifies(n, threshold) for n in notes), refused)
         before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
         return plan_promotion(notes, path, before, exists, threshold, allow, base, drop,
-                              self.allow_contact or contact_allowed())
+                              self.allow_contact or contact_allowed(), self._last_written(path))
+
+    def _last_written(self, path: Path) -> str | None:
+        """What our newest run on the store's MEMORY.md left in it, when `path` is that file."""
+        if path != self.promotion_target():
+            return None
+        return last_file_text(self.home, MEMORY_MD_NAME, self.files)
 
     def plan_promotions(
         self, threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
