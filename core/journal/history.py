@@ -46,14 +46,14 @@ def last_undoable(entries: list[JournalHeader]) -> JournalHeader | None:
     return None
 
 
-def last_file_text(home: Path, name: str, files: OwnFiles) -> str | None:
-    """The text the newest run that wrote the file `name` (a promotion, or an undo of one)
-    left in it; None when no readable run did, or it left the file absent."""
+def last_file_run(home: Path, name: str, files: OwnFiles) -> JournalEntry | None:
+    """The newest run that wrote the file `name` (a promotion, or an undo of one); None when
+    there is none, or it cannot be read (`log` names it)."""
     headers, _ = read_headers(home)
     newest = next((h for h in headers if h.file_name == name), None)
     if newest is None:
         return None
     try:
-        return read_entry(home, newest.run_id, files).file_after
-    except NuggetsError:  # unreadable or refused: `log` names it
+        return read_entry(home, newest.run_id, files)
+    except NuggetsError:
         return None

@@ -21,6 +21,7 @@ from core.models import (
 from core.notes import fields
 from core.notes.js_strings import normalize_tag, normalize_whitespace
 from core.notes.snapshot import EMPTY_FINGERPRINT
+from core.promotion.lost_lines import lost_lines
 from core.promotion.memory_md import MemoryDocument, reads_as_entry_or_heading, split_lines
 from core.promotion.screening import Screened, screen
 from core.promotion.secret_screen import masked
@@ -244,6 +245,7 @@ def plan_promotion(
         before_text=before_text, after_text=after, diff=diff,
         base_fingerprint=base_fingerprint, blocked=blocked, dropped=dropped,
         qualifying=sum(qualifies(n, threshold) for n in notes),
+        lost=[] if last_written is None else lost_lines(last_written, before_text),
     )
 
 
@@ -267,4 +269,5 @@ def shown_as_one(plans: list[PromotionPlan], path: Path, threshold: int) -> Prom
         updated=0, before_text="", after_text="", diff="".join(p.diff for p in plans),
         blocked=[b for p in plans for b in p.blocked],
         dropped=[d for p in plans for d in p.dropped],
-        qualifying=sum(p.qualifying for p in plans), refused=[r for p in plans for r in p.refused])
+        qualifying=sum(p.qualifying for p in plans), refused=[r for p in plans for r in p.refused],
+        lost=[lost for p in plans for lost in p.lost])

@@ -61,6 +61,18 @@ def _titles(head: str) -> list[str]:
     return found
 
 
+def titles_of(head: str) -> list[str]:
+    """The titles an entry's first line may be read with (shortest first); [] for any other
+    line."""
+    return _titles(head) if head.startswith(_HEAD) else []
+
+
+def section_name(line: str) -> str | None:
+    """The section a `## name` line opens (its line ending taken off first), else None."""
+    found = _SECTION.match(bare(line))
+    return found.group(1) if found else None
+
+
 def _is_entry(line: str) -> bool:
     return line.startswith(_HEAD)
 

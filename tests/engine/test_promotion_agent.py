@@ -343,3 +343,17 @@ def test_an_entry_cut_to_its_first_line_since_our_last_write_is_left_cut() -> No
     # a first line that changed is an update too
     other = cut.replace("sync on Mondays", "sync on Tuesdays")
     assert _cut_plan([meeting], other, whole).after_text == whole
+
+
+def test_lost_lines_names_cut_and_gone_entries_but_not_updated_ones() -> None:
+    from core.promotion.lost_lines import lost_lines
+
+    last = ("# Memory\n\nmine\n\n## s\n\n- **A**: one\ntwo\n\nthree\n- **B**: x\n- **C**: old\n"
+            "more\n")
+    now = "# Memory\n\n## s\n\n- **A**: one\n- **C**: new\nlines\n"
+    assert lost_lines(last, now) == ["“A” (s) lost 2 of its 3 lines", "“B” (s) is gone",
+                                     "1 other line (not an entry) is gone"]
+    assert lost_lines(last, last) == []
+    many = "## s\n" + "".join(f"- **T{i}**: a\nb\n" for i in range(7))
+    cut = "## s\n" + "".join(f"- **T{i}**: a\n" for i in range(7))
+    assert lost_lines(many, cut)[-1] == "and 2 more entries" and len(lost_lines(many, cut)) == 6
