@@ -319,6 +319,8 @@ class PromotionPlan(CamelModel):
     dropped: list[PromotionEntry] = Field(default_factory=list)  # left out by the operator
     qualifying: int = 0  # notes recalled `threshold`+ times (several may share one entry)
     refused: list[str] = Field(default_factory=list)  # scopes not written, one line each
+    # what the file lost since our newest run on it, one phrase an entry (lost_lines.py)
+    lost: list[str] = Field(default_factory=list)
 
     @property
     def changes_file(self) -> bool:

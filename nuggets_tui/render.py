@@ -75,6 +75,11 @@ def note_row(note: RawNote, summary: Callable[[RawNote], str]) -> str:
             f"{one_line(fields.text(note, 'title'))}  {summary(note)}")
 
 
+def lost_text(plan: PromotionPlan) -> str:
+    """What the file lost since our newest run on it, on one line."""
+    return "; ".join(one_line(lost) for lost in plan.lost)
+
+
 def promotion_text(plan: PromotionPlan, words: StoreWords) -> Iterator[str]:
     """`words`: the store's, for the notes that qualify and where else promotion may write."""
     rule = words.promotion_rule
@@ -102,6 +107,8 @@ def promotion_text(plan: PromotionPlan, words: StoreWords) -> Iterator[str]:
     for entry in plan.dropped:
         yield (f"  drop   [{one_line(entry.section)}] {one_line(entry.title)} "
                f"({one_line(entry.note_id)})")
+    if plan.lost:
+        yield f"Lost since our last write (left as they are): {lost_text(plan)}"
     if plan.blocked:
         yield ""
         yield (f"Held back {counted(len(plan.blocked), 'entry', 'entries')} "

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from core.journal.entries import JournalHeader
+from pathlib import Path
+
+from core.errors import NuggetsError
+from core.journal.entries import JournalHeader, read_entry, read_headers
+from core.journal.own_files import OwnFiles
 from core.models import JournalEntry
 from core.notes.agent_normalize import unchanged_since
 from core.notes.snapshot import Graph
@@ -40,3 +44,16 @@ def last_undoable(entries: list[JournalHeader]) -> JournalHeader | None:
         if entry.kind != "undo" and entry.run_id not in undone:
             return entry
     return None
+
+
+def last_file_run(home: Path, name: str, files: OwnFiles) -> JournalEntry | None:
+    """The newest run that wrote the file `name` (a promotion, or an undo of one); None when
+    there is none, or it cannot be read (`log` names it)."""
+    headers, _ = read_headers(home)
+    newest = next((h for h in headers if h.file_name == name), None)
+    if newest is None:
+        return None
+    try:
+        return read_entry(home, newest.run_id, files)
+    except NuggetsError:
+        return None

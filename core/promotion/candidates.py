@@ -21,6 +21,7 @@ from core.models import (
 from core.notes import fields
 from core.notes.js_strings import normalize_tag, normalize_whitespace
 from core.notes.snapshot import EMPTY_FINGERPRINT
+from core.promotion.lost_lines import lost_lines
 from core.promotion.memory_md import MemoryDocument, reads_as_entry_or_heading, split_lines
 from core.promotion.screening import Screened, screen
 from core.promotion.secret_screen import masked
@@ -173,17 +174,31 @@ def _move_to_own_sections(doc: MemoryDocument, entries: list[PromotionEntry],
                 entry.moved_from.append(name)
 
 
+def cut_to_first_line(doc: MemoryDocument, last: MemoryDocument | None, section: str,
+                      title: str, lines: list[str]) -> bool:
+    """Whether the file holds only the first line of an entry our last write left whole (or
+    already cut): the agent's promotion keeps only the first line of the entries it does not
+    write itself, and we do not add the others back after every one of its runs."""
+    if last is None or len(lines) < 2 or doc.only_entry(section, title) != lines[:1]:
+        return False
+    return last.only_entry(section, title) == lines[:1] or last.upsert(
+        section, title, lines) == "same"
+
+
 def plan_promotion(
     notes: list[RawNote], path: Path, before_text: str, directory_exists: bool,
     threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
     base_fingerprint: str = EMPTY_FINGERPRINT, drop: Collection[str] = (),
-    allow_contact: bool = False,
+    allow_contact: bool = False, last_written: str | None = None,
 ) -> PromotionPlan:
     """The edited MEMORY.md. Candidates that screening holds back (instructions to the agent,
     secrets; contact details unless `allow_contact`) are left out and listed as blocked, unless
     allowed (`is_allowed`); those whose note id is in `drop` are left out and listed as
-    dropped (what is already in the file stays)."""
+    dropped (what is already in the file stays). `last_written`: the text our last write left
+    in the file (from the journal), by which an entry the agent cut is left cut
+    (`cut_to_first_line`)."""
     doc = MemoryDocument(before_text, HEADER)
+    last = None if last_written is None else MemoryDocument(last_written, HEADER)
     entries: list[PromotionEntry] = []
     blocked: list[BlockedEntry] = []
     dropped: list[PromotionEntry] = []
@@ -207,7 +222,9 @@ def plan_promotion(
             continue
         left_out = note["id"] in drop
         action: PromotionAction = (
-            "drop" if left_out else doc.upsert(section, title, lines))
+            "drop" if left_out
+            else "same" if cut_to_first_line(doc, last, section, title, lines)
+            else doc.upsert(section, title, lines))
         (dropped if left_out else entries).append(
             PromotionEntry(note_id=note["id"], nugget_name=fields.nugget(note), section=section,
                            title=title, text=text, action=action, allowed_despite=reason,
@@ -228,6 +245,7 @@ def plan_promotion(
         before_text=before_text, after_text=after, diff=diff,
         base_fingerprint=base_fingerprint, blocked=blocked, dropped=dropped,
         qualifying=sum(qualifies(n, threshold) for n in notes),
+        lost=[] if last_written is None else lost_lines(last_written, before_text),
     )
 
 
@@ -251,4 +269,5 @@ def shown_as_one(plans: list[PromotionPlan], path: Path, threshold: int) -> Prom
         updated=0, before_text="", after_text="", diff="".join(p.diff for p in plans),
         blocked=[b for p in plans for b in p.blocked],
         dropped=[d for p in plans for d in p.dropped],
-        qualifying=sum(p.qualifying for p in plans), refused=[r for p in plans for r in p.refused])
+        qualifying=sum(p.qualifying for p in plans), refused=[r for p in plans for r in p.refused],
+        lost=[lost for p in plans for lost in p.lost])

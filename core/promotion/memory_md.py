@@ -61,6 +61,18 @@ def _titles(head: str) -> list[str]:
     return found
 
 
+def titles_of(head: str) -> list[str]:
+    """The titles an entry's first line may be read with (shortest first); [] for any other
+    line."""
+    return _titles(head) if head.startswith(_HEAD) else []
+
+
+def section_name(line: str) -> str | None:
+    """The section a `## name` line opens (its line ending taken off first), else None."""
+    found = _SECTION.match(bare(line))
+    return found.group(1) if found else None
+
+
 def _is_entry(line: str) -> bool:
     return line.startswith(_HEAD)
 
@@ -215,6 +227,15 @@ class MemoryDocument:
             return "same"
         place.replace(first, entry)
         return "update"
+
+    def only_entry(self, section: str, title: str) -> list[str] | None:
+        """The lines (without endings) of the one entry of `title` in `section`; None when
+        there is none or more than one."""
+        place = self._section(section)
+        numbers = place.numbers(title) if place else []
+        if place is None or len(numbers) != 1:
+            return None
+        return [bare(line) for line in place.lines_of(numbers[0])]
 
     def add_line(self, section: str, line: str) -> PromotionAction:
         """Add a plain line (`- text`, no title) at the end of the section (made when

@@ -156,8 +156,18 @@ def summary_text(plan: PromotionPlan, words: StoreWords) -> Text:
         (f"{plan.added:,} to add", "green"), " · ", (f"{plan.updated:,} to update", "yellow"),
         " · ", qualifying, f", {counted(len(plan.entries), 'entry', 'entries')}. Hand-written "
         "lines and other sections are kept as they are.",
+        *lost_summary(plan),
         *held_summary(plan),
     )
+
+
+def lost_summary(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
+    """What the file lost since our newest run on it (the agent's promotion cuts entries it
+    does not write itself): left as it is, and said."""
+    if not plan.lost:
+        return []
+    return ["\n", ("Lost since our last write", "yellow"), " (left as they are): ",
+            line("; ".join(plan.lost))]
 
 
 def held_summary(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:

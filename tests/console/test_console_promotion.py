@@ -116,3 +116,17 @@ async def test_space_drops_any_entry_and_keeps_it_again(home: Path) -> None:
         await pilot.press("space")
         await settle(pilot, app)
         assert screen.plan.dropped == [] and "Tea of choice" in screen.plan.after_text
+
+
+def test_the_summary_says_what_the_file_lost_since_our_last_write() -> None:
+    from core.models import PromotionPlan
+    from core.stores.nuggets.presentation import WORDS
+    from nuggets_tui.screens.promote import summary_text
+
+    plan = PromotionPlan(path="/m/MEMORY.md", directory_exists=True, threshold=3, entries=[],
+                         added=0, updated=0, before_text="", after_text="", diff="",
+                         lost=["“Meeting notes” (scratch) lost 2 of its 3 lines"])
+    shown = summary_text(plan, WORDS).plain
+    assert "Lost since our last write (left as they are): “Meeting notes” (scratch) lost 2" \
+        in shown
+    assert "Lost since" not in summary_text(plan.model_copy(update={"lost": []}), WORDS).plain

@@ -321,3 +321,39 @@ def test_our_promotion_of_what_the_agent_wrote_is_the_same_after_its_next_run() 
     assert agent_promote(notes, ours) == _fixture("agent-2.md")
     assert ours.count("**Dark theme**") == 1 and ours.count("then check the logs") == 1
     assert "- **Editor**: vim" in ours  # the most recently updated of the two
+
+
+def _cut_plan(notes: list[dict], now: str, last: str | None):  # type: ignore[no-untyped-def]
+    return plan_promotion(notes, Path("/m/MEMORY.md"), now, True, 3, last_written=last)
+
+
+def test_an_entry_cut_to_its_first_line_since_our_last_write_is_left_cut() -> None:
+    meeting = fact("m", "Meeting", "sync on Mondays\nbring the numbers", subject="session:x",
+                   scope="session", nuggetName="scratch")
+    whole = plan([meeting]).after_text
+    cut = whole.replace("sync on Mondays\nbring the numbers", "sync on Mondays")
+    assert cut != whole
+    for last in (whole, cut):  # our last write left it whole, or left it cut already
+        made = _cut_plan([meeting], cut, last)
+        assert [e.action for e in made.entries] == ["same"] and made.after_text == cut
+    # without our journal, or with a note changed since, the entry is written whole
+    assert _cut_plan([meeting], cut, None).after_text == whole
+    changed = {**meeting, "content": "sync on Mondays\nbring the charts"}
+    assert "bring the charts" in _cut_plan([changed], cut, whole).after_text
+    # a first line that changed is an update too
+    other = cut.replace("sync on Mondays", "sync on Tuesdays")
+    assert _cut_plan([meeting], other, whole).after_text == whole
+
+
+def test_lost_lines_names_cut_and_gone_entries_but_not_updated_ones() -> None:
+    from core.promotion.lost_lines import lost_lines
+
+    last = ("# Memory\n\nmine\n\n## s\n\n- **A**: one\ntwo\n\nthree\n- **B**: x\n- **C**: old\n"
+            "more\n")
+    now = "# Memory\n\n## s\n\n- **A**: one\n- **C**: new\nlines\n"
+    assert lost_lines(last, now) == ["“A” (s) lost 2 of its 3 lines", "“B” (s) is gone",
+                                     "1 other line (not an entry) is gone"]
+    assert lost_lines(last, last) == []
+    many = "## s\n" + "".join(f"- **T{i}**: a\nb\n" for i in range(7))
+    cut = "## s\n" + "".join(f"- **T{i}**: a\n" for i in range(7))
+    assert lost_lines(many, cut)[-1] == "and 2 more entries" and len(lost_lines(many, cut)) == 6

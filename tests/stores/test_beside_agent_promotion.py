@@ -79,3 +79,77 @@ def test_the_first_round_makes_our_indented_lines_flush_left_and_keeps_the_hand_
     assert [line for line in ours.split("\n") if line not in agent.split("\n")] == [
         "Auto-promoted from nuggets graph notes (3+ recalls across sessions).",
         "My own line: ask before deploying on a Friday."]
+
+
+CUT = FIXTURES_DIR / "agent_rounds_cut"
+
+
+def test_an_entry_the_agent_cut_to_its_first_line_is_left_cut_in_five_alternating_rounds(
+    tmp_path: Path,
+) -> None:
+    """docs/PROMOTION.md, "Entries the agent cut". tests/fixtures/agent_rounds_cut/ was made by
+    the agent's own code, as above: `home/` built through its API (`remember` and `recall` for
+    two facts of nugget "memory", `createNote` and `graph.recordHit` for a note of that nugget
+    and one of nugget "scratch", which has no fact file, so the agent does not load it); then,
+    from no MEMORY.md, five rounds of our `promote --apply` and the agent's
+    `promoteFacts(shelf)`. The agent cut the scratch note's entry to its first line
+    (`agent-1.md`), and every later round of either side left the file as it was."""
+    home = tmp_path / "home"
+    shutil.copytree(CUT / "home", home)
+    memory_md = tmp_path / "memory" / "MEMORY.md"
+    memory_md.parent.mkdir()
+    seen = []
+    for day in range(1, 6):
+        if day > 1:
+            shutil.copyfile(CUT / f"graph-after-agent-{day - 1}.json",
+                            home / "graph" / "graph.json")
+        _promote(home, memory_md, day)
+        ours = memory_md.read_bytes()
+        given = CUT / ("ours-1.md" if day == 1 else f"agent-{day - 1}.md")
+        assert ours == given.read_bytes(), f"round {day}: our run re-added what the agent cut"
+        memory_md.write_bytes((CUT / f"agent-{day}.md").read_bytes())  # the agent's, replayed
+        seen += [ours, memory_md.read_bytes()]
+    assert len(set(seen[1:])) == 1
+    cut = b"- **Meeting notes**: sync on Mondays\n\n"
+    assert cut not in seen[0] and cut in seen[1]  # the agent did cut the entry we wrote whole
+
+
+def _cli(home: Path, memory_md: Path, *args: str) -> tuple[str, str]:
+    env = {"NUGGETS_MEMORY_MD": str(memory_md), "NUGGETS_HOME": "", "TZ": "UTC",
+           "NUGGETS_NOW": "2026-12-29T09:00:00Z"}
+    result = CliRunner().invoke(main, ["--home", str(home), *args], env=env)
+    assert result.exit_code == 0, result.output
+    return result.stdout, result.stderr
+
+
+def test_log_and_the_dry_run_say_which_entries_the_agent_cut_since_our_run(tmp_path: Path) -> None:
+    """The rounds of agent_rounds_cut above: after our run wrote the scratch note's entry whole
+    and the agent's cut it, `log` names it (from our run's text in the journal)."""
+    home = tmp_path / "home"
+    shutil.copytree(CUT / "home", home)
+    memory_md = tmp_path / "memory" / "MEMORY.md"
+    memory_md.parent.mkdir()
+    _promote(home, memory_md, 1)
+    assert "lost lines" not in _cli(home, memory_md, "log")[1]
+    memory_md.write_bytes((CUT / "agent-1.md").read_bytes())  # the agent's promoteFacts
+    _, told = _cli(home, memory_md, "log")
+    [run] = [line for line in _cli(home, memory_md, "log")[0].splitlines() if "promote" in line]
+    assert f"lost lines since our run {run.split()[0]}: “Meeting notes” (scratch) lost 2 of " \
+           "its 3 lines; 1 other line (not an entry) is gone" in told
+    out, _ = _cli(home, memory_md, "promote")
+    assert "Lost since our last write (left as they are): “Meeting notes” (scratch) lost 2" in out
+    assert memory_md.read_bytes() == (CUT / "agent-1.md").read_bytes()
+
+
+def test_log_says_the_agent_dropped_a_hand_written_line_our_run_kept(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    shutil.copytree(ROUNDS / "home", home)
+    memory_md = tmp_path / "memory" / "MEMORY.md"
+    memory_md.parent.mkdir()
+    memory_md.write_bytes(_fixture("start.md"))
+    _promote(home, memory_md, 1)
+    memory_md.write_bytes(_fixture("agent-1.md"))
+    _, told = _cli(home, memory_md, "log")
+    # our header line and the line written by hand, which the agent does not keep
+    assert "lost lines since our run" in told and "2 other lines (not an entry) are gone" in told
+    assert "“" not in told  # every entry kept all its lines

@@ -41,7 +41,7 @@ from core.journal.guarded_write import (
     settle,
     swap_outcome,
 )
-from core.journal.history import undo_blockers, undone_by
+from core.journal.history import last_file_run, undo_blockers, undone_by
 from core.journal.journaled_write import FileRuns, land
 from core.journal.own_files import OwnFile, OwnFiles, own_file, plain_name
 from core.models import (
@@ -69,6 +69,7 @@ from core.promotion.candidates import (
     refused_plan,
     resolve_memory_md,
 )
+from core.promotion.lost_lines import lost_lines
 from core.promotion.memory_md import read_memory_md
 from core.promotion.secret_screen import contact_allowed
 from core.reflection.reflect import plan_pass
@@ -449,7 +450,7 @@ class NuggetsStore:
         """The applied runs, newest first (headers only); an entry that cannot be read is
         skipped and named in the notices."""
         headers, skipped = read_headers(self.home, self.files)
-        self.notices += skipped
+        self.notices += skipped + self._lost_since_last_run()
         return headers
 
     @property
@@ -679,7 +680,28 @@ class NuggetsStore:
                                 sum(qualifies(n, threshold) for n in notes), refused)
         before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
         return plan_promotion(notes, path, before, exists, threshold, allow, base, drop,
-                              self.allow_contact or contact_allowed())
+                              self.allow_contact or contact_allowed(), self._last_written(path))
+
+    def _last_written(self, path: Path) -> str | None:
+        """What our newest run on the store's MEMORY.md left in it, when `path` is that file."""
+        if path != self.promotion_target():
+            return None
+        run = last_file_run(self.home, MEMORY_MD_NAME, self.files)
+        return None if run is None else run.file_after
+
+    def _lost_since_last_run(self) -> list[str]:
+        """A notice naming the entries MEMORY.md lost since our newest run on it (the agent's
+        promotion cuts the entries it does not write itself); none when nothing was lost."""
+        try:
+            path = self.promotion_target()
+            run = last_file_run(self.home, MEMORY_MD_NAME, self.files)
+            if run is None or run.file_after is None or _refusal(path):
+                return []
+            lost = lost_lines(run.file_after, read_memory_md(path)[0])
+        except (NuggetsError, OSError, RuntimeError):  # the file's own command reports it
+            return []
+        return [f"{path} lost lines since our run {run.run_id}: {'; '.join(lost)}"
+                ] if lost else []
 
     def plan_promotions(
         self, threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
