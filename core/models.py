@@ -319,6 +319,7 @@ class PromotionPlan(CamelModel):
     dropped: list[PromotionEntry] = Field(default_factory=list)  # left out by the operator
     qualifying: int = 0  # notes recalled `threshold`+ times (several may share one entry)
     refused: list[str] = Field(default_factory=list)  # scopes not written, one line each
+    notices: list[str] = Field(default_factory=list)  # what the operator should know, a line each
 
     @property
     def changes_file(self) -> bool:

@@ -251,4 +251,5 @@ def shown_as_one(plans: list[PromotionPlan], path: Path, threshold: int) -> Prom
         updated=0, before_text="", after_text="", diff="".join(p.diff for p in plans),
         blocked=[b for p in plans for b in p.blocked],
         dropped=[d for p in plans for d in p.dropped],
-        qualifying=sum(p.qualifying for p in plans), refused=[r for p in plans for r in p.refused])
+        qualifying=sum(p.qualifying for p in plans), refused=[r for p in plans for r in p.refused],
+        notices=[n for p in plans for n in p.notices])
