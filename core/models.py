@@ -321,6 +321,7 @@ class PromotionPlan(CamelModel):
     refused: list[str] = Field(default_factory=list)  # scopes not written, one line each
     # what the file lost since our newest run on it, one phrase an entry (lost_lines.py)
     lost: list[str] = Field(default_factory=list)
+    notices: list[str] = Field(default_factory=list)  # what the operator should know, a line each
 
     @property
     def changes_file(self) -> bool:

@@ -334,10 +334,10 @@ def promote(obj: Context, memory_md: Path | None, threshold: int | None,
     else:
         added = sum(p.added for p in plans if p.directory_exists)
     _say_unused_allowances(plan, allow)
-    for refused in plan.refused:
-        _echo(f"nuggets: {one_line(refused)}", err=True)
+    for line in [*plan.refused, *plan.notices]:
+        _echo(f"nuggets: {one_line(line)}", err=True)
     if not do_apply:
-        current_run().warnings += plan.refused
+        current_run().warnings += [*plan.refused, *plan.notices]
     if as_json:
         entries = [e.to_json_dict() for e in plan.entries]
         blocked = [e.to_json_dict() for e in plan.blocked]
@@ -477,7 +477,7 @@ def _record_promotion(plan: PromotionPlan, added: int, entries: list[JournalEntr
     run.add_counts({"promoted_added": added, "promoted_updated": plan.updated,
                        "promotion_blocked": len(plan.blocked)})
     run.warnings += [f"held back {b.note_id}: {b.reason}" for b in plan.blocked]
-    run.warnings += plan.refused
+    run.warnings += [*plan.refused, *plan.notices]
     if not plan.directory_exists:
         run.warnings.append(f"promotion skipped: no directory for {plan.path}")
     for number, entry in enumerate(entries):
@@ -529,8 +529,8 @@ def daily(obj: Context) -> None:
         promotion, added = memory.promote_now()
         _record_promotion(promotion, added, memory.promotion_runs, daily=True)
     where = shown_path(promotion.path)
-    for refused in promotion.refused:
-        say(refused)
+    for line in [*promotion.refused, *promotion.notices]:
+        say(line)
     say(f"Promotion: {counted(added, 'new entry', 'new entries')} to {where}"
         if promotion.directory_exists else f"Promotion skipped: no directory for {where}")
     if promotion.blocked:

@@ -85,6 +85,7 @@ def promotion_text(plan: PromotionPlan, words: StoreWords) -> Iterator[str]:
     rule = words.promotion_rule
     name = plan.path.rsplit("/", 1)[-1]
     yield from (one_line(refused) for refused in plan.refused)
+    yield from (one_line(notice) for notice in plan.notices)
     if plan.refused and not (plan.entries or plan.blocked or plan.dropped):
         return  # nothing else to say of a scope that is not written
     if not plan.directory_exists:

@@ -270,4 +270,5 @@ def shown_as_one(plans: list[PromotionPlan], path: Path, threshold: int) -> Prom
         blocked=[b for p in plans for b in p.blocked],
         dropped=[d for p in plans for d in p.dropped],
         qualifying=sum(p.qualifying for p in plans), refused=[r for p in plans for r in p.refused],
-        lost=[lost for p in plans for lost in p.lost])
+        lost=[lost for p in plans for lost in p.lost],
+        notices=[n for p in plans for n in p.notices])

@@ -237,10 +237,11 @@ class MemoryDocument:
             return None
         return [bare(line) for line in place.lines_of(numbers[0])]
 
-    def add_line(self, section: str, line: str) -> PromotionAction:
+    def add_line(self, section: str, line: str, before: str | None = None) -> PromotionAction:
         """Add a plain line (`- text`, no title) at the end of the section (made when
-        missing) unless the section holds it already: "add" or "same"."""
-        place = self._section(section) or self._add_section(section)
+        missing; before the first section whose name starts with `before`, when given) unless
+        the section holds it already: "add" or "same"."""
+        place = self._section(section) or self._add_section(section, before)
         if any(bare(held) == line for chunk in place.chunks for held in chunk):
             return "same"
         place.append([line + self.eol], last_section=place is self.sections[-1], eol=self.eol)
@@ -270,12 +271,34 @@ class MemoryDocument:
         """The sections with an entry of `title`."""
         return [s.name for s in self.sections if s.numbers(title)]
 
-    def _add_section(self, name: str) -> _Section:
-        """Before the first section that ranks after it, or at the end; a blank line before
-        the heading unless there is one (or nothing) already."""
+    def move_before(self, name: str, before: str) -> bool:
+        """Move section `name` up to just before the first section whose name starts with
+        `before`, when it comes after it; True when it moved."""
+        place = self._section(name)
+        first = self._first_starting(before)
+        if place is None or first is None or first > self.sections.index(place):
+            return False
+        at = self.sections.index(place)
+        del self.sections[at]
+        if at == len(self.sections):  # it ended the file: the section before it does now
+            self.sections[-1].trim_end()
+        place.trim_end()
+        place.chunks.append([self.eol])
+        self.sections.insert(first, place)
+        return True
+
+    def _first_starting(self, prefix: str) -> int | None:
+        return next((i for i, s in enumerate(self.sections) if s.name.startswith(prefix)), None)
+
+    def _add_section(self, name: str, ahead_of: str | None = None) -> _Section:
+        """Before the first section that ranks after it (or whose name starts with `ahead_of`),
+        or at the end; a blank line before the heading unless there is one (or nothing)
+        already."""
         rank = section_rank(name)
         at = next((i for i, s in enumerate(self.sections) if section_rank(s.name) > rank),
                   len(self.sections))
+        first = self._first_starting(ahead_of) if ahead_of is not None else None
+        at = at if first is None else min(at, first)
         before = self.sections[at - 1] if at > 0 else None
         above = before.text_lines()[-1] if before else (self.preamble or [""])[-1]
         if above.strip():

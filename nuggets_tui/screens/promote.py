@@ -135,7 +135,7 @@ def held_text(row: Entry, name: str = "MEMORY.md") -> Text:
 def summary_text(plan: PromotionPlan, words: StoreWords) -> Text:
     qualifying = join(f"{counted(plan.qualifying, 'note')} ",
                       line(words.promotion_rule.format(threshold=plan.threshold)))
-    if plan.refused:
+    if plan.refused and not (plan.entries or plan.blocked or plan.dropped):
         return join(Text("Nothing can be written", style="bold"), ": ",
                     *(part for refused in plan.refused for part in (line(refused), "\n")),
                     qualifying, ".")
@@ -158,6 +158,7 @@ def summary_text(plan: PromotionPlan, words: StoreWords) -> Text:
         "lines and other sections are kept as they are.",
         *lost_summary(plan),
         *held_summary(plan),
+        *(part for said in [*plan.refused, *plan.notices] for part in ("\n", line(said))),
     )
 
 
@@ -253,7 +254,7 @@ class PromoteScreen(Screen[bool]):
         plan = self.plan
         if plan is None:
             return Text("")
-        if not plan.directory_exists or plan.refused:
+        if not plan.directory_exists or (plan.refused and not plan.diff):
             return Text("No diff: nothing would be written.", style="dim")
         if self._body is None or self._body[0] is not plan:
             diff = plan.diff.replace(plan.path, shown_path(plan.path))

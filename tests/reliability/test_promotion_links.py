@@ -90,10 +90,11 @@ def _microclaw(tmp_path: Path) -> Path:
     insert(conn, "The project deploys on Fridays", confidence=0.9)  # global
     insert(conn, "User prefers short answers", chat_id=7, category="PROFILE", confidence=0.9)
     insert(conn, "User likes tea", chat_id=8, category="PROFILE", confidence=0.9)
+    conn.execute("UPDATE memories SET chat_channel = 'telegram' WHERE chat_id IS NOT NULL")
     conn.commit()
     conn.close()
     for chat in ("7", "8"):
-        (db.parent / "groups" / chat).mkdir(parents=True)
+        (db.parent / "groups" / "telegram" / chat).mkdir(parents=True)
     return db.parent.parent
 
 
@@ -105,17 +106,17 @@ def test_a_linked_chat_is_refused_and_the_other_scopes_are_written(tmp_path: Pat
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     if planted == "AGENTS.md":
-        (groups / "7" / "AGENTS.md").symlink_to(rc)
+        (groups / "telegram" / "7" / "AGENTS.md").symlink_to(rc)
     else:
-        (groups / "7").rmdir()
-        (groups / "7").symlink_to(elsewhere)
+        (groups / "telegram" / "7").rmdir()
+        (groups / "telegram" / "7").symlink_to(elsewhere)
     code, out, err = _cli("--microclaw", str(data), "promote", "--apply")
     assert code == 0, err
     refused = [line for line in err.splitlines() if "refused" in line]
     assert len(refused) == 1 and "promotion to chat-7 refused" in refused[0]
     assert rc.read_text() == RC and list(elsewhere.iterdir()) == []
     assert "deploys on Fridays" in (groups / "AGENTS.md").read_text()
-    assert "likes tea" in (groups / "8" / "AGENTS.md").read_text()
+    assert "likes tea" in (groups / "telegram" / "8" / "AGENTS.md").read_text()
     code, _, err = _cli("--microclaw", str(data), "daily")
     assert code == 0 and rc.read_text() == RC and list(elsewhere.iterdir()) == []
     record("links in place of a promotion target, refused")
@@ -126,7 +127,7 @@ def test_microclaw_plans_and_writes_refuse_the_linked_scope_only(tmp_path: Path)
     groups, rc = data / "runtime" / "groups", _rc(tmp_path)
     store = MicroClawStore(data)
     plans = {Path(p.path).parent.name: p for p in store.plan_promotions()}
-    (groups / "8" / "AGENTS.md").symlink_to(rc)
+    (groups / "telegram" / "8" / "AGENTS.md").symlink_to(rc)
     with pytest.raises(PromotionRefused, match="promotion to chat-8 refused"):
         store.promote(plans["8"])
     shown, added = store.promote_now()

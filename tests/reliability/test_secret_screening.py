@@ -169,9 +169,10 @@ def test_microclaw_holds_a_row_with_a_secret_back_from_agents_md(tmp_path: Path)
     insert(conn, f"Deploy token is ghp_{'x9Y8z7' * 6}", confidence=0.95)
     insert(conn, "Reach the owner on +1 415 555 0132", chat_id=7, category="PROFILE",
            confidence=0.9)
+    conn.execute("UPDATE memories SET chat_channel = 'telegram' WHERE chat_id IS NOT NULL")
     conn.commit()
     conn.close()
-    (db.parent / "groups" / "7").mkdir(parents=True)
+    (db.parent / "groups" / "telegram" / "7").mkdir(parents=True)
     store = MicroClawStore(db.parent.parent)
     plans = store.plan_promotions()
     held = {b.note_id: b for p in plans for b in p.blocked}
@@ -180,7 +181,7 @@ def test_microclaw_holds_a_row_with_a_secret_back_from_agents_md(tmp_path: Path)
     store.promote_now()
     written = (db.parent / "groups" / "AGENTS.md").read_text()
     assert "deploys on Fridays" in written and "ghp_" not in written
-    assert not (db.parent / "groups" / "7" / "AGENTS.md").exists()
+    assert not (db.parent / "groups" / "telegram" / "7" / "AGENTS.md").exists()
     store.allow_contact = True
     store.promote_now()
-    assert "+1 415 555 0132" in (db.parent / "groups" / "7" / "AGENTS.md").read_text()
+    assert "+1 415 555 0132" in (db.parent / "groups" / "telegram" / "7" / "AGENTS.md").read_text()

@@ -146,8 +146,8 @@ def test_agents_and_user_files_are_found_per_scope_and_read(tmp_path: Path) -> N
 
     assert found("global") == ["AGENTS.md"]
     assert found("telegram:123456789") == [
-        "AGENTS.md", "telegram/AGENTS.md", "telegram/123456789/AGENTS.md",
-        "telegram/123456789/USER.md"]
+        "AGENTS.md", "telegram/AGENTS.md", "telegram/1/AGENTS.md",
+        "telegram/1/USER.md"]
     assert found("chat-42") == ["AGENTS.md", "42/AGENTS.md"]
     user = store.memory_files("telegram:123456789")[-1]
     assert user.name == "USER.md" and "Asia/Tokyo" in store.read_memory_file(user)

@@ -28,10 +28,10 @@ DEMO_FILES = {
     "AGENTS.md": "# Global memory\n\n- Answer in the user's language.\n"
                  "- Never share one chat's memory in another.\n",
     "telegram/AGENTS.md": "# Telegram bot\n\n- Keep replies under 4096 characters.\n",
-    "telegram/123456789/AGENTS.md": "# Chat memory\n\n- Alice is a Rust developer in Tokyo.\n"
-                                    "- Prefers code examples over prose.\n",
-    "telegram/123456789/USER.md": "# Alice\n\nTimezone: Asia/Tokyo. Works on the billing "
-                                  "service.\n",
+    "telegram/1/AGENTS.md": "# Chat memory\n\n- Alice is a Rust developer in Tokyo.\n"
+                            "- Prefers code examples over prose.\n",
+    "telegram/1/USER.md": "# Alice\n\nTimezone: Asia/Tokyo. Works on the billing "
+                          "service.\n",
     "42/AGENTS.md": "# Chat memory (older layout)\n\n- Weekly report goes out on Mondays.\n",
 }
 

@@ -81,21 +81,23 @@ class MemoryFile:
     name: str  # "AGENTS.md" or "USER.md"
 
 
+NAME_MAX = 255  # bytes in one path component on the usual filesystems
+
+
 def _chat_dirs(groups: Path, scope: Scope) -> list[Path]:
-    """A chat's directories, newest layout first: <channel>/<external id>, <channel>/<chat id>,
-    then the older <chat id> (and <external id>) directly under groups/."""
-    dirs: list[Path] = []
-    ids = [i for i in (scope.external_chat_id, str(scope.chat_id)) if i and _plain_name(i)]
-    if scope.channel and _plain_name(scope.channel):
-        dirs += [groups / scope.channel / i for i in ids]
-    dirs += [groups / i for i in ids]
-    return list(dict.fromkeys(dirs))
+    """A chat's directories: the one the bot reads, `<channel>/<chat id>` (its internal
+    `chats.chat_id`, never the external id), then the older `<chat id>` under groups/."""
+    dirs = [groups / str(scope.chat_id)]
+    if scope.channel and _plain_name(scope.channel.strip()):
+        dirs.insert(0, groups / scope.channel.strip() / str(scope.chat_id))
+    return dirs
 
 
 def _plain_name(part: str) -> bool:
-    """A path component that stays one directory level (no separators, no dot names)."""
+    """A path component that stays one directory level (no separators, no dot names) and
+    that a filesystem takes (not longer than NAME_MAX bytes)."""
     return bool(part) and "/" not in part and "\\" not in part and part not in (".", "..") \
-        and "\0" not in part
+        and "\0" not in part and len(part.encode("utf-8", "surrogatepass")) <= NAME_MAX
 
 
 def candidate_files(data_dir: Path, scope: Scope) -> list[MemoryFile]:
@@ -104,27 +106,51 @@ def candidate_files(data_dir: Path, scope: Scope) -> list[MemoryFile]:
     found = [MemoryFile(groups / "AGENTS.md", "global", "AGENTS.md")]
     if scope.is_global:
         return found
-    if scope.channel and _plain_name(scope.channel):
-        found.append(MemoryFile(groups / scope.channel / "AGENTS.md", "bot", "AGENTS.md"))
+    if scope.channel and _plain_name(scope.channel.strip()):
+        found.append(MemoryFile(groups / scope.channel.strip() / "AGENTS.md", "bot",
+                                "AGENTS.md"))
     for directory in _chat_dirs(groups, scope):
         found += [MemoryFile(directory / "AGENTS.md", "chat", "AGENTS.md"),
                   MemoryFile(directory / "USER.md", "chat", "USER.md")]
     return found
 
 
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name too long, a loop: not a file of the bot's
+        return False
+
+
 def scope_files(data_dir: Path, scope: Scope) -> list[MemoryFile]:
     """The file memory that exists for this scope (global AGENTS.md, the bot's, the chat's and
     its USER.md), most general first."""
-    return [f for f in candidate_files(data_dir, scope) if f.path.is_file()]
+    return [f for f in candidate_files(data_dir, scope) if _is_file(f.path)]
 
 
-def agents_md_target(data_dir: Path, scope: Scope) -> Path:
-    """The AGENTS.md a promotion of this scope's rows writes: global -> groups/AGENTS.md; a chat
-    -> the chat's AGENTS.md that exists (either layout), else the newest layout's path."""
+def target_problem(scope: Scope) -> str | None:
+    """Why no AGENTS.md the bot reads can be named for this scope, in one line; None when
+    one can."""
+    if scope.is_global:
+        return None
+    channel = (scope.channel or "").strip()
+    if not channel:
+        return (f"{scope.nugget}: its channel is not known, so the AGENTS.md the bot reads "
+                "for it cannot be named; not promoted")
+    if not _plain_name(channel):
+        return (f"{scope.nugget}: its channel is not a name a folder can have, so the "
+                "AGENTS.md the bot reads for it cannot be named; not promoted")
+    return None
+
+
+def agents_md_target(data_dir: Path, scope: Scope) -> Path | None:
+    """The AGENTS.md the bot reads for this scope, which promotion writes: global ->
+    `groups/AGENTS.md`; a chat -> `groups/<channel>/<chats.chat_id>/AGENTS.md` (the bot's
+    MemoryManager: the channel trimmed, the internal chat id). None when it cannot be named
+    (`target_problem` says why)."""
     groups = groups_dir(data_dir)
     if scope.is_global:
         return groups / "AGENTS.md"
-    chat_files = [f.path for f in candidate_files(data_dir, scope)
-                  if f.level == "chat" and f.name == "AGENTS.md"]
-    existing = [p for p in chat_files if p.is_file()]
-    return (existing or chat_files or [groups / f"{scope.chat_id}" / "AGENTS.md"])[0]
+    if target_problem(scope) is not None:
+        return None
+    return groups / (scope.channel or "").strip() / str(scope.chat_id) / "AGENTS.md"

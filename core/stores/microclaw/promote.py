@@ -2,12 +2,12 @@
 
 Active PROFILE and KNOWLEDGE rows with confidence at or above the threshold (a percentage,
 80 unless set) go to the AGENTS.md of their scope (global -> `groups/AGENTS.md`, a chat -> its
-AGENTS.md) under `## Promoted memories`, one `- <content>` line each. The file is edited in
-place (core/promotion/memory_md.py): hand-written text is kept, a line already there is not added
-again,
-screening (core/promotion/screening.py) holds back what must not reach the bot's prompt. Each file
-is
-its own plan and its own journaled run, so each undoes on its own.
+`<channel>/<chats.chat_id>/AGENTS.md`, the file the bot reads) under `## Promoted memories`,
+one `- <content>` line each, that section before the first `## Person:` heading (the bot's
+write_memory rewrites those). The file is edited in place (core/promotion/memory_md.py):
+hand-written text is kept, a row whose text is in the file already is not added again,
+screening (core/promotion/screening.py) holds back what must not reach the bot's prompt. Each
+file is its own plan and its own journaled run, so each undoes on its own.
 """
 
 from __future__ import annotations
@@ -21,10 +21,13 @@ from core.notes.snapshot import EMPTY_FINGERPRINT
 from core.promotion.candidates import entry_hash, is_allowed, shown_text, shown_title
 from core.promotion.memory_md import MemoryDocument, split_lines
 from core.promotion.screening import screen
-from core.stores.microclaw.paths import agents_md_target
+from core.stores.microclaw.paths import agents_md_target, target_problem
 from core.stores.microclaw.rows import scope_of
 
 SECTION = "Promoted memories"
+# The bot's write_memory replaces a chat file's `## Person: <sender>` section up to the next
+# one or the end: our section before the first of them is never inside one.
+PERSON = "Person:"
 DEFAULT_THRESHOLD = 80  # percent confidence
 PROMOTED_CATEGORIES = ("PROFILE", "KNOWLEDGE")
 
@@ -40,14 +43,33 @@ def entry_line(note: RawNote) -> str:
     return f"- {' '.join(str(note.get('content', '')).split())}"
 
 
-def targets(data_dir: Path, notes: list[RawNote],
-            threshold: int = DEFAULT_THRESHOLD) -> dict[Path, list[RawNote]]:
-    """The rows to promote, by the AGENTS.md they go to (oldest row first in each)."""
+def collapsed(text: str) -> str:
+    """Text with every run of white space one space (the bot's normalize_memory_content)."""
+    return " ".join(text.split())
+
+
+def in_text(note: RawNote, collapsed_text: str) -> bool:
+    """Whether the row's text is in the file already (a row `write_memory` made holds the
+    text it wrote, white space collapsed)."""
+    content = collapsed(str(note.get("content", "")))
+    return bool(content) and content in collapsed_text
+
+
+def targets(data_dir: Path, notes: list[RawNote], threshold: int = DEFAULT_THRESHOLD
+            ) -> tuple[dict[Path, list[RawNote]], dict[str, str]]:
+    """The rows to promote, by the AGENTS.md the bot reads for their scope (oldest row first
+    in each); and the scopes no such file can be named for, each with its one line."""
     found: dict[Path, list[RawNote]] = {}
+    skipped: dict[str, str] = {}
     for note in notes:
         if promotable(note, threshold) and "microclaw" in note:
-            found.setdefault(agents_md_target(data_dir, scope_of(note)), []).append(note)
-    return found
+            scope = scope_of(note)
+            path = agents_md_target(data_dir, scope)
+            if path is None:
+                skipped[scope.nugget] = target_problem(scope) or scope.nugget
+            else:
+                found.setdefault(path, []).append(note)
+    return found, skipped
 
 
 def plan_file(notes: list[RawNote], path: Path, before_text: str, directory_exists: bool,
@@ -57,6 +79,8 @@ def plan_file(notes: list[RawNote], path: Path, before_text: str, directory_exis
     """One AGENTS.md edited: screened entries held back unless allowed, dropped ones left
     out; writes nothing."""
     doc = MemoryDocument(before_text, [])
+    moved = doc.move_before(SECTION, PERSON)
+    held = collapsed(before_text)
     entries: list[PromotionEntry] = []
     blocked: list[BlockedEntry] = []
     dropped: list[PromotionEntry] = []
@@ -76,9 +100,9 @@ def plan_file(notes: list[RawNote], path: Path, before_text: str, directory_exis
         if note["id"] in drop:
             dropped.append(PromotionEntry(**common, action="drop"))
             continue
-        action = doc.add_line(SECTION, line)
+        action = "same" if in_text(note, held) else doc.add_line(SECTION, line, before=PERSON)
         entries.append(PromotionEntry(**common, action=action, allowed_despite=reason))
-    after = doc.text() if any(e.action == "add" for e in entries) else before_text
+    after = doc.text() if moved or any(e.action == "add" for e in entries) else before_text
     diff = "".join(difflib.unified_diff(split_lines(before_text), split_lines(after),
                                         fromfile=f"{path} (now)", tofile=f"{path} (promoted)"))
     return PromotionPlan(

@@ -48,7 +48,7 @@ from core.journal.guarded_write import (
     has_leftovers,
     settle,
 )
-from core.journal.history import undone_by
+from core.journal.history import in_effect, undone_by
 from core.journal.journaled_write import FileRuns, land
 from core.journal.own_files import OwnFile, OwnFiles, own_file, plain_name
 from core.models import (
@@ -532,5 +532,18 @@ class MicroClawRuns:
         headers, skipped = read_headers(self.journal_home, self.files)
         self.notices += skipped
         return headers
+
+    def promoted_to(self, path: Path) -> set[str]:
+        """The rows our promotions still in effect wrote to this AGENTS.md."""
+        headers, _ = read_headers(self.journal_home, self.files)
+        found: set[str] = set()
+        for header in headers:
+            if header.kind != "promote" or header.file_name is None \
+                    or not in_effect(headers, header.run_id):
+                continue
+            with contextlib.suppress(OSError, NuggetsError):  # log and undo say what is wrong
+                if own_file(header.file_name, self.files).path == path:
+                    found |= {e.note_id for e in self.run(header.run_id).promoted or []}
+        return found
 
 

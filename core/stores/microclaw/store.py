@@ -14,7 +14,7 @@ from pathlib import Path
 
 from core.browse.shelf import Shelf
 from core.clock import Clock, system_clock, to_iso
-from core.errors import GraphError, MicroClawError, reason_of
+from core.errors import GraphError, MicroClawError, NuggetsError, reason_of
 from core.gc_pause import paused_gc
 from core.journal.entries import JournalHeader
 from core.models import (
@@ -127,7 +127,7 @@ class MicroClawStore:
             scope = Scope(GLOBAL_NUGGET)
         found = [file.path for file in scope_files(self.home, scope)]
         target = agents_md_target(self.home, scope)
-        return found if target in found else [*found, target]
+        return found if target is None or target in found else [*found, target]
 
     def promotion_file_for(self, nugget: str | None) -> Path | None:
         if not nugget or nugget == GLOBAL_NUGGET:
@@ -290,11 +290,16 @@ class MicroClawStore:
         """Every scope's AGENTS.md edit, one plan per file (global first); writes nothing.
         `threshold`: the confidence, in percent, a row needs."""
         notes = (graph or self.read()).notes
+        rows_by_file, skipped = targets(self.home, notes, threshold)
         # The global file always, so that "nothing qualifies" is a plan to show, not silence.
-        found = {self.promotion_target(): [], **targets(self.home, notes, threshold)}
+        found = {self.promotion_target(): [], **rows_by_file}
         ordered = sorted(found.items(),
                          key=lambda item: (item[0] != self.promotion_target(), str(item[0])))
-        return [self._plan_file(path, rows, threshold, allow, drop) for path, rows in ordered]
+        plans = [self._plan_file(path, rows, threshold, allow, drop) for path, rows in ordered]
+        groups = groups_dir(self.home)
+        return plans + [refused_plan(groups, groups.is_dir(), threshold,
+                                     sum(n["nuggetName"] == nugget for n in notes), line)
+                        for nugget, line in sorted(skipped.items())]
 
     def plan_promotion(self, memory_md: Path | None = None,
                        threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
@@ -302,20 +307,39 @@ class MicroClawStore:
                        drop: Collection[str] = ()) -> PromotionPlan:
         """One AGENTS.md's edit (the global one unless named): the rows of its scope."""
         path = self.promotion_target(memory_md)
-        found = targets(self.home, (graph or self.read()).notes, threshold)
+        found, _ = targets(self.home, (graph or self.read()).notes, threshold)
         rows = next((r for p, r in found.items() if os.path.abspath(p) == os.path.abspath(path)),
                     [])
         return self._plan_file(path, rows, threshold, allow, drop)
 
     def _plan_file(self, path: Path, rows: list[RawNote], threshold: int,
                    allow: Collection[str], drop: Collection[str]) -> PromotionPlan:
-        exists = path.parent.is_dir()
-        refused = self._refusal(path, [r["nuggetName"] for r in rows])
-        if refused:  # not even read: a link may lead anywhere
-            return refused_plan(path, exists, threshold, len(rows), refused)
-        before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
-        return plan_file(rows, path, before, exists, threshold, allow, base, drop,
+        nuggets = [r["nuggetName"] for r in rows]
+        try:
+            exists = path.parent.is_dir()
+            refused = self._refusal(path, nuggets)
+            if refused:  # not even read: a link may lead anywhere
+                return refused_plan(path, exists, threshold, len(rows), refused)
+            before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
+        except (OSError, NuggetsError) as exc:  # this scope only: every other one goes on
+            scope = nuggets[0] if nuggets else GLOBAL_NUGGET
+            return refused_plan(path, False, threshold, len(rows),
+                                f"{scope}: {reason_of(exc)}; not promoted")
+        plan = plan_file(rows, path, before, exists, threshold, allow, base, drop,
                          self.allow_contact or contact_allowed())
+        return plan.model_copy(update={"notices": self._erased(path, plan)})
+
+    def _erased(self, path: Path, plan: PromotionPlan) -> list[str]:
+        """Rows a promotion of ours wrote to this file that are no longer in it and are
+        planned again: the bot's write_memory rewrote the file (a global or bot file whole, a
+        chat's `## Person:` section to the next one or the end)."""
+        again = {e.note_id for e in plan.entries if e.action == "add"}
+        gone = self._runs.promoted_to(path) & again
+        if not gone:
+            return []
+        return [f"{path}: {len(gone)} promoted row(s) no longer in it, removed by a later "
+                f"write (the bot's write_memory rewrites the file): {', '.join(sorted(gone))}; "
+                "planned again"]
 
     def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
                    summary: str) -> JournalEntry:
@@ -374,7 +398,8 @@ class MicroClawStore:
 
         if memory_md is not None:
             return one(memory_md)
-        done = [one(Path(p.path)) for p in self.plan_promotions(threshold, allow, drop=drop)]
+        done = [(p, 0) if p.refused else one(Path(p.path))
+                for p in self.plan_promotions(threshold, allow, drop=drop)]
         if self.promotion_runs:
             self.promotion_run = self.promotion_runs[-1]
         plans = [p for p, _ in done]
