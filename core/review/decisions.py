@@ -166,7 +166,6 @@ def settle_both(store: Any, group: Group,
     if key in settled:
         return None
     after = json.dumps({"bothStand": sorted(settled | {key})}, indent=2) + "\n"
-    path.parent.mkdir(parents=True, exist_ok=True)  # beside a journal not yet written (MicroClaw)
     return store.write_file(path, before, after, "decide",
                             f"both stand: {group.topic} ({group.id})")
 

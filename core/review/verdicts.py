@@ -11,7 +11,8 @@ else `defer`. Verdicts are advice: acting on them is an ordinary plan (`act_oper
 API:
 - `judge(notes, now, topic=nuggets_topic, model=None, tokens=token_set) -> Judgement`
   (verdicts of the visible notes in file order, notices, token usage); `model`: a
-  `ModelJudge` (core/review/model_scorer.py)
+  `ModelJudge` (core/review/model_scorer.py); a note carrying its own system's verdict
+  (`storedVerdict`, `stored_verdict`) keeps it, scorer "stored"
 - `Verdict` (note_id, scores, strength, verdict, reasons, why, compress_target,
   merge_candidate_ids, scorer); `strength_of(scores)`, `check_strength(scores, strength)`,
   `verdict_rule(strength, noise_risk, compress_target, merge_ids) -> (verdict, why)`
@@ -159,6 +160,22 @@ def default_verdict(note: RawNote, context: ScoringContext, found: Siblings) -> 
 ModelJudge = Callable[[list[RawNote], ScoringContext, Siblings], Judgement]
 
 
+def stored_verdict(note: RawNote) -> Verdict | None:
+    """The verdict a note's own memory system gave it (`storedVerdict`: verdict, scores,
+    strength, why), kept as given: a system that scores its memories is not scored again."""
+    stored = note.get("storedVerdict")
+    if not isinstance(stored, dict) or stored.get("verdict") not in VERDICTS:
+        return None
+    scores = {k: float(v) for k, v in (stored.get("scores") or {}).items()
+              if isinstance(v, int | float)}
+    strength = stored.get("strength")
+    target = stored.get("compressTarget")
+    return Verdict(note["id"], scores, float(strength) if isinstance(strength, int | float)
+                   else 0.0, str(stored["verdict"]), {}, str(stored.get("why") or ""),
+                   target if isinstance(target, str) else None,
+                   tuple(str(i) for i in stored.get("mergeCandidateIds") or ()), "stored")
+
+
 def judge(notes: list[RawNote], now: datetime, topic: TopicKey = nuggets_topic,
           model: ModelJudge | None = None, tokens: Tokenizer = token_set) -> Judgement:
     """A verdict for every visible note, in file order (pure, given the clock). Each note's
@@ -167,13 +184,20 @@ def judge(notes: list[RawNote], now: datetime, topic: TopicKey = nuggets_topic,
     visible = [n for n in notes if not fields.hidden(n)]
     context = ScoringContext(now, topic_sessions(notes, topic))
     found = siblings(notes, now, topic, tokens)
+    own = {n["id"]: v for n in visible if (v := stored_verdict(n)) is not None}
     notices = [f"{n['id']}: stored scores refused ({why}); scored again"
-               for n in visible if (why := stored_drift(n))]
+               for n in visible if n["id"] not in own and (why := stored_drift(n))]
+    rest = [n for n in visible if n["id"] not in own]
     if model is not None:
-        judgement = model(visible, context, found)
+        judgement = model(rest, context, found) if rest else Judgement([])
         judgement.notices[:0] = notices
-        return judgement
-    return Judgement([default_verdict(n, context, found) for n in visible], notices)
+    else:
+        judgement = Judgement([default_verdict(n, context, found) for n in rest], notices)
+    if own:
+        scored = {v.note_id: v for v in judgement.verdicts}
+        judgement.verdicts = [own.get(n["id"]) or scored[n["id"]] for n in visible
+                              if n["id"] in own or n["id"] in scored]
+    return judgement
 
 
 def act_operations(verdicts: list[Verdict], verdict: str, ran_at: str,

@@ -154,7 +154,8 @@ class Writing(Protocol):
     def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
                    summary: str) -> JournalEntry:
         """Replace a small file of ours beside the journal (read as `before`; None: absent),
-        journaled as a run of `kind` that undo takes back."""
+        journaled as a run of `kind` that undo takes back. The store makes its folder: a
+        store that writes nothing refuses before anything exists."""
 
 
 class Promoting(Protocol):

@@ -9,8 +9,9 @@ from core.clock import Clock, system_clock
 from core.stores.base import Store, StoreKind
 from core.stores.microclaw.kind import KIND as MICROCLAW
 from core.stores.nuggets.kind import KIND as NUGGETS
+from core.stores.purifier.kind import KIND as PURIFIER
 
-STORE_KINDS: tuple[StoreKind, ...] = (NUGGETS, MICROCLAW)
+STORE_KINDS: tuple[StoreKind, ...] = (NUGGETS, MICROCLAW, PURIFIER)
 DEFAULT_KIND = NUGGETS
 
 

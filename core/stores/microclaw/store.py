@@ -344,6 +344,7 @@ class MicroClawStore:
     def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
                    summary: str) -> JournalEntry:
         """See NuggetsStore.write_file: a small file of ours, journaled, undoable."""
+        path.parent.mkdir(parents=True, exist_ok=True)  # beside a journal not yet written
         return self._runs.write_file(path, before, after, kind, summary)
 
     def promote(self, plan: PromotionPlan) -> int:

@@ -468,6 +468,7 @@ class NuggetsStore:
         """Replace a small file of ours (its text as read: `before`, None when absent) with
         `after`, journaled as a run of `kind` that undo takes back; refused as stale when the
         file changed since it was read."""
+        path.parent.mkdir(parents=True, exist_ok=True)
         base = EMPTY_FINGERPRINT if before is None else fingerprint(before.encode("utf-8"))
         with graph_lock(self.graph_path), directory_lock(path):
             self._settle_first()

@@ -1,0 +1,106 @@
+"""Reading the purifier's files without writing or locking them: JSONL ledgers whose bad
+lines are skipped and said, JSON documents, and one consistent read of all of them (read again
+when the manifest changes meanwhile)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from core.errors import GraphError
+from core.safeio.file_stamp import FileStamp
+from core.safeio.open_regular import GRAPH_BYTES, read_regular
+from core.stores.purifier import paths
+
+ATTEMPTS = 3
+
+
+@dataclass
+class Artifacts:
+    """Everything one read of a workspace found, and what it tolerated."""
+
+    claims: list[dict[str, Any]] = field(default_factory=list)
+    contradictions: list[dict[str, Any]] = field(default_factory=list)
+    rejected: list[dict[str, Any]] = field(default_factory=list)
+    deferred: list[dict[str, Any]] = field(default_factory=list)
+    manifest: dict[str, Any] = field(default_factory=dict)
+    notices: list[str] = field(default_factory=list)
+    raw: bytes = b""  # the claims file's bytes, for the fingerprint
+
+
+def read_jsonl(path: Path, notices: list[str]) -> tuple[list[dict[str, Any]], bytes]:
+    """The objects of a JSONL file; a line that is not a JSON object is skipped and said."""
+    try:
+        data = read_regular(path, GRAPH_BYTES)
+    except FileNotFoundError:
+        return [], b""
+    except (OSError, GraphError) as exc:
+        notices.append(f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc}); "
+                       "left out")
+        return [], b""
+    rows: list[dict[str, Any]] = []
+    bad: list[int] = []
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError:
+            bad.append(number)
+            continue
+        if isinstance(row, dict):
+            rows.append(row)
+        else:
+            bad.append(number)
+    if bad:
+        shown = ", ".join(map(str, bad[:5])) + (" …" if len(bad) > 5 else "")
+        notices.append(f"{path}: line {shown} is not a JSON object (truncated?); skipped, the "
+                       "rest is shown")
+    return rows, data
+
+
+def read_json(path: Path, notices: list[str]) -> dict[str, Any]:
+    try:
+        value = json.loads(read_regular(path, GRAPH_BYTES))
+    except FileNotFoundError:
+        return {}
+    except (OSError, GraphError, ValueError) as exc:
+        notices.append(f"{path}: not readable JSON ({getattr(exc, 'strerror', None) or exc}); "
+                       "left out")
+        return {}
+    if not isinstance(value, dict):
+        notices.append(f"{path}: not a JSON object; left out")
+        return {}
+    return value
+
+
+def read_artifacts(workspace: Path) -> Artifacts:
+    """One consistent read: the manifest's stamp is the same before and after, else again."""
+    runtime = paths.runtime_dir(workspace)
+    manifest_path = runtime / paths.MANIFEST
+    found = Artifacts()
+    for _ in range(ATTEMPTS):
+        before = FileStamp.of(manifest_path)
+        found = _read_once(runtime)
+        if FileStamp.of(manifest_path) == before:
+            return found
+    found.notices.append(f"{manifest_path}: changed while it was read (the purifier is "
+                         "running?); shown as last read")
+    return found
+
+
+def _read_once(runtime: Path) -> Artifacts:
+    found = Artifacts()
+    found.manifest = read_json(runtime / paths.MANIFEST, found.notices)
+    found.claims, found.raw = read_jsonl(runtime / paths.CLAIMS, found.notices)
+    found.contradictions, _ = read_jsonl(runtime / paths.CONTRADICTIONS, found.notices)
+    found.rejected, _ = read_jsonl(runtime / paths.REJECTED, found.notices)
+    found.deferred, _ = read_jsonl(runtime / paths.DEFERRED, found.notices)
+    schema = str(found.manifest.get("manifestSchemaVersion") or "")
+    if schema.isdigit() and int(schema) > paths.KNOWN_MANIFEST_SCHEMA:
+        found.notices.append(f"{runtime / paths.MANIFEST}: manifest schema {schema} is newer "
+                             f"than this console knows ({paths.KNOWN_MANIFEST_SCHEMA}): fields "
+                             "it does not know are left out")
+    return found

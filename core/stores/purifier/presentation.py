@@ -1,0 +1,67 @@
+"""How the front ends show a memory-purifier workspace: its words, the columns of its claims and
+candidates (the purifier's own status, verdict and scores), and a note on one line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.models import RawNote
+from core.safeio.inert_text import one_line
+from core.stores.base import NoteColumn, StoreWords
+
+WORDS = StoreWords(
+    system="memory-purifier",
+    source_label="purified claims",
+    pass_label="nothing: the purifier's workspace is read-only here",
+    promotion_label="nothing (read-only)",
+    promotion_rule="(read-only: nothing is promoted) {threshold}",
+    promotion_option="",
+    promotion_env="",
+    archive_effect="nothing: the purifier's files are never written",
+    side_file_title="",
+    side_file_why="",
+    side_files_sentence="",
+)
+
+
+def _info(note: RawNote) -> dict[str, Any]:
+    info = note.get("purifier")
+    return info if isinstance(info, dict) else {}
+
+
+def status(note: RawNote) -> str:
+    """A claim's status, or a candidate's Pass-1 verdict."""
+    info = _info(note)
+    return str(info.get("status") or info.get("verdict") or "")
+
+
+def strength(note: RawNote) -> str:
+    stored = note.get("storedVerdict")
+    value = stored.get("strength") if isinstance(stored, dict) else None
+    flag = "!" if _info(note).get("drift") else ""
+    return f"{value:.2f}{flag}" if isinstance(value, int | float) else ""
+
+
+def provenance(note: RawNote) -> str:
+    refs = _info(note).get("provenance") or []
+    first = refs[0] if refs and isinstance(refs[0], dict) else {}
+    span = first.get("lineSpan") or []
+    lines = f":{span[0]}-{span[-1]}" if isinstance(span, list) and span else ""
+    return f"{first.get('source') or ''}{lines}"
+
+
+COLUMNS: tuple[NoteColumn, ...] = (
+    NoteColumn("Status", 12, 6, status),
+    NoteColumn("Type", 10, 3, lambda note: str(note.get("type") or "")),
+    NoteColumn("Str.", 5, 5, strength, right=True),
+    NoteColumn("Source", 18, 2, provenance),
+    NoteColumn("Run", 9, 1, lambda note: str(_info(note).get("runId") or "")[:9]),
+    NoteColumn("Links", 5, 4, lambda note: str(len(note.get("links") or [])), right=True),
+)
+
+
+def note_summary(note: RawNote) -> str:
+    info = _info(note)
+    return (f"{one_line(status(note))} {one_line(str(note.get('type') or ''))} "
+            f"strength={one_line(strength(note))} source={one_line(provenance(note))} "
+            f"run={one_line(str(info.get('runId') or ''))}")
