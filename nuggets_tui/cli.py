@@ -177,7 +177,7 @@ def _flag_order(flag: str) -> int:
 @reports_errors
 def main(ctx: click.Context, verbose: bool, telemetry_dir: Path | None,
          **options: Any) -> None:
-    """Review and tidy an AI agent's long-term memory (Nuggets or MicroClaw).
+    """Review and tidy an AI agent's long-term memory (each system's options below).
 
     Without a command, opens the review console.
     """

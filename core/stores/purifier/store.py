@@ -183,7 +183,8 @@ class PurifierStore:
         raise refuse("apply")
 
     def reflect(self, nugget_name: str | None = None, limit: int | None = None,
-                uncapped: bool = False) -> tuple[Plan, JournalEntry | None]:
+                uncapped: bool = False,
+                also: Collection[str] = ()) -> tuple[Plan, JournalEntry | None]:
         raise refuse("reflect --apply")
 
     def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
