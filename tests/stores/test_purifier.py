@@ -176,6 +176,7 @@ def test_no_failure_warning_once_a_reconciliation_recovered() -> None:
 def test_a_stale_lock_and_a_dead_owners_lock_are_named(tmp_path: Path) -> None:
     workspace = copied(tmp_path, "after-first-run")
     lock = workspace / "runtime" / "locks" / "purifier-run.lock"
+    lock.parent.mkdir(exist_ok=True)  # an empty folder in the purifier's workspace: git keeps none
     lock.write_text(json.dumps({"run_id": "x", "pid": os.getpid()}))
     os.utime(lock, (0, 0))
     assert any("stale after 2h" in line for line in store(workspace).health())
