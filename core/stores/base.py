@@ -77,9 +77,6 @@ class Describing(Protocol):
     home: Path  # the directory the operator named (a Nuggets home, a MicroClaw data dir)
     clock: Clock
     notices: list[str]  # what settling and tolerant reads found, for the front ends to tell
-    promotion_run: JournalEntry | None  # the last promotion's journal entry
-    promotion_runs: list[JournalEntry]  # every file the last promote_now wrote, one run each
-    allow_contact: bool  # promote e-mail addresses and phone numbers (else from the environment)
 
     def note_summary(self, note: RawNote) -> str:
         """The note's own fields after its id, nugget and title on one line of `notes`
@@ -161,6 +158,7 @@ class Writing(Protocol):
 class Promoting(Protocol):
     promotion_run: JournalEntry | None  # the last promotion's journal entry
     promotion_runs: list[JournalEntry]  # every file the last promote_now wrote, one run each
+    allow_contact: bool  # promote e-mail addresses and phone numbers (else from the environment)
 
     def promotion_target(self, memory_md: Path | None = None) -> Path: ...
     def plan_promotion(self, memory_md: Path | None = None, threshold: int = ...,
