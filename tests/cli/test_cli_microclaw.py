@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from core.stores.microclaw.paths import database_path
 from nuggets_tui.cli import main
 
+OLD_TIME = "2025-01-01T00:00:00.000000+00:00"
 ENV = {"NUGGETS_NOW": "2026-11-24T09:00:00Z", "NUGGETS_JOURNAL_KEEP": "100"}
 
 
@@ -233,4 +234,25 @@ def test_our_journal_folder_linked_elsewhere_is_refused_and_nothing_is_written(
     code, _, err = run(data_dir, "archive", f"mc-{row}")
     assert code == 1 and "symbolic link" in err and len(err.strip().splitlines()) == 1
     assert sorted(p.name for p in elsewhere.iterdir()) == ["victim"]
+    assert archived(data_dir) == was
+
+
+def test_a_row_with_a_negative_id_is_named_and_skipped_while_every_other_row_works(
+        data_dir: Path) -> None:
+    conn = sqlite3.connect(database_path(data_dir))
+    victim = conn.execute("SELECT MAX(id) FROM memories WHERE is_archived = 0").fetchone()[0]
+    # a row the bot's stale step would archive, so the plan would touch it
+    conn.execute("UPDATE memories SET id = -5, confidence = 0.1, last_seen_at = ?, "
+                 "updated_at = ? WHERE id = ?", (OLD_TIME, OLD_TIME, victim))
+    conn.commit()
+    conn.close()
+    was = archived(data_dir)
+    code, out, err = run(data_dir, "reflect", "--apply")
+    assert code == 0 and "Applied as run" in out, err
+    lines = [line for line in err.splitlines() if "-5" in line]
+    assert len(lines) == 1 and "skipped" in lines[0]
+    assert archived(data_dir) > was
+    run_id = out.rsplit("nuggets undo ", 1)[1].strip(" )\n")
+    code, out, err = run(data_dir, "undo", run_id)
+    assert code == 0, err
     assert archived(data_dir) == was

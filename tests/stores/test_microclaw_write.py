@@ -13,6 +13,7 @@ from core.clock import fixed_clock
 from core.errors import MicroClawError, StalePlanError, UndoConflictError, UnknownNoteError
 from core.stores.microclaw.rows import rfc3339
 from core.stores.microclaw.runs import MicroClawRuns
+from core.stores.microclaw.store import MicroClawStore
 from tests.support.microclaw_rows import OLD, edges, make_db, plan_for, rows
 
 NOW = rfc3339(datetime(2026, 11, 24, 1, 0, tzinfo=UTC))  # as the bot writes times
@@ -285,7 +286,7 @@ def _check_round_trip(store) -> None:
 
 def test_the_demo_round_trips(tmp_path: Path) -> None:
     from core.stores.microclaw.demo import materialize_microclaw_demo
-    from core.stores.microclaw.store import MicroClawStore
+
 
     moment = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)
     data_dir = materialize_microclaw_demo(tmp_path / "demo", moment)
@@ -297,7 +298,7 @@ def test_the_demo_round_trips(tmp_path: Path) -> None:
 @pytest.mark.parametrize("version", [43, 12])
 def test_a_generated_database_round_trips(tmp_path: Path, version: int) -> None:
     from core.stores.microclaw.generate import generate
-    from core.stores.microclaw.store import MicroClawStore
+
 
     moment = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)
     db = tmp_path / "data" / "runtime" / "microclaw.db"
@@ -367,3 +368,18 @@ def test_unhide_sets_last_seen_so_the_stale_step_leaves_it_and_names_low_confide
     assert after[2]["is_archived"] == 0
     [notice] = runs.notices
     assert notice.startswith("mc-2: confidence below 0.45") and "mc-3" not in notice
+
+
+def test_a_row_with_a_negative_id_is_skipped_and_the_plan_is_not_stale(tmp_path: Path) -> None:
+    db = make_db(tmp_path / "runtime" / "microclaw.db")
+    touch(db, 2, id=-5, confidence=0.1, last_seen_at="2025-01-01T00:00:00Z",
+          updated_at="2025-01-01T00:00:00Z")
+    store = MicroClawStore(tmp_path, fixed_clock(datetime(2026, 11, 24, 1, 0, tzinfo=UTC)))
+    ids = {n["id"] for n in store.read().notes}
+    assert ids == {"mc-1", "mc-3", "mc-4", "mc-5", "mc-6"}
+    notices = store.take_notices()
+    assert len([n for n in notices if "-5" in n]) == 1
+    plan = store.plan()
+    assert not store.is_stale(plan)
+    entry = runs_of(db).apply(plan_for(db, archive=(1,)))
+    assert entry is not None and rows(db)[-5]["is_archived"] == 0
