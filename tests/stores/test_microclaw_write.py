@@ -3,6 +3,7 @@ transaction, a stale row refuses the whole apply, unhide/archive/undo round trip
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
@@ -10,7 +11,15 @@ from pathlib import Path
 import pytest
 
 from core.clock import fixed_clock
-from core.errors import MicroClawError, StalePlanError, UndoConflictError, UnknownNoteError
+from core.errors import (
+    MicroClawError,
+    NuggetsError,
+    StalePlanError,
+    UndoConflictError,
+    UnknownNoteError,
+)
+from core.journal.entries import journal_dir
+from core.notes.snapshot import fingerprint, json_bytes
 from core.stores.microclaw.rows import rfc3339
 from core.stores.microclaw.runs import MicroClawRuns
 from core.stores.microclaw.store import MicroClawStore
@@ -383,3 +392,32 @@ def test_a_row_with_a_negative_id_is_skipped_and_the_plan_is_not_stale(tmp_path:
     assert not store.is_stale(plan)
     entry = runs_of(db).apply(plan_for(db, archive=(1,)))
     assert entry is not None and rows(db)[-5]["is_archived"] == 0
+
+
+def _edit_entry(db: Path, run_id: str, column: str, value: object, refingerprint: bool) -> None:
+    """A hand edit of a run's journal entry: its before-image of mc-1 holds `value`."""
+    path = journal_dir(db.parent / "nuggets-review") / f"{run_id}.json"
+    header, body = path.read_text().split("\n", 1)
+    doc = json.loads(body)
+    doc["before"]["mc-1"]["microclaw"]["row"][column] = value
+    if refingerprint:  # an editor who knows how the entry is checked
+        doc["base_fingerprint"] = fingerprint(json_bytes(doc["before"], indent=False))
+    path.write_text(header + "\n" + json.dumps(doc))
+
+
+@pytest.mark.parametrize("column,value,refingerprint", [
+    ("content", "words the journal's editor chose", False),
+    ("category", "PROFILE", True),
+    ("content", "words the journal's editor chose", True),
+    ("confidence", 0.99, False),
+])
+def test_undo_of_a_hand_edited_entry_is_refused_in_one_line_and_writes_nothing(
+        db: Path, column: str, value: object, refingerprint: bool) -> None:
+    entry = runs_of(db).apply(plan_for(db, archive=(1, 3)))
+    assert entry is not None
+    _edit_entry(db, entry.run_id, column, value, refingerprint)
+    before = rows(db)
+    with pytest.raises(NuggetsError, match="journal entry was edited") as caught:
+        runs_of(db).undo(entry.run_id)
+    assert "\n" not in str(caught.value)
+    assert rows(db) == before

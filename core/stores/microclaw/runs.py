@@ -146,6 +146,28 @@ def changes_of(entry: JournalEntry) -> tuple[list[RowChange], list[Edge]]:
     return changes, edges
 
 
+# The columns a run of ours may change (archive, unhide, rescue, raising confidence): an
+# entry whose images differ in any other column was not written by us, and undo would write it.
+WRITABLE = frozenset(("is_archived", "archived_at", "updated_at", "last_seen_at", "expires_at",
+                      "confidence"))
+
+
+def tampered(entry: JournalEntry) -> str | None:
+    """Why a row run's entry cannot be what our run recorded, or None: its images no longer
+    hash to the fingerprints written with them, or a row's before- and after-image differ in
+    a column no run of ours writes (pure)."""
+    if (fingerprint(json_bytes(entry.before, indent=False)) != entry.base_fingerprint
+            or fingerprint(json_bytes(entry.after, indent=False)) != entry.result_fingerprint):
+        return "its images are not the ones its run recorded"
+    for key in sorted(entry.after):
+        before, after = plan_row(entry.before.get(key) or {}), plan_row(entry.after[key])
+        foreign = sorted(n for n in set(before) | set(after) if n not in WRITABLE
+                         and (n not in before or n not in after or before[n] != after[n]))
+        if foreign:
+            return f"{key} changes {', '.join(foreign)}, which no run of ours writes"
+    return None
+
+
 AGENTS_MD = "AGENTS.md"
 
 
@@ -370,6 +392,10 @@ class MicroClawRuns:
         entry = self._undoable(run_id)
         if entry.file_name is not None:
             return self._undo_file(entry)
+        why = tampered(entry)
+        if why:
+            raise NuggetsError(f"cannot undo {run_id}: its journal entry was edited ({why}); "
+                               "nothing was written")
         changed = self._blockers(entry)
         if changed:
             raise UndoConflictError(
