@@ -163,16 +163,54 @@ def test_undo_restores_the_before_images_and_keeps_edges(db: Path) -> None:
     assert rows(db)[3]["is_archived"] == 1
 
 
-def test_undo_refuses_when_a_row_changed_since(db: Path) -> None:
+def bot_tick(db: Path, deleted: int, rewritten: int) -> None:
+    """What the bot does at a tick: DELETEs an expired row (archived or not) and rewrites
+    another (its reflector)."""
+    conn = sqlite3.connect(db)
+    conn.execute("DELETE FROM memories WHERE id = ?", (deleted,))
+    conn.execute("UPDATE memories SET content = 'the bot rewrote it', is_archived = 0 "
+                 "WHERE id = ?", (rewritten,))
+    conn.commit()
+    conn.close()
+
+
+def test_undo_after_the_bots_tick_restores_the_other_rows_and_names_those_it_changed(
+        db: Path) -> None:
+    runs = runs_of(db)
+    was = rows(db)
+    entry = runs.apply(plan_for(db, archive=(1, 3, 4)))
+    assert entry is not None
+    bot_tick(db, deleted=3, rewritten=4)
+    assert runs.undo_blockers(entry.run_id)[1] == []  # not the whole run: nothing blocks it
+    bot = rows(db)[4]
+    undo = runs.undo(entry.run_id)
+    after = rows(db)
+    assert after[1] == was[1] and 3 not in after and after[4] == bot
+    said = [n for n in runs.notices if "mc-3" in n]
+    assert len(said) == 1 and "mc-3 (deleted)" in said[0] and "mc-4" in said[0]
+    assert "mc-3" in undo.summary and set(undo.after) == {"mc-1"}
+
+
+def test_undo_refuses_when_every_row_changed_since(db: Path) -> None:
     runs = runs_of(db)
     entry = runs.apply(plan_for(db, archive=(1, 3)))
     assert entry is not None
-    touch(db, 3, content="the bot rewrote it")
-    assert runs.undo_blockers(entry.run_id)[1] == ["mc-3"]
+    bot_tick(db, deleted=1, rewritten=3)
+    assert runs.undo_blockers(entry.run_id)[1] == ["mc-1 (deleted)", "mc-3"]
     before = rows(db)
     with pytest.raises(UndoConflictError, match="mc-3"):
         runs.undo(entry.run_id)
     assert rows(db) == before
+
+
+def test_unhide_of_a_row_the_bot_deleted_names_it_and_unhides_the_others(db: Path) -> None:
+    runs = runs_of(db)
+    runs.apply(plan_for(db, archive=(2, 4)))
+    bot_tick(db, deleted=2, rewritten=6)
+    entry = runs.unhide(["mc-2", "mc-4"])
+    assert entry is not None and set(entry.after) == {"mc-4"}
+    assert rows(db)[4]["is_archived"] == 0
+    assert len([n for n in runs.notices if "mc-2" in n]) == 1
 
 
 def test_unhide_round_trip_through_undo(db: Path) -> None:
