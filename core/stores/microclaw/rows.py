@@ -222,13 +222,14 @@ def skipped_rows(path: Path, skipped: list[int]) -> str:
             "cannot name (not a whole number of 0 or more); every other row is read")
 
 
-def read_notes(path: Path, busy_timeout: float = BUSY_TIMEOUT_S
+def read_notes(path: Path, busy_timeout: float = BUSY_TIMEOUT_S, said: list[str] | None = None
                ) -> tuple[Shape, list[RawNote], str, dict[int, tuple[str, str | None]],
                           list[int]]:
     """Every row as a note, read in one transaction; the shape, a fingerprint of what was
     read (it changes whenever a row, an edge or a triple does), each chat's activity, and the
-    ids of the rows left out (see `mappable`)."""
-    with read_only(path, busy_timeout) as conn:
+    ids of the rows left out (see `mappable`); `said` gets what a reader should know about
+    how it was read."""
+    with read_only(path, busy_timeout, said) as conn:
         shape = read_shape(conn, path)
         query, names = _select(shape)
         rows = conn.execute(query).fetchall()
@@ -293,9 +294,12 @@ def _chats_table(conn: sqlite3.Connection) -> dict[int, Identity]:
 
 
 def read_graph(path: Path, busy_timeout: float = BUSY_TIMEOUT_S) -> Graph:
-    shape, notes, fingerprint, activity, skipped = read_notes(path, busy_timeout)
+    said: list[str] = []
+    shape, notes, fingerprint, activity, skipped = read_notes(path, busy_timeout, said)
+    if skipped:
+        said.append(skipped_rows(path, skipped))
     doc = {"version": 3, "notes": notes,
            "microclaw": {"schemaVersion": shape.version, "columns": list(shape.memory_columns),
                          "supersedeEdges": shape.has_edges, "knowledgeGraph": shape.has_triples,
-                         "activity": activity, "skipped": skipped}}
+                         "activity": activity, "notices": said}}
     return Graph(path=path, doc=doc, fingerprint=fingerprint)
