@@ -9,6 +9,8 @@ What a read leaves on disk: the database file's bytes and times never change. A 
 whose `-wal`/`-shm` companions are absent (the bot is not running) gets them created by SQLite
 itself, as for any reader: an empty `-wal` and a 32 KB `-shm` index; a read-only connection may
 not remove them, and the bot reuses them when it starts. A rollback-journal database gets none.
+Where they cannot be created (a read-only filesystem), the database is read in SQLite's
+immutable mode, which needs neither (docs/MICROCLAW.md, "Reading without writing").
 """
 
 from __future__ import annotations
