@@ -263,6 +263,7 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
     else:
         plan = memory.plan(nugget, limit, uncapped, graph=shelf.graph if shelf else None)
         entry = None
+    _tell(memory)  # what the read and the plan skipped or read from elsewhere
     if as_json:
         _print_json(plan.result.to_json_dict())
         return
@@ -425,7 +426,9 @@ def archive(obj: Context, note_ids: tuple[str, ...]) -> None:
 @logs_run("undo")
 def undo(obj: Context, run_id: str, memory_md: Path | None) -> None:
     """Restore the notes an applied run changed (or the file a promotion wrote)."""
-    entry = obj.memory(memory_md).undo(run_id)
+    memory = obj.memory(memory_md)
+    entry = memory.undo(run_id)
+    _tell(memory)  # rows the store left as they are (MicroClaw: changed by the bot since)
     _record_entry(entry, "restored")
     restored = (f"{entry.file_name} as it was before it" if entry.file_name is not None
                 else counted(len(entry.after), "note"))

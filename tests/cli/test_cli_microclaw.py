@@ -4,14 +4,22 @@ command line as a Nuggets home."""
 from __future__ import annotations
 
 import hashlib
+import os
+import shlex
+import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from core.stores.microclaw.paths import database_path
 from nuggets_tui.cli import main
+from tests.support.microclaw_support import data_dir_with, simple_rows
 
+OLD_TIME = "2025-01-01T00:00:00.000000+00:00"
 ENV = {"NUGGETS_NOW": "2026-11-24T09:00:00Z", "NUGGETS_JOURNAL_KEEP": "100"}
 
 
@@ -58,11 +66,10 @@ def test_apply_unhide_undo_round_trip(data_dir: Path) -> None:
     code, out, _ = run(data_dir, "unhide", f"mc-{back}")
     assert code == 0 and "Unhid 1 note" in out
     assert back not in archived(data_dir)
+    assert len(now - was) > 1
     code, out, err = run(data_dir, "undo", run_id)
-    assert code == 1 and f"mc-{back}" in err  # that row changed since: named, nothing restored
-    unhide_run = run(data_dir, "log")[1].splitlines()[0].split()[0]
-    assert run(data_dir, "undo", unhide_run)[0] == 0
-    assert run(data_dir, "undo", run_id)[0] == 0
+    # that row changed since: named and left as it is; every other row restored
+    assert code == 0 and f"mc-{back}" in err and "left as they are" in err
     assert archived(data_dir) == was
 
 
@@ -234,3 +241,52 @@ def test_our_journal_folder_linked_elsewhere_is_refused_and_nothing_is_written(
     assert code == 1 and "symbolic link" in err and len(err.strip().splitlines()) == 1
     assert sorted(p.name for p in elsewhere.iterdir()) == ["victim"]
     assert archived(data_dir) == was
+
+
+def test_a_row_with_a_negative_id_is_named_and_skipped_while_every_other_row_works(
+        data_dir: Path) -> None:
+    conn = sqlite3.connect(database_path(data_dir))
+    victim = conn.execute("SELECT MAX(id) FROM memories WHERE is_archived = 0").fetchone()[0]
+    # a row the bot's stale step would archive, so the plan would touch it
+    conn.execute("UPDATE memories SET id = -5, confidence = 0.1, last_seen_at = ?, "
+                 "updated_at = ? WHERE id = ?", (OLD_TIME, OLD_TIME, victim))
+    conn.commit()
+    conn.close()
+    was = archived(data_dir)
+    code, out, err = run(data_dir, "reflect", "--apply")
+    assert code == 0 and "Applied as run" in out, err
+    lines = [line for line in err.splitlines() if "-5" in line]
+    assert len(lines) == 1 and "skipped" in lines[0]
+    assert archived(data_dir) > was
+    run_id = out.rsplit("nuggets undo ", 1)[1].strip(" )\n")
+    code, out, err = run(data_dir, "undo", run_id)
+    assert code == 0, err
+    assert archived(data_dir) == was
+
+
+def _read_only_mount_works(folder: Path) -> bool:
+    """Whether this machine lets a test mount a folder read-only in a namespace of its own."""
+    probe = subprocess.run(["unshare", "-m", "sh", "-c", f"mount --bind '{folder}' '{folder}' "
+                            f"&& mount -o remount,bind,ro '{folder}'"],
+                           capture_output=True, check=False) if shutil.which("unshare") else None
+    return probe is not None and probe.returncode == 0
+
+
+def test_a_wal_database_on_a_read_only_filesystem_is_read_in_immutable_mode(
+        tmp_path: Path) -> None:
+    """The bot stopped, its database in WAL mode without -wal/-shm, on a filesystem that
+    cannot be written (a read-only bind mount, in a mount namespace of the test's own)."""
+    data_dir = data_dir_with(tmp_path, simple_rows(3))
+    runtime = database_path(data_dir).parent
+    assert not list(runtime.glob("*-wal")) and not list(runtime.glob("*-shm"))
+    if not _read_only_mount_works(runtime):
+        pytest.skip("cannot mount a folder read-only here (needs unshare and mount)")
+    command = [sys.executable, "-m", "nuggets_tui.cli", "--microclaw", str(data_dir), "reflect"]
+    shell = (f"mount --bind '{runtime}' '{runtime}' && mount -o remount,bind,ro '{runtime}' "
+             f"&& exec {shlex.join(command)}")
+    done = subprocess.run(["unshare", "-m", "sh", "-c", shell], capture_output=True, text=True,
+                          env={**os.environ, **ENV}, check=False)
+    assert done.returncode == 0, done.stderr
+    notices = [line for line in done.stderr.splitlines() if "immutable" in line]
+    assert len(notices) == 1 and str(database_path(data_dir)) in notices[0]
+    assert "(dry run)" in done.stdout

@@ -3,6 +3,7 @@ transaction, a stale row refuses the whole apply, unhide/archive/undo round trip
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
@@ -10,9 +11,18 @@ from pathlib import Path
 import pytest
 
 from core.clock import fixed_clock
-from core.errors import MicroClawError, StalePlanError, UndoConflictError, UnknownNoteError
+from core.errors import (
+    MicroClawError,
+    NuggetsError,
+    StalePlanError,
+    UndoConflictError,
+    UnknownNoteError,
+)
+from core.journal.entries import journal_dir
+from core.notes.snapshot import fingerprint, json_bytes
 from core.stores.microclaw.rows import rfc3339
 from core.stores.microclaw.runs import MicroClawRuns
+from core.stores.microclaw.store import MicroClawStore
 from tests.support.microclaw_rows import OLD, edges, make_db, plan_for, rows
 
 NOW = rfc3339(datetime(2026, 11, 24, 1, 0, tzinfo=UTC))  # as the bot writes times
@@ -153,16 +163,54 @@ def test_undo_restores_the_before_images_and_keeps_edges(db: Path) -> None:
     assert rows(db)[3]["is_archived"] == 1
 
 
-def test_undo_refuses_when_a_row_changed_since(db: Path) -> None:
+def bot_tick(db: Path, deleted: int, rewritten: int) -> None:
+    """What the bot does at a tick: DELETEs an expired row (archived or not) and rewrites
+    another (its reflector)."""
+    conn = sqlite3.connect(db)
+    conn.execute("DELETE FROM memories WHERE id = ?", (deleted,))
+    conn.execute("UPDATE memories SET content = 'the bot rewrote it', is_archived = 0 "
+                 "WHERE id = ?", (rewritten,))
+    conn.commit()
+    conn.close()
+
+
+def test_undo_after_the_bots_tick_restores_the_other_rows_and_names_those_it_changed(
+        db: Path) -> None:
+    runs = runs_of(db)
+    was = rows(db)
+    entry = runs.apply(plan_for(db, archive=(1, 3, 4)))
+    assert entry is not None
+    bot_tick(db, deleted=3, rewritten=4)
+    assert runs.undo_blockers(entry.run_id)[1] == []  # not the whole run: nothing blocks it
+    bot = rows(db)[4]
+    undo = runs.undo(entry.run_id)
+    after = rows(db)
+    assert after[1] == was[1] and 3 not in after and after[4] == bot
+    said = [n for n in runs.notices if "mc-3" in n]
+    assert len(said) == 1 and "mc-3 (deleted)" in said[0] and "mc-4" in said[0]
+    assert "mc-3" in undo.summary and set(undo.after) == {"mc-1"}
+
+
+def test_undo_refuses_when_every_row_changed_since(db: Path) -> None:
     runs = runs_of(db)
     entry = runs.apply(plan_for(db, archive=(1, 3)))
     assert entry is not None
-    touch(db, 3, content="the bot rewrote it")
-    assert runs.undo_blockers(entry.run_id)[1] == ["mc-3"]
+    bot_tick(db, deleted=1, rewritten=3)
+    assert runs.undo_blockers(entry.run_id)[1] == ["mc-1 (deleted)", "mc-3"]
     before = rows(db)
     with pytest.raises(UndoConflictError, match="mc-3"):
         runs.undo(entry.run_id)
     assert rows(db) == before
+
+
+def test_unhide_of_a_row_the_bot_deleted_names_it_and_unhides_the_others(db: Path) -> None:
+    runs = runs_of(db)
+    runs.apply(plan_for(db, archive=(2, 4)))
+    bot_tick(db, deleted=2, rewritten=6)
+    entry = runs.unhide(["mc-2", "mc-4"])
+    assert entry is not None and set(entry.after) == {"mc-4"}
+    assert rows(db)[4]["is_archived"] == 0
+    assert len([n for n in runs.notices if "mc-2" in n]) == 1
 
 
 def test_unhide_round_trip_through_undo(db: Path) -> None:
@@ -285,7 +333,7 @@ def _check_round_trip(store) -> None:
 
 def test_the_demo_round_trips(tmp_path: Path) -> None:
     from core.stores.microclaw.demo import materialize_microclaw_demo
-    from core.stores.microclaw.store import MicroClawStore
+
 
     moment = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)
     data_dir = materialize_microclaw_demo(tmp_path / "demo", moment)
@@ -297,7 +345,7 @@ def test_the_demo_round_trips(tmp_path: Path) -> None:
 @pytest.mark.parametrize("version", [43, 12])
 def test_a_generated_database_round_trips(tmp_path: Path, version: int) -> None:
     from core.stores.microclaw.generate import generate
-    from core.stores.microclaw.store import MicroClawStore
+
 
     moment = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)
     db = tmp_path / "data" / "runtime" / "microclaw.db"
@@ -367,3 +415,47 @@ def test_unhide_sets_last_seen_so_the_stale_step_leaves_it_and_names_low_confide
     assert after[2]["is_archived"] == 0
     [notice] = runs.notices
     assert notice.startswith("mc-2: confidence below 0.45") and "mc-3" not in notice
+
+
+def test_a_row_with_a_negative_id_is_skipped_and_the_plan_is_not_stale(tmp_path: Path) -> None:
+    db = make_db(tmp_path / "runtime" / "microclaw.db")
+    touch(db, 2, id=-5, confidence=0.1, last_seen_at="2025-01-01T00:00:00Z",
+          updated_at="2025-01-01T00:00:00Z")
+    store = MicroClawStore(tmp_path, fixed_clock(datetime(2026, 11, 24, 1, 0, tzinfo=UTC)))
+    ids = {n["id"] for n in store.read().notes}
+    assert ids == {"mc-1", "mc-3", "mc-4", "mc-5", "mc-6"}
+    notices = store.take_notices()
+    assert len([n for n in notices if "-5" in n]) == 1
+    plan = store.plan()
+    assert not store.is_stale(plan)
+    entry = runs_of(db).apply(plan_for(db, archive=(1,)))
+    assert entry is not None and rows(db)[-5]["is_archived"] == 0
+
+
+def _edit_entry(db: Path, run_id: str, column: str, value: object, refingerprint: bool) -> None:
+    """A hand edit of a run's journal entry: its before-image of mc-1 holds `value`."""
+    path = journal_dir(db.parent / "nuggets-review") / f"{run_id}.json"
+    header, body = path.read_text().split("\n", 1)
+    doc = json.loads(body)
+    doc["before"]["mc-1"]["microclaw"]["row"][column] = value
+    if refingerprint:  # an editor who knows how the entry is checked
+        doc["base_fingerprint"] = fingerprint(json_bytes(doc["before"], indent=False))
+    path.write_text(header + "\n" + json.dumps(doc))
+
+
+@pytest.mark.parametrize("column,value,refingerprint", [
+    ("content", "words the journal's editor chose", False),
+    ("category", "PROFILE", True),
+    ("content", "words the journal's editor chose", True),
+    ("confidence", 0.99, False),
+])
+def test_undo_of_a_hand_edited_entry_is_refused_in_one_line_and_writes_nothing(
+        db: Path, column: str, value: object, refingerprint: bool) -> None:
+    entry = runs_of(db).apply(plan_for(db, archive=(1, 3)))
+    assert entry is not None
+    _edit_entry(db, entry.run_id, column, value, refingerprint)
+    before = rows(db)
+    with pytest.raises(NuggetsError, match="journal entry was edited") as caught:
+        runs_of(db).undo(entry.run_id)
+    assert "\n" not in str(caught.value)
+    assert rows(db) == before

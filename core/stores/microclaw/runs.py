@@ -146,6 +146,35 @@ def changes_of(entry: JournalEntry) -> tuple[list[RowChange], list[Edge]]:
     return changes, edges
 
 
+# The columns a run of ours may change (archive, unhide, rescue, raising confidence): an
+# entry whose images differ in any other column was not written by us, and undo would write it.
+WRITABLE = frozenset(("is_archived", "archived_at", "updated_at", "last_seen_at", "expires_at",
+                      "confidence"))
+
+
+def tampered(entry: JournalEntry) -> str | None:
+    """Why a row run's entry cannot be what our run recorded, or None: its images no longer
+    hash to the fingerprints written with them, or a row's before- and after-image differ in
+    a column no run of ours writes (pure)."""
+    if (fingerprint(json_bytes(entry.before, indent=False)) != entry.base_fingerprint
+            or fingerprint(json_bytes(entry.after, indent=False)) != entry.result_fingerprint):
+        return "its images are not the ones its run recorded"
+    for key in sorted(entry.after):
+        before, after = plan_row(entry.before.get(key) or {}), plan_row(entry.after[key])
+        foreign = sorted(n for n in set(before) | set(after) if n not in WRITABLE
+                         and (n not in before or n not in after or before[n] != after[n]))
+        if foreign:
+            return f"{key} changes {', '.join(foreign)}, which no run of ours writes"
+    return None
+
+
+def left_as_they_are(changed: list[str]) -> str:
+    """The rows a run's undo or an unhide leaves as the bot made them, in one phrase."""
+    shown = ", ".join(changed[:10]) + (f" and {len(changed) - 10} more" if len(changed) > 10
+                                       else "")
+    return f"these memories changed since and were left as they are: {shown}"
+
+
 AGENTS_MD = "AGENTS.md"
 
 
@@ -306,14 +335,18 @@ class MicroClawRuns:
                 self._settle_first()
                 rows = self._read(row_ids)
                 unknown = [f"mc-{i}" for i in row_ids if i not in rows]
-                if unknown:
+                if unknown and len(unknown) == len(row_ids):
                     raise UnknownNoteError(f"no memory {', '.join(unknown)} in {self.db}")
+                if unknown:  # the bot deleted them since they were listed: the others go on
+                    self.notices.append(f"no memory {', '.join(unknown)} in {self.db} any more "
+                                        "(the bot deletes expired rows): left out")
                 change = archived if to else unarchived
-                before = {i: rows[i] for i in row_ids if bool(rows[i].get("is_archived")) != to}
+                before = {i: rows[i] for i in row_ids
+                          if i in rows and bool(rows[i].get("is_archived")) != to}
                 after = {i: change(row, self.stamp()) for i, row in before.items()}
                 if not to:
                     self.notices += unhide_warnings(after)
-                nuggets = {i: nugget_of_row(rows[i]) for i in row_ids}
+                nuggets = {i: nugget_of_row(rows[i]) for i in row_ids if i in rows}
                 kind: JournalKind = "archive" if to else "unhide"
                 verb = "archived " if to else "unhid "
                 return self._commit(kind, before, after, [], nuggets, self.now(),
@@ -349,14 +382,17 @@ class MicroClawRuns:
         return retrying(attempt, str(self.db))
 
     def undo_blockers(self, run_id: str) -> tuple[JournalEntry, list[str]]:
-        """The run, and its rows changed since (undo refuses while there are any)."""
+        """The run, and its rows changed since when that is every row it changed (undo then
+        refuses); rows the bot changed or deleted beside others are skipped by undo, named."""
         entry = self._undoable(run_id)
-        return entry, self._blockers(entry)
-
-    def _blockers(self, entry: JournalEntry) -> list[str]:
         changes, _ = changes_of(entry)
+        changed = self._changed_since(changes)
+        return entry, changed if changed and len(changed) == len(changes) else []
+
+    def _changed_since(self, changes: list[RowChange]) -> list[str]:
+        """The rows no longer as the run left them, the deleted ones marked so."""
         rows = self._read([c.row_id for c in changes])
-        return [f"mc-{c.row_id}" for c in changes
+        return [f"mc-{c.row_id}" + ("" if c.row_id in rows else " (deleted)") for c in changes
                 if not same(rows.get(c.row_id), c.after, IMAGED)]
 
     def _undoable(self, run_id: str) -> JournalEntry:
@@ -370,16 +406,26 @@ class MicroClawRuns:
         entry = self._undoable(run_id)
         if entry.file_name is not None:
             return self._undo_file(entry)
-        changed = self._blockers(entry)
-        if changed:
+        why = tampered(entry)
+        if why:
+            raise NuggetsError(f"cannot undo {run_id}: its journal entry was edited ({why}); "
+                               "nothing was written")
+        changes, edges = changes_of(entry)
+        changed = self._changed_since(changes)
+        if changed and len(changed) == len(changes):
             raise UndoConflictError(
                 f"cannot undo {run_id}: these memories changed since: {', '.join(changed)}",
-                changed)
-        changes, edges = changes_of(entry)
-        before = {c.row_id: c.after for c in changes}
-        after = {c.row_id: c.before for c in changes}
+                [c.split()[0] for c in changed])
+        # A row the bot changed or deleted since keeps what the bot did; the others go back.
+        skipped = {row_id_of(c.split()[0]) for c in changed}
+        before = {c.row_id: c.after for c in changes if c.row_id not in skipped}
+        after = {c.row_id: c.before for c in changes if c.row_id not in skipped}
         nuggets = {row_id_of(i): str(n.get("nuggetName", "")) for i, n in entry.after.items()}
         summary = f"undid {run_id}"
+        if changed:
+            said = left_as_they_are(changed)
+            summary += f"; {said}"
+            self.notices.append(f"undo of {run_id}: {said}")
         if edges:
             summary += f"; its {len(edges)} supersede edges stay (rows are never deleted)"
         links = {row_id_of(i): list(n.get("links", [])) for i, n in entry.after.items()}

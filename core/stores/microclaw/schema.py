@@ -9,6 +9,8 @@ What a read leaves on disk: the database file's bytes and times never change. A 
 whose `-wal`/`-shm` companions are absent (the bot is not running) gets them created by SQLite
 itself, as for any reader: an empty `-wal` and a 32 KB `-shm` index; a read-only connection may
 not remove them, and the bot reuses them when it starts. A rollback-journal database gets none.
+Where they cannot be created (a read-only filesystem), the database is read in SQLite's
+immutable mode, which needs neither (docs/MICROCLAW.md, "Reading without writing").
 """
 
 from __future__ import annotations
@@ -118,20 +120,59 @@ def check_size(path: Path) -> None:
                              f"bytes, the file holds {size} bytes")
 
 
-@contextmanager
-def read_only(path: Path, busy_timeout: float = BUSY_TIMEOUT_S) -> Iterator[sqlite3.Connection]:
-    """A read-only connection inside one read transaction (one consistent snapshot)."""
-    wal = check_file(path)
-    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
-    try:
-        conn = sqlite3.connect(uri, uri=True, timeout=busy_timeout, isolation_level=None,
-                               check_same_thread=False)
-    except sqlite3.Error as exc:
-        raise database_error(path, exc) from None
+def _begin_read(uri: str, busy_timeout: float) -> sqlite3.Connection:
+    """A read-only connection holding the read lock of one transaction."""
+    conn = sqlite3.connect(uri, uri=True, timeout=busy_timeout, isolation_level=None,
+                           check_same_thread=False)
     try:
         conn.execute("PRAGMA query_only = 1")
         conn.execute("BEGIN")
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # takes the read lock
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _companions_absent(path: Path) -> bool:
+    return not any(path.with_name(path.name + s).exists() for s in ("-wal", "-shm"))
+
+
+def immutable_notice(path: Path) -> str:
+    return (f"{path}: read as an unchanging file (SQLite's immutable mode): its folder cannot "
+            "be written, so the WAL index SQLite needs cannot be made; the bot is not running "
+            "on it, and nothing can be written")
+
+
+def _connect_reading(path: Path, wal: bool, busy_timeout: float,
+                     said: list[str] | None) -> sqlite3.Connection:
+    """The read connection; a WAL database without its -wal/-shm whose folder SQLite cannot
+    create them in (a read-only filesystem: the bot is stopped) is read in immutable mode,
+    which needs neither, and `said` gets a notice."""
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    try:
+        return _begin_read(uri, busy_timeout)
+    except sqlite3.OperationalError as exc:
+        if not (wal and getattr(exc, "sqlite_errorname", "") == "SQLITE_CANTOPEN"
+                and _companions_absent(path)):
+            raise
+    conn = _begin_read(uri + "&immutable=1", busy_timeout)
+    if said is not None:
+        said.append(immutable_notice(path))
+    return conn
+
+
+@contextmanager
+def read_only(path: Path, busy_timeout: float = BUSY_TIMEOUT_S,
+              said: list[str] | None = None) -> Iterator[sqlite3.Connection]:
+    """A read-only connection inside one read transaction (one consistent snapshot); what
+    the reader should know about how it was read goes to `said`."""
+    wal = check_file(path)
+    try:
+        conn = _connect_reading(path, wal, busy_timeout, said)
+    except sqlite3.Error as exc:
+        raise database_error(path, exc) from None
+    try:
         if not wal:
             check_size(path)
         yield conn

@@ -98,10 +98,17 @@ class MicroClawStore:
     def read(self) -> Graph:
         """Every row as a note, from one consistent read of the database."""
         graph, self._opened = self._opened, None
-        if graph is not None:
-            return graph
-        with paused_gc():
-            return read_graph(self.graph_path, self.busy_timeout)
+        if graph is None:
+            with paused_gc():
+                graph = read_graph(self.graph_path, self.busy_timeout)
+        self._tell_read(graph)
+        return graph
+
+    def _tell_read(self, graph: Graph) -> None:
+        """What the read skipped, or how it had to read, once per notice."""
+        for line in (graph.doc.get("microclaw") or {}).get("notices") or []:
+            if line not in self.notices:
+                self.notices.append(line)
 
     def topic_rules(self) -> TopicRules:
         """The bot's own topic key and tokens (its rule 5); no promotion groups."""
