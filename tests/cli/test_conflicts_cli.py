@@ -124,3 +124,14 @@ def test_act_promote_writes_the_promote_verdicts(home: Path, tmp_path: Path) -> 
     result = run(strong, "act", "promote", "--memory-md", str(md), "--apply")
     assert result.exit_code == 0, result.output
     assert "- **lint**: Always run the linter before a commit" in md.read_text()
+
+
+def test_both_stand_on_two_notes_says_both(tmp_path: Path) -> None:
+    """Two notes that disagree: "both notes stand", never "all 2 notes"."""
+    home = make_home(tmp_path, [pref("p-bullets", "User prefers bullet-point answers"),
+                                pref("p-prose", "User prefers prose answers, never bullets")])
+    (group,) = groups(home)
+    assert len(group["noteIds"]) == 2
+    result = run(home, "resolve", group["id"], "--both")
+    assert result.exit_code == 0, result.output
+    assert f"Decision on {group['id']}: both notes stand (dry run)" in result.stdout

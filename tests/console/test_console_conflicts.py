@@ -224,3 +224,16 @@ async def test_the_demo_queue_shows_its_contradictions_first_and_duplicate_sets_
         queue.table.cursor = len(rows) - 1
         await settle(pilot, app)
         assert "that state the same thing" in pane(queue)
+
+
+async def test_both_stand_of_two_notes_asks_about_both(tmp_path: Path) -> None:
+    home = make_home(tmp_path, [pref("p-bullets", "User prefers bullet-point answers"),
+                                pref("p-prose", "User prefers prose answers, never bullets")])
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_queue(pilot, app)
+        await pilot.press("b")
+        await settle(pilot, app)
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        assert dialog.body.plain.startswith("Let both notes of “pref: answers” stand?")
