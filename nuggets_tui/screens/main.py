@@ -442,7 +442,8 @@ class MainScreen(Screen[None]):
     def action_conflicts(self) -> None:
         from .conflicts import ConflictsScreen
 
-        self.app.push_screen(ConflictsScreen(self.memory, self._current_graph(), self.verdicts),
+        self.app.push_screen(ConflictsScreen(self.memory, self._current_graph(), self.verdicts,
+                                             undo=self.undo_last),
                              self._after_write)
 
     def action_review(self) -> None:
@@ -566,6 +567,11 @@ class MainScreen(Screen[None]):
         _done(then)
 
     def action_undo(self) -> None:
+        self.undo_last()
+
+    def undo_last(self, then: Then = None) -> None:
+        """Undo the last applied run, after confirming; `then` once it is done (the screen
+        ctrl+z was pressed on, come back to)."""
         try:
             entry = last_undoable(self.memory.log())
             self.tell(self.memory.take_notices())
@@ -575,7 +581,7 @@ class MainScreen(Screen[None]):
         if entry is None:
             notify(self, "No applied run to undo.", timeout=3)
             return
-        self.undo_run(entry.run_id)
+        self.undo_run(entry.run_id, then)
 
     @work(thread=True, exclusive=True, group="write", description="undo_run")
     def undo_run(self, run_id: str, then: Then = None) -> None:
