@@ -6,11 +6,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from textual.widgets import Static
+
+from core.browse.overview_stats import Overview
+from core.browse.shelf import NuggetSummary
 from core.stores.nuggets.graph_file import graph_path
 from nuggets_tui.app import NuggetsApp
 from nuggets_tui.screens.confirm import ConfirmScreen
 from nuggets_tui.screens.history import HistoryScreen
 from nuggets_tui.screens.review import ReviewScreen
+from nuggets_tui.widgets.overview import OverviewPanel
 from tests.support.console_support import make_app, settle
 
 SIZE = (120, 40)
@@ -90,3 +95,18 @@ async def test_cancelling_an_undo_from_the_run_history_goes_back_to_it(home: Pat
         await pilot.press("n")
         await settle(pilot, app)
         assert isinstance(app.screen, HistoryScreen)
+
+
+async def test_the_sidebar_shows_a_count_of_100_000_whole(home: Path) -> None:
+    """Notes per nugget: the bars narrow so a six-digit count is not cut at the sidebar's edge."""
+    app = make_app(home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        panel = app.screen.query_one(OverviewPanel)
+        panel.show(Overview([NuggetSummary("project", notes=100_000),
+                             NuggetSummary("user", notes=91)], 100_091, 0, [0] * 10, 0))
+        await pilot.pause()
+        bars = panel.query_one("#overview-bars", Static)
+        shown = [line.text for line in bars.render_lines(bars.region.reset_offset)]
+        assert shown[0].rstrip().endswith(" 100,000")
+        assert shown[1].rstrip().endswith(" 91")
