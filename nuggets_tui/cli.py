@@ -263,7 +263,6 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
     else:
         plan = memory.plan(nugget, limit, uncapped, graph=shelf.graph if shelf else None)
         entry = None
-    _tell(memory)  # what the read and the plan skipped or read from elsewhere
     if as_json:
         _print_json(plan.result.to_json_dict())
         return

@@ -210,24 +210,10 @@ def _triple_links(conn: sqlite3.Connection, links: dict[int, list[dict[str, str]
         })
 
 
-def mappable(row_id_: int) -> bool:
-    """Whether a row's id survives the round trip through its note id (`mc-<id>`): a negative
-    id, which only a hand edit makes, does not, and such a row is skipped, not every row."""
-    return row_id(note_id(row_id_)) == row_id_
-
-
-def skipped_rows(path: Path, skipped: list[int]) -> str:
-    """The one line naming the rows the store cannot handle and leaves out."""
-    return (f"{path}: skipped memories row(s) {', '.join(map(str, skipped))}: an id this tool "
-            "cannot name (not a whole number of 0 or more); every other row is read")
-
-
 def read_notes(path: Path, busy_timeout: float = BUSY_TIMEOUT_S
-               ) -> tuple[Shape, list[RawNote], str, dict[int, tuple[str, str | None]],
-                          list[int]]:
+               ) -> tuple[Shape, list[RawNote], str, dict[int, tuple[str, str | None]]]:
     """Every row as a note, read in one transaction; the shape, a fingerprint of what was
-    read (it changes whenever a row, an edge or a triple does), each chat's activity, and the
-    ids of the rows left out (see `mappable`)."""
+    read (it changes whenever a row, an edge or a triple does), and each chat's activity."""
     with read_only(path, busy_timeout) as conn:
         shape = read_shape(conn, path)
         query, names = _select(shape)
@@ -241,13 +227,10 @@ def read_notes(path: Path, busy_timeout: float = BUSY_TIMEOUT_S
     digest.update(repr(sorted(links.items())).encode("utf-8", "surrogatepass"))
     _check_values(path, names, rows)
     records = [dict(zip(names, values, strict=True)) for values in rows]
-    skipped = [r["id"] for r in records if not mappable(r["id"])]
-    if skipped:
-        records = [r for r in records if mappable(r["id"])]
     identities = _chat_identities(records, chats)
     notes = [note_of(row, links.get(row["id"], []), identities.get(row["chat_id"]))
              for row in records]
-    return shape, notes, digest.hexdigest(), activity, skipped
+    return shape, notes, digest.hexdigest(), activity
 
 
 def chat_activity(conn: sqlite3.Connection) -> dict[int, tuple[str, str | None]]:
@@ -293,9 +276,9 @@ def _chats_table(conn: sqlite3.Connection) -> dict[int, Identity]:
 
 
 def read_graph(path: Path, busy_timeout: float = BUSY_TIMEOUT_S) -> Graph:
-    shape, notes, fingerprint, activity, skipped = read_notes(path, busy_timeout)
+    shape, notes, fingerprint, activity = read_notes(path, busy_timeout)
     doc = {"version": 3, "notes": notes,
            "microclaw": {"schemaVersion": shape.version, "columns": list(shape.memory_columns),
                          "supersedeEdges": shape.has_edges, "knowledgeGraph": shape.has_triples,
-                         "activity": activity, "skipped": skipped}}
+                         "activity": activity}}
     return Graph(path=path, doc=doc, fingerprint=fingerprint)

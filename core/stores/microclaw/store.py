@@ -50,7 +50,7 @@ from core.stores.microclaw.paths import (
     scope_files,
 )
 from core.stores.microclaw.promote import DEFAULT_THRESHOLD, plan_file, targets
-from core.stores.microclaw.rows import read_graph, row_id, scope_of, skipped_rows
+from core.stores.microclaw.rows import read_graph, row_id, scope_of
 from core.stores.microclaw.rules import plan_decided, plan_maintenance
 from core.stores.microclaw.runs import MicroClawRuns
 from core.stores.microclaw.schema import BUSY_TIMEOUT_S, read_only
@@ -98,17 +98,10 @@ class MicroClawStore:
     def read(self) -> Graph:
         """Every row as a note, from one consistent read of the database."""
         graph, self._opened = self._opened, None
-        if graph is None:
-            with paused_gc():
-                graph = read_graph(self.graph_path, self.busy_timeout)
-        self._tell_skipped(graph)
-        return graph
-
-    def _tell_skipped(self, graph: Graph) -> None:
-        skipped = (graph.doc.get("microclaw") or {}).get("skipped")
-        line = skipped_rows(self.graph_path, skipped) if skipped else None
-        if line and line not in self.notices:
-            self.notices.append(line)
+        if graph is not None:
+            return graph
+        with paused_gc():
+            return read_graph(self.graph_path, self.busy_timeout)
 
     def topic_rules(self) -> TopicRules:
         """The bot's own topic key and tokens (its rule 5); no promotion groups."""
