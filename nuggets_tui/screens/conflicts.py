@@ -29,7 +29,7 @@ from core.review.contradictions import Group, find_by_rules
 from core.review.decisions import How, open_groups, plan_decision, read_settled, settle_both
 from core.review.verdicts import Verdict, judge
 
-from ..safe import block, counted, join, line, notify, shown_path
+from ..safe import block, counted, every, join, line, notify, shown_path
 from ..widgets.busy import Busy
 from ..widgets.diff_view import DiffView, heading, note_diff_text
 from ..widgets.footer import Footer
@@ -401,7 +401,7 @@ class ConflictsScreen(Screen[bool]):
         if group is None or found is None:
             return
         body = join(
-            f"Let all {counted(len(group.note_ids), 'note')} of “", line(group.topic),
+            f"Let {every(len(group.note_ids), 'note')} of “", line(group.topic),
             "” stand?\n\nNothing is written to the notes. The group is remembered in ",
             line(shown_path(journal_dir(self.memory.journal_home).parent)),
             " and not asked again until one of its notes changes.")
