@@ -77,11 +77,13 @@ def test_both_stand_hides_the_group_until_a_note_changes(home: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "code", "message"), [
-    (["resolve", "c-nope", "--keep", "a-short"], 1, "no contradiction group c-nope"),
-    (["resolve", "GROUP", "--keep", "lone"], 1, "note lone is not in group"),
+    (["resolve", "c-nope", "--keep", "a-short"], 2, "no contradiction group c-nope"),
+    (["resolve", "GROUP", "--keep", "lone"], 2, "note lone is not in group"),
     (["resolve", "GROUP"], 2, "give either --keep NOTE_ID"),
     (["resolve", "GROUP", "--keep", "a-short", "--both"], 2, "give either --keep NOTE_ID"),
-    (["verdicts", "--scorer", "ftp://nowhere"], 1, "not an http(s) URL"),
+    (["verdicts", "--scorer", "ftp://nowhere"], 2, "not an http(s) URL"),
+    (["verdicts", "--scorer", "notaurl"], 2, "not an http(s) URL"),
+    (["notes", "--nugget", "nope"], 2, "no nugget 'nope'"),
     (["verdicts", "--verdict", "maybe"], 2, "Invalid value"),
 ])
 def test_bad_input_is_one_clear_line(home: Path, args: list[str], code: int,
