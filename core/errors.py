@@ -1,4 +1,5 @@
-"""Errors a user can act on. Front ends print the message and exit 1; no traceback."""
+"""Errors a user can act on. Front ends print the message and exit 1 (2 for an `ArgumentError`:
+a usage error); no traceback."""
 
 from __future__ import annotations
 
@@ -15,7 +16,12 @@ class StalePlanError(NuggetsError):
     """The graph file changed since the plan was made."""
 
 
-class UnknownNoteError(NuggetsError):
+class ArgumentError(NuggetsError):
+    """A value a person gave (a command's argument or option) that is malformed or names nothing
+    in the memory: the command line's usage error, exit status 2."""
+
+
+class UnknownNoteError(ArgumentError):
     """A note id that the graph does not hold."""
 
 
@@ -29,6 +35,10 @@ class UndoConflictError(NuggetsError):
 
 class JournalError(NuggetsError):
     """A journal entry is missing or unreadable."""
+
+
+class UnknownRunError(JournalError, ArgumentError):
+    """A run id the journal does not hold."""
 
 
 class UnsettledWriteError(GraphError):

@@ -18,6 +18,7 @@ import click
 from core import NuggetsError, Store
 from core.browse.shelf import Shelf
 from core.clock import env_clock, parse_iso
+from core.errors import ArgumentError
 from core.journal.history import in_effect
 from core.models import JournalEntry, PromotionPlan, ReflectionResult
 from core.notes import fields
@@ -115,7 +116,7 @@ def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
             sys.exit(0)
         except (NuggetsError, ValueError) as exc:
             click.echo(f"nuggets: {one_line(str(exc))}", err=True)
-            sys.exit(1)
+            sys.exit(2 if isinstance(exc, ArgumentError) else 1)
         except OSError as exc:  # a last resort: the engine turns the ones it expects into errors
             where = f": {exc.filename}" if exc.filename else ""
             _echo(one_line(f"nuggets: {exc.strerror or exc}{where}"), err=True)

@@ -26,7 +26,7 @@ from core.safeio.inert_text import one_line
 from . import render
 from .cli import Context, _echo, _echo_lines, _print_json, _tell, main, reports_errors
 from .runlogging import current_run, logs_run
-from .words import counted, shown_path
+from .words import counted, every, shown_path
 
 
 def _groups(obj: Context, memory, graph: Graph,  # noqa: ANN001
@@ -123,7 +123,7 @@ def resolve(obj: Context, group_id: str, keep: str | None, merge: bool, both: bo
 
 def _both_stand(memory, graph: Graph, group: Group, do_apply: bool) -> None:  # noqa: ANN001
     if not do_apply:
-        _echo(f"Decision on {group.id}: all {len(group.note_ids)} notes stand (dry run)")
+        _echo(f"Decision on {group.id}: {every(len(group.note_ids), 'note')} stand (dry run)")
         _echo("  nothing is written to the notes; the group is not asked again until one of "
               "them changes. Run with --apply to remember it.")
         return

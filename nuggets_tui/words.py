@@ -12,6 +12,14 @@ def counted(count: int, noun: str, plural: str = "") -> str:
     return f"{count:,} {noun if count == 1 else plural or noun + 's'}"
 
 
+def every(count: int, noun: str, plural: str = "") -> str:
+    """All of `count` things, as said in English: every(2, "note") is "both notes",
+    every(9, "note") is "all 9 notes", every(1, "note") is "the 1 note"."""
+    if count == 2:
+        return f"both {plural or noun + 's'}"
+    return f"{'the' if count == 1 else 'all'} {counted(count, noun, plural)}"
+
+
 def shown_path(path: object) -> str:
     """A path as a person reads it: the home directory as ~."""
     text, home = str(path), str(Path.home())

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from pydantic import Field, ValidationError
 
-from core.errors import FileKindError, JournalError, NuggetsError
+from core.errors import FileKindError, JournalError, NuggetsError, UnknownRunError
 from core.journal.own_files import NO_FILES, OwnFileError, OwnFiles, own_file
 from core.models import CamelModel, JournalEntry, JournalKind, PromotionEntry
 from core.notes.checks import note_problem
@@ -248,7 +248,8 @@ def read_entry(home: Path, run_id: str, files: OwnFiles = NO_FILES) -> JournalEn
         return _read(path, files)
     except FileNotFoundError:
         known = ", ".join(e.run_id for e in read_headers(home)[0][:5]) or "none yet"
-        raise JournalError(f"no run {run_id!r} in {journal_dir(home)} (latest: {known})") from None
+        raise UnknownRunError(
+            f"no run {run_id!r} in {journal_dir(home)} (latest: {known})") from None
 
 
 # -- writing ------------------------------------------------------------------------------------

@@ -39,7 +39,7 @@ import re
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 
-from core.errors import NuggetsError
+from core.errors import ArgumentError
 from core.models import RawNote
 from core.notes import fields
 from core.notes.bounded_text import bounded_notes
@@ -54,8 +54,8 @@ GROUP_ID_PREFIX = "c-"
 Tokenizer = Callable[[str], frozenset[str]]
 
 
-class UnknownGroupError(NuggetsError):
-    pass
+class UnknownGroupError(ArgumentError):
+    """A contradiction group id that names no open group."""
 
 
 @dataclass(frozen=True)

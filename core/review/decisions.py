@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from core.errors import NuggetsError, UnknownNoteError
+from core.errors import NuggetsError, StalePlanError, UnknownNoteError
 from core.journal.entries import journal_dir
 from core.models import (
     JournalEntry,
@@ -91,7 +91,7 @@ def plan_decision(memory: Any, group: Group, keep: str, how: How = "keep",
     for note_id in group.note_ids:
         note = graph.get(note_id)
         if note is None:
-            raise UnknownNoteError(f"note {note_id} of group {group.id} is gone; list the "
+            raise StalePlanError(f"note {note_id} of group {group.id} is gone; list the "
                                    "groups again")
         nugget_of[note_id] = fields.nugget(note)
     operations, result = decision_operations(group, keep, how, memory.now(), nugget_of)

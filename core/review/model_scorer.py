@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.errors import NuggetsError
+from core.errors import ArgumentError, NuggetsError
 from core.models import RawNote
 from core.notes import fields
 from core.review.default_scorer import SCORE_NAMES, ScoringContext
@@ -109,7 +109,7 @@ def check_url(url: str) -> str:
     except ValueError:
         port_ok = False
     if parts.scheme not in ("http", "https") or not parts.hostname or not port_ok:
-        raise NuggetsError(f"--scorer {url!r}: not an http(s) URL of a chat-completions "
+        raise ArgumentError(f"--scorer {url!r}: not an http(s) URL of a chat-completions "
                            "endpoint (e.g. http://127.0.0.1:8080/v1)")
     path = parts.path.rstrip("/")
     if not path.endswith("/chat/completions"):

@@ -8,7 +8,7 @@ confirmation, journaled, undone with ctrl+z on the notes or from the run history
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -29,13 +29,15 @@ from core.review.contradictions import Group, find_by_rules
 from core.review.decisions import How, open_groups, plan_decision, read_settled, settle_both
 from core.review.verdicts import Verdict, judge
 
-from ..safe import block, counted, join, line, notify, shown_path
+from ..safe import block, counted, every, join, line, notify, shown_path
 from ..widgets.busy import Busy
 from ..widgets.diff_view import DiffView, heading, note_diff_text
 from ..widgets.footer import Footer
 from ..widgets.verdict_text import verdict_line
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
 from .confirm import ConfirmScreen, if_yes
+
+Undo = Callable[[Callable[[], None]], None]  # undo the last run, then call back
 
 NOTES_SHOWN = 50  # of one group's notes, and of a decision's diffs: a topic may hold thousands
 NO_GROUPS = "No contradictions: no two notes of one topic disagree or repeat each other."
@@ -161,16 +163,22 @@ class ConflictsScreen(Screen[bool]):
         Binding("a", "apply", "Apply", id="conflicts.apply",
                 tooltip="Apply the decision shown, after confirming (journaled; ctrl+z on the "
                         "notes undoes it)"),
+        Binding("ctrl+z", "undo", "Undo", show=False, id="conflicts.undo",
+                tooltip="Undo the last applied run (a decision written here, say), after "
+                        "confirming; the queue is looked at again after"),
         Binding("escape", "back", "Back", id="conflicts.back",
                 tooltip="Forget the decision shown; else back to the notes"),
     ]
 
     def __init__(self, memory: Store, graph: Graph | None = None,
-                 verdicts: dict[str, Verdict] | None = None) -> None:
+                 verdicts: dict[str, Verdict] | None = None,
+                 undo: Undo | None = None) -> None:
         """`graph`: the notes as the main screen last read them, when still current;
-        `verdicts`: the main screen's, when scored (scored here otherwise)."""
+        `verdicts`: the main screen's, when scored (scored here otherwise); `undo`: the main
+        screen's undo of the last run, given what to do once it is done."""
         super().__init__()
         self.memory = memory
+        self.undo = undo
         self.graph = graph
         self.verdicts = verdicts
         self.found: Found | None = None
@@ -393,7 +401,7 @@ class ConflictsScreen(Screen[bool]):
         if group is None or found is None:
             return
         body = join(
-            f"Let all {counted(len(group.note_ids), 'note')} of “", line(group.topic),
+            f"Let {every(len(group.note_ids), 'note')} of “", line(group.topic),
             "” stand?\n\nNothing is written to the notes. The group is remembered in ",
             line(shown_path(journal_dir(self.memory.journal_home).parent)),
             " and not asked again until one of its notes changes.")
@@ -427,6 +435,17 @@ class ConflictsScreen(Screen[bool]):
     def _failed(self, title: str, message: str) -> None:
         self.query_one(Busy).stop()
         notify(self, message, title=title, severity="error", timeout=10)
+
+    def action_undo(self) -> None:
+        if self.undo is None:
+            notify(self, "ctrl+z undoes the last run on the notes screen (escape goes there).",
+                   timeout=4)
+            return
+        self.undo(self._after_undo)
+
+    def _after_undo(self) -> None:
+        self.graph, self.decision = None, None  # the queue as the file is now
+        self.find()
 
     def action_back(self) -> None:
         if self.decision is not None:

@@ -93,12 +93,15 @@ class HistoryScreen(Screen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("u", "undo", "Undo this run", id="history.undo",
                 tooltip="Undo the highlighted run, after checking nothing changed since"),
+        Binding("u", "undone", show=False),  # `u` on a run undone already: says so
         Binding("escape", "back", "Back", id="history.back", tooltip="Back to the notes"),
     ]
 
-    def __init__(self, memory: Store) -> None:
+    def __init__(self, memory: Store, select: str | None = None) -> None:
+        """`select`: the run the cursor starts on (the one just undone, back from undoing)."""
         super().__init__()
         self.memory = memory
+        self.select = select
         self.runs = Runs()
 
     def compose(self) -> ComposeResult:
@@ -128,7 +131,7 @@ class HistoryScreen(Screen[str | None]):
         self.runs.undone = {e.run_id: by for e in entries if (by := undone_by(entries, e.run_id))}
         table = self.query_one("#runs", VirtualTable)
         table.empty_text = "No runs applied yet."
-        table.set_rows(entries)
+        table.set_rows(entries, self.select)
         table.border_title = f"{counted(len(entries), 'run')}, newest first"
         self.refresh_bindings()
 
@@ -178,12 +181,21 @@ class HistoryScreen(Screen[str | None]):
             entry = self.current if self.is_mounted else None
             undoable = entry is not None and entry.run_id not in self.runs.undone
             return True if undoable else None
+        if action == "undone":
+            entry = self.current if self.is_mounted else None
+            return entry is not None and entry.run_id in self.runs.undone
         return True
 
     def action_undo(self) -> None:
         entry = self.current
         if entry is not None and entry.run_id not in self.runs.undone:
             self.dismiss(entry.run_id)
+
+    def action_undone(self) -> None:
+        entry = self.current
+        if entry is not None and (by := self.runs.undone.get(entry.run_id)):
+            notify(self, line(f"Run {entry.run_id} was undone already, by run {by}: there is "
+                              "nothing of it left to undo."), title="Undone already", timeout=5)
 
     def action_back(self) -> None:
         self.dismiss(None)

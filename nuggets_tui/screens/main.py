@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -41,6 +41,7 @@ FIRST_PAGE = 100  # notes read from the head of the file to show while the rest 
 # nugget (None: all), archived, filter, order, verdict (None: any)
 View = tuple[str | None, bool, str, NoteOrder, str | None]
 VERDICT_FILTERS: tuple[str | None, ...] = (None, *VERDICTS)
+Then = Callable[[], None] | None  # what follows a flow once it is done (None: nothing)
 
 
 @dataclass
@@ -441,7 +442,8 @@ class MainScreen(Screen[None]):
     def action_conflicts(self) -> None:
         from .conflicts import ConflictsScreen
 
-        self.app.push_screen(ConflictsScreen(self.memory, self._current_graph(), self.verdicts),
+        self.app.push_screen(ConflictsScreen(self.memory, self._current_graph(), self.verdicts,
+                                             undo=self.undo_last),
                              self._after_write)
 
     def action_review(self) -> None:
@@ -474,13 +476,17 @@ class MainScreen(Screen[None]):
         self.app.push_screen(FilesScreen(self.memory, self.nugget))
 
     def action_history(self) -> None:
+        self._open_history(None)
+
+    def _open_history(self, select: str | None) -> None:
+        """The run history; undoing a run from it comes back to it, on that run."""
         from .history import HistoryScreen
 
         def chosen(run_id: str | None) -> None:
             if run_id:
-                self.undo_run(run_id)
+                self.undo_run(run_id, lambda: self._open_history(run_id))
 
-        self.app.push_screen(HistoryScreen(self.memory), chosen)
+        self.app.push_screen(HistoryScreen(self.memory, select), chosen)
 
     def _current_graph(self) -> Graph | None:
         """The graph as loaded, while the file on disk is still that version (by its stat);
@@ -545,20 +551,27 @@ class MainScreen(Screen[None]):
                                            else "; it was archived already")
         self.app.call_from_thread(self._wrote, message)
 
-    def _wrote(self, message: str) -> None:
+    def _wrote(self, message: str, then: Then = None) -> None:
         notify(self, message, title="Done")
         self.tell(self.memory.take_notices())
         self.reload()
+        _done(then)
 
     def tell(self, messages: list[str]) -> None:
         """What the engine settled or read tolerantly, as warnings that stay a while."""
         for message in messages:
             notify(self, message, title="Note", severity="warning", timeout=12)
 
-    def _failed(self, title: str, message: str) -> None:
+    def _failed(self, title: str, message: str, then: Then = None) -> None:
         notify(self, message, title=title, severity="error", timeout=10)
+        _done(then)
 
     def action_undo(self) -> None:
+        self.undo_last()
+
+    def undo_last(self, then: Then = None) -> None:
+        """Undo the last applied run, after confirming; `then` once it is done (the screen
+        ctrl+z was pressed on, come back to)."""
         try:
             entry = last_undoable(self.memory.log())
             self.tell(self.memory.take_notices())
@@ -568,33 +581,39 @@ class MainScreen(Screen[None]):
         if entry is None:
             notify(self, "No applied run to undo.", timeout=3)
             return
-        self.undo_run(entry.run_id)
+        self.undo_run(entry.run_id, then)
 
     @work(thread=True, exclusive=True, group="write", description="undo_run")
-    def undo_run(self, run_id: str) -> None:
-        """Undo one run: check what blocks it first, then ask (or say what blocks it)."""
+    def undo_run(self, run_id: str, then: Then = None) -> None:
+        """Undo one run: check what blocks it first, then ask (or say what blocks it);
+        `then` runs once it is done, whatever the answer (back to the run history)."""
         try:
             entry, blockers = self.memory.undo_blockers(run_id, self._current_graph())
         except NuggetsError as exc:
-            self.app.call_from_thread(self._failed, "Cannot undo", str(exc))
+            self.app.call_from_thread(self._failed, "Cannot undo", str(exc), then)
             return
-        self.app.call_from_thread(self._ask_undo, entry, blockers)
+        self.app.call_from_thread(self._ask_undo, entry, blockers, then)
 
-    def _ask_undo(self, entry: JournalEntry, blockers: list[str]) -> None:
+    def _ask_undo(self, entry: JournalEntry, blockers: list[str], then: Then = None) -> None:
         if blockers:
-            self._say_blocked(entry.run_id, blockers)
+            self._say_blocked(entry.run_id, blockers, then)
             return
         body = join(
             "Undo run ", line(entry.run_id, "bold"), " (", line(entry.kind), ", ", line(entry.at),
             ")?\n", line(entry.summary or entry.kind), "\n\n",
             _undo_what(entry, self.memory),
         )
-        self.app.push_screen(
-            ConfirmScreen(f"Undo run {one_line(entry.run_id)}", body, yes="Undo"),
-            if_yes(lambda: self._undo(entry.run_id)),
-        )
 
-    def _say_blocked(self, run_id: str, blockers: list[str]) -> None:
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._undo(entry.run_id, then)
+            else:
+                _done(then)
+
+        self.app.push_screen(
+            ConfirmScreen(f"Undo run {one_line(entry.run_id)}", body, yes="Undo"), answered)
+
+    def _say_blocked(self, run_id: str, blockers: list[str], then: Then = None) -> None:
         shown = self._titles(blockers[:BLOCKERS_SHOWN])
         more = len(blockers) - len(shown)
         body = join(
@@ -607,22 +626,22 @@ class MainScreen(Screen[None]):
         self.app.push_screen(
             ConfirmScreen(f"Run {one_line(run_id)} cannot be undone", body, yes="Show the first",
                           no="Close"),
-            lambda yes: self.select_note(blockers[0]) if yes else None,
+            lambda yes: self.select_note(blockers[0]) if yes else _done(then),
         )
 
     @work(thread=True, exclusive=True, group="write", description="_undo")
-    def _undo(self, run_id: str) -> None:
+    def _undo(self, run_id: str, then: Then = None) -> None:
         try:
             entry = self.memory.undo(run_id)
         except UndoConflictError as exc:  # changed between the check and the undo
-            self.app.call_from_thread(self._say_blocked, run_id, exc.note_ids)
+            self.app.call_from_thread(self._say_blocked, run_id, exc.note_ids, then)
             return
         except NuggetsError as exc:
-            self.app.call_from_thread(self._failed, "Cannot undo", str(exc))
+            self.app.call_from_thread(self._failed, "Cannot undo", str(exc), then)
             return
         restored = (f"{entry.file_name.rsplit('/', 1)[-1]} as it was before it"
                     if entry.file_name is not None else counted(len(entry.after), "note"))
-        self.app.call_from_thread(self._wrote, f"Undid run {run_id}: restored {restored}.")
+        self.app.call_from_thread(self._wrote, f"Undid run {run_id}: restored {restored}.", then)
 
     def _titles(self, note_ids: list[str]) -> list[str]:
         out = []
@@ -631,6 +650,11 @@ class MainScreen(Screen[None]):
             title = fields.text(note, "title") if note else ""
             out.append(f"“{title}” ({note_id})" if title else note_id)
         return out
+
+
+def _done(then: Then) -> None:
+    if then is not None:
+        then()
 
 
 def _undo_what(entry: JournalEntry, memory: Store) -> Text:

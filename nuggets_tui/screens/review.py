@@ -302,6 +302,7 @@ class ReviewScreen(Screen[bool]):
                 tooltip="Lift or restore the 10-note cap: plan the whole graph"),
         Binding("r", "plan_again", "Replan", id="review.replan",
                 tooltip="Plan again on the file as it is now (decisions carry over)"),
+        Binding("r", "plan_fresh", show=False),  # `r` while the plan is current: says so
         Binding("N", "new_only", "New only", show=False, id="review.new_only",
                 tooltip="Show only the changes new since the last plan, or every change"),
         Binding("escape", "back", "Back", id="review.back",
@@ -332,6 +333,7 @@ class ReviewScreen(Screen[bool]):
         self._seen: object = None  # the file's stat when last checked for changes
         self._keys: list[str] = []  # what each change of the plan does, by op id - 1
         self.new_only = False
+        self._told_replan = False  # `r` asked for this plan: say what it found
         self._state_error: str | None = None  # the decisions file cannot be read or written
         self.state = self._read_state()
         if prepared is not None and not uncapped:
@@ -406,6 +408,11 @@ class ReviewScreen(Screen[bool]):
         if decisions:
             self._save_state()
         self._regroup()
+        if self._told_replan:
+            self._told_replan = False
+            notify(self, f"Planned again on the {self.memory.words.source_label} as it is now: "
+                   f"{counted(len(keys), 'change')}, {len(self.rows.new):,} new since the last "
+                   "plan.", title="Planned again", timeout=4)
 
     # -- decisions kept beside the journal ----------------------------------------------------
 
@@ -494,7 +501,13 @@ class ReviewScreen(Screen[bool]):
 
     def action_plan_again(self) -> None:
         self.graph = None
+        self._told_replan = True
         self.replan()
+
+    def action_plan_fresh(self) -> None:
+        notify(self, line(f"This plan is current: the {self.memory.words.source_label} has not "
+                          "changed since it was made. r plans again once it has."),
+               title="Nothing to plan again", timeout=4)
 
     # -- the diff -----------------------------------------------------------------------------
 
@@ -615,11 +628,16 @@ class ReviewScreen(Screen[bool]):
             return True if self.plan is not None and self.kept else None
         if action == "plan_again":  # in the footer once the file changed under the plan
             return self.stale or self.plan is None
+        if action == "plan_fresh":
+            return self.plan is not None and not self.stale
         return True
 
     # -- applying -----------------------------------------------------------------------------
 
     def action_apply(self) -> None:
+        if self.stale:  # known already: no dialog asking to apply what cannot be
+            self._stale()
+            return
         if self.plan is not None and self.kept:
             self._confirm_apply(self.plan, set(self.kept))
 

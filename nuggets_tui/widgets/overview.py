@@ -16,8 +16,16 @@ from ..safe import join, line
 BAR = "█"
 
 
-def nugget_bars(overview: Overview, width: int = 9) -> Text:
+NAME = 8  # columns of a nugget's name
+WIDEST_BAR = 9
+
+
+def nugget_bars(overview: Overview, room: int = NAME + WIDEST_BAR + 8) -> Text:
+    """A line per nugget that fits in `room` columns: the bars narrow to leave its count whole
+    (a count of 100,000 needs seven columns)."""
     largest = max((n.notes for n in overview.nuggets), default=0) or 1
+    digits = len(f"{largest:,}")
+    width = max(1, min(WIDEST_BAR, room - NAME - 2 - digits))
     parts: list[Text | str | tuple[str, str]] = []
     for summary in overview.nuggets:
         filled = round(width * summary.notes / largest)
@@ -29,7 +37,7 @@ def nugget_bars(overview: Overview, width: int = 9) -> Text:
     return text
 
 
-def fit_name(name: str, width: int = 8) -> Text:
+def fit_name(name: str, width: int = NAME) -> Text:
     text = line(name)
     text.truncate(width, overflow="ellipsis", pad=True)
     return text
@@ -42,6 +50,7 @@ class OverviewPanel(Vertical):
     OverviewPanel Sparkline { height: 2; }
     OverviewPanel ProgressBar Bar { width: 1fr; }
     """
+    shown: Overview | None = None
 
     def compose(self) -> ComposeResult:
         yield Label("Notes per nugget")
@@ -53,7 +62,8 @@ class OverviewPanel(Vertical):
         yield Static("", id="overview-promotable")
 
     def show(self, overview: Overview) -> None:
-        self.query_one("#overview-bars", Static).update(nugget_bars(overview))
+        self.shown = overview
+        self._show_bars()
         self.query_one("#overview-archived-label", Label).update(
             f"Archived: {overview.hidden:,} of {overview.notes:,}"
         )
@@ -65,3 +75,10 @@ class OverviewPanel(Vertical):
             f"{overview.promotable:,} recalled {DEFAULT_THRESHOLD}+ times"
         )
 
+    def on_resize(self) -> None:
+        self._show_bars()
+
+    def _show_bars(self) -> None:
+        if self.shown is not None:
+            room = self.content_size.width or NAME + WIDEST_BAR + 8
+            self.query_one("#overview-bars", Static).update(nugget_bars(self.shown, room))

@@ -85,7 +85,7 @@ def test_archive_hides_a_note_by_hand_and_undo_brings_it_back(home: Path) -> Non
     again = run(home, "archive", "n1")
     assert again.exit_code == 0 and "already archived" in again.output
     missing = run(home, "archive", "nope")
-    assert missing.exit_code == 1 and "no note nope" in missing.output
+    assert missing.exit_code == 2 and "no note nope" in missing.output  # a usage error
     log = json.loads(run(home, "log", "--json").output)
     assert log[0]["kind"] == "archive"
     assert run(home, "undo", log[0]["runId"]).exit_code == 0
@@ -98,7 +98,7 @@ def test_unhide_brings_a_note_back_and_unknown_ids_fail(home: Path) -> None:
     assert json.loads(graph_bytes(home))["notes"][1]["hidden"] is False
     before = graph_bytes(home)
     missing = run(home, "unhide", "nope")
-    assert missing.exit_code == 1
+    assert missing.exit_code == 2
     assert "no note nope" in missing.output and "Traceback" not in missing.output
     assert graph_bytes(home) == before
 
@@ -255,3 +255,9 @@ def test_promote_previews_even_without_the_memory_directory(home: Path, tmp_path
     assert "+## " in shown.stdout and "add    [" in shown.stdout  # the entries and their diff
     applied = run(home, "promote", "--memory-md", str(target), "--apply")
     assert applied.exit_code == 0 and not target.parent.exists()
+
+
+def test_an_unknown_run_id_is_a_usage_error(home: Path) -> None:
+    result = run(home, "undo", "20990101T000000Z-0001")
+    assert result.exit_code == 2
+    assert "no run '20990101T000000Z-0001'" in result.stderr and "Traceback" not in result.output

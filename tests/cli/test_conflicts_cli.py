@@ -77,11 +77,13 @@ def test_both_stand_hides_the_group_until_a_note_changes(home: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "code", "message"), [
-    (["resolve", "c-nope", "--keep", "a-short"], 1, "no contradiction group c-nope"),
-    (["resolve", "GROUP", "--keep", "lone"], 1, "note lone is not in group"),
+    (["resolve", "c-nope", "--keep", "a-short"], 2, "no contradiction group c-nope"),
+    (["resolve", "GROUP", "--keep", "lone"], 2, "note lone is not in group"),
     (["resolve", "GROUP"], 2, "give either --keep NOTE_ID"),
     (["resolve", "GROUP", "--keep", "a-short", "--both"], 2, "give either --keep NOTE_ID"),
-    (["verdicts", "--scorer", "ftp://nowhere"], 1, "not an http(s) URL"),
+    (["verdicts", "--scorer", "ftp://nowhere"], 2, "not an http(s) URL"),
+    (["verdicts", "--scorer", "notaurl"], 2, "not an http(s) URL"),
+    (["notes", "--nugget", "nope"], 2, "no nugget 'nope'"),
     (["verdicts", "--verdict", "maybe"], 2, "Invalid value"),
 ])
 def test_bad_input_is_one_clear_line(home: Path, args: list[str], code: int,
@@ -124,3 +126,14 @@ def test_act_promote_writes_the_promote_verdicts(home: Path, tmp_path: Path) -> 
     result = run(strong, "act", "promote", "--memory-md", str(md), "--apply")
     assert result.exit_code == 0, result.output
     assert "- **lint**: Always run the linter before a commit" in md.read_text()
+
+
+def test_both_stand_on_two_notes_says_both(tmp_path: Path) -> None:
+    """Two notes that disagree: "both notes stand", never "all 2 notes"."""
+    home = make_home(tmp_path, [pref("p-bullets", "User prefers bullet-point answers"),
+                                pref("p-prose", "User prefers prose answers, never bullets")])
+    (group,) = groups(home)
+    assert len(group["noteIds"]) == 2
+    result = run(home, "resolve", group["id"], "--both")
+    assert result.exit_code == 0, result.output
+    assert f"Decision on {group['id']}: both notes stand (dry run)" in result.stdout

@@ -106,7 +106,7 @@ def test_daily_logs_run_skipped_when_it_does_nothing(home: Path) -> None:
 
 def test_a_failure_logs_run_failed_with_the_error(home: Path) -> None:
     result = run(home, "archive", "nosuch")
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # an argument naming no note: a usage error
     (line,) = lines(home / "telemetry")
     assert line["event"] == "run_failed" and line["status"] == "failed"
     assert "no note nosuch" in line["error"]

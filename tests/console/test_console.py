@@ -369,7 +369,7 @@ async def test_undo_says_which_notes_block_it(home: Path) -> None:
 
 async def test_run_history_lists_every_run_and_undoes_an_older_one(home: Path) -> None:
     app = make_app(home)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot, app)
         before = notes_on_disk(home)
         review = await _review(pilot, app)
@@ -399,11 +399,18 @@ async def test_run_history_lists_every_run_and_undoes_an_older_one(home: Path) -
         after = notes_on_disk(home)
         assert all(after[i] == before[i] for i in touched)
         assert after[archived]["hidden"] is False  # the later unhide stays
-        await pilot.press("l")
-        await settle(pilot, app)
+        assert isinstance(app.screen, HistoryScreen)  # back to the list, on the run undone
         runs = app.screen.query_one("#runs", VirtualTable)
         assert [r.kind for r in runs.rows] == ["undo", "unhide", "reflect"]
         assert runs.renderer.state(runs.rows[2]).startswith("undone by")
+        assert runs.current is runs.rows[2]
+        await pilot.press("u")  # undone already: says so, asks nothing
+        await settle(pilot, app)
+        assert isinstance(app.screen, HistoryScreen)
+        undo_id = runs.rows[0].run_id
+        assert list(app._notifications)[-1].message == (
+            f"Run {runs.rows[2].run_id} was undone already, by run {undo_id}: there is nothing "
+            "of it left to undo.")
 
 
 async def test_promote_writes_memory_md_and_keeps_hand_written_lines(home: Path) -> None:

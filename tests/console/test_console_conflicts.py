@@ -224,3 +224,37 @@ async def test_the_demo_queue_shows_its_contradictions_first_and_duplicate_sets_
         queue.table.cursor = len(rows) - 1
         await settle(pilot, app)
         assert "that state the same thing" in pane(queue)
+
+
+async def test_both_stand_of_two_notes_asks_about_both(tmp_path: Path) -> None:
+    home = make_home(tmp_path, [pref("p-bullets", "User prefers bullet-point answers"),
+                                pref("p-prose", "User prefers prose answers, never bullets")])
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_queue(pilot, app)
+        await pilot.press("b")
+        await settle(pilot, app)
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        assert dialog.body.plain.startswith("Let both notes of “pref: answers” stand?")
+
+
+async def test_ctrl_z_on_the_queue_undoes_the_decision_and_looks_again(home: Path) -> None:
+    before = graph_path(home).read_bytes()
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        queue = await open_queue(pilot, app)
+        await pilot.press("o")
+        await settle(pilot, app)
+        await pilot.press("a", "y")
+        await settle(pilot, app)
+        assert queue.found is not None and queue.found.groups == []
+        await pilot.press("ctrl+z")
+        await settle(pilot, app)
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen) and "Undo run" in dialog.title_text.plain
+        await pilot.press("y")
+        await settle(pilot, app)
+        assert app.screen is queue  # back on the queue, the group asked again
+        assert [list(g.note_ids) for g in queue.found.groups] == [MEMBERS]
+    assert notes_on_disk(home) == {n["id"]: n for n in json.loads(before)["notes"]}

@@ -40,7 +40,7 @@ SINK_CALLS: dict[str, tuple[int, ...] | None] = {
     "update": (0,), "set_label": (0,), "add": (0,), "add_leaf": (0,), "echo": (0,),
     "print": None, "write": (0,), "notify": (0,), "join": None, "add_row": None}
 TEXT_KEYWORDS = {"text", "help", "label", "prompt", "placeholder", "message", "title", "body"}
-NUMBERS = {"len", "cell_len", "counted", "round", "int", "max", "min", "sum", "monotonic"}
+NUMBERS = {"len", "cell_len", "counted", "every", "round", "int", "max", "min", "sum", "monotonic"}
 SINK_ATTRIBUTES = {"border_title", "border_subtitle", "title", "sub_title", "tooltip"}
 
 
