@@ -20,6 +20,8 @@ from .screens.main import MainScreen
 from .screens.too_small import TooSmallScreen, too_small
 from .screens.welcome import WelcomeScreen
 
+REPLACED_COMMANDS = frozenset({"Quit", "Keys"})  # Textual's; the app binds q and ?
+
 
 class NuggetsApp(App[None]):
     CSS_PATH = "app.tcss"
@@ -70,19 +72,29 @@ class NuggetsApp(App[None]):
             self.push_screen(HelpScreen())
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """Every key of the current screen is also a command in the palette (ctrl+p)."""
-        yield from super().get_system_commands(screen)
-        for binding in screen.BINDINGS:
+        """Every key of the current screen, and the app's own, is also a command in the palette
+        (ctrl+p), each once: Textual's Quit and Keys give way to our q and ?."""
+        for command in super().get_system_commands(screen):
+            if command.title not in REPLACED_COMMANDS:
+                yield command
+        taken = {binding.key for binding in screen.BINDINGS if isinstance(binding, Binding)}
+        app_keys = [b for b in self.BINDINGS if isinstance(b, Binding) and b.key not in taken]
+        yield from self._key_commands(screen, screen.BINDINGS, screen)
+        yield from self._key_commands(self, app_keys, screen)
+
+    def _key_commands(self, owner: App[None] | Screen, bindings: Iterable[BindingType],
+                      screen: Screen) -> Iterable[SystemCommand]:
+        """A command per binding of `owner` that has a description and is enabled now."""
+        for binding in bindings:
             if not isinstance(binding, Binding) or not binding.description:
                 continue
-            if screen.check_action(binding.action.split("(")[0], ()) is not True:
+            if owner.check_action(binding.action.split("(")[0], ()) is not True:
                 continue
             yield SystemCommand(
                 one_line(f"{binding.description} ({binding.key_display or binding.key})"),
                 one_line(binding.tooltip or binding.description),
-                lambda action=binding.action: self.run_action(action, screen),
+                lambda action=binding.action: self.run_action(action, owner),
             )
-
 
 def run_console(memory: Store, demo_offer: bool = False,
                 open_demo: Callable[[], Store] | None = None) -> None:

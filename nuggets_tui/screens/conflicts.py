@@ -130,6 +130,15 @@ def _more(count: int) -> list[Text]:
     return [Text(f"… {count:,} more not shown\n", style="dim italic")]
 
 
+def named_note(note: RawNote | None, note_id: str) -> list[Text | str]:
+    """A note as a confirmation names it: its title in quotes, then its id (the id alone when
+    it has no title)."""
+    title = fields.text(note, "title") if note else ""
+    if not title:
+        return ["Note ", line(note_id, "bold")]
+    return ["“", line(title, "bold"), "” (", line(note_id), ")"]
+
+
 def decision_text(decision: Decision, notes: dict[str, RawNote]) -> Text:
     """What applying the decision writes: each note it changes, before → after."""
     keep = notes.get(decision.keep)
@@ -353,8 +362,9 @@ class ConflictsScreen(Screen[bool]):
         others = len(decision.group.note_ids) - 1
         how = ("archives " if decision.how == "keep" else "merges into it and archives ") + \
             f"the other {counted(others, 'note')}"
+        notes = self.found.notes if self.found is not None else {}
         body = join(
-            "Note ", line(decision.keep, "bold"), " stands; this ", how, ".\n\n",
+            *named_note(notes.get(decision.keep), decision.keep), " stands; this ", how, ".\n\n",
             f"It rewrites {counted(len(decision.plan.notes), 'note')} in ",
             line(shown_path(self.memory.graph_path)),
             ", once, atomically, and only if nobody changed it since this plan. Nothing is "

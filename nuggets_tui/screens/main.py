@@ -37,6 +37,7 @@ from ..widgets.virtual_table import VirtualTable
 from .confirm import ConfirmScreen, if_yes
 
 BLOCKERS_SHOWN = 20  # notes named in the dialog when an undo is blocked
+CHANGED_SHOWN = 5  # notes a run changed, named in its undo's confirmation
 FIRST_PAGE = 100  # notes read from the head of the file to show while the rest is read
 # nugget (None: all), archived, filter, order, verdict (None: any)
 View = tuple[str | None, bool, str, NoteOrder, str | None]
@@ -601,6 +602,7 @@ class MainScreen(Screen[None]):
         body = join(
             "Undo run ", line(entry.run_id, "bold"), " (", line(entry.kind), ", ", line(entry.at),
             ")?\n", line(entry.summary or entry.kind), "\n\n",
+            *_changed_titles(entry),
             _undo_what(entry, self.memory),
         )
 
@@ -655,6 +657,21 @@ class MainScreen(Screen[None]):
 def _done(then: Then) -> None:
     if then is not None:
         then()
+
+
+def _changed_titles(entry: JournalEntry) -> list[Text | str]:
+    """The notes a run changed, by title and id, as its undo's confirmation names them."""
+    ids = sorted(entry.after or entry.before)
+    if not ids:
+        return []
+    parts: list[Text | str] = ["It changed:\n"]
+    for note_id in ids[:CHANGED_SHOWN]:
+        note = entry.after.get(note_id) or entry.before.get(note_id)
+        title = fields.text(note, "title") if note else ""
+        parts += ["  • “", line(title), "” (", line(note_id), ")\n"] if title else \
+            ["  • ", line(note_id), "\n"]
+    more = len(ids) - CHANGED_SHOWN
+    return [*parts, f"  … and {more:,} more\n" if more > 0 else "", "\n"]
 
 
 def _undo_what(entry: JournalEntry, memory: Store) -> Text:

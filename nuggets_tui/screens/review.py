@@ -4,6 +4,7 @@ apply the kept ones."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -43,6 +44,9 @@ from .confirm import ConfirmScreen, if_yes
 
 KINDS = (("hide", "Archive"), ("rewrite", "Rewrite"), ("tag", "Tag"), ("merge", "Merge"),
          ("link", "Link"), ("keep", "Keep"))
+# What a kept change of each kind does, for the apply confirmation's count per kind
+DONE_WORDS = {"hide": "archived", "rewrite": "rewritten", "tag": "tagged", "merge": "merged",
+              "link": "linked", "keep": "rescued"}
 GROUPINGS = ("kind", "nugget")
 NO_CHANGES = "No changes: this memory is already tidy."
 
@@ -156,6 +160,13 @@ def grouped_rows(rows: list[ChangeRow], by: str = "kind", query: str = "",
         label = labels[key] if by == "kind" else f"nugget {key}"
         out += [Group(label, tuple(row.op_id for row in members)), *members]
     return out
+
+
+def kept_by_kind(plan: Plan, kept: set[int]) -> str:
+    """The kept changes counted per kind, in the review's order: "4 archived · 3 rewritten"."""
+    counts: Counter[str] = Counter(plan.change_for(op_id).type for op_id in kept)
+    return " · ".join(f"{counts[kind]:,} {DONE_WORDS[kind]}" for kind, _label in KINDS
+                      if counts[kind])
 
 
 def cap_text(plan: Plan) -> Text:
@@ -649,7 +660,8 @@ class ReviewScreen(Screen[bool]):
 
     def _ask_apply(self, plan: Plan, kept: set[int], notes: list[str]) -> None:
         body = join(
-            f"Apply {len(kept):,} of {counted(len(plan.operations), 'change')}?\n\n",
+            f"Apply {len(kept):,} of {counted(len(plan.operations), 'change')}?\n",
+            (kept_by_kind(plan, kept), "bold"), "\n\n",
             f"This rewrites {counted(len(notes), 'note')} in ",
             line(shown_path(self.memory.graph_path)),
             ", once, atomically, and only if nobody changed the file since this plan.\n\n",
