@@ -661,7 +661,7 @@ class ReviewScreen(Screen[bool]):
     def _ask_apply(self, plan: Plan, kept: set[int], notes: list[str]) -> None:
         body = join(
             f"Apply {len(kept):,} of {counted(len(plan.operations), 'change')}?\n",
-            (kept_by_kind(plan, kept), "bold"), "\n\n",
+            line(kept_by_kind(plan, kept), "bold"), "\n\n",
             f"This rewrites {counted(len(notes), 'note')} in ",
             line(shown_path(self.memory.graph_path)),
             ", once, atomically, and only if nobody changed the file since this plan.\n\n",
