@@ -103,9 +103,13 @@ def test_an_unlocking_writer_loses_nothing(tmp_path: Path, monkeypatch) -> None:
     assert len([e for e in journal if e.kind == "reflect"]) >= counts["landed"]
     assert all(e.base_fingerprint != e.result_fingerprint for e in journal)
     assert leftovers(home) == []
-    # with the writer gone, a one-shot pass lands and the journal's last run is the file
+    # with the writer gone, a one-shot pass lands and the journal's last run is the file; or
+    # the loop's own passes already left nothing to change (a race can end at that fixed point)
     _, entry = memory.reflect(uncapped=True)
-    assert entry is not None and entry.result_fingerprint == fingerprint(graph.read_bytes())
+    if entry is None:
+        assert memory.plan(uncapped=True).operations == []
+    else:
+        assert entry.result_fingerprint == fingerprint(graph.read_bytes())
     record("concurrent writes survived", written + lines)
     record("applies landed while another program wrote", counts["landed"])
     record("applies refused as stale", counts["refused"])
