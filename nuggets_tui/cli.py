@@ -444,7 +444,7 @@ def log(obj: Context, as_json: bool) -> None:
     """Applied runs, newest first."""
     memory = obj.memory(graph_warnings=False)  # the journal only: no need to read the graph
     entries = memory.log()
-    _tell(memory)
+    _tell(memory, memory.promotion_losses())
     if as_json:
         _print_json([e.to_json_dict() for e in entries])
         return

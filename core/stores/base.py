@@ -49,12 +49,13 @@ class StoreWords:
     pass_label: str  # the maintenance a plan previews ("reflection pass", "bot's maintenance")
     promotion_label: str  # what promotion writes ("MEMORY.md", "AGENTS.md")
     promotion_rule: str  # which notes qualify, for "<n> notes ...": "{threshold}" filled in
-    promotion_option: str  # the option that points promotion at another file ("": none)
-    promotion_env: str  # the environment variable that does ("": none)
     archive_effect: str  # what archiving a note by hand does beyond hiding it, for the dialog
-    side_file_title: str  # files a plan edits in step with the notes ("Fact file"; "": none)
-    side_file_why: str  # why they are edited with the notes
-    side_files_sentence: str  # the apply confirmation's sentence about them, "{names}" filled
+    # What only some systems have ("": none):
+    promotion_option: str = ""  # the option that points promotion at another file
+    promotion_env: str = ""  # the environment variable that does
+    side_file_title: str = ""  # files a plan edits in step with the notes ("Fact file")
+    side_file_why: str = ""  # why they are edited with the notes
+    side_files_sentence: str = ""  # the apply confirmation's sentence about them, "{names}"
 
 
 @dataclass(frozen=True)
@@ -172,6 +173,10 @@ class Promoting(Protocol):
 
     def promotion_file_for(self, nugget: str | None) -> Path | None:
         """The file a promotion of this nugget's notes writes (None: the store's default)."""
+
+    def promotion_losses(self) -> list[str]:
+        """What the promotion files lost since our newest run on each (another program, the
+        agent's own promotion, rewrote them), one line a file; none when nothing was lost."""
 
     def promote(self, plan: PromotionPlan) -> int: ...
     def promote_now(self, memory_md: Path | None = None, threshold: int = ...,

@@ -16,12 +16,7 @@ WORDS = StoreWords(
     pass_label="bot's maintenance (its reflector's rules)",
     promotion_label="AGENTS.md",
     promotion_rule="with confidence {threshold}% or more",
-    promotion_option="",
-    promotion_env="",
     archive_effect="the bot leaves archived rows out of its prompt",
-    side_file_title="",
-    side_file_why="",
-    side_files_sentence="",
 )
 
 

@@ -354,6 +354,9 @@ class MicroClawStore:
         path.parent.mkdir(parents=True, exist_ok=True)  # beside a journal not yet written
         return self._runs.write_file(path, before, after, kind, summary)
 
+    def promotion_losses(self) -> list[str]:
+        return []  # a section the bot erased is reported by the plan itself
+
     def promote(self, plan: PromotionPlan) -> int:
         """Write one planned AGENTS.md, journaled (the run is `promotion_run`); the entries
         added. Nothing when its directory does not exist."""

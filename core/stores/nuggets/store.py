@@ -450,7 +450,7 @@ class NuggetsStore:
         """The applied runs, newest first (headers only); an entry that cannot be read is
         skipped and named in the notices."""
         headers, skipped = read_headers(self.home, self.files)
-        self.notices += skipped + self._lost_since_last_run()
+        self.notices += skipped
         return headers
 
     @property
@@ -690,7 +690,7 @@ class NuggetsStore:
         run = last_file_run(self.home, MEMORY_MD_NAME, self.files)
         return None if run is None else run.file_after
 
-    def _lost_since_last_run(self) -> list[str]:
+    def promotion_losses(self) -> list[str]:
         """A notice naming the entries MEMORY.md lost since our newest run on it (the agent's
         promotion cuts the entries it does not write itself); none when nothing was lost."""
         try:

@@ -15,12 +15,7 @@ WORDS = StoreWords(
     pass_label="nothing: the purifier's workspace is read-only here",
     promotion_label="nothing (read-only)",
     promotion_rule="(read-only: nothing is promoted) {threshold}",
-    promotion_option="",
-    promotion_env="",
     archive_effect="nothing: the purifier's files are never written",
-    side_file_title="",
-    side_file_why="",
-    side_files_sentence="",
 )
 
 

@@ -223,6 +223,9 @@ class PurifierStore:
     def promotion_file_for(self, nugget: str | None) -> Path | None:
         return None
 
+    def promotion_losses(self) -> list[str]:
+        return []  # nothing is ever promoted here
+
     def promote(self, plan: PromotionPlan) -> int:
         raise refuse("promote")
 
