@@ -22,7 +22,7 @@ from core.notes import fields
 from core.notes.js_strings import normalize_tag, normalize_whitespace
 from core.notes.snapshot import EMPTY_FINGERPRINT
 from core.promotion.lost_lines import lost_lines
-from core.promotion.memory_md import MemoryDocument, reads_as_entry_or_heading, split_lines
+from core.promotion.memory_md import Expected, MemoryDocument, split_lines
 from core.promotion.screening import Screened, screen
 from core.promotion.secret_screen import masked
 
@@ -87,18 +87,12 @@ def _content_lines(note: RawNote) -> list[str]:
     return normalize_whitespace(fields.text(note, "content")).split("\n")
 
 
-def _continuation(line: str) -> str:
-    """A content line under its entry: flush left, as the agent writes it, unless it would read
-    as an entry or a heading of its own (then indented by two spaces, so it stays the entry's)."""
-    return f"  {line}" if reads_as_entry_or_heading(line) else line
-
-
 def entry_lines(note: RawNote) -> list[str]:
     """`- **title**: first line`, then the further content lines flush left, blank lines between
     paragraphs included: byte for byte what the agent's own promotion writes for the note."""
     lines = _content_lines(note)
     head = f"- **{entry_title(note)}**: {lines[0]}".rstrip()
-    return [head] + [_continuation(line) for line in lines[1:]]
+    return [head, *lines[1:]]
 
 
 def qualifies(note: RawNote, threshold: int = DEFAULT_THRESHOLD) -> bool:
@@ -174,6 +168,13 @@ def _move_to_own_sections(doc: MemoryDocument, entries: list[PromotionEntry],
                 entry.moved_from.append(name)
 
 
+def _expected(chosen: list[tuple[RawNote, list[RawNote]]]) -> Expected:
+    """The entries the candidates would write, by section and title. One line each: a heading
+    or a title with a line break in it would not be found again."""
+    return {(_one_line(section_of(note)), entry_title(note)): entry_lines(note)
+            for note, _ in chosen}
+
+
 def cut_to_first_line(doc: MemoryDocument, last: MemoryDocument | None, section: str,
                       title: str, lines: list[str]) -> bool:
     """Whether the file holds only the first line of an entry our last write left whole (or
@@ -197,17 +198,18 @@ def plan_promotion(
     dropped (what is already in the file stays). `last_written`: the text our last write left
     in the file (from the journal), by which an entry the agent cut is left cut
     (`cut_to_first_line`)."""
-    doc = MemoryDocument(before_text, HEADER)
-    last = None if last_written is None else MemoryDocument(last_written, HEADER)
+    chosen = candidates(notes, threshold)
+    expected = _expected(chosen)
+    doc = MemoryDocument(before_text, HEADER, expected)
+    last = None if last_written is None else MemoryDocument(last_written, HEADER, expected)
     entries: list[PromotionEntry] = []
     blocked: list[BlockedEntry] = []
     dropped: list[PromotionEntry] = []
     owners: dict[str, set[str]] = {}
-    for note, others in candidates(notes, threshold):
-        # One line each: a heading or a title with a line break in it would not be found again.
+    for note, others in chosen:
         section, title = _one_line(section_of(note)), entry_title(note)
         owners.setdefault(title, set()).add(section)
-        lines = entry_lines(note)
+        lines = expected[section, title]
         text = "\n".join(lines)
         digest = entry_hash(section, text)
         # What would be written is screened: a CRLF note is not held back for its CRs.
@@ -245,7 +247,7 @@ def plan_promotion(
         before_text=before_text, after_text=after, diff=diff,
         base_fingerprint=base_fingerprint, blocked=blocked, dropped=dropped,
         qualifying=sum(qualifies(n, threshold) for n in notes),
-        lost=[] if last_written is None else lost_lines(last_written, before_text),
+        lost=[] if last_written is None else lost_lines(last_written, before_text, expected),
     )
 
 

@@ -11,19 +11,35 @@ from __future__ import annotations
 
 from collections import Counter
 
-from core.promotion.memory_md import bare, reads_as_entry_or_heading, section_name, titles_of
+from core.promotion.memory_md import (
+    Expected,
+    bare,
+    reads_as_entry_or_heading,
+    section_name,
+    spelled,
+    titles_of,
+)
 
 SHOWN = 5  # entries named in one message; the others are counted
 
 
-def _blocks(text: str) -> tuple[dict[tuple[str, str], list[str]], list[str]]:
-    """The entries' lines by section and title, and the other non-blank lines."""
+def _blocks(text: str, expected: Expected) -> tuple[dict[tuple[str, str], list[str]],
+                                                     list[str]]:
+    """The entries' lines by section and title, and the other non-blank lines. An `expected`
+    entry the text spells whole is read whole, whatever its lines look like."""
     entries: dict[tuple[str, str], list[str]] = {}
     other: list[str] = []
     section: str | None = None
     current: list[str] | None = None
-    for raw in text.split("\n"):
-        line = bare(raw)
+    lines = [bare(raw) for raw in text.split("\n")]
+    at = 0
+    while at < len(lines):
+        line, whole = lines[at], spelled(lines, at, section, expected) if section else 0
+        at += max(whole, 1)
+        if whole:
+            current = entries.setdefault((section or "", titles_of(line)[0]), [])
+            current.extend(kept for kept in lines[at - whole:at] if kept.strip())
+            continue
         heading = section_name(line)
         if heading is not None:
             section, current = heading, None
@@ -45,11 +61,12 @@ def _lost(was: list[str], now: list[str] | None) -> int:
     return missing if missing and not Counter(now) - Counter(was) else 0
 
 
-def lost_lines(last: str, now: str) -> list[str]:
+def lost_lines(last: str, now: str, expected: Expected | None = None) -> list[str]:
     """One phrase per entry of `last` that lost lines in `now` (at most SHOWN, then how many
-    more), and one for the other lines gone."""
-    was_entries, was_other = _blocks(last)
-    now_entries, now_other = _blocks(now)
+    more), and one for the other lines gone. `expected`: the entries about to be written, read
+    whole where a text spells them (see core/promotion/memory_md.py)."""
+    was_entries, was_other = _blocks(last, expected or {})
+    now_entries, now_other = _blocks(now, expected or {})
     found = []
     for (section, title), lines in was_entries.items():
         held = now_entries.get((section, title))

@@ -6,6 +6,9 @@ Read line by line, an entry of section S titled T is the first line of S that st
 agent writes them flush left, and so do we; earlier versions of ours indented them by two
 spaces, which reads the same). A note whose content has a blank line in it goes on after that
 blank line: such a paragraph is the entry's when it spells the rest of the note (`absorb`).
+A note's line that reads as an entry or a section of its own (`- **…**: …`, `## …`) is written
+flush left as the agent writes it; the entries we are about to write (`expected`) are read
+first as a whole wherever the file spells them, so that such a line stays in its entry.
 
 Promotion of a large memory adds thousands of entries, and looking each one up by reading the
 file again made that quadratic (seconds at 100k notes). Here the document is kept as sections of
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +37,9 @@ _SECTION = re.compile(r"^##\s+(.*?)\s*$")
 _HEADING = re.compile(r"^#{1,6}(?:\s|$)")
 _HEAD = "- **"
 _TITLE_END = "**:"
+
+# The entries about to be written, by section and title: their lines, without endings.
+Expected = Mapping[tuple[str, str], list[str]]
 
 
 def section_rank(name: str) -> tuple[int, str]:
@@ -102,6 +109,11 @@ class _Section:
             last.append(line)
         else:
             self.chunks.append([line])
+
+    def add_whole_entry(self, lines: list[str]) -> None:
+        """An entry read as a whole, whatever its lines look like (`MemoryDocument`'s
+        `expected`)."""
+        self._add_entry(len(self.chunks), lines)
 
     def _add_entry(self, at: int, lines: list[str]) -> None:
         self.chunks.insert(at, lines)
@@ -180,10 +192,21 @@ class _Section:
         return [self.heading, *(line for chunk in self.chunks for line in chunk)]
 
 
-class MemoryDocument:
-    """MEMORY.md's text, or `header` when there is none yet, ready for `upsert`."""
+def spelled(lines: list[str], at: int, section: str, expected: Expected) -> int:
+    """How many lines from `at` on spell an expected entry of `section` whole (0: none)."""
+    for title in titles_of(bare(lines[at])):
+        wanted = expected.get((section, title))
+        if wanted and len(wanted) > 1 and [bare(line) for line in
+                                           lines[at:at + len(wanted)]] == wanted:
+            return len(wanted)
+    return 0
 
-    def __init__(self, text: str, header: list[str]) -> None:
+
+class MemoryDocument:
+    """MEMORY.md's text, or `header` when there is none yet, ready for `upsert`; `expected`:
+    the entries about to be written, read as a whole wherever the file spells them."""
+
+    def __init__(self, text: str, header: list[str], expected: Expected | None = None) -> None:
         self.trailing_newline = text.endswith("\n") or not text
         lines = text.split("\n") if text else list(header)
         if self.trailing_newline and text:
@@ -196,14 +219,23 @@ class MemoryDocument:
             self._unterminated = True
         self.preamble: list[str] = []
         self.sections: list[_Section] = []
-        for line in lines:
+        at = 0
+        while at < len(lines):
+            line = lines[at]
             heading = _SECTION.match(bare(line))
+            whole = spelled(lines, at, self.sections[-1].name, expected) \
+                if expected and self.sections and not heading else 0
+            if whole:
+                self.sections[-1].add_whole_entry(lines[at:at + whole])
+                at += whole
+                continue
             if heading:
                 self.sections.append(_Section(heading.group(1), line))
             elif self.sections:
                 self.sections[-1].add_line(line)
             else:
                 self.preamble.append(line)
+            at += 1
 
     def _section(self, name: str) -> _Section | None:
         return next((s for s in self.sections if s.name == name), None)

@@ -128,7 +128,7 @@ def test_promote_json_and_apply(home: Path, tmp_path: Path) -> None:
     target = tmp_path / "memdir" / "MEMORY.md"
     dry = run(home, "promote", "--memory-md", str(target), "--json")
     assert json.loads(dry.stdout) == {"added": 0, "path": str(target), "entries": [
-        json.loads(dry.stdout)["entries"][0]], "blocked": [], "dropped": []}
+        json.loads(dry.stdout)["entries"][0]], "blocked": [], "dropped": [], "lost": []}
     assert not target.parent.exists()
     target.parent.mkdir()
     applied = json.loads(run(home, "promote", "--memory-md", str(target), "--apply",

@@ -24,6 +24,7 @@ replay is what the agent did to that very file.
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -153,3 +154,58 @@ def test_log_says_the_agent_dropped_a_hand_written_line_our_run_kept(tmp_path: P
     # our header line and the line written by hand, which the agent does not keep
     assert "lost lines since our run" in told and "2 other lines (not an entry) are gone" in told
     assert "“" not in told  # every entry kept all its lines
+
+
+MARKS = FIXTURES_DIR / "agent_rounds_marks"
+
+
+def test_lines_that_read_as_entries_or_headings_alternate_without_a_changed_byte(
+    tmp_path: Path,
+) -> None:
+    """docs/PROMOTION.md, "Entries". tests/fixtures/agent_rounds_marks/ was made by the agent's
+    own code, as above: `home/` built through its API (`remember`/`recall` for one fact,
+    `createNote` and `graph.recordHit` for notes whose content has lines that read as an entry
+    (`- **Then**: push the tag`), a section (`## Rollback`), other headings (`# Owner`,
+    `### Notes`) and a bold line (`- **bold** is fine`)); `start.md`: what our version before
+    this one promoted from it (such lines indented by two spaces); then five rounds of our
+    `promote --apply` and the agent's `promoteFacts(shelf)`. The agent writes those lines flush
+    left, reads each entry-like line back as an entry of its own and writes it again after the
+    note's entry; from its first run on, neither side changed a byte."""
+    home = tmp_path / "home"
+    shutil.copytree(MARKS / "home", home)
+    memory_md = tmp_path / "memory" / "MEMORY.md"
+    memory_md.parent.mkdir()
+    memory_md.write_bytes((MARKS / "start.md").read_bytes())
+    seen = []
+    for day in range(1, 6):
+        if day > 1:
+            shutil.copyfile(MARKS / f"graph-after-agent-{day - 1}.json",
+                            home / "graph" / "graph.json")
+        _promote(home, memory_md, day)
+        ours = memory_md.read_bytes()
+        given = MARKS / ("ours-1.md" if day == 1 else f"agent-{day - 1}.md")
+        assert ours == given.read_bytes(), f"round {day}: our run rewrote the agent's entries"
+        memory_md.write_bytes((MARKS / f"agent-{day}.md").read_bytes())  # the agent's, replayed
+        seen += [ours, memory_md.read_bytes()]
+    assert len(set(seen[1:])) == 1
+    ours_lines = seen[0].decode().split("\n")
+    assert "## Rollback" in ours_lines and "- **Then**: push the tag" in ours_lines
+    assert not any(line.startswith("  ") for line in ours_lines)  # flush left, as the agent
+
+
+def test_no_entry_is_said_lost_when_the_agent_wrote_its_entry_like_lines_flush_left(
+    tmp_path: Path,
+) -> None:
+    """The rounds above: the file the agent wrote holds every line of every entry we wrote, so
+    `promote --json` and `log` name nothing but our header line, which the agent words its own
+    way."""
+    home = tmp_path / "home"
+    shutil.copytree(MARKS / "home", home)
+    memory_md = tmp_path / "memory" / "MEMORY.md"
+    memory_md.parent.mkdir()
+    _promote(home, memory_md, 1)
+    memory_md.write_bytes((MARKS / "agent-1.md").read_bytes())
+    out, _ = _cli(home, memory_md, "promote", "--json")
+    assert json.loads(out)["lost"] == ["1 other line (not an entry) is gone"]
+    assert "“" not in _cli(home, memory_md, "log")[1]
+    assert memory_md.read_bytes() == (MARKS / "agent-1.md").read_bytes()
