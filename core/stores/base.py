@@ -56,6 +56,11 @@ class StoreWords:
     side_file_title: str = ""  # files a plan edits in step with the notes ("Fact file")
     side_file_why: str = ""  # why they are edited with the notes
     side_files_sentence: str = ""  # the apply confirmation's sentence about them, "{names}"
+    # What planning may cost, said before a plan is made (a model's tokens): the console asks
+    # first and makes no plan ahead; the command line says it
+    plan_cost: str = ""
+    # What applying a plan did when the system ran its own pass rather than a run of ours
+    applied_elsewhere: str = ""
 
 
 @dataclass(frozen=True)
@@ -189,6 +194,20 @@ class Store(Describing, Reading, Planning, Writing, Promoting, Protocol):
 
 
 @dataclass(frozen=True)
+class KindOption:
+    """An option only one memory system has, handed to its store once opened: an option of
+    the command line as a whole (`command` None) or of one command (`reflect`)."""
+
+    flag: str  # "--something"
+    name: str  # the parameter's name
+    help: str
+    configure: Callable[[Store, object], None]  # the store, the value given
+    command: str | None = None
+    is_flag: bool = False  # else it takes a path, shown as `metavar`
+    metavar: str = "PATH"
+
+
+@dataclass(frozen=True)
 class StoreKind:
     """A memory system as the command line offers it: its options, where its memory is by
     default, its demo, and how to open its store. Registered in core/stores/registry.py."""
@@ -215,3 +234,4 @@ class StoreKind:
     # the folders below the directory that hold the run log by default, opened without
     # following a link (docs/RUNS.md, "The run log")
     run_log_parts: tuple[str, ...]
+    options: tuple[KindOption, ...] = ()  # options only this system has
