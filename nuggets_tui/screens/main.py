@@ -167,8 +167,8 @@ class MainScreen(Screen[None]):
         call(self._loaded, Loaded(shelf, nuggets, stamp, view, rows), quiet, settled)
         shelf.prepare()
         call(self._prepared, shelf, overview(nuggets, shelf.notes))
-        try:
-            plan = self.memory.plan(graph=shelf.graph)
+        try:  # no plan ahead when planning costs something (a model's tokens): `r` asks first
+            plan = None if self.memory.words.plan_cost else self.memory.plan(graph=shelf.graph)
         except NuggetsError:
             plan = None  # `r` plans again and says what is wrong
         if plan is not None:
@@ -448,6 +448,15 @@ class MainScreen(Screen[None]):
                              self._after_write)
 
     def action_review(self) -> None:
+        cost = self.memory.words.plan_cost
+        if cost:
+            body = join(line(cost[:1].upper() + cost[1:]), ".\n\nPlan anyway?")
+            self.app.push_screen(ConfirmScreen(f"Preview the {self.memory.words.pass_label}",
+                                               body, yes="Plan"), if_yes(self._review))
+            return
+        self._review()
+
+    def _review(self) -> None:
         from .review import ReviewScreen
 
         graph = self._current_graph()
