@@ -16,6 +16,7 @@ from nuggets_tui.app import NuggetsApp
 from nuggets_tui.screens.confirm import ConfirmScreen
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.screens.review import ReviewScreen
+from tests.console.test_console_purifier import hashes
 from tests.support.console_support import settle
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "purifier" / "after-first-run"
@@ -43,6 +44,7 @@ async def test_r_asks_first_then_previews_and_applying_runs_the_purifier(tmp_pat
     workspace = installed_workspace(tmp_path)
     store = PurifierStore(workspace, fixed_clock(NOW))
     planned = counting(store)
+    before = hashes(tmp_path)
     app = NuggetsApp(store)
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot, app)
@@ -58,7 +60,7 @@ async def test_r_asks_first_then_previews_and_applying_runs_the_purifier(tmp_pat
         assert isinstance(review, ReviewScreen)
         assert review.plan is not None
         assert any(d.after.get("content") == NEW_LINE for d in review.plan.notes)
-        assert NEW_LINE not in claims(workspace)  # the preview ran on a copy
+        assert hashes(tmp_path) == before  # the preview ran on a copy: not a byte written
         await pilot.press("a")
         await settle(pilot, app)
         assert isinstance(app.screen, ConfirmScreen)

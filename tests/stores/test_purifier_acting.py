@@ -9,7 +9,6 @@ skips them."""
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from click.testing import CliRunner
 from core.stores.purifier import runner
 from core.stores.purifier.store import PurifierStore
 from nuggets_tui.cli import main
-from tests.stores.test_purifier import FIXTURES, copied, hashes, jsonl
+from tests.stores.test_purifier import copied, hashes, jsonl
 
 FAKE = Path(__file__).resolve().parents[1] / "support" / "fake_purifier"
 REAL = Path("/tmp/purifier-runs/src")
@@ -277,7 +276,6 @@ def test_the_real_purifier_skips_a_workspace_with_nothing_new(
     events = jsonl(next((tmp_path / "after-first-run" / "telemetry").glob("memory-log-*")))
     assert events[-1]["component"] == "memory-purifier.purifier"
     assert events[-1]["event"] == "run_skipped"
-    assert json.loads((FIXTURES / "after-first-run" / "workspace" / "runtime" /
-                       "purified-manifest.json").read_text())["runId"] == "run-0001"
-    assert changed(before, hashes(tmp_path)) - {n for n in changed(before, hashes(tmp_path))
-                                                 if "telemetry" in n or "runtime" in n} == set()
+    written = changed(before, hashes(tmp_path))
+    assert written and all("/telemetry/" in name or "/workspace/runtime/" in name
+                           for name in written)  # its own files only, never a source
