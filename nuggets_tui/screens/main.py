@@ -450,9 +450,10 @@ class MainScreen(Screen[None]):
     def action_review(self) -> None:
         cost = self.memory.words.plan_cost
         if cost:
-            body = join(line(cost[:1].upper() + cost[1:]), ".\n\nPlan anyway?")
-            self.app.push_screen(ConfirmScreen(f"Preview the {self.memory.words.pass_label}",
-                                               body, yes="Plan"), if_yes(self._review))
+            body = join("Planning the ", line(self.memory.words.pass_label), ": ",
+                        line(cost), ".\n\nPlan now?")
+            self.app.push_screen(ConfirmScreen("Planning may cost", body, yes="Plan"),
+                                 if_yes(self._review))
             return
         self._review()
 
