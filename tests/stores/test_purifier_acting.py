@@ -279,3 +279,35 @@ def test_the_real_purifier_skips_a_workspace_with_nothing_new(
     written = changed(before, hashes(tmp_path))
     assert written and all("/telemetry/" in name or "/workspace/runtime/" in name
                            for name in written)  # its own files only, never a source
+
+
+@real
+def test_the_real_purifier_previews_a_new_claim_then_publishes_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its Pass-1 and Pass-2 fixtures come from its own test helper (its tests/_helpers.py,
+    `build_fixtures`: everything promoted), run from the copy at /tmp/purifier-runs/src."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.syspath_prepend(str(REAL / "tests"))
+    helpers = pytest.importorskip("_helpers")
+    workspace = with_new_source_line(tmp_path)
+    sandbox = {"root": tmp_path / "sandbox", "workspace": workspace,
+               "config_file": tmp_path / "no-config.json", "fixtures_dir": tmp_path / "fixtures"}
+    for folder in ("root", "fixtures_dir"):
+        sandbox[folder].mkdir()
+    helpers.build_fixtures(sandbox, "business", "run-real")
+    store = PurifierStore(workspace)
+    store.purifier_scripts = REAL
+    store.run_mode = "reconciliation"  # every source: the fixtures hold every candidate
+    store.purifier_args = ("--backend", "file", "--fixture-dir", str(sandbox["fixtures_dir"]),
+                           "--profile", "business", "--run-id", "run-real")
+    before = hashes(tmp_path / "after-first-run")
+    plan = store.plan()
+    assert hashes(tmp_path / "after-first-run") == before  # the preview ran on a copy
+    assert any(d.after.get("content") == NEW_LINE and d.before.get("content") == ""
+               for d in plan.notes)
+    assert "LTMEMORY.md" in store.side_file_names(plan, set())
+    assert store.apply(plan) is None  # for real: the purifier publishes
+    assert NEW_LINE in claims_text(workspace)
+    assert "run-real: ok" in " ".join(store.take_notices())
+    events = jsonl(next((tmp_path / "after-first-run" / "telemetry").glob("memory-log-*")))
+    assert (events[-1]["run_id"], events[-1]["event"]) == ("run-real", "run_completed")
