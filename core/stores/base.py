@@ -36,8 +36,9 @@ from core.notes.snapshot import Graph
 from core.review.contradictions import TopicRules
 
 # What a store may offer beyond reading, planning, writing and promoting:
-# "merge": notes can be merged into one (a contradiction's "merge" decision).
-Capability = Literal["merge"]
+# "merge": notes can be merged into one (a contradiction's "merge" decision);
+# "restore": some notes go back into a file the operator picks (`Restoring`).
+Capability = Literal["merge", "restore"]
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,8 @@ class StoreWords:
     plan_cost: str = ""
     # What applying a plan did when the system ran its own pass rather than a run of ours
     applied_elsewhere: str = ""
+    # What the console asks for when a note is restored into a file (capability "restore")
+    restore_prompt: str = ""
 
 
 @dataclass(frozen=True)
@@ -187,6 +190,19 @@ class Promoting(Protocol):
     def promote_now(self, memory_md: Path | None = None, threshold: int = ...,
                     allow: Collection[str] = (),
                     drop: Collection[str] = ()) -> tuple[PromotionPlan, int]: ...
+
+
+class Restoring(Protocol):
+    """Capability "restore": notes that are not archived but set aside by the system itself (a
+    rejected candidate) go back as text into a file the operator picks, journaled like
+    MEMORY.md so undo takes it back. Only a store that declares it has these methods."""
+
+    def restorable(self, note: RawNote) -> bool: ...
+
+    def restore_diff(self, note_ids: Iterable[str], into: Path) -> list[str]:
+        """The unified diff restoring them would make; writes nothing."""
+
+    def restore(self, note_ids: Iterable[str], into: Path) -> JournalEntry: ...
 
 
 class Store(Describing, Reading, Planning, Writing, Promoting, Protocol):

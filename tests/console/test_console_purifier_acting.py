@@ -6,6 +6,7 @@ fixture the real purifier wrote (tests/stores/test_purifier.py says how)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
@@ -13,6 +14,7 @@ from pathlib import Path
 from core.clock import fixed_clock
 from core.stores.purifier.store import PurifierStore
 from nuggets_tui.app import NuggetsApp
+from nuggets_tui.screens.ask_file import AskFileScreen
 from nuggets_tui.screens.confirm import ConfirmScreen
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.screens.review import ReviewScreen
@@ -92,3 +94,36 @@ async def test_declining_the_preview_runs_nothing(tmp_path: Path) -> None:
         await settle(pilot, app)
         assert isinstance(app.screen, MainScreen)
     assert planned == []
+
+
+async def test_u_on_a_candidate_asks_for_the_file_shows_the_diff_and_ctrl_z_undoes_it(
+        tmp_path: Path) -> None:
+    shutil.copytree(FIXTURE, tmp_path / "copy")
+    workspace = tmp_path / "copy" / "workspace"
+    deferred = [json.loads(row) for row in (workspace / "runtime" / "deferred-candidates.jsonl")
+                .read_text().splitlines() if row.strip()][-1]
+    app = NuggetsApp(PurifierStore(workspace, fixed_clock(NOW)))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot, app)
+        main = app.screen
+        assert isinstance(main, MainScreen)
+        main.select_note(deferred["candidate_id"])
+        await settle(pilot, app)
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert isinstance(app.screen, AskFileScreen)
+        for key in "RTMEMORY.md":
+            await pilot.press(key)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ConfirmScreen)
+        assert f"+{deferred['text'].strip()}" in str(app.screen.body)  # the diff first
+        assert not (workspace / "RTMEMORY.md").exists()
+        await pilot.press("y")
+        await settle(pilot, app)
+        assert (workspace / "RTMEMORY.md").read_text() == deferred["text"].strip() + "\n"
+        await pilot.press("ctrl+z")
+        await settle(pilot, app)
+        await pilot.press("y")
+        await settle(pilot, app)
+    assert not (workspace / "RTMEMORY.md").exists()

@@ -24,7 +24,7 @@ from core.journal.guarded_write import directory_lock, file_landed, settle
 from core.journal.history import undone_by
 from core.journal.journaled_write import FileRuns
 from core.journal.own_files import own_file
-from core.models import JournalEntry, NoteDiff, Operation, Plan, ReflectionResult
+from core.models import JournalEntry, NoteDiff, Operation, Plan, RawNote, ReflectionResult
 from core.notes.snapshot import EMPTY_FINGERPRINT, Graph, current_fingerprint
 from core.stores.purifier import paths, preview, restore, runner
 
@@ -135,7 +135,23 @@ class PurifierActing:
         if self.restore_into is None:
             raise NuggetsError("a rejected or deferred candidate is restored into a source "
                                "file of the workspace: name it (unhide ID --into FILE)")
-        path = restore.target(self.home, self.restore_into)
+        return self.restore(note_ids, self.restore_into)
+
+    def restorable(self, note: RawNote) -> bool:
+        return note.get("nuggetName") in restore.RESTORABLE
+
+    def restore_diff(self, note_ids: Iterable[str], into: Path) -> list[str]:
+        """The diff restoring these candidates would make, before anything is written."""
+        path = restore.target(self.home, into)
+        chosen = restore.candidates({n["id"]: n for n in self.read().notes}, list(note_ids))
+        before = path.read_text(encoding="utf-8") if path.is_file() else None
+        name = "/".join(path.relative_to(self.files.workspace).parts)
+        return restore.diff_lines(name, before, restore.restored_text(before, chosen))
+
+    def restore(self, note_ids: Iterable[str], into: Path) -> JournalEntry:
+        """Append the candidates' text to a source file, journaled (undo takes it back), and
+        offer a reconciliation."""
+        path = restore.target(self.home, into)
         chosen = restore.candidates({n["id"]: n for n in self.read().notes}, list(note_ids))
         with directory_lock(path):
             self.notices += settle(path)

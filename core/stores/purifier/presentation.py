@@ -20,6 +20,9 @@ WORDS = StoreWords(
     plan_cost=TOKENS_WARNING,
     applied_elsewhere="Run by the purifier itself, under its own lock and in its own "
                       "memory-log: not a run of ours, so undo does not take it back.",
+    restore_prompt="The workspace's source file to put this candidate's text back into "
+                   "(MEMORY.md, RTMEMORY.md, PROCEDURES.md, episodes/….md); the purifier "
+                   "reads it on its next reconciliation.",
 )
 
 

@@ -55,7 +55,7 @@ def refuse(what: str) -> ReadOnlyError:
 class PurifierStore(PurifierActing):
     words = presentation.WORDS
     note_columns = presentation.COLUMNS
-    capabilities: frozenset[Capability] = frozenset()
+    capabilities: frozenset[Capability] = frozenset({"restore"})
 
     def __init__(self, workspace: Path, clock: Clock = system_clock) -> None:
         self.home = workspace
