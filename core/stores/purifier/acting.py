@@ -7,7 +7,7 @@ Nothing here writes an artifact, ledger, manifest, view or lock of the purifier.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 
 from core.clock import Clock, to_iso
@@ -64,7 +64,7 @@ class PurifierActing:
 
     def plan(self, nugget_name: str | None = None, limit: int | None = None,
              uncapped: bool = False, graph: Graph | None = None,
-             should_stop: object = None) -> Plan:
+             should_stop: Callable[[], bool] | None = None) -> Plan:
         """The claims and views the purifier's next run would change, from a run on a copy of
         the workspace; empty (and said) when the purifier is not installed."""
         graph = graph or self.read()
