@@ -7,7 +7,7 @@ import io
 import os
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import time
 from functools import wraps
 from pathlib import Path
@@ -44,6 +44,7 @@ class Context:
     explicit: bool = False  # the operator named the directory (an option or the environment)
     telemetry_dir: Path | None = None  # --telemetry-dir: where the run log goes (docs/RUNS.md)
     kind: StoreKind = DEFAULT_KIND  # the memory system at home
+    options: dict[str, Any] = field(default_factory=dict)  # its own options' values
 
     def memory(self, memory_md: Path | None = None, must_exist: bool = True,
                announce: bool = True, needs_graph: bool = False,
@@ -57,6 +58,8 @@ class Context:
         if memory_md is None and self.demo:
             memory_md = self.kind.demo_memory_md(self.home)
         memory = self.kind.open(self.home, env_clock(), memory_md)
+        for option in self.kind.options:
+            option.configure(memory, self.options.get(option.name))
         choice = None if self.demo or self.explicit else self.kind.home_notice(self.home)
         if choice and announce:
             click.echo(f"nuggets: {one_line(choice)}", err=True)
@@ -149,6 +152,39 @@ def _store_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
+def _kind_options(command_name: str | None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The options only one memory system has (`--purifier-scripts DIR`), of the command line
+    as a whole (None) or of one command."""
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        for kind in reversed(STORE_KINDS):
+            for option in reversed(kind.options):
+                if option.command != command_name:
+                    continue
+                kind_type = None if option.is_flag else click.Path(path_type=Path)
+                command = click.option(option.flag, option.name, is_flag=option.is_flag,
+                                       type=kind_type,
+                                       metavar=None if option.is_flag else option.metavar,
+                                       help=option.help)(command)
+        return command
+
+    return decorate
+
+
+def _take_options(context: Context, given: dict[str, Any]) -> None:
+    """Keep the values of the open system's own options; another system's: a usage error."""
+    own = {option.name for option in context.kind.options}
+    for kind in STORE_KINDS:
+        for option in kind.options:
+            value = given.get(option.name)
+            if value is None or value is False:
+                continue
+            if option.name not in own:
+                raise click.UsageError(f"{option.flag} goes with {kind.home_option} or "
+                                       f"{kind.demo_option}")
+            context.options[option.name] = value
+
+
 def _chosen(options: dict[str, Any]) -> tuple[StoreKind, Path | None, bool]:
     """The memory system the options name, its directory (None: its default place) and
     whether it is the demo; a usage error when more than one is named."""
@@ -170,6 +206,7 @@ def _flag_order(flag: str) -> int:
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @_store_options
+@_kind_options(None)
 @click.option("-v", "--verbose", is_flag=True, help="Say more (the daily pass is silent without).")
 @click.option("--telemetry-dir", type=click.Path(path_type=Path, file_okay=False),
               help="Where writing commands log their runs (default <home>/telemetry).")
@@ -187,6 +224,7 @@ def main(ctx: click.Context, verbose: bool, telemetry_dir: Path | None,
     explicit = named is not None or (not demo and kind.named_elsewhere())
     ctx.obj = Context(home=chosen, demo=demo, verbose=verbose, explicit=explicit, kind=kind)
     ctx.obj.telemetry_dir = telemetry_dir
+    _take_options(ctx.obj, options)
     if ctx.invoked_subcommand is None:
         _open_console(ctx.obj, explicit=ctx.obj.explicit)
 
@@ -200,8 +238,8 @@ def _open_console(context: Context, explicit: bool) -> None:
     kind = context.kind
     run_console(
         context.memory(must_exist=False, announce=False), demo_offer=missing,
-        open_demo=lambda: Context(_materialized_demo(kind), True, context.verbose,
-                                  kind=kind).memory(announce=False),
+        open_demo=lambda: Context(_materialized_demo(kind), True, context.verbose, kind=kind,
+                                  options=context.options).memory(announce=False),
     )
 
 
@@ -240,12 +278,14 @@ def notes(obj: Context, nugget: str | None, hidden: bool, query: str | None, as_
               help="With --apply: also apply this note's changes marked 'left out unless kept' "
                    "(with --microclaw: rescue an expired row from the bot's deletion).")
 @click.option("--json", "as_json", is_flag=True, help="Print only the ReflectionResult as JSON.")
+@_kind_options("reflect")
 @click.pass_obj
 @reports_errors
 @logs_run("reflect")
 def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool, do_apply: bool,
-            also: tuple[str, ...], as_json: bool) -> None:
+            also: tuple[str, ...], as_json: bool, **kind_options: Any) -> None:
     """Show what the reflection pass would change (a dry run), or --apply it."""
+    _take_options(obj, kind_options)
     if limit is not None and uncapped:
         raise click.UsageError("--limit and --all cannot be used together")
     if also and not do_apply:
@@ -258,6 +298,8 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
     shelf = memory.shelf() if nugget is not None else None
     if shelf is not None:
         _known_nugget(shelf, nugget)
+    if memory.words.plan_cost:  # said before the pass runs
+        click.echo(f"nuggets: {one_line(memory.words.plan_cost)}", err=True)
     if do_apply:
         plan, entry = memory.reflect(nugget, limit, uncapped, also)
         _record_plan(plan.result, entry)
@@ -272,7 +314,7 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
     if do_apply:
         click.echo("")
         _echo(f"Applied as run {entry.run_id} (undo: nuggets undo {entry.run_id})"
-                   if entry else "Nothing to apply.")
+              if entry else memory.words.applied_elsewhere or "Nothing to apply.")
 
 
 @main.command()
@@ -373,14 +415,22 @@ def _say_unused_allowances(plan: PromotionPlan, allow: tuple[str, ...]) -> None:
 
 @main.command()
 @click.argument("note_ids", nargs=-1, required=True)
+@_kind_options("unhide")
 @click.pass_obj
 @reports_errors
 @logs_run("unhide")
-def unhide(obj: Context, note_ids: tuple[str, ...]) -> None:
+def unhide(obj: Context, note_ids: tuple[str, ...], **kind_options: Any) -> None:
     """Bring archived notes back."""
+    _take_options(obj, kind_options)
     memory = obj.memory(needs_graph=True)
     entry = memory.unhide(note_ids)
     _record_entry(entry, "unhidden")
+    if entry is not None and entry.file_name is not None:  # written into a file instead
+        _echo_lines(render.file_diff(entry))
+        _echo(f"Restored into {entry.file_name} (run {entry.run_id}; undo: nuggets undo "
+              f"{entry.run_id})")
+        _tell(memory)
+        return
     _echo(f"Unhid {counted(len(entry.after), 'note')} (run {entry.run_id})" if entry
           else "Those notes are already visible; nothing written.")
     if entry is not None:

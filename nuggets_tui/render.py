@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Iterator
 
 from core.journal.entries import JournalHeader
 from core.models import (
     BlockedEntry,
+    JournalEntry,
     Plan,
     PromotionPlan,
     RawNote,
@@ -66,6 +68,14 @@ def plan_text(plan: Plan, applied: bool = False) -> Iterator[str]:
         for line in by_note.get(diff.note_id, ["(changed by a merge or link elsewhere)"]):
             yield f"  {line}"
         yield from note_diff(diff.before, diff.after)
+
+
+def file_diff(entry: JournalEntry) -> Iterator[str]:
+    """The unified diff of a run that wrote one file."""
+    name = one_line(entry.file_name or "")
+    yield from (one_line(line) for line in difflib.unified_diff(
+        (entry.file_before or "").splitlines(), (entry.file_after or "").splitlines(),
+        f"a/{name}", f"b/{name}", lineterm=""))
 
 
 def note_row(note: RawNote, summary: Callable[[RawNote], str]) -> str:

@@ -36,8 +36,9 @@ from core.notes.snapshot import Graph
 from core.review.contradictions import TopicRules
 
 # What a store may offer beyond reading, planning, writing and promoting:
-# "merge": notes can be merged into one (a contradiction's "merge" decision).
-Capability = Literal["merge"]
+# "merge": notes can be merged into one (a contradiction's "merge" decision);
+# "restore": some notes go back into a file the operator picks (`Restoring`).
+Capability = Literal["merge", "restore"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,13 @@ class StoreWords:
     side_file_title: str = ""  # files a plan edits in step with the notes ("Fact file")
     side_file_why: str = ""  # why they are edited with the notes
     side_files_sentence: str = ""  # the apply confirmation's sentence about them, "{names}"
+    # What planning may cost, said before a plan is made (a model's tokens): the console asks
+    # first and makes no plan ahead; the command line says it
+    plan_cost: str = ""
+    # What applying a plan did when the system ran its own pass rather than a run of ours
+    applied_elsewhere: str = ""
+    # What the console asks for when a note is restored into a file (capability "restore")
+    restore_prompt: str = ""
 
 
 @dataclass(frozen=True)
@@ -184,8 +192,35 @@ class Promoting(Protocol):
                     drop: Collection[str] = ()) -> tuple[PromotionPlan, int]: ...
 
 
+class Restoring(Protocol):
+    """Capability "restore": notes that are not archived but set aside by the system itself (a
+    rejected candidate) go back as text into a file the operator picks, journaled like
+    MEMORY.md so undo takes it back. Only a store that declares it has these methods."""
+
+    def restorable(self, note: RawNote) -> bool: ...
+
+    def restore_diff(self, note_ids: Iterable[str], into: Path) -> list[str]:
+        """The unified diff restoring them would make; writes nothing."""
+
+    def restore(self, note_ids: Iterable[str], into: Path) -> JournalEntry: ...
+
+
 class Store(Describing, Reading, Planning, Writing, Promoting, Protocol):
     """A memory system's store: everything a front end may ask of it."""
+
+
+@dataclass(frozen=True)
+class KindOption:
+    """An option only one memory system has, handed to its store once opened: an option of
+    the command line as a whole (`command` None) or of one command (`reflect`)."""
+
+    flag: str  # "--something"
+    name: str  # the parameter's name
+    help: str
+    configure: Callable[[Store, object], None]  # the store, the value given
+    command: str | None = None
+    is_flag: bool = False  # else it takes a path, shown as `metavar`
+    metavar: str = "PATH"
 
 
 @dataclass(frozen=True)
@@ -215,3 +250,4 @@ class StoreKind:
     # the folders below the directory that hold the run log by default, opened without
     # following a link (docs/RUNS.md, "The run log")
     run_log_parts: tuple[str, ...]
+    options: tuple[KindOption, ...] = ()  # options only this system has

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import ClassVar
+from pathlib import Path
+from typing import ClassVar, cast
 
 from rich.text import Text
 from textual import events, on, work
@@ -24,8 +25,9 @@ from core.notes import fields
 from core.notes.snapshot import Graph
 from core.review.verdicts import VERDICTS, Verdict, judge
 from core.safeio.inert_text import one_line
+from core.stores.base import Restoring
 
-from ..safe import counted, join, line, notify, shown_path
+from ..safe import block, counted, join, line, notify, shown_path
 from ..widgets.busy import Busy
 from ..widgets.footer import Footer
 from ..widgets.note_detail import NoteDetailPane
@@ -167,8 +169,8 @@ class MainScreen(Screen[None]):
         call(self._loaded, Loaded(shelf, nuggets, stamp, view, rows), quiet, settled)
         shelf.prepare()
         call(self._prepared, shelf, overview(nuggets, shelf.notes))
-        try:
-            plan = self.memory.plan(graph=shelf.graph)
+        try:  # no plan ahead when planning costs something (a model's tokens): `r` asks first
+            plan = None if self.memory.words.plan_cost else self.memory.plan(graph=shelf.graph)
         except NuggetsError:
             plan = None  # `r` plans again and says what is wrong
         if plan is not None:
@@ -403,7 +405,8 @@ class MainScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         note = self.current_note if self.is_mounted else None
         if action == "unhide":
-            return True if note is not None and fields.hidden(note) else None
+            return True if note is not None and (fields.hidden(note) or self._restorable(note)) \
+                else None
         if action == "archive":
             return True if note is not None and not fields.hidden(note) else None
         if action == "graph":
@@ -448,6 +451,16 @@ class MainScreen(Screen[None]):
                              self._after_write)
 
     def action_review(self) -> None:
+        cost = self.memory.words.plan_cost
+        if cost:
+            body = join("Planning the ", line(self.memory.words.pass_label), ": ",
+                        line(cost), ".\n\nPlan now?")
+            self.app.push_screen(ConfirmScreen("Planning may cost", body, yes="Plan"),
+                                 if_yes(self._review))
+            return
+        self._review()
+
+    def _review(self) -> None:
         from .review import ReviewScreen
 
         graph = self._current_graph()
@@ -507,9 +520,51 @@ class MainScreen(Screen[None]):
 
     def action_unhide(self) -> None:
         note = self.current_note
+        if note is not None and not fields.hidden(note) and self._restorable(note):
+            self._ask_restore(note)
+            return
         if note is None or not fields.hidden(note):
             return
         self._unhide(note)
+
+    def _restorable(self, note: RawNote) -> bool:
+        return "restore" in self.memory.capabilities and \
+            cast(Restoring, self.memory).restorable(note)
+
+    def _ask_restore(self, note: RawNote) -> None:
+        """Restore a note the system set aside into a file the operator names: the file
+        asked for, then the diff shown before anything is written."""
+        from .ask_file import AskFileScreen
+
+        title = fields.text(note, "title") or note["id"]
+        body = join("Restore “", line(title), "” (", line(note["id"]), ")\n\n",
+                    line(self.memory.words.restore_prompt))
+        self.app.push_screen(AskFileScreen("Restore into a file", body),
+                             lambda into: self._confirm_restore(note, into))
+
+    def _confirm_restore(self, note: RawNote, into: str | None) -> None:
+        if not into:
+            return
+        store = cast(Restoring, self.memory)
+        try:
+            diff = store.restore_diff([note["id"]], Path(into))
+        except NuggetsError as exc:
+            self._failed("Nothing was written", str(exc))
+            return
+        body = join(block("\n".join(diff)), "\n\nThe run is journaled: ctrl+z undoes it.")
+        self.app.push_screen(ConfirmScreen("Restore into a file", body, yes="Write"),
+                             if_yes(lambda: self._restore(note, Path(into))))
+
+    @work(thread=True, exclusive=True, group="write", description="_restore")
+    def _restore(self, note: RawNote, into: Path) -> None:
+        try:
+            entry = cast(Restoring, self.memory).restore([note["id"]], into)
+        except NuggetsError as exc:
+            self.app.call_from_thread(self._failed, "Could not restore", str(exc))
+            return
+        title = fields.text(note, "title") or note["id"]
+        self.app.call_from_thread(self._wrote, f"Restored “{title}” into {entry.file_name} "
+                                               f"(run {entry.run_id}; ctrl+z undoes it)")
 
     @work(thread=True, exclusive=True, group="write", description="_unhide")
     def _unhide(self, note: RawNote) -> None:

@@ -659,7 +659,9 @@ class ReviewScreen(Screen[bool]):
         self.app.call_from_thread(self._ask_apply, plan, kept, notes)
 
     def _ask_apply(self, plan: Plan, kept: set[int], notes: list[str]) -> None:
-        body = join(
+        elsewhere = self.memory.words.applied_elsewhere
+        body = join(f"Apply {len(kept):,} of {counted(len(plan.operations), 'change')}?\n\n",
+                    line(elsewhere)) if elsewhere else join(
             f"Apply {len(kept):,} of {counted(len(plan.operations), 'change')}?\n",
             line(kept_by_kind(plan, kept), "bold"), "\n\n",
             f"This rewrites {counted(len(notes), 'note')} in ",
@@ -687,7 +689,7 @@ class ReviewScreen(Screen[bool]):
             return
         message = (f"Applied {counted(len(kept), 'change')} as run {entry.run_id} "
                    f"({counted(len(entry.after), 'note')} written). ctrl+z undoes it."
-                   if entry else "Nothing to write.")
+                   if entry else self.memory.words.applied_elsewhere or "Nothing to write.")
         self.app.call_from_thread(self._applied, message)
 
     def _applied(self, message: str) -> None:

@@ -221,13 +221,17 @@ COMMANDS = [
     ("notes",), ("notes", "--hidden", "--json"), ("log",), ("log", "--json"), ("verdicts",),
     ("verdicts", "--json"), ("conflicts",), ("reflect",), ("promote",),
 ]
-WRITES = [
-    ("reflect", "--apply"), ("archive", "cl-f13d89fda36f74a7"), ("unhide", "cl-b2cd630fbc7cf817"),
-    ("undo", "run-0004"), ("promote", "--apply"), ("act", "reject", "--apply"),
-]
+# Each refused with its one line: the purifier not installed (no run of it), a claim is
+# no candidate to restore, a purifier run is not ours to undo, the rest read-only.
+WRITES = {
+    ("reflect", "--apply"): "not installed", ("archive", "cl-f13d89fda36f74a7"): "read-only",
+    ("unhide", "cl-b2cd630fbc7cf817"): "--into FILE", ("undo", "run-0004"): "no journal",
+    ("promote", "--apply"): "read-only", ("act", "reject", "--apply"): "read-only",
+    ("unhide", "cl-b2cd630fbc7cf817", "--into", "MEMORY.md"): "not a rejected or deferred",
+}
 
 
-@pytest.mark.parametrize("args", COMMANDS + WRITES)
+@pytest.mark.parametrize("args", COMMANDS + list(WRITES))
 def test_no_command_writes_a_byte_of_the_workspace(tmp_path: Path, args: tuple[str, ...]) -> None:
     workspace = copied(tmp_path, "after-reconciliation")
     before = hashes(tmp_path)
@@ -235,7 +239,7 @@ def test_no_command_writes_a_byte_of_the_workspace(tmp_path: Path, args: tuple[s
     assert hashes(tmp_path) == before
     if args in WRITES:
         assert code == 1
-        assert "read-only" in err.splitlines()[-1]
+        assert WRITES[args] in err.splitlines()[-1]
     else:
         assert code == 0
 

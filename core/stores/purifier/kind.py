@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from core.clock import Clock
 from core.data_dirs import demo_home
-from core.stores.base import Store, StoreKind
+from core.stores.base import KindOption, Store, StoreKind
 from core.stores.purifier.paths import resolve_workspace
 
 
@@ -38,11 +39,40 @@ def _missing_source(home: str, source: str) -> str:
             "DIR, or try the demo with --demo-purifier")
 
 
+def _set(attribute: str, fixed: object = None) -> Callable[[Store, object], None]:
+    """An option's value (or `fixed`, when given) handed to the purifier's store
+    (core/stores/purifier/acting.py)."""
+
+    def configure(store: Store, value: object) -> None:
+        if value is not None and value is not False:
+            setattr(store, attribute, value if fixed is None else fixed)
+
+    return configure
+
+
+OPTIONS = (
+    KindOption("--purifier-scripts", "purifier_scripts", metavar="DIR",
+               help="With --purifier: memory-purifier's scripts (its package, or its scripts/ "
+                    "folder), when not installed in the workspace's skills/ folder.",
+               configure=_set("purifier_scripts")),
+    KindOption("--reconcile", "reconcile", command="reflect", is_flag=True,
+               help="With --purifier: the purifier's reconciliation run instead of its "
+                    "incremental one.", configure=_set("run_mode", "reconciliation")),
+    KindOption("--acknowledge-upgrade", "acknowledge_upgrade", command="reflect", is_flag=True,
+               help="With --purifier: acknowledge its pending upgrade (a reconciliation that "
+                    "rebuilds its state).", configure=_set("acknowledge_upgrade")),
+    KindOption("--into", "into", command="unhide", metavar="FILE",
+               help="With --purifier: the workspace's source file a rejected or deferred "
+                    "candidate is restored into (a diff first; undo takes it back).",
+               configure=_set("restore_into")),
+)
+
+
 KIND = StoreKind(
     name="purifier",
     home_option="--purifier",
-    home_help="Review an OpenClaw memory-purifier workspace instead, read-only (its default "
-              "is ~/.openclaw/workspace).",
+    home_help="Review an OpenClaw memory-purifier workspace instead (its files are never "
+              "written but by the purifier itself; its default is ~/.openclaw/workspace).",
     demo_option="--demo-purifier",
     demo_help="Use the built-in memory-purifier demo instead.",
     demo_dir_help="The memory-purifier demo's workspace instead.",
@@ -58,4 +88,5 @@ KIND = StoreKind(
     # (a refused command logs only where --telemetry-dir points).
     holds_memory=lambda home: False,
     run_log_parts=("runtime", "nuggets-review", "telemetry"),
+    options=OPTIONS,
 )

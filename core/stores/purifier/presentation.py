@@ -8,14 +8,21 @@ from typing import Any
 from core.models import RawNote
 from core.safeio.inert_text import one_line
 from core.stores.base import NoteColumn, StoreWords
+from core.stores.purifier.runner import TOKENS_WARNING
 
 WORDS = StoreWords(
     system="memory-purifier",
     source_label="purified claims",
-    pass_label="nothing: the purifier's workspace is read-only here",
+    pass_label="purifier's next run",
     promotion_label="nothing (read-only)",
     promotion_rule="(read-only: nothing is promoted) {threshold}",
     archive_effect="nothing: the purifier's files are never written",
+    plan_cost=TOKENS_WARNING,
+    applied_elsewhere="Run by the purifier itself, under its own lock and in its own "
+                      "memory-log: not a run of ours, so undo does not take it back.",
+    restore_prompt="The workspace's source file to put this candidate's text back into "
+                   "(MEMORY.md, RTMEMORY.md, PROCEDURES.md, episodes/….md); the purifier "
+                   "reads it on its next reconciliation.",
 )
 
 

@@ -1,16 +1,17 @@
 """memory-purifier's store: the `Store` interface (core/stores/base.py) over an OpenClaw
 workspace, read-only (docs/PURIFIER.md). Reading takes no lock and writes nothing; every writing
-method refuses in one line (ReadOnlyError) before touching anything, and the plan is empty: the
-purifier's own runs are its maintenance."""
+method but restoring a candidate refuses in one line (ReadOnlyError) before touching anything;
+the plan previews the purifier's own next run and applying it runs the purifier itself
+(core/stores/purifier/acting.py)."""
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Collection, Hashable, Iterable, Iterator
+from collections.abc import Collection, Hashable, Iterable, Iterator
 from pathlib import Path
 
 from core.browse.shelf import Shelf
-from core.clock import Clock, system_clock, to_iso
+from core.clock import Clock, system_clock
 from core.errors import NuggetsError
 from core.journal.entries import JournalHeader
 from core.models import (
@@ -28,6 +29,7 @@ from core.review.contradictions import TopicRules
 from core.safeio.file_stamp import FileStamp
 from core.stores.base import Capability
 from core.stores.purifier import paths, presentation
+from core.stores.purifier.acting import PurifierActing
 from core.stores.purifier.artifacts import Artifacts, read_artifacts
 from core.stores.purifier.health import health_lines
 from core.stores.purifier.notes import (
@@ -50,10 +52,10 @@ def refuse(what: str) -> ReadOnlyError:
                          "are never written; act through the purifier itself)")
 
 
-class PurifierStore:
+class PurifierStore(PurifierActing):
     words = presentation.WORDS
     note_columns = presentation.COLUMNS
-    capabilities: frozenset[Capability] = frozenset()
+    capabilities: frozenset[Capability] = frozenset({"restore"})
 
     def __init__(self, workspace: Path, clock: Clock = system_clock) -> None:
         self.home = workspace
@@ -68,20 +70,10 @@ class PurifierStore:
     def graph_path(self) -> Path:
         return paths.runtime_dir(self.home) / paths.CLAIMS
 
-    @property
-    def journal_home(self) -> Path:
-        return paths.journal_home(self.home)
-
     # -- reading ------------------------------------------------------------------------------
 
     def note_summary(self, note: RawNote) -> str:
         return presentation.note_summary(note)
-
-    def side_file_lines(self, plan: Plan, note_ids: set[str]) -> list[str]:
-        return []
-
-    def side_file_names(self, plan: Plan, note_ids: set[str]) -> list[str]:
-        return []
 
     def artifacts(self) -> Artifacts:
         return read_artifacts(self.home)
@@ -123,9 +115,6 @@ class PurifierStore:
             return [self.home / nugget]
         return [self.home / view for view in VIEWS if (self.home / view).exists()]
 
-    def now(self) -> str:
-        return to_iso(self.clock())
-
     def health(self) -> list[str]:
         """The purifier's silent failures, one line each with what to do."""
         return health_lines(self.artifacts(), self.runs(), self.home, self.clock())
@@ -135,9 +124,10 @@ class PurifierStore:
         return list(dict.fromkeys(taken))
 
     def recover(self) -> list[str]:
-        """Nothing of ours to settle; the health warnings go to the notices."""
-        self.notices += self.health()
-        return []
+        """What an interrupted restore left; the health warnings go to the notices."""
+        settled = self.settle_own()
+        self.notices += settled + self.health()
+        return settled
 
     def startup_messages(self) -> list[str]:
         self.recover()
@@ -145,60 +135,26 @@ class PurifierStore:
             self._opened = self.read()
         return self.take_notices()
 
-    # -- the plan: empty (the purifier's runs are its maintenance) ------------------------------
-
-    def plan(self, nugget_name: str | None = None, limit: int | None = None,
-             uncapped: bool = False, graph: Graph | None = None,
-             should_stop: Callable[[], bool] | None = None) -> Plan:
-        graph = graph or self.read()
-        return Plan(ran_at=self.now(), base_fingerprint=graph.fingerprint,
-                    nugget_name=nugget_name, limit=0, uncapped=uncapped,
-                    result=ReflectionResult(ran_at=self.now(),
-                                            inspected=len(graph.notes)),
-                    operations=[], notes=[])
-
     def plan_operations(self, operations: list[Operation], result: ReflectionResult,
                         graph: Graph | None = None) -> Plan:
         raise refuse("a decision")
 
-    def is_stale(self, plan: Plan) -> bool:
-        return False
-
-    # -- the journal: the purifier's runs; writes refused ---------------------------------------
+    # -- the journal: the purifier's runs, and our restores; other writes refused ---------------
 
     def log(self) -> list[JournalHeader]:
-        """The purifier's runs from the shared memory-log, newest first."""
-        return [JournalHeader(run_id=r.run_id, seq=i, kind="reflect", at=r.at,
-                              base_fingerprint="", result_fingerprint="",
-                              notes=int(r.details.get("claims_total") or 0), summary=r.summary)
-                for i, r in reversed(list(enumerate(self.runs(), start=1)))]
-
-    def run(self, run_id: str) -> JournalEntry:
-        raise NuggetsError(f"{run_id}: a purifier run holds no journal of notes; see `log`")
+        """Our restores, then the purifier's runs from the shared memory-log, newest first."""
+        own = self.own_log() if self.journal_home.is_dir() else []
+        theirs = [JournalHeader(run_id=r.run_id, seq=i, kind="reflect", at=r.at,
+                                base_fingerprint="", result_fingerprint="",
+                                notes=int(r.details.get("claims_total") or 0), summary=r.summary)
+                  for i, r in reversed(list(enumerate(self.runs(), start=1)))]
+        return sorted(own + theirs, key=lambda header: header.at, reverse=True)
 
     def exclusive(self) -> contextlib.AbstractContextManager[None]:
         return _nothing()
 
-    def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None:
-        raise refuse("apply")
-
-    def reflect(self, nugget_name: str | None = None, limit: int | None = None,
-                uncapped: bool = False,
-                also: Collection[str] = ()) -> tuple[Plan, JournalEntry | None]:
-        raise refuse("reflect --apply")
-
-    def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
-        raise refuse("unhide")
-
     def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:
         raise refuse("archive")
-
-    def undo(self, run_id: str) -> JournalEntry:
-        raise refuse("undo")
-
-    def undo_blockers(self, run_id: str,
-                      graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
-        raise refuse("undo")
 
     def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
                    summary: str) -> JournalEntry:

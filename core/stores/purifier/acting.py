@@ -1,0 +1,215 @@
+"""What the purifier's store does beyond reading (docs/PURIFIER.md, "Acting through the
+purifier"): its plan is a preview of the purifier's next run on a copy of the workspace,
+applying it runs the purifier itself (under its own lock), and restoring a rejected or deferred
+candidate writes its text into a source file as a journaled run of ours that undo takes back.
+Nothing here writes an artifact, ledger, manifest, view or lock of the purifier."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Collection, Iterable
+from pathlib import Path
+
+from core.clock import Clock, to_iso
+from core.errors import NuggetsError, StalePlanError
+from core.journal.entries import (
+    JournalHeader,
+    commit_pending,
+    journal_dir,
+    pending_entries,
+    read_entry,
+    read_headers,
+)
+from core.journal.guarded_write import directory_lock, file_landed, settle
+from core.journal.history import undone_by
+from core.journal.journaled_write import FileRuns
+from core.journal.own_files import own_file
+from core.models import JournalEntry, NoteDiff, Operation, Plan, RawNote, ReflectionResult
+from core.notes.snapshot import EMPTY_FINGERPRINT, Graph, current_fingerprint
+from core.stores.purifier import paths, preview, restore, runner
+
+
+class PurifierActing:
+    """The acting half of `PurifierStore` (core/stores/purifier/store.py)."""
+
+    home: Path
+    clock: Clock
+    notices: list[str]
+    # Set from the command line's options (core/stores/purifier/kind.py) or by a caller.
+    purifier_scripts: Path | None = None
+    run_mode: str = "incremental"
+    acknowledge_upgrade: bool = False
+    purifier_args: tuple[str, ...] = ()  # more arguments for its orchestrator (tests: a backend)
+    restore_into: Path | None = None
+    _preview: preview.Preview | None = None
+
+    def read(self) -> Graph:
+        raise NotImplementedError  # PurifierStore's
+
+    @property
+    def journal_home(self) -> Path:
+        return paths.journal_home(self.home)
+
+    @property
+    def files(self) -> restore.SourceFiles:
+        return restore.SourceFiles(self.home)
+
+    def now(self) -> str:
+        return to_iso(self.clock())
+
+    def installation(self) -> runner.Installation:
+        return runner.find(self.home, self.purifier_scripts)
+
+    # -- the plan: a preview of the purifier's next run ---------------------------------------
+
+    def plan(self, nugget_name: str | None = None, limit: int | None = None,
+             uncapped: bool = False, graph: Graph | None = None,
+             should_stop: Callable[[], bool] | None = None) -> Plan:
+        """The claims and views the purifier's next run would change, from a run on a copy of
+        the workspace; empty (and said) when the purifier is not installed."""
+        graph = graph or self.read()
+        notes = graph.notes
+        self._preview = None
+        try:
+            found = preview.preview(self.home, self.installation(), self._mode(),
+                                    self.acknowledge_upgrade, self.purifier_args, notes)
+        except runner.NotInstalledError as exc:
+            self.notices.append(str(exc))
+            return self._plan(graph, [], [], ReflectionResult(ran_at=self.now(),
+                                                              inspected=len(notes)))
+        self._preview = found
+        self.notices.append(f"preview: {found.result.line()}")
+        self.notices += preview.view_lines(found)
+        return self._plan(graph, *preview.operations(found, self.now()))
+
+    def _plan(self, graph: Graph, ops: list[Operation], diffs: list[NoteDiff],
+              result: ReflectionResult) -> Plan:
+        return Plan(ran_at=self.now(), base_fingerprint=graph.fingerprint, limit=0,
+                    result=result, operations=ops, notes=diffs)
+
+    def _mode(self) -> str:
+        return "reconciliation" if self.acknowledge_upgrade else self.run_mode
+
+    def is_stale(self, plan: Plan) -> bool:
+        return self.read().fingerprint != plan.base_fingerprint
+
+    def side_file_lines(self, plan: Plan, note_ids: set[str]) -> list[str]:
+        return preview.view_lines(self._preview)
+
+    def side_file_names(self, plan: Plan, note_ids: set[str]) -> list[str]:
+        return list(self._preview.views) if self._preview is not None else []
+
+    # -- running it for real --------------------------------------------------------------------
+
+    def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None:
+        """Run the purifier for real, the previewed plan whole: it decides every change itself."""
+        if accepted is not None and set(accepted) != {op.id for op in plan.operations}:
+            raise NuggetsError("the purifier's run is taken whole: keep every change, or "
+                               "none (nothing was run)")
+        if self.is_stale(plan):
+            raise StalePlanError("the purifier's files changed since the preview: preview "
+                                 "again (nothing was run)")
+        self.run_now()
+        return None
+
+    def reflect(self, nugget_name: str | None = None, limit: int | None = None,
+                uncapped: bool = False,
+                also: Collection[str] = ()) -> tuple[Plan, JournalEntry | None]:
+        """Run the purifier for real; the plan says what its run changed."""
+        graph = self.read()
+        result = self.run_now()
+        found = preview.Preview(result, preview.changed_notes(graph.notes, self.read().notes))
+        return self._plan(graph, *preview.operations(found, self.now())), None
+
+    def run_now(self) -> runner.RunResult:
+        """One run of the purifier (its lock, its files, its memory-log), said in one line."""
+        result = runner.run_for_real(self.home, self.installation(), self._mode(),
+                                     self.acknowledge_upgrade, self.purifier_args)
+        self.notices.append(result.line())
+        return result
+
+    # -- restoring a candidate into a source file ---------------------------------------------
+
+    def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
+        """Restore rejected or deferred candidates into the source file chosen (restore_into)."""
+        if self.restore_into is None:
+            raise NuggetsError("a rejected or deferred candidate is restored into a source "
+                               "file of the workspace: name it (unhide ID --into FILE)")
+        return self.restore(note_ids, self.restore_into)
+
+    def restorable(self, note: RawNote) -> bool:
+        return note.get("nuggetName") in restore.RESTORABLE
+
+    def restore_diff(self, note_ids: Iterable[str], into: Path) -> list[str]:
+        """The diff restoring these candidates would make, before anything is written."""
+        path = restore.target(self.home, into)
+        chosen = restore.candidates({n["id"]: n for n in self.read().notes}, list(note_ids))
+        before = path.read_text(encoding="utf-8") if path.is_file() else None
+        name = "/".join(path.relative_to(self.files.workspace).parts)
+        return restore.diff_lines(name, before, restore.restored_text(before, chosen))
+
+    def restore(self, note_ids: Iterable[str], into: Path) -> JournalEntry:
+        """Append the candidates' text to a source file, journaled (undo takes it back), and
+        offer a reconciliation."""
+        path = restore.target(self.home, into)
+        chosen = restore.candidates({n["id"]: n for n in self.read().notes}, list(note_ids))
+        with directory_lock(path):
+            self.notices += settle(path)
+            before = path.read_text(encoding="utf-8") if path.is_file() else None
+            after = restore.restored_text(before, chosen)
+            base = current_fingerprint(path) if before is not None else EMPTY_FINGERPRINT
+            ids = ", ".join(n["id"] for n in chosen)
+            entry = self._file_runs().write(path, before, after, base, "unhide", self.now(),
+                                            summary=f"restored {ids} into {path.name}")
+        self.notices.append("the purifier reads it on its next reconciliation: "
+                            "reflect --apply --reconcile")
+        return entry
+
+    def _file_runs(self) -> FileRuns:
+        return FileRuns(self.journal_home, self.files, self.home, self.notices)
+
+    # -- our journal: restores, and undoing them ----------------------------------------------
+
+    def undo(self, run_id: str) -> JournalEntry:
+        entry, _ = self.undo_blockers(run_id)
+        return self._file_runs().undo(entry, self.now())
+
+    def undo_blockers(self, run_id: str,
+                      graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
+        entry = self.run(run_id)
+        if entry.file_name is None:
+            raise NuggetsError(f"{run_id}: not a run of ours that undo takes back")
+        later = undone_by(read_headers(self.journal_home, self.files)[0], run_id)
+        if later:
+            raise NuggetsError(f"run {run_id} was already undone by {later}")
+        return entry, []
+
+    def run(self, run_id: str) -> JournalEntry:
+        if not journal_dir(self.journal_home).is_dir():
+            raise NuggetsError(f"{run_id}: a purifier run holds no journal of notes; see `log`")
+        return read_entry(self.journal_home, run_id, self.files)
+
+    def own_log(self) -> list[JournalHeader]:
+        headers, skipped = read_headers(self.journal_home, self.files)
+        self.notices += skipped
+        return headers
+
+    def settle_own(self) -> list[str]:
+        """What an interrupted restore left: its entry kept exactly when its file landed."""
+        said: list[str] = []
+        for pending in pending_entries(self.journal_home, self.files):
+            entry = pending.entry
+            if entry is None or entry.file_name is None:
+                continue
+            with contextlib.suppress(OSError, NuggetsError):
+                path = own_file(entry.file_name, self.files).path
+                with directory_lock(path):
+                    said += settle(path)
+                if file_landed(path, entry.base_fingerprint, entry.result_fingerprint):
+                    commit_pending(pending.path)
+                    said.append(f"recovered journal entry {entry.run_id}: its run had landed")
+                else:
+                    pending.path.unlink(missing_ok=True)
+                    said.append(f"discarded journal entry {entry.run_id}: it never landed")
+        return said
+
