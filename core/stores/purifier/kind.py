@@ -29,8 +29,9 @@ def _demo(clock: Clock, reset: bool) -> Path:
 
 
 def _missing_home(home: str) -> str:
-    return (f"no memory-purifier workspace at {home} (no such directory); use --purifier DIR, "
-            "or try the demo with --demo-purifier")
+    return (f"no memory-purifier workspace at {home} (no such directory); use --purifier DIR "
+            "(without DIR: the purifier's own, from its config's paths.workspace, $WORKSPACE, "
+            "else ~/.openclaw/workspace), or try the demo with --demo-purifier")
 
 
 def _missing_source(home: str, source: str) -> str:
@@ -41,8 +42,9 @@ def _missing_source(home: str, source: str) -> str:
 KIND = StoreKind(
     name="purifier",
     home_option="--purifier",
-    home_help="Review an OpenClaw memory-purifier workspace instead, read-only (its default "
-              "is ~/.openclaw/workspace).",
+    home_help="Review an OpenClaw memory-purifier workspace instead, read-only (without DIR: "
+              "the purifier's own, from its config's paths.workspace, $WORKSPACE, else "
+              "~/.openclaw/workspace).",
     demo_option="--demo-purifier",
     demo_help="Use the built-in memory-purifier demo instead.",
     demo_dir_help="The memory-purifier demo's workspace instead.",
@@ -58,4 +60,5 @@ KIND = StoreKind(
     # (a refused command logs only where --telemetry-dir points).
     holds_memory=lambda home: False,
     run_log_parts=("runtime", "nuggets-review", "telemetry"),
+    home_optional=True,
 )
