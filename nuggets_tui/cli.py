@@ -579,7 +579,8 @@ def demo(reset: bool, **systems: bool) -> None:
     _echo(str(_materialized_demo(kind, reset=reset)))
 
 
-from . import conflicts_cli  # noqa: E402, F401  (registers conflicts, resolve, verdicts, act)
+# registers conflicts, resolve, verdicts, act; mark
+from . import conflicts_cli, marks_cli  # noqa: E402, F401
 
 if __name__ == "__main__":
     main()

@@ -44,7 +44,8 @@ def _note_line(note: dict) -> str:
     first = fields.text(note, "content").strip().split("\n", 1)[0]
     first = first if len(first) <= 100 else first[:99] + "…"
     confidence = note.get("confidence", "-")
-    return (f"    {one_line(note['id'])}  {fields.updated_at(note)[:10]}  hits "
+    mark = f"  [{one_line(note['mark'])}]" if note.get("mark") else ""  # the operator's
+    return (f"    {one_line(note['id'])}{mark}  {fields.updated_at(note)[:10]}  hits "
             f"{fields.hits(note)}  {one_line(fields.meta(note, 'source'))} {confidence}  "
             f"{one_line(first)}")
 

@@ -36,8 +36,9 @@ from core.notes.snapshot import Graph
 from core.review.contradictions import TopicRules
 
 # What a store may offer beyond reading, planning, writing and promoting:
-# "merge": notes can be merged into one (a contradiction's "merge" decision).
-Capability = Literal["merge"]
+# "merge": notes can be merged into one (a contradiction's "merge" decision);
+# "marks": the operator's marks on notes, kept beside the journal (core/review/marks.py).
+Capability = Literal["merge", "marks"]
 
 
 @dataclass(frozen=True)

@@ -89,7 +89,8 @@ def note_text(note: RawNote, number: int, chosen: bool, verdict: Verdict | None,
     mark = ("▶ stands if you decide " if chosen else "  ", "bold green" if chosen else "")
     updated, created = fields.updated_at(note)[:10] or "never", fields.text(note, "createdAt")
     parts: list[Text | str | tuple[str, str]] = [
-        mark, (f"{number}. ", "bold"), heading(note), "\n",
+        mark, (f"{number}. ", "bold"), heading(note),
+        *((("  marked ", "dim"), line(note["mark"], "bold")) if note.get("mark") else ()), "\n",
         ("   updated ", "dim"), line(updated), ("  created ", "dim"), line(created[:10] or "-"),
         ("  hits ", "dim"), line(fields.hits(note)),
         ("  source ", "dim"), line(fields.meta(note, "source") or "-"),

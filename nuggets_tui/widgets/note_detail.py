@@ -19,7 +19,7 @@ from .verdict_text import verdict_text
 
 LINKS_SHOWN = 50  # each of links and backlinks; a hub note may have thousands
 
-_META = ("id", "nuggetName", "kind", "type", "scope", "subject", "source", "confidence",
+_META = ("id", "mark", "nuggetName", "kind", "type", "scope", "subject", "source", "confidence",
          "stability", "hits", "lastHitSession", "createdAt", "updatedAt", "lastRewrittenAt",
          "archivedAt")
 

@@ -60,7 +60,3 @@ def telemetry_root(workspace: Path) -> Path:
 def last_run_md(workspace: Path) -> Path:
     return telemetry_root(workspace) / "memory-purifier" / "last-run.md"
 
-
-def journal_home(workspace: Path) -> Path:
-    """Where a journal of ours would live; the read-only store never creates it."""
-    return runtime_dir(workspace) / "nuggets-review"

@@ -1,7 +1,8 @@
 """memory-purifier's store: the `Store` interface (core/stores/base.py) over an OpenClaw
-workspace, read-only (docs/PURIFIER.md). Reading takes no lock and writes nothing; every writing
-method refuses in one line (ReadOnlyError) before touching anything, and the plan is empty: the
-purifier's own runs are its maintenance."""
+workspace, read-only (docs/PURIFIER.md). Reading takes no lock and writes nothing in the
+workspace; every write to its notes refuses in one line (ReadOnlyError) before touching anything,
+and the plan is empty: the purifier's own runs are its maintenance. The operator's own marks
+(both stand, reviewed, disputed) are runs of our journal outside the workspace (journal.py)."""
 
 from __future__ import annotations
 
@@ -25,11 +26,14 @@ from core.models import (
 from core.notes.snapshot import Graph, fingerprint
 from core.promotion.candidates import refused_plan
 from core.review.contradictions import TopicRules
+from core.review.decisions import SETTLED_FILE
+from core.review.marks import MARKS_FILE, marked, read_marks
 from core.safeio.file_stamp import FileStamp
 from core.stores.base import Capability
 from core.stores.purifier import paths, presentation
 from core.stores.purifier.artifacts import Artifacts, read_artifacts
 from core.stores.purifier.health import health_lines
+from core.stores.purifier.journal import ReviewJournal, review_home
 from core.stores.purifier.notes import (
     join_contradictions,
     provenance_problems,
@@ -53,7 +57,7 @@ def refuse(what: str) -> ReadOnlyError:
 class PurifierStore:
     words = presentation.WORDS
     note_columns = presentation.COLUMNS
-    capabilities: frozenset[Capability] = frozenset()
+    capabilities: frozenset[Capability] = frozenset({"marks"})
 
     def __init__(self, workspace: Path, clock: Clock = system_clock) -> None:
         self.home = workspace
@@ -63,6 +67,7 @@ class PurifierStore:
         self.promotion_runs: list[JournalEntry] = []
         self.allow_contact = False
         self._opened: Graph | None = None
+        self.review = ReviewJournal(review_home(workspace), clock, [])
 
     @property
     def graph_path(self) -> Path:
@@ -70,7 +75,8 @@ class PurifierStore:
 
     @property
     def journal_home(self) -> Path:
-        return paths.journal_home(self.home)
+        """Ours, outside the workspace (journal.py)."""
+        return self.review.home
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -97,6 +103,7 @@ class PurifierStore:
         notes = purifier_notes(found)
         outdated = join_contradictions(notes, found.contradictions)
         self.notices += found.notices + outdated + provenance_problems(notes, self.home)
+        marked(notes, read_marks(self.journal_home, self.notices))
         return Graph(self.graph_path, {"notes": notes}, fingerprint(found.raw))
 
     def topic_rules(self) -> TopicRules:
@@ -108,8 +115,10 @@ class PurifierStore:
 
     def stamp(self) -> Hashable:
         runtime = paths.runtime_dir(self.home)
-        return tuple(FileStamp.of(runtime / name) for name in
-                     (paths.MANIFEST, paths.CLAIMS, paths.REJECTED, paths.DEFERRED))
+        ours = tuple(FileStamp.of(self.journal_home / name) for name in (MARKS_FILE,
+                                                                          SETTLED_FILE))
+        return ours + tuple(FileStamp.of(runtime / name) for name in
+                            (paths.MANIFEST, paths.CLAIMS, paths.REJECTED, paths.DEFERRED))
 
     def first_notes(self, count: int) -> list[RawNote]:
         return []
@@ -131,13 +140,15 @@ class PurifierStore:
         return health_lines(self.artifacts(), self.runs(), self.home, self.clock())
 
     def take_notices(self) -> list[str]:
-        taken, self.notices = self.notices, []
+        taken, self.notices = self.notices + self.review.notices, []
+        self.review.notices.clear()
         return list(dict.fromkeys(taken))
 
     def recover(self) -> list[str]:
-        """Nothing of ours to settle; the health warnings go to the notices."""
+        """What our own journal settled; the health warnings go to the notices."""
+        settled = self.review.recover()
         self.notices += self.health()
-        return []
+        return settled
 
     def startup_messages(self) -> list[str]:
         self.recover()
@@ -164,17 +175,23 @@ class PurifierStore:
     def is_stale(self, plan: Plan) -> bool:
         return False
 
-    # -- the journal: the purifier's runs; writes refused ---------------------------------------
+    # -- the journal: our marks' runs, then the purifier's; writes to its notes refused --------
 
     def log(self) -> list[JournalHeader]:
-        """The purifier's runs from the shared memory-log, newest first."""
+        """Our own runs (marks, both stand: undoable), newest first, then the purifier's runs
+        from the shared memory-log, newest first (never undone here)."""
+        return self.review.log() + self.purifier_log()
+
+    def purifier_log(self) -> list[JournalHeader]:
         return [JournalHeader(run_id=r.run_id, seq=i, kind="reflect", at=r.at,
                               base_fingerprint="", result_fingerprint="",
                               notes=int(r.details.get("claims_total") or 0), summary=r.summary)
                 for i, r in reversed(list(enumerate(self.runs(), start=1)))]
 
     def run(self, run_id: str) -> JournalEntry:
-        raise NuggetsError(f"{run_id}: a purifier run holds no journal of notes; see `log`")
+        if any(h.run_id == run_id for h in self.purifier_log()):
+            raise NuggetsError(f"{run_id}: a purifier run holds no journal of notes; see `log`")
+        return self.review.run(run_id)
 
     def exclusive(self) -> contextlib.AbstractContextManager[None]:
         return _nothing()
@@ -194,15 +211,23 @@ class PurifierStore:
         raise refuse("archive")
 
     def undo(self, run_id: str) -> JournalEntry:
-        raise refuse("undo")
+        """Undo a run of ours (a mark); the purifier's own runs are never undone here."""
+        self._ours(run_id)
+        return self.review.undo(run_id)
 
     def undo_blockers(self, run_id: str,
                       graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
-        raise refuse("undo")
+        self._ours(run_id)
+        return self.review.undo_blockers(run_id)
+
+    def _ours(self, run_id: str) -> None:
+        if any(h.run_id == run_id for h in self.purifier_log()):
+            raise refuse(f"undo {run_id} (a run of the purifier's own)")
 
     def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
                    summary: str) -> JournalEntry:
-        raise refuse(summary or kind)
+        """A small file of ours beside our journal, outside the workspace (journal.py)."""
+        return self.review.write_file(path, before, after, kind, summary)
 
     # -- promotion: nothing ---------------------------------------------------------------------
 
