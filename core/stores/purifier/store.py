@@ -13,6 +13,7 @@ from pathlib import Path
 from core.browse.shelf import Shelf
 from core.clock import Clock, system_clock, to_iso
 from core.errors import NuggetsError
+from core.gc_pause import paused_gc
 from core.journal.entries import JournalHeader
 from core.models import (
     JournalEntry,
@@ -31,10 +32,11 @@ from core.review.marks import MARKS_FILE, marked, read_marks
 from core.safeio.file_stamp import FileStamp
 from core.stores.base import Capability
 from core.stores.purifier import paths, presentation
-from core.stores.purifier.artifacts import Artifacts, read_artifacts
+from core.stores.purifier.artifacts import Artifacts, first_rows, read_artifacts
 from core.stores.purifier.health import health_lines
 from core.stores.purifier.journal import ReviewJournal, review_home
 from core.stores.purifier.notes import (
+    claim_note,
     join_contradictions,
     provenance_problems,
     purifier_notes,
@@ -67,6 +69,7 @@ class PurifierStore:
         self.promotion_runs: list[JournalEntry] = []
         self.allow_contact = False
         self._opened: Graph | None = None
+        self._read: tuple[Hashable, Artifacts] | None = None  # the last read, by its stamp
         self.review = ReviewJournal(review_home(workspace), clock, [])
 
     @property
@@ -90,7 +93,15 @@ class PurifierStore:
         return []
 
     def artifacts(self) -> Artifacts:
-        return read_artifacts(self.home)
+        """The workspace's files, read again only when one of them changed since (opening
+        asks for them twice: the health lines and the notes)."""
+        stamp = self.stamp()
+        if self._read is not None and self._read[0] == stamp:
+            return self._read[1]
+        with paused_gc():  # millions of objects, no cycles (core/gc_pause.py)
+            found = read_artifacts(self.home)
+        self._read = (stamp, found)
+        return found
 
     def runs(self) -> list[PurifierRun]:
         return read_runs(self.home, self.notices)
@@ -100,7 +111,8 @@ class PurifierStore:
         if graph is not None:
             return graph
         found = self.artifacts()
-        notes = purifier_notes(found)
+        with paused_gc():
+            notes = purifier_notes(found)
         outdated = join_contradictions(notes, found.contradictions)
         self.notices += found.notices + outdated + provenance_problems(notes, self.home)
         marked(notes, read_marks(self.journal_home, self.notices))
@@ -118,10 +130,13 @@ class PurifierStore:
         ours = tuple(FileStamp.of(self.journal_home / name) for name in (MARKS_FILE,
                                                                           SETTLED_FILE))
         return ours + tuple(FileStamp.of(runtime / name) for name in
-                            (paths.MANIFEST, paths.CLAIMS, paths.REJECTED, paths.DEFERRED))
+                            (paths.MANIFEST, paths.CLAIMS, paths.REJECTED, paths.DEFERRED,
+                             paths.CONTRADICTIONS))
 
     def first_notes(self, count: int) -> list[RawNote]:
-        return []
+        """The first claims of the claims file, read alone while the whole of it is read."""
+        return [claim_note(c) for c in first_rows(self.graph_path, count)
+                if isinstance(c.get("id"), str)]
 
     def scope_files(self, nugget: str | None) -> list[Path]:
         """The purifier's views (a home's own view), or the ledger of rejected/deferred."""
