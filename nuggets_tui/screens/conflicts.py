@@ -65,7 +65,8 @@ class GroupRows(RowRenderer[Group]):
         return row.id
 
     def cells(self, row: Group) -> Sequence[Text]:
-        kind = Text("same", style="dim") if row.duplicate else Text("differ", style="yellow")
+        kind = (Text("outdated", style="dim") if row.outdated else
+                Text("same", style="dim") if row.duplicate else Text("differ", style="yellow"))
         return [Text(f"{len(row.note_ids)}"), kind, line(row.topic), line(row.nugget, "dim")]
 
 
@@ -108,6 +109,8 @@ def note_text(note: RawNote, number: int, chosen: bool, verdict: Verdict | None,
 
 def group_text(group: Group, notes: dict[str, RawNote], keep: str,
                verdicts: dict[str, Verdict] | None, can_merge: bool = True) -> Text:
+    if group.outdated:
+        return outdated_text(group, notes, verdicts)
     about = "one title, as promotion writes it" if group.kind == "promotion" else "one topic"
     says = (f"{counted(len(group.note_ids), 'note')} that state the same thing ({about}): a "
             "duplicate set to merge.\n" if group.duplicate else
@@ -122,6 +125,19 @@ def group_text(group: Group, notes: dict[str, RawNote], keep: str,
     ids += [] if keep in ids else [keep]
     body = [note_text(notes[i], group.note_ids.index(i) + 1, i == keep,
                       (verdicts or {}).get(i), verdicts is None) for i in ids]
+    return join(head, *body, *_more(len(group.note_ids) - len(ids)))
+
+
+def outdated_text(group: Group, notes: dict[str, RawNote],
+                  verdicts: dict[str, Verdict] | None) -> Text:
+    """A contradiction the memory system settled since (one side superseded): each note with
+    its status, nothing to decide."""
+    head = join(line(group.topic, "bold"), "  ", line(group.nugget, "dim"), "  ",
+                line(group.id, "dim"), "\n", ("Outdated", "bold reverse"), ": ",
+                line(group.outdated), ".\nOne side no longer stands: nothing to decide.\n\n")
+    ids = group.note_ids[:NOTES_SHOWN]
+    body = [note_text(notes[i], n, False, (verdicts or {}).get(i), verdicts is None)
+            for n, i in enumerate(ids, start=1)]
     return join(head, *body, *_more(len(group.note_ids) - len(ids)))
 
 
@@ -353,7 +369,8 @@ class ConflictsScreen(Screen[bool]):
         if action == "decide" and parameters == ("merge",) and not self.can_merge:
             return False  # the store cannot merge notes: no key that can only refuse
         if action in ("pick", "decide", "both"):
-            return True if self.is_mounted and self.group is not None else None
+            group = self.group if self.is_mounted else None
+            return True if group is not None and not group.outdated else None
         return True
 
     def action_apply(self) -> None:

@@ -188,19 +188,13 @@ def _line_count(path: Path) -> int | None:
     return data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
 
 
-def join_contradictions(notes: list[RawNote], records: list[dict[str, Any]]) -> list[str]:
-    """Mark each claim of a contradiction with its cluster; say which ones are outdated (one
-    side superseded or retired), since only open ones (both active) stand in the queue."""
+def join_contradictions(notes: list[RawNote], records: list[dict[str, Any]]) -> None:
+    """Mark each claim of a contradiction with its cluster (topics.py groups them: open, or
+    outdated when one side is superseded or retired)."""
     by_id = {n["id"]: n for n in notes}
-    outdated = []
     for record in records:
         cluster = record.get("contradictionClusterId")
-        sides = [by_id.get(str(record.get(k))) for k in ("claimId", "competingClaimId")]
-        present = [n for n in sides if n is not None]
-        for note in present:
-            note["purifier"].setdefault("contradictionClusters", []).append(str(cluster))
-        if any(n["hidden"] for n in present):
-            gone = ", ".join(f"{n['id']} {n['purifier'].get('status')}" for n in present
-                             if n["hidden"])
-            outdated.append(f"contradiction {cluster} is outdated ({gone}): not in the queue")
-    return outdated
+        for key in ("claimId", "competingClaimId"):
+            note = by_id.get(str(record.get(key)))
+            if note is not None:
+                note["purifier"].setdefault("contradictionClusters", []).append(str(cluster))

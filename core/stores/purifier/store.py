@@ -42,7 +42,7 @@ from core.stores.purifier.notes import (
     purifier_notes,
 )
 from core.stores.purifier.runs import PurifierRun, read_runs
-from core.stores.purifier.topics import purifier_tokens, purifier_topic
+from core.stores.purifier.topics import outdated_groups, purifier_tokens, purifier_topic
 
 VIEWS = ("LTMEMORY.md", "PLAYBOOKS.md", "EPISODES.md", "HISTORY.md", "WISHES.md")
 
@@ -113,14 +113,16 @@ class PurifierStore:
         found = self.artifacts()
         with paused_gc():
             notes = purifier_notes(found)
-        outdated = join_contradictions(notes, found.contradictions)
-        self.notices += found.notices + outdated + provenance_problems(notes, self.home)
+        join_contradictions(notes, found.contradictions)
+        self.notices += found.notices + provenance_problems(notes, self.home)
         marked(notes, read_marks(self.journal_home, self.notices))
         return Graph(self.graph_path, {"notes": notes}, fingerprint(found.raw))
 
     def topic_rules(self) -> TopicRules:
-        """The purifier's own contradictions: a claim and the claim it contests."""
-        return TopicRules(purifier_topic, purifier_tokens, promotion=False)
+        """The purifier's own contradictions: a claim and the claim it contests; those one of
+        whose claims is superseded or retired since are listed apart, outdated."""
+        return TopicRules(purifier_topic, purifier_tokens, promotion=False,
+                          outdated=outdated_groups)
 
     def shelf(self) -> Shelf:
         return Shelf(self.read())
