@@ -65,7 +65,7 @@ class GroupRows(RowRenderer[Group]):
         return row.id
 
     def cells(self, row: Group) -> Sequence[Text]:
-        kind = (Text("outdated", style="dim") if row.outdated else
+        kind = (Text("old", style="dim") if row.outdated else
                 Text("same", style="dim") if row.duplicate else Text("differ", style="yellow"))
         return [Text(f"{len(row.note_ids)}"), kind, line(row.topic), line(row.nugget, "dim")]
 
@@ -291,11 +291,13 @@ class ConflictsScreen(Screen[bool]):
     def _summary(self) -> None:
         if self.found is None:
             return
-        count = len(self.found.groups)
-        duplicates = sum(g.duplicate for g in self.found.groups)
+        outdated = sum(bool(g.outdated) for g in self.found.groups)
+        count = len(self.found.groups) - outdated
+        duplicates = sum(g.duplicate for g in self.found.groups if not g.outdated)
         text = join(("Contradictions", "bold"),
                     f" · {counted(count - duplicates, 'group')} that disagree"
-                    f" · {counted(duplicates, 'duplicate set')} to merge",
+                    f" · {counted(duplicates, 'duplicate set')} to merge"
+                    + (f" · {outdated:,} outdated (old)" if outdated else ""),
                     f" · one stands, {'merge, ' if self.can_merge else ''}or both stand; each "
                     "decision is a diff first, "
                     "journaled and undoable." if count else
@@ -309,7 +311,7 @@ class ConflictsScreen(Screen[bool]):
         if self.decision is not None and (event.row is None or
                                           event.row.id != self.decision.group.id):
             self.decision = None
-            self.refresh_bindings()
+        self.refresh_bindings()  # an outdated group has nothing to decide
         self._show()
 
     def _show(self) -> None:
