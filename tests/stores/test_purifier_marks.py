@@ -47,6 +47,8 @@ def test_marks_show_on_the_notes_and_leave_the_workspace_alone(workspace: Path,
     notes = notes_by_id(workspace)
     assert (notes[CLAIM]["mark"], notes[OTHER]["mark"]) == ("reviewed", "disputed")
     assert sum("mark" in n for n in notes.values()) == 2
+    listed = run(workspace, "notes", "--hidden")[1].splitlines()
+    assert [row.split()[0] for row in listed if "mark=" in row] == [CLAIM, OTHER]
     assert hashes(workspace.parent) == before
     kept = review_home(workspace)
     assert kept.is_relative_to(own_data_dir)
