@@ -145,10 +145,14 @@ def _store_options(command: Callable[..., Any]) -> Callable[..., Any]:
     for kind in reversed(STORE_KINDS):
         command = click.option(kind.demo_option, f"demo_{kind.name}", is_flag=True,
                                help=kind.demo_help)(command)
+        # An optional DIR: given bare, the option's value is "" (its default place).
+        optional: dict[str, Any] = ({"is_flag": False, "flag_value": ""} if kind.home_optional
+                                    else {})
         command = click.option(kind.home_option, f"home_{kind.name}",
-                               metavar=None if kind is DEFAULT_KIND else "DIR",
-                               type=click.Path(path_type=Path, file_okay=False),
-                               help=kind.home_help)(command)
+                               metavar=(None if kind is DEFAULT_KIND
+                                        else "[DIR]" if kind.home_optional else "DIR"),
+                               type=click.Path(file_okay=False),
+                               help=kind.home_help, **optional)(command)
     return command
 
 
@@ -183,6 +187,18 @@ def _take_options(context: Context, given: dict[str, Any]) -> None:
                 raise click.UsageError(f"{option.flag} goes with {kind.home_option} or "
                                        f"{kind.demo_option}")
             context.options[option.name] = value
+def bare_home_options(args: list[str], commands: Iterable[str]) -> list[str]:
+    """The arguments with an optional DIR left out before a command (`--purifier notes`)
+    given as such (`--purifier=`): a command's name is never taken for the directory."""
+    optional = {kind.home_option for kind in STORE_KINDS if kind.home_optional}
+    names = set(commands)
+    return [f"{arg}=" if arg in optional and i + 1 < len(args) and args[i + 1] in names
+            else arg for i, arg in enumerate(args)]
+
+
+class _Main(click.Group):
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, bare_home_options(args, self.commands))
 
 
 def _chosen(options: dict[str, Any]) -> tuple[StoreKind, Path | None, bool]:
@@ -196,7 +212,8 @@ def _chosen(options: dict[str, Any]) -> tuple[StoreKind, Path | None, bool]:
         raise click.UsageError(f"{' and '.join(sorted(flags, key=_flag_order))} cannot be used "
                                "together")
     kind, demo = named[0] if named else (DEFAULT_KIND, False)
-    return kind, None if demo else options[f"home_{kind.name}"], demo
+    home = options[f"home_{kind.name}"]
+    return kind, None if demo or not home else Path(home), demo
 
 
 def _flag_order(flag: str) -> int:
@@ -204,7 +221,8 @@ def _flag_order(flag: str) -> int:
     return order.index(flag)
 
 
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Main, invoke_without_command=True,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @_store_options
 @_kind_options(None)
 @click.option("-v", "--verbose", is_flag=True, help="Say more (the daily pass is silent without).")
@@ -609,7 +627,8 @@ def demo(reset: bool, **systems: bool) -> None:
     _echo(str(_materialized_demo(kind, reset=reset)))
 
 
-from . import conflicts_cli  # noqa: E402, F401  (registers conflicts, resolve, verdicts, act)
+# registers conflicts, resolve, verdicts, act; mark
+from . import conflicts_cli, marks_cli  # noqa: E402, F401
 
 if __name__ == "__main__":
     main()

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import click
 
+from core.errors import NuggetsError
 from core.models import Plan
 from core.notes import fields
 from core.notes.bounded_text import bounded
 from core.notes.snapshot import Graph
-from core.review.contradictions import Group, find_by_rules, find_group
+from core.review.contradictions import Group, find_by_rules, find_group, outdated_refusal
 from core.review.decisions import (
     open_groups,
     plan_decision,
@@ -44,7 +45,8 @@ def _note_line(note: dict) -> str:
     first = fields.text(note, "content").strip().split("\n", 1)[0]
     first = first if len(first) <= 100 else first[:99] + "…"
     confidence = note.get("confidence", "-")
-    return (f"    {one_line(note['id'])}  {fields.updated_at(note)[:10]}  hits "
+    mark = f"  [{one_line(note['mark'])}]" if note.get("mark") else ""  # the operator's
+    return (f"    {one_line(note['id'])}{mark}  {fields.updated_at(note)[:10]}  hits "
             f"{fields.hits(note)}  {one_line(fields.meta(note, 'source'))} {confidence}  "
             f"{one_line(first)}")
 
@@ -64,8 +66,9 @@ def conflicts(obj: Context, as_json: bool, include_settled: bool) -> None:
         _print_json([g.to_json_dict() | {"notes": [graph.get(i) for i in g.note_ids]}
                      for g in groups])
         return
-    contradictions = [g for g in groups if not g.duplicate]
-    duplicates = [g for g in groups if g.duplicate]
+    contradictions = [g for g in groups if not g.duplicate and not g.outdated]
+    duplicates = [g for g in groups if g.duplicate and not g.outdated]
+    outdated = [g for g in groups if g.outdated]
     for group in contradictions:
         _echo(f"{group.id}  [{one_line(group.nugget)}] {one_line(group.topic)}  "
               f"({counted(len(group.note_ids), 'note')}, {len(group.positions)} positions, "
@@ -80,9 +83,19 @@ def conflicts(obj: Context, as_json: bool, include_settled: bool) -> None:
               f"({counted(len(group.note_ids), 'note')}, the same, {group.kind})")
         for note_id in group.note_ids:
             _echo(_note_line(graph.notes[graph.index[note_id]]))
+    if outdated:
+        _echo(("\n" if contradictions or duplicates else "") + "Outdated (one side superseded "
+              "or retired since; nothing to decide):")
+    for group in outdated:
+        _echo(f"{group.id}  [{one_line(group.nugget)}] {one_line(group.topic)}  "
+              f"({one_line(group.outdated)})")
+        for note_id in group.note_ids:
+            _echo(_note_line(graph.notes[graph.index[note_id]]))
     click.echo(f"{counted(len(contradictions), 'contradiction group')}"
                + (f", {counted(len(duplicates), 'duplicate set')}" if duplicates else "")
-               + ("; decide one with: nuggets resolve GROUP --keep NOTE_ID" if groups else ""),
+               + (f", {len(outdated):,} outdated" if outdated else "")
+               + ("; decide one with: nuggets resolve GROUP --keep NOTE_ID"
+                  if len(groups) > len(outdated) else ""),
                err=True)
 
 
@@ -110,6 +123,8 @@ def resolve(obj: Context, group_id: str, keep: str | None, merge: bool, both: bo
     memory = obj.memory(needs_graph=True)
     graph = memory.shelf().graph
     group = find_group(_groups(obj, memory, graph, include_settled=True), group_id)
+    if group.outdated:
+        raise NuggetsError(outdated_refusal(group))
     if both:
         _both_stand(memory, graph, group, do_apply)
         return

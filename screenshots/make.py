@@ -23,6 +23,8 @@ from core.clock import fixed_clock, parse_iso
 from core.stores.microclaw.demo import materialize_microclaw_demo
 from core.stores.microclaw.store import MicroClawStore
 from core.stores.nuggets.demo import materialize_demo
+from core.stores.purifier.demo import materialize_purifier_demo
+from core.stores.purifier.store import PurifierStore
 from nuggets_tui.app import NuggetsApp
 
 NOW = parse_iso("2026-11-23T10:00:00Z")
@@ -122,9 +124,45 @@ MICROCLAW_SHOTS: dict[str, Callable[[Pilot, NuggetsApp], Awaitable[None]]] = {
 }
 
 
-def demo_app(where: Path, microclaw: bool = False) -> NuggetsApp:
+async def purifier_main(pilot: Pilot, app: NuggetsApp) -> None:
+    app.screen.select_note(PURIFIER_CLAIM)
+    await _settle(pilot, app)
+
+
+async def purifier_source(pilot: Pilot, app: NuggetsApp) -> None:
+    await purifier_main(pilot, app)
+    await pilot.press("f")
+
+
+async def purifier_conflicts(pilot: Pilot, app: NuggetsApp) -> None:
+    await pilot.press("c")
+    await _settle(pilot, app)
+    await pilot.press("down")
+
+
+# The memory-purifier demo's screens (`nuggets --demo-purifier`), a claim marked reviewed.
+PURIFIER_CLAIM = "cl-demo000000000003"
+PURIFIER_SHOTS: dict[str, Callable[[Pilot, NuggetsApp], Awaitable[None]]] = {
+    "purifier": purifier_main, "purifier-source": purifier_source,
+    "purifier-conflicts": purifier_conflicts,
+}
+
+
+def purifier_app(where: Path) -> NuggetsApp:
+    from core.review.marks import mark_notes
+
+    os.environ["NUGGETS_DATA_DIR"] = str(where / ".local/share/nuggets-review")  # our marks
+    workspace = materialize_purifier_demo(
+        where / DEMO_UNDER_HOME.with_name("demo-purifier") / "workspace", NOW)
+    mark_notes(PurifierStore(workspace, fixed_clock(NOW)), [PURIFIER_CLAIM], "reviewed")
+    return NuggetsApp(PurifierStore(workspace, fixed_clock(NOW)))
+
+
+def demo_app(where: Path, microclaw: bool = False, purifier: bool = False) -> NuggetsApp:
     """The demo in a throwaway home directory, so paths show as ~/.local/share/…/demo."""
     os.environ["HOME"] = str(where)
+    if purifier:
+        return purifier_app(where)
     if microclaw:
         data_dir = materialize_microclaw_demo(where / DEMO_UNDER_HOME.with_name("demo-microclaw"),
                                               NOW)
@@ -135,10 +173,11 @@ def demo_app(where: Path, microclaw: bool = False) -> NuggetsApp:
 
 async def shoot(name: str, size: tuple[int, int], out: Path) -> Path:
     with tempfile.TemporaryDirectory() as tmp:
-        app = demo_app(Path(tmp), microclaw=name in MICROCLAW_SHOTS)
+        app = demo_app(Path(tmp), microclaw=name in MICROCLAW_SHOTS,
+                       purifier=name in PURIFIER_SHOTS)
         async with app.run_test(size=size) as pilot:
             await _settle(pilot, app)
-            await {**SHOTS, **MICROCLAW_SHOTS}[name](pilot, app)
+            await {**SHOTS, **MICROCLAW_SHOTS, **PURIFIER_SHOTS}[name](pilot, app)
             await _settle(pilot, app)
             svg = app.export_screenshot(title=f"nuggets — {name}")
     path = out / f"{name}.svg"
@@ -167,7 +206,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", default="160x48", help="terminal size, COLSxROWS")
     parser.add_argument("--out", type=Path, default=HERE)
-    every = [*SHOTS, *MICROCLAW_SHOTS]
+    every = [*SHOTS, *MICROCLAW_SHOTS, *PURIFIER_SHOTS]
     parser.add_argument("names", nargs="*", default=every, help=f"of {', '.join(every)}")
     args = parser.parse_args()
     cols, rows = (int(v) for v in args.size.split("x"))

@@ -24,3 +24,10 @@ def home(tmp_path: Path) -> Path:
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:
     return materialize_microclaw_demo(tmp_path / "mc", MICROCLAW_NOW)
+
+
+@pytest.fixture(autouse=True)
+def own_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Our data directory (core/data_dirs.py) under the test's temp dir, never the user's."""
+    monkeypatch.setenv("NUGGETS_DATA_DIR", str(tmp_path / "nuggets-data"))
+    return tmp_path / "nuggets-data"

@@ -67,11 +67,16 @@ class Group:
     note_ids: tuple[str, ...]
     positions: tuple[tuple[str, ...], ...]  # notes that agree, in file order
     duplicate: bool = False  # one position: a duplicate set to merge, not a contradiction
+    # why it no longer stands, as a system that records its own contradictions says (one side
+    # superseded since): shown apart, nothing to decide; "" while it is open
+    outdated: str = ""
 
     def to_json_dict(self) -> dict[str, object]:
-        return {"id": self.id, "kind": self.kind, "nugget": self.nugget, "topic": self.topic,
-                "duplicate": self.duplicate, "noteIds": list(self.note_ids),
-                "positions": [list(p) for p in self.positions]}
+        found: dict[str, object] = {
+            "id": self.id, "kind": self.kind, "nugget": self.nugget, "topic": self.topic,
+            "duplicate": self.duplicate, "noteIds": list(self.note_ids),
+            "positions": [list(p) for p in self.positions]}
+        return found | ({"outdated": self.outdated} if self.outdated else {})
 
 
 def group_id(note_ids: Iterable[str]) -> str:
@@ -168,10 +173,19 @@ class TopicRules:
     topic: TopicKey = nuggets_topic
     tokens: Tokenizer = token_set
     promotion: bool = True
+    # the system's own contradictions that no longer stand (Group.outdated), listed after
+    # the open ones; none by default
+    outdated: Callable[[list[RawNote]], list[Group]] | None = None
 
 
 def find_by_rules(notes: list[RawNote], rules: TopicRules) -> list[Group]:
-    return find_contradictions(notes, rules.topic, tokens=rules.tokens, promotion=rules.promotion)
+    groups = find_contradictions(notes, rules.topic, tokens=rules.tokens,
+                                 promotion=rules.promotion)
+    return groups + (rules.outdated(notes) if rules.outdated is not None else [])
+
+
+def outdated_refusal(group: Group) -> str:
+    return f"contradiction {group.id} is outdated ({group.outdated}): nothing to decide"
 
 
 def find_contradictions(notes: list[RawNote], topic: TopicKey = nuggets_topic,

@@ -38,7 +38,8 @@ from core.review.contradictions import TopicRules
 # What a store may offer beyond reading, planning, writing and promoting:
 # "merge": notes can be merged into one (a contradiction's "merge" decision);
 # "restore": some notes go back into a file the operator picks (`Restoring`).
-Capability = Literal["merge", "restore"]
+# "marks": the operator's marks on notes, kept beside the journal (core/review/marks.py).
+Capability = Literal["merge", "restore", "marks"]
 
 
 @dataclass(frozen=True)
@@ -251,3 +252,5 @@ class StoreKind:
     # following a link (docs/RUNS.md, "The run log")
     run_log_parts: tuple[str, ...]
     options: tuple[KindOption, ...] = ()  # options only this system has
+    # whether its option may be given without a directory (`--purifier notes`): its default
+    home_optional: bool = False

@@ -65,7 +65,8 @@ class GroupRows(RowRenderer[Group]):
         return row.id
 
     def cells(self, row: Group) -> Sequence[Text]:
-        kind = Text("same", style="dim") if row.duplicate else Text("differ", style="yellow")
+        kind = (Text("old", style="dim") if row.outdated else
+                Text("same", style="dim") if row.duplicate else Text("differ", style="yellow"))
         return [Text(f"{len(row.note_ids)}"), kind, line(row.topic), line(row.nugget, "dim")]
 
 
@@ -89,7 +90,8 @@ def note_text(note: RawNote, number: int, chosen: bool, verdict: Verdict | None,
     mark = ("▶ stands if you decide " if chosen else "  ", "bold green" if chosen else "")
     updated, created = fields.updated_at(note)[:10] or "never", fields.text(note, "createdAt")
     parts: list[Text | str | tuple[str, str]] = [
-        mark, (f"{number}. ", "bold"), heading(note), "\n",
+        mark, (f"{number}. ", "bold"), heading(note),
+        *((("  marked ", "dim"), line(note["mark"], "bold")) if note.get("mark") else ()), "\n",
         ("   updated ", "dim"), line(updated), ("  created ", "dim"), line(created[:10] or "-"),
         ("  hits ", "dim"), line(fields.hits(note)),
         ("  source ", "dim"), line(fields.meta(note, "source") or "-"),
@@ -107,6 +109,8 @@ def note_text(note: RawNote, number: int, chosen: bool, verdict: Verdict | None,
 
 def group_text(group: Group, notes: dict[str, RawNote], keep: str,
                verdicts: dict[str, Verdict] | None, can_merge: bool = True) -> Text:
+    if group.outdated:
+        return outdated_text(group, notes, verdicts)
     about = "one title, as promotion writes it" if group.kind == "promotion" else "one topic"
     says = (f"{counted(len(group.note_ids), 'note')} that state the same thing ({about}): a "
             "duplicate set to merge.\n" if group.duplicate else
@@ -121,6 +125,19 @@ def group_text(group: Group, notes: dict[str, RawNote], keep: str,
     ids += [] if keep in ids else [keep]
     body = [note_text(notes[i], group.note_ids.index(i) + 1, i == keep,
                       (verdicts or {}).get(i), verdicts is None) for i in ids]
+    return join(head, *body, *_more(len(group.note_ids) - len(ids)))
+
+
+def outdated_text(group: Group, notes: dict[str, RawNote],
+                  verdicts: dict[str, Verdict] | None) -> Text:
+    """A contradiction the memory system settled since (one side superseded): each note with
+    its status, nothing to decide."""
+    head = join(line(group.topic, "bold"), "  ", line(group.nugget, "dim"), "  ",
+                line(group.id, "dim"), "\n", ("Outdated", "bold reverse"), ": ",
+                line(group.outdated), ".\nOne side no longer stands: nothing to decide.\n\n")
+    ids = group.note_ids[:NOTES_SHOWN]
+    body = [note_text(notes[i], n, False, (verdicts or {}).get(i), verdicts is None)
+            for n, i in enumerate(ids, start=1)]
     return join(head, *body, *_more(len(group.note_ids) - len(ids)))
 
 
@@ -274,11 +291,13 @@ class ConflictsScreen(Screen[bool]):
     def _summary(self) -> None:
         if self.found is None:
             return
-        count = len(self.found.groups)
-        duplicates = sum(g.duplicate for g in self.found.groups)
+        outdated = sum(bool(g.outdated) for g in self.found.groups)
+        count = len(self.found.groups) - outdated
+        duplicates = sum(g.duplicate for g in self.found.groups if not g.outdated)
         text = join(("Contradictions", "bold"),
                     f" · {counted(count - duplicates, 'group')} that disagree"
-                    f" · {counted(duplicates, 'duplicate set')} to merge",
+                    f" · {counted(duplicates, 'duplicate set')} to merge"
+                    + (f" · {outdated:,} outdated (old)" if outdated else ""),
                     f" · one stands, {'merge, ' if self.can_merge else ''}or both stand; each "
                     "decision is a diff first, "
                     "journaled and undoable." if count else
@@ -292,7 +311,7 @@ class ConflictsScreen(Screen[bool]):
         if self.decision is not None and (event.row is None or
                                           event.row.id != self.decision.group.id):
             self.decision = None
-            self.refresh_bindings()
+        self.refresh_bindings()  # an outdated group has nothing to decide
         self._show()
 
     def _show(self) -> None:
@@ -352,7 +371,8 @@ class ConflictsScreen(Screen[bool]):
         if action == "decide" and parameters == ("merge",) and not self.can_merge:
             return False  # the store cannot merge notes: no key that can only refuse
         if action in ("pick", "decide", "both"):
-            return True if self.is_mounted and self.group is not None else None
+            group = self.group if self.is_mounted else None
+            return True if group is not None and not group.outdated else None
         return True
 
     def action_apply(self) -> None:

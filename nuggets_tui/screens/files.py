@@ -1,5 +1,6 @@
 """The memory files a system keeps beside a nugget's notes (MEMORY.md and fact files; AGENTS.md
-and USER.md), shown read-only: what else the agent reads with its notes."""
+and USER.md), shown read-only: what else the agent reads with its notes. When the selected note
+names its sources (core/browse/sources.py), they come first, each opened at its lines."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from core import Store
+from core.browse.sources import SourceSpan, SpanText, note_sources, read_span
+from core.models import RawNote
 from core.safeio.shown_text import ShownFile, read_shown
 
 from ..safe import block, counted, join, line, shown_path
@@ -33,15 +36,32 @@ def file_text(shown: ShownFile) -> Text:
                 block(shown.text))
 
 
+def span_text(shown: SpanText) -> Text:
+    """A note's source at its lines: numbered, the span's own lines marked."""
+    head = join(line(shown.span.label, "bold"), ("  the note's source", "dim"), "\n")
+    if shown.problem is not None:
+        return join(head, line(f"Not shown: {shown.problem}.", "dim italic"))
+    width = len(str(shown.lines[-1][0])) if shown.lines else 1
+    parts: list[Text | str | tuple[str, str]] = [
+        head, (f"Read-only · {shown.total:,} lines\n\n", "dim")]
+    for number, text, inside in shown.lines:
+        parts += [("▶ " if inside else "  ", "bold green"),
+                  (f"{number:>{width}}  ", "dim"), line(text, "bold" if inside else ""), "\n"]
+    return join(*parts)
+
+
 class FilesScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="files.back", tooltip="Back to the notes"),
     ]
 
-    def __init__(self, memory: Store, nugget: str | None) -> None:
+    def __init__(self, memory: Store, nugget: str | None, note: RawNote | None = None) -> None:
+        """`note`: the selected note, whose sources are listed first."""
         super().__init__()
         self.memory = memory
         self.nugget = nugget
+        self.sources: list[SourceSpan] = (note_sources(note, memory.home) if note is not None
+                                          else [])
         self.paths: list[Path] = []
 
     def compose(self) -> ComposeResult:
@@ -65,12 +85,14 @@ class FilesScreen(Screen[None]):
         self.paths = paths
         options = self.query_one("#files", OptionList)
         options.clear_options()
+        options.add_options(Option(join(line(s.label), (" source", "dim")))
+                            for s in self.sources)
         options.add_options(
             Option(line(self._short(p)) if here else join(line(self._short(p), "dim"),
                                                            (" (absent)", "dim italic")))
             for p, here in zip(paths, present, strict=True))
-        options.border_title = counted(len(paths), "file")
-        if paths:
+        options.border_title = counted(len(paths) + len(self.sources), "file")
+        if paths or self.sources:
             options.highlighted = 0
         else:
             self.query_one("#file-text", DiffView).show(
@@ -85,8 +107,16 @@ class FilesScreen(Screen[None]):
 
     @on(OptionList.OptionHighlighted, "#files")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if 0 <= event.option_index < len(self.paths):
-            self._read(self.paths[event.option_index])
+        index = event.option_index
+        if 0 <= index < len(self.sources):
+            self._read_span(self.sources[index])
+        elif 0 <= index - len(self.sources) < len(self.paths):
+            self._read(self.paths[index - len(self.sources)])
+
+    @work(thread=True, exclusive=True, group="file", description="_read_span")
+    def _read_span(self, span: SourceSpan) -> None:
+        shown = read_span(span, self.memory.home)
+        self.app.call_from_thread(self.query_one("#file-text", DiffView).show, span_text(shown))
 
     @work(thread=True, exclusive=True, group="file", description="_read")
     def _read(self, path: Path) -> None:

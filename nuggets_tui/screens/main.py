@@ -487,7 +487,7 @@ class MainScreen(Screen[None]):
     def action_files(self) -> None:
         from .files import FilesScreen
 
-        self.app.push_screen(FilesScreen(self.memory, self.nugget))
+        self.app.push_screen(FilesScreen(self.memory, self.nugget, self.current_note))
 
     def action_history(self) -> None:
         self._open_history(None)

@@ -19,7 +19,7 @@ from .verdict_text import verdict_text
 
 LINKS_SHOWN = 50  # each of links and backlinks; a hub note may have thousands
 
-_META = ("id", "nuggetName", "kind", "type", "scope", "subject", "source", "confidence",
+_META = ("id", "mark", "nuggetName", "kind", "type", "scope", "subject", "source", "confidence",
          "stability", "hits", "lastHitSession", "createdAt", "updatedAt", "lastRewrittenAt",
          "archivedAt")
 
@@ -42,6 +42,9 @@ def detail_text(detail: NoteDetail, verdict: Verdict | None = None,
     if secret:
         parts += [("Holds a secret", "bold red"), ": it ", line(secret),
                   ". Promotion holds it back; x archives the note.\n"]
+    if note.get("mark"):  # the operator's own mark (core/review/marks.py)
+        parts += [("Marked ", "dim"), line(note["mark"], "bold reverse"),
+                  (" by you (`nuggets mark`; undone from the runs, l)", "dim"), "\n"]
     if fields.hidden(note):
         parts += [("Archived", "bold reverse"), " — press u to bring it back"]
         if detail.merged_into:

@@ -245,15 +245,19 @@ def test_no_command_writes_a_byte_of_the_workspace(tmp_path: Path, args: tuple[s
 
 
 def test_resolving_a_contradiction_is_refused_and_writes_nothing(tmp_path: Path) -> None:
+    """Keeping one claim would write the purifier's files: refused. Letting both stand is our
+    own mark, outside the workspace (tests/stores/test_purifier_marks.py)."""
     workspace = copied(tmp_path, "after-reconciliation")
     _, out, _ = run(workspace, "conflicts", "--json")
     group = json.loads(out)[0]
-    before = hashes(tmp_path)
-    for extra in (("--both",), ("--keep", group["noteIds"][0])):
-        code, _, err = run(workspace, "resolve", group["id"], *extra, "--apply")
-        assert code == 1
-        assert "read-only" in err
-    assert hashes(tmp_path) == before
+    before = hashes(workspace.parent)
+    code, _, err = run(workspace, "resolve", group["id"], "--keep", group["noteIds"][0],
+                       "--apply")
+    assert code == 1
+    assert "read-only" in err
+    code, _, err = run(workspace, "resolve", group["id"], "--both", "--apply")
+    assert code == 0, err
+    assert hashes(workspace.parent) == before
 
 
 def test_writing_methods_refuse_in_one_line() -> None:

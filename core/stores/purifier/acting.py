@@ -6,27 +6,16 @@ Nothing here writes an artifact, ledger, manifest, view or lock of the purifier.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 
 from core.clock import Clock, to_iso
 from core.errors import NuggetsError, StalePlanError
-from core.journal.entries import (
-    JournalHeader,
-    commit_pending,
-    journal_dir,
-    pending_entries,
-    read_entry,
-    read_headers,
-)
-from core.journal.guarded_write import directory_lock, file_landed, settle
-from core.journal.history import undone_by
-from core.journal.journaled_write import FileRuns
-from core.journal.own_files import own_file
+from core.journal.guarded_write import directory_lock, settle
 from core.models import JournalEntry, NoteDiff, Operation, Plan, RawNote, ReflectionResult
 from core.notes.snapshot import EMPTY_FINGERPRINT, Graph, current_fingerprint
-from core.stores.purifier import paths, preview, restore, runner
+from core.stores.purifier import preview, restore, runner
+from core.stores.purifier.journal import ReviewJournal
 
 
 class PurifierActing:
@@ -42,13 +31,10 @@ class PurifierActing:
     purifier_args: tuple[str, ...] = ()  # more arguments for its orchestrator (tests: a backend)
     restore_into: Path | None = None
     _preview: preview.Preview | None = None
+    review: ReviewJournal  # ours, outside the workspace: restores are runs of it
 
     def read(self) -> Graph:
         raise NotImplementedError  # PurifierStore's
-
-    @property
-    def journal_home(self) -> Path:
-        return paths.journal_home(self.home)
 
     @property
     def files(self) -> restore.SourceFiles:
@@ -159,57 +145,9 @@ class PurifierActing:
             after = restore.restored_text(before, chosen)
             base = current_fingerprint(path) if before is not None else EMPTY_FINGERPRINT
             ids = ", ".join(n["id"] for n in chosen)
-            entry = self._file_runs().write(path, before, after, base, "unhide", self.now(),
-                                            summary=f"restored {ids} into {path.name}")
+            entry = self.review.write_over(path, before, after, base, "unhide",
+                                           summary=f"restored {ids} into {path.name}")
         self.notices.append("the purifier reads it on its next reconciliation: "
                             "reflect --apply --reconcile")
         return entry
-
-    def _file_runs(self) -> FileRuns:
-        return FileRuns(self.journal_home, self.files, self.home, self.notices)
-
-    # -- our journal: restores, and undoing them ----------------------------------------------
-
-    def undo(self, run_id: str) -> JournalEntry:
-        entry, _ = self.undo_blockers(run_id)
-        return self._file_runs().undo(entry, self.now())
-
-    def undo_blockers(self, run_id: str,
-                      graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
-        entry = self.run(run_id)
-        if entry.file_name is None:
-            raise NuggetsError(f"{run_id}: not a run of ours that undo takes back")
-        later = undone_by(read_headers(self.journal_home, self.files)[0], run_id)
-        if later:
-            raise NuggetsError(f"run {run_id} was already undone by {later}")
-        return entry, []
-
-    def run(self, run_id: str) -> JournalEntry:
-        if not journal_dir(self.journal_home).is_dir():
-            raise NuggetsError(f"{run_id}: a purifier run holds no journal of notes; see `log`")
-        return read_entry(self.journal_home, run_id, self.files)
-
-    def own_log(self) -> list[JournalHeader]:
-        headers, skipped = read_headers(self.journal_home, self.files)
-        self.notices += skipped
-        return headers
-
-    def settle_own(self) -> list[str]:
-        """What an interrupted restore left: its entry kept exactly when its file landed."""
-        said: list[str] = []
-        for pending in pending_entries(self.journal_home, self.files):
-            entry = pending.entry
-            if entry is None or entry.file_name is None:
-                continue
-            with contextlib.suppress(OSError, NuggetsError):
-                path = own_file(entry.file_name, self.files).path
-                with directory_lock(path):
-                    said += settle(path)
-                if file_landed(path, entry.base_fingerprint, entry.result_fingerprint):
-                    commit_pending(pending.path)
-                    said.append(f"recovered journal entry {entry.run_id}: its run had landed")
-                else:
-                    pending.path.unlink(missing_ok=True)
-                    said.append(f"discarded journal entry {entry.run_id}: it never landed")
-        return said
 

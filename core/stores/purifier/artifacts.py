@@ -5,6 +5,7 @@ when the manifest changes meanwhile)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,9 +41,34 @@ def read_jsonl(path: Path, notices: list[str]) -> tuple[list[dict[str, Any]], by
         notices.append(f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc}); "
                        "left out")
         return [], b""
+    rows, bad = _parsed(data)
+    if bad:
+        shown = ", ".join(map(str, bad[:5])) + (" …" if len(bad) > 5 else "")
+        notices.append(f"{path}: line {shown} is not a JSON object (truncated?); skipped, the "
+                       "rest is shown")
+    return rows, data
+
+
+def _parsed(data: bytes) -> tuple[list[dict[str, Any]], list[int]]:
+    """The objects of the lines, and the numbers of the lines that are not one. The lines are
+    parsed as one array when they all are (one parser call: ~2x faster than a call a line);
+    a line at a time otherwise, to tell which."""
+    text = data.decode("utf-8", "surrogateescape")
+    lines = [line for line in text.split("\n") if line.strip()]
+    try:
+        rows = json.loads("[" + ",".join(lines) + "]")
+    except ValueError:
+        rows = None
+    if isinstance(rows, list) and len(rows) == len(lines) and all(
+            isinstance(row, dict) for row in rows):
+        return rows, []
+    return _line_by_line(text)
+
+
+def _line_by_line(text: str) -> tuple[list[dict[str, Any]], list[int]]:
     rows: list[dict[str, Any]] = []
     bad: list[int] = []
-    for number, line in enumerate(data.split(b"\n"), start=1):
+    for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:
@@ -54,11 +80,32 @@ def read_jsonl(path: Path, notices: list[str]) -> tuple[list[dict[str, Any]], by
             rows.append(row)
         else:
             bad.append(number)
-    if bad:
-        shown = ", ".join(map(str, bad[:5])) + (" …" if len(bad) > 5 else "")
-        notices.append(f"{path}: line {shown} is not a JSON object (truncated?); skipped, the "
-                       "rest is shown")
-    return rows, data
+    return rows, bad
+
+
+def first_rows(path: Path, count: int) -> list[dict[str, Any]]:
+    """The first `count` JSON objects of a JSONL file, read alone (bad lines skipped: the
+    whole read says them); none when it cannot be read."""
+    rows: list[dict[str, Any]] = []
+    try:
+        with path.open("rb") as handle:
+            for row in _objects(handle):
+                rows.append(row)
+                if len(rows) >= count:
+                    break
+    except OSError:
+        return []
+    return rows
+
+
+def _objects(lines: Iterator[bytes]) -> Iterator[dict[str, Any]]:
+    for line in lines:
+        try:
+            row = json.loads(line) if line.strip() else None
+        except ValueError:
+            continue
+        if isinstance(row, dict):
+            yield row
 
 
 def read_json(path: Path, notices: list[str]) -> dict[str, Any]:

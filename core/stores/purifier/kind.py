@@ -30,8 +30,9 @@ def _demo(clock: Clock, reset: bool) -> Path:
 
 
 def _missing_home(home: str) -> str:
-    return (f"no memory-purifier workspace at {home} (no such directory); use --purifier DIR, "
-            "or try the demo with --demo-purifier")
+    return (f"no memory-purifier workspace at {home} (no such directory); use --purifier DIR "
+            "(without DIR: the purifier's own, from its config's paths.workspace, $WORKSPACE, "
+            "else ~/.openclaw/workspace), or try the demo with --demo-purifier")
 
 
 def _missing_source(home: str, source: str) -> str:
@@ -72,7 +73,8 @@ KIND = StoreKind(
     name="purifier",
     home_option="--purifier",
     home_help="Review an OpenClaw memory-purifier workspace instead (its files are never "
-              "written but by the purifier itself; its default is ~/.openclaw/workspace).",
+              "written but by the purifier itself; without DIR: the purifier's own, from its "
+              "config's paths.workspace, $WORKSPACE, else ~/.openclaw/workspace).",
     demo_option="--demo-purifier",
     demo_help="Use the built-in memory-purifier demo instead.",
     demo_dir_help="The memory-purifier demo's workspace instead.",
@@ -89,4 +91,5 @@ KIND = StoreKind(
     holds_memory=lambda home: False,
     run_log_parts=("runtime", "nuggets-review", "telemetry"),
     options=OPTIONS,
+    home_optional=True,
 )

@@ -45,6 +45,15 @@ def _claim_links(claim: dict[str, Any], at: str) -> list[dict[str, str]]:
     return [link for link in found if link is not None and link["to"] != own]
 
 
+def sources_of(refs: object, line_key: str) -> list[dict[str, Any]]:
+    """The provenance as the notes' neutral `sources` (core/browse/sources.py)."""
+    found = []
+    for ref in refs if isinstance(refs, list) else []:
+        if isinstance(ref, dict) and isinstance(ref.get("source"), str):
+            found.append({"file": ref["source"], "lines": ref.get(line_key) or []})
+    return found
+
+
 def _number(value: object) -> float | None:
     return float(value) if isinstance(value, int | float) else None
 
@@ -64,6 +73,7 @@ def claim_note(claim: dict[str, Any]) -> RawNote:
         "scope": "shared", "type": str(claim.get("type") or ""), "source": "agent_reflection",
         "confidence": confidence if confidence is not None else 0.7, "stability": "durable",
         "createdAt": at, "updatedAt": at, "lastAccessedAt": at,
+        "sources": sources_of(claim.get("provenance"), "lineSpan"),
         "purifier": {"record": "claim", "status": status, "scores": scores,
                      "provenance": claim.get("provenance") or [],
                      "freshnessPosture": claim.get("freshnessPosture"),
@@ -125,7 +135,7 @@ def candidate_note(name: str, row: dict[str, Any], held_by: str | None) -> RawNo
         "hidden": False, "kind": "note", "hits": 0, "subject": "", "scope": "shared",
         "type": str(row.get("type_hint") or ""), "source": "agent_reflection",
         "confidence": 0.7, "stability": "temporary", "createdAt": at, "updatedAt": at,
-        "lastAccessedAt": at,
+        "lastAccessedAt": at, "sources": sources_of(row.get("source_refs"), "line_span"),
         "purifier": {"record": "candidate", "verdict": verdict, "runId": row.get("run_id"),
                      "provenance": [{"source": r.get("source"), "lineSpan": r.get("line_span")}
                                     for r in row.get("source_refs") or []
@@ -188,19 +198,13 @@ def _line_count(path: Path) -> int | None:
     return data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
 
 
-def join_contradictions(notes: list[RawNote], records: list[dict[str, Any]]) -> list[str]:
-    """Mark each claim of a contradiction with its cluster; say which ones are outdated (one
-    side superseded or retired), since only open ones (both active) stand in the queue."""
+def join_contradictions(notes: list[RawNote], records: list[dict[str, Any]]) -> None:
+    """Mark each claim of a contradiction with its cluster (topics.py groups them: open, or
+    outdated when one side is superseded or retired)."""
     by_id = {n["id"]: n for n in notes}
-    outdated = []
     for record in records:
         cluster = record.get("contradictionClusterId")
-        sides = [by_id.get(str(record.get(k))) for k in ("claimId", "competingClaimId")]
-        present = [n for n in sides if n is not None]
-        for note in present:
-            note["purifier"].setdefault("contradictionClusters", []).append(str(cluster))
-        if any(n["hidden"] for n in present):
-            gone = ", ".join(f"{n['id']} {n['purifier'].get('status')}" for n in present
-                             if n["hidden"])
-            outdated.append(f"contradiction {cluster} is outdated ({gone}): not in the queue")
-    return outdated
+        for key in ("claimId", "competingClaimId"):
+            note = by_id.get(str(record.get(key)))
+            if note is not None:
+                note["purifier"].setdefault("contradictionClusters", []).append(str(cluster))

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import os
+from collections.abc import Mapping
 from pathlib import Path
 
 DEFAULT_WORKSPACE = Path("~/.openclaw/workspace")
+CONFIG = Path("~/.openclaw/memory-purifier/memory-purifier.json")
+CONFIG_BYTES = 1024 * 1024
+WORKSPACE_ENV = "WORKSPACE"
 CLAIMS = "purified-claims.jsonl"
 CONTRADICTIONS = "purified-contradictions.jsonl"
 REJECTED = "rejected-candidates.jsonl"
@@ -14,9 +20,27 @@ COMPONENT = "memory-purifier.purifier"
 KNOWN_MANIFEST_SCHEMA = 1
 
 
-def resolve_workspace(chosen: Path | None) -> Path:
-    """The workspace named, else the purifier's default one."""
-    return (chosen or DEFAULT_WORKSPACE).expanduser()
+def resolve_workspace(chosen: Path | None, environ: Mapping[str, str] | None = None,
+                      config: Path = CONFIG) -> Path:
+    """The workspace named, else the one the purifier itself would use: its config's
+    `paths.workspace`, else $WORKSPACE, else ~/.openclaw/workspace (its scripts' order)."""
+    if chosen is not None:
+        return chosen.expanduser()
+    env = os.environ if environ is None else environ
+    found = configured_workspace(config.expanduser()) or env.get(WORKSPACE_ENV)
+    return Path(found or DEFAULT_WORKSPACE).expanduser()
+
+
+def configured_workspace(config: Path) -> str | None:
+    """`paths.workspace` of the purifier's config (None: no config, unreadable, or unset)."""
+    try:
+        with config.open("rb") as handle:
+            data = json.loads(handle.read(CONFIG_BYTES))
+    except (OSError, ValueError, RecursionError):
+        return None
+    paths = data.get("paths") if isinstance(data, dict) else None
+    workspace = paths.get("workspace") if isinstance(paths, dict) else None
+    return workspace if isinstance(workspace, str) and workspace else None
 
 
 def runtime_dir(workspace: Path) -> Path:
@@ -36,7 +60,3 @@ def telemetry_root(workspace: Path) -> Path:
 def last_run_md(workspace: Path) -> Path:
     return telemetry_root(workspace) / "memory-purifier" / "last-run.md"
 
-
-def journal_home(workspace: Path) -> Path:
-    """Where a journal of ours would live; the read-only store never creates it."""
-    return runtime_dir(workspace) / "nuggets-review"

@@ -66,4 +66,5 @@ def note_summary(note: RawNote) -> str:
     info = _info(note)
     return (f"{one_line(status(note))} {one_line(str(note.get('type') or ''))} "
             f"strength={one_line(strength(note))} source={one_line(provenance(note))} "
-            f"run={one_line(str(info.get('runId') or ''))}")
+            f"run={one_line(str(info.get('runId') or ''))}"
+            + (f" mark={one_line(str(note['mark']))}" if note.get("mark") else ""))

@@ -1,8 +1,10 @@
 """memory-purifier's store: the `Store` interface (core/stores/base.py) over an OpenClaw
-workspace, read-only (docs/PURIFIER.md). Reading takes no lock and writes nothing; every writing
-method but restoring a candidate refuses in one line (ReadOnlyError) before touching anything;
-the plan previews the purifier's own next run and applying it runs the purifier itself
-(core/stores/purifier/acting.py)."""
+workspace (docs/PURIFIER.md). Reading takes no lock and writes nothing in the workspace; every
+write to its notes refuses in one line (ReadOnlyError) before touching anything. The plan
+previews the purifier's own next run and applying it runs the purifier itself
+(core/stores/purifier/acting.py). Our own runs (the operator's marks: both stand, reviewed,
+disputed; a candidate restored into a source file) are journaled in our data directory, outside
+the workspace (journal.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from pathlib import Path
 from core.browse.shelf import Shelf
 from core.clock import Clock, system_clock
 from core.errors import NuggetsError
+from core.gc_pause import paused_gc
 from core.journal.entries import JournalHeader
 from core.models import (
     JournalEntry,
@@ -26,19 +29,23 @@ from core.models import (
 from core.notes.snapshot import Graph, fingerprint
 from core.promotion.candidates import refused_plan
 from core.review.contradictions import TopicRules
+from core.review.decisions import SETTLED_FILE
+from core.review.marks import MARKS_FILE, marked, read_marks
 from core.safeio.file_stamp import FileStamp
 from core.stores.base import Capability
-from core.stores.purifier import paths, presentation
+from core.stores.purifier import paths, presentation, restore
 from core.stores.purifier.acting import PurifierActing
-from core.stores.purifier.artifacts import Artifacts, read_artifacts
+from core.stores.purifier.artifacts import Artifacts, first_rows, read_artifacts
 from core.stores.purifier.health import health_lines
+from core.stores.purifier.journal import ReviewJournal, review_home
 from core.stores.purifier.notes import (
+    claim_note,
     join_contradictions,
     provenance_problems,
     purifier_notes,
 )
 from core.stores.purifier.runs import PurifierRun, read_runs
-from core.stores.purifier.topics import purifier_tokens, purifier_topic
+from core.stores.purifier.topics import outdated_groups, purifier_tokens, purifier_topic
 
 VIEWS = ("LTMEMORY.md", "PLAYBOOKS.md", "EPISODES.md", "HISTORY.md", "WISHES.md")
 
@@ -55,7 +62,7 @@ def refuse(what: str) -> ReadOnlyError:
 class PurifierStore(PurifierActing):
     words = presentation.WORDS
     note_columns = presentation.COLUMNS
-    capabilities: frozenset[Capability] = frozenset({"restore"})
+    capabilities: frozenset[Capability] = frozenset({"restore", "marks"})
 
     def __init__(self, workspace: Path, clock: Clock = system_clock) -> None:
         self.home = workspace
@@ -65,10 +72,18 @@ class PurifierStore(PurifierActing):
         self.promotion_runs: list[JournalEntry] = []
         self.allow_contact = False
         self._opened: Graph | None = None
+        self._read: tuple[Hashable, Artifacts] | None = None  # the last read, by its stamp
+        self.review = ReviewJournal(review_home(workspace), clock, [],
+                                    restore.SourceFiles(workspace))
 
     @property
     def graph_path(self) -> Path:
         return paths.runtime_dir(self.home) / paths.CLAIMS
+
+    @property
+    def journal_home(self) -> Path:
+        """Ours, outside the workspace (journal.py)."""
+        return self.review.home
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -76,7 +91,15 @@ class PurifierStore(PurifierActing):
         return presentation.note_summary(note)
 
     def artifacts(self) -> Artifacts:
-        return read_artifacts(self.home)
+        """The workspace's files, read again only when one of them changed since (opening
+        asks for them twice: the health lines and the notes)."""
+        stamp = self.stamp()
+        if self._read is not None and self._read[0] == stamp:
+            return self._read[1]
+        with paused_gc():  # millions of objects, no cycles (core/gc_pause.py)
+            found = read_artifacts(self.home)
+        self._read = (stamp, found)
+        return found
 
     def runs(self) -> list[PurifierRun]:
         return read_runs(self.home, self.notices)
@@ -86,25 +109,34 @@ class PurifierStore(PurifierActing):
         if graph is not None:
             return graph
         found = self.artifacts()
-        notes = purifier_notes(found)
-        outdated = join_contradictions(notes, found.contradictions)
-        self.notices += found.notices + outdated + provenance_problems(notes, self.home)
+        with paused_gc():
+            notes = purifier_notes(found)
+        join_contradictions(notes, found.contradictions)
+        self.notices += found.notices + provenance_problems(notes, self.home)
+        marked(notes, read_marks(self.journal_home, self.notices))
         return Graph(self.graph_path, {"notes": notes}, fingerprint(found.raw))
 
     def topic_rules(self) -> TopicRules:
-        """The purifier's own contradictions: a claim and the claim it contests."""
-        return TopicRules(purifier_topic, purifier_tokens, promotion=False)
+        """The purifier's own contradictions: a claim and the claim it contests; those one of
+        whose claims is superseded or retired since are listed apart, outdated."""
+        return TopicRules(purifier_topic, purifier_tokens, promotion=False,
+                          outdated=outdated_groups)
 
     def shelf(self) -> Shelf:
         return Shelf(self.read())
 
     def stamp(self) -> Hashable:
         runtime = paths.runtime_dir(self.home)
-        return tuple(FileStamp.of(runtime / name) for name in
-                     (paths.MANIFEST, paths.CLAIMS, paths.REJECTED, paths.DEFERRED))
+        ours = tuple(FileStamp.of(self.journal_home / name) for name in (MARKS_FILE,
+                                                                          SETTLED_FILE))
+        return ours + tuple(FileStamp.of(runtime / name) for name in
+                            (paths.MANIFEST, paths.CLAIMS, paths.REJECTED, paths.DEFERRED,
+                             paths.CONTRADICTIONS))
 
     def first_notes(self, count: int) -> list[RawNote]:
-        return []
+        """The first claims of the claims file, read alone while the whole of it is read."""
+        return [claim_note(c) for c in first_rows(self.graph_path, count)
+                if isinstance(c.get("id"), str)]
 
     def scope_files(self, nugget: str | None) -> list[Path]:
         """The purifier's views (a home's own view), or the ledger of rejected/deferred."""
@@ -120,13 +152,14 @@ class PurifierStore(PurifierActing):
         return health_lines(self.artifacts(), self.runs(), self.home, self.clock())
 
     def take_notices(self) -> list[str]:
-        taken, self.notices = self.notices, []
+        taken, self.notices = self.notices + self.review.notices, []
+        self.review.notices.clear()
         return list(dict.fromkeys(taken))
 
     def recover(self) -> list[str]:
-        """What an interrupted restore left; the health warnings go to the notices."""
-        settled = self.settle_own()
-        self.notices += settled + self.health()
+        """What our own journal settled; the health warnings go to the notices."""
+        settled = self.review.recover()
+        self.notices += self.health()
         return settled
 
     def startup_messages(self) -> list[str]:
@@ -139,16 +172,23 @@ class PurifierStore(PurifierActing):
                         graph: Graph | None = None) -> Plan:
         raise refuse("a decision")
 
-    # -- the journal: the purifier's runs, and our restores; other writes refused ---------------
+    # -- the journal: our marks' runs, then the purifier's; writes to its notes refused --------
 
     def log(self) -> list[JournalHeader]:
-        """Our restores, then the purifier's runs from the shared memory-log, newest first."""
-        own = self.own_log() if self.journal_home.is_dir() else []
-        theirs = [JournalHeader(run_id=r.run_id, seq=i, kind="reflect", at=r.at,
-                                base_fingerprint="", result_fingerprint="",
-                                notes=int(r.details.get("claims_total") or 0), summary=r.summary)
-                  for i, r in reversed(list(enumerate(self.runs(), start=1)))]
-        return sorted(own + theirs, key=lambda header: header.at, reverse=True)
+        """Our own runs (marks, both stand: undoable), newest first, then the purifier's runs
+        from the shared memory-log, newest first (never undone here)."""
+        return self.review.log() + self.purifier_log()
+
+    def purifier_log(self) -> list[JournalHeader]:
+        return [JournalHeader(run_id=r.run_id, seq=i, kind="reflect", at=r.at,
+                              base_fingerprint="", result_fingerprint="",
+                              notes=int(r.details.get("claims_total") or 0), summary=r.summary)
+                for i, r in reversed(list(enumerate(self.runs(), start=1)))]
+
+    def run(self, run_id: str) -> JournalEntry:
+        if any(h.run_id == run_id for h in self.purifier_log()):
+            raise NuggetsError(f"{run_id}: a purifier run holds no journal of notes; see `log`")
+        return self.review.run(run_id)
 
     def exclusive(self) -> contextlib.AbstractContextManager[None]:
         return _nothing()
@@ -156,9 +196,24 @@ class PurifierStore(PurifierActing):
     def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:
         raise refuse("archive")
 
+    def undo(self, run_id: str) -> JournalEntry:
+        """Undo a run of ours (a mark); the purifier's own runs are never undone here."""
+        self._ours(run_id)
+        return self.review.undo(run_id)
+
+    def undo_blockers(self, run_id: str,
+                      graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
+        self._ours(run_id)
+        return self.review.undo_blockers(run_id)
+
+    def _ours(self, run_id: str) -> None:
+        if any(h.run_id == run_id for h in self.purifier_log()):
+            raise refuse(f"undo {run_id} (a run of the purifier's own)")
+
     def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
                    summary: str) -> JournalEntry:
-        raise refuse(summary or kind)
+        """A small file of ours beside our journal, outside the workspace (journal.py)."""
+        return self.review.write_file(path, before, after, kind, summary)
 
     # -- promotion: nothing ---------------------------------------------------------------------
 

@@ -1,0 +1,94 @@
+"""The operator's marks on notes, for decisions a memory system has no input for (a claim
+"reviewed" or "disputed"): kept by us in a small file beside the store's journal
+(`<journal home>/note-marks.json`), never in the system's own files, written as a journaled run of
+the store (kind "decide") that undo takes back. A store offers them when it declares the
+"marks" capability (docs/STORES.md); its notes then carry their mark under `mark`.
+
+API:
+- `read_marks(journal_home, notices=None) -> dict[str, str]` (note id -> mark)
+- `marked(notes, marks)`: each note with a mark gets it under `mark`
+- `mark_notes(store, note_ids, mark) -> JournalEntry | None` (`mark` None: cleared; None when
+  nothing changes)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from core.errors import NuggetsError
+from core.journal.entries import journal_dir
+from core.models import JournalEntry, RawNote
+from core.notes.json_numbers import TooDeepError, loads
+from core.safeio.open_regular import read_regular
+
+Mark = Literal["reviewed", "disputed"]
+MARKS: tuple[Mark, ...] = ("reviewed", "disputed")
+MARKS_FILE = "note-marks.json"
+MARKS_BYTES = 16 * 1024 * 1024
+MARKS_DEPTH = 2  # {"marks": {"<note id>": "<mark>"}}
+
+
+def marks_path(journal_home: Path) -> Path:
+    return journal_dir(journal_home).parent / MARKS_FILE
+
+
+def read_marks(journal_home: Path, notices: list[str] | None = None) -> dict[str, str]:
+    """The marks (none when the file is absent). With `notices`, a file that cannot be read is
+    said there in one line and read as no marks; without, it is an error (marking is then
+    refused: the file is never written over)."""
+    try:
+        return _read(marks_path(journal_home))[0]
+    except NuggetsError as exc:
+        if notices is None:
+            raise
+        notices.append(f"{exc}; no note is shown marked until then")
+        return {}
+
+
+def _read(path: Path) -> tuple[dict[str, str], str | None]:
+    """The marks and the file's text (None: no file)."""
+    try:
+        data = read_regular(path, MARKS_BYTES)
+    except FileNotFoundError:
+        return {}, None
+    except OSError as exc:
+        raise NuggetsError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+        found = loads(text, MARKS_DEPTH)["marks"]
+        if not isinstance(found, dict):
+            raise TypeError("marks is not an object")
+        return {str(k): str(v) for k, v in found.items() if v in MARKS}, text
+    except (ValueError, KeyError, TypeError) as exc:
+        why = f" ({exc})" if isinstance(exc, TooDeepError) else ""
+        raise NuggetsError(f"{path}: not a file of note marks{why}; move it aside") from None
+
+
+def marked(notes: Iterable[RawNote], marks: Mapping[str, str]) -> None:
+    """Give each note its mark (under `mark`), in place."""
+    if not marks:
+        return
+    for note in notes:
+        mark = marks.get(note["id"])
+        if mark is not None:
+            note["mark"] = mark
+
+
+def mark_notes(store: Any, note_ids: Iterable[str], mark: Mark | None) -> JournalEntry | None:
+    """Mark the notes (None: clear their marks) as a journaled run of the store; None when
+    every one is already so."""
+    ids = list(dict.fromkeys(note_ids))
+    path = marks_path(store.journal_home)
+    marks, before = _read(path)
+    after_marks = {i: m for i, m in marks.items() if i not in ids}
+    if mark is not None:
+        after_marks.update(dict.fromkeys(ids, mark))
+    if after_marks == marks:
+        return None
+    after = json.dumps({"marks": dict(sorted(after_marks.items()))}, indent=2) + "\n"
+    what = f"marked {mark}" if mark else "cleared the mark of"
+    shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+    return store.write_file(path, before, after, "decide", f"{what}: {shown}")

@@ -1,0 +1,51 @@
+"""`nuggets mark`: the operator's marks on notes, for decisions the memory system has no input
+for (core/review/marks.py). Offered by a store that declares the "marks" capability; a dry run
+unless --apply, journaled and undoable."""
+
+from __future__ import annotations
+
+import click
+
+from core.errors import NuggetsError, UnknownNoteError
+from core.review.marks import MARKS, Mark, mark_notes
+
+from .cli import Context, _echo, main, reports_errors
+from .runlogging import current_run, logs_run
+from .words import counted
+
+
+@main.command()
+@click.argument("note_ids", metavar="NOTE_ID...", nargs=-1, required=True)
+@click.option("--as", "mark", type=click.Choice(MARKS), help="The mark to give them.")
+@click.option("--clear", is_flag=True, help="Take their marks off instead.")
+@click.option("--apply", "do_apply", is_flag=True, help="Write the marks and journal them.")
+@click.pass_obj
+@reports_errors
+@logs_run("mark")
+def mark(obj: Context, note_ids: tuple[str, ...], mark: Mark | None, clear: bool,
+         do_apply: bool) -> None:
+    """Mark notes reviewed or disputed (kept beside our journal, never in the memory's files)."""
+    if (mark is None) == (not clear):
+        raise click.UsageError("give either --as reviewed|disputed or --clear")
+    current_run().dry = not do_apply
+    memory = obj.memory(needs_graph=True)
+    if "marks" not in memory.capabilities:
+        raise NuggetsError(f"marks are not kept for {memory.words.system} notes")
+    graph = memory.shelf().graph
+    unknown = [i for i in note_ids if graph.get(i) is None]
+    if unknown:
+        raise UnknownNoteError(f"no note {', '.join(unknown)}")
+    what = f"marked {mark}" if mark else "unmarked"
+    if not do_apply:
+        _echo(f"{counted(len(note_ids), 'note')} to be {what} (dry run); run with --apply to "
+              "write it.")
+        return
+    entry = mark_notes(memory, note_ids, mark)
+    run = current_run()
+    run.counts["marked"] = len(note_ids) if entry is not None else 0
+    if entry is None:
+        _echo(f"Already {what}; nothing written.")
+        return
+    run.run_id, run.summary, run.undo = entry.run_id, entry.summary, f"nuggets undo {entry.run_id}"
+    _echo(f"{counted(len(note_ids), 'note')} {what} (run {entry.run_id}; undo: nuggets undo "
+          f"{entry.run_id})")

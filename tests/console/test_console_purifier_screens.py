@@ -1,0 +1,141 @@
+"""Every console screen on the memory-purifier demo (`--demo-purifier`: our own generator,
+core/stores/purifier/demo.py): the claims with their marks, a claim's source opened at its
+lines, the contradiction queue with the outdated one apart, the runs (ours and the purifier's),
+and not one byte of the workspace or its telemetry changed by any of it (docs/PURIFIER.md)."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from core.clock import fixed_clock
+from core.review.decisions import read_settled
+from core.review.marks import mark_notes, read_marks
+from core.stores.purifier.demo import materialize_purifier_demo
+from core.stores.purifier.store import PurifierStore
+from nuggets_tui.app import NuggetsApp
+from nuggets_tui.screens.confirm import ConfirmScreen
+from nuggets_tui.screens.conflicts import ConflictsScreen
+from nuggets_tui.screens.files import FilesScreen
+from nuggets_tui.screens.graph import GraphScreen
+from nuggets_tui.screens.help import HelpScreen
+from nuggets_tui.screens.history import HistoryScreen
+from nuggets_tui.screens.main import MainScreen
+from nuggets_tui.screens.promote import PromoteScreen
+from nuggets_tui.screens.review import ReviewScreen
+from tests.support.console_support import settle
+
+NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
+SIZE = (140, 40)
+SOURCED = "cl-demo000000000003"  # MEMORY.md line 5
+RETIRED = "cl-demo000000000008"  # its episode file is gone: why the purifier retires it
+SCREENS = {"r": ReviewScreen, "p": PromoteScreen, "g": GraphScreen, "l": HistoryScreen,
+           "f": FilesScreen, "c": ConflictsScreen, "question_mark": HelpScreen}
+
+
+def hashes(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            if p.is_file() else "folder" for p in sorted(root.rglob("*"))}
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    return materialize_purifier_demo(tmp_path / "demo-purifier" / "workspace", NOW)
+
+
+def store(workspace: Path) -> PurifierStore:
+    return PurifierStore(workspace, fixed_clock(NOW))
+
+
+def text_of(app: NuggetsApp, selector: str) -> str:
+    return str(app.screen.query_one(selector).render())
+
+
+async def open_note(pilot, app: NuggetsApp, note_id: str) -> None:  # type: ignore[no-untyped-def]
+    await settle(pilot, app)
+    app.screen.show_hidden = True
+    app.screen.refilter()
+    await settle(pilot, app)
+    app.screen.select_note(note_id)
+    await settle(pilot, app)
+
+
+@pytest.mark.parametrize("key", list(SCREENS))
+async def test_every_screen_opens_on_the_demo_and_writes_nothing(workspace: Path,
+                                                                 key: str) -> None:
+    before = hashes(workspace.parent)
+    app = NuggetsApp(store(workspace))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_note(pilot, app, SOURCED)
+        await pilot.press(key)
+        await settle(pilot, app)
+        assert isinstance(app.screen, SCREENS[key])
+        await pilot.press("escape")
+        await settle(pilot, app)
+        assert isinstance(app.screen, MainScreen)
+    assert hashes(workspace.parent) == before
+
+
+async def test_a_claims_mark_shows_in_its_detail(workspace: Path) -> None:
+    mark_notes(store(workspace), [SOURCED], "disputed")
+    app = NuggetsApp(store(workspace))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_note(pilot, app, SOURCED)
+        detail = text_of(app, "#detail-body")
+        assert "mark" in detail and "disputed" in detail
+
+
+async def test_f_opens_the_claims_source_at_its_lines(workspace: Path) -> None:
+    app = NuggetsApp(store(workspace))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_note(pilot, app, SOURCED)
+        await pilot.press("f")
+        await settle(pilot, app)
+        assert [s.label for s in app.screen.sources] == ["MEMORY.md:5"]
+        shown = text_of(app, "#file-text #diff-body")
+        marked = [row for row in shown.splitlines() if row.startswith("▶")]
+        assert len(marked) == 1 and "The operator prefers short status reports." in marked[0]
+
+
+async def test_a_missing_source_is_one_line(workspace: Path) -> None:
+    app = NuggetsApp(store(workspace))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_note(pilot, app, RETIRED)
+        await pilot.press("f")
+        await settle(pilot, app)
+        shown = text_of(app, "#file-text #diff-body").splitlines()
+        assert shown[1].startswith("Not shown: episodes/2026-10-12-migration.md: no such file")
+
+
+async def test_the_queue_shows_the_outdated_apart_and_both_stand_is_ours(
+        workspace: Path) -> None:
+    before = hashes(workspace.parent)
+    memory = store(workspace)
+    app = NuggetsApp(memory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("c")
+        await settle(pilot, app)
+        groups = app.screen.found.groups
+        outdated = [g for g in groups if g.outdated]
+        assert len(outdated) == 1 and len(groups) == 2
+        app.screen.table.select_key(outdated[0].id)
+        await settle(pilot, app)
+        assert "Outdated: " in text_of(app, "DiffView #diff-body")
+        await pilot.press("b")
+        await settle(pilot, app)
+        assert not isinstance(app.screen, ConfirmScreen)  # nothing to decide
+        open_group = next(g for g in groups if not g.outdated)
+        app.screen.table.select_key(open_group.id)
+        await settle(pilot, app)
+        await pilot.press("b")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot, app)
+    assert len(read_settled(memory.journal_home)) == 1
+    assert read_marks(memory.journal_home) == {}
+    assert hashes(workspace.parent) == before
