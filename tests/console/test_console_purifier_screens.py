@@ -25,14 +25,14 @@ from nuggets_tui.screens.help import HelpScreen
 from nuggets_tui.screens.history import HistoryScreen
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.screens.promote import PromoteScreen
-from nuggets_tui.screens.review import ReviewScreen
 from tests.support.console_support import settle
 
 NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
 SIZE = (140, 40)
 SOURCED = "cl-demo000000000003"  # MEMORY.md line 5
 RETIRED = "cl-demo000000000008"  # its episode file is gone: why the purifier retires it
-SCREENS = {"r": ReviewScreen, "p": PromoteScreen, "g": GraphScreen, "l": HistoryScreen,
+# r first asks (the purifier's model backend may spend tokens): the question is its screen
+SCREENS = {"r": ConfirmScreen, "p": PromoteScreen, "g": GraphScreen, "l": HistoryScreen,
            "f": FilesScreen, "c": ConflictsScreen, "question_mark": HelpScreen}
 
 

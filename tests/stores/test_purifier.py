@@ -225,7 +225,8 @@ COMMANDS = [
 # no candidate to restore, a purifier run is not ours to undo, the rest read-only.
 WRITES = {
     ("reflect", "--apply"): "not installed", ("archive", "cl-f13d89fda36f74a7"): "read-only",
-    ("unhide", "cl-b2cd630fbc7cf817"): "--into FILE", ("undo", "run-0004"): "no journal",
+    ("unhide", "cl-b2cd630fbc7cf817"): "--into FILE",
+    ("undo", "run-0004"): "a run of the purifier's own",
     ("promote", "--apply"): "read-only", ("act", "reject", "--apply"): "read-only",
     ("unhide", "cl-b2cd630fbc7cf817", "--into", "MEMORY.md"): "not a rejected or deferred",
 }
