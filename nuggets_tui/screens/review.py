@@ -393,11 +393,13 @@ class ReviewScreen(Screen[bool]):
     @work(thread=True, exclusive=True, group="plan", description="replan")
     def replan(self) -> None:
         cap = "the whole graph" if self.uncapped else "a capped pass"
-        self.app.call_from_thread(self.query_one(Busy).start, f"Planning {cap}…")
+        busy = self.query_one(Busy)
+        self.app.call_from_thread(busy.start, f"Planning {cap}…",
+                                  stops="esc" if self.uncapped else "")
         worker = get_current_worker()
         try:
             plan = self.memory.plan(self.nugget, uncapped=self.uncapped, graph=self.graph,
-                                    should_stop=lambda: worker.is_cancelled)
+                                    should_stop=lambda: worker.is_cancelled, progress=busy.told)
         except PassCancelled:
             return  # escape stopped it and said so
         except NuggetsError as exc:

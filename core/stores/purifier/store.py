@@ -23,6 +23,7 @@ from core.models import (
     ReflectionResult,
 )
 from core.notes.snapshot import Graph, fingerprint
+from core.progress import Progress
 from core.promotion.candidates import refused_plan
 from core.review.contradictions import TopicRules
 from core.safeio.file_stamp import FileStamp
@@ -149,7 +150,8 @@ class PurifierStore:
 
     def plan(self, nugget_name: str | None = None, limit: int | None = None,
              uncapped: bool = False, graph: Graph | None = None,
-             should_stop: Callable[[], bool] | None = None) -> Plan:
+             should_stop: Callable[[], bool] | None = None,
+             progress: Progress | None = None) -> Plan:
         graph = graph or self.read()
         return Plan(ran_at=self.now(), base_fingerprint=graph.fingerprint,
                     nugget_name=nugget_name, limit=0, uncapped=uncapped,
