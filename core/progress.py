@@ -36,3 +36,37 @@ def left_text(left: float | None) -> str:
     if left < 90:
         return f"about {round(left)} s left"
     return f"about {round(left / 60)} min left"
+
+
+class Stopped(Exception):
+    """The caller's `should_stop` said to stop: the job ended early and gave nothing."""
+
+
+class Stages:
+    """One job of several stages told as one: each stage reports its own (done, total), scaled
+    into the stage's share (`weights`: what each stage costs, relative to the others)."""
+
+    SCALE = 1000  # units of the whole per unit of weight
+
+    def __init__(self, progress: Progress | None, weights: tuple[int, ...]) -> None:
+        self.progress = progress
+        self.starts = [sum(weights[:i]) * self.SCALE for i in range(len(weights))]
+        self.weights = weights
+        self.total = sum(weights) * self.SCALE
+
+    def stage(self, index: int) -> Progress | None:
+        """The progress callback of stage `index` (None when nobody listens)."""
+        if self.progress is None:
+            return None
+        tell, start, share = self.progress, self.starts[index], self.weights[index] * self.SCALE
+
+        def told(done: int, total: int) -> None:
+            part = share * min(done, total) // total if total > 0 else 0
+            tell(start + part, self.total)
+
+        return told
+
+    def done(self, index: int) -> None:
+        """Stage `index` is over."""
+        if self.progress is not None:
+            self.progress(self.starts[index] + self.weights[index] * self.SCALE, self.total)

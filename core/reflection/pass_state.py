@@ -16,7 +16,7 @@ from core.models import (
 from core.notes import fields
 from core.notes.text import note_tokens
 from core.notes.working_set import Workspace, replay
-from core.progress import Progress
+from core.progress import Progress, Stopped
 from core.reflection.merge_index import token_mask
 
 COUNTERS = {"rewrite": "rewritten", "merge": "merged", "hide": "hidden", "tag": "tagged",
@@ -42,7 +42,7 @@ def group_key(note: RawNote) -> GroupKey:
 CHECK_EVERY = 256  # notes a phase walks between two looks at `should_stop`
 
 
-class PassCancelled(Exception):
+class PassCancelled(Stopped):
     """The caller's `should_stop` said to stop: the pass ended early and planned nothing."""
 
 

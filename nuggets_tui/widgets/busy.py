@@ -64,10 +64,12 @@ class Busy(Static):
     def _draw(self) -> None:
         frame = FRAMES[self._ticks % len(FRAMES)]
         elapsed = monotonic() - self._since
-        text = f"{frame} {self._what} {elapsed:.1f} s"
-        if self._told is not None:
+        if self._told is None:
+            text = f"{frame} {self._what} {elapsed:.1f} s"
+        else:  # the time left says more than the time so far
             done, total = self._told
-            text += f" · {progress_text(done, total, time_left(done, total, elapsed), self._noun)}"
+            left = time_left(done, total, elapsed)
+            text = f"{frame} {self._what} {progress_text(done, total, left, self._noun)}"
         if self._stops:
             text += f" · {self._stops} stops"
         self.update(Text(text))

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from bench.generate import generate
-from core.progress import left_text, progress_text, time_left
+from core.progress import Stopped, left_text, progress_text, time_left
 from core.reflection.pass_state import PassCancelled
 from core.reflection.reflect import plan_pass
+from core.review.verdicts import judge
 from tests.support.console_support import NOW
 
 NOTES = 3_000  # several CHECK_EVERY strides in every phase
@@ -71,3 +72,21 @@ def test_progress_reads_as_done_of_total_with_the_time_left() -> None:
     assert progress_text(5, 10, None) == "50% · estimating the time left"
     assert left_text(0.3) == "under a second left"
     assert left_text(150) == "about 2 min left"
+
+
+def test_verdict_scoring_reports_progress_and_stops_when_asked(notes) -> None:  # type: ignore[no-untyped-def]
+    told: list[tuple[int, int]] = []
+    judged = judge(notes, NOW, progress=lambda d, t: told.append((d, t)))
+    done = [d for d, _ in told]
+    assert len(told) > 10 and done == sorted(done)
+    assert {t for _, t in told} == {told[0][1]} and told[-1][0] == told[-1][1]
+    # The verdicts themselves do not depend on anybody listening.
+    assert judged.verdicts == judge(notes, NOW).verdicts
+    asked: list[int] = []
+    with pytest.raises(Stopped):
+        judge(notes, NOW, should_stop=lambda: bool(asked.append(1)) or len(asked) > 3)
+    late: list[tuple[int, int]] = []  # stopped while scoring, after the pass
+    with pytest.raises(Stopped):
+        judge(notes, NOW, progress=lambda d, t: late.append((d, t)),
+              should_stop=lambda: bool(late) and late[-1][0] > late[-1][1] * 0.8)
+    assert late[-1][0] < late[-1][1]
