@@ -85,9 +85,11 @@ class MainScreen(Screen[None]):
                         "which stands, merge them, or let both stand"),
         Binding("v", "verdict_filter", "Verdict", id="main.verdict",
                 tooltip="Show only the notes of one verdict: all, reject, defer, compress, "
-                        "merge, promote (the detail pane explains each score)"),
+                        "merge, promote (the detail pane explains each score); scores them "
+                        "if scoring was stopped"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="main.clear",
-                tooltip="Clear the filter and go back to the table"),
+                tooltip="Clear the filter and go back to the table; while verdicts are "
+                        "scored, stop scoring (v scores them)"),
     ]
     FULL_FOOTER = 150  # columns every key above needs in the footer (fewer: the compact one)
 

@@ -320,7 +320,8 @@ class ReviewScreen(Screen[bool]):
         Binding("N", "new_only", "New only", show=False, id="review.new_only",
                 tooltip="Show only the changes new since the last plan, or every change"),
         Binding("escape", "back", "Back", id="review.back",
-                tooltip="Clear the search; else back to the notes (decisions are kept)"),
+                tooltip="Stop planning the whole graph; else clear the search; else back to "
+                        "the notes (decisions are kept)"),
         Binding("q", "quit_review", "Quit", id="review.quit",
                 tooltip="Quit the console, asking first while changes are undecided"),
     ]
