@@ -33,7 +33,8 @@ class ProgressLine:
         self.drawn_at = now
         left = time_left(done, total, now - self.since)
         text = f"{self.what} {progress_text(done, total, left, self.noun)}"
-        self.stream.write("\r" + text.ljust(self.width))
+        self.stream.write("\r")  # back to the start of the line: drawn over the last one
+        self.stream.write(one_line(text.ljust(self.width)))
         self.stream.flush()
         self.width = len(text)
 

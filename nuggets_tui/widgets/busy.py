@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from time import monotonic
 
-from rich.text import Text
 from textual.timer import Timer
 from textual.widgets import Static
 
 from core.progress import progress_text, time_left
+
+from ..safe import line
 
 # A spinner and the seconds so far, redrawn four times a second. Textual's indeterminate
 # ProgressBar redraws at 15 frames a second, and every frame takes the interpreter from the
@@ -72,4 +73,4 @@ class Busy(Static):
             text = f"{frame} {self._what} {progress_text(done, total, left, self._noun)}"
         if self._stops:
             text += f" · {self._stops} stops"
-        self.update(Text(text))
+        self.update(line(text))  # `what` may name the memory's own words
