@@ -21,6 +21,7 @@ from .screens.too_small import TooSmallScreen, too_small
 from .screens.welcome import WelcomeScreen
 
 REPLACED_COMMANDS = frozenset({"Quit", "Keys"})  # Textual's; the app binds q and ?
+NARROW_BELOW = 110  # columns: below it, a screen's list and detail panes stack (app.tcss)
 
 
 class NuggetsApp(App[None]):
@@ -31,6 +32,8 @@ class NuggetsApp(App[None]):
         Binding("question_mark", "help", "Help", key_display="?", id="app.help"),
     ]
     COMMANDS = App.COMMANDS | {NoteCommands}
+    HORIZONTAL_BREAKPOINTS = [
+        (0, "-narrow"), (NARROW_BELOW, "-wide")]
 
     def __init__(
         self, memory: Store, *, demo_offer: bool = False,

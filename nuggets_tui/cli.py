@@ -32,6 +32,7 @@ from core.stores.base import StoreKind
 from core.stores.registry import DEFAULT_KIND, STORE_KINDS
 
 from . import render
+from .progress_line import stderr_progress
 from .runlogging import current_run, logs_run
 from .words import counted, shown_path
 
@@ -322,7 +323,9 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
         plan, entry = memory.reflect(nugget, limit, uncapped, also)
         _record_plan(plan.result, entry)
     else:
-        plan = memory.plan(nugget, limit, uncapped, graph=shelf.graph if shelf else None)
+        with stderr_progress("nuggets: planning…") as told:
+            plan = memory.plan(nugget, limit, uncapped, graph=shelf.graph if shelf else None,
+                               progress=told)
         entry = None
     _tell(memory)  # what the read and the plan skipped or read from elsewhere
     if as_json:

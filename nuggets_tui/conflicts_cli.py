@@ -26,6 +26,7 @@ from core.safeio.inert_text import one_line
 
 from . import render
 from .cli import Context, _echo, _echo_lines, _print_json, _tell, main, reports_errors
+from .progress_line import stderr_progress
 from .runlogging import current_run, logs_run
 from .words import counted, every, shown_path
 
@@ -178,8 +179,9 @@ def _judge(obj: Context, memory, graph: Graph, scorer: str | None,  # noqa: ANN0
            model: str) -> Judgement:
     judge_with = ModelScorer(scorer, model=model) if scorer else None
     rules = memory.topic_rules()
-    judgement = judge(graph.notes, memory.clock(), topic=rules.topic, model=judge_with,
-                      tokens=rules.tokens)
+    with stderr_progress("nuggets: scoring the verdicts…") as told:
+        judgement = judge(graph.notes, memory.clock(), topic=rules.topic, model=judge_with,
+                          tokens=rules.tokens, progress=told)
     _tell(memory, judgement.notices)
     if scorer:
         click.echo(f"nuggets: token usage: {one_line(judgement.usage)}", err=True)

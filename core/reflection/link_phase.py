@@ -167,7 +167,7 @@ def link_phase(run: PassRun, order: list[int], limit: int | None) -> None:
         if limit is not None and linked >= limit:
             return
         if not place % CHECK_EVERY:
-            run.check()
+            run.check(place)
         if gained[position]:
             continue
         links = notes[position].get("links")

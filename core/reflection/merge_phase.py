@@ -71,7 +71,7 @@ def merge_phase(run: PassRun, order: list[int], limit: int | None,
         if limit is not None and merges >= limit:
             return
         if not place % CHECK_EVERY:
-            run.check()
+            run.check(place)
         if position in touched or groups.alone(position):
             continue
         mine[0] = stands.get(notes[position]["id"]) if stands else None

@@ -16,6 +16,7 @@ from core.models import (
 from core.notes import fields
 from core.notes.text import note_tokens
 from core.notes.working_set import Workspace, replay
+from core.progress import Progress, Stopped
 from core.reflection.merge_index import token_mask
 
 COUNTERS = {"rewrite": "rewritten", "merge": "merged", "hide": "hidden", "tag": "tagged",
@@ -41,7 +42,7 @@ def group_key(note: RawNote) -> GroupKey:
 CHECK_EVERY = 256  # notes a phase walks between two looks at `should_stop`
 
 
-class PassCancelled(Exception):
+class PassCancelled(Stopped):
     """The caller's `should_stop` said to stop: the pass ended early and planned nothing."""
 
 
@@ -49,8 +50,14 @@ class PassRun:
     """The working notes, what the pass did so far, and per-note caches by position."""
 
     def __init__(self, notes: list[RawNote], now: str,
-                 should_stop: Callable[[], bool] | None = None) -> None:
+                 should_stop: Callable[[], bool] | None = None,
+                 progress: Progress | None = None) -> None:
         self.should_stop = should_stop
+        self.progress = progress
+        # For `progress`, in units of work: a note walked by a phase costs its phase's weight.
+        self.walked = 0  # units the phases before the current one did
+        self.total = 0  # units in all (exact once the pass order is known)
+        self.weight = 1  # the current phase's
         self.ws = Workspace(notes)
         self.notes = self.ws.notes  # the notes as they stand, by position (edits swap items)
         self.now = now
@@ -68,10 +75,19 @@ class PassRun:
         same_token: dict[str, str] = {}
         self._same_token = same_token.setdefault
 
-    def check(self) -> None:
-        """Called between phases and every few hundred notes: stop when the caller asks."""
+    def check(self, place: int = 0) -> None:
+        """Called between phases and every few hundred notes (`place`: the current phase's
+        notes walked so far): stop when the caller asks; else say how far the pass is."""
         if self.should_stop is not None and self.should_stop():
             raise PassCancelled
+        if self.progress is not None and self.total:
+            self.progress(self.walked + place * self.weight, self.total)
+
+    def phase_done(self, walked: int, next_weight: int = 1) -> None:
+        """A phase walked `walked` notes; the next one, of `next_weight`, counts on."""
+        self.walked += walked * self.weight
+        self.weight = next_weight
+        self.check()
 
     def record(self, op: Operation, change_type: ChangeType, position: int, detail: str) -> None:
         self.operations.append(op)

@@ -25,9 +25,10 @@ from core.models import HideOp, Operation, RawNote, ReflectionResult, RetagOp, R
 from core.notes import fields
 from core.notes.text import normalize
 from core.notes.working_set import Workspace
+from core.progress import Progress
 from core.reflection.link_phase import link_phase
 from core.reflection.merge_phase import merge_phase
-from core.reflection.pass_state import PassRun, group_key
+from core.reflection.pass_state import CHECK_EVERY, PassRun, group_key
 from core.reflection.select_phase import quality
 from core.reflection.tidy_phase import low_value, new_tags
 
@@ -44,6 +45,12 @@ class PassOutcome:
     workspace: Workspace
 
 
+# What walking one note costs each phase, relative to the others (an uncapped pass over the
+# 100k sample: about 1 s, 11 s, 7 s and 7 s per 100k notes): progress is told in these units,
+# so the pace so far foretells the time left.
+SURVEY, TIDY, MERGE, LINK = 1, 11, 7, 7
+
+
 def plan_pass(
     notes: list[RawNote],
     now: datetime,
@@ -52,29 +59,41 @@ def plan_pass(
     uncapped: bool = False,
     should_stop: Callable[[], bool] | None = None,
     apart: Mapping[str, int] | None = None,
+    progress: Progress | None = None,
 ) -> PassOutcome:
     """Compute the pass over `notes` (left untouched). `limit` None or `uncapped` lifts the cap.
     `should_stop`, asked now and then, ends the pass early with PassCancelled. `apart`: notes
-    the operator let stand together (id -> their group's number), never merged together."""
+    the operator let stand together (id -> their group's number), never merged together.
+    `progress`: told now and then how many notes the phases walked of how many in all."""
     if uncapped:
         limit = None
     stamp = to_iso(now)
     with paused_gc():
-        run = PassRun(notes, stamp, should_stop)
+        run = PassRun(notes, stamp, should_stop, progress)
         in_scope = list(range(len(notes))) if nugget_name is None else [
             p for p, note in enumerate(notes) if fields.nugget(note) == nugget_name
         ]
+        n = len(in_scope)
+        run.weight = SURVEY
+        run.total = (SURVEY + TIDY + MERGE + LINK) * n  # at most; made exact below
         qualities, keys = _survey(run, notes, in_scope, epoch_ms(now))
-        run.check()
+        run.phase_done(n, TIDY)
         selected = _select(in_scope, qualities, limit)
-        for position in selected:
+        run.total = run.walked + TIDY * len(selected) + (MERGE + LINK) * n
+        for place, position in enumerate(selected):
+            if not place % CHECK_EVERY:
+                run.check(place)
             _tidy(run, position)
-        run.check()
+        run.phase_done(len(selected), MERGE)
         order = _pass_order(run, in_scope, keys)
+        run.total = run.walked + (MERGE + LINK) * len(order)
         merge_phase(run, order, limit, apart)
-        run.check()
+        run.phase_done(len(order), LINK)
         current = run.notes
-        link_phase(run, [p for p in order if current[p].get("hidden") is not True], limit)
+        linking = [p for p in order if current[p].get("hidden") is not True]
+        run.total = run.walked + LINK * len(linking)
+        link_phase(run, linking, limit)
+        run.phase_done(len(linking))
         result = run.result(stamp, len(selected))
     return PassOutcome(result=result, operations=run.operations, workspace=run.ws)
 

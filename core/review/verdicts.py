@@ -30,6 +30,8 @@ from core.errors import NuggetsError
 from core.models import HideOp, MergeOp, Operation, RawNote, ReflectionChange, ReflectionResult
 from core.notes import fields
 from core.notes.bounded_text import bounded_notes
+from core.progress import Progress, Stages, Stopped
+from core.reflection.pass_state import CHECK_EVERY
 from core.reflection.reflect import plan_pass
 from core.review.contradictions import Tokenizer, find_contradictions, token_set
 from core.review.default_scorer import SCORE_NAMES, ScoringContext, default_score, topic_sessions
@@ -113,10 +115,13 @@ class Siblings:
 
 
 def siblings(notes: list[RawNote], now: datetime, topic: TopicKey,
-             tokens: Tokenizer = token_set) -> Siblings:
+             tokens: Tokenizer = token_set, should_stop: Callable[[], bool] | None = None,
+             progress: Progress | None = None) -> Siblings:
     """Who absorbs whom (the reflection merge, uncapped) and who belongs with whom (its
-    contradiction group, or the duplicate pair a merge makes)."""
-    merges = [op for op in plan_pass(notes, now, uncapped=True).operations
+    contradiction group, or the duplicate pair a merge makes). `should_stop`, `progress`:
+    the pass's (plan_pass)."""
+    merges = [op for op in plan_pass(notes, now, uncapped=True, should_stop=should_stop,
+                                     progress=progress).operations
               if isinstance(op, MergeOp)]
     compress = {op.loser_id: op.winner_id for op in merges}
     together: dict[str, list[str]] = {}
@@ -176,14 +181,25 @@ def stored_verdict(note: RawNote) -> Verdict | None:
                    tuple(str(i) for i in stored.get("mergeCandidateIds") or ()), "stored")
 
 
+# What judging costs, stage by stage (relative; the 100k sample): the uncapped pass behind
+# the siblings, then the contradiction groups, then each note's verdict.
+JUDGE_STAGES = (6, 2, 3)
+
+
 def judge(notes: list[RawNote], now: datetime, topic: TopicKey = nuggets_topic,
-          model: ModelJudge | None = None, tokens: Tokenizer = token_set) -> Judgement:
+          model: ModelJudge | None = None, tokens: Tokenizer = token_set,
+          progress: Progress | None = None,
+          should_stop: Callable[[], bool] | None = None) -> Judgement:
     """A verdict for every visible note, in file order (pure, given the clock). Each note's
-    text is read up to core/notes/bounded_text.py's bound, the siblings' comparison too."""
+    text is read up to core/notes/bounded_text.py's bound, the siblings' comparison too.
+    `progress` is told how far it is (in shares of the whole: core/progress.py's Stages);
+    `should_stop`, asked now and then, ends it early with core.progress.Stopped."""
     notes = bounded_notes(notes)
     visible = [n for n in notes if not fields.hidden(n)]
     context = ScoringContext(now, topic_sessions(notes, topic))
-    found = siblings(notes, now, topic, tokens)
+    stages = Stages(progress, JUDGE_STAGES)
+    found = siblings(notes, now, topic, tokens, should_stop, stages.stage(0))
+    stages.done(1)
     own = {n["id"]: v for n in visible if (v := stored_verdict(n)) is not None}
     notices = [f"{n['id']}: stored scores refused ({why}); scored again"
                for n in visible if n["id"] not in own and (why := stored_drift(n))]
@@ -192,12 +208,28 @@ def judge(notes: list[RawNote], now: datetime, topic: TopicKey = nuggets_topic,
         judgement = model(rest, context, found) if rest else Judgement([])
         judgement.notices[:0] = notices
     else:
-        judgement = Judgement([default_verdict(n, context, found) for n in rest], notices)
+        judgement = Judgement(_scored(rest, context, found, stages.stage(2), should_stop),
+                              notices)
     if own:
         scored = {v.note_id: v for v in judgement.verdicts}
         judgement.verdicts = [own.get(n["id"]) or scored[n["id"]] for n in visible
                               if n["id"] in own or n["id"] in scored]
     return judgement
+
+
+def _scored(rest: list[RawNote], context: ScoringContext, found: Siblings,
+            progress: Progress | None, should_stop: Callable[[], bool] | None) -> list[Verdict]:
+    out = []
+    for place, note in enumerate(rest):
+        if not place % CHECK_EVERY:
+            if should_stop is not None and should_stop():
+                raise Stopped
+            if progress is not None:
+                progress(place, len(rest))
+        out.append(default_verdict(note, context, found))
+    if progress is not None:
+        progress(len(rest), len(rest))
+    return out
 
 
 def act_operations(verdicts: list[Verdict], verdict: str, ran_at: str,

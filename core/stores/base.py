@@ -33,6 +33,7 @@ from core.models import (
     ReflectionResult,
 )
 from core.notes.snapshot import Graph
+from core.progress import Progress
 from core.review.contradictions import TopicRules
 
 # What a store may offer beyond reading, planning, writing and promoting:
@@ -129,7 +130,11 @@ class Reading(Protocol):
 class Planning(Protocol):
     def plan(self, nugget_name: str | None = None, limit: int | None = None,
              uncapped: bool = False, graph: Graph | None = None,
-             should_stop: Callable[[], bool] | None = None) -> Plan: ...
+             should_stop: Callable[[], bool] | None = None,
+             progress: Progress | None = None) -> Plan:
+        """`should_stop`, asked now and then, ends a long plan early (PassCancelled);
+        `progress`, told now and then how far it is (core/progress.py). A system whose plan
+        is quick may ask and tell neither."""
 
     def plan_operations(self, operations: list[Operation], result: ReflectionResult,
                         graph: Graph | None = None) -> Plan:

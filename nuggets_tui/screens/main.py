@@ -14,6 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
+from textual.worker import get_current_worker
 
 from core import NuggetsError, Store, UndoConflictError
 from core.browse.overview_stats import Overview, overview
@@ -23,6 +24,7 @@ from core.journal.history import last_undoable
 from core.models import JournalEntry, Plan, RawNote
 from core.notes import fields
 from core.notes.snapshot import Graph
+from core.progress import Stopped
 from core.review.verdicts import VERDICTS, Verdict, judge
 from core.safeio.inert_text import one_line
 from core.stores.base import Restoring
@@ -31,7 +33,7 @@ from ..safe import block, counted, join, line, notify, shown_path
 from ..widgets.busy import Busy
 from ..widgets.footer import Footer
 from ..widgets.note_detail import NoteDetailPane
-from ..widgets.note_table import NoteTable
+from ..widgets.note_table import SCORING, UNSCORED, NoteTable
 from ..widgets.nugget_list import NuggetList
 from ..widgets.overview import OverviewPanel
 from ..widgets.secret_mark import SecretMarks
@@ -85,9 +87,11 @@ class MainScreen(Screen[None]):
                         "which stands, merge them, or let both stand"),
         Binding("v", "verdict_filter", "Verdict", id="main.verdict",
                 tooltip="Show only the notes of one verdict: all, reject, defer, compress, "
-                        "merge, promote (the detail pane explains each score)"),
+                        "merge, promote (the detail pane explains each score); scores them "
+                        "if scoring was stopped"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="main.clear",
-                tooltip="Clear the filter and go back to the table"),
+                tooltip="Clear the filter and go back to the table; while verdicts are "
+                        "scored, stop scoring (v scores them)"),
     ]
     FULL_FOOTER = 150  # columns every key above needs in the footer (fewer: the compact one)
 
@@ -180,12 +184,18 @@ class MainScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="judge", description="_judge")
     def _judge(self, shelf: Shelf) -> None:
         """The verdicts, last and apart from the load (a change on disk reloads meanwhile):
-        the table shows and acts without them."""
+        the table shows and acts without them; escape stops them (`_stop_judging`)."""
+        busy, worker = self.query_one(Busy), get_current_worker()
+        self.app.call_from_thread(self._judging, busy, len(shelf.graph.notes))
         try:
             rules = self.memory.topic_rules()
             judgement = judge(shelf.graph.notes, self.memory.clock(), topic=rules.topic,
-                              tokens=rules.tokens)
+                              tokens=rules.tokens, progress=busy.told,
+                              should_stop=lambda: worker.is_cancelled)
+        except Stopped:
+            return  # escape said so
         except NuggetsError:
+            self.app.call_from_thread(self._not_judged)
             return
         self.app.call_from_thread(self._judged, shelf,
                                   {v.note_id: v for v in judgement.verdicts})
@@ -230,7 +240,23 @@ class MainScreen(Screen[None]):
         if shelf is self.shelf:
             self.prepared_plan = plan
 
+    def _judging(self, busy: Busy, notes: int) -> None:
+        self.query_one(NoteTable).show_verdicts({}, SCORING)
+        busy.start(f"Scoring the verdicts of {counted(notes, 'note')}…", stops="esc")
+
+    def _stop_judging(self) -> None:
+        """Escape while verdicts are scored: they stop; the column says none until `v`."""
+        self.workers.cancel_group(self, "judge")
+        self._not_judged()
+        notify(self, "Stopped scoring the verdicts: the Verdict column shows – until v scores "
+               "them.", timeout=5)
+
+    def _not_judged(self) -> None:
+        self.query_one(Busy).stop()
+        self.query_one(NoteTable).show_verdicts({}, UNSCORED)
+
     def _judged(self, shelf: Shelf, verdicts: dict[str, Verdict]) -> None:
+        self.query_one(Busy).stop()
         if shelf is not self.shelf:
             return
         self.verdicts = verdicts
@@ -422,6 +448,8 @@ class MainScreen(Screen[None]):
         field = self.query_one("#filter", Input)
         if field.value:
             field.value = ""
+        elif self._scoring():
+            self._stop_judging()
         self.query_one(NoteTable).focus()
 
     def action_sort(self) -> None:
@@ -434,7 +462,12 @@ class MainScreen(Screen[None]):
         notify(self, "Showing archived notes." if self.show_hidden else "Archived notes hidden.",
                timeout=2)
 
+    def _scoring(self) -> bool:
+        return any(w.group == "judge" and w.is_running for w in self.workers)
+
     def action_verdict_filter(self) -> None:
+        if self.verdicts is None and self.shelf is not None and not self._scoring():
+            self._judge(self.shelf)  # stopped before: scored now
         at = VERDICT_FILTERS.index(self.verdict_filter)
         self.verdict_filter = VERDICT_FILTERS[(at + 1) % len(VERDICT_FILTERS)]
         self.refilter()

@@ -13,7 +13,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
+from textual.containers import Container, Horizontal
 from textual.screen import Screen
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
@@ -101,6 +101,9 @@ class ChangeRows(RowRenderer["Group | ChangeRow"]):
             return "virtual-table--rejected"
         return None
 
+
+# Beside the search field: every key types there (a `-` is text, not a rejection).
+SEARCH_KEYS = Text("⏎ keeps the filter, then +/- · esc clears", style="dim")
 
 CHANGE_COLUMNS = (  # at 80 columns the change still fits beside the note
     Column("", 1, priority=9),
@@ -317,7 +320,8 @@ class ReviewScreen(Screen[bool]):
         Binding("N", "new_only", "New only", show=False, id="review.new_only",
                 tooltip="Show only the changes new since the last plan, or every change"),
         Binding("escape", "back", "Back", id="review.back",
-                tooltip="Clear the search; else back to the notes (decisions are kept)"),
+                tooltip="Stop planning the whole graph; else clear the search; else back to "
+                        "the notes (decisions are kept)"),
         Binding("q", "quit_review", "Quit", id="review.quit",
                 tooltip="Quit the console, asking first while changes are undecided"),
     ]
@@ -358,8 +362,10 @@ class ReviewScreen(Screen[bool]):
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Planning…"), id="review-counts")
-        yield Input(placeholder="/ search the changes: note, nugget or detail",
-                    id="review-search")
+        with Container(id="review-search-bar"):
+            yield Input(placeholder="/ search the changes: note, nugget or detail",
+                        id="review-search")
+            yield Static(SEARCH_KEYS, id="review-search-keys")
         with Horizontal():
             # Empty until planned: "no changes" is said only of a plan that has none.
             yield VirtualTable(CHANGE_COLUMNS, self.rows, id="changes", empty_text="")
@@ -368,7 +374,7 @@ class ReviewScreen(Screen[bool]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#review-search").display = False
+        self.query_one("#review-search-bar").display = False
         self.query_one("#changes").focus()
         if self.prepared is not None and not self.uncapped:
             self._planned(self.prepared)
@@ -388,11 +394,13 @@ class ReviewScreen(Screen[bool]):
     @work(thread=True, exclusive=True, group="plan", description="replan")
     def replan(self) -> None:
         cap = "the whole graph" if self.uncapped else "a capped pass"
-        self.app.call_from_thread(self.query_one(Busy).start, f"Planning {cap}…")
+        busy = self.query_one(Busy)
+        self.app.call_from_thread(busy.start, f"Planning {cap}…",
+                                  stops="esc" if self.uncapped else "")
         worker = get_current_worker()
         try:
             plan = self.memory.plan(self.nugget, uncapped=self.uncapped, graph=self.graph,
-                                    should_stop=lambda: worker.is_cancelled)
+                                    should_stop=lambda: worker.is_cancelled, progress=busy.told)
         except PassCancelled:
             return  # escape stopped it and said so
         except NuggetsError as exc:
@@ -614,9 +622,8 @@ class ReviewScreen(Screen[bool]):
     # -- searching ----------------------------------------------------------------------------
 
     def action_search(self) -> None:
-        field = self.query_one("#review-search", Input)
-        field.display = True
-        field.focus()
+        self.query_one("#review-search-bar").display = True
+        self.query_one("#review-search", Input).focus()
 
     @on(Input.Changed, "#review-search")
     def _search_changed(self, event: Input.Changed) -> None:
@@ -720,7 +727,7 @@ class ReviewScreen(Screen[bool]):
         search = self.query_one("#review-search", Input)
         if search.value or search.has_focus:
             search.value = ""
-            search.display = False
+            self.query_one("#review-search-bar").display = False
             self.table.focus()
             return
         self._say_what_is_kept()

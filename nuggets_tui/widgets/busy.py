@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from time import monotonic
 
-from rich.text import Text
 from textual.timer import Timer
 from textual.widgets import Static
+
+from core.progress import progress_text, time_left
+
+from ..safe import line
 
 # A spinner and the seconds so far, redrawn four times a second. Textual's indeterminate
 # ProgressBar redraws at 15 frames a second, and every frame takes the interpreter from the
@@ -27,9 +30,15 @@ class Busy(Static):
         self._since = 0.0
         self._ticks = 0
         self._timer: Timer | None = None
+        self._told: tuple[int, int] | None = None  # (done, total), set from the job's thread
+        self._noun: str | None = None
+        self._stops = ""
 
-    def start(self, what: str) -> None:
+    def start(self, what: str, noun: str | None = None, stops: str = "") -> None:
+        """`noun`: what the job's progress counts (None: a share only); `stops`: the key that
+        stops the job, said on the strip."""
         self._what, self._since, self._ticks = what, monotonic(), 0
+        self._told, self._noun, self._stops = None, noun, stops
         self.add_class("-active")
         self._draw()
         if self._timer is None:
@@ -37,8 +46,14 @@ class Busy(Static):
         else:
             self._timer.resume()
 
+    def told(self, done: int, total: int) -> None:
+        """The job's progress callback: safe from its thread (one assignment), drawn at the
+        next tick rather than at every call."""
+        self._told = (done, total)
+
     def stop(self) -> None:
         self._what = ""
+        self._told = None
         self.remove_class("-active")
         if self._timer is not None:
             self._timer.pause()
@@ -49,4 +64,13 @@ class Busy(Static):
 
     def _draw(self) -> None:
         frame = FRAMES[self._ticks % len(FRAMES)]
-        self.update(Text(f"{frame} {self._what} {monotonic() - self._since:.1f} s"))
+        elapsed = monotonic() - self._since
+        if self._told is None:
+            text = f"{frame} {self._what} {elapsed:.1f} s"
+        else:  # the time left says more than the time so far
+            done, total = self._told
+            left = time_left(done, total, elapsed)
+            text = f"{frame} {self._what} {progress_text(done, total, left, self._noun)}"
+        if self._stops:
+            text += f" · {self._stops} stops"
+        self.update(line(text))  # `what` may name the memory's own words

@@ -20,6 +20,7 @@ ARCHIVED_MARK = "A"
 
 HEAD = (Column("", 1, priority=9), Column("Title", 0, flexible=True, min_width=24))
 VERDICT = Column("Verdict", 8, priority=7)
+SCORING, UNSCORED = "…", "–"  # a verdict on its way; none (scoring stopped: `v` scores)
 
 
 def table_columns(columns: Sequence[NoteColumn]) -> tuple[Column, ...]:
@@ -33,6 +34,7 @@ class NoteRows(RowRenderer[RawNote]):
         self.columns = columns  # the store's
         self.secrets = secrets  # marks the notes holding a secret (S) when given
         self.verdicts: dict[str, Verdict] = {}  # by note id; empty until scored
+        self.unscored = SCORING  # the sign in the Verdict column of a note not scored yet
 
     def key(self, row: RawNote) -> str:
         return row["id"]
@@ -43,8 +45,14 @@ class NoteRows(RowRenderer[RawNote]):
             self._mark(row),
             line(title) if title.strip() else Text("(untitled)", style="italic"),
             *(line(column.cell(row)) for column in self.columns),
-            verdict_cell(self.verdicts.get(row["id"])),
+            self._verdict(row),
         ]
+
+    def _verdict(self, row: RawNote) -> Text:
+        verdict = self.verdicts.get(row["id"])
+        if verdict is None and not fields.hidden(row):  # archived notes are never scored
+            return Text(self.unscored, style="dim")
+        return verdict_cell(verdict)
 
     def _mark(self, row: RawNote) -> Text:
         """A: archived; S: holds a secret (archiving it is the remedy, so A comes first)."""
@@ -66,6 +74,6 @@ class NoteTable(VirtualTable[RawNote]):
         self.notes = NoteRows(columns, secrets)
         super().__init__(table_columns(columns), self.notes, empty_text=empty_text, id=id)
 
-    def show_verdicts(self, verdicts: dict[str, Verdict]) -> None:
-        self.notes.verdicts = verdicts
+    def show_verdicts(self, verdicts: dict[str, Verdict], unscored: str = SCORING) -> None:
+        self.notes.verdicts, self.notes.unscored = verdicts, unscored
         self.refresh()

@@ -12,7 +12,7 @@ from core.review.default_scorer import SCORE_NAMES
 from core.review.verdicts import judge
 from nuggets_tui.screens import main as main_screen
 from nuggets_tui.widgets.note_detail import NoteDetailPane
-from nuggets_tui.widgets.note_table import NoteTable
+from nuggets_tui.widgets.note_table import SCORING, NoteTable
 from tests.support.conflict_builders import answers_memory, pref
 from tests.support.console_support import make_app, settle
 from tests.support.note_builders import make_home
@@ -94,7 +94,8 @@ async def test_verdicts_wait_for_the_first_paint(home: Path, monkeypatch) -> Non
         screen = app.screen
         assert screen.verdicts is None and len(shown_ids(app)) == 6
         table = screen.query_one(NoteTable)
-        assert table.notes.cells(table.rows[0])[-1].plain == ""  # blank until scored
+        # Not a blank: a sign that the verdict is on its way.
+        assert table.notes.cells(table.rows[0])[-1].plain == SCORING
         await pilot.press("v")
         await pilot.pause(0.05)
         assert len(shown_ids(app)) == 6  # the filter waits for the verdicts

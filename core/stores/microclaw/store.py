@@ -28,6 +28,7 @@ from core.models import (
 )
 from core.notes.snapshot import EMPTY_FINGERPRINT, Graph
 from core.plans.retry import retrying
+from core.progress import Progress
 from core.promotion.candidates import refused_plan, shown_as_one
 from core.promotion.memory_md import read_memory_md
 from core.promotion.secret_screen import contact_allowed
@@ -172,7 +173,8 @@ class MicroClawStore:
 
     def plan(self, nugget_name: str | None = None, limit: int | None = None,
              uncapped: bool = False, graph: Graph | None = None,
-             should_stop: Callable[[], bool] | None = None) -> Plan:
+             should_stop: Callable[[], bool] | None = None,
+             progress: Progress | None = None) -> Plan:
         """What the bot will do at its next runs (its config read for the caps and its
         consolidation); writes nothing. The bot applies every step in full, so `limit` and
         `uncapped` change nothing here."""

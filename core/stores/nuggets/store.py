@@ -62,6 +62,7 @@ from core.notes.snapshot import EMPTY_FINGERPRINT, Graph, current_fingerprint, f
 from core.notes.working_set import Workspace, hide, replay, unhide
 from core.plans.kept import chosen, result_of
 from core.plans.retry import retrying as _retrying
+from core.progress import Progress
 from core.promotion.candidates import (
     DEFAULT_THRESHOLD,
     plan_promotion,
@@ -220,8 +221,10 @@ class NuggetsStore:
     def plan(
         self, nugget_name: str | None = None, limit: int | None = None, uncapped: bool = False,
         graph: Graph | None = None, should_stop: Callable[[], bool] | None = None,
+        progress: Progress | None = None,
     ) -> Plan:
-        """The pass computed on the current file; writes nothing. `should_stop`: see plan_pass.
+        """The pass computed on the current file; writes nothing. `should_stop`, `progress`:
+        see plan_pass.
         Notes the operator let stand together (a contradiction's "both stand") are never
         merged together."""
         graph = graph or self.read()
@@ -229,7 +232,7 @@ class NuggetsStore:
         settled = read_settled(self.journal_home, self.notices)
         apart = standing_apart(graph.notes, self.topic_rules(), settled)
         outcome = plan_pass(graph.notes, self.clock(), nugget_name, capped, uncapped,
-                            should_stop, apart)
+                            should_stop, apart, progress)
         return self._plan_of(graph, outcome.workspace, outcome.result, outcome.operations,
                              nugget_name, capped, uncapped)
 

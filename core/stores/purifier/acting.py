@@ -14,6 +14,7 @@ from core.errors import NuggetsError, StalePlanError
 from core.journal.guarded_write import directory_lock, settle
 from core.models import JournalEntry, NoteDiff, Operation, Plan, RawNote, ReflectionResult
 from core.notes.snapshot import EMPTY_FINGERPRINT, Graph, current_fingerprint
+from core.progress import Progress
 from core.stores.purifier import preview, restore, runner
 from core.stores.purifier.journal import ReviewJournal
 
@@ -50,7 +51,8 @@ class PurifierActing:
 
     def plan(self, nugget_name: str | None = None, limit: int | None = None,
              uncapped: bool = False, graph: Graph | None = None,
-             should_stop: Callable[[], bool] | None = None) -> Plan:
+             should_stop: Callable[[], bool] | None = None,
+             progress: Progress | None = None) -> Plan:
         """The claims and views the purifier's next run would change, from a run on a copy of
         the workspace; empty (and said) when the purifier is not installed."""
         graph = graph or self.read()
