@@ -37,7 +37,8 @@ from core.review.contradictions import TopicRules
 
 # What a store may offer beyond reading, planning, writing and promoting:
 # "merge": notes can be merged into one (a contradiction's "merge" decision).
-Capability = Literal["merge"]
+# "rules": review rules can be saved beside the journal (core/plans/review_rules.py).
+Capability = Literal["merge", "rules"]
 
 
 @dataclass(frozen=True)

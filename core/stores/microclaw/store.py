@@ -63,7 +63,7 @@ CHUNK = 10_000
 class MicroClawStore:
     words = presentation.WORDS
     note_columns = presentation.COLUMNS
-    capabilities: frozenset[Capability] = frozenset()  # rows cannot be merged
+    capabilities: frozenset[Capability] = frozenset({"rules"})  # rows cannot be merged
 
     def __init__(self, data_dir: Path, clock: Clock = system_clock,
                  busy_timeout: float = BUSY_TIMEOUT_S) -> None:
