@@ -17,12 +17,15 @@ API:
 - `rule_decisions(plan, rules, now) -> dict[int, Decided]` (pure: op id -> action and rule)
 - `decided_kept(plan, default, rules, decisions, keys, now, hold) -> tuple[set[int],
   dict[int, Decided]]`: what a pass run without a person applies
+- `RuleChooser(rules, decisions, now, also, hold)`: the same for a store's `reflect(choose=)`,
+  saying afterwards how each change was decided and which wait for a person
 - `add_rule(store, rule)`, `remove_rule(store, name)`: journaled runs of the store
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime
 from pathlib import Path
@@ -34,6 +37,8 @@ from core.journal.entries import journal_dir
 from core.models import JournalEntry, Plan, RawNote, ReflectionChange
 from core.notes import fields as note_fields
 from core.notes.json_numbers import TooDeepError, loads
+from core.plans.kept import chosen
+from core.plans.review_state import change_key
 from core.safeio.open_regular import read_regular
 
 Action = Literal["keep", "reject", "review"]
@@ -231,3 +236,48 @@ def decided_kept(plan: Plan, default: set[int], rules: list[Rule], decisions: di
         elif not hold and op_id in default:
             kept.add(op_id)
     return kept, {i: d for i, d in by_rule.items() if keys[i - 1] not in decisions}
+
+
+class RuleChooser:
+    """What a run without a person applies of each plan it makes (a store's `reflect(choose=)`):
+    `decided_kept` with the rules and the operator's decisions kept for this memory. After a
+    call: `by_rule` (what the rules decided), `said` (op id -> how it was decided, for the
+    output) and `waiting` (the keys of the changes left for a person)."""
+
+    def __init__(self, rules: list[Rule], decisions: dict[str, bool], now: datetime,
+                 also: Collection[str] = (), hold: bool = False) -> None:
+        self.rules, self.decisions, self.now = rules, decisions, now
+        self.also, self.hold = also, hold
+        self.by_rule: dict[int, Decided] = {}
+        self.said: dict[int, str] = {}
+        self.waiting: list[str] = []
+
+    def __call__(self, plan: Plan) -> set[int]:
+        keys = [change_key(op) for op in plan.operations]
+        default = chosen(plan, self.also)
+        kept, self.by_rule = decided_kept(plan, default, self.rules, self.decisions, keys,
+                                          self.now, self.hold)
+        self.said = decided_words(keys, self.decisions, self.by_rule)
+        self.waiting = [key for op_id, key in enumerate(keys, start=1)
+                        if key not in self.decisions and op_id not in kept
+                        and _waits(self.by_rule.get(op_id), op_id in default, self.hold)]
+        return kept
+
+
+def _waits(decided: Decided | None, by_default: bool, hold: bool) -> bool:
+    if decided is not None:
+        return decided.action == "review"
+    return hold and by_default
+
+
+def decided_words(keys: list[str], decisions: dict[str, bool],
+                  by_rule: dict[int, Decided]) -> dict[int, str]:
+    """How each decided change was decided, in words: `kept by rule “x”`, `rejected by you`."""
+    said = {op_id: ("kept" if decisions[key] else "rejected") + " by you"
+            for op_id, key in enumerate(keys, start=1) if key in decisions}
+    for op_id, decided in by_rule.items():
+        said[op_id] = f"{DONE_WORDS[decided.action]} by rule “{decided.rule}”"
+    return said
+
+
+DONE_WORDS = {"keep": "kept", "reject": "rejected", "review": "waits for review"}

@@ -39,6 +39,8 @@ from core.review.contradictions import TopicRules
 # "merge": notes can be merged into one (a contradiction's "merge" decision).
 # "rules": review rules can be saved beside the journal (core/plans/review_rules.py).
 Capability = Literal["merge", "rules"]
+# Which changes of a plan to apply (op ids): a front end's rules and decisions (core/plans/).
+Chooser = Callable[[Plan], set[int]]
 
 
 @dataclass(frozen=True)
@@ -138,8 +140,10 @@ class Writing(Protocol):
 
     def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None: ...
     def reflect(self, nugget_name: str | None = None, limit: int | None = None,
-                uncapped: bool = False,
-                also: Collection[str] = ()) -> tuple[Plan, JournalEntry | None]: ...
+                uncapped: bool = False, also: Collection[str] = (),
+                choose: Chooser | None = None) -> tuple[Plan, JournalEntry | None]:
+        """Plan and apply in one go; `choose`: which of each plan's changes to apply (default:
+        those kept unasked, and those left out by default that name a note of `also`)."""
     def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None: ...
     def archive(self, note_ids: Iterable[str]) -> JournalEntry | None: ...
     def undo(self, run_id: str) -> JournalEntry: ...

@@ -306,14 +306,16 @@ class MicroClawRuns:
                             operations=operations, result=result,
                             summary=_summary(operations))
 
-    def reflect(self, make_plan: Callable[[], Plan],
-                also: Collection[str] = ()) -> tuple[Plan, JournalEntry | None]:
+    def reflect(self, make_plan: Callable[[], Plan], also: Collection[str] = (),
+                choose: Callable[[Plan], set[int]] | None = None
+                ) -> tuple[Plan, JournalEntry | None]:
         """Plan and apply in one go, planning again while the bot keeps the plan stale;
-        `also`: rows whose changes left out by default (a rescue) are applied too."""
+        `also`: rows whose changes left out by default (a rescue) are applied too; `choose`:
+        which changes to apply instead."""
 
         def attempt() -> tuple[Plan, JournalEntry | None]:
             plan = make_plan()
-            return plan, self.apply(plan, chosen(plan, also))
+            return plan, self.apply(plan, choose(plan) if choose else chosen(plan, also))
 
         return retrying(attempt, str(self.db))
 

@@ -35,7 +35,7 @@ from core.review.contradictions import TopicRules
 from core.safeio.file_stamp import FileStamp
 from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
 from core.safeio.scope_folder import PromotionRefused, refusal
-from core.stores.base import Capability
+from core.stores.base import Capability, Chooser
 from core.stores.microclaw import presentation
 from core.stores.microclaw.config import read_config
 from core.stores.microclaw.paths import (
@@ -267,9 +267,10 @@ class MicroClawStore:
         return self._runs.apply(plan, accepted)
 
     def reflect(self, nugget_name: str | None = None, limit: int | None = None,
-                uncapped: bool = False,
-                also: Collection[str] = ()) -> tuple[Plan, JournalEntry | None]:
-        return self._runs.reflect(lambda: self.plan(nugget_name, limit, uncapped), also)
+                uncapped: bool = False, also: Collection[str] = (),
+                choose: Chooser | None = None) -> tuple[Plan, JournalEntry | None]:
+        return self._runs.reflect(lambda: self.plan(nugget_name, limit, uncapped), also,
+                                  choose)
 
     def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
         return self._runs.unhide(note_ids)

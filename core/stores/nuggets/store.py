@@ -79,7 +79,7 @@ from core.review.contradictions import TopicRules
 from core.review.decisions import SETTLED_FILE, read_settled, standing_apart
 from core.safeio.file_stamp import FileStamp
 from core.safeio.scope_folder import PromotionRefused, refusal
-from core.stores.base import Capability
+from core.stores.base import Capability, Chooser
 from core.stores.nuggets import presentation
 from core.stores.nuggets.fact_files import SUFFIXES as FACT_SUFFIXES
 from core.stores.nuggets.fact_files import (
@@ -328,14 +328,15 @@ class NuggetsStore:
 
     def reflect(
         self, nugget_name: str | None = None, limit: int | None = None, uncapped: bool = False,
-        also: Collection[str] = (),
+        also: Collection[str] = (), choose: Chooser | None = None,
     ) -> tuple[Plan, JournalEntry | None]:
         """Plan and apply in one go, planning again while another writer keeps the plan stale;
-        `also`: notes whose changes left out by default are applied too."""
+        `also`: notes whose changes left out by default are applied too; `choose`: which
+        changes to apply instead."""
 
         def attempt() -> tuple[Plan, JournalEntry | None]:
             plan = self.plan(nugget_name, limit, uncapped)
-            return plan, self.apply(plan, chosen(plan, also))
+            return plan, self.apply(plan, choose(plan) if choose else chosen(plan, also))
 
         return _retrying(attempt)
 

@@ -26,7 +26,7 @@ from core.notes.snapshot import Graph, fingerprint
 from core.promotion.candidates import refused_plan
 from core.review.contradictions import TopicRules
 from core.safeio.file_stamp import FileStamp
-from core.stores.base import Capability
+from core.stores.base import Capability, Chooser
 from core.stores.purifier import paths, presentation
 from core.stores.purifier.artifacts import Artifacts, read_artifacts
 from core.stores.purifier.health import health_lines
@@ -183,8 +183,8 @@ class PurifierStore:
         raise refuse("apply")
 
     def reflect(self, nugget_name: str | None = None, limit: int | None = None,
-                uncapped: bool = False,
-                also: Collection[str] = ()) -> tuple[Plan, JournalEntry | None]:
+                uncapped: bool = False, also: Collection[str] = (),
+                choose: Chooser | None = None) -> tuple[Plan, JournalEntry | None]:
         raise refuse("reflect --apply")
 
     def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
