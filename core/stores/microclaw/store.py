@@ -32,6 +32,7 @@ from core.promotion.candidates import refused_plan, shown_as_one
 from core.promotion.memory_md import read_memory_md
 from core.promotion.secret_screen import contact_allowed
 from core.review.contradictions import TopicRules
+from core.review.decisions import read_settled, standing_apart
 from core.safeio.file_stamp import FileStamp
 from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
 from core.safeio.scope_folder import PromotionRefused, refusal
@@ -180,9 +181,11 @@ class MicroClawStore:
         config, said = read_config(self.home, os.environ)
         self.notices += [m for m in said if m not in self.notices]
         activity = (graph.doc.get("microclaw") or {}).get("activity") or {}
+        settled = read_settled(self.journal_home, self.notices)
+        apart = standing_apart(graph.notes, self.topic_rules(), settled)
         with paused_gc():
             return plan_maintenance(graph.notes, self.clock(), graph.fingerprint, nugget_name,
-                                    config, activity)
+                                    config, activity, apart)
 
     def plan_operations(self, operations: list[Operation], result: ReflectionResult,
                         graph: Graph | None = None) -> Plan:
