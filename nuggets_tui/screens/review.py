@@ -440,8 +440,7 @@ class ReviewScreen(Screen[bool]):
         kept, self.rows.by_rule = decided_kept(
             plan, plan.default_kept(), self._rules(), self.state.decisions, self._keys,
             self.memory.clock())
-        self.kept.clear()
-        self.kept.update(kept)
+        self.rows.kept = kept
 
     def _rules(self) -> list[Rule]:
         if "rules" not in self.memory.capabilities:
