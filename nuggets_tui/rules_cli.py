@@ -52,7 +52,8 @@ def rules(ctx: click.Context, as_json: bool) -> None:
 @click.option("--kind", type=click.Choice(KINDS), help="Only changes of this kind.")
 @click.option("--nugget", help="Only changes in this nugget.")
 @click.option("--step", help="Only changes whose reason (the step that made them) contains this.")
-@click.option("--text", help="Only changes to notes whose title or content contains this.")
+@click.option("--text", help="Only changes whose note's title or content, reason, nugget or "
+                              "note id contains this.")
 @click.option("--min-age", "min_age_days", type=int, help="Notes at least this many days old.")
 @click.option("--max-age", "max_age_days", type=int, help="Notes at most this many days old.")
 @click.option("--min-hits", type=int, help="Notes with at least this many hits.")

@@ -2,8 +2,9 @@
 
 A rule matches a change on any of: its kind (`hide`, `rewrite`, `tag`, `merge`, `link`,
 `keep`), its nugget, the step of the pass or of the system's own maintenance that made it (a
-text the change's reason contains), a text in the note's title or content, the note's age in
-days, or its hits; every condition given must hold. Its action is `keep`, `reject` or `review`
+text the change's reason contains), a text (in the note's title or content, or the change's
+reason, nugget or note id: what a search in the review finds), the note's age in days, or its
+hits; every condition given must hold. Its action is `keep`, `reject` or `review`
 (the change waits for a person). The first rule that matches a change decides it; a decision
 the operator took on that very change (core/plans/review_state.py) comes before any rule.
 
@@ -57,7 +58,7 @@ class Rule:
     kind: str | None = None
     nugget: str | None = None
     step: str | None = None  # a text the change's reason (the step that made it) contains
-    text: str | None = None  # a text the note's title or content contains
+    text: str | None = None  # in the note's title or content, the reason, nugget or note id
     min_age_days: int | None = None
     max_age_days: int | None = None
     min_hits: int | None = None
@@ -187,7 +188,8 @@ def matches(rule: Rule, change: ReflectionChange, note: RawNote | None, now: dat
         return False
     note = note or {}
     if rule.text is not None:
-        said = f"{note_fields.text(note, 'title')}\n{note_fields.text(note, 'content')}"
+        said = "\n".join((note_fields.text(note, "title"), note_fields.text(note, "content"),
+                          change.detail, change.nugget_name, change.note_id))
         if rule.text.casefold() not in said.casefold():
             return False
     return _within(rule.min_hits, rule.max_hits, note_fields.hits(note)) and (

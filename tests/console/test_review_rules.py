@@ -4,15 +4,20 @@ opening on the changes `daily --hold` left waiting."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from core.clock import fixed_clock
 from core.plans.review_rules import add_rule, parse_rule, read_rules
 from core.plans.review_state import change_key, read_state, write_state
+from core.stores.microclaw.store import MicroClawStore
+from core.stores.purifier.store import PurifierStore
 from core.stores.registry import open_store
+from nuggets_tui.app import NuggetsApp
 from nuggets_tui.screens.review import ChangeRow, Group, ReviewScreen
 from nuggets_tui.screens.rules import RulesScreen, SaveRuleScreen
 from tests.support.console_support import NOW, make_app, settle
+from tests.support.microclaw_support import NOW as MICROCLAW_NOW
 
 SIZE = (120, 40)
 
@@ -93,3 +98,39 @@ async def test_the_console_opens_on_the_changes_daily_left_waiting(home: Path) -
         assert isinstance(review, ReviewScreen)
         assert "3 changes waiting since 2026-11-23T09:30:00Z" in str(
             review.query_one("#review-counts").render())
+
+
+async def test_rules_work_the_same_on_microclaw(data_dir: Path) -> None:
+    store = MicroClawStore(data_dir, fixed_clock(MICROCLAW_NOW))
+    add_rule(store, parse_rule("stale waits", "review", step="bot step 'stale'"))
+    app = NuggetsApp(MicroClawStore(data_dir, fixed_clock(MICROCLAW_NOW)))
+    async with app.run_test(size=SIZE) as pilot:
+        review = await _review(pilot, app)
+        assert review.plan is not None
+        stale = {i for i, c in enumerate(review.plan.result.changes, start=1)
+                 if "bot step 'stale'" in c.detail}
+        assert stale and not stale & review.kept
+        assert {d.rule for i, d in review.rows.by_rule.items() if i in stale} == {"stale waits"}
+        await pilot.press("R")
+        await settle(pilot, app)
+        assert isinstance(app.screen, RulesScreen) and app.screen.rules[0].name == "stale waits"
+
+
+async def test_a_read_only_store_offers_no_rules(tmp_path: Path) -> None:
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "purifier" / \
+        "after-reconciliation"
+    root = tmp_path / "copy"
+    shutil.copytree(fixture, root)
+    app = NuggetsApp(PurifierStore(root / "workspace", fixed_clock(NOW)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("r")
+        await settle(pilot, app)
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        assert review.check_action("rules", ()) is False
+        assert review.check_action("save_rule", ()) is False
+        await pilot.press("R", "s")
+        await settle(pilot, app)
+        assert app.screen is review
+    assert not (root / "workspace" / "review-rules.json").exists()
