@@ -66,8 +66,9 @@ def test_reflect_names_the_rule_on_each_decision_and_apply_honours_it(tmp_path: 
 
 
 def _last_run(home: Path) -> JournalEntry:
+    """The newest run of the pass (daily writes a promotion after it)."""
     store = open_store(home, "nuggets", fixed_clock(NOW))
-    return store.run(store.log()[0].run_id)
+    return store.run(next(h.run_id for h in store.log() if h.kind == "reflect"))
 
 
 def test_a_change_the_operator_rejected_stays_rejected_in_reflect_apply(tmp_path: Path) -> None:
@@ -109,3 +110,17 @@ def test_microclaw_rules_decide_reflect_too(data_dir: Path) -> None:
     assert added.exit_code == 0, added.output
     dry = nuggets(data_dir, "reflect", option="--microclaw")
     assert "(waits for review by rule “stale waits”)" in dry.stdout
+
+
+def test_daily_honours_rules_and_says_what_waits(tmp_path: Path) -> None:
+    home = demo_home(tmp_path)
+    nuggets(home, "rules", "add", "no tags", "reject", "--kind", "tag")
+    nuggets(home, "rules", "add", "links wait", "review", "--kind", "link")
+    plan = open_store(home, "nuggets", fixed_clock(NOW)).plan()
+    links = sum(op.type == "link" for op in plan.operations)
+    assert links and any(op.type == "tag" for op in plan.operations)
+    result = nuggets(home, "daily")
+    assert result.exit_code == 0, result.output
+    applied = {op.type for op in _last_run(home).operations}
+    assert applied and applied.isdisjoint({"tag", "link"})
+    assert f"{links:,} change{'s' if links > 1 else ''} waiting for review" in result.stdout
