@@ -602,4 +602,8 @@ def demo(reset: bool, **systems: bool) -> None:
 from . import conflicts_cli, rules_cli  # noqa: E402, F401
 
 if __name__ == "__main__":
-    main()
+    # Run as `python -m nuggets_tui.cli`, this module is __main__ and the modules above added
+    # their commands to the group of nuggets_tui.cli, imported apart: run that one.
+    from nuggets_tui.cli import main as registered
+
+    registered()

@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from click.testing import CliRunner, Result
@@ -15,6 +18,7 @@ from core.stores.registry import open_store
 from nuggets_tui.cli import main
 from tests.support.console_support import NOW, demo_home
 
+ROOT = Path(__file__).resolve().parents[2]
 ENV = {"NUGGETS_NOW": "2026-11-23T10:00:00Z", "NUGGETS_HOME": "", "NUGGETS_MEMORY_MD": "",
        "TZ": "UTC", "NUGGETS_JOURNAL_KEEP": "100"}
 
@@ -124,3 +128,14 @@ def test_daily_honours_rules_and_says_what_waits(tmp_path: Path) -> None:
     applied = {op.type for op in _last_run(home).operations}
     assert applied and applied.isdisjoint({"tag", "link"})
     assert f"{links:,} change{'s' if links > 1 else ''} waiting for review" in result.stdout
+
+
+def test_python_dash_m_knows_every_command(tmp_path: Path) -> None:
+    """`python -m nuggets_tui.cli` has the commands registered by the other modules too."""
+    home = demo_home(tmp_path)
+    for command in ("rules", "conflicts"):
+        done = subprocess.run([sys.executable, "-m", "nuggets_tui.cli", "--home", str(home),
+                               command, "--json"], capture_output=True, text=True,
+                              env={**os.environ, **ENV}, cwd=ROOT, timeout=120)
+        assert done.returncode == 0, done.stderr
+        json.loads(done.stdout)
