@@ -94,8 +94,9 @@ class ChangeRows(RowRenderer["Group | ChangeRow"]):
         if row.op_id in self.new:
             title = join(("new ", "bold yellow"), title)
         decided = self.by_rule.get(row.op_id)
-        if decided is not None:
-            title = join(title, ("  rule ", "dim"), line(decided.rule, "italic"))
+        if decided is not None:  # before the title, which is cut first when narrow
+            name = decided.rule if len(decided.rule) <= 14 else decided.rule[:13] + "…"
+            title = join(line(f"{name} · ", "italic cyan"), title)
         return [
             Text("✓" if kept else "✗", style="bold green" if kept else "bold red"),
             title,

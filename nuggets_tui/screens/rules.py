@@ -41,6 +41,11 @@ def save_rule(screen: Widget, memory: Store, rule: Rule) -> bool:
 class SaveRuleScreen(ModalScreen[str | None]):
     """Names a rule made from the review's decision; dismissed with the name (None: cancel)."""
 
+    DEFAULT_CSS = """
+    SaveRuleScreen { align: center middle; background: $background 60%; }
+    SaveRuleScreen #rule-name { width: 1fr; margin: 0; }
+    """
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="save_rule.cancel"),
     ]
