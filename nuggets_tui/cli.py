@@ -572,7 +572,8 @@ def _leave_waiting(memory: Store, choose: RuleChooser) -> None:
     state = read_state(memory.journal_home)
     if not (choose.waiting or state.waiting):
         return  # nothing waits, nothing waited: no file written
-    since = memory.now()
+    carried = state.waiting_since is not None and set(state.waiting) & set(choose.waiting)
+    since = state.waiting_since if carried and state.waiting_since else memory.now()
     state.hold(since, choose.waiting)
     write_state(memory.journal_home, state)
     current_run().add_counts({"waiting_for_review": len(choose.waiting)})

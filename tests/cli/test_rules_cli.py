@@ -139,3 +139,19 @@ def test_python_dash_m_knows_every_command(tmp_path: Path) -> None:
                               env={**os.environ, **ENV}, cwd=ROOT, timeout=120)
         assert done.returncode == 0, done.stderr
         json.loads(done.stdout)
+
+
+def test_changes_still_waiting_the_next_day_keep_their_first_time(tmp_path: Path) -> None:
+    home = demo_home(tmp_path)
+    nuggets(home, "rules", "add", "links wait", "review", "--kind", "link")
+    first = nuggets(home, "daily")
+    assert "waiting for review since 2026-11-23T10:00:00" in first.stdout
+    state = read_state(home)
+    kept_waiting = state.waiting[:]
+    next_day = CliRunner().invoke(main, ["--home", str(home), "daily"],
+                                  env={**ENV, "NUGGETS_NOW": "2026-11-24T10:00:00Z"})
+    assert next_day.exit_code == 0, next_day.output
+    again = read_state(home)
+    assert set(again.waiting) & set(kept_waiting)  # the same links are still planned
+    assert again.waiting_since == state.waiting_since
+    assert "since 2026-11-23T10:00:00" in next_day.stdout
