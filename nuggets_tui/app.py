@@ -11,10 +11,12 @@ from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.screen import Screen
 
-from core import Store
+from core import NuggetsError, Store
+from core.plans.review_state import read_state
 from core.safeio.inert_text import one_line
 
 from .commands import NoteCommands
+from .safe import counted, notify
 from .screens.help import HelpScreen
 from .screens.main import MainScreen
 from .screens.too_small import TooSmallScreen, too_small
@@ -49,8 +51,26 @@ class NuggetsApp(App[None]):
         if self.demo_offer:
             self.push_screen(WelcomeScreen(self.memory.home), self._welcome_done)
         else:
-            self.push_screen(MainScreen(self.memory, self.watch_interval))
+            self._open_main()
         self._fit(self.size)
+
+    def _open_main(self) -> None:
+        main = MainScreen(self.memory, self.watch_interval)
+        self.push_screen(main)
+        self.call_later(self._open_waiting, main)
+
+    def _open_waiting(self, main: MainScreen) -> None:
+        """Changes `daily --hold` left for a person: the console opens on their review."""
+        try:
+            state = read_state(self.memory.journal_home)
+        except NuggetsError:
+            return  # the review says why when it opens
+        waiting = state.waiting_count()
+        if waiting and self.screen is main:
+            notify(main, f"{counted(waiting, 'change')} waiting since {state.waiting_since}: "
+                   "the daily pass left them for you.", title="Waiting for review",
+                   timeout=8)
+            main.action_review()
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size)
@@ -68,7 +88,7 @@ class NuggetsApp(App[None]):
     def _welcome_done(self, demo: bool | None) -> None:
         if demo and self.open_demo is not None:
             self.memory = self.open_demo()
-            self.push_screen(MainScreen(self.memory, self.watch_interval))
+            self._open_main()
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

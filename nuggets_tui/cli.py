@@ -24,6 +24,8 @@ from core.models import JournalEntry, PromotionPlan, ReflectionResult
 from core.notes import fields
 from core.notes.json_writer import dumps_indented
 from core.notes.snapshot import Graph
+from core.plans.review_rules import RuleChooser, read_rules
+from core.plans.review_state import read_state, write_state
 from core.promotion.candidates import parse_allowance, shown_as_one
 from core.reflection.select_phase import MAX_LIMIT
 from core.safeio.inert_text import inert, inert_json, one_line
@@ -106,6 +108,19 @@ def _print_json(value: Any) -> None:
     data for a program, nothing a terminal would act on for a person. Numbers are written as
     the graph file spells them."""
     click.echo(inert_json(dumps_indented(value)))
+
+
+def chooser(memory: Store, also: tuple[str, ...] = (), hold: bool = False) -> RuleChooser:
+    """The review rules and the operator's decisions kept for this memory, deciding a plan
+    without a person (docs/REVIEW.md)."""
+    rules = read_rules(memory.journal_home)[0] if "rules" in memory.capabilities else []
+    decisions = read_state(memory.journal_home).decisions
+    return RuleChooser(rules, decisions, memory.clock(), also, hold)
+
+
+def _rules_json(choose: RuleChooser) -> list[dict[str, Any]]:
+    return [{"change": op_id, "action": d.action, "rule": d.rule}
+            for op_id, d in sorted(choose.by_rule.items())]
 
 
 def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -319,19 +334,22 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
         _known_nugget(shelf, nugget)
     if memory.words.plan_cost:  # said before the pass runs
         click.echo(f"nuggets: {one_line(memory.words.plan_cost)}", err=True)
+    choose = chooser(memory, also)
     if do_apply:
-        plan, entry = memory.reflect(nugget, limit, uncapped, also)
+        plan, entry = memory.reflect(nugget, limit, uncapped, also, choose=choose)
         _record_plan(plan.result, entry)
     else:
         with stderr_progress("nuggets: planning…") as told:
             plan = memory.plan(nugget, limit, uncapped, graph=shelf.graph if shelf else None,
                                progress=told)
+        choose(plan)
         entry = None
     _tell(memory)  # what the read and the plan skipped or read from elsewhere
     if as_json:
-        _print_json(plan.result.to_json_dict())
+        result = plan.result.to_json_dict()
+        _print_json({**result, "rules": _rules_json(choose)} if choose.by_rule else result)
         return
-    _echo_lines(render.plan_text(plan, applied=do_apply))
+    _echo_lines(render.plan_text(plan, applied=do_apply, decided=choose.said))
     if do_apply:
         click.echo("")
         _echo(f"Applied as run {entry.run_id} (undo: nuggets undo {entry.run_id})"
@@ -569,11 +587,16 @@ def _daily_time(environ: dict[str, str]) -> time:
 
 
 @main.command()
+@click.option("--hold", is_flag=True,
+              help="Apply only the changes review rules (or your decisions) keep; the rest wait "
+                   "for review in the console.")
 @click.pass_obj
 @reports_errors
 @logs_run("daily")
-def daily(obj: Context) -> None:
-    """The scheduled pass for cron: once a day after $MEMORY_REFLECTION_HOUR:MINUTE."""
+def daily(obj: Context, hold: bool) -> None:
+    """The scheduled pass for cron: once a day after $MEMORY_REFLECTION_HOUR:MINUTE.
+
+    Review rules and your decisions in the console decide its changes (docs/REVIEW.md)."""
     due = _daily_time(dict(os.environ))
     memory = obj.memory(graph_warnings=False)  # read below only when the pass runs
     local = memory.clock().astimezone()
@@ -597,8 +620,10 @@ def daily(obj: Context) -> None:
                 current_run().skipped(f"already ran today ({header.run_id})")
                 return
         _tell(memory, memory.startup_messages())
-        plan, entry = memory.reflect()
+        choose = chooser(memory, hold=hold)
+        plan, entry = memory.reflect(choose=choose)
         _record_plan(plan.result, entry)
+        _leave_waiting(memory, choose)
         say(f"Reflection: {render.result_summary(plan.result)}"
             + (f" (run {entry.run_id})" if entry else " (nothing to change)"))
         promotion, added = memory.promote_now()
@@ -611,6 +636,21 @@ def daily(obj: Context) -> None:
     if promotion.blocked:
         say(f"Promotion held back {counted(len(promotion.blocked), 'entry', 'entries')}; "
             "see `nuggets promote`.")
+
+
+def _leave_waiting(memory: Store, choose: RuleChooser) -> None:
+    """Remember the changes left for a person (the console opens on them) and say how many."""
+    state = read_state(memory.journal_home)
+    if not (choose.waiting or state.waiting):
+        return  # nothing waits, nothing waited: no file written
+    carried = state.waiting_since is not None and set(state.waiting) & set(choose.waiting)
+    since = state.waiting_since if carried and state.waiting_since else memory.now()
+    state.hold(since, choose.waiting)
+    write_state(memory.journal_home, state)
+    current_run().add_counts({"waiting_for_review": len(choose.waiting)})
+    if choose.waiting:
+        _echo(f"{counted(len(choose.waiting), 'change')} waiting for review since {since} "
+              "(open the console: nuggets).")
 
 
 def _demo_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -630,8 +670,12 @@ def demo(reset: bool, **systems: bool) -> None:
     _echo(str(_materialized_demo(kind, reset=reset)))
 
 
-# registers conflicts, resolve, verdicts, act; mark
-from . import conflicts_cli, marks_cli  # noqa: E402, F401
+# registers conflicts, resolve, verdicts, act; mark; rules
+from . import conflicts_cli, marks_cli, rules_cli  # noqa: E402, F401
 
 if __name__ == "__main__":
-    main()
+    # Run as `python -m nuggets_tui.cli`, this module is __main__ and the modules above added
+    # their commands to the group of nuggets_tui.cli, imported apart: run that one.
+    from nuggets_tui.cli import main as registered
+
+    registered()

@@ -38,11 +38,13 @@ def key_sections() -> list[tuple[str, list[tuple[str, str]]]]:
     from .screens.main import MainScreen
     from .screens.promote import PromoteScreen
     from .screens.review import ReviewScreen
+    from .screens.rules import RulesScreen
 
     return [
         ("Everywhere", _rows(NuggetsApp.BINDINGS) + MOVE),
         ("Main screen", _rows(MainScreen.BINDINGS)),
         ("Review (r)", _rows(ReviewScreen.BINDINGS)),
+        ("Review rules (R in the review)", _rows(RulesScreen.BINDINGS)),
         ("Promotion (p)", _rows(PromoteScreen.BINDINGS)),
         ("Link graph (g)", _rows(LinkTree.BINDINGS) + _rows(GraphScreen.BINDINGS)),
         ("Run history (l)", _rows(HistoryScreen.BINDINGS)),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 from core.journal.entries import JournalHeader
 from core.models import (
@@ -45,7 +45,9 @@ def note_diff(before: RawNote, after: RawNote) -> Iterator[str]:
             yield f"  links {sign} -> {one_line(to)} ({one_line(reason)})"
 
 
-def plan_text(plan: Plan, applied: bool = False) -> Iterator[str]:
+def plan_text(plan: Plan, applied: bool = False,
+              decided: Mapping[int, str] | None = None) -> Iterator[str]:
+    """`decided`: how a review rule or the operator decided a change (op id -> words)."""
     scope = plan.nugget_name or "all nuggets"
     cap = "uncapped" if plan.uncapped else f"limit {plan.limit}"
     what = "applied" if applied else "dry run"
@@ -58,6 +60,8 @@ def plan_text(plan: Plan, applied: bool = False) -> Iterator[str]:
     left_out = set(plan.unkept_by_default)
     for number, change in enumerate(plan.result.changes, start=1):
         mark = " (left out unless kept)" if number in left_out else ""
+        if decided and number in decided:
+            mark += f" ({one_line(decided[number])})"
         by_note.setdefault(change.note_id, []).append(
             f"[{change.type}]{mark} {one_line(change.detail)}")
     for diff in plan.notes:

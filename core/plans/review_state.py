@@ -13,6 +13,8 @@ API:
 - `read_state(journal_home) -> ReviewState` (`NuggetsError`, one line, when unreadable)
 - `write_state(journal_home, state)`: an atomic replace; never through a symlink
 - `new_since(state, scope, keys) -> set[str]`: the keys the scope's last plan did not hold
+- `ReviewState.hold(since, keys)`, `.waiting_count()`: the changes `daily --hold` left waiting
+  for a person, and how many of them nobody decided yet
 """
 
 from __future__ import annotations
@@ -60,10 +62,20 @@ def scope_key(nugget: str | None, uncapped: bool) -> str:
 class ReviewState:
     decisions: dict[str, bool] = field(default_factory=dict)  # change key -> kept
     last_plans: dict[str, list[str]] = field(default_factory=dict)  # oldest scope first
+    waiting_since: str | None = None  # when `daily --hold` last left changes waiting
+    waiting: list[str] = field(default_factory=list)  # their keys
 
     def to_json(self) -> str:
-        return json.dumps({"decisions": self.decisions, "lastPlans": self.last_plans},
-                          separators=(",", ":")) + "\n"
+        data: dict[str, object] = {"decisions": self.decisions, "lastPlans": self.last_plans}
+        if self.waiting_since is not None:
+            data["waiting"] = {"since": self.waiting_since, "keys": self.waiting}
+        return json.dumps(data, separators=(",", ":")) + "\n"
+
+    def hold(self, since: str | None, keys: list[str]) -> None:
+        self.waiting_since, self.waiting = (since, keys) if keys else (None, [])
+
+    def waiting_count(self) -> int:
+        return sum(key not in self.decisions for key in self.waiting)
 
     def remember_plan(self, scope: str, keys: list[str]) -> None:
         self.last_plans.pop(scope, None)
@@ -91,11 +103,16 @@ def read_state(journal_home: Path) -> ReviewState:
                      if isinstance(v, bool)}
         plans = {str(s): [str(k) for k in keys] for s, keys in
                  dict(raw.get("lastPlans", {})).items() if isinstance(keys, list)}
+        waiting = dict(raw.get("waiting") or {})
+        since, held = waiting.get("since"), waiting.get("keys")
     except (ValueError, TypeError, AttributeError) as exc:
         why = f" ({exc})" if isinstance(exc, TooDeepError) else ""
         raise NuggetsError(f"{path}: not a file of review decisions{why}; move it "
                            "aside") from None
-    return ReviewState(decisions, plans)
+    state = ReviewState(decisions, plans)
+    if isinstance(since, str) and isinstance(held, list):
+        state.hold(since, [str(k) for k in held])
+    return state
 
 
 def write_state(journal_home: Path, state: ReviewState) -> None:

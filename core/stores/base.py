@@ -38,9 +38,12 @@ from core.review.contradictions import TopicRules
 
 # What a store may offer beyond reading, planning, writing and promoting:
 # "merge": notes can be merged into one (a contradiction's "merge" decision);
-# "restore": some notes go back into a file the operator picks (`Restoring`).
-# "marks": the operator's marks on notes, kept beside the journal (core/review/marks.py).
-Capability = Literal["merge", "restore", "marks"]
+# "restore": some notes go back into a file the operator picks (`Restoring`);
+# "marks": the operator's marks on notes, kept beside the journal (core/review/marks.py);
+# "rules": review rules can be saved beside the journal (core/plans/review_rules.py).
+Capability = Literal["merge", "restore", "marks", "rules"]
+# Which changes of a plan to apply (op ids): a front end's rules and decisions (core/plans/).
+Chooser = Callable[[Plan], set[int]]
 
 
 @dataclass(frozen=True)
@@ -151,8 +154,10 @@ class Writing(Protocol):
 
     def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None: ...
     def reflect(self, nugget_name: str | None = None, limit: int | None = None,
-                uncapped: bool = False,
-                also: Collection[str] = ()) -> tuple[Plan, JournalEntry | None]: ...
+                uncapped: bool = False, also: Collection[str] = (),
+                choose: Chooser | None = None) -> tuple[Plan, JournalEntry | None]:
+        """Plan and apply in one go; `choose`: which of each plan's changes to apply (default:
+        those kept unasked, and those left out by default that name a note of `also`)."""
     def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None: ...
     def archive(self, note_ids: Iterable[str]) -> JournalEntry | None: ...
     def undo(self, run_id: str) -> JournalEntry: ...

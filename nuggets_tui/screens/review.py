@@ -24,6 +24,8 @@ from core.models import MergeOp, Operation, Plan, RawNote, ReflectionChange, ope
 from core.notes import fields
 from core.notes.snapshot import Graph
 from core.plans.preview import ChangeView, change_view, named_notes, touched_by
+from core.plans.review_rules import DONE_WORDS as RULE_WORDS
+from core.plans.review_rules import Decided, Rule, decided_kept, parse_rule, read_rules
 from core.plans.review_state import (
     ReviewState,
     change_key,
@@ -70,6 +72,7 @@ class ChangeRows(RowRenderer["Group | ChangeRow"]):
     def __init__(self) -> None:
         self.kept: set[int] = set()
         self.new: set[int] = set()  # changes the last plan of this scope did not hold
+        self.by_rule: dict[int, Decided] = {}  # changes a review rule decided
 
     def key(self, row: Group | ChangeRow) -> str:
         return str(row.op_id) if isinstance(row, ChangeRow) else row.label
@@ -90,6 +93,10 @@ class ChangeRows(RowRenderer["Group | ChangeRow"]):
         title = line(row.title or row.change.note_id)
         if row.op_id in self.new:
             title = join(("new ", "bold yellow"), title)
+        decided = self.by_rule.get(row.op_id)
+        if decided is not None:  # before the title, which is cut first when narrow
+            name = decided.rule if len(decided.rule) <= 14 else decided.rule[:13] + "…"
+            title = join(line(f"{name} · ", "italic cyan"), title)
         return [
             Text("✓" if kept else "✗", style="bold green" if kept else "bold red"),
             title,
@@ -319,6 +326,11 @@ class ReviewScreen(Screen[bool]):
         Binding("r", "plan_fresh", show=False),  # `r` while the plan is current: says so
         Binding("N", "new_only", "New only", show=False, id="review.new_only",
                 tooltip="Show only the changes new since the last plan, or every change"),
+        Binding("s", "save_rule", "Save rule", show=False, id="review.save_rule",
+                tooltip="Save the highlighted group's or the search's decision as a named "
+                        "review rule, applied to every new plan"),
+        Binding("R", "rules", "Rules", show=False, id="review.rules",
+                tooltip="List the review rules: change their action, remove them"),
         Binding("escape", "back", "Back", id="review.back",
                 tooltip="Stop planning the whole graph; else clear the search; else back to "
                         "the notes (decisions are kept)"),
@@ -419,12 +431,8 @@ class ReviewScreen(Screen[bool]):
         fresh = new_since(self.state, scope, keys)
         self.rows.new = {i for i, key in enumerate(keys, start=1) if key in fresh}
         self.state.remember_plan(scope, keys)
-        decisions = self.state.decisions
-        self.kept.clear()
-        default = plan.default_kept()  # what the store keeps when nobody chose
-        self.kept.update(i for i, key in enumerate(keys, start=1)
-                         if decisions.get(key, i in default))
-        if decisions:
+        self._decide_by_rules(plan)
+        if self.state.decisions:
             self._save_state()
         self._regroup()
         if self._told_replan:
@@ -433,7 +441,79 @@ class ReviewScreen(Screen[bool]):
                    f"{counted(len(keys), 'change')}, {len(self.rows.new):,} new since the last "
                    "plan.", title="Planned again", timeout=4)
 
-    # -- decisions kept beside the journal ----------------------------------------------------
+    # -- decisions kept beside the journal, review rules ---------------------------------------
+
+    def _decide_by_rules(self, plan: Plan) -> None:
+        """What is kept: the operator's decision on a change, else the first review rule that
+        matches it, else what the store keeps when nobody chose."""
+        kept, self.rows.by_rule = decided_kept(
+            plan, plan.default_kept(), self._rules(), self.state.decisions, self._keys,
+            self.memory.clock())
+        self.rows.kept = kept
+
+    def _rules(self) -> list[Rule]:
+        if "rules" not in self.memory.capabilities:
+            return []
+        try:
+            return read_rules(self.memory.journal_home)[0]
+        except NuggetsError as exc:
+            notify(self, line(str(exc)), title="Rules not applied", severity="error",
+                   timeout=10)
+            return []
+
+    def _rule_from_view(self) -> Rule | None:
+        """The decision shown as a rule: the search's text, else the highlighted group's kind
+        or nugget; its action what the operator chose for those changes."""
+        if self.query_text.strip():
+            members, conditions = self._shown_ids(), {"text": self.query_text.strip()}
+            name = f"text {self.query_text.strip()}"
+        else:
+            group = self._group_at(self.table.cursor)
+            if group is None or self.plan is None:
+                return None
+            first = self.plan.change_for(group.members[0])
+            members = list(group.members)
+            conditions = ({"kind": first.type} if self.grouping == "kind"
+                          else {"nugget": first.nugget_name})
+            name = group.label
+        kept = sum(op_id in self.kept for op_id in members)
+        action = "keep" if kept == len(members) else "reject" if not kept else "review"
+        return parse_rule(name[:60], action, **conditions)
+
+    def action_save_rule(self) -> None:
+        from .rules import SaveRuleScreen, save_rule
+
+        try:
+            rule = self._rule_from_view()
+        except NuggetsError as exc:  # a search no rule can hold (a control character)
+            notify(self, line(str(exc)), title="Not a rule", severity="error", timeout=6)
+            return
+        if rule is None:
+            notify(self, "Highlight a group, or search, to save its decision as a rule.",
+                   timeout=4)
+            return
+
+        def named(name: str | None) -> None:
+            try:
+                named_rule = parse_rule(name or "", rule.action, **rule.conditions())
+            except NuggetsError as exc:
+                if name:
+                    notify(self, line(str(exc)), title="Not saved", severity="error", timeout=6)
+                return
+            if save_rule(self, self.memory, named_rule):
+                self._rules_changed()
+
+        self.app.push_screen(SaveRuleScreen(rule), named)
+
+    def action_rules(self) -> None:
+        from .rules import RulesScreen
+
+        self.app.push_screen(RulesScreen(self.memory), lambda _: self._rules_changed())
+
+    def _rules_changed(self) -> None:
+        if self.plan is not None:
+            self._decide_by_rules(self.plan)
+            self._changed_kept()
 
     def _read_state(self) -> ReviewState:
         try:
@@ -488,7 +568,20 @@ class ReviewScreen(Screen[bool]):
                                self.stale, self.grouping, self.memory.words.source_label,
                                self.memory.words.pass_label, len(self.rows.new),
                                self.new_only)
-            self.query_one("#review-counts", Static).update(text)
+            self.query_one("#review-counts", Static).update(join(text, self._rules_text()))
+
+    def _rules_text(self) -> Text:
+        """What the review rules decided, and what the daily pass left waiting."""
+        parts: list[Text | str | tuple[str, str]] = []
+        if self.rows.by_rule:
+            parts += ["\n", f"{counted(len(self.rows.by_rule), 'change')} decided by review "
+                      "rules (named on each; R lists them)."]
+        waiting = self.state.waiting_count()
+        if waiting:
+            parts += ["\n", line(f"{counted(waiting, 'change')} waiting since "
+                                 f"{self.state.waiting_since}", "bold yellow"),
+                      " (the daily pass left them for you)."]
+        return join(*parts)
 
     # -- the file changing under the plan -----------------------------------------------------
 
@@ -542,6 +635,10 @@ class ReviewScreen(Screen[bool]):
         op = self.plan.operations[row.op_id - 1]
         title = join(line(row.change.type.upper(), "bold reverse"), " ", line(row.change.detail),
                      "  ", line(row.change.nugget_name, "dim"), "\n")
+        decided = self.rows.by_rule.get(row.op_id)
+        if decided is not None:
+            title = join(title, line(f"{RULE_WORDS[decided.action].capitalize()} by the review "
+                                     f"rule “{decided.rule}”.", "italic"), "\n")
         view.show(join(title, change_text(change_view(op, self._before), row.op_id in self.kept),
                        side_file_text(self.memory, self.plan, op)))
 
@@ -648,6 +745,9 @@ class ReviewScreen(Screen[bool]):
             return self.stale or self.plan is None
         if action == "plan_fresh":
             return self.plan is not None and not self.stale
+        if action in ("save_rule", "rules"):
+            return "rules" in self.memory.capabilities and (self.plan is not None
+                                                           or action == "rules")
         return True
 
     # -- applying -----------------------------------------------------------------------------
@@ -701,6 +801,9 @@ class ReviewScreen(Screen[bool]):
 
     def _applied(self, message: str) -> None:
         self.query_one(Busy).stop()
+        if self.state.waiting:  # reviewed and applied: nothing waits any more
+            self.state.hold(None, [])
+            self._save_state()
         notify(self, message, title="Applied")
         self.dismiss(True)
 

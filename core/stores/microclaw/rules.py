@@ -332,7 +332,9 @@ class _Desc:
 
 
 def _consolidation(rows: list[_Row], now: datetime, config: BotConfig, activity: Activity,
-                   out: _Builder) -> set[int]:
+                   out: _Builder, apart: Mapping[str, int]) -> set[int]:
+    """The duplicates the bot's sleep-time consolidation archives (or we suggest), but never
+    one of two rows the operator let stand together (`apart`: row id -> their group)."""
     by_chat: dict[str, list[_Row]] = defaultdict(list)
     for row in rows:
         if row.nugget != GLOBAL_NUGGET and row.chat_id is not None:
@@ -346,6 +348,8 @@ def _consolidation(rows: list[_Row], now: datetime, config: BotConfig, activity:
             continue  # the bot consolidates only chats idle long enough
         for loser, kept, score in consolidation_picks(members, config.threshold,
                                                       config.max_per_pass):
+            if apart and apart.get(loser.note["id"], -1) == apart.get(kept.note["id"], -2):
+                continue
             why = (f"near-duplicate of {kept.note['id']} (word Jaccard {score:.2f} >= "
                    f"{config.threshold}, same {loser.category or 'category'} in {nugget}, "
                    "the kept row has higher confidence or was seen later); archived, "
@@ -361,9 +365,12 @@ def _consolidation(rows: list[_Row], now: datetime, config: BotConfig, activity:
 
 def plan_maintenance(notes: list[RawNote], now: datetime, base_fingerprint: str,
                      nugget_name: str | None = None, config: BotConfig | None = None,
-                     activity: Activity | None = None) -> Plan:
+                     activity: Activity | None = None,
+                     apart: Mapping[str, int] | None = None) -> Plan:
     """What the bot will do at its next runs over the rows of one nugget (or all), as a
-    plan; writes nothing. `activity`: each chat's last message and last user message."""
+    plan; writes nothing. `activity`: each chat's last message and last user message;
+    `apart`: rows the operator let stand together (row id -> their group), never proposed as
+    duplicates of each other."""
     config = config or BotConfig()
     activity = activity or {}
     rows = [_Row.of(p, n) for p, n in enumerate(notes)
@@ -373,7 +380,7 @@ def plan_maintenance(notes: list[RawNote], now: datetime, base_fingerprint: str,
     active = [r for r in rows if not r.note.get("hidden") and r.row_id not in deleted]
     remaining = _without(active, _stale(active, now, out))
     remaining = _without(remaining, _global_cap(remaining, config.global_cap, out))
-    consolidated = _consolidation(remaining, now, config, activity, out)
+    consolidated = _consolidation(remaining, now, config, activity, out, apart or {})
     if config.consolidation:
         remaining = _without(remaining, consolidated)
     window = rfc3339(now - timedelta(minutes=config.active_minutes))

@@ -66,6 +66,7 @@ from core.models import (
 from core.notes.snapshot import EMPTY_FINGERPRINT, fingerprint, json_bytes
 from core.plans.kept import chosen, result_of
 from core.plans.retry import retrying
+from core.plans.review_rules import RULES_FILE
 from core.review.decisions import SETTLED_FILE
 from core.safeio.scope_folder import unsafe_component
 from core.stores.microclaw.paths import groups_dir, nugget_of, runtime_dir
@@ -183,14 +184,14 @@ class MicroClawFiles:
     (core/journal/own_files.py): AGENTS.md files under the scope folders, `groups/AGENTS.md`
     (global),
     `groups/<channel>/AGENTS.md`, `groups/<channel>/<chat>/AGENTS.md`, `groups/<chat>/AGENTS.md`
-    (see paths.py), and conflicts-settled.json beside our journal."""
+    (see paths.py), and conflicts-settled.json and review-rules.json beside our journal."""
 
     def __init__(self, data_dir: Path, journal_home: Path) -> None:
         self.data_dir = data_dir
         self.journal_home = journal_home
 
     def named(self, name: str) -> OwnFile | None:
-        if name == SETTLED_FILE:
+        if name in (SETTLED_FILE, RULES_FILE):
             return OwnFile(name, self.journal_home / name, self.journal_home)
         parts = name.split("/")
         if (2 <= len(parts) <= 4 and parts[0] == groups_dir(self.data_dir).name
@@ -199,8 +200,9 @@ class MicroClawFiles:
         return None
 
     def at(self, path: Path) -> OwnFile | None:
-        if str(path) == os.path.abspath(self.journal_home / SETTLED_FILE):
-            return self.named(SETTLED_FILE)
+        for name in (SETTLED_FILE, RULES_FILE):
+            if str(path) == os.path.abspath(self.journal_home / name):
+                return self.named(name)
         relative = os.path.relpath(path, os.path.abspath(runtime_dir(self.data_dir)))
         found = self.named(relative)
         return found if found and os.path.abspath(found.path) == str(path) else None
@@ -304,14 +306,16 @@ class MicroClawRuns:
                             operations=operations, result=result,
                             summary=_summary(operations))
 
-    def reflect(self, make_plan: Callable[[], Plan],
-                also: Collection[str] = ()) -> tuple[Plan, JournalEntry | None]:
+    def reflect(self, make_plan: Callable[[], Plan], also: Collection[str] = (),
+                choose: Callable[[Plan], set[int]] | None = None
+                ) -> tuple[Plan, JournalEntry | None]:
         """Plan and apply in one go, planning again while the bot keeps the plan stale;
-        `also`: rows whose changes left out by default (a rescue) are applied too."""
+        `also`: rows whose changes left out by default (a rescue) are applied too; `choose`:
+        which changes to apply instead."""
 
         def attempt() -> tuple[Plan, JournalEntry | None]:
             plan = make_plan()
-            return plan, self.apply(plan, chosen(plan, also))
+            return plan, self.apply(plan, choose(plan) if choose else chosen(plan, also))
 
         return retrying(attempt, str(self.db))
 
@@ -516,7 +520,7 @@ class MicroClawRuns:
         directory = journal_dir(self.journal_home)
         return bool(pending_entries(self.journal_home, self.files)) or (
             directory.is_dir() and any(True for _ in directory.glob(".*.nuggets-tmp"))
-        ) or has_leftovers(self.settled_file)
+        ) or has_leftovers(self.settled_file) or has_leftovers(self.journal_home / RULES_FILE)
 
     def _settle_first(self) -> None:
         if self.has_leftovers():
@@ -534,9 +538,10 @@ class MicroClawRuns:
         messages = remove_temp_files(self.journal_home)
         for pending in pending_entries(self.journal_home, self.files):
             messages.append(self._settle_pending(pending, messages))
-        if self.settled_file.parent.is_dir():
-            with directory_lock(self.settled_file):
-                messages += settle(self.settled_file)
+        for own in (self.settled_file, self.journal_home / RULES_FILE):
+            if own.parent.is_dir():
+                with directory_lock(own):
+                    messages += settle(own)
         self.notices += messages
         return messages
 

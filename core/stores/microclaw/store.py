@@ -33,10 +33,11 @@ from core.promotion.candidates import refused_plan, shown_as_one
 from core.promotion.memory_md import read_memory_md
 from core.promotion.secret_screen import contact_allowed
 from core.review.contradictions import TopicRules
+from core.review.decisions import read_settled, standing_apart
 from core.safeio.file_stamp import FileStamp
 from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
 from core.safeio.scope_folder import PromotionRefused, refusal
-from core.stores.base import Capability
+from core.stores.base import Capability, Chooser
 from core.stores.microclaw import presentation
 from core.stores.microclaw.config import read_config
 from core.stores.microclaw.paths import (
@@ -64,7 +65,7 @@ CHUNK = 10_000
 class MicroClawStore:
     words = presentation.WORDS
     note_columns = presentation.COLUMNS
-    capabilities: frozenset[Capability] = frozenset()  # rows cannot be merged
+    capabilities: frozenset[Capability] = frozenset({"rules"})  # rows cannot be merged
 
     def __init__(self, data_dir: Path, clock: Clock = system_clock,
                  busy_timeout: float = BUSY_TIMEOUT_S) -> None:
@@ -182,9 +183,11 @@ class MicroClawStore:
         config, said = read_config(self.home, os.environ)
         self.notices += [m for m in said if m not in self.notices]
         activity = (graph.doc.get("microclaw") or {}).get("activity") or {}
+        settled = read_settled(self.journal_home, self.notices)
+        apart = standing_apart(graph.notes, self.topic_rules(), settled)
         with paused_gc():
             return plan_maintenance(graph.notes, self.clock(), graph.fingerprint, nugget_name,
-                                    config, activity)
+                                    config, activity, apart)
 
     def plan_operations(self, operations: list[Operation], result: ReflectionResult,
                         graph: Graph | None = None) -> Plan:
@@ -269,9 +272,10 @@ class MicroClawStore:
         return self._runs.apply(plan, accepted)
 
     def reflect(self, nugget_name: str | None = None, limit: int | None = None,
-                uncapped: bool = False,
-                also: Collection[str] = ()) -> tuple[Plan, JournalEntry | None]:
-        return self._runs.reflect(lambda: self.plan(nugget_name, limit, uncapped), also)
+                uncapped: bool = False, also: Collection[str] = (),
+                choose: Chooser | None = None) -> tuple[Plan, JournalEntry | None]:
+        return self._runs.reflect(lambda: self.plan(nugget_name, limit, uncapped), also,
+                                  choose)
 
     def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
         return self._runs.unhide(note_ids)

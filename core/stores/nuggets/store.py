@@ -62,6 +62,7 @@ from core.notes.snapshot import EMPTY_FINGERPRINT, Graph, current_fingerprint, f
 from core.notes.working_set import Workspace, hide, replay, unhide
 from core.plans.kept import chosen, result_of
 from core.plans.retry import retrying as _retrying
+from core.plans.review_rules import RULES_FILE
 from core.progress import Progress
 from core.promotion.candidates import (
     DEFAULT_THRESHOLD,
@@ -79,7 +80,7 @@ from core.review.contradictions import TopicRules
 from core.review.decisions import SETTLED_FILE, read_settled, standing_apart
 from core.safeio.file_stamp import FileStamp
 from core.safeio.scope_folder import PromotionRefused, refusal
-from core.stores.base import Capability
+from core.stores.base import Capability, Chooser
 from core.stores.nuggets import presentation
 from core.stores.nuggets.fact_files import SUFFIXES as FACT_SUFFIXES
 from core.stores.nuggets.fact_files import (
@@ -103,7 +104,8 @@ MEMORY_MD_NAME = "MEMORY.md"  # a promotion's file in its journal entry: the sto
 class NuggetsFiles:
     """The files a Nuggets store writes besides the graph, as journal entries name them
     (core/journal/own_files.py): its MEMORY.md, wherever it is configured when the entry is read;
-    conflicts-settled.json and the agent's fact files, by name inside the home.
+    conflicts-settled.json, review-rules.json and the agent's fact files, by name inside the
+    home.
 
     The agent moves a home by copying it (~/.nuggets to ~/.donna, journal included), and the
     copy of a fact file `<nugget>.nugget.json` is named `<nugget>.donna.json`: an entry made
@@ -119,7 +121,7 @@ class NuggetsFiles:
                 return OwnFile(name, self.memory_md(), None)
             except (OSError, RuntimeError):  # no home to resolve it against
                 return None
-        if name == SETTLED_FILE:
+        if name in (SETTLED_FILE, RULES_FILE):
             return OwnFile(name, self.home / name, self.home)
         if plain_name(name) and name.endswith(FACT_SUFFIXES):
             return OwnFile(name, self._fact_file(name), self.home)
@@ -145,7 +147,7 @@ class NuggetsFiles:
 class NuggetsStore:
     words = presentation.WORDS
     note_columns = presentation.COLUMNS
-    capabilities: frozenset[Capability] = frozenset({"merge"})
+    capabilities: frozenset[Capability] = frozenset({"merge", "rules"})
 
     def __init__(
         self, home: Path, clock: Clock = system_clock, memory_md: Path | None = None
@@ -329,14 +331,15 @@ class NuggetsStore:
 
     def reflect(
         self, nugget_name: str | None = None, limit: int | None = None, uncapped: bool = False,
-        also: Collection[str] = (),
+        also: Collection[str] = (), choose: Chooser | None = None,
     ) -> tuple[Plan, JournalEntry | None]:
         """Plan and apply in one go, planning again while another writer keeps the plan stale;
-        `also`: notes whose changes left out by default are applied too."""
+        `also`: notes whose changes left out by default are applied too; `choose`: which
+        changes to apply instead."""
 
         def attempt() -> tuple[Plan, JournalEntry | None]:
             plan = self.plan(nugget_name, limit, uncapped)
-            return plan, self.apply(plan, chosen(plan, also))
+            return plan, self.apply(plan, choose(plan) if choose else chosen(plan, also))
 
         return _retrying(attempt)
 
@@ -564,9 +567,10 @@ class NuggetsStore:
             return self._settle_locked()
 
     def _written_files(self) -> list[Path]:
-        """The files we replace: the graph, the fact files, conflicts-settled.json, and
+        """The files we replace: the graph, the fact files, our two small files, and
         MEMORY.md when its directory can be seen."""
-        files = [self.graph_path, *fact_file_paths(self.home), self.home / SETTLED_FILE]
+        files = [self.graph_path, *fact_file_paths(self.home), self.home / SETTLED_FILE,
+                 self.home / RULES_FILE]
         try:
             target = self.promotion_target()
             if target.parent.is_dir():

@@ -15,6 +15,7 @@ from core.journal.guarded_write import directory_lock, settle
 from core.models import JournalEntry, NoteDiff, Operation, Plan, RawNote, ReflectionResult
 from core.notes.snapshot import EMPTY_FINGERPRINT, Graph, current_fingerprint
 from core.progress import Progress
+from core.stores.base import Chooser
 from core.stores.purifier import preview, restore, runner
 from core.stores.purifier.journal import ReviewJournal
 
@@ -101,9 +102,10 @@ class PurifierActing:
         return None
 
     def reflect(self, nugget_name: str | None = None, limit: int | None = None,
-                uncapped: bool = False,
-                also: Collection[str] = ()) -> tuple[Plan, JournalEntry | None]:
-        """Run the purifier for real; the plan says what its run changed."""
+                uncapped: bool = False, also: Collection[str] = (),
+                choose: Chooser | None = None) -> tuple[Plan, JournalEntry | None]:
+        """Run the purifier for real; the plan says what its run changed. `choose` is not
+        asked: the purifier decides every change of its run itself."""
         graph = self.read()
         result = self.run_now()
         found = preview.Preview(result, preview.changed_notes(graph.notes, self.read().notes))

@@ -1,0 +1,93 @@
+"""`nuggets rules`: the review rules kept for a memory (docs/REVIEW.md) — list them, add one,
+remove one. Adding and removing are journaled runs (`nuggets undo` takes them back)."""
+
+from __future__ import annotations
+
+import click
+
+from core import Store
+from core.errors import NuggetsError
+from core.plans.review_rules import (
+    ACTIONS,
+    KINDS,
+    add_rule,
+    parse_rule,
+    read_rules,
+    remove_rule,
+)
+from core.safeio.inert_text import one_line
+
+from .cli import Context, _echo, _print_json, main, reports_errors
+from .runlogging import current_run, logs_run
+
+
+def require_rules(memory: Store) -> None:
+    if "rules" not in memory.capabilities:
+        raise NuggetsError(f"{memory.words.system} memories are read-only here: no review "
+                           "rules to save")
+
+
+@main.group(invoke_without_command=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the rules as JSON.")
+@click.pass_context
+@reports_errors
+def rules(ctx: click.Context, as_json: bool) -> None:
+    """Review rules: list them (add and remove below); each new plan applies them."""
+    if ctx.invoked_subcommand is not None:
+        return
+    memory = ctx.obj.memory(graph_warnings=False)
+    found = read_rules(memory.journal_home)[0] if "rules" in memory.capabilities else []
+    if as_json:
+        _print_json([{"name": r.name, "action": r.action, **r.conditions()} for r in found])
+        return
+    for rule in found:
+        _echo(f"{one_line(rule.name)}: {one_line(rule.describe())}")
+    if not found:
+        click.echo("No review rules yet (nuggets rules add NAME ACTION ...).", err=True)
+
+
+@rules.command("add")
+@click.argument("name")
+@click.argument("action", type=click.Choice(ACTIONS))
+@click.option("--kind", type=click.Choice(KINDS), help="Only changes of this kind.")
+@click.option("--nugget", help="Only changes in this nugget.")
+@click.option("--step", help="Only changes whose reason (the step that made them) contains this.")
+@click.option("--text", help="Only changes whose note's title or content, reason, nugget or "
+                              "note id contains this.")
+@click.option("--min-age", "min_age_days", type=int, help="Notes at least this many days old.")
+@click.option("--max-age", "max_age_days", type=int, help="Notes at most this many days old.")
+@click.option("--min-hits", type=int, help="Notes with at least this many hits.")
+@click.option("--max-hits", type=int, help="Notes with at most this many hits.")
+@click.pass_obj
+@reports_errors
+@logs_run("rules")
+def add(obj: Context, name: str, action: str, **conditions: str | int | None) -> None:
+    """Save a rule (replacing one of the same name): ACTION is keep, reject or review."""
+    rule = parse_rule(name, action, **conditions)  # a usage error before the memory is opened
+    memory = obj.memory(graph_warnings=False)
+    require_rules(memory)
+    entry = add_rule(memory, rule)
+    _record(entry.run_id, entry.summary)
+    _echo(f"Saved rule {one_line(rule.name)}: {one_line(rule.describe())} (run {entry.run_id}; "
+          f"undo: nuggets undo {entry.run_id})")
+
+
+@rules.command("remove")
+@click.argument("name")
+@click.pass_obj
+@reports_errors
+@logs_run("rules")
+def remove(obj: Context, name: str) -> None:
+    """Remove the rule of this name."""
+    memory = obj.memory(graph_warnings=False)
+    require_rules(memory)
+    entry = remove_rule(memory, name)
+    _record(entry.run_id, entry.summary)
+    _echo(f"Removed rule {one_line(name)} (run {entry.run_id}; undo: nuggets undo "
+          f"{entry.run_id})")
+
+
+def _record(run_id: str, summary: str) -> None:
+    run = current_run()
+    run.run_id, run.summary, run.undo = run_id, summary, f"nuggets undo {run_id}"
+

@@ -1,0 +1,163 @@
+"""Review rules in the console (docs/REVIEW.md): save a group's or a search's decision as a named
+rule (`s` in the review), and list, edit and remove the rules (`R`). Every save and removal is a
+journaled run of the store, which ctrl+z on the main screen undoes."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from core import NuggetsError, Store
+from core.plans.review_rules import ACTIONS, Rule, add_rule, read_rules, remove_rule
+from core.safeio.inert_text import one_line
+
+from ..safe import block, join, line, notify
+from ..widgets.footer import Footer
+from .confirm import ConfirmScreen, if_yes
+
+
+def save_rule(screen: Widget, memory: Store, rule: Rule) -> bool:
+    """Write the rule as a journaled run; a refusal is one line on the screen."""
+    try:
+        entry = add_rule(memory, rule)
+    except NuggetsError as exc:
+        notify(screen, line(str(exc)), title="Rule not saved", severity="error", timeout=8)
+        return False
+    notify(screen, line(f"Saved rule {rule.name}: {rule.describe()} (run {entry.run_id}; "
+                        "ctrl+z on the main screen undoes it)."), title="Rule saved", timeout=5)
+    return True
+
+
+class SaveRuleScreen(ModalScreen[str | None]):
+    """Names a rule made from the review's decision; dismissed with the name (None: cancel)."""
+
+    DEFAULT_CSS = """
+    SaveRuleScreen { align: center middle; background: $background 60%; }
+    SaveRuleScreen #rule-name { width: 1fr; margin: 0; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="save_rule.cancel"),
+    ]
+
+    def __init__(self, rule: Rule) -> None:
+        super().__init__()
+        self.rule = rule
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(line("Save as a review rule", "bold"), id="dialog-title")
+            yield Static(join(line(self.rule.describe(), "bold"), "\n\n",
+                              block("Every new plan applies it, and daily too; R lists the "
+                                    "rules and changes their action. Name it and press enter:")),
+                         id="dialog-body")
+            yield Input(value=self.rule.name, id="rule-name")
+
+    def on_mount(self) -> None:
+        self.query_one("#rule-name", Input).focus()
+
+    @on(Input.Submitted, "#rule-name")
+    def _named(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class RulesScreen(Screen[None]):
+    """The rules kept for this memory, in the order they apply (the first that matches wins)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "cycle_action", "Action", id="rules.action",
+                tooltip="Change the highlighted rule's action: keep, reject, review"),
+        Binding("d", "remove", "Remove", id="rules.remove",
+                tooltip="Remove the highlighted rule (journaled; ctrl+z undoes it)"),
+        Binding("escape", "back", "Back", id="rules.back", tooltip="Back to the review"),
+    ]
+
+    def __init__(self, memory: Store) -> None:
+        super().__init__()
+        self.memory = memory
+        self.rules: list[Rule] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(line("Review rules: the first that matches a change decides it; your own "
+                          "decision on a change comes first.", "bold"), id="rules-title")
+        yield OptionList(id="rules-list")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._load()
+        self.query_one(OptionList).focus()
+
+    def _load(self, keep: int = 0) -> None:
+        listing = self.query_one(OptionList)
+        listing.clear_options()
+        try:
+            self.rules = read_rules(self.memory.journal_home)[0]
+        except NuggetsError as exc:
+            self.rules = []
+            listing.add_option(Option(line(str(exc), "red"), disabled=True))
+            return
+        for rule in self.rules:
+            listing.add_option(Option(self._row(rule)))
+        if not self.rules:
+            listing.add_option(Option(Text("No rules yet: s in the review saves a group's or a "
+                                           "search's decision as one.", style="dim"),
+                                      disabled=True))
+        elif listing.option_count:
+            listing.highlighted = min(keep, listing.option_count - 1)
+
+    @staticmethod
+    def _row(rule: Rule) -> Text:
+        colour = {"keep": "green", "reject": "red", "review": "yellow"}[rule.action]
+        return join(line(f"{rule.action:<7}", f"bold {colour}"), " ", line(rule.name, "bold"),
+                    "  ", line(rule.describe().split(" when ", 1)[1], "dim"))
+
+    def _current(self) -> tuple[int, Rule] | None:
+        index = self.query_one(OptionList).highlighted
+        if index is None or index >= len(self.rules):
+            return None
+        return index, self.rules[index]
+
+    def action_cycle_action(self) -> None:
+        found = self._current()
+        if found is None:
+            return
+        index, rule = found
+        action = ACTIONS[(ACTIONS.index(rule.action) + 1) % len(ACTIONS)]
+        changed = replace(rule, action=action)
+        if save_rule(self, self.memory, changed):
+            self._load(index)
+
+    def action_remove(self) -> None:
+        found = self._current()
+        if found is None:
+            return
+        index, rule = found
+        body = block(f"Remove the rule {one_line(rule.name)} ({rule.describe()})? Plans made "
+                     "after no longer apply it. Journaled: ctrl+z on the main screen undoes it.")
+        self.app.push_screen(ConfirmScreen("Remove a review rule", body, yes="Remove"),
+                             if_yes(lambda: self._remove(index, rule)))
+
+    def _remove(self, index: int, rule: Rule) -> None:
+        try:
+            entry = remove_rule(self.memory, rule.name)
+        except NuggetsError as exc:
+            notify(self, line(str(exc)), title="Rule not removed", severity="error", timeout=8)
+            return
+        notify(self, line(f"Removed rule {rule.name} (run {entry.run_id})."), timeout=4)
+        self._load(index)
+
+    def action_back(self) -> None:
+        self.dismiss(None)
