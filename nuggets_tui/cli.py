@@ -444,11 +444,19 @@ def log(obj: Context, as_json: bool) -> None:
     """Applied runs, newest first."""
     memory = obj.memory(graph_warnings=False)  # the journal only: no need to read the graph
     entries = memory.log()
-    _tell(memory, memory.promotion_losses())
+    try:  # what the memory's own program did to them since
+        since, unknown = memory.aftermath(entries), []
+    except NuggetsError as exc:  # the journal still lists
+        since, unknown = {}, [f"what changed since each run cannot be told: {exc}"]
+    _tell(memory, [*memory.promotion_losses(), *unknown])
     if as_json:
-        _print_json([e.to_json_dict() for e in entries])
+        _print_json([{**e.to_json_dict(), **({"since": since[e.run_id].to_json()}
+                                            if e.run_id in since else {})} for e in entries])
         return
-    _echo_lines(render.journal_line(e) for e in entries)
+    for entry in entries:
+        _echo(render.journal_line(entry))
+        if entry.run_id in since:
+            _echo(f"  {one_line(since[entry.run_id].line)}")
     if not entries:
         click.echo("No runs applied yet.", err=True)
 

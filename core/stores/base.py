@@ -14,7 +14,7 @@ offer a key or command only when the capability is declared (docs/STORES.md).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Hashable, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +22,7 @@ from typing import Literal, Protocol
 
 from core.browse.shelf import Shelf
 from core.clock import Clock
+from core.journal.aftermath import Aftermath
 from core.journal.entries import JournalHeader
 from core.models import (
     JournalEntry,
@@ -146,6 +147,12 @@ class Writing(Protocol):
                       graph: Graph | None = None) -> tuple[JournalEntry, list[str]]: ...
     def run(self, run_id: str) -> JournalEntry: ...
     def log(self) -> list[JournalHeader]: ...
+
+    def aftermath(self, headers: Sequence[JournalHeader]) -> dict[str, Aftermath]:
+        """What the memory's own program did since to the notes of these runs (headers newest
+        first, as `log()` gives them), by run id; runs it left alone are absent. A store that
+        cannot tell answers none. Reads the notes once: call it once per showing."""
+
     def recover(self) -> list[str]: ...
     def exclusive(self) -> AbstractContextManager[None]: ...
 

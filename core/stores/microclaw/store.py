@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Collection, Hashable, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from core.browse.shelf import Shelf
 from core.clock import Clock, system_clock, to_iso
 from core.errors import GraphError, MicroClawError, NuggetsError, reason_of
 from core.gc_pause import paused_gc
+from core.journal.aftermath import Aftermath
 from core.journal.entries import JournalHeader
 from core.models import (
     JournalEntry,
@@ -52,10 +53,11 @@ from core.stores.microclaw.paths import (
 from core.stores.microclaw.promote import DEFAULT_THRESHOLD, plan_file, targets
 from core.stores.microclaw.rows import read_graph, row_id, scope_of
 from core.stores.microclaw.rules import plan_decided, plan_maintenance
-from core.stores.microclaw.runs import MicroClawRuns
+from core.stores.microclaw.runs import MicroClawRuns, plan_row, row_id_of, tampered
 from core.stores.microclaw.schema import BUSY_TIMEOUT_S, read_only
+from core.stores.microclaw.since import aftermaths, newest_images
 from core.stores.microclaw.topics import microclaw_tokens, microclaw_topic
-from core.stores.microclaw.write import COMPARED
+from core.stores.microclaw.write import COMPARED, Row, read_rows
 
 CHUNK = 10_000
 
@@ -75,6 +77,7 @@ class MicroClawStore:
         self.promotion_runs: list[JournalEntry] = []  # the runs of the last promote_now
         self.allow_contact = False  # True: promote contact details ($NUGGETS_ALLOW_CONTACT too)
         self._opened: Graph | None = None
+        self._run_rows: dict[str, Mapping[int, Row] | None] = {}  # committed runs never change
 
     @property
     def graph_path(self) -> Path:
@@ -229,6 +232,29 @@ class MicroClawStore:
 
     def log(self) -> list[JournalHeader]:
         return self._runs.log()
+
+    def aftermath(self, headers: Sequence[JournalHeader]) -> dict[str, Aftermath]:
+        """What the bot did since to the rows of these runs (since.py), in one read of those
+        rows; each run's rows are read from the journal once per store."""
+        latest = newest_images(headers, self._rows_of)
+        if not latest:
+            return {}
+        with read_only(self.graph_path, self.busy_timeout) as conn:
+            current = read_rows(conn, list(latest))
+        return aftermaths(latest, current)
+
+    def _rows_of(self, run_id: str) -> Mapping[int, Row] | None:
+        """The rows a run left, as its journal entry says (None: it cannot be read, or was
+        edited since, so it says nothing true)."""
+        if run_id not in self._run_rows:
+            try:
+                entry = self._runs.run(run_id)
+                rows = None if tampered(entry) else {
+                    row_id_of(key): plan_row(after) for key, after in entry.after.items()}
+            except NuggetsError:
+                rows = None
+            self._run_rows[run_id] = rows
+        return self._run_rows[run_id]
 
     def recover(self) -> list[str]:
         """Settle what an interrupted run left (see runs.py); says what it did."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Collection, Hashable, Iterable, Iterator
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from core.browse.shelf import Shelf
@@ -21,6 +21,7 @@ from core.errors import (
     reason_of,
 )
 from core.gc_pause import paused_gc
+from core.journal.aftermath import Aftermath
 from core.journal.entries import (
     JournalHeader,
     Pending,
@@ -445,6 +446,9 @@ class NuggetsStore:
     def run(self, run_id: str) -> JournalEntry:
         """One applied run whole (its note images too), checked before it is trusted."""
         return read_entry(self.home, run_id, self.files)
+
+    def aftermath(self, headers: Sequence[JournalHeader]) -> dict[str, Aftermath]:
+        return {}  # what the agent changed since shows when a run is undone (undo_blockers)
 
     def log(self) -> list[JournalHeader]:
         """The applied runs, newest first (headers only); an entry that cannot be read is

@@ -6,12 +6,13 @@ purifier's own runs are its maintenance."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Collection, Hashable, Iterable, Iterator
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from core.browse.shelf import Shelf
 from core.clock import Clock, system_clock, to_iso
 from core.errors import NuggetsError
+from core.journal.aftermath import Aftermath
 from core.journal.entries import JournalHeader
 from core.models import (
     JournalEntry,
@@ -165,6 +166,9 @@ class PurifierStore:
         return False
 
     # -- the journal: the purifier's runs; writes refused ---------------------------------------
+
+    def aftermath(self, headers: Sequence[JournalHeader]) -> dict[str, Aftermath]:
+        return {}  # the purifier's runs are its own: nothing of ours to tell about
 
     def log(self) -> list[JournalHeader]:
         """The purifier's runs from the shared memory-log, newest first."""
