@@ -18,6 +18,7 @@ from core import NuggetsError, Store, UndoConflictError
 from core.browse.overview_stats import Overview, overview
 from core.browse.shelf import NuggetSummary, Shelf
 from core.browse.sort_orders import LABELS, NoteOrder, OrderedNotes, next_order
+from core.journal.aftermath import Aftermath
 from core.journal.history import last_undoable
 from core.models import JournalEntry, Plan, RawNote
 from core.notes import fields
@@ -108,6 +109,10 @@ class MainScreen(Screen[None]):
         self._reading = True  # the first whole read of the file is under way
         self._keys_state: tuple[bool, bool] = (False, False)
         self.prepared_plan: Plan | None = None  # the capped dry run of every nugget, made ahead
+        # what the memory's own program did since to our runs' notes: per note, and the line
+        # last told about the newest run (told once)
+        self.since_notes: dict[str, str] = {}
+        self._since_told = ""
 
     def compose(self) -> ComposeResult:
         home = shown_path(self.memory.home)
@@ -167,6 +172,7 @@ class MainScreen(Screen[None]):
         call(self._loaded, Loaded(shelf, nuggets, stamp, view, rows), quiet, settled)
         shelf.prepare()
         call(self._prepared, shelf, overview(nuggets, shelf.notes))
+        self._read_since(shelf)
         try:
             plan = self.memory.plan(graph=shelf.graph)
         except NuggetsError:
@@ -174,6 +180,28 @@ class MainScreen(Screen[None]):
         if plan is not None:
             call(self._planned_ahead, shelf, plan)
         call(self._judge, shelf)
+
+    def _read_since(self, shelf: Shelf) -> None:
+        """What was done since to our runs' notes (in the load's thread): each note's remark
+        for its detail, and one notice when the newest run's notes were changed."""
+        try:
+            headers = self.memory.log()
+            since = self.memory.aftermath(headers)
+        except NuggetsError:
+            return  # the history and `u` say what is wrong with the journal
+        newest = since.get(headers[0].run_id) if headers else None
+        self.app.call_from_thread(self._since_read, shelf, since, newest)
+
+    def _since_read(self, shelf: Shelf, since: dict[str, Aftermath],
+                    newest: Aftermath | None) -> None:
+        if shelf is not self.shelf:
+            return
+        self.since_notes = {n: said for a in since.values() for n, said in a.notes.items()}
+        self._refresh_detail()
+        told = f"Run {newest.run_id}: {newest.line} (l: the run history)" if newest else ""
+        if told and told != self._since_told:
+            notify(self, told, title="Since the last run", severity="warning", timeout=12)
+        self._since_told = told
 
     @work(thread=True, exclusive=True, group="judge", description="_judge")
     def _judge(self, shelf: Shelf) -> None:
@@ -337,7 +365,7 @@ class MainScreen(Screen[None]):
         else:
             verdict = self.verdicts.get(note["id"]) if note and self.verdicts else None
             pane.show(shelf.detail(note["id"], backlinks=shelf.prepared) if note else None,
-                      verdict=verdict)
+                      verdict=verdict, remark=self.since_notes.get(note["id"]) if note else None)
 
     @on(OptionList.OptionHighlighted, "#nuggets")
     def _nugget_chosen(self, event: OptionList.OptionHighlighted) -> None:
