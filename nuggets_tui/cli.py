@@ -373,13 +373,19 @@ def _say_unused_allowances(plan: PromotionPlan, allow: tuple[str, ...]) -> None:
 
 @main.command()
 @click.argument("note_ids", nargs=-1, required=True)
+@click.option("--raise-confidence", "lift", is_flag=True,
+              help="Also raise what keeps a note out of the agent's context, in the same run "
+                   "(MicroClaw: a confidence below 0.45, the least its prompt takes, raised "
+                   "to 0.45); undo puts it back.")
 @click.pass_obj
 @reports_errors
 @logs_run("unhide")
-def unhide(obj: Context, note_ids: tuple[str, ...]) -> None:
+def unhide(obj: Context, note_ids: tuple[str, ...], lift: bool) -> None:
     """Bring archived notes back."""
     memory = obj.memory(needs_graph=True)
-    entry = memory.unhide(note_ids)
+    if lift and not memory.unhide_outlook(note_ids).lift:
+        _echo("nuggets: --raise-confidence: nothing to raise for these notes", err=True)
+    entry = memory.unhide(note_ids, lift)
     _record_entry(entry, "unhidden")
     _echo(f"Unhid {counted(len(entry.after), 'note')} (run {entry.run_id})" if entry
           else "Those notes are already visible; nothing written.")

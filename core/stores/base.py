@@ -60,6 +60,15 @@ class StoreWords:
 
 
 @dataclass(frozen=True)
+class UnhideOutlook:
+    """What bringing notes back leads to, as the store tells before it writes."""
+
+    warnings: tuple[str, ...] = ()  # what will become of them after, one line each
+    # what the same run can also write so the agent uses them, as a choice's label ("": none)
+    lift: str = ""
+
+
+@dataclass(frozen=True)
 class NoteColumn:
     """One column of the notes table between the title and the verdict."""
 
@@ -140,7 +149,12 @@ class Writing(Protocol):
     def reflect(self, nugget_name: str | None = None, limit: int | None = None,
                 uncapped: bool = False,
                 also: Collection[str] = ()) -> tuple[Plan, JournalEntry | None]: ...
-    def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None: ...
+    def unhide(self, note_ids: Iterable[str], lift: bool = False) -> JournalEntry | None:
+        """Bring archived notes back; `lift`: also what `unhide_outlook` offers, same run."""
+
+    def unhide_outlook(self, note_ids: Iterable[str], lift: bool = False) -> UnhideOutlook:
+        """What unhiding these notes (with the lift or not) leads to; writes nothing."""
+
     def archive(self, note_ids: Iterable[str]) -> JournalEntry | None: ...
     def undo(self, run_id: str) -> JournalEntry: ...
     def undo_blockers(self, run_id: str,

@@ -1,21 +1,27 @@
-"""`nuggets --microclaw DIR log`: what the bot did since to each run's rows (the bot's writes
-are its own SQL: tests/support/microclaw_bot.py)."""
+"""`nuggets --microclaw DIR log`: what the bot did since to each run's rows; `unhide`: what the
+bot will do to a row brought back, and its confidence raised in the same run (the bot's writes are
+its own SQL: tests/support/microclaw_bot.py)."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 from click.testing import CliRunner
 
+from core.stores.microclaw.generate import Row
+from core.stores.microclaw.paths import database_path
 from nuggets_tui.cli import main
 from tests.support.microclaw_bot import (
+    bot,
     bot_archives,
     bot_deletes_expired,
     bot_matches,
     bot_sees,
     data_dir_of,
 )
+from tests.support.microclaw_support import ago, data_dir_with
 
 ENV = {"NUGGETS_NOW": "2026-11-24T09:00:00Z", "NUGGETS_JOURNAL_KEEP": "100"}
 
@@ -62,3 +68,54 @@ def test_our_own_unhide_of_an_archived_row_is_not_the_bots(tmp_path: Path) -> No
     run(data_dir, "unhide", "mc-2")
     _, out, _ = run(data_dir, "log")
     assert "brought back" not in out and len(out.splitlines()) == 2
+
+
+def archive_low(data_dir: Path, row_id: int, confidence: float) -> None:
+    bot(data_dir, "UPDATE memories SET confidence = ? WHERE id = ?", confidence, row_id)
+    bot_archives(data_dir, row_id)
+
+
+def confidence(data_dir: Path, row_id: int) -> tuple[float, int]:
+    conn = sqlite3.connect(database_path(data_dir))
+    try:
+        return conn.execute("SELECT confidence, is_archived FROM memories WHERE id = ?",
+                            (row_id,)).fetchone()
+    finally:
+        conn.close()
+
+
+def test_unhide_raise_confidence_lifts_it_to_the_prompts_floor_and_undo_puts_it_back(
+        tmp_path: Path) -> None:
+    data_dir = data_dir_of(tmp_path)
+    archive_low(data_dir, 2, 0.3)
+    code, out, err = run(data_dir, "unhide", "mc-2")
+    assert code == 0 and "mc-2: confidence below 0.45" in err
+    assert confidence(data_dir, 2) == (0.3, 0)
+    archive_low(data_dir, 2, 0.3)
+    code, out, err = run(data_dir, "unhide", "mc-2", "--raise-confidence")
+    assert code == 0 and "below 0.45" not in err
+    assert confidence(data_dir, 2) == (0.45, 0)
+    run_id = out.split("(run ", 1)[1].split(")")[0]
+    assert "confidence raised to 0.45 for mc-2" in run(data_dir, "log")[1]
+    assert run(data_dir, "undo", run_id)[0] == 0
+    assert confidence(data_dir, 2) == (0.3, 1)
+
+
+def test_raise_confidence_with_nothing_to_raise_says_so_and_unhides(tmp_path: Path) -> None:
+    data_dir = data_dir_of(tmp_path)
+    archive_low(data_dir, 2, 0.8)
+    code, _, err = run(data_dir, "unhide", "mc-2", "--raise-confidence")
+    assert code == 0 and "nothing to raise" in err
+    assert confidence(data_dir, 2) == (0.8, 0)
+
+
+def test_unhide_tells_when_the_bots_global_cap_archives_the_row_again(tmp_path: Path) -> None:
+    rows = [Row(content=f"a global fact number {i} about the fleet", confidence=c,
+                created_at=ago(10), updated_at=ago(5), last_seen_at=ago(2))
+            for i, c in ((1, 0.9), (2, 0.9), (3, 0.6))]
+    data_dir = data_dir_with(tmp_path, rows)
+    (data_dir / "microclaw.config.yaml").write_text("memory_max_global_entries: 2\n")
+    bot_archives(data_dir, 3)
+    code, _, err = run(data_dir, "unhide", "mc-3")
+    assert code == 0 and confidence(data_dir, 3)[1] == 0
+    assert "mc-3 once back: bot step 'global cap'" in err

@@ -36,9 +36,10 @@ from core.review.contradictions import TopicRules
 from core.safeio.file_stamp import FileStamp
 from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
 from core.safeio.scope_folder import PromotionRefused, refusal
-from core.stores.base import Capability
+from core.stores.base import Capability, UnhideOutlook
 from core.stores.microclaw import presentation
 from core.stores.microclaw.config import read_config
+from core.stores.microclaw.outlook import outlook
 from core.stores.microclaw.paths import (
     GLOBAL_NUGGET,
     MemoryFile,
@@ -57,7 +58,7 @@ from core.stores.microclaw.runs import MicroClawRuns, plan_row, row_id_of, tampe
 from core.stores.microclaw.schema import BUSY_TIMEOUT_S, read_only
 from core.stores.microclaw.since import aftermaths, newest_images
 from core.stores.microclaw.topics import microclaw_tokens, microclaw_topic
-from core.stores.microclaw.write import COMPARED, Row, read_rows
+from core.stores.microclaw.write import COMPARED, PROMPT_CONFIDENCE, Row, read_rows
 
 CHUNK = 10_000
 
@@ -297,8 +298,23 @@ class MicroClawStore:
                 also: Collection[str] = ()) -> tuple[Plan, JournalEntry | None]:
         return self._runs.reflect(lambda: self.plan(nugget_name, limit, uncapped), also)
 
-    def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
-        return self._runs.unhide(note_ids)
+    def unhide(self, note_ids: Iterable[str], lift: bool = False) -> JournalEntry | None:
+        """Bring rows back (`lift`: their confidence raised to the prompt's 0.45 in the same
+        run); what the bot's next ticks will do to them goes to the notices."""
+        ids = list(note_ids)
+        told = self.unhide_outlook(ids, lift).warnings
+        entry = self._runs.unhide(ids, PROMPT_CONFIDENCE if lift else None)
+        self.notices += [w for w in told if w not in self.notices]
+        return entry
+
+    def unhide_outlook(self, note_ids: Iterable[str], lift: bool = False) -> UnhideOutlook:
+        """Rows below the prompt's confidence (the lift offered), and what the bot's rules
+        would do to the rows once back (outlook.py); writes nothing."""
+        graph = self.read()
+        config, said = read_config(self.home, os.environ)
+        self.notices += [m for m in said if m not in self.notices]
+        activity = (graph.doc.get("microclaw") or {}).get("activity") or {}
+        return outlook(graph.notes, note_ids, self.clock(), config, activity, lift)
 
     def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:
         return self._runs.archive(note_ids)

@@ -79,7 +79,7 @@ from core.review.contradictions import TopicRules
 from core.review.decisions import SETTLED_FILE, read_settled, standing_apart
 from core.safeio.file_stamp import FileStamp
 from core.safeio.scope_folder import PromotionRefused, refusal
-from core.stores.base import Capability
+from core.stores.base import Capability, UnhideOutlook
 from core.stores.nuggets import presentation
 from core.stores.nuggets.fact_files import SUFFIXES as FACT_SUFFIXES
 from core.stores.nuggets.fact_files import (
@@ -340,8 +340,12 @@ class NuggetsStore:
 
     # -- recovery -----------------------------------------------------------------------------
 
-    def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
-        """Bring archived notes back; visible ones are left as they are."""
+    def unhide_outlook(self, note_ids: Iterable[str], lift: bool = False) -> UnhideOutlook:
+        return UnhideOutlook()  # a note brought back stays, and is used as it is
+
+    def unhide(self, note_ids: Iterable[str], lift: bool = False) -> JournalEntry | None:
+        """Bring archived notes back; visible ones are left as they are (a visible note is
+        used as it is: there is nothing to lift)."""
         return self._set_archived(note_ids, archived=False)
 
     def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:

@@ -27,7 +27,7 @@ from core.notes.snapshot import Graph, fingerprint
 from core.promotion.candidates import refused_plan
 from core.review.contradictions import TopicRules
 from core.safeio.file_stamp import FileStamp
-from core.stores.base import Capability
+from core.stores.base import Capability, UnhideOutlook
 from core.stores.purifier import paths, presentation
 from core.stores.purifier.artifacts import Artifacts, read_artifacts
 from core.stores.purifier.health import health_lines
@@ -191,7 +191,10 @@ class PurifierStore:
                 also: Collection[str] = ()) -> tuple[Plan, JournalEntry | None]:
         raise refuse("reflect --apply")
 
-    def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
+    def unhide_outlook(self, note_ids: Iterable[str], lift: bool = False) -> UnhideOutlook:
+        return UnhideOutlook()  # nothing is unhidden here
+
+    def unhide(self, note_ids: Iterable[str], lift: bool = False) -> JournalEntry | None:
         raise refuse("unhide")
 
     def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:
