@@ -25,6 +25,7 @@ from core.notes import fields
 from core.notes.snapshot import Graph
 from core.review.verdicts import VERDICTS, Verdict, judge
 from core.safeio.inert_text import one_line
+from core.stores.base import UnhideOutlook
 
 from ..safe import counted, join, line, notify, shown_path
 from ..widgets.busy import Busy
@@ -35,7 +36,7 @@ from ..widgets.nugget_list import NuggetList
 from ..widgets.overview import OverviewPanel
 from ..widgets.secret_mark import SecretMarks
 from ..widgets.virtual_table import VirtualTable
-from .confirm import ConfirmScreen, if_yes
+from .confirm import ChoiceScreen, ConfirmScreen, if_yes
 
 BLOCKERS_SHOWN = 20  # notes named in the dialog when an undo is blocked
 CHANGED_SHOWN = 5  # notes a run changed, named in its undo's confirmation
@@ -537,12 +538,37 @@ class MainScreen(Screen[None]):
         note = self.current_note
         if note is None or not fields.hidden(note):
             return
-        self._unhide(note)
+        self._unhide_outlook(note)
+
+    @work(thread=True, exclusive=True, group="write", description="_unhide_outlook")
+    def _unhide_outlook(self, note: RawNote) -> None:
+        """What unhiding leads to, read aside: a lift the store offers is asked about."""
+        try:
+            outlook = self.memory.unhide_outlook([note["id"]])
+        except NuggetsError:
+            outlook = UnhideOutlook()  # the unhide itself says what is wrong
+        self.app.call_from_thread(self._ask_unhide, note, outlook)
+
+    def _ask_unhide(self, note: RawNote, outlook: UnhideOutlook) -> None:
+        if not outlook.lift:
+            self._unhide(note)
+            return
+        title = fields.text(note, "title") or note["id"]
+        body = join("Bring back “", line(title), "” (", line(note["id"]), ")?\n\n",
+                    *(join(line(w), "\n") for w in outlook.warnings),
+                    "\nThe same run can ", line(outlook.lift), "; undo puts it back.")
+        choices = [("r", "Unhide and raise", "lift"), ("u", "Unhide only", "plain")]
+
+        def answered(choice: str | None) -> None:
+            if choice:
+                self._unhide(note, choice == "lift")
+
+        self.app.push_screen(ChoiceScreen("Unhide this note", body, choices), answered)
 
     @work(thread=True, exclusive=True, group="write", description="_unhide")
-    def _unhide(self, note: RawNote) -> None:
+    def _unhide(self, note: RawNote, lift: bool = False) -> None:
         try:
-            entry = self.memory.unhide([note["id"]])
+            entry = self.memory.unhide([note["id"]], lift)
         except NuggetsError as exc:
             self.app.call_from_thread(self._failed, "Could not unhide", str(exc))
             return

@@ -5,20 +5,19 @@ its own SQL: tests/support/microclaw_bot.py)."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from core.stores.microclaw.generate import Row
-from core.stores.microclaw.paths import database_path
 from nuggets_tui.cli import main
 from tests.support.microclaw_bot import (
-    bot,
+    archive_low,
     bot_archives,
     bot_deletes_expired,
     bot_matches,
     bot_sees,
+    confidence,
     data_dir_of,
 )
 from tests.support.microclaw_support import ago, data_dir_with
@@ -68,20 +67,6 @@ def test_our_own_unhide_of_an_archived_row_is_not_the_bots(tmp_path: Path) -> No
     run(data_dir, "unhide", "mc-2")
     _, out, _ = run(data_dir, "log")
     assert "brought back" not in out and len(out.splitlines()) == 2
-
-
-def archive_low(data_dir: Path, row_id: int, confidence: float) -> None:
-    bot(data_dir, "UPDATE memories SET confidence = ? WHERE id = ?", confidence, row_id)
-    bot_archives(data_dir, row_id)
-
-
-def confidence(data_dir: Path, row_id: int) -> tuple[float, int]:
-    conn = sqlite3.connect(database_path(data_dir))
-    try:
-        return conn.execute("SELECT confidence, is_archived FROM memories WHERE id = ?",
-                            (row_id,)).fetchone()
-    finally:
-        conn.close()
 
 
 def test_unhide_raise_confidence_lifts_it_to_the_prompts_floor_and_undo_puts_it_back(

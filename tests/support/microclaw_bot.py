@@ -50,6 +50,20 @@ def bot_sees(data_dir: Path, row_id: int) -> None:
         "WHERE id = ?3", BOT_NOW, 0.55, row_id)
 
 
+def archive_low(data_dir: Path, row_id: int, confidence: float) -> None:
+    bot(data_dir, "UPDATE memories SET confidence = ? WHERE id = ?", confidence, row_id)
+    bot_archives(data_dir, row_id)
+
+
+def confidence(data_dir: Path, row_id: int) -> tuple[float, int]:
+    conn = sqlite3.connect(database_path(data_dir))
+    try:
+        return conn.execute("SELECT confidence, is_archived FROM memories WHERE id = ?",
+                            (row_id,)).fetchone()
+    finally:
+        conn.close()
+
+
 def data_dir_of(tmp_path: Path, count: int = 6) -> Path:
     """A data dir with `count` active rows of one chat, none of which the bot's rules touch."""
     rows = [Row(content=f"the user keeps fact number {i} about deployments", chat=CHAT,
