@@ -193,7 +193,8 @@ class Promoting(Protocol):
         """Every file promotion would edit, one plan each (Nuggets: MEMORY.md alone)."""
 
     def promotion_file_for(self, nugget: str | None) -> Path | None:
-        """The file a promotion of this nugget's notes writes (None: the store's default)."""
+        """The file a promotion of this nugget's notes writes (None: the store's default);
+        a `NuggetsError` of one line when no file can take them."""
 
     def promotion_losses(self) -> list[str]:
         """What the promotion files lost since our newest run on each (another program, the

@@ -50,6 +50,7 @@ from core.stores.microclaw.paths import (
     journal_home,
     runtime_dir,
     scope_files,
+    target_problem,
 )
 from core.stores.microclaw.promote import DEFAULT_THRESHOLD, plan_file, targets
 from core.stores.microclaw.rows import read_graph, row_id, scope_of
@@ -141,12 +142,19 @@ class MicroClawStore:
         return found if target is None or target in found else [*found, target]
 
     def promotion_file_for(self, nugget: str | None) -> Path | None:
+        """The AGENTS.md the bot reads for the chat; a chat whose file cannot be named (no
+        channel, or one no folder can have) is refused in one line, not sent to the global
+        file."""
         if not nugget or nugget == GLOBAL_NUGGET:
             return None
         try:
-            return agents_md_target(self.home, self.scope(nugget))
+            scope = self.scope(nugget)
         except GraphError:
             return None
+        target = agents_md_target(self.home, scope)
+        if target is None:
+            raise MicroClawError(target_problem(scope) or f"{nugget}: not promoted")
+        return target
 
     def now(self) -> str:
         return to_iso(self.clock())
