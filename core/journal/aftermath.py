@@ -25,6 +25,7 @@ class Aftermath:
     line: str = ""  # how the store says all of it, one line in its own words
     # per note, what the store says of it (for the note's detail)
     notes: dict[str, str] = field(default_factory=dict)
+    newest: bool = False  # the run is the newest of the journal
 
     def to_json(self) -> dict[str, list[str] | str]:
         return {"deleted": list(self.deleted), "archived": list(self.archived),

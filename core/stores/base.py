@@ -162,10 +162,12 @@ class Writing(Protocol):
     def run(self, run_id: str) -> JournalEntry: ...
     def log(self) -> list[JournalHeader]: ...
 
-    def aftermath(self, headers: Sequence[JournalHeader]) -> dict[str, Aftermath]:
+    def aftermath(self, headers: Sequence[JournalHeader] | None = None,
+                  ) -> dict[str, Aftermath]:
         """What the memory's own program did since to the notes of these runs (headers newest
-        first, as `log()` gives them), by run id; runs it left alone are absent. A store that
-        cannot tell answers none. Reads the notes once: call it once per showing."""
+        first, as `log()` gives them; None: the whole journal, read without notices), by run
+        id; runs it left alone are absent. A store that cannot tell answers none. Reads the
+        notes once: call it once per showing."""
 
     def recover(self) -> list[str]: ...
     def exclusive(self) -> AbstractContextManager[None]: ...

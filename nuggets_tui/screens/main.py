@@ -185,12 +185,11 @@ class MainScreen(Screen[None]):
     def _read_since(self, shelf: Shelf) -> None:
         """What was done since to our runs' notes (in the load's thread): each note's remark
         for its detail, and one notice when the newest run's notes were changed."""
-        try:
-            headers = self.memory.log()
-            since = self.memory.aftermath(headers)
+        try:  # the journal read quietly: an unreadable entry is the history's to tell
+            since = self.memory.aftermath()
         except NuggetsError:
-            return  # the history and `u` say what is wrong with the journal
-        newest = since.get(headers[0].run_id) if headers else None
+            return  # the history and ctrl+z say what is wrong with the journal
+        newest = next((found for found in since.values() if found.newest), None)
         self.app.call_from_thread(self._since_read, shelf, since, newest)
 
     def _since_read(self, shelf: Shelf, since: dict[str, Aftermath],

@@ -61,9 +61,10 @@ def what_became(row: Row | None, image: Row) -> tuple[str, list[str]] | None:
     return ("changed", changed) if changed else None
 
 
-def aftermaths(latest: Mapping[int, tuple[str, Row]],
-               current: Mapping[int, Row]) -> dict[str, Aftermath]:
-    """Each run whose rows the bot changed since, by run id (pure)."""
+def aftermaths(latest: Mapping[int, tuple[str, Row]], current: Mapping[int, Row],
+               newest: str | None = None) -> dict[str, Aftermath]:
+    """Each run whose rows the bot changed since, by run id; `newest`: the journal's newest
+    run (pure)."""
     found: dict[str, dict[str, list[str]]] = {}
     notes: dict[str, dict[str, str]] = {}
     for number, (run_id, image) in sorted(latest.items()):
@@ -80,7 +81,8 @@ def aftermaths(latest: Mapping[int, tuple[str, Row]],
                               archived=tuple(kinds.get("archived", ())),
                               restored=tuple(kinds.get("restored", ())),
                               changed=tuple(kinds.get("changed", ())),
-                              line=said(kinds), notes=notes.get(run_id, {}))
+                              line=said(kinds), notes=notes.get(run_id, {}),
+                              newest=run_id == newest)
             for run_id, kinds in found.items()}
 
 

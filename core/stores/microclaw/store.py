@@ -17,7 +17,7 @@ from core.clock import Clock, system_clock, to_iso
 from core.errors import GraphError, MicroClawError, NuggetsError, reason_of
 from core.gc_pause import paused_gc
 from core.journal.aftermath import Aftermath
-from core.journal.entries import JournalHeader
+from core.journal.entries import JournalHeader, read_headers
 from core.models import (
     JournalEntry,
     JournalKind,
@@ -242,15 +242,18 @@ class MicroClawStore:
     def log(self) -> list[JournalHeader]:
         return self._runs.log()
 
-    def aftermath(self, headers: Sequence[JournalHeader]) -> dict[str, Aftermath]:
+    def aftermath(self, headers: Sequence[JournalHeader] | None = None,
+                  ) -> dict[str, Aftermath]:
         """What the bot did since to the rows of these runs (since.py), in one read of those
         rows; each run's rows are read from the journal once per store."""
+        if headers is None:
+            headers = read_headers(self.journal_home, self._runs.files)[0]
         latest = newest_images(headers, self._rows_of)
         if not latest:
             return {}
         with read_only(self.graph_path, self.busy_timeout) as conn:
             current = read_rows(conn, list(latest))
-        return aftermaths(latest, current)
+        return aftermaths(latest, current, headers[0].run_id)
 
     def _rows_of(self, run_id: str) -> Mapping[int, Row] | None:
         """The rows a run left, as its journal entry says (None: it cannot be read, or was

@@ -451,7 +451,8 @@ class NuggetsStore:
         """One applied run whole (its note images too), checked before it is trusted."""
         return read_entry(self.home, run_id, self.files)
 
-    def aftermath(self, headers: Sequence[JournalHeader]) -> dict[str, Aftermath]:
+    def aftermath(self, headers: Sequence[JournalHeader] | None = None,
+                  ) -> dict[str, Aftermath]:
         return {}  # what the agent changed since shows when a run is undone (undo_blockers)
 
     def log(self) -> list[JournalHeader]:

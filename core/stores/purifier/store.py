@@ -167,7 +167,8 @@ class PurifierStore:
 
     # -- the journal: the purifier's runs; writes refused ---------------------------------------
 
-    def aftermath(self, headers: Sequence[JournalHeader]) -> dict[str, Aftermath]:
+    def aftermath(self, headers: Sequence[JournalHeader] | None = None,
+                  ) -> dict[str, Aftermath]:
         return {}  # the purifier's runs are its own: nothing of ours to tell about
 
     def log(self) -> list[JournalHeader]:
