@@ -520,7 +520,8 @@ class MainScreen(Screen[None]):
     def _current_graph(self) -> Graph | None:
         """The graph as loaded, while the file on disk is still that version (by its stat);
         planning from it saves reading a large file again."""
-        if self.shelf is None or self.memory.stamp() != self.stamp:
+        # A reload under way has taken the new stamp already, not yet the new notes.
+        if self.shelf is None or self.workers_busy("load") or self.memory.stamp() != self.stamp:
             return None
         return self.shelf.graph
 
