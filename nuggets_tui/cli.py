@@ -455,14 +455,20 @@ def _say_unused_allowances(plan: PromotionPlan, allow: tuple[str, ...]) -> None:
 @main.command()
 @click.argument("note_ids", nargs=-1, required=True)
 @_kind_options("unhide")
+@click.option("--raise-confidence", "lift", is_flag=True,
+              help="Also raise what keeps a note out of the agent's context, in the same run "
+                   "(MicroClaw: a confidence below 0.45, the least its prompt takes, raised "
+                   "to 0.45); undo puts it back.")
 @click.pass_obj
 @reports_errors
 @logs_run("unhide")
-def unhide(obj: Context, note_ids: tuple[str, ...], **kind_options: Any) -> None:
+def unhide(obj: Context, note_ids: tuple[str, ...], lift: bool, **kind_options: Any) -> None:
     """Bring archived notes back."""
     _take_options(obj, kind_options)
     memory = obj.memory(needs_graph=True)
-    entry = memory.unhide(note_ids)
+    if lift and not memory.unhide_outlook(note_ids).lift:
+        _echo("nuggets: --raise-confidence: nothing to raise for these notes", err=True)
+    entry = memory.unhide(note_ids, lift)
     _record_entry(entry, "unhidden")
     if entry is not None and entry.file_name is not None:  # written into a file instead
         _echo_lines(render.file_diff(entry))
@@ -533,11 +539,19 @@ def log(obj: Context, as_json: bool) -> None:
     """Applied runs, newest first."""
     memory = obj.memory(graph_warnings=False)  # the journal only: no need to read the graph
     entries = memory.log()
-    _tell(memory, memory.promotion_losses())
+    try:  # what the memory's own program did to them since
+        since, unknown = memory.aftermath(entries), []
+    except NuggetsError as exc:  # the journal still lists
+        since, unknown = {}, [f"what changed since each run cannot be told: {exc}"]
+    _tell(memory, [*memory.promotion_losses(), *unknown])
     if as_json:
-        _print_json([e.to_json_dict() for e in entries])
+        _print_json([{**e.to_json_dict(), **({"since": since[e.run_id].to_json()}
+                                            if e.run_id in since else {})} for e in entries])
         return
-    _echo_lines(render.journal_line(e) for e in entries)
+    for entry in entries:
+        _echo(render.journal_line(entry))
+        if entry.run_id in since:
+            _echo(f"  {one_line(since[entry.run_id].line)}")
     if not entries:
         click.echo("No runs applied yet.", err=True)
 

@@ -14,7 +14,7 @@ offer a key or command only when the capability is declared (docs/STORES.md).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Hashable, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +22,7 @@ from typing import Literal, Protocol
 
 from core.browse.shelf import Shelf
 from core.clock import Clock
+from core.journal.aftermath import Aftermath
 from core.journal.entries import JournalHeader
 from core.models import (
     JournalEntry,
@@ -69,6 +70,15 @@ class StoreWords:
     applied_elsewhere: str = ""
     # What the console asks for when a note is restored into a file (capability "restore")
     restore_prompt: str = ""
+
+
+@dataclass(frozen=True)
+class UnhideOutlook:
+    """What bringing notes back leads to, as the store tells before it writes."""
+
+    warnings: tuple[str, ...] = ()  # what will become of them after, one line each
+    # what the same run can also write so the agent uses them, as a choice's label ("": none)
+    lift: str = ""
 
 
 @dataclass(frozen=True)
@@ -158,13 +168,26 @@ class Writing(Protocol):
                 choose: Chooser | None = None) -> tuple[Plan, JournalEntry | None]:
         """Plan and apply in one go; `choose`: which of each plan's changes to apply (default:
         those kept unasked, and those left out by default that name a note of `also`)."""
-    def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None: ...
+    def unhide(self, note_ids: Iterable[str], lift: bool = False) -> JournalEntry | None:
+        """Bring archived notes back; `lift`: also what `unhide_outlook` offers, same run."""
+
+    def unhide_outlook(self, note_ids: Iterable[str], lift: bool = False) -> UnhideOutlook:
+        """What unhiding these notes (with the lift or not) leads to; writes nothing."""
+
     def archive(self, note_ids: Iterable[str]) -> JournalEntry | None: ...
     def undo(self, run_id: str) -> JournalEntry: ...
     def undo_blockers(self, run_id: str,
                       graph: Graph | None = None) -> tuple[JournalEntry, list[str]]: ...
     def run(self, run_id: str) -> JournalEntry: ...
     def log(self) -> list[JournalHeader]: ...
+
+    def aftermath(self, headers: Sequence[JournalHeader] | None = None,
+                  ) -> dict[str, Aftermath]:
+        """What the memory's own program did since to the notes of these runs (headers newest
+        first, as `log()` gives them; None: the whole journal, read without notices), by run
+        id; runs it left alone are absent. A store that cannot tell answers none. Reads the
+        notes once: call it once per showing."""
+
     def recover(self) -> list[str]: ...
     def exclusive(self) -> AbstractContextManager[None]: ...
 
@@ -191,7 +214,8 @@ class Promoting(Protocol):
         """Every file promotion would edit, one plan each (Nuggets: MEMORY.md alone)."""
 
     def promotion_file_for(self, nugget: str | None) -> Path | None:
-        """The file a promotion of this nugget's notes writes (None: the store's default)."""
+        """The file a promotion of this nugget's notes writes (None: the store's default);
+        a `NuggetsError` of one line when no file can take them."""
 
     def promotion_losses(self) -> list[str]:
         """What the promotion files lost since our newest run on each (another program, the

@@ -1,4 +1,4 @@
-"""A yes/no question before anything is written."""
+"""Questions before anything is written: yes or no, or one of several ways to go on."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -55,3 +56,46 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def action_answer(self, value: bool) -> None:
         self.dismiss(value)
+
+
+class ChoiceScreen(ModalScreen[str | None]):
+    """A question with more than one way to go on: each choice a button with its own key;
+    dismissed with the chosen value, or None (escape: nothing is done)."""
+
+    DEFAULT_CSS = "ChoiceScreen { align: center middle; background: $background 60%; }"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "choose('')", "Cancel", id="choice.cancel"),
+    ]
+
+    def __init__(self, title: str, body: Text, choices: list[tuple[str, str, str]]) -> None:
+        """`choices`: (key, label, value) each; `body` made with safe.py."""
+        super().__init__()
+        self.title_text = line(title, "bold")
+        self.body = body
+        self.choices = choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(self.title_text, id="dialog-title")
+            yield Static(self.body, id="dialog-body")
+            with Horizontal(id="dialog-buttons"):
+                for number, (key, label, _) in enumerate(self.choices):
+                    yield Button(line(f"{label} ({key})"), id=f"choice-{number}",
+                                 variant="primary" if number == 0 else "default")
+                yield Button(line("Cancel (escape)"), id="choice-cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#choice-0", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        number = (event.button.id or "").removeprefix("choice-")
+        self.dismiss(self.choices[int(number)][2] if number.isdigit() else None)
+
+    def on_key(self, event: events.Key) -> None:
+        chosen = next((value for key, _, value in self.choices if key == event.key), None)
+        if chosen is not None:
+            event.stop()
+            self.dismiss(chosen)
+
+    def action_choose(self, value: str) -> None:
+        self.dismiss(value or None)

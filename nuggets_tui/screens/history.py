@@ -1,5 +1,6 @@
 """The run history: every journaled run (reflection, unhide, promotion, undo), newest first, with
-what it changed; any run not yet undone can be undone from here, not only the last."""
+what it changed and what the memory's own program did to its notes since; any run not yet undone
+can be undone from here, not only the last."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from core import NuggetsError, Store
+from core.journal.aftermath import Aftermath
 from core.journal.entries import JournalHeader, journal_dir
 from core.journal.history import undone_by
 from core.models import JournalEntry
@@ -38,6 +40,7 @@ RUN_COLUMNS = (  # a run's id says when it ran
 class Runs(RowRenderer[JournalHeader]):
     def __init__(self) -> None:
         self.undone: dict[str, str] = {}  # run id -> the run that undid it
+        self.since: dict[str, Aftermath] = {}  # run id -> what was done to its notes since
 
     def key(self, row: JournalHeader) -> str:
         return row.run_id
@@ -50,17 +53,19 @@ class Runs(RowRenderer[JournalHeader]):
             return f"undone by {self.undone[row.run_id]}"
         if row.undoes:
             return f"undoes {row.undoes}"
-        return "applied"
+        return "changed since" if row.run_id in self.since else "applied"
 
     def style(self, row: JournalHeader) -> str | None:
         return "virtual-table--dim" if row.run_id in self.undone else None
 
 
-def run_text(entry: JournalEntry, state: str) -> Text:
-    """What one run changed: its summary, a reflection's changes, and each note's diff."""
+def run_text(entry: JournalEntry, state: str, since: Aftermath | None = None) -> Text:
+    """What one run changed: its summary, what was done to its notes since, a reflection's
+    changes, and each note's diff."""
     parts: list[Text | str | tuple[str, str]] = [
         line(entry.kind.upper(), "bold reverse"), " ", line(entry.run_id, "bold"), "  ",
         line(entry.at), "  ", line(state, "dim"), "\n", line(entry.summary or entry.kind), "\n",
+        join(line(since.line, "yellow"), "\n") if since else "",
         f"{counted(len(entry.after), 'note')} written.\n" if entry.after
         else "No note of the graph was written.\n",
     ]
@@ -103,6 +108,7 @@ class HistoryScreen(Screen[str | None]):
         self.memory = memory
         self.select = select
         self.runs = Runs()
+        self._shown_entry: JournalEntry | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(join(("Run history", "bold"), " · the journal in ",
@@ -126,6 +132,12 @@ class HistoryScreen(Screen[str | None]):
             self.app.call_from_thread(self._failed, str(exc))
             return
         self.app.call_from_thread(self._show, entries)
+        try:  # once per opening, after the table is shown: it reads the runs' notes
+            since = self.memory.aftermath(entries)
+        except NuggetsError:
+            return  # the journal still lists and undoes
+        if since:
+            self.app.call_from_thread(self._show_since, since)
 
     def _show(self, entries: list[JournalHeader]) -> None:
         self.runs.undone = {e.run_id: by for e in entries if (by := undone_by(entries, e.run_id))}
@@ -134,6 +146,13 @@ class HistoryScreen(Screen[str | None]):
         table.set_rows(entries, self.select)
         table.border_title = f"{counted(len(entries), 'run')}, newest first"
         self.refresh_bindings()
+
+    def _show_since(self, since: dict[str, Aftermath]) -> None:
+        self.runs.since = since
+        self.query_one("#runs", VirtualTable).refresh()
+        shown = self._shown_entry
+        if shown is not None:
+            self._show_run(shown)
 
     def _failed(self, message: str) -> None:
         self.query_one("#runs", VirtualTable).empty_text = "The journal cannot be read."
@@ -168,7 +187,9 @@ class HistoryScreen(Screen[str | None]):
     def _show_run(self, entry: JournalEntry) -> None:
         current = self.current
         if current is not None and current.run_id == entry.run_id:
-            self.query_one("#run-diff", DiffView).show(run_text(entry, self.runs.state(current)))
+            self._shown_entry = entry
+            self.query_one("#run-diff", DiffView).show(
+                run_text(entry, self.runs.state(current), self.runs.since.get(entry.run_id)))
 
     def _run_unreadable(self, run_id: str, message: str) -> None:
         current = self.current

@@ -20,6 +20,7 @@ from core import NuggetsError, Store, UndoConflictError
 from core.browse.overview_stats import Overview, overview
 from core.browse.shelf import NuggetSummary, Shelf
 from core.browse.sort_orders import LABELS, NoteOrder, OrderedNotes, next_order
+from core.journal.aftermath import Aftermath
 from core.journal.history import last_undoable
 from core.models import JournalEntry, Plan, RawNote
 from core.notes import fields
@@ -27,7 +28,7 @@ from core.notes.snapshot import Graph
 from core.progress import Stopped
 from core.review.verdicts import VERDICTS, Verdict, judge
 from core.safeio.inert_text import one_line
-from core.stores.base import Restoring
+from core.stores.base import Restoring, UnhideOutlook
 
 from ..safe import block, counted, join, line, notify, shown_path
 from ..widgets.busy import Busy
@@ -38,7 +39,7 @@ from ..widgets.nugget_list import NuggetList
 from ..widgets.overview import OverviewPanel
 from ..widgets.secret_mark import SecretMarks
 from ..widgets.virtual_table import VirtualTable
-from .confirm import ConfirmScreen, if_yes
+from .confirm import ChoiceScreen, ConfirmScreen, if_yes
 
 BLOCKERS_SHOWN = 20  # notes named in the dialog when an undo is blocked
 CHANGED_SHOWN = 5  # notes a run changed, named in its undo's confirmation
@@ -114,6 +115,10 @@ class MainScreen(Screen[None]):
         self._reading = True  # the first whole read of the file is under way
         self._keys_state: tuple[bool, bool] = (False, False)
         self.prepared_plan: Plan | None = None  # the capped dry run of every nugget, made ahead
+        # what the memory's own program did since to our runs' notes: per note, and the line
+        # last told about the newest run (told once)
+        self.since_notes: dict[str, str] = {}
+        self._since_told = ""
 
     def compose(self) -> ComposeResult:
         home = shown_path(self.memory.home)
@@ -173,6 +178,7 @@ class MainScreen(Screen[None]):
         call(self._loaded, Loaded(shelf, nuggets, stamp, view, rows), quiet, settled)
         shelf.prepare()
         call(self._prepared, shelf, overview(nuggets, shelf.notes))
+        self._read_since(shelf)
         try:  # no plan ahead when planning costs something (a model's tokens): `r` asks first
             plan = None if self.memory.words.plan_cost else self.memory.plan(graph=shelf.graph)
         except NuggetsError:
@@ -180,6 +186,27 @@ class MainScreen(Screen[None]):
         if plan is not None:
             call(self._planned_ahead, shelf, plan)
         call(self._judge, shelf)
+
+    def _read_since(self, shelf: Shelf) -> None:
+        """What was done since to our runs' notes (in the load's thread): each note's remark
+        for its detail, and one notice when the newest run's notes were changed."""
+        try:  # the journal read quietly: an unreadable entry is the history's to tell
+            since = self.memory.aftermath()
+        except NuggetsError:
+            return  # the history and ctrl+z say what is wrong with the journal
+        newest = next((found for found in since.values() if found.newest), None)
+        self.app.call_from_thread(self._since_read, shelf, since, newest)
+
+    def _since_read(self, shelf: Shelf, since: dict[str, Aftermath],
+                    newest: Aftermath | None) -> None:
+        if shelf is not self.shelf:
+            return
+        self.since_notes = {n: said for a in since.values() for n, said in a.notes.items()}
+        self._refresh_detail()
+        told = f"Run {newest.run_id}: {newest.line} (l: the run history)" if newest else ""
+        if told and told != self._since_told:
+            notify(self, told, title="Since the last run", severity="warning", timeout=12)
+        self._since_told = told
 
     @work(thread=True, exclusive=True, group="judge", description="_judge")
     def _judge(self, shelf: Shelf) -> None:
@@ -365,7 +392,7 @@ class MainScreen(Screen[None]):
         else:
             verdict = self.verdicts.get(note["id"]) if note and self.verdicts else None
             pane.show(shelf.detail(note["id"], backlinks=shelf.prepared) if note else None,
-                      verdict=verdict)
+                      verdict=verdict, remark=self.since_notes.get(note["id"]) if note else None)
 
     @on(OptionList.OptionHighlighted, "#nuggets")
     def _nugget_chosen(self, event: OptionList.OptionHighlighted) -> None:
@@ -538,7 +565,8 @@ class MainScreen(Screen[None]):
     def _current_graph(self) -> Graph | None:
         """The graph as loaded, while the file on disk is still that version (by its stat);
         planning from it saves reading a large file again."""
-        if self.shelf is None or self.memory.stamp() != self.stamp:
+        # A reload under way has taken the new stamp already, not yet the new notes.
+        if self.shelf is None or self.workers_busy("load") or self.memory.stamp() != self.stamp:
             return None
         return self.shelf.graph
 
@@ -558,7 +586,32 @@ class MainScreen(Screen[None]):
             return
         if note is None or not fields.hidden(note):
             return
-        self._unhide(note)
+        self._unhide_outlook(note)
+
+    @work(thread=True, exclusive=True, group="write", description="_unhide_outlook")
+    def _unhide_outlook(self, note: RawNote) -> None:
+        """What unhiding leads to, read aside: a lift the store offers is asked about."""
+        try:
+            outlook = self.memory.unhide_outlook([note["id"]])
+        except NuggetsError:
+            outlook = UnhideOutlook()  # the unhide itself says what is wrong
+        self.app.call_from_thread(self._ask_unhide, note, outlook)
+
+    def _ask_unhide(self, note: RawNote, outlook: UnhideOutlook) -> None:
+        if not outlook.lift:
+            self._unhide(note)
+            return
+        title = fields.text(note, "title") or note["id"]
+        body = join("Bring back “", line(title), "” (", line(note["id"]), ")?\n\n",
+                    *(join(line(w), "\n") for w in outlook.warnings),
+                    "\nThe same run can ", line(outlook.lift), "; undo puts it back.")
+        choices = [("r", "Unhide and raise", "lift"), ("u", "Unhide only", "plain")]
+
+        def answered(choice: str | None) -> None:
+            if choice:
+                self._unhide(note, choice == "lift")
+
+        self.app.push_screen(ChoiceScreen("Unhide this note", body, choices), answered)
 
     def _restorable(self, note: RawNote) -> bool:
         return "restore" in self.memory.capabilities and \
@@ -600,9 +653,9 @@ class MainScreen(Screen[None]):
                                                f"(run {entry.run_id}; ctrl+z undoes it)")
 
     @work(thread=True, exclusive=True, group="write", description="_unhide")
-    def _unhide(self, note: RawNote) -> None:
+    def _unhide(self, note: RawNote, lift: bool = False) -> None:
         try:
-            entry = self.memory.unhide([note["id"]])
+            entry = self.memory.unhide([note["id"]], lift)
         except NuggetsError as exc:
             self.app.call_from_thread(self._failed, "Could not unhide", str(exc))
             return

@@ -33,8 +33,9 @@ def _title(note: RawNote | None, fallback: str) -> Text:
 
 
 def detail_text(detail: NoteDetail, verdict: Verdict | None = None,
-                secret: str | None = None) -> Text:
-    """`secret`: why the note holds one (masked), said under its title."""
+                secret: str | None = None, remark: str | None = None) -> Text:
+    """`secret`: why the note holds one (masked), said under its title; `remark`: what was done
+    to it since a run of ours (another program's write), said there too."""
     note = detail.note
     parts: list[Text | str | tuple[str, str]] = [
         line(fields.text(note, "title") or "(untitled)", style="bold"), "\n",
@@ -50,6 +51,8 @@ def detail_text(detail: NoteDetail, verdict: Verdict | None = None,
         if detail.merged_into:
             parts += [" (merged into ", absorbed_by(detail.winner, detail.merged_into), ")"]
         parts.append("\n")
+    if remark:
+        parts += [line(remark, "yellow"), "\n"]
     parts.append("\n")
     parts += [block(fields.text(note, "content") or "(no content)"), "\n\n"]
     parts += [("Tags  ", "bold"), line(", ".join(fields.tags(note)) or "none"), "\n\n"]
@@ -93,18 +96,18 @@ class NoteDetailPane(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static(Text("Select a note to see it here.", style="dim"), id="detail-body")
 
-    _shown: tuple[NoteDetail, Verdict | None] | None = None
+    _shown: tuple[NoteDetail, Verdict | None, str | None] | None = None
     secrets: SecretMarks | None = None  # says why a note holds a secret, when given
 
     def show(self, detail: NoteDetail | None, empty: str = "Select a note to see it here.",
-             verdict: Verdict | None = None) -> None:
-        if detail is not None and (detail, verdict) == self._shown:
+             verdict: Verdict | None = None, remark: str | None = None) -> None:
+        if detail is not None and (detail, verdict, remark) == self._shown:
             return  # the same note as it was: drawing it again would only cost a frame
-        self._shown = None if detail is None else (detail, verdict)
+        self._shown = None if detail is None else (detail, verdict, remark)
         body = self.query_one("#detail-body", Static)
         if detail is None:
             body.update(line(empty, "dim"))
         else:
             secret = self.secrets.reason(detail.note) if self.secrets is not None else None
-            body.update(detail_text(detail, verdict, secret))
+            body.update(detail_text(detail, verdict, secret, remark))
         self.scroll_home(animate=False)

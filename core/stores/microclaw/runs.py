@@ -82,6 +82,7 @@ from core.stores.microclaw.write import (
     columns,
     connect,
     landed,
+    raised,
     read_rows,
     rescued,
     row_image,
@@ -321,16 +322,19 @@ class MicroClawRuns:
 
     # -- unhide, archive ----------------------------------------------------------------------
 
-    def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
+    def unhide(self, note_ids: Iterable[str],
+               raise_to: float | None = None) -> JournalEntry | None:
         """Bring archived rows back (is_archived 0, archived_at NULL, updated_at and
-        last_seen_at now); a notice names those the bot's prompt skips (low confidence)."""
-        return self._set_archived(note_ids, to=False)
+        last_seen_at now), and with `raise_to` their confidence raised to it in the same run;
+        a notice names those the bot's prompt skips (low confidence)."""
+        return self._set_archived(note_ids, to=False, raise_to=raise_to)
 
     def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:
         """Archive rows by hand, exactly as the plan's archive does."""
         return self._set_archived(note_ids, to=True)
 
-    def _set_archived(self, note_ids: Iterable[str], to: bool) -> JournalEntry | None:
+    def _set_archived(self, note_ids: Iterable[str], to: bool,
+                      raise_to: float | None = None) -> JournalEntry | None:
         ids = list(dict.fromkeys(note_ids))
         row_ids = [row_id_of(i) for i in ids]
 
@@ -348,13 +352,19 @@ class MicroClawRuns:
                 before = {i: rows[i] for i in row_ids
                           if i in rows and bool(rows[i].get("is_archived")) != to}
                 after = {i: change(row, self.stamp()) for i, row in before.items()}
+                if raise_to is not None:
+                    after = {i: raised(row, raise_to) for i, row in after.items()}
+                lifted = [f"mc-{i}" for i in after if not same(after[i], before[i],
+                                                               ("confidence",))]
                 if not to:
                     self.notices += unhide_warnings(after)
                 nuggets = {i: nugget_of_row(rows[i]) for i in row_ids if i in rows}
                 kind: JournalKind = "archive" if to else "unhide"
                 verb = "archived " if to else "unhid "
+                also = (f"; confidence raised to {raise_to} for {', '.join(lifted)}"
+                        if lifted else "")
                 return self._commit(kind, before, after, [], nuggets, self.now(),
-                                    summary=verb + ", ".join(ids))
+                                    summary=verb + ", ".join(ids) + also)
 
         return retrying(attempt, str(self.db))
 

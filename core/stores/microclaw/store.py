@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Collection, Hashable, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from core.browse.shelf import Shelf
 from core.clock import Clock, system_clock, to_iso
 from core.errors import GraphError, MicroClawError, NuggetsError, reason_of
 from core.gc_pause import paused_gc
-from core.journal.entries import JournalHeader
+from core.journal.aftermath import Aftermath
+from core.journal.entries import JournalHeader, read_headers
 from core.models import (
     JournalEntry,
     JournalKind,
@@ -37,9 +38,10 @@ from core.review.decisions import read_settled, standing_apart
 from core.safeio.file_stamp import FileStamp
 from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
 from core.safeio.scope_folder import PromotionRefused, refusal
-from core.stores.base import Capability, Chooser
+from core.stores.base import Capability, Chooser, UnhideOutlook
 from core.stores.microclaw import presentation
 from core.stores.microclaw.config import read_config
+from core.stores.microclaw.outlook import outlook
 from core.stores.microclaw.paths import (
     GLOBAL_NUGGET,
     MemoryFile,
@@ -50,14 +52,16 @@ from core.stores.microclaw.paths import (
     journal_home,
     runtime_dir,
     scope_files,
+    target_problem,
 )
 from core.stores.microclaw.promote import DEFAULT_THRESHOLD, plan_file, targets
 from core.stores.microclaw.rows import read_graph, row_id, scope_of
 from core.stores.microclaw.rules import plan_decided, plan_maintenance
-from core.stores.microclaw.runs import MicroClawRuns
+from core.stores.microclaw.runs import MicroClawRuns, plan_row, row_id_of, tampered
 from core.stores.microclaw.schema import BUSY_TIMEOUT_S, read_only
+from core.stores.microclaw.since import aftermaths, newest_images
 from core.stores.microclaw.topics import microclaw_tokens, microclaw_topic
-from core.stores.microclaw.write import COMPARED
+from core.stores.microclaw.write import COMPARED, PROMPT_CONFIDENCE, Row, read_rows
 
 CHUNK = 10_000
 
@@ -77,6 +81,7 @@ class MicroClawStore:
         self.promotion_runs: list[JournalEntry] = []  # the runs of the last promote_now
         self.allow_contact = False  # True: promote contact details ($NUGGETS_ALLOW_CONTACT too)
         self._opened: Graph | None = None
+        self._run_rows: dict[str, Mapping[int, Row] | None] = {}  # committed runs never change
 
     @property
     def graph_path(self) -> Path:
@@ -139,12 +144,19 @@ class MicroClawStore:
         return found if target is None or target in found else [*found, target]
 
     def promotion_file_for(self, nugget: str | None) -> Path | None:
+        """The AGENTS.md the bot reads for the chat; a chat whose file cannot be named (no
+        channel, or one no folder can have) is refused in one line, not sent to the global
+        file."""
         if not nugget or nugget == GLOBAL_NUGGET:
             return None
         try:
-            return agents_md_target(self.home, self.scope(nugget))
+            scope = self.scope(nugget)
         except GraphError:
             return None
+        target = agents_md_target(self.home, scope)
+        if target is None:
+            raise MicroClawError(target_problem(scope) or f"{nugget}: not promoted")
+        return target
 
     def now(self) -> str:
         return to_iso(self.clock())
@@ -235,6 +247,32 @@ class MicroClawStore:
     def log(self) -> list[JournalHeader]:
         return self._runs.log()
 
+    def aftermath(self, headers: Sequence[JournalHeader] | None = None,
+                  ) -> dict[str, Aftermath]:
+        """What the bot did since to the rows of these runs (since.py), in one read of those
+        rows; each run's rows are read from the journal once per store."""
+        if headers is None:
+            headers = read_headers(self.journal_home, self._runs.files)[0]
+        latest = newest_images(headers, self._rows_of)
+        if not latest:
+            return {}
+        with read_only(self.graph_path, self.busy_timeout) as conn:
+            current = read_rows(conn, list(latest))
+        return aftermaths(latest, current, headers[0].run_id)
+
+    def _rows_of(self, run_id: str) -> Mapping[int, Row] | None:
+        """The rows a run left, as its journal entry says (None: it cannot be read, or was
+        edited since, so it says nothing true)."""
+        if run_id not in self._run_rows:
+            try:
+                entry = self._runs.run(run_id)
+                rows = None if tampered(entry) else {
+                    row_id_of(key): plan_row(after) for key, after in entry.after.items()}
+            except NuggetsError:
+                rows = None
+            self._run_rows[run_id] = rows
+        return self._run_rows[run_id]
+
     def recover(self) -> list[str]:
         """Settle what an interrupted run left (see runs.py); says what it did."""
         return self._runs.recover()
@@ -277,8 +315,23 @@ class MicroClawStore:
         return self._runs.reflect(lambda: self.plan(nugget_name, limit, uncapped), also,
                                   choose)
 
-    def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
-        return self._runs.unhide(note_ids)
+    def unhide(self, note_ids: Iterable[str], lift: bool = False) -> JournalEntry | None:
+        """Bring rows back (`lift`: their confidence raised to the prompt's 0.45 in the same
+        run); what the bot's next ticks will do to them goes to the notices."""
+        ids = list(note_ids)
+        told = self.unhide_outlook(ids, lift).warnings
+        entry = self._runs.unhide(ids, PROMPT_CONFIDENCE if lift else None)
+        self.notices += [w for w in told if w not in self.notices]
+        return entry
+
+    def unhide_outlook(self, note_ids: Iterable[str], lift: bool = False) -> UnhideOutlook:
+        """Rows below the prompt's confidence (the lift offered), and what the bot's rules
+        would do to the rows once back (outlook.py); writes nothing."""
+        graph = self.read()
+        config, said = read_config(self.home, os.environ)
+        self.notices += [m for m in said if m not in self.notices]
+        activity = (graph.doc.get("microclaw") or {}).get("activity") or {}
+        return outlook(graph.notes, note_ids, self.clock(), config, activity, lift)
 
     def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:
         return self._runs.archive(note_ids)

@@ -73,6 +73,16 @@ def unarchived(row: Row, now: str) -> Row:
 PROMPT_CONFIDENCE = 0.45  # the bot puts a row in its prompt only from this confidence on
 
 
+def raised(row: Row, floor: float) -> Row:
+    """The row with its confidence raised to `floor` when below it (a schema without the
+    column, or a row at the floor already, is left as it is)."""
+    confidence = row.get("confidence")
+    if "confidence" not in row or (isinstance(confidence, int | float)
+                                   and confidence >= floor):
+        return row
+    return {**row, "confidence": floor}
+
+
 def unhide_warnings(rows: Mapping[int, Row]) -> list[str]:
     """What an operator should know about rows brought back: those the bot's prompt skips."""
     low = [f"mc-{i}" for i, row in rows.items()

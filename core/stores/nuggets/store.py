@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Collection, Hashable, Iterable, Iterator
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from core.browse.shelf import Shelf
@@ -21,6 +21,7 @@ from core.errors import (
     reason_of,
 )
 from core.gc_pause import paused_gc
+from core.journal.aftermath import Aftermath
 from core.journal.entries import (
     JournalHeader,
     Pending,
@@ -80,7 +81,7 @@ from core.review.contradictions import TopicRules
 from core.review.decisions import SETTLED_FILE, read_settled, standing_apart
 from core.safeio.file_stamp import FileStamp
 from core.safeio.scope_folder import PromotionRefused, refusal
-from core.stores.base import Capability, Chooser
+from core.stores.base import Capability, Chooser, UnhideOutlook
 from core.stores.nuggets import presentation
 from core.stores.nuggets.fact_files import SUFFIXES as FACT_SUFFIXES
 from core.stores.nuggets.fact_files import (
@@ -345,8 +346,12 @@ class NuggetsStore:
 
     # -- recovery -----------------------------------------------------------------------------
 
-    def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
-        """Bring archived notes back; visible ones are left as they are."""
+    def unhide_outlook(self, note_ids: Iterable[str], lift: bool = False) -> UnhideOutlook:
+        return UnhideOutlook()  # a note brought back stays, and is used as it is
+
+    def unhide(self, note_ids: Iterable[str], lift: bool = False) -> JournalEntry | None:
+        """Bring archived notes back; visible ones are left as they are (a visible note is
+        used as it is: there is nothing to lift)."""
         return self._set_archived(note_ids, archived=False)
 
     def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:
@@ -451,6 +456,10 @@ class NuggetsStore:
     def run(self, run_id: str) -> JournalEntry:
         """One applied run whole (its note images too), checked before it is trusted."""
         return read_entry(self.home, run_id, self.files)
+
+    def aftermath(self, headers: Sequence[JournalHeader] | None = None,
+                  ) -> dict[str, Aftermath]:
+        return {}  # what the agent changed since shows when a run is undone (undo_blockers)
 
     def log(self) -> list[JournalHeader]:
         """The applied runs, newest first (headers only); an entry that cannot be read is

@@ -120,7 +120,7 @@ class PurifierActing:
 
     # -- restoring a candidate into a source file ---------------------------------------------
 
-    def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
+    def unhide(self, note_ids: Iterable[str], lift: bool = False) -> JournalEntry | None:
         """Restore rejected or deferred candidates into the source file chosen (restore_into)."""
         if self.restore_into is None:
             raise NuggetsError("a rejected or deferred candidate is restored into a source "

@@ -9,13 +9,14 @@ the workspace (journal.py)."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Collection, Hashable, Iterable, Iterator
+from collections.abc import Collection, Hashable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from core.browse.shelf import Shelf
 from core.clock import Clock, system_clock
 from core.errors import NuggetsError
 from core.gc_pause import paused_gc
+from core.journal.aftermath import Aftermath
 from core.journal.entries import JournalHeader
 from core.models import (
     JournalEntry,
@@ -32,7 +33,7 @@ from core.review.contradictions import TopicRules
 from core.review.decisions import SETTLED_FILE
 from core.review.marks import MARKS_FILE, marked, read_marks
 from core.safeio.file_stamp import FileStamp
-from core.stores.base import Capability
+from core.stores.base import Capability, UnhideOutlook
 from core.stores.purifier import paths, presentation, restore
 from core.stores.purifier.acting import PurifierActing
 from core.stores.purifier.artifacts import Artifacts, first_rows, read_artifacts
@@ -174,6 +175,10 @@ class PurifierStore(PurifierActing):
 
     # -- the journal: our marks' runs, then the purifier's; writes to its notes refused --------
 
+    def aftermath(self, headers: Sequence[JournalHeader] | None = None,
+                  ) -> dict[str, Aftermath]:
+        return {}  # the purifier's runs are its own: nothing of ours to tell about
+
     def log(self) -> list[JournalHeader]:
         """Our own runs (marks, both stand: undoable), newest first, then the purifier's runs
         from the shared memory-log, newest first (never undone here)."""
@@ -192,6 +197,9 @@ class PurifierStore(PurifierActing):
 
     def exclusive(self) -> contextlib.AbstractContextManager[None]:
         return _nothing()
+
+    def unhide_outlook(self, note_ids: Iterable[str], lift: bool = False) -> UnhideOutlook:
+        return UnhideOutlook()  # nothing is unhidden here
 
     def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:
         raise refuse("archive")
