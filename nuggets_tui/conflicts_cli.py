@@ -163,9 +163,11 @@ def _judge(obj: Context, memory, graph: Graph, scorer: str | None,  # noqa: ANN0
            model: str) -> Judgement:
     judge_with = ModelScorer(scorer, model=model) if scorer else None
     rules = memory.topic_rules()
+    unreadable: list[str] = []
+    settled = read_settled(memory.journal_home, unreadable)
     judgement = judge(graph.notes, memory.clock(), topic=rules.topic, model=judge_with,
-                      tokens=rules.tokens)
-    _tell(memory, judgement.notices)
+                      tokens=rules.tokens, promotable=rules.promoted, settled=settled)
+    _tell(memory, unreadable + judgement.notices)
     if scorer:
         click.echo(f"nuggets: token usage: {one_line(judgement.usage)}", err=True)
     return judgement

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from core.models import PromotionBudget
+
 
 def counted(count: int, noun: str, plural: str = "") -> str:
     """`count` with its noun: counted(1, "note") is "1 note", counted(98_100, "note") is
@@ -26,3 +28,33 @@ def shown_path(path: object) -> str:
     if home not in ("", "/") and (text == home or text.startswith(home + "/")):
         return "~" + text[len(home):]
     return text
+
+
+_UNITS = {"lines": ("line", ""), "bytes": ("byte", ""), "tokens": ("token", "")}
+
+
+def _amounts(amounts: dict[str, int]) -> str:
+    return ", ".join(counted(value, *_UNITS.get(unit, (unit, unit)))
+                     for unit, value in amounts.items())
+
+
+def budget_words(budget: PromotionBudget) -> str:
+    """One sentence for a person: what the agent reads of what promotion writes, and the room
+    left or where it stops (raw words: the caller makes them inert)."""
+    limits = " / ".join(counted(value, *_UNITS.get(unit, (unit, unit)))
+                        for unit, value in budget.limits.items())
+    scope = f" ({budget.scope})" if budget.scope else ""
+    head = f"{budget.reader} reads the first {limits}{scope}"
+    if "tokens" in budget.limits:
+        head = f"{budget.reader} injects at most {limits} of these{scope}"
+    if not budget.cut_by:
+        return (f"{head}: all {_amounts(budget.used)} are read; room left: "
+                f"{_amounts(budget.room)}.")
+    if budget.loaded_lines is not None:
+        where = (f"it stops after line {budget.loaded_lines:,} of "
+                 f"{budget.used.get('lines', 0):,} (cut by {budget.cut_by})")
+    else:
+        where = f"{_amounts(budget.used)} in all, more than fit"
+    past = (f"; {counted(len(budget.past), 'entry', 'entries')} past it, invisible to the agent"
+            if budget.past else "")
+    return f"{head}: {where}{past}."

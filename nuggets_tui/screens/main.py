@@ -22,6 +22,7 @@ from core.journal.history import last_undoable
 from core.models import JournalEntry, Plan, RawNote
 from core.notes import fields
 from core.notes.snapshot import Graph
+from core.review.decisions import read_settled
 from core.review.verdicts import VERDICTS, Verdict, judge
 from core.safeio.inert_text import one_line
 
@@ -182,7 +183,8 @@ class MainScreen(Screen[None]):
         try:
             rules = self.memory.topic_rules()
             judgement = judge(shelf.graph.notes, self.memory.clock(), topic=rules.topic,
-                              tokens=rules.tokens)
+                              tokens=rules.tokens, promotable=rules.promoted,
+                              settled=read_settled(self.memory.journal_home, []))
         except NuggetsError:
             return
         self.app.call_from_thread(self._judged, shelf,

@@ -127,8 +127,9 @@ def test_missing_home_is_a_clear_error(tmp_path: Path) -> None:
 def test_promote_json_and_apply(home: Path, tmp_path: Path) -> None:
     target = tmp_path / "memdir" / "MEMORY.md"
     dry = run(home, "promote", "--memory-md", str(target), "--json")
-    assert json.loads(dry.stdout) == {"added": 0, "path": str(target), "entries": [
-        json.loads(dry.stdout)["entries"][0]], "blocked": [], "dropped": []}
+    shown = json.loads(dry.stdout)
+    assert shown == {"added": 0, "path": str(target), "entries": [shown["entries"][0]],
+                     "blocked": [], "dropped": [], "budgets": [shown["budgets"][0]]}
     assert not target.parent.exists()
     target.parent.mkdir()
     applied = json.loads(run(home, "promote", "--memory-md", str(target), "--apply",

@@ -49,7 +49,7 @@ from core.stores.microclaw.paths import (
     runtime_dir,
     scope_files,
 )
-from core.stores.microclaw.promote import DEFAULT_THRESHOLD, plan_file, targets
+from core.stores.microclaw.promote import DEFAULT_THRESHOLD, plan_file, promotable, targets
 from core.stores.microclaw.rows import read_graph, row_id, scope_of
 from core.stores.microclaw.rules import plan_decided, plan_maintenance
 from core.stores.microclaw.runs import MicroClawRuns
@@ -112,7 +112,8 @@ class MicroClawStore:
 
     def topic_rules(self) -> TopicRules:
         """The bot's own topic key and tokens (its rule 5); no promotion groups."""
-        return TopicRules(microclaw_topic, microclaw_tokens, promotion=False)
+        return TopicRules(microclaw_topic, microclaw_tokens, promotion=False,
+                          promoted=lambda notes: {n["id"] for n in notes if promotable(n)})
 
     def shelf(self) -> Shelf:
         return Shelf(self.read())
