@@ -48,8 +48,7 @@ def budget_words(budget: PromotionBudget) -> str:
     if "tokens" in budget.limits:
         head = f"{budget.reader} injects at most {limits} of these{scope}"
     if not budget.cut_by:
-        return (f"{head}: all {_amounts(budget.used)} are read; room left: "
-                f"{_amounts(budget.room)}.")
+        return f"{head}: {_amounts(budget.used)} used; room for {_amounts(budget.room)} more."
     if budget.loaded_lines is not None:
         where = (f"it stops after line {budget.loaded_lines:,} of "
                  f"{budget.used.get('lines', 0):,} (cut by {budget.cut_by})")
