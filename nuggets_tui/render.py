@@ -85,7 +85,7 @@ def budget_text(plan: PromotionPlan) -> Iterator[str]:
     titles = {e.note_id: (e.section, e.title) for e in plan.entries}
     for budget in plan.budgets:
         yield one_line(budget_words(budget))
-        for note_id in budget.past:
+        for note_id in budget.past if budget.loaded_lines is not None else ():
             if note_id in titles:
                 section, title = titles[note_id]
                 yield (f"  past   [{one_line(section)}] {one_line(title)} "

@@ -43,17 +43,16 @@ def budget_words(budget: PromotionBudget) -> str:
     left or where it stops (raw words: the caller makes them inert)."""
     limits = " / ".join(counted(value, *_UNITS.get(unit, (unit, unit)))
                         for unit, value in budget.limits.items())
-    scope = f" ({budget.scope})" if budget.scope else ""
-    head = f"{budget.reader} reads the first {limits}{scope}"
-    if "tokens" in budget.limits:
-        head = f"{budget.reader} injects at most {limits} of these{scope}"
+    if budget.loaded_lines is None and "tokens" in budget.limits:
+        head = f"{budget.reader} injects at most {limits} of {budget.scope or 'these'}: about"
+        if not budget.cut_by:
+            return f"{head} {_amounts(budget.used)} used; room for {_amounts(budget.room)} more."
+        return (f"{head} {_amounts(budget.used)} in all; {counted(len(budget.past), 'item')} "
+                "left out of the prompt.")
+    head = f"{budget.reader} reads the first {limits}"
     if not budget.cut_by:
         return f"{head}: {_amounts(budget.used)} used; room for {_amounts(budget.room)} more."
-    if budget.loaded_lines is not None:
-        where = (f"it stops after line {budget.loaded_lines:,} of "
-                 f"{budget.used.get('lines', 0):,} (cut by {budget.cut_by})")
-    else:
-        where = f"{_amounts(budget.used)} in all, more than fit"
     past = (f"; {counted(len(budget.past), 'entry', 'entries')} past it, invisible to the agent"
             if budget.past else "")
-    return f"{head}: {where}{past}."
+    return (f"{head}: it stops after line {budget.loaded_lines or 0:,} of "
+            f"{budget.used.get('lines', 0):,} (cut by {budget.cut_by}){past}.")

@@ -168,7 +168,7 @@ def budget_summary(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
     """What the agent reads of the file (or scope): the room left, or where it stops and how
     many entries land past it (core/promotion/budget.py)."""
     return [part for budget in plan.budgets for part in (
-        "\n", line(budget_words(budget), "bold yellow" if budget.past else ""))]
+        "\n", line(budget_words(budget), "bold yellow" if budget.cut_by else ""))]
 
 
 def past_text(row: Entry | None, plan: PromotionPlan | None) -> Text:
@@ -176,12 +176,10 @@ def past_text(row: Entry | None, plan: PromotionPlan | None) -> Text:
     if row is None or plan is None:
         return Text("")
     for budget in plan.budgets:
-        if row.note_id in budget.past:
-            where = (f"after line {budget.loaded_lines:,}" if budget.loaded_lines is not None
-                     else "before it")
+        if budget.loaded_lines is not None and row.note_id in budget.past:
             return join(("Past the agent's budget", "bold yellow"), ": ", line(budget.reader),
-                        f" stops reading {where}, so this entry would be written where the "
-                        "agent never sees it.\n\n")
+                        f" stops reading after line {budget.loaded_lines:,}, so this entry "
+                        "would be written where the agent never sees it.\n\n")
     return Text("")
 
 
