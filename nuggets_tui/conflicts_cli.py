@@ -166,7 +166,8 @@ def _judge(obj: Context, memory, graph: Graph, scorer: str | None,  # noqa: ANN0
     unreadable: list[str] = []
     settled = read_settled(memory.journal_home, unreadable)
     judgement = judge(graph.notes, memory.clock(), topic=rules.topic, model=judge_with,
-                      tokens=rules.tokens, promotable=rules.promoted, settled=settled)
+                      tokens=rules.tokens, promotable=rules.promoted,
+                      promote_at=rules.promote_at, settled=settled)
     _tell(memory, unreadable + judgement.notices)
     if scorer:
         click.echo(f"nuggets: token usage: {one_line(judgement.usage)}", err=True)

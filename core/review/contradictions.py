@@ -177,6 +177,7 @@ class TopicRules:
     tokens: Tokenizer = token_set
     promotion: bool = True
     promoted: Promotable = written_ids
+    promote_at: float = 2.0  # the strength the verdict `promote` needs (a store may lower it)
 
 
 def find_by_rules(notes: list[RawNote], rules: TopicRules) -> list[Group]:

@@ -93,8 +93,10 @@ def check_strength(scores: Mapping[str, float], strength: float) -> None:
 
 
 def verdict_rule(strength: float, noise_risk: float, compress_target: str | None,
-                 merge_ids: tuple[str, ...], promotable: bool = True) -> tuple[str, str]:
-    """The verdict and why, first match. `promotable`: promotion would write the note."""
+                 merge_ids: tuple[str, ...], promotable: bool = True,
+                 promote_at: float = PROMOTE_AT) -> tuple[str, str]:
+    """The verdict and why, first match. `promotable`: promotion would write the note;
+    `promote_at`: the store's bar (docs/VERDICTS.md, "The verdict")."""
     if strength <= REJECT_AT_OR_BELOW:
         return "reject", f"strength {strength:.2f} is at most {REJECT_AT_OR_BELOW}"
     if noise_risk >= NOISE_REJECTS_AT:
@@ -103,9 +105,9 @@ def verdict_rule(strength: float, noise_risk: float, compress_target: str | None
         return "compress", f"a near-duplicate, {compress_target}, absorbs it"
     if merge_ids:
         return "merge", f"the queue has it to decide with {', '.join(merge_ids)}"
-    if strength >= PROMOTE_AT and promotable:
-        return "promote", f"strength {strength:.2f} is at least {PROMOTE_AT}"
-    if strength >= PROMOTE_AT:
+    if strength >= promote_at and promotable:
+        return "promote", f"strength {strength:.2f} is at least {promote_at:g}"
+    if strength >= promote_at:
         return "defer", (f"strength {strength:.2f}, but promotion would not write it "
                          "(not recalled often enough yet)")
     return "defer", f"strength {strength:.2f}: not enough signal yet"
@@ -116,6 +118,7 @@ class Siblings:
     compress_target: dict[str, str]  # loser -> the note that absorbs it
     merge_with: dict[str, tuple[str, ...]]  # note -> the others the queue has it to decide with
     promotable: frozenset[str] | None = None  # the notes promotion would write (None: any)
+    promote_at: float = PROMOTE_AT  # the strength `promote` needs in this store
 
 
 def kept_of(members: list[RawNote]) -> RawNote:
@@ -129,7 +132,8 @@ def kept_of(members: list[RawNote]) -> RawNote:
 def siblings(notes: list[RawNote], now: datetime, topic: TopicKey,
              tokens: Tokenizer = token_set, settled: Collection[str] = (),
              promotable: Collection[str] | None = None,
-             whole: Mapping[str, RawNote] | None = None) -> Siblings:
+             whole: Mapping[str, RawNote] | None = None,
+             promote_at: float = PROMOTE_AT) -> Siblings:
     """Who absorbs whom (the reflection merge, uncapped, then the duplicate sets: the note
     each keeps, among those the merge leaves, absorbs the rest) and what the queue has each
     note to decide with (the others of its open contradiction group). `settled`: the keys of
@@ -153,7 +157,7 @@ def siblings(notes: list[RawNote], now: datetime, topic: TopicKey,
             together.setdefault(note_id, []).extend(i for i in group.note_ids if i != note_id)
     chosen = None if promotable is None else frozenset(promotable)
     return Siblings(compress, {i: tuple(dict.fromkeys(ids)) for i, ids in together.items()},
-                    chosen)
+                    chosen, promote_at)
 
 
 def stored_drift(note: RawNote) -> str | None:
@@ -179,7 +183,7 @@ def default_verdict(note: RawNote, context: ScoringContext, found: Siblings) -> 
     merge_ids = () if target else found.merge_with.get(note_id, ())
     promotable = found.promotable is None or note_id in found.promotable
     verdict, why = verdict_rule(strength, scored.scores["noise_risk"], target, merge_ids,
-                                promotable)
+                                promotable, found.promote_at)
     return Verdict(note_id, scored.scores, strength, verdict, scored.reasons, why,
                    target if verdict == "compress" else None,
                    merge_ids if verdict == "merge" else ())
@@ -207,7 +211,7 @@ def stored_verdict(note: RawNote) -> Verdict | None:
 def judge(notes: list[RawNote], now: datetime, topic: TopicKey = nuggets_topic,
           model: ModelJudge | None = None, tokens: Tokenizer = token_set,
           promotable: Promotable | None = written_ids,
-          settled: Collection[str] = ()) -> Judgement:
+          settled: Collection[str] = (), promote_at: float = PROMOTE_AT) -> Judgement:
     """A verdict for every visible note, in file order (pure, given the clock). Each note's
     text is read up to core/notes/bounded_text.py's bound, the siblings' comparison too.
     `promotable`: the notes the store's promotion would write (None: any note may be
@@ -217,7 +221,7 @@ def judge(notes: list[RawNote], now: datetime, topic: TopicKey = nuggets_topic,
     notes = bounded_notes(notes)
     visible = [n for n in notes if not fields.hidden(n)]
     context = ScoringContext(now, topic_sessions(notes, topic))
-    found = siblings(notes, now, topic, tokens, frozenset(settled), chosen, whole)
+    found = siblings(notes, now, topic, tokens, frozenset(settled), chosen, whole, promote_at)
     own = {n["id"]: v for n in visible if (v := stored_verdict(n)) is not None}
     notices = [f"{n['id']}: stored scores refused ({why}); scored again"
                for n in visible if n["id"] not in own and (why := stored_drift(n))]

@@ -184,6 +184,7 @@ class MainScreen(Screen[None]):
             rules = self.memory.topic_rules()
             judgement = judge(shelf.graph.notes, self.memory.clock(), topic=rules.topic,
                               tokens=rules.tokens, promotable=rules.promoted,
+                              promote_at=rules.promote_at,
                               settled=read_settled(self.memory.journal_home, []))
         except NuggetsError:
             return

@@ -5,6 +5,7 @@ the demo's notes except `compress`, which holds exactly the copies a merge would
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,7 @@ from core.reflection.reflect import plan_pass
 from core.review.contradictions import find_contradictions
 from core.review.decisions import settled_key
 from core.review.verdicts import Verdict, judge, kept_of
+from core.stores.microclaw.store import MicroClawStore
 from core.stores.nuggets.demo import DEMO_NOW, build_demo_notes
 from tests.support.note_builders import NOW, note
 
@@ -123,3 +125,18 @@ def test_a_group_let_stand_decides_nothing_more() -> None:
     after = {v.note_id: v.verdict
              for v in judge(notes, NOW, settled={settled_key(notes)}).verdicts}
     assert "merge" not in after.values()
+
+
+def test_microclaws_promote_agrees_with_the_rows_its_promotion_writes(data_dir: Path) -> None:
+    """The bot keeps no recall counts, so its store lowers the bar by what they give at most."""
+    store = MicroClawStore(data_dir)
+    rules = store.topic_rules()
+    notes = store.read().notes
+    found = {v.note_id: v for v in judge(notes, store.clock(), rules.topic, tokens=rules.tokens,
+                                         promotable=rules.promoted,
+                                         promote_at=rules.promote_at).verdicts}
+    written = set(rules.promoted(notes))
+    promoted = {i for i, v in found.items() if v.verdict == "promote"}
+    assert promoted and promoted <= written
+    for note_id in written - promoted:
+        assert found[note_id].verdict in ("reject", "compress", "merge"), note_id

@@ -61,6 +61,11 @@ from core.stores.microclaw.write import COMPARED
 CHUNK = 10_000
 
 
+# The bot keeps no recall counts or sessions: cross_time_persistence, up to 0.88 of a Nuggets
+# note's strength (docs/VERDICTS.md), is 0 for every row, so its bar is 2.0 less that.
+PROMOTE_AT_WITHOUT_RECALLS = 1.12
+
+
 class MicroClawStore:
     words = presentation.WORDS
     note_columns = presentation.COLUMNS
@@ -114,7 +119,8 @@ class MicroClawStore:
     def topic_rules(self) -> TopicRules:
         """The bot's own topic key and tokens (its rule 5); no promotion groups."""
         return TopicRules(microclaw_topic, microclaw_tokens, promotion=False,
-                          promoted=lambda notes: {n["id"] for n in notes if promotable(n)})
+                          promoted=lambda notes: {n["id"] for n in notes if promotable(n)},
+                          promote_at=PROMOTE_AT_WITHOUT_RECALLS)
 
     def shelf(self) -> Shelf:
         return Shelf(self.read())
