@@ -304,6 +304,20 @@ class BlockedEntry(CamelModel):
     secret: bool = False  # it carries a secret: `text` is shown with the secret masked
 
 
+class PromotionBudget(CamelModel):
+    """How much of what promotion writes the agent reads (core/promotion/budget.py): per unit
+    ("lines", "bytes", "tokens") the limit, what the file (or scope) uses, the room left."""
+
+    reader: str  # who reads it, for a person ("Claude Code")
+    scope: str = ""  # what it covers, when not the whole file
+    limits: dict[str, int] = Field(default_factory=dict)
+    used: dict[str, int] = Field(default_factory=dict)
+    room: dict[str, int] = Field(default_factory=dict)
+    loaded_lines: int | None = None  # the file's lines that reach the agent, when not all
+    cut_by: str = ""  # "" (all of it is read), "lines", "bytes" or "tokens"
+    past: list[str] = Field(default_factory=list)  # note ids landing past it, in order
+
+
 class PromotionPlan(CamelModel):
     path: str
     directory_exists: bool
@@ -322,6 +336,7 @@ class PromotionPlan(CamelModel):
     # what the file lost since our newest run on it, one phrase an entry (lost_lines.py)
     lost: list[str] = Field(default_factory=list)
     notices: list[str] = Field(default_factory=list)  # what the operator should know, a line each
+    budgets: list[PromotionBudget] = Field(default_factory=list)  # what the agent reads of it
 
     @property
     def changes_file(self) -> bool:

@@ -373,7 +373,7 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
                    "$NUGGETS_ALLOW_CONTACT=1); credentials are held back still.")
 @click.option("--apply", "do_apply", is_flag=True, help="Write MEMORY.md.")
 @click.option("--json", "as_json", is_flag=True,
-              help='Print {"added", "path", "entries", "blocked", "dropped", "lost"}.')
+              help='Print {"added", "path", "entries", "blocked", "dropped", "lost", "budgets"}.')
 @click.pass_obj
 @reports_errors
 @logs_run("promote")
@@ -425,8 +425,9 @@ def promote(obj: Context, memory_md: Path | None, threshold: int | None,
         entries = [e.to_json_dict() for e in plan.entries]
         blocked = [e.to_json_dict() for e in plan.blocked]
         dropped = [e.to_json_dict() for e in plan.dropped]
+        budgets = [b.to_json_dict() for b in plan.budgets]
         _print_json({"added": added, "path": plan.path, "entries": entries, "blocked": blocked,
-                     "dropped": dropped, "lost": plan.lost})
+                     "dropped": dropped, "lost": plan.lost, "budgets": budgets})
         return
     for number, shown in enumerate(plans):
         if number:

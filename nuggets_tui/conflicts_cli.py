@@ -179,10 +179,13 @@ def _judge(obj: Context, memory, graph: Graph, scorer: str | None,  # noqa: ANN0
            model: str) -> Judgement:
     judge_with = ModelScorer(scorer, model=model) if scorer else None
     rules = memory.topic_rules()
+    unreadable: list[str] = []
+    settled = read_settled(memory.journal_home, unreadable)
     with stderr_progress("nuggets: scoring the verdicts…") as told:
         judgement = judge(graph.notes, memory.clock(), topic=rules.topic, model=judge_with,
-                          tokens=rules.tokens, progress=told)
-    _tell(memory, judgement.notices)
+                          tokens=rules.tokens, promotable=rules.promoted,
+                          promote_at=rules.promote_at, settled=settled, progress=told)
+    _tell(memory, unreadable + judgement.notices)
     if scorer:
         click.echo(f"nuggets: token usage: {one_line(judgement.usage)}", err=True)
     return judgement

@@ -20,7 +20,7 @@ from core.notes.diff import compare, shown_value
 from core.safeio.inert_text import inert, one_line
 from core.stores.base import StoreWords
 
-from .words import counted, shown_path
+from .words import budget_words, counted, shown_path
 
 COUNTS = (("inspected", "inspected"), ("rewritten", "rewritten"), ("merged", "merged"),
           ("hidden", "archived"), ("tagged", "tagged"), ("linked", "linked"))
@@ -94,6 +94,18 @@ def lost_text(plan: PromotionPlan) -> str:
     return "; ".join(one_line(lost) for lost in plan.lost)
 
 
+def budget_text(plan: PromotionPlan) -> Iterator[str]:
+    """What the agent reads of the file (or scope), and each entry landing past it."""
+    titles = {e.note_id: (e.section, e.title) for e in plan.entries}
+    for budget in plan.budgets:
+        yield one_line(budget_words(budget))
+        for note_id in budget.past if budget.loaded_lines is not None else ():
+            if note_id in titles:
+                section, title = titles[note_id]
+                yield (f"  past   [{one_line(section)}] {one_line(title)} "
+                       f"({one_line(note_id)})")
+
+
 def promotion_text(plan: PromotionPlan, words: StoreWords) -> Iterator[str]:
     """`words`: the store's, for the notes that qualify and where else promotion may write."""
     rule = words.promotion_rule
@@ -111,6 +123,7 @@ def promotion_text(plan: PromotionPlan, words: StoreWords) -> Iterator[str]:
     yield (f"Promotion to {shown_path(plan.path)}: {plan.added:,} to add, {plan.updated:,} to "
            f"update, {counted(plan.qualifying, 'note')} {rule.format(threshold=plan.threshold)}, "
            f"{counted(len(plan.entries), 'entry', 'entries')}")
+    yield from budget_text(plan)
     for entry in plan.entries:
         reason = entry.allowed_despite
         allowed = f"  (allowed although it {reason})" if reason else ""

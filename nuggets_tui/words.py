@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from core.models import PromotionBudget
+
 
 def counted(count: int, noun: str, plural: str = "") -> str:
     """`count` with its noun: counted(1, "note") is "1 note", counted(98_100, "note") is
@@ -26,3 +28,31 @@ def shown_path(path: object) -> str:
     if home not in ("", "/") and (text == home or text.startswith(home + "/")):
         return "~" + text[len(home):]
     return text
+
+
+_UNITS = {"lines": ("line", ""), "bytes": ("byte", ""), "tokens": ("token", "")}
+
+
+def _amounts(amounts: dict[str, int]) -> str:
+    return ", ".join(counted(value, *_UNITS.get(unit, (unit, unit)))
+                     for unit, value in amounts.items())
+
+
+def budget_words(budget: PromotionBudget) -> str:
+    """One sentence for a person: what the agent reads of what promotion writes, and the room
+    left or where it stops (raw words: the caller makes them inert)."""
+    limits = " / ".join(counted(value, *_UNITS.get(unit, (unit, unit)))
+                        for unit, value in budget.limits.items())
+    if budget.loaded_lines is None and "tokens" in budget.limits:
+        head = f"{budget.reader} injects at most {limits} of {budget.scope or 'these'}: about"
+        if not budget.cut_by:
+            return f"{head} {_amounts(budget.used)} used; room for {_amounts(budget.room)} more."
+        return (f"{head} {_amounts(budget.used)} in all; {counted(len(budget.past), 'item')} "
+                "left out of the prompt.")
+    head = f"{budget.reader} reads the first {limits}"
+    if not budget.cut_by:
+        return f"{head}: {_amounts(budget.used)} used; room for {_amounts(budget.room)} more."
+    past = (f"; {counted(len(budget.past), 'entry', 'entries')} past it, invisible to the agent"
+            if budget.past else "")
+    return (f"{head}: it stops after line {budget.loaded_lines or 0:,} of "
+            f"{budget.used.get('lines', 0):,} (cut by {budget.cut_by}){past}.")

@@ -150,6 +150,11 @@ def candidates(notes: list[RawNote], threshold: int) -> list[tuple[RawNote, list
     return [(note, others) for _, note, others in sorted(chosen, key=lambda c: c[0])]
 
 
+def written_ids(notes: list[RawNote], threshold: int = DEFAULT_THRESHOLD) -> set[str]:
+    """The notes promotion would write: one per section and title (`candidates`)."""
+    return {written["id"] for written, _ in candidates(notes, threshold)}
+
+
 def _shadowed(notes: list[RawNote]) -> list[ShadowedNote]:
     # Built from the notes as read, without validation: a large memory shadows thousands.
     return [ShadowedNote.model_construct(note_id=n["id"], nugget_name=fields.nugget(n),
@@ -273,4 +278,5 @@ def shown_as_one(plans: list[PromotionPlan], path: Path, threshold: int) -> Prom
         dropped=[d for p in plans for d in p.dropped],
         qualifying=sum(p.qualifying for p in plans), refused=[r for p in plans for r in p.refused],
         lost=[lost for p in plans for lost in p.lost],
-        notices=[n for p in plans for n in p.notices])
+        notices=[n for p in plans for n in p.notices],
+        budgets=[b for p in plans for b in p.budgets])

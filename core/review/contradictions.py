@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable
 from dataclasses import dataclass
 
 from core.errors import ArgumentError
@@ -44,7 +44,13 @@ from core.models import RawNote
 from core.notes import fields
 from core.notes.bounded_text import bounded_notes
 from core.notes.text import unique_tokens
-from core.promotion.candidates import DEFAULT_THRESHOLD, candidates, entry_title, section_of
+from core.promotion.candidates import (
+    DEFAULT_THRESHOLD,
+    candidates,
+    entry_title,
+    section_of,
+    written_ids,
+)
 from core.review.topics import TopicKey, nuggets_topic, without_date
 
 AGREEING_PERCENT = 85  # texts agree at a token Jaccard of 0.85 or more
@@ -52,6 +58,7 @@ MAX_POSITIONS = 16
 GROUP_ID_PREFIX = "c-"
 
 Tokenizer = Callable[[str], frozenset[str]]
+Promotable = Callable[[list[RawNote]], Collection[str]]  # the notes promotion would write
 
 
 class UnknownGroupError(ArgumentError):
@@ -168,7 +175,8 @@ def _topic_words(key: Hashable, note: RawNote) -> str:
 class TopicRules:
     """How a store's notes are grouped into contradictions: the topic two notes must share,
     the tokens their similarity is judged on, and whether the groups promotion would shadow
-    (same-title notes of one MEMORY.md section) count too."""
+    (same-title notes of one MEMORY.md section) count too; and which notes its promotion would
+    write (the verdict `promote` agrees with them, docs/VERDICTS.md)."""
 
     topic: TopicKey = nuggets_topic
     tokens: Tokenizer = token_set
@@ -176,6 +184,8 @@ class TopicRules:
     # the system's own contradictions that no longer stand (Group.outdated), listed after
     # the open ones; none by default
     outdated: Callable[[list[RawNote]], list[Group]] | None = None
+    promoted: Promotable = written_ids
+    promote_at: float = 2.0  # the strength the verdict `promote` needs (a store may lower it)
 
 
 def find_by_rules(notes: list[RawNote], rules: TopicRules) -> list[Group]:

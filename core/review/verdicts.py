@@ -21,7 +21,7 @@ API:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -31,9 +31,11 @@ from core.models import HideOp, MergeOp, Operation, RawNote, ReflectionChange, R
 from core.notes import fields
 from core.notes.bounded_text import bounded_notes
 from core.progress import Progress, Stages, Stopped
+from core.promotion.candidates import written_ids
 from core.reflection.pass_state import CHECK_EVERY
 from core.reflection.reflect import plan_pass
-from core.review.contradictions import Tokenizer, find_contradictions, token_set
+from core.review.contradictions import Promotable, Tokenizer, find_contradictions, token_set
+from core.review.decisions import settled_key
 from core.review.default_scorer import SCORE_NAMES, ScoringContext, default_score, topic_sessions
 from core.review.topics import TopicKey, nuggets_topic
 
@@ -93,8 +95,10 @@ def check_strength(scores: Mapping[str, float], strength: float) -> None:
 
 
 def verdict_rule(strength: float, noise_risk: float, compress_target: str | None,
-                 merge_ids: tuple[str, ...]) -> tuple[str, str]:
-    """The verdict and why, first match."""
+                 merge_ids: tuple[str, ...], promotable: bool = True,
+                 promote_at: float = PROMOTE_AT) -> tuple[str, str]:
+    """The verdict and why, first match. `promotable`: promotion would write the note;
+    `promote_at`: the store's bar (docs/VERDICTS.md, "The verdict")."""
     if strength <= REJECT_AT_OR_BELOW:
         return "reject", f"strength {strength:.2f} is at most {REJECT_AT_OR_BELOW}"
     if noise_risk >= NOISE_REJECTS_AT:
@@ -102,37 +106,63 @@ def verdict_rule(strength: float, noise_risk: float, compress_target: str | None
     if compress_target is not None:
         return "compress", f"a near-duplicate, {compress_target}, absorbs it"
     if merge_ids:
-        return "merge", f"it disagrees or duplicates {', '.join(merge_ids)}"
-    if strength >= PROMOTE_AT:
-        return "promote", f"strength {strength:.2f} is at least {PROMOTE_AT}"
+        return "merge", f"the queue has it to decide with {', '.join(merge_ids)}"
+    if strength >= promote_at and promotable:
+        return "promote", f"strength {strength:.2f} is at least {promote_at:g}"
+    if strength >= promote_at:
+        return "defer", (f"strength {strength:.2f}, but promotion would not write it "
+                         "(not recalled often enough yet)")
     return "defer", f"strength {strength:.2f}: not enough signal yet"
 
 
 @dataclass(frozen=True)
 class Siblings:
     compress_target: dict[str, str]  # loser -> the note that absorbs it
-    merge_with: dict[str, tuple[str, ...]]  # note -> the other notes of its group or pair
+    merge_with: dict[str, tuple[str, ...]]  # note -> the others the queue has it to decide with
+    promotable: frozenset[str] | None = None  # the notes promotion would write (None: any)
+    promote_at: float = PROMOTE_AT  # the strength `promote` needs in this store
+
+
+def kept_of(members: list[RawNote]) -> RawNote:
+    """The note a duplicate set keeps: the most recalled (hits), then the most recently updated
+    (`updatedAt` as text, as promotion chooses among notes of one title), then the later in
+    the file."""
+    return max(enumerate(members), key=lambda item: (fields.hits(item[1]),
+                                                     fields.updated_at(item[1]), item[0]))[1]
 
 
 def siblings(notes: list[RawNote], now: datetime, topic: TopicKey,
-             tokens: Tokenizer = token_set, should_stop: Callable[[], bool] | None = None,
+             tokens: Tokenizer = token_set, settled: Collection[str] = (),
+             promotable: Collection[str] | None = None,
+             whole: Mapping[str, RawNote] | None = None,
+             promote_at: float = PROMOTE_AT, should_stop: Callable[[], bool] | None = None,
              progress: Progress | None = None) -> Siblings:
-    """Who absorbs whom (the reflection merge, uncapped) and who belongs with whom (its
-    contradiction group, or the duplicate pair a merge makes). `should_stop`, `progress`:
-    the pass's (plan_pass)."""
+    """Who absorbs whom (the reflection merge, uncapped, then the duplicate sets: the note
+    each keeps, among those the merge leaves, absorbs the rest) and what the queue has each
+    note to decide with (the others of its open contradiction group). `settled`: the keys of
+    the groups the operator let stand (core/review/decisions.py), which decide nothing more,
+    keyed on the notes' `whole` text when `notes` are bounded. `should_stop`, `progress`: the
+    pass's (plan_pass)."""
     merges = [op for op in plan_pass(notes, now, uncapped=True, should_stop=should_stop,
                                      progress=progress).operations
               if isinstance(op, MergeOp)]
     compress = {op.loser_id: op.winner_id for op in merges}
+    by_id = {n["id"]: n for n in notes}
     together: dict[str, list[str]] = {}
     for group in find_contradictions(notes, topic, tokens=tokens, promotion=False):
-        if group.duplicate:  # nothing to decide between them: the merge absorbs them
+        members = [by_id[i] for i in group.note_ids]
+        if settled and settled_key((whole or by_id)[i] for i in group.note_ids) in settled:
+            continue
+        if group.duplicate:
+            kept = kept_of([m for m in members if m["id"] not in compress] or members)["id"]
+            compress.update((i, kept) for i in group.note_ids
+                            if i != kept and i not in compress)
             continue
         for note_id in group.note_ids:
             together.setdefault(note_id, []).extend(i for i in group.note_ids if i != note_id)
-    for op in merges:
-        together.setdefault(op.winner_id, []).append(op.loser_id)
-    return Siblings(compress, {i: tuple(dict.fromkeys(ids)) for i, ids in together.items()})
+    chosen = None if promotable is None else frozenset(promotable)
+    return Siblings(compress, {i: tuple(dict.fromkeys(ids)) for i, ids in together.items()},
+                    chosen, promote_at)
 
 
 def stored_drift(note: RawNote) -> str | None:
@@ -156,7 +186,9 @@ def default_verdict(note: RawNote, context: ScoringContext, found: Siblings) -> 
     note_id = note["id"]
     target = found.compress_target.get(note_id)
     merge_ids = () if target else found.merge_with.get(note_id, ())
-    verdict, why = verdict_rule(strength, scored.scores["noise_risk"], target, merge_ids)
+    promotable = found.promotable is None or note_id in found.promotable
+    verdict, why = verdict_rule(strength, scored.scores["noise_risk"], target, merge_ids,
+                                promotable, found.promote_at)
     return Verdict(note_id, scored.scores, strength, verdict, scored.reasons, why,
                    target if verdict == "compress" else None,
                    merge_ids if verdict == "merge" else ())
@@ -188,17 +220,24 @@ JUDGE_STAGES = (6, 2, 3)
 
 def judge(notes: list[RawNote], now: datetime, topic: TopicKey = nuggets_topic,
           model: ModelJudge | None = None, tokens: Tokenizer = token_set,
+          promotable: Promotable | None = written_ids,
+          settled: Collection[str] = (), promote_at: float = PROMOTE_AT,
           progress: Progress | None = None,
           should_stop: Callable[[], bool] | None = None) -> Judgement:
     """A verdict for every visible note, in file order (pure, given the clock). Each note's
     text is read up to core/notes/bounded_text.py's bound, the siblings' comparison too.
-    `progress` is told how far it is (in shares of the whole: core/progress.py's Stages);
-    `should_stop`, asked now and then, ends it early with core.progress.Stopped."""
+    `promotable`: the notes the store's promotion would write (None: any note may be
+    promoted); `settled`: the keys of the groups let stand. `progress` is told how far it is
+    (in shares of the whole: core/progress.py's Stages); `should_stop`, asked now and then,
+    ends it early with core.progress.Stopped."""
+    whole = {n["id"]: n for n in notes} if settled else None  # a group is keyed on these
+    chosen = None if promotable is None else promotable(notes)
     notes = bounded_notes(notes)
     visible = [n for n in notes if not fields.hidden(n)]
     context = ScoringContext(now, topic_sessions(notes, topic))
     stages = Stages(progress, JUDGE_STAGES)
-    found = siblings(notes, now, topic, tokens, should_stop, stages.stage(0))
+    found = siblings(notes, now, topic, tokens, frozenset(settled), chosen, whole, promote_at,
+                     should_stop, stages.stage(0))
     stages.done(1)
     own = {n["id"]: v for n in visible if (v := stored_verdict(n)) is not None}
     notices = [f"{n['id']}: stored scores refused ({why}); scored again"

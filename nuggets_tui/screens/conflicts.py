@@ -258,7 +258,9 @@ class ConflictsScreen(Screen[bool]):
         if self.verdicts is None:
             rules = self.memory.topic_rules()
             judgement = judge(graph.notes, self.memory.clock(), topic=rules.topic,
-                              tokens=rules.tokens)
+                              tokens=rules.tokens, promotable=rules.promoted,
+                              promote_at=rules.promote_at,
+                              settled=read_settled(self.memory.journal_home, []))
             call(self._judged, {v.note_id: v for v in judgement.verdicts})
 
     def _found(self, found: Found, redo: tuple[str, str, How] | None) -> None:

@@ -26,6 +26,7 @@ from core.models import JournalEntry, Plan, RawNote
 from core.notes import fields
 from core.notes.snapshot import Graph
 from core.progress import Stopped
+from core.review.decisions import read_settled
 from core.review.verdicts import VERDICTS, Verdict, judge
 from core.safeio.inert_text import one_line
 from core.stores.base import Restoring, UnhideOutlook
@@ -217,8 +218,10 @@ class MainScreen(Screen[None]):
         try:
             rules = self.memory.topic_rules()
             judgement = judge(shelf.graph.notes, self.memory.clock(), topic=rules.topic,
-                              tokens=rules.tokens, progress=busy.told,
-                              should_stop=lambda: worker.is_cancelled)
+                              tokens=rules.tokens, promotable=rules.promoted,
+                              promote_at=rules.promote_at,
+                              settled=read_settled(self.memory.journal_home, []),
+                              progress=busy.told, should_stop=lambda: worker.is_cancelled)
         except Stopped:
             return  # escape said so
         except NuggetsError:

@@ -30,6 +30,7 @@ from ..widgets.busy import Busy
 from ..widgets.diff_view import MAX_DIFF_LINES, DiffView
 from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
+from ..words import budget_words
 from .confirm import ConfirmScreen, if_yes
 
 _ACTION_STYLES = {"add": "green", "update": "yellow", "same": "dim", "held": "bold red",
@@ -156,10 +157,30 @@ def summary_text(plan: PromotionPlan, words: StoreWords) -> Text:
         (f"{plan.added:,} to add", "green"), " · ", (f"{plan.updated:,} to update", "yellow"),
         " · ", qualifying, f", {counted(len(plan.entries), 'entry', 'entries')}. Hand-written "
         "lines and other sections are kept as they are.",
+        *budget_summary(plan),
         *lost_summary(plan),
         *held_summary(plan),
         *(part for said in [*plan.refused, *plan.notices] for part in ("\n", line(said))),
     )
+
+
+def budget_summary(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
+    """What the agent reads of the file (or scope): the room left, or where it stops and how
+    many entries land past it (core/promotion/budget.py)."""
+    return [part for budget in plan.budgets for part in (
+        "\n", line(budget_words(budget), "bold yellow" if budget.cut_by else ""))]
+
+
+def past_text(row: Entry | None, plan: PromotionPlan | None) -> Text:
+    """For an entry landing past the agent's budget: that the agent will not see it."""
+    if row is None or plan is None:
+        return Text("")
+    for budget in plan.budgets:
+        if budget.loaded_lines is not None and row.note_id in budget.past:
+            return join(("Past the agent's budget", "bold yellow"), ": ", line(budget.reader),
+                        f" stops reading after line {budget.loaded_lines:,}, so this entry "
+                        "would be written where the agent never sees it.\n\n")
+    return Text("")
 
 
 def lost_summary(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
@@ -271,7 +292,8 @@ class PromoteScreen(Screen[bool]):
 
     def _show_diff(self, row: Row | None) -> None:
         entry = row.entry if isinstance(row, ShadowRow) else row
-        held = (join(shadowed_text(entry), held_text(entry, self._file_name(self.plan)))
+        held = (join(past_text(entry, self.plan), shadowed_text(entry),
+                     held_text(entry, self._file_name(self.plan)))
                 if entry is not None else Text(""))
         self.query_one(DiffView).show(join(held, self._diff_body()))
 

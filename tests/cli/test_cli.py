@@ -127,8 +127,10 @@ def test_missing_home_is_a_clear_error(tmp_path: Path) -> None:
 def test_promote_json_and_apply(home: Path, tmp_path: Path) -> None:
     target = tmp_path / "memdir" / "MEMORY.md"
     dry = run(home, "promote", "--memory-md", str(target), "--json")
-    assert json.loads(dry.stdout) == {"added": 0, "path": str(target), "entries": [
-        json.loads(dry.stdout)["entries"][0]], "blocked": [], "dropped": [], "lost": []}
+    shown = json.loads(dry.stdout)
+    assert shown == {"added": 0, "path": str(target), "entries": [shown["entries"][0]],
+                     "blocked": [], "dropped": [], "lost": [],
+                     "budgets": [shown["budgets"][0]]}
     assert not target.parent.exists()
     target.parent.mkdir()
     applied = json.loads(run(home, "promote", "--memory-md", str(target), "--apply",
@@ -261,3 +263,25 @@ def test_an_unknown_run_id_is_a_usage_error(home: Path) -> None:
     result = run(home, "undo", "20990101T000000Z-0001")
     assert result.exit_code == 2
     assert "no run '20990101T000000Z-0001'" in result.stderr and "Traceback" not in result.output
+
+
+def test_promote_shows_where_the_agents_budget_falls(home: Path, tmp_path: Path) -> None:
+    target = tmp_path / "memdir" / "MEMORY.md"
+    target.parent.mkdir()
+    target.write_text("# Memory\n\n" + "".join(f"kept line {i}\n" for i in range(150)))
+    roomy = run(home, "promote", "--memory-md", str(target))
+    assert "Claude Code reads the first 200 lines / 25,000 bytes" in roomy.stdout
+    assert "157 lines, 2,072 bytes used; room for 43 lines, 22,928 bytes more" in roomy.stdout
+    assert "past it" not in roomy.stdout
+    target.write_text("# Memory\n\n" + "".join(f"kept line {i}\n" for i in range(200)))
+    full = run(home, "promote", "--memory-md", str(target))
+    assert "it stops after line 200 of 207 (cut by lines); 1 entry past it, invisible to " \
+           "the agent" in full.stdout
+    assert "  past   [shared-context] deploy steps (n1)" in full.stdout
+    shown = json.loads(run(home, "promote", "--memory-md", str(target), "--json").stdout)
+    added = "\n## shared-context\n\n- **deploy steps**: run make deploy\nrun make deploy\n"
+    assert shown["budgets"] == [{
+        "reader": "Claude Code", "scope": "", "limits": {"lines": 200, "bytes": 25_000},
+        "used": {"lines": 207, "bytes": len(target.read_bytes()) + len(added)},
+        "room": {"lines": 0, "bytes": 0}, "loadedLines": 200, "cutBy": "lines",
+        "past": ["n1"]}]

@@ -4,6 +4,7 @@ command line as a Nuggets home."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shlex
 import shutil
@@ -88,6 +89,19 @@ def test_promote_goes_by_confidence_in_percent_to_each_scopes_agents_md(
     assert "recalled" not in out
     code, out, _ = run(data_dir, "promote", "--threshold", "100")
     assert code == 0 and "0 to add" in out
+
+
+def test_promote_shows_the_bots_token_budget_for_each_scope(data_dir: Path) -> None:
+    code, out, _ = run(data_dir, "promote")
+    assert code == 0
+    said = [line for line in out.splitlines() if line.startswith("MicroClaw injects")]
+    assert said[0] == ("MicroClaw injects at most 1,500 tokens of structured memories of the "
+                       "global scope: about 60 tokens used; room for 1,440 tokens more.")
+    assert any(line.endswith("items left out of the prompt.") for line in said)
+    code, out, _ = run(data_dir, "promote", "--json")
+    budgets = json.loads(out)["budgets"]
+    assert len(budgets) == len(said) and budgets[0]["used"] == {"tokens": 60}
+    assert all(b["limits"] == {"tokens": 1500} for b in budgets)
 
 
 def test_a_missing_data_dir_is_one_line_and_nothing_is_created(tmp_path: Path) -> None:

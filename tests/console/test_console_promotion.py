@@ -130,3 +130,28 @@ def test_the_summary_says_what_the_file_lost_since_our_last_write() -> None:
     assert "Lost since our last write (left as they are): “Meeting notes” (scratch) lost 2" \
         in shown
     assert "Lost since" not in summary_text(plan.model_copy(update={"lost": []}), WORDS).plain
+
+
+async def test_the_screen_shows_the_agents_budget_and_the_entries_past_it(home: Path) -> None:
+    target = home / "memory" / "MEMORY.md"
+    target.parent.mkdir(exist_ok=True)
+    target.write_text("# Memory\n\n" + "".join(f"kept line {i}\n" for i in range(170)))
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("p")
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, PromoteScreen) and screen.plan is not None
+        budget, = screen.plan.budgets
+        summary = str(screen.query_one("#promote-summary").render())
+        assert "Claude Code reads the first 200 lines / 25,000 bytes" in summary
+        assert f"{len(budget.past)} entries past it, invisible to the agent" in summary
+        entries = screen.query_one("#entries", VirtualTable)
+        assert entries.select_key(budget.past[0])
+        await settle(pilot, app)
+        assert "Past the agent's budget: Claude Code stops reading after line 200" in _body(app)
+        seen = next(e.note_id for e in screen.plan.entries if e.note_id not in budget.past)
+        assert entries.select_key(seen)
+        await settle(pilot, app)
+        assert "Past the agent's budget" not in _body(app)

@@ -40,3 +40,16 @@ def test_every_weight_of_the_default_scorer_is_documented() -> None:
     for weight in weights:
         shown = weight.replace("-", "−")
         assert shown in DOC or weight in DOC, weight
+
+
+def test_the_demo_shares_in_the_doc_are_the_measured_ones() -> None:
+    """The "Shares" table's demo row is what the default scorer gives the demo today."""
+    from collections import Counter
+
+    from core.stores.nuggets.demo import DEMO_NOW, build_demo_notes
+
+    found = Counter(v.verdict for v in verdicts.judge(build_demo_notes(), DEMO_NOW).verdicts)
+    total = sum(found.values())
+    cells = [f"{found[name]} ({round(100 * found[name] / total)}%)"
+             for name in ("reject", "compress", "merge", "promote", "defer")]
+    assert f"| the demo (`--demo`) | {total} | {' | '.join(cells)} |" in DOC

@@ -120,7 +120,7 @@ def test_the_command_line_lists_blocked_entries_and_allows_one(tmp_path: Path) -
             "instructions aside") in dry.stdout
     assert "\u200b" not in dry.stdout and "U+200B" in dry.stdout
     data = json.loads(_cli(home, target, "promote", "--json").stdout)
-    assert set(data) == {"added", "path", "entries", "blocked", "dropped", "lost"}
+    assert set(data) == {"added", "path", "entries", "blocked", "dropped", "lost", "budgets"}
     assert [(b["noteId"], b["reason"][:8]) for b in data["blocked"]] == [
         ("evil", "tells th"), ("sneaky", "contains")]
     applied = _cli(home, target, "promote", "--apply", "--allow",

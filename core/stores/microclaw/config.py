@@ -35,6 +35,7 @@ class BotConfig:
     min_interval_hours: int = 24  # sleep_time.min_interval_hours
     threshold: float = 0.82  # sleep_time.similarity_threshold, clamped to 0.5-1.0
     max_per_pass: int = 20  # sleep_time.max_archived_per_pass (at least 1)
+    memory_tokens: int = 1500  # memory_token_budget (0: the default)
     source: str = "the bot's defaults"
 
     @property
@@ -73,6 +74,8 @@ def config_of(doc: Mapping[str, Any], source: str) -> BotConfig:
                                   least=1),
         threshold=min(1.0, max(0.5, float(threshold))),
         max_per_pass=_whole(sleep.get("max_archived_per_pass"), base.max_per_pass, least=1),
+        memory_tokens=_whole(doc.get("memory_token_budget"), base.memory_tokens)
+        or base.memory_tokens,
         source=source,
     )
 

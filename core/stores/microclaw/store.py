@@ -40,6 +40,7 @@ from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
 from core.safeio.scope_folder import PromotionRefused, refusal
 from core.stores.base import Capability, Chooser, UnhideOutlook
 from core.stores.microclaw import presentation
+from core.stores.microclaw.budget import structured_budget
 from core.stores.microclaw.config import read_config
 from core.stores.microclaw.outlook import outlook
 from core.stores.microclaw.paths import (
@@ -54,7 +55,7 @@ from core.stores.microclaw.paths import (
     scope_files,
     target_problem,
 )
-from core.stores.microclaw.promote import DEFAULT_THRESHOLD, plan_file, targets
+from core.stores.microclaw.promote import DEFAULT_THRESHOLD, plan_file, promotable, targets
 from core.stores.microclaw.rows import read_graph, row_id, scope_of
 from core.stores.microclaw.rules import plan_decided, plan_maintenance
 from core.stores.microclaw.runs import MicroClawRuns, plan_row, row_id_of, tampered
@@ -64,6 +65,11 @@ from core.stores.microclaw.topics import microclaw_tokens, microclaw_topic
 from core.stores.microclaw.write import COMPARED, PROMPT_CONFIDENCE, Row, read_rows
 
 CHUNK = 10_000
+
+
+# The bot keeps no recall counts or sessions: cross_time_persistence, up to 0.88 of a Nuggets
+# note's strength (docs/VERDICTS.md), is 0 for every row, so its bar is 2.0 less that.
+PROMOTE_AT_WITHOUT_RECALLS = 1.12
 
 
 class MicroClawStore:
@@ -119,7 +125,9 @@ class MicroClawStore:
 
     def topic_rules(self) -> TopicRules:
         """The bot's own topic key and tokens (its rule 5); no promotion groups."""
-        return TopicRules(microclaw_topic, microclaw_tokens, promotion=False)
+        return TopicRules(microclaw_topic, microclaw_tokens, promotion=False,
+                          promoted=lambda notes: {n["id"] for n in notes if promotable(n)},
+                          promote_at=PROMOTE_AT_WITHOUT_RECALLS)
 
     def shelf(self) -> Shelf:
         return Shelf(self.read())
@@ -361,7 +369,8 @@ class MicroClawStore:
         found = {self.promotion_target(): [], **rows_by_file}
         ordered = sorted(found.items(),
                          key=lambda item: (item[0] != self.promotion_target(), str(item[0])))
-        plans = [self._plan_file(path, rows, threshold, allow, drop) for path, rows in ordered]
+        plans = [self._budgeted(self._plan_file(path, rows, threshold, allow, drop), rows, notes)
+                 for path, rows in ordered]
         groups = groups_dir(self.home)
         return plans + [refused_plan(groups, groups.is_dir(), threshold,
                                      sum(n["nuggetName"] == nugget for n in notes), line)
@@ -373,10 +382,24 @@ class MicroClawStore:
                        drop: Collection[str] = ()) -> PromotionPlan:
         """One AGENTS.md's edit (the global one unless named): the rows of its scope."""
         path = self.promotion_target(memory_md)
-        found, _ = targets(self.home, (graph or self.read()).notes, threshold)
+        notes = (graph or self.read()).notes
+        found, _ = targets(self.home, notes, threshold)
         rows = next((r for p, r in found.items() if os.path.abspath(p) == os.path.abspath(path)),
                     [])
-        return self._plan_file(path, rows, threshold, allow, drop)
+        return self._budgeted(self._plan_file(path, rows, threshold, allow, drop), rows, notes)
+
+    def _budgeted(self, plan: PromotionPlan, rows: list[RawNote],
+                  notes: list[RawNote]) -> PromotionPlan:
+        """The plan with the bot's budget for the structured memories of its scope (a chat's
+        rows and the global ones; the global file: the global rows)."""
+        if plan.refused:
+            return plan
+        chat_id = (rows[0].get("microclaw") or {}).get("chatId") if rows else None
+        scope = ("structured memories of the global scope" if chat_id is None else
+                 f"structured memories of {rows[0]['nuggetName']} and the global scope")
+        config, _ = read_config(self.home, os.environ)
+        budget = structured_budget(notes, chat_id, scope, self.clock(), config.memory_tokens)
+        return plan.model_copy(update={"budgets": [budget]})
 
     def _plan_file(self, path: Path, rows: list[RawNote], threshold: int,
                    allow: Collection[str], drop: Collection[str]) -> PromotionPlan:

@@ -65,6 +65,7 @@ from core.plans.kept import chosen, result_of
 from core.plans.retry import retrying as _retrying
 from core.plans.review_rules import RULES_FILE
 from core.progress import Progress
+from core.promotion.budget import CLAUDE_CODE_MEMORY_MD, file_budget
 from core.promotion.candidates import (
     DEFAULT_THRESHOLD,
     plan_promotion,
@@ -696,8 +697,10 @@ class NuggetsStore:
             return refused_plan(path, exists, threshold,
                                 sum(qualifies(n, threshold) for n in notes), refused)
         before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
-        return plan_promotion(notes, path, before, exists, threshold, allow, base, drop,
+        plan = plan_promotion(notes, path, before, exists, threshold, allow, base, drop,
                               self.allow_contact or contact_allowed(), self._last_written(path))
+        plan.budgets = [file_budget(plan.after_text, plan.entries, CLAUDE_CODE_MEMORY_MD)]
+        return plan
 
     def _last_written(self, path: Path) -> str | None:
         """What our newest run on the store's MEMORY.md left in it, when `path` is that file."""
