@@ -79,7 +79,7 @@ def test_supersede_edges_link_both_ways_and_triples_link_their_source_row(
     data_dir = data_dir_with(tmp_path, simple_rows(3))
     conn = sqlite3.connect(database_path(data_dir))
     add_edge(conn, 1, 2, "duplicate", ago(1))
-    add_triple(conn, ("Alice", "lives_in", "Tokyo"), 3, CHAT, ago(1))
+    add_triple(conn, ("Alice", "lives_in", "Tokyo"), CHAT, ago(1), memory=3)
     conn.commit()
     conn.close()
     shelf = store_of(data_dir).shelf()
@@ -111,7 +111,7 @@ def test_the_generated_current_schema_has_every_part(tmp_path: Path) -> None:
     graph = store_of(data_dir).read()
     assert len(graph.notes) == 1000 and graph.doc["microclaw"]["schemaVersion"] == 43
     triples = sum(link["to"].startswith("kg-") for n in graph.notes for link in n["links"])
-    assert triples == made["triples"] > 0
+    assert made["triples"] > 0 and triples == 0  # the bot's triples name no memory row
     kinds = {c.detail.split(":")[0] for c in store_of(data_dir).plan().result.changes}
     assert {STEP_STALE, STEP_EXPIRED, OUR_SUGGESTION} <= kinds
 
@@ -393,12 +393,12 @@ def test_a_wal_database_is_not_judged_by_the_page_count_in_its_file_header(
     db = database_path(data_dir)
     bot = sqlite3.connect(db, isolation_level=None)
     bot.execute("PRAGMA wal_autocheckpoint = 0")  # the new pages stay in the log
-    bot.execute("INSERT INTO memories (chat_id, content, category, created_at, updated_at) "
-                "SELECT chat_id, content || ' again', category, created_at, updated_at "
-                "FROM memories")
-    bot.execute("INSERT INTO memories (chat_id, content, category, created_at, updated_at) "
-                "SELECT chat_id, hex(randomblob(300)), category, created_at, updated_at "
-                "FROM memories")
+    bot.execute("INSERT INTO memories (chat_id, content, category, created_at, updated_at, "
+                "last_seen_at) SELECT chat_id, content || ' again', category, created_at, "
+                "updated_at, last_seen_at FROM memories")
+    bot.execute("INSERT INTO memories (chat_id, content, category, created_at, updated_at, "
+                "last_seen_at) SELECT chat_id, hex(randomblob(300)), category, created_at, "
+                "updated_at, last_seen_at FROM memories")
     try:
         data = bytearray(db.read_bytes())
         pages = int.from_bytes(data[28:32], "big")

@@ -51,10 +51,18 @@ def row_id(note_id_: str) -> int | None:
 
 
 def rfc3339(moment: datetime) -> str:
-    """A timestamp as the bot writes them (chrono's to_rfc3339 of a UTC time: nanoseconds,
-    offset +00:00)."""
+    """A timestamp as the bot writes them: chrono's `to_rfc3339` of a UTC time (offset
+    `+00:00`, the fraction in as many groups of three digits as it needs: none, 3, 6 or 9). A
+    Python time holds microseconds, so 6 digits at most: what chrono prints for that instant."""
     utc = moment.astimezone(UTC)
-    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond * 1000:09d}+00:00"
+    micros = utc.microsecond
+    if micros == 0:
+        fraction = ""
+    elif micros % 1000 == 0:
+        fraction = f".{micros // 1000:03d}"
+    else:
+        fraction = f".{micros:06d}"
+    return utc.strftime("%Y-%m-%dT%H:%M:%S") + fraction + "+00:00"
 
 
 def title_of(content: str) -> str:
