@@ -52,6 +52,8 @@ MAX_POSITIONS = 16
 GROUP_ID_PREFIX = "c-"
 
 Tokenizer = Callable[[str], frozenset[str]]
+# A system's own test of whether two texts of one topic state the same (the texts as stored).
+Agreement = Callable[[str, str], bool]
 
 
 class UnknownGroupError(ArgumentError):
@@ -123,9 +125,13 @@ def sets_agree(a: frozenset[str], b: frozenset[str]) -> bool:
     return union > 0 and 100 * common >= AGREEING_PERCENT * union
 
 
-def positions_of(notes: list[RawNote], tokens: Tokenizer = token_set) -> list[list[RawNote]]:
+def positions_of(notes: list[RawNote], tokens: Tokenizer = token_set,
+                 agree: Agreement | None = None) -> list[list[RawNote]]:
     """The notes split into runs that agree (each compared with the first note of at most
-    `MAX_POSITIONS` positions; every text tokenized once)."""
+    `MAX_POSITIONS` positions; every text tokenized once). `agree`: the system's own test on
+    the texts as stored, in place of the folded statements' Jaccard."""
+    if agree is not None:
+        return _positions_by(notes, agree)
     positions: list[list[RawNote]] = []
     heads: list[tuple[str, frozenset[str], int]] = []  # first text folded, its tokens, their count
     for note in notes:
@@ -145,9 +151,24 @@ def positions_of(notes: list[RawNote], tokens: Tokenizer = token_set) -> list[li
     return positions
 
 
+def _positions_by(notes: list[RawNote], agree: Agreement) -> list[list[RawNote]]:
+    positions: list[list[RawNote]] = []
+    heads: list[str] = []
+    for note in notes:
+        text = fields.text(note, "content")
+        for position, head in zip(positions, heads[:MAX_POSITIONS], strict=False):
+            if agree(head, text):
+                position.append(note)
+                break
+        else:
+            positions.append([note])
+            heads.append(text)
+    return positions
+
+
 def _group(kind: str, nugget: str, topic: str, members: list[RawNote],
-           tokens: Tokenizer) -> Group | None:
-    positions = positions_of(members, tokens)
+           tokens: Tokenizer, agree: Agreement | None = None) -> Group | None:
+    positions = positions_of(members, tokens, agree)
     ids = tuple(n["id"] for n in members)
     return Group(group_id(ids), kind, nugget, topic, ids,
                  tuple(tuple(n["id"] for n in p) for p in positions), len(positions) < 2)
@@ -168,16 +189,18 @@ class TopicRules:
     topic: TopicKey = nuggets_topic
     tokens: Tokenizer = token_set
     promotion: bool = True
+    agree: Agreement | None = None  # the system's own agreement test, if it has one
 
 
 def find_by_rules(notes: list[RawNote], rules: TopicRules) -> list[Group]:
-    return find_contradictions(notes, rules.topic, tokens=rules.tokens, promotion=rules.promotion)
+    return find_contradictions(notes, rules.topic, tokens=rules.tokens, promotion=rules.promotion,
+                               agree=rules.agree)
 
 
 def find_contradictions(notes: list[RawNote], topic: TopicKey = nuggets_topic,
                         threshold: int = DEFAULT_THRESHOLD,
                         tokens: Tokenizer = token_set,
-                        promotion: bool = True) -> list[Group]:
+                        promotion: bool = True, agree: Agreement | None = None) -> list[Group]:
     """Every contradiction group of the visible notes, topic groups first, each in file order.
     `promotion`: also the groups promotion would shadow (a store without MEMORY.md says no).
     Each note's text is read up to core/notes/bounded_text.py's bound."""
@@ -191,7 +214,7 @@ def find_contradictions(notes: list[RawNote], topic: TopicKey = nuggets_topic,
             buckets.setdefault(key, []).append(note)
     groups = [g for key, members in buckets.items() if len(members) > 1
               if (g := _group("topic", fields.nugget(members[0]),
-                              _topic_words(key, members[0]), members, tokens))]
+                              _topic_words(key, members[0]), members, tokens, agree))]
     if not promotion:
         return sorted(groups, key=lambda g: g.duplicate)  # the contradictions first
     holder = {i: g.id for g in groups for i in g.note_ids}

@@ -54,7 +54,7 @@ from core.stores.microclaw.rows import read_graph, row_id, scope_of
 from core.stores.microclaw.rules import plan_decided, plan_maintenance
 from core.stores.microclaw.runs import MicroClawRuns
 from core.stores.microclaw.schema import BUSY_TIMEOUT_S, read_only
-from core.stores.microclaw.topics import microclaw_tokens, microclaw_topic
+from core.stores.microclaw.topics import microclaw_agree, microclaw_tokens, microclaw_topic
 from core.stores.microclaw.write import COMPARED
 
 CHUNK = 10_000
@@ -112,7 +112,7 @@ class MicroClawStore:
 
     def topic_rules(self) -> TopicRules:
         """The bot's own topic key and tokens (its rule 5); no promotion groups."""
-        return TopicRules(microclaw_topic, microclaw_tokens, promotion=False)
+        return TopicRules(microclaw_topic, microclaw_tokens, promotion=False, agree=microclaw_agree)
 
     def shelf(self) -> Shelf:
         return Shelf(self.read())
