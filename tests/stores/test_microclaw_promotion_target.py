@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from core.stores.microclaw import bot_sql
 from core.stores.microclaw.promote import SECTION
 from core.stores.microclaw.store import MicroClawStore
-from tests.support.microclaw_rows import insert, make_db
+from tests.support.microclaw_rows import STAMP, insert, make_db
 
 PRIVATE = "Dana is being treated for depression, keep private"
 
@@ -45,12 +46,8 @@ def _store(tmp_path: Path, chats: list[tuple[int, str, str]],
            rows: list[tuple[str, int | None]]) -> MicroClawStore:
     db = make_db(tmp_path / "data" / "runtime" / "microclaw.db", count=0)
     conn = sqlite3.connect(db)
-    conn.execute("CREATE TABLE chats (chat_id INTEGER PRIMARY KEY, chat_title TEXT, chat_type "
-                 "TEXT NOT NULL DEFAULT 'private', last_message_time TEXT NOT NULL, channel "
-                 "TEXT, external_chat_id TEXT)")
     for chat_id, channel, external in chats:
-        conn.execute("INSERT INTO chats VALUES (?, 't', 'private', '2026-10-01', ?, ?)",
-                     (chat_id, channel, external))
+        conn.execute(bot_sql.INSERT_CHAT, (chat_id, "t", "private", STAMP, channel, external))
     for content, chat_id in rows:
         insert(conn, content, chat_id=chat_id, category="PROFILE", confidence=0.9)
     conn.commit()

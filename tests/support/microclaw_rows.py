@@ -8,26 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from core.models import HideOp, LinkOp, NoteDiff, Plan, ReflectionChange, ReflectionResult
+from core.stores.microclaw import bot_sql
 from core.stores.microclaw.rows import read_graph
 
-CURRENT = """
-CREATE TABLE memories (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, chat_id INTEGER, content TEXT NOT NULL,
-    category TEXT NOT NULL DEFAULT 'KNOWLEDGE', created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
-    embedding_model TEXT, confidence REAL NOT NULL DEFAULT 0.70,
-    source TEXT NOT NULL DEFAULT 'legacy', last_seen_at TEXT,
-    is_archived INTEGER NOT NULL DEFAULT 0, archived_at TEXT, chat_channel TEXT,
-    external_chat_id TEXT, valid_from TEXT, valid_to TEXT, expires_at TEXT);
-CREATE TABLE memory_supersede_edges (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, from_memory_id INTEGER NOT NULL,
-    to_memory_id INTEGER NOT NULL, reason TEXT, created_at TEXT NOT NULL);
-CREATE TABLE knowledge_graph (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, subject TEXT NOT NULL, predicate TEXT NOT NULL,
-    object TEXT NOT NULL, chat_id INTEGER, valid_from TEXT, valid_to TEXT, confidence REAL,
-    source TEXT, source_memory_id INTEGER, created_at TEXT NOT NULL);
-CREATE TABLE db_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-INSERT INTO db_meta VALUES ('schema_version', '43');
-"""
+CURRENT = "the bot's schema 43"  # made with the bot's own DDL (core/stores/microclaw/bot_sql.py)
 
 # An old bot: no archive columns' companions, no edges table.
 OLD = """
@@ -37,14 +21,19 @@ CREATE TABLE memories (
     confidence REAL NOT NULL DEFAULT 0.70, is_archived INTEGER NOT NULL DEFAULT 0);
 """
 
-STAMP = "2026-10-01T09:00:00.000Z"
+STAMP = "2026-10-01T09:00:00+00:00"
 
 
 def make_db(path: Path, count: int = 6, schema: str = CURRENT) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.executescript(schema)
+    if schema == CURRENT:
+        conn.isolation_level = None
+        bot_sql.create_schema(conn, 43, STAMP)
+        conn.isolation_level = ""
+    else:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.executescript(schema)
     for n in range(1, count + 1):
         insert(conn, f"memory number {n}", chat_id=None if n % 2 else 7)
     conn.commit()
@@ -54,9 +43,18 @@ def make_db(path: Path, count: int = 6, schema: str = CURRENT) -> Path:
 
 def insert(conn: sqlite3.Connection, content: str, chat_id: int | None = None,
            category: str = "KNOWLEDGE", confidence: float = 0.7) -> int:
-    cursor = conn.execute(
-        "INSERT INTO memories (chat_id, content, category, created_at, updated_at, confidence)"
-        " VALUES (?, ?, ?, ?, ?, ?)", (chat_id, content, category, STAMP, STAMP, confidence))
+    """A row as the bot inserts one (its statement where the table is the bot's)."""
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(memories)")}
+    if "last_seen_at" in columns:
+        identity = (conn.execute(bot_sql.CHAT_IDENTITY, (chat_id,)).fetchone()
+                    if chat_id is not None else None) or (None, None)
+        cursor = conn.execute(bot_sql.INSERT_MEMORY, (chat_id, content, category, STAMP,
+                                                      confidence, "reflector", *identity))
+    else:
+        cursor = conn.execute(
+            "INSERT INTO memories (chat_id, content, category, created_at, updated_at,"
+            " confidence) VALUES (?, ?, ?, ?, ?, ?)",
+            (chat_id, content, category, STAMP, STAMP, confidence))
     return int(cursor.lastrowid or 0)
 
 

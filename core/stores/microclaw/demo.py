@@ -128,9 +128,9 @@ def materialize_microclaw_demo(data_dir: Path, now: datetime, reset: bool = Fals
         conn.execute("BEGIN")
         add_edge(conn, ids[24], ids[13], "update", day)  # Jenkins, superseded by Argo CD
         add_edge(conn, ids[23], ids[0], "operator", day)  # the colour, archived by hand
-        add_triple(conn, ("Alice", "lives_in", "Tokyo"), ids[0], ALICE, day)
-        add_triple(conn, ("Alice", "works_on", "billing service"), ids[1], ALICE, day)
-        add_triple(conn, ("production database", "port", "5433"), ids[9], TEAM, day)
+        add_triple(conn, ("Alice", "lives_in", "Tokyo"), ALICE, day)
+        add_triple(conn, ("Alice", "works_on", "billing service"), ALICE, day)
+        add_triple(conn, ("production database", "port", "5433"), TEAM, day)
         conn.execute("COMMIT")
     finally:
         conn.close()

@@ -1,8 +1,9 @@
 """Realistic MicroClaw databases, for tests, the demo and the benchmark.
 
-The tables are those the bot creates (its DDL as of schema 43 for the memory tables; older
-schemas lack the columns and tables added later). Timestamps are written as the bot writes them
-(RFC 3339 with nanoseconds and +00:00). Everything is deterministic given the seed and the clock.
+The tables are made and the rows written with the bot's own SQL (core/stores/microclaw/bot_sql.py:
+its DDL as of schema 43; older schemas lack the columns and tables added later). Timestamps are
+written as the bot writes them (chrono's RFC 3339, +00:00). Everything is deterministic given the
+seed and the clock.
 """
 
 from __future__ import annotations
@@ -15,48 +16,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from core.stores.microclaw import bot_sql
 from core.stores.microclaw.rows import rfc3339 as bot_time
 
 CURRENT = 43
-
-_MEMORIES = """CREATE TABLE memories (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    chat_id INTEGER,
-    content TEXT NOT NULL,
-    category TEXT NOT NULL DEFAULT 'KNOWLEDGE',
-    created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL,
-    embedding_model TEXT,
-    chat_channel TEXT,
-    external_chat_id TEXT,
-    confidence REAL NOT NULL DEFAULT 0.70,
-    source TEXT NOT NULL DEFAULT 'legacy',
-    last_seen_at TEXT,
-    is_archived INTEGER NOT NULL DEFAULT 0,
-    archived_at TEXT{extra}
-)"""
-_NEWER_COLUMNS = ",\n    expires_at TEXT,\n    valid_from TEXT,\n    valid_to TEXT"
-_TABLES = """
-CREATE TABLE db_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE chats (
-    chat_id INTEGER PRIMARY KEY, chat_title TEXT, chat_type TEXT NOT NULL DEFAULT 'private',
-    last_message_time TEXT NOT NULL, channel TEXT, external_chat_id TEXT);
-CREATE INDEX idx_memories_active_updated ON memories(is_archived, updated_at);
-CREATE INDEX idx_memories_confidence ON memories(confidence);
-CREATE TABLE memory_supersede_edges (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, from_memory_id INTEGER NOT NULL,
-    to_memory_id INTEGER NOT NULL, reason TEXT, created_at TEXT NOT NULL);
-CREATE INDEX idx_memory_supersede_from ON memory_supersede_edges(from_memory_id, created_at);
-CREATE INDEX idx_memory_supersede_to ON memory_supersede_edges(to_memory_id, created_at);
-"""
-_KNOWLEDGE_GRAPH = """
-CREATE TABLE knowledge_graph (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, subject TEXT NOT NULL, predicate TEXT NOT NULL,
-    object TEXT NOT NULL, chat_id INTEGER, valid_from TEXT NOT NULL, valid_to TEXT,
-    confidence REAL NOT NULL DEFAULT 0.70, source TEXT NOT NULL DEFAULT 'reflector',
-    source_memory_id INTEGER, created_at TEXT NOT NULL);
-CREATE INDEX idx_kg_subject ON knowledge_graph(subject);
-"""
 
 
 @dataclass
@@ -69,7 +32,10 @@ class Chat:
 
 @dataclass
 class Row:
-    """One memory row; None chat = global. Columns the schema lacks are dropped on insert."""
+    """One memory row; None chat = global. It is written as the bot writes one: inserted at
+    `created_at`, updated (same text) at `updated_at`, seen at `last_seen_at`, given its expiry,
+    archived at `archived_at`, each with the bot's own statement. `extra` sets other columns
+    directly (for values only a hand edit makes). Columns the schema lacks are dropped."""
 
     content: str
     category: str = "KNOWLEDGE"
@@ -85,15 +51,15 @@ class Row:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def create(path: Path, version: int = CURRENT, wal: bool = True) -> sqlite3.Connection:
-    """An empty database with the bot's memory tables at `version` (CURRENT or older)."""
+def create(path: Path, version: int = CURRENT, wal: bool = True,
+           applied_at: str = "2026-01-01T00:00:00+00:00") -> sqlite3.Connection:
+    """An empty database with the bot's tables at `version` (CURRENT or older), made with the
+    bot's own DDL (core/stores/microclaw/bot_sql.py)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path, isolation_level=None)
-    if wal:
-        conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute(_MEMORIES.format(extra=_NEWER_COLUMNS if version >= 24 else ""))
-    conn.executescript(_TABLES + (_KNOWLEDGE_GRAPH if version >= 20 else ""))
-    conn.execute("INSERT INTO db_meta VALUES ('schema_version', ?)", (str(version),))
+    bot_sql.create_schema(conn, version, applied_at)
+    if not wal:
+        conn.execute("PRAGMA journal_mode = DELETE")
     return conn
 
 
@@ -102,52 +68,57 @@ def _columns(conn: sqlite3.Connection) -> set[str]:
 
 
 def insert(conn: sqlite3.Connection, rows: Iterable[Row], chats: Iterable[Chat] = ()) -> list[int]:
-    """Insert rows (and their chats) as the bot does; the new row ids, in order."""
+    """Insert rows (and their chats) with the bot's statements; the new row ids, in order."""
     have = _columns(conn)
     rows = list(rows)
     ids = []
     conn.execute("BEGIN")
     for chat in chats:
         last = max((r.updated_at or r.created_at for r in rows if r.chat == chat), default="")
-        conn.execute("INSERT OR IGNORE INTO chats VALUES (?, ?, 'private', ?, ?, ?)",
-                     (chat.chat_id, chat.title, last, chat.channel, chat.external_chat_id))
+        conn.execute(bot_sql.INSERT_CHAT, (chat.chat_id, chat.title or None, "private", last,
+                                           chat.channel, chat.external_chat_id))
     for row in rows:
-        values = _values(row)
-        names = [n for n in values if n in have]
-        cursor = conn.execute(
-            f"INSERT INTO memories ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
-            [values[n] for n in names])
-        assert cursor.lastrowid is not None  # set by every INSERT
-        ids.append(cursor.lastrowid)
+        ids.append(_write_row(conn, row, have))
     conn.execute("COMMIT")
     return ids
 
 
-def _values(row: Row) -> dict[str, Any]:
-    chat = row.chat
-    return {
-        "chat_id": chat.chat_id if chat else None, "content": row.content,
-        "category": row.category, "created_at": row.created_at,
-        "updated_at": row.updated_at or row.created_at,
-        "embedding_model": None, "chat_channel": chat.channel if chat else None,
-        "external_chat_id": chat.external_chat_id if chat else None,
-        "confidence": row.confidence, "source": row.source,
-        "last_seen_at": row.last_seen_at, "is_archived": row.is_archived,
-        "archived_at": row.archived_at, "expires_at": row.expires_at, **row.extra,
-    }
+def _write_row(conn: sqlite3.Connection, row: Row, have: set[str]) -> int:
+    chat_id = row.chat.chat_id if row.chat else None
+    identity = (conn.execute(bot_sql.CHAT_IDENTITY, (chat_id,)).fetchone()
+                if chat_id is not None else None) or (None, None)
+    created = row.created_at
+    confidence = bot_sql.clamp(row.confidence)
+    cursor = conn.execute(bot_sql.INSERT_MEMORY, (chat_id, row.content, row.category, created,
+                                                  confidence, row.source, *identity))
+    assert cursor.lastrowid is not None  # set by every INSERT
+    row_id = cursor.lastrowid
+    if row.updated_at and row.updated_at != created:
+        conn.execute(bot_sql.UPDATE_MEMORY, (row.content, row.category, row.updated_at,
+                                             confidence, row.source, row_id))
+    if row.last_seen_at and row.last_seen_at != (row.updated_at or created):
+        conn.execute(bot_sql.TOUCH_LAST_SEEN, (row.last_seen_at, row_id))
+    if row.expires_at is not None and "expires_at" in have:
+        conn.execute(bot_sql.SET_EXPIRES_AT, (row.expires_at, row_id))
+    if row.is_archived:
+        conn.execute(bot_sql.ARCHIVE, (row.archived_at or row.updated_at or created, row_id))
+    for name, value in row.extra.items():
+        if name in have:
+            conn.execute(f"UPDATE memories SET {name} = ? WHERE id = ?", (value, row_id))
+    return row_id
 
 
 def add_edge(conn: sqlite3.Connection, source: int, target: int, reason: str, at: str) -> None:
-    conn.execute("INSERT INTO memory_supersede_edges (from_memory_id, to_memory_id, reason, "
-                 "created_at) VALUES (?, ?, ?, ?)", (source, target, reason, at))
+    conn.execute(bot_sql.INSERT_EDGE, (source, target, reason, at))
 
 
-def add_triple(conn: sqlite3.Connection, triple: tuple[str, str, str], memory: int,
-               chat: Chat | None, at: str) -> None:
-    conn.execute("INSERT INTO knowledge_graph (subject, predicate, object, chat_id, valid_from,"
-                 " confidence, source, source_memory_id, created_at) VALUES "
-                 "(?, ?, ?, ?, ?, 0.8, 'reflector', ?, ?)",
-                 (*triple, chat.chat_id if chat else None, at, memory, at))
+def add_triple(conn: sqlite3.Connection, triple: tuple[str, str, str], chat: Chat | None,
+               at: str, memory: int | None = None) -> None:
+    """A triple as the bot's reflector inserts one (its confidence, its source, no memory:
+    every production insert leaves `source_memory_id` NULL); `memory` only for the tests of
+    a hand-made link."""
+    conn.execute(bot_sql.INSERT_TRIPLE, (*triple, chat.chat_id if chat else None, at, 0.72,
+                                         "reflector", memory, at))
 
 
 # -- random realistic rows ------------------------------------------------------------------------
@@ -239,7 +210,7 @@ def generate(path: Path, rows: int, now: datetime, chats: int = 20, seed: int = 
             add_edge(conn, source, target, rng.choice(("duplicate", "operator", "update")), at)
         for _ in range(triple_count if ids else 0):
             add_triple(conn, (rng.choice(_SUBJECTS), rng.choice(_VERBS), rng.choice(_OBJECTS)),
-                       rng.choice(ids), None, at)
+                       rng.choice(chat_list) if chat_list else None, at)
         conn.execute("COMMIT")
     finally:
         conn.close()

@@ -17,7 +17,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from core.errors import MicroClawError
 from core.models import RawNote
 from core.notes.snapshot import Graph
 from core.stores.microclaw.paths import GLOBAL_NUGGET, Scope, nugget_of
@@ -51,10 +50,18 @@ def row_id(note_id_: str) -> int | None:
 
 
 def rfc3339(moment: datetime) -> str:
-    """A timestamp as the bot writes them (chrono's to_rfc3339 of a UTC time: nanoseconds,
-    offset +00:00)."""
+    """A timestamp as the bot writes them: chrono's `to_rfc3339` of a UTC time (offset
+    `+00:00`, the fraction in as many groups of three digits as it needs: none, 3, 6 or 9). A
+    Python time holds microseconds, so 6 digits at most: what chrono prints for that instant."""
     utc = moment.astimezone(UTC)
-    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond * 1000:09d}+00:00"
+    micros = utc.microsecond
+    if micros == 0:
+        fraction = ""
+    elif micros % 1000 == 0:
+        fraction = f".{micros // 1000:03d}"
+    else:
+        fraction = f".{micros:06d}"
+    return utc.strftime("%Y-%m-%dT%H:%M:%S") + fraction + "+00:00"
 
 
 def title_of(content: str) -> str:
@@ -82,19 +89,19 @@ def value_kinds(names: tuple[str, ...]) -> tuple[frozenset[type], ...]:
     return tuple(_KINDS.get(name, _TEXT) for name in names)
 
 
-def _check_values(path: Path, names: tuple[str, ...], rows: list[tuple]) -> None:
-    """Every value has a type its column may hold (a column at a time: the types found in it),
-    else a one-line error naming the first row that does not."""
-    for column, kinds in enumerate(value_kinds(names)):
-        if {type(values[column]) for values in rows} <= kinds:
-            continue
-        for values in rows:
-            row = dict(zip(names, values, strict=True))
-            problem = _value_problem(row)
-            if problem:
-                raise MicroClawError(f"{path}: memories row {row['id']!r}: {problem}")
-        raise MicroClawError(f"{path}: column memories.{names[column]} holds a value of an "
-                             "unexpected type")
+def row_problems(names: tuple[str, ...], rows: list[tuple]) -> dict[int, str]:
+    """The rows holding a value of a type their column may not hold, by position, each with
+    its problem (a column at a time first: the types found in it, so a sound table costs one
+    pass)."""
+    if all({type(values[column]) for values in rows} <= kinds
+           for column, kinds in enumerate(value_kinds(names))):
+        return {}
+    found = {}
+    for position, values in enumerate(rows):
+        problem = _value_problem(dict(zip(names, values, strict=True)))
+        if problem:
+            found[position] = problem
+    return found
 
 
 def _value_problem(row: dict[str, Any]) -> str | None:
@@ -210,24 +217,34 @@ def _triple_links(conn: sqlite3.Connection, links: dict[int, list[dict[str, str]
         })
 
 
-def mappable(row_id_: int) -> bool:
+_UNNAMED = "an id this tool cannot name (not a whole number of 0 or more)"
+
+
+def mappable(row_id_: object) -> bool:
     """Whether a row's id survives the round trip through its note id (`mc-<id>`): a negative
     id, which only a hand edit makes, does not, and such a row is skipped, not every row."""
-    return row_id(note_id(row_id_)) == row_id_
+    return type(row_id_) is int and row_id(note_id(row_id_)) == row_id_
 
 
-def skipped_rows(path: Path, skipped: list[int]) -> str:
+Skipped = list[tuple[object, str]]  # a row the store leaves out: its id, and why
+_NAMED = 10  # the skipped rows a notice names one by one
+
+
+def skipped_rows(path: Path, skipped: Skipped) -> str:
     """The one line naming the rows the store cannot handle and leaves out."""
-    return (f"{path}: skipped memories row(s) {', '.join(map(str, skipped))}: an id this tool "
-            "cannot name (not a whole number of 0 or more); every other row is read")
+    named = "; ".join(f"{row_id!r}: {why}" for row_id, why in skipped[:_NAMED])
+    more = f"; and {len(skipped) - _NAMED} more" if len(skipped) > _NAMED else ""
+    return (f"{path}: skipped memories row(s) {named}{more}; every other row is read and "
+            "written as usual")
 
 
 def read_notes(path: Path, busy_timeout: float = BUSY_TIMEOUT_S, said: list[str] | None = None
                ) -> tuple[Shape, list[RawNote], str, dict[int, tuple[str, str | None]],
-                          list[int]]:
+                          Skipped]:
     """Every row as a note, read in one transaction; the shape, a fingerprint of what was
     read (it changes whenever a row, an edge or a triple does), each chat's activity, and the
-    ids of the rows left out (see `mappable`); `said` gets what a reader should know about
+    rows left out, each with why (a value of a type its column may not hold, an id
+    `mappable` refuses); `said` gets what a reader should know about
     how it was read."""
     with read_only(path, busy_timeout, said) as conn:
         shape = read_shape(conn, path)
@@ -240,11 +257,15 @@ def read_notes(path: Path, busy_timeout: float = BUSY_TIMEOUT_S, said: list[str]
         activity = chat_activity(conn)
     digest = hashlib.sha256(repr(rows).encode("utf-8", "surrogatepass"))
     digest.update(repr(sorted(links.items())).encode("utf-8", "surrogatepass"))
-    _check_values(path, names, rows)
+    problems = row_problems(names, rows)
     records = [dict(zip(names, values, strict=True)) for values in rows]
-    skipped = [r["id"] for r in records if not mappable(r["id"])]
-    if skipped:
-        records = [r for r in records if mappable(r["id"])]
+    skipped: Skipped = []
+    if problems or not all(mappable(r["id"]) for r in records):
+        for position, record in enumerate(records):
+            why = problems.get(position) or (None if mappable(record["id"]) else _UNNAMED)
+            if why:
+                skipped.append((record["id"], why))
+        records = [r for n, r in enumerate(records) if n not in problems and mappable(r["id"])]
     identities = _chat_identities(records, chats)
     notes = [note_of(row, links.get(row["id"], []), identities.get(row["chat_id"]))
              for row in records]

@@ -50,6 +50,7 @@ from core.models import (
 from core.stores.microclaw.config import BotConfig
 from core.stores.microclaw.paths import GLOBAL_NUGGET
 from core.stores.microclaw.rows import DEFAULT_CONFIDENCE, rfc3339
+from core.stores.microclaw.topics import bot_jaccard, microclaw_tokens
 
 STALE_CONFIDENCE = 0.35
 STALE_AGE = timedelta(days=30)
@@ -249,12 +250,6 @@ def _chat_caps(rows: list[_Row], config: BotConfig, active: set[int],
     return done
 
 
-def bot_jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    """The bot's word Jaccard: two empty texts are identical (1.0)."""
-    union = len(a | b)
-    return 1.0 if union == 0 else len(a & b) / union
-
-
 def _prefix(words: frozenset[str], rank: Mapping[str, int], threshold: float) -> list[str]:
     """The rarest words two sets at the threshold must share one of (prefix filtering: a
     Jaccard >= t needs an overlap >= t * size); one word more than the bound, to be safe
@@ -272,7 +267,7 @@ def consolidation_picks(rows: list[_Row], threshold: float, limit: int) -> list[
     threshold) is archived, else kept; at most `limit`. (archived, the kept row, score)."""
     ordered = sorted(sorted(rows, key=lambda r: r.row_id),
                      key=lambda r: (-r.confidence, _Desc(r.last_seen)))
-    words = {r.row_id: frozenset(r.note["content"].split()) for r in ordered}
+    words = {r.row_id: microclaw_tokens(r.note["content"]) for r in ordered}
     counts: dict[str, int] = defaultdict(int)
     for found in words.values():
         for word in found:

@@ -1,17 +1,41 @@
-"""What a MicroClaw row is about, as the bot decides it (its rule 5): the topic key two rows
-must share to contradict each other, and the tokens of its Jaccard."""
+"""What a MicroClaw row is about, as the bot decides it: the topic key two rows must share to
+contradict each other, the tokens of its Jaccard, and whether two texts agree (MicroClaw at
+commit ab19255: crates/microclaw-storage/src/memory_quality.rs `memory_topic_key`,
+src/memory_service.rs `jaccard_similar` and the reflector's conflict test)."""
 
 from __future__ import annotations
+
+import re
 
 from core.models import RawNote
 from core.notes import fields
 
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+# Rust's char::is_whitespace (Unicode White_Space), which str.split_whitespace splits on;
+# Python's str.split() also splits on U+001C-U+001F, which Rust keeps inside a word.
+_RUST_WHITESPACE = re.compile(
+    "[\u0009-\u000d\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f"
+    "\u3000]+")
+
+
+def ascii_lower(text: str) -> str:
+    """Rust's `to_ascii_lowercase`: A-Z lowered, every other character as it is."""
+    return text.translate(_ASCII_LOWER)
+
+
+def split_whitespace(text: str) -> list[str]:
+    """Rust's `str::split_whitespace` (Python's own split where the two agree: a text
+    without U+001C-U+001F)."""
+    if "\x1c" in text or "\x1d" in text or "\x1e" in text or "\x1f" in text:
+        return [word for word in _RUST_WHITESPACE.split(text) if word]
+    return text.split()
+
 
 def microclaw_key(content: str) -> str:
     """The MicroClaw bot's topic key of a memory's text: fixed keys for a database port, a
-    deadline, a timezone and a server IP, else its first four words, lower-cased, each kept
-    to its letters and digits, joined by `_`."""
-    lower = content.lower()
+    deadline, a timezone and a server IP, else its first four words, ASCII-lower-cased, each
+    kept to its letters and digits, joined by `_`."""
+    lower = ascii_lower(content)
     if "port" in lower and ("db" in lower or "database" in lower):
         return "db_port"
     if "deadline" in lower or "due date" in lower:
@@ -20,7 +44,7 @@ def microclaw_key(content: str) -> str:
         return "timezone"
     if "server ip" in lower or "ip address" in lower:
         return "server_ip"
-    words = ("".join(c for c in word if c.isalnum()) for word in lower.split())
+    words = ("".join(c for c in word if c.isalnum()) for word in split_whitespace(lower))
     return "_".join([w for w in words if w][:4])
 
 
@@ -32,4 +56,10 @@ def microclaw_topic(note: RawNote) -> tuple[str, str] | None:
 
 def microclaw_tokens(text: str) -> frozenset[str]:
     """The bot's tokens for its Jaccard: split on whitespace, case-sensitive, punctuation kept."""
-    return frozenset(text.split())
+    return frozenset(split_whitespace(text))
+
+
+def bot_jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    """The bot's word Jaccard: two empty texts are identical (1.0)."""
+    union = len(a | b)
+    return 1.0 if union == 0 else len(a & b) / union
