@@ -1,4 +1,5 @@
-"""Where this program keeps data of its own: the demo memories of every store."""
+"""Where this program keeps data of its own: the demo memories of every store, and what it
+records about a memory it reads beside it (a Claude Code memory directory's seen versions)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 DEMO_ENV = "NUGGETS_DEMO_DIR"
+DATA_ENV = "NUGGETS_DATA_DIR"
 
 
 def demo_home(environ: Mapping[str, str] | None = None) -> Path:
@@ -17,3 +19,13 @@ def demo_home(environ: Mapping[str, str] | None = None) -> Path:
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("nuggets-review", appauthor=False)) / "demo"
+
+
+def data_home(environ: Mapping[str, str] | None = None) -> Path:
+    """Our own data directory: $NUGGETS_DATA_DIR, else the user's data directory."""
+    env = os.environ if environ is None else environ
+    if env.get(DATA_ENV):
+        return Path(env[DATA_ENV]).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("nuggets-review", appauthor=False))

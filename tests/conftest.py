@@ -16,6 +16,13 @@ from tests.support.console_support import demo_home
 from tests.support.microclaw_support import NOW as MICROCLAW_NOW
 
 
+@pytest.fixture(autouse=True)
+def own_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the program records of a memory it reads goes under a temporary directory, never
+    the user's data directory."""
+    monkeypatch.setenv("NUGGETS_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+
+
 @pytest.fixture
 def home(tmp_path: Path) -> Path:
     return demo_home(tmp_path)

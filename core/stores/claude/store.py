@@ -1,0 +1,288 @@
+"""Claude Code's store: the `Store` interface (core/stores/base.py) over an auto-memory
+directory (docs/CLAUDE_CODE.md). Every read first records what it sees beside our journal,
+outside the directory (seen.py); the directory itself is written only by an unhide or an undo
+the operator asked for (runs.py), journaled and checked at the last moment. The plan is empty so
+far: the agent's own edits are its maintenance."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator
+from pathlib import Path
+
+from core.browse.shelf import Shelf
+from core.clock import Clock, system_clock, to_iso
+from core.errors import NuggetsError
+from core.journal.entries import JournalHeader, read_entry, read_headers
+from core.models import (
+    JournalEntry,
+    JournalKind,
+    Operation,
+    Plan,
+    PromotionPlan,
+    RawNote,
+    ReflectionResult,
+)
+from core.notes.snapshot import Graph, fingerprint
+from core.promotion.candidates import refused_plan
+from core.review.contradictions import TopicRules, token_set
+from core.safeio.file_stamp import FileStamp
+from core.stores.base import Capability
+from core.stores.claude import index, presentation
+from core.stores.claude.directory import Files, read_files, text_of
+from core.stores.claude.notes import Gone, read_notes
+from core.stores.claude.paths import INDEX, record_home
+from core.stores.claude.runs import ClaudeFiles, ClaudeRuns
+from core.stores.claude.seen import SeenRecord
+
+
+class RefusedError(NuggetsError):
+    """A write this store does not make."""
+
+
+def refuse(what: str) -> RefusedError:
+    return RefusedError(f"{what}: not offered for a Claude Code memory directory (its files are "
+                        "written only by unhide and undo)")
+
+
+class ClaudeStore:
+    words = presentation.WORDS
+    note_columns = presentation.COLUMNS
+    capabilities: frozenset[Capability] = frozenset()
+
+    def __init__(self, directory: Path, clock: Clock = system_clock,
+                 record_root: Path | None = None) -> None:
+        self.home = directory
+        self.clock = clock
+        self.notices: list[str] = []
+        self.promotion_run: JournalEntry | None = None
+        self.promotion_runs: list[JournalEntry] = []
+        self.allow_contact = False
+        self._root = record_root or record_home(directory)
+        self.seen = SeenRecord(self._root / "seen")
+        self.files = ClaudeFiles(directory)
+        self._opened: Graph | None = None
+        self._warnings: list[str] = []
+
+    @property
+    def graph_path(self) -> Path:
+        return self.home / INDEX
+
+    @property
+    def journal_home(self) -> Path:
+        return self._root
+
+    def now(self) -> str:
+        return to_iso(self.clock())
+
+    # -- reading: every read records what it saw ------------------------------------------------
+
+    def note_summary(self, note: RawNote) -> str:
+        return presentation.note_summary(note)
+
+    def side_file_lines(self, plan: Plan, note_ids: set[str]) -> list[str]:
+        return []
+
+    def side_file_names(self, plan: Plan, note_ids: set[str]) -> list[str]:
+        return []
+
+    def look(self) -> Files:
+        """The directory's files as they are, recorded first (a failure to record is said,
+        never fatal: the directory is still shown)."""
+        files = read_files(self.home)
+        self.notices += files.notices
+        if self.home.is_dir():
+            try:
+                self.seen.record(files.data, self.now())
+            except OSError as exc:
+                self.notices.append(f"what was seen could not be recorded in {self._root}: "
+                                    f"{exc.strerror or exc}")
+        return files
+
+    def gone(self, files: Files) -> list[Gone]:
+        """Each file seen before and absent now, with its last version's bytes."""
+        found = []
+        for name, version in sorted(self.seen.last_versions().items()):
+            if name in files.data or name == INDEX:
+                continue
+            data = self.seen.blob(version.digest)
+            if data is None:
+                self.notices.append(f"{name} was seen but its copy is missing or damaged")
+                continue
+            found.append(Gone(version, data))
+        return found
+
+    def earlier_lines(self) -> dict[str, index.Entry]:
+        """The index lines earlier versions of MEMORY.md had, newest first wins."""
+        found: dict[str, index.Entry] = {}
+        digests = list(dict.fromkeys(s.files[INDEX] for s in reversed(self.seen.states())
+                                     if INDEX in s.files))
+        for digest in digests[:50]:
+            data = self.seen.blob(digest)
+            for entry in index.entries(text_of(data)) if data else []:
+                name = index.topic_name(entry.target)
+                if name:
+                    found.setdefault(name, entry)
+        return found
+
+    def read(self) -> Graph:
+        graph, self._opened = self._opened, None
+        if graph is not None:
+            return graph
+        files = self.look()
+        reading = read_notes(files, self.gone(files), self.earlier_lines())
+        self._warnings = reading.warnings
+        raw = b"".join(name.encode() + b"\0" + fingerprint(data).encode() + b"\0"
+                       for name, data in sorted(files.data.items()))
+        return Graph(self.graph_path, {"notes": reading.notes}, fingerprint(raw))
+
+    def hygiene(self) -> list[str]:
+        """What reading found wrong with the directory, one line each."""
+        if not self._warnings:
+            self.read()
+        return list(self._warnings)
+
+    def topic_rules(self) -> TopicRules:
+        return TopicRules(lambda note: None, token_set, promotion=False)
+
+    def shelf(self) -> Shelf:
+        return Shelf(self.read())
+
+    def stamp(self) -> Hashable:
+        with contextlib.suppress(OSError):
+            names = sorted(p.name for p in self.home.glob("*.md"))
+            return (FileStamp.of(self.home),
+                    tuple(FileStamp.of(self.home / name) for name in names))
+        return None
+
+    def first_notes(self, count: int) -> list[RawNote]:
+        return []
+
+    def scope_files(self, nugget: str | None) -> list[Path]:
+        """MEMORY.md, the always-loaded text."""
+        return [self.home / INDEX]
+
+    def take_notices(self) -> list[str]:
+        taken, self.notices = self.notices, []
+        return list(dict.fromkeys(taken))
+
+    def recover(self) -> list[str]:
+        """Settle an interrupted unhide or undo; record what is seen (the daily command and
+        every command open through here)."""
+        settled = self.runs.recover()
+        self.look()
+        return settled
+
+    def startup_messages(self) -> list[str]:
+        self.recover()
+        with contextlib.suppress(NuggetsError, OSError):
+            self._opened = self.read()
+            self.notices += self._warnings
+        return self.take_notices()
+
+    # -- the plan: empty so far -----------------------------------------------------------------
+
+    def plan(self, nugget_name: str | None = None, limit: int | None = None,
+             uncapped: bool = False, graph: Graph | None = None,
+             should_stop: Callable[[], bool] | None = None) -> Plan:
+        graph = graph or self.read()
+        return Plan(ran_at=self.now(), base_fingerprint=graph.fingerprint,
+                    nugget_name=nugget_name, limit=0, uncapped=uncapped,
+                    result=ReflectionResult(ran_at=self.now(), inspected=len(graph.notes)),
+                    operations=[], notes=[])
+
+    def plan_operations(self, operations: list[Operation], result: ReflectionResult,
+                        graph: Graph | None = None) -> Plan:
+        raise refuse("a decision")
+
+    def is_stale(self, plan: Plan) -> bool:
+        return False
+
+    # -- the journal: unhide and undo write; the rest is refused --------------------------------
+
+    @property
+    def runs(self) -> ClaudeRuns:
+        return ClaudeRuns(self.home, self.journal_home, self.files, self.notices, self.now)
+
+    def log(self) -> list[JournalHeader]:
+        headers, skipped = read_headers(self.journal_home, self.files)
+        self.notices += skipped
+        return headers
+
+    def run(self, run_id: str) -> JournalEntry:
+        return read_entry(self.journal_home, run_id, self.files)
+
+    def exclusive(self) -> contextlib.AbstractContextManager[None]:
+        return _nothing()
+
+    def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None:
+        if not plan.operations or accepted is not None and not list(accepted):
+            return None
+        raise refuse("apply")
+
+    def reflect(self, nugget_name: str | None = None, limit: int | None = None,
+                uncapped: bool = False,
+                also: Collection[str] = ()) -> tuple[Plan, JournalEntry | None]:
+        return self.plan(nugget_name, limit, uncapped), None  # nothing is applied unattended
+
+    def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
+        """Put deleted topic files back byte for byte, with their index lines."""
+        files = self.look()
+        gone = {g.version.name: g for g in self.gone(files)}
+        wanted = list(dict.fromkeys(note_ids))
+        unknown = [i for i in wanted if i not in gone]
+        if unknown:
+            raise NuggetsError(f"{', '.join(unknown)}: not a deleted topic file seen before "
+                               "(see `notes --hidden`)")
+        lines = self.earlier_lines()
+        return self.runs.restore([gone[i] for i in wanted], lines)
+
+    def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:
+        raise refuse("archive")
+
+    def undo(self, run_id: str) -> JournalEntry:
+        return self.runs.undo(self.run(run_id))
+
+    def undo_blockers(self, run_id: str,
+                      graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
+        entry = self.run(run_id)
+        return entry, self.runs.blockers(entry)
+
+    def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
+                   summary: str) -> JournalEntry:
+        raise refuse(summary or kind)
+
+    # -- promotion: nothing (the agent writes its own index) ------------------------------------
+
+    def promotion_target(self, memory_md: Path | None = None) -> Path:
+        return memory_md or self.home / INDEX
+
+    def plan_promotion(self, memory_md: Path | None = None, threshold: int = 0,
+                       allow: Collection[str] = (), graph: Graph | None = None,
+                       drop: Collection[str] = ()) -> PromotionPlan:
+        path = self.promotion_target(memory_md)
+        return refused_plan(path, path.parent.is_dir(), threshold, 0, str(refuse("promotion")))
+
+    def plan_promotions(self, threshold: int = 0, allow: Collection[str] = (),
+                        graph: Graph | None = None,
+                        drop: Collection[str] = ()) -> list[PromotionPlan]:
+        return [self.plan_promotion(threshold=threshold)]
+
+    def promotion_file_for(self, nugget: str | None) -> Path | None:
+        return None
+
+    def promotion_losses(self) -> list[str]:
+        return []
+
+    def promote(self, plan: PromotionPlan) -> int:
+        raise refuse("promote")
+
+    def promote_now(self, memory_md: Path | None = None, threshold: int = 0,
+                    allow: Collection[str] = (),
+                    drop: Collection[str] = ()) -> tuple[PromotionPlan, int]:
+        return self.plan_promotion(memory_md, threshold), 0  # the daily command: nothing
+
+
+@contextlib.contextmanager
+def _nothing() -> Iterator[None]:
+    yield
