@@ -142,11 +142,18 @@ def _store_options(command: Callable[..., Any]) -> Callable[..., Any]:
     for kind in reversed(STORE_KINDS):
         command = click.option(kind.demo_option, f"demo_{kind.name}", is_flag=True,
                                help=kind.demo_help)(command)
+        optional: dict[str, Any] = ({"is_flag": False, "flag_value": _DEFAULT_PLACE}
+                                    if kind.home_value_optional else {})
         command = click.option(kind.home_option, f"home_{kind.name}",
-                               metavar=None if kind is DEFAULT_KIND else "DIR",
+                               metavar=None if kind is DEFAULT_KIND
+                               else "[DIR]" if optional else "DIR",
                                type=click.Path(path_type=Path, file_okay=False),
-                               help=kind.home_help)(command)
+                               help=kind.home_help, **optional)(command)
     return command
+
+
+# what an option that may go without DIR holds when it does: its default place
+_DEFAULT_PLACE = "\x1fdefault"  # no directory is named so by anyone
 
 
 def _chosen(options: dict[str, Any]) -> tuple[StoreKind, Path | None, bool]:
@@ -160,7 +167,8 @@ def _chosen(options: dict[str, Any]) -> tuple[StoreKind, Path | None, bool]:
         raise click.UsageError(f"{' and '.join(sorted(flags, key=_flag_order))} cannot be used "
                                "together")
     kind, demo = named[0] if named else (DEFAULT_KIND, False)
-    return kind, None if demo else options[f"home_{kind.name}"], demo
+    home = options[f"home_{kind.name}"]
+    return kind, None if demo or str(home) == _DEFAULT_PLACE else home, demo
 
 
 def _flag_order(flag: str) -> int:

@@ -215,3 +215,5 @@ class StoreKind:
     # the folders below the directory that hold the run log by default, opened without
     # following a link (docs/RUNS.md, "The run log")
     run_log_parts: tuple[str, ...]
+    # whether its option may be given without DIR, for its default place (`--claude`)
+    home_value_optional: bool = False

@@ -221,3 +221,23 @@ def test_no_read_only_command_writes_a_byte_of_the_directory(
     code, _, _ = run(directory, *args)
     assert code == 0
     assert hashes(tmp_path / "project") == before
+
+
+def test_claude_without_dir_opens_the_current_directorys_memory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project = tmp_path / "my_project.v2"
+    project.mkdir()
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    folder = tmp_path / "home" / ".claude" / "projects" / project_folder_name(project.resolve())
+    write_directory(folder)
+    result = CliRunner().invoke(main, ["--claude", "--", "notes"], env=ENV)
+    assert result.exit_code == 0, result.stderr
+    assert "feedback_testing.md" in result.stdout
+    (folder / "memory" / "MEMORY.md").unlink()
+    for name in list((folder / "memory").iterdir()):
+        name.unlink()
+    (folder / "memory").rmdir()
+    result = CliRunner().invoke(main, ["--claude", "--", "notes"], env=ENV)
+    assert result.exit_code == 1
+    assert project_folder_name(project.resolve()) in result.stderr

@@ -41,8 +41,9 @@ def _missing_source(home: str, source: str) -> str:
 KIND = StoreKind(
     name="claude",
     home_option="--claude",
-    home_help="Review a Claude Code memory directory instead (its default is the current "
-              "directory's, ~/.claude/projects/<path with - for / and .>/memory).",
+    home_help="Review a Claude Code memory directory instead (without DIR: the current "
+              "directory's, ~/.claude/projects/<its path, - for / and .>/memory; before a "
+              "command, write `--claude -- COMMAND`).",
     demo_option="--demo-claude",
     demo_help="Use the built-in Claude Code demo instead.",
     demo_dir_help="The Claude Code demo's memory directory instead.",
@@ -57,4 +58,5 @@ KIND = StoreKind(
     # Never "holds memory" of ours: no run log is written inside the agent's directory.
     holds_memory=lambda home: False,
     run_log_parts=(".nuggets-review", "telemetry"),
+    home_value_optional=True,
 )

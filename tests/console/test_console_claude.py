@@ -1,0 +1,47 @@
+"""The console on a Claude Code memory directory written by hand in its documented format (see
+tests/stores/test_claude.py): every main-screen key leaves the directory byte for byte, the
+title bar names the system, and a deleted topic file seen before is listed."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+from pathlib import Path
+
+from core.clock import fixed_clock
+from core.stores.claude.store import ClaudeStore
+from nuggets_tui.app import NuggetsApp
+from nuggets_tui.screens.main import MainScreen
+from tests.stores.test_claude import write_directory
+from tests.support.console_support import settle
+
+NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
+SIZE = (140, 40)
+KEYS = ["h", "h", "r", "x", "y", "p", "g", "l", "f", "c", "v", "s", "slash", "question_mark"]
+
+
+def hashes(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            if p.is_file() else "folder" for p in sorted(root.rglob("*"))}
+
+
+async def test_every_main_key_leaves_the_directory_byte_for_byte(tmp_path: Path) -> None:
+    directory = write_directory(tmp_path / "project")
+    ClaudeStore(directory, fixed_clock(NOW), record_root=tmp_path / "record").read()
+    (directory / "user_role.md").unlink()  # the agent deletes a file seen once
+    before = hashes(tmp_path / "project")
+    app = NuggetsApp(ClaudeStore(directory, fixed_clock(NOW), record_root=tmp_path / "record"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert "Claude Code" in str(app.screen.query_one("#title-bar").render())
+        for key in KEYS:
+            await pilot.press(key)
+            await settle(pilot, app)
+            assert hashes(tmp_path / "project") == before, key
+            for _ in range(3):
+                if isinstance(app.screen, MainScreen):
+                    break
+                await pilot.press("escape")
+                await settle(pilot, app)
+        assert isinstance(app.screen, MainScreen)
+    assert hashes(tmp_path / "project") == before
