@@ -241,3 +241,52 @@ def test_claude_without_dir_opens_the_current_directorys_memory(
     result = CliRunner().invoke(main, ["--claude", "--", "notes"], env=ENV)
     assert result.exit_code == 1
     assert project_folder_name(project.resolve()) in result.stderr
+
+
+def agent_week(tmp_path: Path) -> tuple[Path, ClaudeStore]:
+    """Reviewed once; then the agent rewrites one file, deletes one and adds one."""
+    directory = write_directory(tmp_path)
+    store(directory, tmp_path).read()
+    (directory / "feedback_testing.md").write_bytes(TESTING.replace(b"real database",
+                                                                    b"mocked database"))
+    (directory / "user_role.md").unlink()
+    (directory / "new_topic.md").write_bytes(ORPHAN.replace(b"Scratch", b"New"))
+    return directory, store(directory, tmp_path)
+
+
+def test_the_agents_changes_since_the_review_are_the_plan(tmp_path: Path) -> None:
+    _, memory = agent_week(tmp_path)
+    plan = memory.plan()
+    kinds = {op.note_id: op.type for op in plan.operations}
+    assert kinds == {"feedback_testing.md": "rewrite", "user_role.md": "hide",
+                     "new_topic.md": "rewrite"}
+    diff = next(d for d in plan.notes if d.note_id == "feedback_testing.md")
+    assert "real database" in diff.before["content"]
+    assert "mocked database" in diff.after["content"]
+
+
+def test_changes_left_out_are_put_back_and_kept_ones_accepted(tmp_path: Path) -> None:
+    directory, memory = agent_week(tmp_path)
+    plan = memory.plan()
+    ids = {op.note_id: op.id for op in plan.operations}
+    memory.apply(plan, [ids["new_topic.md"]])  # keep the new file, reject the rest
+    assert (directory / "feedback_testing.md").read_bytes() == TESTING
+    assert (directory / "user_role.md").read_bytes() == ROLE
+    assert (directory / "new_topic.md").exists()
+    assert memory.plan().operations == []  # the baseline moved to what was kept
+    for header in memory.log():  # undo, newest first: the agent's versions come back
+        memory.undo(header.run_id)
+    assert b"mocked database" in (directory / "feedback_testing.md").read_bytes()
+    assert not (directory / "user_role.md").exists()
+
+
+def test_a_file_the_agent_changed_since_the_plan_is_never_overwritten(tmp_path: Path) -> None:
+    directory, memory = agent_week(tmp_path)
+    plan = memory.plan()
+    (directory / "feedback_testing.md").write_text("the agent, again\n")
+    assert memory.is_stale(plan)
+    with pytest.raises(Exception, match="changed since this plan"):
+        memory.apply(plan, [])
+    assert (directory / "feedback_testing.md").read_text() == "the agent, again\n"
+    assert not (directory / "user_role.md").exists()
+    assert memory.log() == []

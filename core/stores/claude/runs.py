@@ -1,5 +1,6 @@
-"""The only writes into a Claude Code memory directory: putting back a deleted topic file with
-its index line (unhide), and undoing such a run. Each file is one journaled run
+"""The only writes into a Claude Code memory directory: putting back the reviewed version of a
+change left out (apply), a deleted topic file with its index line (unhide), and undoing such a
+run. Each file is one journaled run
 (core/journal/journaled_write.py), written only if the file is still as it was read (a file the
 agent changed meanwhile is never overwritten); the journal lives outside the directory."""
 
@@ -95,6 +96,24 @@ class ClaudeRuns:
         names = ", ".join(g.version.name for g in gone)
         return self.file_runs.write(path, before, after, base, "unhide", self.now(),
                                     summary=f"put back the index lines of {names}")
+
+    def revert(self, files: list[tuple[str, bytes | None, bytes | None]]) -> JournalEntry | None:
+        """Put each file (name, as it is, as reviewed) back as reviewed, one run each."""
+        texts = []
+        for name, now, reviewed in files:
+            try:
+                texts.append((name, now, None if now is None else now.decode("utf-8"),
+                              None if reviewed is None else reviewed.decode("utf-8")))
+            except UnicodeDecodeError:
+                raise NuggetsError(f"{name}: not UTF-8 text; nothing was put back") from None
+        last = None
+        with directory_lock(self.directory / INDEX):
+            for name, now, before, after in texts:
+                base = EMPTY_FINGERPRINT if now is None else fingerprint(now)
+                last = self.file_runs.write(self.directory / name, before, after, base,
+                                            "reflect", self.now(),
+                                            summary=f"put back the reviewed version of {name}")
+        return last
 
     def undo(self, entry: JournalEntry) -> JournalEntry:
         return self.file_runs.undo(entry, self.now())

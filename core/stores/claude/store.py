@@ -1,8 +1,8 @@
 """Claude Code's store: the `Store` interface (core/stores/base.py) over an auto-memory
 directory (docs/CLAUDE_CODE.md). Every read first records what it sees beside our journal,
-outside the directory (seen.py); the directory itself is written only by an unhide or an undo
-the operator asked for (runs.py), journaled and checked at the last moment. The plan is empty so
-far: the agent's own edits are its maintenance."""
+outside the directory (seen.py); the plan is the agent's changes since the last review
+(changes.py). The directory itself is written only by an apply, an unhide or an undo the
+operator asked for (runs.py), journaled and checked at the last moment."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from core.browse.shelf import Shelf
 from core.clock import Clock, system_clock, to_iso
-from core.errors import NuggetsError
+from core.errors import NuggetsError, StalePlanError
 from core.journal.entries import JournalHeader, read_entry, read_headers
 from core.models import (
     JournalEntry,
@@ -23,17 +23,18 @@ from core.models import (
     RawNote,
     ReflectionResult,
 )
-from core.notes.snapshot import Graph, fingerprint
+from core.notes.snapshot import Graph
 from core.promotion.candidates import refused_plan
 from core.review.contradictions import TopicRules, token_set
 from core.safeio.file_stamp import FileStamp
 from core.stores.base import Capability
 from core.stores.claude import index, presentation
+from core.stores.claude.changes import changes_plan, changes_since, files_fingerprint
 from core.stores.claude.directory import Files, read_files, text_of
 from core.stores.claude.notes import Gone, read_notes
 from core.stores.claude.paths import INDEX, record_home
 from core.stores.claude.runs import ClaudeFiles, ClaudeRuns
-from core.stores.claude.seen import SeenRecord
+from core.stores.claude.seen import SeenRecord, State, sha
 
 
 class RefusedError(NuggetsError):
@@ -132,9 +133,7 @@ class ClaudeStore:
         files = self.look()
         reading = read_notes(files, self.gone(files), self.earlier_lines())
         self._warnings = reading.warnings
-        raw = b"".join(name.encode() + b"\0" + fingerprint(data).encode() + b"\0"
-                       for name, data in sorted(files.data.items()))
-        return Graph(self.graph_path, {"notes": reading.notes}, fingerprint(raw))
+        return Graph(self.graph_path, {"notes": reading.notes}, files_fingerprint(files))
 
     def hygiene(self) -> list[str]:
         """What reading found wrong with the directory, one line each."""
@@ -180,23 +179,33 @@ class ClaudeStore:
             self.notices += self._warnings
         return self.take_notices()
 
-    # -- the plan: empty so far -----------------------------------------------------------------
+    # -- the plan: the agent's changes since the last review ------------------------------------
 
     def plan(self, nugget_name: str | None = None, limit: int | None = None,
              uncapped: bool = False, graph: Graph | None = None,
              should_stop: Callable[[], bool] | None = None) -> Plan:
-        graph = graph or self.read()
-        return Plan(ran_at=self.now(), base_fingerprint=graph.fingerprint,
-                    nugget_name=nugget_name, limit=0, uncapped=uncapped,
-                    result=ReflectionResult(ran_at=self.now(), inspected=len(graph.notes)),
-                    operations=[], notes=[])
+        files = self.look()
+        baseline = self.seen.reviewed() or State(self.now(), {})
+        changes, missing = changes_since(baseline, files, self.seen.blob)
+        self.notices += missing
+        if nugget_name is not None:
+            changes = [c for c in changes if self._nugget_of(c.name, c.after or c.before)
+                       == nugget_name]
+        return changes_plan(changes, files_fingerprint(files), self.now(), baseline.at,
+                            len(files.data))
+
+    @staticmethod
+    def _nugget_of(name: str, data: bytes | None) -> str:
+        from core.stores.claude.changes import file_note
+
+        return str(file_note(name, data or b"", "").get("nuggetName"))
 
     def plan_operations(self, operations: list[Operation], result: ReflectionResult,
                         graph: Graph | None = None) -> Plan:
         raise refuse("a decision")
 
     def is_stale(self, plan: Plan) -> bool:
-        return False
+        return files_fingerprint(read_files(self.home)) != plan.base_fingerprint
 
     # -- the journal: unhide and undo write; the rest is refused --------------------------------
 
@@ -216,14 +225,43 @@ class ClaudeStore:
         return _nothing()
 
     def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None:
-        if not plan.operations or accepted is not None and not list(accepted):
+        """Accept the kept changes (the reviewed baseline moves to them) and put back the
+        reviewed version of each change left out, one journaled run per file; refused whole
+        when the directory changed since the plan."""
+        if not plan.operations:
             return None
-        raise refuse("apply")
+        kept = plan.default_kept() if accepted is None else set(accepted)
+        files = self.look()
+        if files_fingerprint(files) != plan.base_fingerprint:
+            raise StalePlanError("the memory directory changed since this plan was made; "
+                                 "plan again")
+        baseline = self.seen.reviewed() or State(self.now(), {})
+        reviewed = dict(baseline.files)
+        rejected = []
+        for op in plan.operations:
+            name = op.note_id if hasattr(op, "note_id") else ""
+            if op.id in kept:
+                if name in files.data:
+                    reviewed[name] = sha(files.data[name])
+                else:
+                    reviewed.pop(name, None)
+            else:
+                digest = baseline.files.get(name)
+                rejected.append((name, files.data.get(name),
+                                 self.seen.blob(digest) if digest else None))
+        last = self.runs.revert(rejected) if rejected else None
+        self.seen.set_reviewed(State(self.now(), reviewed))
+        self.look()
+        return last
 
     def reflect(self, nugget_name: str | None = None, limit: int | None = None,
                 uncapped: bool = False,
                 also: Collection[str] = ()) -> tuple[Plan, JournalEntry | None]:
-        return self.plan(nugget_name, limit, uncapped), None  # nothing is applied unattended
+        plan = self.plan(nugget_name, limit, uncapped)
+        if plan.operations:
+            self.notices.append("the agent's changes are kept or put back only in a review "
+                                "(the console): nothing was applied")
+        return plan, None
 
     def unhide(self, note_ids: Iterable[str]) -> JournalEntry | None:
         """Put deleted topic files back byte for byte, with their index lines."""
