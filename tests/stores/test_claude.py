@@ -290,3 +290,31 @@ def test_a_file_the_agent_changed_since_the_plan_is_never_overwritten(tmp_path: 
     assert (directory / "feedback_testing.md").read_text() == "the agent, again\n"
     assert not (directory / "user_role.md").exists()
     assert memory.log() == []
+
+
+def test_a_proposal_brings_the_index_under_its_budget_keeping_every_entry(
+        tmp_path: Path) -> None:
+    directory = write_directory(tmp_path)
+    detail = "".join(f"- session {i}: looked at the build\n" for i in range(250))
+    text = INDEX + "\n## Session notes\n\n" + detail + "\n## Recent\n\n" + \
+        "- [Scratch](scratch.md) \u2014 odds and ends\n"
+    (directory / "MEMORY.md").write_text(text)
+    memory = store(directory, tmp_path)
+    plan = memory.plan()  # the first read is the baseline: the proposal alone
+    assert [op.note_id for op in plan.operations] == ["MEMORY.md"]
+    assert plan.unkept_by_default == [1]
+    assert memory.side_file_names(plan, {"MEMORY.md"}) == ["index_detail.md"]
+    assert memory.apply(plan) is None  # left out unless kept: nothing written
+    assert (directory / "MEMORY.md").read_text() == text
+    memory.apply(memory.plan(), [1])
+    after = (directory / "MEMORY.md").read_bytes()
+    assert not index.budget(after).over
+    targets = [e.target for e in index.entries(after.decode())]
+    assert targets == [e.target for e in index.entries(text)] + ["index_detail.md"]
+    moved = (directory / "index_detail.md").read_text()
+    assert all(line in moved for line in detail.splitlines())
+    assert memory.plan().operations == []
+    for header in memory.log():
+        memory.undo(header.run_id)
+    assert (directory / "MEMORY.md").read_text() == text
+    assert not (directory / "index_detail.md").exists()

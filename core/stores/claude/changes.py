@@ -20,6 +20,7 @@ from core.models import (
     RewriteOp,
 )
 from core.notes.snapshot import fingerprint
+from core.stores.claude.budget import Proposal
 from core.stores.claude.directory import Files
 from core.stores.claude.notes import index_note, topic_note
 from core.stores.claude.paths import INDEX
@@ -106,3 +107,24 @@ def changes_plan(changes: list[Change], base: str, at: str, reviewed_at: str,
                  for c, d in zip(changes, diffs, strict=True)])
     return Plan(ran_at=at, base_fingerprint=base, limit=0, uncapped=True, result=result,
                 operations=operations, notes=diffs)
+
+
+def proposal_detail(proposal: Proposal) -> str:
+    fits = "" if proposal.fits else " (still past it: merge topics to shorten the index)"
+    return (f"{INDEX} is past its load budget: move {proposal.moved} lines of detail to "
+            f"{proposal.detail_name}, a new topic file one new entry names; every entry "
+            f"stays{fits}")
+
+
+def add_budget_proposal(plan: Plan, current: bytes, proposal: Proposal, at: str) -> None:
+    """The proposal as one more operation on MEMORY.md, left out unless kept (its new topic
+    file is written with it: the store's side file)."""
+    before = file_note(INDEX, current, at)
+    after = file_note(INDEX, proposal.index_text.encode(), at)
+    number = len(plan.operations) + 1
+    plan.operations.append(RewriteOp(id=number, note_id=INDEX, content=after["content"]))
+    plan.notes.append(NoteDiff(note_id=INDEX, before=before, after=after))
+    plan.result.changes.append(ReflectionChange(type="rewrite", nugget_name="index",
+                                                note_id=INDEX, detail=proposal_detail(proposal)))
+    plan.result.rewritten += 1
+    plan.unkept_by_default.append(number)

@@ -17,6 +17,7 @@ from core.journal.own_files import OwnFile, plain_name
 from core.models import JournalEntry
 from core.notes.snapshot import EMPTY_FINGERPRINT, current_fingerprint, fingerprint
 from core.stores.claude import index
+from core.stores.claude.budget import Proposal
 from core.stores.claude.directory import text_of
 from core.stores.claude.notes import Gone
 from core.stores.claude.paths import INDEX
@@ -114,6 +115,17 @@ class ClaudeRuns:
                                             "reflect", self.now(),
                                             summary=f"put back the reviewed version of {name}")
         return last
+
+    def move_detail(self, proposal: Proposal, index_now: bytes) -> JournalEntry:
+        """The budget proposal: its new topic file, then MEMORY.md (one run each)."""
+        with directory_lock(self.directory / INDEX):
+            self.file_runs.write(self.directory / proposal.detail_name, None,
+                                 proposal.detail_text, EMPTY_FINGERPRINT, "reflect", self.now(),
+                                 summary=f"moved {proposal.moved} lines of {INDEX} to "
+                                         f"{proposal.detail_name}")
+            return self.file_runs.write(self.directory / INDEX, text_of(index_now),
+                                        proposal.index_text, fingerprint(index_now), "reflect",
+                                        self.now(), summary=f"{INDEX} brought into its budget")
 
     def undo(self, entry: JournalEntry) -> JournalEntry:
         return self.file_runs.undo(entry, self.now())

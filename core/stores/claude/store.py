@@ -29,9 +29,15 @@ from core.review.contradictions import TopicRules, token_set
 from core.safeio.file_stamp import FileStamp
 from core.stores.base import Capability
 from core.stores.claude import index, presentation
-from core.stores.claude.changes import changes_plan, changes_since, files_fingerprint
+from core.stores.claude.budget import Proposal, propose
+from core.stores.claude.changes import (
+    add_budget_proposal,
+    changes_plan,
+    changes_since,
+    files_fingerprint,
+)
 from core.stores.claude.directory import Files, read_files, text_of
-from core.stores.claude.notes import Gone, read_notes
+from core.stores.claude.notes import INDEX_NUGGET, Gone, read_notes
 from core.stores.claude.paths import INDEX, record_home
 from core.stores.claude.runs import ClaudeFiles, ClaudeRuns
 from core.stores.claude.seen import SeenRecord, State, sha
@@ -82,10 +88,21 @@ class ClaudeStore:
         return presentation.note_summary(note)
 
     def side_file_lines(self, plan: Plan, note_ids: set[str]) -> list[str]:
-        return []
+        proposal = self._planned_proposal(plan, note_ids)
+        return [f"{proposal.detail_name}: a new topic file with the {proposal.moved} lines "
+                f"moved out of {INDEX}"] if proposal else []
 
     def side_file_names(self, plan: Plan, note_ids: set[str]) -> list[str]:
-        return []
+        proposal = self._planned_proposal(plan, note_ids)
+        return [proposal.detail_name] if proposal else []
+
+    def _planned_proposal(self, plan: Plan, note_ids: set[str]) -> Proposal | None:
+        if INDEX not in note_ids or not plan.unkept_by_default:
+            return None
+        files = read_files(self.home)
+        baseline = self.seen.reviewed() or State(self.now(), {})
+        changed, _ = changes_since(baseline, files, self.seen.blob)
+        return self._proposal(files, {c.name for c in changed})
 
     def look(self) -> Files:
         """The directory's files as they are, recorded first (a failure to record is said,
@@ -191,8 +208,19 @@ class ClaudeStore:
         if nugget_name is not None:
             changes = [c for c in changes if self._nugget_of(c.name, c.after or c.before)
                        == nugget_name]
-        return changes_plan(changes, files_fingerprint(files), self.now(), baseline.at,
+        plan = changes_plan(changes, files_fingerprint(files), self.now(), baseline.at,
                             len(files.data))
+        proposal = self._proposal(files, {c.name for c in changes})
+        if proposal is not None and nugget_name in (None, INDEX_NUGGET):
+            add_budget_proposal(plan, files.data[INDEX], proposal, self.now())
+        return plan
+
+    def _proposal(self, files: Files, changed: set[str]) -> Proposal | None:
+        """The budget proposal, when MEMORY.md is past its budget and the agent's own change
+        to it (reviewed first) is not pending."""
+        if INDEX not in files.data or INDEX in changed:
+            return None
+        return propose(text_of(files.data[INDEX]), set(files.data), self.now())
 
     @staticmethod
     def _nugget_of(name: str, data: bytes | None) -> str:
@@ -236,11 +264,15 @@ class ClaudeStore:
             raise StalePlanError("the memory directory changed since this plan was made; "
                                  "plan again")
         baseline = self.seen.reviewed() or State(self.now(), {})
+        changed = {c.name for c in changes_since(baseline, files, self.seen.blob)[0]}
         reviewed = dict(baseline.files)
         rejected = []
+        proposal = None
         for op in plan.operations:
             name = op.note_id if hasattr(op, "note_id") else ""
-            if op.id in kept:
+            if name == INDEX and INDEX not in changed:  # ours: the budget proposal
+                proposal = self._proposal(files, changed) if op.id in kept else None
+            elif op.id in kept:
                 if name in files.data:
                     reviewed[name] = sha(files.data[name])
                 else:
@@ -250,6 +282,10 @@ class ClaudeStore:
                 rejected.append((name, files.data.get(name),
                                  self.seen.blob(digest) if digest else None))
         last = self.runs.revert(rejected) if rejected else None
+        if proposal is not None:
+            last = self.runs.move_detail(proposal, files.data[INDEX])
+            reviewed[INDEX] = sha(proposal.index_text.encode())
+            reviewed[proposal.detail_name] = sha(proposal.detail_text.encode())
         self.seen.set_reviewed(State(self.now(), reviewed))
         self.look()
         return last
