@@ -8,7 +8,11 @@ import hashlib
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+from textual.pilot import Pilot
+
 from core.clock import fixed_clock
+from core.stores.claude.demo import materialize_claude_demo
 from core.stores.claude.store import ClaudeStore
 from nuggets_tui.app import NuggetsApp
 from nuggets_tui.screens.main import MainScreen
@@ -45,3 +49,30 @@ async def test_every_main_key_leaves_the_directory_byte_for_byte(tmp_path: Path)
                 await settle(pilot, app)
         assert isinstance(app.screen, MainScreen)
     assert hashes(tmp_path / "project") == before
+
+
+@pytest.fixture
+def demo_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> NuggetsApp:
+    monkeypatch.setenv("HOME", str(tmp_path))  # paths show as ~/demo-claude/memory
+    directory = materialize_claude_demo(tmp_path / "demo-claude" / "memory", NOW)
+    return NuggetsApp(ClaudeStore(directory, fixed_clock(NOW)))
+
+
+def _after(*keys: str):  # type: ignore[no-untyped-def]
+    async def run_before(pilot: Pilot) -> None:
+        await settle(pilot, pilot.app)
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot, pilot.app)
+        pilot.app.clear_notifications()
+        await settle(pilot, pilot.app)
+
+    return run_before
+
+
+def test_demo_main_screen(demo_app: NuggetsApp, snap_compare) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(demo_app, terminal_size=SIZE, run_before=_after("down", "down"))
+
+
+def test_demo_review_of_the_agents_week(demo_app: NuggetsApp, snap_compare) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(demo_app, terminal_size=SIZE, run_before=_after("r", "down", "down"))

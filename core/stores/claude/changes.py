@@ -68,15 +68,13 @@ def file_note(name: str, data: bytes, at: str) -> RawNote:
 
 
 def _diff(change: Change, at: str, reviewed_at: str) -> NoteDiff:
-    if change.before is None:
-        before = file_note(change.name, b"", reviewed_at)
-        before["title"] = change.name
-    else:
-        before = file_note(change.name, change.before, reviewed_at)
+    before = file_note(change.name, change.before or b"", reviewed_at)
     if change.after is None:
         after = dict(before, hidden=True, archivedAt=at)
     else:
         after = file_note(change.name, change.after, at)
+    if change.before is None:  # a new file: named as it is now, from nothing
+        before = dict(before, title=after["title"], nuggetName=after["nuggetName"])
     return NoteDiff(note_id=change.name, before=before, after=after)
 
 

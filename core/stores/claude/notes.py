@@ -61,7 +61,7 @@ def topic_note(name: str, data: bytes, at: str, entry: index.Entry | None) -> Ra
         flags.append(f"screened: {reason}")
     return {
         "id": name, "nuggetName": kind if kind in frontmatter.TYPES else "untyped",
-        "title": title, "content": front.body.strip("\n") or text, "tags": [], "links": [],
+        "title": title, "content": text, "tags": [], "links": [],
         "hidden": False, "kind": "note", "hits": 0, "subject": "", "scope": "project",
         "type": kind, "source": "agent_reflection", "confidence": 0.7,
         "stability": "durable", "createdAt": at, "updatedAt": at, "lastAccessedAt": at,

@@ -12,7 +12,7 @@ from core.stores.base import NoteColumn, StoreWords
 WORDS = StoreWords(
     system="Claude Code",
     source_label="memory directory",
-    pass_label="the agent's changes since the last review",
+    pass_label="agent's changes since the last review",
     promotion_label="nothing (the agent writes MEMORY.md itself)",
     promotion_rule="(the agent's own memory: nothing is promoted) {threshold}",
     archive_effect="nothing yet: topic files are never deleted here",
