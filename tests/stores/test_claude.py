@@ -318,3 +318,25 @@ def test_a_proposal_brings_the_index_under_its_budget_keeping_every_entry(
         memory.undo(header.run_id)
     assert (directory / "MEMORY.md").read_text() == text
     assert not (directory / "index_detail.md").exists()
+
+
+def test_each_changed_run_of_index_lines_is_its_own_change(tmp_path: Path) -> None:
+    directory = write_directory(tmp_path)
+    store(directory, tmp_path).read()
+    lines = INDEX.splitlines(keepends=True)
+    added_top = "- [Scratch](scratch.md) \u2014 odds and ends\n"
+    changed_last = lines[-1].replace("where latency is watched", "gone, see Grafana")
+    (directory / "MEMORY.md").write_text("".join([lines[0], added_top, *lines[1:-1],
+                                                  changed_last]))
+    memory = store(directory, tmp_path)
+    plan = memory.plan()
+    hunks = [d for d in plan.notes if d.note_id.startswith("MEMORY.md:")]
+    assert [d.after["content"] for d in hunks] == [added_top, changed_last]
+    assert [d.before["content"] for d in hunks] == ["", lines[-1]]
+    keep_first = next(op.id for op in plan.operations if op.note_id == "MEMORY.md:1")
+    memory.apply(plan, [keep_first])
+    assert (directory / "MEMORY.md").read_text() == "".join([lines[0], added_top, *lines[1:]])
+    assert memory.plan().operations == []
+    memory.undo(memory.log()[0].run_id)
+    assert changed_last in (directory / "MEMORY.md").read_text()
+    assert [d.note_id for d in memory.plan().notes] == ["MEMORY.md:1"]

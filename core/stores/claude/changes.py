@@ -5,6 +5,7 @@ change accepts it; applying puts each change left out back as it was. Pure."""
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
@@ -78,33 +79,92 @@ def _diff(change: Change, at: str, reviewed_at: str) -> NoteDiff:
     return NoteDiff(note_id=change.name, before=before, after=after)
 
 
-def _operation(number: int, change: Change, after: RawNote) -> Operation:
-    if change.kind == "deleted":
-        return HideOp(id=number, note_id=change.name)
-    return RewriteOp(id=number, note_id=change.name, content=after["content"])
-
-
 def _detail(change: Change) -> str:
     what = {"added": "the agent added this file", "edited": "the agent rewrote this file",
             "deleted": "the agent deleted this file"}[change.kind]
     return f"{what}; keep it, or leave it out to put back the reviewed version"
 
 
+@dataclass(frozen=True)
+class Item:
+    """One change of the plan: an operation's kind, its notes, what it says."""
+
+    hide: bool
+    diff: NoteDiff
+    detail: str
+
+
+def lines_of(data: bytes) -> list[str] | None:
+    try:
+        return data.decode("utf-8").splitlines(keepends=True)
+    except UnicodeDecodeError:
+        return None
+
+
+def index_hunks(before: list[str], after: list[str]) -> list[tuple[int, int, int, int]]:
+    """The runs of index lines that differ: (from, to) in the reviewed version, then now."""
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    return [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+
+
+def merged_index(before: list[str], after: list[str], kept: set[int]) -> str:
+    """MEMORY.md as it is with each hunk not in `kept` (1-based) put back as reviewed."""
+    out, at = [], 0
+    for number, (i1, i2, j1, j2) in enumerate(index_hunks(before, after), start=1):
+        out += after[at:j1]
+        out += after[j1:j2] if number in kept else before[i1:i2]
+        at = j2
+    return "".join(out + after[at:])
+
+
+def hunk_id(number: int) -> str:
+    return f"{INDEX}:{number}"
+
+
+def _hunk_items(change: Change, at: str, reviewed_at: str) -> list[Item] | None:
+    before = lines_of(change.before or b"")
+    after = lines_of(change.after or b"")
+    if before is None or after is None:
+        return None
+    base = file_note(INDEX, b"", reviewed_at)
+    items = []
+    for number, (i1, i2, j1, j2) in enumerate(index_hunks(before, after), start=1):
+        where = f"lines {j1 + 1}-{j2}" if j2 > j1 + 1 else f"line {j1 + 1}" if j2 > j1 \
+            else f"after line {j1}"
+        note = dict(base, id=hunk_id(number), title=f"{INDEX} {where}", links=[])
+        items.append(Item(False, NoteDiff(
+            note_id=hunk_id(number), before=dict(note, content="".join(before[i1:i2])),
+            after=dict(note, content="".join(after[j1:j2]), updatedAt=at)),
+            f"the agent changed {i2 - i1} index line(s) into {j2 - j1}; keep them, or leave "
+            "them out to put back the reviewed lines"))
+    return items
+
+
+def _items(change: Change, at: str, reviewed_at: str) -> list[Item]:
+    if change.name == INDEX and change.kind == "edited":
+        hunks = _hunk_items(change, at, reviewed_at)
+        if hunks is not None:
+            return hunks
+    return [Item(change.kind == "deleted", _diff(change, at, reviewed_at), _detail(change))]
+
+
 def changes_plan(changes: list[Change], base: str, at: str, reviewed_at: str,
                  inspected: int) -> Plan:
-    diffs = [_diff(c, at, reviewed_at) for c in changes]
-    operations = [_operation(i, c, d.after)
-                  for i, (c, d) in enumerate(zip(changes, diffs, strict=True), start=1)]
+    items = [item for c in changes for item in _items(c, at, reviewed_at)]
+    operations: list[Operation] = [
+        HideOp(id=i, note_id=item.diff.note_id) if item.hide
+        else RewriteOp(id=i, note_id=item.diff.note_id, content=item.diff.after["content"])
+        for i, item in enumerate(items, start=1)]
     result = ReflectionResult(
         ran_at=at, inspected=inspected,
-        rewritten=sum(c.kind != "deleted" for c in changes),
-        hidden=sum(c.kind == "deleted" for c in changes),
-        changes=[ReflectionChange(type="hide" if c.kind == "deleted" else "rewrite",
-                                  nugget_name=str(d.after.get("nuggetName") or ""),
-                                  note_id=c.name, detail=_detail(c))
-                 for c, d in zip(changes, diffs, strict=True)])
+        rewritten=sum(not item.hide for item in items),
+        hidden=sum(item.hide for item in items),
+        changes=[ReflectionChange(type="hide" if item.hide else "rewrite",
+                                  nugget_name=str(item.diff.after.get("nuggetName") or ""),
+                                  note_id=item.diff.note_id, detail=item.detail)
+                 for item in items])
     return Plan(ran_at=at, base_fingerprint=base, limit=0, uncapped=True, result=result,
-                operations=operations, notes=diffs)
+                operations=operations, notes=[item.diff for item in items])
 
 
 def proposal_detail(proposal: Proposal) -> str:

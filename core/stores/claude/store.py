@@ -35,6 +35,8 @@ from core.stores.claude.changes import (
     changes_plan,
     changes_since,
     files_fingerprint,
+    lines_of,
+    merged_index,
 )
 from core.stores.claude.directory import Files, read_files, text_of
 from core.stores.claude.notes import INDEX_NUGGET, Gone, read_notes
@@ -249,6 +251,11 @@ class ClaudeStore:
     def run(self, run_id: str) -> JournalEntry:
         return read_entry(self.journal_home, run_id, self.files)
 
+    def _merged_index(self, baseline: State, files: Files, kept: set[int]) -> bytes:
+        reviewed = self.seen.blob(baseline.files[INDEX]) or b""
+        before, after = lines_of(reviewed) or [], lines_of(files.data[INDEX]) or []
+        return merged_index(before, after, kept).encode("utf-8")
+
     def exclusive(self) -> contextlib.AbstractContextManager[None]:
         return _nothing()
 
@@ -268,9 +275,12 @@ class ClaudeStore:
         reviewed = dict(baseline.files)
         rejected = []
         proposal = None
+        hunks: dict[int, bool] = {}
         for op in plan.operations:
             name = op.note_id if hasattr(op, "note_id") else ""
-            if name == INDEX and INDEX not in changed:  # ours: the budget proposal
+            if name.startswith(f"{INDEX}:"):  # a run of index lines the agent changed
+                hunks[int(name.split(":")[1])] = op.id in kept
+            elif name == INDEX and INDEX not in changed:  # ours: the budget proposal
                 proposal = self._proposal(files, changed) if op.id in kept else None
             elif op.id in kept:
                 if name in files.data:
@@ -281,6 +291,11 @@ class ClaudeStore:
                 digest = baseline.files.get(name)
                 rejected.append((name, files.data.get(name),
                                  self.seen.blob(digest) if digest else None))
+        if hunks:
+            merged = self._merged_index(baseline, files, {n for n, k in hunks.items() if k})
+            reviewed[INDEX] = sha(merged)
+            if merged != files.data[INDEX]:
+                rejected.append((INDEX, files.data[INDEX], merged))
         last = self.runs.revert(rejected) if rejected else None
         if proposal is not None:
             last = self.runs.move_detail(proposal, files.data[INDEX])
