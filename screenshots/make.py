@@ -20,6 +20,8 @@ from textual.pilot import Pilot
 
 from core import NuggetsStore
 from core.clock import fixed_clock, parse_iso
+from core.stores.claude.demo import materialize_claude_demo
+from core.stores.claude.store import ClaudeStore
 from core.stores.microclaw.demo import materialize_microclaw_demo
 from core.stores.microclaw.store import MicroClawStore
 from core.stores.nuggets.demo import materialize_demo
@@ -122,9 +124,26 @@ MICROCLAW_SHOTS: dict[str, Callable[[Pilot, NuggetsApp], Awaitable[None]]] = {
 }
 
 
-def demo_app(where: Path, microclaw: bool = False) -> NuggetsApp:
+async def claude_review(pilot: Pilot, app: NuggetsApp) -> None:
+    await pilot.press("r")
+    await _settle(pilot, app)
+    await pilot.press("down")
+
+
+# The Claude Code demo's screens (`nuggets --demo-claude`).
+CLAUDE_SHOTS: dict[str, Callable[[Pilot, NuggetsApp], Awaitable[None]]] = {
+    "claude": main_screen, "claude-review": claude_review,
+}
+
+
+def demo_app(where: Path, microclaw: bool = False, claude: bool = False) -> NuggetsApp:
     """The demo in a throwaway home directory, so paths show as ~/.local/share/…/demo."""
     os.environ["HOME"] = str(where)
+    os.environ["NUGGETS_DATA_DIR"] = str(where / "data")  # what the Claude store records
+    if claude:
+        directory = materialize_claude_demo(
+            where / DEMO_UNDER_HOME.with_name("demo-claude") / "memory", NOW)
+        return NuggetsApp(ClaudeStore(directory, fixed_clock(NOW)))
     if microclaw:
         data_dir = materialize_microclaw_demo(where / DEMO_UNDER_HOME.with_name("demo-microclaw"),
                                               NOW)
@@ -135,10 +154,10 @@ def demo_app(where: Path, microclaw: bool = False) -> NuggetsApp:
 
 async def shoot(name: str, size: tuple[int, int], out: Path) -> Path:
     with tempfile.TemporaryDirectory() as tmp:
-        app = demo_app(Path(tmp), microclaw=name in MICROCLAW_SHOTS)
+        app = demo_app(Path(tmp), microclaw=name in MICROCLAW_SHOTS, claude=name in CLAUDE_SHOTS)
         async with app.run_test(size=size) as pilot:
             await _settle(pilot, app)
-            await {**SHOTS, **MICROCLAW_SHOTS}[name](pilot, app)
+            await {**SHOTS, **MICROCLAW_SHOTS, **CLAUDE_SHOTS}[name](pilot, app)
             await _settle(pilot, app)
             svg = app.export_screenshot(title=f"nuggets — {name}")
     path = out / f"{name}.svg"
@@ -167,7 +186,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", default="160x48", help="terminal size, COLSxROWS")
     parser.add_argument("--out", type=Path, default=HERE)
-    every = [*SHOTS, *MICROCLAW_SHOTS]
+    every = [*SHOTS, *MICROCLAW_SHOTS, *CLAUDE_SHOTS]
     parser.add_argument("names", nargs="*", default=every, help=f"of {', '.join(every)}")
     args = parser.parse_args()
     cols, rows = (int(v) for v in args.size.split("x"))

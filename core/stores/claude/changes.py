@@ -121,6 +121,14 @@ def hunk_id(number: int) -> str:
     return f"{INDEX}:{number}"
 
 
+def _what_lines(old: int, new: int) -> str:
+    if not old:
+        return f"the agent added {new} line(s) to {INDEX}"
+    if not new:
+        return f"the agent removed {old} line(s) of {INDEX}"
+    return f"the agent rewrote {old} line(s) of {INDEX} as {new}"
+
+
 def _hunk_items(change: Change, at: str, reviewed_at: str) -> list[Item] | None:
     before = lines_of(change.before or b"")
     after = lines_of(change.after or b"")
@@ -135,8 +143,8 @@ def _hunk_items(change: Change, at: str, reviewed_at: str) -> list[Item] | None:
         items.append(Item(False, NoteDiff(
             note_id=hunk_id(number), before=dict(note, content="".join(before[i1:i2])),
             after=dict(note, content="".join(after[j1:j2]), updatedAt=at)),
-            f"the agent changed {i2 - i1} index line(s) into {j2 - j1}; keep them, or leave "
-            "them out to put back the reviewed lines"))
+            f"{_what_lines(i2 - i1, j2 - j1)}; keep it, or leave it out to put back the "
+            "reviewed lines"))
     return items
 
 
