@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -13,9 +16,10 @@ import pytest
 from click.testing import CliRunner
 
 from core.clock import Clock
+from core.safeio import crashpoints
 from core.stores.claude import index, seen
 from core.stores.claude.frontmatter import parse
-from core.stores.claude.paths import project_folder_name
+from core.stores.claude.paths import project_folder_name, record_home
 from core.stores.claude.store import ClaudeStore
 from nuggets_tui.cli import main
 
@@ -340,3 +344,38 @@ def test_each_changed_run_of_index_lines_is_its_own_change(tmp_path: Path) -> No
     memory.undo(memory.log()[0].run_id)
     assert changed_last in (directory / "MEMORY.md").read_text()
     assert [d.note_id for d in memory.plan().notes] == ["MEMORY.md:1"]
+
+
+def test_an_unhide_killed_at_any_step_is_settled_whole(tmp_path: Path) -> None:
+    """Killed at each step of its write (core/safeio/crashpoints.py), then opened again: the
+    file is back and journaled, or absent and not journaled; nothing is left beside it."""
+    probe = write_directory(tmp_path / "probe")
+    store(probe, tmp_path / "probe").read()
+    (probe / "user_role.md").unlink()
+    steps = crashpoints.trace()
+    store(probe, tmp_path / "probe").unhide(["user_role.md"])
+    crashpoints._trace = None
+    assert steps
+    for n in range(1, len(steps) + 1):
+        root = tmp_path / f"crash{n}"
+        directory = write_directory(root)
+        env = {**os.environ, "NUGGETS_DATA_DIR": str(root / "data"), "NUGGETS_CRASH_AT": "",
+               "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+        cli = [sys.executable, "-m", "nuggets_tui.cli", "--claude", str(directory)]
+        subprocess.run([*cli, "notes"], env=env, capture_output=True, check=True)
+        (directory / "user_role.md").unlink()
+        env["NUGGETS_CRASH_AT"] = str(n)
+        subprocess.run([*cli, "unhide", "user_role.md"], env=env, capture_output=True)
+        env["NUGGETS_CRASH_AT"] = ""
+        subprocess.run([*cli, "notes"], env=env, capture_output=True, check=True)
+        memory = ClaudeStore(directory, ticking(),
+                             record_home(directory, {"NUGGETS_DATA_DIR": str(root / "data")}))
+        entries = [h for h in memory.log() if h.file_name == "user_role.md"]
+        if (directory / "user_role.md").exists():
+            assert (directory / "user_role.md").read_bytes() == ROLE, n
+            assert len(entries) == 1, n
+        else:
+            assert entries == [], n
+        assert sorted(p.name for p in directory.iterdir()) == sorted(
+            ["MEMORY.md", "feedback_testing.md", "scratch.md"]
+            + (["user_role.md"] if entries else [])), n

@@ -6,14 +6,16 @@ agent changed meanwhile is never overwritten); the journal lives outside the dir
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 from pathlib import Path
 
 from core.errors import NuggetsError
-from core.journal.guarded_write import directory_lock, has_leftovers, settle
+from core.journal.entries import Pending, commit_pending, pending_entries, remove_temp_files
+from core.journal.guarded_write import directory_lock, file_landed, has_leftovers, settle
 from core.journal.journaled_write import FileRuns
-from core.journal.own_files import OwnFile, plain_name
+from core.journal.own_files import OwnFile, own_file, plain_name
 from core.models import JournalEntry
 from core.notes.snapshot import EMPTY_FINGERPRINT, current_fingerprint, fingerprint
 from core.stores.claude import index
@@ -137,15 +139,38 @@ class ClaudeRuns:
         return []
 
     def recover(self) -> list[str]:
-        """Settle what an interrupted write left beside the directory's files."""
-        said: list[str] = []
-        try:
-            names = [p for p in self.directory.iterdir() if p.name.endswith(".md")]
-        except OSError:
-            return said
-        for path in names:
+        """Settle what an interrupted run left: a pending journal entry becomes the run's entry
+        exactly when its file landed, and leftovers beside the directory's files are settled."""
+        said = remove_temp_files(self.journal_home) if self.journal_home.is_dir() else []
+        pending = pending_entries(self.journal_home, self.files)
+        targets = {self.directory / p.entry.file_name for p in pending
+                   if p.entry is not None and p.entry.file_name
+                   and self.files.named(p.entry.file_name)}
+        decided = [self._decide(p) for p in pending]
+        with contextlib.suppress(OSError):  # a file being created: its pending entry names it
+            targets |= {p for p in self.directory.iterdir() if p.name.endswith(".md")}
+        for path in sorted(targets):
             if has_leftovers(path):
                 with directory_lock(path):
                     said += settle(path)
+        said += decided
         self.notices += said
         return said
+
+    def _decide(self, pending: Pending) -> str:
+        path, entry = pending.path, pending.entry
+        if pending.foreign:
+            return f"left {path.name} as it is: {pending.foreign}"
+        if entry is None:
+            path.unlink(missing_ok=True)
+            return f"discarded journal entry {path.name}: it cannot be read"
+        try:
+            target = own_file(entry.file_name or "", self.files).path
+            landed = file_landed(target, entry.base_fingerprint, entry.result_fingerprint)
+        except (OSError, NuggetsError) as exc:
+            return f"left {path.name} as it is: cannot tell whether its run landed ({exc})"
+        if landed:
+            commit_pending(path)
+            return f"recovered journal entry {entry.run_id}: its run had landed"
+        path.unlink(missing_ok=True)
+        return f"discarded journal entry {entry.run_id}: its run never landed"
