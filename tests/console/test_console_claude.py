@@ -76,3 +76,26 @@ def test_demo_main_screen(demo_app: NuggetsApp, snap_compare) -> None:  # type: 
 
 def test_demo_review_of_the_agents_week(demo_app: NuggetsApp, snap_compare) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(demo_app, terminal_size=SIZE, run_before=_after("r", "down", "down"))
+
+
+async def test_u_brings_a_deleted_topic_back_byte_for_byte_and_ctrl_z_undoes_it(
+        tmp_path: Path) -> None:
+    directory = write_directory(tmp_path / "project")
+    ClaudeStore(directory, fixed_clock(NOW), record_root=tmp_path / "record").read()
+    role = (directory / "user_role.md").read_bytes()
+    (directory / "user_role.md").unlink()
+    app = NuggetsApp(ClaudeStore(directory, fixed_clock(NOW), record_root=tmp_path / "record"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("h")  # archived notes shown
+        await settle(pilot, app)
+        app.screen.select_note("user_role.md")
+        await settle(pilot, app)
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert (directory / "user_role.md").read_bytes() == role
+        await pilot.press("ctrl+z")
+        await settle(pilot, app)
+        await pilot.press("y")
+        await settle(pilot, app)
+    assert not (directory / "user_role.md").exists()
