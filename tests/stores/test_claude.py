@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from core.clock import Clock
+from core.models import Plan
 from core.safeio import crashpoints
 from core.stores.claude import index, seen
 from core.stores.claude.frontmatter import parse
@@ -247,6 +248,12 @@ def test_claude_without_dir_opens_the_current_directorys_memory(
     assert project_folder_name(project.resolve()) in result.stderr
 
 
+def agent_changes(plan: Plan) -> list[str]:
+    """The plan's changes that are the agent's (ours, hygiene and budget, are left out unless
+    kept)."""
+    return [op.note_id for op in plan.operations if op.id not in plan.unkept_by_default]
+
+
 def agent_week(tmp_path: Path) -> tuple[Path, ClaudeStore]:
     """Reviewed once; then the agent rewrites one file, deletes one and adds one."""
     directory = write_directory(tmp_path)
@@ -261,7 +268,8 @@ def agent_week(tmp_path: Path) -> tuple[Path, ClaudeStore]:
 def test_the_agents_changes_since_the_review_are_the_plan(tmp_path: Path) -> None:
     _, memory = agent_week(tmp_path)
     plan = memory.plan()
-    kinds = {op.note_id: op.type for op in plan.operations}
+    kinds = {op.note_id: op.type for op in plan.operations
+             if op.id not in plan.unkept_by_default}  # the agent's changes, not our fixes
     assert kinds == {"feedback_testing.md": "rewrite", "user_role.md": "hide",
                      "new_topic.md": "rewrite"}
     diff = next(d for d in plan.notes if d.note_id == "feedback_testing.md")
@@ -277,7 +285,7 @@ def test_changes_left_out_are_put_back_and_kept_ones_accepted(tmp_path: Path) ->
     assert (directory / "feedback_testing.md").read_bytes() == TESTING
     assert (directory / "user_role.md").read_bytes() == ROLE
     assert (directory / "new_topic.md").exists()
-    assert memory.plan().operations == []  # the baseline moved to what was kept
+    assert agent_changes(memory.plan()) == []  # the baseline moved to what was kept
     for header in memory.log():  # undo, newest first: the agent's versions come back
         memory.undo(header.run_id)
     assert b"mocked database" in (directory / "feedback_testing.md").read_bytes()
@@ -304,9 +312,9 @@ def test_a_proposal_brings_the_index_under_its_budget_keeping_every_entry(
         "- [Scratch](scratch.md) \u2014 odds and ends\n"
     (directory / "MEMORY.md").write_text(text)
     memory = store(directory, tmp_path)
-    plan = memory.plan()  # the first read is the baseline: the proposal alone
-    assert [op.note_id for op in plan.operations] == ["MEMORY.md"]
-    assert plan.unkept_by_default == [1]
+    plan = memory.plan()  # the first read is the baseline: our proposals alone
+    assert [op.note_id for op in plan.operations] == ["MEMORY.md", "MEMORY.md-5"]
+    assert plan.unkept_by_default == [1, 2]  # the budget; the line naming a missing file
     assert memory.side_file_names(plan, {"MEMORY.md"}) == ["index_detail.md"]
     assert memory.apply(plan) is None  # left out unless kept: nothing written
     assert (directory / "MEMORY.md").read_text() == text
@@ -317,7 +325,7 @@ def test_a_proposal_brings_the_index_under_its_budget_keeping_every_entry(
     assert targets == [e.target for e in index.entries(text)] + ["index_detail.md"]
     moved = (directory / "index_detail.md").read_text()
     assert all(line in moved for line in detail.splitlines())
-    assert memory.plan().operations == []
+    assert [op.note_id for op in memory.plan().operations] == ["MEMORY.md-5"]
     for header in memory.log():
         memory.undo(header.run_id)
     assert (directory / "MEMORY.md").read_text() == text
@@ -340,10 +348,10 @@ def test_each_changed_run_of_index_lines_is_its_own_change(tmp_path: Path) -> No
     keep_first = next(op.id for op in plan.operations if op.note_id == "MEMORY.md:1")
     memory.apply(plan, [keep_first])
     assert (directory / "MEMORY.md").read_text() == "".join([lines[0], added_top, *lines[1:]])
-    assert memory.plan().operations == []
+    assert agent_changes(memory.plan()) == []
     memory.undo(memory.log()[0].run_id)
     assert changed_last in (directory / "MEMORY.md").read_text()
-    assert [d.note_id for d in memory.plan().notes] == ["MEMORY.md:1"]
+    assert agent_changes(memory.plan()) == ["MEMORY.md:1"]
 
 
 def test_an_unhide_killed_at_any_step_is_settled_whole(tmp_path: Path) -> None:
@@ -379,3 +387,24 @@ def test_an_unhide_killed_at_any_step_is_settled_whole(tmp_path: Path) -> None:
         assert sorted(p.name for p in directory.iterdir()) == sorted(
             ["MEMORY.md", "feedback_testing.md", "scratch.md"]
             + (["user_role.md"] if entries else [])), n
+
+
+def test_hygiene_fixes_are_previewed_and_written_only_when_kept(tmp_path: Path) -> None:
+    directory = write_directory(tmp_path)  # scratch.md listed nowhere; a line names a gone file
+    memory = store(directory, tmp_path)
+    plan = memory.plan()
+    fixes = {d.note_id: d for d in plan.notes}
+    assert set(fixes) == {"MEMORY.md-5", "MEMORY.md+scratch.md"}
+    assert fixes["MEMORY.md-5"].before["content"] == INDEX.splitlines(keepends=True)[4]
+    assert fixes["MEMORY.md+scratch.md"].after["content"] == \
+        "- [Scratch](scratch.md) \u2014 odds and ends\n"
+    assert set(plan.unkept_by_default) == {op.id for op in plan.operations}
+    memory.apply(plan)  # nothing chosen: nothing written
+    assert (directory / "MEMORY.md").read_text() == INDEX
+    memory.apply(memory.plan(), [1, 2])
+    assert (directory / "MEMORY.md").read_text() == \
+        "".join(INDEX.splitlines(keepends=True)[:4]) + fixes["MEMORY.md+scratch.md"].after[
+            "content"]
+    assert memory.plan().operations == []
+    memory.undo(memory.log()[0].run_id)
+    assert (directory / "MEMORY.md").read_text() == INDEX

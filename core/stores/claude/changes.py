@@ -23,6 +23,7 @@ from core.models import (
 from core.notes.snapshot import fingerprint
 from core.stores.claude.budget import Proposal
 from core.stores.claude.directory import Files
+from core.stores.claude.hygiene import Fix
 from core.stores.claude.notes import index_note, topic_note
 from core.stores.claude.paths import INDEX
 from core.stores.claude.seen import State, sha
@@ -194,3 +195,21 @@ def add_budget_proposal(plan: Plan, current: bytes, proposal: Proposal, at: str)
                                                 note_id=INDEX, detail=proposal_detail(proposal)))
     plan.result.rewritten += 1
     plan.unkept_by_default.append(number)
+
+
+def add_fixes(plan: Plan, fixes: list[Fix], at: str) -> None:
+    """Each hygiene fix as one more change of its own, left out unless kept."""
+    base = file_note(INDEX, b"", at)
+    for fix in fixes:
+        number = len(plan.operations) + 1
+        title = f"{INDEX}: {'add' if fix.added else 'remove'} {fix.line.strip()[:60]}"
+        note = dict(base, id=fix.note_id, title=title, links=[])
+        before = dict(note, content="" if fix.added else fix.line)
+        after = dict(note, content=fix.line if fix.added else "")
+        plan.operations.append(RewriteOp(id=number, note_id=fix.note_id,
+                                         content=after["content"]))
+        plan.notes.append(NoteDiff(note_id=fix.note_id, before=before, after=after))
+        plan.result.changes.append(ReflectionChange(type="rewrite", nugget_name="index",
+                                                    note_id=fix.note_id, detail=fix.detail))
+        plan.result.rewritten += 1
+        plan.unkept_by_default.append(number)

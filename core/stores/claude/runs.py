@@ -118,16 +118,22 @@ class ClaudeRuns:
                                             summary=f"put back the reviewed version of {name}")
         return last
 
-    def move_detail(self, proposal: Proposal, index_now: bytes) -> JournalEntry:
-        """The budget proposal: its new topic file, then MEMORY.md (one run each)."""
+    def rewrite_index(self, index_now: bytes, text: str, proposal: Proposal | None,
+                      fixes: int) -> JournalEntry:
+        """Our own edit of MEMORY.md (hygiene fixes, the budget proposal): the proposal's new
+        topic file first, then MEMORY.md, one run each."""
+        after = proposal.index_text if proposal else text
+        what = [f"{fixes} hygiene fix(es)"] if fixes else []
         with directory_lock(self.directory / INDEX):
-            self.file_runs.write(self.directory / proposal.detail_name, None,
-                                 proposal.detail_text, EMPTY_FINGERPRINT, "reflect", self.now(),
-                                 summary=f"moved {proposal.moved} lines of {INDEX} to "
-                                         f"{proposal.detail_name}")
-            return self.file_runs.write(self.directory / INDEX, text_of(index_now),
-                                        proposal.index_text, fingerprint(index_now), "reflect",
-                                        self.now(), summary=f"{INDEX} brought into its budget")
+            if proposal is not None:
+                what.append("brought into its budget")
+                self.file_runs.write(self.directory / proposal.detail_name, None,
+                                     proposal.detail_text, EMPTY_FINGERPRINT, "reflect",
+                                     self.now(), summary=f"moved {proposal.moved} lines of "
+                                                         f"{INDEX} to {proposal.detail_name}")
+            return self.file_runs.write(self.directory / INDEX, text_of(index_now), after,
+                                        fingerprint(index_now), "reflect", self.now(),
+                                        summary=f"{INDEX}: {', '.join(what)}")
 
     def undo(self, entry: JournalEntry) -> JournalEntry:
         return self.file_runs.undo(entry, self.now())

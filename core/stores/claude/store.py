@@ -22,6 +22,7 @@ from core.models import (
     PromotionPlan,
     RawNote,
     ReflectionResult,
+    operation_note_ids,
 )
 from core.notes.snapshot import Graph
 from core.promotion.candidates import refused_plan
@@ -32,6 +33,7 @@ from core.stores.claude import index, presentation
 from core.stores.claude.budget import Proposal, propose
 from core.stores.claude.changes import (
     add_budget_proposal,
+    add_fixes,
     changes_plan,
     changes_since,
     files_fingerprint,
@@ -39,6 +41,7 @@ from core.stores.claude.changes import (
     merged_index,
 )
 from core.stores.claude.directory import Files, read_files, text_of
+from core.stores.claude.hygiene import Fix, fixed, fixes
 from core.stores.claude.notes import INDEX_NUGGET, Gone, read_notes
 from core.stores.claude.paths import INDEX, record_home
 from core.stores.claude.runs import ClaudeFiles, ClaudeRuns
@@ -212,10 +215,20 @@ class ClaudeStore:
                        == nugget_name]
         plan = changes_plan(changes, files_fingerprint(files), self.now(), baseline.at,
                             len(files.data))
-        proposal = self._proposal(files, {c.name for c in changes})
-        if proposal is not None and nugget_name in (None, INDEX_NUGGET):
-            add_budget_proposal(plan, files.data[INDEX], proposal, self.now())
+        changed = {c.name for c in changes}
+        proposal = self._proposal(files, changed)
+        if nugget_name in (None, INDEX_NUGGET):
+            if proposal is not None:
+                add_budget_proposal(plan, files.data[INDEX], proposal, self.now())
+            add_fixes(plan, self._fixes(files, changed), self.now())
         return plan
+
+    @staticmethod
+    def _fixes(files: Files, changed: set[str]) -> list[Fix]:
+        """The hygiene fixes, once the agent's own change to MEMORY.md is reviewed."""
+        if INDEX not in files.data or INDEX in changed:
+            return []
+        return fixes(files.data)
 
     def _proposal(self, files: Files, changed: set[str]) -> Proposal | None:
         """The budget proposal, when MEMORY.md is past its budget and the agent's own change
@@ -275,11 +288,16 @@ class ClaudeStore:
         reviewed = dict(baseline.files)
         rejected = []
         proposal = None
+        kept_fixes = {f.note_id: f for f in self._fixes(files, changed)}
+        chosen = [kept_fixes[i] for op in plan.operations if op.id in kept
+                  for i in operation_note_ids(op) if i in kept_fixes]
         hunks: dict[int, bool] = {}
         for op in plan.operations:
-            name = op.note_id if hasattr(op, "note_id") else ""
+            name = operation_note_ids(op)[0]
             if name.startswith(f"{INDEX}:"):  # a run of index lines the agent changed
                 hunks[int(name.split(":")[1])] = op.id in kept
+            elif name in kept_fixes:
+                continue  # ours: a hygiene fix, chosen above
             elif name == INDEX and INDEX not in changed:  # ours: the budget proposal
                 proposal = self._proposal(files, changed) if op.id in kept else None
             elif op.id in kept:
@@ -297,10 +315,15 @@ class ClaudeStore:
             if merged != files.data[INDEX]:
                 rejected.append((INDEX, files.data[INDEX], merged))
         last = self.runs.revert(rejected) if rejected else None
-        if proposal is not None:
-            last = self.runs.move_detail(proposal, files.data[INDEX])
-            reviewed[INDEX] = sha(proposal.index_text.encode())
-            reviewed[proposal.detail_name] = sha(proposal.detail_text.encode())
+        if proposal is not None or chosen:
+            text = fixed(text_of(files.data[INDEX]), chosen)
+            if proposal is not None:  # brought into the budget after the fixes
+                proposal = propose(text, set(files.data), self.now()) or None
+            last = self.runs.rewrite_index(files.data[INDEX], text, proposal, len(chosen))
+            final = proposal.index_text if proposal else text
+            reviewed[INDEX] = sha(final.encode())
+            if proposal is not None:
+                reviewed[proposal.detail_name] = sha(proposal.detail_text.encode())
         self.seen.set_reviewed(State(self.now(), reviewed))
         self.look()
         return last
