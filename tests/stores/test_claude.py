@@ -408,3 +408,14 @@ def test_hygiene_fixes_are_previewed_and_written_only_when_kept(tmp_path: Path) 
     assert memory.plan().operations == []
     memory.undo(memory.log()[0].run_id)
     assert (directory / "MEMORY.md").read_text() == INDEX
+
+
+def test_a_secret_in_a_topic_file_is_flagged_masked_and_not_changed(tmp_path: Path) -> None:
+    directory = write_directory(tmp_path)
+    secret = ROLE + b"The deploy token is ghp_" + b"a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8" + b"\n"
+    (directory / "user_role.md").write_bytes(secret)
+    note = next(n for n in store(directory, tmp_path).read().notes if n["id"] == "user_role.md")
+    flags = [f for f in note["claude"]["flags"] if f.startswith("screened: ")]
+    assert flags and "carries" in flags[0]
+    assert "a1B2c3D4e5F6g7H8i9J0" not in flags[0]
+    assert (directory / "user_role.md").read_bytes() == secret
