@@ -419,3 +419,21 @@ def test_a_secret_in_a_topic_file_is_flagged_masked_and_not_changed(tmp_path: Pa
     assert flags and "carries" in flags[0]
     assert "a1B2c3D4e5F6g7H8i9J0" not in flags[0]
     assert (directory / "user_role.md").read_bytes() == secret
+
+
+def test_what_the_operator_brings_back_or_undoes_is_not_the_agents_change(
+        tmp_path: Path) -> None:
+    directory = write_directory(tmp_path)
+    store(directory, tmp_path).read()
+    (directory / "user_role.md").unlink()
+    memory = store(directory, tmp_path)
+    memory.apply(memory.plan(), [1])  # the deletion accepted
+    memory.unhide(["user_role.md"])  # then brought back by the operator
+    assert agent_changes(memory.plan()) == []
+    memory.undo(memory.log()[0].run_id)
+    assert agent_changes(memory.plan()) == []
+    memory.apply(memory.plan(), [op.id for op in memory.plan().operations])  # hygiene kept
+    assert memory.plan().operations == []
+    memory.undo(memory.log()[0].run_id)
+    assert agent_changes(memory.plan()) == []
+    assert (directory / "MEMORY.md").read_text() == INDEX

@@ -24,6 +24,8 @@ from core.stores.claude.directory import text_of
 from core.stores.claude.notes import Gone
 from core.stores.claude.paths import INDEX
 
+REVERT = "put back the reviewed version of"  # a revert's summary: its undo is the agent's again
+
 
 class ClaudeFiles:
     """The files a run may write: `*.md` files directly in the memory directory."""
@@ -115,7 +117,7 @@ class ClaudeRuns:
                 base = EMPTY_FINGERPRINT if now is None else fingerprint(now)
                 last = self.file_runs.write(self.directory / name, before, after, base,
                                             "reflect", self.now(),
-                                            summary=f"put back the reviewed version of {name}")
+                                            summary=f"{REVERT} {name}")
         return last
 
     def rewrite_index(self, index_now: bytes, text: str, proposal: Proposal | None,

@@ -44,7 +44,7 @@ from core.stores.claude.directory import Files, read_files, text_of
 from core.stores.claude.hygiene import Fix, fixed, fixes
 from core.stores.claude.notes import INDEX_NUGGET, Gone, read_notes
 from core.stores.claude.paths import INDEX, record_home
-from core.stores.claude.runs import ClaudeFiles, ClaudeRuns
+from core.stores.claude.runs import REVERT, ClaudeFiles, ClaudeRuns
 from core.stores.claude.seen import SeenRecord, State, sha
 
 
@@ -347,13 +347,40 @@ class ClaudeStore:
             raise NuggetsError(f"{', '.join(unknown)}: not a deleted topic file seen before "
                                "(see `notes --hidden`)")
         lines = self.earlier_lines()
-        return self.runs.restore([gone[i] for i in wanted], lines)
+        reviewed = self.seen.reviewed() or State(self.now(), {})
+        index_was_reviewed = (INDEX in files.data
+                              and reviewed.files.get(INDEX) == sha(files.data[INDEX]))
+        entry = self.runs.restore([gone[i] for i in wanted], lines)
+        # What the operator brought back is reviewed: not the agent's change to review again.
+        accepted = dict(reviewed.files, **{i: gone[i].version.digest for i in wanted})
+        now = self.look()
+        if index_was_reviewed and INDEX in now.data:
+            accepted[INDEX] = sha(now.data[INDEX])
+        self.seen.set_reviewed(State(self.now(), accepted))
+        return entry
 
     def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:
         raise refuse("archive")
 
     def undo(self, run_id: str) -> JournalEntry:
-        return self.runs.undo(self.run(run_id))
+        """Take a run back. The file of one of our own edits (unhide, hygiene, the budget) goes
+        back to being reviewed as it was; a revert's undo brings the agent's version back as a
+        change to review again."""
+        entry = self.run(run_id)
+        done = self.runs.undo(entry)
+        reviewed = self.seen.reviewed()
+        name = entry.file_name or ""
+        if (reviewed is not None and not entry.summary.startswith(REVERT)
+                and entry.file_after is not None
+                and reviewed.files.get(name) == sha(entry.file_after.encode("utf-8"))):
+            files = dict(reviewed.files)
+            if entry.file_before is None:
+                files.pop(name, None)
+            else:
+                files[name] = sha(entry.file_before.encode("utf-8"))
+            self.seen.set_reviewed(State(self.now(), files))
+        self.look()
+        return done
 
     def undo_blockers(self, run_id: str,
                       graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
