@@ -100,11 +100,7 @@ class SeenRecord:
 
     def last_versions(self) -> dict[str, Version]:
         """The newest version seen of every file ever seen, gone or not."""
-        found: dict[str, Version] = {}
-        for state in self.states():
-            for name, digest in state.files.items():
-                found[name] = Version(name, digest, state.at)
-        return found
+        return self._versions(self.states())
 
     def reviewed(self) -> State | None:
         """The baseline: the directory as the operator last accepted it."""
