@@ -1,5 +1,6 @@
 """Where this program keeps data of its own: the demo memories of every store, and what it keeps
-for a memory it never writes into (a memory-purifier workspace's journal and marks)."""
+for a memory it never writes into or reads beside it (a memory-purifier workspace's journal and
+marks, a Claude Code memory directory's seen versions)."""
 
 from __future__ import annotations
 

@@ -20,6 +20,8 @@ from textual.pilot import Pilot
 
 from core import NuggetsStore
 from core.clock import fixed_clock, parse_iso
+from core.stores.claude.demo import materialize_claude_demo
+from core.stores.claude.store import ClaudeStore
 from core.stores.microclaw.demo import materialize_microclaw_demo
 from core.stores.microclaw.store import MicroClawStore
 from core.stores.nuggets.demo import materialize_demo
@@ -136,6 +138,10 @@ async def purifier_source(pilot: Pilot, app: NuggetsApp) -> None:
 
 async def purifier_conflicts(pilot: Pilot, app: NuggetsApp) -> None:
     await pilot.press("c")
+
+
+async def claude_review(pilot: Pilot, app: NuggetsApp) -> None:
+    await pilot.press("r")
     await _settle(pilot, app)
     await pilot.press("down")
 
@@ -145,6 +151,10 @@ PURIFIER_CLAIM = "cl-demo000000000003"
 PURIFIER_SHOTS: dict[str, Callable[[Pilot, NuggetsApp], Awaitable[None]]] = {
     "purifier": purifier_main, "purifier-source": purifier_source,
     "purifier-conflicts": purifier_conflicts,
+}
+# The Claude Code demo's screens (`nuggets --demo-claude`).
+CLAUDE_SHOTS: dict[str, Callable[[Pilot, NuggetsApp], Awaitable[None]]] = {
+    "claude": main_screen, "claude-review": claude_review,
 }
 
 
@@ -158,11 +168,17 @@ def purifier_app(where: Path) -> NuggetsApp:
     return NuggetsApp(PurifierStore(workspace, fixed_clock(NOW)))
 
 
-def demo_app(where: Path, microclaw: bool = False, purifier: bool = False) -> NuggetsApp:
+def demo_app(where: Path, microclaw: bool = False, purifier: bool = False,
+             claude: bool = False) -> NuggetsApp:
     """The demo in a throwaway home directory, so paths show as ~/.local/share/…/demo."""
     os.environ["HOME"] = str(where)
     if purifier:
         return purifier_app(where)
+    os.environ["NUGGETS_DATA_DIR"] = str(where / "data")  # what the Claude store records
+    if claude:
+        directory = materialize_claude_demo(
+            where / DEMO_UNDER_HOME.with_name("demo-claude") / "memory", NOW)
+        return NuggetsApp(ClaudeStore(directory, fixed_clock(NOW)))
     if microclaw:
         data_dir = materialize_microclaw_demo(where / DEMO_UNDER_HOME.with_name("demo-microclaw"),
                                               NOW)
@@ -174,10 +190,10 @@ def demo_app(where: Path, microclaw: bool = False, purifier: bool = False) -> Nu
 async def shoot(name: str, size: tuple[int, int], out: Path) -> Path:
     with tempfile.TemporaryDirectory() as tmp:
         app = demo_app(Path(tmp), microclaw=name in MICROCLAW_SHOTS,
-                       purifier=name in PURIFIER_SHOTS)
+                       purifier=name in PURIFIER_SHOTS, claude=name in CLAUDE_SHOTS)
         async with app.run_test(size=size) as pilot:
             await _settle(pilot, app)
-            await {**SHOTS, **MICROCLAW_SHOTS, **PURIFIER_SHOTS}[name](pilot, app)
+            await {**SHOTS, **MICROCLAW_SHOTS, **PURIFIER_SHOTS, **CLAUDE_SHOTS}[name](pilot, app)
             await _settle(pilot, app)
             svg = app.export_screenshot(title=f"nuggets — {name}")
     path = out / f"{name}.svg"
@@ -206,7 +222,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", default="160x48", help="terminal size, COLSxROWS")
     parser.add_argument("--out", type=Path, default=HERE)
-    every = [*SHOTS, *MICROCLAW_SHOTS, *PURIFIER_SHOTS]
+    every = [*SHOTS, *MICROCLAW_SHOTS, *PURIFIER_SHOTS, *CLAUDE_SHOTS]
     parser.add_argument("names", nargs="*", default=every, help=f"of {', '.join(every)}")
     args = parser.parse_args()
     cols, rows = (int(v) for v in args.size.split("x"))

@@ -7,11 +7,12 @@ from pathlib import Path
 
 from core.clock import Clock, system_clock
 from core.stores.base import Store, StoreKind
+from core.stores.claude.kind import KIND as CLAUDE
 from core.stores.microclaw.kind import KIND as MICROCLAW
 from core.stores.nuggets.kind import KIND as NUGGETS
 from core.stores.purifier.kind import KIND as PURIFIER
 
-STORE_KINDS: tuple[StoreKind, ...] = (NUGGETS, MICROCLAW, PURIFIER)
+STORE_KINDS: tuple[StoreKind, ...] = (NUGGETS, MICROCLAW, PURIFIER, CLAUDE)
 DEFAULT_KIND = NUGGETS
 
 

@@ -1,0 +1,55 @@
+"""The directory's own hygiene as changes to MEMORY.md (docs/CLAUDE_CODE.md, "Hygiene"), each
+left out unless kept: an entry for each topic file the index never names, and the removal of
+each entry naming a file that is not there. Near-duplicates and unreadable frontmatter are
+flagged only (notes.py). Pure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.stores.claude import frontmatter, index
+from core.stores.claude.directory import text_of
+from core.stores.claude.paths import INDEX
+
+
+@dataclass(frozen=True)
+class Fix:
+    note_id: str  # the change's own id: "MEMORY.md+<file>" (an entry added) or "MEMORY.md-<line>"
+    line: str  # the entry line added or removed, with its line end
+    added: bool
+    detail: str
+
+
+def fixes(files: dict[str, bytes]) -> list[Fix]:
+    text = text_of(files[INDEX])
+    entries = index.entries(text)
+    listed = {index.topic_name(e.target) for e in entries}
+    found = []
+    for entry in entries:
+        name = index.topic_name(entry.target)
+        if name is not None and name not in files:
+            found.append(Fix(f"{INDEX}-{entry.line}", _with_end(text, entry.line), False,
+                             f"line {entry.line} names {name}, which is not in the directory: "
+                             "remove the line (or bring the file back with u, if it was seen)"))
+    for name in sorted(set(files) - {INDEX} - listed):
+        front = frontmatter.parse(text_of(files[name]))
+        title = front.fields.get("name") or name.removesuffix(".md")
+        hook = front.fields.get("description") or ""
+        line = f"- [{title}]({name})" + (f" — {hook}" if hook else "") + "\n"
+        found.append(Fix(f"{INDEX}+{name}", line, True,
+                         f"{name} is in no line of {INDEX}: add an entry for it"))
+    return found
+
+
+def _with_end(text: str, number: int) -> str:
+    return text.splitlines(keepends=True)[number - 1]
+
+
+def fixed(text: str, chosen: list[Fix]) -> str:
+    """MEMORY.md with the chosen fixes: lines removed where they stand, entries appended."""
+    removed = {int(f.note_id.rsplit("-", 1)[1]) for f in chosen if not f.added}
+    lines = [line for number, line in enumerate(text.splitlines(keepends=True), start=1)
+             if number not in removed]
+    if lines and not lines[-1].endswith("\n") and any(f.added for f in chosen):
+        lines[-1] += "\n"
+    return "".join(lines + [f.line for f in chosen if f.added])

@@ -1,0 +1,75 @@
+"""MEMORY.md, Claude Code's always-loaded index (docs/CLAUDE_CODE.md, "The index"): its entry
+lines (`- [Title](file.md) — hook`) and where its load budget falls. Pure."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MAX_LINES = 200
+MAX_BYTES = 25_000  # Claude Code cuts at the last line end at or before this many bytes
+
+_ENTRY = re.compile(r"^\s*[-*+]\s+\[(?P<title>[^\]]*)\]\((?P<target>[^)\s]+)\)"
+                    r"\s*(?:(?:—|–|-{1,2}|:)\s*(?P<hook>.*))?$")
+
+
+@dataclass(frozen=True)
+class Entry:
+    line: int  # 1-based
+    text: str  # the whole line, without its line end
+    title: str
+    target: str  # the file named, as written
+    hook: str
+
+
+@dataclass(frozen=True)
+class Budget:
+    lines: int  # the index's lines
+    size: int  # its bytes
+    loaded_lines: int  # how many of its lines reach the model
+    cut_by: str  # "" (all of it loads), "lines" or "bytes"
+
+    @property
+    def over(self) -> bool:
+        return self.loaded_lines < self.lines
+
+
+def split_lines(text: str) -> list[str]:
+    return text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
+
+
+def entries(text: str) -> list[Entry]:
+    found = []
+    for number, line in enumerate(split_lines(text), start=1):
+        match = _ENTRY.match(line.rstrip("\r"))
+        if match:
+            found.append(Entry(number, line.rstrip("\r"), match["title"].strip(),
+                               match["target"], (match["hook"] or "").strip()))
+    return found
+
+
+def topic_name(target: str) -> str | None:
+    """The topic file an entry names, as a name in the directory (None: a link elsewhere)."""
+    if "://" in target or target.startswith(("#", "/", "mailto:")):
+        return None
+    name = target.split("#", 1)[0].removeprefix("./")
+    return name or None
+
+
+def budget(data: bytes) -> Budget:
+    """Where the load budget falls: the first MAX_LINES lines or MAX_BYTES bytes (cut at the
+    last line end within them), whichever is fewer."""
+    lines = data.split(b"\n")
+    if data.endswith(b"\n"):
+        lines = lines[:-1]
+    total, size, kept, cut = len(lines), 0, 0, ""
+    for line in lines:
+        size += len(line) + 1
+        if kept == MAX_LINES:
+            cut = "lines"
+            break
+        if size > MAX_BYTES:
+            cut = "bytes"
+            break
+        kept += 1
+    return Budget(total, len(data), kept, cut)

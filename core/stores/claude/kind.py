@@ -1,0 +1,62 @@
+"""Claude Code's memory directory as the command line offers it (`--claude [DIR]`,
+`--demo-claude`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.clock import Clock
+from core.data_dirs import demo_home
+from core.stores.base import Store, StoreKind
+from core.stores.claude.paths import INDEX, resolve_directory
+
+
+def _open(home: Path, clock: Clock, memory_md: Path | None) -> Store:
+    from core.stores.claude.store import ClaudeStore
+
+    return ClaudeStore(home, clock)
+
+
+def demo_directory() -> Path:
+    """The Claude Code demo's memory directory, beside the other demos."""
+    return demo_home().with_name("demo-claude") / "memory"
+
+
+def _demo(clock: Clock, reset: bool) -> Path:
+    from core.stores.claude.demo import materialize_claude_demo
+
+    return materialize_claude_demo(demo_directory(), clock(), reset=reset)
+
+
+def _missing_home(home: str) -> str:
+    return (f"no Claude Code memory directory at {home} (looked there for the current "
+            "directory's memory); use --claude DIR, or try the demo with --demo-claude")
+
+
+def _missing_source(home: str, source: str) -> str:
+    return (f"no {INDEX} at {source}: has Claude Code written memory in {home}? Use --claude "
+            "DIR, or try the demo with --demo-claude")
+
+
+KIND = StoreKind(
+    name="claude",
+    home_option="--claude",
+    home_help="Review a Claude Code memory directory instead (without DIR: the current "
+              "directory's, ~/.claude/projects/<its path, - for / and .>/memory; before a "
+              "command, write `--claude -- COMMAND`).",
+    demo_option="--demo-claude",
+    demo_help="Use the built-in Claude Code demo instead.",
+    demo_dir_help="The Claude Code demo's memory directory instead.",
+    resolve=resolve_directory,
+    named_elsewhere=lambda: False,
+    open=_open,
+    materialize_demo=_demo,
+    demo_memory_md=lambda home: None,
+    home_notice=lambda home: None,
+    missing_home=_missing_home,
+    missing_source=_missing_source,
+    # Never "holds memory" of ours: no run log is written inside the agent's directory.
+    holds_memory=lambda home: False,
+    run_log_parts=(".nuggets-review", "telemetry"),
+    home_optional=True,
+)

@@ -1,0 +1,143 @@
+"""Seen means kept (docs/CLAUDE_CODE.md, "What was seen"): every version of the directory's
+files we read is copied, content-addressed, outside the directory — `blobs/<sha256>` and a
+`states.jsonl` line per distinct state seen (when, and each file's hash) — so that what the
+agent later rewrites or deletes can be shown and put back byte for byte.
+
+Bounded like the journal: the newest KEEP_STATES states stay, and the newest version of every
+file ever seen and the reviewed baseline's never go; a blob no kept state names is removed."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.errors import GraphError
+from core.safeio.atomic_write import atomic_write
+from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
+
+KEEP_STATES = 500
+STATES = "states.jsonl"
+REVIEWED = "reviewed.json"
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class State:
+    at: str
+    files: dict[str, str]  # file name -> sha256 of its bytes
+
+
+@dataclass(frozen=True)
+class Version:
+    name: str
+    digest: str
+    at: str  # the last time this version was seen
+
+
+class SeenRecord:
+    """The record of one memory directory, kept in `root` (never inside the directory)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    @property
+    def blobs(self) -> Path:
+        return self.root / "blobs"
+
+    def exists(self) -> bool:
+        return (self.root / STATES).is_file()
+
+    def states(self) -> list[State]:
+        try:
+            text = read_regular(self.root / STATES, MEMORY_MD_BYTES * 4).decode("utf-8")
+        except (FileNotFoundError, GraphError, UnicodeDecodeError):
+            return []
+        found = []
+        for line in text.splitlines():
+            with contextlib.suppress(ValueError, KeyError, TypeError, AttributeError):
+                row = json.loads(line)
+                found.append(State(str(row["at"]), {str(k): str(v)
+                                                     for k, v in row["files"].items()}))
+        return found
+
+    def blob(self, digest: str) -> bytes | None:
+        """A version's bytes, or None when the copy is missing or damaged."""
+        try:
+            data = read_regular(self.blobs / digest, MEMORY_MD_BYTES)
+        except (OSError, GraphError):
+            return None
+        return data if sha(data) == digest else None
+
+    def record(self, files: dict[str, bytes], at: str) -> bool:
+        """Keep what was seen: each version's bytes, and the state when it differs from the
+        newest one recorded. Whether anything new was recorded."""
+        self.blobs.mkdir(parents=True, exist_ok=True)
+        state = {name: sha(data) for name, data in files.items()}
+        for name, data in files.items():
+            if not (self.blobs / state[name]).is_file():
+                atomic_write(self.blobs / state[name], data)
+        known = self.states()
+        if known and known[-1].files == state:
+            return False
+        line = json.dumps({"at": at, "files": state}, sort_keys=True) + "\n"
+        fd = os.open(self.root / STATES, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, line.encode())
+        finally:
+            os.close(fd)
+        if not (self.root / REVIEWED).exists():
+            self.set_reviewed(State(at, state))
+        if len(known) + 1 > KEEP_STATES:
+            self.prune([*known, State(at, state)])
+        return True
+
+    def last_versions(self) -> dict[str, Version]:
+        """The newest version seen of every file ever seen, gone or not."""
+        return self._versions(self.states())
+
+    def reviewed(self) -> State | None:
+        """The baseline: the directory as the operator last accepted it."""
+        try:
+            row = json.loads(read_regular(self.root / REVIEWED, MEMORY_MD_BYTES))
+            return State(str(row["at"]), {str(k): str(v) for k, v in row["files"].items()})
+        except (OSError, GraphError, ValueError, KeyError, TypeError, AttributeError):
+            return None
+
+    def set_reviewed(self, state: State) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        data = json.dumps({"at": state.at, "files": state.files}, sort_keys=True, indent=2)
+        atomic_write(self.root / REVIEWED, data.encode() + b"\n")
+
+    def prune(self, states: list[State]) -> None:
+        kept = states[-KEEP_STATES:]
+        dropped = states[: len(states) - len(kept)]
+        newest = {name: v.digest for name, v in self._versions(states).items()}
+        carried = {name: digest for name, digest in newest.items()
+                   if all(s.files.get(name) != digest for s in kept)}
+        if carried:  # the last version of a file seen only in dropped states stays
+            kept = [State(dropped[-1].at, carried), *kept]
+        text = "".join(json.dumps({"at": s.at, "files": s.files}, sort_keys=True) + "\n"
+                       for s in kept)
+        atomic_write(self.root / STATES, text.encode())
+        reviewed = self.reviewed()
+        used = {d for s in kept for d in s.files.values()}
+        used |= set(reviewed.files.values()) if reviewed else set()
+        for blob in self.blobs.iterdir():
+            if blob.name not in used and len(blob.name) == 64:
+                with contextlib.suppress(OSError):
+                    blob.unlink()
+
+    @staticmethod
+    def _versions(states: list[State]) -> dict[str, Version]:
+        found: dict[str, Version] = {}
+        for state in states:
+            for name, digest in state.files.items():
+                found[name] = Version(name, digest, state.at)
+        return found

@@ -1,0 +1,437 @@
+"""Claude Code's store: the `Store` interface (core/stores/base.py) over an auto-memory
+directory (docs/CLAUDE_CODE.md). Every read first records what it sees beside our journal,
+outside the directory (seen.py); the plan is the agent's changes since the last review
+(changes.py). The directory itself is written only by an apply, an unhide or an undo the
+operator asked for (runs.py), journaled and checked at the last moment."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
+from pathlib import Path
+
+from core.browse.shelf import Shelf
+from core.clock import Clock, system_clock, to_iso
+from core.errors import NuggetsError, StalePlanError
+from core.journal.aftermath import Aftermath
+from core.journal.entries import JournalHeader, read_entry, read_headers
+from core.models import (
+    JournalEntry,
+    JournalKind,
+    Operation,
+    Plan,
+    PromotionPlan,
+    RawNote,
+    ReflectionResult,
+    operation_note_ids,
+)
+from core.notes.snapshot import Graph
+from core.progress import Progress
+from core.promotion.candidates import refused_plan
+from core.review.contradictions import TopicRules, token_set
+from core.safeio.file_stamp import FileStamp
+from core.stores.base import Capability, Chooser, UnhideOutlook
+from core.stores.claude import index, presentation
+from core.stores.claude.budget import Proposal, propose
+from core.stores.claude.changes import (
+    add_budget_proposal,
+    add_fixes,
+    changes_plan,
+    changes_since,
+    files_fingerprint,
+    lines_of,
+    merged_index,
+)
+from core.stores.claude.directory import Files, read_files, text_of
+from core.stores.claude.hygiene import Fix, fixed, fixes
+from core.stores.claude.notes import INDEX_NUGGET, Gone, read_notes
+from core.stores.claude.paths import INDEX, record_home
+from core.stores.claude.runs import REVERT, ClaudeFiles, ClaudeRuns
+from core.stores.claude.seen import SeenRecord, State, sha
+
+
+class RefusedError(NuggetsError):
+    """A write this store does not make."""
+
+
+def refuse(what: str) -> RefusedError:
+    return RefusedError(f"{what}: not offered for a Claude Code memory directory (its files are "
+                        "written only by unhide and undo)")
+
+
+class ClaudeStore:
+    words = presentation.WORDS
+    note_columns = presentation.COLUMNS
+    capabilities: frozenset[Capability] = frozenset()
+
+    def __init__(self, directory: Path, clock: Clock = system_clock,
+                 record_root: Path | None = None) -> None:
+        self.home = directory
+        self.clock = clock
+        self.notices: list[str] = []
+        self.promotion_run: JournalEntry | None = None
+        self.promotion_runs: list[JournalEntry] = []
+        self.allow_contact = False
+        self._root = record_root or record_home(directory)
+        self.seen = SeenRecord(self._root / "seen")
+        self.files = ClaudeFiles(directory)
+        self._opened: Graph | None = None
+        self._warnings: list[str] = []
+
+    @property
+    def graph_path(self) -> Path:
+        return self.home / INDEX
+
+    @property
+    def journal_home(self) -> Path:
+        return self._root
+
+    def now(self) -> str:
+        return to_iso(self.clock())
+
+    # -- reading: every read records what it saw ------------------------------------------------
+
+    def note_summary(self, note: RawNote) -> str:
+        return presentation.note_summary(note)
+
+    def side_file_lines(self, plan: Plan, note_ids: set[str]) -> list[str]:
+        proposal = self._planned_proposal(plan, note_ids)
+        return [f"{proposal.detail_name}: a new topic file with the {proposal.moved} lines "
+                f"moved out of {INDEX}"] if proposal else []
+
+    def side_file_names(self, plan: Plan, note_ids: set[str]) -> list[str]:
+        proposal = self._planned_proposal(plan, note_ids)
+        return [proposal.detail_name] if proposal else []
+
+    def _planned_proposal(self, plan: Plan, note_ids: set[str]) -> Proposal | None:
+        if INDEX not in note_ids or not plan.unkept_by_default:
+            return None
+        files = read_files(self.home)
+        baseline = self.seen.reviewed() or State(self.now(), {})
+        changed, _ = changes_since(baseline, files, self.seen.blob)
+        return self._proposal(files, {c.name for c in changed})
+
+    def look(self) -> Files:
+        """The directory's files as they are, recorded first (a failure to record is said,
+        never fatal: the directory is still shown)."""
+        files = read_files(self.home)
+        self.notices += files.notices
+        if self.home.is_dir():
+            try:
+                self.seen.record(files.data, self.now())
+            except OSError as exc:
+                self.notices.append(f"what was seen could not be recorded in {self._root}: "
+                                    f"{exc.strerror or exc}")
+        return files
+
+    def gone(self, files: Files) -> list[Gone]:
+        """Each file seen before and absent now, with its last version's bytes."""
+        found = []
+        for name, version in sorted(self.seen.last_versions().items()):
+            if name in files.data or name == INDEX:
+                continue
+            data = self.seen.blob(version.digest)
+            if data is None:
+                self.notices.append(f"{name} was seen but its copy is missing or damaged")
+                continue
+            found.append(Gone(version, data))
+        return found
+
+    def earlier_lines(self) -> dict[str, index.Entry]:
+        """The index lines earlier versions of MEMORY.md had, newest first wins."""
+        found: dict[str, index.Entry] = {}
+        digests = list(dict.fromkeys(s.files[INDEX] for s in reversed(self.seen.states())
+                                     if INDEX in s.files))
+        for digest in digests[:50]:
+            data = self.seen.blob(digest)
+            for entry in index.entries(text_of(data)) if data else []:
+                name = index.topic_name(entry.target)
+                if name:
+                    found.setdefault(name, entry)
+        return found
+
+    def read(self) -> Graph:
+        graph, self._opened = self._opened, None
+        if graph is not None:
+            return graph
+        files = self.look()
+        reading = read_notes(files, self.gone(files), self.earlier_lines())
+        self._warnings = reading.warnings
+        return Graph(self.graph_path, {"notes": reading.notes}, files_fingerprint(files))
+
+    def hygiene(self) -> list[str]:
+        """What reading found wrong with the directory, one line each."""
+        if not self._warnings:
+            self.read()
+        return list(self._warnings)
+
+    def topic_rules(self) -> TopicRules:
+        return TopicRules(lambda note: None, token_set, promotion=False)
+
+    def shelf(self) -> Shelf:
+        return Shelf(self.read())
+
+    def stamp(self) -> Hashable:
+        with contextlib.suppress(OSError):
+            names = sorted(p.name for p in self.home.glob("*.md"))
+            return (FileStamp.of(self.home),
+                    tuple(FileStamp.of(self.home / name) for name in names))
+        return None
+
+    def first_notes(self, count: int) -> list[RawNote]:
+        return []
+
+    def scope_files(self, nugget: str | None) -> list[Path]:
+        """MEMORY.md, the always-loaded text."""
+        return [self.home / INDEX]
+
+    def take_notices(self) -> list[str]:
+        taken, self.notices = self.notices, []
+        return list(dict.fromkeys(taken))
+
+    def recover(self) -> list[str]:
+        """Settle an interrupted unhide or undo; record what is seen (the daily command and
+        every command open through here)."""
+        settled = self.runs.recover()
+        self.look()
+        return settled
+
+    def startup_messages(self) -> list[str]:
+        self.recover()
+        with contextlib.suppress(NuggetsError, OSError):
+            self._opened = self.read()
+            self.notices += self._warnings
+        return self.take_notices()
+
+    # -- the plan: the agent's changes since the last review ------------------------------------
+
+    def plan(self, nugget_name: str | None = None, limit: int | None = None,
+             uncapped: bool = False, graph: Graph | None = None,
+             should_stop: Callable[[], bool] | None = None,
+             progress: Progress | None = None) -> Plan:
+        files = self.look()
+        baseline = self.seen.reviewed() or State(self.now(), {})
+        changes, missing = changes_since(baseline, files, self.seen.blob)
+        self.notices += missing
+        if nugget_name is not None:
+            changes = [c for c in changes if self._nugget_of(c.name, c.after or c.before)
+                       == nugget_name]
+        plan = changes_plan(changes, files_fingerprint(files), self.now(), baseline.at,
+                            len(files.data))
+        changed = {c.name for c in changes}
+        proposal = self._proposal(files, changed)
+        if nugget_name in (None, INDEX_NUGGET):
+            if proposal is not None:
+                add_budget_proposal(plan, files.data[INDEX], proposal, self.now())
+            add_fixes(plan, self._fixes(files, changed), self.now())
+        return plan
+
+    @staticmethod
+    def _fixes(files: Files, changed: set[str]) -> list[Fix]:
+        """The hygiene fixes, once the agent's own change to MEMORY.md is reviewed."""
+        if INDEX not in files.data or INDEX in changed:
+            return []
+        return fixes(files.data)
+
+    def _proposal(self, files: Files, changed: set[str]) -> Proposal | None:
+        """The budget proposal, when MEMORY.md is past its budget and the agent's own change
+        to it (reviewed first) is not pending."""
+        if INDEX not in files.data or INDEX in changed:
+            return None
+        return propose(text_of(files.data[INDEX]), set(files.data), self.now())
+
+    @staticmethod
+    def _nugget_of(name: str, data: bytes | None) -> str:
+        from core.stores.claude.changes import file_note
+
+        return str(file_note(name, data or b"", "").get("nuggetName"))
+
+    def plan_operations(self, operations: list[Operation], result: ReflectionResult,
+                        graph: Graph | None = None) -> Plan:
+        raise refuse("a decision")
+
+    def is_stale(self, plan: Plan) -> bool:
+        return files_fingerprint(read_files(self.home)) != plan.base_fingerprint
+
+    # -- the journal: unhide and undo write; the rest is refused --------------------------------
+
+    @property
+    def runs(self) -> ClaudeRuns:
+        return ClaudeRuns(self.home, self.journal_home, self.files, self.notices, self.now)
+
+    def log(self) -> list[JournalHeader]:
+        headers, skipped = read_headers(self.journal_home, self.files)
+        self.notices += skipped
+        return headers
+
+    def run(self, run_id: str) -> JournalEntry:
+        return read_entry(self.journal_home, run_id, self.files)
+
+    def _merged_index(self, baseline: State, files: Files, kept: set[int]) -> bytes:
+        reviewed = self.seen.blob(baseline.files[INDEX]) or b""
+        before, after = lines_of(reviewed) or [], lines_of(files.data[INDEX]) or []
+        return merged_index(before, after, kept).encode("utf-8")
+
+    def exclusive(self) -> contextlib.AbstractContextManager[None]:
+        return _nothing()
+
+    def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None:
+        """Accept the kept changes (the reviewed baseline moves to them) and put back the
+        reviewed version of each change left out, one journaled run per file; refused whole
+        when the directory changed since the plan."""
+        if not plan.operations:
+            return None
+        kept = plan.default_kept() if accepted is None else set(accepted)
+        files = self.look()
+        if files_fingerprint(files) != plan.base_fingerprint:
+            raise StalePlanError("the memory directory changed since this plan was made; "
+                                 "plan again")
+        baseline = self.seen.reviewed() or State(self.now(), {})
+        changed = {c.name for c in changes_since(baseline, files, self.seen.blob)[0]}
+        reviewed = dict(baseline.files)
+        rejected = []
+        proposal = None
+        kept_fixes = {f.note_id: f for f in self._fixes(files, changed)}
+        chosen = [kept_fixes[i] for op in plan.operations if op.id in kept
+                  for i in operation_note_ids(op) if i in kept_fixes]
+        hunks: dict[int, bool] = {}
+        for op in plan.operations:
+            name = operation_note_ids(op)[0]
+            if name.startswith(f"{INDEX}:"):  # a run of index lines the agent changed
+                hunks[int(name.split(":")[1])] = op.id in kept
+            elif name in kept_fixes:
+                continue  # ours: a hygiene fix, chosen above
+            elif name == INDEX and INDEX not in changed:  # ours: the budget proposal
+                proposal = self._proposal(files, changed) if op.id in kept else None
+            elif op.id in kept:
+                if name in files.data:
+                    reviewed[name] = sha(files.data[name])
+                else:
+                    reviewed.pop(name, None)
+            else:
+                digest = baseline.files.get(name)
+                rejected.append((name, files.data.get(name),
+                                 self.seen.blob(digest) if digest else None))
+        if hunks:
+            merged = self._merged_index(baseline, files, {n for n, k in hunks.items() if k})
+            reviewed[INDEX] = sha(merged)
+            if merged != files.data[INDEX]:
+                rejected.append((INDEX, files.data[INDEX], merged))
+        last = self.runs.revert(rejected) if rejected else None
+        if proposal is not None or chosen:
+            text = fixed(text_of(files.data[INDEX]), chosen)
+            if proposal is not None:  # brought into the budget after the fixes
+                proposal = propose(text, set(files.data), self.now()) or None
+            last = self.runs.rewrite_index(files.data[INDEX], text, proposal, len(chosen))
+            final = proposal.index_text if proposal else text
+            reviewed[INDEX] = sha(final.encode())
+            if proposal is not None:
+                reviewed[proposal.detail_name] = sha(proposal.detail_text.encode())
+        self.seen.set_reviewed(State(self.now(), reviewed))
+        self.look()
+        return last
+
+    def reflect(self, nugget_name: str | None = None, limit: int | None = None,
+                uncapped: bool = False, also: Collection[str] = (),
+                choose: Chooser | None = None) -> tuple[Plan, JournalEntry | None]:
+        plan = self.plan(nugget_name, limit, uncapped)
+        if plan.operations:
+            self.notices.append("the agent's changes are kept or put back only in a review "
+                                "(the console): nothing was applied")
+        return plan, None
+
+    def unhide_outlook(self, note_ids: Iterable[str], lift: bool = False) -> UnhideOutlook:
+        return UnhideOutlook()  # a file put back is read by the agent as it is
+
+    def aftermath(self, headers: Sequence[JournalHeader] | None = None,
+                  ) -> dict[str, Aftermath]:
+        return {}  # what the agent changed since is the next plan
+
+    def unhide(self, note_ids: Iterable[str], lift: bool = False) -> JournalEntry | None:
+        """Put deleted topic files back byte for byte, with their index lines."""
+        files = self.look()
+        gone = {g.version.name: g for g in self.gone(files)}
+        wanted = list(dict.fromkeys(note_ids))
+        unknown = [i for i in wanted if i not in gone]
+        if unknown:
+            raise NuggetsError(f"{', '.join(unknown)}: not a deleted topic file seen before "
+                               "(see `notes --hidden`)")
+        lines = self.earlier_lines()
+        reviewed = self.seen.reviewed() or State(self.now(), {})
+        index_was_reviewed = (INDEX in files.data
+                              and reviewed.files.get(INDEX) == sha(files.data[INDEX]))
+        entry = self.runs.restore([gone[i] for i in wanted], lines)
+        # What the operator brought back is reviewed: not the agent's change to review again.
+        accepted = dict(reviewed.files, **{i: gone[i].version.digest for i in wanted})
+        now = self.look()
+        if index_was_reviewed and INDEX in now.data:
+            accepted[INDEX] = sha(now.data[INDEX])
+        self.seen.set_reviewed(State(self.now(), accepted))
+        return entry
+
+    def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:
+        raise refuse("archive")
+
+    def undo(self, run_id: str) -> JournalEntry:
+        """Take a run back. The file of one of our own edits (unhide, hygiene, the budget) goes
+        back to being reviewed as it was; a revert's undo brings the agent's version back as a
+        change to review again."""
+        entry = self.run(run_id)
+        done = self.runs.undo(entry)
+        reviewed = self.seen.reviewed()
+        name = entry.file_name or ""
+        if (reviewed is not None and not entry.summary.startswith(REVERT)
+                and entry.file_after is not None
+                and reviewed.files.get(name) == sha(entry.file_after.encode("utf-8"))):
+            files = dict(reviewed.files)
+            if entry.file_before is None:
+                files.pop(name, None)
+            else:
+                files[name] = sha(entry.file_before.encode("utf-8"))
+            self.seen.set_reviewed(State(self.now(), files))
+        self.look()
+        return done
+
+    def undo_blockers(self, run_id: str,
+                      graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
+        entry = self.run(run_id)
+        return entry, self.runs.blockers(entry)
+
+    def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
+                   summary: str) -> JournalEntry:
+        raise refuse(summary or kind)
+
+    # -- promotion: nothing (the agent writes its own index) ------------------------------------
+
+    def promotion_target(self, memory_md: Path | None = None) -> Path:
+        return memory_md or self.home / INDEX
+
+    def plan_promotion(self, memory_md: Path | None = None, threshold: int = 0,
+                       allow: Collection[str] = (), graph: Graph | None = None,
+                       drop: Collection[str] = ()) -> PromotionPlan:
+        path = self.promotion_target(memory_md)
+        return refused_plan(path, path.parent.is_dir(), threshold, 0, str(refuse("promotion")))
+
+    def plan_promotions(self, threshold: int = 0, allow: Collection[str] = (),
+                        graph: Graph | None = None,
+                        drop: Collection[str] = ()) -> list[PromotionPlan]:
+        return [self.plan_promotion(threshold=threshold)]
+
+    def promotion_file_for(self, nugget: str | None) -> Path | None:
+        return None
+
+    def promotion_losses(self) -> list[str]:
+        return []
+
+    def promote(self, plan: PromotionPlan) -> int:
+        raise refuse("promote")
+
+    def promote_now(self, memory_md: Path | None = None, threshold: int = 0,
+                    allow: Collection[str] = (),
+                    drop: Collection[str] = ()) -> tuple[PromotionPlan, int]:
+        return self.plan_promotion(memory_md, threshold), 0  # the daily command: nothing
+
+
+@contextlib.contextmanager
+def _nothing() -> Iterator[None]:
+    yield

@@ -1,0 +1,101 @@
+"""The console on a Claude Code memory directory written by hand in its documented format (see
+tests/stores/test_claude.py): every main-screen key leaves the directory byte for byte, the
+title bar names the system, and a deleted topic file seen before is listed."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from core.clock import fixed_clock
+from core.stores.claude.demo import materialize_claude_demo
+from core.stores.claude.store import ClaudeStore
+from nuggets_tui.app import NuggetsApp
+from nuggets_tui.screens.main import MainScreen
+from tests.stores.test_claude import write_directory
+from tests.support.console_support import settle
+
+NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
+SIZE = (140, 40)
+KEYS = ["h", "h", "r", "x", "y", "p", "g", "l", "f", "c", "v", "s", "slash", "question_mark"]
+
+
+def hashes(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            if p.is_file() else "folder" for p in sorted(root.rglob("*"))}
+
+
+async def test_every_main_key_leaves_the_directory_byte_for_byte(tmp_path: Path) -> None:
+    directory = write_directory(tmp_path / "project")
+    ClaudeStore(directory, fixed_clock(NOW), record_root=tmp_path / "record").read()
+    (directory / "user_role.md").unlink()  # the agent deletes a file seen once
+    before = hashes(tmp_path / "project")
+    app = NuggetsApp(ClaudeStore(directory, fixed_clock(NOW), record_root=tmp_path / "record"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert "Claude Code" in str(app.screen.query_one("#title-bar").render())
+        for key in KEYS:
+            await pilot.press(key)
+            await settle(pilot, app)
+            assert hashes(tmp_path / "project") == before, key
+            for _ in range(3):
+                if isinstance(app.screen, MainScreen):
+                    break
+                await pilot.press("escape")
+                await settle(pilot, app)
+        assert isinstance(app.screen, MainScreen)
+    assert hashes(tmp_path / "project") == before
+
+
+@pytest.fixture
+def demo_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> NuggetsApp:
+    monkeypatch.setenv("HOME", str(tmp_path))  # paths show as ~/demo-claude/memory
+    directory = materialize_claude_demo(tmp_path / "demo-claude" / "memory", NOW)
+    return NuggetsApp(ClaudeStore(directory, fixed_clock(NOW)))
+
+
+def _after(*keys: str):  # type: ignore[no-untyped-def]
+    async def run_before(pilot: Pilot) -> None:
+        await settle(pilot, pilot.app)
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot, pilot.app)
+        pilot.app.clear_notifications()
+        await settle(pilot, pilot.app)
+
+    return run_before
+
+
+def test_demo_main_screen(demo_app: NuggetsApp, snap_compare) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(demo_app, terminal_size=SIZE, run_before=_after("down", "down"))
+
+
+def test_demo_review_of_the_agents_week(demo_app: NuggetsApp, snap_compare) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(demo_app, terminal_size=SIZE, run_before=_after("r", "down", "down"))
+
+
+async def test_u_brings_a_deleted_topic_back_byte_for_byte_and_ctrl_z_undoes_it(
+        tmp_path: Path) -> None:
+    directory = write_directory(tmp_path / "project")
+    ClaudeStore(directory, fixed_clock(NOW), record_root=tmp_path / "record").read()
+    role = (directory / "user_role.md").read_bytes()
+    (directory / "user_role.md").unlink()
+    app = NuggetsApp(ClaudeStore(directory, fixed_clock(NOW), record_root=tmp_path / "record"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("h")  # archived notes shown
+        await settle(pilot, app)
+        app.screen.select_note("user_role.md")
+        await settle(pilot, app)
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert (directory / "user_role.md").read_bytes() == role
+        await pilot.press("ctrl+z")
+        await settle(pilot, app)
+        await pilot.press("y")
+        await settle(pilot, app)
+    assert not (directory / "user_role.md").exists()
