@@ -236,14 +236,14 @@ def test_claude_without_dir_opens_the_current_directorys_memory(
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     folder = tmp_path / "home" / ".claude" / "projects" / project_folder_name(project.resolve())
     write_directory(folder)
-    result = CliRunner().invoke(main, ["--claude", "--", "notes"], env=ENV)
+    result = CliRunner().invoke(main, ["--claude", "notes"], env=ENV)
     assert result.exit_code == 0, result.stderr
     assert "feedback_testing.md" in result.stdout
     (folder / "memory" / "MEMORY.md").unlink()
     for name in list((folder / "memory").iterdir()):
         name.unlink()
     (folder / "memory").rmdir()
-    result = CliRunner().invoke(main, ["--claude", "--", "notes"], env=ENV)
+    result = CliRunner().invoke(main, ["--claude", "notes"], env=ENV)
     assert result.exit_code == 1
     assert project_folder_name(project.resolve()) in result.stderr
 
