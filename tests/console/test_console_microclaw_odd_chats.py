@@ -30,9 +30,6 @@ CHATS = [(7, "telegram", "x" * 300), (8, LONG_CHANNEL, "8"), (9, "telegram", "9"
 def odd_store(tmp_path: Path) -> MicroClawStore:
     db = make_db(tmp_path / "data" / "runtime" / "microclaw.db", count=0)
     conn = sqlite3.connect(db)
-    conn.execute("CREATE TABLE chats (chat_id INTEGER PRIMARY KEY, chat_title TEXT, chat_type "
-                 "TEXT NOT NULL DEFAULT 'private', last_message_time TEXT NOT NULL, channel "
-                 "TEXT, external_chat_id TEXT)")
     for chat_id, channel, external in CHATS:
         conn.execute("INSERT INTO chats VALUES (?, 't', 'private', '2026-10-01', ?, ?)",
                      (chat_id, channel, external))

@@ -126,6 +126,8 @@ async def test_a_read_only_store_offers_no_rules(tmp_path: Path) -> None:
         await settle(pilot, app)
         await pilot.press("r")
         await settle(pilot, app)
+        await pilot.press("y")  # the purifier's preview asks first (its model may cost)
+        await settle(pilot, app)
         review = app.screen
         assert isinstance(review, ReviewScreen)
         assert review.check_action("rules", ()) is False
