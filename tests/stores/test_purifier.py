@@ -294,3 +294,26 @@ def test_the_purifier_is_a_registered_kind_with_its_options() -> None:
     kind = kind_named("purifier")
     assert (kind.home_option, kind.demo_option) == ("--purifier", "--demo-purifier")
     assert kind.resolve(None) == Path("~/.openclaw/workspace").expanduser()
+
+
+def test_a_ledger_past_the_size_we_read_is_one_line_and_the_rest_is_shown(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A huge ledger (past the bound every file of ours is read within; here made small) is
+    left out with one line naming it; the claims and the other ledger are shown, nothing is
+    written."""
+    workspace = copied(tmp_path, "after-reconciliation")
+    ledger = workspace / "runtime" / "rejected-candidates.jsonl"
+    claims = workspace / "runtime" / "purified-claims.jsonl"
+    bound = max(claims.stat().st_size,
+                (workspace / "runtime" / "deferred-candidates.jsonl").stat().st_size) + 1
+    row = ledger.read_text().splitlines()[0] + "\n"
+    ledger.write_text(row * (bound // len(row) + 2))
+    monkeypatch.setattr("core.stores.purifier.artifacts.GRAPH_BYTES", bound)
+    before = hashes(tmp_path)
+    code, out, err = run(workspace, "notes", "--hidden", "--json")
+    assert code == 0, err
+    told = [line for line in err.splitlines() if "rejected-candidates.jsonl" in line]
+    assert len(told) == 1 and "left out" in told[0]
+    shown = {note["id"] for note in json.loads(out)}
+    assert {row["id"] for row in jsonl(claims)} <= shown
+    assert hashes(tmp_path) == before
