@@ -13,7 +13,7 @@ from tests.support.console_support import demo_home, make_app, settle
 
 
 async def _until(pilot, check) -> None:  # type: ignore[no-untyped-def]
-    for _ in range(150):
+    for _ in range(500):  # up to ~10 s: a loaded machine draws late
         if check():
             return
         await pilot.pause(0.02)
@@ -79,8 +79,8 @@ async def test_verdict_scoring_shows_a_sign_and_progress_and_escape_stops_it(
     app = make_app(home)
     async with app.run_test(size=(120, 40)) as pilot:
         await _until(pilot, started.is_set)
-        await pilot.pause(0.3)
         screen, busy = app.screen, app.screen.query_one(Busy)
+        await _until(pilot, lambda: "25%" in str(busy.render()))
         table = screen.query_one(NoteTable)
         cell = table.renderer.cells(table.rows[0])[-1].plain
         assert cell == "…"  # a sign, not a blank, while the verdicts are on their way
