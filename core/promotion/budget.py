@@ -54,9 +54,16 @@ def loaded(text: str, limit: FileLimit) -> Loaded:
     """Where the budget falls: the first `limit.lines` lines or `limit.size` bytes (cut at the
     last line end within them), whichever is fewer."""
     lines = [] if not text else _lines(text)
+    sizes = [len(line.encode("utf-8", "surrogatepass")) for line in lines]
+    return loaded_sizes(sizes, len(text.encode("utf-8", "surrogatepass")), limit)
+
+
+def loaded_sizes(sizes: Sequence[int], total: int, limit: FileLimit) -> Loaded:
+    """`loaded` from the byte sizes of a file's lines (without their line ends) and its own
+    size: for a file read as bytes."""
     size, kept, cut = 0, 0, ""
-    for line in lines:
-        size += len(line.encode("utf-8", "surrogatepass")) + 1
+    for line in sizes:
+        size += line + 1
         if kept == limit.lines:
             cut = "lines"
             break
@@ -64,7 +71,7 @@ def loaded(text: str, limit: FileLimit) -> Loaded:
             cut = "bytes"
             break
         kept += 1
-    return Loaded(len(lines), len(text.encode("utf-8", "surrogatepass")), kept, cut)
+    return Loaded(len(sizes), total, kept, cut)
 
 
 def entry_lines(text: str, entries: Iterable[PromotionEntry]) -> dict[str, tuple[int, int]]:

@@ -6,8 +6,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-MAX_LINES = 200
-MAX_BYTES = 25_000  # Claude Code cuts at the last line end at or before this many bytes
+from core.promotion.budget import CLAUDE_CODE_MEMORY_MD, loaded_sizes
+
+MAX_LINES = CLAUDE_CODE_MEMORY_MD.lines
+MAX_BYTES = CLAUDE_CODE_MEMORY_MD.size  # cut at the last line end at or before these bytes
 
 _ENTRY = re.compile(r"^\s*[-*+]\s+\[(?P<title>[^\]]*)\]\((?P<target>[^)\s]+)\)"
                     r"\s*(?:(?:—|–|-{1,2}|:)\s*(?P<hook>.*))?$")
@@ -58,18 +60,9 @@ def topic_name(target: str) -> str | None:
 
 def budget(data: bytes) -> Budget:
     """Where the load budget falls: the first MAX_LINES lines or MAX_BYTES bytes (cut at the
-    last line end within them), whichever is fewer."""
+    last line end within them), whichever is fewer (core/promotion/budget.py)."""
     lines = data.split(b"\n")
     if data.endswith(b"\n"):
         lines = lines[:-1]
-    total, size, kept, cut = len(lines), 0, 0, ""
-    for line in lines:
-        size += len(line) + 1
-        if kept == MAX_LINES:
-            cut = "lines"
-            break
-        if size > MAX_BYTES:
-            cut = "bytes"
-            break
-        kept += 1
-    return Budget(total, len(data), kept, cut)
+    found = loaded_sizes([len(line) for line in lines], len(data), CLAUDE_CODE_MEMORY_MD)
+    return Budget(found.lines, found.size, found.loaded_lines, found.cut_by)
