@@ -45,13 +45,15 @@ def note_diff(before: RawNote, after: RawNote) -> Iterator[str]:
             yield f"  links {sign} -> {one_line(to)} ({one_line(reason)})"
 
 
-def plan_text(plan: Plan, applied: bool = False,
-              decided: Mapping[int, str] | None = None) -> Iterator[str]:
-    """`decided`: how a review rule or the operator decided a change (op id -> words)."""
+def plan_text(plan: Plan, applied: bool = False, decided: Mapping[int, str] | None = None,
+              pass_label: str = "reflection pass") -> Iterator[str]:
+    """`decided`: how a review rule or the operator decided a change (op id -> words);
+    `pass_label`: the store's name for the pass the plan previews (its StoreWords)."""
     scope = plan.nugget_name or "all nuggets"
     cap = "uncapped" if plan.uncapped else f"limit {plan.limit}"
     what = "applied" if applied else "dry run"
-    yield f"Reflection pass on {one_line(scope)} ({cap}) at {plan.ran_at} ({what})"
+    label = one_line(pass_label)
+    yield f"{label[:1].upper()}{label[1:]} on {one_line(scope)} ({cap}) at {plan.ran_at} ({what})"
     yield f"  {result_summary(plan.result)}"
     if not plan.result.changes:
         yield "  No changes: the memory is already tidy."

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.errors import GraphError
+from core.journal.guarded_write import graph_lock
 from core.safeio.atomic_write import atomic_write
 from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
 
@@ -77,7 +78,12 @@ class SeenRecord:
 
     def record(self, files: dict[str, bytes], at: str) -> bool:
         """Keep what was seen: each version's bytes, and the state when it differs from the
-        newest one recorded. Whether anything new was recorded."""
+        newest one recorded. Whether anything new was recorded. Two records at once (two
+        crons) take turns: a prune rewrites the log, and must not drop the other's line."""
+        with graph_lock(self.root / STATES):
+            return self._record(files, at)
+
+    def _record(self, files: dict[str, bytes], at: str) -> bool:
         self.blobs.mkdir(parents=True, exist_ok=True)
         state = {name: sha(data) for name, data in files.items()}
         for name, data in files.items():
