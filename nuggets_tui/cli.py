@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import time
 from functools import wraps
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import click
 
@@ -30,7 +30,7 @@ from core.promotion.candidates import parse_allowance, shown_as_one
 from core.reflection.select_phase import MAX_LIMIT
 from core.safeio.inert_text import inert, inert_json, one_line
 from core.settings import whole_number
-from core.stores.base import StoreKind
+from core.stores.base import KeepingVersions, StoreKind
 from core.stores.registry import DEFAULT_KIND, STORE_KINDS
 
 from . import render
@@ -556,6 +556,8 @@ def log(obj: Context, as_json: bool) -> None:
             _echo(f"  {one_line(since[entry.run_id].line)}")
     if not entries:
         click.echo("No runs applied yet.", err=True)
+    if "versions" in memory.capabilities:
+        _echo_lines(render.kept_versions_text(cast(KeepingVersions, memory).kept_versions()))
 
 
 def _record_plan(result: ReflectionResult, entry: JournalEntry | None) -> None:

@@ -71,3 +71,20 @@ def test_a_record_made_while_another_prunes_is_not_lost(
     others[0].join()
     assert record.states()[-1].files == {"b.md": seen.sha(b"b")}
     assert record.last_versions()["a.md"].digest == seen.sha(b"a 2")
+
+
+def test_log_lists_each_files_versions_the_record_holds(tmp_path: Path) -> None:
+    directory = write_directory(tmp_path)
+    assert run(directory, "notes")[0] == 0
+    first = (directory / "scratch.md").read_bytes()
+    second = first + b"The import runs at 03:00.\n"
+    (directory / "scratch.md").write_bytes(second)
+    assert run(directory, "daily")[0] == 0
+    code, out, _ = run(directory, "log")
+    assert code == 0, out
+    lines = out.splitlines()
+    listed = lines[lines.index("  scratch.md") + 1:][:2]
+    for line, data in zip(listed, (first, second), strict=True):
+        assert f"{len(data)} bytes" in line
+        assert f"sha256 {seen.sha(data)[:12]}" in line
+    assert "  feedback_testing.md" in lines
