@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import time
 from functools import wraps
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import click
 
@@ -30,7 +30,7 @@ from core.promotion.candidates import parse_allowance, shown_as_one
 from core.reflection.select_phase import MAX_LIMIT
 from core.safeio.inert_text import inert, inert_json, one_line
 from core.settings import whole_number
-from core.stores.base import StoreKind
+from core.stores.base import KeepingVersions, StoreKind
 from core.stores.registry import DEFAULT_KIND, STORE_KINDS
 
 from . import render
@@ -349,7 +349,8 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
         result = plan.result.to_json_dict()
         _print_json({**result, "rules": _rules_json(choose)} if choose.by_rule else result)
         return
-    _echo_lines(render.plan_text(plan, applied=do_apply, decided=choose.said))
+    _echo_lines(render.plan_text(plan, applied=do_apply, decided=choose.said,
+                                  pass_label=memory.words.pass_label))
     if do_apply:
         click.echo("")
         _echo(f"Applied as run {entry.run_id} (undo: nuggets undo {entry.run_id})"
@@ -555,6 +556,8 @@ def log(obj: Context, as_json: bool) -> None:
             _echo(f"  {one_line(since[entry.run_id].line)}")
     if not entries:
         click.echo("No runs applied yet.", err=True)
+    if "versions" in memory.capabilities:
+        _echo_lines(render.kept_versions_text(cast(KeepingVersions, memory).kept_versions()))
 
 
 def _record_plan(result: ReflectionResult, entry: JournalEntry | None) -> None:

@@ -18,7 +18,7 @@ from core.models import (
 from core.notes import fields
 from core.notes.diff import compare, shown_value
 from core.safeio.inert_text import inert, one_line
-from core.stores.base import StoreWords
+from core.stores.base import KeptVersion, StoreWords
 
 from .words import budget_words, counted, shown_path
 
@@ -45,13 +45,15 @@ def note_diff(before: RawNote, after: RawNote) -> Iterator[str]:
             yield f"  links {sign} -> {one_line(to)} ({one_line(reason)})"
 
 
-def plan_text(plan: Plan, applied: bool = False,
-              decided: Mapping[int, str] | None = None) -> Iterator[str]:
-    """`decided`: how a review rule or the operator decided a change (op id -> words)."""
+def plan_text(plan: Plan, applied: bool = False, decided: Mapping[int, str] | None = None,
+              pass_label: str = "reflection pass") -> Iterator[str]:
+    """`decided`: how a review rule or the operator decided a change (op id -> words);
+    `pass_label`: the store's name for the pass the plan previews (its StoreWords)."""
     scope = plan.nugget_name or "all nuggets"
     cap = "uncapped" if plan.uncapped else f"limit {plan.limit}"
     what = "applied" if applied else "dry run"
-    yield f"Reflection pass on {one_line(scope)} ({cap}) at {plan.ran_at} ({what})"
+    label = one_line(pass_label)
+    yield f"{label[:1].upper()}{label[1:]} on {one_line(scope)} ({cap}) at {plan.ran_at} ({what})"
     yield f"  {result_summary(plan.result)}"
     if not plan.result.changes:
         yield "  No changes: the memory is already tidy."
@@ -172,3 +174,18 @@ def journal_line(entry: JournalHeader) -> str:
     wrote = (one_line(entry.file_name.rsplit("/", 1)[-1]) if entry.file_name is not None
              else counted(entry.notes, "note"))
     return f"{one_line(entry.run_id)}  {entry.kind:<7} {one_line(entry.at)}  {wrote}  {summary}"
+
+
+def kept_versions_text(versions: list[KeptVersion]) -> Iterator[str]:
+    """Each note's kept versions under its id: when first seen, size, hash."""
+    if not versions:
+        return
+    yield ""
+    yield "Versions kept, oldest first:"
+    shown = None
+    for version in versions:
+        if version.note_id != shown:
+            shown = version.note_id
+            yield f"  {one_line(version.note_id)}"
+        size = "copy missing" if version.size is None else counted(version.size, "byte")
+        yield f"    {one_line(version.at)}  {size}  sha256 {version.digest[:12]}"

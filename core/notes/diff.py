@@ -34,11 +34,17 @@ def shown_value(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def _lines(text: str) -> list[str]:
+    """Empty text has no lines (an added or removed text is all additions or all removals);
+    any other text splits on every line break, so a real blank line is still a line."""
+    return text.split("\n") if text else []
+
+
 def content_lines(before: str, after: str, context: int = 1) -> list[tuple[LineTag, str]]:
     """A unified line diff without its file headers; hunks start with an '@' line."""
     if before == after:
         return []
-    diff = difflib.unified_diff(before.split("\n"), after.split("\n"), lineterm="", n=context)
+    diff = difflib.unified_diff(_lines(before), _lines(after), lineterm="", n=context)
     out: list[tuple[LineTag, str]] = []
     for line in diff:
         if line.startswith(("---", "+++")):

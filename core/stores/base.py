@@ -41,8 +41,9 @@ from core.review.contradictions import TopicRules
 # "merge": notes can be merged into one (a contradiction's "merge" decision);
 # "restore": some notes go back into a file the operator picks (`Restoring`);
 # "marks": the operator's marks on notes, kept beside the journal (core/review/marks.py);
-# "rules": review rules can be saved beside the journal (core/plans/review_rules.py).
-Capability = Literal["merge", "restore", "marks", "rules"]
+# "rules": review rules can be saved beside the journal (core/plans/review_rules.py);
+# "versions": the versions of each note the store has kept, listed by `log` (`KeepingVersions`).
+Capability = Literal["merge", "restore", "marks", "rules", "versions"]
 # Which changes of a plan to apply (op ids): a front end's rules and decisions (core/plans/).
 Chooser = Callable[[Plan], set[int]]
 
@@ -238,6 +239,23 @@ class Restoring(Protocol):
         """The unified diff restoring them would make; writes nothing."""
 
     def restore(self, note_ids: Iterable[str], into: Path) -> JournalEntry: ...
+
+
+@dataclass(frozen=True)
+class KeptVersion:
+    """One version of a note that a store keeps between reviews."""
+
+    note_id: str
+    at: str  # when it was first seen
+    size: int | None  # in bytes; None when the kept copy is missing or damaged
+    digest: str  # sha256 of its bytes
+
+
+class KeepingVersions(Protocol):
+    """Capability "versions": what a store keeps of each note's versions between reviews."""
+
+    def kept_versions(self) -> list[KeptVersion]:
+        """Every version kept, grouped by note, oldest first within a note; writes nothing."""
 
 
 class Store(Describing, Reading, Planning, Writing, Promoting, Protocol):

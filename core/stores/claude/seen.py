@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.errors import GraphError
+from core.journal.guarded_write import graph_lock
 from core.safeio.atomic_write import atomic_write
 from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
 
@@ -75,9 +76,21 @@ class SeenRecord:
             return None
         return data if sha(data) == digest else None
 
+    def size(self, digest: str) -> int | None:
+        """A kept version's size in bytes, None when its copy is missing."""
+        try:
+            return (self.blobs / digest).stat().st_size
+        except OSError:
+            return None
+
     def record(self, files: dict[str, bytes], at: str) -> bool:
         """Keep what was seen: each version's bytes, and the state when it differs from the
-        newest one recorded. Whether anything new was recorded."""
+        newest one recorded. Whether anything new was recorded. Two records at once (two
+        crons) take turns: a prune rewrites the log, and must not drop the other's line."""
+        with graph_lock(self.root / STATES):
+            return self._record(files, at)
+
+    def _record(self, files: dict[str, bytes], at: str) -> bool:
         self.blobs.mkdir(parents=True, exist_ok=True)
         state = {name: sha(data) for name, data in files.items()}
         for name, data in files.items():
@@ -101,6 +114,17 @@ class SeenRecord:
     def last_versions(self) -> dict[str, Version]:
         """The newest version seen of every file ever seen, gone or not."""
         return self._versions(self.states())
+
+    def versions(self) -> dict[str, list[Version]]:
+        """Each file's versions the kept states hold, oldest first, each at when it was first
+        seen (a version seen again after another one is listed again)."""
+        found: dict[str, list[Version]] = {}
+        for state in self.states():
+            for name, digest in state.files.items():
+                held = found.setdefault(name, [])
+                if not held or held[-1].digest != digest:
+                    held.append(Version(name, digest, state.at))
+        return found
 
     def reviewed(self) -> State | None:
         """The baseline: the directory as the operator last accepted it."""

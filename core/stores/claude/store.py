@@ -30,7 +30,7 @@ from core.progress import Progress
 from core.promotion.candidates import refused_plan
 from core.review.contradictions import TopicRules, token_set
 from core.safeio.file_stamp import FileStamp
-from core.stores.base import Capability, Chooser, UnhideOutlook
+from core.stores.base import Capability, Chooser, KeptVersion, UnhideOutlook
 from core.stores.claude import index, presentation
 from core.stores.claude.budget import Proposal, propose
 from core.stores.claude.changes import (
@@ -62,7 +62,7 @@ def refuse(what: str) -> RefusedError:
 class ClaudeStore:
     words = presentation.WORDS
     note_columns = presentation.COLUMNS
-    capabilities: frozenset[Capability] = frozenset()
+    capabilities: frozenset[Capability] = frozenset({"versions"})
 
     def __init__(self, directory: Path, clock: Clock = system_clock,
                  record_root: Path | None = None) -> None:
@@ -266,6 +266,11 @@ class ClaudeStore:
 
     def run(self, run_id: str) -> JournalEntry:
         return read_entry(self.journal_home, run_id, self.files)
+
+    def kept_versions(self) -> list[KeptVersion]:
+        """The versions of each file the record holds (docs/CLAUDE_CODE.md, "What was seen")."""
+        return [KeptVersion(name, v.at, self.seen.size(v.digest), v.digest)
+                for name, versions in sorted(self.seen.versions().items()) for v in versions]
 
     def _merged_index(self, baseline: State, files: Files, kept: set[int]) -> bytes:
         reviewed = self.seen.blob(baseline.files[INDEX]) or b""
