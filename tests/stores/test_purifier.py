@@ -294,3 +294,17 @@ def test_the_purifier_is_a_registered_kind_with_its_options() -> None:
     kind = kind_named("purifier")
     assert (kind.home_option, kind.demo_option) == ("--purifier", "--demo-purifier")
     assert kind.resolve(None) == Path("~/.openclaw/workspace").expanduser()
+
+
+@pytest.mark.parametrize(("snapshot", "expected", "theirs"), [
+    ("after-failed-run", "reflect --apply --reconcile", "run_purifier.py --mode reconciliation"),
+    ("upgrade-pending", "reflect --apply --acknowledge-upgrade",
+     "run_purifier.py --acknowledge-upgrade"),
+])
+def test_a_health_line_names_our_command_first_then_the_purifiers(
+        snapshot: str, expected: str, theirs: str) -> None:
+    workspace = FIXTURES / snapshot / "workspace"
+    line = next(line for line in store(workspace).health() if theirs in line)
+    ours = f"nuggets --purifier {workspace} {expected}"
+    assert ours in line
+    assert line.index(ours) < line.index(theirs)
