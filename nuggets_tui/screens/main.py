@@ -40,7 +40,7 @@ from ..widgets.nugget_list import NuggetList
 from ..widgets.overview import OverviewPanel
 from ..widgets.secret_mark import SecretMarks
 from ..widgets.virtual_table import VirtualTable
-from .confirm import ChoiceScreen, ConfirmScreen, if_yes
+from .confirm import ChoiceScreen, ConfirmScreen, if_yes, plan_asked
 
 BLOCKERS_SHOWN = 20  # notes named in the dialog when an undo is blocked
 CHANGED_SHOWN = 5  # notes a run changed, named in its undo's confirmation
@@ -514,14 +514,8 @@ class MainScreen(Screen[None]):
                              self._after_write)
 
     def action_review(self) -> None:
-        cost = self.memory.words.plan_cost
-        if cost:
-            body = join("Planning the ", line(self.memory.words.pass_label), ": ",
-                        line(cost), ".\n\nPlan now?")
-            self.app.push_screen(ConfirmScreen("Planning may cost", body, yes="Plan"),
-                                 if_yes(self._review))
-            return
-        self._review()
+        words = self.memory.words
+        plan_asked(self, words.plan_cost, words.pass_label, self._review)
 
     def _review(self) -> None:
         from .review import ReviewScreen
