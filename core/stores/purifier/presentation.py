@@ -20,6 +20,9 @@ WORDS = StoreWords(
     plan_cost=TOKENS_WARNING,
     applied_elsewhere="Run by the purifier itself, under its own lock and in its own "
                       "memory-log: not a run of ours, so undo does not take it back.",
+    maintained_elsewhere="The purifier runs on its own cron: daily neither runs it nor "
+                         "promotes; it checked the workspace's health (reflect --apply runs "
+                         "the purifier).",
     restore_prompt="The workspace's source file to put this candidate's text back into "
                    "(MEMORY.md, RTMEMORY.md, PROCEDURES.md, episodes/….md); the purifier "
                    "reads it on its next reconciliation.",
