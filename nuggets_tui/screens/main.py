@@ -640,7 +640,8 @@ class MainScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="write", description="_mark")
     def _mark(self, note: RawNote, mark: Mark | None) -> None:
         try:
-            entry = mark_notes(self.memory, [note["id"]], mark)
+            entry = mark_notes(self.memory, [note["id"]], mark,
+                               {note["id"]: str(note.get("content") or "")})
         except NuggetsError as exc:
             self.app.call_from_thread(self._failed, "Could not mark", str(exc))
             return

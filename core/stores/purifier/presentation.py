@@ -70,4 +70,5 @@ def note_summary(note: RawNote) -> str:
     return (f"{one_line(status(note))} {one_line(str(note.get('type') or ''))} "
             f"strength={one_line(strength(note))} source={one_line(provenance(note))} "
             f"run={one_line(str(info.get('runId') or ''))}"
-            + (f" mark={one_line(str(note['mark']))}" if note.get("mark") else ""))
+            + (f" mark={one_line(str(note['mark']))}" if note.get("mark") else "")
+            + (" (on an earlier text)" if note.get("markOnEarlierText") else ""))
