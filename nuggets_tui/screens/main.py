@@ -628,27 +628,30 @@ class MainScreen(Screen[None]):
                                                if m != now]
         choices += [("c", "Clear the mark", "")] if now else []
         body = join("“", line(fields.text(note, "title") or note["id"]), "” (", line(note["id"]),
-                    f"): {now or 'no mark'}.\n\nOur own mark, kept beside our journal, never in "
-                    "the ", line(self.memory.words.system), "'s files. ctrl+z undoes it.")
+                    "): ", line(now or "no mark"), ".\n\nOur own mark, kept beside our journal, "
+                    "never in the ", line(self.memory.words.system), "'s files. ctrl+z undoes it.")
 
         def answered(choice: str | None) -> None:
             if choice is not None:
-                self._mark(note, cast(Mark, choice) if choice else None)
+                self._write_mark(note, cast(Mark, choice) if choice else None)
 
         self.app.push_screen(ChoiceScreen("Mark this note", body, choices), answered)
 
-    @work(thread=True, exclusive=True, group="write", description="_mark")
-    def _mark(self, note: RawNote, mark: Mark | None) -> None:
+    @work(thread=True, exclusive=True, group="write", description="_write_mark")
+    def _write_mark(self, note: RawNote, mark: Mark | None) -> None:
         try:
             entry = mark_notes(self.memory, [note["id"]], mark,
                                {note["id"]: str(note.get("content") or "")})
         except NuggetsError as exc:
             self.app.call_from_thread(self._failed, "Could not mark", str(exc))
             return
-        title = fields.text(note, "title") or note["id"]
+        title = one_line(fields.text(note, "title") or note["id"])
         what = f"Marked “{title}” {mark}" if mark else f"Cleared the mark of “{title}”"
-        self.app.call_from_thread(self._wrote, f"{what} (run {entry.run_id}; ctrl+z undoes it)"
-                                  if entry else f"{what}: it was already; nothing written")
+        if entry is None:
+            self.app.call_from_thread(self._wrote, f"{what}: as it was; nothing written")
+            return
+        self.app.call_from_thread(self._wrote,
+                                  f"{what} (run {one_line(entry.run_id)}; ctrl+z undoes it)")
 
     def _restorable(self, note: RawNote) -> bool:
         return "restore" in self.memory.capabilities and \
