@@ -623,6 +623,9 @@ def daily(obj: Context, hold: bool) -> None:
         if obj.verbose:
             _echo(message)
 
+    if memory.words.maintained_elsewhere:
+        _daily_health(memory, say)
+        return
     if local.time() < due:
         say(f"Not yet: the daily pass runs after {due:%H:%M} local time.")
         current_run().skipped(f"not yet: the daily pass runs after {due:%H:%M} local time")
@@ -654,6 +657,15 @@ def daily(obj: Context, hold: bool) -> None:
     if promotion.blocked:
         say(f"Promotion held back {counted(len(promotion.blocked), 'entry', 'entries')}; "
             "see `nuggets promote`.")
+
+
+def _daily_health(memory: Store, say: Callable[[str], None]) -> None:
+    """Daily for a system maintained by its own schedule: its health said and logged, no pass
+    run, nothing promoted (docs/STORES.md)."""
+    run = current_run()
+    run.warnings += memory.startup_messages()  # said on opening already: read again, for the log
+    run.summary = memory.words.maintained_elsewhere
+    say(memory.words.maintained_elsewhere)
 
 
 def _leave_waiting(memory: Store, choose: RuleChooser) -> None:

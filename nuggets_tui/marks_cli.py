@@ -40,7 +40,8 @@ def mark(obj: Context, note_ids: tuple[str, ...], mark: Mark | None, clear: bool
         _echo(f"{counted(len(note_ids), 'note')} to be {what} (dry run); run with --apply to "
               "write it.")
         return
-    entry = mark_notes(memory, note_ids, mark)
+    texts = {i: str((graph.get(i) or {}).get("content") or "") for i in note_ids}
+    entry = mark_notes(memory, note_ids, mark, texts)
     run = current_run()
     run.counts["marked"] = len(note_ids) if entry is not None else 0
     if entry is None:

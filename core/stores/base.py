@@ -69,6 +69,9 @@ class StoreWords:
     plan_cost: str = ""
     # What applying a plan did when the system ran its own pass rather than a run of ours
     applied_elsewhere: str = ""
+    # What the daily command says when the system's maintenance is another program's schedule:
+    # daily then runs no pass and promotes nothing; it says the health lines and exits 0
+    maintained_elsewhere: str = ""
     # What the console asks for when a note is restored into a file (capability "restore")
     restore_prompt: str = ""
 

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Static
 
-from ..safe import line
+from ..safe import join, line
 
 
 def if_yes(action: Callable[[], object]) -> Callable[[bool | None], None]:
@@ -25,6 +25,16 @@ def if_yes(action: Callable[[], object]) -> Callable[[bool | None], None]:
             action()
 
     return answered
+
+
+def plan_asked(screen: Screen[Any], cost: str, pass_label: str,
+               plan: Callable[[], object]) -> None:
+    """Plans at once, or, when planning may cost (a store's `plan_cost`), asks first."""
+    if not cost:
+        plan()
+        return
+    body = join("Planning the ", line(pass_label), ": ", line(cost), ".\n\nPlan now?")
+    screen.app.push_screen(ConfirmScreen("Planning may cost", body, yes="Plan"), if_yes(plan))
 
 
 class ConfirmScreen(ModalScreen[bool]):

@@ -27,6 +27,7 @@ from core.notes import fields
 from core.notes.snapshot import Graph
 from core.progress import Stopped
 from core.review.decisions import read_settled
+from core.review.marks import MARKS, Mark, mark_notes
 from core.review.verdicts import VERDICTS, Verdict, judge
 from core.safeio.inert_text import one_line
 from core.stores.base import Restoring, UnhideOutlook
@@ -40,7 +41,7 @@ from ..widgets.nugget_list import NuggetList
 from ..widgets.overview import OverviewPanel
 from ..widgets.secret_mark import SecretMarks
 from ..widgets.virtual_table import VirtualTable
-from .confirm import ChoiceScreen, ConfirmScreen, if_yes
+from .confirm import ChoiceScreen, ConfirmScreen, if_yes, plan_asked
 
 BLOCKERS_SHOWN = 20  # notes named in the dialog when an undo is blocked
 CHANGED_SHOWN = 5  # notes a run changed, named in its undo's confirmation
@@ -91,6 +92,10 @@ class MainScreen(Screen[None]):
                 tooltip="Show only the notes of one verdict: all, reject, defer, compress, "
                         "merge, promote (the detail pane explains each score); scores them "
                         "if scoring was stopped"),
+        Binding("m", "mark", "Mark", show=False, id="main.mark",
+                tooltip="Mark the selected note reviewed or disputed, or clear its mark: our own "
+                        "mark, never in the system's files (ctrl+z undoes it); where the system "
+                        "keeps marks"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="main.clear",
                 tooltip="Clear the filter and go back to the table; while verdicts are "
                         "scored, stop scoring (v scores them)"),
@@ -467,6 +472,10 @@ class MainScreen(Screen[None]):
             return True if note is not None and not fields.hidden(note) else None
         if action == "graph":
             return True if note is not None else None
+        if action == "mark" and "marks" not in self.memory.capabilities:
+            return False
+        if action == "mark":
+            return True if note is not None else None
         if action in ("review", "promote", "undo", "history", "conflicts"):
             return True if self.shelf is not None else None
         return True
@@ -514,14 +523,8 @@ class MainScreen(Screen[None]):
                              self._after_write)
 
     def action_review(self) -> None:
-        cost = self.memory.words.plan_cost
-        if cost:
-            body = join("Planning the ", line(self.memory.words.pass_label), ": ",
-                        line(cost), ".\n\nPlan now?")
-            self.app.push_screen(ConfirmScreen("Planning may cost", body, yes="Plan"),
-                                 if_yes(self._review))
-            return
-        self._review()
+        words = self.memory.words
+        plan_asked(self, words.plan_cost, words.pass_label, self._review)
 
     def _review(self) -> None:
         from .review import ReviewScreen
@@ -615,6 +618,40 @@ class MainScreen(Screen[None]):
                 self._unhide(note, choice == "lift")
 
         self.app.push_screen(ChoiceScreen("Unhide this note", body, choices), answered)
+
+    def action_mark(self) -> None:
+        note = self.current_note
+        if note is None or "marks" not in self.memory.capabilities:
+            return
+        now = str(note.get("mark") or "")
+        choices: list[tuple[str, str, str]] = [(m[0], m.capitalize(), m) for m in MARKS
+                                               if m != now]
+        choices += [("c", "Clear the mark", "")] if now else []
+        body = join("“", line(fields.text(note, "title") or note["id"]), "” (", line(note["id"]),
+                    "): ", line(now or "no mark"), ".\n\nOur own mark, kept beside our journal, "
+                    "never in the ", line(self.memory.words.system), "'s files. ctrl+z undoes it.")
+
+        def answered(choice: str | None) -> None:
+            if choice is not None:
+                self._write_mark(note, cast(Mark, choice) if choice else None)
+
+        self.app.push_screen(ChoiceScreen("Mark this note", body, choices), answered)
+
+    @work(thread=True, exclusive=True, group="write", description="_write_mark")
+    def _write_mark(self, note: RawNote, mark: Mark | None) -> None:
+        try:
+            entry = mark_notes(self.memory, [note["id"]], mark,
+                               {note["id"]: str(note.get("content") or "")})
+        except NuggetsError as exc:
+            self.app.call_from_thread(self._failed, "Could not mark", str(exc))
+            return
+        title = one_line(fields.text(note, "title") or note["id"])
+        what = f"Marked “{title}” {mark}" if mark else f"Cleared the mark of “{title}”"
+        if entry is None:
+            self.app.call_from_thread(self._wrote, f"{what}: as it was; nothing written")
+            return
+        self.app.call_from_thread(self._wrote,
+                                  f"{what} (run {one_line(entry.run_id)}; ctrl+z undoes it)")
 
     def _restorable(self, note: RawNote) -> bool:
         return "restore" in self.memory.capabilities and \

@@ -42,7 +42,7 @@ from ..widgets.busy import Busy
 from ..widgets.diff_view import MAX_DIFF_LINES, DiffView, diff_line, heading
 from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
-from .confirm import ConfirmScreen, if_yes
+from .confirm import ConfirmScreen, if_yes, plan_asked
 
 KINDS = (("hide", "Archive"), ("rewrite", "Rewrite"), ("tag", "Tag"), ("merge", "Merge"),
          ("link", "Link"), ("keep", "Keep"))
@@ -612,6 +612,10 @@ class ReviewScreen(Screen[bool]):
                    title="Stale plan", severity="warning", timeout=6)
 
     def action_plan_again(self) -> None:
+        words = self.memory.words
+        plan_asked(self, words.plan_cost, words.pass_label, self._plan_again)
+
+    def _plan_again(self) -> None:
         self.graph = None
         self._told_replan = True
         self.replan()
@@ -733,6 +737,10 @@ class ReviewScreen(Screen[bool]):
         self.table.focus()
 
     def action_toggle_cap(self) -> None:
+        words = self.memory.words
+        plan_asked(self, words.plan_cost, words.pass_label, self._toggle_cap)
+
+    def _toggle_cap(self) -> None:
         self.uncapped = not self.uncapped
         notify(self, "Planning the whole graph (no 10-note cap)…" if self.uncapped
                else "Planning a capped pass (10 notes)…", timeout=3)
@@ -818,6 +826,8 @@ class ReviewScreen(Screen[bool]):
             "agent or another program wrote it).\n\nNothing was written: a plan is only ever "
             "applied to the file it was made from.\n\nPlan again on the current file? Your "
             "rejections carry over to the same changes."
+            + (f"\n\nPlanning the {self.memory.words.pass_label}: {self.memory.words.plan_cost}."
+               if self.memory.words.plan_cost else "")
         )
         self.graph = None  # plan again from the file as it is now
         self.app.push_screen(ConfirmScreen("Stale plan", body, yes="Plan again"),

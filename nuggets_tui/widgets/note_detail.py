@@ -45,7 +45,9 @@ def detail_text(detail: NoteDetail, verdict: Verdict | None = None,
                   ". Promotion holds it back; x archives the note.\n"]
     if note.get("mark"):  # the operator's own mark (core/review/marks.py)
         parts += [("Marked ", "dim"), line(note["mark"], "bold reverse"),
-                  (" by you (`nuggets mark`; undone from the runs, l)", "dim"), "\n"]
+                  (" by you (m, or `nuggets mark`; undone from the runs, l)", "dim"), "\n"]
+        if note.get("markOnEarlierText"):
+            parts += [("The mark is on an earlier text: the text changed since.", "yellow"), "\n"]
     if fields.hidden(note):
         parts += [("Archived", "bold reverse"), " — press u to bring it back"]
         if detail.merged_into:

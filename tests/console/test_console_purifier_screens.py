@@ -17,7 +17,7 @@ from core.review.marks import mark_notes, read_marks
 from core.stores.purifier.demo import materialize_purifier_demo
 from core.stores.purifier.store import PurifierStore
 from nuggets_tui.app import NuggetsApp
-from nuggets_tui.screens.confirm import ConfirmScreen
+from nuggets_tui.screens.confirm import ChoiceScreen, ConfirmScreen
 from nuggets_tui.screens.conflicts import ConflictsScreen
 from nuggets_tui.screens.files import FilesScreen
 from nuggets_tui.screens.graph import GraphScreen
@@ -139,3 +139,40 @@ async def test_the_queue_shows_the_outdated_apart_and_both_stand_is_ours(
     assert len(read_settled(memory.journal_home)) == 1
     assert read_marks(memory.journal_home) == {}
     assert hashes(workspace.parent) == before
+
+
+async def test_m_marks_the_selected_claim_and_ctrl_z_takes_the_mark_back(
+        workspace: Path) -> None:
+    before = hashes(workspace.parent)
+    memory = store(workspace)
+    app = NuggetsApp(memory)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_note(pilot, app, SOURCED)
+        await pilot.press("m")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("d")
+        await settle(pilot, app)
+        assert read_marks(memory.journal_home) == {SOURCED: "disputed"}
+        assert "disputed" in text_of(app, "#detail-body")
+        await pilot.press("m", "c")  # its mark cleared: a second run of ours
+        await settle(pilot, app)
+        assert read_marks(memory.journal_home) == {}
+        await pilot.press("ctrl+z", "y")  # the clearing undone: the mark is back
+        await settle(pilot, app)
+        assert read_marks(memory.journal_home) == {SOURCED: "disputed"}
+    assert hashes(workspace.parent) == before  # never in the purifier's files
+
+
+async def test_m_is_offered_only_by_a_store_that_keeps_marks(home: Path) -> None:
+    from core.stores.nuggets.store import NuggetsStore  # a store without the capability
+
+    app = NuggetsApp(NuggetsStore(home, fixed_clock(NOW)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        main = app.screen
+        assert isinstance(main, MainScreen)
+        assert main.check_action("mark", ()) is False
+        await pilot.press("m")
+        await settle(pilot, app)
+        assert app.screen is main

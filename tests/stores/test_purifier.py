@@ -317,3 +317,15 @@ def test_a_ledger_past_the_size_we_read_is_one_line_and_the_rest_is_shown(
     shown = {note["id"] for note in json.loads(out)}
     assert {row["id"] for row in jsonl(claims)} <= shown
     assert hashes(tmp_path) == before
+@pytest.mark.parametrize(("snapshot", "expected", "theirs"), [
+    ("after-failed-run", "reflect --apply --reconcile", "run_purifier.py --mode reconciliation"),
+    ("upgrade-pending", "reflect --apply --acknowledge-upgrade",
+     "run_purifier.py --acknowledge-upgrade"),
+])
+def test_a_health_line_names_our_command_first_then_the_purifiers(
+        snapshot: str, expected: str, theirs: str) -> None:
+    workspace = FIXTURES / snapshot / "workspace"
+    line = next(line for line in store(workspace).health() if theirs in line)
+    ours = f"nuggets --purifier {workspace} {expected}"
+    assert ours in line
+    assert line.index(ours) < line.index(theirs)

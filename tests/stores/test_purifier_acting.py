@@ -9,6 +9,7 @@ skips them."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -313,3 +314,20 @@ def test_the_real_purifier_previews_a_new_claim_then_publishes_it(
     assert "run-real: ok" in " ".join(store.take_notices())
     events = jsonl(next((tmp_path / "after-first-run" / "telemetry").glob("memory-log-*")))
     assert (events[-1]["run_id"], events[-1]["event"]) == ("run-real", "run_completed")
+
+
+def test_daily_runs_no_purifier_promotes_nothing_says_its_health_and_exits_0(
+        tmp_path: Path) -> None:
+    workspace = with_new_source_line(tmp_path, "after-failed-run")
+    before = hashes(tmp_path)
+    telemetry = tmp_path / "our-log"
+    code, out, err = cli(workspace, "-v", "--telemetry-dir", str(telemetry), "daily")
+    assert code == 0
+    assert {k for k in changed(before, hashes(tmp_path)) if not k.startswith("our-log")} == set()
+    assert NEW_LINE not in claims_text(workspace)  # the purifier was not run
+    assert err.count("reflect --apply --reconcile") == 1  # its health, said once
+    assert "own cron" in out
+    logged = [json.loads(row) for path in telemetry.rglob("*.jsonl")
+              for row in path.read_text().splitlines() if row.strip()]
+    assert [(r["component"], r["status"]) for r in logged] == [("nuggets-review.daily", "ok")]
+    assert "reflect --apply --reconcile" in (telemetry / "last-run.md").read_text()  # recorded

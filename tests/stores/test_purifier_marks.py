@@ -153,3 +153,22 @@ def test_an_interrupted_mark_is_settled_from_what_landed(workspace: Path, landed
     assert [h.run_id for h in memory.review.log()] == ([entry.run_id] if landed else [])
     assert not list(journal_dir(home).glob(".*"))
     assert hashes(workspace.parent) == before
+
+
+def test_a_mark_on_a_claim_whose_text_changed_since_says_it_is_on_an_earlier_text(
+        workspace: Path) -> None:
+    for claim in (CLAIM, OTHER):
+        assert run(workspace, "mark", claim, "--as", "reviewed", "--apply")[0] == 0
+    claims = workspace / "runtime" / "purified-claims.jsonl"
+    rows = [json.loads(row) for row in claims.read_text().splitlines() if row.strip()]
+    for row in rows:  # the purifier's Pass 2 rewrites a claim's text under the same id
+        if row["id"] == CLAIM:
+            row["text"] += " (rewritten)"
+    claims.write_text("".join(json.dumps(row) + "\n" for row in rows))  # our copy only
+    notes = notes_by_id(workspace)
+    assert notes[CLAIM]["mark"] == "reviewed" and notes[CLAIM]["markOnEarlierText"] is True
+    assert notes[OTHER]["mark"] == "reviewed" and "markOnEarlierText" not in notes[OTHER]
+    listed = run(workspace, "notes", "--hidden")[1].splitlines()
+    assert [row.split()[0] for row in listed if "(on an earlier text)" in row] == [CLAIM]
+    assert run(workspace, "mark", CLAIM, "--as", "reviewed", "--apply")[0] == 0  # marked again
+    assert "markOnEarlierText" not in notes_by_id(workspace)[CLAIM]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,6 @@ from core.stores.purifier.artifacts import Artifacts, read_json
 from core.stores.purifier.notes import newest_candidates
 from core.stores.purifier.runs import PurifierRun
 
-RECONCILE = "run a reconciliation (run_purifier.py --mode reconciliation)"
 STALE_LOCK_HOURS = 2
 CLUSTER_CAP = 200
 FAILED = ("failed", "partial_failure")
@@ -22,14 +22,20 @@ FAILED = ("failed", "partial_failure")
 def health_lines(artifacts: Artifacts, runs: list[PurifierRun], workspace: Path,
                  now: datetime) -> list[str]:
     manifest = artifacts.manifest
-    lines = [*_dropped_changes(manifest, runs), *_oversized(manifest),
+    lines = [*_dropped_changes(manifest, runs, workspace), *_oversized(manifest),
              *_manifest_attempt(manifest, runs), *_claim_stats(manifest, artifacts),
              *_reappended(artifacts)]
-    lines += _locks(paths.locks_dir(workspace), now)
+    lines += _locks(paths.locks_dir(workspace), workspace, now)
     return lines
 
 
-def _dropped_changes(manifest: dict[str, Any], runs: list[PurifierRun]) -> list[str]:
+def ours(workspace: Path, args: str) -> str:
+    """Our own command for a workspace, the one a health line says to run first."""
+    return f"nuggets --purifier {shlex.quote(str(workspace))} {args}"
+
+
+def _dropped_changes(manifest: dict[str, Any], runs: list[PurifierRun],
+                     workspace: Path) -> list[str]:
     last_ok = max((r.at for r in runs if r.status == "ok"), default="")
     failed = [r for r in runs if r.status in FAILED and r.at > last_ok]
     if manifest.get("status") in FAILED and manifest.get("sourceInventory"):
@@ -40,7 +46,8 @@ def _dropped_changes(manifest: dict[str, Any], runs: list[PurifierRun]) -> list[
         return []
     return [f"run {run} failed but the manifest already records its sources' new hashes: the "
             f"next incremental run reports 'no changed inputs' and drops those changes; "
-            f"{RECONCILE}"]
+            f"run a reconciliation: {ours(workspace, 'reflect --apply --reconcile')} "
+            f"(the purifier's own: run_purifier.py --mode reconciliation)"]
 
 
 def _has_key(value: object, key: str) -> bool:
@@ -92,7 +99,7 @@ def _reappended(artifacts: Artifacts) -> list[str]:
             "to do"]
 
 
-def _locks(locks: Path, now: datetime) -> list[str]:
+def _locks(locks: Path, workspace: Path, now: datetime) -> list[str]:
     lines: list[str] = []
     if not locks.is_dir():
         return lines
@@ -100,8 +107,9 @@ def _locks(locks: Path, now: datetime) -> list[str]:
     for path in sorted(locks.glob("purifier-upgrade-pending-*.json")):
         info = read_json(path, notices)
         lines.append(f"upgrade pending ({info.get('from')} -> {info.get('to')}): the purifier "
-                     "refuses to run until run_purifier.py --acknowledge-upgrade (a forced "
-                     "reconciliation)")
+                     "refuses to run until the upgrade is acknowledged (a forced "
+                     f"reconciliation): {ours(workspace, 'reflect --apply --acknowledge-upgrade')}"
+                     " (the purifier's own: run_purifier.py --acknowledge-upgrade)")
     for path in sorted(locks.glob("purifier-failed-*.json")):
         info = read_json(path, notices)
         errors = info.get("errors") or ["?"]

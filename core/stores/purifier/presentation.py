@@ -20,6 +20,9 @@ WORDS = StoreWords(
     plan_cost=TOKENS_WARNING,
     applied_elsewhere="Run by the purifier itself, under its own lock and in its own "
                       "memory-log: not a run of ours, so undo does not take it back.",
+    maintained_elsewhere="The purifier runs on its own cron: daily neither runs it nor "
+                         "promotes; it checked the workspace's health (reflect --apply runs "
+                         "the purifier).",
     restore_prompt="The workspace's source file to put this candidate's text back into "
                    "(MEMORY.md, RTMEMORY.md, PROCEDURES.md, episodes/….md); the purifier "
                    "reads it on its next reconciliation.",
@@ -67,4 +70,5 @@ def note_summary(note: RawNote) -> str:
     return (f"{one_line(status(note))} {one_line(str(note.get('type') or ''))} "
             f"strength={one_line(strength(note))} source={one_line(provenance(note))} "
             f"run={one_line(str(info.get('runId') or ''))}"
-            + (f" mark={one_line(str(note['mark']))}" if note.get("mark") else ""))
+            + (f" mark={one_line(str(note['mark']))}" if note.get("mark") else "")
+            + (" (on an earlier text)" if note.get("markOnEarlierText") else ""))

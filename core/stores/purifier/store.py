@@ -31,7 +31,7 @@ from core.notes.snapshot import Graph, fingerprint
 from core.promotion.candidates import refused_plan
 from core.review.contradictions import TopicRules
 from core.review.decisions import SETTLED_FILE
-from core.review.marks import MARKS_FILE, marked, read_marks
+from core.review.marks import MARKS_FILE, marked, read_marked_texts, read_marks
 from core.safeio.file_stamp import FileStamp
 from core.stores.base import Capability, UnhideOutlook
 from core.stores.purifier import paths, presentation, restore
@@ -114,7 +114,8 @@ class PurifierStore(PurifierActing):
             notes = purifier_notes(found)
         join_contradictions(notes, found.contradictions)
         self.notices += found.notices + provenance_problems(notes, self.home)
-        marked(notes, read_marks(self.journal_home, self.notices))
+        marked(notes, read_marks(self.journal_home, self.notices),
+               read_marked_texts(self.journal_home))
         return Graph(self.graph_path, {"notes": notes}, fingerprint(found.raw))
 
     def topic_rules(self) -> TopicRules:
