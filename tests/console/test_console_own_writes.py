@@ -63,3 +63,29 @@ async def test_archive_unhide_undo_and_apply_bring_no_reload_toast(tmp_path: Pat
         graph_path(home).write_text(json.dumps(doc))
         await _watched(pilot, app)
         assert _titles(app).count("Reloaded") == 1
+
+
+async def test_the_watch_between_a_review_leaving_and_its_answer_is_no_news(
+        tmp_path: Path) -> None:
+    """The review has written and left; the main screen's watch looks before the main screen
+    has handled the review's answer (the race the test above met under load)."""
+    home = demo_home(tmp_path)
+    app = make_app(home, watch_interval=60)  # the watch is called below, at that moment
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot, app)
+        main = app.screen
+        assert isinstance(main, MainScreen)
+        await pilot.press("r")
+        await settle(pilot, app)
+        review = app.screen
+        assert isinstance(review, ReviewScreen) and review.plan is not None
+        quiet_reloads: list[bool] = []
+        reload = main.reload
+        main.reload = lambda quiet=False: (quiet_reloads.append(quiet), reload(quiet))[1]
+        review.memory.apply(review.plan, review.kept)
+        review._applied("Applied.")  # leaves; its answer is queued for the main screen
+        assert app.screen is main
+        main._check_file()  # a quiet reload now could land first and say "Reloaded"
+        await settle(pilot, app)
+        assert quiet_reloads == [False], quiet_reloads  # only the reload after the answer
+        assert "Reloaded" not in _titles(app), _titles(app)
