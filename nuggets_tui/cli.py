@@ -20,10 +20,11 @@ from core.browse.shelf import Shelf
 from core.clock import env_clock, parse_iso
 from core.errors import ArgumentError
 from core.journal.history import in_effect
-from core.models import JournalEntry, PromotionPlan, ReflectionResult
+from core.models import JournalEntry, Plan, PromotionPlan, ReflectionResult
 from core.notes import fields
 from core.notes.json_writer import dumps_indented
 from core.notes.snapshot import Graph
+from core.plans.kept import result_of
 from core.plans.review_rules import RuleChooser, read_rules
 from core.plans.review_state import read_state, write_state
 from core.promotion.candidates import parse_allowance, shown_as_one
@@ -337,7 +338,7 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
     choose = chooser(memory, also)
     if do_apply:
         plan, entry = memory.reflect(nugget, limit, uncapped, also, choose=choose)
-        _record_plan(plan.result, entry)
+        _record_plan(_applied(plan, entry), entry)
     else:
         with stderr_progress("nuggets: planning…") as told:
             plan = memory.plan(nugget, limit, uncapped, graph=shelf.graph if shelf else None,
@@ -560,8 +561,15 @@ def log(obj: Context, as_json: bool) -> None:
         _echo_lines(render.kept_versions_text(cast(KeepingVersions, memory).kept_versions()))
 
 
+def _applied(plan: Plan, entry: JournalEntry | None) -> ReflectionResult:
+    """What a run wrote of its plan: the changes it applied, not those left out or waiting."""
+    if entry is None:
+        return result_of(plan.result, set())
+    return entry.result if entry.result is not None else plan.result
+
+
 def _record_plan(result: ReflectionResult, entry: JournalEntry | None) -> None:
-    """What an applied plan did, for the run log."""
+    """What an applied plan did, for the run log (`result`: what it wrote, see `_applied`)."""
     run = current_run()
     run.add_counts({name: getattr(result, name) for name in (
         "inspected", "rewritten", "merged", "hidden", "tagged", "linked")})
@@ -643,9 +651,10 @@ def daily(obj: Context, hold: bool) -> None:
         _tell(memory, memory.startup_messages())
         choose = chooser(memory, hold=hold)
         plan, entry = memory.reflect(choose=choose)
-        _record_plan(plan.result, entry)
+        applied = _applied(plan, entry)
+        _record_plan(applied, entry)
         _leave_waiting(memory, choose)
-        say(f"Reflection: {render.result_summary(plan.result)}"
+        say(f"Reflection: {render.result_summary(applied)}"
             + (f" (run {entry.run_id})" if entry else " (nothing to change)"))
         promotion, added = memory.promote_now()
         _record_promotion(promotion, added, memory.promotion_runs, daily=True)
@@ -669,7 +678,8 @@ def _daily_health(memory: Store, say: Callable[[str], None]) -> None:
 
 
 def _leave_waiting(memory: Store, choose: RuleChooser) -> None:
-    """Remember the changes left for a person (the console opens on them) and say how many."""
+    """Remember the changes left for a person (the console opens on them) and say how many,
+    with or without -v (README, "The daily pass from cron")."""
     state = read_state(memory.journal_home)
     if not (choose.waiting or state.waiting):
         return  # nothing waits, nothing waited: no file written
@@ -678,9 +688,9 @@ def _leave_waiting(memory: Store, choose: RuleChooser) -> None:
     state.hold(since, choose.waiting)
     write_state(memory.journal_home, state)
     current_run().add_counts({"waiting_for_review": len(choose.waiting)})
-    if choose.waiting:
-        _echo(f"{counted(len(choose.waiting), 'change')} waiting for review since {since} "
-              "(open the console: nuggets).")
+    if choose.waiting:  # the operator's to learn, even from cron: on stderr, as _tell's
+        _echo(f"nuggets: {counted(len(choose.waiting), 'change')} waiting for review since "
+              f"{since} (open the console: nuggets).", err=True)
 
 
 def _demo_options(command: Callable[..., Any]) -> Callable[..., Any]:

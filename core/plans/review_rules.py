@@ -159,6 +159,22 @@ def add_rule(store: Any, rule: Rule) -> JournalEntry:
                             "decide", summary)
 
 
+def replace_rule(store: Any, name: str, rule: Rule) -> JournalEntry:
+    """Put `rule` in the place of the rule named `name` (renamed, conditions edited), as one
+    journaled run; ArgumentError when there is no such rule or the new name is another's."""
+    rules, before = read_rules(store.journal_home)
+    names = [r.name for r in rules]
+    if name not in names:
+        raise ArgumentError(f"no rule named {name!r} (rules: {', '.join(names) or 'none'})")
+    if rule.name != name and rule.name in names:
+        raise ArgumentError(f"a rule named {rule.name!r} exists already")
+    edited = [rule if r.name == name else r for r in rules]
+    summary = (f"rule changed: {name}" if rule.name == name
+               else f"rule renamed: {name} → {rule.name}")
+    return store.write_file(rules_path(store.journal_home), before, rules_text(edited),
+                            "decide", summary)
+
+
 def remove_rule(store: Any, name: str) -> JournalEntry:
     rules, before = read_rules(store.journal_home)
     kept = [r for r in rules if r.name != name]

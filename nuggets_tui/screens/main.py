@@ -325,6 +325,13 @@ class MainScreen(Screen[None]):
         lands, and is no news."""
         if self.app.screen is not self or self.workers_busy("write"):
             return
+        # Looked at again after what is queued: a screen that wrote and left may have its
+        # answer (`_after_write`, which reloads) waiting behind this tick.
+        self.call_later(self._look_at_file)
+
+    def _look_at_file(self) -> None:
+        if self.app.screen is not self or self.workers_busy("write"):
+            return
         stamp = self.memory.stamp()
         if stamp != self.stamp and not self.workers_busy("load"):
             self.stamp = stamp

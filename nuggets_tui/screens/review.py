@@ -330,7 +330,7 @@ class ReviewScreen(Screen[bool]):
                 tooltip="Save the highlighted group's or the search's decision as a named "
                         "review rule, applied to every new plan"),
         Binding("R", "rules", "Rules", show=False, id="review.rules",
-                tooltip="List the review rules: change their action, remove them"),
+                tooltip="List the review rules: change their action, edit, remove them"),
         Binding("escape", "back", "Back", id="review.back",
                 tooltip="Stop planning the whole graph; else clear the search; else back to "
                         "the notes (decisions are kept)"),

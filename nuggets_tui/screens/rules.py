@@ -1,24 +1,34 @@
 """Review rules in the console (docs/REVIEW.md): save a group's or a search's decision as a named
-rule (`s` in the review), and list, edit and remove the rules (`R`). Every save and removal is a
-journaled run of the store, which ctrl+z on the main screen undoes."""
+rule (`s` in the review), and list, edit (action, name, conditions) and remove the rules (`R`).
+Every save and removal is a journaled run of the store, which ctrl+z on the main screen undoes."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import ClassVar
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from core import NuggetsError, Store
-from core.plans.review_rules import ACTIONS, Rule, add_rule, read_rules, remove_rule
+from core.errors import ArgumentError
+from core.plans.review_rules import (
+    ACTIONS,
+    KINDS,
+    Rule,
+    add_rule,
+    parse_rule,
+    read_rules,
+    remove_rule,
+    replace_rule,
+)
 from core.safeio.inert_text import one_line
 
 from ..safe import block, join, line, notify
@@ -59,7 +69,7 @@ class SaveRuleScreen(ModalScreen[str | None]):
             yield Static(line("Save as a review rule", "bold"), id="dialog-title")
             yield Static(join(line(self.rule.describe(), "bold"), "\n\n",
                               block("Every new plan applies it, and daily too; R lists the "
-                                    "rules and changes their action. Name it and press enter:")),
+                                    "rules and edits them. Name it and press enter:")),
                          id="dialog-body")
             yield Input(value=self.rule.name, id="rule-name")
 
@@ -74,12 +84,89 @@ class SaveRuleScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+# The form's fields: the rule's name, then each condition (its action has its own key, `a`).
+FORM_FIELDS = ("name", *(f.name for f in fields(Rule)[2:]))
+FORM_HINTS = {"name": "", "kind": " | ".join(KINDS), "step": "text in the change's reason",
+              "text": "in the note, its reason, nugget or id", "nugget": "the nugget's name"}
+
+
+def rule_from_form(values: dict[str, str], action: str) -> Rule:
+    """The rule a filled form stands for; ArgumentError (one line) on what cannot be one."""
+    conditions: dict[str, str | int | None] = {}
+    for key in FORM_FIELDS[1:]:
+        value = values.get(key, "").strip()
+        if key.startswith(("min_", "max_")) and value:
+            if not value.isdigit():
+                raise ArgumentError(f"a rule's {key.replace('_', '-')} is a whole number ≥ 0")
+            conditions[key] = int(value)
+        else:
+            conditions[key] = value or None
+    return parse_rule(values.get("name", ""), action, **conditions)
+
+
+class EditRuleScreen(ModalScreen[Rule | None]):
+    """A rule's name and conditions as a small form; dismissed with the edited rule once it
+    is one (None: cancel). Nothing is written here."""
+
+    DEFAULT_CSS = """
+    EditRuleScreen { align: center middle; background: $background 60%; }
+    EditRuleScreen .form-row { height: 1; }
+    EditRuleScreen .form-label { width: 14; }
+    EditRuleScreen Input { width: 1fr; }
+    EditRuleScreen #form-error { color: $error; height: auto; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="edit_rule.cancel"),
+    ]
+
+    def __init__(self, rule: Rule) -> None:
+        super().__init__()
+        self.rule = rule
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(line(f"Edit the rule {self.rule.name} ({self.rule.action})", "bold"),
+                         id="dialog-title")
+            for key in FORM_FIELDS:
+                value = getattr(self.rule, key)
+                with Horizontal(classes="form-row"):
+                    yield Static(line(key.replace("_", " ")), classes="form-label")
+                    yield Input("" if value is None else str(value), compact=True,
+                                placeholder=FORM_HINTS.get(key, "a whole number of days"
+                                                           if "age" in key else "a whole number"),
+                                id=f"form-{key}")
+            yield Static("", id="form-error")
+            yield Static(block("enter saves (journaled; ctrl+z on the main screen undoes it); "
+                               "an empty field is no condition; escape cancels."),
+                         id="dialog-body")
+
+    def on_mount(self) -> None:
+        self.query_one("#form-name", Input).focus()
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        values = {key: self.query_one(f"#form-{key}", Input).value for key in FORM_FIELDS}
+        try:
+            rule = rule_from_form(values, self.rule.action)
+        except ArgumentError as exc:
+            self.query_one("#form-error", Static).update(line(str(exc)))
+            return
+        self.dismiss(rule)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class RulesScreen(Screen[None]):
     """The rules kept for this memory, in the order they apply (the first that matches wins)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "cycle_action", "Action", id="rules.action",
                 tooltip="Change the highlighted rule's action: keep, reject, review"),
+        Binding("e", "edit", "Edit", id="rules.edit",
+                tooltip="Rename the highlighted rule or edit its conditions, in a small form "
+                        "(journaled; ctrl+z undoes it)"),
         Binding("d", "remove", "Remove", id="rules.remove",
                 tooltip="Remove the highlighted rule (journaled; ctrl+z undoes it)"),
         Binding("escape", "back", "Back", id="rules.back", tooltip="Back to the review"),
@@ -139,6 +226,29 @@ class RulesScreen(Screen[None]):
         changed = replace(rule, action=action)
         if save_rule(self, self.memory, changed):
             self._load(index)
+
+    def action_edit(self) -> None:
+        found = self._current()
+        if found is None:
+            return
+        index, rule = found
+
+        def edited(changed: Rule | None) -> None:
+            if changed is not None and changed != rule:
+                self._replace(index, rule, changed)
+
+        self.app.push_screen(EditRuleScreen(rule), edited)
+
+    def _replace(self, index: int, rule: Rule, changed: Rule) -> None:
+        try:
+            entry = replace_rule(self.memory, rule.name, changed)
+        except NuggetsError as exc:
+            notify(self, line(str(exc)), title="Rule not saved", severity="error", timeout=8)
+            return
+        notify(self, line(f"Saved rule {changed.name}: {changed.describe()} (run "
+                          f"{entry.run_id}; ctrl+z on the main screen undoes it)."),
+               title="Rule saved", timeout=5)
+        self._load(index)
 
     def action_remove(self) -> None:
         found = self._current()

@@ -100,12 +100,48 @@ def test_daily_hold_applies_only_what_rules_keep_and_leaves_the_rest_waiting(
     assert tagged and others
     result = nuggets(home, "daily", "--hold")
     assert result.exit_code == 0, result.output
-    assert f"{others:,} changes waiting for review since 2026-11-23T10:00:00" in result.stdout
+    assert f"{others:,} changes waiting for review since 2026-11-23T10:00:00" in result.stderr
     waiting = read_state(store.journal_home)
     assert waiting.waiting_count() == others
     after = open_store(home, "nuggets", fixed_clock(NOW)).plan()
     assert not any(isinstance(op, RetagOp) and op.note_id in tagged for op in after.operations)
     assert len(after.operations) >= others  # the rest still planned, waiting
+
+
+def _run_log_counts(home: Path, command: str) -> dict[str, int]:
+    logs = sorted((home / "telemetry").glob("memory-log-*.jsonl"))
+    lines = [json.loads(line) for log in logs for line in log.read_text().splitlines()]
+    return next(line["counts"] for line in reversed(lines)
+                if line["component"] == f"nuggets-review.{command}")
+
+
+def test_daily_hold_reports_and_logs_what_it_applied_not_the_whole_plan(
+        tmp_path: Path) -> None:
+    home = demo_home(tmp_path)
+    nuggets(home, "rules", "add", "tags are fine", "keep", "--kind", "tag")
+    plan = open_store(home, "nuggets", fixed_clock(NOW)).plan()
+    tags = sum(op.type == "tag" for op in plan.operations)
+    assert tags and plan.result.rewritten + plan.result.linked  # more planned than kept
+    result = nuggets(home, "-v", "daily", "--hold")
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.stdout.splitlines() if x.startswith("Reflection:"))
+    assert f"0 rewritten, 0 merged, 0 archived, {tags:,} tagged, 0 linked" in line
+    counts = _run_log_counts(home, "daily")
+    assert (counts["tagged"], counts["rewritten"], counts["linked"]) == (tags, 0, 0)
+    assert counts["waiting_for_review"] == len(plan.operations) - tags
+
+
+def test_daily_says_what_waits_on_stderr_even_without_v_and_nothing_else(
+        tmp_path: Path) -> None:
+    """Cron mails what a command writes: the waiting review is the operator's to learn, like
+    the notices daily gives on stderr; everything else is said only with -v."""
+    home = demo_home(tmp_path)
+    nuggets(home, "rules", "add", "links wait", "review", "--kind", "link")
+    result = nuggets(home, "daily")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ""
+    waiting = [x for x in result.stderr.splitlines() if "waiting for review" in x]
+    assert len(waiting) == 1 and waiting[0].startswith("nuggets: ")
 
 
 def test_microclaw_rules_decide_reflect_too(data_dir: Path) -> None:
@@ -127,7 +163,7 @@ def test_daily_honours_rules_and_says_what_waits(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     applied = {op.type for op in _last_run(home).operations}
     assert applied and applied.isdisjoint({"tag", "link"})
-    assert f"{links:,} change{'s' if links > 1 else ''} waiting for review" in result.stdout
+    assert f"{links:,} change{'s' if links > 1 else ''} waiting for review" in result.stderr
 
 
 def test_python_dash_m_knows_every_command(tmp_path: Path) -> None:
@@ -145,7 +181,7 @@ def test_changes_still_waiting_the_next_day_keep_their_first_time(tmp_path: Path
     home = demo_home(tmp_path)
     nuggets(home, "rules", "add", "links wait", "review", "--kind", "link")
     first = nuggets(home, "daily")
-    assert "waiting for review since 2026-11-23T10:00:00" in first.stdout
+    assert "waiting for review since 2026-11-23T10:00:00" in first.stderr
     state = read_state(home)
     kept_waiting = state.waiting[:]
     next_day = CliRunner().invoke(main, ["--home", str(home), "daily"],
@@ -154,4 +190,4 @@ def test_changes_still_waiting_the_next_day_keep_their_first_time(tmp_path: Path
     again = read_state(home)
     assert set(again.waiting) & set(kept_waiting)  # the same links are still planned
     assert again.waiting_since == state.waiting_since
-    assert "since 2026-11-23T10:00:00" in next_day.stdout
+    assert "since 2026-11-23T10:00:00" in next_day.stderr

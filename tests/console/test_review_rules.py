@@ -7,15 +7,18 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from core.clock import fixed_clock
-from core.plans.review_rules import add_rule, parse_rule, read_rules
+from core.errors import ArgumentError
+from core.plans.review_rules import add_rule, parse_rule, read_rules, replace_rule
 from core.plans.review_state import change_key, read_state, write_state
 from core.stores.microclaw.store import MicroClawStore
 from core.stores.purifier.store import PurifierStore
 from core.stores.registry import open_store
 from nuggets_tui.app import NuggetsApp
 from nuggets_tui.screens.review import ChangeRow, Group, ReviewScreen
-from nuggets_tui.screens.rules import RulesScreen, SaveRuleScreen
+from nuggets_tui.screens.rules import EditRuleScreen, RulesScreen, SaveRuleScreen
 from tests.support.console_support import NOW, make_app, settle
 from tests.support.microclaw_support import NOW as MICROCLAW_NOW
 
@@ -83,6 +86,57 @@ async def test_R_lists_the_rules_and_edits_and_removes_them(home: Path) -> None:
         await pilot.press("escape")
         await settle(pilot, app)
         assert app.screen is review and not review.rows.by_rule
+
+
+async def _fill(pilot, field: str, text: str) -> None:  # type: ignore[no-untyped-def]
+    box = pilot.app.screen.query_one(f"#form-{field}")
+    box.value = ""
+    box.focus()
+    await pilot.press(*text)
+
+
+async def test_e_renames_a_rule_and_edits_its_conditions_in_place_journaled(
+        home: Path) -> None:
+    add_rule(_store(home), parse_rule("no tags", "reject", kind="tag"))
+    add_rule(_store(home), parse_rule("links wait", "review", kind="link"))
+    app = make_app(home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _review(pilot, app)
+        await pilot.press("R")
+        await settle(pilot, app)
+        await pilot.press("e")
+        await settle(pilot, app)
+        assert isinstance(app.screen, EditRuleScreen)
+        await _fill(pilot, "min_age_days", "soon")
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert isinstance(app.screen, EditRuleScreen)  # refused in the form, nothing written
+        assert "whole number" in str(app.screen.query_one("#form-error").render())
+        assert _store(home).log()[0].summary == "rule added: links wait"
+        await _fill(pilot, "min_age_days", "30")
+        await _fill(pilot, "name", "tags out")
+        await _fill(pilot, "nugget", "agent")
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert isinstance(app.screen, RulesScreen)
+    first, second = read_rules(home)[0]
+    assert (first.name, first.action, first.kind, first.nugget, first.min_age_days) == (
+        "tags out", "reject", "tag", "agent", 30)
+    assert second.name == "links wait"
+    assert _store(home).log()[0].summary == "rule renamed: no tags → tags out"
+
+
+def test_a_rule_is_not_renamed_onto_another_nor_an_unknown_one_replaced(home: Path) -> None:
+    store = _store(home)
+    add_rule(store, parse_rule("a", "keep", kind="tag"))
+    add_rule(store, parse_rule("b", "reject", kind="link"))
+    for name, rule in (("a", parse_rule("b", "keep")), ("zz", parse_rule("c", "keep"))):
+        with pytest.raises(ArgumentError):
+            replace_rule(store, name, rule)
+    assert [(r.name, r.kind) for r in read_rules(home)[0]] == [("a", "tag"), ("b", "link")]
+    replace_rule(store, "b", parse_rule("b", "reject", kind="link", min_hits=3))
+    assert [(r.name, r.min_hits) for r in read_rules(home)[0]] == [("a", None), ("b", 3)]
+    assert store.log()[0].summary == "rule changed: b"
 
 
 async def test_the_console_opens_on_the_changes_daily_left_waiting(home: Path) -> None:
