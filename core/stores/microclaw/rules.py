@@ -265,8 +265,11 @@ def consolidation_picks(rows: list[_Row], threshold: float, limit: int) -> list[
     the bot's order (confidence, then last_seen_at, both descending; a stable sort of the rows
     in id order); each non-PROFILE row matching a row already kept (same category, Jaccard >=
     threshold) is archived, else kept; at most `limit`. (archived, the kept row, score)."""
-    ordered = sorted(sorted(rows, key=lambda r: r.row_id),
-                     key=lambda r: (-r.confidence, _Desc(r.last_seen)))
+    ordered = sorted(rows, key=lambda r: r.row_id)
+    # last seen descending, None last, then confidence descending: stable sorts, least
+    # significant first (reverse=True keeps the order of equal keys)
+    ordered.sort(key=lambda r: (r.last_seen is not None, r.last_seen or ""), reverse=True)
+    ordered.sort(key=lambda r: -r.confidence)
     words = {r.row_id: microclaw_tokens(r.note["content"]) for r in ordered}
     counts: dict[str, int] = defaultdict(int)
     for found in words.values():
@@ -279,9 +282,10 @@ def consolidation_picks(rows: list[_Row], threshold: float, limit: int) -> list[
     picks: list[tuple[_Row, _Row, float]] = []
     for row in ordered:
         mine = words[row.row_id]
+        prefix = _prefix(mine, rank, threshold)
         match = None
         if row.category != NEVER_DEDUPED:
-            match = _first_match(row, mine, words, index, empty_kept, kept_order, rank,
+            match = _first_match(row, mine, prefix, words, index, empty_kept, kept_order,
                                  threshold)
         if match is not None:
             picks.append((row, match, bot_jaccard(mine, words[match.row_id])))
@@ -291,39 +295,26 @@ def consolidation_picks(rows: list[_Row], threshold: float, limit: int) -> list[
         kept_order[row.row_id] = len(kept_order)
         if not mine:
             empty_kept.setdefault(row.category, row)
-        for word in _prefix(mine, rank, threshold):
+        for word in prefix:
             index[(row.category, word)].append(row)
     return picks
 
 
-def _first_match(row: _Row, mine: frozenset[str], words: Mapping[int, frozenset[str]],
+def _first_match(row: _Row, mine: frozenset[str], prefix: list[str],
+                 words: Mapping[int, frozenset[str]],
                  index: Mapping[tuple[str, str], list[_Row]], empty_kept: Mapping[str, _Row],
-                 kept_order: Mapping[int, int], rank: Mapping[str, int],
-                 threshold: float) -> _Row | None:
+                 kept_order: Mapping[int, int], threshold: float) -> _Row | None:
     """The earliest kept row this one matches (the bot stops at the first; any will do for
-    the verdict, the earliest names the same one the bot's scan finds first)."""
+    the verdict, the earliest names the same one the bot's scan finds first): the kept rows
+    sharing a word of its prefix, each compared once, earliest first."""
     if not mine:
         return empty_kept.get(row.category)
-    found: _Row | None = None
-    for word in _prefix(mine, rank, threshold):
-        for other in index.get((row.category, word), ()):
-            if found is not None and kept_order[other.row_id] >= kept_order[found.row_id]:
-                continue
-            if bot_jaccard(mine, words[other.row_id]) >= threshold:
-                found = other
-    return found
-
-
-@dataclass(frozen=True)
-class _Desc:
-    """Sorts an optional text descending, None last (Rust's Option ordering, reversed)."""
-
-    text: str | None
-
-    def __lt__(self, other: _Desc) -> bool:
-        if self.text is None or other.text is None:
-            return self.text is not None and other.text is None
-        return self.text > other.text
+    candidates = {other.row_id: other for word in prefix
+                  for other in index.get((row.category, word), ())}
+    for row_id in sorted(candidates, key=kept_order.__getitem__):
+        if bot_jaccard(mine, words[row_id]) >= threshold:
+            return candidates[row_id]
+    return None
 
 
 def _consolidation(rows: list[_Row], now: datetime, config: BotConfig, activity: Activity,
