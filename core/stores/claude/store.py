@@ -7,7 +7,7 @@ operator asked for (runs.py), journaled and checked at the last moment."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from pathlib import Path
 
 from core.browse.shelf import Shelf
@@ -20,14 +20,12 @@ from core.models import (
     JournalKind,
     Operation,
     Plan,
-    PromotionPlan,
     RawNote,
     ReflectionResult,
     operation_note_ids,
 )
 from core.notes.snapshot import Graph
 from core.progress import Progress
-from core.promotion.candidates import refused_plan
 from core.review.contradictions import TopicRules, token_set
 from core.safeio.file_stamp import FileStamp
 from core.stores.base import Capability, Chooser, KeptVersion, UnhideOutlook
@@ -48,6 +46,7 @@ from core.stores.claude.notes import INDEX_NUGGET, Gone, read_notes
 from core.stores.claude.paths import INDEX, record_home
 from core.stores.claude.runs import REVERT, ClaudeFiles, ClaudeRuns
 from core.stores.claude.seen import SeenRecord, State, sha
+from core.stores.no_promotion import NoPromotion
 
 
 class RefusedError(NuggetsError):
@@ -59,10 +58,14 @@ def refuse(what: str) -> RefusedError:
                         "written only by unhide and undo)")
 
 
-class ClaudeStore:
+class ClaudeStore(NoPromotion):
     words = presentation.WORDS
     note_columns = presentation.COLUMNS
     capabilities: frozenset[Capability] = frozenset({"versions"})
+    promotion_file = INDEX
+
+    def refused(self, what: str) -> NuggetsError:
+        return refuse(what)
 
     def __init__(self, directory: Path, clock: Clock = system_clock,
                  record_root: Path | None = None) -> None:
@@ -278,7 +281,7 @@ class ClaudeStore:
         return merged_index(before, after, kept).encode("utf-8")
 
     def exclusive(self) -> contextlib.AbstractContextManager[None]:
-        return _nothing()
+        return contextlib.nullcontext()
 
     def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None:
         """Accept the kept changes (the reviewed baseline moves to them) and put back the
@@ -405,38 +408,3 @@ class ClaudeStore:
     def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
                    summary: str) -> JournalEntry:
         raise refuse(summary or kind)
-
-    # -- promotion: nothing (the agent writes its own index) ------------------------------------
-
-    def promotion_target(self, memory_md: Path | None = None) -> Path:
-        return memory_md or self.home / INDEX
-
-    def plan_promotion(self, memory_md: Path | None = None, threshold: int = 0,
-                       allow: Collection[str] = (), graph: Graph | None = None,
-                       drop: Collection[str] = ()) -> PromotionPlan:
-        path = self.promotion_target(memory_md)
-        return refused_plan(path, path.parent.is_dir(), threshold, 0, str(refuse("promotion")))
-
-    def plan_promotions(self, threshold: int = 0, allow: Collection[str] = (),
-                        graph: Graph | None = None,
-                        drop: Collection[str] = ()) -> list[PromotionPlan]:
-        return [self.plan_promotion(threshold=threshold)]
-
-    def promotion_file_for(self, nugget: str | None) -> Path | None:
-        return None
-
-    def promotion_losses(self) -> list[str]:
-        return []
-
-    def promote(self, plan: PromotionPlan) -> int:
-        raise refuse("promote")
-
-    def promote_now(self, memory_md: Path | None = None, threshold: int = 0,
-                    allow: Collection[str] = (),
-                    drop: Collection[str] = ()) -> tuple[PromotionPlan, int]:
-        return self.plan_promotion(memory_md, threshold), 0  # the daily command: nothing
-
-
-@contextlib.contextmanager
-def _nothing() -> Iterator[None]:
-    yield

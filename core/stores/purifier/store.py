@@ -9,7 +9,7 @@ the workspace (journal.py)."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Collection, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Collection, Hashable, Iterable, Sequence
 from pathlib import Path
 
 from core.browse.shelf import Shelf
@@ -28,12 +28,12 @@ from core.models import (
     ReflectionResult,
 )
 from core.notes.snapshot import Graph, fingerprint
-from core.promotion.candidates import refused_plan
 from core.review.contradictions import TopicRules
 from core.review.decisions import SETTLED_FILE
 from core.review.marks import MARKS_FILE, marked, read_marked_texts, read_marks
 from core.safeio.file_stamp import FileStamp
 from core.stores.base import Capability, UnhideOutlook
+from core.stores.no_promotion import NoPromotion
 from core.stores.purifier import paths, presentation, restore
 from core.stores.purifier.acting import PurifierActing
 from core.stores.purifier.artifacts import Artifacts, first_rows, read_artifacts
@@ -60,10 +60,13 @@ def refuse(what: str) -> ReadOnlyError:
                          "are never written; act through the purifier itself)")
 
 
-class PurifierStore(PurifierActing):
+class PurifierStore(PurifierActing, NoPromotion):
     words = presentation.WORDS
     note_columns = presentation.COLUMNS
     capabilities: frozenset[Capability] = frozenset({"restore", "marks"})
+
+    def refused(self, what: str) -> NuggetsError:
+        return refuse(what)
 
     def __init__(self, workspace: Path, clock: Clock = system_clock) -> None:
         self.home = workspace
@@ -197,7 +200,7 @@ class PurifierStore(PurifierActing):
         return self.review.run(run_id)
 
     def exclusive(self) -> contextlib.AbstractContextManager[None]:
-        return _nothing()
+        return contextlib.nullcontext()
 
     def unhide_outlook(self, note_ids: Iterable[str], lift: bool = False) -> UnhideOutlook:
         return UnhideOutlook()  # nothing is unhidden here
@@ -224,37 +227,9 @@ class PurifierStore(PurifierActing):
         """A small file of ours beside our journal, outside the workspace (journal.py)."""
         return self.review.write_file(path, before, after, kind, summary)
 
-    # -- promotion: nothing ---------------------------------------------------------------------
-
-    def promotion_target(self, memory_md: Path | None = None) -> Path:
-        return memory_md or self.home / "MEMORY.md"
-
-    def plan_promotion(self, memory_md: Path | None = None, threshold: int = 0,
-                       allow: Collection[str] = (), graph: Graph | None = None,
-                       drop: Collection[str] = ()) -> PromotionPlan:
-        path = self.promotion_target(memory_md)
-        return refused_plan(path, path.parent.is_dir(), threshold, 0, str(refuse("promotion")))
-
-    def plan_promotions(self, threshold: int = 0, allow: Collection[str] = (),
-                        graph: Graph | None = None,
-                        drop: Collection[str] = ()) -> list[PromotionPlan]:
-        return [self.plan_promotion(threshold=threshold)]
-
-    def promotion_file_for(self, nugget: str | None) -> Path | None:
-        return None
-
-    def promotion_losses(self) -> list[str]:
-        return []  # nothing is ever promoted here
-
-    def promote(self, plan: PromotionPlan) -> int:
-        raise refuse("promote")
+    # -- promotion: nothing (core/stores/no_promotion.py) -----------------------------------
 
     def promote_now(self, memory_md: Path | None = None, threshold: int = 0,
                     allow: Collection[str] = (),
                     drop: Collection[str] = ()) -> tuple[PromotionPlan, int]:
         raise refuse("promote")
-
-
-@contextlib.contextmanager
-def _nothing() -> Iterator[None]:
-    yield
