@@ -17,9 +17,17 @@ from core.errors import (
     StalePlanError,
     UnsettledWriteError,
 )
-from core.journal.entries import commit_pending, file_run, prune, resolve_keep, write_pending
+from core.journal.entries import (
+    Pending,
+    commit_pending,
+    file_run,
+    prune,
+    resolve_keep,
+    write_pending,
+)
 from core.journal.guarded_write import (
     directory_lock,
+    file_landed,
     remove_if_unchanged,
     replace_if_unchanged,
     settle,
@@ -104,3 +112,28 @@ class FileRuns:
             return self.write(path, entry.file_after, entry.file_before,
                               entry.result_fingerprint, "undo", at, undoes=entry.run_id,
                               summary=f"undid {entry.run_id}")
+
+
+def settle_file_run(pending: Pending, files: OwnFiles) -> str:
+    """Decide a pending entry of a `FileRuns` run left by a kill: committed exactly when its
+    file landed, discarded when it never did; left as it is (and named) when that cannot be
+    told (a file changed since, or unreadable) or the entry is not ours. The message says
+    which."""
+    path, entry = pending.path, pending.entry
+    if pending.foreign:
+        return f"left {path.name} as it is: {pending.foreign}"
+    if entry is None:
+        path.unlink(missing_ok=True)
+        return f"discarded journal entry {path.name}: it cannot be read"
+    try:
+        target = own_file(entry.file_name or "", files).path
+        landed = file_landed(target, entry.base_fingerprint, entry.result_fingerprint)
+    except (OSError, NuggetsError) as exc:
+        return f"left {path.name} as it is: cannot tell whether its run landed ({exc})"
+    if landed is None:
+        return f"left {path.name} as it is: {target.name} changed since"
+    if landed:
+        commit_pending(path)
+        return f"recovered journal entry {entry.run_id}: its run had landed"
+    path.unlink(missing_ok=True)
+    return f"discarded journal entry {entry.run_id}: its run never landed"

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from core.errors import NuggetsError
-from core.journal.entries import Pending, commit_pending, pending_entries, remove_temp_files
-from core.journal.guarded_write import directory_lock, file_landed, has_leftovers, settle
-from core.journal.journaled_write import FileRuns
-from core.journal.own_files import OwnFile, own_file, plain_name
+from core.journal.entries import pending_entries, remove_temp_files
+from core.journal.guarded_write import directory_lock, has_leftovers, settle
+from core.journal.journaled_write import FileRuns, settle_file_run
+from core.journal.own_files import OwnFile, plain_name
 from core.models import JournalEntry
 from core.notes.snapshot import EMPTY_FINGERPRINT, current_fingerprint, fingerprint
 from core.stores.claude import index
@@ -154,7 +154,7 @@ class ClaudeRuns:
         targets = {self.directory / p.entry.file_name for p in pending
                    if p.entry is not None and p.entry.file_name
                    and self.files.named(p.entry.file_name)}
-        decided = [self._decide(p) for p in pending]
+        decided = [settle_file_run(p, self.files) for p in pending]
         with contextlib.suppress(OSError):  # a file being created: its pending entry names it
             targets |= {p for p in self.directory.iterdir() if p.name.endswith(".md")}
         for path in sorted(targets):
@@ -165,20 +165,3 @@ class ClaudeRuns:
         self.notices += said
         return said
 
-    def _decide(self, pending: Pending) -> str:
-        path, entry = pending.path, pending.entry
-        if pending.foreign:
-            return f"left {path.name} as it is: {pending.foreign}"
-        if entry is None:
-            path.unlink(missing_ok=True)
-            return f"discarded journal entry {path.name}: it cannot be read"
-        try:
-            target = own_file(entry.file_name or "", self.files).path
-            landed = file_landed(target, entry.base_fingerprint, entry.result_fingerprint)
-        except (OSError, NuggetsError) as exc:
-            return f"left {path.name} as it is: cannot tell whether its run landed ({exc})"
-        if landed:
-            commit_pending(path)
-            return f"recovered journal entry {entry.run_id}: its run had landed"
-        path.unlink(missing_ok=True)
-        return f"discarded journal entry {entry.run_id}: its run never landed"

@@ -7,6 +7,7 @@ workspace: the purifier's files are never written (docs/PURIFIER.md, "Our marks"
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -18,15 +19,14 @@ from core.errors import NuggetsError
 from core.journal.entries import (
     JournalHeader,
     Pending,
-    commit_pending,
     pending_entries,
     read_entry,
     read_headers,
     remove_temp_files,
 )
-from core.journal.guarded_write import directory_lock, file_landed, settle
+from core.journal.guarded_write import directory_lock, settle
 from core.journal.history import undone_by
-from core.journal.journaled_write import FileRuns
+from core.journal.journaled_write import FileRuns, settle_file_run
 from core.journal.own_files import OwnFile, OwnFiles, own_file
 from core.models import JournalEntry, JournalKind
 from core.notes.snapshot import EMPTY_FINGERPRINT, current_fingerprint, fingerprint
@@ -130,19 +130,8 @@ class ReviewJournal:
         return messages
 
     def _settled(self, pending: Pending) -> str:
-        path, entry = pending.path, pending.entry
-        if pending.foreign:
-            return f"left {path.name} as it is: {pending.foreign}"
-        if entry is None:
-            path.unlink(missing_ok=True)
-            return f"discarded journal entry {path.name}: it cannot be read"
-        target = own_file(entry.file_name or "", self.files).path
-        self.notices += settle(target)
-        landed = file_landed(target, entry.base_fingerprint, entry.result_fingerprint)
-        if landed is None:
-            return f"left {path.name} as it is: {target.name} changed since"
-        if landed:
-            commit_pending(path)
-            return f"recovered journal entry {entry.run_id}: its run had landed"
-        path.unlink(missing_ok=True)
-        return f"discarded journal entry {entry.run_id}: its run never landed"
+        entry = pending.entry
+        if entry is not None and not pending.foreign:  # its leftovers first, as a write would
+            with contextlib.suppress(OSError, NuggetsError):
+                self.notices += settle(own_file(entry.file_name or "", self.files).path)
+        return settle_file_run(pending, self.files)
