@@ -17,10 +17,10 @@ from core.stores.microclaw.rules import (
     STEP_GLOBAL_CAP,
     STEP_STALE,
     _Row,
-    bot_jaccard,
     consolidation_picks,
     plan_maintenance,
 )
+from core.stores.microclaw.topics import bot_jaccard
 from tests.support.microclaw_support import NOW, ago, notes, row
 
 AT = rfc3339(NOW)
@@ -186,11 +186,11 @@ def test_consolidation_off_offers_the_same_finding_as_our_own_suggestion_left_ou
 def test_the_consolidation_index_finds_what_the_bots_plain_greedy_scan_finds() -> None:
     rng = random.Random(3)
     vocab = [f"w{i}" for i in range(12)] + ["A", "a", "b."]
-    for _ in range(300):
-        rows = [row(k, " ".join(rng.sample(vocab, rng.randrange(0, 9))) or " ",
+    for _ in range(600):
+        rows = [row(k, " ".join(rng.sample(vocab, rng.randrange(0, 15))) or " ",
                     confidence=rng.choice((0.5, 0.7, 0.9)), seen=rng.choice((1, 2, 3)))
                 for k in range(1, rng.randrange(3, 30))]
-        threshold = rng.choice((0.5, 0.6, 0.82, 1.0))
+        threshold = rng.choice((0.25, 1 / 3, 0.5, 0.6, 0.7, 0.75, 0.8, 0.82, 0.9, 1.0))
         group = [_Row.of(p, n) for p, n in enumerate(notes(*rows))]
         found = [loser.row_id for loser, _, _ in consolidation_picks(group, threshold, 20)]
         ordered = sorted(rows, key=lambda r: r["id"])

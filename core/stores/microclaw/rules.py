@@ -26,10 +26,12 @@ Rule 5 (topic conflicts) is not applied: conflicting rows go to the contradictio
 
 from __future__ import annotations
 
-from collections import defaultdict
+import math
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from itertools import chain
 
 from core.clock import parse_iso, to_iso
 from core.errors import NuggetsError
@@ -50,7 +52,7 @@ from core.models import (
 from core.stores.microclaw.config import BotConfig
 from core.stores.microclaw.paths import GLOBAL_NUGGET
 from core.stores.microclaw.rows import DEFAULT_CONFIDENCE, rfc3339
-from core.stores.microclaw.topics import bot_jaccard, microclaw_tokens
+from core.stores.microclaw.topics import microclaw_tokens
 
 STALE_CONFIDENCE = 0.35
 STALE_AGE = timedelta(days=30)
@@ -82,7 +84,7 @@ def moment(text: object) -> datetime | None:
     return parse_iso(text)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Row:
     position: int
     note: RawNote
@@ -93,26 +95,21 @@ class _Row:
     seen: datetime | None  # last seen, else updated, else created
     seen_text: str
     last_seen: str | None  # last_seen_at alone (the consolidation sorts on it)
-    seen_order: float = field(init=False)
+    chat_id: int | None
+    seen_order: float  # older first; an unreadable time counts as oldest
 
     @classmethod
     def of(cls, position: int, note: RawNote) -> _Row:
         mc = note["microclaw"]
         seen_text = mc.get("lastSeenAt") or note.get("updatedAt") or note.get("createdAt") or ""
-        image = mc["row"]
-        confidence = image.get("confidence", DEFAULT_CONFIDENCE)
+        confidence = mc["row"].get("confidence", DEFAULT_CONFIDENCE)
+        seen = moment(seen_text)
+        chat_id = mc.get("chatId")
         return cls(position, note, mc["rowId"], note["nuggetName"], note.get("type", ""),
                    DEFAULT_CONFIDENCE if confidence is None else float(confidence),
-                   moment(seen_text), seen_text, mc.get("lastSeenAt"))
-
-    def __post_init__(self) -> None:
-        # Older first; an unreadable time counts as oldest.
-        self.seen_order = self.seen.timestamp() if self.seen else float("-inf")
-
-    @property
-    def chat_id(self) -> int | None:
-        found = self.note["microclaw"].get("chatId")
-        return found if type(found) is int else None
+                   seen, seen_text, mc.get("lastSeenAt"),
+                   chat_id if type(chat_id) is int else None,
+                   seen.timestamp() if seen else float("-inf"))
 
 
 @dataclass
@@ -185,6 +182,8 @@ def _expired(rows: list[_Row], now: datetime, out: _Builder) -> set[int]:
     done = set()
     for row in rows:
         expires = row.note["microclaw"].get("expiresAt")
+        if expires is None:
+            continue
         when = moment(expires)
         if when is not None and when <= now:
             state = "archived row" if row.note.get("hidden") else "row"
@@ -250,13 +249,27 @@ def _chat_caps(rows: list[_Row], config: BotConfig, active: set[int],
     return done
 
 
+def _ranks(words: list[frozenset[str]]) -> dict[str, int]:
+    """Each word's place, rarest first (ties by the word): the order prefixes are cut in."""
+    counts = Counter(chain.from_iterable(words))
+    vocabulary = sorted(counts)
+    vocabulary.sort(key=counts.__getitem__)  # stable: equal counts stay in word order
+    return dict(zip(vocabulary, range(len(vocabulary)), strict=True))
+
+
 def _prefix(words: frozenset[str], rank: Mapping[str, int], threshold: float) -> list[str]:
-    """The rarest words two sets at the threshold must share one of (prefix filtering: a
-    Jaccard >= t needs an overlap >= t * size); one word more than the bound, to be safe
-    against rounding."""
+    """The rarest words two sets at the threshold must share one of (prefix filtering). A
+    Jaccard >= t needs an overlap of at least t * size words of each set, so two such sets
+    share a word among the first size - overlap + 1 of each, in one order of all words. The
+    overlap is taken a hair low, so that a score the float division rounds up to the threshold
+    is not missed."""
     size = len(words)
-    length = min(size, size - int(threshold * size) + 2)
-    return sorted(words, key=rank.__getitem__)[:length]
+    overlap = max(0, math.ceil(threshold * size * (1 - 1e-9)))
+    return sorted(words, key=rank.__getitem__)[:size - overlap + 1]
+
+
+# A kept row as the index holds it: its place among the kept, its words, the row.
+_Kept = tuple[int, frozenset[str], "_Row"]
 
 
 def consolidation_picks(rows: list[_Row], threshold: float, limit: int) -> list[tuple[_Row, _Row,
@@ -270,51 +283,62 @@ def consolidation_picks(rows: list[_Row], threshold: float, limit: int) -> list[
     # significant first (reverse=True keeps the order of equal keys)
     ordered.sort(key=lambda r: (r.last_seen is not None, r.last_seen or ""), reverse=True)
     ordered.sort(key=lambda r: -r.confidence)
-    words = {r.row_id: microclaw_tokens(r.note["content"]) for r in ordered}
-    counts: dict[str, int] = defaultdict(int)
-    for found in words.values():
-        for word in found:
-            counts[word] += 1
-    rank = {w: n for n, w in enumerate(sorted(counts, key=lambda w: (counts[w], w)))}
-    index: dict[tuple[str, str], list[_Row]] = defaultdict(list)  # (category, word) -> kept
+    words = [microclaw_tokens(r.note["content"]) for r in ordered]
+    rank = _ranks(words)
+    index: dict[tuple[str, str], list[_Kept]] = defaultdict(list)  # (category, word) -> kept
     empty_kept: dict[str, _Row] = {}
-    kept_order: dict[int, int] = {}
+    kept = 0
     picks: list[tuple[_Row, _Row, float]] = []
-    for row in ordered:
-        mine = words[row.row_id]
+    for row, mine in zip(ordered, words, strict=True):
         prefix = _prefix(mine, rank, threshold)
         match = None
         if row.category != NEVER_DEDUPED:
-            match = _first_match(row, mine, prefix, words, index, empty_kept, kept_order,
-                                 threshold)
+            match = (_first_match(mine, prefix, index, row.category, threshold) if mine
+                     else _empty_match(empty_kept.get(row.category)))
         if match is not None:
-            picks.append((row, match, bot_jaccard(mine, words[match.row_id])))
+            picks.append((row, match[0], match[1]))
             if len(picks) >= limit:
                 break
             continue
-        kept_order[row.row_id] = len(kept_order)
         if not mine:
             empty_kept.setdefault(row.category, row)
+        entry = (kept, mine, row)
+        kept += 1
         for word in prefix:
-            index[(row.category, word)].append(row)
+            index[(row.category, word)].append(entry)
     return picks
 
 
-def _first_match(row: _Row, mine: frozenset[str], prefix: list[str],
-                 words: Mapping[int, frozenset[str]],
-                 index: Mapping[tuple[str, str], list[_Row]], empty_kept: Mapping[str, _Row],
-                 kept_order: Mapping[int, int], threshold: float) -> _Row | None:
-    """The earliest kept row this one matches (the bot stops at the first; any will do for
-    the verdict, the earliest names the same one the bot's scan finds first): the kept rows
-    sharing a word of its prefix, each compared once, earliest first."""
-    if not mine:
-        return empty_kept.get(row.category)
-    candidates = {other.row_id: other for word in prefix
-                  for other in index.get((row.category, word), ())}
-    for row_id in sorted(candidates, key=kept_order.__getitem__):
-        if bot_jaccard(mine, words[row_id]) >= threshold:
-            return candidates[row_id]
-    return None
+def _empty_match(kept: _Row | None) -> tuple[_Row, float] | None:
+    """An empty text matches the first kept empty text of its category (Jaccard 1.0)."""
+    return None if kept is None else (kept, 1.0)
+
+
+def _first_match(mine: frozenset[str], prefix: list[str],
+                 index: Mapping[tuple[str, str], list[_Kept]], category: str,
+                 threshold: float) -> tuple[_Row, float] | None:
+    """The earliest kept row these words match, with its score (the bot stops at the first;
+    any will do for the verdict, the earliest names the same one the bot's scan finds first):
+    the kept rows sharing a word of the prefix, each compared once. A pair whose sizes alone
+    bound its Jaccard below the threshold is not compared (it cannot reach it)."""
+    size = len(mine)
+    best: _Kept | None = None
+    best_score = 0.0
+    seen: set[int] = set()
+    for word in prefix:
+        for entry in index.get((category, word), ()):
+            place, theirs, _ = entry
+            if place in seen or (best is not None and place > best[0]):
+                continue
+            seen.add(place)
+            other = len(theirs)
+            if (other / size if other < size else size / other) < threshold:
+                continue
+            shared = len(mine & theirs)
+            score = shared / (size + other - shared)
+            if score >= threshold:
+                best, best_score = entry, score
+    return None if best is None else (best[2], best_score)
 
 
 def _consolidation(rows: list[_Row], now: datetime, config: BotConfig, activity: Activity,
