@@ -93,8 +93,8 @@ def row_problems(names: tuple[str, ...], rows: list[tuple]) -> dict[int, str]:
     """The rows holding a value of a type their column may not hold, by position, each with
     its problem (a column at a time first: the types found in it, so a sound table costs one
     pass)."""
-    if all({type(values[column]) for values in rows} <= kinds
-           for column, kinds in enumerate(value_kinds(names))):
+    if all(set(map(type, values)) <= kinds
+           for values, kinds in zip(zip(*rows, strict=True), value_kinds(names), strict=False)):
         return {}
     found = {}
     for position, values in enumerate(rows):
@@ -135,49 +135,54 @@ def _identity(channel: Any, external: Any) -> Identity:
 
 
 def note_of(row: dict[str, Any], links: list[dict[str, str]],
-            identity: Identity | None = None) -> RawNote:
+            identity: Identity | None = None, image: tuple[str, ...] | None = None) -> RawNote:
     """One row as a note (pure: the row as read, its links, and its chat's channel and
-    external id when known from elsewhere - another row of the chat, the chats table)."""
+    external id when known from elsewhere - another row of the chat, the chats table;
+    `image`: the IMAGE_COLUMNS the row has, when the caller knows them)."""
+    get = row.get
     chat_id = row["chat_id"]
-    channel, external = identity or _identity(row.get("chat_channel"),
-                                              row.get("external_chat_id"))
+    content = row["content"]
+    channel, external = identity or _identity(get("chat_channel"), get("external_chat_id"))
     nugget = nugget_of(chat_id, channel, external)
-    confidence = row.get("confidence")
-    created, updated = row["created_at"] or "", row["updated_at"] or ""
-    last_seen = row.get("last_seen_at")
+    confidence = get("confidence")
+    created = row["created_at"] or ""
+    updated = row["updated_at"] or created
+    last_seen = get("last_seen_at")
     note: RawNote = {
-        "id": note_id(row["id"]),
+        "id": f"{NOTE_PREFIX}{row['id']}",
         "nuggetName": nugget,
-        "title": title_of(row["content"]),
-        "content": row["content"],
+        "title": title_of(content),
+        "content": content,
         "tags": [],
         "links": links,
-        "hidden": bool(row.get("is_archived")),
+        "hidden": bool(get("is_archived")),
         "kind": "note",
         "hits": 0,
         "subject": nugget,
         "scope": GLOBAL_NUGGET if chat_id is None else "chat",
         "type": row["category"] or "",
-        "source": row.get("source") or "",
+        "source": get("source") or "",
         "confidence": float(DEFAULT_CONFIDENCE if confidence is None else confidence),
         "stability": "durable",
         "createdAt": created,
-        "updatedAt": updated or created,
-        "lastAccessedAt": last_seen or updated or created,
+        "updatedAt": updated,
+        "lastAccessedAt": last_seen or updated,
     }
-    if row.get("archived_at") is not None:
-        note["archivedAt"] = row["archived_at"]
+    archived_at = get("archived_at")
+    if archived_at is not None:
+        note["archivedAt"] = archived_at
+    columns = image if image is not None else tuple(c for c in IMAGE_COLUMNS if c in row)
     note["microclaw"] = {
         "rowId": row["id"],
         "chatId": chat_id,
         "chatChannel": channel,
         "externalChatId": external,
         "lastSeenAt": last_seen,
-        "expiresAt": row.get("expires_at"),
-        "validFrom": row.get("valid_from"),
-        "validTo": row.get("valid_to"),
-        "embeddingModel": row.get("embedding_model"),
-        "row": {c: row[c] for c in IMAGE_COLUMNS if c in row},
+        "expiresAt": get("expires_at"),
+        "validFrom": get("valid_from"),
+        "validTo": get("valid_to"),
+        "embeddingModel": get("embedding_model"),
+        "row": {c: row[c] for c in columns},
     }
     return note
 
@@ -221,9 +226,10 @@ _UNNAMED = "an id this tool cannot name (not a whole number of 0 or more)"
 
 
 def mappable(row_id_: object) -> bool:
-    """Whether a row's id survives the round trip through its note id (`mc-<id>`): a negative
-    id, which only a hand edit makes, does not, and such a row is skipped, not every row."""
-    return type(row_id_) is int and row_id(note_id(row_id_)) == row_id_
+    """Whether a row's id survives the round trip through its note id (`mc-<id>`): a whole
+    number of 0 or more does; a negative id, which only a hand edit makes, does not, and such
+    a row is skipped, not every row."""
+    return type(row_id_) is int and row_id_ >= 0
 
 
 Skipped = list[tuple[object, str]]  # a row the store leaves out: its id, and why
@@ -260,14 +266,15 @@ def read_notes(path: Path, busy_timeout: float = BUSY_TIMEOUT_S, said: list[str]
     problems = row_problems(names, rows)
     records = [dict(zip(names, values, strict=True)) for values in rows]
     skipped: Skipped = []
-    if problems or not all(mappable(r["id"]) for r in records):
+    if problems or not all(mappable(values[0]) for values in rows):
         for position, record in enumerate(records):
             why = problems.get(position) or (None if mappable(record["id"]) else _UNNAMED)
             if why:
                 skipped.append((record["id"], why))
         records = [r for n, r in enumerate(records) if n not in problems and mappable(r["id"])]
     identities = _chat_identities(records, chats)
-    notes = [note_of(row, links.get(row["id"], []), identities.get(row["chat_id"]))
+    image = tuple(c for c in IMAGE_COLUMNS if c in names)
+    notes = [note_of(row, links.get(row["id"], []), identities.get(row["chat_id"]), image)
              for row in records]
     return shape, notes, digest.hexdigest(), activity, skipped
 
