@@ -1,5 +1,5 @@
-"""Near-duplicate topic files as merges (docs/CLAUDE_CODE.md, "Hygiene as changes"): each pair
-whose words overlap enough is one merge, left out unless kept. The newer file (by mtime; on a
+"""Near-duplicate topic files as merges (docs/CLAUDE_CODE.md, "Merging near-duplicates"): each
+pair whose words overlap enough is one merge, left out unless kept. The newer file (by mtime; on a
 tie, the name that sorts first) stays; every line of the other one that it lacks — frontmatter
 lines that differ, its index entries, its body — is folded in at the end, under a heading that
 names the other file; the other file and its index lines go. No line is ever dropped. Pure."""
