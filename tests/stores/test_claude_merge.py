@@ -225,3 +225,24 @@ def test_the_demo_offers_a_merge_once_the_agents_week_is_reviewed(tmp_path: Path
     plan = memory.plan()
     merged = [plan.operations[i - 1].note_id for i in merge_ops(plan)]
     assert merged and set(merged) <= {"feedback_deploys.md", "feedback_deploying.md"}
+
+
+def test_a_merge_and_the_budget_proposal_apply_together(tmp_path: Path) -> None:
+    directory = with_pair(tmp_path)
+    detail = "".join(f"- session {i}: looked at the build\n" for i in range(250))
+    text = INDEX + DEPLOYS_LINE + DEPLOYING_LINE + "\n## Session notes\n\n" + detail
+    (directory / "MEMORY.md").write_text(text)
+    before = hashes(directory)
+    memory = store(directory, tmp_path)
+    plan = memory.plan()
+    budget = next(op.id for op in plan.operations if op.note_id == "MEMORY.md")
+    memory.apply(plan, [budget, *merge_ops(plan)])
+    after = (directory / "MEMORY.md").read_text()
+    assert not index.budget(after.encode()).over
+    assert "feedback_deploys.md" not in after and DEPLOYING_LINE in after
+    assert all(line in (directory / "index_detail.md").read_text()
+               for line in detail.splitlines())
+    assert not (directory / "feedback_deploys.md").exists()
+    for header in memory.log():
+        memory.undo(header.run_id)
+    assert hashes(directory) == before

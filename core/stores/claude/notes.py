@@ -173,4 +173,5 @@ def _flag_duplicates(found: Reading) -> None:
             by_id[one]["links"].append({"to": other, "reason": "near-duplicate",
                                         "createdAt": by_id[one]["updatedAt"]})
         found.warnings.append(f"{a} and {b} overlap {overlap:.0%}: merge them into one topic "
-                              "(the plan offers it)")
+                              "(the plan offers it once the agent's changes to them and to "
+                              f"{INDEX} are reviewed)")

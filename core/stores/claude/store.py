@@ -369,7 +369,7 @@ class ClaudeStore(NoPromotion):
         if proposal is not None or chosen or drop:
             text = fixed(text_of(files.data[INDEX]), chosen, drop)
             if proposal is not None:  # brought into the budget after the fixes
-                proposal = propose(text, set(files.data) - removed, self.now()) or None
+                proposal = propose(text, set(files.data), self.now()) or None
             last = self.runs.rewrite_index(files.data[INDEX], text, proposal, len(chosen),
                                            len(merging))
             final = proposal.index_text if proposal else text
