@@ -126,12 +126,14 @@ async def test_a_merge_kept_in_the_review_is_applied_as_its_diff_showed(
         assert row.op_id not in review.kept  # left out unless kept
         await settle(pilot, app)
         shown = review.query_one(DiffView)._text.plain
-        assert "feedback_deploys.md: removed" in shown
+        assert "Other files" in shown and "feedback_deploys.md: removed" in shown
         assert "## Merged from feedback_deploys.md" in shown
         await pilot.press("space")
         await pilot.press("a")
         await settle(pilot, app)
         assert isinstance(app.screen, ConfirmScreen)
+        said = str(app.screen.query_one("#dialog-body").render())
+        assert "feedback_deploys.md, MEMORY.md" in said  # the other files it writes
         await pilot.press("y")
         await settle(pilot, app)
         assert isinstance(app.screen, MainScreen)

@@ -17,6 +17,9 @@ WORDS = StoreWords(
     promotion_label="nothing (the agent writes MEMORY.md itself)",
     promotion_rule="(the agent's own memory: nothing is promoted) {threshold}",
     archive_effect="nothing yet: topic files are never deleted here",
+    side_file_title="Other files",
+    side_file_why="written with this change, each a journaled run of its own",
+    side_files_sentence="With them it writes {names}, each a journaled run of its own. ",
 )
 
 
