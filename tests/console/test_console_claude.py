@@ -15,8 +15,13 @@ from core.clock import fixed_clock
 from core.stores.claude.demo import materialize_claude_demo
 from core.stores.claude.store import ClaudeStore
 from nuggets_tui.app import NuggetsApp
+from nuggets_tui.screens.confirm import ConfirmScreen
 from nuggets_tui.screens.main import MainScreen
+from nuggets_tui.screens.review import ChangeRow, ReviewScreen
+from nuggets_tui.widgets.diff_view import DiffView
+from nuggets_tui.widgets.virtual_table import VirtualTable
 from tests.stores.test_claude import write_directory
+from tests.stores.test_claude_merge import DEPLOYING_LINE, with_pair
 from tests.support.console_support import settle
 
 NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
@@ -99,3 +104,40 @@ async def test_u_brings_a_deleted_topic_back_byte_for_byte_and_ctrl_z_undoes_it(
         await pilot.press("y")
         await settle(pilot, app)
     assert not (directory / "user_role.md").exists()
+
+
+async def test_a_merge_kept_in_the_review_is_applied_as_its_diff_showed(
+        tmp_path: Path) -> None:
+    directory = with_pair(tmp_path / "project")
+    app = NuggetsApp(ClaudeStore(directory, fixed_clock(NOW), record_root=tmp_path / "record"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("r")
+        await settle(pilot, app)
+        review = app.screen
+        assert isinstance(review, ReviewScreen) and review.plan is not None
+        table = review.query_one("#changes", VirtualTable)
+        for _ in range(len(review.plan.operations)):
+            row = table.current
+            if isinstance(row, ChangeRow) and row.change.type == "merge":
+                break
+            await pilot.press("down")
+        assert isinstance(row, ChangeRow) and row.change.type == "merge"
+        assert row.op_id not in review.kept  # left out unless kept
+        await settle(pilot, app)
+        shown = review.query_one(DiffView)._text.plain
+        assert "Other files" in shown and "feedback_deploys.md: removed" in shown
+        assert "## Merged from feedback_deploys.md" in shown
+        await pilot.press("space")
+        await pilot.press("a")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ConfirmScreen)
+        said = str(app.screen.query_one("#dialog-body").render())
+        assert "feedback_deploys.md, MEMORY.md" in said  # the other files it writes
+        await pilot.press("y")
+        await settle(pilot, app)
+        assert isinstance(app.screen, MainScreen)
+    merged = (directory / "feedback_deploying.md").read_text()
+    assert "## Merged from feedback_deploys.md" in merged
+    assert not (directory / "feedback_deploys.md").exists()
+    assert (directory / "MEMORY.md").read_text().endswith(DEPLOYING_LINE)

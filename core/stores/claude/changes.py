@@ -24,6 +24,7 @@ from core.notes.snapshot import fingerprint
 from core.stores.claude.budget import Proposal
 from core.stores.claude.directory import Files
 from core.stores.claude.hygiene import Fix
+from core.stores.claude.merge import Merge
 from core.stores.claude.notes import index_note, topic_note
 from core.stores.claude.paths import INDEX
 from core.stores.claude.seen import State, sha
@@ -213,3 +214,36 @@ def add_fixes(plan: Plan, fixes: list[Fix], at: str) -> None:
                                                     note_id=fix.note_id, detail=fix.detail))
         plan.result.rewritten += 1
         plan.unkept_by_default.append(number)
+
+
+def add_merges(plan: Plan, merges: list[Merge], files: Files, at: str) -> None:
+    """Each merge as one more change, left out unless kept: the kept file's rewrite, with the
+    removed file archived and its index lines going shown beside it."""
+    for merge in merges:
+        number = len(plan.operations) + 1
+        before = file_note(merge.kept, files.data[merge.kept], at)
+        after = file_note(merge.kept, merge.text.encode(), at)
+        gone = file_note(merge.removed, files.data[merge.removed], at)
+        archived = dict(gone, hidden=True, archivedAt=at,
+                        claude=dict(gone["claude"], mergedInto=merge.kept))
+        plan.operations.append(RewriteOp(id=number, note_id=merge.kept, content=merge.text))
+        plan.notes += [NoteDiff(note_id=merge.kept, before=before, after=after),
+                       NoteDiff(note_id=merge.removed, before=gone, after=archived)]
+        if merge.index_lines:
+            lines = "".join(e.text + "\n" for e in merge.index_lines)
+            base = file_note(INDEX, b"", at)
+            note = dict(base, id=merge_index_id(merge.removed), links=[],
+                        title=f"{INDEX}: the entries naming {merge.removed}",
+                        claude=dict(base["claude"], mergedInto=merge.kept))
+            plan.notes.append(NoteDiff(note_id=note["id"], before=dict(note, content=lines),
+                                       after=dict(note, content="")))
+        plan.result.changes.append(ReflectionChange(
+            type="merge", nugget_name=str(after.get("nuggetName") or ""), note_id=merge.kept,
+            detail=merge.detail()))
+        plan.result.merged += 1
+        plan.unkept_by_default.append(number)
+
+
+def merge_index_id(removed: str) -> str:
+    """The id of the preview of the index lines a merge removes."""
+    return f"{INDEX}~{removed}"

@@ -1,10 +1,11 @@
 """The directory's own hygiene as changes to MEMORY.md (docs/CLAUDE_CODE.md, "Hygiene"), each
 left out unless kept: an entry for each topic file the index never names, and the removal of
-each entry naming a file that is not there. Near-duplicates and unreadable frontmatter are
-flagged only (notes.py). Pure."""
+each entry naming a file that is not there. Near-duplicates are merges (merge.py); unreadable
+frontmatter is flagged only (notes.py). Pure."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from core.stores.claude import frontmatter, index
@@ -45,9 +46,10 @@ def _with_end(text: str, number: int) -> str:
     return text.splitlines(keepends=True)[number - 1]
 
 
-def fixed(text: str, chosen: list[Fix]) -> str:
-    """MEMORY.md with the chosen fixes: lines removed where they stand, entries appended."""
-    removed = {int(f.note_id.rsplit("-", 1)[1]) for f in chosen if not f.added}
+def fixed(text: str, chosen: list[Fix], drop: Collection[int] = ()) -> str:
+    """MEMORY.md with the chosen fixes: lines removed where they stand, entries appended;
+    `drop`: more lines to remove (a merge's, naming the file it removes)."""
+    removed = {int(f.note_id.rsplit("-", 1)[1]) for f in chosen if not f.added} | set(drop)
     lines = [line for number, line in enumerate(text.splitlines(keepends=True), start=1)
              if number not in removed]
     if lines and not lines[-1].endswith("\n") and any(f.added for f in chosen):

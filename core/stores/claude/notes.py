@@ -172,4 +172,6 @@ def _flag_duplicates(found: Reading) -> None:
             by_id[one]["claude"]["flags"].append(f"near-duplicate of {other} ({overlap:.0%})")
             by_id[one]["links"].append({"to": other, "reason": "near-duplicate",
                                         "createdAt": by_id[one]["updatedAt"]})
-        found.warnings.append(f"{a} and {b} overlap {overlap:.0%}: merge them into one topic")
+        found.warnings.append(f"{a} and {b} overlap {overlap:.0%}: merge them into one topic "
+                              "(the plan offers it once the agent's changes to them and to "
+                              f"{INDEX} are reviewed)")

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.models import RawNote
+from core.models import Plan, RawNote
 from core.safeio.inert_text import one_line
 from core.stores.base import NoteColumn, StoreWords
+from core.stores.claude.paths import INDEX
 
 WORDS = StoreWords(
     system="Claude Code",
@@ -16,6 +17,9 @@ WORDS = StoreWords(
     promotion_label="nothing (the agent writes MEMORY.md itself)",
     promotion_rule="(the agent's own memory: nothing is promoted) {threshold}",
     archive_effect="nothing yet: topic files are never deleted here",
+    side_file_title="Other files",
+    side_file_why="written with this change, each a journaled run of its own",
+    side_files_sentence="With them it writes {names}, each a journaled run of its own. ",
 )
 
 
@@ -50,3 +54,29 @@ def note_summary(note: RawNote) -> str:
     return (f"{one_line(str(note.get('type') or '-'))} size={size(note)} "
             f"index={'line ' + str(line) if line else 'none'} hook={one_line(hook(note))}"
             + (f" flags={one_line(flags(note))}" if flags(note) else ""))
+
+
+def _merged_into(note: RawNote) -> str:
+    return str(_info(note).get("mergedInto") or "")
+
+
+def merge_lines(plan: Plan, note_ids: set[str]) -> list[str]:
+    """What a merge of these notes does besides rewriting the file that stays, one line each."""
+    found = []
+    for diff in plan.notes:
+        into = _merged_into(diff.after)
+        if into not in note_ids:
+            continue
+        if diff.after.get("hidden"):
+            found.append(f"{one_line(diff.note_id)}: removed, its lines folded into "
+                         f"{one_line(into)} (archived: u brings it back byte for byte)")
+        else:
+            gone = str(diff.before.get("content") or "").splitlines()
+            found += [f"{INDEX}: this line goes: {one_line(line)}" for line in gone]
+    return found
+
+
+def merge_files(plan: Plan, note_ids: set[str]) -> list[str]:
+    """The files a merge of these notes writes besides the file that stays."""
+    return [str(_info(d.after).get("file") or d.note_id)
+            for d in plan.notes if _merged_into(d.after) in note_ids]

@@ -21,6 +21,7 @@ from core.notes.snapshot import EMPTY_FINGERPRINT, current_fingerprint, fingerpr
 from core.stores.claude import index
 from core.stores.claude.budget import Proposal
 from core.stores.claude.directory import text_of
+from core.stores.claude.merge import Merge
 from core.stores.claude.notes import Gone
 from core.stores.claude.paths import INDEX
 
@@ -120,12 +121,26 @@ class ClaudeRuns:
                                             summary=f"{REVERT} {name}")
         return last
 
+    def merge(self, merge: Merge, kept_now: bytes, removed_now: bytes) -> JournalEntry:
+        """A merge: the kept file with the other one's lines folded in, then the other file
+        removed, one run each (its index lines go with MEMORY.md's own run)."""
+        with directory_lock(self.directory / INDEX):
+            self.file_runs.write(self.directory / merge.kept, kept_now.decode("utf-8"),
+                                 merge.text, fingerprint(kept_now), "reflect", self.now(),
+                                 summary=f"merged {merge.removed} into {merge.kept}")
+            return self.file_runs.write(self.directory / merge.removed,
+                                        removed_now.decode("utf-8"), None,
+                                        fingerprint(removed_now), "reflect", self.now(),
+                                        summary=f"removed {merge.removed}, merged into "
+                                                f"{merge.kept}")
+
     def rewrite_index(self, index_now: bytes, text: str, proposal: Proposal | None,
-                      fixes: int) -> JournalEntry:
-        """Our own edit of MEMORY.md (hygiene fixes, the budget proposal): the proposal's new
-        topic file first, then MEMORY.md, one run each."""
+                      fixes: int, merges: int = 0) -> JournalEntry:
+        """Our own edit of MEMORY.md (hygiene fixes, merges, the budget proposal): the
+        proposal's new topic file first, then MEMORY.md, one run each."""
         after = proposal.index_text if proposal else text
         what = [f"{fixes} hygiene fix(es)"] if fixes else []
+        what += [f"the entries of {merges} merged file(s) removed"] if merges else []
         with directory_lock(self.directory / INDEX):
             if proposal is not None:
                 what.append("brought into its budget")

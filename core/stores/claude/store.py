@@ -22,6 +22,7 @@ from core.models import (
     Plan,
     RawNote,
     ReflectionResult,
+    RewriteOp,
     operation_note_ids,
 )
 from core.notes.snapshot import Graph
@@ -34,6 +35,7 @@ from core.stores.claude.budget import Proposal, propose
 from core.stores.claude.changes import (
     add_budget_proposal,
     add_fixes,
+    add_merges,
     changes_plan,
     changes_since,
     files_fingerprint,
@@ -42,6 +44,7 @@ from core.stores.claude.changes import (
 )
 from core.stores.claude.directory import Files, read_files, text_of
 from core.stores.claude.hygiene import Fix, fixed, fixes
+from core.stores.claude.merge import Merge, merges
 from core.stores.claude.notes import INDEX_NUGGET, Gone, read_notes
 from core.stores.claude.paths import INDEX, record_home
 from core.stores.claude.runs import REVERT, ClaudeFiles, ClaudeRuns
@@ -99,12 +102,14 @@ class ClaudeStore(NoPromotion):
 
     def side_file_lines(self, plan: Plan, note_ids: set[str]) -> list[str]:
         proposal = self._planned_proposal(plan, note_ids)
-        return [f"{proposal.detail_name}: a new topic file with the {proposal.moved} lines "
-                f"moved out of {INDEX}"] if proposal else []
+        return ([f"{proposal.detail_name}: a new topic file with the {proposal.moved} lines "
+                 f"moved out of {INDEX}"] if proposal else []) + presentation.merge_lines(
+                     plan, note_ids)
 
     def side_file_names(self, plan: Plan, note_ids: set[str]) -> list[str]:
         proposal = self._planned_proposal(plan, note_ids)
-        return [proposal.detail_name] if proposal else []
+        return ([proposal.detail_name] if proposal else []) + presentation.merge_files(
+            plan, note_ids)
 
     def _planned_proposal(self, plan: Plan, note_ids: set[str]) -> Proposal | None:
         if INDEX not in note_ids or not plan.unkept_by_default:
@@ -227,7 +232,18 @@ class ClaudeStore(NoPromotion):
             if proposal is not None:
                 add_budget_proposal(plan, files.data[INDEX], proposal, self.now())
             add_fixes(plan, self._fixes(files, changed), self.now())
+        add_merges(plan, [m for m in self._merges(files, changed) if nugget_name in
+                          (None, self._nugget_of(m.kept, files.data[m.kept]))],
+                   files, self.now())
         return plan
+
+    @staticmethod
+    def _merges(files: Files, changed: set[str]) -> list[Merge]:
+        """The near-duplicate merges, once the agent's own changes to MEMORY.md and to the
+        files merged are reviewed."""
+        if INDEX not in files.data or INDEX in changed:
+            return []
+        return merges(files, changed)
 
     @staticmethod
     def _fixes(files: Files, changed: set[str]) -> list[Fix]:
@@ -280,6 +296,19 @@ class ClaudeStore(NoPromotion):
         before, after = lines_of(reviewed) or [], lines_of(files.data[INDEX]) or []
         return merged_index(before, after, kept).encode("utf-8")
 
+    def _kept_merges(self, plan: Plan, kept: set[int], files: Files, changed: set[str]
+                     ) -> tuple[set[int], list[Merge]]:
+        """The plan's merges, and those kept; refused when one is no longer what the directory
+        offers (the same bytes, but the other file is now the newer)."""
+        offered = {m.kept: m for m in self._merges(files, changed)}
+        ours = [op for op in plan.operations if isinstance(op, RewriteOp)
+                and plan.change_for(op.id).type == "merge"]
+        if any(op.note_id not in offered or op.content != offered[op.note_id].text
+               for op in ours):
+            raise StalePlanError("the memory directory changed since this plan was made; "
+                                 "plan again")
+        return {op.id for op in ours}, [offered[op.note_id] for op in ours if op.id in kept]
+
     def exclusive(self) -> contextlib.AbstractContextManager[None]:
         return contextlib.nullcontext()
 
@@ -302,10 +331,13 @@ class ClaudeStore(NoPromotion):
         kept_fixes = {f.note_id: f for f in self._fixes(files, changed)}
         chosen = [kept_fixes[i] for op in plan.operations if op.id in kept
                   for i in operation_note_ids(op) if i in kept_fixes]
+        ours, merging = self._kept_merges(plan, kept, files, changed)
         hunks: dict[int, bool] = {}
         for op in plan.operations:
             name = operation_note_ids(op)[0]
-            if name.startswith(f"{INDEX}:"):  # a run of index lines the agent changed
+            if op.id in ours:
+                continue  # ours: a merge, chosen above
+            elif name.startswith(f"{INDEX}:"):  # a run of index lines the agent changed
                 hunks[int(name.split(":")[1])] = op.id in kept
             elif name in kept_fixes:
                 continue  # ours: a hygiene fix, chosen above
@@ -326,11 +358,20 @@ class ClaudeStore(NoPromotion):
             if merged != files.data[INDEX]:
                 rejected.append((INDEX, files.data[INDEX], merged))
         last = self.runs.revert(rejected) if rejected else None
-        if proposal is not None or chosen:
-            text = fixed(text_of(files.data[INDEX]), chosen)
+        for merge in merging:
+            last = self.runs.merge(merge, files.data[merge.kept], files.data[merge.removed])
+            reviewed[merge.kept] = sha(merge.text.encode())
+            reviewed.pop(merge.removed, None)
+        removed = {m.removed for m in merging}
+        # an entry for a file a merge removes is not added
+        chosen = [f for f in chosen if f.note_id.removeprefix(f"{INDEX}+") not in removed]
+        drop = {e.line for m in merging for e in m.index_lines}
+        if proposal is not None or chosen or drop:
+            text = fixed(text_of(files.data[INDEX]), chosen, drop)
             if proposal is not None:  # brought into the budget after the fixes
                 proposal = propose(text, set(files.data), self.now()) or None
-            last = self.runs.rewrite_index(files.data[INDEX], text, proposal, len(chosen))
+            last = self.runs.rewrite_index(files.data[INDEX], text, proposal, len(chosen),
+                                           len(merging))
             final = proposal.index_text if proposal else text
             reviewed[INDEX] = sha(final.encode())
             if proposal is not None:
@@ -388,9 +429,9 @@ class ClaudeStore(NoPromotion):
         done = self.runs.undo(entry)
         reviewed = self.seen.reviewed()
         name = entry.file_name or ""
+        left = None if entry.file_after is None else sha(entry.file_after.encode("utf-8"))
         if (reviewed is not None and not entry.summary.startswith(REVERT)
-                and entry.file_after is not None
-                and reviewed.files.get(name) == sha(entry.file_after.encode("utf-8"))):
+                and reviewed.files.get(name) == left):  # a file of ours removed: not there
             files = dict(reviewed.files)
             if entry.file_before is None:
                 files.pop(name, None)
