@@ -249,23 +249,28 @@ def _chat_caps(rows: list[_Row], config: BotConfig, active: set[int],
     return done
 
 
-def _ranks(words: list[frozenset[str]]) -> dict[str, int]:
-    """Each word's place, rarest first (ties by the word): the order prefixes are cut in."""
+def _ranks(words: list[frozenset[str]]) -> tuple[dict[str, int], int]:
+    """Each word's place, rarest first (ties by the word): the order prefixes are cut in; and
+    how many words only one row has (they come first)."""
     counts = Counter(chain.from_iterable(words))
     vocabulary = sorted(counts)
     vocabulary.sort(key=counts.__getitem__)  # stable: equal counts stay in word order
-    return dict(zip(vocabulary, range(len(vocabulary)), strict=True))
+    singles = sum(1 for n in counts.values() if n == 1)
+    return dict(zip(vocabulary, range(len(vocabulary)), strict=True)), singles
 
 
-def _prefix(words: frozenset[str], rank: Mapping[str, int], threshold: float) -> list[str]:
+def _prefix(words: frozenset[str], rank: Mapping[str, int], threshold: float,
+            singles: int = 0) -> list[str]:
     """The rarest words two sets at the threshold must share one of (prefix filtering). A
     Jaccard >= t needs an overlap of at least t * size words of each set, so two such sets
     share a word among the first size - overlap + 1 of each, in one order of all words. The
     overlap is taken a hair low, so that a score the float division rounds up to the threshold
-    is not missed."""
+    is not missed. A word only one row has (rank below `singles`) is shared with no other row:
+    left out."""
     size = len(words)
     overlap = max(0, math.ceil(threshold * size * (1 - 1e-9)))
-    return sorted(words, key=rank.__getitem__)[:size - overlap + 1]
+    ranked = sorted(words, key=rank.__getitem__)[:size - overlap + 1]
+    return [word for word in ranked if rank[word] >= singles]
 
 
 # A kept row as the index holds it: its place among the kept, its words, the row.
@@ -284,13 +289,13 @@ def consolidation_picks(rows: list[_Row], threshold: float, limit: int) -> list[
     ordered.sort(key=lambda r: (r.last_seen is not None, r.last_seen or ""), reverse=True)
     ordered.sort(key=lambda r: -r.confidence)
     words = [microclaw_tokens(r.note["content"]) for r in ordered]
-    rank = _ranks(words)
+    rank, singles = _ranks(words)
     index: dict[tuple[str, str], list[_Kept]] = defaultdict(list)  # (category, word) -> kept
     empty_kept: dict[str, _Row] = {}
     kept = 0
     picks: list[tuple[_Row, _Row, float]] = []
     for row, mine in zip(ordered, words, strict=True):
-        prefix = _prefix(mine, rank, threshold)
+        prefix = _prefix(mine, rank, threshold, singles)
         match = None
         if row.category != NEVER_DEDUPED:
             match = (_first_match(mine, prefix, index, row.category, threshold) if mine
