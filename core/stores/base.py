@@ -74,6 +74,17 @@ class StoreWords:
     maintained_elsewhere: str = ""
     # What the console asks for when a note is restored into a file (capability "restore")
     restore_prompt: str = ""
+    # The review's header: what a plan of the whole memory covered ("{notes}": how many it
+    # inspected; "": "<n> notes inspected."), and what a capped plan covered ("{notes}",
+    # "{limit}": the cap; "": the system never caps its plan, and the review offers no cap)
+    plan_scope: str = ""
+    plan_cap: str = ""
+    # The sidebar: what the notes of kind "fact" are called beside each nugget's counts
+    # ("fact"; "": none counted), and what a note's hits count, the histogram's label and the
+    # line under it ("{count}" notes at "{threshold}" or more); "": no such count, none drawn
+    fact_label: str = ""
+    hits_label: str = ""
+    hits_line: str = ""
 
 
 @dataclass(frozen=True)

@@ -131,8 +131,10 @@ class MainScreen(Screen[None]):
         yield Static(join(line(self.memory.words.system, "bold"), "  ", line(home)), id="title-bar")
         with Horizontal():
             with Vertical(id="sidebar"):
-                yield NuggetList(id="nuggets")
-                yield OverviewPanel(id="overview")
+                words = self.memory.words
+                yield NuggetList(fact_label=words.fact_label, id="nuggets")
+                yield OverviewPanel(hits_label=words.hits_label, hits_line=words.hits_line,
+                                    id="overview")
             with Vertical(id="content"):
                 yield Input(placeholder="/ filter by title, content or tags", id="filter")
                 yield Static("", id="problem")

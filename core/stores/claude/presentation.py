@@ -16,6 +16,8 @@ WORDS = StoreWords(
     promotion_label="nothing (the agent writes MEMORY.md itself)",
     promotion_rule="(the agent's own memory: nothing is promoted) {threshold}",
     archive_effect="nothing yet: topic files are never deleted here",
+    plan_scope="The directory against its last review: {notes} read; what the agent changed "
+               "since, file by file.",
 )
 
 
