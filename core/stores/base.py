@@ -42,7 +42,8 @@ from core.review.contradictions import TopicRules
 # "restore": some notes go back into a file the operator picks (`Restoring`);
 # "marks": the operator's marks on notes, kept beside the journal (core/review/marks.py);
 # "rules": review rules can be saved beside the journal (core/plans/review_rules.py);
-# "versions": the versions of each note the store has kept, listed by `log` (`KeepingVersions`).
+# "versions": the versions of each note the store has kept, listed by `log` and browsed in the
+# console (`KeepingVersions`).
 Capability = Literal["merge", "restore", "marks", "rules", "versions"]
 # Which changes of a plan to apply (op ids): a front end's rules and decisions (core/plans/).
 Chooser = Callable[[Plan], set[int]]
@@ -270,6 +271,9 @@ class KeepingVersions(Protocol):
 
     def kept_versions(self) -> list[KeptVersion]:
         """Every version kept, grouped by note, oldest first within a note; writes nothing."""
+
+    def version_text(self, version: KeptVersion) -> str | None:
+        """A kept version's text (None: its copy is missing or damaged); writes nothing."""
 
 
 class Store(Describing, Reading, Planning, Writing, Promoting, Protocol):

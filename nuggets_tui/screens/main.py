@@ -96,6 +96,9 @@ class MainScreen(Screen[None]):
                 tooltip="Mark the selected note reviewed or disputed, or clear its mark: our own "
                         "mark, never in the system's files (ctrl+z undoes it); where the system "
                         "keeps marks"),
+        Binding("V", "versions", "Versions", show=False, id="main.versions",
+                tooltip="The versions kept of the selected note, each with its text and its "
+                        "diff against the note now, read-only; where the system keeps them"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="main.clear",
                 tooltip="Clear the filter and go back to the table; while verdicts are "
                         "scored, stop scoring (v scores them)"),
@@ -142,6 +145,8 @@ class MainScreen(Screen[None]):
                 yield NoteTable(self.memory.note_columns, id="notes", secrets=secrets)
                 pane = NoteDetailPane(id="detail")
                 pane.secrets = secrets
+                if "versions" in self.memory.capabilities:
+                    pane.hint = "V: the versions kept of it, with diffs"
                 yield pane
         yield Busy()
         yield Footer()
@@ -483,7 +488,9 @@ class MainScreen(Screen[None]):
             return True if note is not None else None
         if action == "mark" and "marks" not in self.memory.capabilities:
             return False
-        if action == "mark":
+        if action == "versions" and "versions" not in self.memory.capabilities:
+            return False
+        if action in ("mark", "versions"):
             return True if note is not None else None
         if action in ("review", "promote", "undo", "history", "conflicts"):
             return True if self.shelf is not None else None
@@ -563,6 +570,13 @@ class MainScreen(Screen[None]):
         from .files import FilesScreen
 
         self.app.push_screen(FilesScreen(self.memory, self.nugget, self.current_note))
+
+    def action_versions(self) -> None:
+        from .versions import VersionsScreen
+
+        note = self.current_note
+        if note is not None and "versions" in self.memory.capabilities:
+            self.app.push_screen(VersionsScreen(self.memory, note))
 
     def action_history(self) -> None:
         self._open_history(None)

@@ -33,9 +33,10 @@ def _title(note: RawNote | None, fallback: str) -> Text:
 
 
 def detail_text(detail: NoteDetail, verdict: Verdict | None = None,
-                secret: str | None = None, remark: str | None = None) -> Text:
+                secret: str | None = None, remark: str | None = None, hint: str = "") -> Text:
     """`secret`: why the note holds one (masked), said under its title; `remark`: what was done
-    to it since a run of ours (another program's write), said there too."""
+    to it since a run of ours (another program's write), said there too; `hint`: a key the
+    screen offers for every note, said last there."""
     note = detail.note
     parts: list[Text | str | tuple[str, str]] = [
         line(fields.text(note, "title") or "(untitled)", style="bold"), "\n",
@@ -55,6 +56,8 @@ def detail_text(detail: NoteDetail, verdict: Verdict | None = None,
         parts.append("\n")
     if remark:
         parts += [line(remark, "yellow"), "\n"]
+    if hint:
+        parts += [line(hint, "dim"), "\n"]
     parts.append("\n")
     parts += [block(fields.text(note, "content") or "(no content)"), "\n\n"]
     parts += [("Tags  ", "bold"), line(", ".join(fields.tags(note)) or "none"), "\n\n"]
@@ -100,6 +103,7 @@ class NoteDetailPane(VerticalScroll):
 
     _shown: tuple[NoteDetail, Verdict | None, str | None] | None = None
     secrets: SecretMarks | None = None  # says why a note holds a secret, when given
+    hint = ""  # a key the screen offers for every note, under its title
 
     def show(self, detail: NoteDetail | None, empty: str = "Select a note to see it here.",
              verdict: Verdict | None = None, remark: str | None = None) -> None:
@@ -111,5 +115,5 @@ class NoteDetailPane(VerticalScroll):
             body.update(line(empty, "dim"))
         else:
             secret = self.secrets.reason(detail.note) if self.secrets is not None else None
-            body.update(detail_text(detail, verdict, secret, remark))
+            body.update(detail_text(detail, verdict, secret, remark, self.hint))
         self.scroll_home(animate=False)
