@@ -86,6 +86,9 @@ class StoreWords:
     fact_label: str = ""
     hits_label: str = ""
     hits_line: str = ""
+    # The review's archive change: where the archived note's text stays ("kept in the file";
+    # "": not said)
+    archived_text: str = ""
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,7 @@ class NoteColumn:
     priority: int  # when the table is narrow, the lowest priority goes first
     cell: Callable[[RawNote], str]
     right: bool = False
+    in_detail: bool = False  # also said whole in the detail pane (a value the table cuts)
 
 
 class Describing(Protocol):

@@ -145,6 +145,7 @@ class MainScreen(Screen[None]):
                 yield NoteTable(self.memory.note_columns, id="notes", secrets=secrets)
                 pane = NoteDetailPane(id="detail")
                 pane.secrets = secrets
+                pane.columns = self.memory.note_columns
                 if "versions" in self.memory.capabilities:
                     pane.hint = "V: the versions kept of it, with diffs"
                 yield pane

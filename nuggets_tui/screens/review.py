@@ -218,8 +218,9 @@ def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | Non
     return join(*parts)
 
 
-def change_text(view: ChangeView, kept: bool) -> Text:
-    """The pane of one change: what it does and only that."""
+def change_text(view: ChangeView, kept: bool, archived_text: str = "") -> Text:
+    """The pane of one change: what it does and only that (`archived_text`: where an archived
+    note's text stays, in the store's words)."""
     op, notes = view.op, view.notes
     parts: list[Text | str | tuple[str, str]] = [
         ("Kept: applying writes this change.\n\n" if kept else
@@ -227,7 +228,8 @@ def change_text(view: ChangeView, kept: bool) -> Text:
     ]
     if op.type == "hide":
         parts += ["Archives ", heading(notes[0]), "\n", ("  hidden: ", "bold"), "false → true\n",
-                  ("  its text, kept in the file:\n", "dim"), _content(notes[0])]
+                  line(f"  its text, {archived_text}:" if archived_text else "  its text:",
+                       "dim"), "\n", _content(notes[0])]
     elif op.type == "rewrite":
         parts += ["Rewrites the content of ", heading(notes[0]), "\n"]
         parts += [part for tag, text in view.content[:MAX_DIFF_LINES]
@@ -641,7 +643,8 @@ class ReviewScreen(Screen[bool]):
         if decided is not None:
             title = join(title, line(f"{RULE_WORDS[decided.action].capitalize()} by the review "
                                      f"rule “{decided.rule}”.", "italic"), "\n")
-        view.show(join(title, change_text(change_view(op, self._before), row.op_id in self.kept),
+        view.show(join(title, change_text(change_view(op, self._before), row.op_id in self.kept,
+                                           self.memory.words.archived_text),
                        side_file_text(self.memory, self.plan, op)))
 
     # -- keeping and rejecting ----------------------------------------------------------------

@@ -18,6 +18,7 @@ WORDS = StoreWords(
     archive_effect="nothing yet: topic files are never deleted here",
     plan_scope="The directory against its last review: {notes} read; what the agent changed "
                "since, file by file.",
+    archived_text="kept in our record of what was seen (u brings the file back)",
 )
 
 
@@ -41,9 +42,9 @@ def hook(note: RawNote) -> str:
 
 COLUMNS: tuple[NoteColumn, ...] = (
     NoteColumn("Type", 10, 5, lambda note: str(note.get("type") or "")),
-    NoteColumn("Hook", 28, 2, hook),
+    NoteColumn("Hook", 28, 2, hook, in_detail=True),
     NoteColumn("Size", 7, 3, size, right=True),
-    NoteColumn("Flags", 24, 4, flags),
+    NoteColumn("Flags", 24, 4, flags, in_detail=True),
 )
 
 

@@ -27,6 +27,7 @@ WORDS = StoreWords(
     fact_label="fact",
     hits_label="Recalls",
     hits_line="{count} recalled {threshold}+ times",
+    archived_text="kept in the file",
 )
 
 COLUMNS: tuple[NoteColumn, ...] = (
