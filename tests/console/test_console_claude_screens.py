@@ -97,3 +97,19 @@ def test_nuggets_archive_change_reads_as_before() -> None:
     view = ChangeView(op=HideOp(id=1, note_id="n1"), notes=(note,))
     text: Text = change_text(view, True, NUGGETS.archived_text)
     assert "  its text, kept in the file:\n" in text.plain
+
+
+async def test_the_run_history_shows_the_file_a_run_wrote_and_its_diff(tmp_path: Path) -> None:
+    directory = materialize_claude_demo(tmp_path / "demo-claude" / "memory", NOW)
+    memory = ClaudeStore(directory, fixed_clock(NOW))
+    memory.unhide(["reference_dashboards.md"])
+    app = NuggetsApp(memory)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("l")
+        await settle(pilot, app, pause=0.1)
+        shown = str(app.screen.query_one("#run-diff #diff-body").render())
+        assert "graph" not in shown
+        assert "Created reference_dashboards.md." in shown
+        text = (directory / "reference_dashboards.md").read_text()
+        assert all(f"  + {row}" in shown for row in text.splitlines() if row.strip())
