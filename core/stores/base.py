@@ -89,6 +89,9 @@ class StoreWords:
     # The review's archive change: where the archived note's text stays ("kept in the file";
     # "": not said)
     archived_text: str = ""
+    # Why archiving a note by hand is not offered ("": it is): the console says it for x
+    # instead of asking
+    archive_refused: str = ""
 
 
 @dataclass(frozen=True)

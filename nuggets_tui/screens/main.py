@@ -738,6 +738,10 @@ class MainScreen(Screen[None]):
         note = self.current_note
         if note is None or fields.hidden(note):
             return
+        if self.memory.words.archive_refused:  # said before a dialog that would only fail
+            notify(self, self.memory.words.archive_refused, title="Not offered",
+                   timeout=4)
+            return
         title = fields.text(note, "title") or note["id"]
         body = join("Archive “", line(title), "” (", line(note["id"]), ")?\n\nIt leaves the "
                     "table (h shows archived notes); ", line(self.memory.words.archive_effect),

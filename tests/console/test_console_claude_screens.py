@@ -21,6 +21,7 @@ from core.stores.claude.store import ClaudeStore
 from core.stores.nuggets.presentation import WORDS as NUGGETS
 from nuggets_tui.app import NuggetsApp
 from nuggets_tui.screens.conflicts import NO_GROUPS, ConflictsScreen
+from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.screens.promote import PromoteScreen
 from nuggets_tui.screens.review import ReviewScreen, change_text
 from nuggets_tui.widgets.note_table import NoteTable
@@ -113,3 +114,13 @@ async def test_the_run_history_shows_the_file_a_run_wrote_and_its_diff(tmp_path:
         assert "Created reference_dashboards.md." in shown
         text = (directory / "reference_dashboards.md").read_text()
         assert all(f"  + {row}" in shown for row in text.splitlines() if row.strip())
+
+
+async def test_x_says_why_nothing_is_archived_by_hand_instead_of_asking(app: NuggetsApp) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("x")
+        await settle(pilot, app)
+        assert isinstance(app.screen, MainScreen)  # no dialog that could only fail
+        said = [n.message for n in app._notifications]
+        assert any("deleted only by the agent" in message for message in said)

@@ -19,6 +19,8 @@ WORDS = StoreWords(
     plan_scope="The directory against its last review: {notes} read; what the agent changed "
                "since, file by file.",
     archived_text="kept in our record of what was seen (u brings the file back)",
+    archive_refused="Topic files are deleted only by the agent: nothing is archived by hand "
+                    "here (u puts back a file it deleted).",
 )
 
 
