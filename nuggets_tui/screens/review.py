@@ -195,8 +195,10 @@ def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | Non
     the last plan did not hold; `words`: the store's."""
     result = plan.result
     scope = "all nuggets" if nugget is None else f"nugget {nugget}"
-    figures = (f"{result.rewritten:,} rewritten · {result.merged:,} merged · "
-               f"{result.hidden:,} archived · {result.tagged:,} tagged · {result.linked:,} linked")
+    counts = {"rewrite": result.rewritten, "merge": result.merged, "hide": result.hidden,
+              "tag": result.tagged, "link": result.linked}
+    figures = " · ".join(f"{count:,} {DONE_WORDS[kind]}" for kind, count in counts.items()
+                         if not words.change_kinds or kind in words.change_kinds)
     total = len(plan.operations)
     parts: list[Text | str | tuple[str, str]] = [
         ("Dry run", "bold"), " of the ", line(words.pass_label), " on ", line(scope), "\n",

@@ -19,7 +19,7 @@ from core.stores.microclaw.presentation import WORDS as MICROCLAW
 from core.stores.nuggets.presentation import WORDS as NUGGETS
 from core.stores.purifier.presentation import WORDS as PURIFIER
 from nuggets_tui.app import NuggetsApp
-from nuggets_tui.screens.review import ReviewScreen, cap_text
+from nuggets_tui.screens.review import ReviewScreen, cap_text, counts_text
 from tests.support.console_support import demo_home, make_app, settle
 
 NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
@@ -94,3 +94,13 @@ async def test_claude_review_header_at_80_columns(claude_app: NuggetsApp) -> Non
         header = str(claude_app.screen.query_one("#review-counts").render())
         assert "The directory against its last review" in header
         assert "Whole graph" not in header and "Capped" not in header
+
+
+def figures(words: StoreWords) -> str:
+    return counts_text(plan(True), set(), None, words=words).plain.splitlines()[2]
+
+
+def test_the_header_counts_only_the_kinds_of_change_a_store_plans() -> None:
+    assert figures(NUGGETS) == "0 rewritten · 0 merged · 0 archived · 0 tagged · 0 linked"
+    assert figures(CLAUDE) == "0 rewritten · 0 archived"
+    assert "merged" not in figures(PURIFIER) and "linked" not in figures(PURIFIER)

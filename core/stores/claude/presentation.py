@@ -16,6 +16,7 @@ WORDS = StoreWords(
     promotion_label="nothing (the agent writes MEMORY.md itself)",
     promotion_rule="(the agent's own memory: nothing is promoted) {threshold}",
     archive_effect="nothing yet: topic files are never deleted here",
+    change_kinds=("rewrite", "hide"),
     plan_scope="The directory against its last review: {notes} read; what the agent changed "
                "since, file by file.",
     archived_text="kept in our record of what was seen (u brings the file back)",
