@@ -39,6 +39,7 @@ def key_sections() -> list[tuple[str, list[tuple[str, str]]]]:
     from .screens.promote import PromoteScreen
     from .screens.review import ReviewScreen
     from .screens.rules import RulesScreen
+    from .screens.versions import VersionsScreen
 
     return [
         ("Everywhere", _rows(NuggetsApp.BINDINGS) + MOVE),
@@ -50,6 +51,7 @@ def key_sections() -> list[tuple[str, list[tuple[str, str]]]]:
         ("Run history (l)", _rows(HistoryScreen.BINDINGS)),
         ("Memory files (f)", _rows(FilesScreen.BINDINGS)),
         ("Contradictions (c)", _rows(ConflictsScreen.BINDINGS)),
+        ("Kept versions (V)", _rows(VersionsScreen.BINDINGS)),
     ]
 
 

@@ -42,7 +42,8 @@ from core.review.contradictions import TopicRules
 # "restore": some notes go back into a file the operator picks (`Restoring`);
 # "marks": the operator's marks on notes, kept beside the journal (core/review/marks.py);
 # "rules": review rules can be saved beside the journal (core/plans/review_rules.py);
-# "versions": the versions of each note the store has kept, listed by `log` (`KeepingVersions`).
+# "versions": the versions of each note the store has kept, listed by `log` and browsed in the
+# console (`KeepingVersions`).
 Capability = Literal["merge", "restore", "marks", "rules", "versions"]
 # Which changes of a plan to apply (op ids): a front end's rules and decisions (core/plans/).
 Chooser = Callable[[Plan], set[int]]
@@ -74,6 +75,26 @@ class StoreWords:
     maintained_elsewhere: str = ""
     # What the console asks for when a note is restored into a file (capability "restore")
     restore_prompt: str = ""
+    # The review's header: what a plan of the whole memory covered ("{notes}": how many it
+    # inspected; "": "<n> notes inspected."), and what a capped plan covered ("{notes}",
+    # "{limit}": the cap; "": the system never caps its plan, and the review offers no cap)
+    plan_scope: str = ""
+    plan_cap: str = ""
+    # The sidebar: what the notes of kind "fact" are called beside each nugget's counts
+    # ("fact"; "": none counted), and what a note's hits count, the histogram's label and the
+    # line under it ("{count}" notes at "{threshold}" or more); "": no such count, none drawn
+    fact_label: str = ""
+    hits_label: str = ""
+    hits_line: str = ""
+    # The review's archive change: where the archived note's text stays ("kept in the file";
+    # "": not said)
+    archived_text: str = ""
+    # Why archiving a note by hand is not offered ("": it is): the console says it for x
+    # instead of asking
+    archive_refused: str = ""
+    # The kinds of change its plans hold ("rewrite", "merge", "hide", "tag", "link"), which
+    # the review counts in its header (empty: every kind)
+    change_kinds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -94,6 +115,7 @@ class NoteColumn:
     priority: int  # when the table is narrow, the lowest priority goes first
     cell: Callable[[RawNote], str]
     right: bool = False
+    in_detail: bool = False  # also said whole in the detail pane (a value the table cuts)
 
 
 class Describing(Protocol):
@@ -259,6 +281,9 @@ class KeepingVersions(Protocol):
 
     def kept_versions(self) -> list[KeptVersion]:
         """Every version kept, grouped by note, oldest first within a note; writes nothing."""
+
+    def version_text(self, version: KeptVersion) -> str | None:
+        """A kept version's text (None: its copy is missing or damaged); writes nothing."""
 
 
 class Store(Describing, Reading, Planning, Writing, Promoting, Protocol):

@@ -20,9 +20,10 @@ from core.journal.aftermath import Aftermath
 from core.journal.entries import JournalHeader, journal_dir
 from core.journal.history import undone_by
 from core.models import JournalEntry
+from core.notes.diff import content_lines
 
-from ..safe import counted, join, line, notify, shown_path
-from ..widgets.diff_view import DiffView, heading, note_diff_text
+from ..safe import counted, join, line, more_lines, notify, shown_path
+from ..widgets.diff_view import MAX_DIFF_LINES, DiffView, diff_line, heading, note_diff_text
 from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
 
@@ -59,6 +60,23 @@ class Runs(RowRenderer[JournalHeader]):
         return "virtual-table--dim" if row.run_id in self.undone else None
 
 
+def file_diff(entry: JournalEntry) -> list[Text | str | tuple[str, str]]:
+    """A run that wrote one file instead of notes (MEMORY.md, a memory directory's file): which,
+    and its diff, before → after."""
+    if not entry.file_name:
+        return []
+    done = ("Removed " if entry.file_after is None else
+            "Created " if entry.file_before is None else "Wrote ")
+    changes = content_lines(entry.file_before or "", entry.file_after or "")
+    parts: list[Text | str | tuple[str, str]] = [done, line(shown_path(entry.file_name), "bold"),
+                                                 ".\n" if changes else " (no line changed).\n"]
+    for tag, text in changes[:MAX_DIFF_LINES]:
+        parts += [diff_line(tag, text), "\n"]
+    if len(changes) > MAX_DIFF_LINES:
+        parts.append(more_lines(len(changes) - MAX_DIFF_LINES))
+    return parts
+
+
 def run_text(entry: JournalEntry, state: str, since: Aftermath | None = None) -> Text:
     """What one run changed: its summary, what was done to its notes since, a reflection's
     changes, and each note's diff."""
@@ -67,7 +85,8 @@ def run_text(entry: JournalEntry, state: str, since: Aftermath | None = None) ->
         line(entry.at), "  ", line(state, "dim"), "\n", line(entry.summary or entry.kind), "\n",
         join(line(since.line, "yellow"), "\n") if since else "",
         f"{counted(len(entry.after), 'note')} written.\n" if entry.after
-        else "No note of the graph was written.\n",
+        else "" if entry.file_name else "No note was written.\n",
+        *file_diff(entry),
     ]
     changes = entry.result.changes if entry.result else []
     if changes:

@@ -96,6 +96,9 @@ class MainScreen(Screen[None]):
                 tooltip="Mark the selected note reviewed or disputed, or clear its mark: our own "
                         "mark, never in the system's files (ctrl+z undoes it); where the system "
                         "keeps marks"),
+        Binding("V", "versions", "Versions", show=False, id="main.versions",
+                tooltip="The versions kept of the selected note, each with its text and its "
+                        "diff against the note now, read-only; where the system keeps them"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="main.clear",
                 tooltip="Clear the filter and go back to the table; while verdicts are "
                         "scored, stop scoring (v scores them)"),
@@ -131,8 +134,10 @@ class MainScreen(Screen[None]):
         yield Static(join(line(self.memory.words.system, "bold"), "  ", line(home)), id="title-bar")
         with Horizontal():
             with Vertical(id="sidebar"):
-                yield NuggetList(id="nuggets")
-                yield OverviewPanel(id="overview")
+                words = self.memory.words
+                yield NuggetList(fact_label=words.fact_label, id="nuggets")
+                yield OverviewPanel(hits_label=words.hits_label, hits_line=words.hits_line,
+                                    id="overview")
             with Vertical(id="content"):
                 yield Input(placeholder="/ filter by title, content or tags", id="filter")
                 yield Static("", id="problem")
@@ -140,6 +145,9 @@ class MainScreen(Screen[None]):
                 yield NoteTable(self.memory.note_columns, id="notes", secrets=secrets)
                 pane = NoteDetailPane(id="detail")
                 pane.secrets = secrets
+                pane.columns = self.memory.note_columns
+                if "versions" in self.memory.capabilities:
+                    pane.hint = "V: the versions kept of it, with diffs"
                 yield pane
         yield Busy()
         yield Footer()
@@ -481,7 +489,9 @@ class MainScreen(Screen[None]):
             return True if note is not None else None
         if action == "mark" and "marks" not in self.memory.capabilities:
             return False
-        if action == "mark":
+        if action == "versions" and "versions" not in self.memory.capabilities:
+            return False
+        if action in ("mark", "versions"):
             return True if note is not None else None
         if action in ("review", "promote", "undo", "history", "conflicts"):
             return True if self.shelf is not None else None
@@ -561,6 +571,13 @@ class MainScreen(Screen[None]):
         from .files import FilesScreen
 
         self.app.push_screen(FilesScreen(self.memory, self.nugget, self.current_note))
+
+    def action_versions(self) -> None:
+        from .versions import VersionsScreen
+
+        note = self.current_note
+        if note is not None and "versions" in self.memory.capabilities:
+            self.app.push_screen(VersionsScreen(self.memory, note))
 
     def action_history(self) -> None:
         self._open_history(None)
@@ -720,6 +737,10 @@ class MainScreen(Screen[None]):
     def action_archive(self) -> None:
         note = self.current_note
         if note is None or fields.hidden(note):
+            return
+        if self.memory.words.archive_refused:  # said before a dialog that would only fail
+            notify(self, self.memory.words.archive_refused, title="Not offered",
+                   timeout=4)
             return
         title = fields.text(note, "title") or note["id"]
         body = join("Archive “", line(title), "” (", line(note["id"]), ")?\n\nIt leaves the "

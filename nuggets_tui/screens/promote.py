@@ -133,13 +133,18 @@ def held_text(row: Entry, name: str = "MEMORY.md") -> Text:
     return join(head, ("It would write:\n", "bold"), block(row.text), "\n\n")
 
 
+REFUSED_EMPTY = "Nothing is promoted here: see why above."
+
+
 def summary_text(plan: PromotionPlan, words: StoreWords) -> Text:
     qualifying = join(f"{counted(plan.qualifying, 'note')} ",
                       line(words.promotion_rule.format(threshold=plan.threshold)))
     if plan.refused and not (plan.entries or plan.blocked or plan.dropped):
+        # a store that promotes nothing has no rule to count by: no "0 notes" line
         return join(Text("Nothing can be written", style="bold"), ": ",
-                    *(part for refused in plan.refused for part in (line(refused), "\n")),
-                    qualifying, ".")
+                    *(part for i, refused in enumerate(plan.refused)
+                      for part in ("\n" if i else "", line(refused))),
+                    *(("\n", qualifying, ".") if plan.qualifying else ()))
     if not plan.directory_exists:
         folder = shown_path(plan.path.rsplit("/", 1)[0])
         name = plan.path.rsplit("/", 1)[-1]
@@ -266,6 +271,8 @@ class PromoteScreen(Screen[bool]):
         summary = summary_text(plan, self.memory.words)
         self.query_one("#promote-summary", Static).update(summary)
         table = self.query_one("#entries", VirtualTable)
+        if plan.refused and not plan.entries:
+            table.empty_text = REFUSED_EMPTY
         current = EntryRows().key(table.current) if table.current is not None else None
         table.set_rows(rows_of(plan), keep_key=current)
         self._show_diff(table.current)

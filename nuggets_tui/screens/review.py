@@ -36,6 +36,7 @@ from core.plans.review_state import (
 )
 from core.reflection.pass_state import PassCancelled
 from core.reflection.select_phase import MAX_LIMIT
+from core.stores.base import StoreWords
 
 from ..safe import block, counted, join, line, more_lines, notify, shown_path
 from ..widgets.busy import Busy
@@ -179,29 +180,29 @@ def kept_by_kind(plan: Plan, kept: set[int]) -> str:
                       if counts[kind])
 
 
-def cap_text(plan: Plan) -> Text:
-    inspected = plan.result.inspected
-    if plan.uncapped:
-        return Text(f"Whole graph, no cap: {counted(inspected, 'note')} inspected; merges and "
-                    "links unbounded.")
-    return Text(f"Capped: {counted(inspected, 'note')} inspected; merges and links count "
-                f"separately, up to {plan.limit or MAX_LIMIT:,} each.")
+def cap_text(plan: Plan, words: StoreWords) -> Text:
+    """What the plan covered, in the store's words (docs/STORES.md, `plan_scope`)."""
+    notes = counted(plan.result.inspected, "note")
+    if words.plan_cap and not plan.uncapped:
+        return line(words.plan_cap.format(notes=notes, limit=f"{plan.limit or MAX_LIMIT:,}"))
+    return line((words.plan_scope or "{notes} inspected.").format(notes=notes))
 
 
 def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | None = None,
                 query: str = "", stale: bool = False, grouping: str = "kind",
-                source_label: str = "graph file", pass_label: str = "reflection pass",
-                new: int = 0, new_only: bool = False) -> Text:
+                *, words: StoreWords, new: int = 0, new_only: bool = False) -> Text:
     """`shown`: how many changes a search finds (None: no search); `new`: how many changes
-    the last plan did not hold."""
+    the last plan did not hold; `words`: the store's."""
     result = plan.result
     scope = "all nuggets" if nugget is None else f"nugget {nugget}"
-    figures = (f"{result.rewritten:,} rewritten · {result.merged:,} merged · "
-               f"{result.hidden:,} archived · {result.tagged:,} tagged · {result.linked:,} linked")
+    counts = {"rewrite": result.rewritten, "merge": result.merged, "hide": result.hidden,
+              "tag": result.tagged, "link": result.linked}
+    figures = " · ".join(f"{count:,} {DONE_WORDS[kind]}" for kind, count in counts.items()
+                         if not words.change_kinds or kind in words.change_kinds)
     total = len(plan.operations)
     parts: list[Text | str | tuple[str, str]] = [
-        ("Dry run", "bold"), " of the ", line(pass_label), " on ", line(scope), "\n",
-        cap_text(plan),
+        ("Dry run", "bold"), " of the ", line(words.pass_label), " on ", line(scope), "\n",
+        cap_text(plan, words),
         "\n",
         figures, "\n", (f"Keeping {len(kept):,} of {counted(total, 'change')}", "bold"),
         " · by ", line(grouping), " · nothing is written until you apply.",
@@ -214,13 +215,14 @@ def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | Non
         parts += ["\n", (f"{counted(shown, 'change')} match “", "bold"), line(query, "bold"),
                   ("”", "bold"), ": + and - keep or reject just those; escape clears the search."]
     if stale:
-        parts += ["\n", line(f"Stale: the {source_label} changed on disk since this plan. "
+        parts += ["\n", line(f"Stale: the {words.source_label} changed on disk since this plan. "
                               "Press r to plan again (your rejections carry over).", "bold red")]
     return join(*parts)
 
 
-def change_text(view: ChangeView, kept: bool) -> Text:
-    """The pane of one change: what it does and only that."""
+def change_text(view: ChangeView, kept: bool, archived_text: str = "") -> Text:
+    """The pane of one change: what it does and only that (`archived_text`: where an archived
+    note's text stays, in the store's words)."""
     op, notes = view.op, view.notes
     parts: list[Text | str | tuple[str, str]] = [
         ("Kept: applying writes this change.\n\n" if kept else
@@ -228,7 +230,8 @@ def change_text(view: ChangeView, kept: bool) -> Text:
     ]
     if op.type == "hide":
         parts += ["Archives ", heading(notes[0]), "\n", ("  hidden: ", "bold"), "false → true\n",
-                  ("  its text, kept in the file:\n", "dim"), _content(notes[0])]
+                  line(f"  its text, {archived_text}:" if archived_text else "  its text:",
+                       "dim"), "\n", _content(notes[0])]
     elif op.type == "rewrite":
         parts += ["Rewrites the content of ", heading(notes[0]), "\n"]
         parts += [part for tag, text in view.content[:MAX_DIFF_LINES]
@@ -565,9 +568,8 @@ class ReviewScreen(Screen[bool]):
         if self.plan is not None:
             shown = len(self._shown_ids()) if self.query_text.strip() else None
             text = counts_text(self.plan, self.kept, self.nugget, shown, self.query_text,
-                               self.stale, self.grouping, self.memory.words.source_label,
-                               self.memory.words.pass_label, len(self.rows.new),
-                               self.new_only)
+                               self.stale, self.grouping, words=self.memory.words,
+                               new=len(self.rows.new), new_only=self.new_only)
             self.query_one("#review-counts", Static).update(join(text, self._rules_text()))
 
     def _rules_text(self) -> Text:
@@ -643,7 +645,8 @@ class ReviewScreen(Screen[bool]):
         if decided is not None:
             title = join(title, line(f"{RULE_WORDS[decided.action].capitalize()} by the review "
                                      f"rule “{decided.rule}”.", "italic"), "\n")
-        view.show(join(title, change_text(change_view(op, self._before), row.op_id in self.kept),
+        view.show(join(title, change_text(change_view(op, self._before), row.op_id in self.kept,
+                                           self.memory.words.archived_text),
                        side_file_text(self.memory, self.plan, op)))
 
     # -- keeping and rejecting ----------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -11,6 +13,7 @@ from core.browse.shelf import NoteDetail
 from core.models import RawNote
 from core.notes import fields
 from core.review.verdicts import Verdict
+from core.stores.base import NoteColumn
 
 from ..safe import block, join, line
 from .absorbed import absorbed_by
@@ -33,9 +36,12 @@ def _title(note: RawNote | None, fallback: str) -> Text:
 
 
 def detail_text(detail: NoteDetail, verdict: Verdict | None = None,
-                secret: str | None = None, remark: str | None = None) -> Text:
+                secret: str | None = None, remark: str | None = None, hint: str = "",
+                columns: Sequence[NoteColumn] = ()) -> Text:
     """`secret`: why the note holds one (masked), said under its title; `remark`: what was done
-    to it since a run of ours (another program's write), said there too."""
+    to it since a run of ours (another program's write), said there too; `hint`: a key the
+    screen offers for every note, said last there; `columns`: the store's columns said whole
+    above the content."""
     note = detail.note
     parts: list[Text | str | tuple[str, str]] = [
         line(fields.text(note, "title") or "(untitled)", style="bold"), "\n",
@@ -55,7 +61,15 @@ def detail_text(detail: NoteDetail, verdict: Verdict | None = None,
         parts.append("\n")
     if remark:
         parts += [line(remark, "yellow"), "\n"]
+    if hint:
+        parts += [line(hint, "dim"), "\n"]
     parts.append("\n")
+    said = [(c.label, c.cell(note)) for c in columns if c.in_detail]
+    for label, value in said:
+        if value:
+            parts += [line(f"{label}  ", "bold"), line(value), "\n"]
+    if any(value for _label, value in said):
+        parts.append("\n")
     parts += [block(fields.text(note, "content") or "(no content)"), "\n\n"]
     parts += [("Tags  ", "bold"), line(", ".join(fields.tags(note)) or "none"), "\n\n"]
     parts += _links(detail)
@@ -100,6 +114,8 @@ class NoteDetailPane(VerticalScroll):
 
     _shown: tuple[NoteDetail, Verdict | None, str | None] | None = None
     secrets: SecretMarks | None = None  # says why a note holds a secret, when given
+    hint = ""  # a key the screen offers for every note, under its title
+    columns: Sequence[NoteColumn] = ()  # the store's, those `in_detail` said above the content
 
     def show(self, detail: NoteDetail | None, empty: str = "Select a note to see it here.",
              verdict: Verdict | None = None, remark: str | None = None) -> None:
@@ -111,5 +127,5 @@ class NoteDetailPane(VerticalScroll):
             body.update(line(empty, "dim"))
         else:
             secret = self.secrets.reason(detail.note) if self.secrets is not None else None
-            body.update(detail_text(detail, verdict, secret, remark))
+            body.update(detail_text(detail, verdict, secret, remark, self.hint, self.columns))
         self.scroll_home(animate=False)

@@ -13,26 +13,33 @@ from ..safe import counted, line
 ALL = None
 
 
-def _prompt(name: Text, notes: int, hidden: int, facts: int) -> Text:
-    """Two lines: the name with its visible notes, then archived and facts."""
+def _prompt(name: Text, notes: int, hidden: int, facts: int, fact_label: str) -> Text:
+    """Two lines: the name with its visible notes, then archived and facts (`fact_label`: the
+    store's word for them, "": not counted)."""
+    second = counted(hidden, "archived", "archived")
+    if fact_label:
+        second += " · " + counted(facts, fact_label)
     return Text.assemble(name, ("  " + counted(notes - hidden, "note"), "bold"),
-                         ("\n" + counted(hidden, "archived", "archived") + " · "
-                          + counted(facts, "fact"), "dim"))
+                         "\n", line(second, "dim"))
 
 
 class NuggetList(OptionList):
     """Options: "all" then each nugget; `names[i]` is the nugget of option i (None for all)."""
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, fact_label: str = "", id: str | None = None) -> None:
         super().__init__(id=id)
         self.names: list[str | None] = []
+        self.fact_label = fact_label
 
     def show(self, nuggets: list[NuggetSummary], selected: str | None) -> None:
         names: list[str | None] = [ALL, *(n.name for n in nuggets)]
-        total = [sum(getattr(n, f) for n in nuggets) for f in ("notes", "hidden", "facts")]
-        options = [Option(_prompt(Text("all nuggets", style="bold"), *total))]
+        notes, hidden, facts = (sum(getattr(n, f) for n in nuggets)
+                                for f in ("notes", "hidden", "facts"))
+        options = [Option(_prompt(Text("all nuggets", style="bold"), notes, hidden, facts,
+                                  self.fact_label))]
         options += [
-            Option(_prompt(line(n.name, style="bold"), n.notes, n.hidden, n.facts))
+            Option(_prompt(line(n.name, style="bold"), n.notes, n.hidden, n.facts,
+                           self.fact_label))
             for n in nuggets
         ]
         if names == self.names and self.option_count == len(options):

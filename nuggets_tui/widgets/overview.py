@@ -1,5 +1,5 @@
 """A small picture of the memory: notes per nugget, archived share, and how often notes are
-recalled."""
+recalled (in the store's words; not drawn for a store that keeps no such count)."""
 
 from __future__ import annotations
 
@@ -52,14 +52,23 @@ class OverviewPanel(Vertical):
     """
     shown: Overview | None = None
 
+    def __init__(self, *, hits_label: str = "", hits_line: str = "",
+                 id: str | None = None) -> None:
+        """`hits_label`, `hits_line`: the store's words for its notes' hits ("": none)."""
+        super().__init__(id=id)
+        self.hits_label = hits_label
+        self.hits_line = hits_line
+
     def compose(self) -> ComposeResult:
         yield Label("Notes per nugget")
         yield Static("", id="overview-bars")
         yield Label("Archived", id="overview-archived-label")
         yield ProgressBar(total=1, show_eta=False, id="overview-archived")
-        yield Label(f"Recalls 0 → {HITS_BUCKETS - 1}+", id="overview-hits-label")
-        yield Sparkline([0] * HITS_BUCKETS, id="overview-hits")
-        yield Static("", id="overview-promotable")
+        if self.hits_label:
+            yield Label(line(f"{self.hits_label} 0 → {HITS_BUCKETS - 1}+"),
+                        id="overview-hits-label")
+            yield Sparkline([0] * HITS_BUCKETS, id="overview-hits")
+            yield Static("", id="overview-promotable")
 
     def show(self, overview: Overview) -> None:
         self.shown = overview
@@ -70,10 +79,10 @@ class OverviewPanel(Vertical):
         self.query_one("#overview-archived", ProgressBar).update(
             total=max(1, overview.notes), progress=overview.hidden
         )
-        self.query_one("#overview-hits", Sparkline).data = list(overview.hits)
-        self.query_one("#overview-promotable", Static).update(
-            f"{overview.promotable:,} recalled {DEFAULT_THRESHOLD}+ times"
-        )
+        if self.hits_label:
+            self.query_one("#overview-hits", Sparkline).data = list(overview.hits)
+            self.query_one("#overview-promotable", Static).update(line(self.hits_line.format(
+                count=f"{overview.promotable:,}", threshold=DEFAULT_THRESHOLD)))
 
     def on_resize(self) -> None:
         self._show_bars()

@@ -270,9 +270,11 @@ class VirtualTable(ScrollView, Generic[Row], can_focus=True):
             return self._strip(header, base + header_style)
         index = round(self.scroll_y) + y - 1
         if index >= len(self.rows):
-            if not self.rows and y == 1:
-                return self._strip(fit(line(self.empty_text), width),
-                                   base + self.get_component_rich_style("virtual-table--dim"))
+            if not self.rows:  # the empty sentence, wrapped: a narrow table says it whole
+                said = line(self.empty_text).wrap(self.app.console, max(1, width))
+                if y <= len(said):
+                    return self._strip(fit(said[y - 1], width),
+                                       base + self.get_component_rich_style("virtual-table--dim"))
             return Strip.blank(width, base)
         row = self.rows[index]
         renderer = self.renderer

@@ -16,7 +16,7 @@ from tests.support.cli_support import run
 def test_counts_have_separators_and_agree_with_their_noun() -> None:
     assert counted(1, "note") == "1 note" and counted(0, "note") == "0 notes"
     assert counted(98_100, "entry", "entries") == "98,100 entries"
-    shown = _prompt(Text("all"), 98_100, 1, 1).plain
+    shown = _prompt(Text("all"), 98_100, 1, 1, "fact").plain
     assert "98,099 notes" in shown and "1 fact" in shown and "1 facts" not in shown
     assert "k" not in shown.replace("all", "")
 

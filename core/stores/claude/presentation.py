@@ -20,6 +20,12 @@ WORDS = StoreWords(
     side_file_title="Other files",
     side_file_why="written with this change, each a journaled run of its own",
     side_files_sentence="With them it writes {names}, each a journaled run of its own. ",
+    change_kinds=("rewrite", "merge", "hide"),
+    plan_scope="The directory against its last review: {notes} read; what the agent changed "
+               "since, file by file.",
+    archived_text="kept in our record of what was seen (u brings the file back)",
+    archive_refused="Topic files are deleted only by the agent: nothing is archived by hand "
+                    "here (u puts back a file it deleted).",
 )
 
 
@@ -43,9 +49,9 @@ def hook(note: RawNote) -> str:
 
 COLUMNS: tuple[NoteColumn, ...] = (
     NoteColumn("Type", 10, 5, lambda note: str(note.get("type") or "")),
-    NoteColumn("Hook", 28, 2, hook),
+    NoteColumn("Hook", 28, 2, hook, in_detail=True),
     NoteColumn("Size", 7, 3, size, right=True),
-    NoteColumn("Flags", 24, 4, flags),
+    NoteColumn("Flags", 24, 4, flags, in_detail=True),
 )
 
 

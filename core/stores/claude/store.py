@@ -291,6 +291,10 @@ class ClaudeStore(NoPromotion):
         return [KeptVersion(name, v.at, self.seen.size(v.digest), v.digest)
                 for name, versions in sorted(self.seen.versions().items()) for v in versions]
 
+    def version_text(self, version: KeptVersion) -> str | None:
+        data = self.seen.blob(version.digest)
+        return None if data is None else text_of(data)
+
     def _merged_index(self, baseline: State, files: Files, kept: set[int]) -> bytes:
         reviewed = self.seen.blob(baseline.files[INDEX]) or b""
         before, after = lines_of(reviewed) or [], lines_of(files.data[INDEX]) or []

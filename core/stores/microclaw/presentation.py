@@ -17,6 +17,8 @@ WORDS = StoreWords(
     promotion_label="AGENTS.md",
     promotion_rule="with confidence {threshold}% or more",
     archive_effect="the bot leaves archived rows out of its prompt",
+    plan_scope="Every active memory under the bot's rules: {notes} inspected.",
+    archived_text="kept in the file",
 )
 
 

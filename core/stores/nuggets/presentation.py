@@ -22,6 +22,12 @@ WORDS = StoreWords(
     side_file_why="the agent re-creates fact notes from it",
     side_files_sentence="With them it edits the facts of those fact notes in {names} (the agent "
                         "re-creates fact notes from them), in the same unit.",
+    plan_scope="Whole graph, no cap: {notes} inspected; merges and links unbounded.",
+    plan_cap="Capped: {notes} inspected; merges and links count separately, up to {limit} each.",
+    fact_label="fact",
+    hits_label="Recalls",
+    hits_line="{count} recalled {threshold}+ times",
+    archived_text="kept in the file",
 )
 
 COLUMNS: tuple[NoteColumn, ...] = (

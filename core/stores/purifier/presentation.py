@@ -26,6 +26,8 @@ WORDS = StoreWords(
     restore_prompt="The workspace's source file to put this candidate's text back into "
                    "(MEMORY.md, RTMEMORY.md, PROCEDURES.md, episodes/….md); the purifier "
                    "reads it on its next reconciliation.",
+    change_kinds=("rewrite", "hide"),
+    plan_scope="The purifier's next run, on a copy of the workspace: {notes} compared.",
 )
 
 
