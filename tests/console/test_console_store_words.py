@@ -102,5 +102,5 @@ def figures(words: StoreWords) -> str:
 
 def test_the_header_counts_only_the_kinds_of_change_a_store_plans() -> None:
     assert figures(NUGGETS) == "0 rewritten · 0 merged · 0 archived · 0 tagged · 0 linked"
-    assert figures(CLAUDE) == "0 rewritten · 0 archived"
+    assert figures(CLAUDE) == "0 rewritten · 0 merged · 0 archived"
     assert "merged" not in figures(PURIFIER) and "linked" not in figures(PURIFIER)
