@@ -351,7 +351,7 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
         _print_json({**result, "rules": _rules_json(choose)} if choose.by_rule else result)
         return
     _echo_lines(render.plan_text(plan, applied=do_apply, decided=choose.said,
-                                  pass_label=memory.words.pass_label))
+                                  words=memory.words))
     if do_apply:
         click.echo("")
         _echo(f"Applied as run {entry.run_id} (undo: nuggets undo {entry.run_id})"
@@ -654,7 +654,7 @@ def daily(obj: Context, hold: bool) -> None:
         applied = _applied(plan, entry)
         _record_plan(applied, entry)
         _leave_waiting(memory, choose)
-        say(f"Reflection: {render.result_summary(applied)}"
+        say(f"Reflection: {render.result_summary(applied, memory.words.change_kinds)}"
             + (f" (run {entry.run_id})" if entry else " (nothing to change)"))
         promotion, added = memory.promote_now()
         _record_promotion(promotion, added, memory.promotion_runs, daily=True)

@@ -22,12 +22,17 @@ from core.stores.base import KeptVersion, StoreWords
 
 from .words import budget_words, counted, shown_path
 
-COUNTS = (("inspected", "inspected"), ("rewritten", "rewritten"), ("merged", "merged"),
-          ("hidden", "archived"), ("tagged", "tagged"), ("linked", "linked"))
+# A result's counts: its field, the word, and the kind of change it counts ("": always said)
+COUNTS = (("inspected", "inspected", ""), ("rewritten", "rewritten", "rewrite"),
+          ("merged", "merged", "merge"), ("hidden", "archived", "hide"),
+          ("tagged", "tagged", "tag"), ("linked", "linked", "link"))
 
 
-def result_summary(result: ReflectionResult) -> str:
-    return ", ".join(f"{getattr(result, key):,} {label}" for key, label in COUNTS)
+def result_summary(result: ReflectionResult, kinds: tuple[str, ...] = ()) -> str:
+    """The result's counts; `kinds`: the kinds of change the store's plans hold (its
+    StoreWords.change_kinds; empty: every kind)."""
+    return ", ".join(f"{getattr(result, key):,} {label}" for key, label, kind in COUNTS
+                     if not kind or not kinds or kind in kinds)
 
 
 def note_diff(before: RawNote, after: RawNote) -> Iterator[str]:
@@ -46,15 +51,17 @@ def note_diff(before: RawNote, after: RawNote) -> Iterator[str]:
 
 
 def plan_text(plan: Plan, applied: bool = False, decided: Mapping[int, str] | None = None,
-              pass_label: str = "reflection pass") -> Iterator[str]:
+              words: StoreWords | None = None) -> Iterator[str]:
     """`decided`: how a review rule or the operator decided a change (op id -> words);
-    `pass_label`: the store's name for the pass the plan previews (its StoreWords)."""
+    `words`: the store's (the pass's name, whether it caps, the kinds of change it makes)."""
     scope = plan.nugget_name or "all nuggets"
-    cap = "uncapped" if plan.uncapped else f"limit {plan.limit}"
+    capped = words is None or bool(words.plan_cap)
+    cap = (" (uncapped)" if plan.uncapped else f" (limit {plan.limit})") if capped else ""
     what = "applied" if applied else "dry run"
-    label = one_line(pass_label)
-    yield f"{label[:1].upper()}{label[1:]} on {one_line(scope)} ({cap}) at {plan.ran_at} ({what})"
-    yield f"  {result_summary(plan.result)}"
+    label = one_line(words.pass_label if words else "reflection pass")
+    yield (f"{label[:1].upper()}{label[1:]} on {one_line(scope)}{cap} at {plan.ran_at} "
+           f"({what})")
+    yield f"  {result_summary(plan.result, words.change_kinds if words else ())}"
     if not plan.result.changes:
         yield "  No changes: the memory is already tidy."
         return

@@ -27,6 +27,9 @@ def test_the_plan_header_is_the_stores_pass_in_its_own_words(tmp_path: Path) -> 
     label = CLAUDE_WORDS.pass_label
     assert out.splitlines()[0].startswith(f"{label[0].upper()}{label[1:]} on ")
     assert "Reflection pass" not in out
+    # the directory's plan is never capped, and holds no tags or links
+    assert "(uncapped)" not in out.splitlines()[0]
+    assert "tagged" not in out.splitlines()[1] and "linked" not in out.splitlines()[1]
 
 
 def test_the_nuggets_plan_header_still_says_reflection_pass(tmp_path: Path) -> None:
@@ -35,6 +38,8 @@ def test_the_nuggets_plan_header_still_says_reflection_pass(tmp_path: Path) -> N
     assert result.exit_code == 0, result.output
     label = NUGGETS_WORDS.pass_label
     assert result.output.splitlines()[0].startswith(f"{label[0].upper()}{label[1:]} on ")
+    assert "(uncapped)" in result.output.splitlines()[0] or "(limit " in result.output
+    assert "tagged" in result.output.splitlines()[1]
 
 
 def test_an_added_text_is_only_added_lines_and_a_removed_one_only_removed() -> None:
