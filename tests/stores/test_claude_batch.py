@@ -148,3 +148,31 @@ def test_an_apply_killed_between_its_runs_is_settled_and_undone_as_far_as_it_lan
     assert (directory / "feedback_deploys.md").exists()
     reopened.undo(reopened.log()[0].run_id)
     assert hashes(directory) == before
+
+
+def test_a_file_changed_while_the_batch_is_undone_is_said_and_never_overwritten(
+        tmp_path: Path) -> None:
+    directory, memory, _ = applied(tmp_path)
+    runs = memory.log()
+
+    def the_agent_writes() -> None:  # right after the first file's undo landed
+        crashpoints.on("journal entry committed", None)
+        with (directory / "user_role.md").open("a") as file:
+            file.write("the agent, meanwhile\n")
+
+    crashpoints.on("journal entry committed", the_agent_writes)
+    try:
+        with pytest.raises(NuggetsError) as caught:
+            memory.undo(runs[0].run_id)
+    finally:
+        crashpoints.reset()
+    said = str(caught.value)
+    assert said.startswith(f"cannot undo {runs[0].run_id} whole: user_role.md changed")
+    assert "MEMORY.md" in said and "\n" not in said
+    assert (directory / "user_role.md").read_bytes() == ROLE + b"the agent, meanwhile\n"
+    undone = [h for h in memory.log() if h.kind == "undo"]
+    assert [h.file_name for h in undone] == ["feedback_deploying.md", "feedback_deploys.md",
+                                             "MEMORY.md"]
+    memory.undo(undone[0].run_id)  # the part undone is written back, together
+    assert (directory / "user_role.md").read_bytes() == ROLE + b"the agent, meanwhile\n"
+    assert not (directory / "feedback_deploys.md").exists()

@@ -455,12 +455,15 @@ class ClaudeStore(NoPromotion):
         for entry in entries:
             try:
                 done_all.append(self._undo_one(runs, entry))
-            except NuggetsError as exc:  # the agent wrote between the check and the write
+            except NuggetsError:  # the agent wrote between the check and the write
                 self.look()
                 if not done_all:
                     raise
-                raise NuggetsError(f"undid {len(done_all)} of the {len(entries)} runs written "
-                                   f"with {run_id}, then {exc}") from None
+                put_back = ", ".join(d.file_name or "" for d in done_all)
+                raise NuggetsError(
+                    f"cannot undo {run_id} whole: {entry.file_name} changed while it was being "
+                    f"undone; {put_back} restored, the rest not (undo {done_all[0].run_id} "
+                    "writes those back)") from None
         self.look()
         return undone_as_one(done_all)
 
