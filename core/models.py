@@ -247,6 +247,7 @@ class JournalEntry(CamelModel):
     promoted: list[PromotionEntry] | None = None  # the entries a promotion wrote
     side_file_edits: list[FactEdit] = Field(default_factory=list, alias="factEdits")
     files: list[FileImage] = Field(default_factory=list)
+    batch: str | None = None  # runs one apply wrote together; undo takes them back together
 
     def to_json_dict(self) -> dict[str, Any]:
         """As CamelModel's, without copying the note images: they are the graph's own JSON

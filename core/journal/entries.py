@@ -57,6 +57,7 @@ class JournalHeader(CamelModel):
     summary: str = ""
     # a run that wrote a file: its name (core/journal/own_files.py)
     file_name: str | None = Field(default=None, alias="memoryMd")
+    batch: str | None = None  # runs one apply wrote together (core/journal/journaled_write.py)
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,8 @@ def header_of(entry: JournalEntry) -> JournalHeader:
     return JournalHeader(
         run_id=entry.run_id, seq=entry.seq, kind=entry.kind, at=entry.at,
         base_fingerprint=entry.base_fingerprint, result_fingerprint=entry.result_fingerprint,
-        notes=len(entry.after), undoes=entry.undoes, summary=summary, file_name=entry.file_name)
+        notes=len(entry.after), undoes=entry.undoes, summary=summary, file_name=entry.file_name,
+        batch=entry.batch)
 
 
 def _read(path: Path, files: OwnFiles | None = NO_FILES) -> JournalEntry:

@@ -26,6 +26,33 @@ def in_effect(entries: list[JournalHeader], run_id: str) -> bool:
     return standing
 
 
+def undone_together(entries: list[JournalHeader], run_id: str) -> list[JournalHeader]:
+    """The runs an undo of `run_id` takes back (entries newest first): the run itself and
+    every other run of its batch still in effect, newest first."""
+    asked = next((e for e in entries if e.run_id == run_id), None)
+    if asked is None or asked.batch is None:
+        return [asked] if asked is not None else []
+    return [e for e in entries if e.run_id == run_id
+            or (e.batch == asked.batch and in_effect(entries, e.run_id))]
+
+
+def with_places(entries: list[JournalHeader]) -> list[JournalHeader]:
+    """The entries (newest first), each run of a batch of several with its place in the batch
+    said at the end of its summary, so that `log` and the run history show them together."""
+    batches: dict[str, list[str]] = {}
+    for entry in reversed(entries):  # oldest first
+        if entry.batch is not None:
+            batches.setdefault(entry.batch, []).append(entry.run_id)
+    return [e.model_copy(update={"summary": e.summary + place(batches[e.batch], e.run_id)})
+            if e.batch is not None and len(batches[e.batch]) > 1 else e for e in entries]
+
+
+def place(batch: list[str], run_id: str) -> str:
+    """What a run's summary says of its batch (`batch`: its run ids, oldest first)."""
+    return (f" [{batch.index(run_id) + 1} of {len(batch)} runs written together from "
+            f"{batch[0]}; undone together]")
+
+
 def undo_blockers(entry: JournalEntry, graph: Graph) -> list[str]:
     """Notes the run wrote that changed since (as the file holds them now, give or take the
     agent's normalization): undoing it would lose those changes, so it is refused while there

@@ -74,14 +74,27 @@ def land(journal_home: Path, entry: JournalEntry, target: Path, like: Path,
     return entry
 
 
+class Batch:
+    """Runs one operation writes together (one apply, one unhide, one undo of those): each
+    entry's `batch` is the first one's run id, and undo takes them back together."""
+
+    def __init__(self) -> None:
+        self.id: str | None = None
+
+    def mark(self, entry: JournalEntry) -> JournalEntry:
+        self.id = self.id or entry.run_id
+        return entry.model_copy(update={"batch": self.id})
+
+
 class FileRuns:
     """Runs that replace one whole file of a store, journaled in its journal: the store's
-    journal directory, the files it may name, the file its journal entries are made like, and
-    the list its notices go to."""
+    journal directory, the files it may name, the file its journal entries are made like, the
+    list its notices go to, and the batch its runs belong to (None: each run on its own)."""
 
     def __init__(self, journal_home: Path, files: OwnFiles, like: Path,
-                 notices: list[str]) -> None:
+                 notices: list[str], batch: Batch | None = None) -> None:
         self.journal_home, self.files, self.like, self.notices = journal_home, files, like, notices
+        self.batch = batch
 
     def write(self, path: Path, before: str | None, after: str | None, base: str,
               kind: JournalKind, at: str, undoes: str | None = None, summary: str = "",
@@ -90,6 +103,8 @@ class FileRuns:
         journaled with both texts (call under its lock)."""
         entry = file_run(self.journal_home, name_of(path, self.files), before, after, base, kind,
                          at, undoes, summary, promoted)
+        if self.batch is not None:
+            entry = self.batch.mark(entry)
         # The entry is committed once the write returned, its swap file settled: a kill before
         # that leaves a pending entry, and settling it settles the file too (a store need not
         # look for leftovers beside every file it may write).

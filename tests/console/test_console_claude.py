@@ -21,6 +21,7 @@ from nuggets_tui.screens.review import ChangeRow, ReviewScreen
 from nuggets_tui.widgets.diff_view import DiffView
 from nuggets_tui.widgets.virtual_table import VirtualTable
 from tests.stores.test_claude import write_directory
+from tests.stores.test_claude_batch import applied
 from tests.stores.test_claude_merge import DEPLOYING_LINE, with_pair
 from tests.support.console_support import settle
 
@@ -141,3 +142,19 @@ async def test_a_merge_kept_in_the_review_is_applied_as_its_diff_showed(
     assert "## Merged from feedback_deploys.md" in merged
     assert not (directory / "feedback_deploys.md").exists()
     assert (directory / "MEMORY.md").read_text().endswith(DEPLOYING_LINE)
+
+
+async def test_ctrl_z_once_after_an_apply_takes_every_file_of_it_back(tmp_path: Path) -> None:
+    directory, _, before = applied(tmp_path)  # a merge, a hygiene fix and a revert: 4 runs
+    app = NuggetsApp(ClaudeStore(directory, fixed_clock(NOW), record_root=tmp_path / "record"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("ctrl+z")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ConfirmScreen)
+        said = str(app.screen.query_one("#dialog-body").render())
+        assert "undone with the 4 runs written together" in said
+        await pilot.press("y")
+        await settle(pilot, app)
+        assert isinstance(app.screen, MainScreen)
+    assert hashes(directory) == before

@@ -160,8 +160,7 @@ def test_a_deleted_topic_comes_back_byte_for_byte_with_its_index_line(tmp_path: 
     memory.unhide(["feedback_testing.md"])
     assert (directory / "feedback_testing.md").read_bytes() == TESTING
     assert (directory / "MEMORY.md").read_text().endswith(INDEX.splitlines()[2] + "\n")
-    for header in memory.log():  # undone newest first: the directory as the agent left it
-        memory.undo(header.run_id)
+    memory.undo(memory.log()[0].run_id)  # one unhide, one undo: the file and its line
     assert not (directory / "feedback_testing.md").exists()
     assert "feedback_testing.md" not in (directory / "MEMORY.md").read_text()
 
@@ -286,8 +285,7 @@ def test_changes_left_out_are_put_back_and_kept_ones_accepted(tmp_path: Path) ->
     assert (directory / "user_role.md").read_bytes() == ROLE
     assert (directory / "new_topic.md").exists()
     assert agent_changes(memory.plan()) == []  # the baseline moved to what was kept
-    for header in memory.log():  # undo, newest first: the agent's versions come back
-        memory.undo(header.run_id)
+    memory.undo(memory.log()[0].run_id)  # one apply, one undo
     assert b"mocked database" in (directory / "feedback_testing.md").read_bytes()
     assert not (directory / "user_role.md").exists()
 
@@ -326,8 +324,7 @@ def test_a_proposal_brings_the_index_under_its_budget_keeping_every_entry(
     moved = (directory / "index_detail.md").read_text()
     assert all(line in moved for line in detail.splitlines())
     assert [op.note_id for op in memory.plan().operations] == ["MEMORY.md-5"]
-    for header in memory.log():
-        memory.undo(header.run_id)
+    memory.undo(memory.log()[0].run_id)  # one apply, one undo
     assert (directory / "MEMORY.md").read_text() == text
     assert not (directory / "index_detail.md").exists()
 

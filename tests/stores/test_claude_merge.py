@@ -173,8 +173,7 @@ def test_undo_puts_the_three_files_back_byte_for_byte(tmp_path: Path) -> None:
     memory.apply(plan, merge_ops(plan))
     assert {h.file_name for h in memory.log()} == {"feedback_deploying.md",
                                                    "feedback_deploys.md", "MEMORY.md"}
-    for header in memory.log():  # newest first
-        memory.undo(header.run_id)
+    memory.undo(memory.log()[0].run_id)  # one apply, one undo
     assert hashes(directory) == before
     plan = memory.plan()
     assert agent_changes(plan) == []  # our own edit undone: still reviewed
@@ -211,8 +210,7 @@ def test_two_merges_and_the_other_fixes_apply_together(tmp_path: Path) -> None:
     assert targets == ["feedback_testing.md", "user_role.md", "feedback_deploying.md",
                        "scratch.md"]  # a gone file's line out; no entry for a merged file
     assert memory.plan().operations == []
-    for header in memory.log():
-        memory.undo(header.run_id)
+    memory.undo(memory.log()[0].run_id)  # one apply, one undo
     assert hashes(directory) == before
 
 
@@ -243,6 +241,5 @@ def test_a_merge_and_the_budget_proposal_apply_together(tmp_path: Path) -> None:
     assert all(line in (directory / "index_detail.md").read_text()
                for line in detail.splitlines())
     assert not (directory / "feedback_deploys.md").exists()
-    for header in memory.log():
-        memory.undo(header.run_id)
+    memory.undo(memory.log()[0].run_id)  # one apply, one undo
     assert hashes(directory) == before

@@ -1,8 +1,8 @@
 """The only writes into a Claude Code memory directory: putting back the reviewed version of a
 change left out (apply), a deleted topic file with its index line (unhide), and undoing such a
-run. Each file is one journaled run
-(core/journal/journaled_write.py), written only if the file is still as it was read (a file the
-agent changed meanwhile is never overwritten); the journal lives outside the directory."""
+run. Each file is one journaled run (core/journal/journaled_write.py), written only if the file
+is still as it was read (a file the agent changed meanwhile is never overwritten); the runs of
+one operation share a batch, undone together. The journal lives outside the directory."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 from core.errors import NuggetsError
 from core.journal.entries import pending_entries, remove_temp_files
 from core.journal.guarded_write import directory_lock, has_leftovers, settle
-from core.journal.journaled_write import FileRuns, settle_file_run
+from core.journal.journaled_write import Batch, FileRuns, settle_file_run
 from core.journal.own_files import OwnFile, plain_name
 from core.models import JournalEntry
 from core.notes.snapshot import EMPTY_FINGERPRINT, current_fingerprint, fingerprint
@@ -54,14 +54,17 @@ def index_line(gone: Gone, earlier: index.Entry | None) -> str:
 
 
 class ClaudeRuns:
+    """`batch`: the operation the runs written through here belong to (an apply, an unhide,
+    an undo of one): undone together."""
+
     def __init__(self, directory: Path, journal_home: Path, files: ClaudeFiles,
-                 notices: list[str], now: Callable[[], str]) -> None:
+                 notices: list[str], now: Callable[[], str], batch: Batch | None = None) -> None:
         self.directory, self.journal_home, self.files = directory, journal_home, files
-        self.notices, self.now = notices, now
+        self.notices, self.now, self.batch = notices, now, batch
 
     @property
     def file_runs(self) -> FileRuns:
-        return FileRuns(self.journal_home, self.files, self.directory, self.notices)
+        return FileRuns(self.journal_home, self.files, self.directory, self.notices, self.batch)
 
     def restore(self, gone: list[Gone], earlier: dict[str, index.Entry]) -> JournalEntry | None:
         """Each file back as last seen (one run each), then the index lines it lost (one run)."""
@@ -156,9 +159,10 @@ class ClaudeRuns:
         return self.file_runs.undo(entry, self.now())
 
     def blockers(self, entry: JournalEntry) -> list[str]:
+        """The file the run wrote (its note id), when it changed since."""
         path = self.directory / (entry.file_name or "")
         if current_fingerprint(path) != entry.result_fingerprint:
-            return [f"{entry.file_name} changed since"]
+            return [entry.file_name or ""]
         return []
 
     def recover(self) -> list[str]:

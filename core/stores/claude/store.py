@@ -15,6 +15,8 @@ from core.clock import Clock, system_clock, to_iso
 from core.errors import NuggetsError, StalePlanError
 from core.journal.aftermath import Aftermath
 from core.journal.entries import JournalHeader, read_entry, read_headers
+from core.journal.history import place, undone_together, with_places
+from core.journal.journaled_write import Batch
 from core.models import (
     JournalEntry,
     JournalKind,
@@ -276,15 +278,28 @@ class ClaudeStore(NoPromotion):
 
     @property
     def runs(self) -> ClaudeRuns:
-        return ClaudeRuns(self.home, self.journal_home, self.files, self.notices, self.now)
+        return self._runs()
+
+    def _runs(self, batch: Batch | None = None) -> ClaudeRuns:
+        """`batch`: one operation's runs, undone together (an apply, an unhide, an undo)."""
+        return ClaudeRuns(self.home, self.journal_home, self.files, self.notices, self.now,
+                          batch)
 
     def log(self) -> list[JournalHeader]:
         headers, skipped = read_headers(self.journal_home, self.files)
         self.notices += skipped
-        return headers
+        return with_places(headers)
 
     def run(self, run_id: str) -> JournalEntry:
-        return read_entry(self.journal_home, run_id, self.files)
+        """The run, its summary saying which runs it was written with (as `log` does)."""
+        entry = read_entry(self.journal_home, run_id, self.files)
+        if entry.batch is None:
+            return entry
+        headers, _ = read_headers(self.journal_home, self.files)
+        batch = [h.run_id for h in reversed(headers) if h.batch == entry.batch]
+        if len(batch) < 2 or run_id not in batch:
+            return entry
+        return entry.model_copy(update={"summary": entry.summary + place(batch, run_id)})
 
     def kept_versions(self) -> list[KeptVersion]:
         """The versions of each file the record holds (docs/CLAUDE_CODE.md, "What was seen")."""
@@ -361,9 +376,10 @@ class ClaudeStore(NoPromotion):
             reviewed[INDEX] = sha(merged)
             if merged != files.data[INDEX]:
                 rejected.append((INDEX, files.data[INDEX], merged))
-        last = self.runs.revert(rejected) if rejected else None
+        runs = self._runs(Batch())  # one apply: its runs are undone together
+        last = runs.revert(rejected) if rejected else None
         for merge in merging:
-            last = self.runs.merge(merge, files.data[merge.kept], files.data[merge.removed])
+            last = runs.merge(merge, files.data[merge.kept], files.data[merge.removed])
             reviewed[merge.kept] = sha(merge.text.encode())
             reviewed.pop(merge.removed, None)
         removed = {m.removed for m in merging}
@@ -374,7 +390,7 @@ class ClaudeStore(NoPromotion):
             text = fixed(text_of(files.data[INDEX]), chosen, drop)
             if proposal is not None:  # brought into the budget after the fixes
                 proposal = propose(text, set(files.data), self.now()) or None
-            last = self.runs.rewrite_index(files.data[INDEX], text, proposal, len(chosen),
+            last = runs.rewrite_index(files.data[INDEX], text, proposal, len(chosen),
                                            len(merging))
             final = proposal.index_text if proposal else text
             reviewed[INDEX] = sha(final.encode())
@@ -413,7 +429,7 @@ class ClaudeStore(NoPromotion):
         reviewed = self.seen.reviewed() or State(self.now(), {})
         index_was_reviewed = (INDEX in files.data
                               and reviewed.files.get(INDEX) == sha(files.data[INDEX]))
-        entry = self.runs.restore([gone[i] for i in wanted], lines)
+        entry = self._runs(Batch()).restore([gone[i] for i in wanted], lines)
         # What the operator brought back is reviewed: not the agent's change to review again.
         accepted = dict(reviewed.files, **{i: gone[i].version.digest for i in wanted})
         now = self.look()
@@ -426,11 +442,40 @@ class ClaudeStore(NoPromotion):
         raise refuse("archive")
 
     def undo(self, run_id: str) -> JournalEntry:
-        """Take a run back. The file of one of our own edits (unhide, hygiene, the budget) goes
-        back to being reviewed as it was; a revert's undo brings the agent's version back as a
-        change to review again."""
-        entry = self.run(run_id)
-        done = self.runs.undo(entry)
+        """Take a run back, with every run written together with it (one apply, one unhide),
+        newest first: all of them when none of their files changed since, else none."""
+        entries = self._undone_together(run_id)
+        if len(entries) == 1:
+            done = self._undo_one(self.runs, entries[0])
+            self.look()
+            return done
+        blocked = self._blockers(entries)
+        if blocked:
+            raise NuggetsError(f"cannot undo {run_id}: {', '.join(blocked)} changed since; the "
+                               f"{len(entries)} runs written together are undone together, so "
+                               "nothing was restored")
+        runs = self._runs(Batch())  # the undo is one operation too
+        done_all: list[JournalEntry] = []
+        for entry in entries:
+            try:
+                done_all.append(self._undo_one(runs, entry))
+            except NuggetsError:  # the agent wrote between the check and the write
+                self.look()
+                if not done_all:
+                    raise
+                put_back = ", ".join(d.file_name or "" for d in done_all)
+                raise NuggetsError(
+                    f"cannot undo {run_id} whole: {entry.file_name} changed while it was being "
+                    f"undone; {put_back} restored, the rest not (undo {done_all[0].run_id} "
+                    "writes those back)") from None
+        self.look()
+        return undone_as_one(done_all)
+
+    def _undo_one(self, runs: ClaudeRuns, entry: JournalEntry) -> JournalEntry:
+        """Undo one file's run. The file of one of our own edits (unhide, hygiene, the budget,
+        a merge) goes back to being reviewed as it was; a revert's undo brings the agent's
+        version back as a change to review again."""
+        done = runs.undo(entry)
         reviewed = self.seen.reviewed()
         name = entry.file_name or ""
         left = None if entry.file_after is None else sha(entry.file_after.encode("utf-8"))
@@ -442,14 +487,45 @@ class ClaudeStore(NoPromotion):
             else:
                 files[name] = sha(entry.file_before.encode("utf-8"))
             self.seen.set_reviewed(State(self.now(), files))
-        self.look()
         return done
+
+    def _undone_together(self, run_id: str) -> list[JournalEntry]:
+        """The run and those written together with it still in effect, newest first."""
+        headers, _ = read_headers(self.journal_home, self.files)
+        ids = [h.run_id for h in undone_together(headers, run_id)] or [run_id]
+        return [read_entry(self.journal_home, i, self.files) for i in ids]
+
+    def _blockers(self, entries: list[JournalEntry]) -> list[str]:
+        """The files that changed since the runs (newest first) wrote them: for a file written
+        twice, since the newest run."""
+        names: set[str] = set()
+        blocked = []
+        for entry in entries:
+            if entry.file_name not in names:
+                names.add(entry.file_name or "")
+                blocked += self.runs.blockers(entry)
+        return blocked
 
     def undo_blockers(self, run_id: str,
                       graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
-        entry = self.run(run_id)
-        return entry, self.runs.blockers(entry)
+        entries = self._undone_together(run_id)
+        asked = next(e for e in entries if e.run_id == run_id)
+        if len(entries) == 1:
+            return asked, self.runs.blockers(asked)
+        files = ", ".join(dict.fromkeys(e.file_name or "" for e in reversed(entries)))
+        said = (f"{asked.summary}; undone with the {len(entries)} runs written together "
+                f"({files})")
+        return asked.model_copy(update={"summary": said}), self._blockers(entries)
 
     def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
                    summary: str) -> JournalEntry:
         raise refuse(summary or kind)
+
+
+def undone_as_one(done: list[JournalEntry]) -> JournalEntry:
+    """The runs of one undo as one result: the files put back, as the notes restored (what
+    the front ends count), under the first undo run's id (the batch's)."""
+    names = list(dict.fromkeys(d.file_name or "" for d in done))
+    return done[0].model_copy(update={
+        "file_name": None, "after": {n: {"id": n, "title": n} for n in names},
+        "summary": f"undid {len(done)} runs written together: {', '.join(names)}"})
