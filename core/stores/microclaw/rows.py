@@ -11,6 +11,7 @@ last_seen_at - those this schema has).
 from __future__ import annotations
 
 import hashlib
+import marshal
 import sqlite3
 from collections import defaultdict
 from datetime import UTC, datetime
@@ -71,10 +72,15 @@ def title_of(content: str) -> str:
     return " ".join(words)
 
 
-def _select(shape: Shape) -> tuple[str, tuple[str, ...]]:
-    names = tuple(c for c in (*("id", "chat_id", "content", "category", "created_at",
-                                 "updated_at"), *OPTIONAL_COLUMNS) if shape.has(c))
-    return f"SELECT {', '.join(names)} FROM memories ORDER BY id", names
+# Every column a row is read with, in this order (a row is a tuple of them).
+COLUMNS = ("id", "chat_id", "content", "category", "created_at", "updated_at",
+           *OPTIONAL_COLUMNS)
+
+
+def _select(shape: Shape) -> str:
+    """Every column of COLUMNS, NULL for those this schema lacks."""
+    picked = (c if shape.has(c) else f"NULL AS {c}" for c in COLUMNS)
+    return f"SELECT {', '.join(picked)} FROM memories ORDER BY id"
 
 
 _NONE = type(None)
@@ -93,8 +99,8 @@ def row_problems(names: tuple[str, ...], rows: list[tuple]) -> dict[int, str]:
     """The rows holding a value of a type their column may not hold, by position, each with
     its problem (a column at a time first: the types found in it, so a sound table costs one
     pass)."""
-    if all(set(map(type, values)) <= kinds
-           for values, kinds in zip(zip(*rows, strict=True), value_kinds(names), strict=False)):
+    if all({type(values[column]) for values in rows} <= kinds
+           for column, kinds in enumerate(value_kinds(names))):
         return {}
     found = {}
     for position, values in enumerate(rows):
@@ -135,54 +141,60 @@ def _identity(channel: Any, external: Any) -> Identity:
 
 
 def note_of(row: dict[str, Any], links: list[dict[str, str]],
-            identity: Identity | None = None, image: tuple[str, ...] | None = None) -> RawNote:
+            identity: Identity | None = None) -> RawNote:
     """One row as a note (pure: the row as read, its links, and its chat's channel and
-    external id when known from elsewhere - another row of the chat, the chats table;
-    `image`: the IMAGE_COLUMNS the row has, when the caller knows them)."""
-    get = row.get
-    chat_id = row["chat_id"]
-    content = row["content"]
-    channel, external = identity or _identity(get("chat_channel"), get("external_chat_id"))
+    external id when known from elsewhere - another row of the chat, the chats table). The
+    row's image holds the IMAGE_COLUMNS the row has."""
+    image = tuple(c for c in IMAGE_COLUMNS if c in row)
+    return _note(tuple(row.get(c) for c in COLUMNS), links, identity, image)
+
+
+def _note(values: tuple, links: list[dict[str, str]], identity: Identity | None,
+          image: tuple[str, ...]) -> RawNote:
+    """A row read as a tuple of COLUMNS as a note; `image`: the IMAGE_COLUMNS its table has."""
+    (row_id_, chat_id, content, category, created, updated, last_seen, embedding_model,
+     confidence, source, archived, archived_at, channel, external, valid_from, valid_to,
+     expires) = values
+    channel, external = identity or _identity(channel, external)
     nugget = nugget_of(chat_id, channel, external)
-    confidence = get("confidence")
-    created = row["created_at"] or ""
-    updated = row["updated_at"] or created
-    last_seen = get("last_seen_at")
+    created = created or ""
+    updated = updated or created
     note: RawNote = {
-        "id": f"{NOTE_PREFIX}{row['id']}",
+        "id": f"{NOTE_PREFIX}{row_id_}",
         "nuggetName": nugget,
         "title": title_of(content),
         "content": content,
         "tags": [],
         "links": links,
-        "hidden": bool(get("is_archived")),
+        "hidden": bool(archived),
         "kind": "note",
         "hits": 0,
         "subject": nugget,
         "scope": GLOBAL_NUGGET if chat_id is None else "chat",
-        "type": row["category"] or "",
-        "source": get("source") or "",
+        "type": category or "",
+        "source": source or "",
         "confidence": float(DEFAULT_CONFIDENCE if confidence is None else confidence),
         "stability": "durable",
         "createdAt": created,
         "updatedAt": updated,
         "lastAccessedAt": last_seen or updated,
     }
-    archived_at = get("archived_at")
     if archived_at is not None:
         note["archivedAt"] = archived_at
-    columns = image if image is not None else tuple(c for c in IMAGE_COLUMNS if c in row)
+    before = {"content": content, "category": category, "confidence": confidence,
+              "is_archived": archived, "updated_at": values[5], "expires_at": expires,
+              "archived_at": archived_at, "last_seen_at": last_seen}
     note["microclaw"] = {
-        "rowId": row["id"],
+        "rowId": row_id_,
         "chatId": chat_id,
         "chatChannel": channel,
         "externalChatId": external,
         "lastSeenAt": last_seen,
-        "expiresAt": get("expires_at"),
-        "validFrom": get("valid_from"),
-        "validTo": get("valid_to"),
-        "embeddingModel": get("embedding_model"),
-        "row": {c: row[c] for c in columns},
+        "expiresAt": expires,
+        "validFrom": valid_from,
+        "validTo": valid_to,
+        "embeddingModel": embedding_model,
+        "row": before if image is IMAGE_COLUMNS else {c: before[c] for c in image},
     }
     return note
 
@@ -254,28 +266,30 @@ def read_notes(path: Path, busy_timeout: float = BUSY_TIMEOUT_S, said: list[str]
     how it was read."""
     with read_only(path, busy_timeout, said) as conn:
         shape = read_shape(conn, path)
-        query, names = _select(shape)
-        rows = conn.execute(query).fetchall()
+        rows = conn.execute(_select(shape)).fetchall()
         links = _edge_links(conn) if shape.has_edges else defaultdict(list)
         if shape.has_triples:
             _triple_links(conn, links)
         chats = _chats_table(conn)
         activity = chat_activity(conn)
-    digest = hashlib.sha256(repr(rows).encode("utf-8", "surrogatepass"))
+    # marshal's version 0 has no references and no interning marks: its bytes depend on the
+    # values alone, and it is several times faster than repr on 100k rows
+    digest = hashlib.sha256(marshal.dumps(rows, 0))
     digest.update(repr(sorted(links.items())).encode("utf-8", "surrogatepass"))
-    problems = row_problems(names, rows)
-    records = [dict(zip(names, values, strict=True)) for values in rows]
+    problems = row_problems(COLUMNS, rows)
     skipped: Skipped = []
     if problems or not all(mappable(values[0]) for values in rows):
-        for position, record in enumerate(records):
-            why = problems.get(position) or (None if mappable(record["id"]) else _UNNAMED)
+        for position, values in enumerate(rows):
+            why = problems.get(position) or (None if mappable(values[0]) else _UNNAMED)
             if why:
-                skipped.append((record["id"], why))
-        records = [r for n, r in enumerate(records) if n not in problems and mappable(r["id"])]
-    identities = _chat_identities(records, chats)
-    image = tuple(c for c in IMAGE_COLUMNS if c in names)
-    notes = [note_of(row, links.get(row["id"], []), identities.get(row["chat_id"]), image)
-             for row in records]
+                skipped.append((values[0], why))
+        rows = [v for n, v in enumerate(rows) if n not in problems and mappable(v[0])]
+    identities = _chat_identities(rows, chats)
+    image = tuple(c for c in IMAGE_COLUMNS if shape.has(c))
+    if image == IMAGE_COLUMNS:
+        image = IMAGE_COLUMNS
+    notes = [_note(values, links.get(values[0], []), identities.get(values[1]), image)
+             for values in rows]
     return shape, notes, digest.hexdigest(), activity, skipped
 
 
@@ -292,17 +306,19 @@ def chat_activity(conn: sqlite3.Connection) -> dict[int, tuple[str, str | None]]
             and (user is None or isinstance(user, str))}
 
 
-def _chat_identities(rows: list[dict[str, Any]],
-                     chats: dict[int, Identity]) -> dict[int, Identity]:
-    """Each chat's channel and external id: from its rows (the first that has both), else
-    from the chats table; so every row of one chat is in one nugget even when some rows lack
-    the columns (the bot fills them in later)."""
+_CHANNEL, _EXTERNAL = COLUMNS.index("chat_channel"), COLUMNS.index("external_chat_id")
+
+
+def _chat_identities(rows: list[tuple], chats: dict[int, Identity]) -> dict[int, Identity]:
+    """Each chat's channel and external id: from its rows (tuples of COLUMNS; the first that
+    has both), else from the chats table; so every row of one chat is in one nugget even when
+    some rows lack the columns (the bot fills them in later)."""
     found: dict[int, Identity] = {}
-    for row in rows:
-        chat_id = row["chat_id"]
+    for values in rows:
+        chat_id = values[1]
         if chat_id is None or chat_id in found:
             continue
-        identity = _identity(row.get("chat_channel"), row.get("external_chat_id"))
+        identity = _identity(values[_CHANNEL], values[_EXTERNAL])
         if None not in identity:
             found[chat_id] = identity
     for chat_id, identity in chats.items():
