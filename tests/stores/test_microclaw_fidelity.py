@@ -22,7 +22,7 @@ from core.stores.microclaw.demo import materialize_microclaw_demo
 from core.stores.microclaw.generate import Chat, Row, add_triple, create, generate, insert
 from core.stores.microclaw.paths import database_path
 from core.stores.microclaw.rows import read_graph, rfc3339
-from core.stores.microclaw.topics import microclaw_key
+from core.stores.microclaw.topics import microclaw_key, microclaw_token_sets
 from nuggets_tui.cli import main
 from tests.support.microclaw_support import NOW, ago
 
@@ -184,6 +184,12 @@ TEXTS = ["Production database port is 5433", "ÄRGER über Äpfel im Büro", "İ
 @pytest.mark.parametrize("text", TEXTS)
 def test_the_topic_key_is_the_bots(text: str) -> None:
     assert microclaw_key(text) == bot_memory_topic_key(text)
+
+
+@pytest.mark.parametrize("texts", [TEXTS, [t for t in TEXTS if "\x1c" not in t]])
+def test_the_words_of_the_bots_jaccard_are_its_whitespace_split(texts: list[str]) -> None:
+    """Whether or not one text of a chat holds U+001C, every text splits as Rust's does."""
+    assert microclaw_token_sets(texts) == [frozenset(rust_split_whitespace(t)) for t in texts]
 
 
 def test_the_topic_key_lowers_ascii_only() -> None:

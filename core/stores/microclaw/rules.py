@@ -52,7 +52,7 @@ from core.models import (
 from core.stores.microclaw.config import BotConfig
 from core.stores.microclaw.paths import GLOBAL_NUGGET
 from core.stores.microclaw.rows import DEFAULT_CONFIDENCE, rfc3339
-from core.stores.microclaw.topics import microclaw_tokens
+from core.stores.microclaw.topics import microclaw_token_sets
 
 STALE_CONFIDENCE = 0.35
 STALE_AGE = timedelta(days=30)
@@ -92,24 +92,31 @@ class _Row:
     nugget: str
     category: str
     confidence: float
-    seen: datetime | None  # last seen, else updated, else created
-    seen_text: str
+    seen_text: str  # last seen, else updated, else created
     last_seen: str | None  # last_seen_at alone (the consolidation sorts on it)
     chat_id: int | None
-    seen_order: float  # older first; an unreadable time counts as oldest
 
     @classmethod
     def of(cls, position: int, note: RawNote) -> _Row:
         mc = note["microclaw"]
-        seen_text = mc.get("lastSeenAt") or note.get("updatedAt") or note.get("createdAt") or ""
+        last_seen = mc.get("lastSeenAt")
+        seen_text = last_seen or note.get("updatedAt") or note.get("createdAt") or ""
         confidence = mc["row"].get("confidence", DEFAULT_CONFIDENCE)
-        seen = moment(seen_text)
         chat_id = mc.get("chatId")
         return cls(position, note, mc["rowId"], note["nuggetName"], note.get("type", ""),
                    DEFAULT_CONFIDENCE if confidence is None else float(confidence),
-                   seen, seen_text, mc.get("lastSeenAt"),
-                   chat_id if type(chat_id) is int else None,
-                   seen.timestamp() if seen else float("-inf"))
+                   seen_text, last_seen, chat_id if type(chat_id) is int else None)
+
+    # Read when a rule needs them (few rows), not for every row.
+    @property
+    def seen(self) -> datetime | None:
+        return moment(self.seen_text)
+
+    @property
+    def seen_order(self) -> float:
+        """Older first; an unreadable time counts as oldest."""
+        seen = self.seen
+        return seen.timestamp() if seen else float("-inf")
 
 
 @dataclass
@@ -197,9 +204,12 @@ def _expired(rows: list[_Row], now: datetime, out: _Builder) -> set[int]:
 def _stale(rows: list[_Row], now: datetime, out: _Builder) -> set[int]:
     done = set()
     for row in rows:
-        if row.confidence < STALE_CONFIDENCE and row.seen and now - row.seen > STALE_AGE:
+        if row.confidence >= STALE_CONFIDENCE:
+            continue
+        seen = row.seen
+        if seen and now - seen > STALE_AGE:
             out.hide(row, f"{STEP_STALE}: confidence {row.confidence:.2f} below "
-                          f"{STALE_CONFIDENCE} and last seen {_days(now - row.seen)} ago "
+                          f"{STALE_CONFIDENCE} and last seen {_days(now - seen)} ago "
                           f"({row.seen_text}), more than 30 days")
             done.add(row.row_id)
     return done
@@ -288,7 +298,7 @@ def consolidation_picks(rows: list[_Row], threshold: float, limit: int) -> list[
     # significant first (reverse=True keeps the order of equal keys)
     ordered.sort(key=lambda r: (r.last_seen is not None, r.last_seen or ""), reverse=True)
     ordered.sort(key=lambda r: -r.confidence)
-    words = [microclaw_tokens(r.note["content"]) for r in ordered]
+    words = microclaw_token_sets([r.note["content"] for r in ordered])
     rank, singles = _ranks(words)
     index: dict[tuple[str, str], list[_Kept]] = defaultdict(list)  # (category, word) -> kept
     empty_kept: dict[str, _Row] = {}
