@@ -144,7 +144,13 @@ def same(row: Row | None, image: Row, names: Iterable[str]) -> bool:
     return all(_equal(row[n], image[n]) for n in names if n in image and n in row)
 
 
+_SIMPLE = frozenset((str, type(None)))  # compared as they are, by the fast path below
+_PLAIN = frozenset((str, int, float, type(None), bytes))  # already plain
+
+
 def _equal(left: Any, right: Any) -> bool:
+    if type(left) in _SIMPLE and type(right) in _SIMPLE:
+        return type(left) is type(right) and left == right
     if isinstance(left, bool | int | float) and isinstance(right, bool | int | float):
         return float(left) == float(right)
     return type(left) is type(right) and left == right
@@ -303,6 +309,8 @@ def row_image(values: Mapping[str, Any]) -> Row:
 
 
 def _plain(value: Any) -> Any:
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, bool) or not isinstance(value, int | float):
         return value
     return int(value) if isinstance(value, int) else float(value)
