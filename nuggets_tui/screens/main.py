@@ -884,6 +884,9 @@ def _changed_titles(entry: JournalEntry) -> list[Text | str]:
 
 
 def _undo_what(entry: JournalEntry, memory: Store) -> Text:
+    if entry.batch is not None:  # one of the runs one apply wrote, one file each
+        return Text("This puts back every file of the runs written together with it, each as "
+                    "it was before them (if nothing changed it since), and journals the undo.")
     if entry.file_name is not None:
         return join("This puts ", line(shown_path(entry.file_name)), " back as it was before it "
                     "(if nothing changed it since), and journals the undo.")

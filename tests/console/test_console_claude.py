@@ -154,6 +154,7 @@ async def test_ctrl_z_once_after_an_apply_takes_every_file_of_it_back(tmp_path: 
         assert isinstance(app.screen, ConfirmScreen)
         said = str(app.screen.query_one("#dialog-body").render())
         assert "undone with the 4 runs written together" in said
+        assert "puts back every file of the runs written together" in said  # not one file's
         await pilot.press("y")
         await settle(pilot, app)
         assert isinstance(app.screen, MainScreen)
