@@ -92,6 +92,9 @@ class StoreWords:
     # Why archiving a note by hand is not offered ("": it is): the console says it for x
     # instead of asking
     archive_refused: str = ""
+    # What applying a plan writes, for the console's confirmation, when it is not a rewrite of
+    # the notes' one file ("": "This rewrites <n> notes in <file>, once, atomically, ...")
+    apply_effect: str = ""
     # The kinds of change its plans hold ("rewrite", "merge", "hide", "tag", "link"), which
     # the review counts in its header (empty: every kind)
     change_kinds: tuple[str, ...] = ()

@@ -782,17 +782,25 @@ class ReviewScreen(Screen[bool]):
                     line(elsewhere)) if elsewhere else join(
             f"Apply {len(kept):,} of {counted(len(plan.operations), 'change')}?\n",
             line(kept_by_kind(plan, kept), "bold"), "\n\n",
-            f"This rewrites {counted(len(notes), 'note')} in ",
-            line(shown_path(self.memory.graph_path)),
-            ", once, atomically, and only if nobody changed the file since this plan.\n\n",
+            *self._what_apply_writes(notes),
             side_files_text(self.memory, plan, notes),
             "It journals the run under ",
             line(shown_path(journal_dir(self.memory.journal_home))),
-            ", so ctrl+z on the main screen undoes it. Nothing is deleted: archived notes stay "
+            ", so ctrl+z on the main screen undoes it.",
+            "" if self.memory.words.apply_effect else " Nothing is deleted: archived notes stay "
             "in the file and can be brought back.",
         )
         self.app.push_screen(ConfirmScreen("Apply the kept changes", body, yes="Apply"),
                              if_yes(lambda: self._apply(plan, kept)))
+
+    def _what_apply_writes(self, notes: list[str]) -> list[Text | str]:
+        """The store's own words for what an apply writes, else the rewrite of the file."""
+        effect = self.memory.words.apply_effect
+        if effect:
+            return [line(effect), "\n\n"]
+        return [f"This rewrites {counted(len(notes), 'note')} in ",
+                line(shown_path(self.memory.graph_path)),
+                ", once, atomically, and only if nobody changed the file since this plan.\n\n"]
 
     @work(thread=True, exclusive=True, group="write", description="_apply")
     def _apply(self, plan: Plan, kept: set[int]) -> None:
