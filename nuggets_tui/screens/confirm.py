@@ -9,7 +9,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Static
 
@@ -53,7 +53,8 @@ class ConfirmScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(self.title_text, id="dialog-title")
-            yield Static(self.body, id="dialog-body")
+            with VerticalScroll(id="dialog-scroll"):  # the buttons stay on a small terminal
+                yield Static(self.body, id="dialog-body")
             with Horizontal(id="dialog-buttons"):
                 yield Button(self.labels[0], variant="primary", id="yes")
                 yield Button(self.labels[1], id="no")
@@ -87,7 +88,8 @@ class ChoiceScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(self.title_text, id="dialog-title")
-            yield Static(self.body, id="dialog-body")
+            with VerticalScroll(id="dialog-scroll"):  # the buttons stay on a small terminal
+                yield Static(self.body, id="dialog-body")
             with Horizontal(id="dialog-buttons"):
                 for number, (key, label, _) in enumerate(self.choices):
                     yield Button(line(f"{label} ({key})"), id=f"choice-{number}",

@@ -136,7 +136,7 @@ async def test_a_merge_kept_in_the_review_is_applied_as_its_diff_showed(
         said = str(app.screen.query_one("#dialog-body").render())
         assert "feedback_deploys.md, MEMORY.md" in said  # the other files it writes
         # what an apply of this store writes, not a rewrite of one file's notes
-        assert "Each of the agent's changes kept is accepted" in said
+        assert "The agent's changes kept are accepted" in said
         assert "This rewrites" not in said and "archived notes stay in the file" not in said
         await pilot.press("y")
         await settle(pilot, app)

@@ -5,11 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rich.text import Text
 from textual.geometry import Region
 from textual.widgets import Static
 from textual.widgets._footer import FooterKey
 
 from core.notes import fields
+from nuggets_tui.screens.confirm import ConfirmScreen
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.screens.too_small import TooSmallScreen
 from nuggets_tui.widgets.note_detail import NoteDetailPane
@@ -98,3 +100,18 @@ async def test_a_footer_shrunk_to_80_by_24_compacts_and_still_shows_q(home: Path
         await settle(pilot, app)
         assert "q" in [key.key for key in app.screen.query(FooterKey)]
         assert hidden_footer_keys(app) == []
+
+
+async def test_a_dialog_keeps_its_buttons_on_an_80x24_terminal(home: Path) -> None:
+    """A dialog's text longer than the terminal scrolls; its buttons stay in sight."""
+    app = make_app(home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        body = Text("\n".join(f"line {n} of what applying writes" for n in range(40)))
+        app.push_screen(ConfirmScreen("Apply the kept changes", body, yes="Apply"))
+        await settle(pilot, app)
+        screen = app.screen
+        dialog = screen.query_one("#dialog").region
+        for button in ("#yes", "#no"):
+            region = screen.query_one(button).region
+            assert region.height == 3 and dialog.y < region.y and region.bottom <= dialog.bottom

@@ -19,15 +19,12 @@ WORDS = StoreWords(
     archive_effect="nothing yet: topic files are never deleted here",
     side_file_title="Other files",
     side_file_why="written with this change, each a journaled run of its own",
-    side_files_sentence="With them it writes {names}, each a journaled run of its own. ",
+    side_files_sentence="With them it writes {names}. ",
     change_kinds=("rewrite", "merge", "hide"),
-    apply_effect="Each of the agent's changes kept is accepted as it is: nothing is written for "
-                 "it, and the next review starts from it. Each one left out puts the reviewed "
-                 "version of its file back, and each hygiene change kept (an index fix, the "
-                 "budget's proposal, a merge) is written: a journaled run per file, all undone "
-                 "together, each written only if nobody changed the file since this plan. "
-                 "Nothing is lost: every version seen is kept in our record, outside the "
-                 "directory.",
+    apply_effect="The agent's changes kept are accepted (nothing written); each one left out "
+                 "puts its file's reviewed version back, and each hygiene change kept is "
+                 "written: a run per file, undone together, each only if the file is unchanged "
+                 "since this plan. Every version seen stays in our record.",
     plan_scope="The directory against its last review: {notes} read; what the agent changed "
                "since, file by file.",
     archived_text="kept in our record of what was seen (u brings the file back)",
