@@ -759,6 +759,8 @@ class ReviewScreen(Screen[bool]):
         if action in ("save_rule", "rules"):
             return "rules" in self.memory.capabilities and (self.plan is not None
                                                            or action == "rules")
+        if action == "toggle_cap":  # a store that never caps its plan has no cap to lift
+            return bool(self.memory.words.plan_cap)
         return True
 
     # -- applying -----------------------------------------------------------------------------

@@ -129,7 +129,7 @@ async def test_u_on_a_candidate_asks_for_the_file_shows_the_diff_and_ctrl_z_undo
     assert not (workspace / "RTMEMORY.md").exists()
 
 
-async def test_r_and_c_in_the_review_ask_before_the_purifier_previews_again(
+async def test_r_in_the_review_asks_before_the_purifier_previews_again(
         tmp_path: Path) -> None:
     store = PurifierStore(installed_workspace(tmp_path), fixed_clock(NOW))
     planned = counting(store)
@@ -141,14 +141,16 @@ async def test_r_and_c_in_the_review_ask_before_the_purifier_previews_again(
         review = app.screen
         assert isinstance(review, ReviewScreen) and review.plan is not None
         review._went_stale(review.plan)  # the workspace changed under the plan: r plans again
-        for key in ("r", "c"):
-            await pilot.press(key)
-            await settle(pilot, app)
-            assert isinstance(app.screen, ConfirmScreen)
-            assert "may spend tokens" in str(app.screen.body)
-            await pilot.press("n")
-            await settle(pilot, app)
-            assert app.screen is review
+        await pilot.press("r")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "may spend tokens" in str(app.screen.body)
+        await pilot.press("n")
+        await settle(pilot, app)
+        assert app.screen is review
+        await pilot.press("c")  # the purifier's plan is never capped: no cap to lift
+        await settle(pilot, app)
+        assert app.screen is review
         assert len(planned) == 1
         await pilot.press("r", "y")
         await settle(pilot, app, pause=0.3)
