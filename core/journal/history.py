@@ -30,8 +30,10 @@ def undone_together(entries: list[JournalHeader], run_id: str) -> list[JournalHe
     """The runs an undo of `run_id` takes back (entries newest first): the run itself and
     every other run of its batch still in effect, newest first."""
     asked = next((e for e in entries if e.run_id == run_id), None)
-    if asked is None or asked.batch is None:
-        return [asked] if asked is not None else []
+    if asked is None:
+        return []
+    if asked.batch is None:
+        return [asked]
     return [e for e in entries if e.run_id == run_id
             or (e.batch == asked.batch and in_effect(entries, e.run_id))]
 

@@ -191,7 +191,7 @@ def test_the_consolidation_index_finds_what_the_bots_plain_greedy_scan_finds() -
                     confidence=rng.choice((0.5, 0.7, 0.9)), seen=rng.choice((1, 2, 3)))
                 for k in range(1, rng.randrange(3, 30))]
         threshold = rng.choice((0.25, 1 / 3, 0.5, 0.6, 0.7, 0.75, 0.8, 0.82, 0.9, 1.0))
-        group = [_Row.of(p, n) for p, n in enumerate(notes(*rows))]
+        group = [_Row.of(n) for n in notes(*rows)]
         found = [loser.row_id for loser, _, _ in consolidation_picks(group, threshold, 20)]
         ordered = sorted(rows, key=lambda r: r["id"])
         ordered.sort(key=lambda r: r["last_seen_at"], reverse=True)

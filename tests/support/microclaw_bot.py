@@ -1,14 +1,16 @@
 """The bot's own writes to its database, as MicroClaw runs them (commit ab19255): its SQL,
-transcribed from `crates/microclaw-storage/src/db/memory.rs` — expired rows deleted (line 359),
-a row archived (`archive_memory`, line 630), a row a new extraction matched rewritten and
-un-archived (`update_memory_with_metadata`, line 391, called from `src/memory_service.rs` line
-898), a row seen again (`touch_memory_last_seen`, line 606)."""
+from `crates/microclaw-storage/src/db/memory.rs` — expired rows deleted (line 359), a row
+archived (`archive_memory`), a row a new extraction matched rewritten and un-archived
+(`update_memory_with_metadata`, called from `src/memory_service.rs` line 898), a row seen again
+(`touch_memory_last_seen`, line 606). The statements core/stores/microclaw/bot_sql.py already
+transcribes (with their lines) are used from there."""
 
 from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
 
+from core.stores.microclaw import bot_sql
 from core.stores.microclaw.generate import Row
 from core.stores.microclaw.paths import database_path
 from tests.support.microclaw_support import CHAT, ago, data_dir_with
@@ -26,23 +28,18 @@ def bot(data_dir: Path, sql: str, *params: object) -> None:
 
 
 def bot_deletes_expired(data_dir: Path, row_id: int) -> None:
-    bot(data_dir, "UPDATE memories SET expires_at = ? WHERE id = ?", ago(1), row_id)
+    bot(data_dir, bot_sql.SET_EXPIRES_AT, ago(1), row_id)
     bot(data_dir, "DELETE FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?",
         BOT_NOW)
 
 
 def bot_matches(data_dir: Path, row_id: int) -> None:
-    bot(data_dir, """UPDATE memories
-             SET content = ?1, category = ?2, updated_at = ?3, embedding_model = NULL,
-                 confidence = ?4, source = ?5, last_seen_at = ?3, is_archived = 0,
-                 archived_at = NULL
-             WHERE id = ?6""", "the user deploys on fridays, again", "KNOWLEDGE", BOT_NOW,
-        0.70, "reflector", row_id)
+    bot(data_dir, bot_sql.UPDATE_MEMORY, "the user deploys on fridays, again", "KNOWLEDGE",
+        BOT_NOW, 0.70, "reflector", row_id)
 
 
 def bot_archives(data_dir: Path, row_id: int) -> None:
-    bot(data_dir, "UPDATE memories SET is_archived = 1, archived_at = ?1, updated_at = ?1 "
-        "WHERE id = ?2", BOT_NOW, row_id)
+    bot(data_dir, bot_sql.ARCHIVE, BOT_NOW, row_id)
 
 
 def bot_sees(data_dir: Path, row_id: int) -> None:

@@ -90,21 +90,20 @@ _KINDS: dict[str, frozenset[type]] = {"id": frozenset((int,)), "chat_id": frozen
 _TEXT: frozenset[type] = frozenset((str, _NONE))
 
 
-def value_kinds(names: tuple[str, ...]) -> tuple[frozenset[type], ...]:
-    """The value types each selected column may hold, for a quick check of every row."""
-    return tuple(_KINDS.get(name, _TEXT) for name in names)
+# The value types each column of COLUMNS may hold, for a quick check of every row.
+_COLUMN_KINDS = tuple(_KINDS.get(name, _TEXT) for name in COLUMNS)
 
 
-def row_problems(names: tuple[str, ...], rows: list[tuple]) -> dict[int, str]:
-    """The rows holding a value of a type their column may not hold, by position, each with
-    its problem (a column at a time first: the types found in it, so a sound table costs one
-    pass)."""
+def row_problems(rows: list[tuple]) -> dict[int, str]:
+    """The rows (tuples of COLUMNS) holding a value of a type their column may not hold, by
+    position, each with its problem (a column at a time first: the types found in it, so a
+    sound table costs one pass)."""
     if all({type(values[column]) for values in rows} <= kinds
-           for column, kinds in enumerate(value_kinds(names))):
+           for column, kinds in enumerate(_COLUMN_KINDS)):
         return {}
     found = {}
     for position, values in enumerate(rows):
-        problem = _value_problem(dict(zip(names, values, strict=True)))
+        problem = _value_problem(dict(zip(COLUMNS, values, strict=True)))
         if problem:
             found[position] = problem
     return found
@@ -194,7 +193,7 @@ def _note(values: tuple, links: list[dict[str, str]], identity: Identity | None,
         "validFrom": valid_from,
         "validTo": valid_to,
         "embeddingModel": embedding_model,
-        "row": before if image is IMAGE_COLUMNS else {c: before[c] for c in image},
+        "row": before if len(image) == len(IMAGE_COLUMNS) else {c: before[c] for c in image},
     }
     return note
 
@@ -276,7 +275,7 @@ def read_notes(path: Path, busy_timeout: float = BUSY_TIMEOUT_S, said: list[str]
     # values alone, and it is several times faster than repr on 100k rows
     digest = hashlib.sha256(marshal.dumps(rows, 0))
     digest.update(repr(sorted(links.items())).encode("utf-8", "surrogatepass"))
-    problems = row_problems(COLUMNS, rows)
+    problems = row_problems(rows)
     skipped: Skipped = []
     if problems or not all(mappable(values[0]) for values in rows):
         for position, values in enumerate(rows):
@@ -286,8 +285,6 @@ def read_notes(path: Path, busy_timeout: float = BUSY_TIMEOUT_S, said: list[str]
         rows = [v for n, v in enumerate(rows) if n not in problems and mappable(v[0])]
     identities = _chat_identities(rows, chats)
     image = tuple(c for c in IMAGE_COLUMNS if shape.has(c))
-    if image == IMAGE_COLUMNS:
-        image = IMAGE_COLUMNS
     notes = [_note(values, links.get(values[0], []), identities.get(values[1]), image)
              for values in rows]
     return shape, notes, digest.hexdigest(), activity, skipped

@@ -56,10 +56,7 @@ from core.stores.microclaw.topics import microclaw_token_sets
 
 STALE_CONFIDENCE = 0.35
 STALE_AGE = timedelta(days=30)
-DUPLICATE_JACCARD = BotConfig().threshold
 NEVER_DEDUPED = "PROFILE"
-CHAT_CAP = BotConfig().chat_cap
-GLOBAL_CAP = BotConfig().global_cap
 
 # What each operation's detail starts with: the bot's step, or ours.
 STEP_EXPIRED = "bot step 'expired' (every reflector tick)"
@@ -86,7 +83,6 @@ def moment(text: object) -> datetime | None:
 
 @dataclass(slots=True)
 class _Row:
-    position: int
     note: RawNote
     row_id: int
     nugget: str
@@ -97,13 +93,13 @@ class _Row:
     chat_id: int | None
 
     @classmethod
-    def of(cls, position: int, note: RawNote) -> _Row:
+    def of(cls, note: RawNote) -> _Row:
         mc = note["microclaw"]
         last_seen = mc.get("lastSeenAt")
         seen_text = last_seen or note.get("updatedAt") or note.get("createdAt") or ""
         confidence = mc["row"].get("confidence", DEFAULT_CONFIDENCE)
         chat_id = mc.get("chatId")
-        return cls(position, note, mc["rowId"], note["nuggetName"], note.get("type", ""),
+        return cls(note, mc["rowId"], note["nuggetName"], note.get("type", ""),
                    DEFAULT_CONFIDENCE if confidence is None else float(confidence),
                    seen_text, last_seen, chat_id if type(chat_id) is int else None)
 
@@ -270,7 +266,7 @@ def _ranks(words: list[frozenset[str]]) -> tuple[dict[str, int], int]:
 
 
 def _prefix(words: frozenset[str], rank: Mapping[str, int], threshold: float,
-            singles: int = 0) -> list[str]:
+            singles: int) -> list[str]:
     """The rarest words two sets at the threshold must share one of (prefix filtering). A
     Jaccard >= t needs an overlap of at least t * size words of each set, so two such sets
     share a word among the first size - overlap + 1 of each, in one order of all words. The
@@ -398,7 +394,7 @@ def plan_maintenance(notes: list[RawNote], now: datetime, base_fingerprint: str,
     duplicates of each other."""
     config = config or BotConfig()
     activity = activity or {}
-    rows = [_Row.of(p, n) for p, n in enumerate(notes)
+    rows = [_Row.of(n) for n in notes
             if nugget_name is None or n["nuggetName"] == nugget_name]
     out = _Builder(rfc3339(now), to_iso(now), [], [], {}, {})
     deleted = _expired(rows, now, out)
@@ -449,9 +445,9 @@ def plan_decided(notes: list[RawNote], operations: list[Operation], result: Refl
         if isinstance(op, MergeOp):
             raise NuggetsError("MicroClaw rows cannot be merged (the bot has no merge): keep "
                                "one of them instead, the others archived as superseded by it")
-        row = _Row.of(0, _known(by_id, op.note_id))
+        row = _Row.of(_known(by_id, op.note_id))
         if isinstance(op, SupersedeOp):
-            winner = _Row.of(0, _known(by_id, op.winner_id))
+            winner = _Row.of(_known(by_id, op.winner_id))
             out.hide(row, details.get(op.note_id) or f"Superseded by {op.winner_id}")
             out.link(row, winner, f"supersede edge '{OPERATOR_REASON}' to {op.winner_id}, the "
                                   "row that stands", OPERATOR_REASON)
@@ -459,7 +455,7 @@ def plan_decided(notes: list[RawNote], operations: list[Operation], result: Refl
             out.hide(row, details.get(op.note_id) or "archived")
         else:
             raise NuggetsError(f"a {op.type} is not something a MicroClaw plan does")
-    return _plan(out, [_Row.of(0, by_id[i]) for i in out.before], notes, base_fingerprint, None)
+    return _plan(out, [_Row.of(by_id[i]) for i in out.before], notes, base_fingerprint, None)
 
 
 def _known(by_id: dict[str, RawNote], note_id: str) -> RawNote:

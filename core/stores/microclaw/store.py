@@ -41,7 +41,7 @@ from core.safeio.scope_folder import PromotionRefused, refusal
 from core.stores.base import Capability, Chooser, UnhideOutlook
 from core.stores.microclaw import presentation
 from core.stores.microclaw.budget import structured_budget
-from core.stores.microclaw.config import read_config
+from core.stores.microclaw.config import BotConfig, read_config
 from core.stores.microclaw.outlook import outlook
 from core.stores.microclaw.paths import (
     GLOBAL_NUGGET,
@@ -57,7 +57,7 @@ from core.stores.microclaw.paths import (
 )
 from core.stores.microclaw.promote import DEFAULT_THRESHOLD, plan_file, promotable, targets
 from core.stores.microclaw.rows import read_graph, row_id, scope_of
-from core.stores.microclaw.rules import plan_decided, plan_maintenance
+from core.stores.microclaw.rules import Activity, plan_decided, plan_maintenance
 from core.stores.microclaw.runs import MicroClawRuns, plan_row, row_id_of, tampered
 from core.stores.microclaw.schema import BUSY_TIMEOUT_S, read_only
 from core.stores.microclaw.since import aftermaths, newest_images
@@ -118,10 +118,21 @@ class MicroClawStore:
         return graph
 
     def _tell_read(self, graph: Graph) -> None:
-        """What the read skipped, or how it had to read, once per notice."""
-        for line in (graph.doc.get("microclaw") or {}).get("notices") or []:
+        """What the read skipped, or how it had to read."""
+        self._tell((graph.doc.get("microclaw") or {}).get("notices") or [])
+
+    def _tell(self, lines: Iterable[str]) -> None:
+        """Each line to the notices, once."""
+        for line in lines:
             if line not in self.notices:
                 self.notices.append(line)
+
+    def _bot_view(self, graph: Graph) -> tuple[BotConfig, Activity]:
+        """The bot's config (what reading it said goes to the notices) and each chat's
+        activity, as the bot's rules read them."""
+        config, said = read_config(self.home, os.environ)
+        self._tell(said)
+        return config, (graph.doc.get("microclaw") or {}).get("activity") or {}
 
     def topic_rules(self) -> TopicRules:
         """The bot's own topic key and tokens (its rule 5); no promotion groups."""
@@ -200,9 +211,7 @@ class MicroClawStore:
         consolidation); writes nothing. The bot applies every step in full, so `limit` and
         `uncapped` change nothing here."""
         graph = graph or self.read()
-        config, said = read_config(self.home, os.environ)
-        self.notices += [m for m in said if m not in self.notices]
-        activity = (graph.doc.get("microclaw") or {}).get("activity") or {}
+        config, activity = self._bot_view(graph)
         settled = read_settled(self.journal_home, self.notices)
         apart = standing_apart(graph.notes, self.topic_rules(), settled)
         with paused_gc():
@@ -329,16 +338,14 @@ class MicroClawStore:
         ids = list(note_ids)
         told = self.unhide_outlook(ids, lift).warnings
         entry = self._runs.unhide(ids, PROMPT_CONFIDENCE if lift else None)
-        self.notices += [w for w in told if w not in self.notices]
+        self._tell(told)
         return entry
 
     def unhide_outlook(self, note_ids: Iterable[str], lift: bool = False) -> UnhideOutlook:
         """Rows below the prompt's confidence (the lift offered), and what the bot's rules
         would do to the rows once back (outlook.py); writes nothing."""
         graph = self.read()
-        config, said = read_config(self.home, os.environ)
-        self.notices += [m for m in said if m not in self.notices]
-        activity = (graph.doc.get("microclaw") or {}).get("activity") or {}
+        config, activity = self._bot_view(graph)
         return outlook(graph.notes, note_ids, self.clock(), config, activity, lift)
 
     def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:

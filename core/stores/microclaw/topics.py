@@ -23,10 +23,14 @@ def ascii_lower(text: str) -> str:
     return text.translate(_ASCII_LOWER)
 
 
+def _splits_differ(text: str) -> bool:
+    """Whether the text holds U+001C-U+001F, where Python's split and Rust's disagree."""
+    return "\x1c" in text or "\x1d" in text or "\x1e" in text or "\x1f" in text
+
+
 def split_whitespace(text: str) -> list[str]:
-    """Rust's `str::split_whitespace` (Python's own split where the two agree: a text
-    without U+001C-U+001F)."""
-    if "\x1c" in text or "\x1d" in text or "\x1e" in text or "\x1f" in text:
+    """Rust's `str::split_whitespace` (Python's own split where the two agree)."""
+    if _splits_differ(text):
         return [word for word in _RUST_WHITESPACE.split(text) if word]
     return text.split()
 
@@ -62,8 +66,7 @@ def microclaw_tokens(text: str) -> frozenset[str]:
 def microclaw_token_sets(texts: list[str]) -> list[frozenset[str]]:
     """microclaw_tokens of each text; Python's own split for all of them when none holds a
     character the two splits disagree on (checked once, on the texts joined)."""
-    joined = "".join(texts)
-    if "\x1c" in joined or "\x1d" in joined or "\x1e" in joined or "\x1f" in joined:
+    if _splits_differ("".join(texts)):
         return [microclaw_tokens(text) for text in texts]
     return [frozenset(text.split()) for text in texts]
 
