@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from core.clock import to_iso
 from core.models import RawNote
 from core.notes.text import jaccard, note_tokens
+from core.promotion.budget import Loaded
 from core.promotion.screening import MAX_ENTRY_CHARS, screen
 from core.stores.claude import frontmatter, index
 from core.stores.claude.directory import Files, text_of
@@ -106,7 +107,7 @@ def index_note(data: bytes, at: str, names: set[str]) -> tuple[RawNote, list[str
     return note, warnings
 
 
-def budget_line(cap: index.Budget, past: int) -> str:
+def budget_line(cap: Loaded, past: int) -> str:
     limit = (f"{index.MAX_LINES} lines" if cap.cut_by == "lines"
              else f"{index.MAX_BYTES:,} bytes")
     return (f"{INDEX} is {cap.lines} lines, {cap.size:,} bytes: only its first "
