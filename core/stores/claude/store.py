@@ -103,23 +103,12 @@ class ClaudeStore(NoPromotion):
         return presentation.note_summary(note)
 
     def side_file_lines(self, plan: Plan, note_ids: set[str]) -> list[str]:
-        proposal = self._planned_proposal(plan, note_ids)
-        return ([f"{proposal.detail_name}: a new topic file with the {proposal.moved} lines "
-                 f"moved out of {INDEX}"] if proposal else []) + presentation.merge_lines(
-                     plan, note_ids)
+        return (presentation.proposal_lines(plan, note_ids)
+                + presentation.merge_lines(plan, note_ids))
 
     def side_file_names(self, plan: Plan, note_ids: set[str]) -> list[str]:
-        proposal = self._planned_proposal(plan, note_ids)
-        return ([proposal.detail_name] if proposal else []) + presentation.merge_files(
-            plan, note_ids)
-
-    def _planned_proposal(self, plan: Plan, note_ids: set[str]) -> Proposal | None:
-        if INDEX not in note_ids or not plan.unkept_by_default:
-            return None
-        files = read_files(self.home)
-        baseline = self.seen.reviewed() or State(self.now(), {})
-        changed, _ = changes_since(baseline, files, self.seen.blob)
-        return self._proposal(files, {c.name for c in changed})
+        return (presentation.proposal_files(plan, note_ids)
+                + presentation.merge_files(plan, note_ids))
 
     def look(self) -> Files:
         """The directory's files as they are, recorded first (a failure to record is said,
