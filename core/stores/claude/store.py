@@ -123,10 +123,10 @@ class ClaudeStore(NoPromotion):
                                     f"{exc.strerror or exc}")
         return files
 
-    def gone(self, files: Files) -> list[Gone]:
+    def gone(self, files: Files, states: list[State]) -> list[Gone]:
         """Each file seen before and absent now, with its last version's bytes."""
         found = []
-        for name, version in sorted(self.seen.last_versions().items()):
+        for name, version in sorted(self.seen.last_versions(states).items()):
             if name in files.data or name == INDEX:
                 continue
             data = self.seen.blob(version.digest)
@@ -136,10 +136,10 @@ class ClaudeStore(NoPromotion):
             found.append(Gone(version, data))
         return found
 
-    def earlier_lines(self) -> dict[str, index.Entry]:
+    def earlier_lines(self, states: list[State]) -> dict[str, index.Entry]:
         """The index lines earlier versions of MEMORY.md had, newest first wins."""
         found: dict[str, index.Entry] = {}
-        digests = list(dict.fromkeys(s.files[INDEX] for s in reversed(self.seen.states())
+        digests = list(dict.fromkeys(s.files[INDEX] for s in reversed(states)
                                      if INDEX in s.files))
         for digest in digests[:50]:
             data = self.seen.blob(digest)
@@ -154,7 +154,8 @@ class ClaudeStore(NoPromotion):
         if graph is not None:
             return graph
         files = self.look()
-        reading = read_notes(files, self.gone(files), self.earlier_lines())
+        states = self.seen.states()
+        reading = read_notes(files, self.gone(files, states), self.earlier_lines(states))
         self._warnings = reading.warnings
         return Graph(self.graph_path, {"notes": reading.notes}, files_fingerprint(files))
 
@@ -408,13 +409,14 @@ class ClaudeStore(NoPromotion):
     def unhide(self, note_ids: Iterable[str], lift: bool = False) -> JournalEntry | None:
         """Put deleted topic files back byte for byte, with their index lines."""
         files = self.look()
-        gone = {g.version.name: g for g in self.gone(files)}
+        states = self.seen.states()
+        gone = {g.version.name: g for g in self.gone(files, states)}
         wanted = list(dict.fromkeys(note_ids))
         unknown = [i for i in wanted if i not in gone]
         if unknown:
             raise NuggetsError(f"{', '.join(unknown)}: not a deleted topic file seen before "
                                "(see `notes --hidden`)")
-        lines = self.earlier_lines()
+        lines = self.earlier_lines(states)
         reviewed = self.seen.reviewed() or State(self.now(), {})
         index_was_reviewed = (INDEX in files.data
                               and reviewed.files.get(INDEX) == sha(files.data[INDEX]))
