@@ -219,8 +219,8 @@ class ClaudeStore(NoPromotion):
         plan = changes_plan(changes, files_fingerprint(files), self.now(), baseline.at,
                             len(files.data))
         changed = {c.name for c in changes}
-        proposal = self._proposal(files, changed)
         if nugget_name in (None, INDEX_NUGGET):
+            proposal = self._proposal(files, changed)
             if proposal is not None:
                 add_budget_proposal(plan, files.data[INDEX], proposal, self.now())
             add_fixes(plan, self._fixes(files, changed), self.now())
@@ -336,7 +336,7 @@ class ClaudeStore(NoPromotion):
         changed = {c.name for c in changes_since(baseline, files, self.seen.blob)[0]}
         reviewed = dict(baseline.files)
         rejected = []
-        proposal = None
+        budget_kept = False
         kept_fixes = {f.note_id: f for f in self._fixes(files, changed)}
         chosen = [kept_fixes[i] for op in plan.operations if op.id in kept
                   for i in operation_note_ids(op) if i in kept_fixes]
@@ -351,7 +351,7 @@ class ClaudeStore(NoPromotion):
             elif name in kept_fixes:
                 continue  # ours: a hygiene fix, chosen above
             elif name == INDEX and INDEX not in changed:  # ours: the budget proposal
-                proposal = self._proposal(files, changed) if op.id in kept else None
+                budget_kept = op.id in kept
             elif op.id in kept:
                 if name in files.data:
                     reviewed[name] = sha(files.data[name])
@@ -376,10 +376,10 @@ class ClaudeStore(NoPromotion):
         # an entry for a file a merge removes is not added
         chosen = [f for f in chosen if f.note_id.removeprefix(f"{INDEX}+") not in removed]
         drop = {e.line for m in merging for e in m.index_lines}
-        if proposal is not None or chosen or drop:
+        if budget_kept or chosen or drop:
             text = fixed(text_of(files.data[INDEX]), chosen, drop)
-            if proposal is not None:  # brought into the budget after the fixes
-                proposal = propose(text, set(files.data), self.now()) or None
+            # brought into the budget after the fixes
+            proposal = propose(text, set(files.data), self.now()) if budget_kept else None
             last = runs.rewrite_index(files.data[INDEX], text, proposal, len(chosen),
                                            len(merging))
             final = proposal.index_text if proposal else text
