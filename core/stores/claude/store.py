@@ -151,9 +151,9 @@ class ClaudeStore(NoPromotion):
 
     def read(self) -> Graph:
         graph, self._opened = self._opened, None
-        if graph is not None:
-            return graph
-        files = self.look()
+        return graph if graph is not None else self._graph(self.look())
+
+    def _graph(self, files: Files) -> Graph:
         states = self.seen.states()
         reading = read_notes(files, self.gone(files, states), self.earlier_lines(states))
         self._warnings = reading.warnings
@@ -197,9 +197,10 @@ class ClaudeStore(NoPromotion):
         return settled
 
     def startup_messages(self) -> list[str]:
-        self.recover()
+        self.runs.recover()
+        files = self.look()  # as recover() does, and read once: the graph is made from it
         with contextlib.suppress(NuggetsError, OSError):
-            self._opened = self.read()
+            self._opened = self._graph(files)
             self.notices += self._warnings
         return self.take_notices()
 
