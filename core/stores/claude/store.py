@@ -40,6 +40,7 @@ from core.stores.claude.changes import (
     add_merges,
     changes_plan,
     changes_since,
+    file_note,
     files_fingerprint,
     lines_of,
     merged_index,
@@ -254,8 +255,6 @@ class ClaudeStore(NoPromotion):
 
     @staticmethod
     def _nugget_of(name: str, data: bytes | None) -> str:
-        from core.stores.claude.changes import file_note
-
         return str(file_note(name, data or b"", "").get("nuggetName"))
 
     def plan_operations(self, operations: list[Operation], result: ReflectionResult,
