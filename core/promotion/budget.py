@@ -44,6 +44,10 @@ class Loaded:
     loaded_lines: int  # how many of its lines reach the agent
     cut_by: str  # "" (all of it loads), "lines" or "bytes"
 
+    @property
+    def over(self) -> bool:
+        return self.loaded_lines < self.lines
+
 
 def _lines(text: str) -> list[str]:
     parts = text.split("\n")

@@ -307,7 +307,15 @@ class KindOption:
     metavar: str = "PATH"
 
 
-@dataclass(frozen=True)
+def _never() -> bool:
+    return False
+
+
+def _nothing(home: Path) -> None:
+    return None
+
+
+@dataclass(frozen=True, kw_only=True)
 class StoreKind:
     """A memory system as the command line offers it: its options, where its memory is by
     default, its demo, and how to open its store. Registered in core/stores/registry.py."""
@@ -321,11 +329,12 @@ class StoreKind:
     # where its memory is: the directory named (None: the default place)
     resolve: Callable[[Path | None], Path]
     # whether the directory counts as named although the option was not given (an env var)
-    named_elsewhere: Callable[[], bool]
+    named_elsewhere: Callable[[], bool] = _never
     open: Callable[[Path, Clock, Path | None], Store]  # home, clock, a MEMORY.md path or None
     materialize_demo: Callable[[Clock, bool], Path]  # clock, reset: the demo's directory
-    demo_memory_md: Callable[[Path], Path | None]  # the demo's promotion file, if its own
-    home_notice: Callable[[Path], str | None]  # what to say about the directory chosen
+    # the demo's promotion file, if its own
+    demo_memory_md: Callable[[Path], Path | None] = _nothing
+    home_notice: Callable[[Path], str | None] = _nothing  # what to say about the directory chosen
     # the errors for a directory that does not exist, and one without its notes (the
     # directory and the notes' file as shown)
     missing_home: Callable[[str], str]

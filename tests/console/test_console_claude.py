@@ -4,7 +4,6 @@ title bar names the system, and a deleted topic file seen before is listed."""
 
 from __future__ import annotations
 
-import hashlib
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -24,15 +23,11 @@ from tests.stores.test_claude import write_directory
 from tests.stores.test_claude_batch import applied
 from tests.stores.test_claude_merge import DEPLOYING_LINE, with_pair
 from tests.support.console_support import settle
+from tests.support.tree import hashes
 
 NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
 SIZE = (140, 40)
 KEYS = ["h", "h", "r", "x", "y", "p", "g", "l", "f", "c", "v", "s", "slash", "question_mark"]
-
-
-def hashes(root: Path) -> dict[str, str]:
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            if p.is_file() else "folder" for p in sorted(root.rglob("*"))}
 
 
 async def test_every_main_key_leaves_the_directory_byte_for_byte(tmp_path: Path) -> None:

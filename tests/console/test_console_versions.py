@@ -19,16 +19,12 @@ from nuggets_tui.screens.versions import VersionsScreen
 from nuggets_tui.widgets.note_table import NoteTable
 from tests.stores.test_claude import store, write_directory
 from tests.support.console_support import demo_home, make_app, settle
+from tests.support.tree import hashes
 
 NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
 SIZE = (80, 24)
 FIRST = b"---\nname: Role\ndescription: who\ntype: user\n---\n\nBackend engineer.\n"
 SECOND = FIRST.replace(b"Backend engineer.", b"Backend engineer, on call on Fridays.")
-
-
-def hashes(root: Path) -> dict[str, str]:
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            if p.is_file() else "folder" for p in sorted(root.rglob("*"))}
 
 
 def two_versions(tmp_path: Path) -> Path:

@@ -4,7 +4,6 @@ here: the directories below are written by hand in its documented format (MEMORY
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
@@ -23,6 +22,7 @@ from core.stores.claude.frontmatter import parse
 from core.stores.claude.paths import project_folder_name, record_home
 from core.stores.claude.store import ClaudeStore
 from nuggets_tui.cli import main
+from tests.support.tree import hashes
 
 NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
 ENV = {"NUGGETS_NOW": "2026-11-25T09:00:00Z", "MEMORY_REFLECTION_HOUR": "0"}
@@ -55,12 +55,6 @@ def ticking(start: datetime = NOW) -> Clock:
 
 def store(directory: Path, tmp_path: Path) -> ClaudeStore:
     return ClaudeStore(directory, ticking(), record_root=tmp_path / "record")
-
-
-def hashes(root: Path) -> dict[str, str]:
-    """Every file's hash and every folder, so that a new empty folder counts too."""
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            if p.is_file() else "folder" for p in sorted(root.rglob("*"))}
 
 
 def run(directory: Path, *args: str) -> tuple[int, str, str]:

@@ -17,7 +17,8 @@ from core.stores.claude.demo import materialize_claude_demo
 from core.stores.claude.merge import merged_text, pairs, split
 from core.stores.claude.notes import near_duplicates, topic_note
 from core.stores.claude.store import ClaudeStore
-from tests.stores.test_claude import INDEX, agent_changes, hashes, store, write_directory
+from tests.stores.test_claude import INDEX, agent_changes, store, write_directory
+from tests.support.tree import hashes
 
 
 def topic(name: str, description: str, body: str, kind: str = "feedback") -> bytes:

@@ -189,6 +189,8 @@ def add_budget_proposal(plan: Plan, current: bytes, proposal: Proposal, at: str)
     file is written with it: the store's side file)."""
     before = file_note(INDEX, current, at)
     after = file_note(INDEX, proposal.index_text.encode(), at)
+    after["claude"] = dict(after["claude"], detailFile=proposal.detail_name,
+                           moved=proposal.moved)  # what the confirmation names
     number = len(plan.operations) + 1
     plan.operations.append(RewriteOp(id=number, note_id=INDEX, content=after["content"]))
     plan.notes.append(NoteDiff(note_id=INDEX, before=before, after=after))

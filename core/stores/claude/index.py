@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.promotion.budget import CLAUDE_CODE_MEMORY_MD, loaded_sizes
+from core.promotion.budget import CLAUDE_CODE_MEMORY_MD, Loaded, loaded_sizes
 
 MAX_LINES = CLAUDE_CODE_MEMORY_MD.lines
 MAX_BYTES = CLAUDE_CODE_MEMORY_MD.size  # cut at the last line end at or before these bytes
@@ -22,18 +22,6 @@ class Entry:
     title: str
     target: str  # the file named, as written
     hook: str
-
-
-@dataclass(frozen=True)
-class Budget:
-    lines: int  # the index's lines
-    size: int  # its bytes
-    loaded_lines: int  # how many of its lines reach the model
-    cut_by: str  # "" (all of it loads), "lines" or "bytes"
-
-    @property
-    def over(self) -> bool:
-        return self.loaded_lines < self.lines
 
 
 def split_lines(text: str) -> list[str]:
@@ -58,11 +46,10 @@ def topic_name(target: str) -> str | None:
     return name or None
 
 
-def budget(data: bytes) -> Budget:
+def budget(data: bytes) -> Loaded:
     """Where the load budget falls: the first MAX_LINES lines or MAX_BYTES bytes (cut at the
     last line end within them), whichever is fewer (core/promotion/budget.py)."""
     lines = data.split(b"\n")
     if data.endswith(b"\n"):
         lines = lines[:-1]
-    found = loaded_sizes([len(line) for line in lines], len(data), CLAUDE_CODE_MEMORY_MD)
-    return Budget(found.lines, found.size, found.loaded_lines, found.cut_by)
+    return loaded_sizes([len(line) for line in lines], len(data), CLAUDE_CODE_MEMORY_MD)

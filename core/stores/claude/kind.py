@@ -48,11 +48,8 @@ KIND = StoreKind(
     demo_help="Use the built-in Claude Code demo instead.",
     demo_dir_help="The Claude Code demo's memory directory instead.",
     resolve=resolve_directory,
-    named_elsewhere=lambda: False,
     open=_open,
     materialize_demo=_demo,
-    demo_memory_md=lambda home: None,
-    home_notice=lambda home: None,
     missing_home=_missing_home,
     missing_source=_missing_source,
     # Never "holds memory" of ours: no run log is written inside the agent's directory.

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 from core.clock import to_iso
 from core.models import RawNote
 from core.notes.text import jaccard, note_tokens
+from core.promotion.budget import Loaded
 from core.promotion.screening import MAX_ENTRY_CHARS, screen
 from core.stores.claude import frontmatter, index
 from core.stores.claude.directory import Files, text_of
@@ -59,15 +61,21 @@ def topic_note(name: str, data: bytes, at: str, entry: index.Entry | None) -> Ra
     reason = screened(title, f"{front.fields.get('description', '')}\n{front.body}")
     if reason:
         flags.append(f"screened: {reason}")
+    return _note(name, kind if kind in frontmatter.TYPES else "untyped", title, text, [], kind,
+                 at, {"file": name, "size": len(data), "description":
+                      front.fields.get("description", ""), "hook": entry.hook if entry else "",
+                      "indexLine": entry.line if entry else None, "flags": flags})
+
+
+def _note(note_id: str, nugget: str, title: str, content: str, links: list[dict[str, Any]],
+          kind: str, at: str, claude: dict[str, Any]) -> RawNote:
+    """A file as a note: what every file of the directory has in common, then its own."""
     return {
-        "id": name, "nuggetName": kind if kind in frontmatter.TYPES else "untyped",
-        "title": title, "content": text, "tags": [], "links": [],
-        "hidden": False, "kind": "note", "hits": 0, "subject": "", "scope": "project",
-        "type": kind, "source": "agent_reflection", "confidence": 0.7,
+        "id": note_id, "nuggetName": nugget, "title": title, "content": content, "tags": [],
+        "links": links, "hidden": False, "kind": "note", "hits": 0, "subject": "",
+        "scope": "project", "type": kind, "source": "agent_reflection", "confidence": 0.7,
         "stability": "durable", "createdAt": at, "updatedAt": at, "lastAccessedAt": at,
-        "claude": {"file": name, "size": len(data), "description":
-                   front.fields.get("description", ""), "hook": entry.hook if entry else "",
-                   "indexLine": entry.line if entry else None, "flags": flags},
+        "claude": claude,
     }
 
 
@@ -93,20 +101,14 @@ def index_note(data: bytes, at: str, names: set[str]) -> tuple[RawNote, list[str
         past = [e for e in found if e.line > cap.loaded_lines]
         flags.append(f"past the budget: {len(past)} entries after line {cap.loaded_lines}")
         warnings.append(budget_line(cap, len(past)))
-    note: RawNote = {
-        "id": INDEX, "nuggetName": INDEX_NUGGET, "title": "MEMORY.md (the index)",
-        "content": text, "tags": [], "links": links, "hidden": False, "kind": "note",
-        "hits": 0, "subject": "", "scope": "project", "type": "index",
-        "source": "agent_reflection", "confidence": 0.7, "stability": "durable",
-        "createdAt": at, "updatedAt": at, "lastAccessedAt": at,
-        "claude": {"file": INDEX, "size": len(data), "description": "", "hook": "",
-                   "indexLine": None, "flags": flags, "lines": cap.lines,
-                   "loadedLines": cap.loaded_lines},
-    }
+    note = _note(INDEX, INDEX_NUGGET, "MEMORY.md (the index)", text, links, "index", at,
+                 {"file": INDEX, "size": len(data), "description": "", "hook": "",
+                  "indexLine": None, "flags": flags, "lines": cap.lines,
+                  "loadedLines": cap.loaded_lines})
     return note, warnings
 
 
-def budget_line(cap: index.Budget, past: int) -> str:
+def budget_line(cap: Loaded, past: int) -> str:
     limit = (f"{index.MAX_LINES} lines" if cap.cut_by == "lines"
              else f"{index.MAX_BYTES:,} bytes")
     return (f"{INDEX} is {cap.lines} lines, {cap.size:,} bytes: only its first "

@@ -22,7 +22,7 @@ def project_folder_name(cwd: Path) -> str:
     return _NOT_ALNUM.sub("-", str(cwd))
 
 
-def default_directory(cwd: Path | None = None, environ: Mapping[str, str] | None = None) -> Path:
+def default_directory(cwd: Path | None = None) -> Path:
     """The memory directory Claude Code uses for `cwd` (default: the current directory)."""
     where = Path(os.path.abspath(cwd or Path.cwd()))
     return PROJECTS.expanduser() / project_folder_name(where) / "memory"

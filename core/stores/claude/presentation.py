@@ -86,6 +86,24 @@ def merge_lines(plan: Plan, note_ids: set[str]) -> list[str]:
     return found
 
 
+def proposal_lines(plan: Plan, note_ids: set[str]) -> list[str]:
+    """The budget proposal's new topic file, when these notes hold it, on one line."""
+    return [f"{name}: a new topic file with the {moved} lines moved out of {INDEX}"
+            for name, moved in _proposal(plan, note_ids)]
+
+
+def proposal_files(plan: Plan, note_ids: set[str]) -> list[str]:
+    """The budget proposal's new topic file, when these notes hold it."""
+    return [name for name, _ in _proposal(plan, note_ids)]
+
+
+def _proposal(plan: Plan, note_ids: set[str]) -> list[tuple[str, int]]:
+    if INDEX not in note_ids:
+        return []
+    return [(str(_info(d.after)["detailFile"]), int(_info(d.after).get("moved") or 0))
+            for d in plan.notes if d.note_id == INDEX and _info(d.after).get("detailFile")]
+
+
 def merge_files(plan: Plan, note_ids: set[str]) -> list[str]:
     """The files a merge of these notes writes besides the file that stays."""
     return [str(_info(d.after).get("file") or d.note_id)

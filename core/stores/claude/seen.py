@@ -111,9 +111,10 @@ class SeenRecord:
             self.prune([*known, State(at, state)])
         return True
 
-    def last_versions(self) -> dict[str, Version]:
-        """The newest version seen of every file ever seen, gone or not."""
-        return self._versions(self.states())
+    def last_versions(self, states: list[State] | None = None) -> dict[str, Version]:
+        """The newest version seen of every file ever seen, gone or not (in `states`, when
+        already read)."""
+        return self._versions(self.states() if states is None else states)
 
     def versions(self) -> dict[str, list[Version]]:
         """Each file's versions the kept states hold, oldest first, each at when it was first

@@ -40,6 +40,7 @@ from core.stores.claude.changes import (
     add_merges,
     changes_plan,
     changes_since,
+    file_note,
     files_fingerprint,
     lines_of,
     merged_index,
@@ -103,23 +104,12 @@ class ClaudeStore(NoPromotion):
         return presentation.note_summary(note)
 
     def side_file_lines(self, plan: Plan, note_ids: set[str]) -> list[str]:
-        proposal = self._planned_proposal(plan, note_ids)
-        return ([f"{proposal.detail_name}: a new topic file with the {proposal.moved} lines "
-                 f"moved out of {INDEX}"] if proposal else []) + presentation.merge_lines(
-                     plan, note_ids)
+        return (presentation.proposal_lines(plan, note_ids)
+                + presentation.merge_lines(plan, note_ids))
 
     def side_file_names(self, plan: Plan, note_ids: set[str]) -> list[str]:
-        proposal = self._planned_proposal(plan, note_ids)
-        return ([proposal.detail_name] if proposal else []) + presentation.merge_files(
-            plan, note_ids)
-
-    def _planned_proposal(self, plan: Plan, note_ids: set[str]) -> Proposal | None:
-        if INDEX not in note_ids or not plan.unkept_by_default:
-            return None
-        files = read_files(self.home)
-        baseline = self.seen.reviewed() or State(self.now(), {})
-        changed, _ = changes_since(baseline, files, self.seen.blob)
-        return self._proposal(files, {c.name for c in changed})
+        return (presentation.proposal_files(plan, note_ids)
+                + presentation.merge_files(plan, note_ids))
 
     def look(self) -> Files:
         """The directory's files as they are, recorded first (a failure to record is said,
@@ -134,10 +124,10 @@ class ClaudeStore(NoPromotion):
                                     f"{exc.strerror or exc}")
         return files
 
-    def gone(self, files: Files) -> list[Gone]:
+    def gone(self, files: Files, states: list[State]) -> list[Gone]:
         """Each file seen before and absent now, with its last version's bytes."""
         found = []
-        for name, version in sorted(self.seen.last_versions().items()):
+        for name, version in sorted(self.seen.last_versions(states).items()):
             if name in files.data or name == INDEX:
                 continue
             data = self.seen.blob(version.digest)
@@ -147,10 +137,10 @@ class ClaudeStore(NoPromotion):
             found.append(Gone(version, data))
         return found
 
-    def earlier_lines(self) -> dict[str, index.Entry]:
+    def earlier_lines(self, states: list[State]) -> dict[str, index.Entry]:
         """The index lines earlier versions of MEMORY.md had, newest first wins."""
         found: dict[str, index.Entry] = {}
-        digests = list(dict.fromkeys(s.files[INDEX] for s in reversed(self.seen.states())
+        digests = list(dict.fromkeys(s.files[INDEX] for s in reversed(states)
                                      if INDEX in s.files))
         for digest in digests[:50]:
             data = self.seen.blob(digest)
@@ -162,10 +152,11 @@ class ClaudeStore(NoPromotion):
 
     def read(self) -> Graph:
         graph, self._opened = self._opened, None
-        if graph is not None:
-            return graph
-        files = self.look()
-        reading = read_notes(files, self.gone(files), self.earlier_lines())
+        return graph if graph is not None else self._graph(self.look())
+
+    def _graph(self, files: Files) -> Graph:
+        states = self.seen.states()
+        reading = read_notes(files, self.gone(files, states), self.earlier_lines(states))
         self._warnings = reading.warnings
         return Graph(self.graph_path, {"notes": reading.notes}, files_fingerprint(files))
 
@@ -207,9 +198,10 @@ class ClaudeStore(NoPromotion):
         return settled
 
     def startup_messages(self) -> list[str]:
-        self.recover()
+        self.runs.recover()
+        files = self.look()  # as recover() does, and read once: the graph is made from it
         with contextlib.suppress(NuggetsError, OSError):
-            self._opened = self.read()
+            self._opened = self._graph(files)
             self.notices += self._warnings
         return self.take_notices()
 
@@ -229,8 +221,8 @@ class ClaudeStore(NoPromotion):
         plan = changes_plan(changes, files_fingerprint(files), self.now(), baseline.at,
                             len(files.data))
         changed = {c.name for c in changes}
-        proposal = self._proposal(files, changed)
         if nugget_name in (None, INDEX_NUGGET):
+            proposal = self._proposal(files, changed)
             if proposal is not None:
                 add_budget_proposal(plan, files.data[INDEX], proposal, self.now())
             add_fixes(plan, self._fixes(files, changed), self.now())
@@ -263,8 +255,6 @@ class ClaudeStore(NoPromotion):
 
     @staticmethod
     def _nugget_of(name: str, data: bytes | None) -> str:
-        from core.stores.claude.changes import file_note
-
         return str(file_note(name, data or b"", "").get("nuggetName"))
 
     def plan_operations(self, operations: list[Operation], result: ReflectionResult,
@@ -346,7 +336,7 @@ class ClaudeStore(NoPromotion):
         changed = {c.name for c in changes_since(baseline, files, self.seen.blob)[0]}
         reviewed = dict(baseline.files)
         rejected = []
-        proposal = None
+        budget_kept = False
         kept_fixes = {f.note_id: f for f in self._fixes(files, changed)}
         chosen = [kept_fixes[i] for op in plan.operations if op.id in kept
                   for i in operation_note_ids(op) if i in kept_fixes]
@@ -361,7 +351,7 @@ class ClaudeStore(NoPromotion):
             elif name in kept_fixes:
                 continue  # ours: a hygiene fix, chosen above
             elif name == INDEX and INDEX not in changed:  # ours: the budget proposal
-                proposal = self._proposal(files, changed) if op.id in kept else None
+                budget_kept = op.id in kept
             elif op.id in kept:
                 if name in files.data:
                     reviewed[name] = sha(files.data[name])
@@ -386,10 +376,10 @@ class ClaudeStore(NoPromotion):
         # an entry for a file a merge removes is not added
         chosen = [f for f in chosen if f.note_id.removeprefix(f"{INDEX}+") not in removed]
         drop = {e.line for m in merging for e in m.index_lines}
-        if proposal is not None or chosen or drop:
+        if budget_kept or chosen or drop:
             text = fixed(text_of(files.data[INDEX]), chosen, drop)
-            if proposal is not None:  # brought into the budget after the fixes
-                proposal = propose(text, set(files.data), self.now()) or None
+            # brought into the budget after the fixes
+            proposal = propose(text, set(files.data), self.now()) if budget_kept else None
             last = runs.rewrite_index(files.data[INDEX], text, proposal, len(chosen),
                                            len(merging))
             final = proposal.index_text if proposal else text
@@ -419,13 +409,14 @@ class ClaudeStore(NoPromotion):
     def unhide(self, note_ids: Iterable[str], lift: bool = False) -> JournalEntry | None:
         """Put deleted topic files back byte for byte, with their index lines."""
         files = self.look()
-        gone = {g.version.name: g for g in self.gone(files)}
+        states = self.seen.states()
+        gone = {g.version.name: g for g in self.gone(files, states)}
         wanted = list(dict.fromkeys(note_ids))
         unknown = [i for i in wanted if i not in gone]
         if unknown:
             raise NuggetsError(f"{', '.join(unknown)}: not a deleted topic file seen before "
                                "(see `notes --hidden`)")
-        lines = self.earlier_lines()
+        lines = self.earlier_lines(states)
         reviewed = self.seen.reviewed() or State(self.now(), {})
         index_was_reviewed = (INDEX in files.data
                               and reviewed.files.get(INDEX) == sha(files.data[INDEX]))

@@ -79,11 +79,8 @@ KIND = StoreKind(
     demo_help="Use the built-in memory-purifier demo instead.",
     demo_dir_help="The memory-purifier demo's workspace instead.",
     resolve=resolve_workspace,
-    named_elsewhere=lambda: False,
     open=_open,
     materialize_demo=_demo,
-    demo_memory_md=lambda home: None,
-    home_notice=lambda home: None,
     missing_home=_missing_home,
     missing_source=_missing_source,
     # Never "holds memory" of ours: no run log is written inside the purifier's workspace
