@@ -48,8 +48,6 @@ from core.stores.purifier.notes import (
 from core.stores.purifier.runs import PurifierRun, read_runs
 from core.stores.purifier.topics import outdated_groups, purifier_tokens, purifier_topic
 
-VIEWS = ("LTMEMORY.md", "PLAYBOOKS.md", "EPISODES.md", "HISTORY.md", "WISHES.md")
-
 
 class ReadOnlyError(NuggetsError):
     """A write asked of a store that never writes its system's files."""
@@ -148,9 +146,9 @@ class PurifierStore(PurifierActing, NoPromotion):
         runtime = paths.runtime_dir(self.home)
         if nugget in ("rejected", "deferred"):
             return [runtime / f"{nugget}-candidates.jsonl"]
-        if nugget in VIEWS:
+        if nugget in paths.VIEWS:
             return [self.home / nugget]
-        return [self.home / view for view in VIEWS if (self.home / view).exists()]
+        return [self.home / view for view in paths.VIEWS if (self.home / view).exists()]
 
     def health(self) -> list[str]:
         """The purifier's silent failures, one line each with what to do."""
