@@ -30,7 +30,7 @@ from core.models import (
 from core.notes.snapshot import Graph, fingerprint
 from core.review.contradictions import TopicRules
 from core.review.decisions import SETTLED_FILE
-from core.review.marks import MARKS_FILE, marked, read_marked_texts, read_marks
+from core.review.marks import MARKS_FILE, marked, read_marks_and_texts
 from core.safeio.file_stamp import FileStamp
 from core.stores.base import Capability, UnhideOutlook
 from core.stores.no_promotion import NoPromotion
@@ -115,8 +115,7 @@ class PurifierStore(PurifierActing, NoPromotion):
             notes = purifier_notes(found)
         join_contradictions(notes, found.contradictions)
         self.notices += found.notices + provenance_problems(notes, self.home)
-        marked(notes, read_marks(self.journal_home, self.notices),
-               read_marked_texts(self.journal_home))
+        marked(notes, *read_marks_and_texts(self.journal_home, self.notices))
         return Graph(self.graph_path, {"notes": notes}, fingerprint(found.raw))
 
     def topic_rules(self) -> TopicRules:
