@@ -94,8 +94,8 @@ class PurifierStore(PurifierActing, NoPromotion):
 
     def artifacts(self) -> Artifacts:
         """The workspace's files, read again only when one of them changed since (opening
-        asks for them twice: the health lines and the notes)."""
-        stamp = self.stamp()
+        asks for them twice: the health lines and the notes); a mark of ours is no reason."""
+        stamp = self._workspace_stamp()
         if self._read is not None and self._read[0] == stamp:
             return self._read[1]
         with paused_gc():  # millions of objects, no cycles (core/gc_pause.py)
@@ -128,12 +128,15 @@ class PurifierStore(PurifierActing, NoPromotion):
         return Shelf(self.read())
 
     def stamp(self) -> Hashable:
-        runtime = paths.runtime_dir(self.home)
         ours = tuple(FileStamp.of(self.journal_home / name) for name in (MARKS_FILE,
                                                                           SETTLED_FILE))
-        return ours + tuple(FileStamp.of(runtime / name) for name in
-                            (paths.MANIFEST, paths.CLAIMS, paths.REJECTED, paths.DEFERRED,
-                             paths.CONTRADICTIONS))
+        return ours + self._workspace_stamp()
+
+    def _workspace_stamp(self) -> tuple[FileStamp | None, ...]:
+        runtime = paths.runtime_dir(self.home)
+        return tuple(FileStamp.of(runtime / name) for name in
+                     (paths.MANIFEST, paths.CLAIMS, paths.REJECTED, paths.DEFERRED,
+                      paths.CONTRADICTIONS))
 
     def first_notes(self, count: int) -> list[RawNote]:
         """The first claims of the claims file, read alone while the whole of it is read."""
