@@ -5,7 +5,6 @@ and not one byte of the workspace or its telemetry changed by any of it (docs/PU
 
 from __future__ import annotations
 
-import hashlib
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from nuggets_tui.screens.help import HelpScreen
 from nuggets_tui.screens.history import HistoryScreen
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.screens.promote import PromoteScreen
+from tests.console.test_console_purifier import hashes
 from tests.support.console_support import settle
 
 NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
@@ -34,11 +34,6 @@ RETIRED = "cl-demo000000000008"  # its episode file is gone: why the purifier re
 # r first asks (the purifier's model backend may spend tokens): the question is its screen
 SCREENS = {"r": ConfirmScreen, "p": PromoteScreen, "g": GraphScreen, "l": HistoryScreen,
            "f": FilesScreen, "c": ConflictsScreen, "question_mark": HelpScreen}
-
-
-def hashes(root: Path) -> dict[str, str]:
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            if p.is_file() else "folder" for p in sorted(root.rglob("*"))}
 
 
 @pytest.fixture
