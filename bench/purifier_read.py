@@ -21,13 +21,13 @@ from pathlib import Path
 
 from bench.purifier_generate import generate
 from core.clock import fixed_clock, parse_iso
+from core.stores.purifier import paths
 from core.stores.purifier.store import PurifierStore
 
 NOW = parse_iso("2026-11-25T09:00:00Z")
 RUNS = 3
 PAGE = 200  # the console's first page (nuggets_tui/screens/main.py, FIRST_PAGE)
-FILES = ("purified-claims.jsonl", "purified-contradictions.jsonl", "rejected-candidates.jsonl",
-         "deferred-candidates.jsonl")
+FILES = (paths.CLAIMS, paths.CONTRADICTIONS, paths.REJECTED, paths.DEFERRED)
 
 
 def _timed(step: Callable[[], object]) -> tuple[float, float]:
@@ -41,7 +41,7 @@ def plain_parse(workspace: Path) -> int:
     """Every line of the JSONL files through `json.loads`, nothing else."""
     parsed = 0
     for name in FILES:
-        for line in (workspace / "runtime" / name).read_bytes().splitlines():
+        for line in (paths.runtime_dir(workspace) / name).read_bytes().splitlines():
             json.loads(line)
             parsed += 1
     return parsed
@@ -62,7 +62,7 @@ def main(claims: int = 100_000, ledger: int = 300_000) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
         workspace = Path(tmp) / "workspace"
         made = generate(workspace, claims, ledger)
-        size = sum((workspace / "runtime" / name).stat().st_size for name in FILES)
+        size = sum((paths.runtime_dir(workspace) / name).stat().st_size for name in FILES)
         rounds = [(_timed(lambda: plain_parse(workspace)), _timed(lambda: first_page(workspace)),
                    _timed(lambda: open_whole(workspace))) for _ in range(RUNS)]
         notes = open_whole(workspace)

@@ -6,7 +6,8 @@ the store (kind "decide") that undo takes back. A store offers them when it decl
 
 API:
 - `read_marks(journal_home, notices=None) -> dict[str, str]` (note id -> mark)
-- `read_marked_texts(journal_home) -> dict[str, str]` (note id -> hash of the text it was marked on)
+- `read_marks_and_texts(journal_home, notices=None) -> (marks, texts)`: the marks, and note id ->
+  hash of the text it was marked on, from one read of the file
 - `marked(notes, marks, texts={})`: each note with a mark gets it under `mark`, and
   `markOnEarlierText: true` when its text changed since it was marked
 - `mark_notes(store, note_ids, mark, texts={}) -> JournalEntry | None` (`mark` None: cleared; None
@@ -42,25 +43,24 @@ def marks_path(journal_home: Path) -> Path:
 
 
 def read_marks(journal_home: Path, notices: list[str] | None = None) -> dict[str, str]:
-    """The marks (none when the file is absent). With `notices`, a file that cannot be read is
-    said there in one line and read as no marks; without, it is an error (marking is then
-    refused: the file is never written over)."""
+    """The marks (none when the file is absent): read_marks_and_texts' first half."""
+    return read_marks_and_texts(journal_home, notices)[0]
+
+
+def read_marks_and_texts(journal_home: Path, notices: list[str] | None = None,
+                         ) -> tuple[dict[str, str], dict[str, str]]:
+    """The marks and the hash of the text each note was marked on (none when the file is
+    absent). With `notices`, a file that cannot be read is said there in one line and read as
+    no marks; without, it is an error (marking is then refused: the file is never written
+    over)."""
     try:
-        return _read(marks_path(journal_home))[0]
+        marks, _, texts = _read(marks_path(journal_home))
     except NuggetsError as exc:
         if notices is None:
             raise
         notices.append(f"{exc}; no note is shown marked until then")
-        return {}
-
-
-def read_marked_texts(journal_home: Path) -> dict[str, str]:
-    """The hash of the text each note was marked on (none for a file that cannot be read:
-    read_marks says so)."""
-    try:
-        return _read(marks_path(journal_home))[2]
-    except NuggetsError:
-        return {}
+        return {}, {}
+    return marks, texts
 
 
 def text_hash(text: str) -> str:

@@ -5,7 +5,6 @@ and not one byte of the workspace or its telemetry changed by any of it (docs/PU
 
 from __future__ import annotations
 
-import hashlib
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from nuggets_tui.screens.help import HelpScreen
 from nuggets_tui.screens.history import HistoryScreen
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.screens.promote import PromoteScreen
+from tests.console.test_console_purifier import hashes
 from tests.support.console_support import settle
 
 NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
@@ -34,11 +34,6 @@ RETIRED = "cl-demo000000000008"  # its episode file is gone: why the purifier re
 # r first asks (the purifier's model backend may spend tokens): the question is its screen
 SCREENS = {"r": ConfirmScreen, "p": PromoteScreen, "g": GraphScreen, "l": HistoryScreen,
            "f": FilesScreen, "c": ConflictsScreen, "question_mark": HelpScreen}
-
-
-def hashes(root: Path) -> dict[str, str]:
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            if p.is_file() else "folder" for p in sorted(root.rglob("*"))}
 
 
 @pytest.fixture
@@ -88,14 +83,19 @@ async def test_a_claims_mark_shows_in_its_detail(workspace: Path) -> None:
         assert "mark" in detail and "disputed" in detail
 
 
+async def source_shown(pilot, app: NuggetsApp, note_id: str) -> str:  # type: ignore[no-untyped-def]
+    """f on the note: the text its source screen shows."""
+    await open_note(pilot, app, note_id)
+    await pilot.press("f")
+    await settle(pilot, app)
+    return text_of(app, "#file-text #diff-body")
+
+
 async def test_f_opens_the_claims_source_at_its_lines(workspace: Path) -> None:
     app = NuggetsApp(store(workspace))
     async with app.run_test(size=SIZE) as pilot:
-        await open_note(pilot, app, SOURCED)
-        await pilot.press("f")
-        await settle(pilot, app)
+        shown = await source_shown(pilot, app, SOURCED)
         assert [s.label for s in app.screen.sources] == ["MEMORY.md:5"]
-        shown = text_of(app, "#file-text #diff-body")
         marked = [row for row in shown.splitlines() if row.startswith("▶")]
         assert len(marked) == 1 and "The operator prefers short status reports." in marked[0]
 
@@ -103,10 +103,7 @@ async def test_f_opens_the_claims_source_at_its_lines(workspace: Path) -> None:
 async def test_a_missing_source_is_one_line(workspace: Path) -> None:
     app = NuggetsApp(store(workspace))
     async with app.run_test(size=SIZE) as pilot:
-        await open_note(pilot, app, RETIRED)
-        await pilot.press("f")
-        await settle(pilot, app)
-        shown = text_of(app, "#file-text #diff-body").splitlines()
+        shown = (await source_shown(pilot, app, RETIRED)).splitlines()
         assert shown[1].startswith("Not shown: episodes/2026-10-12-migration.md: no such file")
 
 

@@ -172,3 +172,22 @@ def test_a_mark_on_a_claim_whose_text_changed_since_says_it_is_on_an_earlier_tex
     assert [row.split()[0] for row in listed if "(on an earlier text)" in row] == [CLAIM]
     assert run(workspace, "mark", CLAIM, "--as", "reviewed", "--apply")[0] == 0  # marked again
     assert "markOnEarlierText" not in notes_by_id(workspace)[CLAIM]
+
+
+def test_a_mark_shows_without_reading_the_workspace_again(workspace: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Our marks live outside the workspace: marking changes the store's stamp (the console
+    reads it again) but is no reason to read the purifier's artifacts again."""
+    from core.stores.purifier import store as purifier_store
+
+    reads: list[Path] = []
+    real = purifier_store.read_artifacts
+    monkeypatch.setattr(purifier_store, "read_artifacts",
+                        lambda home: reads.append(home) or real(home))
+    memory = PurifierStore(workspace, lambda: datetime(2026, 11, 25, 9, tzinfo=UTC))
+    stamp = memory.stamp()
+    assert "mark" not in memory.shelf().graph.get(CLAIM)
+    assert mark_notes(memory, [CLAIM], "reviewed") is not None
+    assert memory.stamp() != stamp
+    assert memory.shelf().graph.get(CLAIM)["mark"] == "reviewed"
+    assert reads == [workspace]

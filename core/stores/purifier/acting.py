@@ -38,10 +38,6 @@ class PurifierActing:
     def read(self) -> Graph:
         raise NotImplementedError  # PurifierStore's
 
-    @property
-    def files(self) -> restore.SourceFiles:
-        return restore.SourceFiles(self.home)
-
     def now(self) -> str:
         return to_iso(self.clock())
 
@@ -130,22 +126,25 @@ class PurifierActing:
     def restorable(self, note: RawNote) -> bool:
         return note.get("nuggetName") in restore.RESTORABLE
 
+    def _restoring(self, note_ids: Iterable[str], into: Path) -> tuple[Path, list[RawNote]]:
+        """The source file named and the candidates to restore into it (one-line errors)."""
+        path = restore.target(self.home, into)
+        return path, restore.candidates({n["id"]: n for n in self.read().notes}, list(note_ids))
+
     def restore_diff(self, note_ids: Iterable[str], into: Path) -> list[str]:
         """The diff restoring these candidates would make, before anything is written."""
-        path = restore.target(self.home, into)
-        chosen = restore.candidates({n["id"]: n for n in self.read().notes}, list(note_ids))
-        before = path.read_text(encoding="utf-8") if path.is_file() else None
-        name = "/".join(path.relative_to(self.files.workspace).parts)
+        path, chosen = self._restoring(note_ids, into)
+        before = restore.current_text(path)
+        name = "/".join(path.relative_to(restore.SourceFiles(self.home).workspace).parts)
         return restore.diff_lines(name, before, restore.restored_text(before, chosen))
 
     def restore(self, note_ids: Iterable[str], into: Path) -> JournalEntry:
         """Append the candidates' text to a source file, journaled (undo takes it back), and
         offer a reconciliation."""
-        path = restore.target(self.home, into)
-        chosen = restore.candidates({n["id"]: n for n in self.read().notes}, list(note_ids))
+        path, chosen = self._restoring(note_ids, into)
         with directory_lock(path):
             self.notices += settle(path)
-            before = path.read_text(encoding="utf-8") if path.is_file() else None
+            before = restore.current_text(path)
             after = restore.restored_text(before, chosen)
             base = current_fingerprint(path) if before is not None else EMPTY_FINGERPRINT
             ids = ", ".join(n["id"] for n in chosen)

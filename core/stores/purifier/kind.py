@@ -29,10 +29,14 @@ def _demo(clock: Clock, reset: bool) -> Path:
     return materialize_purifier_demo(demo_workspace(), clock(), reset=reset)
 
 
+# Where --purifier without DIR looks (paths.resolve_workspace), said in its help and errors.
+WITHOUT_DIR = ("without DIR: the purifier's own, from its config's paths.workspace, $WORKSPACE, "
+               "else ~/.openclaw/workspace")
+
+
 def _missing_home(home: str) -> str:
     return (f"no memory-purifier workspace at {home} (no such directory); use --purifier DIR "
-            "(without DIR: the purifier's own, from its config's paths.workspace, $WORKSPACE, "
-            "else ~/.openclaw/workspace), or try the demo with --demo-purifier")
+            f"({WITHOUT_DIR}), or try the demo with --demo-purifier")
 
 
 def _missing_source(home: str, source: str) -> str:
@@ -73,8 +77,7 @@ KIND = StoreKind(
     name="purifier",
     home_option="--purifier",
     home_help="Review an OpenClaw memory-purifier workspace instead (its files are never "
-              "written but by the purifier itself; without DIR: the purifier's own, from its "
-              "config's paths.workspace, $WORKSPACE, else ~/.openclaw/workspace).",
+              f"written but by the purifier itself; {WITHOUT_DIR}).",
     demo_option="--demo-purifier",
     demo_help="Use the built-in memory-purifier demo instead.",
     demo_dir_help="The memory-purifier demo's workspace instead.",

@@ -16,6 +16,8 @@ CONTRADICTIONS = "purified-contradictions.jsonl"
 REJECTED = "rejected-candidates.jsonl"
 DEFERRED = "deferred-candidates.jsonl"
 MANIFEST = "purified-manifest.json"
+# The views each of its runs regenerates in the workspace.
+VIEWS = ("LTMEMORY.md", "PLAYBOOKS.md", "EPISODES.md", "HISTORY.md", "WISHES.md")
 COMPONENT = "memory-purifier.purifier"
 KNOWN_MANIFEST_SCHEMA = 1
 

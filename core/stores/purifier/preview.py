@@ -22,11 +22,10 @@ from core.models import (
     RewriteOp,
 )
 from core.notes import fields
-from core.stores.purifier import runner
+from core.stores.purifier import paths, runner
 from core.stores.purifier.artifacts import read_artifacts
 from core.stores.purifier.notes import purifier_notes
 
-VIEWS = ("LTMEMORY.md", "PLAYBOOKS.md", "EPISODES.md", "HISTORY.md", "WISHES.md")
 # Not copied: the purifier's package, its leftovers from crashed runs, our own journal.
 _NOT_COPIED = ("skills", ".staging-purifier", "nuggets-review")
 
@@ -54,7 +53,7 @@ def preview(workspace: Path, found: runner.Installation, mode: str, acknowledge_
         result = runner.run(runner.command(found, copy, mode, telemetry, acknowledge_upgrade,
                                            extra), copy)
         after = purifier_notes(read_artifacts(copy))
-        views = {name: _view_diff(workspace / name, copy / name) for name in VIEWS}
+        views = {name: _view_diff(workspace / name, copy / name) for name in paths.VIEWS}
     return Preview(result, changed_notes(before, after),
                    {name: lines for name, lines in views.items() if lines})
 

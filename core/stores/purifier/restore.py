@@ -70,6 +70,11 @@ def candidates(notes: dict[str, RawNote], note_ids: list[str]) -> list[RawNote]:
     return found
 
 
+def current_text(path: Path) -> str | None:
+    """The source file's text now (None: not there yet)."""
+    return path.read_text(encoding="utf-8") if path.is_file() else None
+
+
 def restored_text(before: str | None, notes: list[RawNote]) -> str:
     """The file with each candidate's text appended as its own paragraph."""
     text = before or ""

@@ -30,7 +30,7 @@ from core.models import (
 from core.notes.snapshot import Graph, fingerprint
 from core.review.contradictions import TopicRules
 from core.review.decisions import SETTLED_FILE
-from core.review.marks import MARKS_FILE, marked, read_marked_texts, read_marks
+from core.review.marks import MARKS_FILE, marked, read_marks_and_texts
 from core.safeio.file_stamp import FileStamp
 from core.stores.base import Capability, UnhideOutlook
 from core.stores.no_promotion import NoPromotion
@@ -47,8 +47,6 @@ from core.stores.purifier.notes import (
 )
 from core.stores.purifier.runs import PurifierRun, read_runs
 from core.stores.purifier.topics import outdated_groups, purifier_tokens, purifier_topic
-
-VIEWS = ("LTMEMORY.md", "PLAYBOOKS.md", "EPISODES.md", "HISTORY.md", "WISHES.md")
 
 
 class ReadOnlyError(NuggetsError):
@@ -96,8 +94,8 @@ class PurifierStore(PurifierActing, NoPromotion):
 
     def artifacts(self) -> Artifacts:
         """The workspace's files, read again only when one of them changed since (opening
-        asks for them twice: the health lines and the notes)."""
-        stamp = self.stamp()
+        asks for them twice: the health lines and the notes); a mark of ours is no reason."""
+        stamp = self._workspace_stamp()
         if self._read is not None and self._read[0] == stamp:
             return self._read[1]
         with paused_gc():  # millions of objects, no cycles (core/gc_pause.py)
@@ -117,8 +115,7 @@ class PurifierStore(PurifierActing, NoPromotion):
             notes = purifier_notes(found)
         join_contradictions(notes, found.contradictions)
         self.notices += found.notices + provenance_problems(notes, self.home)
-        marked(notes, read_marks(self.journal_home, self.notices),
-               read_marked_texts(self.journal_home))
+        marked(notes, *read_marks_and_texts(self.journal_home, self.notices))
         return Graph(self.graph_path, {"notes": notes}, fingerprint(found.raw))
 
     def topic_rules(self) -> TopicRules:
@@ -131,12 +128,15 @@ class PurifierStore(PurifierActing, NoPromotion):
         return Shelf(self.read())
 
     def stamp(self) -> Hashable:
-        runtime = paths.runtime_dir(self.home)
         ours = tuple(FileStamp.of(self.journal_home / name) for name in (MARKS_FILE,
                                                                           SETTLED_FILE))
-        return ours + tuple(FileStamp.of(runtime / name) for name in
-                            (paths.MANIFEST, paths.CLAIMS, paths.REJECTED, paths.DEFERRED,
-                             paths.CONTRADICTIONS))
+        return ours + self._workspace_stamp()
+
+    def _workspace_stamp(self) -> tuple[FileStamp | None, ...]:
+        runtime = paths.runtime_dir(self.home)
+        return tuple(FileStamp.of(runtime / name) for name in
+                     (paths.MANIFEST, paths.CLAIMS, paths.REJECTED, paths.DEFERRED,
+                      paths.CONTRADICTIONS))
 
     def first_notes(self, count: int) -> list[RawNote]:
         """The first claims of the claims file, read alone while the whole of it is read."""
@@ -148,9 +148,9 @@ class PurifierStore(PurifierActing, NoPromotion):
         runtime = paths.runtime_dir(self.home)
         if nugget in ("rejected", "deferred"):
             return [runtime / f"{nugget}-candidates.jsonl"]
-        if nugget in VIEWS:
+        if nugget in paths.VIEWS:
             return [self.home / nugget]
-        return [self.home / view for view in VIEWS if (self.home / view).exists()]
+        return [self.home / view for view in paths.VIEWS if (self.home / view).exists()]
 
     def health(self) -> list[str]:
         """The purifier's silent failures, one line each with what to do."""
