@@ -4,7 +4,6 @@ or its telemetry changes; a write is refused in one line."""
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,18 +13,13 @@ from core.stores.purifier.store import PurifierStore
 from nuggets_tui.app import NuggetsApp
 from nuggets_tui.screens.main import MainScreen
 from tests.support.console_support import settle
+from tests.support.tree import hashes
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "purifier" / "after-reconciliation"
 NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
 SIZE = (140, 40)
 KEYS = ["h", "h", "r", "x", "y", "u", "y", "ctrl+z", "y", "p", "g", "l", "f", "c", "v", "s",
         "slash", "question_mark"]
-
-
-def hashes(root: Path) -> dict[str, str]:
-    """Every file's hash and every folder, so that a new empty folder counts too."""
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            if p.is_file() else "folder" for p in sorted(root.rglob("*"))}
 
 
 async def test_every_main_key_leaves_the_workspace_byte_for_byte(tmp_path: Path) -> None:

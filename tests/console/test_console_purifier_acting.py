@@ -18,8 +18,8 @@ from nuggets_tui.screens.ask_file import AskFileScreen
 from nuggets_tui.screens.confirm import ConfirmScreen
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.screens.review import ReviewScreen
-from tests.console.test_console_purifier import hashes
 from tests.support.console_support import settle
+from tests.support.tree import hashes
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "purifier" / "after-first-run"
 FAKE = Path(__file__).resolve().parents[1] / "support" / "fake_purifier" / "run_purifier.py"

@@ -24,8 +24,8 @@ from nuggets_tui.screens.help import HelpScreen
 from nuggets_tui.screens.history import HistoryScreen
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.screens.promote import PromoteScreen
-from tests.console.test_console_purifier import hashes
 from tests.support.console_support import settle
+from tests.support.tree import hashes
 
 NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
 SIZE = (140, 40)

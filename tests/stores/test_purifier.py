@@ -25,7 +25,6 @@ Only data the purifier wrote (and the sources the script wrote) is here; none of
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -40,6 +39,7 @@ from core.stores.purifier.demo import materialize_purifier_demo
 from core.stores.purifier.store import PurifierStore, ReadOnlyError
 from core.stores.registry import kind_named, open_store
 from nuggets_tui.cli import main
+from tests.support.tree import hashes
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "purifier"
 SNAPSHOTS = ("after-first-run", "after-failed-run", "after-skipped-run", "after-reconciliation",
@@ -64,12 +64,6 @@ def store(workspace: Path) -> PurifierStore:
 def run(workspace: Path, *args: str) -> tuple[int, str, str]:
     result = CliRunner().invoke(main, ["--purifier", str(workspace), *args], env=ENV)
     return result.exit_code, result.stdout, result.stderr
-
-
-def hashes(root: Path) -> dict[str, str]:
-    """Every file's hash and every folder, so that a new empty folder counts too."""
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            if p.is_file() else "folder" for p in sorted(root.rglob("*"))}
 
 
 @pytest.mark.parametrize("snapshot", SNAPSHOTS)

@@ -19,7 +19,8 @@ from click.testing import CliRunner
 from core.stores.purifier import runner
 from core.stores.purifier.store import PurifierStore
 from nuggets_tui.cli import main
-from tests.stores.test_purifier import copied, hashes, jsonl
+from tests.stores.test_purifier import copied, jsonl
+from tests.support.tree import hashes
 
 FAKE = Path(__file__).resolve().parents[1] / "support" / "fake_purifier"
 REAL = Path("/tmp/purifier-runs/src")

@@ -17,7 +17,8 @@ from core.errors import NuggetsError
 from core.review.marks import mark_notes
 from core.stores.purifier.journal import review_home
 from core.stores.purifier.store import PurifierStore, ReadOnlyError
-from tests.stores.test_purifier import copied, hashes, run
+from tests.stores.test_purifier import copied, run
+from tests.support.tree import hashes
 
 CLAIM = "cl-3283e88f30c30f8c"
 OTHER = "cl-e49a24a24115bbc3"

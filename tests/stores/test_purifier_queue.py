@@ -14,7 +14,8 @@ import pytest
 from core.review.contradictions import find_by_rules
 from core.stores.purifier.demo import materialize_purifier_demo
 from core.stores.registry import open_store
-from tests.stores.test_purifier import copied, hashes, jsonl, run
+from tests.stores.test_purifier import copied, jsonl, run
+from tests.support.tree import hashes
 
 
 @pytest.fixture
