@@ -779,11 +779,10 @@ class ReviewScreen(Screen[bool]):
         self.app.call_from_thread(self._ask_apply, plan, kept, notes)
 
     def _ask_apply(self, plan: Plan, kept: set[int], notes: list[str]) -> None:
+        question = f"Apply {len(kept):,} of {counted(len(plan.operations), 'change')}?"
         elsewhere = self.memory.words.applied_elsewhere
-        body = join(f"Apply {len(kept):,} of {counted(len(plan.operations), 'change')}?\n\n",
-                    line(elsewhere)) if elsewhere else join(
-            f"Apply {len(kept):,} of {counted(len(plan.operations), 'change')}?\n",
-            line(kept_by_kind(plan, kept), "bold"), "\n\n",
+        body = join(question, "\n\n", line(elsewhere)) if elsewhere else join(
+            question, "\n", line(kept_by_kind(plan, kept), "bold"), "\n\n",
             *self._what_apply_writes(notes),
             side_files_text(self.memory, plan, notes),
             "It journals the run under ",
