@@ -68,10 +68,13 @@ class Rule:
         """The conditions given, by name, in the order above."""
         return {f.name: v for f in fields(self)[2:] if (v := getattr(self, f.name)) is not None}
 
+    def when(self) -> str:
+        """`kind=tag, nugget=work` (`every change`, without conditions)."""
+        return ", ".join(f"{k}={v}" for k, v in self.conditions().items()) or "every change"
+
     def describe(self) -> str:
-        """`reject when kind=tag, nugget=work` (every change, without conditions)."""
-        shown = ", ".join(f"{k}={v}" for k, v in self.conditions().items()) or "every change"
-        return f"{self.action} when {shown}"
+        """`reject when kind=tag, nugget=work`."""
+        return f"{self.action} when {self.when()}"
 
 
 @dataclass(frozen=True)

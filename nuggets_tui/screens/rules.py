@@ -213,7 +213,7 @@ class RulesScreen(Screen[None]):
     def _row(rule: Rule) -> Text:
         colour = {"keep": "green", "reject": "red", "review": "yellow"}[rule.action]
         return join(line(f"{rule.action:<7}", f"bold {colour}"), " ", line(rule.name, "bold"),
-                    "  ", line(rule.describe().split(" when ", 1)[1], "dim"))
+                    "  ", line(rule.when(), "dim"))
 
     def _current(self) -> tuple[int, Rule] | None:
         index = self.query_one(OptionList).highlighted
