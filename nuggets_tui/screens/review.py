@@ -25,7 +25,7 @@ from core.notes import fields
 from core.notes.snapshot import Graph
 from core.plans.preview import ChangeView, change_view, named_notes, touched_by
 from core.plans.review_rules import DONE_WORDS as RULE_WORDS
-from core.plans.review_rules import Decided, Rule, decided_kept, parse_rule, read_rules
+from core.plans.review_rules import Decided, Rule, decided_kept, parse_rule, store_rules
 from core.plans.review_state import (
     ReviewState,
     change_key,
@@ -455,10 +455,8 @@ class ReviewScreen(Screen[bool]):
         self.rows.kept = kept
 
     def _rules(self) -> list[Rule]:
-        if "rules" not in self.memory.capabilities:
-            return []
         try:
-            return read_rules(self.memory.journal_home)[0]
+            return store_rules(self.memory)
         except NuggetsError as exc:
             notify(self, line(str(exc)), title="Rules not applied", severity="error",
                    timeout=10)
