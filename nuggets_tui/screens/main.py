@@ -631,8 +631,7 @@ class MainScreen(Screen[None]):
         if not outlook.lift:
             self._unhide(note)
             return
-        title = fields.text(note, "title") or note["id"]
-        body = join("Bring back “", line(title), "” (", line(note["id"]), ")?\n\n",
+        body = join("Bring back ", _quoted(note), "?\n\n",
                     *(join(line(w), "\n") for w in outlook.warnings),
                     "\nThe same run can ", line(outlook.lift), "; undo puts it back.")
         choices = [("r", "Unhide and raise", "lift"), ("u", "Unhide only", "plain")]
@@ -651,9 +650,9 @@ class MainScreen(Screen[None]):
         choices: list[tuple[str, str, str]] = [(m[0], m.capitalize(), m) for m in MARKS
                                                if m != now]
         choices += [("c", "Clear the mark", "")] if now else []
-        body = join("“", line(fields.text(note, "title") or note["id"]), "” (", line(note["id"]),
-                    "): ", line(now or "no mark"), ".\n\nOur own mark, kept beside our journal, "
-                    "never in the ", line(self.memory.words.system), "'s files. ctrl+z undoes it.")
+        body = join(_quoted(note), ": ", line(now or "no mark"), ".\n\nOur own mark, kept beside "
+                    "our journal, never in the ", line(self.memory.words.system), "'s files. "
+                    "ctrl+z undoes it.")
 
         def answered(choice: str | None) -> None:
             if choice is not None:
@@ -669,7 +668,7 @@ class MainScreen(Screen[None]):
         except NuggetsError as exc:
             self.app.call_from_thread(self._failed, "Could not mark", str(exc))
             return
-        title = one_line(fields.text(note, "title") or note["id"])
+        title = one_line(_title(note))
         what = f"Marked “{title}” {mark}" if mark else f"Cleared the mark of “{title}”"
         if entry is None:
             self.app.call_from_thread(self._wrote, f"{what}: as it was; nothing written")
@@ -686,8 +685,7 @@ class MainScreen(Screen[None]):
         asked for, then the diff shown before anything is written."""
         from .ask_file import AskFileScreen
 
-        title = fields.text(note, "title") or note["id"]
-        body = join("Restore “", line(title), "” (", line(note["id"]), ")\n\n",
+        body = join("Restore ", _quoted(note), "\n\n",
                     line(self.memory.words.restore_prompt))
         self.app.push_screen(AskFileScreen("Restore into a file", body),
                              lambda into: self._confirm_restore(note, into))
@@ -712,7 +710,7 @@ class MainScreen(Screen[None]):
         except NuggetsError as exc:
             self.app.call_from_thread(self._failed, "Could not restore", str(exc))
             return
-        title = fields.text(note, "title") or note["id"]
+        title = _title(note)
         self.app.call_from_thread(self._wrote, f"Restored “{title}” into {entry.file_name} "
                                                f"(run {entry.run_id}; ctrl+z undoes it)")
 
@@ -724,7 +722,7 @@ class MainScreen(Screen[None]):
             self.app.call_from_thread(self._failed, "Could not unhide", str(exc))
             return
         winner = fields.merged_into(note)
-        title = fields.text(note, "title") or note["id"]
+        title = _title(note)
         message = f"Brought back “{title}”"
         if winner:
             absorbed = self.shelf.graph.get(winner) if self.shelf else None
@@ -742,8 +740,7 @@ class MainScreen(Screen[None]):
             notify(self, self.memory.words.archive_refused, title="Not offered",
                    timeout=4)
             return
-        title = fields.text(note, "title") or note["id"]
-        body = join("Archive “", line(title), "” (", line(note["id"]), ")?\n\nIt leaves the "
+        body = join("Archive ", _quoted(note), "?\n\nIt leaves the "
                     "table (h shows archived notes); ", line(self.memory.words.archive_effect),
                     ". The run is journaled: ctrl+z or u brings it back.")
         self.app.push_screen(ConfirmScreen("Archive this note", body, yes="Archive"),
@@ -756,7 +753,7 @@ class MainScreen(Screen[None]):
         except NuggetsError as exc:
             self.app.call_from_thread(self._failed, "Could not archive", str(exc))
             return
-        title = fields.text(note, "title") or note["id"]
+        title = _title(note)
         message = f"Archived “{title}”" + (f" (run {entry.run_id}; ctrl+z undoes it)" if entry
                                            else "; it was archived already")
         self.app.call_from_thread(self._wrote, message)
@@ -893,3 +890,13 @@ def _undo_what(entry: JournalEntry, memory: Store) -> Text:
     return join("This restores the ", counted(len(entry.before), "note"), " it changed as they "
                 "were before it, in ", line(shown_path(memory.graph_path)),
                 ", and journals the undo.")
+
+
+def _title(note: RawNote) -> str:
+    """What a dialog or a message calls a note: its title, else its id."""
+    return fields.text(note, "title") or note["id"]
+
+
+def _quoted(note: RawNote) -> Text:
+    """A note as a dialog names it: “its title” (its id)."""
+    return join("“", line(_title(note)), "” (", line(note["id"]), ")")
