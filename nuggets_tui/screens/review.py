@@ -38,9 +38,9 @@ from core.reflection.pass_state import PassCancelled
 from core.reflection.select_phase import MAX_LIMIT
 from core.stores.base import StoreWords
 
-from ..safe import block, counted, join, line, more_lines, notify, shown_path
+from ..safe import block, counted, join, line, notify, shown_path
 from ..widgets.busy import Busy
-from ..widgets.diff_view import MAX_DIFF_LINES, DiffView, diff_line, heading
+from ..widgets.diff_view import DiffView, diff_lines, heading
 from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
 from .confirm import ConfirmScreen, if_yes, plan_asked
@@ -234,11 +234,7 @@ def change_text(view: ChangeView, kept: bool, archived_text: str = "") -> Text:
                        "dim"), "\n", _content(notes[0])]
     elif op.type == "rewrite":
         parts += ["Rewrites the content of ", heading(notes[0]), "\n"]
-        parts += [part for tag, text in view.content[:MAX_DIFF_LINES]
-                  for part in (diff_line(tag, text), "\n")]
-        if len(view.content) > MAX_DIFF_LINES:
-            parts.append(more_lines(len(view.content) - MAX_DIFF_LINES,
-                                    " (nuggets reflect prints them all)"))
+        parts += diff_lines(view.content, " (nuggets reflect prints them all)")
     elif op.type == "tag":
         parts += ["Retags ", heading(notes[0]), "\n", ("  tags ", "bold")]
         parts += [p for t in view.tags_removed for p in (line("-" + t, "red"), " ")]
