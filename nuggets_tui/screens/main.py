@@ -668,7 +668,7 @@ class MainScreen(Screen[None]):
         except NuggetsError as exc:
             self.app.call_from_thread(self._failed, "Could not mark", str(exc))
             return
-        title = one_line(_title(note))
+        title = one_line(fields.text(note, "title") or note["id"])
         what = f"Marked “{title}” {mark}" if mark else f"Cleared the mark of “{title}”"
         if entry is None:
             self.app.call_from_thread(self._wrote, f"{what}: as it was; nothing written")
@@ -710,7 +710,7 @@ class MainScreen(Screen[None]):
         except NuggetsError as exc:
             self.app.call_from_thread(self._failed, "Could not restore", str(exc))
             return
-        title = _title(note)
+        title = fields.text(note, "title") or note["id"]
         self.app.call_from_thread(self._wrote, f"Restored “{title}” into {entry.file_name} "
                                                f"(run {entry.run_id}; ctrl+z undoes it)")
 
@@ -722,7 +722,7 @@ class MainScreen(Screen[None]):
             self.app.call_from_thread(self._failed, "Could not unhide", str(exc))
             return
         winner = fields.merged_into(note)
-        title = _title(note)
+        title = fields.text(note, "title") or note["id"]
         message = f"Brought back “{title}”"
         if winner:
             absorbed = self.shelf.graph.get(winner) if self.shelf else None
@@ -753,7 +753,7 @@ class MainScreen(Screen[None]):
         except NuggetsError as exc:
             self.app.call_from_thread(self._failed, "Could not archive", str(exc))
             return
-        title = _title(note)
+        title = fields.text(note, "title") or note["id"]
         message = f"Archived “{title}”" + (f" (run {entry.run_id}; ctrl+z undoes it)" if entry
                                            else "; it was archived already")
         self.app.call_from_thread(self._wrote, message)
@@ -892,11 +892,6 @@ def _undo_what(entry: JournalEntry, memory: Store) -> Text:
                 ", and journals the undo.")
 
 
-def _title(note: RawNote) -> str:
-    """What a dialog or a message calls a note: its title, else its id."""
-    return fields.text(note, "title") or note["id"]
-
-
 def _quoted(note: RawNote) -> Text:
-    """A note as a dialog names it: “its title” (its id)."""
-    return join("“", line(_title(note)), "” (", line(note["id"]), ")")
+    """A note as a dialog names it: “its title” (its id); “its id” (its id) when untitled."""
+    return join("“", line(fields.text(note, "title") or note["id"]), "” (", line(note["id"]), ")")
