@@ -25,7 +25,7 @@ from core.notes import fields
 from core.notes.json_writer import dumps_indented
 from core.notes.snapshot import Graph
 from core.plans.kept import result_of
-from core.plans.review_rules import RuleChooser, read_rules
+from core.plans.review_rules import RuleChooser, store_rules
 from core.plans.review_state import read_state, write_state
 from core.promotion.candidates import parse_allowance, shown_as_one
 from core.reflection.select_phase import MAX_LIMIT
@@ -114,7 +114,7 @@ def _print_json(value: Any) -> None:
 def chooser(memory: Store, also: tuple[str, ...] = (), hold: bool = False) -> RuleChooser:
     """The review rules and the operator's decisions kept for this memory, deciding a plan
     without a person (docs/REVIEW.md)."""
-    rules = read_rules(memory.journal_home)[0] if "rules" in memory.capabilities else []
+    rules = store_rules(memory)
     decisions = read_state(memory.journal_home).decisions
     return RuleChooser(rules, decisions, memory.clock(), also, hold)
 

@@ -52,6 +52,13 @@ def _note_line(note: dict) -> str:
             f"{one_line(first)}")
 
 
+def _echo_group(graph: Graph, group: Group, detail: str) -> None:
+    """A group's line (`detail` in brackets after its topic), then a line per note."""
+    _echo(f"{group.id}  [{one_line(group.nugget)}] {one_line(group.topic)}  ({detail})")
+    for note_id in group.note_ids:
+        _echo(_note_line(graph.notes[graph.index[note_id]]))
+
+
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the groups and their notes as JSON.")
 @click.option("--all", "include_settled", is_flag=True,
@@ -71,27 +78,19 @@ def conflicts(obj: Context, as_json: bool, include_settled: bool) -> None:
     duplicates = [g for g in groups if g.duplicate and not g.outdated]
     outdated = [g for g in groups if g.outdated]
     for group in contradictions:
-        _echo(f"{group.id}  [{one_line(group.nugget)}] {one_line(group.topic)}  "
-              f"({counted(len(group.note_ids), 'note')}, {len(group.positions)} positions, "
-              f"{group.kind})")
-        for note_id in group.note_ids:
-            _echo(_note_line(graph.notes[graph.index[note_id]]))
+        _echo_group(graph, group, f"{counted(len(group.note_ids), 'note')}, "
+                                  f"{len(group.positions)} positions, {group.kind}")
     if duplicates:
         _echo(("\n" if contradictions else "") + "Duplicate sets (each states one thing more "
               "than once; merge with --keep NOTE_ID --merge):")
     for group in duplicates:
-        _echo(f"{group.id}  [{one_line(group.nugget)}] {one_line(group.topic)}  "
-              f"({counted(len(group.note_ids), 'note')}, the same, {group.kind})")
-        for note_id in group.note_ids:
-            _echo(_note_line(graph.notes[graph.index[note_id]]))
+        _echo_group(graph, group, f"{counted(len(group.note_ids), 'note')}, the same, "
+                                  f"{group.kind}")
     if outdated:
         _echo(("\n" if contradictions or duplicates else "") + "Outdated (one side superseded "
               "or retired since; nothing to decide):")
     for group in outdated:
-        _echo(f"{group.id}  [{one_line(group.nugget)}] {one_line(group.topic)}  "
-              f"({one_line(group.outdated)})")
-        for note_id in group.note_ids:
-            _echo(_note_line(graph.notes[graph.index[note_id]]))
+        _echo_group(graph, group, one_line(group.outdated))
     click.echo(f"{counted(len(contradictions), 'contradiction group')}"
                + (f", {counted(len(duplicates), 'duplicate set')}" if duplicates else "")
                + (f", {len(outdated):,} outdated" if outdated else "")

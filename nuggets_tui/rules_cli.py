@@ -12,8 +12,8 @@ from core.plans.review_rules import (
     KINDS,
     add_rule,
     parse_rule,
-    read_rules,
     remove_rule,
+    store_rules,
 )
 from core.safeio.inert_text import one_line
 
@@ -36,7 +36,7 @@ def rules(ctx: click.Context, as_json: bool) -> None:
     if ctx.invoked_subcommand is not None:
         return
     memory = ctx.obj.memory(graph_warnings=False)
-    found = read_rules(memory.journal_home)[0] if "rules" in memory.capabilities else []
+    found = store_rules(memory)
     if as_json:
         _print_json([{"name": r.name, "action": r.action, **r.conditions()} for r in found])
         return

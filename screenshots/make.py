@@ -98,7 +98,8 @@ async def verdicts(pilot: Pilot, app: NuggetsApp) -> None:
     app.clear_notifications()
 
 
-SHOTS: dict[str, Callable[[Pilot, NuggetsApp], Awaitable[None]]] = {
+Shot = Callable[[Pilot, NuggetsApp], Awaitable[None]]
+SHOTS: dict[str, Shot] = {
     "main": main_screen, "review": review, "review-grouped": review_grouped,
     "history": history, "promote": promote, "graph": graph, "help": help_screen,
     "conflicts": conflicts, "verdicts": verdicts,
@@ -120,7 +121,7 @@ async def microclaw_files(pilot: Pilot, app: NuggetsApp) -> None:
 
 
 # The MicroClaw demo's screens (`nuggets --demo-microclaw`).
-MICROCLAW_SHOTS: dict[str, Callable[[Pilot, NuggetsApp], Awaitable[None]]] = {
+MICROCLAW_SHOTS: dict[str, Shot] = {
     "microclaw": main_screen, "microclaw-review": microclaw_review,
     "microclaw-files": microclaw_files,
 }
@@ -148,12 +149,12 @@ async def claude_review(pilot: Pilot, app: NuggetsApp) -> None:
 
 # The memory-purifier demo's screens (`nuggets --demo-purifier`), a claim marked reviewed.
 PURIFIER_CLAIM = "cl-demo000000000003"
-PURIFIER_SHOTS: dict[str, Callable[[Pilot, NuggetsApp], Awaitable[None]]] = {
+PURIFIER_SHOTS: dict[str, Shot] = {
     "purifier": purifier_main, "purifier-source": purifier_source,
     "purifier-conflicts": purifier_conflicts,
 }
 # The Claude Code demo's screens (`nuggets --demo-claude`).
-CLAUDE_SHOTS: dict[str, Callable[[Pilot, NuggetsApp], Awaitable[None]]] = {
+CLAUDE_SHOTS: dict[str, Shot] = {
     "claude": main_screen, "claude-review": claude_review,
 }
 
@@ -168,32 +169,44 @@ def purifier_app(where: Path) -> NuggetsApp:
     return NuggetsApp(PurifierStore(workspace, fixed_clock(NOW)))
 
 
-def demo_app(where: Path, microclaw: bool = False, purifier: bool = False,
-             claude: bool = False) -> NuggetsApp:
-    """The demo in a throwaway home directory, so paths show as ~/.local/share/…/demo."""
-    os.environ["HOME"] = str(where)
-    if purifier:
-        return purifier_app(where)
-    os.environ["NUGGETS_DATA_DIR"] = str(where / "data")  # what the Claude store records
-    if claude:
-        directory = materialize_claude_demo(
-            where / DEMO_UNDER_HOME.with_name("demo-claude") / "memory", NOW)
-        return NuggetsApp(ClaudeStore(directory, fixed_clock(NOW)))
-    if microclaw:
-        data_dir = materialize_microclaw_demo(where / DEMO_UNDER_HOME.with_name("demo-microclaw"),
-                                              NOW)
-        return NuggetsApp(MicroClawStore(data_dir, fixed_clock(NOW)))
+def claude_app(where: Path) -> NuggetsApp:
+    directory = materialize_claude_demo(
+        where / DEMO_UNDER_HOME.with_name("demo-claude") / "memory", NOW)
+    return NuggetsApp(ClaudeStore(directory, fixed_clock(NOW)))
+
+
+def microclaw_app(where: Path) -> NuggetsApp:
+    data_dir = materialize_microclaw_demo(where / DEMO_UNDER_HOME.with_name("demo-microclaw"), NOW)
+    return NuggetsApp(MicroClawStore(data_dir, fixed_clock(NOW)))
+
+
+def nuggets_app(where: Path) -> NuggetsApp:
     home = materialize_demo(where / DEMO_UNDER_HOME)
     return NuggetsApp(NuggetsStore(home, fixed_clock(NOW), memory_md=home / "memory" / "MEMORY.md"))
 
 
+# Each demo's app and its screens, by name.
+DEMOS: list[tuple[Callable[[Path], NuggetsApp], dict[str, Shot]]] = [
+    (nuggets_app, SHOTS), (microclaw_app, MICROCLAW_SHOTS), (purifier_app, PURIFIER_SHOTS),
+    (claude_app, CLAUDE_SHOTS),
+]
+EVERY_SHOT = [name for _, shots in DEMOS for name in shots]
+
+
+def demo_app(where: Path, make: Callable[[Path], NuggetsApp]) -> NuggetsApp:
+    """The demo in a throwaway home directory, so paths show as ~/.local/share/…/demo."""
+    os.environ["HOME"] = str(where)
+    os.environ["NUGGETS_DATA_DIR"] = str(where / "data")  # what the Claude store records
+    return make(where)  # the purifier's sets its own data directory (our marks)
+
+
 async def shoot(name: str, size: tuple[int, int], out: Path) -> Path:
+    make, shot = next((make, shots[name]) for make, shots in DEMOS if name in shots)
     with tempfile.TemporaryDirectory() as tmp:
-        app = demo_app(Path(tmp), microclaw=name in MICROCLAW_SHOTS,
-                       purifier=name in PURIFIER_SHOTS, claude=name in CLAUDE_SHOTS)
+        app = demo_app(Path(tmp), make)
         async with app.run_test(size=size) as pilot:
             await _settle(pilot, app)
-            await {**SHOTS, **MICROCLAW_SHOTS, **PURIFIER_SHOTS, **CLAUDE_SHOTS}[name](pilot, app)
+            await shot(pilot, app)
             await _settle(pilot, app)
             svg = app.export_screenshot(title=f"nuggets — {name}")
     path = out / f"{name}.svg"
@@ -222,8 +235,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", default="160x48", help="terminal size, COLSxROWS")
     parser.add_argument("--out", type=Path, default=HERE)
-    every = [*SHOTS, *MICROCLAW_SHOTS, *PURIFIER_SHOTS, *CLAUDE_SHOTS]
-    parser.add_argument("names", nargs="*", default=every, help=f"of {', '.join(every)}")
+    parser.add_argument("names", nargs="*", default=EVERY_SHOT,
+                        help=f"of {', '.join(EVERY_SHOT)}")
     args = parser.parse_args()
     cols, rows = (int(v) for v in args.size.split("x"))
     run((cols, rows), args.out, args.names)

@@ -15,6 +15,7 @@ API:
 - `Rule`; `parse_rule(name, action, **conditions) -> Rule` (`ArgumentError`, one line)
 - `rules_text(rules) -> str`, `parse_rules(text) -> list[Rule]`
 - `read_rules(journal_home) -> tuple[list[Rule], str | None]` (the rules and the file's text)
+- `store_rules(store) -> list[Rule]`: none for a store without the capability "rules"
 - `rule_decisions(plan, rules, now) -> dict[int, Decided]` (pure: op id -> action and rule)
 - `decided_kept(plan, default, rules, decisions, keys, now, hold) -> tuple[set[int],
   dict[int, Decided]]`: what a pass run without a person applies
@@ -68,10 +69,13 @@ class Rule:
         """The conditions given, by name, in the order above."""
         return {f.name: v for f in fields(self)[2:] if (v := getattr(self, f.name)) is not None}
 
+    def when(self) -> str:
+        """`kind=tag, nugget=work` (`every change`, without conditions)."""
+        return ", ".join(f"{k}={v}" for k, v in self.conditions().items()) or "every change"
+
     def describe(self) -> str:
-        """`reject when kind=tag, nugget=work` (every change, without conditions)."""
-        shown = ", ".join(f"{k}={v}" for k, v in self.conditions().items()) or "every change"
-        return f"{self.action} when {shown}"
+        """`reject when kind=tag, nugget=work`."""
+        return f"{self.action} when {self.when()}"
 
 
 @dataclass(frozen=True)
@@ -148,6 +152,11 @@ def read_rules(journal_home: Path) -> tuple[list[Rule], str | None]:
     except (ValueError, TypeError, AttributeError) as exc:
         why = f" ({exc})" if isinstance(exc, TooDeepError | ValueError) else ""
         raise NuggetsError(f"{path}: not a file of review rules{why}; move it aside") from None
+
+
+def store_rules(store: Any) -> list[Rule]:
+    """The rules kept for the store; none for one that keeps none (no capability "rules")."""
+    return read_rules(store.journal_home)[0] if "rules" in store.capabilities else []
 
 
 def add_rule(store: Any, rule: Rule) -> JournalEntry:

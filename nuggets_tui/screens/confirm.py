@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -10,7 +10,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen, Screen, ScreenResultType
 from textual.widgets import Button, Static
 
 from ..safe import join, line
@@ -37,18 +37,14 @@ def plan_asked(screen: Screen[Any], cost: str, pass_label: str,
     screen.app.push_screen(ConfirmScreen("Planning may cost", body, yes="Plan"), if_yes(plan))
 
 
-class ConfirmScreen(ModalScreen[bool]):
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Yes", id="confirm.yes"),
-        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
-    ]
+class _ButtonsDialog(ModalScreen[ScreenResultType]):
+    """A title, a body that scrolls within the dialog, and a row of buttons under it."""
 
-    def __init__(self, title: str, body: Text, yes: str = "Yes", no: str = "Cancel") -> None:
+    def __init__(self, title: str, body: Text) -> None:
         """`body`: made with safe.py, like all text that may hold data."""
         super().__init__()
         self.title_text = line(title, "bold")
         self.body = body
-        self.labels = (line(f"{yes} (y)"), line(f"{no} (n)"))
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -56,8 +52,26 @@ class ConfirmScreen(ModalScreen[bool]):
             with VerticalScroll(id="dialog-scroll"):  # the buttons stay on a small terminal
                 yield Static(self.body, id="dialog-body")
             with Horizontal(id="dialog-buttons"):
-                yield Button(self.labels[0], variant="primary", id="yes")
-                yield Button(self.labels[1], id="no")
+                yield from self.buttons()
+
+    def buttons(self) -> Iterable[Button]:
+        raise NotImplementedError
+
+
+class ConfirmScreen(_ButtonsDialog[bool]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes", id="confirm.yes"),
+        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
+    ]
+
+    def __init__(self, title: str, body: Text, yes: str = "Yes", no: str = "Cancel") -> None:
+        """`body`: made with safe.py, like all text that may hold data."""
+        super().__init__(title, body)
+        self.labels = (line(f"{yes} (y)"), line(f"{no} (n)"))
+
+    def buttons(self) -> Iterable[Button]:
+        yield Button(self.labels[0], variant="primary", id="yes")
+        yield Button(self.labels[1], id="no")
 
     def on_mount(self) -> None:
         self.query_one("#yes", Button).focus()
@@ -69,7 +83,7 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(value)
 
 
-class ChoiceScreen(ModalScreen[str | None]):
+class ChoiceScreen(_ButtonsDialog[str | None]):
     """A question with more than one way to go on: each choice a button with its own key;
     dismissed with the chosen value, or None (escape: nothing is done)."""
 
@@ -80,21 +94,14 @@ class ChoiceScreen(ModalScreen[str | None]):
 
     def __init__(self, title: str, body: Text, choices: list[tuple[str, str, str]]) -> None:
         """`choices`: (key, label, value) each; `body` made with safe.py."""
-        super().__init__()
-        self.title_text = line(title, "bold")
-        self.body = body
+        super().__init__(title, body)
         self.choices = choices
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Static(self.title_text, id="dialog-title")
-            with VerticalScroll(id="dialog-scroll"):  # the buttons stay on a small terminal
-                yield Static(self.body, id="dialog-body")
-            with Horizontal(id="dialog-buttons"):
-                for number, (key, label, _) in enumerate(self.choices):
-                    yield Button(line(f"{label} ({key})"), id=f"choice-{number}",
-                                 variant="primary" if number == 0 else "default")
-                yield Button(line("Cancel (escape)"), id="choice-cancel")
+    def buttons(self) -> Iterable[Button]:
+        for number, (key, label, _) in enumerate(self.choices):
+            yield Button(line(f"{label} ({key})"), id=f"choice-{number}",
+                         variant="primary" if number == 0 else "default")
+        yield Button(line("Cancel (escape)"), id="choice-cancel")
 
     def on_mount(self) -> None:
         self.query_one("#choice-0", Button).focus()

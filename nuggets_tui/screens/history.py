@@ -22,8 +22,8 @@ from core.journal.history import undone_by
 from core.models import JournalEntry
 from core.notes.diff import content_lines
 
-from ..safe import counted, join, line, more_lines, notify, shown_path
-from ..widgets.diff_view import MAX_DIFF_LINES, DiffView, diff_line, heading, note_diff_text
+from ..safe import counted, join, line, notify, shown_path
+from ..widgets.diff_view import DiffView, diff_lines, heading, note_diff_text
 from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
 
@@ -70,11 +70,7 @@ def file_diff(entry: JournalEntry) -> list[Text | str | tuple[str, str]]:
     changes = content_lines(entry.file_before or "", entry.file_after or "")
     parts: list[Text | str | tuple[str, str]] = [done, line(shown_path(entry.file_name), "bold"),
                                                  ".\n" if changes else " (no line changed).\n"]
-    for tag, text in changes[:MAX_DIFF_LINES]:
-        parts += [diff_line(tag, text), "\n"]
-    if len(changes) > MAX_DIFF_LINES:
-        parts.append(more_lines(len(changes) - MAX_DIFF_LINES))
-    return parts
+    return parts + diff_lines(changes)
 
 
 def run_text(entry: JournalEntry, state: str, since: Aftermath | None = None) -> Text:

@@ -631,8 +631,7 @@ class MainScreen(Screen[None]):
         if not outlook.lift:
             self._unhide(note)
             return
-        title = fields.text(note, "title") or note["id"]
-        body = join("Bring back “", line(title), "” (", line(note["id"]), ")?\n\n",
+        body = join("Bring back ", _quoted(note), "?\n\n",
                     *(join(line(w), "\n") for w in outlook.warnings),
                     "\nThe same run can ", line(outlook.lift), "; undo puts it back.")
         choices = [("r", "Unhide and raise", "lift"), ("u", "Unhide only", "plain")]
@@ -651,9 +650,9 @@ class MainScreen(Screen[None]):
         choices: list[tuple[str, str, str]] = [(m[0], m.capitalize(), m) for m in MARKS
                                                if m != now]
         choices += [("c", "Clear the mark", "")] if now else []
-        body = join("“", line(fields.text(note, "title") or note["id"]), "” (", line(note["id"]),
-                    "): ", line(now or "no mark"), ".\n\nOur own mark, kept beside our journal, "
-                    "never in the ", line(self.memory.words.system), "'s files. ctrl+z undoes it.")
+        body = join(_quoted(note), ": ", line(now or "no mark"), ".\n\nOur own mark, kept beside "
+                    "our journal, never in the ", line(self.memory.words.system), "'s files. "
+                    "ctrl+z undoes it.")
 
         def answered(choice: str | None) -> None:
             if choice is not None:
@@ -686,8 +685,7 @@ class MainScreen(Screen[None]):
         asked for, then the diff shown before anything is written."""
         from .ask_file import AskFileScreen
 
-        title = fields.text(note, "title") or note["id"]
-        body = join("Restore “", line(title), "” (", line(note["id"]), ")\n\n",
+        body = join("Restore ", _quoted(note), "\n\n",
                     line(self.memory.words.restore_prompt))
         self.app.push_screen(AskFileScreen("Restore into a file", body),
                              lambda into: self._confirm_restore(note, into))
@@ -742,8 +740,7 @@ class MainScreen(Screen[None]):
             notify(self, self.memory.words.archive_refused, title="Not offered",
                    timeout=4)
             return
-        title = fields.text(note, "title") or note["id"]
-        body = join("Archive “", line(title), "” (", line(note["id"]), ")?\n\nIt leaves the "
+        body = join("Archive ", _quoted(note), "?\n\nIt leaves the "
                     "table (h shows archived notes); ", line(self.memory.words.archive_effect),
                     ". The run is journaled: ctrl+z or u brings it back.")
         self.app.push_screen(ConfirmScreen("Archive this note", body, yes="Archive"),
@@ -893,3 +890,8 @@ def _undo_what(entry: JournalEntry, memory: Store) -> Text:
     return join("This restores the ", counted(len(entry.before), "note"), " it changed as they "
                 "were before it, in ", line(shown_path(memory.graph_path)),
                 ", and journals the undo.")
+
+
+def _quoted(note: RawNote) -> Text:
+    """A note as a dialog names it: “its title” (its id); “its id” (its id) when untitled."""
+    return join("“", line(fields.text(note, "title") or note["id"]), "” (", line(note["id"]), ")")

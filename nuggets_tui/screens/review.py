@@ -25,7 +25,7 @@ from core.notes import fields
 from core.notes.snapshot import Graph
 from core.plans.preview import ChangeView, change_view, named_notes, touched_by
 from core.plans.review_rules import DONE_WORDS as RULE_WORDS
-from core.plans.review_rules import Decided, Rule, decided_kept, parse_rule, read_rules
+from core.plans.review_rules import Decided, Rule, decided_kept, parse_rule, store_rules
 from core.plans.review_state import (
     ReviewState,
     change_key,
@@ -38,9 +38,9 @@ from core.reflection.pass_state import PassCancelled
 from core.reflection.select_phase import MAX_LIMIT
 from core.stores.base import StoreWords
 
-from ..safe import block, counted, join, line, more_lines, notify, shown_path
+from ..safe import block, counted, join, line, notify, shown_path
 from ..widgets.busy import Busy
-from ..widgets.diff_view import MAX_DIFF_LINES, DiffView, diff_line, heading
+from ..widgets.diff_view import DiffView, diff_lines, heading
 from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
 from .confirm import ConfirmScreen, if_yes, plan_asked
@@ -234,11 +234,7 @@ def change_text(view: ChangeView, kept: bool, archived_text: str = "") -> Text:
                        "dim"), "\n", _content(notes[0])]
     elif op.type == "rewrite":
         parts += ["Rewrites the content of ", heading(notes[0]), "\n"]
-        parts += [part for tag, text in view.content[:MAX_DIFF_LINES]
-                  for part in (diff_line(tag, text), "\n")]
-        if len(view.content) > MAX_DIFF_LINES:
-            parts.append(more_lines(len(view.content) - MAX_DIFF_LINES,
-                                    " (nuggets reflect prints them all)"))
+        parts += diff_lines(view.content, " (nuggets reflect prints them all)")
     elif op.type == "tag":
         parts += ["Retags ", heading(notes[0]), "\n", ("  tags ", "bold")]
         parts += [p for t in view.tags_removed for p in (line("-" + t, "red"), " ")]
@@ -455,10 +451,8 @@ class ReviewScreen(Screen[bool]):
         self.rows.kept = kept
 
     def _rules(self) -> list[Rule]:
-        if "rules" not in self.memory.capabilities:
-            return []
         try:
-            return read_rules(self.memory.journal_home)[0]
+            return store_rules(self.memory)
         except NuggetsError as exc:
             notify(self, line(str(exc)), title="Rules not applied", severity="error",
                    timeout=10)
@@ -779,11 +773,10 @@ class ReviewScreen(Screen[bool]):
         self.app.call_from_thread(self._ask_apply, plan, kept, notes)
 
     def _ask_apply(self, plan: Plan, kept: set[int], notes: list[str]) -> None:
+        question = f"Apply {len(kept):,} of {counted(len(plan.operations), 'change')}?"
         elsewhere = self.memory.words.applied_elsewhere
-        body = join(f"Apply {len(kept):,} of {counted(len(plan.operations), 'change')}?\n\n",
-                    line(elsewhere)) if elsewhere else join(
-            f"Apply {len(kept):,} of {counted(len(plan.operations), 'change')}?\n",
-            line(kept_by_kind(plan, kept), "bold"), "\n\n",
+        body = join(question, "\n\n", line(elsewhere)) if elsewhere else join(
+            question, "\n", line(kept_by_kind(plan, kept), "bold"), "\n\n",
             *self._what_apply_writes(notes),
             side_files_text(self.memory, plan, notes),
             "It journals the run under ",

@@ -43,9 +43,13 @@ def save_rule(screen: Widget, memory: Store, rule: Rule) -> bool:
     except NuggetsError as exc:
         notify(screen, line(str(exc)), title="Rule not saved", severity="error", timeout=8)
         return False
-    notify(screen, line(f"Saved rule {rule.name}: {rule.describe()} (run {entry.run_id}; "
-                        "ctrl+z on the main screen undoes it)."), title="Rule saved", timeout=5)
+    _tell_saved(screen, rule, entry.run_id)
     return True
+
+
+def _tell_saved(screen: Widget, rule: Rule, run_id: str) -> None:
+    notify(screen, line(f"Saved rule {rule.name}: {rule.describe()} (run {run_id}; "
+                        "ctrl+z on the main screen undoes it)."), title="Rule saved", timeout=5)
 
 
 class SaveRuleScreen(ModalScreen[str | None]):
@@ -209,7 +213,7 @@ class RulesScreen(Screen[None]):
     def _row(rule: Rule) -> Text:
         colour = {"keep": "green", "reject": "red", "review": "yellow"}[rule.action]
         return join(line(f"{rule.action:<7}", f"bold {colour}"), " ", line(rule.name, "bold"),
-                    "  ", line(rule.describe().split(" when ", 1)[1], "dim"))
+                    "  ", line(rule.when(), "dim"))
 
     def _current(self) -> tuple[int, Rule] | None:
         index = self.query_one(OptionList).highlighted
@@ -245,9 +249,7 @@ class RulesScreen(Screen[None]):
         except NuggetsError as exc:
             notify(self, line(str(exc)), title="Rule not saved", severity="error", timeout=8)
             return
-        notify(self, line(f"Saved rule {changed.name}: {changed.describe()} (run "
-                          f"{entry.run_id}; ctrl+z on the main screen undoes it)."),
-               title="Rule saved", timeout=5)
+        _tell_saved(self, changed, entry.run_id)
         self._load(index)
 
     def action_remove(self) -> None:

@@ -3,6 +3,8 @@ as added/removed."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -26,11 +28,7 @@ def note_diff_text(before: RawNote, after: RawNote, heading: Text) -> Text:
                   line(shown_value(new)), "\n"]
     if change.content:
         parts += [("  content\n", "bold")]
-        for tag, text in change.content[:MAX_DIFF_LINES]:
-            parts += [diff_line(tag, text), "\n"]
-        if len(change.content) > MAX_DIFF_LINES:
-            parts.append(more_lines(len(change.content) - MAX_DIFF_LINES,
-                                    " (nuggets reflect prints them all)"))
+        parts += diff_lines(change.content, " (nuggets reflect prints them all)")
     if change.tags_removed or change.tags_added:
         parts += [("  tags ", "bold")]
         parts += [part for t in change.tags_removed for part in (line("-" + t, "red"), " ")]
@@ -44,6 +42,16 @@ def note_diff_text(before: RawNote, after: RawNote, heading: Text) -> Text:
     if len(parts) == 2:
         parts.append(Text("  (no change)\n", style="dim"))
     return join(*parts)
+
+
+def diff_lines(changes: Sequence[tuple[str, str]], where: str = "") -> list[Text | str]:
+    """A content diff's first MAX_DIFF_LINES lines, each with its line end, then how many more
+    were left out (`where`: what prints them all)."""
+    parts: list[Text | str] = [part for tag, text in changes[:MAX_DIFF_LINES]
+                               for part in (diff_line(tag, text), "\n")]
+    if len(changes) > MAX_DIFF_LINES:
+        parts.append(more_lines(len(changes) - MAX_DIFF_LINES, where))
+    return parts
 
 
 def diff_line(tag: str, text: str) -> Text:
