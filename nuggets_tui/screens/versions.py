@@ -21,8 +21,8 @@ from core.notes import fields
 from core.notes.diff import content_lines
 from core.stores.base import KeepingVersions, KeptVersion
 
-from ..safe import block, counted, join, line, more_lines
-from ..widgets.diff_view import MAX_DIFF_LINES, DiffView, diff_line
+from ..safe import block, counted, join, line
+from ..widgets.diff_view import DiffView, diff_lines
 from ..widgets.footer import Footer
 
 HASH_SHOWN = 12  # characters of a version's sha256, as `nuggets log` shows them
@@ -49,13 +49,8 @@ def version_view(version: KeptVersion, text: str | None, now: str, archived: boo
     changes = content_lines(text, now)
     if not changes:
         return join(head, line(f"The same as {against}.", "dim italic"))
-    parts: list[Text | str | tuple[str, str]] = [
-        head, line(f"- this version  + {against} · d shows its text", "dim"), "\n"]
-    for tag, content in changes[:MAX_DIFF_LINES]:
-        parts += [diff_line(tag, content), "\n"]
-    if len(changes) > MAX_DIFF_LINES:
-        parts.append(more_lines(len(changes) - MAX_DIFF_LINES))
-    return join(*parts)
+    return join(head, line(f"- this version  + {against} · d shows its text", "dim"), "\n",
+                *diff_lines(changes))
 
 
 class VersionsScreen(Screen[None]):
