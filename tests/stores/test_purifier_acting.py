@@ -47,6 +47,13 @@ def changed(before: dict[str, str], after: dict[str, str]) -> set[str]:
     return {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
 
 
+def logged(workspace_parent: Path) -> list[dict]:
+    """Every event of the shared memory-log, oldest file first: the fixtures' log is dated
+    when they were made, a run's lines go to the file of the day it ran."""
+    files = sorted((workspace_parent / "telemetry").glob("memory-log-*"))
+    return [event for path in files for event in jsonl(path)]
+
+
 def claims_text(workspace: Path) -> list[str]:
     return [c["text"] for c in jsonl(workspace / "runtime" / "purified-claims.jsonl")]
 
@@ -132,7 +139,7 @@ def test_apply_runs_the_purifier_itself_which_writes_and_logs(tmp_path: Path) ->
     assert NEW_LINE in claims_text(workspace)
     assert "Run by the purifier itself" in out
     assert any("the purifier's run" in line and ": ok" in line for line in err.splitlines())
-    events = jsonl(next((tmp_path / "after-first-run" / "telemetry").glob("memory-log-*")))
+    events = logged(tmp_path / "after-first-run")
     assert [e["event"] for e in events[-2:]] == ["run_started", "run_completed"]
     assert events[-1]["mode"] == "incremental"
     assert not (workspace / "runtime" / "locks" / "purifier-run.lock").exists()
@@ -162,7 +169,7 @@ def test_reconciliation_and_acknowledging_an_upgrade(tmp_path: Path, flag: str,
     workspace = copied(tmp_path, snapshot)
     code, _, err = cli(workspace, "reflect", "--apply", flag)
     assert code == 0, err
-    events = jsonl(next((tmp_path / snapshot / "telemetry").glob("memory-log-*")))
+    events = logged(tmp_path / snapshot)
     assert events[-1]["event"] == "run_completed" and events[-1]["mode"] == "reconciliation"
     assert not list((workspace / "runtime" / "locks").glob("purifier-upgrade-pending-*"))
 
@@ -277,7 +284,7 @@ def test_the_real_purifier_skips_a_workspace_with_nothing_new(
     assert plan.operations == []
     assert any("skipped (no changed or new inputs" in n for n in store.take_notices())
     store.run_now()  # for real: the purifier logs its skip in the shared memory-log
-    events = jsonl(next((tmp_path / "after-first-run" / "telemetry").glob("memory-log-*")))
+    events = logged(tmp_path / "after-first-run")
     assert events[-1]["component"] == "memory-purifier.purifier"
     assert events[-1]["event"] == "run_skipped"
     written = changed(before, hashes(tmp_path))
@@ -313,7 +320,7 @@ def test_the_real_purifier_previews_a_new_claim_then_publishes_it(
     assert store.apply(plan) is None  # for real: the purifier publishes
     assert NEW_LINE in claims_text(workspace)
     assert "run-real: ok" in " ".join(store.take_notices())
-    events = jsonl(next((tmp_path / "after-first-run" / "telemetry").glob("memory-log-*")))
+    events = logged(tmp_path / "after-first-run")
     assert (events[-1]["run_id"], events[-1]["event"]) == ("run-real", "run_completed")
 
 
