@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
@@ -36,6 +37,7 @@ from ..widgets.footer import Footer
 from ..widgets.verdict_text import verdict_line
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
 from .confirm import ConfirmScreen, if_yes
+from .from_worker import to_screen
 
 Undo = Callable[[Callable[[], None]], None]  # undo the last run, then call back
 
@@ -239,7 +241,7 @@ class ConflictsScreen(Screen[bool]):
     def find(self, redo: tuple[str, str, How] | None = None) -> None:
         """The open groups, off the event loop (a linear pass, but 100k notes); then the
         verdicts when the main screen had none yet. `redo`: a decision to plan again."""
-        call = self.app.call_from_thread
+        call = partial(to_screen, self)
         call(self.query_one(Busy).start, "Looking for contradictions…")
         try:
             graph = self.graph if self.graph is not None else self.memory.read()
@@ -356,9 +358,9 @@ class ConflictsScreen(Screen[bool]):
         try:
             plan = plan_decision(self.memory, group, keep, how, graph=self.graph)
         except NuggetsError as exc:
-            self.app.call_from_thread(self._failed, "Cannot plan the decision", str(exc))
+            to_screen(self, self._failed, "Cannot plan the decision", str(exc))
             return
-        self.app.call_from_thread(self._planned, Decision(group, keep, how, plan))
+        to_screen(self, self._planned, Decision(group, keep, how, plan))
 
     def _planned(self, decision: Decision) -> None:
         if self.group is None or self.group.id != decision.group.id:
@@ -398,7 +400,7 @@ class ConflictsScreen(Screen[bool]):
 
     @work(thread=True, exclusive=True, group="write", description="_apply")
     def _apply(self, decision: Decision) -> None:
-        call = self.app.call_from_thread
+        call = partial(to_screen, self)
         call(self.query_one(Busy).start, "Applying…")
         try:
             entry = self.memory.apply(decision.plan)
@@ -445,15 +447,15 @@ class ConflictsScreen(Screen[bool]):
         try:
             settle_both(self.memory, group, found.notes)
         except NuggetsError as exc:
-            self.app.call_from_thread(self._failed, "Nothing was remembered", str(exc))
+            to_screen(self, self._failed, "Nothing was remembered", str(exc))
             return
         except OSError as exc:
-            self.app.call_from_thread(self._failed, "Nothing was remembered",
-                                      f"cannot write beside the journal: {exc.strerror or exc}")
+            to_screen(self, self._failed, "Nothing was remembered",
+                      f"cannot write beside the journal: {exc.strerror or exc}")
             return
-        self.app.call_from_thread(self._written, f"All notes of “{group.topic}” stand; not "
-                                  "asked again until one of them changes (ctrl+z on the notes "
-                                  "undoes it).", "Both stand", False)
+        to_screen(self, self._written, f"All notes of “{group.topic}” stand; not "
+                  "asked again until one of them changes (ctrl+z on the notes "
+                  "undoes it).", "Both stand", False)
 
     def _written(self, message: str, title: str, notes_changed: bool = True) -> None:
         self.query_one(Busy).stop()

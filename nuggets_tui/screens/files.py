@@ -24,6 +24,7 @@ from core.safeio.shown_text import ShownFile, read_shown
 from ..safe import block, counted, join, line, shown_path
 from ..widgets.diff_view import DiffView
 from ..widgets.footer import Footer
+from .from_worker import to_screen
 
 
 def file_text(shown: ShownFile) -> Text:
@@ -79,7 +80,7 @@ class FilesScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="files", description="_list")
     def _list(self) -> None:
         paths = self.memory.scope_files(self.nugget)
-        self.app.call_from_thread(self._listed, paths, [p.exists() for p in paths])
+        to_screen(self, self._listed, paths, [p.exists() for p in paths])
 
     def _listed(self, paths: list[Path], present: list[bool]) -> None:
         self.paths = paths
@@ -116,12 +117,12 @@ class FilesScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="file", description="_read_span")
     def _read_span(self, span: SourceSpan) -> None:
         shown = read_span(span, self.memory.home)
-        self.app.call_from_thread(self.query_one("#file-text", DiffView).show, span_text(shown))
+        to_screen(self, lambda: self.query_one("#file-text", DiffView).show(span_text(shown)))
 
     @work(thread=True, exclusive=True, group="file", description="_read")
     def _read(self, path: Path) -> None:
         shown = read_shown(path)
-        self.app.call_from_thread(self.query_one("#file-text", DiffView).show, file_text(shown))
+        to_screen(self, lambda: self.query_one("#file-text", DiffView).show(file_text(shown)))
 
     def action_back(self) -> None:
         self.dismiss(None)

@@ -26,6 +26,7 @@ from ..widgets.absorbed import absorbed_by
 from ..widgets.footer import Footer
 from ..widgets.note_table import NoteTable
 from ..widgets.virtual_table import VirtualTable
+from .from_worker import to_screen
 
 AUTO_HOPS = 2
 GROUPS_SHOWN = 20
@@ -164,7 +165,7 @@ class GraphScreen(Screen[str | None]):
     def _load_lists(self) -> None:
         lonely = orphans(self.shelf, self.nugget)
         every = groups(self.shelf, self.nugget)
-        self.app.call_from_thread(self._lists_ready, lonely, every[:GROUPS_SHOWN], len(every))
+        to_screen(self, self._lists_ready, lonely, every[:GROUPS_SHOWN], len(every))
 
     def _lists_ready(self, lonely: list[RawNote], biggest: list[list[RawNote]],
                      group_count: int) -> None:

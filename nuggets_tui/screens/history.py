@@ -26,6 +26,7 @@ from ..safe import counted, join, line, notify, shown_path
 from ..widgets.diff_view import DiffView, diff_lines, heading, note_diff_text
 from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
+from .from_worker import to_screen
 
 NOTES_SHOWN = 30  # note diffs drawn for one run; an uncapped run may hold 100k
 CHANGES_SHOWN = 200  # lines of a reflection's change list
@@ -144,15 +145,15 @@ class HistoryScreen(Screen[str | None]):
         try:
             entries = self.memory.log()
         except NuggetsError as exc:
-            self.app.call_from_thread(self._failed, str(exc))
+            to_screen(self, self._failed, str(exc))
             return
-        self.app.call_from_thread(self._show, entries)
+        to_screen(self, self._show, entries)
         try:  # once per opening, after the table is shown: it reads the runs' notes
             since = self.memory.aftermath(entries)
         except NuggetsError:
             return  # the journal still lists and undoes
         if since:
-            self.app.call_from_thread(self._show_since, since)
+            to_screen(self, self._show_since, since)
 
     def _show(self, entries: list[JournalHeader]) -> None:
         self.runs.undone = {e.run_id: by for e in entries if (by := undone_by(entries, e.run_id))}
@@ -195,9 +196,9 @@ class HistoryScreen(Screen[str | None]):
         try:
             entry = self.memory.run(run_id)
         except NuggetsError as exc:
-            self.app.call_from_thread(self._run_unreadable, run_id, str(exc))
+            to_screen(self, self._run_unreadable, run_id, str(exc))
             return
-        self.app.call_from_thread(self._show_run, entry)
+        to_screen(self, self._show_run, entry)
 
     def _show_run(self, entry: JournalEntry) -> None:
         current = self.current

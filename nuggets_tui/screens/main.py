@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import ClassVar, cast
 
@@ -42,6 +43,7 @@ from ..widgets.overview import OverviewPanel
 from ..widgets.secret_mark import SecretMarks
 from ..widgets.virtual_table import VirtualTable
 from .confirm import ChoiceScreen, ConfirmScreen, if_yes, plan_asked
+from .from_worker import to_screen
 
 BLOCKERS_SHOWN = 20  # notes named in the dialog when an undo is blocked
 CHANGED_SHOWN = 5  # notes a run changed, named in its undo's confirmation
@@ -169,7 +171,7 @@ class MainScreen(Screen[None]):
     def _load(self, quiet: bool) -> None:
         """Read the memory and show it at once; then, in the same background thread, build the
         search and backlink indexes, the overview, and the capped dry run `r` will show."""
-        call = self.app.call_from_thread
+        call = partial(to_screen, self)
         stamp = self.memory.stamp()
         if self.shelf is None and not quiet:
             # A page of notes from the head of the file while the whole of it is read: shown,
@@ -209,7 +211,7 @@ class MainScreen(Screen[None]):
         except NuggetsError:
             return  # the history and ctrl+z say what is wrong with the journal
         newest = next((found for found in since.values() if found.newest), None)
-        self.app.call_from_thread(self._since_read, shelf, since, newest)
+        to_screen(self, self._since_read, shelf, since, newest)
 
     def _since_read(self, shelf: Shelf, since: dict[str, Aftermath],
                     newest: Aftermath | None) -> None:
@@ -227,7 +229,7 @@ class MainScreen(Screen[None]):
         """The verdicts, last and apart from the load (a change on disk reloads meanwhile):
         the table shows and acts without them; escape stops them (`_stop_judging`)."""
         busy, worker = self.query_one(Busy), get_current_worker()
-        self.app.call_from_thread(self._judging, busy, len(shelf.graph.notes))
+        to_screen(self, self._judging, busy, len(shelf.graph.notes))
         try:
             rules = self.memory.topic_rules()
             judgement = judge(shelf.graph.notes, self.memory.clock(), topic=rules.topic,
@@ -238,10 +240,10 @@ class MainScreen(Screen[None]):
         except Stopped:
             return  # escape said so
         except NuggetsError:
-            self.app.call_from_thread(self._not_judged)
+            to_screen(self, self._not_judged)
             return
-        self.app.call_from_thread(self._judged, shelf,
-                                  {v.note_id: v for v in judgement.verdicts})
+        to_screen(self, self._judged, shelf,
+                  {v.note_id: v for v in judgement.verdicts})
 
     def _peeked(self, head: list[RawNote]) -> None:
         if self.shelf is None and self._view(set()) == (None, False, "", "file", None):
@@ -380,7 +382,7 @@ class MainScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="filter", description="_filter")
     def _filter(self, shelf: Shelf, view: View, asked: int) -> None:
         rows = self._rows(shelf, view)
-        self.app.call_from_thread(self._show_rows, shelf, asked, rows)
+        to_screen(self, self._show_rows, shelf, asked, rows)
 
     def _show_rows(self, shelf: Shelf, asked: int, rows: list[RawNote]) -> None:
         if shelf is not self.shelf or asked != self._filtering:
@@ -625,7 +627,7 @@ class MainScreen(Screen[None]):
             outlook = self.memory.unhide_outlook([note["id"]])
         except NuggetsError:
             outlook = UnhideOutlook()  # the unhide itself says what is wrong
-        self.app.call_from_thread(self._ask_unhide, note, outlook)
+        to_screen(self, self._ask_unhide, note, outlook)
 
     def _ask_unhide(self, note: RawNote, outlook: UnhideOutlook) -> None:
         if not outlook.lift:
@@ -666,15 +668,15 @@ class MainScreen(Screen[None]):
             entry = mark_notes(self.memory, [note["id"]], mark,
                                {note["id"]: str(note.get("content") or "")})
         except NuggetsError as exc:
-            self.app.call_from_thread(self._failed, "Could not mark", str(exc))
+            to_screen(self, self._failed, "Could not mark", str(exc))
             return
         title = one_line(fields.text(note, "title") or note["id"])
         what = f"Marked “{title}” {mark}" if mark else f"Cleared the mark of “{title}”"
         if entry is None:
-            self.app.call_from_thread(self._wrote, f"{what}: as it was; nothing written")
+            to_screen(self, self._wrote, f"{what}: as it was; nothing written")
             return
-        self.app.call_from_thread(self._wrote,
-                                  f"{what} (run {one_line(entry.run_id)}; ctrl+z undoes it)")
+        to_screen(self, self._wrote,
+                  f"{what} (run {one_line(entry.run_id)}; ctrl+z undoes it)")
 
     def _restorable(self, note: RawNote) -> bool:
         return "restore" in self.memory.capabilities and \
@@ -708,18 +710,18 @@ class MainScreen(Screen[None]):
         try:
             entry = cast(Restoring, self.memory).restore([note["id"]], into)
         except NuggetsError as exc:
-            self.app.call_from_thread(self._failed, "Could not restore", str(exc))
+            to_screen(self, self._failed, "Could not restore", str(exc))
             return
         title = fields.text(note, "title") or note["id"]
-        self.app.call_from_thread(self._wrote, f"Restored “{title}” into {entry.file_name} "
-                                               f"(run {entry.run_id}; ctrl+z undoes it)")
+        to_screen(self, self._wrote, f"Restored “{title}” into {entry.file_name} "
+                  f"(run {entry.run_id}; ctrl+z undoes it)")
 
     @work(thread=True, exclusive=True, group="write", description="_unhide")
     def _unhide(self, note: RawNote, lift: bool = False) -> None:
         try:
             entry = self.memory.unhide([note["id"]], lift)
         except NuggetsError as exc:
-            self.app.call_from_thread(self._failed, "Could not unhide", str(exc))
+            to_screen(self, self._failed, "Could not unhide", str(exc))
             return
         winner = fields.merged_into(note)
         title = fields.text(note, "title") or note["id"]
@@ -730,7 +732,7 @@ class MainScreen(Screen[None]):
             message += f". It had been merged into “{name}”, which keeps its lines too."
         if entry:
             message += f" (run {entry.run_id}; ctrl+z undoes it)"
-        self.app.call_from_thread(self._wrote, message)
+        to_screen(self, self._wrote, message)
 
     def action_archive(self) -> None:
         note = self.current_note
@@ -751,12 +753,12 @@ class MainScreen(Screen[None]):
         try:
             entry = self.memory.archive([note["id"]])
         except NuggetsError as exc:
-            self.app.call_from_thread(self._failed, "Could not archive", str(exc))
+            to_screen(self, self._failed, "Could not archive", str(exc))
             return
         title = fields.text(note, "title") or note["id"]
         message = f"Archived “{title}”" + (f" (run {entry.run_id}; ctrl+z undoes it)" if entry
                                            else "; it was archived already")
-        self.app.call_from_thread(self._wrote, message)
+        to_screen(self, self._wrote, message)
 
     def _wrote(self, message: str, then: Then = None) -> None:
         notify(self, message, title="Done")
@@ -797,9 +799,9 @@ class MainScreen(Screen[None]):
         try:
             entry, blockers = self.memory.undo_blockers(run_id, self._current_graph())
         except NuggetsError as exc:
-            self.app.call_from_thread(self._failed, "Cannot undo", str(exc), then)
+            to_screen(self, self._failed, "Cannot undo", str(exc), then)
             return
-        self.app.call_from_thread(self._ask_undo, entry, blockers, then)
+        to_screen(self, self._ask_undo, entry, blockers, then)
 
     def _ask_undo(self, entry: JournalEntry, blockers: list[str], then: Then = None) -> None:
         if blockers:
@@ -842,14 +844,14 @@ class MainScreen(Screen[None]):
         try:
             entry = self.memory.undo(run_id)
         except UndoConflictError as exc:  # changed between the check and the undo
-            self.app.call_from_thread(self._say_blocked, run_id, exc.note_ids, then)
+            to_screen(self, self._say_blocked, run_id, exc.note_ids, then)
             return
         except NuggetsError as exc:
-            self.app.call_from_thread(self._failed, "Cannot undo", str(exc), then)
+            to_screen(self, self._failed, "Cannot undo", str(exc), then)
             return
         restored = (f"{entry.file_name.rsplit('/', 1)[-1]} as it was before it"
                     if entry.file_name is not None else counted(len(entry.after), "note"))
-        self.app.call_from_thread(self._wrote, f"Undid run {run_id}: restored {restored}.", then)
+        to_screen(self, self._wrote, f"Undid run {run_id}: restored {restored}.", then)
 
     def _titles(self, note_ids: list[str]) -> list[str]:
         out = []

@@ -32,6 +32,7 @@ from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
 from ..words import budget_words
 from .confirm import ConfirmScreen, if_yes
+from .from_worker import to_screen
 
 _ACTION_STYLES = {"add": "green", "update": "yellow", "same": "dim", "held": "bold red",
                   "drop": "red"}
@@ -255,15 +256,15 @@ class PromoteScreen(Screen[bool]):
 
     @work(thread=True, exclusive=True, group="plan", description="replan")
     def replan(self) -> None:
-        self.app.call_from_thread(self.query_one(Busy).start, "Planning the promotion…")
+        to_screen(self, lambda: self.query_one(Busy).start("Planning the promotion…"))
         try:
             target = self.memory.promotion_file_for(self.nugget)
             plan = self.memory.plan_promotion(target, allow=set(self.allowed), graph=self.graph,
                                               drop=set(self.dropped))
         except NuggetsError as exc:
-            self.app.call_from_thread(self._failed, "Cannot plan the promotion", str(exc))
+            to_screen(self, self._failed, "Cannot plan the promotion", str(exc))
             return
-        self.app.call_from_thread(self._planned, plan)
+        to_screen(self, self._planned, plan)
 
     def _planned(self, plan: PromotionPlan) -> None:
         self.query_one(Busy).stop()
@@ -343,25 +344,25 @@ class PromoteScreen(Screen[bool]):
 
     @work(thread=True, exclusive=True, group="write", description="_write")
     def _write(self, plan: PromotionPlan) -> None:
-        self.app.call_from_thread(self.query_one(Busy).start, f"Writing {self._file_name(plan)}…")
+        to_screen(self, lambda: self.query_one(Busy).start(f"Writing {self._file_name(plan)}…"))
         try:
             added = self.memory.promote(plan)
         except StalePlanError:
-            self.app.call_from_thread(
+            to_screen(self,
                 self._failed, "Nothing was written",
                 f"{self._file_name(plan)} changed since this promotion was planned; planned "
                 "again — look at the new diff and press a again.",
             )
-            self.app.call_from_thread(self.replan)
+            to_screen(self, self.replan)
             return
         except NuggetsError as exc:
-            self.app.call_from_thread(self._failed, "Nothing was written", str(exc))
+            to_screen(self, self._failed, "Nothing was written", str(exc))
             return
         run = self.memory.promotion_run
         undo = f" (run {run.run_id}; ctrl+z on the notes undoes it)" if run else ""
-        self.app.call_from_thread(self._written,
-                                  f"Promoted {counted(added, 'new entry', 'new entries')} to "
-                                  f"{shown_path(plan.path)}.{undo}")
+        to_screen(self, self._written,
+                  f"Promoted {counted(added, 'new entry', 'new entries')} to "
+                  f"{shown_path(plan.path)}.{undo}")
 
     def _written(self, message: str) -> None:
         self.query_one(Busy).stop()

@@ -44,6 +44,7 @@ from ..widgets.diff_view import DiffView, diff_lines, heading
 from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
 from .confirm import ConfirmScreen, if_yes, plan_asked
+from .from_worker import to_screen
 
 KINDS = (("hide", "Archive"), ("rewrite", "Rewrite"), ("tag", "Tag"), ("merge", "Merge"),
          ("link", "Link"), ("keep", "Keep"))
@@ -406,8 +407,8 @@ class ReviewScreen(Screen[bool]):
     def replan(self) -> None:
         cap = "the whole graph" if self.uncapped else "a capped pass"
         busy = self.query_one(Busy)
-        self.app.call_from_thread(busy.start, f"Planning {cap}…",
-                                  stops="esc" if self.uncapped else "")
+        to_screen(self, busy.start, f"Planning {cap}…",
+                  stops="esc" if self.uncapped else "")
         worker = get_current_worker()
         try:
             plan = self.memory.plan(self.nugget, uncapped=self.uncapped, graph=self.graph,
@@ -415,9 +416,9 @@ class ReviewScreen(Screen[bool]):
         except PassCancelled:
             return  # escape stopped it and said so
         except NuggetsError as exc:
-            self.app.call_from_thread(self._plan_failed, str(exc))
+            to_screen(self, self._plan_failed, str(exc))
             return
-        self.app.call_from_thread(self._planned, plan, change_rows(plan))
+        to_screen(self, self._planned, plan, change_rows(plan))
 
     def _planned(self, plan: Plan, rows: list[ChangeRow] | None = None) -> None:
         self.query_one(Busy).stop()
@@ -595,7 +596,7 @@ class ReviewScreen(Screen[bool]):
         except NuggetsError:
             changed = True
         if changed:
-            self.app.call_from_thread(self._went_stale, plan)
+            to_screen(self, self._went_stale, plan)
 
     def _went_stale(self, plan: Plan) -> None:
         if plan is self.plan and not self.stale:
@@ -770,7 +771,7 @@ class ReviewScreen(Screen[bool]):
     def _confirm_apply(self, plan: Plan, kept: set[int]) -> None:
         """Count what would be written (a replay, so off the event loop), then ask."""
         notes = touched_by(plan, kept)
-        self.app.call_from_thread(self._ask_apply, plan, kept, notes)
+        to_screen(self, self._ask_apply, plan, kept, notes)
 
     def _ask_apply(self, plan: Plan, kept: set[int], notes: list[str]) -> None:
         question = f"Apply {len(kept):,} of {counted(len(plan.operations), 'change')}?"
@@ -799,19 +800,19 @@ class ReviewScreen(Screen[bool]):
 
     @work(thread=True, exclusive=True, group="write", description="_apply")
     def _apply(self, plan: Plan, kept: set[int]) -> None:
-        self.app.call_from_thread(self.query_one(Busy).start, "Applying…")
+        to_screen(self, lambda: self.query_one(Busy).start("Applying…"))
         try:
             entry = self.memory.apply(plan, kept)
         except StalePlanError:
-            self.app.call_from_thread(self._stale)
+            to_screen(self, self._stale)
             return
         except NuggetsError as exc:
-            self.app.call_from_thread(self._apply_failed, str(exc))
+            to_screen(self, self._apply_failed, str(exc))
             return
         message = (f"Applied {counted(len(kept), 'change')} as run {entry.run_id} "
                    f"({counted(len(entry.after), 'note')} written). ctrl+z undoes it."
                    if entry else self.memory.words.applied_elsewhere or "Nothing to write.")
-        self.app.call_from_thread(self._applied, message)
+        to_screen(self, self._applied, message)
 
     def _applied(self, message: str) -> None:
         self.query_one(Busy).stop()

@@ -24,6 +24,7 @@ from core.stores.base import KeepingVersions, KeptVersion
 from ..safe import block, counted, join, line
 from ..widgets.diff_view import DiffView, diff_lines
 from ..widgets.footer import Footer
+from .from_worker import to_screen
 
 HASH_SHOWN = 12  # characters of a version's sha256, as `nuggets log` shows them
 
@@ -92,7 +93,7 @@ class VersionsScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="versions", description="_list")
     def _list(self) -> None:
         found = [v for v in self.keeper.kept_versions() if v.note_id == self.note["id"]]
-        self.app.call_from_thread(self._listed, found)
+        to_screen(self, self._listed, found)
 
     def _listed(self, found: list[KeptVersion]) -> None:
         self.versions = found
@@ -116,7 +117,7 @@ class VersionsScreen(Screen[None]):
         text = self.keeper.version_text(version)
         shown = version_view(version, text, fields.text(self.note, "content"),
                              fields.hidden(self.note), diff)
-        self.app.call_from_thread(self.query_one("#version-text", DiffView).show, shown)
+        to_screen(self, lambda: self.query_one("#version-text", DiffView).show(shown))
 
     def action_toggle_diff(self) -> None:
         self.diff = not self.diff

@@ -1,0 +1,25 @@
+"""Handing a worker thread's result back to the screen that started it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import suppress
+from typing import Any
+
+from textual.screen import Screen
+
+
+def to_screen(screen: Screen[Any], callback: Callable[..., object], *args: object,
+              **kwargs: object) -> None:
+    """Run `callback(*args, **kwargs)` on the app's thread, unless `screen` has gone by then.
+
+    A worker can outlive its screen: the person closes the app, or leaves the screen, while a
+    read or a write is still running. Its result is then dropped instead of landing on widgets
+    that are no longer there. What it wrote stays written; the next screen reads the file."""
+
+    def if_still_shown() -> None:
+        if screen.is_attached and screen.app.is_running:
+            callback(*args, **kwargs)
+
+    with suppress(RuntimeError):  # the app has stopped
+        screen.app.call_from_thread(if_still_shown)
