@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Literal, cast
 
@@ -34,25 +35,51 @@ def shown_value(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+_HUNK = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
+
+
 def _lines(text: str) -> list[str]:
     """Empty text has no lines (an added or removed text is all additions or all removals);
-    any other text splits on every line break, so a real blank line is still a line."""
-    return text.split("\n") if text else []
+    any other text splits on every line break, so a real blank line is still a line. The
+    break that ends a file's last line starts no line of its own."""
+    lines = text.split("\n") if text else []
+    if len(lines) > 1 and lines[-1] == "":
+        lines.pop()
+    return lines
 
 
-def content_lines(before: str, after: str, context: int = 1) -> list[tuple[LineTag, str]]:
-    """A unified line diff without its file headers; hunks start with an '@' line."""
+def _shifted(header: str, first: tuple[int, int]) -> str:
+    """A hunk header of a text that starts at line `first` (before, after) of its file."""
+    found = _HUNK.match(header)
+    if found is None or first == (1, 1):
+        return header
+    old, old_count, new, new_count = found.groups()
+    return (f"@@ -{int(old) + first[0] - 1}{old_count or ''} "
+            f"+{int(new) + first[1] - 1}{new_count or ''} @@{header[found.end():]}")
+
+
+def content_lines(before: str, after: str, context: int = 1,
+                  first: tuple[int, int] = (1, 1)) -> list[tuple[LineTag, str]]:
+    """A unified line diff without its file headers; hunks start with an '@' line. `first`:
+    the line of its file each text starts at, when it is a run of lines cut from one."""
     if before == after:
         return []
-    diff = difflib.unified_diff(_lines(before), _lines(after), lineterm="", n=context)
+    old, new = _lines(before), _lines(after)
+    if old == new:  # only the break after the last line differs: show it as a blank line
+        old, new = before.split("\n"), after.split("\n")
     out: list[tuple[LineTag, str]] = []
-    for line in diff:
+    for line in difflib.unified_diff(old, new, lineterm="", n=context):
         if line.startswith(("---", "+++")):
             continue
         # A unified diff's lines start with ' ', '-', '+' or '@@'.
         tag = cast(LineTag, "@" if line.startswith("@@") else line[:1])
-        out.append((tag, line if tag == "@" else line[1:]))
+        out.append((tag, _shifted(line, first) if tag == "@" else line[1:]))
     return out
+
+
+def _first_line(note: RawNote) -> int:
+    value = note.get("firstLine")
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 1
 
 
 def _link_pairs(note: RawNote) -> list[tuple[str, str]]:
@@ -64,7 +91,8 @@ def compare(before: RawNote, after: RawNote) -> NoteChange:
     for name in _FIELDS:
         if before.get(name) != after.get(name):
             change.fields.append((name, before.get(name), after.get(name)))
-    change.content = content_lines(fields.text(before, "content"), fields.text(after, "content"))
+    change.content = content_lines(fields.text(before, "content"), fields.text(after, "content"),
+                                   first=(_first_line(before), _first_line(after)))
     old_tags, new_tags = fields.tags(before), fields.tags(after)
     change.tags_removed = [t for t in old_tags if t not in new_tags]
     change.tags_added = [t for t in new_tags if t not in old_tags]

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from core.clock import Clock
 from core.models import Plan
+from core.notes.diff import compare
 from core.safeio import crashpoints
 from core.stores.claude import index, seen
 from core.stores.claude.frontmatter import parse
@@ -336,6 +337,9 @@ def test_each_changed_run_of_index_lines_is_its_own_change(tmp_path: Path) -> No
     hunks = [d for d in plan.notes if d.note_id.startswith("MEMORY.md:")]
     assert [d.after["content"] for d in hunks] == [added_top, changed_last]
     assert [d.before["content"] for d in hunks] == ["", lines[-1]]
+    headers = [compare(d.before, d.after).content[0][1] for d in hunks]
+    last = len(lines)  # the changed line keeps its number; the added one is line 2
+    assert headers == ["@@ -1,0 +2 @@", f"@@ -{last} +{last + 1} @@"]
     keep_first = next(op.id for op in plan.operations if op.note_id == "MEMORY.md:1")
     memory.apply(plan, [keep_first])
     assert (directory / "MEMORY.md").read_text() == "".join([lines[0], added_top, *lines[1:]])

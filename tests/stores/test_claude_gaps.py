@@ -44,7 +44,7 @@ def test_the_nuggets_plan_header_still_says_reflection_pass(tmp_path: Path) -> N
 
 def test_an_added_text_is_only_added_lines_and_a_removed_one_only_removed() -> None:
     added = content_lines("", "---\nname: New\n---\n")
-    assert [tag for tag, _ in added if tag != "@"] == ["+"] * 4
+    assert added == [("@", "@@ -0,0 +1,3 @@"), ("+", "---"), ("+", "name: New"), ("+", "---")]
     removed = content_lines("a\nb", "")
     assert [tag for tag, _ in removed if tag != "@"] == ["-", "-"]
 
@@ -52,6 +52,17 @@ def test_an_added_text_is_only_added_lines_and_a_removed_one_only_removed() -> N
 def test_a_real_blank_line_is_still_diffed() -> None:
     assert ("-", "") in content_lines("a\n\nb", "a\nb")
     assert ("+", "") in content_lines("a\nb", "a\n\nb")
+    assert content_lines("a\n", "a\n\n") == [("@", "@@ -1 +1,2 @@"), (" ", "a"), ("+", "")]
+
+
+def test_a_line_break_added_at_the_end_alone_is_still_a_change() -> None:
+    assert content_lines("a", "a\n") == [("@", "@@ -1 +1,2 @@"), (" ", "a"), ("+", "")]
+
+
+def test_a_run_of_lines_cut_from_a_file_numbers_its_hunks_as_the_files_lines() -> None:
+    assert content_lines("", "x\ny\n", first=(8, 8))[0] == ("@", "@@ -7,0 +8,2 @@")
+    assert content_lines("a\nb\n", "a\nc\n", context=0, first=(3, 5))[0] == \
+        ("@", "@@ -4 +6 @@")
 
 
 def test_a_record_made_while_another_prunes_is_not_lost(

@@ -143,8 +143,9 @@ def _hunk_items(change: Change, at: str, reviewed_at: str) -> list[Item] | None:
             else f"after line {j1}"
         note = dict(base, id=hunk_id(number), title=f"{INDEX} {where}", links=[])
         items.append(Item(False, NoteDiff(
-            note_id=hunk_id(number), before=dict(note, content="".join(before[i1:i2])),
-            after=dict(note, content="".join(after[j1:j2]), updatedAt=at)),
+            note_id=hunk_id(number),
+            before=dict(note, content="".join(before[i1:i2]), firstLine=i1 + 1),
+            after=dict(note, content="".join(after[j1:j2]), updatedAt=at, firstLine=j1 + 1)),
             f"{_what_lines(i2 - i1, j2 - j1)}; keep it, or leave it out to put back the "
             "reviewed lines"))
     return items
