@@ -54,7 +54,7 @@ def plan_text(plan: Plan, applied: bool = False, decided: Mapping[int, str] | No
               words: StoreWords | None = None) -> Iterator[str]:
     """`decided`: how a review rule or the operator decided a change (op id -> words);
     `words`: the store's (the pass's name, whether it caps, the kinds of change it makes)."""
-    scope = plan.nugget_name or "all nuggets"
+    scope = words.scope(plan.nugget_name) if words else plan.nugget_name or "all nuggets"
     capped = words is None or bool(words.plan_cap)
     cap = (" (uncapped)" if plan.uncapped else f" (limit {plan.limit})") if capped else ""
     what = "applied" if applied else "dry run"

@@ -98,6 +98,14 @@ class StoreWords:
     # The kinds of change its plans hold ("rewrite", "merge", "hide", "tag", "link"), which
     # the review counts in its header (empty: every kind)
     change_kinds: tuple[str, ...] = ()
+    # What one group of its notes (a note's nuggetName) is called, one and many: the sidebar,
+    # the headers' scope ("all nuggets", "nugget deploys")
+    group: str = "nugget"
+    groups: str = "nuggets"
+
+    def scope(self, group: str | None) -> str:
+        """The notes a view or a plan covers: all of them, or one group's (not made inert)."""
+        return f"all {self.groups}" if group is None else f"{self.group} {group}"
 
 
 @dataclass(frozen=True)

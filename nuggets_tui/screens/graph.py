@@ -81,19 +81,19 @@ class GraphScreen(Screen[str | None]):
     ]
 
     def __init__(self, shelf: Shelf, note_id: str, nugget: str | None,
-                 columns: Sequence[NoteColumn]) -> None:
+                 columns: Sequence[NoteColumn], scope: str = "all nuggets") -> None:
         super().__init__()
         self.columns = columns  # the store's columns of its notes
+        self.scope = scope  # what the orphans and groups cover, in the store's words
         self.shelf = shelf
         self.note_id = note_id
         self.nugget = nugget
 
     def compose(self) -> ComposeResult:
-        scope = "all nuggets" if self.nugget is None else f"nugget {self.nugget}"
         root = self.shelf.note(self.note_id)
         yield Static(join(("Link graph", "bold"), " from ",
                           note_label(root, self.note_id, self.shelf),
-                          " · orphans and groups in ", line(scope)), id="graph-title")
+                          " · orphans and groups in ", line(self.scope)), id="graph-title")
         with TabbedContent(initial="neighbourhood"):
             with TabPane("Neighbourhood", id="neighbourhood"):
                 tree = LinkTree(note_label(root, self.note_id, self.shelf), id="hops")

@@ -137,9 +137,10 @@ class MainScreen(Screen[None]):
         with Horizontal():
             with Vertical(id="sidebar"):
                 words = self.memory.words
-                yield NuggetList(fact_label=words.fact_label, id="nuggets")
+                yield NuggetList(fact_label=words.fact_label, every=words.scope(None),
+                                 id="nuggets")
                 yield OverviewPanel(hits_label=words.hits_label, hits_line=words.hits_line,
-                                    id="overview")
+                                    group=words.group, id="overview")
             with Vertical(id="content"):
                 yield Input(placeholder="/ filter by title, content or tags", id="filter")
                 yield Static("", id="problem")
@@ -392,7 +393,7 @@ class MainScreen(Screen[None]):
         self._pending_select = None
         table.set_rows(rows, keep_key=keep)
         self._refresh_detail()  # now, in the same frame as the rows, not a message later
-        scope = Text("all nuggets") if self.nugget is None else join("nugget ", line(self.nugget))
+        scope = line(self.memory.words.scope(self.nugget))
         archived = "with archived" if self.show_hidden else "archived hidden"
         order = "" if self.order == "file" else f" · by {LABELS[self.order]}"
         verdict = "" if self.verdict_filter is None else f" · verdict {self.verdict_filter}"
@@ -567,7 +568,8 @@ class MainScreen(Screen[None]):
         if note is None or self.shelf is None:
             return
         self.app.push_screen(GraphScreen(self.shelf, note["id"], self.nugget,
-                                         self.memory.note_columns), self._jump)
+                                         self.memory.note_columns,
+                                         self.memory.words.scope(self.nugget)), self._jump)
 
     def action_files(self) -> None:
         from .files import FilesScreen

@@ -147,9 +147,9 @@ def change_rows(plan: Plan) -> list[ChangeRow]:
 
 
 def grouped_rows(rows: list[ChangeRow], by: str = "kind", query: str = "",
-                 only: set[int] | None = None) -> list[Group | ChangeRow]:
+                 only: set[int] | None = None, group: str = "nugget") -> list[Group | ChangeRow]:
     """The rows a search finds (all without one), under a header per kind or per nugget;
-    `only`: just these changes (the new ones)."""
+    `only`: just these changes (the new ones); `group`: what the store calls a nugget."""
     needle = query.casefold().strip()
     found = [row for row in rows if needle in row.haystack] if needle else rows
     if only is not None:
@@ -169,7 +169,7 @@ def grouped_rows(rows: list[ChangeRow], by: str = "kind", query: str = "",
         if key not in buckets:
             continue
         members = [row for kind_rows in buckets[key].values() for row in kind_rows]
-        label = labels[key] if by == "kind" else f"nugget {key}"
+        label = labels[key] if by == "kind" else f"{group} {key}"
         out += [Group(label, tuple(row.op_id for row in members)), *members]
     return out
 
@@ -195,7 +195,7 @@ def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | Non
     """`shown`: how many changes a search finds (None: no search); `new`: how many changes
     the last plan did not hold; `words`: the store's."""
     result = plan.result
-    scope = "all nuggets" if nugget is None else f"nugget {nugget}"
+    scope = words.scope(nugget)
     counts = {"rewrite": result.rewritten, "merge": result.merged, "hide": result.hidden,
               "tag": result.tagged, "link": result.linked}
     figures = " · ".join(f"{count:,} {DONE_WORDS[kind]}" for kind, count in counts.items()
@@ -206,7 +206,8 @@ def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | Non
         cap_text(plan, words),
         "\n",
         figures, "\n", (f"Keeping {len(kept):,} of {counted(total, 'change')}", "bold"),
-        " · by ", line(grouping), " · nothing is written until you apply.",
+        " · by ", line(grouping if grouping == "kind" else words.group),
+        " · nothing is written until you apply.",
     ]
     if new:
         parts += ["\n", (f"{counted(new, 'change')} new since the last plan", "bold yellow"),
@@ -548,7 +549,8 @@ class ReviewScreen(Screen[bool]):
         current = table.current
         keep = str(current.op_id) if isinstance(current, ChangeRow) else None
         only = self.rows.new if self.new_only else None
-        table.set_rows(grouped_rows(self._all_rows, self.grouping, self.query_text, only), keep)
+        table.set_rows(grouped_rows(self._all_rows, self.grouping, self.query_text, only,
+                                    self.memory.words.group), keep)
         self._changed_kept()
 
     def _plan_failed(self, message: str) -> None:

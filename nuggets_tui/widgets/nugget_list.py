@@ -26,16 +26,18 @@ def _prompt(name: Text, notes: int, hidden: int, facts: int, fact_label: str) ->
 class NuggetList(OptionList):
     """Options: "all" then each nugget; `names[i]` is the nugget of option i (None for all)."""
 
-    def __init__(self, *, fact_label: str = "", id: str | None = None) -> None:
+    def __init__(self, *, fact_label: str = "", every: str = "all nuggets",
+                 id: str | None = None) -> None:
         super().__init__(id=id)
         self.names: list[str | None] = []
         self.fact_label = fact_label
+        self.every = every  # the first option: every note, in the store's words
 
     def show(self, nuggets: list[NuggetSummary], selected: str | None) -> None:
         names: list[str | None] = [ALL, *(n.name for n in nuggets)]
         notes, hidden, facts = (sum(getattr(n, f) for n in nuggets)
                                 for f in ("notes", "hidden", "facts"))
-        options = [Option(_prompt(Text("all nuggets", style="bold"), notes, hidden, facts,
+        options = [Option(_prompt(line(self.every, style="bold"), notes, hidden, facts,
                                   self.fact_label))]
         options += [
             Option(_prompt(line(n.name, style="bold"), n.notes, n.hidden, n.facts,

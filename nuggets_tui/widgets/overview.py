@@ -52,15 +52,17 @@ class OverviewPanel(Vertical):
     """
     shown: Overview | None = None
 
-    def __init__(self, *, hits_label: str = "", hits_line: str = "",
+    def __init__(self, *, hits_label: str = "", hits_line: str = "", group: str = "nugget",
                  id: str | None = None) -> None:
-        """`hits_label`, `hits_line`: the store's words for its notes' hits ("": none)."""
+        """`hits_label`, `hits_line`: the store's words for its notes' hits ("": none);
+        `group`: what it calls a nugget."""
         super().__init__(id=id)
         self.hits_label = hits_label
         self.hits_line = hits_line
+        self.group = group
 
     def compose(self) -> ComposeResult:
-        yield Label("Notes per nugget")
+        yield Label(line(f"Notes per {self.group}"))
         yield Static("", id="overview-bars")
         yield Label("Archived", id="overview-archived-label")
         yield ProgressBar(total=1, show_eta=False, id="overview-archived")

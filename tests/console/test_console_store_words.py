@@ -74,6 +74,8 @@ async def test_claude_sidebar_counts_no_facts_and_draws_no_recalls(
         assert "archived" in text
         assert "fact" not in text and "ecall" not in text
         assert not claude_app.screen.query("#overview-hits")
+        assert "all types" in text and "nugget" not in text  # a topic file's type groups it
+        assert "all types" in str(claude_app.screen.query_one("#notes").border_title)
 
 
 async def test_nuggets_sidebar_still_counts_facts_and_recalls(tmp_path: Path) -> None:
@@ -82,6 +84,7 @@ async def test_nuggets_sidebar_still_counts_facts_and_recalls(tmp_path: Path) ->
         await settle(pilot, app)
         text = sidebar(app)
         assert " facts" in text and "Recalls 0 → 9+" in text and "recalled 3+ times" in text
+        assert "all nuggets" in text
         assert app.screen.query("#overview-hits")
 
 
@@ -104,3 +107,16 @@ def test_the_header_counts_only_the_kinds_of_change_a_store_plans() -> None:
     assert figures(NUGGETS) == "0 rewritten · 0 merged · 0 archived · 0 tagged · 0 linked"
     assert figures(CLAUDE) == "0 rewritten · 0 merged · 0 archived"
     assert "merged" not in figures(PURIFIER) and "linked" not in figures(PURIFIER)
+
+
+@pytest.mark.parametrize(("words", "every", "one"), [
+    (NUGGETS, "all nuggets", "nugget deploys"), (MICROCLAW, "all scopes", "scope deploys"),
+    (PURIFIER, "all homes", "home deploys"), (CLAUDE, "all types", "type deploys")],
+    ids=lambda v: v.system if isinstance(v, StoreWords) else v)
+def test_the_review_names_what_it_covers_in_the_stores_words(words: StoreWords, every: str,
+                                                             one: str) -> None:
+    first = counts_text(plan(True), set(), None, words=words).plain.splitlines()[0]
+    assert first.endswith(f" on {every}")
+    assert one in counts_text(plan(True), set(), "deploys", words=words).plain
+    grouped = counts_text(plan(True), set(), None, grouping="nugget", words=words).plain
+    assert f"· by {one.split()[0]} ·" in grouped

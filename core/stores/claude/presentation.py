@@ -30,6 +30,8 @@ WORDS = StoreWords(
     archived_text="kept in our record of what was seen (u brings the file back)",
     archive_refused="Topic files are deleted only by the agent: nothing is archived by hand "
                     "here (u puts back a file it deleted).",
+    group="type",
+    groups="types",
 )
 
 

@@ -19,6 +19,8 @@ WORDS = StoreWords(
     archive_effect="the bot leaves archived rows out of its prompt",
     plan_scope="Every active memory under the bot's rules: {notes} inspected.",
     archived_text="kept in the file",
+    group="scope",
+    groups="scopes",
 )
 
 

@@ -28,6 +28,8 @@ WORDS = StoreWords(
                    "reads it on its next reconciliation.",
     change_kinds=("rewrite", "hide"),
     plan_scope="The purifier's next run, on a copy of the workspace: {notes} compared.",
+    group="home",
+    groups="homes",
 )
 
 
