@@ -77,7 +77,10 @@ def content_lines(before: str, after: str, context: int = 1,
     return out
 
 
-def _first_line(note: RawNote) -> int:
+def first_line(note: RawNote | None) -> int:
+    """Where a note cut from a file starts in it (`firstLine`; 1: the note is the whole text)."""
+    if note is None:
+        return 1
     value = note.get("firstLine")
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 1
 
@@ -92,7 +95,7 @@ def compare(before: RawNote, after: RawNote) -> NoteChange:
         if before.get(name) != after.get(name):
             change.fields.append((name, before.get(name), after.get(name)))
     change.content = content_lines(fields.text(before, "content"), fields.text(after, "content"),
-                                   first=(_first_line(before), _first_line(after)))
+                                   first=(first_line(before), first_line(after)))
     old_tags, new_tags = fields.tags(before), fields.tags(after)
     change.tags_removed = [t for t in old_tags if t not in new_tags]
     change.tags_added = [t for t in new_tags if t not in old_tags]

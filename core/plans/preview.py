@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from core.models import MergeOp, Operation, Plan, RawNote, RetagOp, RewriteOp, operation_note_ids
 from core.notes import fields
-from core.notes.diff import LineTag, content_lines
+from core.notes.diff import LineTag, content_lines, first_line
 from core.notes.working_set import Workspace, merged_content, replay
 
 
@@ -55,12 +55,15 @@ class ChangeView:
     tags_added: list[str] = field(default_factory=list)
 
 
-def change_view(op: Operation, before: Mapping[str, RawNote]) -> ChangeView:
-    """`before`: the plan's notes as read, by id."""
+def change_view(op: Operation, before: Mapping[str, RawNote],
+                after: Mapping[str, RawNote] | None = None) -> ChangeView:
+    """`before`: the plan's notes as read, by id; `after`: as it leaves them (where a note cut
+    from a file starts in it now: `firstLine`)."""
     notes = tuple(before[i] for i in operation_note_ids(op) if i in before)
     if isinstance(op, RewriteOp):
         old = fields.text(before[op.note_id], "content")
-        return ChangeView(op, notes, content=content_lines(old, op.content))
+        first = (first_line(before[op.note_id]), first_line((after or {}).get(op.note_id)))
+        return ChangeView(op, notes, content=content_lines(old, op.content, first=first))
     if isinstance(op, RetagOp):
         old_tags = fields.tags(before[op.note_id])
         return ChangeView(op, notes, tags_removed=[t for t in old_tags if t not in op.tags],

@@ -358,6 +358,7 @@ class ReviewScreen(Screen[bool]):
         self.stale = False
         self._all_rows: list[ChangeRow] = []
         self._before: dict[str, RawNote] = {}
+        self._after: dict[str, RawNote] = {}
         self._seen: object = None  # the file's stat when last checked for changes
         self._keys: list[str] = []  # what each change of the plan does, by op id - 1
         self.new_only = False
@@ -425,6 +426,7 @@ class ReviewScreen(Screen[bool]):
         self.query_one(Busy).stop()
         self.plan, self.stale, self._seen = plan, False, None
         self._before = {diff.note_id: diff.before for diff in plan.notes}
+        self._after = {diff.note_id: diff.after for diff in plan.notes}
         self.table.empty_text = NO_CHANGES
         self._all_rows = rows if rows is not None else change_rows(plan)
         self._keys = keys = [change_key(op) for op in plan.operations]
@@ -642,7 +644,8 @@ class ReviewScreen(Screen[bool]):
         if decided is not None:
             title = join(title, line(f"{RULE_WORDS[decided.action].capitalize()} by the review "
                                      f"rule “{decided.rule}”.", "italic"), "\n")
-        view.show(join(title, change_text(change_view(op, self._before), row.op_id in self.kept,
+        shown = change_view(op, self._before, self._after)
+        view.show(join(title, change_text(shown, row.op_id in self.kept,
                                            self.memory.words.archived_text),
                        side_file_text(self.memory, self.plan, op)))
 

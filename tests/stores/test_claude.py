@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from core.clock import Clock
 from core.models import Plan
 from core.notes.diff import compare
+from core.plans.preview import change_view
 from core.safeio import crashpoints
 from core.stores.claude import index, seen
 from core.stores.claude.frontmatter import parse
@@ -340,6 +341,10 @@ def test_each_changed_run_of_index_lines_is_its_own_change(tmp_path: Path) -> No
     headers = [compare(d.before, d.after).content[0][1] for d in hunks]
     last = len(lines)  # the changed line keeps its number; the added one is line 2
     assert headers == ["@@ -1,0 +2 @@", f"@@ -{last} +{last + 1} @@"]
+    before = {d.note_id: d.before for d in plan.notes}
+    after = {d.note_id: d.after for d in plan.notes}
+    assert [change_view(op, before, after).content[0][1] for op in plan.operations
+            if op.note_id.startswith("MEMORY.md:")] == headers  # the review's view says the same
     keep_first = next(op.id for op in plan.operations if op.note_id == "MEMORY.md:1")
     memory.apply(plan, [keep_first])
     assert (directory / "MEMORY.md").read_text() == "".join([lines[0], added_top, *lines[1:]])
