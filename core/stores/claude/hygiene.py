@@ -8,9 +8,13 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from core.safeio.inert_text import hidden_characters
 from core.stores.claude import frontmatter, index
 from core.stores.claude.directory import text_of
+from core.stores.claude.notes import screened
 from core.stores.claude.paths import INDEX
+
+LINK_BREAKERS = "[]()\n\r"  # a title or file name holding one would not read as one link
 
 
 @dataclass(frozen=True)
@@ -33,13 +37,24 @@ def fixes(files: dict[str, bytes]) -> list[Fix]:
                              f"line {entry.line} names {name}, which is not in the directory: "
                              "remove the line (or bring the file back with u, if it was seen)"))
     for name in sorted(set(files) - {INDEX} - listed):
+        if not _plain(name):
+            continue  # flagged as an orphan; no entry of ours names it
         front = frontmatter.parse(text_of(files[name]))
-        title = front.fields.get("name") or name.removesuffix(".md")
-        hook = front.fields.get("description") or ""
+        title, hook = front.fields.get("name", ""), front.fields.get("description", "")
+        title = title if _plain(title) and not screened(title, hook) else name.removesuffix(".md")
+        hook = hook if _plain(hook) and not screened(title, hook) else ""
         line = f"- [{title}]({name})" + (f" — {hook}" if hook else "") + "\n"
         found.append(Fix(f"{INDEX}+{name}", line, True,
                          f"{name} is in no line of {INDEX}: add an entry for it"))
     return found
+
+
+def _plain(text: str) -> bool:
+    """Text an entry of ours may carry into the always-loaded index: no hidden or control
+    character, nothing that would break the link. What fails is the agent's own (flagged in
+    its note), never copied by us into what every session loads."""
+    return bool(text.strip()) and not hidden_characters(text) and \
+        not any(char in LINK_BREAKERS for char in text)
 
 
 def _with_end(text: str, number: int) -> str:
