@@ -350,8 +350,7 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
         result = plan.result.to_json_dict()
         _print_json({**result, "rules": _rules_json(choose)} if choose.by_rule else result)
         return
-    _echo_lines(render.plan_text(plan, applied=do_apply, decided=choose.said,
-                                  words=memory.words))
+    _echo_lines(render.plan_text(plan, memory.words, applied=do_apply, decided=choose.said))
     if do_apply:
         click.echo("")
         _echo(f"Applied as run {entry.run_id} (undo: nuggets undo {entry.run_id})"

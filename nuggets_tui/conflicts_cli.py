@@ -23,6 +23,7 @@ from core.review.decisions import (
 from core.review.model_scorer import ModelScorer
 from core.review.verdicts import VERDICTS, Judgement, act_operations, judge
 from core.safeio.inert_text import one_line
+from core.stores.base import StoreWords
 
 from . import render
 from .cli import Context, _echo, _echo_lines, _print_json, _tell, main, reports_errors
@@ -131,7 +132,7 @@ def resolve(obj: Context, group_id: str, keep: str | None, merge: bool, both: bo
     assert keep is not None  # not --both: --keep was given (checked above)
     plan = plan_decision(memory, group, keep, "merge" if merge else "keep", graph=graph)
     how = f"merge into {keep}" if merge else f"{keep} stands"
-    _show_plan(plan, f"Decision on {group.id}: {how}", do_apply)
+    _show_plan(plan, memory.words, f"Decision on {group.id}: {how}", do_apply)
     if do_apply:
         _apply(memory, plan)
 
@@ -154,8 +155,8 @@ def _both_stand(memory, graph: Graph, group: Group, do_apply: bool) -> None:  # 
           f"nuggets undo {entry.run_id})")
 
 
-def _show_plan(plan: Plan, header: str, do_apply: bool) -> None:
-    lines = list(render.plan_text(plan, applied=do_apply))
+def _show_plan(plan: Plan, words: StoreWords, header: str, do_apply: bool) -> None:
+    lines = list(render.plan_text(plan, words, applied=do_apply))
     lines[0] = f"{header} ({'applied' if do_apply else 'dry run'})"
     _echo_lines(lines)
     if not do_apply:
@@ -245,7 +246,8 @@ def act(obj: Context, verdict: str, memory_md: Path | None, do_apply: bool,
         operations, result = act_operations(chosen, "reject", memory.now(), nugget_of)
         require_plans(memory)
         plan = memory.plan_operations(operations, result, graph=graph)
-        _show_plan(plan, f"Archive every reject ({counted(len(chosen), 'note')})", do_apply)
+        _show_plan(plan, memory.words, f"Archive every reject ({counted(len(chosen), 'note')})",
+                   do_apply)
         if do_apply:
             _apply(memory, plan)
         return

@@ -50,18 +50,18 @@ def note_diff(before: RawNote, after: RawNote) -> Iterator[str]:
             yield f"  links {sign} -> {one_line(to)} ({one_line(reason)})"
 
 
-def plan_text(plan: Plan, applied: bool = False, decided: Mapping[int, str] | None = None,
-              words: StoreWords | None = None) -> Iterator[str]:
+def plan_text(plan: Plan, words: StoreWords, applied: bool = False,
+              decided: Mapping[int, str] | None = None) -> Iterator[str]:
     """`decided`: how a review rule or the operator decided a change (op id -> words);
     `words`: the store's (the pass's name, whether it caps, the kinds of change it makes)."""
-    scope = words.scope(plan.nugget_name) if words else plan.nugget_name or "all nuggets"
-    capped = words is None or bool(words.plan_cap)
+    scope = words.scope(plan.nugget_name)
+    capped = bool(words.plan_cap)
     cap = (" (uncapped)" if plan.uncapped else f" (limit {plan.limit})") if capped else ""
     what = "applied" if applied else "dry run"
-    label = one_line(words.pass_label if words else "reflection pass")
+    label = one_line(words.pass_label)
     yield (f"{label[:1].upper()}{label[1:]} on {one_line(scope)}{cap} at {plan.ran_at} "
            f"({what})")
-    yield f"  {result_summary(plan.result, words.change_kinds if words else ())}"
+    yield f"  {result_summary(plan.result, words.change_kinds)}"
     if not plan.result.changes:
         yield "  No changes: the memory is already tidy."
         return

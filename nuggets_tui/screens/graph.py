@@ -81,7 +81,7 @@ class GraphScreen(Screen[str | None]):
     ]
 
     def __init__(self, shelf: Shelf, note_id: str, nugget: str | None,
-                 columns: Sequence[NoteColumn], scope: str = "all nuggets") -> None:
+                 columns: Sequence[NoteColumn], scope: str) -> None:
         super().__init__()
         self.columns = columns  # the store's columns of its notes
         self.scope = scope  # what the orphans and groups cover, in the store's words

@@ -136,11 +136,8 @@ class MainScreen(Screen[None]):
         yield Static(join(line(self.memory.words.system, "bold"), "  ", line(home)), id="title-bar")
         with Horizontal():
             with Vertical(id="sidebar"):
-                words = self.memory.words
-                yield NuggetList(fact_label=words.fact_label, every=words.scope(None),
-                                 id="nuggets")
-                yield OverviewPanel(hits_label=words.hits_label, hits_line=words.hits_line,
-                                    group=words.group, id="overview")
+                yield NuggetList(self.memory.words, id="nuggets")
+                yield OverviewPanel(self.memory.words, id="overview")
             with Vertical(id="content"):
                 yield Input(placeholder="/ filter by title, content or tags", id="filter")
                 yield Static("", id="problem")

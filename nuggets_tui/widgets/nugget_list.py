@@ -7,6 +7,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from core.browse.shelf import NuggetSummary
+from core.stores.base import StoreWords
 
 from ..safe import counted, line
 
@@ -26,12 +27,12 @@ def _prompt(name: Text, notes: int, hidden: int, facts: int, fact_label: str) ->
 class NuggetList(OptionList):
     """Options: "all" then each nugget; `names[i]` is the nugget of option i (None for all)."""
 
-    def __init__(self, *, fact_label: str = "", every: str = "all nuggets",
-                 id: str | None = None) -> None:
+    def __init__(self, words: StoreWords, *, id: str | None = None) -> None:
+        """`words`: the store's (what its groups are called, and its facts)."""
         super().__init__(id=id)
         self.names: list[str | None] = []
-        self.fact_label = fact_label
-        self.every = every  # the first option: every note, in the store's words
+        self.fact_label = words.fact_label
+        self.every = words.scope(None)  # the first option: every note
 
     def show(self, nuggets: list[NuggetSummary], selected: str | None) -> None:
         names: list[str | None] = [ALL, *(n.name for n in nuggets)]

@@ -10,6 +10,7 @@ from textual.widgets import Label, ProgressBar, Sparkline, Static
 
 from core.browse.overview_stats import HITS_BUCKETS, Overview
 from core.promotion.candidates import DEFAULT_THRESHOLD
+from core.stores.base import StoreWords
 
 from ..safe import join, line
 
@@ -52,14 +53,13 @@ class OverviewPanel(Vertical):
     """
     shown: Overview | None = None
 
-    def __init__(self, *, hits_label: str = "", hits_line: str = "", group: str = "nugget",
-                 id: str | None = None) -> None:
-        """`hits_label`, `hits_line`: the store's words for its notes' hits ("": none);
-        `group`: what it calls a nugget."""
+    def __init__(self, words: StoreWords, *, id: str | None = None) -> None:
+        """`words`: the store's (what its groups are called, its notes' hits: none when its
+        `hits_label` is empty)."""
         super().__init__(id=id)
-        self.hits_label = hits_label
-        self.hits_line = hits_line
-        self.group = group
+        self.hits_label = words.hits_label
+        self.hits_line = words.hits_line
+        self.group = words.group
 
     def compose(self) -> ComposeResult:
         yield Label(line(f"Notes per {self.group}"))
