@@ -562,7 +562,11 @@ class ReviewScreen(Screen[bool]):
         """The operator decided these changes: remembered for every later plan, merged into
         the file key by key; decisions another console took meanwhile are shown too."""
         decided = {self._keys[op_id - 1]: keep for op_id in op_ids}
-        news = self._save_state(lambda state: state.decisions.update(decided))
+
+        def decide(state: ReviewState) -> None:
+            state.decisions |= decided
+
+        news = self._save_state(decide)
         if news and self.plan is not None:
             self._decide_by_rules(self.plan)
 
