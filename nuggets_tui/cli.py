@@ -26,7 +26,7 @@ from core.notes.json_writer import dumps_indented
 from core.notes.snapshot import Graph
 from core.plans.kept import result_of
 from core.plans.review_rules import RuleChooser, store_rules
-from core.plans.review_state import read_state, write_state
+from core.plans.review_state import read_state, update_state
 from core.promotion.candidates import parse_allowance, shown_as_one
 from core.reflection.select_phase import MAX_LIMIT
 from core.safeio.inert_text import inert, inert_json, one_line
@@ -684,8 +684,8 @@ def _leave_waiting(memory: Store, choose: RuleChooser) -> None:
         return  # nothing waits, nothing waited: no file written
     carried = state.waiting_since is not None and set(state.waiting) & set(choose.waiting)
     since = state.waiting_since if carried and state.waiting_since else memory.now()
-    state.hold(since, choose.waiting)
-    write_state(memory.journal_home, state)
+    # Only the waiting list is replaced: a console's decisions since the read above stay.
+    update_state(memory.journal_home, lambda fresh: fresh.hold(since, choose.waiting))
     current_run().add_counts({"waiting_for_review": len(choose.waiting)})
     if choose.waiting:  # the operator's to learn, even from cron: on stderr, as _tell's
         _echo(f"nuggets: {counted(len(choose.waiting), 'change')} waiting for review since "
