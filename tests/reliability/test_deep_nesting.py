@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from core.notes.json_numbers import TooDeepError, loads
+from core.safeio.json_read import TooDeepError, loads
 from core.review.decisions import settled_path
 from core.stores.nuggets.fact_files import read_fact_file
 from nuggets_tui.cli import main
@@ -90,7 +90,8 @@ def test_a_journal_entry_nested_deep_is_skipped_and_named(home: Path) -> None:
     assert logged.exit_code == 0 and entry.name in logged.stderr
     undone = run(home, "undo", "20261101T090000Z-0001")
     assert undone.exit_code == 1 and len(undone.stderr.splitlines()) == 1
-    assert "not a readable journal entry (nested too deeply to read)" in undone.stderr
+    assert "not a readable journal entry (nested too deeply to read: more than 128 levels)" \
+        in undone.stderr
     record("files nested 100,000 deep read in one line")
 
 

@@ -187,7 +187,7 @@ class ClaudeStore(NoPromotion):
         return [self.home / INDEX]
 
     def take_notices(self) -> list[str]:
-        taken, self.notices = self.notices, []
+        taken, self.notices = self.notices + self.seen.take_problems(), []
         return list(dict.fromkeys(taken))
 
     def recover(self) -> list[str]:
