@@ -271,11 +271,13 @@ def _open_console(context: Context, explicit: bool) -> None:
     if missing and explicit:
         context.memory()  # raises the "no memory at" error
     kind = context.kind
-    run_console(
+    status = run_console(
         context.memory(must_exist=False, announce=False), demo_offer=missing,
         open_demo=lambda: Context(_materialized_demo(kind), True, context.verbose, kind=kind,
                                   options=context.options).memory(announce=False),
     )
+    if status:
+        sys.exit(status)  # a console that died says so to whoever ran it
 
 
 def console_main() -> None:
