@@ -50,6 +50,7 @@ class SeenRecord:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.problems: list[str] = []  # what could not be read of the record, one line each
+        self._said: set[str] = set()  # each said once, however often the record is read
 
     @property
     def blobs(self) -> Path:
@@ -74,8 +75,8 @@ class SeenRecord:
                 found.append(state)
         if bad:
             shown = ", ".join(map(str, sorted(bad)[:5])) + (" …" if len(bad) > 5 else "")
-            self.problems.append(f"{self.root / STATES}: line {shown} is not a recorded state; "
-                                 "skipped, the rest is read")
+            self._say(f"{self.root / STATES}: line {shown} is not a recorded state; skipped, "
+                      "the rest is read")
         return found
 
     def blob(self, digest: str) -> bytes | None:
@@ -147,15 +148,20 @@ class SeenRecord:
             return None
         except (OSError, GraphError, ValueError) as exc:
             why = getattr(exc, "strerror", None) or exc
-            self.problems.append(f"{path}: not readable ({why}); read as no review yet")
+            self._say(f"{path}: not readable ({why}); read as no review yet")
             return None
         if state is None:
-            self.problems.append(f"{path}: not a recorded state; read as no review yet")
+            self._say(f"{path}: not a recorded state; read as no review yet")
         return state
 
     def take_problems(self) -> list[str]:
         taken, self.problems = self.problems, []
         return taken
+
+    def _say(self, problem: str) -> None:
+        if problem not in self._said:
+            self._said.add(problem)
+            self.problems.append(problem)
 
     def set_reviewed(self, state: State) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
