@@ -1,10 +1,10 @@
 """JSON nested 100,000 levels deep in a file a person or another program can edit is one line
 naming the file, never a RecursionError: the rest works. Ours (conflicts-settled.json, a
-journal entry, a fact file), the memory-purifier's (its claims, its manifest), the memory-log
-every tool of the agent appends to, and the Claude store's record of what it saw (states.jsonl,
-reviewed.json): a command says it in one line and goes on (exit 0) where the rest can be shown,
-and refuses in one line (exit 1) where it cannot go on; the console opens, and says it. All of
-them are read through core/safeio/json_read.py."""
+journal entry, a fact file, review decisions and rules, marks), the memory-purifier's (its
+claims, its manifest), the memory-log every tool of the agent appends to, and the Claude
+store's record of what it saw (states.jsonl, reviewed.json): a command says it in one line and
+goes on (exit 0) where the rest can be shown, and refuses in one line (exit 1) where it cannot
+go on; the console opens, and says it. All of them are read through core/safeio/json_read.py."""
 
 from __future__ import annotations
 
@@ -113,6 +113,19 @@ def test_a_journal_entry_nested_deep_is_skipped_and_named(home: Path) -> None:
     record("files nested 100,000 deep read in one line")
 
 
+@pytest.mark.parametrize(("name", "what"), [("review-decisions.json", "review decisions"),
+                                             ("review-rules.json", "review rules")])
+def test_a_review_file_nested_deep_stops_the_pass_in_one_line(home: Path, name: str,
+                                                              what: str) -> None:
+    """The pass cannot go on without the operator's decisions and rules: exit 1, one line."""
+    (home / name).write_text(NESTED_OBJECT)
+    refused = run(home, "reflect")
+    assert refused.exit_code == 1
+    assert refused.stderr == (f"nuggets: {home / name}: not a file of {what} (nested too deeply "
+                              "to read: more than 3 levels); move it aside\n")
+    record("files nested 100,000 deep read in one line")
+
+
 def test_a_fact_file_nested_deep_is_read_as_the_agent_skips_it(tmp_path: Path) -> None:
     path = tmp_path / "user.donna.json"
     path.write_text('{"facts": ' + NESTED + "}")
@@ -173,6 +186,19 @@ def test_a_deep_purifier_manifest_is_said_and_left_out(workspace: Path) -> None:
     [line] = [x for x in shown.stderr.splitlines() if "purified-manifest.json" in x]
     assert line == (f"nuggets: {manifest}: not readable JSON (nested too deeply to read: more "
                     "than 128 levels); left out")
+    record("files nested 100,000 deep read in one line")
+
+
+def test_deep_marks_of_purifier_notes_are_said_and_the_notes_shown(workspace: Path) -> None:
+    clean = purifier(workspace, "notes")
+    marks = PurifierStore(workspace).journal_home / "note-marks.json"
+    marks.parent.mkdir(parents=True, exist_ok=True)
+    marks.write_text(NESTED)
+    shown = purifier(workspace, "notes")
+    assert shown.exit_code == 0 and shown.stdout == clean.stdout
+    assert new_lines(shown, clean) == [f"nuggets: {marks}: not a file of note marks (nested too "
+                                       "deeply to read: more than 2 levels); move it aside; no "
+                                       "note is shown marked until then"]
     record("files nested 100,000 deep read in one line")
 
 
