@@ -120,5 +120,9 @@ class NuggetsApp(App[None]):
             )
 
 def run_console(memory: Store, demo_offer: bool = False,
-                open_demo: Callable[[], Store] | None = None) -> None:
-    NuggetsApp(memory, demo_offer=demo_offer, open_demo=open_demo).run()
+                open_demo: Callable[[], Store] | None = None) -> int:
+    """Run the console until it ends; its exit status: 0 when the operator quit, non-zero when
+    it died (Textual has printed the error and sets the app's return code)."""
+    app = NuggetsApp(memory, demo_offer=demo_offer, open_demo=open_demo)
+    app.run()
+    return app.return_code or 0

@@ -6,6 +6,7 @@ import contextlib
 import io
 import os
 import sys
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import time
@@ -79,10 +80,19 @@ class Context:
         return memory
 
 
+# What each open store has said: a file read twice by one command (the purifier's memory-log,
+# read to open the store and again to list its runs) is said once.
+_SAID: weakref.WeakKeyDictionary[Store, set[str]] = weakref.WeakKeyDictionary()
+
+
 def _tell(memory: Store, messages: Iterable[str] = ()) -> None:
-    """What opening or reading the memory settled, tolerated or skipped, on standard error."""
-    for message in [*messages, *memory.take_notices()]:
-        click.echo(f"nuggets: {one_line(message)}", err=True)
+    """What opening or reading the memory settled, tolerated or skipped, on standard error,
+    each line once."""
+    said = _SAID.setdefault(memory, set())
+    for message in dict.fromkeys([*messages, *memory.take_notices()]):
+        if message not in said:
+            said.add(message)
+            click.echo(f"nuggets: {one_line(message)}", err=True)
 
 
 def _echo(text: str, err: bool = False) -> None:
@@ -271,11 +281,13 @@ def _open_console(context: Context, explicit: bool) -> None:
     if missing and explicit:
         context.memory()  # raises the "no memory at" error
     kind = context.kind
-    run_console(
+    status = run_console(
         context.memory(must_exist=False, announce=False), demo_offer=missing,
         open_demo=lambda: Context(_materialized_demo(kind), True, context.verbose, kind=kind,
                                   options=context.options).memory(announce=False),
     )
+    if status:
+        sys.exit(status)  # a console that died says so to whoever ran it
 
 
 def console_main() -> None:

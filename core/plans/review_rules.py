@@ -38,9 +38,9 @@ from core.errors import ArgumentError, NuggetsError
 from core.journal.entries import journal_dir
 from core.models import JournalEntry, Plan, RawNote, ReflectionChange
 from core.notes import fields as note_fields
-from core.notes.json_numbers import TooDeepError, loads
 from core.plans.kept import chosen
 from core.plans.review_state import change_key
+from core.safeio.json_read import loads
 from core.safeio.open_regular import read_regular
 
 Action = Literal["keep", "reject", "review"]
@@ -150,7 +150,7 @@ def read_rules(journal_home: Path) -> tuple[list[Rule], str | None]:
         text = data.decode("utf-8")
         return parse_rules(text), text
     except (ValueError, TypeError, AttributeError) as exc:
-        why = f" ({exc})" if isinstance(exc, TooDeepError | ValueError) else ""
+        why = f" ({exc})" if isinstance(exc, ValueError) else ""
         raise NuggetsError(f"{path}: not a file of review rules{why}; move it aside") from None
 
 

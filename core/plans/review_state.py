@@ -40,9 +40,9 @@ from core.errors import NuggetsError
 from core.journal.entries import journal_dir
 from core.journal.guarded_write import file_lock
 from core.models import LinkOp, MergeOp, Operation, RetagOp, RewriteOp, SupersedeOp
-from core.notes.json_numbers import TooDeepError, loads
 from core.safeio.atomic_write import atomic_write
 from core.safeio.file_stamp import FileStamp
+from core.safeio.json_read import JsonReadError, loads
 from core.safeio.open_regular import read_regular
 
 STATE_FILE = "review-decisions.json"
@@ -126,7 +126,7 @@ def read_state(journal_home: Path) -> ReviewState:
         waiting = dict(raw.get("waiting") or {})
         since, held = waiting.get("since"), waiting.get("keys")
     except (ValueError, TypeError, AttributeError) as exc:
-        why = f" ({exc})" if isinstance(exc, TooDeepError) else ""
+        why = f" ({exc})" if isinstance(exc, JsonReadError) else ""
         raise NuggetsError(f"{path}: not a file of review decisions{why}; move it "
                            "aside") from None
     state = ReviewState(decisions, plans, stamp=stamp)

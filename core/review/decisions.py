@@ -42,9 +42,9 @@ from core.models import (
     SupersedeOp,
 )
 from core.notes import fields
-from core.notes.json_numbers import TooDeepError, loads
 from core.notes.snapshot import Graph
 from core.review.contradictions import Group, TopicRules, find_by_rules
+from core.safeio.json_read import JsonReadError, loads
 from core.safeio.open_regular import read_regular
 
 How = Literal["keep", "merge"]
@@ -151,7 +151,7 @@ def _read_settled(path: Path) -> tuple[set[str], str | None]:
             raise TypeError("bothStand is not a list")
         return {str(k) for k in keys}, text
     except (ValueError, KeyError, TypeError) as exc:
-        why = f" ({exc})" if isinstance(exc, TooDeepError) else ""
+        why = f" ({exc})" if isinstance(exc, JsonReadError) else ""
         raise NuggetsError(f"{path}: not a list of settled conflicts{why}; move it "
                            "aside") from None
 

@@ -180,8 +180,8 @@ class MainScreen(Screen[None]):
         try:
             if not self._opened:
                 self.memory.recover()  # what interrupted writes left; said with the rest
-            settled = self.memory.take_notices()
             shelf = self.memory.shelf()
+            settled = self.memory.take_notices()  # what the read skipped too (a bad line)
             nuggets = shelf.nuggets()
         except NuggetsError as exc:
             call(self._load_failed, str(exc), stamp)

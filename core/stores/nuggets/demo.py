@@ -8,9 +8,9 @@ changed port, a new test command), and a MEMORY.md with a few hand-written lines
 
 from __future__ import annotations
 
-import json
 import random
 import shutil
+from copy import deepcopy
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -259,7 +259,7 @@ def _session_notes(rng: random.Random) -> list[_Seed]:
 
 def _near_duplicate(note: RawNote, rng: random.Random) -> RawNote:
     """The same note written again by the agent in a later session."""
-    copy = json.loads(json.dumps(note))
+    copy = deepcopy(note)
     copy["id"] = _note_id(note["kind"], note["nuggetName"], rng)
     copy["links"] = []
     copy["tags"] = []
