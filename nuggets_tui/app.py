@@ -11,9 +11,10 @@ from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.screen import Screen
 
-from core import NuggetsError, Store
+from core.errors import NuggetsError
 from core.plans.review_state import read_state
 from core.safeio.inert_text import one_line
+from core.stores.base import Store
 
 from .commands import NoteCommands
 from .safe import counted, notify

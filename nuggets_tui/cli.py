@@ -15,10 +15,9 @@ from typing import Any, cast
 
 import click
 
-from core import NuggetsError, Store
 from core.browse.shelf import Shelf
 from core.clock import env_clock, parse_iso
-from core.errors import ArgumentError
+from core.errors import ArgumentError, NuggetsError
 from core.journal.history import in_effect
 from core.models import JournalEntry, Plan, PromotionPlan, ReflectionResult
 from core.notes import fields
@@ -31,7 +30,7 @@ from core.promotion.candidates import parse_allowance, shown_as_one
 from core.reflection.select_phase import MAX_LIMIT
 from core.safeio.inert_text import inert, inert_json, one_line
 from core.settings import whole_number
-from core.stores.base import KeepingVersions, StoreKind
+from core.stores.base import KeepingVersions, Store, StoreKind
 from core.stores.registry import DEFAULT_KIND, STORE_KINDS
 
 from . import render

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from core import NuggetsError, NuggetsStore, UnknownNoteError
 from core.clock import fixed_clock
+from core.errors import NuggetsError, UnknownNoteError
 from core.models import MergeOp, SupersedeOp
 from core.review.contradictions import find_contradictions
 from core.review.decisions import (
@@ -19,6 +19,7 @@ from core.review.decisions import (
     settle_both,
     settled_path,
 )
+from core.stores.nuggets.store import NuggetsStore
 from tests.support.conflict_builders import answers_memory
 from tests.support.note_builders import NOW, NOW_ISO, file_notes, graph_file, make_home
 

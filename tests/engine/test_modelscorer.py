@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from core import NuggetsError
+from core.errors import NuggetsError
 from core.review.default_scorer import SCORE_NAMES
 from core.review.model_scorer import ModelScorer, ReplyError, check_url, parse_reply
 from core.review.verdicts import judge

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from core import NuggetsError, StalePlanError, UndoConflictError
+from core.errors import NuggetsError, StalePlanError, UndoConflictError
 from core.notes.snapshot import fingerprint
 from core.safeio import crashpoints
 from core.stores.nuggets.graph_file import read_graph

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from core import GraphError
+from core.errors import GraphError
 from core.safeio import atomic_write as atomic
 from core.stores.nuggets.graph_file import read_graph
 from core.stores.nuggets.store import NuggetsStore

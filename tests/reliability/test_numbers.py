@@ -13,7 +13,7 @@ from click.testing import CliRunner, Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import GraphError
+from core.errors import GraphError
 from core.notes.json_numbers import LongInteger, SpelledFloat, SpelledInt, number_hooks
 from core.notes.json_writer import NotFiniteError, dumps_compact, dumps_indented
 from core.stores.nuggets.graph_file import dump_graph, read_graph

@@ -9,10 +9,10 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from core import NuggetsStore
 from core.clock import fixed_clock, parse_iso
 from core.stores.nuggets.demo import materialize_demo
 from core.stores.nuggets.graph_file import graph_path
+from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.app import NuggetsApp
 from nuggets_tui.widgets.note_table import NoteTable
 
