@@ -22,7 +22,8 @@ def current_run() -> RunRecord:
     ctx = click.get_current_context(silent=True)
     if ctx is None:
         return RunRecord("unknown", dry=True)
-    return ctx.meta.setdefault(_KEY, RunRecord(ctx.info_name or "unknown", dry=True))
+    record: RunRecord = ctx.meta.setdefault(_KEY, RunRecord(ctx.info_name or "unknown", dry=True))
+    return record
 
 
 def logs_run(command_name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -22,7 +22,7 @@ from nuggets_tui.widgets.virtual_table import VirtualTable
 from tests.stores.test_claude import write_directory
 from tests.stores.test_claude_batch import applied
 from tests.stores.test_claude_merge import DEPLOYING_LINE, with_pair
-from tests.support.console_support import settle
+from tests.support.console_support import main_screen, settle
 from tests.support.tree import hashes
 
 NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
@@ -90,7 +90,7 @@ async def test_u_brings_a_deleted_topic_back_byte_for_byte_and_ctrl_z_undoes_it(
         await settle(pilot, app)
         await pilot.press("h")  # archived notes shown
         await settle(pilot, app)
-        app.screen.select_note("user_role.md")
+        main_screen(app).select_note("user_role.md")
         await settle(pilot, app)
         await pilot.press("u")
         await settle(pilot, app)

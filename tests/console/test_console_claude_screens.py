@@ -51,6 +51,7 @@ async def test_the_detail_pane_says_a_files_flags_whole_at_80_columns(app: Nugge
         table = app.screen.query_one(NoteTable)
         assert table.select_key("oncall.md")
         await settle(pilot, app)
+        assert table.current is not None
         said = flags(table.current)
         assert len(said) > 60  # more than any column holds
         assert " ".join(said.split()) in plain(app.screen.query_one("#detail-body"))

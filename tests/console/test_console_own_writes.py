@@ -12,9 +12,8 @@ from textual.pilot import Pilot
 from core.notes import fields
 from core.stores.nuggets.graph_file import graph_path
 from nuggets_tui.app import NuggetsApp
-from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.screens.review import ReviewScreen
-from tests.support.console_support import demo_home, make_app, notes_on_disk, settle
+from tests.support.console_support import demo_home, main_screen, make_app, notes_on_disk, settle
 
 SIZE = (140, 42)
 
@@ -35,8 +34,7 @@ async def test_archive_unhide_undo_and_apply_bring_no_reload_toast(tmp_path: Pat
     app = make_app(home, watch_interval=0.005)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await _watched(pilot, app)
-        main = app.screen
-        assert isinstance(main, MainScreen)
+        main = main_screen(app)
         before = notes_on_disk(home)
         await pilot.press("x", "y")  # archive the selected note
         await _watched(pilot, app)
@@ -73,8 +71,7 @@ async def test_the_watch_between_a_review_leaving_and_its_answer_is_no_news(
     app = make_app(home, watch_interval=60)  # the watch is called below, at that moment
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot, app)
-        main = app.screen
-        assert isinstance(main, MainScreen)
+        main = main_screen(app)
         await pilot.press("r")
         await settle(pilot, app)
         review = app.screen

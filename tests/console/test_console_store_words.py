@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from textual.widgets import OptionList
 
 from core.clock import fixed_clock
 from core.models import Plan, ReflectionResult
@@ -61,9 +62,9 @@ def claude_app(tmp_path: Path) -> NuggetsApp:
 
 def sidebar(app: NuggetsApp) -> str:
     shown = [str(w.render()) for w in app.screen.query("#sidebar *")]
-    options = app.screen.query_one("#nuggets")
+    options = app.screen.query_one("#nuggets", OptionList)
     return "\n".join(shown + [str(options.get_option_at_index(i).prompt)
-                              for i in range(options.option_count)])  # type: ignore[attr-defined]
+                              for i in range(options.option_count)])
 
 
 async def test_claude_sidebar_counts_no_facts_and_draws_no_recalls(

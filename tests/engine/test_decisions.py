@@ -10,7 +10,7 @@ import pytest
 from core.clock import fixed_clock
 from core.errors import NuggetsError, UnknownNoteError
 from core.models import MergeOp, SupersedeOp
-from core.review.contradictions import find_contradictions
+from core.review.contradictions import Group, find_contradictions
 from core.review.decisions import (
     decision_operations,
     open_groups,
@@ -29,7 +29,7 @@ def home(tmp_path: Path) -> Path:
     return make_home(tmp_path, answers_memory())
 
 
-def the_group(memory: NuggetsStore):  # noqa: ANN201
+def the_group(memory: NuggetsStore) -> Group:
     (group,) = find_contradictions(memory.shelf().notes)
     return group
 

@@ -15,7 +15,7 @@ import pytest
 from core.errors import NuggetsError
 from core.review.default_scorer import SCORE_NAMES
 from core.review.model_scorer import ModelScorer, ReplyError, check_url, parse_reply
-from core.review.verdicts import judge
+from core.review.verdicts import Judgement, judge
 from tests.support.conflict_builders import answers_memory
 from tests.support.figures import record
 from tests.support.note_builders import NOW
@@ -87,7 +87,8 @@ def good(wrap: Callable[[str], str] = lambda s: s, edit: Callable[[list], list] 
     return reply
 
 
-def run(endpoint: FakeEndpoint, *replies: Reply, batch_size: int = 10, timeout: float = 5):
+def run(endpoint: FakeEndpoint, *replies: Reply, batch_size: int = 10,
+        timeout: float = 5) -> Judgement:
     endpoint.replies = list(replies)
     scorer = ModelScorer(endpoint.url, batch_size=batch_size, timeout=timeout)
     return judge(answers_memory(), NOW, model=scorer)

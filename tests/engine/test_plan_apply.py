@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -51,7 +51,7 @@ def sample(tmp_path: Path) -> NuggetsStore:
     return NuggetsStore(home, fixed_clock(NOW))
 
 
-def cli(home: Path, tmp_path: Path, *args: str):
+def cli(home: Path, tmp_path: Path, *args: str) -> Result:
     env = {"NUGGETS_NOW": "2026-11-01T09:00:00Z", "NUGGETS_HOME": "", "HOME": str(tmp_path),
            "NUGGETS_MEMORY_MD": str(tmp_path / "memdir" / "MEMORY.md")}
     return CliRunner().invoke(main, ["--home", str(home), *args], env=env)

@@ -28,7 +28,7 @@ from nuggets_tui.screens.welcome import WelcomeScreen
 from nuggets_tui.widgets.diff_view import DiffView
 from nuggets_tui.widgets.note_detail import NoteDetailPane
 from nuggets_tui.widgets.virtual_table import VirtualTable
-from tests.support.console_support import make_app, settle
+from tests.support.console_support import main_screen, make_app, settle
 from tests.support.figures import record
 from tests.support.hostile_memory import (
     EVIL,
@@ -224,7 +224,7 @@ async def walk_briefly(hostile: Hostile) -> int:
             checked += 1
 
         await settle(pilot, app, pause=0.02)
-        app.screen.select_note(hostile.note_id)
+        main_screen(app).select_note(hostile.note_id)
         await check("main")
         app.screen.query_one(NoteDetailPane).scroll_end(animate=False)
         await check("main: detail's links")

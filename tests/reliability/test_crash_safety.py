@@ -93,7 +93,8 @@ def _check_settled(home: Path, old: tuple, new: tuple) -> str:
     assert journal == (new[2] if landed else old[2])
     if landed:
         entry = memory_of(home).log()[0]
-        assert entry.result_fingerprint == fingerprint(graph if graph_landed else memory_md)
+        written = graph if graph_landed else memory_md
+        assert written is not None and entry.result_fingerprint == fingerprint(written)
     assert leftovers(home) == []
     return "new" if landed else "old"
 

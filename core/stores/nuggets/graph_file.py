@@ -66,7 +66,7 @@ def parse_graph(path: Path, data: bytes, digest: str | None = None) -> Graph:
         at = exc.start + len(data) - len(body)
         raise GraphError(f"{path}: not valid UTF-8 at byte {at}") from None
     recorder = _KeyRecorder()
-    wait = (lambda: digest) if digest is not None else _digest_aside(data)
+    wait: Callable[[], str] = (lambda: digest) if digest is not None else _digest_aside(data)
     with paused_gc():
         doc = _loads(path, text, recorder)
         problem = document_problem(doc)
