@@ -11,7 +11,6 @@ import pytest
 from textual.pilot import Pilot
 
 from core.clock import fixed_clock
-from core.stores.claude.demo import materialize_claude_demo
 from core.stores.claude.store import ClaudeStore
 from nuggets_tui.app import NuggetsApp
 from nuggets_tui.screens.confirm import ConfirmScreen
@@ -53,10 +52,10 @@ async def test_every_main_key_leaves_the_directory_byte_for_byte(tmp_path: Path)
 
 
 @pytest.fixture
-def demo_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> NuggetsApp:
+def demo_app(claude_app: NuggetsApp, tmp_path: Path,
+             monkeypatch: pytest.MonkeyPatch) -> NuggetsApp:
     monkeypatch.setenv("HOME", str(tmp_path))  # paths show as ~/demo-claude/memory
-    directory = materialize_claude_demo(tmp_path / "demo-claude" / "memory", NOW)
-    return NuggetsApp(ClaudeStore(directory, fixed_clock(NOW)))
+    return claude_app
 
 
 def _after(*keys: str):  # type: ignore[no-untyped-def]

@@ -10,12 +10,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import OptionList
 
-from core.clock import fixed_clock
 from core.models import Plan, ReflectionResult
 from core.stores.base import StoreWords
-from core.stores.claude.demo import materialize_claude_demo
 from core.stores.claude.presentation import WORDS as CLAUDE
-from core.stores.claude.store import ClaudeStore
 from core.stores.microclaw.presentation import WORDS as MICROCLAW
 from core.stores.nuggets.presentation import WORDS as NUGGETS
 from core.stores.purifier.presentation import WORDS as PURIFIER
@@ -52,12 +49,6 @@ def test_other_stores_say_what_their_plan_covered(words: StoreWords, uncapped: b
 def test_a_store_with_no_words_for_its_plan_says_only_the_count() -> None:
     bare = StoreWords("X", "file", "pass", "nothing", "{threshold}", "nothing")
     assert cap_text(plan(True, inspected=1_200), bare).plain == "1,200 notes inspected."
-
-
-@pytest.fixture
-def claude_app(tmp_path: Path) -> NuggetsApp:
-    directory = materialize_claude_demo(tmp_path / "demo-claude" / "memory", NOW)
-    return NuggetsApp(ClaudeStore(directory, fixed_clock(NOW)))
 
 
 def sidebar(app: NuggetsApp) -> str:
