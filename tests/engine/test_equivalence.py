@@ -113,6 +113,7 @@ def _near_duplicate_sets(draw: st.DrawFn) -> list[frozenset[str]]:
     return sets
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(_near_duplicate_sets(), st.sets(st.integers(0, 29)))
 def test_merge_index_finds_the_first_partner_pairwise_comparison_finds(

@@ -266,6 +266,7 @@ def _child_duration(template: Path, tmp_path: Path) -> float:
     return slowest
 
 
+@pytest.mark.slow
 def test_killed_at_random_moments_of_a_sequence(tmp_path: Path) -> None:
     """Kills that land anywhere, inside system calls too: the graph, MEMORY.md and journal
     are always one of the states the sequence passes through, and agree with each other."""

@@ -209,6 +209,7 @@ def test_hostile_text_is_kept_exactly_and_shown_inert(tmp_path: Path) -> None:
     record("bad inputs tried")
 
 
+@pytest.mark.slow
 def test_a_20_mb_note_and_a_million_character_line(tmp_path: Path) -> None:
     words = [f"w{i:04d}x" for i in range(5000)]
     big = "\n".join(  # distinct lines over 5,000 distinct words

@@ -10,6 +10,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
@@ -169,4 +170,4 @@ class MemoryMachine(RuleBasedStateMachine):
 MemoryMachine.TestCase.settings = settings(
     max_examples=150, stateful_step_count=20, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-TestMemoryInvariants = MemoryMachine.TestCase
+TestMemoryInvariants = pytest.mark.slow(MemoryMachine.TestCase)

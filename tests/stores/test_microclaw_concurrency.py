@@ -175,6 +175,7 @@ def _prepare(db: Path, action: str) -> None:
         store.apply(plan_for(db, archive=(2,)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("action", sorted(ACTIONS))
 def test_a_run_killed_at_any_step_is_settled_on_the_next_open(tmp_path: Path,
                                                               action: str) -> None:
