@@ -518,9 +518,7 @@ async def test_the_orphans_and_groups_tabs_count_what_they_hold(home: Path) -> N
         await settle(pilot, app)
         tabs = app.screen.query_one(TabbedContent)
         orphans = app.screen.query_one("#orphan-table", NoteTable).rows
-        shelf = main_screen(app).shelf
-        assert shelf is not None
-        every = groups(shelf)
+        every = groups(on_top(app, GraphScreen).shelf)
         shown = app.screen.query_one("#group-tree", LinkTree).root
         assert orphans and len(every) > len(shown.children)
         assert tabs.get_tab("orphans").label_text == f"Orphans ({len(orphans):,})"
