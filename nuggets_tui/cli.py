@@ -16,12 +16,11 @@ from typing import Any, cast
 
 import click
 
-from core import NuggetsError, Store
 from core.browse.shelf import Shelf
 from core.clock import env_clock, parse_iso
-from core.errors import ArgumentError
+from core.errors import ArgumentError, NuggetsError
 from core.journal.history import in_effect
-from core.models import JournalEntry, Plan, PromotionPlan, ReflectionResult
+from core.models import JournalEntry, Plan, PromotionPlan, RawNote, ReflectionResult
 from core.notes import fields
 from core.notes.json_writer import dumps_indented
 from core.notes.snapshot import Graph
@@ -32,7 +31,7 @@ from core.promotion.candidates import parse_allowance, shown_as_one
 from core.reflection.select_phase import MAX_LIMIT
 from core.safeio.inert_text import inert, inert_json, one_line
 from core.settings import whole_number
-from core.stores.base import KeepingVersions, StoreKind
+from core.stores.base import KeepingVersions, Store, StoreKind
 from core.stores.registry import DEFAULT_KIND, STORE_KINDS
 
 from . import render
@@ -497,7 +496,7 @@ def unhide(obj: Context, note_ids: tuple[str, ...], lift: bool, **kind_options: 
     _tell(memory)  # what the store says about them (MicroClaw: rows its prompt skips)
 
 
-def _absorbed_lines(graph: Graph, notes: list[dict]) -> list[str]:
+def _absorbed_lines(graph: Graph, notes: list[RawNote]) -> list[str]:
     """For each note brought back that a merge had absorbed: which note absorbed it (that note
     keeps the lines it took; undoing the merge's run restores both exactly)."""
     lines = []

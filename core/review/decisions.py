@@ -95,7 +95,8 @@ def plan_decision(memory: Any, group: Group, keep: str, how: How = "keep",
                                    "groups again")
         nugget_of[note_id] = fields.nugget(note)
     operations, result = decision_operations(group, keep, how, memory.now(), nugget_of)
-    return memory.plan_operations(operations, result, graph=graph)
+    plan: Plan = memory.plan_operations(operations, result, graph=graph)
+    return plan
 
 
 def require_plans(memory: Any) -> None:
@@ -166,8 +167,9 @@ def settle_both(store: Any, group: Group,
     if key in settled:
         return None
     after = json.dumps({"bothStand": sorted(settled | {key})}, indent=2) + "\n"
-    return store.write_file(path, before, after, "decide",
-                            f"both stand: {group.topic} ({group.id})")
+    entry: JournalEntry = store.write_file(path, before, after, "decide",
+                                           f"both stand: {group.topic} ({group.id})")
+    return entry
 
 
 def open_groups(groups: list[Group], notes_by_id: Mapping[str, RawNote],

@@ -123,4 +123,5 @@ def mark_notes(store: Any, note_ids: Iterable[str], mark: Mark | None,
     after = json.dumps(content, indent=2) + "\n"
     what = f"marked {mark}" if mark else "cleared the mark of"
     shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
-    return store.write_file(path, before, after, "decide", f"{what}: {shown}")
+    entry: JournalEntry = store.write_file(path, before, after, "decide", f"{what}: {shown}")
+    return entry

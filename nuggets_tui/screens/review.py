@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
-from core import NuggetsError, StalePlanError, Store
+from core.errors import NuggetsError, StalePlanError
 from core.journal.entries import journal_dir
 from core.models import MergeOp, Operation, Plan, RawNote, ReflectionChange, operation_note_ids
 from core.notes import fields
@@ -37,7 +37,7 @@ from core.plans.review_state import (
 )
 from core.reflection.pass_state import PassCancelled
 from core.reflection.select_phase import MAX_LIMIT
-from core.stores.base import StoreWords
+from core.stores.base import Store, StoreWords
 
 from ..safe import block, counted, join, line, notify, shown_path
 from ..widgets.busy import Busy

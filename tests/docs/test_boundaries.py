@@ -1,5 +1,6 @@
-"""Project habits that a check should hold: the engine never imports the UI; every command is
-documented in README.md and has help text; JSON is parsed only by the bounded reader."""
+"""Project habits that a check should hold: the engine never imports the UI; importing the engine
+loads no store; every command is documented in README.md and has help text; JSON is parsed only
+by the bounded reader."""
 
 from __future__ import annotations
 
@@ -32,6 +33,22 @@ def test_core_imports_without_textual() -> None:
                           cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+LOADED_STORES = """
+import sys
+import core.errors, core.models, core.stores.base
+print(sorted(name for name in sys.modules if name.startswith("core.stores.")))
+"""
+
+
+def test_importing_the_engine_loads_no_store() -> None:
+    # A front end that imports the engine's models and the store interface must not get a
+    # particular store with them (docs/ARCHITECTURE.md, "What may import what").
+    done = subprocess.run([sys.executable, "-c", LOADED_STORES], capture_output=True, text=True,
+                          cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "['core.stores.base']"
 
 
 def test_every_command_has_help_and_a_readme_entry() -> None:

@@ -62,7 +62,7 @@ def parse_graph(path: Path, data: bytes, digest: str | None = None) -> Graph:
         warnings.append(f"{path}: starts with a byte-order mark; read without it (a write "
                         "leaves it out)")
     recorder = _KeyRecorder()
-    wait = (lambda: digest) if digest is not None else _digest_aside(data)
+    wait: Callable[[], str] = (lambda: digest) if digest is not None else _digest_aside(data)
     with paused_gc():
         doc = _loads(path, body, recorder, len(data) - len(body))
         problem = document_problem(doc)
