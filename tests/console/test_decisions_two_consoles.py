@@ -20,7 +20,7 @@ ENV = {"NUGGETS_NOW": "2026-11-23T10:00:00Z", "NUGGETS_HOME": "", "NUGGETS_MEMOR
        "TZ": "UTC", "NUGGETS_JOURNAL_KEEP": "100"}
 
 
-async def _review(pilot: Pilot, app: NuggetsApp) -> ReviewScreen:  # type: ignore[type-arg]
+async def _review(pilot: Pilot, app: NuggetsApp) -> ReviewScreen:
     await settle(pilot, app)
     await pilot.press("r")
     await settle(pilot, app)
@@ -29,7 +29,7 @@ async def _review(pilot: Pilot, app: NuggetsApp) -> ReviewScreen:  # type: ignor
     return screen
 
 
-async def _reject(pilot: Pilot, review: ReviewScreen, op_id: int) -> str:  # type: ignore[type-arg]
+async def _reject(pilot: Pilot, review: ReviewScreen, op_id: int) -> str:
     """Reject change `op_id` with the space key, as the operator does; its key."""
     table = review.table
     table.cursor = next(i for i, row in enumerate(table.rows)

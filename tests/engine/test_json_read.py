@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.safeio import json_read
 from core.safeio.json_read import (
     MAX_DEPTH,
     JsonReadError,
@@ -112,7 +111,7 @@ def test_running_out_of_memory_or_stack_is_one_line(monkeypatch: pytest.MonkeyPa
     failures are JsonReadErrors too."""
     for failure, why in ((RecursionError, "nested too deeply to read"),
                          (MemoryError, "too large to read")):
-        monkeypatch.setattr(json_read.json, "loads", _raising(failure))
+        monkeypatch.setattr(json, "loads", _raising(failure))
         with pytest.raises(JsonReadError, match=why) as caught:
             loads("[1]")
         assert "\n" not in str(caught.value)

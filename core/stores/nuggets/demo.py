@@ -259,11 +259,7 @@ def _session_notes(rng: random.Random) -> list[_Seed]:
 
 def _near_duplicate(note: RawNote, rng: random.Random) -> RawNote:
     """The same note written again by the agent in a later session."""
-<<<<<<< HEAD
-    copy = deepcopy(note)
-=======
-    copy: RawNote = json.loads(json.dumps(note))
->>>>>>> i31-checks
+    copy: RawNote = deepcopy(note)
     copy["id"] = _note_id(note["kind"], note["nuggetName"], rng)
     copy["links"] = []
     copy["tags"] = []
