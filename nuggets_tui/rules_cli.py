@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from core import Store
+from core.contract.store import Store
 from core.errors import NuggetsError
 from core.plans.review_rules import (
     ACTIONS,
@@ -22,8 +22,8 @@ from .runlogging import current_run, logs_run
 
 
 def require_rules(memory: Store) -> None:
-    if "rules" not in memory.capabilities:
-        raise NuggetsError(f"{memory.words.system} memories are read-only here: no review "
+    if not memory.profile.capabilities.rules:
+        raise NuggetsError(f"{memory.profile.system} memories are read-only here: no review "
                            "rules to save")
 
 

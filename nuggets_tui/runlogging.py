@@ -9,8 +9,8 @@ from typing import Any
 
 import click
 
-from core import NuggetsError
 from core.clock import env_clock
+from core.errors import NuggetsError
 from core.journal.run_log import LogPlace, RunRecord, log_place, record_run
 from core.safeio.inert_text import one_line
 

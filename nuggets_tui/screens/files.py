@@ -16,8 +16,8 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from core import Store
 from core.browse.sources import SourceSpan, SpanText, note_sources, read_span
+from core.contract.store import Store
 from core.models import RawNote
 from core.safeio.shown_text import ShownFile, read_shown
 

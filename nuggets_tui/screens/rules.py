@@ -17,8 +17,8 @@ from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from core import NuggetsError, Store
-from core.errors import ArgumentError
+from core.contract.store import Store
+from core.errors import ArgumentError, NuggetsError
 from core.plans.review_rules import (
     ACTIONS,
     KINDS,
@@ -195,7 +195,7 @@ class RulesScreen(Screen[None]):
         listing = self.query_one(OptionList)
         listing.clear_options()
         try:
-            self.rules = read_rules(self.memory.journal_home)[0]
+            self.rules = read_rules(self.memory.journal.home)[0]
         except NuggetsError as exc:
             self.rules = []
             listing.add_option(Option(line(str(exc), "red"), disabled=True))

@@ -31,8 +31,8 @@ def _applied(tmp_path: Path, name: str, fresh_plan: bool) -> tuple[bytes, dict]:
     """The graph file and the journal entry's images after applying the whole uncapped plan;
     `fresh_plan` False applies a copy of the plan that does not know the snapshot it came from
     (as a plan from another process), so apply replays every operation."""
-    from core import NuggetsStore
     from core.clock import fixed_clock, parse_iso
+    from core.stores.nuggets.store import NuggetsStore
     from tests.support.note_builders import sample_notes
 
     home = make_home(tmp_path / name, sample_notes())
@@ -50,9 +50,9 @@ def _applied(tmp_path: Path, name: str, fresh_plan: bool) -> tuple[bytes, dict]:
 def test_applying_a_whole_plan_made_here_reads_no_graph_again_and_replays_nothing(
     tmp_path: Path,
 ) -> None:
-    from core import NuggetsStore
     from core.clock import fixed_clock, parse_iso
     from core.stores.nuggets import store as memory_module
+    from core.stores.nuggets.store import NuggetsStore
     from tests.support.note_builders import sample_notes
 
     home = make_home(tmp_path, sample_notes())

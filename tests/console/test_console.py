@@ -606,7 +606,7 @@ async def test_a_corrupt_file_is_reported_and_left_alone(home: Path) -> None:
 
 
 async def test_missing_memory_offers_the_demo(tmp_path: Path) -> None:
-    from core import NuggetsStore
+    from core.stores.nuggets.store import NuggetsStore
     from nuggets_tui.app import NuggetsApp
     from nuggets_tui.screens.welcome import WelcomeScreen
 

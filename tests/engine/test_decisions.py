@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from core import NuggetsError, NuggetsStore, UnknownNoteError
+from core import NuggetsError, UnknownNoteError
 from core.clock import fixed_clock
+from core.contract.profile import Profile
 from core.models import MergeOp, SupersedeOp
 from core.review.contradictions import find_contradictions
 from core.review.decisions import (
@@ -19,6 +20,7 @@ from core.review.decisions import (
     settle_both,
     settled_path,
 )
+from core.stores.nuggets.store import NuggetsStore
 from tests.support.conflict_builders import answers_memory
 from tests.support.note_builders import NOW, NOW_ISO, file_notes, graph_file, make_home
 
@@ -97,8 +99,10 @@ def test_both_stand_is_remembered_until_a_note_changes(home: Path) -> None:
 
 
 def test_a_store_that_cannot_plan_decisions_says_so() -> None:
-    class Bare:
-        system = "MicroClaw"
+    class Bare:  # a store without a decider, saying why in its profile
+        decider = None
+        profile = Profile("MicroClaw", "", "", "", "", "", refusal="deciding contradictions "
+                          "and acting on verdicts is not available for MicroClaw yet")
 
     (group,) = find_contradictions(answers_memory())
     with pytest.raises(NuggetsError, match="not available for MicroClaw yet"):

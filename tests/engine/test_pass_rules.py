@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from core import NuggetsError, NuggetsStore
+from core import NuggetsError
 from core.clock import epoch_ms, fixed_clock
 from core.models import Note
 from core.reflection.reflect import plan_pass
 from core.reflection.select_phase import quality, resolve_limit
+from core.stores.nuggets.store import NuggetsStore
 from tests.support.note_builders import NOW, NOW_ISO, OLD, link, make_home, note, result, run_pass
 
 HIDE = "Archived low-value note"

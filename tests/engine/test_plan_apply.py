@@ -14,10 +14,12 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import NuggetsStore, StalePlanError, reflect_and_clean_memory
+from core import StalePlanError
 from core.clock import fixed_clock
 from core.models import LinkOp, MergeOp
 from core.notes.vectors import vector_spec
+from core.stores.nuggets.seeds import reflect_and_clean_memory
+from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.cli import main
 from tests.support.graph_strategies import graph_notes
 from tests.support.note_builders import (

@@ -12,9 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import NuggetsError, NuggetsStore, UndoConflictError, UnknownNoteError
+from core import NuggetsError, UndoConflictError, UnknownNoteError
 from core.clock import fixed_clock, parse_iso
 from core.models import CamelModel
+from core.stores.nuggets.store import NuggetsStore
 from tests.support.graph_strategies import graph_notes
 from tests.support.note_builders import (
     NOW,

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from core import NuggetsStore, StalePlanError
+from core import StalePlanError
 from core.notes.snapshot import fingerprint
 from core.safeio import crashpoints
 from core.stores.nuggets.graph_file import read_graph
+from core.stores.nuggets.store import NuggetsStore
 from tests.support.figures import record
 from tests.support.reliability_support import (
     copy_home,

@@ -14,9 +14,10 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from core import NuggetsError, NuggetsStore, StalePlanError, UndoConflictError
+from core import NuggetsError, StalePlanError, UndoConflictError
 from core.journal.entries import read_entry
 from core.stores.nuggets.graph_file import read_graph
+from core.stores.nuggets.store import NuggetsStore
 from tests.support.figures import record
 from tests.support.reliability_support import CLOCK, note
 

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from core import GraphError, NuggetsStore
+from core import GraphError
 from core.notes.snapshot import fingerprint
 from core.safeio.atomic_write import side_name
 from core.stores.nuggets.graph_file import read_graph
+from core.stores.nuggets.store import NuggetsStore
 from tests.support.figures import record
 from tests.support.reliability_support import (
     copy_home,

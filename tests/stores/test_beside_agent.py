@@ -28,11 +28,11 @@ from pathlib import Path
 
 import pytest
 
-from core import NuggetsStore
 from core.clock import fixed_clock, parse_iso
 from core.notes.agent_normalize import unchanged_since
 from core.notes.vectors import vector_spec
 from core.stores.nuggets.fact_files import read_fact_files
+from core.stores.nuggets.store import NuggetsStore
 from tests.support.paths import FIXTURES_DIR
 
 FIXTURES = FIXTURES_DIR / "agent"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from core import NuggetsStore, StalePlanError
+from core import StalePlanError
 from core.clock import fixed_clock, parse_iso
 from core.stores.nuggets.fact_files import (
     FactFile,
@@ -18,6 +18,7 @@ from core.stores.nuggets.fact_files import (
     read_fact_files,
     undo_edits,
 )
+from core.stores.nuggets.store import NuggetsStore
 from tests.support.paths import FIXTURES_DIR
 from tests.support.reliability_support import leftovers, run_in_child, traced_steps
 

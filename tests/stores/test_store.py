@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from core import GraphError, NuggetsStore, UnknownNoteError
+from core import GraphError, UnknownNoteError
 from core.clock import fixed_clock
 from core.notes.vectors import vector_spec
 from core.safeio.atomic_write import atomic_write
 from core.stores.nuggets.graph_file import read_graph
+from core.stores.nuggets.store import NuggetsStore
 from tests.support.note_builders import NOW, file_notes, graph_file, link, make_home, note
 
 

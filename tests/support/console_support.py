@@ -9,10 +9,10 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from core import NuggetsStore
 from core.clock import fixed_clock, parse_iso
 from core.stores.nuggets.demo import materialize_demo
 from core.stores.nuggets.graph_file import graph_path
+from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.app import NuggetsApp
 from nuggets_tui.widgets.note_table import NoteTable
 
@@ -51,10 +51,10 @@ async def first_rows(pilot: Pilot, app: NuggetsApp) -> None:
 def slow_shelf(app: NuggetsApp, gate: threading.Event) -> None:
     """The whole read waits for `gate`, as it does for seconds on a large memory."""
     memory = app.memory
-    read = memory.shelf
+    whole = memory.read
 
-    def shelf():  # type: ignore[no-untyped-def]
+    def read():  # type: ignore[no-untyped-def]
         gate.wait(10)
-        return read()
+        return whole()
 
-    memory.shelf = shelf
+    memory.read = read  # type: ignore[method-assign]

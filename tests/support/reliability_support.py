@@ -11,9 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from core import NuggetsStore, StalePlanError
+from core import StalePlanError
 from core.clock import fixed_clock, parse_iso
 from core.safeio import crashpoints
+from core.stores.nuggets.store import NuggetsStore
 
 CLOCK = fixed_clock(parse_iso("2026-11-01T09:00:00Z"))
 
