@@ -10,7 +10,6 @@ import contextlib
 from collections.abc import Callable, Collection, Hashable, Iterable
 from pathlib import Path
 
-from core.browse.shelf import Shelf
 from core.clock import Clock, system_clock, to_iso
 from core.contract.parts import (
     AftermathTeller,
@@ -175,9 +174,6 @@ class ClaudeStore:
 
     def topic_rules(self) -> TopicRules:
         return TopicRules(lambda note: None, token_set, promotion=False)
-
-    def shelf(self) -> Shelf:
-        return Shelf(self.read())
 
     def stamp(self) -> Hashable:
         with contextlib.suppress(OSError):

@@ -1,5 +1,6 @@
 """The Nuggets store: a home's graph.json (and its fact files, MEMORY.md) and everything a front
-end does to it: plan, apply, unhide, undo, promote. It implements `Store` (base.py).
+end does to it: plan, apply, unhide, undo, promote. It implements the store contract
+(core/contract/store.py).
 """
 
 from __future__ import annotations
