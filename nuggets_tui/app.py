@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
 from textual import events
@@ -11,10 +11,10 @@ from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.screen import Screen
 
+from core.contract.store import Store
 from core.errors import NuggetsError
 from core.plans.review_state import read_state
 from core.safeio.inert_text import one_line
-from core.stores.base import Store
 
 from .commands import NoteCommands
 from .safe import counted, notify
@@ -41,9 +41,12 @@ class NuggetsApp(App[None]):
     def __init__(
         self, memory: Store, *, demo_offer: bool = False,
         open_demo: Callable[[], Store] | None = None, watch_interval: float = 1.0,
+        told: Sequence[str] = (),
     ) -> None:
+        """`told`: what the command line had to say about the memory, said when it opens."""
         super().__init__()
         self.memory = memory
+        self.told = list(told)
         self.demo_offer = demo_offer
         self.open_demo = open_demo
         self.watch_interval = watch_interval
@@ -56,14 +59,14 @@ class NuggetsApp(App[None]):
         self._fit(self.size)
 
     def _open_main(self) -> None:
-        main = MainScreen(self.memory, self.watch_interval)
+        main = MainScreen(self.memory, self.watch_interval, told=self.told)
         self.push_screen(main)
         self.call_later(self._open_waiting, main)
 
     def _open_waiting(self, main: MainScreen) -> None:
         """Changes `daily --hold` left for a person: the console opens on their review."""
         try:
-            state = read_state(self.memory.journal_home)
+            state = read_state(self.memory.journal.home)
         except NuggetsError:
             return  # the review says why when it opens
         waiting = state.waiting_count()
@@ -88,7 +91,7 @@ class NuggetsApp(App[None]):
 
     def _welcome_done(self, demo: bool | None) -> None:
         if demo and self.open_demo is not None:
-            self.memory = self.open_demo()
+            self.memory, self.told = self.open_demo(), []
             self._open_main()
 
     def action_help(self) -> None:
@@ -121,9 +124,9 @@ class NuggetsApp(App[None]):
             )
 
 def run_console(memory: Store, demo_offer: bool = False,
-                open_demo: Callable[[], Store] | None = None) -> int:
+                open_demo: Callable[[], Store] | None = None, told: Sequence[str] = ()) -> int:
     """Run the console until it ends; its exit status: 0 when the operator quit, non-zero when
     it died (Textual has printed the error and sets the app's return code)."""
-    app = NuggetsApp(memory, demo_offer=demo_offer, open_demo=open_demo)
+    app = NuggetsApp(memory, demo_offer=demo_offer, open_demo=open_demo, told=told)
     app.run()
     return app.return_code or 0

@@ -12,12 +12,15 @@ from dataclasses import dataclass, field
 from datetime import time
 from functools import wraps
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import click
 
 from core.browse.shelf import Shelf
-from core.clock import env_clock, parse_iso
+from core.clock import env_clock, parse_iso, to_iso
+from core.contract.absent import refused, refused_promotion
+from core.contract.kind import StoreKind
+from core.contract.store import Store
 from core.errors import ArgumentError, NuggetsError
 from core.journal.history import in_effect
 from core.models import JournalEntry, Plan, PromotionPlan, RawNote, ReflectionResult
@@ -31,7 +34,6 @@ from core.promotion.candidates import parse_allowance, shown_as_one
 from core.reflection.select_phase import MAX_LIMIT
 from core.safeio.inert_text import inert, inert_json, one_line
 from core.settings import whole_number
-from core.stores.base import KeepingVersions, Store, StoreKind
 from core.stores.registry import DEFAULT_KIND, STORE_KINDS
 
 from . import render
@@ -49,6 +51,7 @@ class Context:
     telemetry_dir: Path | None = None  # --telemetry-dir: where the run log goes (docs/RUNS.md)
     kind: StoreKind = DEFAULT_KIND  # the memory system at home
     options: dict[str, Any] = field(default_factory=dict)  # its own options' values
+    told: list[str] = field(default_factory=list)  # for the console to say when it opens
 
     def memory(self, memory_md: Path | None = None, must_exist: bool = True,
                announce: bool = True, needs_graph: bool = False,
@@ -68,11 +71,9 @@ class Context:
         if choice and announce:
             click.echo(f"nuggets: {one_line(choice)}", err=True)
         elif choice:
-            memory.notices.append(choice)  # the console shows it when it opens
+            self.told.append(choice)  # the console shows it when it opens
         if announce and self.home.is_dir():
-            if not graph_warnings:
-                memory.recover()  # what it settled goes to the notices
-            _tell(memory, memory.startup_messages() if graph_warnings else [])
+            _tell(memory, memory.open(read=graph_warnings).messages)
         graph = memory.graph_path
         if needs_graph and not graph.exists() and not graph.is_symlink():
             raise NuggetsError(self.kind.missing_source(shown_path(self.home), shown_path(graph)))
@@ -124,7 +125,7 @@ def chooser(memory: Store, also: tuple[str, ...] = (), hold: bool = False) -> Ru
     """The review rules and the operator's decisions kept for this memory, deciding a plan
     without a person (docs/REVIEW.md)."""
     rules = store_rules(memory)
-    decisions = read_state(memory.journal_home).decisions
+    decisions = read_state(memory.journal.home).decisions
     return RuleChooser(rules, decisions, memory.clock(), also, hold)
 
 
@@ -280,8 +281,9 @@ def _open_console(context: Context, explicit: bool) -> None:
     if missing and explicit:
         context.memory()  # raises the "no memory at" error
     kind = context.kind
+    memory = context.memory(must_exist=False, announce=False)
     status = run_console(
-        context.memory(must_exist=False, announce=False), demo_offer=missing,
+        memory, demo_offer=missing, told=context.told,
         open_demo=lambda: Context(_materialized_demo(kind), True, context.verbose, kind=kind,
                                   options=context.options).memory(announce=False),
     )
@@ -304,13 +306,13 @@ def console_main() -> None:
 def notes(obj: Context, nugget: str | None, hidden: bool, query: str | None, as_json: bool) -> None:
     """List notes (archived ones only with --hidden)."""
     memory = obj.memory(needs_graph=True)
-    shelf = memory.shelf()
+    shelf = Shelf(memory.read())
     _known_nugget(shelf, nugget)
     found = shelf.list_notes(nugget, include_hidden=hidden, query=query)
     if as_json:
         _print_json(found)
         return
-    _echo_lines(render.note_row(note, memory.note_summary) for note in found)
+    _echo_lines(render.note_row(note, memory.profile.summary) for note in found)
     click.echo(counted(len(found), "note"), err=True)
 
 
@@ -341,11 +343,11 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
                                  "use --all to inspect the whole graph", param_hint="'--limit'")
     current_run().dry = not do_apply
     memory = obj.memory(needs_graph=True)
-    shelf = memory.shelf() if nugget is not None else None
+    shelf = Shelf(memory.read()) if nugget is not None else None
     if shelf is not None:
         _known_nugget(shelf, nugget)
-    if memory.words.plan_cost:  # said before the pass runs
-        click.echo(f"nuggets: {one_line(memory.words.plan_cost)}", err=True)
+    if memory.profile.capabilities.costly_plans:  # said before the pass runs
+        click.echo(f"nuggets: {one_line(memory.profile.plan_cost)}", err=True)
     choose = chooser(memory, also)
     if do_apply:
         plan, entry = memory.reflect(nugget, limit, uncapped, also, choose=choose)
@@ -361,11 +363,19 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
         result = plan.result.to_json_dict()
         _print_json({**result, "rules": _rules_json(choose)} if choose.by_rule else result)
         return
-    _echo_lines(render.plan_text(plan, memory.words, applied=do_apply, decided=choose.said))
+    _echo_lines(render.plan_text(plan, memory.profile, applied=do_apply, decided=choose.said))
     if do_apply:
         click.echo("")
         _echo(f"Applied as run {entry.run_id} (undo: nuggets undo {entry.run_id})"
-              if entry else memory.words.applied_elsewhere or "Nothing to apply.")
+              if entry else _nothing_applied(memory))
+
+
+def _nothing_applied(memory: Store) -> str:
+    """What an apply that wrote no run of ours says: the system ran its own program, or there
+    was nothing to apply."""
+    if memory.profile.capabilities.runs_itself:
+        return memory.profile.applied_elsewhere
+    return "Nothing to apply."
 
 
 @main.command()
@@ -406,11 +416,12 @@ def promote(obj: Context, memory_md: Path | None, threshold: int | None,
             "(--allow NOTE_ID@HASH), so only the text you reviewed is written")
     current_run().dry = not do_apply
     memory = obj.memory(memory_md, needs_graph=True)
-    memory.allow_contact = allow_contact
+    promoter = memory.promoter
+    if promoter is not None:
+        promoter.allow_contact = allow_contact
     rule = {} if threshold is None else {"threshold": threshold}
     kept: dict[str, Any] = {"allow": set(allow), "drop": set(drop), **rule}
-    plans = ([memory.plan_promotion(memory_md, **kept)] if memory_md is not None
-             else memory.plan_promotions(**kept))
+    plans = _promotion_plans(memory, memory_md, kept)
     plan = plans[0] if len(plans) == 1 else shown_as_one(plans, memory.home, 0)
     strays = [one_line(i) for i in drop if i not in {e.note_id for e in plan.dropped}]
     if strays:  # before anything is written
@@ -422,10 +433,13 @@ def promote(obj: Context, memory_md: Path | None, threshold: int | None,
     if unknown:  # before anything is written
         raise click.BadParameter(f"{', '.join(unknown)}: not a held-back candidate (see the "
                                  "held-back entries of `nuggets promote`)", param_hint="'--allow'")
+    runs: list[JournalEntry] = []
     if do_apply:
-        plan, added = memory.promote_now(memory_md, **kept)
-        plans = [plan]
-        _record_promotion(plan, added, memory.promotion_runs)
+        if promoter is None:
+            raise refused(memory, "promote")
+        plan, added = promoter.promote_now(memory_md, **kept)
+        plans, runs = [plan], promoter.promotion_runs
+        _record_promotion(plan, added, runs)
     else:
         added = sum(p.added for p in plans if p.directory_exists)
     _say_unused_allowances(plan, allow)
@@ -444,12 +458,23 @@ def promote(obj: Context, memory_md: Path | None, threshold: int | None,
     for number, shown in enumerate(plans):
         if number:
             _echo("")
-        _echo_lines(render.promotion_text(shown, memory.words))
+        _echo_lines(render.promotion_text(shown, memory.profile))
     if do_apply and plan.directory_exists:
         _echo(f"\nPromoted {counted(added, 'new entry', 'new entries')} to "
               f"{shown_path(plan.path)}")
-        for run in memory.promotion_runs:
+        for run in runs:
             _echo(f"Written as run {run.run_id} (undo: nuggets undo {run.run_id})")
+
+
+def _promotion_plans(memory: Store, memory_md: Path | None,
+                     kept: dict[str, Any]) -> list[PromotionPlan]:
+    """The named file's plan, else every file promotion would edit; a store without a
+    promoter: its refusal, as a plan."""
+    if memory.promoter is None:
+        return [refused_promotion(memory, memory_md, kept.get("threshold", 0))]
+    if memory_md is not None:
+        return [memory.promoter.plan_promotion(memory_md, **kept)]
+    return memory.promoter.plan_promotions(**kept)
 
 
 def _say_unused_allowances(plan: PromotionPlan, allow: tuple[str, ...]) -> None:
@@ -479,9 +504,9 @@ def unhide(obj: Context, note_ids: tuple[str, ...], lift: bool, **kind_options: 
     """Bring archived notes back."""
     _take_options(obj, kind_options)
     memory = obj.memory(needs_graph=True)
-    if lift and not memory.unhide_outlook(note_ids).lift:
+    if lift and not memory.by_hand.unhide_outlook(note_ids).lift:
         _echo("nuggets: --raise-confidence: nothing to raise for these notes", err=True)
-    entry = memory.unhide(note_ids, lift)
+    entry = memory.by_hand.unhide(note_ids, lift)
     _record_entry(entry, "unhidden")
     if entry is not None and entry.file_name is not None:  # written into a file instead
         _echo_lines(render.file_diff(entry))
@@ -519,7 +544,7 @@ def _absorbed_lines(graph: Graph, notes: list[RawNote]) -> list[str]:
 @logs_run("archive")
 def archive(obj: Context, note_ids: tuple[str, ...]) -> None:
     """Archive notes by hand, as the pass does (undo brings them back)."""
-    entry = obj.memory(needs_graph=True).archive(note_ids)
+    entry = obj.memory(needs_graph=True).by_hand.archive(note_ids)
     _record_entry(entry, "archived")
     _echo(f"Archived {counted(len(entry.after), 'note')} (run {entry.run_id})" if entry
           else "Those notes are already archived; nothing written.")
@@ -536,7 +561,7 @@ def archive(obj: Context, note_ids: tuple[str, ...]) -> None:
 def undo(obj: Context, run_id: str, memory_md: Path | None) -> None:
     """Restore the notes an applied run changed (or the file a promotion wrote)."""
     memory = obj.memory(memory_md)
-    entry = memory.undo(run_id)
+    entry = memory.journal.undo(run_id)
     _tell(memory)  # rows the store left as they are (MicroClaw: changed by the bot since)
     _record_entry(entry, "restored")
     restored = (f"{entry.file_name} as it was before it" if entry.file_name is not None
@@ -551,12 +576,14 @@ def undo(obj: Context, run_id: str, memory_md: Path | None) -> None:
 def log(obj: Context, as_json: bool) -> None:
     """Applied runs, newest first."""
     memory = obj.memory(graph_warnings=False)  # the journal only: no need to read the graph
-    entries = memory.log()
+    entries = memory.journal.log()
     try:  # what the memory's own program did to them since
-        since, unknown = memory.aftermath(entries), []
+        teller = memory.aftermaths
+        since, unknown = (teller.aftermath(entries) if teller else {}), []
     except NuggetsError as exc:  # the journal still lists
         since, unknown = {}, [f"what changed since each run cannot be told: {exc}"]
-    _tell(memory, [*memory.promotion_losses(), *unknown])
+    losses = memory.promoter.promotion_losses() if memory.promoter else []
+    _tell(memory, [*losses, *unknown])
     if as_json:
         _print_json([{**e.to_json_dict(), **({"since": since[e.run_id].to_json()}
                                             if e.run_id in since else {})} for e in entries])
@@ -567,8 +594,8 @@ def log(obj: Context, as_json: bool) -> None:
             _echo(f"  {one_line(since[entry.run_id].line)}")
     if not entries:
         click.echo("No runs applied yet.", err=True)
-    if "versions" in memory.capabilities:
-        _echo_lines(render.kept_versions_text(cast(KeepingVersions, memory).kept_versions()))
+    if memory.versions is not None:
+        _echo_lines(render.kept_versions_text(memory.versions.kept_versions()))
 
 
 def _applied(plan: Plan, entry: JournalEntry | None) -> ReflectionResult:
@@ -641,15 +668,15 @@ def daily(obj: Context, hold: bool) -> None:
         if obj.verbose:
             _echo(message)
 
-    if memory.words.maintained_elsewhere:
+    if memory.profile.capabilities.own_schedule:
         _daily_health(memory, say)
         return
     if local.time() < due:
         say(f"Not yet: the daily pass runs after {due:%H:%M} local time.")
         current_run().skipped(f"not yet: the daily pass runs after {due:%H:%M} local time")
         return
-    with memory.exclusive():  # two crons at once: the second sees the first's run
-        entries = memory.log()
+    with memory.journal.lock():  # two crons at once: the second sees the first's run
+        entries = memory.journal.log()
         _tell(memory)
         for header in entries:
             moment = parse_iso(header.at)
@@ -658,16 +685,19 @@ def daily(obj: Context, hold: bool) -> None:
                 say(f"Already ran today ({header.run_id}).")
                 current_run().skipped(f"already ran today ({header.run_id})")
                 return
-        _tell(memory, memory.startup_messages())
+        _tell(memory, memory.open().messages)
         choose = chooser(memory, hold=hold)
         plan, entry = memory.reflect(choose=choose)
         applied = _applied(plan, entry)
         _record_plan(applied, entry)
         _leave_waiting(memory, choose)
-        say(f"Reflection: {render.result_summary(applied, memory.words.change_kinds)}"
+        say(f"Reflection: {render.result_summary(applied, memory.profile.change_kinds)}"
             + (f" (run {entry.run_id})" if entry else " (nothing to change)"))
-        promotion, added = memory.promote_now()
-        _record_promotion(promotion, added, memory.promotion_runs, daily=True)
+        promoter = memory.promoter
+        promotion, added = (promoter.promote_now() if promoter
+                            else (refused_promotion(memory), 0))
+        _record_promotion(promotion, added, promoter.promotion_runs if promoter else [],
+                          daily=True)
     where = shown_path(promotion.path)
     for line in [*promotion.refused, *promotion.notices]:
         say(line)
@@ -682,21 +712,21 @@ def _daily_health(memory: Store, say: Callable[[str], None]) -> None:
     """Daily for a system maintained by its own schedule: its health said and logged, no pass
     run, nothing promoted (docs/STORES.md)."""
     run = current_run()
-    run.warnings += memory.startup_messages()  # said on opening already: read again, for the log
-    run.summary = memory.words.maintained_elsewhere
-    say(memory.words.maintained_elsewhere)
+    run.warnings += memory.open().messages  # said on opening already: read again, for the log
+    run.summary = memory.profile.maintained_elsewhere
+    say(memory.profile.maintained_elsewhere)
 
 
 def _leave_waiting(memory: Store, choose: RuleChooser) -> None:
     """Remember the changes left for a person (the console opens on them) and say how many,
     with or without -v (README, "The daily pass from cron")."""
-    state = read_state(memory.journal_home)
+    state = read_state(memory.journal.home)
     if not (choose.waiting or state.waiting):
         return  # nothing waits, nothing waited: no file written
     carried = state.waiting_since is not None and set(state.waiting) & set(choose.waiting)
-    since = state.waiting_since if carried and state.waiting_since else memory.now()
+    since = state.waiting_since if carried and state.waiting_since else to_iso(memory.clock())
     # Only the waiting list is replaced: a console's decisions since the read above stay.
-    update_state(memory.journal_home, lambda fresh: fresh.hold(since, choose.waiting))
+    update_state(memory.journal.home, lambda fresh: fresh.hold(since, choose.waiting))
     current_run().add_counts({"waiting_for_review": len(choose.waiting)})
     if choose.waiting:  # the operator's to learn, even from cron: on stderr, as _tell's
         _echo(f"nuggets: {counted(len(choose.waiting), 'change')} waiting for review since "

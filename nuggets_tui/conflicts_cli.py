@@ -7,6 +7,10 @@ from pathlib import Path
 
 import click
 
+from core.clock import to_iso
+from core.contract.absent import refused, refused_promotion
+from core.contract.profile import Profile
+from core.contract.store import Store
 from core.errors import NuggetsError
 from core.models import Plan, RawNote
 from core.notes import fields
@@ -23,7 +27,6 @@ from core.review.decisions import (
 from core.review.model_scorer import ModelScorer
 from core.review.verdicts import VERDICTS, Judgement, act_operations, judge
 from core.safeio.inert_text import one_line
-from core.stores.base import Store, StoreWords
 
 from . import render
 from .cli import Context, _echo, _echo_lines, _print_json, _tell, main, reports_errors
@@ -37,8 +40,9 @@ def _groups(obj: Context, memory: Store, graph: Graph,
     groups = find_by_rules(graph.notes, memory.topic_rules())
     if include_settled:
         return groups
-    settled = read_settled(memory.journal_home, memory.notices)  # unreadable: said, none
-    _tell(memory)
+    unreadable: list[str] = []
+    settled = read_settled(memory.journal.home, unreadable)  # unreadable: said, none
+    _tell(memory, [*memory.take_notices(), *unreadable])
     return open_groups(groups, {n["id"]: n for n in graph.notes}, settled)
 
 
@@ -69,7 +73,7 @@ def _echo_group(graph: Graph, group: Group, detail: str) -> None:
 def conflicts(obj: Context, as_json: bool, include_settled: bool) -> None:
     """List contradicting notes: one topic, different words (decide with `nuggets resolve`)."""
     memory = obj.memory(needs_graph=True)
-    graph = memory.shelf().graph
+    graph = memory.read()
     groups = _groups(obj, memory, graph, include_settled)
     if as_json:
         _print_json([g.to_json_dict() | {"notes": [graph.get(i) for i in g.note_ids]}
@@ -122,7 +126,7 @@ def resolve(obj: Context, group_id: str, keep: str | None, merge: bool, both: bo
     run = current_run()
     run.dry = not do_apply
     memory = obj.memory(needs_graph=True)
-    graph = memory.shelf().graph
+    graph = memory.read()
     group = find_group(_groups(obj, memory, graph, include_settled=True), group_id)
     if group.outdated:
         raise NuggetsError(outdated_refusal(group))
@@ -132,7 +136,7 @@ def resolve(obj: Context, group_id: str, keep: str | None, merge: bool, both: bo
     assert keep is not None  # not --both: --keep was given (checked above)
     plan = plan_decision(memory, group, keep, "merge" if merge else "keep", graph=graph)
     how = f"merge into {keep}" if merge else f"{keep} stands"
-    _show_plan(plan, memory.words, f"Decision on {group.id}: {how}", do_apply)
+    _show_plan(plan, memory.profile, f"Decision on {group.id}: {how}", do_apply)
     if do_apply:
         _apply(memory, plan)
 
@@ -155,7 +159,7 @@ def _both_stand(memory: Store, graph: Graph, group: Group, do_apply: bool) -> No
           f"nuggets undo {entry.run_id})")
 
 
-def _show_plan(plan: Plan, words: StoreWords, header: str, do_apply: bool) -> None:
+def _show_plan(plan: Plan, words: Profile, header: str, do_apply: bool) -> None:
     lines = list(render.plan_text(plan, words, applied=do_apply))
     lines[0] = f"{header} ({'applied' if do_apply else 'dry run'})"
     _echo_lines(lines)
@@ -180,7 +184,7 @@ def _judge(obj: Context, memory: Store, graph: Graph, scorer: str | None,
     judge_with = ModelScorer(scorer, model=model) if scorer else None
     rules = memory.topic_rules()
     unreadable: list[str] = []
-    settled = read_settled(memory.journal_home, unreadable)
+    settled = read_settled(memory.journal.home, unreadable)
     with stderr_progress("nuggets: scoring the verdicts…") as told:
         judgement = judge(graph.notes, memory.clock(), topic=rules.topic, model=judge_with,
                           tokens=rules.tokens, promotable=rules.promoted,
@@ -209,7 +213,7 @@ def verdicts(obj: Context, as_json: bool, only: str | None, scorer: str | None,
              model: str) -> None:
     """Score every visible note and give its verdict (advice: nothing is written)."""
     memory = obj.memory(needs_graph=True)
-    graph = memory.shelf().graph
+    graph = memory.read()
     found = [v for v in _judge(obj, memory, graph, scorer, model).verdicts
              if only is None or v.verdict == only]
     if as_json:
@@ -237,34 +241,37 @@ def act(obj: Context, verdict: str, memory_md: Path | None, do_apply: bool,
     """Act on verdicts as a plan: archive every reject, or promote every promote."""
     current_run().dry = not do_apply
     memory = obj.memory(memory_md, needs_graph=True)
-    graph = memory.shelf().graph
+    graph = memory.read()
     chosen = [v for v in _judge(obj, memory, graph, scorer, model).verdicts
               if v.verdict == verdict]
     if verdict == "reject":
         nugget_of = {v.note_id: fields.nugget(graph.notes[graph.index[v.note_id]])
                      for v in chosen}
-        operations, result = act_operations(chosen, "reject", memory.now(), nugget_of)
-        require_plans(memory)
-        plan = memory.plan_operations(operations, result, graph=graph)
-        _show_plan(plan, memory.words, f"Archive every reject ({counted(len(chosen), 'note')})",
-                   do_apply)
+        operations, result = act_operations(chosen, "reject", to_iso(memory.clock()), nugget_of)
+        plan = require_plans(memory).plan_operations(operations, result, graph=graph)
+        _show_plan(plan, memory.profile,
+                   f"Archive every reject ({counted(len(chosen), 'note')})", do_apply)
         if do_apply:
             _apply(memory, plan)
         return
     ids = {v.note_id for v in chosen}
     promoted = Graph(graph.path, graph.with_notes([n for n in graph.notes if n["id"] in ids]),
                      graph.fingerprint)
-    promotion = memory.plan_promotion(threshold=0, graph=promoted)
-    _echo_lines(render.promotion_text(promotion, memory.words))
+    promoter = memory.promoter
+    promotion = (promoter.plan_promotion(threshold=0, graph=promoted) if promoter
+                 else refused_promotion(memory))
+    _echo_lines(render.promotion_text(promotion, memory.profile))
     if not do_apply:
         _echo("\nDry run: nothing written. Run again with --apply to write it.")
         return
-    added = memory.promote(promotion)
+    if promoter is None:
+        raise refused(memory, "promote")
+    added = promoter.promote(promotion)
     run = current_run()
     run.add_counts({"promoted_added": added, "promoted_updated": promotion.updated})
     run.summary = f"promoted every promote verdict: {added} added, {promotion.updated} updated"
-    if memory.promotion_run is not None:
-        run.run_id = memory.promotion_run.run_id
+    if promoter.promotion_run is not None:
+        run.run_id = promoter.promotion_run.run_id
         run.undo = f"nuggets undo {run.run_id}"
         _echo(f"\nWritten to {shown_path(promotion.path)} as run {run.run_id} "
               f"(undo: nuggets undo {run.run_id})")

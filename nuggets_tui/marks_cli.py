@@ -29,9 +29,9 @@ def mark(obj: Context, note_ids: tuple[str, ...], mark: Mark | None, clear: bool
         raise click.UsageError("give either --as reviewed|disputed or --clear")
     current_run().dry = not do_apply
     memory = obj.memory(needs_graph=True)
-    if "marks" not in memory.capabilities:
-        raise NuggetsError(f"marks are not kept for {memory.words.system} notes")
-    graph = memory.shelf().graph
+    if not memory.profile.capabilities.marks:
+        raise NuggetsError(f"marks are not kept for {memory.profile.system} notes")
+    graph = memory.read()
     unknown = [i for i in note_ids if graph.get(i) is None]
     if unknown:
         raise UnknownNoteError(f"no note {', '.join(unknown)}")

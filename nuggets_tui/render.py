@@ -5,6 +5,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Iterator, Mapping
 
+from core.contract.parts import KeptVersion
+from core.contract.profile import CHANGE_KINDS, Profile
 from core.journal.entries import JournalHeader
 from core.models import (
     BlockedEntry,
@@ -18,7 +20,6 @@ from core.models import (
 from core.notes import fields
 from core.notes.diff import compare, shown_value
 from core.safeio.inert_text import inert, one_line
-from core.stores.base import KeptVersion, StoreWords
 
 from .words import budget_words, counted, shown_path
 
@@ -28,11 +29,11 @@ COUNTS = (("inspected", "inspected", ""), ("rewritten", "rewritten", "rewrite"),
           ("tagged", "tagged", "tag"), ("linked", "linked", "link"))
 
 
-def result_summary(result: ReflectionResult, kinds: tuple[str, ...] = ()) -> str:
+def result_summary(result: ReflectionResult, kinds: tuple[str, ...] = CHANGE_KINDS) -> str:
     """The result's counts; `kinds`: the kinds of change the store's plans hold (its
-    StoreWords.change_kinds; empty: every kind)."""
+    `Profile.change_kinds`)."""
     return ", ".join(f"{getattr(result, key):,} {label}" for key, label, kind in COUNTS
-                     if not kind or not kinds or kind in kinds)
+                     if not kind or kind in kinds)
 
 
 def note_diff(before: RawNote, after: RawNote) -> Iterator[str]:
@@ -50,12 +51,12 @@ def note_diff(before: RawNote, after: RawNote) -> Iterator[str]:
             yield f"  links {sign} -> {one_line(to)} ({one_line(reason)})"
 
 
-def plan_text(plan: Plan, words: StoreWords, applied: bool = False,
+def plan_text(plan: Plan, words: Profile, applied: bool = False,
               decided: Mapping[int, str] | None = None) -> Iterator[str]:
     """`decided`: how a review rule or the operator decided a change (op id -> words);
     `words`: the store's (the pass's name, whether it caps, the kinds of change it makes)."""
     scope = words.scope(plan.nugget_name)
-    capped = bool(words.plan_cap)
+    capped = words.capabilities.capped_plans
     cap = (" (uncapped)" if plan.uncapped else f" (limit {plan.limit})") if capped else ""
     what = "applied" if applied else "dry run"
     label = one_line(words.pass_label)
@@ -115,7 +116,7 @@ def budget_text(plan: PromotionPlan) -> Iterator[str]:
                        f"({one_line(note_id)})")
 
 
-def promotion_text(plan: PromotionPlan, words: StoreWords) -> Iterator[str]:
+def promotion_text(plan: PromotionPlan, words: Profile) -> Iterator[str]:
     """`words`: the store's, for the notes that qualify and where else promotion may write."""
     rule = words.promotion_rule
     name = plan.path.rsplit("/", 1)[-1]
@@ -125,7 +126,7 @@ def promotion_text(plan: PromotionPlan, words: StoreWords) -> Iterator[str]:
         return  # nothing else to say of a scope that is not written
     if not plan.directory_exists:
         where = (f"Point elsewhere with {words.promotion_option} or {words.promotion_env}, or "
-                 "create that directory." if words.promotion_option
+                 "create that directory." if words.capabilities.promotion_elsewhere
                  else "Create that directory to write it.")
         yield (f"No memory directory at {shown_path(plan.path.rsplit('/', 1)[0])}: a preview only, "
                f"nothing will be written. {where}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from core.contract.store import Store
 from core.errors import NuggetsError
 from core.plans.review_rules import (
     ACTIONS,
@@ -15,15 +16,14 @@ from core.plans.review_rules import (
     store_rules,
 )
 from core.safeio.inert_text import one_line
-from core.stores.base import Store
 
 from .cli import Context, _echo, _print_json, main, reports_errors
 from .runlogging import current_run, logs_run
 
 
 def require_rules(memory: Store) -> None:
-    if "rules" not in memory.capabilities:
-        raise NuggetsError(f"{memory.words.system} memories are read-only here: no review "
+    if not memory.profile.capabilities.rules:
+        raise NuggetsError(f"{memory.profile.system} memories are read-only here: no review "
                            "rules to save")
 
 

@@ -40,7 +40,6 @@ def haystack(note: RawNote) -> str:
 @dataclass(repr=False)
 class Shelf:
     graph: Graph
-    extra_nuggets: list[str] = field(default_factory=list)
     _backlinks: dict[str, list[int]] | None = None
     _haystacks: list[str] | None = None
     _views: dict[tuple[str | None, bool], list[int]] = field(default_factory=dict)
@@ -55,7 +54,7 @@ class Shelf:
 
     def nuggets(self) -> list[NuggetSummary]:
         if self._nuggets is None:
-            counts: dict[str, list[int]] = {name: [0, 0, 0, 0] for name in self.extra_nuggets}
+            counts: dict[str, list[int]] = {name: [0, 0, 0, 0] for name in self.graph.groups}
             for note in self.notes:
                 row = counts.setdefault(fields.nugget(note), [0, 0, 0, 0])
                 row[0] += 1

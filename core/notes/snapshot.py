@@ -31,7 +31,9 @@ class Graph:
     path: Path
     doc: dict[str, Any]
     fingerprint: str
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # what the read tolerated, one line each
+    # groups the system keeps files for, with notes or not (Nuggets: a fact file's nugget)
+    groups: list[str] = field(default_factory=list)
     index: dict[str, int] = field(init=False)
 
     def __repr__(self) -> str:  # not the whole document: workers and logs print this

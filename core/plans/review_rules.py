@@ -15,7 +15,7 @@ API:
 - `Rule`; `parse_rule(name, action, **conditions) -> Rule` (`ArgumentError`, one line)
 - `rules_text(rules) -> str`, `parse_rules(text) -> list[Rule]`
 - `read_rules(journal_home) -> tuple[list[Rule], str | None]` (the rules and the file's text)
-- `store_rules(store) -> list[Rule]`: none for a store without the capability "rules"
+- `store_rules(store) -> list[Rule]`: none for a store without the capability `rules`
 - `rule_decisions(plan, rules, now) -> dict[int, Decided]` (pure: op id -> action and rule)
 - `decided_kept(plan, default, rules, decisions, keys, now, hold) -> tuple[set[int],
   dict[int, Decided]]`: what a pass run without a person applies
@@ -31,9 +31,10 @@ from collections.abc import Collection
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from core.clock import parse_iso
+from core.contract.store import Store
 from core.errors import ArgumentError, NuggetsError
 from core.journal.entries import journal_dir
 from core.models import JournalEntry, Plan, RawNote, ReflectionChange
@@ -155,23 +156,23 @@ def read_rules(journal_home: Path) -> tuple[list[Rule], str | None]:
         raise NuggetsError(f"{path}: not a file of review rules{why}; move it aside") from None
 
 
-def store_rules(store: Any) -> list[Rule]:
-    """The rules kept for the store; none for one that keeps none (no capability "rules")."""
-    return read_rules(store.journal_home)[0] if "rules" in store.capabilities else []
+def store_rules(store: Store) -> list[Rule]:
+    """The rules kept for the store; none for one that keeps none (no capability `rules`)."""
+    return read_rules(store.journal.home)[0] if store.profile.capabilities.rules else []
 
 
-def add_rule(store: Any, rule: Rule) -> JournalEntry:
+def add_rule(store: Store, rule: Rule) -> JournalEntry:
     """Save the rule (replacing one of the same name) as a journaled run of the store."""
-    rules, before = read_rules(store.journal_home)
+    rules, before = read_rules(store.journal.home)
     kept = [r for r in rules if r.name != rule.name]
     summary = f"rule {'changed' if len(kept) < len(rules) else 'added'}: {rule.name}"
-    return _save(store, before, [*kept, rule], summary)
+    return _write(store, before, [*kept, rule], summary)
 
 
-def replace_rule(store: Any, name: str, rule: Rule) -> JournalEntry:
+def replace_rule(store: Store, name: str, rule: Rule) -> JournalEntry:
     """Put `rule` in the place of the rule named `name` (renamed, conditions edited), as one
     journaled run; ArgumentError when there is no such rule or the new name is another's."""
-    rules, before = read_rules(store.journal_home)
+    rules, before = read_rules(store.journal.home)
     names = [r.name for r in rules]
     if name not in names:
         raise ArgumentError(f"no rule named {name!r} (rules: {', '.join(names) or 'none'})")
@@ -180,23 +181,22 @@ def replace_rule(store: Any, name: str, rule: Rule) -> JournalEntry:
     edited = [rule if r.name == name else r for r in rules]
     summary = (f"rule changed: {name}" if rule.name == name
                else f"rule renamed: {name} → {rule.name}")
-    return _save(store, before, edited, summary)
+    return _write(store, before, edited, summary)
 
 
-def remove_rule(store: Any, name: str) -> JournalEntry:
-    rules, before = read_rules(store.journal_home)
+def remove_rule(store: Store, name: str) -> JournalEntry:
+    rules, before = read_rules(store.journal.home)
     kept = [r for r in rules if r.name != name]
     if len(kept) == len(rules):
         known = ", ".join(r.name for r in rules) or "none"
         raise ArgumentError(f"no rule named {name!r} (rules: {known})")
-    return _save(store, before, kept, f"rule removed: {name}")
+    return _write(store, before, kept, f"rule removed: {name}")
 
 
-def _save(store: Any, before: str | None, rules: list[Rule], summary: str) -> JournalEntry:
-    """The rules file written over `before` as one journaled "decide" run of the store."""
-    entry: JournalEntry = store.write_file(rules_path(store.journal_home), before,
-                                           rules_text(rules), "decide", summary)
-    return entry
+def _write(store: Store, before: str | None, rules: list[Rule], summary: str) -> JournalEntry:
+    """The rules file as a journaled run of the store (kind "decide")."""
+    return store.journal.write_file(rules_path(store.journal.home), before, rules_text(rules),
+                                    "decide", summary)
 
 
 # -- matching (pure) --------------------------------------------------------------------------

@@ -2,5 +2,5 @@
 operator's decision on one as a plan (`decisions`), and scored verdicts per note (`verdicts`) from
 the default scorer (`default_scorer`) or a model the operator names (`model_scorer`).
 May import: `core` top-level modules, `core.notes`, `core.reflection`, `core.promotion`,
-`core.journal`, `core.safeio`.
+`core.journal`, `core.safeio`, `core.contract` (a store, as the contract types it).
 """

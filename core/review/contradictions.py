@@ -36,9 +36,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Collection, Hashable, Iterable
-from dataclasses import dataclass
+from collections.abc import Hashable, Iterable
 
+from core.contract.topics import Group as Group
+from core.contract.topics import Promotable as Promotable
+from core.contract.topics import Tokenizer as Tokenizer
+from core.contract.topics import TopicRules as TopicRules
 from core.errors import ArgumentError
 from core.models import RawNote
 from core.notes import fields
@@ -49,7 +52,6 @@ from core.promotion.candidates import (
     candidates,
     entry_title,
     section_of,
-    written_ids,
 )
 from core.review.topics import TopicKey, nuggets_topic, without_date
 
@@ -57,33 +59,9 @@ AGREEING_PERCENT = 85  # texts agree at a token Jaccard of 0.85 or more
 MAX_POSITIONS = 16
 GROUP_ID_PREFIX = "c-"
 
-Tokenizer = Callable[[str], frozenset[str]]
-Promotable = Callable[[list[RawNote]], Collection[str]]  # the notes promotion would write
-
 
 class UnknownGroupError(ArgumentError):
     """A contradiction group id that names no open group."""
-
-
-@dataclass(frozen=True)
-class Group:
-    id: str
-    kind: str  # "topic" or "promotion"
-    nugget: str  # the nugget (a promotion group across nuggets: the written note's)
-    topic: str  # what the notes are about, for a person
-    note_ids: tuple[str, ...]
-    positions: tuple[tuple[str, ...], ...]  # notes that agree, in file order
-    duplicate: bool = False  # one position: a duplicate set to merge, not a contradiction
-    # why it no longer stands, as a system that records its own contradictions says (one side
-    # superseded since): shown apart, nothing to decide; "" while it is open
-    outdated: str = ""
-
-    def to_json_dict(self) -> dict[str, object]:
-        found: dict[str, object] = {
-            "id": self.id, "kind": self.kind, "nugget": self.nugget, "topic": self.topic,
-            "duplicate": self.duplicate, "noteIds": list(self.note_ids),
-            "positions": [list(p) for p in self.positions]}
-        return found | ({"outdated": self.outdated} if self.outdated else {})
 
 
 def group_id(note_ids: Iterable[str]) -> str:
@@ -169,23 +147,6 @@ def _topic_words(key: Hashable, note: RawNote) -> str:
     if isinstance(key, tuple) and len(key) == 2:  # a store's key beside the nugget
         return str(key[1])
     return without_date(fields.text(note, "title")) or str(key)
-
-
-@dataclass(frozen=True)
-class TopicRules:
-    """How a store's notes are grouped into contradictions: the topic two notes must share,
-    the tokens their similarity is judged on, and whether the groups promotion would shadow
-    (same-title notes of one MEMORY.md section) count too; and which notes its promotion would
-    write (the verdict `promote` agrees with them, docs/VERDICTS.md)."""
-
-    topic: TopicKey = nuggets_topic
-    tokens: Tokenizer = token_set
-    promotion: bool = True
-    # the system's own contradictions that no longer stand (Group.outdated), listed after
-    # the open ones; none by default
-    outdated: Callable[[list[RawNote]], list[Group]] | None = None
-    promoted: Promotable = written_ids
-    promote_at: float = 2.0  # the strength the verdict `promote` needs (a store may lower it)
 
 
 def find_by_rules(notes: list[RawNote], rules: TopicRules) -> list[Group]:

@@ -13,9 +13,10 @@ The plans go through `Memory.apply` like the pass's: reviewed as a diff, journal
 API:
 - `decision_operations(group, keep, how, ran_at) -> tuple[list[Operation], ReflectionResult]`
   (pure; `how` is "keep" or "merge"; `UnknownNoteError` when `keep` is not a member)
-- `plan_decision(memory, group, keep, how="keep", graph=None) -> Plan`
+- `plan_decision(store, group, keep, how="keep", graph=None) -> Plan` (refused in the store's
+  words when it has no decider: `require_plans(store) -> Decider`)
 - `settled_key(notes) -> str`, `read_settled(home, notices=None) -> set[str]`,
-  `settle_both(home, group, notes_by_id) -> bool` (False: already remembered),
+  `settle_both(store, group, notes_by_id) -> JournalEntry | None` (None: already remembered),
   `open_groups(groups, notes_by_id, settled) -> list[Group]` (groups not settled as both stand),
   `standing_apart(notes, rules, settled) -> dict[str, int]` (note id -> the number of the group
   it was let stand in, for the pass: notes let stand together are never merged together)
@@ -27,8 +28,12 @@ import hashlib
 import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
+from core.clock import to_iso
+from core.contract.absent import refused
+from core.contract.parts import Decider
+from core.contract.store import Store
 from core.errors import NuggetsError, StalePlanError, UnknownNoteError
 from core.journal.entries import journal_dir
 from core.models import (
@@ -81,10 +86,10 @@ def decision_operations(group: Group, keep: str, how: How, ran_at: str,
     return operations, result
 
 
-def plan_decision(memory: Any, group: Group, keep: str, how: How = "keep",
+def plan_decision(memory: Store, group: Group, keep: str, how: How = "keep",
                   graph: Graph | None = None) -> Plan:
-    """The decision as a plan on `memory` (a `Memory`, or any store with `plan_operations`)."""
-    require_plans(memory)
+    """The decision as a plan on the store (refused in its words without a decider)."""
+    decider = require_plans(memory)
     if graph is None:
         graph = memory.read()
     nugget_of = {}
@@ -94,17 +99,16 @@ def plan_decision(memory: Any, group: Group, keep: str, how: How = "keep",
             raise StalePlanError(f"note {note_id} of group {group.id} is gone; list the "
                                    "groups again")
         nugget_of[note_id] = fields.nugget(note)
-    operations, result = decision_operations(group, keep, how, memory.now(), nugget_of)
-    plan: Plan = memory.plan_operations(operations, result, graph=graph)
-    return plan
+    operations, result = decision_operations(group, keep, how, to_iso(memory.clock()),
+                                             nugget_of)
+    return decider.plan_operations(operations, result, graph=graph)
 
 
-def require_plans(memory: Any) -> None:
-    """A store that cannot plan decided operations yet says so in one line."""
-    if not callable(getattr(memory, "plan_operations", None)):
-        system = getattr(memory, "system", "this memory")
-        raise NuggetsError(f"deciding contradictions and acting on verdicts is not available "
-                           f"for {system} yet")
+def require_plans(memory: Store) -> Decider:
+    """The store's decider; a store without one refuses in one line, in its own words."""
+    if memory.decider is None:
+        raise refused(memory, "a decision")
+    return memory.decider
 
 
 # -- both stand ---------------------------------------------------------------------------------
@@ -157,19 +161,18 @@ def _read_settled(path: Path) -> tuple[set[str], str | None]:
                            "aside") from None
 
 
-def settle_both(store: Any, group: Group,
+def settle_both(store: Store, group: Group,
                 notes_by_id: Mapping[str, RawNote]) -> JournalEntry | None:
     """Remember that both (all) notes of the group stand, as a journaled run of the store
     (kind "decide", undone like any run); None when already remembered."""
-    path = settled_path(store.journal_home)
+    path = settled_path(store.journal.home)
     settled, before = _read_settled(path)
     key = settled_key(notes_by_id[i] for i in group.note_ids)
     if key in settled:
         return None
     after = json.dumps({"bothStand": sorted(settled | {key})}, indent=2) + "\n"
-    entry: JournalEntry = store.write_file(path, before, after, "decide",
-                                           f"both stand: {group.topic} ({group.id})")
-    return entry
+    return store.journal.write_file(path, before, after, "decide",
+                                    f"both stand: {group.topic} ({group.id})")
 
 
 def open_groups(groups: list[Group], notes_by_id: Mapping[str, RawNote],

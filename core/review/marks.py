@@ -2,7 +2,7 @@
 "reviewed" or "disputed"): kept by us in a small file beside the store's journal
 (`<journal home>/note-marks.json`), never in the system's own files, written as a journaled run of
 the store (kind "decide") that undo takes back. A store offers them when it declares the
-"marks" capability (docs/STORES.md); its notes then carry their mark under `mark`.
+`marks` capability (docs/STORES.md); its notes then carry their mark under `mark`.
 
 API:
 - `read_marks(journal_home, notices=None) -> dict[str, str]` (note id -> mark)
@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
+from core.contract.store import Store
 from core.errors import NuggetsError
 from core.journal.entries import journal_dir
 from core.models import JournalEntry, RawNote
@@ -103,12 +104,12 @@ def marked(notes: Iterable[RawNote], marks: Mapping[str, str],
             note["markOnEarlierText"] = True
 
 
-def mark_notes(store: Any, note_ids: Iterable[str], mark: Mark | None,
+def mark_notes(store: Store, note_ids: Iterable[str], mark: Mark | None,
                texts: Mapping[str, str] | None = None) -> JournalEntry | None:
     """Mark the notes (None: clear their marks) as a journaled run of the store, with the
     hash of each one's text in `texts`; None when every one is already so."""
     ids, texts = list(dict.fromkeys(note_ids)), texts or {}
-    path = marks_path(store.journal_home)
+    path = marks_path(store.journal.home)
     marks, before, hashes = _read(path)
     after_marks = {i: m for i, m in marks.items() if i not in ids}
     after_hashes = {i: h for i, h in hashes.items() if i not in ids}
@@ -123,5 +124,4 @@ def mark_notes(store: Any, note_ids: Iterable[str], mark: Mark | None,
     after = json.dumps(content, indent=2) + "\n"
     what = f"marked {mark}" if mark else "cleared the mark of"
     shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
-    entry: JournalEntry = store.write_file(path, before, after, "decide", f"{what}: {shown}")
-    return entry
+    return store.journal.write_file(path, before, after, "decide", f"{what}: {shown}")

@@ -10,12 +10,10 @@ a group.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable
 
+from core.contract.topics import TopicKey as TopicKey
 from core.models import RawNote
 from core.notes import fields
-
-TopicKey = Callable[[RawNote], Hashable | None]
 
 # A trailing date such as ", noted 2026-09-18", " (as of 2026-09-18)" or " - 2026-09-18T10:00Z".
 _TRAILING_DATE = re.compile(

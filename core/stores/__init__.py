@@ -1,1 +1,2 @@
-"""The memory systems the engine reviews, each behind one interface (see base.py)."""
+"""The memory systems the engine reviews, one package each, every one implementing the store
+contract (core/contract/); registry.py names them all."""

@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from core.clock import Clock, system_clock
-from core.stores.base import Store, StoreKind
+from core.contract.kind import StoreKind
+from core.contract.store import Store
 from core.stores.claude.kind import KIND as CLAUDE
 from core.stores.microclaw.kind import KIND as MICROCLAW
 from core.stores.nuggets.kind import KIND as NUGGETS

@@ -13,6 +13,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen, ScreenResultType
 from textual.widgets import Button, Static
 
+from core.contract.profile import Profile
+
 from ..safe import join, line
 
 
@@ -27,13 +29,13 @@ def if_yes(action: Callable[[], object]) -> Callable[[bool | None], None]:
     return answered
 
 
-def plan_asked(screen: Screen[Any], cost: str, pass_label: str,
-               plan: Callable[[], object]) -> None:
-    """Plans at once, or, when planning may cost (a store's `plan_cost`), asks first."""
-    if not cost:
+def plan_asked(screen: Screen[Any], profile: Profile, plan: Callable[[], object]) -> None:
+    """Plans at once, or, when planning may cost (`costly_plans`), asks first."""
+    if not profile.capabilities.costly_plans:
         plan()
         return
-    body = join("Planning the ", line(pass_label), ": ", line(cost), ".\n\nPlan now?")
+    body = join("Planning the ", line(profile.pass_label), ": ", line(profile.plan_cost),
+                ".\n\nPlan now?")
     screen.app.push_screen(ConfirmScreen("Planning may cost", body, yes="Plan"), if_yes(plan))
 
 

@@ -21,15 +21,14 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Static
 
+from core.contract.store import Store
 from core.errors import NuggetsError, StalePlanError
-from core.journal.entries import journal_dir
 from core.models import Plan, RawNote
 from core.notes import fields
 from core.notes.snapshot import Graph
 from core.review.contradictions import Group, find_by_rules
 from core.review.decisions import How, open_groups, plan_decision, read_settled, settle_both
 from core.review.verdicts import Verdict, judge
-from core.stores.base import Store
 
 from ..safe import block, counted, every, join, line, notify, shown_path
 from ..widgets.busy import Busy
@@ -250,7 +249,7 @@ class ConflictsScreen(Screen[bool]):
             by_id = {n["id"]: n for n in graph.notes}
             unreadable: list[str] = []
             groups = open_groups(groups, by_id,
-                                 read_settled(self.memory.journal_home, unreadable))
+                                 read_settled(self.memory.journal.home, unreadable))
         except NuggetsError as exc:
             call(self._failed, "Cannot look for contradictions", str(exc))
             return
@@ -263,7 +262,7 @@ class ConflictsScreen(Screen[bool]):
             judgement = judge(graph.notes, self.memory.clock(), topic=rules.topic,
                               tokens=rules.tokens, promotable=rules.promoted,
                               promote_at=rules.promote_at,
-                              settled=read_settled(self.memory.journal_home, []))
+                              settled=read_settled(self.memory.journal.home, []))
             call(self._judged, {v.note_id: v for v in judgement.verdicts})
 
     def _found(self, found: Found, redo: tuple[str, str, How] | None) -> None:
@@ -346,7 +345,7 @@ class ConflictsScreen(Screen[bool]):
 
     @property
     def can_merge(self) -> bool:
-        return "merge" in self.memory.capabilities
+        return self.memory.profile.capabilities.merge
 
     def action_decide(self, how: How) -> None:
         group = self.group
@@ -394,7 +393,7 @@ class ConflictsScreen(Screen[bool]):
             line(shown_path(self.memory.graph_path)),
             ", once, atomically, and only if nobody changed it since this plan. Nothing is "
             "deleted: archived notes stay in the file.\n\nIt journals the run under ",
-            line(shown_path(journal_dir(self.memory.journal_home))),
+            line(shown_path(self.memory.journal.folder)),
             ", so ctrl+z on the notes (or the run history, l) undoes it.")
         self.app.push_screen(ConfirmScreen("Apply the decision", body, yes="Apply"),
                              if_yes(lambda: self._apply(decision)))
@@ -418,7 +417,7 @@ class ConflictsScreen(Screen[bool]):
     def _stale(self, decision: Decision) -> None:
         self.query_one(Busy).stop()
         body = join(
-            "The ", line(self.memory.words.source_label), " changed on disk since this decision "
+            "The ", line(self.memory.profile.source_label), " changed on disk since this decision "
             "was "
             "planned (the agent or another program wrote it).\n\nNothing was written: a plan is "
             "only ever applied to the file it was made from.\n\nLook for contradictions again "
@@ -438,7 +437,7 @@ class ConflictsScreen(Screen[bool]):
         body = join(
             f"Let {every(len(group.note_ids), 'note')} of “", line(group.topic),
             "” stand?\n\nNothing is written to the notes. The group is remembered in ",
-            line(shown_path(journal_dir(self.memory.journal_home).parent)),
+            line(shown_path(self.memory.journal.home)),
             " and not asked again until one of its notes changes.")
         self.app.push_screen(ConfirmScreen("Both stand", body, yes="Both stand"),
                              if_yes(lambda: self._both(group, found)))

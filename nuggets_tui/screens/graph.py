@@ -17,9 +17,9 @@ from textual.widgets.tree import TreeNode
 
 from core.browse.link_graph import Edge, edges, groups, orphans
 from core.browse.shelf import Shelf
+from core.contract.profile import NoteColumn
 from core.models import RawNote
 from core.notes import fields
-from core.stores.base import NoteColumn
 
 from ..safe import counted, join, line
 from ..widgets.absorbed import absorbed_by

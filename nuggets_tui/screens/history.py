@@ -15,13 +15,13 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Static
 
+from core.contract.store import Store
 from core.errors import NuggetsError
 from core.journal.aftermath import Aftermath
-from core.journal.entries import JournalHeader, journal_dir
+from core.journal.entries import JournalHeader
 from core.journal.history import undone_by
 from core.models import JournalEntry
 from core.notes.diff import content_lines
-from core.stores.base import Store
 
 from ..safe import counted, join, line, notify, shown_path
 from ..widgets.diff_view import DiffView, diff_lines, heading, note_diff_text
@@ -129,7 +129,7 @@ class HistoryScreen(Screen[str | None]):
 
     def compose(self) -> ComposeResult:
         yield Static(join(("Run history", "bold"), " · the journal in ",
-                          line(shown_path(journal_dir(self.memory.journal_home)))),
+                          line(shown_path(self.memory.journal.folder))),
                      id="history-title")
         with Horizontal():
             yield VirtualTable(RUN_COLUMNS, self.runs, id="runs",
@@ -144,13 +144,16 @@ class HistoryScreen(Screen[str | None]):
     @work(thread=True, exclusive=True, group="journal", description="_read")
     def _read(self) -> None:
         try:
-            entries = self.memory.log()
+            entries = self.memory.journal.log()
         except NuggetsError as exc:
             to_screen(self, self._failed, str(exc))
             return
         to_screen(self, self._show, entries)
+        teller = self.memory.aftermaths
+        if teller is None:
+            return  # the store cannot tell
         try:  # once per opening, after the table is shown: it reads the runs' notes
-            since = self.memory.aftermath(entries)
+            since = teller.aftermath(entries)
         except NuggetsError:
             return  # the journal still lists and undoes
         if since:
@@ -195,7 +198,7 @@ class HistoryScreen(Screen[str | None]):
     @work(thread=True, exclusive=True, group="run", description="_read_run")
     def _read_run(self, run_id: str) -> None:
         try:
-            entry = self.memory.run(run_id)
+            entry = self.memory.journal.run(run_id)
         except NuggetsError as exc:
             to_screen(self, self._run_unreadable, run_id, str(exc))
             return

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -20,6 +20,8 @@ from textual.worker import get_current_worker
 from core.browse.overview_stats import Overview, overview
 from core.browse.shelf import NuggetSummary, Shelf
 from core.browse.sort_orders import LABELS, NoteOrder, OrderedNotes, next_order
+from core.contract.parts import Restorer, UnhideOutlook
+from core.contract.store import Store
 from core.errors import NuggetsError, UndoConflictError
 from core.journal.aftermath import Aftermath
 from core.journal.history import last_undoable
@@ -31,7 +33,6 @@ from core.review.decisions import read_settled
 from core.review.marks import MARKS, Mark, mark_notes
 from core.review.verdicts import VERDICTS, Verdict, judge
 from core.safeio.inert_text import one_line
-from core.stores.base import Restoring, Store, UnhideOutlook
 
 from ..safe import block, counted, join, line, notify, shown_path
 from ..widgets.busy import Busy
@@ -107,9 +108,12 @@ class MainScreen(Screen[None]):
     ]
     FULL_FOOTER = 150  # columns every key above needs in the footer (fewer: the compact one)
 
-    def __init__(self, memory: Store, watch_interval: float = 1.0) -> None:
+    def __init__(self, memory: Store, watch_interval: float = 1.0,
+                 told: Sequence[str] = ()) -> None:
+        """`told`: what the command line had to say about the memory, said when it opens."""
         super().__init__()
         self.memory = memory
+        self.told = list(told)
         self.shelf: Shelf | None = None
         self.nugget: str | None = None
         self.show_hidden = False
@@ -133,20 +137,22 @@ class MainScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         home = shown_path(self.memory.home)
-        yield Static(join(line(self.memory.words.system, "bold"), "  ", line(home)), id="title-bar")
+        yield Static(join(line(self.memory.profile.system, "bold"), "  ", line(home)),
+                     id="title-bar")
         with Horizontal():
             with Vertical(id="sidebar"):
-                yield NuggetList(self.memory.words, id="nuggets")
-                yield OverviewPanel(self.memory.words, id="overview")
+                yield NuggetList(self.memory.profile, id="nuggets")
+                yield OverviewPanel(self.memory.profile, id="overview")
             with Vertical(id="content"):
                 yield Input(placeholder="/ filter by title, content or tags", id="filter")
                 yield Static("", id="problem")
-                secrets = SecretMarks(self.memory.allow_contact or None)
-                yield NoteTable(self.memory.note_columns, id="notes", secrets=secrets)
+                promoter = self.memory.promoter
+                secrets = SecretMarks((promoter is not None and promoter.allow_contact) or None)
+                yield NoteTable(self.memory.profile.columns, id="notes", secrets=secrets)
                 pane = NoteDetailPane(id="detail")
                 pane.secrets = secrets
-                pane.columns = self.memory.note_columns
-                if "versions" in self.memory.capabilities:
+                pane.columns = self.memory.profile.columns
+                if self.memory.versions is not None:
                     pane.hint = "V: the versions kept of it, with diffs"
                 yield pane
         yield Busy()
@@ -174,14 +180,16 @@ class MainScreen(Screen[None]):
         if self.shelf is None and not quiet:
             # A page of notes from the head of the file while the whole of it is read: shown,
             # never acted on (every key that acts waits for the shelf).
-            head = self.memory.first_notes(FIRST_PAGE)
+            first_notes = self.memory.first_notes
+            head = first_notes(FIRST_PAGE) if first_notes is not None else []
             if head:
                 call(self._peeked, head)
         try:
-            if not self._opened:
-                self.memory.recover()  # what interrupted writes left; said with the rest
-            shelf = self.memory.shelf()
-            settled = self.memory.take_notices()  # what the read skipped too (a bad line)
+            # what interrupted writes left, said with the rest
+            opened = ([] if self._opened
+                      else [*self.told, *self.memory.open(read=False).messages])
+            shelf = Shelf(self.memory.read())
+            settled = [*opened, *self.memory.take_notices()]  # what the read skipped (a bad line)
             nuggets = shelf.nuggets()
         except NuggetsError as exc:
             call(self._load_failed, str(exc), stamp)
@@ -194,7 +202,8 @@ class MainScreen(Screen[None]):
         call(self._prepared, shelf, overview(nuggets, shelf.notes))
         self._read_since(shelf)
         try:  # no plan ahead when planning costs something (a model's tokens): `r` asks first
-            plan = None if self.memory.words.plan_cost else self.memory.plan(graph=shelf.graph)
+            plan = (None if self.memory.profile.capabilities.costly_plans
+                    else self.memory.plan(graph=shelf.graph))
         except NuggetsError:
             plan = None  # `r` plans again and says what is wrong
         if plan is not None:
@@ -204,8 +213,11 @@ class MainScreen(Screen[None]):
     def _read_since(self, shelf: Shelf) -> None:
         """What was done since to our runs' notes (in the load's thread): each note's remark
         for its detail, and one notice when the newest run's notes were changed."""
+        teller = self.memory.aftermaths
+        if teller is None:
+            return  # the store cannot tell
         try:  # the journal read quietly: an unreadable entry is the history's to tell
-            since = self.memory.aftermath()
+            since = teller.aftermath()
         except NuggetsError:
             return  # the history and ctrl+z say what is wrong with the journal
         newest = next((found for found in since.values() if found.newest), None)
@@ -233,7 +245,7 @@ class MainScreen(Screen[None]):
             judgement = judge(shelf.graph.notes, self.memory.clock(), topic=rules.topic,
                               tokens=rules.tokens, promotable=rules.promoted,
                               promote_at=rules.promote_at,
-                              settled=read_settled(self.memory.journal_home, []),
+                              settled=read_settled(self.memory.journal.home, []),
                               progress=busy.told, should_stop=lambda: worker.is_cancelled)
         except Stopped:
             return  # escape said so
@@ -270,7 +282,7 @@ class MainScreen(Screen[None]):
         if quiet and previous is not None and (
             previous.graph.fingerprint != loaded.shelf.graph.fingerprint
         ):
-            notify(self, f"The {self.memory.words.source_label} changed on disk; the console "
+            notify(self, f"The {self.memory.profile.source_label} changed on disk; the console "
                    "reloaded it.", title="Reloaded")
         self.refresh_bindings()
 
@@ -390,7 +402,7 @@ class MainScreen(Screen[None]):
         self._pending_select = None
         table.set_rows(rows, keep_key=keep)
         self._refresh_detail()  # now, in the same frame as the rows, not a message later
-        scope = line(self.memory.words.scope(self.nugget))
+        scope = line(self.memory.profile.scope(self.nugget))
         archived = "with archived" if self.show_hidden else "archived hidden"
         order = "" if self.order == "file" else f" · by {LABELS[self.order]}"
         verdict = "" if self.verdict_filter is None else f" · verdict {self.verdict_filter}"
@@ -487,9 +499,9 @@ class MainScreen(Screen[None]):
             return True if note is not None and not fields.hidden(note) else None
         if action == "graph":
             return True if note is not None else None
-        if action == "mark" and "marks" not in self.memory.capabilities:
+        if action == "mark" and not self.memory.profile.capabilities.marks:
             return False
-        if action == "versions" and "versions" not in self.memory.capabilities:
+        if action == "versions" and self.memory.versions is None:
             return False
         if action in ("mark", "versions"):
             return True if note is not None else None
@@ -540,8 +552,7 @@ class MainScreen(Screen[None]):
                              self._after_write)
 
     def action_review(self) -> None:
-        words = self.memory.words
-        plan_asked(self, words.plan_cost, words.pass_label, self._review)
+        plan_asked(self, self.memory.profile, self._review)
 
     def _review(self) -> None:
         from .review import ReviewScreen
@@ -565,8 +576,8 @@ class MainScreen(Screen[None]):
         if note is None or self.shelf is None:
             return
         self.app.push_screen(GraphScreen(self.shelf, note["id"], self.nugget,
-                                         self.memory.note_columns,
-                                         self.memory.words.scope(self.nugget)), self._jump)
+                                         self.memory.profile.columns,
+                                         self.memory.profile.scope(self.nugget)), self._jump)
 
     def action_files(self) -> None:
         from .files import FilesScreen
@@ -577,8 +588,8 @@ class MainScreen(Screen[None]):
         from .versions import VersionsScreen
 
         note = self.current_note
-        if note is not None and "versions" in self.memory.capabilities:
-            self.app.push_screen(VersionsScreen(self.memory, note))
+        if note is not None and self.memory.versions is not None:
+            self.app.push_screen(VersionsScreen(self.memory.versions, note))
 
     def action_history(self) -> None:
         self._open_history(None)
@@ -623,7 +634,7 @@ class MainScreen(Screen[None]):
     def _unhide_outlook(self, note: RawNote) -> None:
         """What unhiding leads to, read aside: a lift the store offers is asked about."""
         try:
-            outlook = self.memory.unhide_outlook([note["id"]])
+            outlook = self.memory.by_hand.unhide_outlook([note["id"]])
         except NuggetsError:
             outlook = UnhideOutlook()  # the unhide itself says what is wrong
         to_screen(self, self._ask_unhide, note, outlook)
@@ -645,14 +656,14 @@ class MainScreen(Screen[None]):
 
     def action_mark(self) -> None:
         note = self.current_note
-        if note is None or "marks" not in self.memory.capabilities:
+        if note is None or not self.memory.profile.capabilities.marks:
             return
         now = str(note.get("mark") or "")
         choices: list[tuple[str, str, str]] = [(m[0], m.capitalize(), m) for m in MARKS
                                                if m != now]
         choices += [("c", "Clear the mark", "")] if now else []
         body = join(_quoted(note), ": ", line(now or "no mark"), ".\n\nOur own mark, kept beside "
-                    "our journal, never in the ", line(self.memory.words.system), "'s files. "
+                    "our journal, never in the ", line(self.memory.profile.system), "'s files. "
                     "ctrl+z undoes it.")
 
         def answered(choice: str | None) -> None:
@@ -678,36 +689,37 @@ class MainScreen(Screen[None]):
                   f"{what} (run {one_line(entry.run_id)}; ctrl+z undoes it)")
 
     def _restorable(self, note: RawNote) -> bool:
-        return "restore" in self.memory.capabilities and \
-            cast(Restoring, self.memory).restorable(note)
+        restorer = self.memory.restorer
+        return restorer is not None and restorer.restorable(note)
 
     def _ask_restore(self, note: RawNote) -> None:
         """Restore a note the system set aside into a file the operator names: the file
         asked for, then the diff shown before anything is written."""
         from .ask_file import AskFileScreen
 
-        body = join("Restore ", _quoted(note), "\n\n",
-                    line(self.memory.words.restore_prompt))
+        restorer = self.memory.restorer
+        if restorer is None:
+            return
+        body = join("Restore ", _quoted(note), "\n\n", line(restorer.restore_prompt))
         self.app.push_screen(AskFileScreen("Restore into a file", body),
-                             lambda into: self._confirm_restore(note, into))
+                             lambda into: self._confirm_restore(restorer, note, into))
 
-    def _confirm_restore(self, note: RawNote, into: str | None) -> None:
+    def _confirm_restore(self, restorer: Restorer, note: RawNote, into: str | None) -> None:
         if not into:
             return
-        store = cast(Restoring, self.memory)
         try:
-            diff = store.restore_diff([note["id"]], Path(into))
+            diff = restorer.restore_diff([note["id"]], Path(into))
         except NuggetsError as exc:
             self._failed("Nothing was written", str(exc))
             return
         body = join(block("\n".join(diff)), "\n\nThe run is journaled: ctrl+z undoes it.")
         self.app.push_screen(ConfirmScreen("Restore into a file", body, yes="Write"),
-                             if_yes(lambda: self._restore(note, Path(into))))
+                             if_yes(lambda: self._restore(restorer, note, Path(into))))
 
     @work(thread=True, exclusive=True, group="write", description="_restore")
-    def _restore(self, note: RawNote, into: Path) -> None:
+    def _restore(self, restorer: Restorer, note: RawNote, into: Path) -> None:
         try:
-            entry = cast(Restoring, self.memory).restore([note["id"]], into)
+            entry = restorer.restore([note["id"]], into)
         except NuggetsError as exc:
             to_screen(self, self._failed, "Could not restore", str(exc))
             return
@@ -718,7 +730,7 @@ class MainScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="write", description="_unhide")
     def _unhide(self, note: RawNote, lift: bool = False) -> None:
         try:
-            entry = self.memory.unhide([note["id"]], lift)
+            entry = self.memory.by_hand.unhide([note["id"]], lift)
         except NuggetsError as exc:
             to_screen(self, self._failed, "Could not unhide", str(exc))
             return
@@ -737,12 +749,12 @@ class MainScreen(Screen[None]):
         note = self.current_note
         if note is None or fields.hidden(note):
             return
-        if self.memory.words.archive_refused:  # said before a dialog that would only fail
-            notify(self, self.memory.words.archive_refused, title="Not offered",
+        if not self.memory.profile.capabilities.manual_archive:  # no dialog that could only fail
+            notify(self, self.memory.profile.archive_refused, title="Not offered",
                    timeout=4)
             return
         body = join("Archive ", _quoted(note), "?\n\nIt leaves the "
-                    "table (h shows archived notes); ", line(self.memory.words.archive_effect),
+                    "table (h shows archived notes); ", line(self.memory.profile.archive_effect),
                     ". The run is journaled: ctrl+z or u brings it back.")
         self.app.push_screen(ConfirmScreen("Archive this note", body, yes="Archive"),
                              if_yes(lambda: self._archive(note)))
@@ -750,7 +762,7 @@ class MainScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="write", description="_archive")
     def _archive(self, note: RawNote) -> None:
         try:
-            entry = self.memory.archive([note["id"]])
+            entry = self.memory.by_hand.archive([note["id"]])
         except NuggetsError as exc:
             to_screen(self, self._failed, "Could not archive", str(exc))
             return
@@ -781,7 +793,7 @@ class MainScreen(Screen[None]):
         """Undo the last applied run, after confirming; `then` once it is done (the screen
         ctrl+z was pressed on, come back to)."""
         try:
-            entry = last_undoable(self.memory.log())
+            entry = last_undoable(self.memory.journal.log())
             self.tell(self.memory.take_notices())
         except NuggetsError as exc:
             self._failed("Cannot read the journal", str(exc))
@@ -796,7 +808,7 @@ class MainScreen(Screen[None]):
         """Undo one run: check what blocks it first, then ask (or say what blocks it);
         `then` runs once it is done, whatever the answer (back to the run history)."""
         try:
-            entry, blockers = self.memory.undo_blockers(run_id, self._current_graph())
+            entry, blockers = self.memory.journal.blockers(run_id, self._current_graph())
         except NuggetsError as exc:
             to_screen(self, self._failed, "Cannot undo", str(exc), then)
             return
@@ -841,7 +853,7 @@ class MainScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="write", description="_undo")
     def _undo(self, run_id: str, then: Then = None) -> None:
         try:
-            entry = self.memory.undo(run_id)
+            entry = self.memory.journal.undo(run_id)
         except UndoConflictError as exc:  # changed between the check and the undo
             to_screen(self, self._say_blocked, run_id, exc.note_ids, then)
             return

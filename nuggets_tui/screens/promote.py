@@ -18,12 +18,14 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Static
 
+from core.contract.absent import refused, refused_promotion
+from core.contract.profile import Profile
+from core.contract.store import Store
 from core.errors import NuggetsError, StalePlanError
 from core.models import BlockedEntry, PromotionEntry, PromotionPlan, ShadowedNote
 from core.notes.snapshot import Graph
 from core.promotion.candidates import parse_allowance
 from core.promotion.memory_md import section_rank
-from core.stores.base import Store, StoreWords
 
 from ..safe import block, counted, join, line, more_lines, notify, shown_path
 from ..widgets.busy import Busy
@@ -137,7 +139,7 @@ def held_text(row: Entry, name: str = "MEMORY.md") -> Text:
 REFUSED_EMPTY = "Nothing is promoted here: see why above."
 
 
-def summary_text(plan: PromotionPlan, words: StoreWords) -> Text:
+def summary_text(plan: PromotionPlan, words: Profile) -> Text:
     qualifying = join(f"{counted(plan.qualifying, 'note')} ",
                       line(words.promotion_rule.format(threshold=plan.threshold)))
     if plan.refused and not (plan.entries or plan.blocked or plan.dropped):
@@ -257,10 +259,14 @@ class PromoteScreen(Screen[bool]):
     @work(thread=True, exclusive=True, group="plan", description="replan")
     def replan(self) -> None:
         to_screen(self, lambda: self.query_one(Busy).start("Planning the promotion…"))
+        promoter = self.memory.promoter
         try:
-            target = self.memory.promotion_file_for(self.nugget)
-            plan = self.memory.plan_promotion(target, allow=set(self.allowed), graph=self.graph,
-                                              drop=set(self.dropped))
+            if promoter is None:  # the store's refusal, as a plan with nothing to write
+                plan = refused_promotion(self.memory)
+            else:
+                target = promoter.promotion_file_for(self.nugget)
+                plan = promoter.plan_promotion(target, allow=set(self.allowed),
+                                               graph=self.graph, drop=set(self.dropped))
         except NuggetsError as exc:
             to_screen(self, self._failed, "Cannot plan the promotion", str(exc))
             return
@@ -269,7 +275,7 @@ class PromoteScreen(Screen[bool]):
     def _planned(self, plan: PromotionPlan) -> None:
         self.query_one(Busy).stop()
         self.plan = plan
-        summary = summary_text(plan, self.memory.words)
+        summary = summary_text(plan, self.memory.profile)
         self.query_one("#promote-summary", Static).update(summary)
         table = self.query_one("#entries", VirtualTable)
         if plan.refused and not plan.entries:
@@ -345,8 +351,11 @@ class PromoteScreen(Screen[bool]):
     @work(thread=True, exclusive=True, group="write", description="_write")
     def _write(self, plan: PromotionPlan) -> None:
         to_screen(self, lambda: self.query_one(Busy).start(f"Writing {self._file_name(plan)}…"))
+        promoter = self.memory.promoter
         try:
-            added = self.memory.promote(plan)
+            if promoter is None:
+                raise refused(self.memory, "promote")
+            added = promoter.promote(plan)
         except StalePlanError:
             to_screen(self,
                 self._failed, "Nothing was written",
@@ -358,7 +367,7 @@ class PromoteScreen(Screen[bool]):
         except NuggetsError as exc:
             to_screen(self, self._failed, "Nothing was written", str(exc))
             return
-        run = self.memory.promotion_run
+        run = promoter.promotion_run
         undo = f" (run {run.run_id}; ctrl+z on the notes undoes it)" if run else ""
         to_screen(self, self._written,
                   f"Promoted {counted(added, 'new entry', 'new entries')} to "
@@ -366,7 +375,7 @@ class PromoteScreen(Screen[bool]):
 
     def _written(self, message: str) -> None:
         self.query_one(Busy).stop()
-        notify(self, message, title=f"{self.memory.words.promotion_label} written")
+        notify(self, message, title=f"{self.memory.profile.promotion_label} written")
         self.dismiss(True)
 
     @staticmethod

@@ -18,8 +18,9 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
+from core.contract.profile import Profile
+from core.contract.store import Store
 from core.errors import NuggetsError, StalePlanError
-from core.journal.entries import journal_dir
 from core.models import MergeOp, Operation, Plan, RawNote, ReflectionChange, operation_note_ids
 from core.notes import fields
 from core.notes.snapshot import Graph
@@ -37,7 +38,6 @@ from core.plans.review_state import (
 )
 from core.reflection.pass_state import PassCancelled
 from core.reflection.select_phase import MAX_LIMIT
-from core.stores.base import Store, StoreWords
 
 from ..safe import block, counted, join, line, notify, shown_path
 from ..widgets.busy import Busy
@@ -182,17 +182,17 @@ def kept_by_kind(plan: Plan, kept: set[int]) -> str:
                       if counts[kind])
 
 
-def cap_text(plan: Plan, words: StoreWords) -> Text:
+def cap_text(plan: Plan, words: Profile) -> Text:
     """What the plan covered, in the store's words (docs/STORES.md, `plan_scope`)."""
     notes = counted(plan.result.inspected, "note")
-    if words.plan_cap and not plan.uncapped:
+    if words.capabilities.capped_plans and not plan.uncapped:
         return line(words.plan_cap.format(notes=notes, limit=f"{plan.limit or MAX_LIMIT:,}"))
-    return line((words.plan_scope or "{notes} inspected.").format(notes=notes))
+    return line(words.plan_scope.format(notes=notes))
 
 
 def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | None = None,
                 query: str = "", stale: bool = False, grouping: str = "kind",
-                *, words: StoreWords, new: int = 0, new_only: bool = False) -> Text:
+                *, words: Profile, new: int = 0, new_only: bool = False) -> Text:
     """`shown`: how many changes a search finds (None: no search); `new`: how many changes
     the last plan did not hold; `words`: the store's."""
     result = plan.result
@@ -200,7 +200,7 @@ def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | Non
     counts = {"rewrite": result.rewritten, "merge": result.merged, "hide": result.hidden,
               "tag": result.tagged, "link": result.linked}
     figures = " · ".join(f"{count:,} {DONE_WORDS[kind]}" for kind, count in counts.items()
-                         if not words.change_kinds or kind in words.change_kinds)
+                         if kind in words.change_kinds)
     total = len(plan.operations)
     parts: list[Text | str | tuple[str, str]] = [
         ("Dry run", "bold"), " of the ", line(words.pass_label), " on ", line(scope), "\n",
@@ -223,9 +223,9 @@ def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | Non
     return join(*parts)
 
 
-def change_text(view: ChangeView, kept: bool, archived_text: str = "") -> Text:
-    """The pane of one change: what it does and only that (`archived_text`: where an archived
-    note's text stays, in the store's words)."""
+def change_text(view: ChangeView, kept: bool, archived_text: str = "its text") -> Text:
+    """The pane of one change: what it does and only that (`archived_text`: the heading over
+    an archived note's text, saying where it stays, in the store's words)."""
     op, notes = view.op, view.notes
     parts: list[Text | str | tuple[str, str]] = [
         ("Kept: applying writes this change.\n\n" if kept else
@@ -233,8 +233,7 @@ def change_text(view: ChangeView, kept: bool, archived_text: str = "") -> Text:
     ]
     if op.type == "hide":
         parts += ["Archives ", heading(notes[0]), "\n", ("  hidden: ", "bold"), "false → true\n",
-                  line(f"  its text, {archived_text}:" if archived_text else "  its text:",
-                       "dim"), "\n", _content(notes[0])]
+                  line(f"  {archived_text}:", "dim"), "\n", _content(notes[0])]
     elif op.type == "rewrite":
         parts += ["Rewrites the content of ", heading(notes[0]), "\n"]
         parts += diff_lines(view.content, " (nuggets reflect prints them all)")
@@ -271,22 +270,23 @@ def change_text(view: ChangeView, kept: bool, archived_text: str = "") -> Text:
 def side_file_text(memory: Store, plan: Plan, op: Operation) -> Text:
     """What the change does to the files the store keeps in step with the notes (Nuggets: the
     agent's fact files, from which it re-creates each fact note); empty when nothing."""
-    if op.type not in ("hide", "merge", "rewrite"):
+    files = memory.side_files
+    if files is None or op.type not in ("hide", "merge", "rewrite"):
         return Text("")
-    lines = memory.side_file_lines(plan, set(operation_note_ids(op)))
+    lines = files.lines(plan, set(operation_note_ids(op)))
     if not lines:
         return Text("")
-    return join("\n\n", line(memory.words.side_file_title, "bold"), " (",
-                line(memory.words.side_file_why), ")\n",
+    return join("\n\n", line(files.title, "bold"), " (", line(files.why), ")\n",
                 *[part for text in lines for part in ("  ", line(text), "\n")])
 
 
 def side_files_text(memory: Store, plan: Plan, notes: list[str]) -> Text:
     """The files an apply edits with the notes (empty when none)."""
-    names = memory.side_file_names(plan, set(notes))
-    if not names:
+    files = memory.side_files
+    names = files.names(plan, set(notes)) if files is not None else []
+    if files is None or not names:
         return Text("")
-    return join(line(memory.words.side_files_sentence.format(names=", ".join(names))), "\n\n")
+    return join(line(files.sentence.format(names=", ".join(names))), "\n\n")
 
 
 def _content(note: RawNote) -> Text:
@@ -440,7 +440,7 @@ class ReviewScreen(Screen[bool]):
         self._regroup()
         if self._told_replan:
             self._told_replan = False
-            notify(self, f"Planned again on the {self.memory.words.source_label} as it is now: "
+            notify(self, f"Planned again on the {self.memory.profile.source_label} as it is now: "
                    f"{counted(len(keys), 'change')}, {len(self.rows.new):,} new since the last "
                    "plan.", title="Planned again", timeout=4)
 
@@ -518,7 +518,7 @@ class ReviewScreen(Screen[bool]):
 
     def _read_state(self) -> ReviewState:
         try:
-            return read_state(self.memory.journal_home)
+            return read_state(self.memory.journal.home)
         except NuggetsError as exc:
             self._state_error = str(exc)
             return ReviewState()
@@ -538,7 +538,7 @@ class ReviewScreen(Screen[bool]):
 
         if self._state_error is None:  # never written over while it cannot be read
             try:
-                state = update_state(self.memory.journal_home, change)
+                state = update_state(self.memory.journal.home, change)
             except NuggetsError as exc:
                 self._state_failed(str(exc))
             else:
@@ -575,10 +575,10 @@ class ReviewScreen(Screen[bool]):
         within one watch interval."""
         if self._state_error is not None or self.plan is None:
             return
-        if state_stamp(self.memory.journal_home) == self.state.stamp:
+        if state_stamp(self.memory.journal.home) == self.state.stamp:
             return
         try:
-            self._adopt(read_state(self.memory.journal_home))
+            self._adopt(read_state(self.memory.journal.home))
         except NuggetsError as exc:
             self._state_failed(str(exc))
             return
@@ -597,7 +597,7 @@ class ReviewScreen(Screen[bool]):
         keep = str(current.op_id) if isinstance(current, ChangeRow) else None
         only = self.rows.new if self.new_only else None
         table.set_rows(grouped_rows(self._all_rows, self.grouping, self.query_text, only,
-                                    self.memory.words.group), keep)
+                                    self.memory.profile.group), keep)
         self._changed_kept()
 
     def _plan_failed(self, message: str) -> None:
@@ -612,7 +612,7 @@ class ReviewScreen(Screen[bool]):
         if self.plan is not None:
             shown = len(self._shown_ids()) if self.query_text.strip() else None
             text = counts_text(self.plan, self.kept, self.nugget, shown, self.query_text,
-                               self.stale, self.grouping, words=self.memory.words,
+                               self.stale, self.grouping, words=self.memory.profile,
                                new=len(self.rows.new), new_only=self.new_only)
             self.query_one("#review-counts", Static).update(join(text, self._rules_text()))
 
@@ -654,13 +654,12 @@ class ReviewScreen(Screen[bool]):
             self.graph = None  # plan again from the file as it is now
             self._show_counts()
             self.refresh_bindings()
-            notify(self, line(f"The {self.memory.words.source_label} changed on disk: this plan is "
-                              "stale. r plans again."),
+            notify(self, line(f"The {self.memory.profile.source_label} changed on disk: this "
+                              "plan is stale. r plans again."),
                    title="Stale plan", severity="warning", timeout=6)
 
     def action_plan_again(self) -> None:
-        words = self.memory.words
-        plan_asked(self, words.plan_cost, words.pass_label, self._plan_again)
+        plan_asked(self, self.memory.profile, self._plan_again)
 
     def _plan_again(self) -> None:
         self.graph = None
@@ -668,8 +667,8 @@ class ReviewScreen(Screen[bool]):
         self.replan()
 
     def action_plan_fresh(self) -> None:
-        notify(self, line(f"This plan is current: the {self.memory.words.source_label} has not "
-                          "changed since it was made. r plans again once it has."),
+        notify(self, line(f"This plan is current: the {self.memory.profile.source_label} has "
+                          "not changed since it was made. r plans again once it has."),
                title="Nothing to plan again", timeout=4)
 
     # -- the diff -----------------------------------------------------------------------------
@@ -692,7 +691,7 @@ class ReviewScreen(Screen[bool]):
                                      f"rule “{decided.rule}”.", "italic"), "\n")
         shown = change_view(op, self._before, self._after)
         view.show(join(title, change_text(shown, row.op_id in self.kept,
-                                           self.memory.words.archived_text),
+                                           self.memory.profile.archived_text),
                        side_file_text(self.memory, self.plan, op)))
 
     # -- keeping and rejecting ----------------------------------------------------------------
@@ -786,8 +785,7 @@ class ReviewScreen(Screen[bool]):
         self.table.focus()
 
     def action_toggle_cap(self) -> None:
-        words = self.memory.words
-        plan_asked(self, words.plan_cost, words.pass_label, self._toggle_cap)
+        plan_asked(self, self.memory.profile, self._toggle_cap)
 
     def _toggle_cap(self) -> None:
         self.uncapped = not self.uncapped
@@ -803,10 +801,10 @@ class ReviewScreen(Screen[bool]):
         if action == "plan_fresh":
             return self.plan is not None and not self.stale
         if action in ("save_rule", "rules"):
-            return "rules" in self.memory.capabilities and (self.plan is not None
-                                                           or action == "rules")
+            return self.memory.profile.capabilities.rules and (self.plan is not None
+                                                               or action == "rules")
         if action == "toggle_cap":  # a store that never caps its plan has no cap to lift
-            return bool(self.memory.words.plan_cap)
+            return self.memory.profile.capabilities.capped_plans
         return True
 
     # -- applying -----------------------------------------------------------------------------
@@ -826,25 +824,25 @@ class ReviewScreen(Screen[bool]):
 
     def _ask_apply(self, plan: Plan, kept: set[int], notes: list[str]) -> None:
         question = f"Apply {len(kept):,} of {counted(len(plan.operations), 'change')}?"
-        elsewhere = self.memory.words.applied_elsewhere
-        body = join(question, "\n\n", line(elsewhere)) if elsewhere else join(
+        profile = self.memory.profile
+        body = join(question, "\n\n", line(profile.applied_elsewhere)) \
+            if profile.capabilities.runs_itself else join(
             question, "\n", line(kept_by_kind(plan, kept), "bold"), "\n\n",
             *self._what_apply_writes(notes),
             side_files_text(self.memory, plan, notes),
             "It journals the run under ",
-            line(shown_path(journal_dir(self.memory.journal_home))),
+            line(shown_path(self.memory.journal.folder)),
             ", so ctrl+z on the main screen undoes it.",
-            "" if self.memory.words.apply_effect else " Nothing is deleted: archived notes stay "
-            "in the file and can be brought back.",
+            " Nothing is deleted: archived notes stay in the file and can be brought back."
+            if profile.capabilities.whole_file_apply else "",
         )
         self.app.push_screen(ConfirmScreen("Apply the kept changes", body, yes="Apply"),
                              if_yes(lambda: self._apply(plan, kept)))
 
     def _what_apply_writes(self, notes: list[str]) -> list[Text | str]:
         """The store's own words for what an apply writes, else the rewrite of the file."""
-        effect = self.memory.words.apply_effect
-        if effect:
-            return [line(effect), "\n\n"]
+        if not self.memory.profile.capabilities.whole_file_apply:
+            return [line(self.memory.profile.apply_effect), "\n\n"]
         return [f"This rewrites {counted(len(notes), 'note')} in ",
                 line(shown_path(self.memory.graph_path)),
                 ", once, atomically, and only if nobody changed the file since this plan.\n\n"]
@@ -862,8 +860,13 @@ class ReviewScreen(Screen[bool]):
             return
         message = (f"Applied {counted(len(kept), 'change')} as run {entry.run_id} "
                    f"({counted(len(entry.after), 'note')} written). ctrl+z undoes it."
-                   if entry else self.memory.words.applied_elsewhere or "Nothing to write.")
+                   if entry else self._nothing_written())
         to_screen(self, self._applied, message)
+
+    def _nothing_written(self) -> str:
+        profile = self.memory.profile
+        return profile.applied_elsewhere if profile.capabilities.runs_itself \
+            else "Nothing to write."
 
     def _applied(self, message: str) -> None:
         self.query_one(Busy).stop()
@@ -881,12 +884,13 @@ class ReviewScreen(Screen[bool]):
     def _stale(self) -> None:
         self.query_one(Busy).stop()
         body = block(
-            f"The {self.memory.words.source_label} changed on disk since this plan was made (the "
+            f"The {self.memory.profile.source_label} changed on disk since this plan was made (the "
             "agent or another program wrote it).\n\nNothing was written: a plan is only ever "
             "applied to the file it was made from.\n\nPlan again on the current file? Your "
             "rejections carry over to the same changes."
-            + (f"\n\nPlanning the {self.memory.words.pass_label}: {self.memory.words.plan_cost}."
-               if self.memory.words.plan_cost else "")
+            + (f"\n\nPlanning the {self.memory.profile.pass_label}: "
+               f"{self.memory.profile.plan_cost}."
+               if self.memory.profile.capabilities.costly_plans else "")
         )
         self.graph = None  # plan again from the file as it is now
         self.app.push_screen(ConfirmScreen("Stale plan", body, yes="Plan again"),

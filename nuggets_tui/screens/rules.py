@@ -17,6 +17,7 @@ from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from core.contract.store import Store
 from core.errors import ArgumentError, NuggetsError
 from core.plans.review_rules import (
     ACTIONS,
@@ -29,7 +30,6 @@ from core.plans.review_rules import (
     replace_rule,
 )
 from core.safeio.inert_text import one_line
-from core.stores.base import Store
 
 from ..safe import block, join, line, notify
 from ..widgets.footer import Footer
@@ -195,7 +195,7 @@ class RulesScreen(Screen[None]):
         listing = self.query_one(OptionList)
         listing.clear_options()
         try:
-            self.rules = read_rules(self.memory.journal_home)[0]
+            self.rules = read_rules(self.memory.journal.home)[0]
         except NuggetsError as exc:
             self.rules = []
             listing.add_option(Option(line(str(exc), "red"), disabled=True))

@@ -1,11 +1,11 @@
-"""The versions a store keeps of one note between reviews (capability "versions",
+"""The versions a store keeps of one note between reviews (its `versions` part,
 docs/STORES.md), read-only: each with when it was first seen, its size and the start of its
 hash; the highlighted one shown as its text or, with d, as its diff against the note now.
 Browsing asks the store only for what it kept: nothing is read from the memory, nothing written."""
 
 from __future__ import annotations
 
-from typing import ClassVar, cast
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -15,10 +15,10 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from core.contract.parts import KeptVersion, VersionKeeper
 from core.models import RawNote
 from core.notes import fields
 from core.notes.diff import content_lines
-from core.stores.base import KeepingVersions, KeptVersion, Store
 
 from ..safe import block, counted, join, line
 from ..widgets.diff_view import DiffView, diff_lines
@@ -65,9 +65,9 @@ class VersionsScreen(Screen[None]):
     VersionsScreen #versions-title { height: auto; padding: 0 1; background: $boost; }
     """
 
-    def __init__(self, memory: Store, note: RawNote) -> None:
+    def __init__(self, keeper: VersionKeeper, note: RawNote) -> None:
         super().__init__()
-        self.memory = memory
+        self.keeper = keeper
         self.note = note
         self.versions: list[KeptVersion] = []
         self.diff = False
@@ -84,10 +84,6 @@ class VersionsScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#versions").focus()
         self._list()
-
-    @property
-    def keeper(self) -> KeepingVersions:
-        return cast(KeepingVersions, self.memory)
 
     @work(thread=True, exclusive=True, group="versions", description="_list")
     def _list(self) -> None:

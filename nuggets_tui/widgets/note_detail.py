@@ -10,10 +10,10 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from core.browse.shelf import NoteDetail
+from core.contract.profile import NoteColumn
 from core.models import RawNote
 from core.notes import fields
 from core.review.verdicts import Verdict
-from core.stores.base import NoteColumn
 
 from ..safe import block, join, line
 from .absorbed import absorbed_by

@@ -6,10 +6,10 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
+from core.contract.profile import NoteColumn
 from core.models import RawNote
 from core.notes import fields
 from core.review.verdicts import Verdict
-from core.stores.base import NoteColumn
 
 from ..safe import line
 from .secret_mark import SECRET_MARK, SecretMarks

@@ -7,18 +7,18 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from core.browse.shelf import NuggetSummary
-from core.stores.base import StoreWords
+from core.contract.profile import Profile
 
 from ..safe import counted, line
 
 ALL = None
 
 
-def _prompt(name: Text, notes: int, hidden: int, facts: int, fact_label: str) -> Text:
+def _prompt(name: Text, notes: int, hidden: int, facts: int, fact_label: str | None) -> Text:
     """Two lines: the name with its visible notes, then archived and facts (`fact_label`: the
-    store's word for them, "": not counted)."""
+    store's word for them, None: not counted)."""
     second = counted(hidden, "archived", "archived")
-    if fact_label:
+    if fact_label is not None:
         second += " · " + counted(facts, fact_label)
     return Text.assemble(name, ("  " + counted(notes - hidden, "note"), "bold"),
                          "\n", line(second, "dim"))
@@ -27,11 +27,11 @@ def _prompt(name: Text, notes: int, hidden: int, facts: int, fact_label: str) ->
 class NuggetList(OptionList):
     """Options: "all" then each nugget; `names[i]` is the nugget of option i (None for all)."""
 
-    def __init__(self, words: StoreWords, *, id: str | None = None) -> None:
+    def __init__(self, words: Profile, *, id: str | None = None) -> None:
         """`words`: the store's (what its groups are called, and its facts)."""
         super().__init__(id=id)
         self.names: list[str | None] = []
-        self.fact_label = words.fact_label
+        self.fact_label = words.fact_label if words.capabilities.fact_notes else None
         self.every = words.scope(None)  # the first option: every note
 
     def show(self, nuggets: list[NuggetSummary], selected: str | None) -> None:

@@ -9,8 +9,8 @@ from textual.containers import Vertical
 from textual.widgets import Label, ProgressBar, Sparkline, Static
 
 from core.browse.overview_stats import HITS_BUCKETS, Overview
+from core.contract.profile import Profile
 from core.promotion.candidates import DEFAULT_THRESHOLD
-from core.stores.base import StoreWords
 
 from ..safe import join, line
 
@@ -53,10 +53,11 @@ class OverviewPanel(Vertical):
     """
     shown: Overview | None = None
 
-    def __init__(self, words: StoreWords, *, id: str | None = None) -> None:
-        """`words`: the store's (what its groups are called, its notes' hits: none when its
-        `hits_label` is empty)."""
+    def __init__(self, words: Profile, *, id: str | None = None) -> None:
+        """`words`: the store's (what its groups are called, its notes' hits: drawn only with
+        `recall_counts`)."""
         super().__init__(id=id)
+        self.recalls = words.capabilities.recall_counts
         self.hits_label = words.hits_label
         self.hits_line = words.hits_line
         self.group = words.group
@@ -66,7 +67,7 @@ class OverviewPanel(Vertical):
         yield Static("", id="overview-bars")
         yield Label("Archived", id="overview-archived-label")
         yield ProgressBar(total=1, show_eta=False, id="overview-archived")
-        if self.hits_label:
+        if self.recalls:
             yield Label(line(f"{self.hits_label} 0 → {HITS_BUCKETS - 1}+"),
                         id="overview-hits-label")
             yield Sparkline([0] * HITS_BUCKETS, id="overview-hits")
@@ -81,7 +82,7 @@ class OverviewPanel(Vertical):
         self.query_one("#overview-archived", ProgressBar).update(
             total=max(1, overview.notes), progress=overview.hidden
         )
-        if self.hits_label:
+        if self.recalls:
             self.query_one("#overview-hits", Sparkline).data = list(overview.hits)
             self.query_one("#overview-promotable", Static).update(line(self.hits_line.format(
                 count=f"{overview.promotable:,}", threshold=DEFAULT_THRESHOLD)))

@@ -17,7 +17,7 @@ from core.plans.preview import ChangeView
 from core.stores.claude.demo import materialize_claude_demo
 from core.stores.claude.presentation import flags
 from core.stores.claude.store import ClaudeStore
-from core.stores.nuggets.presentation import WORDS as NUGGETS
+from core.stores.nuggets.presentation import PROFILE as NUGGETS
 from nuggets_tui.app import NuggetsApp
 from nuggets_tui.screens.conflicts import NO_GROUPS, ConflictsScreen
 from nuggets_tui.screens.main import MainScreen

@@ -120,7 +120,7 @@ async def test_space_drops_any_entry_and_keeps_it_again(home: Path) -> None:
 
 def test_the_summary_says_what_the_file_lost_since_our_last_write() -> None:
     from core.models import PromotionPlan
-    from core.stores.nuggets.presentation import WORDS
+    from core.stores.nuggets.presentation import PROFILE as WORDS
     from nuggets_tui.screens.promote import summary_text
 
     plan = PromotionPlan(path="/m/MEMORY.md", directory_exists=True, threshold=3, entries=[],

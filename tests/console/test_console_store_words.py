@@ -1,4 +1,4 @@
-"""The console speaks each store's own words (docs/STORES.md, `StoreWords`): the review's header
+"""The console speaks each store's own words (docs/STORES.md, `Profile`): the review's header
 says what the plan covered as the store puts it, and the sidebar counts facts and draws the
 recall histogram only for a store whose notes have them. Nuggets' wording is unchanged."""
 
@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from textual.widgets import OptionList
 
+from core.contract.profile import Profile
 from core.models import Plan, ReflectionResult
-from core.stores.base import StoreWords
-from core.stores.claude.presentation import WORDS as CLAUDE
-from core.stores.microclaw.presentation import WORDS as MICROCLAW
-from core.stores.nuggets.presentation import WORDS as NUGGETS
-from core.stores.purifier.presentation import WORDS as PURIFIER
+from core.stores.claude.presentation import PROFILE as CLAUDE
+from core.stores.microclaw.presentation import PROFILE as MICROCLAW
+from core.stores.nuggets.presentation import PROFILE as NUGGETS
+from core.stores.purifier.presentation import PROFILE as PURIFIER
 from nuggets_tui.app import NuggetsApp
 from nuggets_tui.screens.review import ReviewScreen, cap_text, counts_text
 from tests.support.console_support import demo_home, make_app, settle
@@ -39,7 +39,7 @@ def test_nuggets_header_is_unchanged_whole_or_capped() -> None:
 
 @pytest.mark.parametrize("words", [CLAUDE, MICROCLAW, PURIFIER], ids=lambda w: w.system)
 @pytest.mark.parametrize("uncapped", [True, False])
-def test_other_stores_say_what_their_plan_covered(words: StoreWords, uncapped: bool) -> None:
+def test_other_stores_say_what_their_plan_covered(words: Profile, uncapped: bool) -> None:
     header = cap_text(plan(uncapped, inspected=1), words).plain
     assert "graph" not in header and "merges and links" not in header
     assert not header.startswith("Capped")  # none of them caps its plan
@@ -47,7 +47,7 @@ def test_other_stores_say_what_their_plan_covered(words: StoreWords, uncapped: b
 
 
 def test_a_store_with_no_words_for_its_plan_says_only_the_count() -> None:
-    bare = StoreWords("X", "file", "pass", "nothing", "{threshold}", "nothing")
+    bare = Profile("X", "file", "pass", "nothing", "{threshold}", "nothing")
     assert cap_text(plan(True, inspected=1_200), bare).plain == "1,200 notes inspected."
 
 
@@ -91,7 +91,7 @@ async def test_claude_review_header_at_80_columns(claude_app: NuggetsApp) -> Non
         assert "Whole graph" not in header and "Capped" not in header
 
 
-def figures(words: StoreWords) -> str:
+def figures(words: Profile) -> str:
     return counts_text(plan(True), set(), None, words=words).plain.splitlines()[2]
 
 
@@ -104,8 +104,8 @@ def test_the_header_counts_only_the_kinds_of_change_a_store_plans() -> None:
 @pytest.mark.parametrize(("words", "every", "one"), [
     (NUGGETS, "all nuggets", "nugget deploys"), (MICROCLAW, "all scopes", "scope deploys"),
     (PURIFIER, "all homes", "home deploys"), (CLAUDE, "all types", "type deploys")],
-    ids=lambda v: v.system if isinstance(v, StoreWords) else v)
-def test_the_review_names_what_it_covers_in_the_stores_words(words: StoreWords, every: str,
+    ids=lambda v: v.system if isinstance(v, Profile) else v)
+def test_the_review_names_what_it_covers_in_the_stores_words(words: Profile, every: str,
                                                              one: str) -> None:
     first = counts_text(plan(True), set(), None, words=words).plain.splitlines()[0]
     assert first.endswith(f" on {every}")

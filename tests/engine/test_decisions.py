@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from core.clock import fixed_clock
+from core.contract.profile import Profile
 from core.errors import NuggetsError, UnknownNoteError
 from core.models import MergeOp, SupersedeOp
 from core.review.contradictions import Group, find_contradictions
@@ -98,8 +99,10 @@ def test_both_stand_is_remembered_until_a_note_changes(home: Path) -> None:
 
 
 def test_a_store_that_cannot_plan_decisions_says_so() -> None:
-    class Bare:
-        system = "MicroClaw"
+    class Bare:  # a store without a decider, saying why in its profile
+        decider = None
+        profile = Profile("MicroClaw", "", "", "", "", "", refusal="deciding contradictions "
+                          "and acting on verdicts is not available for MicroClaw yet")
 
     (group,) = find_contradictions(answers_memory())
     with pytest.raises(NuggetsError, match="not available for MicroClaw yet"):

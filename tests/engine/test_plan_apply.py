@@ -18,7 +18,7 @@ from core.clock import fixed_clock
 from core.errors import StalePlanError
 from core.models import LinkOp, MergeOp
 from core.notes.vectors import vector_spec
-from core.stores.nuggets.entry_points import reflect_and_clean_memory
+from core.stores.nuggets.seeds import reflect_and_clean_memory
 from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.cli import main
 from tests.support.graph_strategies import graph_notes

@@ -114,7 +114,7 @@ def test_saving_a_rule_is_a_run_that_undo_takes_back(tmp_path: Path, data_dir: P
                                                      system: str) -> None:
     home = demo_home(tmp_path) if system == "nuggets" else data_dir
     store = open_store(home, system, fixed_clock(NOW))
-    assert "rules" in store.capabilities
+    assert store.profile.capabilities.rules
     first = add_rule(store, parse_rule("no tags", "reject", kind="tag"))
     second = add_rule(store, parse_rule("links wait", "review", kind="link"))
     assert [r.name for r in read_rules(store.journal_home)[0]] == ["no tags", "links wait"]
@@ -130,4 +130,4 @@ def test_saving_a_rule_is_a_run_that_undo_takes_back(tmp_path: Path, data_dir: P
 def test_a_store_that_writes_nothing_offers_no_rules() -> None:
     from core.stores.purifier.store import PurifierStore
 
-    assert "rules" not in PurifierStore.capabilities
+    assert not PurifierStore.profile.capabilities.rules

@@ -12,8 +12,8 @@ import pytest
 from core.notes.diff import content_lines
 from core.safeio.atomic_write import atomic_write
 from core.stores.claude import seen
-from core.stores.claude.presentation import WORDS as CLAUDE_WORDS
-from core.stores.nuggets.presentation import WORDS as NUGGETS_WORDS
+from core.stores.claude.presentation import PROFILE as CLAUDE_WORDS
+from core.stores.nuggets.presentation import PROFILE as NUGGETS_WORDS
 from tests.stores.test_claude import ORPHAN, run, write_directory
 from tests.support import cli_support
 from tests.support.note_builders import make_home, sample_notes

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from core.clock import fixed_clock
+from core.contract.store import Store
 from core.errors import MicroClawError
-from core.stores.base import Store
 from core.stores.microclaw.demo import materialize_microclaw_demo
 from core.stores.microclaw.generate import Chat, Row, add_edge, add_triple, generate
 from core.stores.microclaw.paths import database_path, resolve_data_dir

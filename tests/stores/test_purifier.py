@@ -124,7 +124,7 @@ def test_a_drifting_stored_strength_is_flagged(tmp_path: Path) -> None:
     ledger.write_text("".join(json.dumps(r) + "\n" for r in rows))
     note = next(n for n in store(workspace).read().notes if n["nuggetName"] == "rejected")
     assert "drifts from the formula" in note["storedVerdict"]["why"]
-    assert store(workspace).note_summary(note).split("strength=")[1].startswith(
+    assert store(workspace).profile.summary(note).split("strength=")[1].startswith(
         f"{rows[-1]['strength']:.2f}!")
 
 

@@ -68,10 +68,10 @@ async def first_rows(pilot: Pilot, app: NuggetsApp) -> None:
 def slow_shelf(app: NuggetsApp, gate: threading.Event) -> None:
     """The whole read waits for `gate`, as it does for seconds on a large memory."""
     memory = app.memory
-    read = memory.shelf
+    whole = memory.read
 
-    def shelf():  # type: ignore[no-untyped-def]
+    def read():  # type: ignore[no-untyped-def]
         gate.wait(10)
-        return read()
+        return whole()
 
-    memory.shelf = shelf
+    memory.read = read  # type: ignore[method-assign]

@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from core.clock import Clock
+from core.contract.kind import StoreKind
+from core.contract.store import Store
 from core.data_dirs import demo_home
-from core.stores.base import Store, StoreKind
 from core.stores.claude.paths import INDEX, resolve_directory
 
 

@@ -1,38 +1,17 @@
-"""How the front ends show a Claude Code memory directory: its words, the columns of its topic
-files (type, the index line's hook, size, flags) and a note on one line."""
+"""How the front ends show a Claude Code memory directory: its profile (words, the columns of
+its topic files: type, the index line's hook, size, flags; capabilities) and a note on one
+line."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from core.contract.capabilities import Capabilities
+from core.contract.parts import SideFiles
+from core.contract.profile import NoteColumn, Profile
 from core.models import Plan, RawNote
 from core.safeio.inert_text import one_line
-from core.stores.base import NoteColumn, StoreWords
 from core.stores.claude.paths import INDEX
-
-WORDS = StoreWords(
-    system="Claude Code",
-    source_label="memory directory",
-    pass_label="agent's changes since the last review",
-    promotion_label="nothing (the agent writes MEMORY.md itself)",
-    promotion_rule="(the agent's own memory: nothing is promoted) {threshold}",
-    archive_effect="nothing yet: topic files are never deleted here",
-    side_file_title="Other files",
-    side_file_why="written with this change, each a journaled run of its own",
-    side_files_sentence="With them it writes {names}. ",
-    change_kinds=("rewrite", "merge", "hide"),
-    apply_effect="The agent's changes kept are accepted (nothing written); each one left out "
-                 "puts its file's reviewed version back, and each hygiene change kept is "
-                 "written: a run per file, undone together, each only if the file is unchanged "
-                 "since this plan. Every version seen stays in our record.",
-    plan_scope="The directory against its last review: {notes} read; what the agent changed "
-               "since, file by file.",
-    archived_text="kept in our record of what was seen (u brings the file back)",
-    archive_refused="Topic files are deleted only by the agent: nothing is archived by hand "
-                    "here (u puts back a file it deleted).",
-    group="type",
-    groups="types",
-)
 
 
 def _info(note: RawNote) -> dict[str, Any]:
@@ -110,3 +89,47 @@ def merge_files(plan: Plan, note_ids: set[str]) -> list[str]:
     """The files a merge of these notes writes besides the file that stays."""
     return [str(_info(d.after).get("file") or d.note_id)
             for d in plan.notes if _merged_into(d.after) in note_ids]
+
+
+PROFILE = Profile(
+    system="Claude Code",
+    source_label="memory directory",
+    pass_label="agent's changes since the last review",
+    promotion_label="nothing (the agent writes MEMORY.md itself)",
+    promotion_rule="(the agent's own memory: nothing is promoted) {threshold}",
+    archive_effect="nothing yet: topic files are never deleted here",
+    capabilities=Capabilities(manual_archive=False, whole_file_apply=False),
+    columns=COLUMNS,
+    summary=note_summary,
+    refusal="not offered for a Claude Code memory directory (its files are written only by "
+            "unhide and undo)",
+    change_kinds=("rewrite", "merge", "hide"),
+    apply_effect="The agent's changes kept are accepted (nothing written); each one left out "
+                 "puts its file's reviewed version back, and each hygiene change kept is "
+                 "written: a run per file, undone together, each only if the file is unchanged "
+                 "since this plan. Every version seen stays in our record.",
+    plan_scope="The directory against its last review: {notes} read; what the agent changed "
+               "since, file by file.",
+    archived_text="its text, kept in our record of what was seen (u brings the file back)",
+    archive_refused="Topic files are deleted only by the agent: nothing is archived by hand "
+                    "here (u puts back a file it deleted).",
+    group="type",
+    groups="types",
+)
+
+
+def side_file_lines(plan: Plan, note_ids: set[str]) -> list[str]:
+    return proposal_lines(plan, note_ids) + merge_lines(plan, note_ids)
+
+
+def side_file_names(plan: Plan, note_ids: set[str]) -> list[str]:
+    return proposal_files(plan, note_ids) + merge_files(plan, note_ids)
+
+
+OTHER_FILES = SideFiles(
+    title="Other files",
+    why="written with this change, each a journaled run of its own",
+    sentence="With them it writes {names}. ",
+    lines=side_file_lines,
+    names=side_file_names,
+)

@@ -1,4 +1,4 @@
-"""Claude Code's store: the `Store` interface (core/stores/base.py) over an auto-memory
+"""Claude Code's store: the store contract (core/contract/) over an auto-memory
 directory (docs/CLAUDE_CODE.md). Every read first records what it sees beside our journal,
 outside the directory (seen.py); the plan is the agent's changes since the last review
 (changes.py). The directory itself is written only by an apply, an unhide or an undo the
@@ -7,23 +7,33 @@ operator asked for (runs.py), journaled and checked at the last moment."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable
 from pathlib import Path
 
-from core.browse.shelf import Shelf
 from core.clock import Clock, system_clock, to_iso
+from core.contract.parts import (
+    AftermathTeller,
+    ByHand,
+    Decider,
+    KeptVersion,
+    Promoter,
+    Restorer,
+    SideFiles,
+    UnhideOutlook,
+    VersionKeeper,
+)
+from core.contract.profile import Profile
+from core.contract.store import Chooser, Opened
 from core.errors import NuggetsError, StalePlanError
-from core.journal.aftermath import Aftermath
 from core.journal.entries import JournalHeader, read_entry, read_headers
 from core.journal.history import place, undone_together, with_places
 from core.journal.journaled_write import Batch
+from core.journal.store_journal import StoreJournal
 from core.models import (
     JournalEntry,
     JournalKind,
-    Operation,
     Plan,
     RawNote,
-    ReflectionResult,
     RewriteOp,
     operation_note_ids,
 )
@@ -31,7 +41,6 @@ from core.notes.snapshot import Graph
 from core.progress import Progress
 from core.review.contradictions import TopicRules, token_set
 from core.safeio.file_stamp import FileStamp
-from core.stores.base import Capability, Chooser, KeptVersion, UnhideOutlook
 from core.stores.claude import index, presentation
 from core.stores.claude.budget import Proposal, propose
 from core.stores.claude.changes import (
@@ -52,7 +61,6 @@ from core.stores.claude.notes import INDEX_NUGGET, Gone, read_notes
 from core.stores.claude.paths import INDEX, record_home
 from core.stores.claude.runs import REVERT, ClaudeFiles, ClaudeRuns
 from core.stores.claude.seen import SeenRecord, State, sha
-from core.stores.no_promotion import NoPromotion
 
 
 class RefusedError(NuggetsError):
@@ -60,32 +68,35 @@ class RefusedError(NuggetsError):
 
 
 def refuse(what: str) -> RefusedError:
-    return RefusedError(f"{what}: not offered for a Claude Code memory directory (its files are "
-                        "written only by unhide and undo)")
+    return RefusedError(f"{what}: {presentation.PROFILE.refusal}")
 
 
-class ClaudeStore(NoPromotion):
-    words = presentation.WORDS
-    note_columns = presentation.COLUMNS
-    capabilities: frozenset[Capability] = frozenset({"versions"})
-    promotion_file = INDEX
+class ClaudeStore:
+    """The store contract (core/contract/store.py): it keeps every version seen and writes
+    other files with a change (hygiene, the budget, merges); it promotes nothing (the agent
+    writes MEMORY.md) and takes no decision of ours on contradictions."""
 
-    def refused(self, what: str) -> NuggetsError:
-        return refuse(what)
+    profile: Profile = presentation.PROFILE
+    side_files: SideFiles | None = presentation.OTHER_FILES
+    promoter: Promoter | None = None
+    restorer: Restorer | None = None
+    decider: Decider | None = None
+    aftermaths: AftermathTeller | None = None  # what the agent changed since is the next plan
+    first_notes: Callable[[int], list[RawNote]] | None = None
 
     def __init__(self, directory: Path, clock: Clock = system_clock,
                  record_root: Path | None = None) -> None:
         self.home = directory
         self.clock = clock
         self.notices: list[str] = []
-        self.promotion_run: JournalEntry | None = None
-        self.promotion_runs: list[JournalEntry] = []
-        self.allow_contact = False
         self._root = record_root or record_home(directory)
         self.seen = SeenRecord(self._root / "seen")
         self.files = ClaudeFiles(directory)
         self._opened: Graph | None = None
         self._warnings: list[str] = []
+        self.journal = StoreJournal(self._root, self)
+        self.by_hand: ByHand = self
+        self.versions: VersionKeeper | None = self
 
     @property
     def graph_path(self) -> Path:
@@ -100,16 +111,11 @@ class ClaudeStore(NoPromotion):
 
     # -- reading: every read records what it saw ------------------------------------------------
 
-    def note_summary(self, note: RawNote) -> str:
-        return presentation.note_summary(note)
-
     def side_file_lines(self, plan: Plan, note_ids: set[str]) -> list[str]:
-        return (presentation.proposal_lines(plan, note_ids)
-                + presentation.merge_lines(plan, note_ids))
+        return presentation.side_file_lines(plan, note_ids)
 
     def side_file_names(self, plan: Plan, note_ids: set[str]) -> list[str]:
-        return (presentation.proposal_files(plan, note_ids)
-                + presentation.merge_files(plan, note_ids))
+        return presentation.side_file_names(plan, note_ids)
 
     def look(self) -> Files:
         """The directory's files as they are, recorded first (a failure to record is said,
@@ -170,18 +176,12 @@ class ClaudeStore(NoPromotion):
     def topic_rules(self) -> TopicRules:
         return TopicRules(lambda note: None, token_set, promotion=False)
 
-    def shelf(self) -> Shelf:
-        return Shelf(self.read())
-
     def stamp(self) -> Hashable:
         with contextlib.suppress(OSError):
             names = sorted(p.name for p in self.home.glob("*.md"))
             return (FileStamp.of(self.home),
                     tuple(FileStamp.of(self.home / name) for name in names))
         return None
-
-    def first_notes(self, count: int) -> list[RawNote]:
-        return []
 
     def scope_files(self, nugget: str | None) -> list[Path]:
         """MEMORY.md, the always-loaded text."""
@@ -197,6 +197,14 @@ class ClaudeStore(NoPromotion):
         settled = self.runs.recover()
         self.look()
         return settled
+
+    def open(self, read: bool = True) -> Opened:
+        """Settle an interrupted run and record what is seen; with `read`, the directory read
+        once for the command (and its hygiene)."""
+        if read:
+            return Opened(self.startup_messages() + self.take_notices())
+        self.recover()
+        return Opened(self.take_notices())
 
     def startup_messages(self) -> list[str]:
         self.runs.recover()
@@ -257,10 +265,6 @@ class ClaudeStore(NoPromotion):
     @staticmethod
     def _nugget_of(name: str, data: bytes | None) -> str:
         return str(file_note(name, data or b"", "").get("nuggetName"))
-
-    def plan_operations(self, operations: list[Operation], result: ReflectionResult,
-                        graph: Graph | None = None) -> Plan:
-        raise refuse("a decision")
 
     def is_stale(self, plan: Plan) -> bool:
         return files_fingerprint(read_files(self.home)) != plan.base_fingerprint
@@ -402,10 +406,6 @@ class ClaudeStore(NoPromotion):
 
     def unhide_outlook(self, note_ids: Iterable[str], lift: bool = False) -> UnhideOutlook:
         return UnhideOutlook()  # a file put back is read by the agent as it is
-
-    def aftermath(self, headers: Sequence[JournalHeader] | None = None,
-                  ) -> dict[str, Aftermath]:
-        return {}  # what the agent changed since is the next plan
 
     def unhide(self, note_ids: Iterable[str], lift: bool = False) -> JournalEntry | None:
         """Put deleted topic files back byte for byte, with their index lines."""

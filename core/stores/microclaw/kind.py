@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from core.clock import Clock
+from core.contract.kind import StoreKind
+from core.contract.store import Store
 from core.data_dirs import demo_home
-from core.stores.base import Store, StoreKind
 from core.stores.microclaw.paths import resolve_data_dir, runtime_dir
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
+from core.contract.parts import UnhideOutlook
 from core.models import RawNote
-from core.stores.base import UnhideOutlook
 from core.stores.microclaw.config import BotConfig
 from core.stores.microclaw.rows import DEFAULT_CONFIDENCE, rfc3339, row_id
 from core.stores.microclaw.rules import Activity, plan_maintenance

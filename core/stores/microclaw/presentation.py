@@ -1,27 +1,15 @@
-"""How the front ends show a MicroClaw memory: its words, the columns of its rows (what the
-bot's rules go by instead of hits and tags), and a row on one line."""
+"""How the front ends show a MicroClaw memory: its profile (words, the columns of its rows: what
+the bot's rules go by instead of hits and tags, capabilities), and a row on one line."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from core.contract.capabilities import Capabilities
+from core.contract.profile import NoteColumn, Profile
 from core.models import RawNote
 from core.notes import fields
 from core.safeio.inert_text import one_line
-from core.stores.base import NoteColumn, StoreWords
-
-WORDS = StoreWords(
-    system="MicroClaw",
-    source_label="MicroClaw database",
-    pass_label="bot's maintenance (its reflector's rules)",
-    promotion_label="AGENTS.md",
-    promotion_rule="with confidence {threshold}% or more",
-    archive_effect="the bot leaves archived rows out of its prompt",
-    plan_scope="Every active memory under the bot's rules: {notes} inspected.",
-    archived_text="kept in the file",
-    group="scope",
-    groups="scopes",
-)
 
 
 def _bot_columns(row: RawNote) -> dict[str, Any]:
@@ -48,3 +36,20 @@ def note_summary(row: RawNote) -> str:
     return (f"{one_line(fields.text(row, 'type'))} "
             f"confidence={one_line(str(row.get('confidence')))} "
             f"source={one_line(fields.text(row, 'source'))}")
+
+
+PROFILE = Profile(
+    system="MicroClaw",
+    source_label="MicroClaw database",
+    pass_label="bot's maintenance (its reflector's rules)",
+    promotion_label="AGENTS.md",
+    promotion_rule="with confidence {threshold}% or more",
+    archive_effect="the bot leaves archived rows out of its prompt",
+    capabilities=Capabilities(rules=True),  # rows cannot be merged
+    columns=COLUMNS,
+    summary=note_summary,
+    plan_scope="Every active memory under the bot's rules: {notes} inspected.",
+    archived_text="its text, kept in the file",
+    group="scope",
+    groups="scopes",
+)

@@ -1,4 +1,4 @@
-"""MicroClaw's store: the `Store` interface (core/stores/base.py) over a MicroClaw data dir.
+"""MicroClaw's store: the store contract (core/contract/) over a MicroClaw data dir.
 
 Reading never writes the bot's database (see schema.py). The plan is the bot's own maintenance
 (rules.py); the journal lives under `<data dir>/runtime/nuggets-review/`, outside the database.
@@ -15,10 +15,23 @@ from typing import Any
 
 from core.browse.shelf import Shelf
 from core.clock import Clock, system_clock, to_iso
+from core.contract.parts import (
+    AftermathTeller,
+    ByHand,
+    Decider,
+    Promoter,
+    Restorer,
+    SideFiles,
+    UnhideOutlook,
+    VersionKeeper,
+)
+from core.contract.profile import Profile
+from core.contract.store import Chooser, Opened
 from core.errors import GraphError, MicroClawError, NuggetsError, reason_of
 from core.gc_pause import paused_gc
 from core.journal.aftermath import Aftermath
 from core.journal.entries import JournalHeader, read_headers
+from core.journal.store_journal import StoreJournal
 from core.models import (
     JournalEntry,
     JournalKind,
@@ -39,7 +52,6 @@ from core.review.decisions import read_settled, standing_apart
 from core.safeio.file_stamp import FileStamp
 from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
 from core.safeio.scope_folder import PromotionRefused, refusal
-from core.stores.base import Capability, Chooser, UnhideOutlook
 from core.stores.microclaw import presentation
 from core.stores.microclaw.budget import structured_budget
 from core.stores.microclaw.config import BotConfig, read_config
@@ -74,9 +86,14 @@ PROMOTE_AT_WITHOUT_RECALLS = 1.12
 
 
 class MicroClawStore:
-    words = presentation.WORDS
-    note_columns = presentation.COLUMNS
-    capabilities: frozenset[Capability] = frozenset({"rules"})  # rows cannot be merged
+    """The store contract (core/contract/store.py): it promotes (AGENTS.md), decides and tells
+    what the bot did since to our runs' rows; a row's changes touch no side file."""
+
+    profile: Profile = presentation.PROFILE
+    side_files: SideFiles | None = None
+    restorer: Restorer | None = None
+    versions: VersionKeeper | None = None
+    first_notes: Callable[[int], list[RawNote]] | None = None  # one read of the rows is quick
 
     def __init__(self, data_dir: Path, clock: Clock = system_clock,
                  busy_timeout: float = BUSY_TIMEOUT_S) -> None:
@@ -89,6 +106,11 @@ class MicroClawStore:
         self.allow_contact = False  # True: promote contact details ($NUGGETS_ALLOW_CONTACT too)
         self._opened: Graph | None = None
         self._run_rows: dict[str, Mapping[int, Row] | None] = {}  # committed runs never change
+        self.journal = StoreJournal(journal_home(data_dir), self)
+        self.by_hand: ByHand = self
+        self.promoter: Promoter | None = self
+        self.decider: Decider | None = self
+        self.aftermaths: AftermathTeller | None = self
 
     @property
     def graph_path(self) -> Path:
@@ -99,15 +121,6 @@ class MicroClawStore:
         return journal_home(self.home)
 
     # -- reading ------------------------------------------------------------------------------
-
-    def note_summary(self, note: RawNote) -> str:
-        return presentation.note_summary(note)
-
-    def side_file_lines(self, plan: Plan, note_ids: set[str]) -> list[str]:
-        return []  # a row's changes touch no file
-
-    def side_file_names(self, plan: Plan, note_ids: set[str]) -> list[str]:
-        return []
 
     def read(self) -> Graph:
         """Every row as a note, from one consistent read of the database."""
@@ -148,9 +161,6 @@ class MicroClawStore:
         """The database and its write-ahead log: the bot's commits land in the log first."""
         path = self.graph_path
         return FileStamp.of(path), FileStamp.of(path.with_name(path.name + "-wal"))
-
-    def first_notes(self, count: int) -> list[RawNote]:
-        return []  # one consistent read of the rows is quick enough to wait for
 
     def scope_files(self, nugget: str | None) -> list[Path]:
         """The AGENTS.md and USER.md files of the nugget's scope that exist (global ones
@@ -298,6 +308,14 @@ class MicroClawStore:
     def take_notices(self) -> list[str]:
         taken, self.notices = self.notices, []
         return taken
+
+    def open(self, read: bool = True) -> Opened:
+        """Settle leftovers; with `read`, the rows read once for the command (and the schema
+        they were read in)."""
+        if read:
+            return Opened(self.startup_messages() + self.take_notices())
+        self.recover()
+        return Opened(self.take_notices())
 
     def startup_messages(self) -> list[str]:
         """What a front end tells when it opens the data dir: settled writes, the schema read.

@@ -6,8 +6,9 @@ import os
 from pathlib import Path
 
 from core.clock import Clock
+from core.contract.kind import StoreKind
+from core.contract.store import Store
 from core.data_dirs import demo_home
-from core.stores.base import Store, StoreKind
 from core.stores.nuggets.graph_file import graph_path
 from core.stores.nuggets.home import HOME_ENV, demo_memory_md, home_choice, resolve_home
 

@@ -1,16 +1,29 @@
 """The Nuggets store: a home's graph.json (and its fact files, MEMORY.md) and everything a front
-end does to it: plan, apply, unhide, undo, promote. It implements `Store` (base.py).
+end does to it: plan, apply, unhide, undo, promote. It implements the store contract
+(core/contract/store.py).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator
 from pathlib import Path
 
 from core.browse.shelf import Shelf
 from core.clock import Clock, system_clock, to_iso
+from core.contract.parts import (
+    AftermathTeller,
+    ByHand,
+    Decider,
+    Promoter,
+    Restorer,
+    SideFiles,
+    UnhideOutlook,
+    VersionKeeper,
+)
+from core.contract.profile import Profile
+from core.contract.store import Chooser, Opened
 from core.errors import (
     GraphError,
     NuggetsError,
@@ -21,7 +34,6 @@ from core.errors import (
     reason_of,
 )
 from core.gc_pause import paused_gc
-from core.journal.aftermath import Aftermath
 from core.journal.entries import (
     JournalHeader,
     Pending,
@@ -45,6 +57,7 @@ from core.journal.guarded_write import (
 from core.journal.history import last_file_run, undo_blockers, undone_by
 from core.journal.journaled_write import FileRuns, land
 from core.journal.own_files import OwnFile, OwnFiles, own_file, plain_name
+from core.journal.store_journal import StoreJournal
 from core.models import (
     FactEdit,
     FileImage,
@@ -78,11 +91,11 @@ from core.promotion.memory_md import read_memory_md
 from core.promotion.secret_screen import contact_allowed
 from core.reflection.reflect import plan_pass
 from core.reflection.select_phase import resolve_limit
-from core.review.contradictions import TopicRules
+from core.review.contradictions import TopicRules, token_set
 from core.review.decisions import SETTLED_FILE, read_settled, standing_apart
+from core.review.topics import nuggets_topic
 from core.safeio.file_stamp import FileStamp
 from core.safeio.scope_folder import PromotionRefused, refusal
-from core.stores.base import Capability, Chooser, UnhideOutlook
 from core.stores.nuggets import presentation
 from core.stores.nuggets.fact_files import SUFFIXES as FACT_SUFFIXES
 from core.stores.nuggets.fact_files import (
@@ -147,9 +160,14 @@ class NuggetsFiles:
 
 
 class NuggetsStore:
-    words = presentation.WORDS
-    note_columns = presentation.COLUMNS
-    capabilities: frozenset[Capability] = frozenset({"merge", "rules"})
+    """The store contract (core/contract/store.py): it promotes and decides itself; its side
+    files are the agent's fact files; it keeps no versions and tells no aftermath."""
+
+    profile: Profile = presentation.PROFILE
+    side_files: SideFiles | None = presentation.FACT_FILES
+    restorer: Restorer | None = None
+    versions: VersionKeeper | None = None
+    aftermaths: AftermathTeller | None = None
 
     def __init__(
         self, home: Path, clock: Clock = system_clock, memory_md: Path | None = None
@@ -162,6 +180,10 @@ class NuggetsStore:
         self.promotion_runs: list[JournalEntry] = []  # the same, as a list (one MEMORY.md)
         self.allow_contact = False  # True: promote contact details ($NUGGETS_ALLOW_CONTACT too)
         self._opened: Graph | None = None  # read by startup_messages, for the command to take
+        self.journal = StoreJournal(home, self)
+        self.by_hand: ByHand = self
+        self.promoter: Promoter | None = self
+        self.decider: Decider | None = self
 
     @property
     def graph_path(self) -> Path:
@@ -171,17 +193,9 @@ class NuggetsStore:
     def journal_home(self) -> Path:
         return self.home
 
-    def note_summary(self, note: RawNote) -> str:
-        return presentation.note_summary(note)
-
-    def side_file_lines(self, plan: Plan, note_ids: set[str]) -> list[str]:
-        return presentation.side_file_lines(plan, note_ids)
-
-    def side_file_names(self, plan: Plan, note_ids: set[str]) -> list[str]:
-        return presentation.side_file_names(plan, note_ids)
-
     def topic_rules(self) -> TopicRules:
-        return TopicRules()  # subject and title, and the groups promotion would shadow
+        # subject and title, and the groups promotion would shadow
+        return TopicRules(nuggets_topic, token_set)
 
     @property
     def files(self) -> OwnFiles:
@@ -192,7 +206,9 @@ class NuggetsStore:
         """The graph file: the snapshot `startup_messages` just read (taken once, so a retry
         reads afresh), else read now. A command thus reads and checks the file once."""
         graph, self._opened = self._opened, None
-        return graph or read_graph(self.graph_path)
+        graph = graph or read_graph(self.graph_path)
+        graph.groups = nugget_file_names(self.home)
+        return graph
 
     def stamp(self) -> Hashable:
         return FileStamp.of(self.graph_path)
@@ -215,7 +231,7 @@ class NuggetsStore:
         return current_fingerprint(self.graph_path) != plan.base_fingerprint
 
     def shelf(self) -> Shelf:
-        return Shelf(self.read(), nugget_file_names(self.home))
+        return Shelf(self.read())
 
     def now(self) -> str:
         return to_iso(self.clock())
@@ -458,10 +474,6 @@ class NuggetsStore:
         """One applied run whole (its note images too), checked before it is trusted."""
         return read_entry(self.home, run_id, self.files)
 
-    def aftermath(self, headers: Sequence[JournalHeader] | None = None,
-                  ) -> dict[str, Aftermath]:
-        return {}  # what the agent changed since shows when a run is undone (undo_blockers)
-
     def log(self) -> list[JournalHeader]:
         """The applied runs, newest first (headers only); an entry that cannot be read is
         skipped and named in the notices."""
@@ -659,6 +671,14 @@ class NuggetsStore:
         """Messages from settling interrupted writes since the last call (for front ends)."""
         taken, self.notices = self.notices, []
         return taken
+
+    def open(self, read: bool = True) -> Opened:
+        """Settle leftovers; with `read`, the graph file read once for the command (and what
+        that read tolerated)."""
+        if read:
+            return Opened(self.startup_messages() + self.take_notices())
+        self.recover()
+        return Opened(self.take_notices())
 
     def startup_messages(self) -> list[str]:
         """What a front end should tell when it opens the memory: interrupted writes settled,

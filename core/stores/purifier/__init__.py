@@ -1,3 +1,3 @@
 """OpenClaw memory-purifier workspaces (docs/PURIFIER.md): the purifier's claims and candidates
 read as notes, its runs and its silent failures; never written. Imports the engine and
-core/stores/base.py only."""
+the store contract (core/contract/) only."""

@@ -10,12 +10,12 @@ from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 
 from core.clock import Clock, to_iso
+from core.contract.store import Chooser
 from core.errors import NuggetsError, StalePlanError
 from core.journal.guarded_write import directory_lock, settle
 from core.models import JournalEntry, NoteDiff, Operation, Plan, RawNote, ReflectionResult
 from core.notes.snapshot import EMPTY_FINGERPRINT, Graph, current_fingerprint
 from core.progress import Progress
-from core.stores.base import Chooser
 from core.stores.purifier import preview, restore, runner
 from core.stores.purifier.journal import ReviewJournal
 

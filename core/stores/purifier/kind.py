@@ -7,8 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from core.clock import Clock
+from core.contract.kind import KindOption, StoreKind
+from core.contract.store import Store
 from core.data_dirs import demo_home
-from core.stores.base import KindOption, Store, StoreKind
 from core.stores.purifier.paths import resolve_workspace
 
 

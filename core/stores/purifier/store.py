@@ -1,4 +1,4 @@
-"""memory-purifier's store: the `Store` interface (core/stores/base.py) over an OpenClaw
+"""memory-purifier's store: the store contract (core/contract/) over an OpenClaw
 workspace (docs/PURIFIER.md). Reading takes no lock and writes nothing in the workspace; every
 write to its notes refuses in one line (ReadOnlyError) before touching anything. The plan
 previews the purifier's own next run and applying it runs the purifier itself
@@ -9,31 +9,37 @@ the workspace (journal.py)."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Collection, Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable
 from pathlib import Path
 
 from core.browse.shelf import Shelf
 from core.clock import Clock, system_clock
+from core.contract.parts import (
+    AftermathTeller,
+    ByHand,
+    Decider,
+    Promoter,
+    Restorer,
+    SideFiles,
+    UnhideOutlook,
+    VersionKeeper,
+)
+from core.contract.profile import Profile
+from core.contract.store import Opened
 from core.errors import NuggetsError
 from core.gc_pause import paused_gc
-from core.journal.aftermath import Aftermath
 from core.journal.entries import JournalHeader
+from core.journal.store_journal import StoreJournal
 from core.models import (
     JournalEntry,
     JournalKind,
-    Operation,
-    Plan,
-    PromotionPlan,
     RawNote,
-    ReflectionResult,
 )
 from core.notes.snapshot import Graph, fingerprint
 from core.review.contradictions import TopicRules
 from core.review.decisions import SETTLED_FILE
 from core.review.marks import MARKS_FILE, marked, read_marks_and_texts
 from core.safeio.file_stamp import FileStamp
-from core.stores.base import Capability, UnhideOutlook
-from core.stores.no_promotion import NoPromotion
 from core.stores.purifier import paths, presentation, restore
 from core.stores.purifier.acting import PurifierActing
 from core.stores.purifier.artifacts import Artifacts, first_rows, read_artifacts
@@ -54,29 +60,34 @@ class ReadOnlyError(NuggetsError):
 
 
 def refuse(what: str) -> ReadOnlyError:
-    return ReadOnlyError(f"{what}: a memory-purifier workspace is read-only here (its files "
-                         "are never written; act through the purifier itself)")
+    return ReadOnlyError(f"{what}: {presentation.READ_ONLY}")
 
 
-class PurifierStore(PurifierActing, NoPromotion):
-    words = presentation.WORDS
-    note_columns = presentation.COLUMNS
-    capabilities: frozenset[Capability] = frozenset({"restore", "marks"})
+class PurifierStore(PurifierActing):
+    """The store contract (core/contract/store.py): it restores rejected and deferred
+    candidates; it promotes nothing and takes no decision of ours (the purifier decides)."""
 
-    def refused(self, what: str) -> NuggetsError:
-        return refuse(what)
+    profile: Profile = presentation.PROFILE
+    restore_prompt = presentation.RESTORE_PROMPT
+    promoter: Promoter | None = None
+    decider: Decider | None = None
+    versions: VersionKeeper | None = None
+    aftermaths: AftermathTeller | None = None  # the purifier's runs are its own
 
     def __init__(self, workspace: Path, clock: Clock = system_clock) -> None:
         self.home = workspace
         self.clock = clock
         self.notices: list[str] = []
-        self.promotion_run: JournalEntry | None = None
-        self.promotion_runs: list[JournalEntry] = []
-        self.allow_contact = False
         self._opened: Graph | None = None
         self._read: tuple[Hashable, Artifacts] | None = None  # the last read, by its stamp
         self.review = ReviewJournal(review_home(workspace), clock, [],
                                     restore.SourceFiles(workspace))
+        self.journal = StoreJournal(self.review.home, self)
+        self.by_hand: ByHand = self
+        self.restorer: Restorer | None = self
+        # the views the previewed run would rewrite (acting.py): no words of their own
+        self.side_files: SideFiles | None = SideFiles("", "", "", self.side_file_lines,
+                                                      self.side_file_names)
 
     @property
     def graph_path(self) -> Path:
@@ -88,9 +99,6 @@ class PurifierStore(PurifierActing, NoPromotion):
         return self.review.home
 
     # -- reading ------------------------------------------------------------------------------
-
-    def note_summary(self, note: RawNote) -> str:
-        return presentation.note_summary(note)
 
     def artifacts(self) -> Artifacts:
         """The workspace's files, read again only when one of them changed since (opening
@@ -167,21 +175,21 @@ class PurifierStore(PurifierActing, NoPromotion):
         self.notices += self.health()
         return settled
 
+    def open(self, read: bool = True) -> Opened:
+        """Settle our journal; the purifier's health; with `read`, the workspace read once for
+        the command (and what that read skipped)."""
+        if read:
+            return Opened(self.startup_messages() + self.take_notices())
+        self.recover()
+        return Opened(self.take_notices())
+
     def startup_messages(self) -> list[str]:
         self.recover()
         with contextlib.suppress(NuggetsError, OSError):
             self._opened = self.read()
         return self.take_notices()
 
-    def plan_operations(self, operations: list[Operation], result: ReflectionResult,
-                        graph: Graph | None = None) -> Plan:
-        raise refuse("a decision")
-
     # -- the journal: our marks' runs, then the purifier's; writes to its notes refused --------
-
-    def aftermath(self, headers: Sequence[JournalHeader] | None = None,
-                  ) -> dict[str, Aftermath]:
-        return {}  # the purifier's runs are its own: nothing of ours to tell about
 
     def log(self) -> list[JournalHeader]:
         """Our own runs (marks, both stand: undoable), newest first, then the purifier's runs
@@ -226,10 +234,3 @@ class PurifierStore(PurifierActing, NoPromotion):
                    summary: str) -> JournalEntry:
         """A small file of ours beside our journal, outside the workspace (journal.py)."""
         return self.review.write_file(path, before, after, kind, summary)
-
-    # -- promotion: nothing (core/stores/no_promotion.py) -----------------------------------
-
-    def promote_now(self, memory_md: Path | None = None, threshold: int = 0,
-                    allow: Collection[str] = (),
-                    drop: Collection[str] = ()) -> tuple[PromotionPlan, int]:
-        raise refuse("promote")

@@ -1,5 +1,5 @@
-"""The seeds' entry points, kept for the callers that run the pass or promotion on a Nuggets home
-in one call: `reflect_and_clean_memory` plans, applies and journals; `promote_facts` promotes."""
+"""The seeds' entry points, as the Nuggets agent's own code names them: the reflection pass run
+and applied on a shelf's home, and promotion to MEMORY.md (docs/PASS.md, docs/PROMOTION.md)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,6 @@ def reflect_and_clean_memory(
 
 
 def promote_facts(shelf: Shelf, memory_md: Path | None = None, threshold: int = 3) -> int:
-    """Write durable notes to MEMORY.md; returns entries added."""
+    """Write durable notes to MEMORY.md; returns the entries added."""
     memory = NuggetsStore(_home_of(shelf), memory_md=memory_md)
     return memory.promote(memory.plan_promotion(threshold=threshold))

@@ -1,0 +1,187 @@
+"""The parts a store offers besides reading and planning. `Journal` and `ByHand` every store
+has; the others are optional: a store that has none of a part says `None`, and the front ends
+test for it (`if store.restorer is not None`) instead of asking which system it is."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from core.journal.aftermath import Aftermath
+from core.journal.entries import JournalHeader
+from core.models import (
+    JournalEntry,
+    JournalKind,
+    Operation,
+    Plan,
+    PromotionPlan,
+    RawNote,
+    ReflectionResult,
+)
+from core.notes.snapshot import Graph
+
+
+class Journal(Protocol):
+    """Our runs on a memory, each journaled before it lands, and how to take one back."""
+
+    @property
+    def home(self) -> Path:
+        """The directory of our own small files beside the journal (the review's decisions,
+        its rules, the contradictions let stand, the marks)."""
+
+    @property
+    def folder(self) -> Path:
+        """The directory that holds the runs (shown to the operator)."""
+
+    def log(self) -> list[JournalHeader]:
+        """The runs, newest first (headers only); one that cannot be read is skipped and named
+        in the store's notices."""
+
+    def run(self, run_id: str) -> JournalEntry:
+        """One run whole, checked before it is trusted."""
+
+    def undo(self, run_id: str) -> JournalEntry:
+        """Put a run's notes (or file) back if none changed since; the undo's own run."""
+
+    def blockers(self, run_id: str, graph: Graph | None = None,
+                 ) -> tuple[JournalEntry, list[str]]:
+        """The run, and what changed since that keeps undo from taking it back; writes
+        nothing. An error when the run is unknown or already undone."""
+
+    def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
+                   summary: str) -> JournalEntry:
+        """Replace a small file of ours beside the journal (read as `before`; None: absent),
+        journaled as a run of `kind` that undo takes back. A store that writes nothing refuses
+        before anything exists."""
+
+    def lock(self) -> AbstractContextManager[None]:
+        """Hold the store's lock across several steps (the daily pass); writes inside still
+        lock."""
+
+
+@dataclass(frozen=True)
+class UnhideOutlook:
+    """What bringing notes back leads to, as the store tells before it writes."""
+
+    warnings: tuple[str, ...] = ()  # what will become of them after, one line each
+    # what the same run can also write so the agent uses them, as a choice's label ("": none)
+    lift: str = ""
+
+
+class ByHand(Protocol):
+    """What the operator does to notes by hand, each a journaled run."""
+
+    def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:
+        """Archive notes (None: all already archived); a store without
+        `Capabilities.manual_archive` refuses in one line."""
+
+    def unhide(self, note_ids: Iterable[str], lift: bool = False) -> JournalEntry | None:
+        """Bring archived notes back; `lift`: also what `unhide_outlook` offers, same run."""
+
+    def unhide_outlook(self, note_ids: Iterable[str], lift: bool = False) -> UnhideOutlook:
+        """What unhiding these notes (with the lift or not) leads to; writes nothing."""
+
+
+class Decider(Protocol):
+    """Optional: operations decided elsewhere (a contradiction's decision, acting on verdicts)
+    become a plan of this system's writes."""
+
+    def plan_operations(self, operations: list[Operation], result: ReflectionResult,
+                        graph: Graph | None = None) -> Plan:
+        """The operations replayed as apply will, journaled as kind "decide". Writes
+        nothing."""
+
+
+class Promoter(Protocol):
+    """Optional: promotion of durable notes to a file the agent always loads."""
+
+    promotion_run: JournalEntry | None  # the last promotion's journal entry
+    promotion_runs: list[JournalEntry]  # every file the last promote_now wrote, one run each
+    allow_contact: bool  # promote e-mail addresses and phone numbers (else from the environment)
+
+    def promotion_target(self, memory_md: Path | None = None) -> Path: ...
+
+    def plan_promotion(self, memory_md: Path | None = None, threshold: int = ...,
+                       allow: Collection[str] = (), graph: Graph | None = None,
+                       drop: Collection[str] = ()) -> PromotionPlan: ...
+
+    def plan_promotions(self, threshold: int = ..., allow: Collection[str] = (),
+                        graph: Graph | None = None,
+                        drop: Collection[str] = ()) -> list[PromotionPlan]:
+        """Every file promotion would edit, one plan each (Nuggets: MEMORY.md alone)."""
+
+    def promotion_file_for(self, nugget: str | None) -> Path | None:
+        """The file a promotion of this nugget's notes writes (None: the store's default);
+        a `NuggetsError` of one line when no file can take them."""
+
+    def promotion_losses(self) -> list[str]:
+        """What the promotion files lost since our newest run on each (another program, the
+        agent's own promotion, rewrote them), one line a file; none when nothing was lost."""
+
+    def promote(self, plan: PromotionPlan) -> int: ...
+
+    def promote_now(self, memory_md: Path | None = None, threshold: int = ...,
+                    allow: Collection[str] = (),
+                    drop: Collection[str] = ()) -> tuple[PromotionPlan, int]: ...
+
+
+class Restorer(Protocol):
+    """Optional: notes the system set aside itself (a rejected candidate), not archived, go back
+    as text into a file the operator picks, journaled like MEMORY.md so undo takes it back."""
+
+    restore_prompt: str  # what the console asks for: the file to restore into
+
+    def restorable(self, note: RawNote) -> bool: ...
+
+    def restore_diff(self, note_ids: Iterable[str], into: Path) -> list[str]:
+        """The unified diff restoring them would make; writes nothing."""
+
+    def restore(self, note_ids: Iterable[str], into: Path) -> JournalEntry: ...
+
+
+@dataclass(frozen=True)
+class KeptVersion:
+    """One version of a note that a store keeps between reviews."""
+
+    note_id: str
+    at: str  # when it was first seen
+    size: int | None  # in bytes; None when the kept copy is missing or damaged
+    digest: str  # sha256 of its bytes
+
+
+class VersionKeeper(Protocol):
+    """Optional: the versions of each note a store keeps between reviews."""
+
+    def kept_versions(self) -> list[KeptVersion]:
+        """Every version kept, grouped by note, oldest first within a note; writes nothing."""
+
+    def version_text(self, version: KeptVersion) -> str | None:
+        """A kept version's text (None: its copy is missing or damaged); writes nothing."""
+
+
+PlanFiles = Callable[[Plan, set[str]], list[str]]
+
+
+@dataclass(frozen=True)
+class SideFiles:
+    """Optional: the files a plan edits in step with the notes (Nuggets: the agent's fact
+    files), for the review pane and the apply confirmation."""
+
+    title: str  # the review pane's heading ("Fact file")
+    why: str  # why they are edited with the notes
+    sentence: str  # the apply confirmation's sentence about them, "{names}" filled in
+    lines: PlanFiles  # what applying the plan does to them for these notes, one line each
+    names: PlanFiles  # the names of those the plan edits for these notes
+
+
+class AftermathTeller(Protocol):
+    """Optional: what the memory's own program did since to the notes of our runs."""
+
+    def aftermath(self, headers: Sequence[JournalHeader] | None = None,
+                  ) -> dict[str, Aftermath]:
+        """By run id, for these runs (headers newest first, as `Journal.log` gives them; None:
+        the whole journal, read without notices); runs it left alone are absent. Reads the
+        notes once: call it once per showing."""
