@@ -72,7 +72,7 @@ def test_reflect_names_the_rule_on_each_decision_and_apply_honours_it(tmp_path: 
 def _last_run(home: Path) -> JournalEntry:
     """The newest run of the pass (daily writes a promotion after it)."""
     store = open_store(home, "nuggets", fixed_clock(NOW))
-    return store.run(next(h.run_id for h in store.log() if h.kind == "reflect"))
+    return store.journal.run(next(h.run_id for h in store.journal.log() if h.kind == "reflect"))
 
 
 def test_a_change_the_operator_rejected_stays_rejected_in_reflect_apply(tmp_path: Path) -> None:
@@ -80,11 +80,11 @@ def test_a_change_the_operator_rejected_stays_rejected_in_reflect_apply(tmp_path
     store = open_store(home, "nuggets", fixed_clock(NOW))
     plan = store.plan()
     retag = next(op for op in plan.operations if isinstance(op, RetagOp))
-    write_state(store.journal_home, ReviewState({change_key(retag): False}))
+    write_state(store.journal.home, ReviewState({change_key(retag): False}))
     assert nuggets(home, "reflect", "--apply").exit_code == 0
     applied = [change_key(op) for op in _last_run(home).operations]
     assert change_key(retag) not in applied and applied
-    write_state(store.journal_home, ReviewState({change_key(op): False
+    write_state(store.journal.home, ReviewState({change_key(op): False
                                                  for op in store.plan().operations[:1]}))
     assert "(rejected by you)" in nuggets(home, "reflect").stdout
 
@@ -101,7 +101,7 @@ def test_daily_hold_applies_only_what_rules_keep_and_leaves_the_rest_waiting(
     result = nuggets(home, "daily", "--hold")
     assert result.exit_code == 0, result.output
     assert f"{others:,} changes waiting for review since 2026-11-23T10:00:00" in result.stderr
-    waiting = read_state(store.journal_home)
+    waiting = read_state(store.journal.home)
     assert waiting.waiting_count() == others
     after = open_store(home, "nuggets", fixed_clock(NOW)).plan()
     assert not any(isinstance(op, RetagOp) and op.note_id in tagged for op in after.operations)

@@ -201,7 +201,7 @@ async def test_a_microclaw_memory_queues_its_topic_conflicts_and_both_stand(tmp_
         await pilot.press("b", "y")
         await settle(pilot, app)
         assert len(queue.found.groups) == count - 1
-    assert settled_path(store.journal_home).is_file()
+    assert settled_path(store.journal.home).is_file()
     assert not list(data_dir.glob("conflicts-settled.json"))
 
 

@@ -13,7 +13,7 @@ from tests.support.console_support import NOW, demo_home, make_app
 
 def test_a_pass_stops_when_asked_and_runs_whole_when_not(tmp_path: Path) -> None:
     memory = make_app(demo_home(tmp_path)).memory
-    notes = memory.shelf().graph.notes
+    notes = memory.read().notes
     asked = []
 
     def stop_at_third() -> bool:

@@ -117,12 +117,13 @@ def test_saving_a_rule_is_a_run_that_undo_takes_back(tmp_path: Path, data_dir: P
     assert store.profile.capabilities.rules
     first = add_rule(store, parse_rule("no tags", "reject", kind="tag"))
     second = add_rule(store, parse_rule("links wait", "review", kind="link"))
-    assert [r.name for r in read_rules(store.journal_home)[0]] == ["no tags", "links wait"]
+    assert [r.name for r in read_rules(store.journal.home)[0]] == ["no tags", "links wait"]
     removed = remove_rule(store, "no tags")
-    assert [r.name for r in read_rules(store.journal_home)[0]] == ["links wait"]
-    assert [h.run_id for h in store.log()][:3] == [removed.run_id, second.run_id, first.run_id]
-    store.undo(removed.run_id)
-    assert [r.name for r in read_rules(store.journal_home)[0]] == ["no tags", "links wait"]
+    assert [r.name for r in read_rules(store.journal.home)[0]] == ["links wait"]
+    newest = [h.run_id for h in store.journal.log()][:3]
+    assert newest == [removed.run_id, second.run_id, first.run_id]
+    store.journal.undo(removed.run_id)
+    assert [r.name for r in read_rules(store.journal.home)[0]] == ["no tags", "links wait"]
     with pytest.raises(ArgumentError, match="no rule named"):
         remove_rule(store, "nope")
 

@@ -74,4 +74,4 @@ def slow_shelf(app: NuggetsApp, gate: threading.Event) -> None:
         gate.wait(10)
         return whole()
 
-    memory.read = read  # type: ignore[method-assign]
+    memory.read = read
