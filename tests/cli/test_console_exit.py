@@ -16,7 +16,7 @@ SHELF_RAISES = """
 from core.stores.nuggets.store import NuggetsStore
 def broken(self, *args, **kwargs):
     raise RuntimeError("the store broke while reading")
-NuggetsStore.shelf = broken
+NuggetsStore.read = broken
 """
 
 
