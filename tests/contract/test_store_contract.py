@@ -97,6 +97,7 @@ def test_archive_and_unhide_by_hand_are_taken_back(opened: Opened) -> None:
     assert opened.reopen().read().fingerprint == before.fingerprint
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_a_kill_at_every_step_of_an_apply_is_settled(opened: Opened, tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
