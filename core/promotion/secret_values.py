@@ -142,8 +142,9 @@ _SYMBOLS = frozenset(string.punctuation) - frozenset("-_.")  # ASCII: what a pas
 MIN_SECRET_CHARS = 4  # a shorter value after a secret-named key is not worth holding back
 MIN_WORDED_CHARS = 6  # nor a shorter one met in words
 # A hyphenated adjective: `sha256-hashed`, `base64-encoded`, `JWT-based`, `1Password-managed`.
-_ADJECTIVE = re.compile(r"[\w-]*-(?:[a-z]+ed|based|only|like|style|safe|bound|wide)",
-                        re.IGNORECASE)
+_HYPHENATED = re.compile(r"[\w-]+")
+_ADJECTIVE_END = re.compile(r"-(?:[a-z]+ed|based|only|like|style|safe|bound|wide)\Z",
+                            re.IGNORECASE)
 
 
 def placeholder(value: str) -> bool:
@@ -166,7 +167,8 @@ def reads_as_secret(value: str, password: bool) -> bool:
     secret rather than a word: 6 characters or more, no placeholder, and letters mixed with
     digits, or a symbol in it, or (for a password) a number; hyphenated adjectives aside."""
     value = value.strip().rstrip(".,;:!?)")
-    if len(value) < MIN_WORDED_CHARS or placeholder(value) or _ADJECTIVE.fullmatch(value):
+    if len(value) < MIN_WORDED_CHARS or placeholder(value) or (
+            _HYPHENATED.fullmatch(value) and _ADJECTIVE_END.search(value)):
         return False
     if value.isdigit():
         return password

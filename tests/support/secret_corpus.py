@@ -60,6 +60,7 @@ def _jwt() -> str:
 
 _GITHUB = f"ghp_{_random(36)}"
 _SPLIT_GITHUB = _spaced(_GITHUB[4:])
+_ENCODED_ASSIGNMENT = "base64 of a password or key in an assignment"
 
 # (content, the kind of secret the reason names), by family
 FAMILIES: dict[str, list[tuple[str, str]]] = {
@@ -136,9 +137,9 @@ FAMILIES: dict[str, list[tuple[str, str]]] = {
         (f"sk-proj-{_spaced(_random(48), 8)}", "OpenAI API key"),
         (f"stripe: sk_live_{_spaced(_random(24), 6)}", "Stripe secret key"),
         (f"hf_{_spaced(_random(34), 5)}", "Hugging Face token"),
-        (f"saved as {_b64('password=hunter22')} in the job", "base64 of a password or key in an assignment"),
-        (f"env blob {_b64('PGPASSWORD=Xk9mPq2vL7')}", "base64 of a password or key in an assignment"),
-        ("config: " + _b64('{"password": "Tr0ub4dor&3"}'), "base64 of a password or key in an assignment"),
+        (f"saved as {_b64('password=hunter22')} in the job", _ENCODED_ASSIGNMENT),
+        (f"env blob {_b64('PGPASSWORD=Xk9mPq2vL7')}", _ENCODED_ASSIGNMENT),
+        ("config: " + _b64('{"password": "Tr0ub4dor&3"}'), _ENCODED_ASSIGNMENT),
         (f"token (base64): {_b64(_GITHUB)}", "base64 of a GitHub token"),
         (f"Authorization: Basic {_b64('admin:hunter22')}", "basic-auth credentials"),
     ],
