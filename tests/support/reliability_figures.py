@@ -92,6 +92,8 @@ ORDER = [
     ("look-alike secret notes passed", "ordinary notes that look like secrets, passed"),
     ("random tokens tried (caught)", "random tokens of 32-64 characters caught (of 1,000)"),
     ("hashes and UUIDs tried (passed)", "hex hashes and UUIDs passed"),
+    ("texts of 2 MB screened and masked",
+     "texts of 2 MB built to make a secret pattern backtrack, screened and masked"),
     ("links in place of a promotion target, refused",
      "links planted as MEMORY.md, AGENTS.md or a chat's folder, refused"),
 ]
