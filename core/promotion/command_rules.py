@@ -59,7 +59,7 @@ _WORD = re.compile(r"[\w-]+")
 _REACH = 160  # how far before a path an upload flag or a `<` is looked for
 _FED = re.compile(rf"<(?<!<<)\s*{_LEAD}\Z", _FLAGS)
 _UPLOADED = re.compile(
-    r"(?:(?<![\w@])@|--upload-file[=\s]+|\s-t\s+|--post-file[=\s]*|--body-file[=\s]*|"
+    r"(?:(?<![\w@])@|--upload-file[=\s]+|\s-t\s+|--post-file[=\s]*|--body-file[=\s]*|-infile[=\s:]+|"
     rf"--data(?:-binary|-raw|-urlencode)?[=\s]+@?|--form[=\s]+\S{{0,40}}?@)\s*{_LEAD}\Z", _FLAGS)
 _PIPED = re.compile(r"\|(?!\|)|(?<![-=<>&0-9])>")  # not `||`, `2>`, `->`
 _MORE_ARGUMENTS = re.compile(r"""[\w.*/~-]*["']?[ \t]+["']?[^\s;&|#)]""")
@@ -98,9 +98,14 @@ _WRITTEN = re.compile(
 _EDITED = re.compile(r"\bsed\s+(?:-[a-z]+\s+)*-i|\b(?:add-content|set-content|out-file)\b", _FLAGS)
 _PATH_REST = re.compile(r"\A[\w.*/~${}-]*")  # the rest of a path's name
 _LINKED = re.compile(r"\b(?:cp|mv|install|ln|ditto|rsync|scp)\b", _FLAGS)
+_SUBCOMMANDS = frozenset({"copy", "copyto", "sync", "move", "moveto"})  # `rclone copy SRC DST`
 _FROM_TEMP = re.compile(r"(?:/tmp|/var/tmp|/dev/shm)/", _FLAGS)
-_CRONTAB = re.compile(r"\|\s*(?:sudo\s+)?crontab\b|\bcrontab\s+(?:-u\s+\S+\s+)?-(?=\s|$|[\"'`)])",
-                      _FLAGS)
+# A crontab installed from a pipe, hooks taken from a temporary folder, a Windows task or Run key.
+_SCHEDULED = re.compile(
+    r"\|\s*(?:sudo\s+)?crontab\b|\bcrontab\s+(?:-u\s+\S+\s+)?-(?=\s|$|[\"'`)])"
+    r"|\bcore\.hookspath[=\s]+[\"']?(?:/tmp|/var/tmp|/dev/shm)/|\bschtasks(?:\.exe)?\s+/create\b"
+    r"|\breg(?:\.exe)?\s+add\s+[\"']?hk\w*/software/microsoft/windows/currentversion/run", _FLAGS)
+_SCHEDULED_WORDS = ("crontab", "hookspath", "schtasks", "currentversion")
 
 _SHELLS = r"(?:ba|z|da|k|c|fi|tc)?sh"
 _INTERPRETERS = r"(?:python[0-9.]*|perl|ruby|node|php|iex|pwsh|powershell|lua|tclsh|osascript)"
@@ -155,7 +160,7 @@ def _copied(head: str, tail: str) -> bool:
     if tokens and not after[-1:].isspace():
         tokens.pop()  # the start of the path itself (`~/`)
     values = {i + 1 for i, token in enumerate(tokens) if _VALUE_FLAG.fullmatch(token)}
-    return all(t.startswith("-") or i in values for i, t in enumerate(tokens))
+    return all(t.startswith("-") or i in values or t in _SUBCOMMANDS for i, t in enumerate(tokens))
 
 
 def credential_reason(text: str) -> str | None:
@@ -180,7 +185,7 @@ def _persists(head: str, tail: str, grants: bool) -> bool:
 
 
 def persistence_reason(text: str) -> str | None:
-    if "crontab" in text and _CRONTAB.search(text):
+    if any(word in text for word in _SCHEDULED_WORDS) and _SCHEDULED.search(text):
         return PERSISTS
     if not any(word in text for word in _TARGET_WORDS):
         return None
@@ -199,5 +204,6 @@ def download_reason(text: str) -> str | None:
 
 def command_reason(text: str) -> str | None:
     """Why the skeleton `text` holds a command that sends a credential away, plants itself, or
-    downloads and runs code; None when it holds none."""
+    downloads and runs code; None when it holds none. Windows paths are read with slashes."""
+    text = text.replace("\\", "/")
     return download_reason(text) or credential_reason(text) or persistence_reason(text)

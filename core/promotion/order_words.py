@@ -38,14 +38,17 @@ ENGLISH = Language(
                "other|whole|entire|complete|full|one|ones|set of|list of|kind of|kinds of",
     agent_before="all|any|every|whatever",
     own_before="previous|prior|earlier|preceding|above|aforementioned|foregoing|former|"
-               "original|initial|your|yours|system|developer|operator|safety|built-in|hidden",
+               "original|initial|your|yours|ur|yr|system|developer|operator|safety|built-in|"
+               "hidden",
     own_after="above|so far|until now|up to now|to date|you were given|you've been given|"
               "you have been given|you received|you have received|you got|you have|you follow|"
               "you were told|you've been told|you have been told|given to you|given earlier|"
               "given before|given previously|i gave you|in your system prompt|"
               "from your system prompt|from the system|from your developers|from the developer|"
               "from the operator|from openai|from anthropic|you were trained on|"
-              "you are following",
+              "you are following|that came before|that came earlier|before this|"
+              "before this note|preceding this|stated above|given above|listed above|"
+              "written above|mentioned above|from before",
     void="void|null|invalid|invalidated|nullified|cancelled|canceled|revoked|rescinded|lifted|"
          "suspended|superseded|overridden|overruled|withdrawn|moot|ignored|disregarded|"
          "forgotten|set aside|discarded|no longer apply|no longer applies|no longer hold|"
@@ -78,7 +81,8 @@ ENGLISH = Language(
               "you are|you're",
     fillers="please|kindly|just|simply|now|then|also|completely|entirely|totally|fully|"
             "immediately|absolutely|really|about|right|and|so|ok|okay|again|quietly|silently|"
-            "instead|therefore|hereby|remember|everything|that",
+            "instead|therefore|hereby|remember|everything|that|i want|i need|i would like|"
+            "i'd like",
     third="the assistant|the agent|the ai|the model|the bot|the llm|the chatbot|"
           "this assistant|this agent|this ai|this model|this bot|claude|chatgpt|gpt|copilot|"
           "gemini|your responses|your replies|your answers|your output|your outputs|"
@@ -106,7 +110,8 @@ ENGLISH = Language(
           "your name is now|your identity is now|your persona is now|"
           "assume the persona of|you roleplay as|you role-play as|"
           "act as an unrestricted|act as an unfiltered|act as an uncensored|act as a jailbroken|"
-          "act as an evil|act as dan",
+          "act as an evil|act as dan|i want you to act as|i want you to pretend|"
+          "i want you to behave as|i want you to roleplay",
 )
 
 FRENCH = Language(
