@@ -25,6 +25,7 @@ path used where a tool needs it (`ssh -i ~/.ssh/id_ed25519`, `chmod 600 ~/.ssh/i
 from __future__ import annotations
 
 import re
+from functools import cache
 
 _FLAGS = re.IGNORECASE | re.MULTILINE
 _SSH_KEYS = r"id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?(?![\w.-]*\.pub\b)"
@@ -125,6 +126,16 @@ DOWNLOADS_AND_RUNS = "pipes a download into a shell"
 _SEGMENT = 200  # how far a command reaches either side of the path it names
 
 
+@cache
+def _any_of(words: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(re.escape(w) for w in words))
+
+
+def _holds(words: tuple[str, ...], text: str) -> bool:
+    """Whether the text holds one of the words: one pass, not one per word."""
+    return _any_of(words).search(text) is not None
+
+
 def _command_around(text: str, start: int, end: int, breaks: str) -> tuple[str, str]:
     """The command's text before and after text[start:end], up to a break or _SEGMENT."""
     head = text[max(0, start - _SEGMENT):start]
@@ -164,11 +175,11 @@ def _copied(head: str, tail: str) -> bool:
 
 
 def credential_reason(text: str) -> str | None:
-    if any(word in text for word in _CREDENTIAL_WORDS):
+    if _holds(_CREDENTIAL_WORDS, text):
         for found in _CREDENTIAL.finditer(text):
             if _sends(*_command_around(text, found.start(), found.end(), "\n;&|")):
                 return SENDS_A_CREDENTIAL
-    if any(word in text for word in _SECRET_TOOL_WORDS) and _SECRET_TOOLS.search(text):
+    if _holds(_SECRET_TOOL_WORDS, text) and _SECRET_TOOLS.search(text):
         return SENDS_A_CREDENTIAL
     return None
 
@@ -185,9 +196,9 @@ def _persists(head: str, tail: str, grants: bool) -> bool:
 
 
 def persistence_reason(text: str) -> str | None:
-    if any(word in text for word in _SCHEDULED_WORDS) and _SCHEDULED.search(text):
+    if _holds(_SCHEDULED_WORDS, text) and _SCHEDULED.search(text):
         return PERSISTS
-    if not any(word in text for word in _TARGET_WORDS):
+    if not _holds(_TARGET_WORDS, text):
         return None
     for found in _TARGET.finditer(text):
         head, tail = _command_around(text, found.start(), found.end(), "\n;&|")
@@ -197,7 +208,7 @@ def persistence_reason(text: str) -> str | None:
 
 
 def download_reason(text: str) -> str | None:
-    if any(word in text for word in _DOWNLOAD_WORDS) and _DOWNLOAD_AND_RUN.search(text):
+    if _holds(_DOWNLOAD_WORDS, text) and _DOWNLOAD_AND_RUN.search(text):
         return DOWNLOADS_AND_RUNS
     return None
 

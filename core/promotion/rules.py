@@ -3,7 +3,7 @@ that say when a rule is worth matching at all.
 
 Pure. A rule is a pattern (or anything that searches as one), its reason and its gate. Most
 notes hold none of a rule's phrases whole, so `Rules` answers every word gate at once from one
-index of the phrases' first words, and a pattern runs only on a text its gate lets through.
+index of the phrases' words, and a pattern runs only on a text its gate lets through.
 """
 
 from __future__ import annotations
@@ -32,12 +32,13 @@ class Substrings:
     scripts written without spaces (CJK) are looked for only in a text that is not ASCII."""
 
     def __init__(self, pieces: Iterable[str], not_ascii: bool = False) -> None:
-        self.pieces, self.not_ascii = tuple(pieces), not_ascii
+        self.any_piece = re.compile("|".join(re.escape(p) for p in sorted(set(pieces))))
+        self.not_ascii = not_ascii
 
     def open(self, text: str) -> bool:
         if self.not_ascii and text.isascii():
             return False
-        return any(piece in text for piece in self.pieces)
+        return self.any_piece.search(text) is not None  # one pass, not one per piece
 
 
 class Words:
@@ -46,12 +47,14 @@ class Words:
     phrase whole, and a set lookup costs nothing next to a pass over the text."""
 
     def __init__(self, phrases: Iterable[str]) -> None:
+        # each phrase filed under its longest word, the likeliest to be rare in a note
         self.rest: dict[str, set[tuple[str, ...]]] = {}
         for phrase in phrases:
             for form in forms(phrase):
-                first, *others = WORD.findall(form)
-                self.rest.setdefault(first, set()).add(tuple(others))
-        self.firsts = frozenset(self.rest)
+                found = WORD.findall(form)
+                key = max(found, key=len)
+                found.remove(key)
+                self.rest.setdefault(key, set()).add(tuple(found))
 
 
 Rule = tuple[Finds, str, Substrings | Words]  # a pattern, its reason, when it is worth trying
@@ -59,21 +62,21 @@ Rule = tuple[Finds, str, Substrings | Words]  # a pattern, its reason, when it i
 
 class Rules:
     """Rules tried in order on a text, each only when its gate is open; the word gates of all
-    of them are answered at once from one index of their phrases' first words."""
+    of them are answered at once from one index of their phrases' longest words."""
 
     def __init__(self, rules: Iterable[Rule]) -> None:
         self.rules = tuple(rules)
         self.index: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
         for number, (_, _, gate) in enumerate(self.rules):
             if isinstance(gate, Words):
-                for first, rests in gate.rest.items():
-                    self.index.setdefault(first, []).extend((number, r) for r in rests)
-        self.firsts = frozenset(self.index)
+                for key, rests in gate.rest.items():
+                    self.index.setdefault(key, []).extend((number, r) for r in rests)
+        self.keys = frozenset(self.index)
 
     def _open_by_words(self, text: str) -> set[int]:
         held = set(WORD.findall(text))
-        return {number for first in self.firsts.intersection(held)
-                for number, rest in self.index[first] if all(w in held for w in rest)}
+        return {number for key in self.keys.intersection(held)
+                for number, rest in self.index[key] if all(w in held for w in rest)}
 
     def first_reason(self, text: str) -> str | None:
         """The reason of the first rule whose gate is open on the text and that matches it."""

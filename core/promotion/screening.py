@@ -277,19 +277,15 @@ def _spelled(folded: str) -> str | None:
 def _read_words(plain: str) -> str | None:
     """The text with each word spelled with digits, or with l for i and i for l, read as the
     phrases' word it spells; None when that makes no word the phrases look for."""
-    changed = False
+    words = _phrase_words()
+    if all(words.get(w.translate(_KEY), w) == w for w in set(_READ_WORD.findall(plain))):
+        return None  # no word spells another of the phrases' words
 
     def read(match: re.Match[str]) -> str:
-        nonlocal changed
-        word, words = match.group(), _phrase_words()
-        known = words.get(word.translate(_KEY))
-        if known == word:
-            return word
-        changed = changed or known is not None
-        return known or word.translate(_LEET)
+        word = match.group()
+        return words.get(word.translate(_KEY)) or word.translate(_LEET)
 
-    text = _READ_WORD.sub(read, plain)
-    return text if changed else None
+    return _READ_WORD.sub(read, plain)
 
 
 def _phrase_reason(folded: str) -> str | None:
