@@ -6,7 +6,8 @@ imitate, case folded. So `Ignоrе` with Cyrillic о and е, `ig\u0301nore`, `ig
 `ıgnore` (dotless i) and `ꓲgnore` (Lisu) all read as `ignore`.
 
 The look-alikes come from Unicode's confusables data (UTS #39), as the `confusable-homoglyphs`
-package ships it: a character is read as the ASCII text Unicode gives as its prototype. Two
+package ships it (its data file, read once, on the first text that is not ASCII): a character
+is read as the ASCII text Unicode gives as its prototype. Two
 readings are added where the data stops short of ASCII: a character Unicode finds confusable with
 a Latin small capital (`ᴛ`, `ʙ`, `ʜ`) reads as that capital's letter (Cyrillic т and в, Greek τ,
 κ), and a handful of Greek and Cyrillic letters that stand for a Latin one in running text
@@ -19,8 +20,10 @@ Work is linear in the text: each distinct character is folded once, then one tra
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from functools import cache
+from importlib import resources
 
 # Invisible although not format characters: grapheme joiner, Hangul fillers, Khmer vowels,
 # Mongolian variation selectors.
@@ -49,14 +52,20 @@ def _is_han(char: str) -> bool:
     return unicodedata.name(char, "").startswith("CJK UNIFIED IDEOGRAPH")
 
 
+def _confusables() -> dict[str, list[dict[str, str]]]:
+    """The package's data file, read as it ships: each character and those Unicode finds
+    confusable with it, both ways. Read directly, so no setting of the package's moves it."""
+    data = resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8")
+    loaded: dict[str, list[dict[str, str]]] = json.loads(data)
+    return loaded
+
+
 @cache
 def prototypes() -> dict[str, str]:
     """Each single non-ASCII character with an ASCII reading, and that reading."""
-    from confusable_homoglyphs.confusables import confusables_data
-
     readings: dict[str, str] = {}
     classes: dict[str, list[str]] = {}
-    for char, homoglyphs in confusables_data.items():
+    for char, homoglyphs in _confusables().items():
         if len(char) != 1 or char.isascii() or _is_han(char):
             continue
         others = [_without_marks(h["c"]) for h in homoglyphs]
