@@ -23,13 +23,14 @@ import json
 import sys
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from core.clock import fixed_clock, parse_iso
+from core.clock import fixed_clock
 from core.stores.nuggets.store import NuggetsStore
 
-NOW = parse_iso("2026-11-01T09:00:00Z")
+NOW = datetime(2026, 11, 1, 9, tzinfo=UTC)
 SIZE = (120, 40)
 
 

@@ -152,7 +152,7 @@ DECORATIONS = (
     " per thread {n}", " as of build {n}",
 )
 # nugget -> [(weight, subject, scope, types, templates, title styles)]
-SHAPES = {
+SHAPES: dict[str, list[tuple[float, str, str, tuple[str, ...], list[str]]]] = {
     "user": [(1.0, "user:primary", "user", ("preference", "preference", "note", "fact",
                                             "relationship"), USER)],
     "project": [(0.6, "shared:project", "project", ("project", "project", "note", "fact"), PROJECT),

@@ -17,11 +17,12 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from core.browse.link_graph import groups, orphans
-from core.clock import fixed_clock, parse_iso
+from core.clock import fixed_clock
 from core.gc_pause import paused_gc
 from core.models import ReflectionResult
 from core.notes.vectors import vector_spec
@@ -29,7 +30,7 @@ from core.reflection.reflect import plan_pass
 from core.stores.nuggets.graph_file import graph_path, read_graph
 from core.stores.nuggets.store import NuggetsStore
 
-NOW = parse_iso("2026-11-01T09:00:00Z")
+NOW = datetime(2026, 11, 1, 9, tzinfo=UTC)
 COUNTS = ("inspected", "rewritten", "merged", "hidden", "tagged", "linked")
 
 
@@ -41,7 +42,7 @@ def _counts(result: ReflectionResult) -> dict[str, int]:
     return {name: getattr(result, name) for name in COUNTS}
 
 
-def _timed(step: Callable[[], Any]) -> tuple[float, Any]:
+def _timed(step: Callable[..., Any]) -> tuple[float, Any]:
     start = time.perf_counter()
     value = step()
     return time.perf_counter() - start, value

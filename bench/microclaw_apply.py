@@ -35,7 +35,7 @@ def _checkpoint(db: Path) -> None:
         conn.close()
 
 
-def main(rows: int = 100_000) -> dict[str, object]:
+def main(rows: int = 100_000) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         pristine = Path(tmp) / "pristine"
         generate(database_path(pristine), rows, NOW, chats=max(1, rows // 150), seed=7)

@@ -16,14 +16,15 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
-from core.clock import fixed_clock, parse_iso
+from core.clock import fixed_clock
 from core.stores.microclaw.generate import generate
 from core.stores.microclaw.paths import database_path
 from core.stores.microclaw.store import MicroClawStore
 
-NOW = parse_iso("2026-11-24T09:00:00Z")
+NOW = datetime(2026, 11, 24, 9, tzinfo=UTC)
 RUNS = 5
 
 
@@ -41,7 +42,7 @@ def _select_all(db: Path) -> None:
         conn.close()
 
 
-def main(rows: int = 100_000) -> dict[str, object]:
+def main(rows: int = 100_000) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         data_dir = Path(tmp) / "mc"
         made = generate(database_path(data_dir), rows, NOW, chats=max(1, rows // 150), seed=7)

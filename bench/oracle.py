@@ -14,6 +14,7 @@ from datetime import datetime
 
 from core.clock import epoch_ms, parse_iso, to_iso
 from core.models import (
+    ChangeType,
     HideOp,
     LinkOp,
     MergeOp,
@@ -62,7 +63,7 @@ class _OraclePass:
             self._tokens[note_id] = cached
         return cached[2]
 
-    def record(self, op: Operation, change_type: str, note_id: str, detail: str) -> None:
+    def record(self, op: Operation, change_type: ChangeType, note_id: str, detail: str) -> None:
         self.operations.append(op)
         nugget = fields.nugget(self.note(note_id))
         self.result.changes.append(ReflectionChange(type=change_type, nugget_name=nugget,

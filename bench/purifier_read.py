@@ -17,14 +17,15 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 from bench.purifier_generate import generate
-from core.clock import fixed_clock, parse_iso
+from core.clock import fixed_clock
 from core.stores.purifier import paths
 from core.stores.purifier.store import PurifierStore
 
-NOW = parse_iso("2026-11-25T09:00:00Z")
+NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
 RUNS = 3
 PAGE = 200  # the console's first page (nuggets_tui/screens/main.py, FIRST_PAGE)
 FILES = (paths.CLAIMS, paths.CONTRADICTIONS, paths.REJECTED, paths.DEFERRED)
@@ -58,7 +59,7 @@ def first_page(workspace: Path) -> int:
     return len(PurifierStore(workspace, fixed_clock(NOW)).first_notes(PAGE))
 
 
-def main(claims: int = 100_000, ledger: int = 300_000) -> dict[str, object]:
+def main(claims: int = 100_000, ledger: int = 300_000) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         workspace = Path(tmp) / "workspace"
         made = generate(workspace, claims, ledger)
@@ -66,7 +67,7 @@ def main(claims: int = 100_000, ledger: int = 300_000) -> dict[str, object]:
         rounds = [(_timed(lambda: plain_parse(workspace)), _timed(lambda: first_page(workspace)),
                    _timed(lambda: open_whole(workspace))) for _ in range(RUNS)]
         notes = open_whole(workspace)
-    figures: dict[str, object] = {**made, "jsonl_mb": round(size / 1e6, 1), "notes": notes}
+    figures: dict[str, float] = {**made, "jsonl_mb": round(size / 1e6, 1), "notes": notes}
     for clock, suffix in ((0, ""), (1, "_cpu")):
         plain, first, whole = (statistics.median(r[k][clock] for r in rounds) for k in range(3))
         figures |= {f"plain_json_loads_s{suffix}": round(plain, 3),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import events
 from textual.app import App, SystemCommand
@@ -11,9 +11,10 @@ from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.screen import Screen
 
-from core import NuggetsError, Store
+from core.errors import NuggetsError
 from core.plans.review_state import read_state
 from core.safeio.inert_text import one_line
+from core.stores.base import Store
 
 from .commands import NoteCommands
 from .safe import counted, notify
@@ -94,7 +95,7 @@ class NuggetsApp(App[None]):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """Every key of the current screen, and the app's own, is also a command in the palette
         (ctrl+p), each once: Textual's Quit and Keys give way to our q and ?."""
         for command in super().get_system_commands(screen):
@@ -105,8 +106,8 @@ class NuggetsApp(App[None]):
         yield from self._key_commands(screen, screen.BINDINGS, screen)
         yield from self._key_commands(self, app_keys, screen)
 
-    def _key_commands(self, owner: App[None] | Screen, bindings: Iterable[BindingType],
-                      screen: Screen) -> Iterable[SystemCommand]:
+    def _key_commands(self, owner: App[None] | Screen[Any], bindings: Iterable[BindingType],
+                      screen: Screen[Any]) -> Iterable[SystemCommand]:
         """A command per binding of `owner` that has a description and is enabled now."""
         for binding in bindings:
             if not isinstance(binding, Binding) or not binding.description:
@@ -120,5 +121,9 @@ class NuggetsApp(App[None]):
             )
 
 def run_console(memory: Store, demo_offer: bool = False,
-                open_demo: Callable[[], Store] | None = None) -> None:
-    NuggetsApp(memory, demo_offer=demo_offer, open_demo=open_demo).run()
+                open_demo: Callable[[], Store] | None = None) -> int:
+    """Run the console until it ends; its exit status: 0 when the operator quit, non-zero when
+    it died (Textual has printed the error and sets the app's return code)."""
+    app = NuggetsApp(memory, demo_offer=demo_offer, open_demo=open_demo)
+    app.run()
+    return app.return_code or 0

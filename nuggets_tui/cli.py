@@ -6,6 +6,7 @@ import contextlib
 import io
 import os
 import sys
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import time
@@ -15,23 +16,22 @@ from typing import Any, cast
 
 import click
 
-from core import NuggetsError, Store
 from core.browse.shelf import Shelf
 from core.clock import env_clock, parse_iso
-from core.errors import ArgumentError
+from core.errors import ArgumentError, NuggetsError
 from core.journal.history import in_effect
-from core.models import JournalEntry, Plan, PromotionPlan, ReflectionResult
+from core.models import JournalEntry, Plan, PromotionPlan, RawNote, ReflectionResult
 from core.notes import fields
 from core.notes.json_writer import dumps_indented
 from core.notes.snapshot import Graph
 from core.plans.kept import result_of
 from core.plans.review_rules import RuleChooser, store_rules
-from core.plans.review_state import read_state, write_state
+from core.plans.review_state import read_state, update_state
 from core.promotion.candidates import parse_allowance, shown_as_one
 from core.reflection.select_phase import MAX_LIMIT
 from core.safeio.inert_text import inert, inert_json, one_line
 from core.settings import whole_number
-from core.stores.base import KeepingVersions, StoreKind
+from core.stores.base import KeepingVersions, Store, StoreKind
 from core.stores.registry import DEFAULT_KIND, STORE_KINDS
 
 from . import render
@@ -79,10 +79,19 @@ class Context:
         return memory
 
 
+# What each open store has said: a file read twice by one command (the purifier's memory-log,
+# read to open the store and again to list its runs) is said once.
+_SAID: weakref.WeakKeyDictionary[Store, set[str]] = weakref.WeakKeyDictionary()
+
+
 def _tell(memory: Store, messages: Iterable[str] = ()) -> None:
-    """What opening or reading the memory settled, tolerated or skipped, on standard error."""
-    for message in [*messages, *memory.take_notices()]:
-        click.echo(f"nuggets: {one_line(message)}", err=True)
+    """What opening or reading the memory settled, tolerated or skipped, on standard error,
+    each line once."""
+    said = _SAID.setdefault(memory, set())
+    for message in dict.fromkeys([*messages, *memory.take_notices()]):
+        if message not in said:
+            said.add(message)
+            click.echo(f"nuggets: {one_line(message)}", err=True)
 
 
 def _echo(text: str, err: bool = False) -> None:
@@ -271,11 +280,13 @@ def _open_console(context: Context, explicit: bool) -> None:
     if missing and explicit:
         context.memory()  # raises the "no memory at" error
     kind = context.kind
-    run_console(
+    status = run_console(
         context.memory(must_exist=False, announce=False), demo_offer=missing,
         open_demo=lambda: Context(_materialized_demo(kind), True, context.verbose, kind=kind,
                                   options=context.options).memory(announce=False),
     )
+    if status:
+        sys.exit(status)  # a console that died says so to whoever ran it
 
 
 def console_main() -> None:
@@ -485,7 +496,7 @@ def unhide(obj: Context, note_ids: tuple[str, ...], lift: bool, **kind_options: 
     _tell(memory)  # what the store says about them (MicroClaw: rows its prompt skips)
 
 
-def _absorbed_lines(graph: Graph, notes: list[dict]) -> list[str]:
+def _absorbed_lines(graph: Graph, notes: list[RawNote]) -> list[str]:
     """For each note brought back that a merge had absorbed: which note absorbed it (that note
     keeps the lines it took; undoing the merge's run restores both exactly)."""
     lines = []
@@ -684,8 +695,8 @@ def _leave_waiting(memory: Store, choose: RuleChooser) -> None:
         return  # nothing waits, nothing waited: no file written
     carried = state.waiting_since is not None and set(state.waiting) & set(choose.waiting)
     since = state.waiting_since if carried and state.waiting_since else memory.now()
-    state.hold(since, choose.waiting)
-    write_state(memory.journal_home, state)
+    # Only the waiting list is replaced: a console's decisions since the read above stay.
+    update_state(memory.journal_home, lambda fresh: fresh.hold(since, choose.waiting))
     current_run().add_counts({"waiting_for_review": len(choose.waiting)})
     if choose.waiting:  # the operator's to learn, even from cron: on stderr, as _tell's
         _echo(f"nuggets: {counted(len(choose.waiting), 'change')} waiting for review since "

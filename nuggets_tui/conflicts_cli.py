@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from core.errors import NuggetsError
-from core.models import Plan
+from core.models import Plan, RawNote
 from core.notes import fields
 from core.notes.bounded_text import bounded
 from core.notes.snapshot import Graph
@@ -23,7 +23,7 @@ from core.review.decisions import (
 from core.review.model_scorer import ModelScorer
 from core.review.verdicts import VERDICTS, Judgement, act_operations, judge
 from core.safeio.inert_text import one_line
-from core.stores.base import StoreWords
+from core.stores.base import Store, StoreWords
 
 from . import render
 from .cli import Context, _echo, _echo_lines, _print_json, _tell, main, reports_errors
@@ -32,7 +32,7 @@ from .runlogging import current_run, logs_run
 from .words import counted, every, shown_path
 
 
-def _groups(obj: Context, memory, graph: Graph,  # noqa: ANN001
+def _groups(obj: Context, memory: Store, graph: Graph,
             include_settled: bool = False) -> list[Group]:
     groups = find_by_rules(graph.notes, memory.topic_rules())
     if include_settled:
@@ -42,7 +42,7 @@ def _groups(obj: Context, memory, graph: Graph,  # noqa: ANN001
     return open_groups(groups, {n["id"]: n for n in graph.notes}, settled)
 
 
-def _note_line(note: dict) -> str:
+def _note_line(note: RawNote) -> str:
     note = bounded(note)  # a line of it: its first 64 KB tell (core/notes/bounded_text.py)
     first = fields.text(note, "content").strip().split("\n", 1)[0]
     first = first if len(first) <= 100 else first[:99] + "…"
@@ -137,7 +137,7 @@ def resolve(obj: Context, group_id: str, keep: str | None, merge: bool, both: bo
         _apply(memory, plan)
 
 
-def _both_stand(memory, graph: Graph, group: Group, do_apply: bool) -> None:  # noqa: ANN001
+def _both_stand(memory: Store, graph: Graph, group: Group, do_apply: bool) -> None:
     if not do_apply:
         _echo(f"Decision on {group.id}: {every(len(group.note_ids), 'note')} stand (dry run)")
         _echo("  nothing is written to the notes; the group is not asked again until one of "
@@ -163,7 +163,7 @@ def _show_plan(plan: Plan, words: StoreWords, header: str, do_apply: bool) -> No
         _echo("\nDry run: nothing written. Run again with --apply to write it.")
 
 
-def _apply(memory, plan: Plan) -> None:  # noqa: ANN001
+def _apply(memory: Store, plan: Plan) -> None:
     entry = memory.apply(plan)
     run = current_run()
     run.add_counts({"archived": plan.result.hidden, "merged": plan.result.merged})
@@ -175,7 +175,7 @@ def _apply(memory, plan: Plan) -> None:  # noqa: ANN001
     _echo(f"\nApplied as run {entry.run_id} (undo: nuggets undo {entry.run_id})")
 
 
-def _judge(obj: Context, memory, graph: Graph, scorer: str | None,  # noqa: ANN001
+def _judge(obj: Context, memory: Store, graph: Graph, scorer: str | None,
            model: str) -> Judgement:
     judge_with = ModelScorer(scorer, model=model) if scorer else None
     rules = memory.topic_rules()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import click
 
-from core import Store
 from core.errors import NuggetsError
 from core.plans.review_rules import (
     ACTIONS,
@@ -16,6 +15,7 @@ from core.plans.review_rules import (
     store_rules,
 )
 from core.safeio.inert_text import one_line
+from core.stores.base import Store
 
 from .cli import Context, _echo, _print_json, main, reports_errors
 from .runlogging import current_run, logs_run

@@ -9,8 +9,8 @@ from typing import Any
 
 import click
 
-from core import NuggetsError
 from core.clock import env_clock
+from core.errors import NuggetsError
 from core.journal.run_log import LogPlace, RunRecord, log_place, record_run
 from core.safeio.inert_text import one_line
 
@@ -22,7 +22,8 @@ def current_run() -> RunRecord:
     ctx = click.get_current_context(silent=True)
     if ctx is None:
         return RunRecord("unknown", dry=True)
-    return ctx.meta.setdefault(_KEY, RunRecord(ctx.info_name or "unknown", dry=True))
+    record: RunRecord = ctx.meta.setdefault(_KEY, RunRecord(ctx.info_name or "unknown", dry=True))
+    return record
 
 
 def logs_run(command_name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

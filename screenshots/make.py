@@ -18,13 +18,13 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from core import NuggetsStore
 from core.clock import fixed_clock, parse_iso
 from core.stores.claude.demo import materialize_claude_demo
 from core.stores.claude.store import ClaudeStore
 from core.stores.microclaw.demo import materialize_microclaw_demo
 from core.stores.microclaw.store import MicroClawStore
 from core.stores.nuggets.demo import materialize_demo
+from core.stores.nuggets.store import NuggetsStore
 from core.stores.purifier.demo import materialize_purifier_demo
 from core.stores.purifier.store import PurifierStore
 from nuggets_tui.app import NuggetsApp

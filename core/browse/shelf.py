@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from core.errors import UnknownNoteError
 from core.models import RawNote
@@ -23,8 +24,9 @@ class NuggetSummary:
 @dataclass
 class NoteDetail:
     note: RawNote
-    links: list[tuple[dict, RawNote | None]]
-    backlinks: list[tuple[RawNote, dict]] | None  # None: not counted yet (see Shelf.prepare)
+    links: list[tuple[dict[str, Any], RawNote | None]]
+    # None: not counted yet (see Shelf.prepare)
+    backlinks: list[tuple[RawNote, dict[str, Any]]] | None
     merged_into: str | None
     winner: RawNote | None = None  # the note `merged_into` names, when it exists
 
@@ -116,7 +118,7 @@ class Shelf:
             self._backlinks = index
         return self._backlinks
 
-    def backlinks(self, note_id: str) -> list[tuple[RawNote, dict]]:
+    def backlinks(self, note_id: str) -> list[tuple[RawNote, dict[str, Any]]]:
         found = []
         for position in self._backlink_index().get(note_id, []):
             source = self.notes[position]

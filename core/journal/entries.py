@@ -27,10 +27,11 @@ from core.errors import FileKindError, JournalError, NuggetsError, UnknownRunErr
 from core.journal.own_files import NO_FILES, OwnFileError, OwnFiles, own_file
 from core.models import CamelModel, JournalEntry, JournalKind, PromotionEntry
 from core.notes.checks import note_problem
-from core.notes.json_numbers import TooDeepError, loads, number_hooks
+from core.notes.json_numbers import number_hooks
 from core.notes.snapshot import EMPTY_FINGERPRINT, fingerprint, json_bytes
 from core.safeio import crashpoints
 from core.safeio.atomic_write import TEMP_SUFFIX, atomic_write, copy_owner_and_mode
+from core.safeio.json_read import JsonReadError, loads
 from core.safeio.open_regular import JOURNAL_BYTES, open_regular, read_regular
 
 PENDING_SUFFIX = ".pending"
@@ -100,7 +101,7 @@ def _unreadable(path: Path, reason: str) -> JournalError:
 
 
 def _reason(exc: Exception) -> str:
-    if isinstance(exc, TooDeepError):
+    if isinstance(exc, JsonReadError):
         return str(exc)
     if isinstance(exc, FileKindError):
         return str(exc).partition(": ")[2] or str(exc)

@@ -4,7 +4,8 @@ The agent rewrites graph.json (and may edit MEMORY.md) without locking. A check 
 fingerprint followed by a rename leaves a window; on Linux, renameat2(RENAME_EXCHANGE) swaps our
 file in atomically, so the file we swapped out can be verified and, if it is not the plan's base,
 swapped back. Our own processes (two consoles, a console and `nuggets daily`) take a lock file
-beside the graph.
+beside the graph; a small file of ours that they all write (the review decisions) has a lock of
+its own (`file_lock`).
 
 While a write is under way our new version sits beside the file as
 `.<name>.<base>.<result>.nuggets-swap` (fingerprint prefixes). After an exchange that file holds
@@ -120,7 +121,7 @@ def graph_lock(graph: Path) -> Iterator[None]:
 
     Re-entrant within a thread; other threads of this process and other processes wait.
     """
-    with _locked(Path(os.path.abspath(graph.parent)), lock_file=True):
+    with _locked(Path(os.path.abspath(graph.parent)), LOCK_NAME):
         yield
 
 
@@ -128,18 +129,28 @@ def graph_lock(graph: Path) -> Iterator[None]:
 def directory_lock(path: Path) -> Iterator[None]:
     """Serialize our writers of a file outside the home (MEMORY.md, which several homes may
     promote to) by locking its directory itself: nothing is added to that directory."""
-    with _locked(Path(os.path.abspath(path.parent)), lock_file=False):
+    with _locked(Path(os.path.abspath(path.parent)), None):
         yield
 
 
 @contextlib.contextmanager
-def _locked(directory: Path, lock_file: bool) -> Iterator[None]:
+def file_lock(path: Path) -> Iterator[None]:
+    """Serialize our writers of one small file with a lock file of its own beside it
+    (`.<name>.lock`), not the graph's: it is held for one read and one write, so a writer of
+    that file never waits for a pass that holds the graph's lock for minutes."""
+    with _locked(Path(os.path.abspath(path.parent)), f".{side_name(path.name)}.lock"):
+        yield
+
+
+@contextlib.contextmanager
+def _locked(directory: Path, lock_name: str | None) -> Iterator[None]:
+    """`lock_name`: the lock file in `directory`; None: the directory itself."""
     with _held_guard:
-        key = f"{lock_file}:{directory}"
+        key = f"{lock_name}:{directory}"
         held = _held.setdefault(key, _HeldLock(threading.RLock()))
     with held.guard:
         if held.depth == 0:
-            held.fd = _take_lock(directory, lock_file)
+            held.fd = _take_lock(directory, lock_name)
         held.depth += 1
         try:
             yield
@@ -149,11 +160,11 @@ def _locked(directory: Path, lock_file: bool) -> Iterator[None]:
                 os.close(held.fd)  # closing the descriptor releases the flock
 
 
-def _take_lock(directory: Path, lock_file: bool) -> int:
+def _take_lock(directory: Path, lock_name: str | None) -> int:
     try:
-        if lock_file:
+        if lock_name is not None:
             directory.mkdir(parents=True, exist_ok=True)
-            fd = _open_lock_file(directory)
+            fd = _open_lock_file(directory, lock_name)
         else:
             fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
     except OSError as exc:
@@ -173,9 +184,9 @@ def _take_lock(directory: Path, lock_file: bool) -> int:
             time.sleep(0.02)
 
 
-def _open_lock_file(directory: Path) -> int:
+def _open_lock_file(directory: Path, name: str) -> int:
     try:
-        return open_regular(directory / LOCK_NAME, None, os.O_RDWR | os.O_CREAT, 0o644)
+        return open_regular(directory / name, None, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
         if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
             raise

@@ -31,7 +31,8 @@ def meta(note: RawNote, name: str) -> str:
     note without it (core/notes/inferred_metadata.py)."""
     value = note.get(name)
     if value is None:
-        return inferred_metadata(note)[name]
+        inferred: str = inferred_metadata(note)[name]  # the five named here are texts
+        return inferred
     return value if isinstance(value, str) else ""
 
 
@@ -69,7 +70,8 @@ def merged_into(note: RawNote) -> str | None:
     for link in links(note):
         reason = link.get("reason", "")
         if reason.startswith("merged into ") or reason == AGENT_MERGE_REASON:
-            return link["to"]
+            target: str = link["to"]  # a checked document's links name notes by id
+            return target
     return None
 
 

@@ -11,17 +11,11 @@ other number, nearly all of them, is a plain float or int: the hooks are diction
 seen before costs one C-level lookup.
 
 `NaN`, `Infinity` and `-Infinity` are not JSON; reading them is refused (`NotJsonConstant`).
-
-`loads` is json.loads with nesting bounded: a document nested past what the parser follows
-(100,000 brackets deep ends in RecursionError, which no reader expects) or deeper than the
-reader allows is a `TooDeepError`, a ValueError, so every reader that refuses bad JSON in one
-line refuses it the same way. Every file a person or another program could edit is read
-through it: journal entries, conflicts-settled.json, the agent's fact files.
+The hooks are options of core/safeio/json_read.py's `loads`, the one way a file is parsed.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 _CACHED = 1 << 16  # distinct number texts remembered per read; beyond that each is parsed anew
@@ -131,7 +125,7 @@ def _refuse_constant(name: str) -> Any:
 
 
 def number_hooks() -> dict[str, Any]:
-    """Keyword arguments for json.loads / json.JSONDecoder: numbers as spelled, NaN refused.
+    """Keyword arguments for a parse (core/safeio/json_read.py): numbers as spelled, NaN refused.
     Each call gives fresh caches (one per read)."""
     return {"parse_float": _Floats().__getitem__, "parse_int": _Ints().__getitem__,
             "parse_constant": _refuse_constant}
@@ -141,35 +135,3 @@ def any_spelled() -> bool:
     """Whether this process has read a spelled number yet: until it has, a plain encoder (the
     json module's) writes every number exactly."""
     return _seen[0]
-
-
-# -- nesting ------------------------------------------------------------------------------------
-
-
-class TooDeepError(ValueError):
-    """A JSON document nested deeper than its reader follows."""
-
-
-def loads(data: str | bytes, max_depth: int | None = None, **options: Any) -> Any:
-    """json.loads(data, **options), refusing with TooDeepError a document nested past what the
-    parser follows or, with `max_depth`, more than that many levels of arrays and objects."""
-    try:
-        value = json.loads(data, **options)
-    except RecursionError:
-        raise TooDeepError("nested too deeply to read") from None
-    if max_depth is not None and _depth_over(value, max_depth):
-        raise TooDeepError(f"nested more than {max_depth} levels deep")
-    return value
-
-
-def _depth_over(value: Any, limit: int) -> bool:
-    """Whether arrays and objects in `value` nest more than `limit` deep (no recursion)."""
-    stack = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict | list):
-            if depth >= limit:
-                return True
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children)
-    return False

@@ -42,7 +42,8 @@ class Graph:
 
     @property
     def notes(self) -> list[RawNote]:
-        return self.doc["notes"]
+        notes: list[RawNote] = self.doc["notes"]  # a checked document's notes are objects
+        return notes
 
     def get(self, note_id: str) -> RawNote | None:
         position = self.index.get(note_id)

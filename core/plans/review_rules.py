@@ -31,16 +31,16 @@ from collections.abc import Collection
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from core.clock import parse_iso
 from core.errors import ArgumentError, NuggetsError
 from core.journal.entries import journal_dir
 from core.models import JournalEntry, Plan, RawNote, ReflectionChange
 from core.notes import fields as note_fields
-from core.notes.json_numbers import TooDeepError, loads
 from core.plans.kept import chosen
 from core.plans.review_state import change_key
+from core.safeio.json_read import loads
 from core.safeio.open_regular import read_regular
 
 Action = Literal["keep", "reject", "review"]
@@ -102,7 +102,8 @@ def parse_rule(name: str, action: str, **conditions: str | int | None) -> Rule:
         if not numeric and not isinstance(value, str):
             raise ArgumentError(f"a rule's {key} is a text")
     try:
-        return Rule(name, cast(Action, action), **given)  # type: ignore[arg-type]
+        # `given` holds only whole numbers for min_/max_ and texts otherwise (checked above)
+        return Rule(name, action, **given)  # type: ignore[arg-type]
     except TypeError:
         unknown = sorted(set(given) - {f.name for f in fields(Rule)})
         raise ArgumentError(f"a rule has no condition {', '.join(unknown)}") from None
@@ -150,7 +151,7 @@ def read_rules(journal_home: Path) -> tuple[list[Rule], str | None]:
         text = data.decode("utf-8")
         return parse_rules(text), text
     except (ValueError, TypeError, AttributeError) as exc:
-        why = f" ({exc})" if isinstance(exc, TooDeepError | ValueError) else ""
+        why = f" ({exc})" if isinstance(exc, ValueError) else ""
         raise NuggetsError(f"{path}: not a file of review rules{why}; move it aside") from None
 
 
@@ -164,8 +165,7 @@ def add_rule(store: Any, rule: Rule) -> JournalEntry:
     rules, before = read_rules(store.journal_home)
     kept = [r for r in rules if r.name != rule.name]
     summary = f"rule {'changed' if len(kept) < len(rules) else 'added'}: {rule.name}"
-    return store.write_file(rules_path(store.journal_home), before, rules_text([*kept, rule]),
-                            "decide", summary)
+    return _save(store, before, [*kept, rule], summary)
 
 
 def replace_rule(store: Any, name: str, rule: Rule) -> JournalEntry:
@@ -180,8 +180,7 @@ def replace_rule(store: Any, name: str, rule: Rule) -> JournalEntry:
     edited = [rule if r.name == name else r for r in rules]
     summary = (f"rule changed: {name}" if rule.name == name
                else f"rule renamed: {name} → {rule.name}")
-    return store.write_file(rules_path(store.journal_home), before, rules_text(edited),
-                            "decide", summary)
+    return _save(store, before, edited, summary)
 
 
 def remove_rule(store: Any, name: str) -> JournalEntry:
@@ -190,8 +189,14 @@ def remove_rule(store: Any, name: str) -> JournalEntry:
     if len(kept) == len(rules):
         known = ", ".join(r.name for r in rules) or "none"
         raise ArgumentError(f"no rule named {name!r} (rules: {known})")
-    return store.write_file(rules_path(store.journal_home), before, rules_text(kept),
-                            "decide", f"rule removed: {name}")
+    return _save(store, before, kept, f"rule removed: {name}")
+
+
+def _save(store: Any, before: str | None, rules: list[Rule], summary: str) -> JournalEntry:
+    """The rules file written over `before` as one journaled "decide" run of the store."""
+    entry: JournalEntry = store.write_file(rules_path(store.journal_home), before,
+                                           rules_text(rules), "decide", summary)
+    return entry
 
 
 # -- matching (pure) --------------------------------------------------------------------------

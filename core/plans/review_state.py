@@ -7,11 +7,22 @@ never its number in one plan, so a new plan holding the same change finds its de
 The file also holds the keys of the last plan reviewed in each scope (a nugget or all, capped or
 not), so that a review can mark the changes that are new since.
 
+Several processes write the file (two consoles, a console and `nuggets daily`): each writer
+changes only its part - the keys it decided, the waiting list, one scope's last plan - read
+afresh and written back under the file's own lock (`update_state`), so no writer's copy wipes
+another's. The lock is not the store's: `daily` holds that one while its pass runs, and a
+decision must not wait for it.
+
 API:
 - `change_key(op) -> str`; `scope_key(nugget, uncapped) -> str`
-- `ReviewState`: `decisions` (key -> kept), `last_plans` (scope -> keys)
+- `ReviewState`: `decisions` (key -> kept), `last_plans` (scope -> keys), `stamp` (the file's
+  as read: another process wrote it when `state_stamp` differs)
 - `read_state(journal_home) -> ReviewState` (`NuggetsError`, one line, when unreadable)
-- `write_state(journal_home, state)`: an atomic replace; never through a symlink
+- `update_state(journal_home, edit) -> ReviewState`: `edit` the state as the file holds it now,
+  under the file's lock, and write it back (atomically, never through a symlink) when it changed
+- `write_state(journal_home, state)`: replace the whole file (a fresh one, tests); writers of
+  the project merge their part with `update_state`
+- `state_stamp(journal_home)`: the file's stamp now
 - `new_since(state, scope, keys) -> set[str]`: the keys the scope's last plan did not hold
 - `ReviewState.hold(since, keys)`, `.waiting_count()`: the changes `daily --hold` left waiting
   for a person, and how many of them nobody decided yet
@@ -21,14 +32,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.errors import NuggetsError
 from core.journal.entries import journal_dir
+from core.journal.guarded_write import file_lock
 from core.models import LinkOp, MergeOp, Operation, RetagOp, RewriteOp, SupersedeOp
-from core.notes.json_numbers import TooDeepError, loads
 from core.safeio.atomic_write import atomic_write
+from core.safeio.file_stamp import FileStamp
+from core.safeio.json_read import JsonReadError, loads
 from core.safeio.open_regular import read_regular
 
 STATE_FILE = "review-decisions.json"
@@ -64,6 +78,7 @@ class ReviewState:
     last_plans: dict[str, list[str]] = field(default_factory=dict)  # oldest scope first
     waiting_since: str | None = None  # when `daily --hold` last left changes waiting
     waiting: list[str] = field(default_factory=list)  # their keys
+    stamp: FileStamp | None = field(default=None, compare=False)  # the file's when read
 
     def to_json(self) -> str:
         data: dict[str, object] = {"decisions": self.decisions, "lastPlans": self.last_plans}
@@ -88,9 +103,14 @@ def state_path(journal_home: Path) -> Path:
     return journal_dir(journal_home).parent / STATE_FILE
 
 
+def state_stamp(journal_home: Path) -> FileStamp | None:
+    return FileStamp.of(state_path(journal_home))
+
+
 def read_state(journal_home: Path) -> ReviewState:
     """The decisions kept for this memory (none when the file is absent)."""
     path = state_path(journal_home)
+    stamp = FileStamp.of(path)  # before reading: a write in between is seen as news later
     try:
         data = read_regular(path, STATE_BYTES)
     except FileNotFoundError:
@@ -106,17 +126,46 @@ def read_state(journal_home: Path) -> ReviewState:
         waiting = dict(raw.get("waiting") or {})
         since, held = waiting.get("since"), waiting.get("keys")
     except (ValueError, TypeError, AttributeError) as exc:
-        why = f" ({exc})" if isinstance(exc, TooDeepError) else ""
+        why = f" ({exc})" if isinstance(exc, JsonReadError) else ""
         raise NuggetsError(f"{path}: not a file of review decisions{why}; move it "
                            "aside") from None
-    state = ReviewState(decisions, plans)
+    state = ReviewState(decisions, plans, stamp=stamp)
     if isinstance(since, str) and isinstance(held, list):
         state.hold(since, [str(k) for k in held])
     return state
 
 
+def update_state(journal_home: Path, edit: Callable[[ReviewState], object]) -> ReviewState:
+    """Read the file, `edit` the state read and write it back, under the file's own lock: the
+    edit changes its part of what the file holds now, whoever else wrote it since. The state
+    as it stands after (other writers' parts included). An edit that changes nothing writes
+    nothing and takes no lock; `edit` is called once more under the lock when it does."""
+    state = read_state(journal_home)
+    if not _edited(state, edit):
+        return state
+    path = state_path(journal_home)
+    with file_lock(path):
+        state = read_state(journal_home)
+        if _edited(state, edit):
+            _write(path, state)
+            state.stamp = FileStamp.of(path)  # under the lock: no other write in between
+    return state
+
+
 def write_state(journal_home: Path, state: ReviewState) -> None:
     path = state_path(journal_home)
+    with file_lock(path):
+        _write(path, state)
+
+
+def _edited(state: ReviewState, edit: Callable[[ReviewState], object]) -> bool:
+    before = state.to_json()
+    edit(state)
+    return state.to_json() != before
+
+
+def _write(path: Path, state: ReviewState) -> None:
+    """An atomic replace, never through a symlink (checked under the lock)."""
     if path.is_symlink():
         raise NuggetsError(f"{path}: is a symbolic link; review decisions are not written "
                            "through one")

@@ -97,7 +97,7 @@ class _Section:
     # title -> the numbers of the entries it finds; the lowest comes first in the section
     _by_title: dict[str, set[int]] = field(default_factory=dict)
     _entries: dict[int, list[str]] = field(default_factory=dict)
-    _numbers: itertools.count = field(default_factory=itertools.count)
+    _numbers: itertools.count[int] = field(default_factory=itertools.count)
 
     def add_line(self, line: str) -> None:
         last = self.chunks[-1] if self.chunks else None

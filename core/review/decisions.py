@@ -42,9 +42,9 @@ from core.models import (
     SupersedeOp,
 )
 from core.notes import fields
-from core.notes.json_numbers import TooDeepError, loads
 from core.notes.snapshot import Graph
 from core.review.contradictions import Group, TopicRules, find_by_rules
+from core.safeio.json_read import JsonReadError, loads
 from core.safeio.open_regular import read_regular
 
 How = Literal["keep", "merge"]
@@ -95,7 +95,8 @@ def plan_decision(memory: Any, group: Group, keep: str, how: How = "keep",
                                    "groups again")
         nugget_of[note_id] = fields.nugget(note)
     operations, result = decision_operations(group, keep, how, memory.now(), nugget_of)
-    return memory.plan_operations(operations, result, graph=graph)
+    plan: Plan = memory.plan_operations(operations, result, graph=graph)
+    return plan
 
 
 def require_plans(memory: Any) -> None:
@@ -151,7 +152,7 @@ def _read_settled(path: Path) -> tuple[set[str], str | None]:
             raise TypeError("bothStand is not a list")
         return {str(k) for k in keys}, text
     except (ValueError, KeyError, TypeError) as exc:
-        why = f" ({exc})" if isinstance(exc, TooDeepError) else ""
+        why = f" ({exc})" if isinstance(exc, JsonReadError) else ""
         raise NuggetsError(f"{path}: not a list of settled conflicts{why}; move it "
                            "aside") from None
 
@@ -166,8 +167,9 @@ def settle_both(store: Any, group: Group,
     if key in settled:
         return None
     after = json.dumps({"bothStand": sorted(settled | {key})}, indent=2) + "\n"
-    return store.write_file(path, before, after, "decide",
-                            f"both stand: {group.topic} ({group.id})")
+    entry: JournalEntry = store.write_file(path, before, after, "decide",
+                                           f"both stand: {group.topic} ({group.id})")
+    return entry
 
 
 def open_groups(groups: list[Group], notes_by_id: Mapping[str, RawNote],

@@ -28,7 +28,7 @@ from typing import Any, Literal
 from core.errors import NuggetsError
 from core.journal.entries import journal_dir
 from core.models import JournalEntry, RawNote
-from core.notes.json_numbers import TooDeepError, loads
+from core.safeio.json_read import JsonReadError, loads
 from core.safeio.open_regular import read_regular
 
 Mark = Literal["reviewed", "disputed"]
@@ -84,7 +84,7 @@ def _read(path: Path) -> tuple[dict[str, str], str | None, dict[str, str]]:
         return ({str(k): str(v) for k, v in found.items() if v in MARKS}, text,
                 {str(k): str(v) for k, v in texts.items()})
     except (ValueError, KeyError, TypeError) as exc:
-        why = f" ({exc})" if isinstance(exc, TooDeepError) else ""
+        why = f" ({exc})" if isinstance(exc, JsonReadError) else ""
         raise NuggetsError(f"{path}: not a file of note marks{why}; move it aside") from None
 
 
@@ -123,4 +123,5 @@ def mark_notes(store: Any, note_ids: Iterable[str], mark: Mark | None,
     after = json.dumps(content, indent=2) + "\n"
     what = f"marked {mark}" if mark else "cleared the mark of"
     shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
-    return store.write_file(path, before, after, "decide", f"{what}: {shown}")
+    entry: JournalEntry = store.write_file(path, before, after, "decide", f"{what}: {shown}")
+    return entry

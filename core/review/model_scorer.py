@@ -50,6 +50,7 @@ from core.review.verdicts import (
     check_strength,
     default_verdict,
 )
+from core.safeio.json_read import JsonReadError, loads, raw_decode
 from core.settings import whole_number
 
 KEY_ENV = "NUGGETS_SCORER_KEY"
@@ -124,8 +125,8 @@ def parse_reply(text: str) -> dict[str, Any]:
         raise ReplyError("the reply is empty")
     try:
         found = _as_is_or_fenced(text) or _in_prose(text)
-    except RecursionError:  # the parser recurses once per level: a hostile depth ends here
-        raise ReplyError("the reply is nested too deeply to read") from None
+    except JsonReadError as exc:  # a hostile depth ends here, whichever way it was read
+        raise ReplyError(f"the reply is {exc}") from None
     if found is None:
         raise ReplyError("no JSON object in the reply (tried as is, in a fence, in prose)")
     return found
@@ -134,8 +135,8 @@ def parse_reply(text: str) -> dict[str, Any]:
 def _as_is_or_fenced(text: str) -> dict[str, Any] | None:
     for attempt in [text.strip(), *(m.group(1).strip() for m in _FENCE.finditer(text))]:
         try:
-            value = json.loads(attempt)
-        except ValueError:
+            value = loads(attempt)
+        except ValueError:  # too deep too: the prose is read next, value by value
             continue
         if isinstance(value, dict):
             return value
@@ -145,13 +146,12 @@ def _as_is_or_fenced(text: str) -> dict[str, Any] | None:
 def _in_prose(text: str) -> dict[str, Any] | None:
     """Objects side by side in the prose, each tried once from its `{`: an object's inside is
     not tried again, so the work stays linear in the reply's length."""
-    decoder = json.JSONDecoder()
     resume = 0
     for match in _OPEN.finditer(text):
         if match.start() < resume:
             continue
         try:
-            value, resume = decoder.raw_decode(text, match.start())
+            value, resume = raw_decode(text, match.start())
         except json.JSONDecodeError as exc:
             resume = exc.pos
             continue
@@ -341,12 +341,12 @@ def read_envelope(reply: Reply) -> tuple[str, Any]:
     if len(reply.body) > REPLY_BYTES:
         raise ReplyError("the reply is too large")
     try:
-        envelope = json.loads(reply.body.decode("utf-8"))
+        envelope = loads(reply.body.decode("utf-8"))
         text = envelope["choices"][0]["message"]["content"]
+    except JsonReadError as exc:  # a hostile depth ends here
+        raise ReplyError(f"the envelope is {exc}") from None
     except (ValueError, KeyError, IndexError, TypeError):
         raise ReplyError("not a chat-completions reply") from None
-    except RecursionError:  # the parser recurses once per level: a hostile depth ends here
-        raise ReplyError("the envelope is nested too deeply to read") from None
     if not isinstance(text, str):
         raise ReplyError("the reply holds no text")
     return text, envelope.get("usage")

@@ -21,7 +21,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Static
 
-from core import NuggetsError, StalePlanError, Store
+from core.errors import NuggetsError, StalePlanError
 from core.journal.entries import journal_dir
 from core.models import Plan, RawNote
 from core.notes import fields
@@ -29,6 +29,7 @@ from core.notes.snapshot import Graph
 from core.review.contradictions import Group, find_by_rules
 from core.review.decisions import How, open_groups, plan_decision, read_settled, settle_both
 from core.review.verdicts import Verdict, judge
+from core.stores.base import Store
 
 from ..safe import block, counted, every, join, line, notify, shown_path
 from ..widgets.busy import Busy

@@ -16,10 +16,10 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from core import Store
 from core.browse.sources import SourceSpan, SpanText, note_sources, read_span
 from core.models import RawNote
 from core.safeio.shown_text import ShownFile, read_shown
+from core.stores.base import Store
 
 from ..safe import block, counted, join, line, shown_path
 from ..widgets.diff_view import DiffView

@@ -15,12 +15,13 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Static
 
-from core import NuggetsError, Store
+from core.errors import NuggetsError
 from core.journal.aftermath import Aftermath
 from core.journal.entries import JournalHeader, journal_dir
 from core.journal.history import undone_by
 from core.models import JournalEntry
 from core.notes.diff import content_lines
+from core.stores.base import Store
 
 from ..safe import counted, join, line, notify, shown_path
 from ..widgets.diff_view import DiffView, diff_lines, heading, note_diff_text

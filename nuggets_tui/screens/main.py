@@ -17,10 +17,10 @@ from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 from textual.worker import get_current_worker
 
-from core import NuggetsError, Store, UndoConflictError
 from core.browse.overview_stats import Overview, overview
 from core.browse.shelf import NuggetSummary, Shelf
 from core.browse.sort_orders import LABELS, NoteOrder, OrderedNotes, next_order
+from core.errors import NuggetsError, UndoConflictError
 from core.journal.aftermath import Aftermath
 from core.journal.history import last_undoable
 from core.models import JournalEntry, Plan, RawNote
@@ -31,7 +31,7 @@ from core.review.decisions import read_settled
 from core.review.marks import MARKS, Mark, mark_notes
 from core.review.verdicts import VERDICTS, Verdict, judge
 from core.safeio.inert_text import one_line
-from core.stores.base import Restoring, UnhideOutlook
+from core.stores.base import Restoring, Store, UnhideOutlook
 
 from ..safe import block, counted, join, line, notify, shown_path
 from ..widgets.busy import Busy
@@ -180,8 +180,8 @@ class MainScreen(Screen[None]):
         try:
             if not self._opened:
                 self.memory.recover()  # what interrupted writes left; said with the rest
-            settled = self.memory.take_notices()
             shelf = self.memory.shelf()
+            settled = self.memory.take_notices()  # what the read skipped too (a bad line)
             nuggets = shelf.nuggets()
         except NuggetsError as exc:
             call(self._load_failed, str(exc), stamp)

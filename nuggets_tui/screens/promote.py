@@ -18,12 +18,12 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Static
 
-from core import NuggetsError, StalePlanError, Store
+from core.errors import NuggetsError, StalePlanError
 from core.models import BlockedEntry, PromotionEntry, PromotionPlan, ShadowedNote
 from core.notes.snapshot import Graph
 from core.promotion.candidates import parse_allowance
 from core.promotion.memory_md import section_rank
-from core.stores.base import StoreWords
+from core.stores.base import Store, StoreWords
 
 from ..safe import block, counted, join, line, more_lines, notify, shown_path
 from ..widgets.busy import Busy

@@ -5,7 +5,7 @@ apply the kept ones."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
-from core import NuggetsError, StalePlanError, Store
+from core.errors import NuggetsError, StalePlanError
 from core.journal.entries import journal_dir
 from core.models import MergeOp, Operation, Plan, RawNote, ReflectionChange, operation_note_ids
 from core.notes import fields
@@ -32,11 +32,12 @@ from core.plans.review_state import (
     new_since,
     read_state,
     scope_key,
-    write_state,
+    state_stamp,
+    update_state,
 )
 from core.reflection.pass_state import PassCancelled
 from core.reflection.select_phase import MAX_LIMIT
-from core.stores.base import StoreWords
+from core.stores.base import Store, StoreWords
 
 from ..safe import block, counted, join, line, notify, shown_path
 from ..widgets.busy import Busy
@@ -361,6 +362,7 @@ class ReviewScreen(Screen[bool]):
         self._after: dict[str, RawNote] = {}
         self._seen: object = None  # the file's stat when last checked for changes
         self._keys: list[str] = []  # what each change of the plan does, by op id - 1
+        self._scope = scope_key(nugget, uncapped)  # the plan's, for its keys in the file
         self.new_only = False
         self._told_replan = False  # `r` asked for this plan: say what it found
         self._state_error: str | None = None  # the decisions file cannot be read or written
@@ -430,13 +432,11 @@ class ReviewScreen(Screen[bool]):
         self.table.empty_text = NO_CHANGES
         self._all_rows = rows if rows is not None else change_rows(plan)
         self._keys = keys = [change_key(op) for op in plan.operations]
-        scope = scope_key(self.nugget, self.uncapped)
-        fresh = new_since(self.state, scope, keys)
+        self._scope = scope_key(self.nugget, self.uncapped)
+        fresh = new_since(self.state, self._scope, keys)
         self.rows.new = {i for i, key in enumerate(keys, start=1) if key in fresh}
-        self.state.remember_plan(scope, keys)
+        self._save_state()  # the plan remembered as its scope's last
         self._decide_by_rules(plan)
-        if self.state.decisions:
-            self._save_state()
         self._regroup()
         if self._told_replan:
             self._told_replan = False
@@ -523,22 +523,67 @@ class ReviewScreen(Screen[bool]):
             self._state_error = str(exc)
             return ReviewState()
 
-    def _save_state(self) -> None:
-        if self._state_error is not None:  # never written over while it cannot be read
-            return
-        try:
-            write_state(self.memory.journal_home, self.state)
-        except NuggetsError as exc:
-            self._state_error = str(exc)
-            notify(self, line(str(exc)), title="Decisions not kept", severity="error",
-                   timeout=10)
+    def _save_state(self, edit: Callable[[ReviewState], object] = lambda state: None) -> bool:
+        """Write the operator's part (`edit`) into the decisions file as it is now, with this
+        plan as its scope's last once anything is decided (a mere look writes nothing).
+        True when another process had written the file since this screen last read it: its
+        decisions are taken in, to be shown."""
+        found: list[object] = []
+
+        def change(state: ReviewState) -> None:
+            found.append(state.stamp)  # the last call's: the file as the edit found it
+            edit(state)
+            if state.decisions and self.plan is not None:
+                state.remember_plan(self._scope, self._keys)
+
+        if self._state_error is None:  # never written over while it cannot be read
+            try:
+                state = update_state(self.memory.journal_home, change)
+            except NuggetsError as exc:
+                self._state_failed(str(exc))
+            else:
+                news = found[-1] != self.state.stamp
+                self._adopt(state)
+                return news
+        edit(self.state)  # kept for this review at least
+        self._adopt(self.state)
+        return False
+
+    def _adopt(self, state: ReviewState) -> None:
+        self.state = state
+        if self.plan is not None:  # in memory too: the next plan's changes new since this one
+            state.remember_plan(self._scope, self._keys)
+
+    def _state_failed(self, message: str) -> None:
+        self._state_error = message
+        notify(self, line(message), title="Decisions not kept", severity="error", timeout=10)
 
     def _record(self, op_ids: Iterable[int], keep: bool) -> None:
-        """The operator decided these changes: remembered for every later plan."""
-        keys, decisions = self._keys, self.state.decisions
-        for op_id in op_ids:
-            decisions[keys[op_id - 1]] = keep
-        self._save_state()
+        """The operator decided these changes: remembered for every later plan, merged into
+        the file key by key; decisions another console took meanwhile are shown too."""
+        decided = {self._keys[op_id - 1]: keep for op_id in op_ids}
+
+        def decide(state: ReviewState) -> None:
+            state.decisions |= decided
+
+        news = self._save_state(decide)
+        if news and self.plan is not None:
+            self._decide_by_rules(self.plan)
+
+    def _check_decisions(self) -> None:
+        """Decisions another process wrote (a second console, `daily`): taken in and shown
+        within one watch interval."""
+        if self._state_error is not None or self.plan is None:
+            return
+        if state_stamp(self.memory.journal_home) == self.state.stamp:
+            return
+        try:
+            self._adopt(read_state(self.memory.journal_home))
+        except NuggetsError as exc:
+            self._state_failed(str(exc))
+            return
+        self._decide_by_rules(self.plan)
+        self._changed_kept()
 
     def _undecided(self) -> tuple[int, int]:
         """How many changes of this plan the operator decided, and how many not yet."""
@@ -587,6 +632,7 @@ class ReviewScreen(Screen[bool]):
     # -- the file changing under the plan -----------------------------------------------------
 
     def _check_file(self) -> None:
+        self._check_decisions()
         stamp = self.memory.stamp()
         if self.plan is None or self.stale or stamp == self._seen:
             return
@@ -821,9 +867,10 @@ class ReviewScreen(Screen[bool]):
 
     def _applied(self, message: str) -> None:
         self.query_one(Busy).stop()
-        if self.state.waiting:  # reviewed and applied: nothing waits any more
-            self.state.hold(None, [])
-            self._save_state()
+        waited = (self.state.waiting_since, self.state.waiting)
+        if self.state.waiting:  # reviewed and applied: nothing waits any more...
+            self._save_state(lambda state: state.hold(None, [])  # ...unless daily left more
+                             if (state.waiting_since, state.waiting) == waited else None)
         notify(self, message, title="Applied")
         self.dismiss(True)
 

@@ -17,8 +17,7 @@ from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from core import NuggetsError, Store
-from core.errors import ArgumentError
+from core.errors import ArgumentError, NuggetsError
 from core.plans.review_rules import (
     ACTIONS,
     KINDS,
@@ -30,6 +29,7 @@ from core.plans.review_rules import (
     replace_rule,
 )
 from core.safeio.inert_text import one_line
+from core.stores.base import Store
 
 from ..safe import block, join, line, notify
 from ..widgets.footer import Footer

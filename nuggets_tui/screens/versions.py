@@ -15,11 +15,10 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from core import Store
 from core.models import RawNote
 from core.notes import fields
 from core.notes.diff import content_lines
-from core.stores.base import KeepingVersions, KeptVersion
+from core.stores.base import KeepingVersions, KeptVersion, Store
 
 from ..safe import block, counted, join, line
 from ..widgets.diff_view import DiffView, diff_lines

@@ -37,7 +37,8 @@ class NoteRows(RowRenderer[RawNote]):
         self.unscored = SCORING  # the sign in the Verdict column of a note not scored yet
 
     def key(self, row: RawNote) -> str:
-        return row["id"]
+        note_id: str = row["id"]
+        return note_id
 
     def cells(self, row: RawNote) -> Sequence[Text]:
         title = fields.text(row, "title")

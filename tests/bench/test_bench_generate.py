@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from bench.generate import main
-from core import NuggetsStore
 from core.clock import fixed_clock
 from core.stores.nuggets.graph_file import read_graph
+from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.cli import main as nuggets
 from tests.support.note_builders import NOW
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from nuggets_tui.cli import main
 from tests.support.conflict_builders import answers_memory, pref
@@ -21,7 +21,7 @@ def home(tmp_path: Path) -> Path:
     return make_home(tmp_path, notes)
 
 
-def run(home: Path, *args: str):
+def run(home: Path, *args: str) -> Result:
     env = {"NUGGETS_NOW": NOW, "NUGGETS_HOME": "", "NUGGETS_MEMORY_MD": "", "TZ": "UTC"}
     return CliRunner().invoke(main, ["--home", str(home), *args], env=env)
 

@@ -31,12 +31,13 @@ def _applied(tmp_path: Path, name: str, fresh_plan: bool) -> tuple[bytes, dict]:
     """The graph file and the journal entry's images after applying the whole uncapped plan;
     `fresh_plan` False applies a copy of the plan that does not know the snapshot it came from
     (as a plan from another process), so apply replays every operation."""
-    from core import NuggetsStore
-    from core.clock import fixed_clock, parse_iso
+    from core.clock import fixed_clock
+    from core.stores.nuggets.store import NuggetsStore
+    from tests.support.moments import at
     from tests.support.note_builders import sample_notes
 
     home = make_home(tmp_path / name, sample_notes())
-    memory = NuggetsStore(home, fixed_clock(parse_iso("2026-11-01T09:00:00Z")))
+    memory = NuggetsStore(home, fixed_clock(at("2026-11-01T09:00:00Z")))
     plan = memory.plan(uncapped=True)
     assert plan.operations
     if not fresh_plan:
@@ -50,16 +51,18 @@ def _applied(tmp_path: Path, name: str, fresh_plan: bool) -> tuple[bytes, dict]:
 def test_applying_a_whole_plan_made_here_reads_no_graph_again_and_replays_nothing(
     tmp_path: Path,
 ) -> None:
-    from core import NuggetsStore
-    from core.clock import fixed_clock, parse_iso
+    from core.clock import fixed_clock
+    from core.notes.working_set import replay
     from core.stores.nuggets import store as memory_module
+    from core.stores.nuggets.store import NuggetsStore
+    from tests.support.moments import at
     from tests.support.note_builders import sample_notes
 
     home = make_home(tmp_path, sample_notes())
-    memory = NuggetsStore(home, fixed_clock(parse_iso("2026-11-01T09:00:00Z")))
+    memory = NuggetsStore(home, fixed_clock(at("2026-11-01T09:00:00Z")))
     plan = memory.plan(uncapped=True)
     reads = mock.Mock(side_effect=store.parse_graph)
-    replays = mock.Mock(side_effect=memory_module.replay)
+    replays = mock.Mock(side_effect=replay)
     with mock.patch.object(store, "parse_graph", reads), \
             mock.patch.object(memory_module, "replay", replays):
         assert memory.apply(plan) is not None

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from nuggets_tui.cli import main
 from tests.support.conflict_builders import answers_memory
@@ -24,7 +24,7 @@ def home(tmp_path: Path) -> Path:
     return make_home(tmp_path, notes)
 
 
-def run(home: Path, *args: str, **env: str):
+def run(home: Path, *args: str, **env: str) -> Result:
     environ = {"NUGGETS_NOW": NOW, "NUGGETS_HOME": "", "NUGGETS_MEMORY_MD": "", "TZ": "UTC"}
     environ.update(env)
     return CliRunner().invoke(main, ["--home", str(home), *args], env=environ)

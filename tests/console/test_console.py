@@ -17,10 +17,11 @@ from core.browse.link_graph import groups
 from core.models import MergeOp
 from core.notes import fields
 from core.stores.nuggets.graph_file import graph_path
+from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.screens.confirm import ConfirmScreen
-from nuggets_tui.screens.graph import GraphScreen
+from nuggets_tui.screens.graph import GraphScreen, LinkTree
 from nuggets_tui.screens.help import HelpScreen
-from nuggets_tui.screens.history import HistoryScreen
+from nuggets_tui.screens.history import HistoryScreen, Runs
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.screens.promote import PromoteScreen
 from nuggets_tui.screens.review import ChangeRow, ReviewScreen
@@ -30,8 +31,10 @@ from nuggets_tui.widgets.virtual_table import VirtualTable
 from tests.support.console_support import (
     demo_home,
     first_rows,
+    main_screen,
     make_app,
     notes_on_disk,
+    on_top,
     settle,
     slow_shelf,
 )
@@ -68,7 +71,7 @@ async def test_filter_as_you_type_and_nugget_switch(home: Path) -> None:
         await pilot.press("escape")
         await settle(pilot, app)
         assert len(table(app).rows) > len(rows)
-        app.screen.show_nugget("user")
+        main_screen(app).show_nugget("user")
         await settle(pilot, app)
         assert {n["nuggetName"] for n in table(app).rows} == {"user"}
 
@@ -291,7 +294,7 @@ async def test_unhide_an_archived_note(home: Path) -> None:
     archived = next(i for i, n in notes_on_disk(home).items() if fields.hidden(n))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
-        app.screen.select_note(archived)
+        main_screen(app).select_note(archived)
         await settle(pilot, app)
         assert table(app).current["id"] == archived
         await pilot.press("u")
@@ -378,7 +381,7 @@ async def test_run_history_lists_every_run_and_undoes_an_older_one(home: Path) -
         await settle(pilot, app)
         archived = next(i for i, n in notes_on_disk(home).items()
                         if fields.hidden(n) and i not in touched)
-        app.screen.select_note(archived)
+        main_screen(app).select_note(archived)
         await settle(pilot, app)
         await pilot.press("u")  # a second run, after the reflection
         await settle(pilot, app)
@@ -402,6 +405,7 @@ async def test_run_history_lists_every_run_and_undoes_an_older_one(home: Path) -
         assert isinstance(app.screen, HistoryScreen)  # back to the list, on the run undone
         runs = app.screen.query_one("#runs", VirtualTable)
         assert [r.kind for r in runs.rows] == ["undo", "unhide", "reflect"]
+        assert isinstance(runs.renderer, Runs)
         assert runs.renderer.state(runs.rows[2]).startswith("undone by")
         assert runs.current is runs.rows[2]
         await pilot.press("u")  # undone already: says so, asks nothing
@@ -470,6 +474,7 @@ async def test_selecting_a_promotion_entry_scrolls_the_diff_to_it(home: Path) ->
 async def test_promote_without_a_memory_directory_says_where_it_looked(tmp_path: Path) -> None:
     home = demo_home(tmp_path)
     app = make_app(home)
+    assert isinstance(app.memory, NuggetsStore)
     app.memory.memory_md = tmp_path / "nowhere" / "MEMORY.md"
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
@@ -491,12 +496,12 @@ async def test_graph_reaches_a_linked_note(home: Path) -> None:
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
-        app.screen.select_note(source)
+        main_screen(app).select_note(source)
         await settle(pilot, app)
         await pilot.press("g")
         await settle(pilot, app)
         assert isinstance(app.screen, GraphScreen)
-        tree = app.screen.query_one("#hops")
+        tree = app.screen.query_one("#hops", LinkTree)
         child = next(c for c in tree.root.children if c.data and c.data.note_id == target)
         tree.move_cursor(child)
         await pilot.press("enter")
@@ -513,8 +518,8 @@ async def test_the_orphans_and_groups_tabs_count_what_they_hold(home: Path) -> N
         await settle(pilot, app)
         tabs = app.screen.query_one(TabbedContent)
         orphans = app.screen.query_one("#orphan-table", NoteTable).rows
-        every = groups(app.screen.shelf)
-        shown = app.screen.query_one("#group-tree").root
+        every = groups(on_top(app, GraphScreen).shelf)
+        shown = app.screen.query_one("#group-tree", LinkTree).root
         assert orphans and len(every) > len(shown.children)
         assert tabs.get_tab("orphans").label_text == f"Orphans ({len(orphans):,})"
         assert tabs.get_tab("groups").label_text == f"Groups ({len(every):,})"
@@ -553,7 +558,7 @@ async def test_j_and_k_move_in_the_link_graph_trees(home: Path) -> None:
             if tab:
                 await pilot.press(tab)
                 await settle(pilot, app)
-            tree = app.screen.query_one(tree_id)
+            tree = app.screen.query_one(tree_id, LinkTree)
             assert tree.has_focus
             start = tree.cursor_line
             await pilot.press("j", "j")
@@ -606,7 +611,7 @@ async def test_a_corrupt_file_is_reported_and_left_alone(home: Path) -> None:
 
 
 async def test_missing_memory_offers_the_demo(tmp_path: Path) -> None:
-    from core import NuggetsStore
+    from core.stores.nuggets.store import NuggetsStore
     from nuggets_tui.app import NuggetsApp
     from nuggets_tui.screens.welcome import WelcomeScreen
 
@@ -636,7 +641,7 @@ async def test_markup_and_escapes_in_notes_render_literally(home: Path) -> None:
     app = make_app(home)
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot, app)
-        app.screen.select_note("note-user-hostile")
+        main_screen(app).select_note("note-user-hostile")
         await settle(pilot, app)
         notes = table(app)
         strip = notes.render_line(notes.cursor - round(notes.scroll_y) + 1)
@@ -664,7 +669,7 @@ async def test_promotion_holds_back_instructions_until_allowed(home: Path) -> No
         await settle(pilot, app)
         await pilot.press("p")
         await settle(pilot, app)
-        screen = app.screen
+        screen = on_top(app, PromoteScreen)
         assert "note-user-sneaky" in [b.note_id for b in screen.plan.blocked]
         entries = screen.query_one("#entries", VirtualTable)
         assert entries.current.note_id in {b.note_id for b in screen.plan.blocked}, (
@@ -680,7 +685,8 @@ async def test_promotion_holds_back_instructions_until_allowed(home: Path) -> No
         app.screen.query_one("#entries", VirtualTable).select_key("note-user-sneaky")
         await pilot.press("space")
         await settle(pilot, app)
-        allowed = [e for e in app.screen.plan.entries if e.note_id == "note-user-sneaky"]
+        planned = on_top(app, PromoteScreen).plan.entries
+        allowed = [e for e in planned if e.note_id == "note-user-sneaky"]
         assert allowed and allowed[0].allowed_despite
         await pilot.press("a", "y")
         await settle(pilot, app)
@@ -705,7 +711,7 @@ async def test_a_hostile_nugget_name_is_shown_literally(home: Path) -> None:
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
-        app.screen.show_nugget(name)
+        main_screen(app).show_nugget(name)
         await settle(pilot, app)
         screenshot = app.export_screenshot()
         assert "\x1b" not in screenshot
@@ -723,7 +729,7 @@ async def test_footer_follows_what_the_keys_can_do(home: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
         assert footer_keys(app)["unhide"] is False
-        app.screen.select_note(archived)
+        main_screen(app).select_note(archived)
         await settle(pilot, app)
         assert footer_keys(app)["unhide"] is True
         review = await _review(pilot, app)
@@ -759,7 +765,7 @@ async def test_busy_strip_counts_the_seconds_and_goes_away() -> None:
 async def detail_of(pilot, app, note_id: str) -> str:  # type: ignore[no-untyped-def]
     """The detail pane's text once the app has settled on `note_id`."""
     await settle(pilot, app)
-    app.screen.select_note(note_id)
+    main_screen(app).select_note(note_id)
     await settle(pilot, app)
     return str(app.screen.query_one("#detail-body").render())
 
@@ -800,7 +806,7 @@ async def test_a_note_with_thousands_of_backlinks_is_shown_in_part(tmp_path: Pat
         assert "Backlinks (3,000)" in detail and "… 2,950 more not shown" in detail
         await pilot.press("g")
         await settle(pilot, app)
-        root = app.screen.query_one("#hops").root
+        root = app.screen.query_one("#hops", LinkTree).root
         assert len(root.children) == 51 and "2,950 more" in str(root.children[-1].label)
 
 
@@ -814,7 +820,7 @@ async def test_the_first_page_shows_while_the_file_is_read_and_nothing_acts_on_i
                if not fields.hidden(n)]
     async with app.run_test(size=SIZE) as pilot:
         await first_rows(pilot, app)
-        screen = app.screen
+        screen = main_screen(app)
         assert [n["id"] for n in table(app).rows] == [n["id"] for n in visible[:100]]
         assert screen.shelf is None and screen.current_note is None
         assert "reading the whole file" in str(table(app).border_title)
@@ -841,5 +847,5 @@ async def test_a_file_broken_past_the_first_page_clears_it(home: Path) -> None:
         assert table(app).rows
         gate.set()
         await settle(pilot, app)
-        assert table(app).rows == [] and app.screen.shelf is None
+        assert table(app).rows == [] and main_screen(app).shelf is None
         assert "note-broken" in str(app.screen.query_one("#problem").render())

@@ -11,7 +11,6 @@ import pytest
 from textual.pilot import Pilot
 
 from core.clock import fixed_clock
-from core.stores.claude.demo import materialize_claude_demo
 from core.stores.claude.store import ClaudeStore
 from nuggets_tui.app import NuggetsApp
 from nuggets_tui.screens.confirm import ConfirmScreen
@@ -22,7 +21,7 @@ from nuggets_tui.widgets.virtual_table import VirtualTable
 from tests.stores.test_claude import write_directory
 from tests.stores.test_claude_batch import applied
 from tests.stores.test_claude_merge import DEPLOYING_LINE, with_pair
-from tests.support.console_support import settle
+from tests.support.console_support import main_screen, settle
 from tests.support.tree import hashes
 
 NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
@@ -53,10 +52,10 @@ async def test_every_main_key_leaves_the_directory_byte_for_byte(tmp_path: Path)
 
 
 @pytest.fixture
-def demo_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> NuggetsApp:
+def demo_app(claude_app: NuggetsApp, tmp_path: Path,
+             monkeypatch: pytest.MonkeyPatch) -> NuggetsApp:
     monkeypatch.setenv("HOME", str(tmp_path))  # paths show as ~/demo-claude/memory
-    directory = materialize_claude_demo(tmp_path / "demo-claude" / "memory", NOW)
-    return NuggetsApp(ClaudeStore(directory, fixed_clock(NOW)))
+    return claude_app
 
 
 def _after(*keys: str):  # type: ignore[no-untyped-def]
@@ -90,7 +89,7 @@ async def test_u_brings_a_deleted_topic_back_byte_for_byte_and_ctrl_z_undoes_it(
         await settle(pilot, app)
         await pilot.press("h")  # archived notes shown
         await settle(pilot, app)
-        app.screen.select_note("user_role.md")
+        main_screen(app).select_note("user_role.md")
         await settle(pilot, app)
         await pilot.press("u")
         await settle(pilot, app)

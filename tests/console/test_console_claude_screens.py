@@ -9,7 +9,6 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-import pytest
 from rich.text import Text
 
 from core.clock import fixed_clock
@@ -31,12 +30,6 @@ from tests.support.console_support import settle
 NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
 
 
-@pytest.fixture
-def app(tmp_path: Path) -> NuggetsApp:
-    directory = materialize_claude_demo(tmp_path / "demo-claude" / "memory", NOW)
-    return NuggetsApp(ClaudeStore(directory, fixed_clock(NOW)))
-
-
 def plain(widget: object) -> str:
     return " ".join(str(widget.render()).split())  # type: ignore[attr-defined]
 
@@ -45,49 +38,52 @@ def table_text(table: VirtualTable, rows: int) -> str:
     return " ".join(" ".join(table.render_line(y).text.split()) for y in range(1, rows + 1))
 
 
-async def test_the_detail_pane_says_a_files_flags_whole_at_80_columns(app: NuggetsApp) -> None:
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        table = app.screen.query_one(NoteTable)
+async def test_the_detail_pane_says_a_files_flags_whole_at_80_columns(
+        claude_app: NuggetsApp) -> None:
+    async with claude_app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, claude_app)
+        table = claude_app.screen.query_one(NoteTable)
         assert table.select_key("oncall.md")
-        await settle(pilot, app)
+        await settle(pilot, claude_app)
+        assert table.current is not None
         said = flags(table.current)
         assert len(said) > 60  # more than any column holds
-        assert " ".join(said.split()) in plain(app.screen.query_one("#detail-body"))
+        assert " ".join(said.split()) in plain(claude_app.screen.query_one("#detail-body"))
 
 
-async def test_promotion_of_a_store_that_promotes_nothing_says_only_why(app: NuggetsApp) -> None:
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+async def test_promotion_of_a_store_that_promotes_nothing_says_only_why(
+        claude_app: NuggetsApp) -> None:
+    async with claude_app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, claude_app)
         await pilot.press("p")
-        await settle(pilot, app, pause=0.1)
-        assert isinstance(app.screen, PromoteScreen)
-        summary = plain(app.screen.query_one("#promote-summary"))
+        await settle(pilot, claude_app, pause=0.1)
+        assert isinstance(claude_app.screen, PromoteScreen)
+        summary = plain(claude_app.screen.query_one("#promote-summary"))
         assert summary.startswith("Nothing can be written: promotion: not offered")
         assert "0 notes" not in summary and not summary.endswith("0.")
-        table = app.screen.query_one("#entries", VirtualTable)
+        table = claude_app.screen.query_one("#entries", VirtualTable)
         assert "recalled" not in table_text(table, 2)
         assert "Nothing is promoted here" in table_text(table, 2)
 
 
-async def test_an_empty_tables_sentence_wraps_whole_at_140_columns(app: NuggetsApp) -> None:
-    async with app.run_test(size=(140, 42)) as pilot:
-        await settle(pilot, app)
+async def test_an_empty_tables_sentence_wraps_whole_at_140_columns(claude_app: NuggetsApp) -> None:
+    async with claude_app.run_test(size=(140, 42)) as pilot:
+        await settle(pilot, claude_app)
         await pilot.press("c")
-        await settle(pilot, app, pause=0.1)
-        assert isinstance(app.screen, ConflictsScreen)
-        table = app.screen.query_one("#groups", VirtualTable)
+        await settle(pilot, claude_app, pause=0.1)
+        assert isinstance(claude_app.screen, ConflictsScreen)
+        table = claude_app.screen.query_one("#groups", VirtualTable)
         assert table.scrollable_content_region.width < len(NO_GROUPS)  # it must wrap
         assert NO_GROUPS in table_text(table, 3)
 
 
-async def test_the_review_says_where_a_deleted_files_text_stays(app: NuggetsApp) -> None:
-    async with app.run_test(size=(140, 42)) as pilot:
-        await settle(pilot, app)
+async def test_the_review_says_where_a_deleted_files_text_stays(claude_app: NuggetsApp) -> None:
+    async with claude_app.run_test(size=(140, 42)) as pilot:
+        await settle(pilot, claude_app)
         await pilot.press("r")
-        await settle(pilot, app, pause=0.2)
-        assert isinstance(app.screen, ReviewScreen)
-        pane = plain(app.screen.query_one("#review-diff #diff-body"))
+        await settle(pilot, claude_app, pause=0.2)
+        assert isinstance(claude_app.screen, ReviewScreen)
+        pane = plain(claude_app.screen.query_one("#review-diff #diff-body"))
         assert pane.startswith("HIDE the agent deleted this file")  # the first change
         assert "kept in our record of what was seen" in pane
         assert "kept in the file" not in pane
@@ -104,23 +100,24 @@ async def test_the_run_history_shows_the_file_a_run_wrote_and_its_diff(tmp_path:
     directory = materialize_claude_demo(tmp_path / "demo-claude" / "memory", NOW)
     memory = ClaudeStore(directory, fixed_clock(NOW))
     memory.unhide(["reference_dashboards.md"])
-    app = NuggetsApp(memory)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    claude_app = NuggetsApp(memory)
+    async with claude_app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, claude_app)
         await pilot.press("l")
-        await settle(pilot, app, pause=0.1)
-        shown = str(app.screen.query_one("#run-diff #diff-body").render())
+        await settle(pilot, claude_app, pause=0.1)
+        shown = str(claude_app.screen.query_one("#run-diff #diff-body").render())
         assert "graph" not in shown
         assert "Created reference_dashboards.md." in shown
         text = (directory / "reference_dashboards.md").read_text()
         assert all(f"  + {row}" in shown for row in text.splitlines() if row.strip())
 
 
-async def test_x_says_why_nothing_is_archived_by_hand_instead_of_asking(app: NuggetsApp) -> None:
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+async def test_x_says_why_nothing_is_archived_by_hand_instead_of_asking(
+        claude_app: NuggetsApp) -> None:
+    async with claude_app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, claude_app)
         await pilot.press("x")
-        await settle(pilot, app)
-        assert isinstance(app.screen, MainScreen)  # no dialog that could only fail
-        said = [n.message for n in app._notifications]
+        await settle(pilot, claude_app)
+        assert isinstance(claude_app.screen, MainScreen)  # no dialog that could only fail
+        said = [n.message for n in claude_app._notifications]
         assert any("deleted only by the agent" in message for message in said)

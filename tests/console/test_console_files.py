@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from nuggets_tui.screens.files import FilesScreen
-from tests.support.console_support import make_app, settle
+from tests.support.console_support import main_screen, make_app, settle
 
 SIZE = (120, 36)
 
@@ -32,7 +32,7 @@ async def test_f_lists_memory_md_and_the_nuggets_fact_file_and_shows_their_text(
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
-        app.screen.show_nugget("user")
+        main_screen(app).show_nugget("user")
         await settle(pilot, app)
         await pilot.press("f")
         await settle(pilot, app)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nuggets_tui.screens.graph import EDGES_SHOWN, GraphScreen
+from nuggets_tui.screens.graph import EDGES_SHOWN, GraphScreen, LinkTree
 from tests.support.console_support import make_app, settle
 from tests.support.note_builders import link, make_home, note
 
@@ -20,7 +20,7 @@ async def test_a_large_group_shows_a_page_of_notes_and_how_many_more(tmp_path: P
         await pilot.press("g")
         await settle(pilot, app)
         assert isinstance(app.screen, GraphScreen)
-        tree = app.screen.query_one("#group-tree")
+        tree = app.screen.query_one("#group-tree", LinkTree)
         (group,) = tree.root.children
         assert f"{count:,} notes" in str(group.label)
         assert len(group.children) == EDGES_SHOWN + 1

@@ -49,11 +49,12 @@ async def test_escape_during_an_uncapped_plan_stops_the_pass(tmp_path: Path) -> 
                     break
                 time.sleep(0.01)
             try:
-                return plan(*args, should_stop=should_stop, **options)
+                # the console passes should_stop by keyword, never in args
+                return plan(*args, should_stop=should_stop, **options)  # type: ignore[misc]
             except PassCancelled:
                 outcome.append("cancelled")
                 raise
-        return plan(*args, should_stop=should_stop, **options)
+        return plan(*args, should_stop=should_stop, **options)  # type: ignore[misc]
 
     memory.plan = slow_plan
     async with app.run_test(size=(120, 40)) as pilot:
@@ -71,6 +72,6 @@ async def test_escape_during_an_uncapped_plan_stops_the_pass(tmp_path: Path) -> 
         await pilot.press("escape")
         await settle(pilot, app)
         assert outcome == ["cancelled"]  # the core pass itself stopped
-        assert app.screen is review and review.plan is capped and not review.uncapped
+        assert review.plan is capped and not review.uncapped and app.screen is review
         said = [str(n.message) for n in app._notifications]
         assert any("showing the capped plan again" in message for message in said)

@@ -13,7 +13,7 @@ from nuggets_tui.app import NuggetsApp
 from nuggets_tui.screens.confirm import ChoiceScreen, ConfirmScreen
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.screens.review import ReviewScreen
-from tests.support.console_support import settle
+from tests.support.console_support import main_screen, settle
 from tests.support.microclaw_support import NOW
 
 SIZE = (140, 40)
@@ -62,7 +62,7 @@ async def test_r_a_archives_exactly_the_planned_rows_u_brings_one_back_ctrl_z_un
         back = min(planned)
         await pilot.press("h")
         await settle(pilot, app)
-        app.screen.select_note(f"mc-{back}")
+        main_screen(app).select_note(f"mc-{back}")
         await settle(pilot, app)
         await pilot.press("u")
         await settle(pilot, app)

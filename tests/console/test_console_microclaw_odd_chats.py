@@ -91,9 +91,11 @@ async def test_p_and_f_name_each_odd_chat_in_one_line_and_promote_the_others(
             assert "Traceback" not in app.screen.query_one("#file-text", DiffView)._text.plain
             await pilot.press("escape")
             await settle(pilot, app)
-        for nugget, path in ((f"telegram:{'x' * 300}", groups / "telegram/7/AGENTS.md"),
-                             (None, groups / "AGENTS.md")):
-            await choose(pilot, app, nugget)
+        chosen: list[tuple[str | None, Path]] = [
+            (f"telegram:{'x' * 300}", groups / "telegram/7/AGENTS.md"),
+            (None, groups / "AGENTS.md")]
+        for target, path in chosen:
+            await choose(pilot, app, target)
             await pilot.press("p")
             await settle(pilot, app)
             await pilot.press("a")

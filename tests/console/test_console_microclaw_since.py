@@ -14,7 +14,7 @@ from nuggets_tui.screens.confirm import ChoiceScreen
 from nuggets_tui.screens.history import HistoryScreen
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.widgets.diff_view import DiffView
-from tests.support.console_support import settle
+from tests.support.console_support import main_screen, settle
 from tests.support.microclaw_bot import (
     archive_low,
     bot_deletes_expired,
@@ -39,7 +39,7 @@ async def test_the_console_names_rows_the_bot_deleted_and_brought_back(tmp_path:
         told = [str(n.message) for n in app._notifications]
         assert any(entry.run_id in m and "deleted mc-1" in m and "brought back mc-2" in m
                    for m in told)
-        app.screen.select_note("mc-2")
+        main_screen(app).select_note("mc-2")
         await settle(pilot, app)
         detail = str(app.screen.query_one("#detail-body").render())
         assert f"Brought back by the bot since run {entry.run_id}" in detail
@@ -47,6 +47,7 @@ async def test_the_console_names_rows_the_bot_deleted_and_brought_back(tmp_path:
         await settle(pilot, app)
         screen = app.screen
         assert isinstance(screen, HistoryScreen)
+        assert screen.current is not None
         assert screen.runs.state(screen.current) == "changed since"
         shown = screen.query_one("#run-diff", DiffView)._text.plain
         assert "deleted mc-1" in shown and "brought back mc-2" in shown
@@ -60,7 +61,7 @@ async def test_u_on_a_row_below_the_prompts_confidence_offers_to_raise_it(tmp_pa
         await settle(pilot, app)
         await pilot.press("h")
         await settle(pilot, app)
-        app.screen.select_note("mc-2")
+        main_screen(app).select_note("mc-2")
         await settle(pilot, app)
         await pilot.press("u")
         await settle(pilot, app)

@@ -73,7 +73,7 @@ async def test_promotion_and_the_queue_show_their_titles_at_80_columns(home: Pat
     async with app.run_test(size=SMALL) as pilot:
         await _open(app, pilot, "p")
         entries = app.screen.query_one("#entries", VirtualTable)
-        title = entries.renderer.cells(entries.rows[1])[-1].plain  # type: ignore[attr-defined]
+        title = entries.renderer.cells(entries.rows[1])[-1].plain
         assert len(title) > 26 and shown_whole(title[:READ], screen_lines(app))
         await _open(app, pilot, "escape", "c")
         groups = app.screen.query_one("#groups", VirtualTable)

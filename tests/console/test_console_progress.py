@@ -5,11 +5,13 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pytest
+
 from core.progress import Stopped
 from core.reflection.pass_state import PassCancelled
 from nuggets_tui.screens.review import ReviewScreen
 from nuggets_tui.widgets.busy import Busy
-from tests.support.console_support import demo_home, make_app, settle
+from tests.support.console_support import demo_home, main_screen, make_app, settle
 
 
 async def _until(pilot, check) -> None:  # type: ignore[no-untyped-def]
@@ -26,7 +28,9 @@ async def test_the_uncapped_plan_shows_progress_and_escape_stops_it(tmp_path: Pa
 
     def slow_plan(*args, should_stop=None, progress=None, **options):  # type: ignore[no-untyped-def]
         if not options.get("uncapped"):
-            return plan(*args, should_stop=should_stop, progress=progress, **options)
+            # the console passes these two by keyword, never in args
+            return plan(*args, should_stop=should_stop, progress=progress,  # type: ignore[misc]
+                        **options)
         for done in range(0, 40, 10):  # a large memory: a tenth of the pass at a time
             progress(done, 100)
         halfway.set()
@@ -53,16 +57,17 @@ async def test_the_uncapped_plan_shows_progress_and_escape_stops_it(tmp_path: Pa
         await pilot.press("escape")
         await settle(pilot, app)
         assert outcome == ["cancelled"]
-        assert app.screen is review and review.plan is capped
+        assert review.plan is capped and app.screen is review
         assert not busy.has_class("-active")
 
 
 async def test_verdict_scoring_shows_a_sign_and_progress_and_escape_stops_it(
-        tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.review.verdicts import judge
     from nuggets_tui.screens import main
     from nuggets_tui.widgets.note_table import NoteTable
 
-    real, started, stopped = main.judge, threading.Event(), []
+    real, started, stopped = judge, threading.Event(), []
 
     def slow_judge(notes, now, *, progress=None, should_stop=None, **options):  # type: ignore[no-untyped-def]
         if started.is_set():  # scored again after the stop: at once
@@ -79,7 +84,7 @@ async def test_verdict_scoring_shows_a_sign_and_progress_and_escape_stops_it(
     app = make_app(home)
     async with app.run_test(size=(120, 40)) as pilot:
         await _until(pilot, started.is_set)
-        screen, busy = app.screen, app.screen.query_one(Busy)
+        screen, busy = main_screen(app), app.screen.query_one(Busy)
         await _until(pilot, lambda: "25%" in str(busy.render()))
         table = screen.query_one(NoteTable)
         cell = table.renderer.cells(table.rows[0])[-1].plain

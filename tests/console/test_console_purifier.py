@@ -8,6 +8,8 @@ import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from core.clock import fixed_clock
 from core.stores.purifier.store import PurifierStore
 from nuggets_tui.app import NuggetsApp
@@ -22,6 +24,7 @@ KEYS = ["h", "h", "r", "x", "y", "u", "y", "ctrl+z", "y", "p", "g", "l", "f", "c
         "slash", "question_mark"]
 
 
+@pytest.mark.slow
 async def test_every_main_key_leaves_the_workspace_byte_for_byte(tmp_path: Path) -> None:
     root = tmp_path / "copy"
     shutil.copytree(FIXTURE, root)

@@ -24,7 +24,7 @@ from nuggets_tui.screens.help import HelpScreen
 from nuggets_tui.screens.history import HistoryScreen
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.screens.promote import PromoteScreen
-from tests.support.console_support import settle
+from tests.support.console_support import main_screen, on_top, settle
 from tests.support.tree import hashes
 
 NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
@@ -51,10 +51,10 @@ def text_of(app: NuggetsApp, selector: str) -> str:
 
 async def open_note(pilot, app: NuggetsApp, note_id: str) -> None:  # type: ignore[no-untyped-def]
     await settle(pilot, app)
-    app.screen.show_hidden = True
-    app.screen.refilter()
+    main_screen(app).show_hidden = True
+    main_screen(app).refilter()
     await settle(pilot, app)
-    app.screen.select_note(note_id)
+    main_screen(app).select_note(note_id)
     await settle(pilot, app)
 
 
@@ -95,7 +95,7 @@ async def test_f_opens_the_claims_source_at_its_lines(workspace: Path) -> None:
     app = NuggetsApp(store(workspace))
     async with app.run_test(size=SIZE) as pilot:
         shown = await source_shown(pilot, app, SOURCED)
-        assert [s.label for s in app.screen.sources] == ["MEMORY.md:5"]
+        assert [s.label for s in on_top(app, FilesScreen).sources] == ["MEMORY.md:5"]
         marked = [row for row in shown.splitlines() if row.startswith("▶")]
         assert len(marked) == 1 and "The operator prefers short status reports." in marked[0]
 
@@ -116,17 +116,19 @@ async def test_the_queue_shows_the_outdated_apart_and_both_stand_is_ours(
         await settle(pilot, app)
         await pilot.press("c")
         await settle(pilot, app)
-        groups = app.screen.found.groups
+        conflicts = on_top(app, ConflictsScreen)
+        assert conflicts.found is not None
+        groups = conflicts.found.groups
         outdated = [g for g in groups if g.outdated]
         assert len(outdated) == 1 and len(groups) == 2
-        app.screen.table.select_key(outdated[0].id)
+        conflicts.table.select_key(outdated[0].id)
         await settle(pilot, app)
         assert "Outdated: " in text_of(app, "DiffView #diff-body")
         await pilot.press("b")
         await settle(pilot, app)
         assert not isinstance(app.screen, ConfirmScreen)  # nothing to decide
         open_group = next(g for g in groups if not g.outdated)
-        app.screen.table.select_key(open_group.id)
+        conflicts.table.select_key(open_group.id)
         await settle(pilot, app)
         await pilot.press("b")
         await settle(pilot, app)

@@ -17,7 +17,7 @@ from core.review.marks import mark_notes
 from core.stores.purifier.demo import materialize_purifier_demo
 from core.stores.purifier.store import PurifierStore
 from nuggets_tui.app import NuggetsApp
-from tests.support.console_support import settle
+from tests.support.console_support import main_screen, settle
 
 SIZE = (120, 36)
 NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
@@ -35,7 +35,7 @@ def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[NuggetsApp]
 def _on_claim(*keys: str):  # type: ignore[no-untyped-def]
     async def run_before(pilot: Pilot) -> None:
         await settle(pilot, pilot.app)
-        pilot.app.screen.select_note(CLAIM)
+        main_screen(pilot.app).select_note(CLAIM)
         await settle(pilot, pilot.app)
         for key in keys:
             await pilot.press(key)

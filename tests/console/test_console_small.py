@@ -15,7 +15,7 @@ from nuggets_tui.screens.confirm import ConfirmScreen
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.screens.too_small import TooSmallScreen
 from nuggets_tui.widgets.note_detail import NoteDetailPane
-from tests.support.console_support import make_app, settle
+from tests.support.console_support import main_screen, make_app, settle
 
 SMALL = (80, 24)
 
@@ -71,7 +71,7 @@ async def test_at_80_by_24_a_notes_links_show_without_scrolling(home: Path) -> N
     app = make_app(home)
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot, app)
-        screen = app.screen
+        screen = main_screen(app)
         linked = next(n for n in screen.shelf.graph.notes if n.get("links") and not
                       fields.hidden(n) and len(fields.text(n, "content")) < 80)
         screen.select_note(linked["id"])

@@ -12,7 +12,7 @@ import pytest
 from textual.pilot import Pilot
 
 from nuggets_tui.app import NuggetsApp
-from tests.support.console_support import demo_home, make_app, settle
+from tests.support.console_support import demo_home, main_screen, make_app, settle
 
 SIZE = (120, 36)
 
@@ -49,7 +49,7 @@ def test_promotion_screen(app: NuggetsApp, snap_compare) -> None:  # type: ignor
 def test_graph_screen(app: NuggetsApp, snap_compare) -> None:  # type: ignore[no-untyped-def]
     async def run_before(pilot: Pilot) -> None:
         await settle(pilot, pilot.app)
-        screen = pilot.app.screen
+        screen = main_screen(pilot.app)
         linked = max(screen.shelf.notes, key=lambda n: (not n.get("hidden"), len(n["links"])))
         screen.select_note(linked["id"])
         await settle(pilot, pilot.app)

@@ -8,13 +8,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from textual.widgets import OptionList
 
-from core.clock import fixed_clock
 from core.models import Plan, ReflectionResult
 from core.stores.base import StoreWords
-from core.stores.claude.demo import materialize_claude_demo
 from core.stores.claude.presentation import WORDS as CLAUDE
-from core.stores.claude.store import ClaudeStore
 from core.stores.microclaw.presentation import WORDS as MICROCLAW
 from core.stores.nuggets.presentation import WORDS as NUGGETS
 from core.stores.purifier.presentation import WORDS as PURIFIER
@@ -53,17 +51,11 @@ def test_a_store_with_no_words_for_its_plan_says_only_the_count() -> None:
     assert cap_text(plan(True, inspected=1_200), bare).plain == "1,200 notes inspected."
 
 
-@pytest.fixture
-def claude_app(tmp_path: Path) -> NuggetsApp:
-    directory = materialize_claude_demo(tmp_path / "demo-claude" / "memory", NOW)
-    return NuggetsApp(ClaudeStore(directory, fixed_clock(NOW)))
-
-
 def sidebar(app: NuggetsApp) -> str:
     shown = [str(w.render()) for w in app.screen.query("#sidebar *")]
-    options = app.screen.query_one("#nuggets")
+    options = app.screen.query_one("#nuggets", OptionList)
     return "\n".join(shown + [str(options.get_option_at_index(i).prompt)
-                              for i in range(options.option_count)])  # type: ignore[attr-defined]
+                              for i in range(options.option_count)])
 
 
 async def test_claude_sidebar_counts_no_facts_and_draws_no_recalls(

@@ -10,11 +10,11 @@ import pytest
 
 from core.review.default_scorer import SCORE_NAMES
 from core.review.verdicts import judge
-from nuggets_tui.screens import main as main_screen
+from nuggets_tui.screens import main as main_module
 from nuggets_tui.widgets.note_detail import NoteDetailPane
 from nuggets_tui.widgets.note_table import SCORING, NoteTable
 from tests.support.conflict_builders import answers_memory, pref
-from tests.support.console_support import make_app, settle
+from tests.support.console_support import main_screen, make_app, settle
 from tests.support.note_builders import make_home
 
 SIZE = (140, 40)
@@ -38,7 +38,7 @@ async def test_the_verdict_column_and_the_filter_by_verdict(home: Path) -> None:
     app = make_app(home)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot, app)
-        screen = app.screen
+        screen = main_screen(app)
         verdicts = screen.verdicts
         assert verdicts is not None and set(verdicts) == set(shown_ids(app))
         assert verdicts["empty"].verdict == "reject"
@@ -66,9 +66,9 @@ async def test_the_detail_pane_explains_the_verdict_in_words(home: Path) -> None
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
-        app.screen.select_note("empty")
+        main_screen(app).select_note("empty")
         await settle(pilot, app)
-        verdict = app.screen.verdicts["empty"]
+        verdict = main_screen(app).verdicts["empty"]
         shown = detail(app)
         assert f"Verdict  reject (strength {verdict.strength:.2f}): {verdict.why}" in shown
         for name in SCORE_NAMES:
@@ -84,14 +84,14 @@ async def test_verdicts_wait_for_the_first_paint(home: Path, monkeypatch) -> Non
         release.wait(10)
         return judge(*args, **kwargs)
 
-    monkeypatch.setattr(main_screen, "judge", slow_judge)
+    monkeypatch.setattr(main_module, "judge", slow_judge)
     app = make_app(home)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         for _ in range(100):
             await pilot.pause(0.05)
-            if app.screen.shelf is not None and shown_ids(app):
+            if main_screen(app).shelf is not None and shown_ids(app):
                 break
-        screen = app.screen
+        screen = main_screen(app)
         assert screen.verdicts is None and len(shown_ids(app)) == 6
         table = screen.query_one(NoteTable)
         # Not a blank: a sign that the verdict is on its way.

@@ -105,8 +105,8 @@ class Scope:
                   and isinstance(node.func, ast.Attribute) and node.args):
                 self.values.setdefault(ast.unparse(node.func.value), []).append(node.args[0])
             elif isinstance(node, ast.For | ast.comprehension):
-                for name, value in _loop_values(node.target, node.iter):
-                    self.values.setdefault(name, []).append(value)
+                for name, taken in _loop_values(node.target, node.iter):
+                    self.values.setdefault(name, []).append(taken)
 
     def problems(self) -> Iterator[str]:
         if self.function.name in self.module.text_functions:
@@ -234,7 +234,7 @@ def _loop_values(target: ast.expr, over: ast.expr) -> Iterator[tuple[str, ast.ex
     """What a loop's names take: from a literal tuple of tuples, each element; else unknown."""
     rows = over.elts if isinstance(over, ast.Tuple | ast.List) else None
     if isinstance(target, ast.Name):
-        for row in rows or [None]:
+        for row in rows if rows else [None]:
             yield target.id, row
     elif isinstance(target, ast.Tuple):
         for i, element in enumerate(target.elts):

@@ -13,7 +13,7 @@ from nuggets_tui.screens.confirm import ConfirmScreen
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.screens.review import ChangeRow, ReviewScreen
 from nuggets_tui.widgets.virtual_table import VirtualTable
-from tests.support.console_support import make_app, settle
+from tests.support.console_support import main_screen, make_app, settle
 
 SIZE = (120, 40)
 
@@ -164,10 +164,10 @@ async def test_no_empty_state_is_said_while_planning_or_looking(tmp_path: Path) 
         gate.wait(10)
         return read()
 
-    app.memory.plan = slow_plan  # type: ignore[method-assign]
+    app.memory.plan = slow_plan
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
-        app.screen.prepared_plan = None  # planned when the review opens, not ahead
+        main_screen(app).prepared_plan = None  # planned when the review opens, not ahead
         await pilot.press("r")
         await pilot.pause(0.2)
         review = app.screen
@@ -179,7 +179,7 @@ async def test_no_empty_state_is_said_while_planning_or_looking(tmp_path: Path) 
         await pilot.press("escape")
         await settle(pilot, app)
         gate.clear()
-        app.memory.read = slow_read  # type: ignore[method-assign]
+        app.memory.read = slow_read
         await app.push_screen(ConflictsScreen(app.memory))  # it reads the memory itself
         await pilot.pause(0.2)
         queue = app.screen

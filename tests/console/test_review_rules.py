@@ -44,7 +44,7 @@ async def test_a_groups_decision_is_saved_as_a_named_rule(home: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         review = await _review(pilot, app)
         first = next(row for row in review.table.rows if isinstance(row, Group))
-        kind = review.plan.change_for(first.members[0]).type  # type: ignore[union-attr]
+        kind = review.plan.change_for(first.members[0]).type
         await pilot.press("n", "s")
         await settle(pilot, app)
         assert isinstance(app.screen, SaveRuleScreen)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core import NuggetsStore
 from core.clock import fixed_clock
 from core.models import MergeOp, Plan
 from core.review.contradictions import Group, find_by_rules
 from core.review.decisions import settle_both
+from core.stores.nuggets.store import NuggetsStore
 from tests.support.console_support import NOW, demo_home
 
 

@@ -13,8 +13,10 @@ import pytest
 
 from core.models import RawNote
 from core.notes.bounded_text import TEXT_BOUND
+from core.reflection.reflect import plan_pass
 from core.review import verdicts
 from core.review.contradictions import find_contradictions, token_set
+from core.review.default_scorer import default_score
 from core.review.topics import nuggets_topic
 from core.stores.microclaw.topics import microclaw_tokens, microclaw_topic
 from tests.support.conflict_builders import pref
@@ -81,7 +83,7 @@ def test_verdicts_read_each_note_up_to_the_bound(rules: str,
         given["siblings"] = max(given["siblings"], longest(notes))
         return merge_pass(notes, *args, **kwargs)
 
-    scored, merge_pass = verdicts.default_score, verdicts.plan_pass
+    scored, merge_pass = default_score, plan_pass
     monkeypatch.setattr(verdicts, "default_score", score)
     monkeypatch.setattr(verdicts, "plan_pass", siblings_pass)
     notes = _memory()

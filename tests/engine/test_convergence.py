@@ -9,9 +9,9 @@ from pathlib import Path
 
 from hypothesis import given, settings
 
-from core import NuggetsStore
 from core.clock import fixed_clock
 from core.models import LinkOp
+from core.stores.nuggets.store import NuggetsStore
 from tests.support.graph_strategies import graph_notes
 from tests.support.note_builders import NOW, file_notes, graph_file, make_home, sample_notes
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from core import NuggetsError, NuggetsStore, UnknownNoteError
 from core.clock import fixed_clock
+from core.errors import NuggetsError, UnknownNoteError
 from core.models import MergeOp, SupersedeOp
-from core.review.contradictions import find_contradictions
+from core.review.contradictions import Group, find_contradictions
 from core.review.decisions import (
     decision_operations,
     open_groups,
@@ -19,6 +19,7 @@ from core.review.decisions import (
     settle_both,
     settled_path,
 )
+from core.stores.nuggets.store import NuggetsStore
 from tests.support.conflict_builders import answers_memory
 from tests.support.note_builders import NOW, NOW_ISO, file_notes, graph_file, make_home
 
@@ -28,7 +29,7 @@ def home(tmp_path: Path) -> Path:
     return make_home(tmp_path, answers_memory())
 
 
-def the_group(memory: NuggetsStore):  # noqa: ANN201
+def the_group(memory: NuggetsStore) -> Group:
     (group,) = find_contradictions(memory.shelf().notes)
     return group
 

@@ -11,13 +11,13 @@ from hypothesis import strategies as st
 
 from bench.generate import generate
 from bench.oracle import oracle_pass
-from core.clock import parse_iso
 from core.notes.text import jaccard
 from core.reflection import link_phase as linking
 from core.reflection.merge_index import MergeIndex
 from core.reflection.reflect import plan_pass
+from tests.support.moments import at
 
-NOW = parse_iso("2026-11-01T09:00:00Z")
+NOW = at("2026-11-01T09:00:00Z")
 WORDS = ["deploy", "make", "test", "user", "prefers", "dark", "theme", "src/app.py", "tmp",
          "redis", "cache", "key", "port", "8080", "the", "a", "vim", "editor", "ci:lint", "日本語"]
 
@@ -55,7 +55,7 @@ def graphs(draw: st.DrawFn) -> list[dict]:
     return notes
 
 
-def _direct_checks(count: int, spare: int = 0) -> contextlib.AbstractContextManager[None]:
+def _direct_checks(count: int, spare: int = 0) -> contextlib.ExitStack[bool | None]:
     """The link phase checks `count` notes directly, then (after `spare` more per note of the
     nugget, all told) asks its index."""
     stack = contextlib.ExitStack()
@@ -99,10 +99,10 @@ def _near_duplicate_sets(draw: st.DrawFn) -> list[frozenset[str]]:
     vocabulary = [f"t{i}" for i in range(draw(st.integers(3, 100)))]
     sets: list[frozenset[str]] = []
     for _ in range(draw(st.integers(1, 30))):
-        if sets and draw(st.booleans()):
+        if bool(sets) and draw(st.booleans()):
             tokens = set(draw(st.sampled_from(sets)))
             for _ in range(draw(st.integers(0, 4))):
-                if tokens and draw(st.booleans()):
+                if bool(tokens) and draw(st.booleans()):
                     tokens.discard(draw(st.sampled_from(sorted(tokens))))
                 else:
                     tokens.add(draw(st.sampled_from(vocabulary)))
@@ -113,6 +113,7 @@ def _near_duplicate_sets(draw: st.DrawFn) -> list[frozenset[str]]:
     return sets
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(_near_duplicate_sets(), st.sets(st.integers(0, 29)))
 def test_merge_index_finds_the_first_partner_pairwise_comparison_finds(

@@ -14,11 +14,11 @@ from dataclasses import replace
 import pytest
 
 from bench.generate import SHAPES_BY_NUMBER, generate
-from core.clock import parse_iso
 from core.reflection.reflect import plan_pass
 from core.reflection.work_count import WORK
+from tests.support.moments import at
 
-NOW = parse_iso("2026-11-01T09:00:00Z")
+NOW = at("2026-11-01T09:00:00Z")
 SIZES = (1_000, 2_000, 4_000, 8_000)
 # Linear work doubles with each doubling of notes; quadratic work quadruples.
 MOST_PER_DOUBLING = 2.6

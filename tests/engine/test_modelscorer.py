@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -12,15 +13,25 @@ from typing import Any
 
 import pytest
 
-from core import NuggetsError
+from core.errors import NuggetsError
 from core.review.default_scorer import SCORE_NAMES
 from core.review.model_scorer import ModelScorer, ReplyError, check_url, parse_reply
-from core.review.verdicts import judge
+from core.review.verdicts import Judgement, judge
 from tests.support.conflict_builders import answers_memory
 from tests.support.figures import record
 from tests.support.note_builders import NOW
 
 Reply = Callable[[dict[str, Any]], tuple[int, str]]  # request body -> (status, body)
+
+
+class QuietServer(ThreadingHTTPServer):
+    """A client that hangs up before the reply is written (a scorer that timed out) is no
+    error of the server's: nothing is printed for it; any other error still is."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
 
 
 class FakeEndpoint:
@@ -47,7 +58,7 @@ class FakeEndpoint:
             def log_message(self, *args: object) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = QuietServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_port}/v1"
 
 
@@ -87,7 +98,8 @@ def good(wrap: Callable[[str], str] = lambda s: s, edit: Callable[[list], list] 
     return reply
 
 
-def run(endpoint: FakeEndpoint, *replies: Reply, batch_size: int = 10, timeout: float = 5):
+def run(endpoint: FakeEndpoint, *replies: Reply, batch_size: int = 10,
+        timeout: float = 5) -> Judgement:
     endpoint.replies = list(replies)
     scorer = ModelScorer(endpoint.url, batch_size=batch_size, timeout=timeout)
     return judge(answers_memory(), NOW, model=scorer)
@@ -243,10 +255,11 @@ def test_a_score_that_is_not_a_finite_number_is_refused(endpoint: FakeEndpoint) 
 
 
 def test_prose_is_read_once_whatever_its_braces() -> None:
-    """Objects inside an object that failed are not tried again: a reply of 200k braces, each
-    opening an object 500 levels deep that breaks, is read in one pass, not 200k."""
+    """Objects inside an object that failed are not tried again: a reply of 40k braces, each
+    opening an object 100 levels deep (within the reader's bound) that breaks, is read in one
+    pass, not 40k."""
     record("hostile scorer servers tried")
-    unit = '{"a":' * 500 + "x"
+    unit = '{"a":' * 100 + "x"
     calls = []
     real = json.JSONDecoder.raw_decode
 
@@ -258,9 +271,23 @@ def test_prose_is_read_once_whatever_its_braces() -> None:
         patch.setattr(json.JSONDecoder, "raw_decode", counting)
         with pytest.raises(ReplyError, match="no JSON object"):
             parse_reply('He said " ' + unit * 400)
-    assert len(calls) == 1 + 400  # as is, then once per broken object (not per brace: 200,000)
+    assert len(calls) == 1 + 400  # as is, then once per broken object (not per brace: 40,000)
 
 
 def test_an_object_after_broken_ones_in_prose_is_found() -> None:
     text = 'Draft: {"verdicts": [1,} then {not json} and finally {"verdicts": []} done'
     assert parse_reply(text) == {"verdicts": []}
+
+
+def test_the_fake_endpoint_is_quiet_when_a_client_hangs_up_and_only_then(
+        endpoint: FakeEndpoint, capfd: pytest.CaptureFixture[str]) -> None:
+    def handled(error: Exception) -> str:
+        try:
+            raise error
+        except Exception:
+            endpoint.server.handle_error(None, ("127.0.0.1", 1))
+        return capfd.readouterr().err
+
+    assert handled(BrokenPipeError(32, "Broken pipe")) == ""
+    assert handled(ConnectionResetError(104, "Connection reset by peer")) == ""
+    assert "ValueError: a bug in a reply" in handled(ValueError("a bug in a reply"))

@@ -49,5 +49,5 @@ def test_a_few_rows_of_a_large_graph_come_out_in_the_same_order_as_many() -> Non
     orders = OrderedNotes()
     few, many = every[::20], every[::2]  # under and over an eighth of the graph
     for order in ("hits", "updated", "title"):
-        assert orders.view(every, few, order) == ordered(few, order)  # type: ignore[arg-type]
-        assert orders.view(every, many, order) == ordered(many, order)  # type: ignore[arg-type]
+        assert orders.view(every, few, order) == ordered(few, order)
+        assert orders.view(every, many, order) == ordered(many, order)

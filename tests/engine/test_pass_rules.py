@@ -6,14 +6,16 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from core import NuggetsError, NuggetsStore
 from core.clock import epoch_ms, fixed_clock
+from core.errors import NuggetsError
 from core.models import Note
 from core.reflection.reflect import plan_pass
 from core.reflection.select_phase import quality, resolve_limit
+from core.stores.nuggets.store import NuggetsStore
 from tests.support.note_builders import NOW, NOW_ISO, OLD, link, make_home, note, result, run_pass
 
 HIDE = "Archived low-value note"
@@ -46,7 +48,7 @@ def test_a_limit_from_the_environment_that_is_no_number_is_an_error_naming_it(ra
         resolve_limit(None, {"MEMORY_REFLECTION_MAX_NOTES": raw})
 
 
-def _messy(note_id: str, word: str, **extra: object) -> dict:
+def _messy(note_id: str, word: str, **extra: Any) -> dict:
     """A note whose only phase-2 change is a rewrite; its tokens are shared with no other."""
     return note(note_id, f"{word}  {word}x", **extra)
 
@@ -195,7 +197,7 @@ def test_normalized_content_is_not_rewritten() -> None:
 
 # -- phase 2: retag ----------------------------------------------------------------------------
 
-def _tag_case(tags: list[str] | None = None, **fields: object) -> tuple[dict, list, dict]:
+def _tag_case(tags: list[str] | None = None, **fields: Any) -> tuple[dict, list, dict]:
     before = note("t", **fields)
     if tags is None:
         before.pop("tags")

@@ -10,14 +10,16 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import NuggetsStore, StalePlanError, reflect_and_clean_memory
 from core.clock import fixed_clock
+from core.errors import StalePlanError
 from core.models import LinkOp, MergeOp
 from core.notes.vectors import vector_spec
+from core.stores.nuggets.entry_points import reflect_and_clean_memory
+from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.cli import main
 from tests.support.graph_strategies import graph_notes
 from tests.support.note_builders import (
@@ -49,7 +51,7 @@ def sample(tmp_path: Path) -> NuggetsStore:
     return NuggetsStore(home, fixed_clock(NOW))
 
 
-def cli(home: Path, tmp_path: Path, *args: str):
+def cli(home: Path, tmp_path: Path, *args: str) -> Result:
     env = {"NUGGETS_NOW": "2026-11-01T09:00:00Z", "NUGGETS_HOME": "", "HOME": str(tmp_path),
            "NUGGETS_MEMORY_MD": str(tmp_path / "memdir" / "MEMORY.md")}
     return CliRunner().invoke(main, ["--home", str(home), *args], env=env)

@@ -17,7 +17,7 @@ NOTES = 3_000  # several CHECK_EVERY strides in every phase
 
 @pytest.fixture(scope="module")
 def notes() -> list[dict[str, object]]:
-    return generate(NOTES)["notes"]  # type: ignore[no-any-return]
+    return generate(NOTES)["notes"]
 
 
 def test_the_uncapped_pass_reports_steady_progress_up_to_its_total(notes) -> None:  # type: ignore[no-untyped-def]

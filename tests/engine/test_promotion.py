@@ -12,9 +12,10 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import NuggetsStore, promote_facts
 from core.clock import fixed_clock
 from core.promotion.candidates import plan_promotion, resolve_memory_md, section_of
+from core.stores.nuggets.entry_points import promote_facts
+from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.cli import main
 from tests.support.note_builders import NOW, make_home, note, tree_snapshot
 

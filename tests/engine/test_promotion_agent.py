@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -23,7 +24,7 @@ from tests.support.paths import FIXTURES_DIR
 from tests.support.reliability_support import make_home
 
 
-def fact(note_id: str, title: str, content: str, hits: int = 3, **extra: object) -> dict:
+def fact(note_id: str, title: str, content: str, hits: int = 3, **extra: Any) -> dict:
     return note(note_id, content, title=title, hits=hits, **extra)
 
 
@@ -175,7 +176,8 @@ def agent_notes(draw: st.DrawFn) -> list[dict]:
     notes = []
     for i in range(draw(st.integers(1, 6))):
         content = draw(CONTENT).strip("\n")
-        notes.append(fact(f"n{i}", draw(WORDS), content, **draw(SECTION_OF)))
+        section: dict[str, Any] = draw(SECTION_OF)
+        notes.append(fact(f"n{i}", draw(WORDS), content, **section))
     return notes
 
 

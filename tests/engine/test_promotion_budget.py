@@ -68,7 +68,7 @@ def test_entries_past_the_cut_are_named_in_the_files_order(tmp_path: Path) -> No
     lines = plan.after_text.splitlines()
     assert budget.loaded_lines == 200 and budget.cut_by == "lines"
     shown = {e.note_id: lines.index(e.text) + 1 for e in plan.entries}
-    assert budget.past == sorted((i for i in shown if shown[i] > 200), key=shown.get)
+    assert budget.past == sorted((i for i in shown if shown[i] > 200), key=lambda i: shown[i])
     assert budget.past and len(budget.past) < len(plan.entries)
     assert budget.room == {"lines": 0, "bytes": 0}
 

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from core import NuggetsStore
 from core.clock import fixed_clock
 from core.errors import ArgumentError
 from core.models import Plan
@@ -26,6 +25,7 @@ from core.plans.review_rules import (
     rules_text,
 )
 from core.plans.review_state import ReviewState, change_key
+from core.stores.nuggets.store import NuggetsStore
 from core.stores.registry import open_store
 from tests.support.console_support import NOW, demo_home
 

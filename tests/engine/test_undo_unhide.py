@@ -12,10 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import NuggetsError, NuggetsStore, UndoConflictError, UnknownNoteError
-from core.clock import fixed_clock, parse_iso
+from core.clock import fixed_clock
+from core.errors import NuggetsError, UndoConflictError, UnknownNoteError
 from core.models import CamelModel
+from core.stores.nuggets.store import NuggetsStore
 from tests.support.graph_strategies import graph_notes
+from tests.support.moments import at
 from tests.support.note_builders import (
     NOW,
     NOW_ISO,
@@ -26,7 +28,7 @@ from tests.support.note_builders import (
     mixed_notes,
 )
 
-LATER = fixed_clock(parse_iso("2026-11-01T10:00:00Z"))
+LATER = fixed_clock(at("2026-11-01T10:00:00Z"))
 LATER_ISO = "2026-11-01T10:00:00.000Z"
 
 

@@ -4,6 +4,7 @@ default scorer's rules one by one (docs/VERDICTS.md)."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -27,11 +28,11 @@ OLD = (NOW - timedelta(days=60)).isoformat().replace("+00:00", "Z")
 CONTEXT = ScoringContext(NOW)
 
 
-def score(**extra: object) -> dict[str, float]:
+def score(**extra: Any) -> dict[str, float]:
     return default_score(note("n", "Some plain words here", **extra), CONTEXT).scores
 
 
-def reason(name: str, **extra: object) -> str:
+def reason(name: str, **extra: Any) -> str:
     return default_score(note("n", "Some plain words here", **extra), CONTEXT).reasons[name]
 
 
@@ -51,7 +52,7 @@ def test_a_strength_drifting_more_than_a_hundredth_is_refused(strength: float, o
 
 def test_stored_scores_are_checked() -> None:
     assert stored_drift({"scores": SCORES, "strength": 2.5}) is None
-    assert "drifts" in stored_drift({"scores": SCORES, "strength": 3.1})
+    assert "drifts" in str(stored_drift({"scores": SCORES, "strength": 3.1}))
     assert stored_drift({"scores": {"durability": 1}, "strength": 1}) == \
         "its stored scores are incomplete"
     assert stored_drift({"id": "plain"}) is None
@@ -127,7 +128,7 @@ def test_distinct_sessions_are_counted_per_topic() -> None:
 
 
 def test_noise_risk_rules() -> None:
-    base = dict(stability="durable", scope="project", source="tool_observation",
+    base: dict[str, Any] = dict(stability="durable", scope="project", source="tool_observation",
                 confidence=0.7, hits=1)
     assert score(**base)["noise_risk"] == 0.05
     assert "no low-value signal" in reason("noise_risk", **base)

@@ -10,9 +10,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
-from core import NuggetsError, StalePlanError, UndoConflictError
+from core.errors import NuggetsError, StalePlanError, UndoConflictError
 from core.notes.snapshot import fingerprint
 from core.safeio import crashpoints
 from core.stores.nuggets.graph_file import read_graph
@@ -54,7 +55,8 @@ print(written, lines)
 SECONDS = 4.0
 
 
-def test_an_unlocking_writer_loses_nothing(tmp_path: Path, monkeypatch) -> None:
+def test_an_unlocking_writer_loses_nothing(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NUGGETS_JOURNAL_KEEP", "100000")  # every run stays to be counted
     home = make_home(tmp_path, messy_notes())
     graph = home / "graph" / "graph.json"

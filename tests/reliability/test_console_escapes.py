@@ -9,6 +9,7 @@ import json
 import tempfile
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -28,7 +29,7 @@ from nuggets_tui.screens.welcome import WelcomeScreen
 from nuggets_tui.widgets.diff_view import DiffView
 from nuggets_tui.widgets.note_detail import NoteDetailPane
 from nuggets_tui.widgets.virtual_table import VirtualTable
-from tests.support.console_support import make_app, settle
+from tests.support.console_support import main_screen, make_app, settle
 from tests.support.figures import record
 from tests.support.hostile_memory import (
     EVIL,
@@ -134,6 +135,7 @@ async def walk_every_screen(pilot, app: NuggetsApp, hostile: Hostile) -> int:  #
     return checked
 
 
+@pytest.mark.slow
 async def test_a_hostile_memory_reaches_no_terminal_through_any_screen(tmp_path: Path) -> None:
     hostile = hostile_home(tmp_path)
     app = make_app(hostile.home, watch_interval=0.1)
@@ -224,7 +226,7 @@ async def walk_briefly(hostile: Hostile) -> int:
             checked += 1
 
         await settle(pilot, app, pause=0.02)
-        app.screen.select_note(hostile.note_id)
+        main_screen(app).select_note(hostile.note_id)
         await check("main")
         app.screen.query_one(NoteDetailPane).scroll_end(animate=False)
         await check("main: detail's links")
@@ -238,6 +240,7 @@ async def walk_briefly(hostile: Hostile) -> int:
     return checked
 
 
+@pytest.mark.slow
 @settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.fixed_dictionaries({name: hostile_text for name in FIELDS}))
 def test_generated_hostile_memories_reach_no_terminal(texts: dict[str, str]) -> None:

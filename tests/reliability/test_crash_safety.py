@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from core import NuggetsStore, StalePlanError
+from core.errors import StalePlanError
 from core.notes.snapshot import fingerprint
 from core.safeio import crashpoints
 from core.stores.nuggets.graph_file import read_graph
+from core.stores.nuggets.store import NuggetsStore
 from tests.support.figures import record
 from tests.support.reliability_support import (
     copy_home,
@@ -92,7 +93,8 @@ def _check_settled(home: Path, old: tuple, new: tuple) -> str:
     assert journal == (new[2] if landed else old[2])
     if landed:
         entry = memory_of(home).log()[0]
-        assert entry.result_fingerprint == fingerprint(graph if graph_landed else memory_md)
+        written = graph if graph_landed else memory_md
+        assert written is not None and entry.result_fingerprint == fingerprint(written)
     assert leftovers(home) == []
     return "new" if landed else "old"
 
@@ -264,6 +266,7 @@ def _child_duration(template: Path, tmp_path: Path) -> float:
     return slowest
 
 
+@pytest.mark.slow
 def test_killed_at_random_moments_of_a_sequence(tmp_path: Path) -> None:
     """Kills that land anywhere, inside system calls too: the graph, MEMORY.md and journal
     are always one of the states the sequence passes through, and agree with each other."""

@@ -12,10 +12,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from core import NuggetsError, NuggetsStore
-from core.errors import GraphError
+from core.errors import GraphError, NuggetsError
 from core.notes.checks import PlainNotes, note_problem
 from core.stores.nuggets.graph_file import parse_graph, read_graph
+from core.stores.nuggets.store import NuggetsStore
 from tests.support.figures import record
 from tests.support.reliability_support import CLOCK, messy_notes
 

@@ -17,8 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from core import GraphError
-from core.safeio import atomic_write as atomic
+from core.errors import GraphError
 from core.stores.nuggets.graph_file import read_graph
 from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.cli import main
@@ -210,6 +209,7 @@ def test_hostile_text_is_kept_exactly_and_shown_inert(tmp_path: Path) -> None:
     record("bad inputs tried")
 
 
+@pytest.mark.slow
 def test_a_20_mb_note_and_a_million_character_line(tmp_path: Path) -> None:
     words = [f"w{i:04d}x" for i in range(5000)]
     big = "\n".join(  # distinct lines over 5,000 distinct words
@@ -287,7 +287,7 @@ def open_tmp() -> Iterator[Path]:
     shutil.rmtree(path, ignore_errors=True)
 
 
-def _as_other_user(action: Callable[[], Result]) -> tuple[int, str]:
+def _as_other_user(action: Callable[..., Result]) -> tuple[int, str]:
     """Run a command as a user without rights to the files: `nobody` in a forked child when
     we are root (root reads and writes regardless of modes), else ourselves."""
     if os.geteuid() != 0:
@@ -334,8 +334,8 @@ def test_a_read_only_home_reads_fine_and_refuses_writes_in_one_line(open_tmp: Pa
     for args in READING_COMMANDS:
         code, stderr = _as_other_user(lambda args=args: run(home, *args))
         assert code == 0, stderr
-    for args in WRITING_COMMANDS[:3]:
-        code, stderr = _as_other_user(lambda args=args: run(home, *args))
+    for writing in WRITING_COMMANDS[:3]:
+        code, stderr = _as_other_user(lambda args=writing: run(home, *args))
         assert code == 1 and stderr.count("\n") == 1, (args, stderr)
         assert "Permission denied" in stderr or "Read-only" in stderr, stderr
     for path in (home, home / "graph", home / "memory"):
@@ -365,9 +365,9 @@ def test_a_full_disk_at_any_write_is_a_one_line_error_and_leaves_nothing(
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
             return real_write(fd, data)
 
-        monkeypatch.setattr(atomic.os, "write", write)
+        monkeypatch.setattr(os, "write", write)
         result = run(home, "reflect", "--all", "--apply")
-        monkeypatch.setattr(atomic.os, "write", real_write)
+        monkeypatch.setattr(os, "write", real_write)
         if result.exit_code == 0:
             break
         _one_line_error(result, "No space left on device")

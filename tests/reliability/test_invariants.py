@@ -10,13 +10,15 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from core import NuggetsError, NuggetsStore, StalePlanError, UndoConflictError
+from core.errors import NuggetsError, StalePlanError, UndoConflictError
 from core.journal.entries import read_entry
 from core.stores.nuggets.graph_file import read_graph
+from core.stores.nuggets.store import NuggetsStore
 from tests.support.figures import record
 from tests.support.reliability_support import CLOCK, note
 
@@ -168,4 +170,4 @@ class MemoryMachine(RuleBasedStateMachine):
 MemoryMachine.TestCase.settings = settings(
     max_examples=150, stateful_step_count=20, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-TestMemoryInvariants = MemoryMachine.TestCase
+TestMemoryInvariants = pytest.mark.slow(MemoryMachine.TestCase)

@@ -17,12 +17,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from core import NuggetsError, NuggetsStore
+from core.errors import NuggetsError
 from core.journal.entries import journal_dir, write_pending
 from core.models import FileImage, JournalEntry
 from core.notes.snapshot import fingerprint
 from core.stores.microclaw.store import MicroClawStore
 from core.stores.nuggets.graph_file import graph_path
+from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.cli import main
 from tests.support.figures import record
 from tests.support.microclaw_rows import insert, make_db

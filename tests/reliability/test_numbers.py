@@ -13,11 +13,12 @@ from click.testing import CliRunner, Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import GraphError
+from core.errors import GraphError
 from core.notes.json_numbers import LongInteger, SpelledFloat, SpelledInt, number_hooks
 from core.notes.json_writer import NotFiniteError, dumps_compact, dumps_indented
 from core.stores.nuggets.graph_file import dump_graph, read_graph
 from nuggets_tui.cli import main
+from nuggets_tui.widgets.note_table import NoteTable
 from tests.support.figures import record
 from tests.support.reliability_support import note
 
@@ -243,7 +244,7 @@ async def test_a_5000_digit_number_is_no_console_traceback(
         problem = app.screen.query_one("#problem")
         if shown is None:
             assert not problem.display
-            assert len(app.screen.query_one("#notes").rows) == 2
+            assert len(app.screen.query_one("#notes", NoteTable).rows) == 2
         else:
             text = str(problem.render())
             assert problem.display and "graph.json" in text and shown in text

@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from core import GraphError, NuggetsStore
+from core.errors import GraphError
+from core.models import JournalEntry
 from core.notes.snapshot import fingerprint
 from core.safeio.atomic_write import side_name
 from core.stores.nuggets.graph_file import read_graph
+from core.stores.nuggets.store import NuggetsStore
 from tests.support.figures import record
 from tests.support.reliability_support import (
     copy_home,
@@ -48,7 +50,7 @@ def _side_files(home: Path, target: Path) -> list[str]:
     return sorted(found)
 
 
-def _apply(memory: NuggetsStore) -> object:
+def _apply(memory: NuggetsStore) -> JournalEntry | None:
     return memory.apply(memory.plan(uncapped=True))
 
 

@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from core import NuggetsError, NuggetsStore
+from core.errors import NuggetsError
 from core.journal.entries import journal_dir, write_pending
 from core.models import JournalEntry
 from core.notes.snapshot import EMPTY_FINGERPRINT, fingerprint
+from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.cli import main
 from tests.support.figures import record
 from tests.support.reliability_support import (

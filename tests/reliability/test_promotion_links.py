@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from core import NuggetsStore
 from core.safeio.scope_folder import PromotionRefused, unsafe_component
 from core.stores.microclaw.store import MicroClawStore
+from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.cli import main
 from tests.support.figures import record
 from tests.support.microclaw_rows import insert, make_db

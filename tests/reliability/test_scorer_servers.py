@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from core.notes import fields
 from core.review.model_scorer import ModelScorer, run_deadline
-from core.review.verdicts import judge
+from core.review.verdicts import Judgement, judge
 from core.settings import SettingError
 from core.stores.nuggets.graph_file import graph_path, read_graph
 from nuggets_tui.cli import main
@@ -150,7 +150,8 @@ def serve() -> Iterator[Callable[..., RawServer]]:
         server.close()
 
 
-def score(url: str, timeout: float = 0.5, deadline: float = 300, batch_size: int = 2):
+def score(url: str, timeout: float = 0.5, deadline: float = 300,
+          batch_size: int = 2) -> Judgement:
     scorer = ModelScorer(url, batch_size=batch_size, timeout=timeout, deadline=deadline)
     return judge(answers_memory(), NOW, model=scorer)  # 5 notes: 3 batches of 2
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from core import NuggetsStore
 from core.promotion.candidates import _content_lines, entry_title, section_of
 from core.promotion.screening import screen_entry
 from core.stores.nuggets.demo import build_demo_notes
+from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.cli import main
 from tests.support.figures import record
 from tests.support.injection_corpus import INJECTIONS, PARAPHRASES

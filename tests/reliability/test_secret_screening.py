@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from core import NuggetsStore
 from core.promotion.screening import screen_entry
 from core.promotion.secret_screen import masked, random_looking, secret_reason
 from core.stores.microclaw.store import MicroClawStore
+from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.cli import main
 from tests.support.figures import record
 from tests.support.microclaw_rows import insert, make_db

@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from core import NuggetsStore
 from core.journal.entries import journal_dir
 from core.review.contradictions import Group, find_by_rules, find_contradictions
 from core.review.decisions import read_settled, settle_both, settled_path
 from core.stores.microclaw.store import MicroClawStore
+from core.stores.nuggets.store import NuggetsStore
 from tests.support.conflict_builders import answers_memory
 from tests.support.figures import record
 from tests.support.microclaw_rows import insert, make_db

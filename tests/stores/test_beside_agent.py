@@ -28,15 +28,18 @@ from pathlib import Path
 
 import pytest
 
-from core import NuggetsStore
-from core.clock import fixed_clock, parse_iso
+from core.clock import fixed_clock
 from core.notes.agent_normalize import unchanged_since
 from core.notes.vectors import vector_spec
 from core.stores.nuggets.fact_files import read_fact_files
+from core.stores.nuggets.store import NuggetsStore
+from nuggets_tui.screens.confirm import ConfirmScreen
+from tests.support.console_support import on_top
+from tests.support.moments import at
 from tests.support.paths import FIXTURES_DIR
 
 FIXTURES = FIXTURES_DIR / "agent"
-NOW = parse_iso("2026-12-20T09:00:00Z")
+NOW = at("2026-12-20T09:00:00Z")
 AGENT_HOMES = ["agent-made", "engine-applied-started", "engine-applied-saved",
                "legacy-after-start"]
 
@@ -157,4 +160,4 @@ async def test_the_review_shows_what_a_change_does_to_the_fact_file(tmp_path: Pa
         assert any("removed from memory.donna.json" in text for text in shown)
         await pilot.press("a")  # the confirmation names the fact file it edits too
         await settle(pilot, app)
-        assert "memory.donna.json" in review.app.screen.body.plain
+        assert "memory.donna.json" in on_top(review.app, ConfirmScreen).body.plain

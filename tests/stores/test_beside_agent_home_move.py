@@ -29,13 +29,15 @@ import hashlib
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner, Result
 
-from core.clock import fixed_clock, parse_iso
+from core.clock import fixed_clock
 from core.notes.agent_normalize import unchanged_since
 from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.cli import main
+from tests.support.moments import at
 from tests.support.paths import FIXTURES_DIR
 
 MOVE = FIXTURES_DIR / "agent_home_move"
@@ -73,7 +75,7 @@ def test_every_run_made_in_the_old_home_undoes_in_the_copy_and_never_touches_the
 ) -> None:
     user = _user(tmp_path)
     old = _tree(user / ".nuggets")
-    store = NuggetsStore(user / ".donna", fixed_clock(parse_iso(NOW)))
+    store = NuggetsStore(user / ".donna", fixed_clock(at(NOW)))
     runs = [(h.run_id, h.kind) for h in store.log()]
     assert {kind for _, kind in runs} == {"reflect", "archive", "unhide", "promote", "decide"}
     for run_id, _ in runs:  # newest first
@@ -98,7 +100,7 @@ def test_an_entry_naming_a_file_of_the_old_home_is_refused_with_one_line(tmp_pat
     head, body = entry.read_text().split("\n", 1)
     head_doc, body_doc = json.loads(head), json.loads(body)
     head_doc["memoryMd"] = body_doc["memoryMd"] = outside
-    compact = {"separators": (",", ":"), "ensure_ascii": False}
+    compact: dict[str, Any] = {"separators": (",", ":"), "ensure_ascii": False}
     entry.write_text(json.dumps(head_doc, **compact) + "\n" + json.dumps(body_doc, **compact))
     before = _tree(user)
     result = _nuggets(user, "undo", "20261224T090000Z-0005")

@@ -354,6 +354,7 @@ def test_each_changed_run_of_index_lines_is_its_own_change(tmp_path: Path) -> No
     assert agent_changes(memory.plan()) == ["MEMORY.md:1"]
 
 
+@pytest.mark.slow
 def test_an_unhide_killed_at_any_step_is_settled_whole(tmp_path: Path) -> None:
     """Killed at each step of its write (core/safeio/crashpoints.py), then opened again: the
     file is back and journaled, or absent and not journaled; nothing is left beside it."""

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from core.notes.diff import content_lines
+from core.safeio.atomic_write import atomic_write
 from core.stores.claude import seen
 from core.stores.claude.presentation import WORDS as CLAUDE_WORDS
 from core.stores.nuggets.presentation import WORDS as NUGGETS_WORDS
@@ -72,7 +73,7 @@ def test_a_record_made_while_another_prunes_is_not_lost(
     record = seen.SeenRecord(tmp_path / "seen")
     record.record({"a.md": b"a 0"}, "t0")
     record.record({"a.md": b"a 1"}, "t1")
-    write, others = seen.atomic_write, []
+    write, others = atomic_write, list[threading.Thread]()
 
     def write_while_another_records(path: Path, data: bytes) -> None:
         if path.name == seen.STATES and not others:

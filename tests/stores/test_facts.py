@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from core import NuggetsStore, StalePlanError
-from core.clock import fixed_clock, parse_iso
+from core.clock import fixed_clock
+from core.errors import StalePlanError
 from core.stores.nuggets.fact_files import (
     FactFile,
     edited_doc,
@@ -18,10 +18,12 @@ from core.stores.nuggets.fact_files import (
     read_fact_files,
     undo_edits,
 )
+from core.stores.nuggets.store import NuggetsStore
+from tests.support.moments import at
 from tests.support.paths import FIXTURES_DIR
 from tests.support.reliability_support import leftovers, run_in_child, traced_steps
 
-NOW = parse_iso("2026-12-20T09:00:00Z")
+NOW = at("2026-12-20T09:00:00Z")
 FIXTURE = FIXTURES_DIR / "agent" / "agent-made"
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from core import NuggetsStore
 from core.notes import fields
 from core.stores.nuggets.graph_file import read_graph
+from core.stores.nuggets.store import NuggetsStore
 from tests.support.note_builders import note
 
 
@@ -23,7 +23,7 @@ def test_donna_name_stands_for_nugget_name(tmp_path: Path) -> None:
     legacy["donnaName"] = legacy.pop("nuggetName")
     path = _write(tmp_path, [legacy, note("n2")])
     graph = read_graph(path)
-    assert fields.nugget(graph.get("old-1")) == legacy["donnaName"]
+    assert fields.nugget(graph.notes[graph.index["old-1"]]) == legacy["donnaName"]
     shelf = NuggetsStore(tmp_path).shelf()
     assert any(n["id"] == "old-1" for n in shelf.list_notes(legacy["donnaName"]))
 

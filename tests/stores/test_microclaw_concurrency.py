@@ -45,7 +45,8 @@ def count(db: Path) -> int:
 TURNS = 6
 
 
-def test_the_bot_writing_meanwhile_loses_nothing(tmp_path: Path, monkeypatch) -> None:
+def test_the_bot_writing_meanwhile_loses_nothing(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NUGGETS_JOURNAL_KEEP", "100000")
     db = bot_db(tmp_path)
     store = MicroClawStore(db.parent.parent, busy_timeout=5.0)
@@ -174,6 +175,7 @@ def _prepare(db: Path, action: str) -> None:
         store.apply(plan_for(db, archive=(2,)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("action", sorted(ACTIONS))
 def test_a_run_killed_at_any_step_is_settled_on_the_next_open(tmp_path: Path,
                                                               action: str) -> None:

@@ -360,7 +360,10 @@ def _images(db: Path) -> dict[int, tuple]:
         conn.close()
 
 
-@pytest.mark.parametrize("consolidation", [False, True], ids=["default", "consolidation"])
+@pytest.mark.parametrize("consolidation", [
+    pytest.param(False, id="default"),
+    pytest.param(True, id="consolidation", marks=pytest.mark.slow),
+])
 def test_our_apply_then_the_bots_tick_is_the_bots_tick_alone(tmp_path: Path,
                                                              consolidation: bool) -> None:
     data_dir = _bot_data_dir(tmp_path / "ours", consolidation=consolidation)

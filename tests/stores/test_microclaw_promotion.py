@@ -117,6 +117,7 @@ store.promote_now(store.promotion_target())
 """
 
 
+@pytest.mark.slow
 def test_a_promotion_killed_at_any_step_is_settled_on_the_next_open(
         store: MicroClawStore, tmp_path: Path) -> None:
     root = REPO

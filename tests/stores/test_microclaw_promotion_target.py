@@ -48,8 +48,8 @@ def _store(tmp_path: Path, chats: list[tuple[int, str, str]],
     conn = sqlite3.connect(db)
     for chat_id, channel, external in chats:
         conn.execute(bot_sql.INSERT_CHAT, (chat_id, "t", "private", STAMP, channel, external))
-    for content, chat_id in rows:
-        insert(conn, content, chat_id=chat_id, category="PROFILE", confidence=0.9)
+    for content, row_chat in rows:
+        insert(conn, content, chat_id=row_chat, category="PROFILE", confidence=0.9)
     conn.commit()
     conn.close()
     return MicroClawStore(db.parent.parent)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from core.models import HideOp, KeepOp, LinkOp
+from core.models import HideOp, KeepOp, LinkOp, Plan
 from core.stores.microclaw.config import BotConfig, config_of, parse_settings
 from core.stores.microclaw.rows import rfc3339
 from core.stores.microclaw.rules import (
@@ -30,15 +30,15 @@ ACTIVE = {7: (ago(0.001), ago(0.001))}  # a user message a minute and a half ago
 
 
 def plan_of(*rows: dict, nugget: str | None = None, config: BotConfig | None = None,
-            activity: dict | None = None):
+            activity: dict | None = None) -> Plan:
     return plan_maintenance(notes(*rows), NOW, "base", nugget, config, activity)
 
 
-def hidden_ids(plan) -> list[str]:
+def hidden_ids(plan: Plan) -> list[str]:
     return [op.note_id for op in plan.operations if isinstance(op, HideOp)]
 
 
-def applied_by_default(plan) -> list[str]:
+def applied_by_default(plan: Plan) -> list[str]:
     kept = plan.default_kept()
     return [op.note_id for op in plan.operations if op.id in kept]
 

@@ -19,6 +19,7 @@ from core.errors import (
     UnknownNoteError,
 )
 from core.journal.entries import journal_dir
+from core.models import Plan
 from core.notes.snapshot import fingerprint, json_bytes
 from core.stores.microclaw.rows import rfc3339
 from core.stores.microclaw.runs import MicroClawRuns
@@ -117,9 +118,9 @@ def test_an_edge_to_a_row_the_bot_deleted_is_stale(db: Path) -> None:
 
 
 def test_the_one_shot_apply_plans_again_when_stale(db: Path) -> None:
-    made = []
+    made: list[Plan] = []
 
-    def make_plan():  # the bot edits row 1 right after the first plan is made
+    def make_plan() -> Plan:  # the bot edits row 1 right after the first plan is made
         plan = plan_for(db, archive=(1,))
         if not made:
             touch(db, 1, updated_at="2026-11-24T00:59:00Z")
@@ -254,7 +255,8 @@ FORBIDDEN = {sqlite3.SQLITE_DELETE: "DELETE", sqlite3.SQLITE_DROP_TABLE: "DROP T
              sqlite3.SQLITE_CREATE_TRIGGER: "CREATE TRIGGER"}
 
 
-def test_no_run_ever_deletes_or_changes_the_schema(db: Path, monkeypatch) -> None:
+def test_no_run_ever_deletes_or_changes_the_schema(db: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     from core.stores.microclaw import write
 
     attempted: list[str] = []
@@ -301,7 +303,7 @@ def _edge_rows(db: Path) -> list[tuple]:
         conn.close()
 
 
-def _check_round_trip(store) -> None:
+def _check_round_trip(store: MicroClawStore) -> None:
     """Apply the plan as it stands (the operations left out by default stay out): exactly its
     archived rows change, no edge is added; planning again keeps nothing by default; undo
     restores every row. Then the rescues too: exactly those rows lose their expiry."""

@@ -7,6 +7,7 @@ import json
 import os
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,7 +25,8 @@ def _visible(path: Path) -> list[dict]:
 @given(graph_notes(max_notes=12), st.integers(1, 15), st.sampled_from(["dump", "compact", "odd"]),
        st.booleans())
 def test_the_head_gives_the_first_visible_notes(
-    tmp_path_factory, notes: list[dict], count: int, style: str, bom: bool  # noqa: ANN001
+    tmp_path_factory: pytest.TempPathFactory, notes: list[dict], count: int, style: str,
+    bom: bool,
 ) -> None:
     path = tmp_path_factory.mktemp("peek") / "graph.json"
     doc = {"version": 3, "notes": notes} if style != "odd" else {

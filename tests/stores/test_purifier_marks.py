@@ -15,6 +15,7 @@ import pytest
 
 from core.errors import NuggetsError
 from core.review.marks import mark_notes
+from core.stores.purifier.artifacts import read_artifacts
 from core.stores.purifier.journal import review_home
 from core.stores.purifier.store import PurifierStore, ReadOnlyError
 from tests.stores.test_purifier import copied, run
@@ -182,12 +183,12 @@ def test_a_mark_shows_without_reading_the_workspace_again(workspace: Path,
     from core.stores.purifier import store as purifier_store
 
     reads: list[Path] = []
-    real = purifier_store.read_artifacts
+    real = read_artifacts
     monkeypatch.setattr(purifier_store, "read_artifacts",
                         lambda home: reads.append(home) or real(home))
     memory = PurifierStore(workspace, lambda: datetime(2026, 11, 25, 9, tzinfo=UTC))
     stamp = memory.stamp()
-    assert "mark" not in memory.shelf().graph.get(CLAIM)
+    assert "mark" not in (memory.shelf().graph.get(CLAIM) or {})
     assert mark_notes(memory, [CLAIM], "reviewed") is not None
     assert memory.stamp() != stamp
     assert memory.shelf().graph.get(CLAIM)["mark"] == "reviewed"

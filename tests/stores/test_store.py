@@ -8,14 +8,16 @@ import json
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from core import GraphError, NuggetsStore, UnknownNoteError
 from core.clock import fixed_clock
+from core.errors import GraphError, UnknownNoteError
 from core.notes.vectors import vector_spec
 from core.safeio.atomic_write import atomic_write
 from core.stores.nuggets.graph_file import read_graph
+from core.stores.nuggets.store import NuggetsStore
 from tests.support.note_builders import NOW, file_notes, graph_file, link, make_home, note
 
 
@@ -25,10 +27,13 @@ def memory_of(home: Path) -> NuggetsStore:
 
 # -- unknown fields and untouched notes --------------------------------------------------------
 
+AGENT_FIELD: dict[str, Any] = {"x-agent": {"seen": [1, 2]}}  # a field name no keyword can be
+
+
 def test_unknown_fields_in_notes_links_and_the_document_survive(tmp_path: Path) -> None:
     odd_link = {**link("b"), "weight": 0.5, "via": ["agent"]}
     notes = [
-        note("a", "kappa lambda mu nu", links=[odd_link], **{"x-agent": {"seen": [1, 2]}}),
+        note("a", "kappa lambda mu nu", links=[odd_link], **AGENT_FIELD),
         note("b", "kappa lambda mu nu", links=[{**link("c"), "weight": 2}], extra=None),
         note("c", "alpha beta one", links=[{**link("b"), "why": "loser link"}]),
         note("d", "alpha beta two", tags=[], vector={"basis": ["x"], "seed": 1}),
@@ -49,7 +54,7 @@ def test_unknown_fields_in_notes_links_and_the_document_survive(tmp_path: Path) 
 
 
 def test_untouched_notes_are_written_back_exactly_as_read(tmp_path: Path) -> None:
-    raw = [
+    raw: list[dict[str, Any]] = [
         {"updatedAt": "2026-10-31T00:00:00.000Z", "id": "u", "confidence": 0.70, "hits": 3,
          "nuggetName": "project", "content": "caf\u00e9 \u65e5\u672c", "title": "Untouched",
          "tags": ["Odd Case", "odd case"], "links": [link("gone"), link("gone")],

@@ -10,7 +10,7 @@ from tests.support.note_builders import note
 def pref(note_id: str, content: str, title: str = "pref: answers", **extra: Any
          ) -> dict[str, Any]:
     """A user preference note of nugget `user` (subject user:primary)."""
-    fields = {"nuggetName": "user", "subject": "user:primary", "scope": "user",
+    fields: dict[str, Any] = {"nuggetName": "user", "subject": "user:primary", "scope": "user",
               "type": "preference", "kind": "note", "tags": [], "title": title}
     fields.update(extra)
     return note(note_id, content, **fields)

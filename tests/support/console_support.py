@@ -5,18 +5,24 @@ from __future__ import annotations
 import json
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from textual.app import App
 from textual.pilot import Pilot
+from textual.screen import Screen
 
-from core import NuggetsStore
-from core.clock import fixed_clock, parse_iso
+from core.clock import fixed_clock
 from core.stores.nuggets.demo import materialize_demo
 from core.stores.nuggets.graph_file import graph_path
+from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.app import NuggetsApp
+from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.widgets.note_table import NoteTable
+from tests.support.moments import at
 
-NOW = parse_iso("2026-11-23T10:00:00Z")
+S = TypeVar("S", bound=Screen[Any])
+
+NOW = at("2026-11-23T10:00:00Z")
 
 
 def demo_home(where: Path) -> Path:
@@ -28,7 +34,18 @@ def make_app(home: Path, **options: Any) -> NuggetsApp:
     return NuggetsApp(memory, **options)
 
 
-async def settle(pilot: Pilot, app: NuggetsApp, pause: float = 0.05) -> None:
+def on_top(app: App[Any], kind: type[S]) -> S:
+    """The screen on top, which the test expects to be a `kind` (typed as one from here on)."""
+    screen = app.screen
+    assert isinstance(screen, kind), f"{type(screen).__name__} is on top, not {kind.__name__}"
+    return screen
+
+
+def main_screen(app: App[Any]) -> MainScreen:
+    return on_top(app, MainScreen)
+
+
+async def settle(pilot: Pilot[Any], app: App[Any], pause: float = 0.05) -> None:
     """Let the screen's workers finish and their results reach the widgets."""
     for _ in range(3):
         await pilot.pause(pause)

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core import NuggetsStore
 from core.clock import fixed_clock
 from core.journal.entries import journal_dir
 from core.notes import fields
 from core.stores.nuggets.graph_file import graph_path
+from core.stores.nuggets.store import NuggetsStore
 from tests.support.console_support import NOW, demo_home
 
 PAYLOADS = (

@@ -30,7 +30,7 @@ def make_db(path: Path, count: int = 6, schema: str = CURRENT) -> Path:
     if schema == CURRENT:
         conn.isolation_level = None
         bot_sql.create_schema(conn, 43, STAMP)
-        conn.isolation_level = ""
+        conn.isolation_level = "DEFERRED"
     else:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.executescript(schema)
@@ -71,7 +71,7 @@ def edges(db: Path) -> list[tuple[int, int, str]]:
     found = [tuple(r) for r in conn.execute(
         "SELECT from_memory_id, to_memory_id, reason FROM memory_supersede_edges ORDER BY id")]
     conn.close()
-    return found  # type: ignore[return-value]
+    return found
 
 
 def plan_for(db: Path, archive: tuple[int, ...] = (), links: tuple[tuple[int, int], ...] = (),

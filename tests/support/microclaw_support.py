@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from core.models import RawNote
-from core.stores.microclaw.generate import Chat, Row, bot_time, create, insert
+from core.stores.microclaw.generate import Chat, Row, create, insert
 from core.stores.microclaw.rows import note_of
+from core.stores.microclaw.rows import rfc3339 as bot_time
 
 NOW = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)
 CHAT = Chat(7, "telegram", "555", "a chat")

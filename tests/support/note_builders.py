@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from bench.generate import generate
-from core.clock import parse_iso
 from core.reflection.reflect import plan_pass
+from tests.support.moments import at
 
-NOW = parse_iso("2026-11-01T09:00:00Z")
+NOW = at("2026-11-01T09:00:00Z")
 NOW_ISO = "2026-11-01T09:00:00.000Z"
 OLD = "2026-10-01T00:00:00.000Z"
 SCOPE_TAG = {"self": "assistant-self", "user": "user-memory", "shared": "shared-context",

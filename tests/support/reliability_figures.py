@@ -78,7 +78,8 @@ ORDER = [
     ("journal entries naming a file not ours, refused",
      "journal entries edited to name a file their store never writes, refused (both stores)"),
     ("files nested 100,000 deep read in one line",
-     "files of ours nested 100,000 deep (settled groups, journal, fact file), one line each"),
+     "files nested 100,000 deep (ours, the purifier's, the memory-log, the Claude store's "
+     "record), one line each"),
     ("kills while letting a group stand, settled",
      "SIGKILLs while letting a group stand, leftovers settled on the next open (both stores)"),
     ("injection attempts held back", "injection attempts held back by promotion screening"),

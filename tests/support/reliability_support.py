@@ -11,11 +11,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from core import NuggetsStore, StalePlanError
-from core.clock import fixed_clock, parse_iso
+from core.clock import fixed_clock
+from core.errors import StalePlanError
 from core.safeio import crashpoints
+from core.stores.nuggets.store import NuggetsStore
+from tests.support.moments import at
 
-CLOCK = fixed_clock(parse_iso("2026-11-01T09:00:00Z"))
+CLOCK = fixed_clock(at("2026-11-01T09:00:00Z"))
 
 
 def note(note_id: str, title: str, content: str, **extra: object) -> dict:
@@ -87,7 +89,7 @@ class ChildOutcome:
     code: int | None  # 0 done, 3 stale plan, 4 another error
 
 
-def run_in_child(action: Callable[[], None], crash_at: int | None) -> ChildOutcome:
+def run_in_child(action: Callable[..., object], crash_at: int | None) -> ChildOutcome:
     """Run `action` in a forked child armed to SIGKILL itself at the `crash_at`-th step."""
     pid = os.fork()
     if pid == 0:  # the child: never returns into pytest
@@ -108,7 +110,7 @@ def run_in_child(action: Callable[[], None], crash_at: int | None) -> ChildOutco
     return ChildOutcome(False, os.WEXITSTATUS(status))
 
 
-def traced_steps(action: Callable[[], None]) -> list[str]:
+def traced_steps(action: Callable[..., object]) -> list[str]:
     """The crash steps `action` passes through, in order (run in a child, reported back)."""
     read, write = os.pipe()
     pid = os.fork()

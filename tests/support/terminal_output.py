@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from rich.cells import cell_len
 from rich.console import Console
@@ -42,8 +43,8 @@ def frame(app: App[object]) -> Frame:
     data = update.render_segments(console)
     rows = tuple("".join(s.text for strip in chops for s in strip if not s.control)
                  for chops in update.strips)
-    links = sum(1 for chops in update.strips for strip in chops for s in strip
-                if s.style is not None and s.style.link)
+    links = len([s for chops in update.strips for strip in chops for s in strip
+                 if s.style is not None and s.style.link])
     return Frame(data, "\n".join(rows), links, rows, width)
 
 
@@ -67,7 +68,7 @@ def leaks(shown: Frame) -> list[str]:
     return found
 
 
-def assert_inert(app: App[object], where: str, expect: str = "␛") -> Frame:
+def assert_inert(app: App[Any], where: str, expect: str = "␛") -> Frame:
     """No escape or control character of the data in what `app` writes now; `expect` (the
     placeholder of ESC by default) must be on screen, so the data was shown at all."""
     shown = frame(app)

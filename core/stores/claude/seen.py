@@ -14,10 +14,12 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from core.errors import GraphError
 from core.journal.guarded_write import graph_lock
 from core.safeio.atomic_write import atomic_write
+from core.safeio.json_read import loads, loads_lines
 from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
 
 KEEP_STATES = 500
@@ -47,6 +49,8 @@ class SeenRecord:
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        self.problems: list[str] = []  # what could not be read of the record, one line each
+        self._said: set[str] = set()  # each said once, however often the record is read
 
     @property
     def blobs(self) -> Path:
@@ -56,16 +60,23 @@ class SeenRecord:
         return (self.root / STATES).is_file()
 
     def states(self) -> list[State]:
+        """The states recorded, oldest first; a line that is not one is skipped and said."""
         try:
             text = read_regular(self.root / STATES, MEMORY_MD_BYTES * 4).decode("utf-8")
         except (FileNotFoundError, GraphError, UnicodeDecodeError):
             return []
+        read, bad = loads_lines(text)
         found = []
-        for line in text.splitlines():
-            with contextlib.suppress(ValueError, KeyError, TypeError, AttributeError):
-                row = json.loads(line)
-                found.append(State(str(row["at"]), {str(k): str(v)
-                                                     for k, v in row["files"].items()}))
+        for number, row in read:
+            state = _state(row)
+            if state is None:
+                bad.append(number)
+            else:
+                found.append(state)
+        if bad:
+            shown = ", ".join(map(str, sorted(bad)[:5])) + (" …" if len(bad) > 5 else "")
+            self._say(f"{self.root / STATES}: line {shown} is not a recorded state; skipped, "
+                      "the rest is read")
         return found
 
     def blob(self, digest: str) -> bytes | None:
@@ -128,12 +139,29 @@ class SeenRecord:
         return found
 
     def reviewed(self) -> State | None:
-        """The baseline: the directory as the operator last accepted it."""
+        """The baseline: the directory as the operator last accepted it (None: none, or one
+        that cannot be read, which is said)."""
+        path = self.root / REVIEWED
         try:
-            row = json.loads(read_regular(self.root / REVIEWED, MEMORY_MD_BYTES))
-            return State(str(row["at"]), {str(k): str(v) for k, v in row["files"].items()})
-        except (OSError, GraphError, ValueError, KeyError, TypeError, AttributeError):
+            state = _state(loads(read_regular(path, MEMORY_MD_BYTES)))
+        except FileNotFoundError:
             return None
+        except (OSError, GraphError, ValueError) as exc:
+            why = getattr(exc, "strerror", None) or exc
+            self._say(f"{path}: not readable ({why}); read as no review yet")
+            return None
+        if state is None:
+            self._say(f"{path}: not a recorded state; read as no review yet")
+        return state
+
+    def take_problems(self) -> list[str]:
+        taken, self.problems = self.problems, []
+        return taken
+
+    def _say(self, problem: str) -> None:
+        if problem not in self._said:
+            self._said.add(problem)
+            self.problems.append(problem)
 
     def set_reviewed(self, state: State) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
@@ -166,3 +194,11 @@ class SeenRecord:
             for name, digest in state.files.items():
                 found[name] = Version(name, digest, state.at)
         return found
+
+
+def _state(row: Any) -> State | None:
+    """A recorded state as read from its JSON (None: the JSON is not one)."""
+    try:
+        return State(str(row["at"]), {str(k): str(v) for k, v in row["files"].items()})
+    except (KeyError, TypeError, AttributeError):
+        return None

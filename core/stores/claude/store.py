@@ -156,6 +156,7 @@ class ClaudeStore(NoPromotion):
 
     def _graph(self, files: Files) -> Graph:
         states = self.seen.states()
+        self.seen.reviewed()  # a baseline the review cannot read is said when the notes are
         reading = read_notes(files, self.gone(files, states), self.earlier_lines(states))
         self._warnings = reading.warnings
         return Graph(self.graph_path, {"notes": reading.notes}, files_fingerprint(files))
@@ -187,7 +188,7 @@ class ClaudeStore(NoPromotion):
         return [self.home / INDEX]
 
     def take_notices(self) -> list[str]:
-        taken, self.notices = self.notices, []
+        taken, self.notices = self.notices + self.seen.take_problems(), []
         return list(dict.fromkeys(taken))
 
     def recover(self) -> list[str]:

@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from core.safeio.atomic_write import atomic_write
-from core.stores.microclaw.generate import Chat, Row, add_edge, add_triple, bot_time, create, insert
+from core.stores.microclaw.generate import Chat, Row, add_edge, add_triple, create, insert
 from core.stores.microclaw.paths import database_path, groups_dir, journal_home
+from core.stores.microclaw.rows import rfc3339 as bot_time
 
 ALICE = Chat(1, "telegram", "123456789", "Alice")
 TEAM = Chat(2, "discord", "987654321012", "infra-team")

@@ -94,7 +94,7 @@ _TEXT: frozenset[type] = frozenset((str, _NONE))
 _COLUMN_KINDS = tuple(_KINDS.get(name, _TEXT) for name in COLUMNS)
 
 
-def row_problems(rows: list[tuple]) -> dict[int, str]:
+def row_problems(rows: list[tuple[Any, ...]]) -> dict[int, str]:
     """The rows (tuples of COLUMNS) holding a value of a type their column may not hold, by
     position, each with its problem (a column at a time first: the types found in it, so a
     sound table costs one pass)."""
@@ -148,7 +148,7 @@ def note_of(row: dict[str, Any], links: list[dict[str, str]],
     return _note(tuple(row.get(c) for c in COLUMNS), links, identity, image)
 
 
-def _note(values: tuple, links: list[dict[str, str]], identity: Identity | None,
+def _note(values: tuple[Any, ...], links: list[dict[str, str]], identity: Identity | None,
           image: tuple[str, ...]) -> RawNote:
     """A row read as a tuple of COLUMNS as a note; `image`: the IMAGE_COLUMNS its table has."""
     (row_id_, chat_id, content, category, created, updated, last_seen, embedding_model,
@@ -306,7 +306,8 @@ def chat_activity(conn: sqlite3.Connection) -> dict[int, tuple[str, str | None]]
 _CHANNEL, _EXTERNAL = COLUMNS.index("chat_channel"), COLUMNS.index("external_chat_id")
 
 
-def _chat_identities(rows: list[tuple], chats: dict[int, Identity]) -> dict[int, Identity]:
+def _chat_identities(rows: list[tuple[Any, ...]],
+                     chats: dict[int, Identity]) -> dict[int, Identity]:
     """Each chat's channel and external id: from its rows (tuples of COLUMNS; the first that
     has both), else from the chats table; so every row of one chat is in one nugget even when
     some rows lack the columns (the bot fills them in later)."""

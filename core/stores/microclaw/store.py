@@ -11,6 +11,7 @@ import contextlib
 import os
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from core.browse.shelf import Shelf
 from core.clock import Clock, system_clock, to_iso
@@ -233,14 +234,14 @@ class MicroClawStore:
                               if c in COMPARED} for d in plan.notes}
         return bool(self.changed_rows(images))
 
-    def changed_rows(self, images: dict[str, dict]) -> list[str]:
+    def changed_rows(self, images: dict[str, dict[str, Any]]) -> list[str]:
         """The note ids whose row no longer equals its image (or is gone), in one read."""
         if not images:
             return []
         ids = {row_id(i): i for i in images}
         columns = sorted({c for image in images.values() for c in image})
         numbers = [n for n in ids if n is not None]
-        current: dict[int | None, dict] = {}
+        current: dict[int | None, dict[str, Any]] = {}
         with read_only(self.graph_path, self.busy_timeout) as conn:
             for start in range(0, len(numbers), CHUNK):  # SQLite bounds a query's parameters
                 chunk = numbers[start:start + CHUNK]

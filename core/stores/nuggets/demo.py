@@ -8,9 +8,9 @@ changed port, a new test command), and a MEMORY.md with a few hand-written lines
 
 from __future__ import annotations
 
-import json
 import random
 import shutil
+from copy import deepcopy
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -259,7 +259,7 @@ def _session_notes(rng: random.Random) -> list[_Seed]:
 
 def _near_duplicate(note: RawNote, rng: random.Random) -> RawNote:
     """The same note written again by the agent in a later session."""
-    copy = json.loads(json.dumps(note))
+    copy: RawNote = deepcopy(note)
     copy["id"] = _note_id(note["kind"], note["nuggetName"], rng)
     copy["links"] = []
     copy["tags"] = []
@@ -304,7 +304,8 @@ def _link(source: RawNote, target: RawNote, reason: str) -> None:
 
 def _topic(note: RawNote) -> str:
     """Variants carry their seed's title before ", noted"; sessions theirs before " day"."""
-    return note["title"].split(", noted")[0].split(" day ")[0]
+    title: str = note["title"]
+    return title.split(", noted")[0].split(" day ")[0]
 
 
 def _link_topics(notes: list[RawNote], rng: random.Random) -> None:

@@ -21,8 +21,8 @@ from typing import Any
 from core.errors import NuggetsError
 from core.models import FactEdit, RawNote
 from core.notes import fields
-from core.notes.json_numbers import loads
 from core.notes.snapshot import fingerprint, json_bytes
+from core.safeio.json_read import loads
 from core.safeio.open_regular import GRAPH_BYTES, read_regular
 
 SUFFIXES = (".donna.json", ".nugget.json")  # the agent's current name first

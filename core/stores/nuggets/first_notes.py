@@ -6,17 +6,18 @@ raises; it gives the notes it could read plainly, or none.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from core.errors import NuggetsError
 from core.models import RawNote
 from core.notes import fields
 from core.notes.checks import PlainNotes, note_problem
 from core.notes.json_numbers import number_hooks
+from core.safeio.json_read import raw_decode
 from core.safeio.open_regular import GRAPH_BYTES, open_regular
 
 HEAD_BYTES = 1 << 20  # a page of notes is a few kilobytes; a 20 MB first note shows nothing
@@ -31,9 +32,9 @@ def first_notes(path: Path, count: int, head_bytes: int = HEAD_BYTES) -> list[Ra
     found: list[RawNote] = []
     if text is None or count <= 0:
         return found
-    decoder = json.JSONDecoder(**number_hooks())  # numbers shown as the file spells them
+    hooks = number_hooks()  # numbers shown as the file spells them
     try:
-        for note in _notes(text, decoder):
+        for note in _notes(text, hooks):
             if not fields.hidden(note):
                 found.append(note)
             if len(found) == count:
@@ -78,29 +79,29 @@ def _at(text: str, position: int, expected: str) -> int:
     return position + 1
 
 
-def _notes(text: str, decoder: json.JSONDecoder) -> Iterator[RawNote]:
+def _notes(text: str, hooks: dict[str, Any]) -> Iterator[RawNote]:
     """The notes of the top-level "notes" array, one by one, each as the full check would take
     it; other top-level values are read past."""
     position = _at(text, 0, "{")
     while True:
         position = _skip_space(text, position)
-        key, position = decoder.raw_decode(text, position)
+        key, position = raw_decode(text, position, **hooks)
         position = _at(text, position, ":")
         position = _skip_space(text, position)
         if key == "notes":
-            yield from _array(text, _at(text, position, "["), decoder)
+            yield from _array(text, _at(text, position, "["), hooks)
             return
-        _, position = decoder.raw_decode(text, position)
+        _, position = raw_decode(text, position, **hooks)
         position = _at(text, position, ",")
 
 
-def _array(text: str, position: int, decoder: json.JSONDecoder) -> Iterator[RawNote]:
+def _array(text: str, position: int, hooks: dict[str, Any]) -> Iterator[RawNote]:
     plain, seen = PlainNotes(), set()
     while True:
         position = _skip_space(text, position)
         if text[position] == "]":
             return
-        note, position = decoder.raw_decode(text, position)
+        note, position = raw_decode(text, position, **hooks)
         if not (plain.check(note) or note_problem(note) is None) or note["id"] in seen:
             return
         seen.add(note["id"])

@@ -16,6 +16,7 @@ from core.notes.checks import document_problem
 from core.notes.json_numbers import NotJsonConstant, number_hooks
 from core.notes.json_writer import NotFiniteError
 from core.notes.snapshot import EMPTY_FINGERPRINT, Graph, fingerprint, json_bytes
+from core.safeio.json_read import JsonReadError, loads
 from core.safeio.open_regular import GRAPH_BYTES, read_regular
 
 BOM = b"\xef\xbb\xbf"
@@ -60,15 +61,10 @@ def parse_graph(path: Path, data: bytes, digest: str | None = None) -> Graph:
         body = data[len(BOM):]
         warnings.append(f"{path}: starts with a byte-order mark; read without it (a write "
                         "leaves it out)")
-    try:
-        text = body.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        at = exc.start + len(data) - len(body)
-        raise GraphError(f"{path}: not valid UTF-8 at byte {at}") from None
     recorder = _KeyRecorder()
-    wait = (lambda: digest) if digest is not None else _digest_aside(data)
+    wait: Callable[[], str] = (lambda: digest) if digest is not None else _digest_aside(data)
     with paused_gc():
-        doc = _loads(path, text, recorder)
+        doc = _loads(path, body, recorder, len(data) - len(body))
         problem = document_problem(doc)
     if problem:
         raise GraphError(f"{path}: {problem}")
@@ -87,11 +83,14 @@ _JSON_PROBLEMS = {
 }
 
 
-def _loads(path: Path, text: str, recorder: _KeyRecorder) -> Any:
+def _loads(path: Path, body: bytes, recorder: _KeyRecorder, skipped: int) -> Any:
+    """The document of `body`, the file's bytes after the `skipped` of a byte-order mark."""
     try:
-        return json.loads(text, object_pairs_hook=recorder, **number_hooks())
+        return loads(body, object_pairs_hook=recorder, **number_hooks())
+    except UnicodeDecodeError as exc:
+        raise GraphError(f"{path}: not valid UTF-8 at byte {exc.start + skipped}") from None
     except NotJsonConstant as exc:
-        line, column = _constant_position(text)
+        line, column = _constant_position(body.decode("utf-8"))
         raise GraphError(
             f"{path}: not valid JSON at line {line} column {column}: {exc} is not a JSON number "
             "(a strict parser such as the agent's refuses it)"
@@ -101,8 +100,8 @@ def _loads(path: Path, text: str, recorder: _KeyRecorder) -> Any:
         raise GraphError(
             f"{path}: not valid JSON at line {exc.lineno} column {exc.colno}: {problem}"
         ) from None
-    except RecursionError:
-        raise GraphError(f"{path}: JSON nested too deeply to read") from None
+    except JsonReadError as exc:
+        raise GraphError(f"{path}: JSON {exc}") from None
 
 
 def _constant_position(text: str) -> tuple[int, int]:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
+
+from core.safeio.json_read import loads
 
 DEFAULT_WORKSPACE = Path("~/.openclaw/workspace")
 CONFIG = Path("~/.openclaw/memory-purifier/memory-purifier.json")
@@ -37,8 +38,8 @@ def configured_workspace(config: Path) -> str | None:
     """`paths.workspace` of the purifier's config (None: no config, unreadable, or unset)."""
     try:
         with config.open("rb") as handle:
-            data = json.loads(handle.read(CONFIG_BYTES))
-    except (OSError, ValueError, RecursionError):
+            data = loads(handle.read(CONFIG_BYTES))
+    except (OSError, ValueError):
         return None
     paths = data.get("paths") if isinstance(data, dict) else None
     workspace = paths.get("workspace") if isinstance(paths, dict) else None

@@ -5,7 +5,6 @@ memory-log. We never write those files ourselves."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -14,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import NuggetsError
+from core.safeio.json_read import loads
 from core.stores.purifier import paths
 
 ORCHESTRATOR = "run_purifier.py"
@@ -123,7 +123,7 @@ def parse_report(stdout: str, stderr: str, code: int) -> RunResult:
     an upgrade is pending)."""
     start = stdout.find("{")
     try:
-        report = json.loads(stdout[start:]) if start >= 0 else None
+        report = loads(stdout[start:]) if start >= 0 else None
     except ValueError:
         report = None
     if not isinstance(report, dict):
