@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import unicodedata
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -73,8 +74,8 @@ def test_the_letters_the_old_table_missed_read_as_the_ones_they_imitate() -> Non
 
 
 def test_the_look_alike_table_is_unicodes_confusables_data() -> None:
-    from confusable_homoglyphs.confusables import confusables_data
-
+    shipped = resources.files("confusable_homoglyphs").joinpath("confusables.json")
+    confusables_data = json.loads(shipped.read_text("utf-8"))
     table = prototypes()
     single_letters = [(char, glyph["c"]) for char, glyphs in confusables_data.items()
                       for glyph in glyphs
