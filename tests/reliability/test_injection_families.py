@@ -112,6 +112,7 @@ LINEAR_CHILD = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_screening_long_hostile_texts_finishes() -> None:
     """200 KB of each pattern's opening, repeated, through every rule, and a 2 MB entry (its
     content, then its section) held back by its length before any pattern runs. A pattern that
