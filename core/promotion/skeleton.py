@@ -20,10 +20,11 @@ Work is linear in the text: each distinct character is folded once, then one tra
 
 from __future__ import annotations
 
-import json
 import unicodedata
 from functools import cache
 from importlib import resources
+
+from core.safeio.json_read import loads
 
 # Invisible although not format characters: grapheme joiner, Hangul fillers, Khmer vowels,
 # Mongolian variation selectors.
@@ -56,7 +57,7 @@ def _confusables() -> dict[str, list[dict[str, str]]]:
     """The package's data file, read as it ships: each character and those Unicode finds
     confusable with it, both ways. Read directly, so no setting of the package's moves it."""
     data = resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8")
-    loaded: dict[str, list[dict[str, str]]] = json.loads(data)
+    loaded: dict[str, list[dict[str, str]]] = loads(data)
     return loaded
 
 
