@@ -1,7 +1,7 @@
 """Orders to the agent by family and language, commands that send a credential away, plant
-themselves or run a download, and look-alike letters read through Unicode's confusables data
-: promotion holds back every one of the corpus and none of the ordinary lines that
-look like them, `daily` writes none of them, and screening stays linear in the text."""
+themselves or run a download, and look-alike letters read through Unicode's confusables data:
+promotion holds back every one of the corpus and none of the ordinary lines that look like
+them, `daily` writes none of them, and screening stays linear in the text."""
 
 from __future__ import annotations
 
