@@ -384,9 +384,10 @@ def promote(obj: Context, memory_md: Path | None, threshold: int | None,
     """Show the MEMORY.md diff of promoting durable notes, or --apply it.
 
     Entries that read like instructions to the agent, or carry a secret (a key, token,
-    password, e-mail address or phone number), are held back and listed as blocked with the
-    reason and a hash of the entry; --allow NOTE_ID@HASH promotes one anyway while it reads as
-    reviewed (a note changed since is held back again).
+    password, e-mail address or phone number), or whose note stands in an open group of the
+    contradiction queue (decide it first: `nuggets conflicts`, `nuggets resolve`), are held
+    back and listed as blocked with the reason and a hash of the entry; --allow NOTE_ID@HASH
+    promotes one anyway while it reads as reviewed (a note changed since is held back again).
     """
     bare = [token for token in allow if parse_allowance(token)[1] is None]
     if do_apply and bare:
