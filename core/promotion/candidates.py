@@ -275,6 +275,13 @@ def plan_promotion(
     )
 
 
+def entries_to_write(plan: PromotionPlan) -> int:
+    """The entries writing the plan would add or update (none when it may not be written)."""
+    if not plan.directory_exists or plan.refused:
+        return 0
+    return sum(e.action in ("add", "update") for e in plan.entries)
+
+
 def refused_plan(path: Path, directory_exists: bool, threshold: int, qualifying: int,
                  refusal: str) -> PromotionPlan:
     """The plan of a scope whose file may not be written (core/safeio/scope_folder.py): nothing
