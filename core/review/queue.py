@@ -4,9 +4,11 @@ duplicate set, that nobody decided as it now reads — is not promoted until the
 (one stands, merge, both stand) or the operator allows its entry as shown.
 
 Open means what the queue shows (`nuggets conflicts`, the console's `c`): the store's groups
-(`find_by_rules`), outdated ones apart (nothing to decide), those let stand as they now read
-apart (`open_groups`). Deciding one stands or merging archives the others, so the group is gone
-and the note kept is free; letting both stand frees them all.
+(`group_members`, the grouping `find_contradictions` makes; a contradiction and a duplicate set
+alike, so what the notes state is never compared here), not those let stand as they now read
+(`settled_key`); the groups a system records as outdated are never among them. Deciding one
+stands or merging archives the others, so the group is gone and the note kept is free; letting
+both stand frees them all.
 
 API:
 - `queued_notes(notes, rules, settled) -> dict[str, str]` (pure: note id -> its group's id)
@@ -21,21 +23,22 @@ from collections.abc import Collection
 from typing import Any
 
 from core.models import RawNote
-from core.review.contradictions import TopicRules, find_by_rules
-from core.review.decisions import open_groups, read_settled
+from core.review.contradictions import TopicRules, group_id, group_members
+from core.review.decisions import read_settled, settled_key
 
 
 def queued_notes(notes: list[RawNote], rules: TopicRules,
                  settled: Collection[str]) -> dict[str, str]:
     """Every note of an open group, with the id of the first such group it stands in."""
-    groups = [g for g in find_by_rules(notes, rules) if not g.outdated]
-    if not groups:
-        return {}
     by_id = {n["id"]: n for n in notes}
     queued: dict[str, str] = {}
-    for group in open_groups(groups, by_id, set(settled)):
-        for note_id in group.note_ids:
-            queued.setdefault(note_id, group.id)
+    for members in group_members(notes, rules.topic, promotion=rules.promotion):
+        ids = members.note_ids
+        if settled and settled_key(by_id[i] for i in ids) in settled:
+            continue  # let stand, as its notes now read
+        found = group_id(ids)
+        for note_id in ids:
+            queued.setdefault(note_id, found)
     return queued
 
 

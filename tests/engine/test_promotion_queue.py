@@ -10,6 +10,8 @@ from core.promotion.candidates import plan_promotion, queue_reason
 from core.review.contradictions import Group, TopicRules, find_by_rules
 from core.review.decisions import settled_key
 from core.review.queue import queued_notes
+from core.stores.microclaw.store import MicroClawStore
+from core.stores.nuggets.demo import build_demo_notes
 from tests.support.note_builders import note
 
 MEMORY_MD = Path("/m/MEMORY.md")
@@ -89,3 +91,23 @@ def test_screening_and_the_queue_are_both_named() -> None:
     [held] = plan_promotion(notes, MEMORY_MD, "", True, queued=queued).blocked
     assert held.reason == ("tells the agent to set its instructions aside, and "
                            f"{queue_reason(queued['lisbon'])}")
+
+
+def _groups_of(groups: list[Group]) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for group in groups:
+        for note_id in group.note_ids:
+            found.setdefault(note_id, set()).add(group.id)
+    return found
+
+
+def test_the_queue_is_what_the_contradiction_queue_lists_on_the_demos(data_dir: Path) -> None:
+    """Who is queued comes from the grouping alone (group_members, without comparing what the
+    notes state): the same notes and groups as find_by_rules, on both stores' demos."""
+    microclaw = MicroClawStore(data_dir)
+    for notes, rules in ((build_demo_notes(), TopicRules()),
+                         (microclaw.read().notes, microclaw.topic_rules())):
+        listed = _groups_of([g for g in find_by_rules(notes, rules) if not g.outdated])
+        queued = queued_notes(notes, rules, set())
+        assert listed and set(queued) == set(listed)
+        assert all(group in listed[note_id] for note_id, group in queued.items())
