@@ -662,7 +662,7 @@ def daily(obj: Context, hold: bool) -> None:
         say(line)
     if not promotion.directory_exists:
         say(f"Promotion skipped: no directory for {where}")
-    elif hold:
+    elif hold and (waiting or not promotion.refused):  # a store that never promotes: as ever
         say(f"Promotion held (--hold): {counted(waiting, 'entry', 'entries')} to {where} "
             "wait for review")
     else:

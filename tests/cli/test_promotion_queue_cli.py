@@ -145,3 +145,17 @@ def test_microclaw_holds_both_port_rows_until_one_stands(tmp_path: Path) -> None
     _, added = MicroClawStore(data_dir).promote_now()
     text = store.promotion_target().read_text()
     assert added == 2 and "- Production database port is 5433" in text and "5432" not in text
+
+
+def test_microclaw_daily_hold_leaves_every_agents_md_as_it_was(data_dir: Path) -> None:
+    def files() -> dict[Path, bytes]:
+        return {p: p.read_bytes() for p in sorted(data_dir.rglob("AGENTS.md"))}
+
+    before = files()
+    waiting = sum(e.action == "add" for p in MicroClawStore(data_dir).plan_promotions()
+                  for e in p.entries if p.directory_exists and not p.refused)
+    assert waiting
+    result = nuggets(data_dir, "daily", "--hold", option="--microclaw")
+    assert result.exit_code == 0, result.output
+    assert files() == before
+    assert f"nuggets: {waiting:,} promotion entries wait" in result.stderr
