@@ -291,8 +291,8 @@ class PromotionEntry(CamelModel):
 
 
 class BlockedEntry(CamelModel):
-    """A candidate held back by screening (core/promotion/screening.py); written only when
-    allowed."""
+    """A candidate held back by screening (core/promotion/screening.py) or by the contradiction
+    queue (core/review/queue.py); written only when allowed."""
 
     note_id: str
     nugget_name: str
@@ -303,6 +303,7 @@ class BlockedEntry(CamelModel):
     hash: str = ""
     shadowed: list[ShadowedNote] = Field(default_factory=list)
     secret: bool = False  # it carries a secret: `text` is shown with the secret masked
+    queued: str = ""  # the open contradiction group its note stands in ("" when none)
 
 
 class PromotionBudget(CamelModel):

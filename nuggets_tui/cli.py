@@ -30,7 +30,7 @@ from core.notes.snapshot import Graph
 from core.plans.kept import result_of
 from core.plans.review_rules import RuleChooser, store_rules
 from core.plans.review_state import read_state, update_state
-from core.promotion.candidates import parse_allowance, shown_as_one
+from core.promotion.candidates import entries_to_write, parse_allowance, shown_as_one
 from core.reflection.select_phase import MAX_LIMIT
 from core.safeio.inert_text import inert, inert_json, one_line
 from core.settings import whole_number
@@ -405,9 +405,10 @@ def promote(obj: Context, memory_md: Path | None, threshold: int | None,
     """Show the MEMORY.md diff of promoting durable notes, or --apply it.
 
     Entries that read like instructions to the agent, or carry a secret (a key, token,
-    password, e-mail address or phone number), are held back and listed as blocked with the
-    reason and a hash of the entry; --allow NOTE_ID@HASH promotes one anyway while it reads as
-    reviewed (a note changed since is held back again).
+    password, e-mail address or phone number), or whose note stands in an open group of the
+    contradiction queue (decide it first: `nuggets conflicts`, `nuggets resolve`), are held
+    back and listed as blocked with the reason and a hash of the entry; --allow NOTE_ID@HASH
+    promotes one anyway while it reads as reviewed (a note changed since is held back again).
     """
     bare = [token for token in allow if parse_allowance(token)[1] is None]
     if do_apply and bare:
@@ -651,8 +652,8 @@ def _daily_time(environ: dict[str, str]) -> time:
 
 @main.command()
 @click.option("--hold", is_flag=True,
-              help="Apply only the changes review rules (or your decisions) keep; the rest wait "
-                   "for review in the console.")
+              help="Apply only the changes review rules (or your decisions) keep; the rest, "
+                   "and every promotion entry, wait for review in the console.")
 @click.pass_obj
 @reports_errors
 @logs_run("daily")
@@ -692,20 +693,56 @@ def daily(obj: Context, hold: bool) -> None:
         _record_plan(applied, entry)
         _leave_waiting(memory, choose)
         say(f"Reflection: {render.result_summary(applied, memory.profile.change_kinds)}"
-            + (f" (run {entry.run_id})" if entry else " (nothing to change)"))
-        promoter = memory.promoter
-        promotion, added = (promoter.promote_now() if promoter
-                            else (refused_promotion(memory), 0))
-        _record_promotion(promotion, added, promoter.promotion_runs if promoter else [],
-                          daily=True)
+            + _reflection_outcome(entry, len(choose.waiting)))
+        promotion, added, waiting = _daily_promotion(memory, hold)
     where = shown_path(promotion.path)
     for line in [*promotion.refused, *promotion.notices]:
         say(line)
-    say(f"Promotion: {counted(added, 'new entry', 'new entries')} to {where}"
-        if promotion.directory_exists else f"Promotion skipped: no directory for {where}")
+    if not promotion.directory_exists:
+        say(f"Promotion skipped: no directory for {where}")
+    elif hold and (waiting or not promotion.refused):  # a store that never promotes: as ever
+        say(f"Promotion held (--hold): {counted(waiting, 'entry', 'entries')} to {where} "
+            "wait for review")
+    else:
+        say(f"Promotion: {counted(added, 'new entry', 'new entries')} to {where}")
     if promotion.blocked:
+        queued = " (and `nuggets conflicts`)" if any(b.queued for b in promotion.blocked) else ""
         say(f"Promotion held back {counted(len(promotion.blocked), 'entry', 'entries')}; "
-            "see `nuggets promote`.")
+            f"see `nuggets promote`{queued}.")
+
+
+def _reflection_outcome(entry: JournalEntry | None, waiting: int) -> str:
+    """What the daily run wrote of its plan, and what it left waiting, for its -v line."""
+    waits = f"{counted(waiting, 'change')} wait for review" if waiting else ""
+    if entry is None:
+        return f" (nothing written; {waits})" if waits else " (nothing to change)"
+    return f" (run {entry.run_id}; {waits})" if waits else f" (run {entry.run_id})"
+
+
+def _daily_promotion(memory: Store, hold: bool) -> tuple[PromotionPlan, int, int]:
+    """Promotion in the daily run: the plan shown, the entries added, and how many wait.
+
+    No review rule can keep a promotion entry, so under --hold nothing is promoted: the
+    entries a write would add or update wait for `nuggets promote` (or `p` in the console),
+    and how many is said, with or without -v, as the changes waiting are."""
+    promoter = memory.promoter
+    if promoter is None:
+        refused = refused_promotion(memory)
+        _record_promotion(refused, 0, [], daily=True)
+        return refused, 0, 0
+    if not hold:
+        promotion, added = promoter.promote_now()
+        _record_promotion(promotion, added, promoter.promotion_runs, daily=True)
+        return promotion, added, 0
+    plans = promoter.plan_promotions()
+    promotion = plans[0] if len(plans) == 1 else shown_as_one(plans, memory.home, 0)
+    _record_promotion(promotion, 0, [], daily=True)
+    waiting = sum(entries_to_write(p) for p in plans)
+    current_run().add_counts({"promotion_waiting": waiting})
+    if waiting:  # the operator's to learn, even from cron
+        _echo(f"nuggets: {counted(waiting, 'promotion entry', 'promotion entries')} wait: "
+              "review with `nuggets promote` (console: p).", err=True)
+    return promotion, 0, waiting
 
 
 def _daily_health(memory: Store, say: Callable[[str], None]) -> None:

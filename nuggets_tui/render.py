@@ -21,7 +21,7 @@ from core.notes import fields
 from core.notes.diff import compare, shown_value
 from core.safeio.inert_text import inert, one_line
 
-from .words import budget_words, counted, shown_path
+from .words import budget_words, counted, either, held_kinds, shown_path
 
 # A result's counts: its field, the word, and the kind of change it counts ("": always said)
 COUNTS = (("inspected", "inspected", ""), ("rewritten", "rewritten", "rewrite"),
@@ -155,19 +155,25 @@ def promotion_text(plan: PromotionPlan, words: Profile) -> Iterator[str]:
         for blocked in plan.blocked:
             yield (f"  blocked [{one_line(blocked.section)}] {one_line(blocked.title)} "
                    f"({one_line(blocked.note_id)}): it {blocked.reason}")
+            if blocked.queued:
+                yield (f"           decide it first: nuggets resolve {one_line(blocked.queued)} "
+                       "(see nuggets conflicts)")
             yield f"           allow it: --allow {one_line(blocked.note_id)}@{blocked.hash}"
             yield from _shadowed_lines(blocked.shadowed)
     yield ""
     yield inert(plan.diff) if plan.diff else f"{one_line(name)} is already up to date."
 
 
+_HELD_WORDS = {"instructions": "read like instructions to the agent",
+               "secrets": "carry secrets (shown masked)",
+               "queue": "stand in the contradiction queue"}
+
+
 def held_because(blocked: list[BlockedEntry]) -> str:
-    """Why entries are held back, in words: instructions to the agent, secrets, or both."""
-    secrets = any(b.secret for b in blocked)
-    if secrets and all(b.secret for b in blocked):
-        return "that carry secrets (shown masked)"
-    return ("that read like instructions to the agent or carry secrets (shown masked)"
-            if secrets else "that read like instructions to the agent")
+    """Why entries are held back, in words: instructions to the agent, secrets, the
+    contradiction queue."""
+    kinds = held_kinds(blocked)
+    return "that " + either([words for kind, words in _HELD_WORDS.items() if kind in kinds])
 
 
 def _shadowed_lines(shadowed: list[ShadowedNote]) -> Iterator[str]:

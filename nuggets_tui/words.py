@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.models import PromotionBudget
+from core.models import BlockedEntry, PromotionBudget
+from core.promotion.candidates import queue_reason
 
 
 def counted(count: int, noun: str, plural: str = "") -> str:
@@ -56,3 +57,18 @@ def budget_words(budget: PromotionBudget) -> str:
             if budget.past else "")
     return (f"{head}: it stops after line {budget.loaded_lines or 0:,} of "
             f"{budget.used.get('lines', 0):,} (cut by {budget.cut_by}){past}.")
+
+
+def held_kinds(blocked: list[BlockedEntry]) -> set[str]:
+    """What held these entries back: "instructions" (screening, no secret), "secrets" and
+    "queue" (a note in an open group of the contradiction queue)."""
+    kinds = {"queue"} if any(b.queued for b in blocked) else set()
+    for entry in blocked:
+        if not entry.queued or entry.reason != queue_reason(entry.queued):
+            kinds.add("secrets" if entry.secret else "instructions")
+    return kinds
+
+
+def either(phrases: list[str]) -> str:
+    """`a`, `a or b`, `a, b or c`."""
+    return " or ".join(filter(None, (", ".join(phrases[:-1]), *phrases[-1:])))

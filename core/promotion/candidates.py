@@ -124,6 +124,21 @@ def is_allowed(note_id: str, digest: str, allow: Collection[str]) -> bool:
     return f"{note_id}@{digest}" in allow or note_id in allow
 
 
+def queue_reason(group: str) -> str:
+    """Why an entry whose note stands in an open group of the contradiction queue waits."""
+    return f"is in the contradiction queue ({group})"
+
+
+def held_back(screened: Screened | None, group: str | None) -> Screened | None:
+    """Why an entry is held back: what screening found and, when its note stands in an open
+    group of the contradiction queue (`group`, its id), that too."""
+    if group is None:
+        return screened
+    if screened is None:
+        return Screened(queue_reason(group), False)
+    return Screened(f"{screened.reason}, and {queue_reason(group)}", screened.secret)
+
+
 def shown_text(text: str, screened: Screened) -> str:
     """A held-back entry's text as shown: a secret it carries masked (every kind, contact
     details too: what is shown is not what would be written)."""
@@ -196,13 +211,15 @@ def plan_promotion(
     threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
     base_fingerprint: str = EMPTY_FINGERPRINT, drop: Collection[str] = (),
     allow_contact: bool = False, last_written: str | None = None,
+    queued: Mapping[str, str] | None = None,
 ) -> PromotionPlan:
     """The edited MEMORY.md. Candidates that screening holds back (instructions to the agent,
-    secrets; contact details unless `allow_contact`) are left out and listed as blocked, unless
-    allowed (`is_allowed`); those whose note id is in `drop` are left out and listed as
-    dropped (what is already in the file stays). `last_written`: the text our last write left
-    in the file (from the journal), by which an entry the agent cut is left cut
-    (`cut_to_first_line`)."""
+    secrets; contact details unless `allow_contact`), and those whose note stands in an open
+    group of the contradiction queue (`queued`: note id -> group id, core/review/queue.py), are
+    left out and listed as blocked, unless allowed (`is_allowed`); those whose note id is in
+    `drop` are left out and listed as dropped (what is already in the file stays).
+    `last_written`: the text our last write left in the file (from the journal), by which an
+    entry the agent cut is left cut (`cut_to_first_line`)."""
     chosen = candidates(notes, threshold)
     expected = _expected(chosen)
     doc = MemoryDocument(before_text, HEADER, expected)
@@ -218,14 +235,16 @@ def plan_promotion(
         text = "\n".join(lines)
         digest = entry_hash(section, text)
         # What would be written is screened: a CRLF note is not held back for its CRs.
-        screened = screen(title, "\n".join(_content_lines(note)), section, allow_contact)
+        group = (queued or {}).get(note["id"])
+        screened = held_back(screen(title, "\n".join(_content_lines(note)), section,
+                                    allow_contact), group)
         reason = screened.reason if screened else None
         if screened and not is_allowed(note["id"], digest, allow):
             blocked.append(BlockedEntry(note_id=note["id"], nugget_name=fields.nugget(note),
                                         section=section, title=shown_title(title, screened),
                                         text=shown_text(text, screened), reason=screened.reason,
                                         hash=digest, shadowed=_shadowed(others),
-                                        secret=screened.secret))
+                                        secret=screened.secret, queued=group or ""))
             continue
         left_out = note["id"] in drop
         action: PromotionAction = (
@@ -254,6 +273,13 @@ def plan_promotion(
         qualifying=sum(qualifies(n, threshold) for n in notes),
         lost=[] if last_written is None else lost_lines(last_written, before_text, expected),
     )
+
+
+def entries_to_write(plan: PromotionPlan) -> int:
+    """The entries writing the plan would add or update (none when it may not be written)."""
+    if not plan.directory_exists or plan.refused:
+        return 0
+    return sum(e.action in ("add", "update") for e in plan.entries)
 
 
 def refused_plan(path: Path, directory_exists: bool, threshold: int, qualifying: int,

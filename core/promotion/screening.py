@@ -5,10 +5,15 @@ written only when the operator explicitly allows it. The checks aim at text addr
 agent rather than about the user's world, so a note may be held back that is harmless; the
 operator sees the reason and decides.
 
-Patterns are matched on a skeleton of the text, not the text: compatibility forms folded
-(NFKC: fullwidth and mathematical letters), combining marks and invisible characters dropped,
-Cyrillic and Greek look-alikes of Latin letters mapped to them (our own table below), case
-folded. So `Ignоrе` with Cyrillic о and е, `ig\u0301nore` or `ign\u034fore` read as `ignore`.
+Patterns are matched on a skeleton of the text, not the text (`core/promotion/skeleton.py`):
+compatibility forms folded, combining marks and invisible characters dropped, look-alike letters
+read as the Latin ones they imitate (Unicode's confusables data), case folded. So `Ignоrе` with
+Cyrillic о and е, `ig\u0301nore`, `ign\u034fore` or `ıgnore` read as `ignore`. The orders to the
+agent, in families and languages, are in `order_rules.py` and `order_words.py`; the commands
+that send credentials away, plant themselves or run downloads in `command_rules.py`.
+
+Every pattern's gaps are bounded and the skeleton is one pass, so screening is linear in the
+text; an entry over the length bounds is held back before any pattern runs.
 """
 
 from __future__ import annotations
@@ -17,67 +22,44 @@ import base64
 import binascii
 import re
 import unicodedata
+from functools import cache
 from typing import NamedTuple
 
+from core.promotion.command_rules import command_reason
+from core.promotion.order_rules import ROLE, SET_ASIDE, VOID, cjk_rules, language_rules
+from core.promotion.order_words import CJK, ENGLISH, LANGUAGES
+from core.promotion.rules import SEP, Rule, Rules, Substrings, Words, alt
 from core.promotion.secret_screen import secret_reason
+from core.promotion.skeleton import INVISIBLE_MARKS, skeleton
 from core.safeio.inert_text import hidden_characters
 
 MAX_ENTRY_CHARS = 4000
 MAX_TITLE_CHARS = 300
+MAX_SECTION_CHARS = 300
 
-# Letters that look like Latin ones, by case (uppercase Greek eta looks like H, lowercase like n).
-_LOOK_ALIKES = str.maketrans({
-    # Cyrillic
-    "А": "A", "В": "B", "Е": "E", "Ё": "E", "З": "3", "І": "I", "Ї": "I", "Ј": "J", "К": "K",
-    "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T", "У": "Y", "Х": "X", "Ѕ": "S",
-    "Ԁ": "D", "Ԛ": "Q", "Ԝ": "W", "Һ": "H", "Ӏ": "I",
-    "а": "a", "в": "b", "е": "e", "ё": "e", "г": "r", "і": "i", "ї": "i", "ј": "j", "к": "k",
-    "м": "m", "н": "h", "о": "o", "п": "n", "р": "p", "с": "c", "т": "t", "у": "y", "х": "x",
-    "ѕ": "s", "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l", "ь": "b", "ѵ": "v",
-    # Greek
-    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
-    "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "Ϲ": "C", "Ϳ": "J",
-    "α": "a", "β": "b", "γ": "y", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
-    "ρ": "p", "σ": "o", "ς": "s", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ϲ": "c", "ϳ": "j",
-    # punctuation that stands for an apostrophe
-    "\u2018": "'", "\u2019": "'", "\u02bc": "'", "\uff07": "'",
-})
-# Invisible although not format characters: grapheme joiner, Hangul fillers, Khmer vowels,
-# Mongolian variation selectors.
-_INVISIBLE_MARKS = frozenset("\u034f\u115f\u1160\u3164\uffa0\u17b4\u17b5\u180b\u180c\u180d\u180f")
 _SELECTOR = re.compile("[\ufe00-\ufe0f]")
 _PRESENTATION = "\ufe0e\ufe0f"  # text or emoji presentation of the character before
 
-
-def skeleton(text: str) -> str:
-    """The text as patterns see it: NFKC, no marks or invisible characters, look-alikes
-    mapped to Latin, case folded. Line breaks stay."""
-    if text.isascii():
-        return text.lower()  # nothing to fold but case (most notes: at C speed)
-    decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text))
-    kept = "".join(c for c in decomposed if c not in _INVISIBLE_MARKS
-                   and unicodedata.category(c) not in ("Mn", "Me", "Cf"))
-    return unicodedata.normalize("NFKC", kept.translate(_LOOK_ALIKES)).casefold()
-
-
 _FLAGS = re.IGNORECASE | re.MULTILINE
-_SET_ASIDE = r"\b(ignore|disregard|forget|override|bypass|disobey)\b"
-_SET_ASIDE_WORDS = ("ignore", "disregard", "forget", "override", "bypass", "disobey")
-Rule = tuple[re.Pattern[str], str, tuple[str, ...]]  # a pattern, its reason, its words
+_SET_ASIDE_WORDS = Words(ENGLISH.verbs)
+_STRONG_VERB = alt(ENGLISH.verbs)
 # Each looked for only in a text holding one of its words (in the folded text): most notes hold
 # none, and a pattern that may start anywhere costs a pass over the text.
-_PHRASES: tuple[Rule, ...] = tuple(
-    (re.compile(pattern, _FLAGS), reason, needles) for pattern, reason, needles in (
-        (_SET_ASIDE + r"[^.\n]{0,40}?\b(previous|prior|above|"
-         r"earlier|preceding|all|any|your|the|these|those|system)\b[^.\n]{0,30}?\b(instruction|"
-         r"instructions|prompt|prompts|rules|directions|directives|guidelines|guardrails|"
-         r"context)\b", "tells the agent to set its instructions aside", _SET_ASIDE_WORDS),
-        (_SET_ASIDE + r"\s+(everything\s+|all\s+|the\s+|anything\s+)?(above|before|previous|"
-         r"prior|preceding|earlier)\b", "tells the agent to set its instructions aside",
-         _SET_ASIDE_WORDS),
-        (r"\byou\s*(are|'re|r)\s+now\b", "tries to tell the agent what it is now", ("now",)),
-        (r"\bfrom now on,? (you|the assistant|the agent)\b",
-         "gives the agent standing orders", ("now on",)),
+_ENGLISH: tuple[Rule, ...] = tuple(
+    (re.compile(pattern, _FLAGS), reason,
+     needles if isinstance(needles, Words) else Substrings(needles))
+    for pattern, reason, needles in (
+        # "ignore the above", "forget everything before": the pointing word ends the order
+        (rf"\b{_STRONG_VERB}\s+(?:everything\s+|all\s+|the\s+|anything\s+)?(?:above|before|"
+         r"previous|prior|preceding|earlier)\s*(?:[.,;:!?)\n]|$|and\b|then\b|or\b|&)",
+         SET_ASIDE, _SET_ASIDE_WORDS),
+        (rf"\b{_STRONG_VERB}\s+(?:everything|all|anything|whatever|what)\b[^.\n]{{0,40}}?\b(?:"
+         r"told|said|taught|instructed|given|above|before|previously|prior|earlier|so far|"
+         r"until now)\b", SET_ASIDE, _SET_ASIDE_WORDS),
+        (r"\b(?:everything|anything|all)\s+(?:above|before|so far|you(?:'ve| have)? been told|"
+         rf"you were told|i (?:said|told you)|said (?:above|before))\b(?:{SEP}\w+){{0,2}}?{SEP}"
+         rf"{alt(ENGLISH.void)}\b", VOID, ("everything", "anything", "all")),
+        (r"\byou\s*(are|'re|r)\s+now\b", ROLE, ("now",)),
         (r"\b(new|updated|real|actual|hidden|secret) (system )?(instruction|instructions|"
          r"directive|directives|rules)\s*:", "announces new instructions",
          ("instruction", "directive", "rules")),
@@ -86,13 +68,6 @@ _PHRASES: tuple[Rule, ...] = tuple(
          "asks the agent to keep something from the user", ("the user",)),
         (r"\bdeveloper mode\b|\bjailbreak|\bdo anything now\b", "reads like a jailbreak",
          ("developer mode", "jailbreak", "anything now")),
-        (_SET_ASIDE + r"\s+(everything|all|anything|whatever|what)\b[^.\n]{0,40}?\b(told|said|"
-         r"taught|instructed|given|above|before|previously|prior|earlier|so far|until now)\b",
-         "tells the agent to set its instructions aside", _SET_ASIDE_WORDS),
-        (_SET_ASIDE + r"\s+(all\s+)?(of\s+)?your\s+(\w+\s+)?(instructions?|programming|"
-         r"training|rules|guidelines|restrictions|constraints|policies|safety|filters|"
-         r"directives|orders|prompt|limitations)\b",
-         "tells the agent to set its instructions aside", _SET_ASIDE_WORDS),
         (r"\bnote to (the |any |all |our )?(ai|assistant|agent|model|llm|bot|claude|gpt|chatgpt|"
          r"copilot|gemini)s?\b|\b(dear|hey) (ai|assistant|agent|claude|chatgpt|gpt|copilot|"
          r"gemini|llm)\b|\bif you are an? (ai|llm|language model|assistant|agent|bot|chatbot)\b|"
@@ -109,9 +84,17 @@ _PHRASES: tuple[Rule, ...] = tuple(
          r"credentials|passwords?|tokens?|env|environment|config)\b",
          "asks the agent to reveal what it keeps", ("your",)),
         (r"\bpretend (that )?(you('re| are)|to be)\b|\b(act|behave) as (if|though) you\b",
-         "tries to tell the agent what it is now", ("pretend", "as if you", "as though you")),
+         ROLE, ("pretend", "as if you", "as though you")),
     )
 )
+
+
+@cache
+def _phrases() -> Rules:
+    """Every rule for orders to the agent; built on first use (a second or so of compiling
+    that commands which never screen do not pay)."""
+    return Rules((*_ENGLISH, *(rule for language in LANGUAGES for rule in language_rules(language)),
+                  *cjk_rules(**CJK)))
 _LINES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, _FLAGS), reason) for pattern, reason in (
         (r"^\W{0,3}(system|assistant)\s*:", "speaks as the system or the assistant"),
@@ -135,31 +118,29 @@ _SYNTAX: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\{\s*\"(name|tool|tool_name|function|recipient_name)\"\s*:\s*\"[^\"\n]*\"\s*,\s*"
          r"\"(arguments|parameters|input|args)\"\s*:", "contains tool-call JSON"),
         (r"\"(tool_calls|function_call|tool_use)\"\s*:", "contains tool-call JSON"),
-        (r"\brm\s+-[a-z]*(r[a-z]*f|f[a-z]*r)[a-z]*\s+(~|/|\$home|\*)", "deletes a home or root"),
+        (r"\brm\s+-[a-z]{0,8}(r[a-z]{0,8}f|f[a-z]{0,8}r)[a-z]{0,8}\s+(~|/|\$home|\*)",
+         "deletes a home or root"),
     )
 )
 _DOWNLOADERS = ("curl", "wget", "fetch", "iwr", "irm", "invoke-", "aria2c", "lwp-download", "scp",
                 "tftp")
 # Commands to run, each looked for only in a text holding one of its words.
-_COMMANDS: tuple[Rule, ...] = tuple(
-    (re.compile(pattern, _FLAGS), reason, needles) for pattern, reason, needles in (
-        (r"\b(curl|wget|fetch|iwr|invoke-webrequest)\b[^\n|]*\|\s*(sudo\s+)?(\S*/)?(ba|z|da|k|c|"
-         r"fi)?sh\b|\b(curl|wget)\b[^\n|]*\|\s*(sudo\s+)?(\S*/)?(python[0-9.]*|perl|ruby|node|"
-         r"php|iex)\b", "pipes a download into a shell", _DOWNLOADERS),
+_COMMANDS = Rules(
+    (re.compile(pattern, _FLAGS), reason, Substrings(needles)) for pattern, reason, needles in (
         (_DOWNLOAD + r"[^\n]{0,500}?(;|&&|\|\||\|)\s*(" + _RUNNER + ")",
          "downloads something and runs it", _DOWNLOADERS),
         (r"(?<!\|)\|(?!\|)\s*(sudo\s+)?(\S*/)?(ba|z|da|k|c|fi|tc)?sh\b", "pipes text into a shell",
          ("|",)),
         (r"\b(python[0-9.]*|bash|sh|zsh|pwsh)(\s+-[a-z]+)*\s+-c\s*[\"'$`]|\b(perl|ruby|node)"
-         r"(\s+-[a-z]+)*\s+-e\s*[\"'$`]|\bphp\s+-r\s*[\"'$`]|\b(powershell|pwsh)\b[^\n]*\s"
+         r"(\s+-[a-z]+)*\s+-e\s*[\"'$`]|\bphp\s+-r\s*[\"'$`]|\b(powershell|pwsh)\b[^\n]{0,300}?\s"
          r"-(command|encodedcommand|enc|e)\b",
          "runs code given inline", (" -c", " -e", " -r", " -command", " -enc")),
         (r"\beval\s+[\"'$`]|\beval\s*\(\s*[\"'`$]", "evaluates code", ("eval",)),
         (r"[=(]\s*`[^`\n]+`", "runs a command substitution", ("`",)),
         (r"\biex\b\s*[($]|\bdownloadstring\s*\(|\binvoke-expression\b", "runs downloaded code",
          ("iex", "downloadstring", "invoke-expression")),
-        (r"/dev/tcp/|\b(nc|ncat|netcat)\b[^\n]*\s-[a-z]*[ec]\s", "opens a shell to another machine",
-         ("/dev/tcp/", "nc ", "ncat", "netcat")),
+        (r"/dev/tcp/|\b(nc|ncat|netcat)\b[^\n]{0,300}?\s-[a-z]{0,8}[ec]\s",
+         "opens a shell to another machine", ("/dev/tcp/", "nc ", "ncat", "netcat")),
         (r"\b(ba|z|da|k)?sh\s+" + _TEMP + r"|\b(source|exec)\s+" + _TEMP + r"|(;|&&|\|\|)\s*"
          + _TEMP, "runs a script from a temporary directory", ("/tmp/", "/var/tmp/", "/dev/shm/")),
         (r"(;|&&|\|\|)\s*(sudo\s+)?(ba|z|da|k|fi)?sh\s+(-[a-z]+\s+)*[\w~-]*[./][\w./~-]*",
@@ -182,7 +163,7 @@ def _hidden_reason(text: str) -> str | None:
     # here one presentation selector after a character (an emoji's) is ordinary text.
     hidden = [c for c in hidden_characters(text) if not _SELECTOR.match(c)]
     hidden += _hiding_selectors(text)
-    hidden += [c for c in dict.fromkeys(text) if c in _INVISIBLE_MARKS]
+    hidden += [c for c in dict.fromkeys(text) if c in INVISIBLE_MARKS]
     if not hidden:
         return None
     hidden = list(dict.fromkeys(hidden))
@@ -245,14 +226,6 @@ _SUBSTITUTION = re.compile(r"\$\((?!\()([^()\n]*)\)")
 _MAKE_VARIABLE = re.compile(r"\s*[A-Z][A-Z0-9_]*\s*")
 
 
-def _gated_reason(text: str, rules: tuple[Rule, ...]) -> str | None:
-    """The reason of the first rule whose words the text holds and whose pattern it matches."""
-    for pattern, reason, needles in rules:
-        if any(needle in text for needle in needles) and pattern.search(text):
-            return reason
-    return None
-
-
 def _substitution_reason(text: str) -> str | None:
     """`$(command)` anywhere; a Makefile's `$(CC)` (one upper-case name) is a variable."""
     for match in _SUBSTITUTION.finditer(unicodedata.normalize("NFKC", text)):
@@ -265,18 +238,28 @@ def _substitution_reason(text: str) -> str | None:
 _SPACED = re.compile(r"(?<![a-z0-9])[a-z](?:[^a-z0-9\n]{1,3}[a-z](?![a-z0-9])){3,}"
                      r"(?:[^a-z0-9\s](?=\s|$))?")
 _WORD_BREAK = re.compile(r"[^a-z0-9]*\s{2,}[^a-z0-9]*|\s*/\s*")
-# A digit or symbol standing for a letter inside a word: "1gn0r3", "d1sr3g4rd".
+# A digit or symbol standing for a letter inside a word ("1gn0r3", "d1sr3g4rd"), and l and i
+# standing for each other ("lgnore", "aII"; the skeleton reads a Lisu or Cyrillic I as l).
 _LEET = str.maketrans("013457@$", "oieastas")
-_LEET_WORD = re.compile(r"(?<![a-z0-9@$])(?=[a-z0-9@$]*[a-z])(?=[a-z@$]*[0-9@$])"
+_KEY = str.maketrans("013457@$l", "oieastasi")
+_READ_WORD = re.compile(r"(?<![a-z0-9@$])(?=[a-z0-9@$]*[a-z])(?=[a-z@$]*[0-9@$il])"
                         r"[a-z0-9@$]{3,}(?![a-z0-9@$])")
-# The words of the phrases above: a word spelled with digits matters only when it is one.
-_PHRASE_WORDS = frozenset(re.findall(r"[a-z]{3,}", " ".join(p.pattern for p, _, _ in _PHRASES)))
+# The words of the phrases above: a word spelled another way matters only when it is one.
+
+
+@cache
+def _phrase_words() -> dict[str, str]:
+    """Each word of the phrases, by its key (digits and l read as letters, as _KEY reads them)."""
+    found = set(re.findall(r"[a-z]{3,}", " ".join(p.pattern for p, _, _ in _phrases().rules)))
+    return {word.translate(_KEY): word for word in sorted(found, reverse=True)}
 # What spaced letters spell when no wider gap marks where the words end.
 _SQUASHED = re.compile(
-    r"(ignore|disregard|forget|override|bypass)(all|everything|the|your|any|of)*(previous|prior|"
-    r"above|earlier|instructions?|rules|prompt|youweretold)|you(are|re)now|fromnowon|"
-    r"newinstructions|systemprompt|developermode|jailbreak|notetothe(ai|assistant|agent|model)|"
-    r"youmustnow")
+    r"(ignore|disregard|forget|override|bypass|discard|dismiss|drop|setaside|neglect|disobey|"
+    r"abandon)(all|everything|the|your|any|of)*(previous|prior|above|earlier|instructions?|"
+    r"rules|prompt|guidance|directives|youweretold)|you(are|re)now|younoware|fromnowon|"
+    r"goingforwardyou|henceforth(you|the(assistant|agent|ai))|previousinstructions(nolonger|"
+    r"are(now)?void)|newinstructions|systemprompt|developermode|jailbreak|"
+    r"notetothe(ai|assistant|agent|model)|youmustnow")
 
 
 def _joined(run: str) -> str:
@@ -291,29 +274,29 @@ def _spelled(folded: str) -> str | None:
     return _plain(_SPACED.sub(lambda m: _joined(m.group()), folded))
 
 
-def _unleet(plain: str) -> str | None:
-    """The text with digits read as letters inside words, or None when that makes no word
-    the phrases look for."""
-    changed = False
+def _read_words(plain: str) -> str | None:
+    """The text with each word spelled with digits, or with l for i and i for l, read as the
+    phrases' word it spells; None when that makes no word the phrases look for."""
+    words = _phrase_words()
+    if all(words.get(w.translate(_KEY), w) == w for w in set(_READ_WORD.findall(plain))):
+        return None  # no word spells another of the phrases' words
 
     def read(match: re.Match[str]) -> str:
-        nonlocal changed
-        word = match.group().translate(_LEET)
-        changed = changed or word in _PHRASE_WORDS
-        return word
+        word = match.group()
+        return words.get(word.translate(_KEY)) or word.translate(_LEET)
 
-    text = _LEET_WORD.sub(read, plain)
-    return text if changed else None
+    return _READ_WORD.sub(read, plain)
 
 
 def _phrase_reason(folded: str) -> str | None:
-    """The phrases on the text, on its spaced letters joined and on its digits read as letters."""
+    """The phrases on the text, on its spaced letters joined and on its words read as the
+    phrases' words they spell with digits or l for i."""
     plain = _plain(folded)
     spelled = _spelled(folded)
     variants = [plain] if spelled is None else [plain, spelled]
-    unleet = _unleet(variants[-1])
-    for variant in variants + ([] if unleet is None else [unleet]):
-        reason = _gated_reason(variant, _PHRASES)
+    read = _read_words(variants[-1])
+    for variant in variants + ([] if read is None else [read]):
+        reason = _phrases().first_reason(variant)
         if reason:
             return reason
     for match in _SPACED.finditer(plain):
@@ -326,7 +309,8 @@ def screen_text(text: str) -> str | None:
     """Why `text` reads like instructions to the agent, or None (hidden characters aside)."""
     folded = skeleton(text)
     return (_first_reason(folded, _ANY_SYNTAX, _SYNTAX + _LINES)
-            or _gated_reason(folded, _COMMANDS)
+            or command_reason(folded)
+            or _COMMANDS.first_reason(folded)
             or _substitution_reason(text)
             or _phrase_reason(folded)
             or _encoded_reason(text))
@@ -344,8 +328,8 @@ def screen(title: str, content: str, section: str,
            allow_contact: bool = False) -> Screened | None:
     """Why this MEMORY.md entry should be held back, or None when it reads as plain memory:
     instructions to the agent (this module) and secrets (core/promotion/secret_screen.py), both
-    named
-    when it holds both. `allow_contact`: e-mail addresses and phone numbers pass."""
+    named when it holds both. `allow_contact`: e-mail addresses and phone numbers pass. The
+    lengths are checked before any pattern runs."""
     raw = "\n".join((section, title, content))
     hidden = _hidden_reason(raw)
     if hidden:
@@ -353,6 +337,9 @@ def screen(title: str, content: str, section: str,
     if len(title) > MAX_TITLE_CHARS:
         return Screened(f"has a title {len(title):,} characters long (titles stay under "
                         f"{MAX_TITLE_CHARS:,})", False)
+    if len(section) > MAX_SECTION_CHARS:
+        return Screened(f"has a section name {len(section):,} characters long (section names "
+                        f"stay under {MAX_SECTION_CHARS:,})", False)
     if len(content) > MAX_ENTRY_CHARS:
         return Screened(f"is {len(content):,} characters long (MEMORY.md entries stay under "
                         f"{MAX_ENTRY_CHARS:,})", False)

@@ -6,27 +6,49 @@ entry carrying a credential or contact details is held back like an instruction 
 Pure: `find_secret` returns the first finding (what it is and where), `secret_reason` says it
 in words with the secret masked, `masked` hides every finding of a text. A finding is, in order:
 
-- a private key block, or a token of a common provider, recognised by its prefix and shape;
-- a JSON Web Token, a `Bearer …` or `Basic …` credential;
-- a password in a URL (`scheme://user:pass@host`) or in an assignment (`password=…`,
-  `"api_key": "…"`, `secret: …`), placeholders such as `$VAR`, `<password>` or `***` aside;
-- an AWS secret access key beside the words "aws" and "secret";
+- a private key block, or a token of a common provider, recognised by its prefix and shape,
+  whole or split into pieces by spaces or hyphens (core/promotion/secret_shapes.py);
+- a JSON Web Token, a `Bearer …`, `Basic …` or `Authorization: token …` credential, an AWS
+  secret access key beside the words "aws" and "secret";
+- a password where it stands (core/promotion/secret_passwords.py): in a URL (the user may be
+  empty), on a command line, in a `.netrc` or `.pgpass` line, after a secret-named key
+  (`PGPASSWORD=`, `SECRET_KEY_BASE=`, `"apiKey":`, any value, hex too), in an XML element, or
+  in a sentence ("the DB password is X"); placeholders such as `$VAR`, `<password>` or `***`
+  aside (core/promotion/secret_values.py);
+- any of those in a run of base64, decoded (one level, bounded);
 - a long random-looking token: 32 characters or more of the base64/URL alphabet that mix
   lower case, upper case and digits in short pieces (not words, CamelCase or paths) and
-  carry at least 4 bits of entropy a character. Hex alone (git SHAs, sha256
-  sums, UUIDs) never counts: hashes are common in notes and say nothing secret by themselves;
+  carry at least 4 bits of entropy a character. Hex alone (git SHAs, sha256 sums, UUIDs)
+  never counts here: hashes are common in notes and say nothing secret by themselves;
 - an e-mail address or a phone number, unless contact details are allowed.
+
+Every finder reads the text in a bounded number of passes: a note of a few MB is screened in
+time linear in its length.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import math
 import os
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from itertools import accumulate
 
+from core.promotion import secret_passwords as passwords
+from core.promotion.secret_commands import command_lines
+from core.promotion.secret_shapes import (
+    INTRODUCED,
+    SHAPES,
+    SPLITS,
+    Split,
+    private_keys,
+    split_tokens,
+)
 from core.settings import yes_or_no
 
 ALLOW_CONTACT_ENV = "NUGGETS_ALLOW_CONTACT"
@@ -53,92 +75,6 @@ def mask(secret: str) -> str:
     return secret[:min(SHOWN_CHARS, len(secret) // 4)] + "…"
 
 
-# -- recognised by shape -------------------------------------------------------------------------
-
-_PRIVATE_KEY = (r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
-                r"(?:[\s\S]{0,20000}?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----)?")
-_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (kind, re.compile(pattern)) for kind, pattern in (
-        ("a private key block", _PRIVATE_KEY),
-        ("an Anthropic API key", r"\bsk-ant-[A-Za-z0-9_-]{20,300}"),
-        ("an OpenAI API key", r"\bsk-(?:proj-|svcacct-|admin-)?(?=[A-Za-z0-9_-]{0,300}?[0-9])"
-                              r"(?=[A-Za-z0-9_-]{0,300}?[A-Za-z])[A-Za-z0-9_-]{20,300}"),
-        ("a GitHub token", r"\b(?:gh[pousr]_[A-Za-z0-9]{30,300}|github_pat_[A-Za-z0-9_]{22,300})"),
-        ("a GitLab token", r"\bglpat-[A-Za-z0-9_-]{20,300}"),
-        ("an AWS access key", r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
-        ("a Slack token", r"\bxox[abposre]-[A-Za-z0-9-]{10,300}"),
-        ("a Slack webhook", r"hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,300}"),
-        ("a Google API key", r"\bAIza[0-9A-Za-z_-]{35}"),
-        ("a Google OAuth token", r"\bya29\.[0-9A-Za-z_-]{20,300}"),
-        ("a Stripe secret key", r"\b[sr]k_(?:live|test)_[0-9A-Za-z]{16,300}"),
-        ("a Hugging Face token", r"\bhf_[A-Za-z0-9]{30,300}"),
-        ("an npm token", r"\bnpm_[A-Za-z0-9]{36}\b"),
-        ("a PyPI token", r"\bpypi-[A-Za-z0-9_-]{50,300}"),
-        ("a SendGrid key", r"\bSG\.[A-Za-z0-9_-]{16,300}\.[A-Za-z0-9_-]{16,300}"),
-        ("a Telegram bot token", r"\b[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])"),
-        ("a JSON Web Token",
-         r"\beyJ[A-Za-z0-9_-]{10,300}\.eyJ[A-Za-z0-9_-]{10,300}\.[A-Za-z0-9_-]{0,300}"),
-    )
-)
-# A credential after a word that introduces one; group 1 is the credential. Every repeat is
-# bounded (keys are far shorter than 300 characters): a long run costs one pass, not one a start.
-_INTRODUCED: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in (
-        ("a bearer token",
-         r"\bbearer\s+((?=[A-Za-z0-9._~+/-]{0,300}?[0-9])[A-Za-z0-9._~+/-]{16,300}=*)"),
-        ("basic-auth credentials", r"\bauthorization\s*:\s*basic\s+([A-Za-z0-9+/]{8,300}=*)"),
-        ("an AWS secret key",
-         r"\baws\w{0,20}?[\s_-]*secret[^\n]{0,30}?(?<![A-Za-z0-9/+])([A-Za-z0-9/+]{40})"
-         r"(?![A-Za-z0-9/+])"),
-    )
-)
-
-
-# -- passwords -----------------------------------------------------------------------------------
-
-_URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@]+:([^\s/@]+)@[^\s/@]",
-                           re.IGNORECASE)
-_KEYS = (r"password|passwd|passphrase|pwd|pass|secret|client[_-]?secret|api[_-]?key|apikey|"
-         r"access[_-]?key|secret[_-]?key|private[_-]?key|auth[_-]?token|access[_-]?token|"
-         r"refresh[_-]?token|token")
-_ASSIGNMENT = re.compile(
-    r"(?<![a-z0-9])(?:" + _KEYS + r")\b[\"']?\s*(=|:)\s*"
-    r"(?:([\"'])([^\"'\n]{1,200})\2|([^\s\"',;]+))", re.IGNORECASE)
-# What stands in a config or a doc where the secret would: a variable, a template, a mask (ours
-# too), a word, or code that fetches it.
-_PLACEHOLDER = re.compile(
-    r"\$.*|%\w+%|[<{\[(].*|[*x.…•]+|.{0,4}…|"
-    r"(?:your|my|the|some|new|old)[_-]?\w*|example\w*|placeholder|redacted|changeme|secret|"
-    r"password|none|null|nil|true|false|undefined|env|required|optional|string|str|"
-    r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[A-Za-z_][\w.]*[(\[].*",
-    re.IGNORECASE)
-
-
-def _secret_looking(value: str) -> bool:
-    """A value after `secret: ` reads as a secret rather than words: digits and letters mixed,
-    or a symbol in it."""
-    has_digit = any(c.isdigit() for c in value)
-    has_alpha = any(c.isalpha() for c in value)
-    has_symbol = any(not c.isalnum() and c not in "-_." for c in value)
-    return len(value) >= 8 and (has_digit and has_alpha or has_symbol)
-
-
-def _assigned_password(text: str) -> Iterator[tuple[int, int]]:
-    for match in _ASSIGNMENT.finditer(text):
-        group = 3 if match.group(3) is not None else 4
-        value = match.group(group).strip()
-        if not value or _PLACEHOLDER.fullmatch(value) or value.isdigit() and len(value) < 6:
-            continue
-        if (match.group(1) == "=" or group == 3) and len(value) >= 4 or _secret_looking(value):
-            yield match.start(group), match.end(group)
-
-
-def _url_password(text: str) -> Iterator[tuple[int, int]]:
-    for match in _URL_PASSWORD.finditer(text):
-        if not _PLACEHOLDER.fullmatch(match.group(1)):
-            yield match.start(1), match.end(1)
-
-
 # -- random-looking tokens -----------------------------------------------------------------------
 
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_=-]{32,}")
@@ -146,7 +82,8 @@ _TOKEN_TAIL = re.compile(r"[A-Za-z0-9+/_=-]*")
 _HEX = re.compile(r"[0-9a-fA-F-]+")
 # A token cut where its character class changes, an upper-case letter starting a word: random
 # text falls into short pieces, words and CamelCase into long ones.
-_PIECE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+|[^A-Za-z0-9]+")
+_PIECE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+_SYMBOL = re.compile(r"[^A-Za-z0-9]")
 MIN_RANDOM_CHARS = 32
 MAX_PIECE_LENGTH = 3.0  # random alphanumerics: 2.0 on average, above 3.0 in 1 of 1,000
 MIN_ENTROPY = 4.0  # bits a character; random alphanumerics of 32 characters: 4.2 or more in 99 %
@@ -166,14 +103,50 @@ def random_looking(token: str) -> bool:
     if not (any(c.islower() for c in body) and any(c.isupper() for c in body)
             and any(c.isdigit() for c in body)):
         return False
+    # Only letters and digits are counted: a path's slashes would cut it into short pieces.
+    letters_and_digits = len(body) - len(_SYMBOL.findall(body))
     pieces = len(_PIECE.findall(body))
-    return len(body) <= MAX_PIECE_LENGTH * pieces and _entropy(body) >= MIN_ENTROPY
+    return letters_and_digits <= MAX_PIECE_LENGTH * pieces and _entropy(body) >= MIN_ENTROPY
+
+
+_PUBLIC_KEY_BEFORE = re.compile(r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519"
+                                r"@openssh\.com)[ \t]+$")
+
+
+_PUBLISHABLE = re.compile(r"pk_(?:live|test)_|pk\.")  # Stripe's and Mapbox's public keys
 
 
 def _random_tokens(text: str) -> Iterator[tuple[int, int]]:
+    """Random-looking tokens, but an SSH public key's body or a publishable key."""
     for match in _TOKEN.finditer(text):
-        if random_looking(match.group()):
+        if (random_looking(match.group()) and not _PUBLISHABLE.match(match.group())
+                and not _PUBLIC_KEY_BEFORE.search(text, max(0, match.start() - 40),
+                                                  match.start())):
             yield match.span()
+
+
+# -- base64 ------------------------------------------------------------------------------------
+
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])(?:[A-Za-z0-9+/]{16,}|[A-Za-z0-9_-]{16,})={0,2}"
+                     r"(?![A-Za-z0-9+/=_-])")
+MOST_BASE64_RUN = 16_384  # characters of one run decoded: a secret sits near its start
+MOST_BASE64_TOTAL = 1 << 20  # characters decoded from one text
+_UNPRINTABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffd]")
+MIN_PRINTABLE = 0.95  # of the decoded characters, for them to read as text
+
+
+def _decoded(run: str) -> str | None:
+    """A run of base64 decoded, when it decodes to text (UTF-8, nearly all printable)."""
+    run = run[:MOST_BASE64_RUN - MOST_BASE64_RUN % 4].rstrip("=")
+    run += "=" * (-len(run) % 4)
+    try:
+        data = (base64.urlsafe_b64decode(run) if "-" in run or "_" in run
+                else base64.b64decode(run, validate=True))
+        text = data.decode()
+    except (binascii.Error, ValueError):
+        return None
+    unprintable = len(_UNPRINTABLE.findall(text))
+    return text if text and unprintable <= (1 - MIN_PRINTABLE) * len(text) else None
 
 
 # -- contact details -----------------------------------------------------------------------------
@@ -183,9 +156,10 @@ _EXAMPLE_DOMAIN = re.compile(r"(?:.*\.)?(?:example\.(?:com|org|net)|example|test
                              r"localhost|local)", re.IGNORECASE)
 _PHONE_WORDS = ("phone", "tel", "mobile", "cell", "whatsapp", "sms", "fax")
 _PHONES = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
-    r"(?<![\w+])\+[0-9]{1,3}(?:[ .-]?\(?[0-9]{1,4}\)?){2,6}(?![\w])",
+    # One character a step, each of one kind: a run of digits is never cut two ways.
+    r"(?<![\w+])\+[0-9](?:[0-9]|[ .-](?=[0-9(])|\((?=[0-9])|(?<=[0-9])\)){6,40}(?![\w])",
     r"(?<![\w.-])(?:\([0-9]{3}\) ?|[0-9]{3}[.-])[0-9]{3}[.-][0-9]{4}(?![\w.-])",
-    r"\b(?:phone|tel|mobile|cell|whatsapp|sms|fax)\b\W{0,3}(\+?[0-9][0-9 ().-]{5,}[0-9])",
+    r"\b(?:phone|tel|mobile|cell|whatsapp|sms|fax)\b\W{0,3}(\+?[0-9][0-9 ().-]{5,40}[0-9])",
 ))
 
 
@@ -215,53 +189,88 @@ Finder = Callable[[str], Iterator[tuple[int, int]]]
 # What it is, how it is found, and words one of which the text holds (in lower case) when it
 # may be there: most notes hold none, and a pattern that may start anywhere costs a pass.
 Detector = tuple[str, Finder, tuple[str, ...]]
-_NEEDLES = {
-    "a private key block": ("private key",), "an Anthropic API key": ("sk-ant-",),
-    "an OpenAI API key": ("sk-",),
-    "a GitHub token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-    "a GitLab token": ("glpat-",), "an AWS access key": ("akia", "asia", "abia", "acca"),
-    "a Slack token": ("xox",), "a Slack webhook": ("hooks.slack.com",),
-    "a Google API key": ("aiza",), "a Google OAuth token": ("ya29.",),
-    "a Stripe secret key": ("k_live_", "k_test_"), "a Hugging Face token": ("hf_",),
-    "an npm token": ("npm_",), "a PyPI token": ("pypi-",), "a SendGrid key": ("sg.",),
-    "a Telegram bot token": (":aa",), "a JSON Web Token": ("eyj",),
-    "a bearer token": ("bearer",), "basic-auth credentials": ("basic",),
-    "an AWS secret key": ("aws",),
-}
+_PROSE_WORDS = ("pass", "pw", "secret", "token", "key")
 
 
 def _spans(pattern: re.Pattern[str], group: int = 0) -> Finder:
     return lambda text: (m.span(group) for m in pattern.finditer(text))
 
 
-_SECRETS: tuple[Detector, ...] = (
-    *((kind, _spans(pattern), _NEEDLES[kind]) for kind, pattern in _SHAPES),
-    *((kind, _spans(pattern, 1), _NEEDLES[kind]) for kind, pattern in _INTRODUCED),
-    ("a password in a URL", _url_password, ("://",)),
-    ("a password or key in an assignment", _assigned_password,
-     ("pass", "pwd", "secret", "key", "token")),
-    ("a random-looking token", _random_tokens, ()),
+def _pieces(split: Split) -> Finder:
+    return lambda text: split_tokens(split, text)
+
+
+_PLAIN: tuple[Detector, ...] = (
+    ("a private key block", private_keys, ("private key",)),
+    *((kind, _spans(pattern), needles) for kind, pattern, needles in SHAPES),
+    *((split.kind, _pieces(split), split.needles) for split in SPLITS),
+    *((kind, _spans(pattern, 1), needles) for kind, pattern, needles in INTRODUCED),
+    ("a password in a URL", passwords.url_passwords, ("://",)),
+    ("a token in a URL", passwords.url_tokens, ("://",)),
+    ("a password on a command line", command_lines, ()),
+    ("credentials in a .netrc line", passwords.netrc_lines, ("password",)),
+    ("a password in a .pgpass line", passwords.pgpass_lines, (":",)),
+    ("a password or key in an assignment", passwords.assignments,
+     ("pass", "pw", "secret", "key", "token", "credential", "cred", "auth")),
+    ("a password or key in an XML element", passwords.xml_elements, ("</",)),
+    ("a password or key in a sentence", passwords.sentences, _PROSE_WORDS),
 )
 _CONTACT: tuple[Detector, ...] = (
     ("an e-mail address", _emails, ("@",)),
     ("a phone number", _phones, ()),
 )
+_RANDOM: Detector = ("a random-looking token", _random_tokens, ())
 
 
-def _detectors(text: str, allow_contact: bool) -> Iterator[tuple[str, Finder]]:
+def _detectors(text: str, detectors: tuple[Detector, ...]) -> Iterator[tuple[str, Finder]]:
     """The detectors that may find something in `text`, in order."""
     lowered = text.lower()
-    for kind, find, needles in _SECRETS if allow_contact else _SECRETS + _CONTACT:
+    for kind, find, needles in detectors:
         if not needles or any(needle in lowered for needle in needles):
             yield kind, find
 
 
+def _encoded(text: str, allow_contact: bool) -> Iterator[Finding]:
+    """Runs of base64 that decode to text carrying a secret, named for what they carry. The
+    decoded texts are screened together, a blank line apart, each finding told to its run."""
+    runs, decoded, budget = [], [], MOST_BASE64_TOTAL
+    for match in _BASE64.finditer(text):
+        if budget <= 0:
+            break
+        budget -= min(len(match.group()), MOST_BASE64_RUN)
+        plain = _decoded(match.group())
+        if plain:
+            runs.append(match.span())
+            decoded.append(plain)
+    if not runs:
+        return
+    joined = "\n\n".join(decoded)
+    starts = list(accumulate((len(plain) + 2 for plain in decoded[:-1]), initial=0))
+    inner = _PLAIN + (_RANDOM,) + (() if allow_contact else _CONTACT)
+    told: set[int] = set()
+    for kind, find in _detectors(joined, inner):
+        for start, _ in find(joined):
+            run = bisect_right(starts, start) - 1
+            if run not in told:
+                told.add(run)
+                yield Finding(f"base64 of {kind}", *runs[run])
+
+
+def _findings(text: str, allow_contact: bool) -> Iterator[Iterator[Finding]]:
+    """For each detector in order, what it finds in the text."""
+    for kind, find in _detectors(text, _PLAIN):
+        yield (Finding(kind, *span) for span in find(text))
+    yield _encoded(text, allow_contact)
+    for kind, find in _detectors(text, (_RANDOM,) + (() if allow_contact else _CONTACT)):
+        yield (Finding(kind, *span) for span in find(text))
+
+
 def find_secret(text: str, allow_contact: bool = False) -> Finding | None:
     """The first kind of secret (in the order above) the text carries, where it first is."""
-    for kind, find in _detectors(text, allow_contact):
-        first = next(find(text), None)
+    for found in _findings(text, allow_contact):
+        first = next(found, None)
         if first is not None:
-            return Finding(kind, *first)
+            return first
     return None
 
 
@@ -282,7 +291,7 @@ def note_secret(title: str, content: str, allow_contact: bool = False) -> str | 
 
 def masked(text: str, allow_contact: bool = False) -> str:
     """The text with every secret it carries masked (`mask`), to be shown."""
-    spans = sorted((span for _, find in _detectors(text, allow_contact) for span in find(text)),
+    spans = sorted(((f.start, f.end) for found in _findings(text, allow_contact) for f in found),
                    key=lambda span: (span[0], -span[1]))  # the widest first where several start
     parts, at = [], 0
     for start, end in spans:

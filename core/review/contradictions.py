@@ -25,6 +25,8 @@ stays linear); a contradiction needs two positions, a duplicate set has one.
 API (for the console and the command line):
 - `find_contradictions(notes, topic=nuggets_topic, threshold=DEFAULT_THRESHOLD,
   tokens=token_set, promotion=True) -> list[Group]`
+- `group_members(notes, topic, threshold, promotion) -> list[Members]`: the notes of each group
+  before what they state is compared (who is in a group, without the cost of the positions)
 - `Group`: `id` (stable: a short hash of the member ids), `kind` ("topic" | "promotion"),
   `nugget`, `topic` (words for a person), `note_ids` (file order), `positions` (lists of ids),
   `duplicate` (one position: every note states the same)
@@ -37,6 +39,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Hashable, Iterable
+from dataclasses import dataclass
 
 from core.contract.topics import Group as Group
 from core.contract.topics import Promotable as Promotable
@@ -135,11 +138,24 @@ def positions_of(notes: list[RawNote], tokens: Tokenizer = token_set) -> list[li
     return positions
 
 
-def _group(kind: str, nugget: str, topic: str, members: list[RawNote],
-           tokens: Tokenizer) -> Group | None:
-    positions = positions_of(members, tokens)
-    ids = tuple(n["id"] for n in members)
-    return Group(group_id(ids), kind, nugget, topic, ids,
+@dataclass(frozen=True)
+class Members:
+    """The notes of one group (their text bounded), before what they state is compared."""
+
+    kind: str  # "topic" or "promotion"
+    nugget: str
+    topic: str
+    notes: tuple[RawNote, ...]
+
+    @property
+    def note_ids(self) -> tuple[str, ...]:
+        return tuple(n["id"] for n in self.notes)
+
+
+def _group(members: Members, tokens: Tokenizer) -> Group:
+    positions = positions_of(list(members.notes), tokens)
+    ids = members.note_ids
+    return Group(group_id(ids), members.kind, members.nugget, members.topic, ids,
                  tuple(tuple(n["id"] for n in p) for p in positions), len(positions) < 2)
 
 
@@ -166,6 +182,16 @@ def find_contradictions(notes: list[RawNote], topic: TopicKey = nuggets_topic,
     """Every contradiction group of the visible notes, topic groups first, each in file order.
     `promotion`: also the groups promotion would shadow (a store without MEMORY.md says no).
     Each note's text is read up to core/notes/bounded_text.py's bound."""
+    groups = [_group(members, tokens)
+              for members in group_members(notes, topic, threshold, promotion)]
+    return sorted(groups, key=lambda g: g.duplicate)  # the contradictions first
+
+
+def group_members(notes: list[RawNote], topic: TopicKey = nuggets_topic,
+                  threshold: int = DEFAULT_THRESHOLD, promotion: bool = True) -> list[Members]:
+    """The notes of every group `find_contradictions` finds, in its order before it puts the
+    contradictions first: who is in a group (its id is `group_id` of theirs), whether they agree
+    or not. Each note's text is read up to core/notes/bounded_text.py's bound."""
     notes = bounded_notes(notes)
     buckets: dict[Hashable, list[RawNote]] = {}
     for note in notes:
@@ -174,24 +200,21 @@ def find_contradictions(notes: list[RawNote], topic: TopicKey = nuggets_topic,
         key = topic(note)
         if key is not None:
             buckets.setdefault(key, []).append(note)
-    groups = [g for key, members in buckets.items() if len(members) > 1
-              if (g := _group("topic", fields.nugget(members[0]),
-                              _topic_words(key, members[0]), members, tokens))]
+    found = [Members("topic", fields.nugget(members[0]), _topic_words(key, members[0]),
+                     tuple(members)) for key, members in buckets.items() if len(members) > 1]
     if not promotion:
-        return sorted(groups, key=lambda g: g.duplicate)  # the contradictions first
-    holder = {i: g.id for g in groups for i in g.note_ids}
+        return found
+    holder = {n["id"]: number for number, members in enumerate(found) for n in members.notes}
     order = {note["id"]: position for position, note in enumerate(notes)}
     for written, shadowed in candidates(notes, threshold):
         if not shadowed:
             continue
-        members = sorted([written, *shadowed], key=lambda n: order[n["id"]])
-        if len({holder.get(n["id"]) for n in members}) == 1 and members[0]["id"] in holder:
+        together = sorted([written, *shadowed], key=lambda n: order[n["id"]])
+        if len({holder.get(n["id"]) for n in together}) == 1 and together[0]["id"] in holder:
             continue  # a topic group holds them all already
-        found = _group("promotion", fields.nugget(written),
-                       f"{section_of(written)}: {entry_title(written)}", members, tokens)
-        if found is not None:
-            groups.append(found)
-    return sorted(groups, key=lambda g: g.duplicate)  # the contradictions first
+        found.append(Members("promotion", fields.nugget(written),
+                             f"{section_of(written)}: {entry_title(written)}", tuple(together)))
+    return found
 
 
 def find_group(groups: list[Group], wanted: str) -> Group:

@@ -1,8 +1,8 @@
 """Promotion: the notes recalled often enough to become permanent context, where each goes in
 MEMORY.md, and the file's diff; `a` writes it. Entries that read like instructions to the agent
-or carry a secret are held back (core/promotion/screening.py, core/promotion/secret_screen.py)
-until the operator
-allows them one by one."""
+or carry a secret (core/promotion/screening.py, core/promotion/secret_screen.py), and those
+whose note stands in an open group of the contradiction queue (core/review/queue.py), are held
+back until the operator decides the group or allows them one by one."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ from ..widgets.busy import Busy
 from ..widgets.diff_view import MAX_DIFF_LINES, DiffView
 from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
-from ..words import budget_words
+from ..words import budget_words, either, held_kinds
 from .confirm import ConfirmScreen, if_yes
 from .from_worker import to_screen
 
@@ -123,7 +123,9 @@ def held_text(row: Entry, name: str = "MEMORY.md") -> Text:
     if isinstance(row, BlockedEntry):
         masked = (" The secret is masked here; the note itself shows it, and x on the notes "
                   "archives it.\n" if row.secret else "")
-        head = join(("Held back", "bold red"), ": ", line(row.reason), "\n",
+        decide = (join("Decide its group with ", ("c", "bold"), " (the contradiction queue) "
+                       "first: then the note that stands is promoted. ") if row.queued else "")
+        head = join(("Held back", "bold red"), ": ", line(row.reason), "\n", decide,
                     "It is not written unless you allow it: space.", masked, "\n\n")
     elif row.allowed_despite:
         head = join(("Allowed by you", "bold yellow"), " despite: ", line(row.allowed_despite),
@@ -203,11 +205,14 @@ def lost_summary(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
 def held_summary(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
     if not plan.blocked:
         return []
-    secrets = any(b.secret for b in plan.blocked)
-    why = ("they read like instructions to the agent, hide characters or carry secrets" if secrets
-           else "they read like instructions to the agent, or hide characters")
-    return ["\n", (f"{len(plan.blocked):,} held back", "bold red"),
-            f": {why}. Select one to see why; space allows it."]
+    kinds = held_kinds(plan.blocked)
+    screened = ["read like instructions to the agent", "hide characters"] if kinds - {
+        "queue"} else []
+    why = [*screened, *(["carry secrets"] if "secrets" in kinds else []),
+           *(["stand in the contradiction queue (decide them with c first)"]
+             if "queue" in kinds else [])]
+    return ["\n", (f"{len(plan.blocked):,} held back", "bold red"), ": they ",
+            line(either(why)), ". Select one to see why; space allows it."]
 
 
 def allowed_warning(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:

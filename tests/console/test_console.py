@@ -31,6 +31,7 @@ from nuggets_tui.widgets.virtual_table import VirtualTable
 from tests.support.console_support import (
     demo_home,
     first_rows,
+    let_every_group_stand,
     main_screen,
     make_app,
     notes_on_disk,
@@ -458,6 +459,7 @@ def _screen_text(app) -> str:  # type: ignore[no-untyped-def]
 
 
 async def test_selecting_a_promotion_entry_scrolls_the_diff_to_it(home: Path) -> None:
+    let_every_group_stand(home)  # every entry written: a long diff
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)

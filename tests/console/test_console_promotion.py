@@ -135,7 +135,7 @@ def test_the_summary_says_what_the_file_lost_since_our_last_write() -> None:
 async def test_the_screen_shows_the_agents_budget_and_the_entries_past_it(home: Path) -> None:
     target = home / "memory" / "MEMORY.md"
     target.parent.mkdir(exist_ok=True)
-    target.write_text("# Memory\n\n" + "".join(f"kept line {i}\n" for i in range(170)))
+    target.write_text("# Memory\n\n" + "".join(f"kept line {i}\n" for i in range(190)))
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
@@ -155,3 +155,47 @@ async def test_the_screen_shows_the_agents_budget_and_the_entries_past_it(home: 
         assert entries.select_key(seen)
         await settle(pilot, app)
         assert "Past the agent's budget" not in _body(app)
+
+
+LISBON = "fact-user-cca558b7"  # the demo's "user: timezone": Lisbon, while Berlin is undecided
+
+
+async def test_p_then_a_leaves_out_a_note_of_an_open_contradiction(home: Path) -> None:
+    memory_md = home / "memory" / "MEMORY.md"
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("p")
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, PromoteScreen) and screen.plan is not None
+        [held] = [b for b in screen.plan.blocked if b.note_id == LISBON]
+        assert held.queued == "c-663048de"
+        summary = str(screen.query_one("#promote-summary").render())
+        assert "stand in the contradiction queue (decide them with c first)" in summary
+        assert screen.query_one("#entries", VirtualTable).select_key(LISBON)
+        await settle(pilot, app)
+        assert "Held back: is in the contradiction queue (c-663048de)" in _body(app)
+        assert "Decide its group with c (the contradiction queue) first" in _body(app)
+        await pilot.press("a", "y")
+        await settle(pilot, app)
+    written = memory_md.read_text()
+    assert "session: ci cache day 1" in written and "Works from Lisbon" not in written
+
+
+async def test_space_allows_a_note_of_an_open_contradiction_as_shown(home: Path) -> None:
+    memory_md = home / "memory" / "MEMORY.md"
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("p")
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, PromoteScreen)
+        assert screen.query_one("#entries", VirtualTable).select_key(LISBON)
+        await pilot.press("space")
+        await settle(pilot, app)
+        assert [e.note_id for e in screen.plan.entries if e.allowed_despite] == [LISBON]
+        await pilot.press("a", "y")
+        await settle(pilot, app)
+    assert "- **user: timezone**: Works from Lisbon" in memory_md.read_text()

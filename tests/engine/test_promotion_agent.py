@@ -241,6 +241,12 @@ def test_the_command_line_names_shadowed_notes_and_moved_titles(tmp_path: Path) 
     ], memory_md="# Memory\n\n## preferences\n\n- **Editor**: vim\n")
     env = {"NUGGETS_NOW": "2026-11-01T10:00:00Z", "TZ": "UTC", "NUGGETS_HOME": "",
            "NUGGETS_MEMORY_MD": str(home / "memory" / "MEMORY.md")}
+    held = CliRunner().invoke(main, ["--home", str(home), "promote"], env=env).stdout
+    assert "(new): it is in the contradiction queue (c-" in held  # vim or helix: undecided
+    group = held.split("nuggets resolve ", 1)[1].split()[0]
+    both = CliRunner().invoke(main, ["--home", str(home), "resolve", group, "--both", "--apply"],
+                              env=env)
+    assert both.exit_code == 0, both.output
     shown = CliRunner().invoke(main, ["--home", str(home), "promote"], env=env)
     assert "shadows old [project], updated 2026-10-02T00:00:00.000Z" in shown.stdout
     assert "taken out of: preferences" in shown.stdout

@@ -1,14 +1,19 @@
 """Secrets never reach an always-loaded file: promotion holds back an entry carrying a
 credential or contact details, shows why with the secret masked, writes it only when the
-operator allows that exact text, and `daily` never writes it; both stores screen alike."""
+operator allows that exact text, and `daily` never writes it; both stores screen alike. The
+corpus (tests/support/secret_corpus.py) is caught whole and its look-alikes all pass, and a
+text of a few MB is screened in one bounded run."""
 
 from __future__ import annotations
 
+import base64
 import json
 import random
 import re
 import sqlite3
 import string
+import subprocess
+import sys
 import uuid
 from pathlib import Path
 
@@ -22,8 +27,9 @@ from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.cli import main
 from tests.support.figures import record
 from tests.support.microclaw_rows import insert, make_db
+from tests.support.paths import REPO
 from tests.support.reliability_support import CLOCK, make_home, note
-from tests.support.secret_corpus import LOOK_ALIKES, SECRETS
+from tests.support.secret_corpus import FAMILIES, LOOK_ALIKES, SECRETS
 
 CONTACT_KINDS = ("e-mail address", "phone number")
 _MASK = re.compile(r"\((.{0,4})…\)")
@@ -51,6 +57,17 @@ def test_every_secret_of_the_corpus_is_held_back_naming_it_masked(content: str,
 def test_text_that_only_looks_like_a_secret_passes(content: str) -> None:
     assert screen_entry("a note", content, "shared-context") is None
     record("look-alike secret notes passed")
+
+
+def test_the_corpus_is_caught_whole_and_no_look_alike_is_held() -> None:
+    caught = {family: sum(screen_entry("a note", content, "shared-context") is not None
+                          for content, _ in cases) for family, cases in FAMILIES.items()}
+    held = [content for content in LOOK_ALIKES
+            if screen_entry("a note", content, "shared-context") is not None]
+    assert caught == {family: len(cases) for family, cases in FAMILIES.items()}
+    assert held == []  # no known false positive
+    for family, count in caught.items():
+        record(f"secrets held back: {family}", count)
 
 
 def test_random_tokens_are_caught_and_hashes_and_uuids_pass() -> None:
@@ -185,3 +202,73 @@ def test_microclaw_holds_a_row_with_a_secret_back_from_agents_md(tmp_path: Path)
     store.allow_contact = True
     store.promote_now()
     assert "+1 415 555 0132" in (db.parent / "groups" / "telegram" / "7" / "AGENTS.md").read_text()
+
+
+# -- the secrets a silent `daily` once wrote, end to end -----------------------------------------
+
+LEAKED = {
+    "pg": "PGPASSWORD=Xk9mPq2vL7 psql -h prod-db -U app",
+    "redis": "the cache is redis://:Rd5sPw0rd2026@cache:6379/0",
+    "curl": "health check: curl -u admin:Cu7lS3cr3t https://grafana.internal/api/health",
+    "mysql": "restore with mysql -u root -pMy5qlS3cr3t shop < dump.sql",
+    "sshpass": "deploy runs sshpass -p secret ssh deploy@10.0.0.5",
+    "docker": "CI logs in with docker login -u ci --password D0ckerPw registry.internal",
+    "netrc": "~/.netrc: machine api.internal login me password N3trcPw",
+    "rails": "SECRET_KEY_BASE=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "prose": "the staging DB password is St4gingPw",
+    "split": "the CI token is ghp_Ab3d E6gH 9jK2 mN5p Q8sT 1vW4 yZ7b C0eF x1Y2",
+    "base64": "the job's env blob: " + base64.b64encode(b"password=B4se64Pw").decode(),
+}
+# What must not reach MEMORY.md: each secret, and what of it a mask would not show.
+LEAKED_VALUES = ("Xk9mPq2vL7", "Rd5sPw0rd2026", "Cu7lS3cr3t", "My5qlS3cr3t", "secret ssh",
+                 "D0ckerPw", "N3trcPw", "9f86d081884c", "St4gingPw", "E6gH 9jK2",
+                 base64.b64encode(b"password=B4se64Pw").decode())
+
+
+def _leaky_home(tmp_path: Path) -> tuple[Path, Path]:
+    home = make_home(tmp_path, [
+        note("good", "deploy", "run make deploy on Fridays", hits=5),
+        note("policy", "passwords", "Password policy: at least 12 characters; PASSWORD_MIN_"
+             "LENGTH=12 in settings.py; reset your password in Settings.", hits=4),
+        *(note(name, f"ops: {name}", text, hits=4) for name, text in LEAKED.items()),
+    ], memory_md="# Memory\n\nHand-written.\n")
+    return home, home / "memory" / "MEMORY.md"
+
+
+@pytest.mark.parametrize("command", [["daily"], ["promote", "--apply"]])
+def test_daily_and_promote_write_none_of_the_leaked_secrets(tmp_path: Path,
+                                                            command: list[str]) -> None:
+    home, target = _leaky_home(tmp_path)
+    result = _cli(home, target, *command)
+    written = target.read_text()
+    assert result.exit_code == 0, result.output
+    assert "run make deploy on Fridays" in written and "PASSWORD_MIN_LENGTH=12" in written
+    assert [v for v in LEAKED_VALUES if v in written] == []
+    assert [v for v in LEAKED_VALUES if v in result.stdout + result.stderr] == []
+    held = {b.note_id for b in NuggetsStore(home, CLOCK, target).plan_promotion().blocked}
+    assert held == set(LEAKED)
+
+
+# -- a text of a few MB --------------------------------------------------------------------------
+
+# Each text repeats one shape that once made a pattern try every start again, or that a
+# pattern without bounds would backtrack over: 2 MB of it is screened and masked in one run.
+HUGE = """
+import sys
+from core.promotion.secret_screen import masked
+size = 2_000_000
+units = ["+123456789012345678901234a ", "-----BEGIN PRIVATE KEY-----", "docker login ",
+         "curl -u ", "sk-a ", "ghp_ab ", "cGFzc3dvcmQ9aHVudGVyMjI= ", "password: ",
+         "machine a login b ", "password for a b c ", "a://b:", "x" * 99 + "="]
+for unit in units:
+    masked((unit * (size // len(unit) + 1))[:size])
+print(len(units))
+"""
+DEADLINE = 120  # seconds for the twelve: 32 on 2 busy cores, where an old pattern took 169
+
+
+def test_a_text_of_2_mb_is_screened_without_backtracking() -> None:
+    done = subprocess.run([sys.executable, "-c", HUGE], cwd=REPO, capture_output=True,
+                          text=True, timeout=DEADLINE)
+    assert done.returncode == 0, done.stderr
+    record("texts of 2 MB screened and masked", int(done.stdout))

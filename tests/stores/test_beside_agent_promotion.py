@@ -36,11 +36,27 @@ from tests.support.paths import FIXTURES_DIR
 ROUNDS = FIXTURES_DIR / "agent_rounds"
 
 
+def _env(memory_md: Path, day: int) -> dict[str, str]:
+    return {"NUGGETS_MEMORY_MD": str(memory_md), "NUGGETS_HOME": "", "TZ": "UTC",
+            "NUGGETS_NOW": f"2026-12-2{day}T09:00:00Z"}
+
+
 def _promote(home: Path, memory_md: Path, day: int) -> None:
-    env = {"NUGGETS_MEMORY_MD": str(memory_md), "NUGGETS_HOME": "", "TZ": "UTC",
-           "NUGGETS_NOW": f"2026-12-2{day}T09:00:00Z"}
-    result = CliRunner().invoke(main, ["--home", str(home), "promote", "--apply"], env=env)
+    result = CliRunner().invoke(main, ["--home", str(home), "promote", "--apply"],
+                                env=_env(memory_md, day))
     assert result.exit_code == 0, result.output
+
+
+def _let_both_stand(home: Path, memory_md: Path) -> None:
+    """The two notes titled "Release steps" say different things: promotion holds back an
+    entry of an open contradiction, so the operator decides first that both stand."""
+    listed = CliRunner().invoke(main, ["--home", str(home), "conflicts", "--json"],
+                                env=_env(memory_md, 0))
+    groups = json.loads(listed.stdout)
+    assert [len(g["noteIds"]) for g in groups] == [2]
+    decided = CliRunner().invoke(main, ["--home", str(home), "resolve", groups[0]["id"],
+                                        "--both", "--apply"], env=_env(memory_md, 0))
+    assert decided.exit_code == 0, decided.output
 
 
 def _fixture(name: str) -> bytes:
@@ -55,6 +71,7 @@ def test_five_alternating_rounds_leave_the_file_byte_identical_after_the_first(
     memory_md = tmp_path / "memory" / "MEMORY.md"
     memory_md.parent.mkdir()
     memory_md.write_bytes(_fixture("start.md"))
+    _let_both_stand(home, memory_md)
     seen = []
     for day in range(1, 6):
         if day > 1:

@@ -12,6 +12,8 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 
 from core.clock import fixed_clock
+from core.review.contradictions import find_by_rules
+from core.review.decisions import settled_key, settled_path
 from core.stores.nuggets.demo import materialize_demo
 from core.stores.nuggets.graph_file import graph_path
 from core.stores.nuggets.store import NuggetsStore
@@ -27,6 +29,18 @@ NOW = at("2026-11-23T10:00:00Z")
 
 def demo_home(where: Path) -> Path:
     return materialize_demo(where / "demo")
+
+
+def let_every_group_stand(home: Path) -> None:
+    """As if the operator had let every group of the contradiction queue stand (`b`): promotion
+    then holds back nothing for the queue (a screen that shows many entries written)."""
+    store = NuggetsStore(home, fixed_clock(NOW))
+    notes = store.read().notes
+    by_id = {n["id"]: n for n in notes}
+    keys = [settled_key(by_id[i] for i in g.note_ids)
+            for g in find_by_rules(notes, store.topic_rules())]
+    path = settled_path(store.journal_home)
+    path.write_text(json.dumps({"bothStand": sorted(keys)}))
 
 
 def make_app(home: Path, **options: Any) -> NuggetsApp:

@@ -6,19 +6,20 @@ Active PROFILE and KNOWLEDGE rows with confidence at or above the threshold (a p
 one `- <content>` line each, that section before the first `## Person:` heading (the bot's
 write_memory rewrites those). The file is edited in place (core/promotion/memory_md.py):
 hand-written text is kept, a row whose text is in the file already is not added again,
-screening (core/promotion/screening.py) holds back what must not reach the bot's prompt. Each
-file is its own plan and its own journaled run, so each undoes on its own.
+screening (core/promotion/screening.py) holds back what must not reach the bot's prompt, and
+the contradiction queue (core/review/queue.py) what it has yet to decide. Each file is its own
+plan and its own journaled run, so each undoes on its own.
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from core.models import BlockedEntry, PromotionEntry, PromotionPlan, RawNote
 from core.notes.snapshot import EMPTY_FINGERPRINT
-from core.promotion.candidates import entry_hash, is_allowed, shown_text, shown_title
+from core.promotion.candidates import entry_hash, held_back, is_allowed, shown_text, shown_title
 from core.promotion.memory_md import MemoryDocument, split_lines
 from core.promotion.screening import screen
 from core.stores.microclaw.paths import agents_md_target, target_problem
@@ -75,9 +76,11 @@ def targets(data_dir: Path, notes: list[RawNote], threshold: int = DEFAULT_THRES
 def plan_file(notes: list[RawNote], path: Path, before_text: str, directory_exists: bool,
               threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
               base_fingerprint: str = EMPTY_FINGERPRINT, drop: Collection[str] = (),
-              allow_contact: bool = False) -> PromotionPlan:
-    """One AGENTS.md edited: screened entries held back unless allowed, dropped ones left
-    out; writes nothing."""
+              allow_contact: bool = False,
+              queued: Mapping[str, str] | None = None) -> PromotionPlan:
+    """One AGENTS.md edited: screened entries, and those of rows in an open group of the
+    contradiction queue (`queued`: row id -> group id), held back unless allowed, dropped ones
+    left out; writes nothing."""
     doc = MemoryDocument(before_text, [])
     moved = doc.move_before(SECTION, PERSON)
     held = collapsed(before_text)
@@ -90,12 +93,14 @@ def plan_file(notes: list[RawNote], path: Path, before_text: str, directory_exis
         digest = entry_hash(SECTION, line)
         common = {"note_id": note["id"], "nugget_name": note["nuggetName"], "section": SECTION,
                   "title": title, "text": line, "hash": digest}
-        screened = screen(title, content, SECTION, allow_contact)
+        group = (queued or {}).get(note["id"])
+        screened = held_back(screen(title, content, SECTION, allow_contact), group)
         reason = screened.reason if screened else None
         if screened and not is_allowed(note["id"], digest, allow):
             blocked.append(BlockedEntry(**{**common, "title": shown_title(title, screened),
                                            "text": shown_text(line, screened)},
-                                        reason=screened.reason, secret=screened.secret))
+                                        reason=screened.reason, secret=screened.secret,
+                                        queued=group or ""))
             continue
         if note["id"] in drop:
             dropped.append(PromotionEntry(**common, action="drop"))

@@ -49,6 +49,7 @@ from core.promotion.memory_md import read_memory_md
 from core.promotion.secret_screen import contact_allowed
 from core.review.contradictions import TopicRules
 from core.review.decisions import read_settled, standing_apart
+from core.review.queue import promotion_queue
 from core.safeio.file_stamp import FileStamp
 from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
 from core.safeio.scope_folder import PromotionRefused, refusal
@@ -395,8 +396,9 @@ class MicroClawStore:
         found = {self.promotion_target(): [], **rows_by_file}
         ordered = sorted(found.items(),
                          key=lambda item: (item[0] != self.promotion_target(), str(item[0])))
-        plans = [self._budgeted(self._plan_file(path, rows, threshold, allow, drop), rows, notes)
-                 for path, rows in ordered]
+        queued = promotion_queue(self, notes)
+        plans = [self._budgeted(self._plan_file(path, rows, threshold, allow, drop, queued),
+                                rows, notes) for path, rows in ordered]
         groups = groups_dir(self.home)
         return plans + [refused_plan(groups, groups.is_dir(), threshold,
                                      sum(n["nuggetName"] == nugget for n in notes), line)
@@ -412,7 +414,9 @@ class MicroClawStore:
         found, _ = targets(self.home, notes, threshold)
         rows = next((r for p, r in found.items() if os.path.abspath(p) == os.path.abspath(path)),
                     [])
-        return self._budgeted(self._plan_file(path, rows, threshold, allow, drop), rows, notes)
+        queued = promotion_queue(self, notes)
+        return self._budgeted(self._plan_file(path, rows, threshold, allow, drop, queued), rows,
+                              notes)
 
     def _budgeted(self, plan: PromotionPlan, rows: list[RawNote],
                   notes: list[RawNote]) -> PromotionPlan:
@@ -428,7 +432,8 @@ class MicroClawStore:
         return plan.model_copy(update={"budgets": [budget]})
 
     def _plan_file(self, path: Path, rows: list[RawNote], threshold: int,
-                   allow: Collection[str], drop: Collection[str]) -> PromotionPlan:
+                   allow: Collection[str], drop: Collection[str],
+                   queued: Mapping[str, str]) -> PromotionPlan:
         nuggets = [r["nuggetName"] for r in rows]
         try:
             exists = path.parent.is_dir()
@@ -441,7 +446,7 @@ class MicroClawStore:
             return refused_plan(path, False, threshold, len(rows),
                                 f"{scope}: {reason_of(exc)}; not promoted")
         plan = plan_file(rows, path, before, exists, threshold, allow, base, drop,
-                         self.allow_contact or contact_allowed())
+                         self.allow_contact or contact_allowed(), queued)
         return plan.model_copy(update={"notices": self._erased(path, plan)})
 
     def _erased(self, path: Path, plan: PromotionPlan) -> list[str]:

@@ -93,6 +93,7 @@ from core.reflection.reflect import plan_pass
 from core.reflection.select_phase import resolve_limit
 from core.review.contradictions import TopicRules, token_set
 from core.review.decisions import SETTLED_FILE, read_settled, standing_apart
+from core.review.queue import promotion_queue
 from core.review.topics import nuggets_topic
 from core.safeio.file_stamp import FileStamp
 from core.safeio.scope_folder import PromotionRefused, refusal
@@ -706,9 +707,10 @@ class NuggetsStore:
         self, memory_md: Path | None = None, threshold: int = DEFAULT_THRESHOLD,
         allow: Collection[str] = (), graph: Graph | None = None, drop: Collection[str] = (),
     ) -> PromotionPlan:
-        """The MEMORY.md edit; entries screening holds back are listed as blocked unless their
-        note id is in `allow`, and the notes in `drop` are left out. Writes nothing. `graph`:
-        the notes as already read (the console's), else the graph file is read."""
+        """The MEMORY.md edit; entries screening or the contradiction queue holds back are
+        listed as blocked unless allowed (`allow`), and the notes in `drop` are left out. Writes
+        nothing. `graph`: the notes as already read (the console's), else the graph file is
+        read."""
         path = self.promotion_target(memory_md)
         exists = path.parent.is_dir()
         notes = (graph or self.read()).notes
@@ -718,7 +720,8 @@ class NuggetsStore:
                                 sum(qualifies(n, threshold) for n in notes), refused)
         before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
         plan = plan_promotion(notes, path, before, exists, threshold, allow, base, drop,
-                              self.allow_contact or contact_allowed(), self._last_written(path))
+                              self.allow_contact or contact_allowed(), self._last_written(path),
+                              promotion_queue(self, notes))
         plan.budgets = [file_budget(plan.after_text, plan.entries, CLAUDE_CODE_MEMORY_MD)]
         return plan
 
