@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from core.errors import NuggetsError
-from core.journal.guarded_write import directory_lock
+from core.journal.guarded_write import directory_lock, graph_lock
 from core.journal.journal import Batch, FileTarget, Journal
 from core.journal.own_files import OwnFile, plain_name
 from core.models import JournalEntry, JournalKind
@@ -24,7 +24,7 @@ from core.stores.claude.directory import text_of
 from core.stores.claude.merge import Merge
 from core.stores.claude.notes import Gone
 from core.stores.claude.paths import INDEX
-from core.stores.claude.seen import SeenRecord
+from core.stores.claude.seen import STATES, SeenRecord
 
 REVERT = "put back the reviewed version of"  # a revert's summary: its undo is the agent's again
 
@@ -149,7 +149,7 @@ class ClaudeRuns:
 
 class ClaudeTarget(FileTarget):
     """What the journal (core/journal/journal.py) writes for a Claude Code directory: its
-    `*.md` files, one whole file a run.
+    `*.md` files, one whole file a run; our record of what was seen is ours to clear.
     `accepted`: the store's step once a run is undone (the reviewed baseline follows it);
     `look`: the store's record of the directory as it now is."""
 
@@ -157,17 +157,24 @@ class ClaudeTarget(FileTarget):
                  accepted: Callable[[JournalEntry], None], look: Callable[[], object]) -> None:
         self.directory, self.seen, self.accepted, self.look = directory, seen, accepted, look
 
-    def lock(self) -> contextlib.AbstractContextManager[None]:
-        """The directory's writers (its folder locked, nothing added to it)."""
-        if not self.directory.is_dir():
-            return contextlib.nullcontext()
-        return directory_lock(self.directory / INDEX)
+    @contextlib.contextmanager
+    def lock(self) -> Iterator[None]:
+        """The directory's writers (its folder locked, nothing added to it), then the record's
+        (a record being written keeps its temporary files)."""
+        with contextlib.ExitStack() as stack:
+            if self.directory.is_dir():
+                stack.enter_context(directory_lock(self.directory / INDEX))
+            stack.enter_context(graph_lock(self.seen.root / STATES))
+            yield
 
     def files(self) -> list[Path]:
         found = [self.directory / INDEX]
         with contextlib.suppress(OSError):  # a file being created: its pending entry names it
             found += sorted(p for p in self.directory.iterdir() if p.name.endswith(".md"))
         return found
+
+    def folders(self) -> list[Path]:
+        return [self.seen.root, self.seen.blobs]
 
     def restore(self, journal: Journal, entry: JournalEntry,
                 batch: Batch | None) -> JournalEntry:
