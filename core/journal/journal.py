@@ -179,6 +179,7 @@ class Journal:
         """Journal `entry` ahead, then `write(on_landed)` `target`; the pending entry is
         committed when the write says it landed, or when it returns (call under the lock)."""
         keep = resolve_keep()  # a bad setting refuses before anything is written
+        made = [d for d in (self.home, self.folder) if not d.is_dir()]
         pending = write_pending(self.home, entry, like=self.like)
         landed = False
 
@@ -195,12 +196,11 @@ class Journal:
             raise  # it may have landed: settling decides
         except (StalePlanError, GraphError):
             if not landed:
-                pending.unlink(missing_ok=True)
+                _take_back(pending, made)
             raise
         except OSError as exc:
             if not landed:  # the failure came before the target changed: say so, keep nothing
-                with contextlib.suppress(OSError):
-                    pending.unlink()
+                _take_back(pending, made)
                 raise GraphError(f"{target}: cannot be written: {exc.strerror or exc}") from None
             raise JournalError(
                 f"{target} was written but journal entry {entry.run_id} could not be committed "
@@ -450,6 +450,16 @@ class Journal:
         for path in paths:
             unique.setdefault(os.path.abspath(path), path)
         return [path for path in unique.values() if path.parent.is_dir()]
+
+
+def _take_back(pending: Path, made: list[Path]) -> None:
+    """A run that never landed leaves nothing: its pending entry, and the folders writing it
+    made (only while empty: another run's entry is never removed with them)."""
+    with contextlib.suppress(OSError):
+        pending.unlink()
+    for folder in reversed(made):
+        with contextlib.suppress(OSError):
+            folder.rmdir()
 
 
 def undone_as_one(done: list[JournalEntry]) -> JournalEntry:

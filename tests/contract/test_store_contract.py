@@ -1,8 +1,8 @@
 """Every store keeps the contract's promises (docs/STORES.md, "What a store must guarantee"),
 proven on each registered kind's demo: a dry run writes nothing anywhere; a plan made stale by
-another program is refused whole; an apply is taken back byte for byte by its undo; a kill at
-any step of an apply is settled the next time the memory is opened. What a store does not
-offer is skipped by the capability's or the part's name."""
+another program is refused whole, and makes nothing; an apply is taken back byte for byte by
+its undo; a kill at any step of an apply is settled the next time the memory is opened. What a
+store does not offer is skipped by the capability's or the part's name."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from tests.contract.conftest import (
     another_writer,
     every_file,
     everything,
+    everything_but_databases,
     materialize,
     memory_files,
     needs,
@@ -66,6 +67,19 @@ def test_a_stale_plan_is_refused_whole(opened: Opened) -> None:
         store.apply(plan, _subset(plan))
     assert memory_files(opened) == files
     assert every_file(store.journal.folder) == journal
+
+
+def test_a_stale_plan_refused_makes_no_file_or_folder(opened: Opened) -> None:
+    """Refused under the store's lock: neither the lock nor anything else leaves a folder or a
+    file behind (lock files aside), in the memory or in our data directory."""
+    store = opened.store
+    plan = store.plan(uncapped=True)
+    another_writer(opened.kind)(store)
+    store.read()  # a store that records what it reads (Claude Code) has recorded the change
+    before = everything_but_databases(opened.root)
+    with pytest.raises(StalePlanError):
+        store.apply(plan, _subset(plan))
+    assert everything_but_databases(opened.root) == before
 
 
 def test_apply_then_undo_gives_back_the_memory_byte_for_byte(opened: Opened) -> None:

@@ -31,7 +31,7 @@ from core.errors import (
     UnknownNoteError,
 )
 from core.journal.entries import JournalHeader, journal_dir, next_run_id, read_headers
-from core.journal.guarded_write import directory_lock, graph_lock
+from core.journal.guarded_write import directory_lock
 from core.journal.history import in_effect
 from core.journal.journal import Batch, Journal
 from core.journal.own_files import OwnFile, OwnFiles, own_file, plain_name
@@ -225,11 +225,13 @@ class MicroClawRuns:
 
     @contextlib.contextmanager
     def exclusive(self) -> Iterator[None]:
-        """Our own writers of this data dir, one at a time (the bot is held off by SQLite).
-        A data dir without its database is refused before the lock makes our directory."""
+        """Our own writers of this data dir, one at a time (the bot is held off by SQLite):
+        a lock on the database's folder itself, so that taking it makes nothing (a write
+        refused under it leaves no folder of ours behind). A data dir without its database is
+        refused before any lock."""
         check_file(self.db)
         self._refuse_linked_journal()
-        with graph_lock(journal_dir(self.journal_home)):
+        with directory_lock(self.db):
             yield
 
     def _refuse_linked_journal(self) -> None:
