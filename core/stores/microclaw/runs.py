@@ -381,7 +381,8 @@ class MicroClawRuns:
         refuses); rows the bot changed or deleted beside others are skipped by undo, named."""
         return self.journal.blockers(run_id)
 
-    def blockers(self, entry: JournalEntry) -> list[str]:
+    def blocking_rows(self, entry: JournalEntry) -> list[str]:
+        """The run's rows changed since, when that is every row it changed."""
         changes, _ = changes_of(entry)
         changed = self._changed_since(changes)
         return changed if changed and len(changed) == len(changes) else []
@@ -545,7 +546,7 @@ class RowsTarget:
         return retrying(lambda: self.runs.undo_rows(entry), str(self.runs.db))
 
     def blockers(self, entry: JournalEntry, graph: Graph | None) -> list[str]:
-        return self.runs.blockers(entry)  # read afresh: `graph` is not needed
+        return self.runs.blocking_rows(entry)  # read afresh: `graph` is not needed
 
     def undone(self) -> None:
         return None
