@@ -58,7 +58,7 @@ class JournalHeader(CamelModel):
     summary: str = ""
     # a run that wrote a file: its name (core/journal/own_files.py)
     file_name: str | None = Field(default=None, alias="memoryMd")
-    batch: str | None = None  # runs one apply wrote together (core/journal/journaled_write.py)
+    batch: str | None = None  # runs one apply wrote together (core/journal/journal.py)
 
 
 @dataclass(frozen=True)
@@ -327,7 +327,17 @@ def prune(home: Path, keep: int) -> None:
 
 def remove_temp_files(home: Path) -> list[str]:
     """Journal files an interrupted write left half-made; they never became entries."""
-    directory = journal_dir(home)
+    return remove_temps(journal_dir(home), "an unfinished journal file")
+
+
+def has_temps(directory: Path) -> bool:
+    """Whether a folder of ours holds a file an interrupted atomic write left half-made."""
+    return directory.is_dir() and any(True for _ in directory.glob(f".*{TEMP_SUFFIX}"))
+
+
+def remove_temps(directory: Path, what: str) -> list[str]:
+    """Remove the half-made files of interrupted atomic writes from a folder of ours (`what`
+    they are, for the message); one that is not a regular file was never ours, and stays."""
     if not directory.is_dir():
         return []
     removed = []
@@ -337,10 +347,16 @@ def remove_temp_files(home: Path) -> list[str]:
                 removed.append(f"left {path.name} as it is: not a regular file, so not ours")
                 continue
             path.unlink(missing_ok=True)
-            removed.append(f"removed {path.name}, an unfinished journal file")
+            removed.append(f"removed {path.name}, {what}")
         except OSError as exc:
             removed.append(f"left {path.name} as it is: it cannot be removed ({_reason(exc)})")
     return removed
+
+
+def has_pending(home: Path) -> bool:
+    """Whether a pending entry (or anything named like one) is beside the journal."""
+    directory = journal_dir(home)
+    return directory.is_dir() and any(True for _ in directory.glob(f".*.json{PENDING_SUFFIX}"))
 
 
 def pending_entries(home: Path, files: OwnFiles = NO_FILES) -> list[Pending]:

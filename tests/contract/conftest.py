@@ -125,9 +125,15 @@ def everything(root: Path) -> dict[str, str]:
             if not name.endswith(".lock")}
 
 
+def everything_but_databases(root: Path) -> dict[str, str]:
+    """Every folder and file under `root`, lock files and SQLite databases (with their -wal
+    and -shm files, which reading may make or change) left out."""
+    return {name: digest for name, digest in everything(root).items()
+            if not _sqlite(root / name)}
+
+
 def every_file(root: Path) -> dict[str, str]:
-    """Every file under `root` (none when it is absent), lock files left out: a refused write
-    may make no more than the folder its lock lives in."""
+    """Every file under `root` (none when it is absent), lock files and folders left out."""
     return {name: digest for name, digest in everything(root).items() if digest != "folder"}
 
 

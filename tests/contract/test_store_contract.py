@@ -1,8 +1,9 @@
 """Every store keeps the contract's promises (docs/STORES.md, "What a store must guarantee"),
 proven on each registered kind's demo: a dry run writes nothing anywhere; a plan made stale by
-another program is refused whole; an apply is taken back byte for byte by its undo; a kill at
-any step of an apply is settled the next time the memory is opened. What a store does not
-offer is skipped by the capability's or the part's name."""
+another program is refused whole, and makes nothing; an apply is taken back byte for byte by
+its undo; a kill at any step of an apply is settled the next time the memory is opened, with no
+file left half-made anywhere. What a store does not offer is skipped by the capability's or the
+part's name."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from tests.contract.conftest import (
     another_writer,
     every_file,
     everything,
+    everything_but_databases,
     materialize,
     memory_files,
     needs,
@@ -68,6 +70,19 @@ def test_a_stale_plan_is_refused_whole(opened: Opened) -> None:
     assert every_file(store.journal.folder) == journal
 
 
+def test_a_stale_plan_refused_makes_no_file_or_folder(opened: Opened) -> None:
+    """Refused under the store's lock: neither the lock nor anything else leaves a folder or a
+    file behind (lock files aside), in the memory or in our data directory."""
+    store = opened.store
+    plan = store.plan(uncapped=True)
+    another_writer(opened.kind)(store)
+    store.read()  # a store that records what it reads (Claude Code) has recorded the change
+    before = everything_but_databases(opened.root)
+    with pytest.raises(StalePlanError):
+        store.apply(plan, _subset(plan))
+    assert everything_but_databases(opened.root) == before
+
+
 def test_apply_then_undo_gives_back_the_memory_byte_for_byte(opened: Opened) -> None:
     store = opened.store
     needs_not(store, "runs_itself")
@@ -102,7 +117,8 @@ def test_archive_and_unhide_by_hand_are_taken_back(opened: Opened) -> None:
 def test_a_kill_at_every_step_of_an_apply_is_settled(opened: Opened, tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Killed (SIGKILL) after each step an apply takes, on a fresh copy of the demo each time:
-    opening the memory again leaves no write under way, and every run it kept is whole (taking
+    opening the memory again leaves no write under way nor any file half-made anywhere (the
+    memory, our journal, our record of what was seen), and every run it kept is whole (taking
     back every run gives the memory it started from)."""
     needs_not(opened.store, "runs_itself")
     kind, original = opened.kind, opened.store.read().fingerprint
@@ -120,16 +136,17 @@ def test_a_kill_at_every_step_of_an_apply_is_settled(opened: Opened, tmp_path: P
         child = run_in_child(lambda home=trial.home: apply_fresh(home), crash_at=number)
         assert child.killed, (number, steps[number - 1], child)
         reopened = trial.reopen()  # settles what the kill left
-        assert _writes_under_way(trial.home, reopened.journal.folder) == [], steps[number - 1]
+        assert _writes_under_way(trial.root) == [], steps[number - 1]
         reopened.read()
         _undo_all(reopened)
         assert trial.reopen().read().fingerprint == original, steps[number - 1]
 
 
-def _writes_under_way(home: Path, journal: Path) -> list[str]:
-    """What a write under way leaves in the memory or our journal: pending journal entries,
-    temporary and swap files."""
-    return sorted(str(p) for folder in (home, journal) for p in folder.rglob("*")
+def _writes_under_way(root: Path) -> list[str]:
+    """What a write under way leaves anywhere under `root` (the memory and our data directory:
+    our journal, our small files, our record of what was seen): pending journal entries,
+    temporary, part and swap files."""
+    return sorted(str(p) for p in root.rglob("*")
                   if p.name.endswith(".pending") or ".nuggets-" in p.name)
 
 

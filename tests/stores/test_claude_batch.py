@@ -177,3 +177,20 @@ def test_a_file_changed_while_the_batch_is_undone_is_said_and_never_overwritten(
     memory.undo(undone[0].run_id)  # the part undone is written back, together
     assert (directory / "user_role.md").read_bytes() == ROLE + b"the agent, meanwhile\n"
     assert not (directory / "feedback_deploys.md").exists()
+
+
+def test_files_a_kill_left_half_written_in_the_record_are_removed_on_the_next_open(
+        tmp_path: Path) -> None:
+    """An apply killed while it wrote the reviewed baseline (or a version it keeps) leaves the
+    record's temporary file: opening the directory again removes it and says so."""
+    directory, _, _ = applied(tmp_path)
+    record = tmp_path / "record" / "seen"
+    halves = [record / ".reviewed.json.0123456789ab.nuggets-tmp",
+              record / "blobs" / f".{'0' * 64}.0123456789ab.nuggets-tmp"]
+    for half in halves:
+        half.write_bytes(b'{"at": "2026-')
+    said = ClaudeStore(directory, ticking(), record_root=tmp_path / "record").open().messages
+    assert [half for half in halves if half.exists()] == []
+    assert all(any(half.name in line for line in said) for half in halves), said
+    assert ClaudeStore(directory, ticking(), record_root=tmp_path / "record").recover() == []
+

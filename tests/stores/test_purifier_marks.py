@@ -138,7 +138,7 @@ def test_our_files_are_the_only_ones_written(workspace: Path) -> None:
 def test_an_interrupted_mark_is_settled_from_what_landed(workspace: Path, landed: bool) -> None:
     """A kill between the journal's pending entry and the end of the write: opening again keeps
     the run exactly when its file landed, and never touches the workspace."""
-    from core.journal.entries import file_run, journal_dir, write_pending
+    from core.journal.entries import file_run, journal_dir, read_headers, write_pending
     from core.notes.snapshot import EMPTY_FINGERPRINT
 
     memory = PurifierStore(workspace, lambda: datetime(2026, 11, 25, 9, tzinfo=UTC))
@@ -152,7 +152,7 @@ def test_an_interrupted_mark_is_settled_from_what_landed(workspace: Path, landed
     before = hashes(workspace.parent)
     said = memory.recover()
     assert len([line for line in said if entry.run_id in line]) == 1
-    assert [h.run_id for h in memory.review.log()] == ([entry.run_id] if landed else [])
+    assert [h.run_id for h in read_headers(home)[0]] == ([entry.run_id] if landed else [])
     assert not list(journal_dir(home).glob(".*"))
     assert hashes(workspace.parent) == before
 

@@ -1,29 +1,30 @@
 """The only writes into a Claude Code memory directory: putting back the reviewed version of a
 change left out (apply), a deleted topic file with its index line (unhide), and undoing such a
-run. Each file is one journaled run (core/journal/journaled_write.py), written only if the file
-is still as it was read (a file the agent changed meanwhile is never overwritten); the runs of
-one operation share a batch, undone together. The journal lives outside the directory."""
+run. Each file is one journaled run of the journal (core/journal/journal.py), written only if
+the file is still as it was read (a file the agent changed meanwhile is never overwritten); the
+runs of one operation share a batch, undone together. The journal lives outside the directory,
+beside the record of what was seen (`ClaudeTarget`: what the journal settles and undoes here)."""
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from core.errors import NuggetsError
-from core.journal.entries import pending_entries, remove_temp_files
-from core.journal.guarded_write import directory_lock, has_leftovers, settle
-from core.journal.journaled_write import Batch, FileRuns, settle_file_run
+from core.journal.guarded_write import directory_lock, graph_lock
+from core.journal.journal import Batch, FileTarget, Journal
 from core.journal.own_files import OwnFile, plain_name
-from core.models import JournalEntry
-from core.notes.snapshot import EMPTY_FINGERPRINT, current_fingerprint, fingerprint
+from core.models import JournalEntry, JournalKind
+from core.notes.snapshot import EMPTY_FINGERPRINT, Graph, current_fingerprint, fingerprint
 from core.stores.claude import index
 from core.stores.claude.budget import Proposal
 from core.stores.claude.directory import text_of
 from core.stores.claude.merge import Merge
 from core.stores.claude.notes import Gone
 from core.stores.claude.paths import INDEX
+from core.stores.claude.seen import STATES, SeenRecord
 
 REVERT = "put back the reviewed version of"  # a revert's summary: its undo is the agent's again
 
@@ -54,17 +55,17 @@ def index_line(gone: Gone, earlier: index.Entry | None) -> str:
 
 
 class ClaudeRuns:
-    """`batch`: the operation the runs written through here belong to (an apply, an unhide,
-    an undo of one): undone together."""
+    """The runs of one operation on the directory (an apply, an unhide), written through the
+    journal as one `batch`: undone together."""
 
-    def __init__(self, directory: Path, journal_home: Path, files: ClaudeFiles,
-                 notices: list[str], now: Callable[[], str], batch: Batch | None = None) -> None:
-        self.directory, self.journal_home, self.files = directory, journal_home, files
-        self.notices, self.now, self.batch = notices, now, batch
+    def __init__(self, directory: Path, journal: Journal, batch: Batch | None = None) -> None:
+        self.directory, self.journal, self.batch = directory, journal, batch
 
-    @property
-    def file_runs(self) -> FileRuns:
-        return FileRuns(self.journal_home, self.files, self.directory, self.notices, self.batch)
+    def write(self, name: str, before: str | None, after: str | None, base: str,
+              summary: str, kind: JournalKind = "reflect") -> JournalEntry:
+        """One file of the directory replaced (`after` None: removed), one run of the batch."""
+        return self.journal.replace(self.directory / name, before, after, base, kind, summary,
+                                    batch=self.batch)
 
     def restore(self, gone: list[Gone], earlier: dict[str, index.Entry]) -> JournalEntry | None:
         """Each file back as last seen (one run each), then the index lines it lost (one run)."""
@@ -79,10 +80,8 @@ class ClaudeRuns:
         with directory_lock(self.directory / INDEX):
             for item in gone:
                 name = item.version.name
-                last = self.file_runs.write(self.directory / name, None, texts[name],
-                                            EMPTY_FINGERPRINT, "unhide", self.now(),
-                                            summary=f"put back {name} as last seen "
-                                                    f"{item.version.at}")
+                last = self.write(name, None, texts[name], EMPTY_FINGERPRINT,
+                                  f"put back {name} as last seen {item.version.at}", "unhide")
             last = self._relink(gone, earlier) or last
         if last is None:
             return None
@@ -103,8 +102,8 @@ class ClaudeRuns:
         after = head + ("" if not head or head.endswith("\n") else "\n") + "\n".join(missing) + "\n"
         base = EMPTY_FINGERPRINT if before_bytes is None else fingerprint(before_bytes)
         names = ", ".join(g.version.name for g in gone)
-        return self.file_runs.write(path, before, after, base, "unhide", self.now(),
-                                    summary=f"put back the index lines of {names}")
+        return self.write(INDEX, before, after, base, f"put back the index lines of {names}",
+                          "unhide")
 
     def revert(self, files: list[tuple[str, bytes | None, bytes | None]]) -> JournalEntry | None:
         """Put each file (name, as it is, as reviewed) back as reviewed, one run each."""
@@ -119,23 +118,18 @@ class ClaudeRuns:
         with directory_lock(self.directory / INDEX):
             for name, now, before, after in texts:
                 base = EMPTY_FINGERPRINT if now is None else fingerprint(now)
-                last = self.file_runs.write(self.directory / name, before, after, base,
-                                            "reflect", self.now(),
-                                            summary=f"{REVERT} {name}")
+                last = self.write(name, before, after, base, f"{REVERT} {name}")
         return last
 
     def merge(self, merge: Merge, kept_now: bytes, removed_now: bytes) -> JournalEntry:
         """A merge: the kept file with the other one's lines folded in, then the other file
         removed, one run each (its index lines go with MEMORY.md's own run)."""
         with directory_lock(self.directory / INDEX):
-            self.file_runs.write(self.directory / merge.kept, kept_now.decode("utf-8"),
-                                 merge.text, fingerprint(kept_now), "reflect", self.now(),
-                                 summary=f"merged {merge.removed} into {merge.kept}")
-            return self.file_runs.write(self.directory / merge.removed,
-                                        removed_now.decode("utf-8"), None,
-                                        fingerprint(removed_now), "reflect", self.now(),
-                                        summary=f"removed {merge.removed}, merged into "
-                                                f"{merge.kept}")
+            self.write(merge.kept, kept_now.decode("utf-8"), merge.text, fingerprint(kept_now),
+                       f"merged {merge.removed} into {merge.kept}")
+            return self.write(merge.removed, removed_now.decode("utf-8"), None,
+                              fingerprint(removed_now),
+                              f"removed {merge.removed}, merged into {merge.kept}")
 
     def rewrite_index(self, index_now: bytes, text: str, proposal: Proposal | None,
                       fixes: int, merges: int = 0) -> JournalEntry:
@@ -147,40 +141,53 @@ class ClaudeRuns:
         with directory_lock(self.directory / INDEX):
             if proposal is not None:
                 what.append("brought into its budget")
-                self.file_runs.write(self.directory / proposal.detail_name, None,
-                                     proposal.detail_text, EMPTY_FINGERPRINT, "reflect",
-                                     self.now(), summary=f"moved {proposal.moved} lines of "
-                                                         f"{INDEX} to {proposal.detail_name}")
-            return self.file_runs.write(self.directory / INDEX, text_of(index_now), after,
-                                        fingerprint(index_now), "reflect", self.now(),
-                                        summary=f"{INDEX}: {', '.join(what)}")
+                self.write(proposal.detail_name, None, proposal.detail_text, EMPTY_FINGERPRINT,
+                           f"moved {proposal.moved} lines of {INDEX} to {proposal.detail_name}")
+            return self.write(INDEX, text_of(index_now), after, fingerprint(index_now),
+                              f"{INDEX}: {', '.join(what)}")
 
-    def undo(self, entry: JournalEntry) -> JournalEntry:
-        return self.file_runs.undo(entry, self.now())
 
-    def blockers(self, entry: JournalEntry) -> list[str]:
+class ClaudeTarget(FileTarget):
+    """What the journal (core/journal/journal.py) writes for a Claude Code directory: its
+    `*.md` files, one whole file a run; our record of what was seen is ours to clear.
+    `accepted`: the store's step once a run is undone (the reviewed baseline follows it);
+    `look`: the store's record of the directory as it now is."""
+
+    def __init__(self, directory: Path, seen: SeenRecord,
+                 accepted: Callable[[JournalEntry], None], look: Callable[[], object]) -> None:
+        self.directory, self.seen, self.accepted, self.look = directory, seen, accepted, look
+
+    @contextlib.contextmanager
+    def lock(self) -> Iterator[None]:
+        """The directory's writers (its folder locked, nothing added to it), then the record's
+        (a record being written keeps its temporary files)."""
+        with contextlib.ExitStack() as stack:
+            if self.directory.is_dir():
+                stack.enter_context(directory_lock(self.directory / INDEX))
+            stack.enter_context(graph_lock(self.seen.root / STATES))
+            yield
+
+    def files(self) -> list[Path]:
+        found = [self.directory / INDEX]
+        with contextlib.suppress(OSError):  # a file being created: its pending entry names it
+            found += sorted(p for p in self.directory.iterdir() if p.name.endswith(".md"))
+        return found
+
+    def folders(self) -> list[Path]:
+        return [self.seen.root, self.seen.blobs]
+
+    def restore(self, journal: Journal, entry: JournalEntry,
+                batch: Batch | None) -> JournalEntry:
+        done = journal.undo_file(entry, batch)
+        self.accepted(entry)
+        return done
+
+    def blockers(self, entry: JournalEntry, graph: Graph | None) -> list[str]:
         """The file the run wrote (its note id), when it changed since."""
         path = self.directory / (entry.file_name or "")
         if current_fingerprint(path) != entry.result_fingerprint:
             return [entry.file_name or ""]
         return []
 
-    def recover(self) -> list[str]:
-        """Settle what an interrupted run left: a pending journal entry becomes the run's entry
-        exactly when its file landed, and leftovers beside the directory's files are settled."""
-        said = remove_temp_files(self.journal_home) if self.journal_home.is_dir() else []
-        pending = pending_entries(self.journal_home, self.files)
-        targets = {self.directory / p.entry.file_name for p in pending
-                   if p.entry is not None and p.entry.file_name
-                   and self.files.named(p.entry.file_name)}
-        decided = [settle_file_run(p, self.files) for p in pending]
-        with contextlib.suppress(OSError):  # a file being created: its pending entry names it
-            targets |= {p for p in self.directory.iterdir() if p.name.endswith(".md")}
-        for path in sorted(targets):
-            if has_leftovers(path):
-                with directory_lock(path):
-                    said += settle(path)
-        said += decided
-        self.notices += said
-        return said
-
+    def undone(self) -> None:
+        self.look()

@@ -164,9 +164,11 @@ class SeenRecord:
             self.problems.append(problem)
 
     def set_reviewed(self, state: State) -> None:
-        self.root.mkdir(parents=True, exist_ok=True)
+        """Under the record's lock, as every write of it: settling, which clears what an
+        interrupted one left half-made, takes it too (runs.py, `ClaudeTarget`)."""
         data = json.dumps({"at": state.at, "files": state.files}, sort_keys=True, indent=2)
-        atomic_write(self.root / REVIEWED, data.encode() + b"\n")
+        with graph_lock(self.root / STATES):
+            atomic_write(self.root / REVIEWED, data.encode() + b"\n")
 
     def prune(self, states: list[State]) -> None:
         kept = states[-KEEP_STATES:]

@@ -25,10 +25,8 @@ from core.contract.parts import (
 from core.contract.profile import Profile
 from core.contract.store import Chooser, Opened
 from core.errors import NuggetsError, StalePlanError
-from core.journal.entries import JournalHeader, read_entry, read_headers
-from core.journal.history import place, undone_together, with_places
-from core.journal.journaled_write import Batch
-from core.journal.store_journal import StoreJournal
+from core.journal.entries import JournalHeader
+from core.journal.journal import Batch, Journal
 from core.models import (
     JournalEntry,
     JournalKind,
@@ -59,7 +57,7 @@ from core.stores.claude.hygiene import Fix, fixed, fixes
 from core.stores.claude.merge import Merge, merges
 from core.stores.claude.notes import INDEX_NUGGET, Gone, read_notes
 from core.stores.claude.paths import INDEX, record_home
-from core.stores.claude.runs import REVERT, ClaudeFiles, ClaudeRuns
+from core.stores.claude.runs import REVERT, ClaudeFiles, ClaudeRuns, ClaudeTarget
 from core.stores.claude.seen import SeenRecord, State, sha
 
 
@@ -94,7 +92,9 @@ class ClaudeStore:
         self.files = ClaudeFiles(directory)
         self._opened: Graph | None = None
         self._warnings: list[str] = []
-        self.journal = StoreJournal(self._root, self)
+        target = ClaudeTarget(directory, self.seen, self._accept_undone, self.look)
+        self.journal = Journal(self._root, self.files, directory, target, self.notices, clock,
+                               refusal=presentation.PROFILE.refusal)
         self.by_hand: ByHand = self
         self.versions: VersionKeeper | None = self
 
@@ -188,13 +188,15 @@ class ClaudeStore:
         return [self.home / INDEX]
 
     def take_notices(self) -> list[str]:
-        taken, self.notices = self.notices + self.seen.take_problems(), []
-        return list(dict.fromkeys(taken))
+        taken = list(dict.fromkeys(self.notices + self.seen.take_problems()))
+        self.notices.clear()  # the list the journal tells too
+        return taken
 
     def recover(self) -> list[str]:
-        """Settle an interrupted unhide or undo; record what is seen (the daily command and
-        every command open through here)."""
-        settled = self.runs.recover()
+        """Settle an interrupted apply, unhide or undo (the journal's recovery, over
+        runs.py's target); record what is seen (the daily command and every command open
+        through here)."""
+        settled = self.journal.recover()
         self.look()
         return settled
 
@@ -207,7 +209,7 @@ class ClaudeStore:
         return Opened(self.take_notices())
 
     def startup_messages(self) -> list[str]:
-        self.runs.recover()
+        self.journal.recover()
         files = self.look()  # as recover() does, and read once: the graph is made from it
         with contextlib.suppress(NuggetsError, OSError):
             self._opened = self._graph(files)
@@ -271,30 +273,16 @@ class ClaudeStore:
 
     # -- the journal: unhide and undo write; the rest is refused --------------------------------
 
-    @property
-    def runs(self) -> ClaudeRuns:
-        return self._runs()
-
     def _runs(self, batch: Batch | None = None) -> ClaudeRuns:
-        """`batch`: one operation's runs, undone together (an apply, an unhide, an undo)."""
-        return ClaudeRuns(self.home, self.journal_home, self.files, self.notices, self.now,
-                          batch)
+        """`batch`: one operation's runs, undone together (an apply, an unhide)."""
+        return ClaudeRuns(self.home, self.journal, batch)
 
     def log(self) -> list[JournalHeader]:
-        headers, skipped = read_headers(self.journal_home, self.files)
-        self.notices += skipped
-        return with_places(headers)
+        return self.journal.log()
 
     def run(self, run_id: str) -> JournalEntry:
         """The run, its summary saying which runs it was written with (as `log` does)."""
-        entry = read_entry(self.journal_home, run_id, self.files)
-        if entry.batch is None:
-            return entry
-        headers, _ = read_headers(self.journal_home, self.files)
-        batch = [h.run_id for h in reversed(headers) if h.batch == entry.batch]
-        if len(batch) < 2 or run_id not in batch:
-            return entry
-        return entry.model_copy(update={"summary": entry.summary + place(batch, run_id)})
+        return self.journal.run(run_id)
 
     def kept_versions(self) -> list[KeptVersion]:
         """The versions of each file the record holds (docs/CLAUDE_CODE.md, "What was seen")."""
@@ -324,7 +312,7 @@ class ClaudeStore:
         return {op.id for op in ours}, [offered[op.note_id] for op in ours if op.id in kept]
 
     def exclusive(self) -> contextlib.AbstractContextManager[None]:
-        return contextlib.nullcontext()
+        return self.journal.lock()
 
     def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None:
         """Accept the kept changes (the reviewed baseline moves to them) and put back the
@@ -435,39 +423,14 @@ class ClaudeStore:
 
     def undo(self, run_id: str) -> JournalEntry:
         """Take a run back, with every run written together with it (one apply, one unhide),
-        newest first: all of them when none of their files changed since, else none."""
-        entries = self._undone_together(run_id)
-        if len(entries) == 1:
-            done = self._undo_one(self.runs, entries[0])
-            self.look()
-            return done
-        blocked = self._blockers(entries)
-        if blocked:
-            raise NuggetsError(f"cannot undo {run_id}: {', '.join(blocked)} changed since; the "
-                               f"{len(entries)} runs written together are undone together, so "
-                               "nothing was restored")
-        runs = self._runs(Batch())  # the undo is one operation too
-        done_all: list[JournalEntry] = []
-        for entry in entries:
-            try:
-                done_all.append(self._undo_one(runs, entry))
-            except NuggetsError:  # the agent wrote between the check and the write
-                self.look()
-                if not done_all:
-                    raise
-                put_back = ", ".join(d.file_name or "" for d in done_all)
-                raise NuggetsError(
-                    f"cannot undo {run_id} whole: {entry.file_name} changed while it was being "
-                    f"undone; {put_back} restored, the rest not (undo {done_all[0].run_id} "
-                    "writes those back)") from None
-        self.look()
-        return undone_as_one(done_all)
+        newest first: all of them when none of their files changed since, else none (the
+        journal's undo)."""
+        return self.journal.undo(run_id)
 
-    def _undo_one(self, runs: ClaudeRuns, entry: JournalEntry) -> JournalEntry:
-        """Undo one file's run. The file of one of our own edits (unhide, hygiene, the budget,
-        a merge) goes back to being reviewed as it was; a revert's undo brings the agent's
-        version back as a change to review again."""
-        done = runs.undo(entry)
+    def _accept_undone(self, entry: JournalEntry) -> None:
+        """Once a file's run is undone: the file of one of our own edits (unhide, hygiene, the
+        budget, a merge) goes back to being reviewed as it was; a revert's undo brings the
+        agent's version back as a change to review again."""
         reviewed = self.seen.reviewed()
         name = entry.file_name or ""
         left = None if entry.file_after is None else sha(entry.file_after.encode("utf-8"))
@@ -479,45 +442,11 @@ class ClaudeStore:
             else:
                 files[name] = sha(entry.file_before.encode("utf-8"))
             self.seen.set_reviewed(State(self.now(), files))
-        return done
-
-    def _undone_together(self, run_id: str) -> list[JournalEntry]:
-        """The run and those written together with it still in effect, newest first."""
-        headers, _ = read_headers(self.journal_home, self.files)
-        ids = [h.run_id for h in undone_together(headers, run_id)] or [run_id]
-        return [read_entry(self.journal_home, i, self.files) for i in ids]
-
-    def _blockers(self, entries: list[JournalEntry]) -> list[str]:
-        """The files that changed since the runs (newest first) wrote them: for a file written
-        twice, since the newest run."""
-        names: set[str] = set()
-        blocked = []
-        for entry in entries:
-            if entry.file_name not in names:
-                names.add(entry.file_name or "")
-                blocked += self.runs.blockers(entry)
-        return blocked
 
     def undo_blockers(self, run_id: str,
                       graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
-        entries = self._undone_together(run_id)
-        asked = next(e for e in entries if e.run_id == run_id)
-        if len(entries) == 1:
-            return asked, self.runs.blockers(asked)
-        files = ", ".join(dict.fromkeys(e.file_name or "" for e in reversed(entries)))
-        said = (f"{asked.summary}; undone with the {len(entries)} runs written together "
-                f"({files})")
-        return asked.model_copy(update={"summary": said}), self._blockers(entries)
+        return self.journal.blockers(run_id, graph)
 
     def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
                    summary: str) -> JournalEntry:
-        raise refuse(summary or kind)
-
-
-def undone_as_one(done: list[JournalEntry]) -> JournalEntry:
-    """The runs of one undo as one result: the files put back, as the notes restored (what
-    the front ends count), under the first undo run's id (the batch's)."""
-    names = list(dict.fromkeys(d.file_name or "" for d in done))
-    return done[0].model_copy(update={
-        "file_name": None, "after": {n: {"id": n, "title": n} for n in names},
-        "summary": f"undid {len(done)} runs written together: {', '.join(names)}"})
+        return self.journal.write_file(path, before, after, kind, summary)  # refused: no file

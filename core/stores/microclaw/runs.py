@@ -30,26 +30,10 @@ from core.errors import (
     UndoConflictError,
     UnknownNoteError,
 )
-from core.journal.entries import (
-    JournalHeader,
-    Pending,
-    commit_pending,
-    journal_dir,
-    next_run_id,
-    pending_entries,
-    read_entry,
-    read_headers,
-    remove_temp_files,
-)
-from core.journal.guarded_write import (
-    directory_lock,
-    file_landed,
-    graph_lock,
-    has_leftovers,
-    settle,
-)
-from core.journal.history import in_effect, undone_by
-from core.journal.journaled_write import FileRuns, land
+from core.journal.entries import JournalHeader, journal_dir, next_run_id, read_headers
+from core.journal.guarded_write import directory_lock
+from core.journal.history import in_effect
+from core.journal.journal import Batch, Journal
 from core.journal.own_files import OwnFile, OwnFiles, own_file, plain_name
 from core.models import (
     HideOp,
@@ -63,7 +47,7 @@ from core.models import (
     RawNote,
     ReflectionResult,
 )
-from core.notes.snapshot import EMPTY_FINGERPRINT, fingerprint, json_bytes
+from core.notes.snapshot import EMPTY_FINGERPRINT, Graph, fingerprint, json_bytes
 from core.plans.kept import chosen, result_of
 from core.plans.retry import retrying
 from core.plans.review_rules import RULES_FILE
@@ -229,6 +213,7 @@ class MicroClawRuns:
         self.notices = notices
         # The database is <data dir>/runtime/microclaw.db (paths.py).
         self.files: OwnFiles = MicroClawFiles(db.parent.parent, journal_home)
+        self.journal = Journal(journal_home, self.files, db, RowsTarget(self), notices, clock)
 
     def now(self) -> str:
         """A run's time, as the journal records it."""
@@ -240,11 +225,13 @@ class MicroClawRuns:
 
     @contextlib.contextmanager
     def exclusive(self) -> Iterator[None]:
-        """Our own writers of this data dir, one at a time (the bot is held off by SQLite).
-        A data dir without its database is refused before the lock makes our directory."""
+        """Our own writers of this data dir, one at a time (the bot is held off by SQLite):
+        a lock on the database's folder itself, so that taking it makes nothing (a write
+        refused under it leaves no folder of ours behind). A data dir without its database is
+        refused before any lock."""
         check_file(self.db)
         self._refuse_linked_journal()
-        with graph_lock(journal_dir(self.journal_home)):
+        with directory_lock(self.db):
             yield
 
     def _refuse_linked_journal(self) -> None:
@@ -265,7 +252,7 @@ class MicroClawRuns:
         kept = plan.default_kept() if accepted is None else set(accepted)
         operations = [op for op in plan.operations if op.id in kept]
         with self.exclusive():
-            self._settle_first()
+            self.journal.settle_leftovers()
             return self._apply_locked(plan, operations, kept)
 
     def _apply_locked(self, plan: Plan, operations: list[Operation],
@@ -340,7 +327,7 @@ class MicroClawRuns:
 
         def attempt() -> JournalEntry | None:
             with self.exclusive():
-                self._settle_first()
+                self.journal.settle_leftovers()
                 rows = self._read(row_ids)
                 unknown = [f"mc-{i}" for i in row_ids if i not in rows]
                 if unknown and len(unknown) == len(row_ids):
@@ -387,21 +374,18 @@ class MicroClawRuns:
 
     def undo(self, run_id: str) -> JournalEntry:
         """Restore the rows a run changed to their before-images, if none changed since."""
-
-        def attempt() -> JournalEntry:
-            with self.exclusive():
-                self._settle_first()
-                return self._undo_locked(run_id)
-
-        return retrying(attempt, str(self.db))
+        return self.journal.undo(run_id)
 
     def undo_blockers(self, run_id: str) -> tuple[JournalEntry, list[str]]:
         """The run, and its rows changed since when that is every row it changed (undo then
         refuses); rows the bot changed or deleted beside others are skipped by undo, named."""
-        entry = self._undoable(run_id)
+        return self.journal.blockers(run_id)
+
+    def blocking_rows(self, entry: JournalEntry) -> list[str]:
+        """The run's rows changed since, when that is every row it changed."""
         changes, _ = changes_of(entry)
         changed = self._changed_since(changes)
-        return entry, changed if changed and len(changed) == len(changes) else []
+        return changed if changed and len(changed) == len(changes) else []
 
     def _changed_since(self, changes: list[RowChange]) -> list[str]:
         """The rows no longer as the run left them, the deleted ones marked so."""
@@ -409,17 +393,9 @@ class MicroClawRuns:
         return [f"mc-{c.row_id}" + ("" if c.row_id in rows else " (deleted)") for c in changes
                 if not same(rows.get(c.row_id), c.after, IMAGED)]
 
-    def _undoable(self, run_id: str) -> JournalEntry:
-        entry = read_entry(self.journal_home, run_id, self.files)
-        later = undone_by(read_headers(self.journal_home)[0], run_id)
-        if later:
-            raise NuggetsError(f"run {run_id} was already undone by {later}")
-        return entry
-
-    def _undo_locked(self, run_id: str) -> JournalEntry:
-        entry = self._undoable(run_id)
-        if entry.file_name is not None:
-            return self._undo_file(entry)
+    def undo_rows(self, entry: JournalEntry) -> JournalEntry:
+        """Put back the rows a run changed, journaled as its undo (under the lock)."""
+        run_id = entry.run_id
         why = tampered(entry)
         if why:
             raise NuggetsError(f"cannot undo {run_id}: its journal entry was edited ({why}); "
@@ -478,8 +454,8 @@ class MicroClawRuns:
             operations=operations or [], result=result, before=images_before,
             after=images_after, undoes=undoes, summary=summary, side_file_edits=[], files=[])
         changes = [RowChange(i, before[i], after[i]) for i in before]
-        return land(self.journal_home, entry, self.db, self.db,
-                    lambda landing: write_rows(self.db, changes, edges, self.busy_timeout))
+        return self.journal.commit(
+            entry, self.db, lambda landing: write_rows(self.db, changes, edges, self.busy_timeout))
 
     # -- AGENTS.md --------------------------------------------------------------------------
 
@@ -494,30 +470,16 @@ class MicroClawRuns:
         before = None if plan.base_fingerprint == EMPTY_FINGERPRINT else plan.before_text
         with self.exclusive(), directory_lock(path):
             check()
-            self._settle_first()
-            self.notices += settle(path)
-            return self._file_runs.write(
-                path, before, plan.after_text, plan.base_fingerprint, "promote", self.now(),
-                summary=f"promoted to {path}: {plan.added} added",
+            self.journal.settle_leftovers()
+            return self.journal.replace(
+                path, before, plan.after_text, plan.base_fingerprint, "promote",
+                f"promoted to {path}: {plan.added} added",
                 promoted=[e for e in plan.entries if e.action != "same"])
 
     def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
                    summary: str) -> JournalEntry:
         """Replace a small file of ours (read as `before`, None when absent), journaled."""
-        base = EMPTY_FINGERPRINT if before is None else fingerprint(before.encode("utf-8"))
-        with self.exclusive(), directory_lock(path):
-            self._settle_first()
-            self.notices += settle(path)
-            return self._file_runs.write(path, before, after, base, kind, self.now(),
-                                         summary=summary)
-
-    @property
-    def _file_runs(self) -> FileRuns:
-        return FileRuns(self.journal_home, self.files, self.db, self.notices)
-
-    def _undo_file(self, entry: JournalEntry) -> JournalEntry:
-        """Put back the text a promotion replaced, if the file is as it left it."""
-        return self._file_runs.undo(entry, self.now())
+        return self.journal.write_file(path, before, after, kind, summary)
 
     # -- settling -----------------------------------------------------------------------------
 
@@ -526,73 +488,18 @@ class MicroClawRuns:
         """Our file of contradiction groups let stand (core/review/decisions.py)."""
         return self.journal_home / SETTLED_FILE
 
-    def has_leftovers(self) -> bool:
-        directory = journal_dir(self.journal_home)
-        return bool(pending_entries(self.journal_home, self.files)) or (
-            directory.is_dir() and any(True for _ in directory.glob(".*.nuggets-tmp"))
-        ) or has_leftovers(self.settled_file) or has_leftovers(self.journal_home / RULES_FILE)
-
-    def _settle_first(self) -> None:
-        if self.has_leftovers():
-            self._settle_locked()
-
     def recover(self) -> list[str]:
         """Settle what an interrupted run left: a pending entry becomes the run's journal
         entry exactly when its transaction committed; says what it did."""
-        if not self.has_leftovers():
-            return []
-        with self.exclusive():
-            return self._settle_locked()
-
-    def _settle_locked(self) -> list[str]:
-        messages = remove_temp_files(self.journal_home)
-        for pending in pending_entries(self.journal_home, self.files):
-            messages.append(self._settle_pending(pending, messages))
-        for own in (self.settled_file, self.journal_home / RULES_FILE):
-            if own.parent.is_dir():
-                with directory_lock(own):
-                    messages += settle(own)
-        self.notices += messages
-        return messages
-
-    def _settle_pending(self, pending: Pending, said: list[str]) -> str:
-        """What became of a pending entry; what settling its file did goes to `said`."""
-        path, entry = pending.path, pending.entry
-        if pending.foreign:
-            return f"left {path.name} as it is: {pending.foreign}"
-        try:
-            if entry is None:
-                path.unlink(missing_ok=True)
-                return f"discarded journal entry {path.name}: it cannot be read"
-            outcome = self._landed(entry, said)
-            if outcome is None:
-                return (f"left {path.name} as it is: its rows changed since, so whether its "
-                        "run landed cannot be told")
-            if outcome:
-                commit_pending(path)
-                return f"recovered journal entry {entry.run_id}: its run had landed"
-            path.unlink(missing_ok=True)
-            return f"discarded journal entry {entry.run_id}: its run never landed"
-        except (OSError, NuggetsError) as exc:
-            return f"left {path.name} as it is: cannot tell whether its run landed ({exc})"
-
-    def _landed(self, entry: JournalEntry, said: list[str]) -> bool | None:
-        if entry.file_name is not None:  # a file run: an AGENTS.md or a file of ours, no rows
-            path = own_file(entry.file_name, self.files).path
-            with directory_lock(path):
-                said += settle(path)
-            return file_landed(path, entry.base_fingerprint, entry.result_fingerprint)
-        return landed(self.db, *changes_of(entry))
+        return self.journal.recover()
 
     # -- reading the journal ------------------------------------------------------------------
 
     def run(self, run_id: str) -> JournalEntry:
-        return read_entry(self.journal_home, run_id, self.files)
+        return self.journal.run(run_id)
 
     def log(self) -> list[JournalHeader]:
-        headers, skipped = read_headers(self.journal_home, self.files)
-        self.notices += skipped
-        return headers
+        return self.journal.log()
 
     def promoted_to(self, path: Path) -> set[str]:
         """The rows our promotions still in effect wrote to this AGENTS.md."""
@@ -608,3 +515,38 @@ class MicroClawRuns:
         return found
 
 
+class RowsTarget:
+    """What the journal (core/journal/journal.py) writes in a MicroClaw data dir: rows of the
+    bot's database in one transaction, whose landing its marks tell (is_archived,
+    archived_at; else its edges); AGENTS.md files and our small files beside the journal."""
+
+    def __init__(self, runs: MicroClawRuns) -> None:
+        self.runs = runs
+
+    def lock(self) -> contextlib.AbstractContextManager[None]:
+        return self.runs.exclusive()
+
+    def files(self) -> list[Path]:
+        return [self.runs.settled_file, self.runs.journal_home / RULES_FILE]
+
+    def folders(self) -> list[Path]:
+        return []
+
+    def landed(self, entry: JournalEntry) -> bool | None:
+        return landed(self.runs.db, *changes_of(entry))
+
+    def discard(self, entry: JournalEntry) -> None:
+        return None  # one transaction: nothing else was written
+
+    def restore(self, journal: Journal, entry: JournalEntry,
+                batch: Batch | None) -> JournalEntry:
+        """Checked again while the bot keeps changing the rows (bounded)."""
+        if entry.file_name is not None:  # an AGENTS.md or a file of ours, no rows
+            return retrying(lambda: journal.undo_file(entry, batch), str(self.runs.db))
+        return retrying(lambda: self.runs.undo_rows(entry), str(self.runs.db))
+
+    def blockers(self, entry: JournalEntry, graph: Graph | None) -> list[str]:
+        return self.runs.blocking_rows(entry)  # read afresh: `graph` is not needed
+
+    def undone(self) -> None:
+        return None

@@ -31,7 +31,7 @@ from core.errors import GraphError, MicroClawError, NuggetsError, reason_of
 from core.gc_pause import paused_gc
 from core.journal.aftermath import Aftermath
 from core.journal.entries import JournalHeader, read_headers
-from core.journal.store_journal import StoreJournal
+from core.journal.journal import Journal
 from core.models import (
     JournalEntry,
     JournalKind,
@@ -107,7 +107,10 @@ class MicroClawStore:
         self.allow_contact = False  # True: promote contact details ($NUGGETS_ALLOW_CONTACT too)
         self._opened: Graph | None = None
         self._run_rows: dict[str, Mapping[int, Row] | None] = {}  # committed runs never change
-        self.journal = StoreJournal(journal_home(data_dir), self)
+        # the write side (runs.py), with the journal it writes through
+        self._runs = MicroClawRuns(self.graph_path, journal_home(data_dir), clock, self.notices,
+                                   busy_timeout)
+        self.journal: Journal = self._runs.journal
         self.by_hand: ByHand = self
         self.promoter: Promoter | None = self
         self.decider: Decider | None = self
@@ -271,10 +274,10 @@ class MicroClawStore:
     # -- journal ------------------------------------------------------------------------------
 
     def run(self, run_id: str) -> JournalEntry:
-        return self._runs.run(run_id)
+        return self.journal.run(run_id)
 
     def log(self) -> list[JournalHeader]:
-        return self._runs.log()
+        return self.journal.log()
 
     def aftermath(self, headers: Sequence[JournalHeader] | None = None,
                   ) -> dict[str, Aftermath]:
@@ -303,11 +306,13 @@ class MicroClawStore:
         return self._run_rows[run_id]
 
     def recover(self) -> list[str]:
-        """Settle what an interrupted run left (see runs.py); says what it did."""
-        return self._runs.recover()
+        """Settle what an interrupted run left (the journal's recovery over runs.py's
+        target); says what it did."""
+        return self.journal.recover()
 
     def take_notices(self) -> list[str]:
-        taken, self.notices = self.notices, []
+        taken = list(self.notices)
+        self.notices.clear()  # the list the journal and the write side tell too
         return taken
 
     def open(self, read: bool = True) -> Opened:
@@ -322,7 +327,7 @@ class MicroClawStore:
         """What a front end tells when it opens the data dir: settled writes, the schema read.
         A database that cannot be read is reported by the command that reads it."""
         messages = self.recover()
-        self.notices = []
+        self.notices.clear()
         with contextlib.suppress(GraphError):
             self._opened = read_graph(self.graph_path, self.busy_timeout)
             info = self._opened.doc["microclaw"]
@@ -334,14 +339,9 @@ class MicroClawStore:
     def exclusive(self) -> contextlib.AbstractContextManager[None]:
         """Our own writers of this data dir, one at a time, across several steps (the daily
         pass); the database itself is never held while the operator reviews."""
-        return self._runs.exclusive()
+        return self.journal.lock()
 
     # -- writing (runs.py) ---------------------------------------------------------------------
-
-    @property
-    def _runs(self) -> MicroClawRuns:
-        return MicroClawRuns(self.graph_path, self.journal_home, self.clock, self.notices,
-                             self.busy_timeout)
 
     def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None:
         return self._runs.apply(plan, accepted)
@@ -372,12 +372,12 @@ class MicroClawStore:
         return self._runs.archive(note_ids)
 
     def undo(self, run_id: str) -> JournalEntry:
-        return self._runs.undo(run_id)
+        return self.journal.undo(run_id)
 
     def undo_blockers(self, run_id: str,
                       graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
         """The run, and its rows changed since (read afresh: `graph` is not needed)."""
-        return self._runs.undo_blockers(run_id)
+        return self.journal.blockers(run_id, graph)
 
     # -- promotion to AGENTS.md (promote.py) ---------------------------------------------------
 
@@ -464,8 +464,7 @@ class MicroClawStore:
     def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
                    summary: str) -> JournalEntry:
         """See NuggetsStore.write_file: a small file of ours, journaled, undoable."""
-        path.parent.mkdir(parents=True, exist_ok=True)  # beside a journal not yet written
-        return self._runs.write_file(path, before, after, kind, summary)
+        return self.journal.write_file(path, before, after, kind, summary)
 
     def promotion_losses(self) -> list[str]:
         return []  # a section the bot erased is reported by the plan itself

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Collection, Hashable, Iterable, Iterator
+from collections.abc import Callable, Collection, Hashable, Iterable
 from pathlib import Path
 
 from core.browse.shelf import Shelf
@@ -31,33 +31,18 @@ from core.errors import (
     UndoConflictError,
     UnknownNoteError,
     UnsettledWriteError,
-    reason_of,
 )
 from core.gc_pause import paused_gc
-from core.journal.entries import (
-    JournalHeader,
-    Pending,
-    commit_pending,
-    journal_dir,
-    next_run_id,
-    pending_entries,
-    read_entry,
-    read_headers,
-    remove_temp_files,
-)
+from core.journal.entries import JournalHeader, next_run_id
 from core.journal.guarded_write import (
     directory_lock,
-    file_landed,
     graph_lock,
-    has_leftovers,
     replace_if_unchanged,
-    settle,
     swap_outcome,
 )
-from core.journal.history import last_file_run, undo_blockers, undone_by
-from core.journal.journaled_write import FileRuns, land
+from core.journal.history import last_file_run, undo_blockers
+from core.journal.journal import Batch, Journal
 from core.journal.own_files import OwnFile, OwnFiles, own_file, plain_name
-from core.journal.store_journal import StoreJournal
 from core.models import (
     FactEdit,
     FileImage,
@@ -181,7 +166,8 @@ class NuggetsStore:
         self.promotion_runs: list[JournalEntry] = []  # the same, as a list (one MEMORY.md)
         self.allow_contact = False  # True: promote contact details ($NUGGETS_ALLOW_CONTACT too)
         self._opened: Graph | None = None  # read by startup_messages, for the command to take
-        self.journal = StoreJournal(home, self)
+        self.journal = Journal(home, self.files, graph_path(home), NuggetsTarget(self),
+                               self.notices, clock)
         self.by_hand: ByHand = self
         self.promoter: Promoter | None = self
         self.decider: Decider | None = self
@@ -321,12 +307,8 @@ class NuggetsStore:
         with graph_lock(self.graph_path), paused_gc():
             return self._apply_locked(plan, kept)
 
-    def _settle_first(self) -> None:
-        if self._has_leftovers():
-            self._settle_locked()
-
     def _apply_locked(self, plan: Plan, kept: set[int]) -> JournalEntry | None:
-        self._settle_first()
+        self.journal.settle_leftovers()
         graph = read_graph(self.graph_path, plan._graph)
         if graph.fingerprint != plan.base_fingerprint:
             raise StalePlanError(
@@ -387,7 +369,7 @@ class NuggetsStore:
         return _retrying(attempt)
 
     def _set_archived_locked(self, ids: list[str], archived: bool) -> JournalEntry | None:
-        self._settle_first()
+        self.journal.settle_leftovers()
         graph = read_graph(self.graph_path)
         unknown = [i for i in ids if graph.get(i) is None]
         if unknown:
@@ -405,34 +387,26 @@ class NuggetsStore:
                             facts=facts)
 
     def undo(self, run_id: str) -> JournalEntry:
-        """Restore the notes a run changed, if none of them changed since; checks again while
-        another writer keeps changing the file (bounded)."""
+        """Restore the notes a run changed, if none of them changed since (the journal's
+        undo, core/journal/journal.py)."""
+        return self.journal.undo(run_id)
 
-        def attempt() -> JournalEntry:
-            with graph_lock(self.graph_path):
-                return self._undo_locked(run_id)
-
-        return _retrying(attempt)
-
-    def _undo_locked(self, run_id: str) -> JournalEntry:
-        self._settle_first()
-        entry = self._undoable(run_id)
-        if entry.file_name is not None:
-            return self._undo_file(entry)
+    def _undo_notes(self, entry: JournalEntry) -> JournalEntry:
+        """Put back a run's notes and facts, journaled as its undo (under the lock)."""
         graph = read_graph(self.graph_path)
         changed = undo_blockers(entry, graph)
         if changed:
             raise UndoConflictError(
-                f"cannot undo {run_id}: these notes changed since: {', '.join(changed)}", changed
-            )
-        facts = self._facts_to_undo(run_id, entry.side_file_edits)
+                f"cannot undo {entry.run_id}: these notes changed since: {', '.join(changed)}",
+                changed)
+        facts = self._facts_to_undo(entry.run_id, entry.side_file_edits)
         ws = Workspace(graph.notes)
         for note_id, before in entry.before.items():
             ws.put(note_id, before)
-        committed = self._commit(graph, ws, "undo", [], None, self.now(), undoes=run_id,
-                                 summary=f"undid {run_id}", facts=facts)
+        committed = self._commit(graph, ws, "undo", [], None, self.now(), undoes=entry.run_id,
+                                 summary=f"undid {entry.run_id}", facts=facts)
         if committed is None:
-            raise NuggetsError(f"run {run_id} changed nothing; there is nothing to undo")
+            raise NuggetsError(f"run {entry.run_id} changed nothing; there is nothing to undo")
         return committed
 
     def _facts_to_undo(
@@ -460,50 +434,23 @@ class NuggetsStore:
                       graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
         """The run, and the notes that changed since it (undo refuses while there are any);
         writes nothing. An error when the run is unknown or already undone."""
-        entry = self._undoable(run_id)
-        return entry, undo_blockers(entry, graph or read_graph(self.graph_path))
-
-    def _undoable(self, run_id: str) -> JournalEntry:
-        """The run whole; an error when it is unknown, unreadable or already undone."""
-        entry = read_entry(self.home, run_id, self.files)
-        later = undone_by(read_headers(self.home)[0], run_id)
-        if later:
-            raise NuggetsError(f"run {run_id} was already undone by {later}")
-        return entry
+        return self.journal.blockers(run_id, graph)
 
     def run(self, run_id: str) -> JournalEntry:
         """One applied run whole (its note images too), checked before it is trusted."""
-        return read_entry(self.home, run_id, self.files)
+        return self.journal.run(run_id)
 
     def log(self) -> list[JournalHeader]:
         """The applied runs, newest first (headers only); an entry that cannot be read is
         skipped and named in the notices."""
-        headers, skipped = read_headers(self.home, self.files)
-        self.notices += skipped
-        return headers
-
-    @property
-    def _file_runs(self) -> FileRuns:
-        return FileRuns(self.home, self.files, self.graph_path, self.notices)
-
-    def _undo_file(self, entry: JournalEntry) -> JournalEntry:
-        """Put back the file image a MEMORY.md run replaced, if the file is as it left it."""
-        elsewhere = (" (or the run wrote another MEMORY.md: name it with --memory-md)"
-                     if entry.file_name == MEMORY_MD_NAME else "")
-        return self._file_runs.undo(entry, self.now(), elsewhere)
+        return self.journal.log()
 
     def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
                    summary: str) -> JournalEntry:
         """Replace a small file of ours (its text as read: `before`, None when absent) with
         `after`, journaled as a run of `kind` that undo takes back; refused as stale when the
         file changed since it was read."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        base = EMPTY_FINGERPRINT if before is None else fingerprint(before.encode("utf-8"))
-        with graph_lock(self.graph_path), directory_lock(path):
-            self._settle_first()
-            self.notices += settle(path)
-            return self._file_runs.write(path, before, after, base, kind, self.now(),
-                                         summary=summary)
+        return self.journal.write_file(path, before, after, kind, summary)
 
     def _commit(
         self, graph: Graph, ws: Workspace, kind: JournalKind, operations: list[Operation],
@@ -562,7 +509,7 @@ class NuggetsStore:
                     self._put_back(written)
                 raise
 
-        return land(self.home, entry, self.graph_path, self.graph_path, write)
+        return self.journal.commit(entry, self.graph_path, write)
 
     def _put_back(self, images: list[FileImage]) -> None:
         """Files a run wrote before it failed to land go back to their old version (unless
@@ -577,100 +524,14 @@ class NuggetsStore:
 
     def recover(self) -> list[str]:
         """Settle what interrupted writes left (ours or another nuggets process's); says what
-        it did. Front ends call it when they open a memory; every write also does it first.
-
-        A pending journal entry becomes a journal entry exactly when its run landed: the
-        version it replaced was swapped out (or, without an exchange, the graph is its
-        result); otherwise it is discarded. See core/journal/guarded_write.py for the files a write
-        leaves.
-        """
-        if not self._has_leftovers():
-            return []
-        with graph_lock(self.graph_path):
-            return self._settle_locked()
-
-    def _written_files(self) -> list[Path]:
-        """The files we replace: the graph, the fact files, our two small files, and
-        MEMORY.md when its directory can be seen."""
-        files = [self.graph_path, *fact_file_paths(self.home), self.home / SETTLED_FILE,
-                 self.home / RULES_FILE]
-        try:
-            target = self.promotion_target()
-            if target.parent.is_dir():
-                files.append(target)
-        except (OSError, RuntimeError):  # no home to resolve against, or no right to look
-            pass
-        return files
-
-    def _has_leftovers(self) -> bool:
-        journal = journal_dir(self.home)
-        try:
-            return bool(pending_entries(self.home, self.files)) or any(
-                has_leftovers(path) for path in self._written_files()
-            ) or (journal.is_dir() and any(True for _ in journal.glob(".*.nuggets-tmp")))
-        except OSError as exc:
-            raise GraphError(f"{self.home}: cannot be searched: {exc.strerror or exc}") from None
-
-    def _settle_locked(self) -> list[str]:
-        messages = remove_temp_files(self.home)
-        # Decided while the graph's swap file still tells whether a run landed; files a run
-        # that never landed had written go back once every leftover is settled.
-        decided = [self._settle_pending(p) for p in pending_entries(self.home, self.files)]
-        messages += settle(self.graph_path)
-        for path in self._written_files()[1:]:
-            with directory_lock(path):
-                messages += settle(path)
-        for message, discard, images in decided:
-            if discard is not None:
-                self._put_back([image for image in images
-                                if current_fingerprint(self._side_path(image.path))
-                                == image.result_fingerprint])
-                _remove_quietly(discard)
-            messages.append(message)
-        self.notices += messages
-        return messages
-
-    def _settle_pending(self, pending: Pending) -> tuple[str, Path | None, list[FileImage]]:
-        """Commit or decide to discard one pending entry (the message, the file to discard and
-        the files its run wrote); one that cannot be decided (or is not ours: not a regular
-        file) is left as it is and named, rather than stopping every command."""
-        path, entry = pending.path, pending.entry
-        try:
-            if pending.foreign:
-                return f"left {path.name} as it is: {pending.foreign}", None, []
-            if entry is None:
-                return f"discarded journal entry {path.name}: it cannot be read", path, []
-            if self._landed(entry):
-                commit_pending(path)
-                return f"recovered journal entry {entry.run_id}: its run had landed", None, []
-            return (f"discarded journal entry {entry.run_id}: its run never landed", path,
-                    entry.files)
-        except (OSError, NuggetsError) as exc:
-            reason = reason_of(exc)
-            return (f"left {path.name} as it is: cannot tell whether its run landed ({reason})",
-                    None, [])
-
-    def _landed(self, entry: JournalEntry) -> bool:
-        if entry.file_name is not None:  # changed since by another program: nothing to undo
-            path = own_file(entry.file_name, self.files).path
-            return file_landed(path, entry.base_fingerprint, entry.result_fingerprint) is True
-        path = self.graph_path
-        outcome = swap_outcome(path, entry.base_fingerprint, entry.result_fingerprint)
-        if outcome is not None:
-            return outcome == "landed"
-        now = current_fingerprint(path)
-        if now == entry.result_fingerprint:
-            return True
-        if now in (entry.base_fingerprint, EMPTY_FINGERPRINT):
-            return False
-        # Another program wrote since (only possible without an atomic exchange): landed
-        # when the notes are as this run left them.
-        graph = read_graph(self.graph_path)
-        return all(unchanged_since(note, graph.get(i)) for i, note in entry.after.items())
+        it did. Front ends call it when they open a memory; every write also does it first
+        (the journal's recovery, core/journal/journal.py, over `NuggetsTarget`)."""
+        return self.journal.recover()
 
     def take_notices(self) -> list[str]:
         """Messages from settling interrupted writes since the last call (for front ends)."""
-        taken, self.notices = self.notices, []
+        taken = list(self.notices)
+        self.notices.clear()  # the list the journal tells too
         return taken
 
     def open(self, read: bool = True) -> Opened:
@@ -686,17 +547,15 @@ class NuggetsStore:
         and what was read tolerantly (a byte-order mark, repeated keys). A graph that cannot
         be read is reported by the command that reads it, not here."""
         messages = self.recover()
-        self.notices = []
+        self.notices.clear()
         with contextlib.suppress(GraphError):
             self._opened = read_graph(self.graph_path)
             messages += self._opened.warnings
         return messages
 
-    @contextlib.contextmanager
-    def exclusive(self) -> Iterator[None]:
+    def exclusive(self) -> contextlib.AbstractContextManager[None]:
         """Hold our lock across several steps (the daily pass); writes inside still lock."""
-        with graph_lock(self.graph_path):
-            yield
+        return self.journal.lock()
 
     # -- promotion ----------------------------------------------------------------------------
 
@@ -782,17 +641,82 @@ class NuggetsStore:
         before = None if plan.base_fingerprint == EMPTY_FINGERPRINT else plan.before_text
         summary = f"promoted to MEMORY.md: {plan.added} added, {plan.updated} updated"
         _refuse_link(path)
-        with graph_lock(self.graph_path), directory_lock(path):
+        with self.journal.lock(), directory_lock(path):
             _refuse_link(path)  # again under the lock, just before the write
-            self._settle_first()
-            self.notices += settle(path)
-            self.promotion_run = self._file_runs.write(path, before, plan.after_text,
-                                                  plan.base_fingerprint, "promote", self.now(),
-                                                  summary=summary, promoted=[
-                                                      e for e in plan.entries
-                                                      if e.action != "same"])
+            self.journal.settle_leftovers()
+            self.promotion_run = self.journal.replace(
+                path, before, plan.after_text, plan.base_fingerprint, "promote", summary,
+                promoted=[e for e in plan.entries if e.action != "same"])
         self.promotion_runs = [self.promotion_run]
         return plan.added
+
+
+class NuggetsTarget:
+    """What the journal (core/journal/journal.py) writes in a Nuggets home: the graph file,
+    the fact files a run writes before it, MEMORY.md, and our small files beside the journal."""
+
+    def __init__(self, store: NuggetsStore) -> None:
+        self.store = store
+
+    def lock(self) -> contextlib.AbstractContextManager[None]:
+        return graph_lock(self.store.graph_path)
+
+    def files(self) -> list[Path]:
+        """The graph first, the fact files, our two small files, and MEMORY.md when its
+        directory can be seen."""
+        home = self.store.home
+        files = [self.store.graph_path, *fact_file_paths(home), home / SETTLED_FILE,
+                 home / RULES_FILE]
+        try:
+            memory_md = self.store.promotion_target()
+            if memory_md.parent.is_dir():
+                files.append(memory_md)
+        except (OSError, RuntimeError):  # no home to resolve against, or no right to look
+            pass
+        return files
+
+    def folders(self) -> list[Path]:
+        return []  # the home is the agent's: only the files above are settled in it
+
+    def landed(self, entry: JournalEntry) -> bool | None:
+        """The version the run replaced was swapped out (or, without an exchange, the graph is
+        its result, or holds its notes as the run left them)."""
+        path = self.store.graph_path
+        outcome = swap_outcome(path, entry.base_fingerprint, entry.result_fingerprint)
+        if outcome is not None:
+            return outcome == "landed"
+        now = current_fingerprint(path)
+        if now == entry.result_fingerprint:
+            return True
+        if now in (entry.base_fingerprint, EMPTY_FINGERPRINT):
+            return False
+        # Another program wrote since (only possible without an atomic exchange): landed
+        # when the notes are as this run left them.
+        graph = read_graph(path)
+        return all(unchanged_since(note, graph.get(i)) for i, note in entry.after.items())
+
+    def discard(self, entry: JournalEntry) -> None:
+        """The fact files the run wrote before its graph failed to land go back, those still
+        as it left them."""
+        self.store._put_back([image for image in entry.files
+                              if current_fingerprint(self.store._side_path(image.path))
+                              == image.result_fingerprint])
+
+    def restore(self, journal: Journal, entry: JournalEntry,
+                batch: Batch | None) -> JournalEntry:
+        """Planned again while another writer keeps changing the file (bounded)."""
+        if entry.file_name is None:
+            return _retrying(lambda: self.store._undo_notes(entry))
+        elsewhere = (" (or the run wrote another MEMORY.md: name it with --memory-md)"
+                     if entry.file_name == MEMORY_MD_NAME else "")
+        return _retrying(lambda: journal.undo_file(entry, batch, elsewhere))
+
+    def blockers(self, entry: JournalEntry, graph: Graph | None) -> list[str]:
+        """The notes the run wrote that changed since (a file run's file: undo says)."""
+        return undo_blockers(entry, graph or read_graph(self.store.graph_path))
+
+    def undone(self) -> None:
+        return None
 
 
 def _refusal(path: Path) -> str | None:
@@ -804,11 +728,6 @@ def _refuse_link(path: Path) -> None:
     refused = _refusal(path)
     if refused:
         raise PromotionRefused(refused)
-
-
-def _remove_quietly(path: Path) -> None:
-    with contextlib.suppress(OSError):
-        path.unlink()
 
 
 def _summarize(result: ReflectionResult | None) -> str:

@@ -13,11 +13,11 @@ from core.clock import Clock, to_iso
 from core.contract.store import Chooser
 from core.errors import NuggetsError, StalePlanError
 from core.journal.guarded_write import directory_lock, settle
+from core.journal.journal import Journal
 from core.models import JournalEntry, NoteDiff, Operation, Plan, RawNote, ReflectionResult
 from core.notes.snapshot import EMPTY_FINGERPRINT, Graph, current_fingerprint
 from core.progress import Progress
 from core.stores.purifier import preview, restore, runner
-from core.stores.purifier.journal import ReviewJournal
 
 
 class PurifierActing:
@@ -33,7 +33,7 @@ class PurifierActing:
     purifier_args: tuple[str, ...] = ()  # more arguments for its orchestrator (tests: a backend)
     restore_into: Path | None = None
     _preview: preview.Preview | None = None
-    review: ReviewJournal  # ours, outside the workspace: restores are runs of it
+    journal: Journal  # ours, outside the workspace: restores are runs of it
 
     def read(self) -> Graph:
         raise NotImplementedError  # PurifierStore's
@@ -142,14 +142,15 @@ class PurifierActing:
         """Append the candidates' text to a source file, journaled (undo takes it back), and
         offer a reconciliation."""
         path, chosen = self._restoring(note_ids, into)
-        with directory_lock(path):
+        with self.journal.lock(), directory_lock(path):
+            self.journal.settle_leftovers()
             self.notices += settle(path)
             before = restore.current_text(path)
             after = restore.restored_text(before, chosen)
             base = current_fingerprint(path) if before is not None else EMPTY_FINGERPRINT
             ids = ", ".join(n["id"] for n in chosen)
-            entry = self.review.write_over(path, before, after, base, "unhide",
-                                           summary=f"restored {ids} into {path.name}")
+            entry = self.journal.replace(path, before, after, base, "unhide",
+                                         f"restored {ids} into {path.name}")
         self.notices.append("the purifier reads it on its next reconciliation: "
                             "reflect --apply --reconcile")
         return entry

@@ -1,6 +1,6 @@
 """Restoring a rejected or deferred candidate (docs/PURIFIER.md, "Restoring a candidate"): its
 text goes into a source file of the workspace the operator picks, as a journaled run of ours
-that `undo` takes back (core/journal/journaled_write.py), never into the purifier's own files.
+that `undo` takes back (core/journal/journal.py), never into the purifier's own files.
 The purifier reads it again on its next reconciliation."""
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Hashable, Iterable
 from pathlib import Path
+from typing import Literal
 
 from core.browse.shelf import Shelf
 from core.clock import Clock, system_clock
@@ -29,7 +30,7 @@ from core.contract.store import Opened
 from core.errors import NuggetsError
 from core.gc_pause import paused_gc
 from core.journal.entries import JournalHeader
-from core.journal.store_journal import StoreJournal
+from core.journal.journal import Journal
 from core.models import (
     JournalEntry,
     JournalKind,
@@ -44,7 +45,7 @@ from core.stores.purifier import paths, presentation, restore
 from core.stores.purifier.acting import PurifierActing
 from core.stores.purifier.artifacts import Artifacts, first_rows, read_artifacts
 from core.stores.purifier.health import health_lines
-from core.stores.purifier.journal import ReviewJournal, review_home
+from core.stores.purifier.journal import ReviewFiles, ReviewTarget, review_home
 from core.stores.purifier.notes import (
     claim_note,
     join_contradictions,
@@ -80,9 +81,10 @@ class PurifierStore(PurifierActing):
         self.notices: list[str] = []
         self._opened: Graph | None = None
         self._read: tuple[Hashable, Artifacts] | None = None  # the last read, by its stamp
-        self.review = ReviewJournal(review_home(workspace), clock, [],
-                                    restore.SourceFiles(workspace))
-        self.journal = StoreJournal(self.review.home, self)
+        home = review_home(workspace)
+        files = ReviewFiles(home, restore.SourceFiles(workspace))
+        self.journal = Journal(home, files, home, ReviewTarget(home, files), self.notices,
+                               clock, program=PurifierLog(self))
         self.by_hand: ByHand = self
         self.restorer: Restorer | None = self
         # the views the previewed run would rewrite (acting.py): no words of their own
@@ -96,7 +98,7 @@ class PurifierStore(PurifierActing):
     @property
     def journal_home(self) -> Path:
         """Ours, outside the workspace (journal.py)."""
-        return self.review.home
+        return self.journal.home
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -165,13 +167,13 @@ class PurifierStore(PurifierActing):
         return health_lines(self.artifacts(), self.runs(), self.home, self.clock())
 
     def take_notices(self) -> list[str]:
-        taken, self.notices = self.notices + self.review.notices, []
-        self.review.notices.clear()
-        return list(dict.fromkeys(taken))
+        taken = list(dict.fromkeys(self.notices))
+        self.notices.clear()  # the list our journal tells too
+        return taken
 
     def recover(self) -> list[str]:
         """What our own journal settled; the health warnings go to the notices."""
-        settled = self.review.recover()
+        settled = self.journal.recover()
         self.notices += self.health()
         return settled
 
@@ -194,7 +196,7 @@ class PurifierStore(PurifierActing):
     def log(self) -> list[JournalHeader]:
         """Our own runs (marks, both stand: undoable), newest first, then the purifier's runs
         from the shared memory-log, newest first (never undone here)."""
-        return self.review.log() + self.purifier_log()
+        return self.journal.log()
 
     def purifier_log(self) -> list[JournalHeader]:
         return [JournalHeader(run_id=r.run_id, seq=i, kind="reflect", at=r.at,
@@ -203,12 +205,10 @@ class PurifierStore(PurifierActing):
                 for i, r in reversed(list(enumerate(self.runs(), start=1)))]
 
     def run(self, run_id: str) -> JournalEntry:
-        if any(h.run_id == run_id for h in self.purifier_log()):
-            raise NuggetsError(f"{run_id}: a purifier run holds no journal of notes; see `log`")
-        return self.review.run(run_id)
+        return self.journal.run(run_id)
 
     def exclusive(self) -> contextlib.AbstractContextManager[None]:
-        return contextlib.nullcontext()
+        return self.journal.lock()
 
     def unhide_outlook(self, note_ids: Iterable[str], lift: bool = False) -> UnhideOutlook:
         return UnhideOutlook()  # nothing is unhidden here
@@ -218,19 +218,29 @@ class PurifierStore(PurifierActing):
 
     def undo(self, run_id: str) -> JournalEntry:
         """Undo a run of ours (a mark); the purifier's own runs are never undone here."""
-        self._ours(run_id)
-        return self.review.undo(run_id)
+        return self.journal.undo(run_id)
 
     def undo_blockers(self, run_id: str,
                       graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
-        self._ours(run_id)
-        return self.review.undo_blockers(run_id)
-
-    def _ours(self, run_id: str) -> None:
-        if any(h.run_id == run_id for h in self.purifier_log()):
-            raise refuse(f"undo {run_id} (a run of the purifier's own)")
+        return self.journal.blockers(run_id, graph)
 
     def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
                    summary: str) -> JournalEntry:
         """A small file of ours beside our journal, outside the workspace (journal.py)."""
-        return self.review.write_file(path, before, after, kind, summary)
+        return self.journal.write_file(path, before, after, kind, summary)
+
+
+class PurifierLog:
+    """The purifier's own runs, from the shared memory-log: our journal lists them after ours
+    (core/journal/journal.py), and never shows one whole nor takes it back."""
+
+    def __init__(self, store: PurifierStore) -> None:
+        self.store = store
+
+    def headers(self) -> list[JournalHeader]:
+        return self.store.purifier_log()
+
+    def refused(self, run_id: str, asked: Literal["run", "undo"]) -> NuggetsError:
+        if asked == "run":
+            return NuggetsError(f"{run_id}: a purifier run holds no journal of notes; see `log`")
+        return refuse(f"undo {run_id} (a run of the purifier's own)")
