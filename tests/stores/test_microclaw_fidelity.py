@@ -192,6 +192,30 @@ def test_the_words_of_the_bots_jaccard_are_its_whitespace_split(texts: list[str]
     assert microclaw_token_sets(texts) == [frozenset(rust_split_whitespace(t)) for t in texts]
 
 
+# The bot's own keys, printed by its memory_topic_key compiled and run (MicroClaw ab19255):
+# Devanagari vowel signs (U+093F, U+093E, U+0947, U+0948: Other_Alphabetic) stay, the nukta
+# (U+093C) and a combining acute go; Python's str.isalnum drops all of them.
+BOT_KEYS = [
+    ("\u0915\u093f\u0924\u093e\u092c \u092e\u0947\u091c\u093c \u092a\u0930 \u0939\u0948",
+     "\u0915\u093f\u0924\u093e\u092c_\u092e\u0947\u091c_\u092a\u0930_\u0939\u0948"),
+    ("Stra\u00dfe", "stra\u00dfe"), ("\u00dcn\u00efcode", "\u00dcn\u00efcode"),
+    ("\u00fcN\u00cfCODE", "\u00fcn\u00cfcode"),
+    ("\u7528\u6237 \u559c\u6b22 \u559d\u8336", "\u7528\u6237_\u559c\u6b22_\u559d\u8336"),
+]
+
+
+@pytest.mark.parametrize(("text", "key"), BOT_KEYS)
+def test_the_topic_key_is_the_one_the_bot_printed(text: str, key: str) -> None:
+    assert microclaw_key(text) == key
+
+
+def test_the_topic_key_keeps_marks_rust_calls_alphabetic() -> None:
+    """Rust's is_alphanumeric is Alphabetic (with its marks) or Numeric: a Tamil vowel sign
+    and a circled letter stay, a combining acute and a nukta go."""
+    assert microclaw_key("\u0b95\u0bbe x") == "\u0b95\u0bbe_x"
+    assert microclaw_key("\u24b6\u24b7 e\u0301 \u091c\u093c") == "\u24b6\u24b7_e_\u091c"
+
+
 def test_the_topic_key_lowers_ascii_only() -> None:
     assert microclaw_key("ÄRGER über Äpfel im Büro") == "Ärger_über_Äpfel_im"
     assert microclaw_key("a\x1cb c d e") == "ab_c_d_e"  # U+001C is no whitespace in Rust
