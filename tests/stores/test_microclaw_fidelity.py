@@ -151,7 +151,9 @@ def rust_split_whitespace(text: str) -> list[str]:
 
 
 def bot_memory_topic_key(content: str) -> str:
-    """crates/microclaw-storage/src/memory_quality.rs:92-117, transcribed."""
+    """crates/microclaw-storage/src/memory_quality.rs:92-117, transcribed (its
+    `char::is_alphanumeric` read as str.isalnum, which agrees on every text of TEXTS; where the
+    two differ, on marks, BOT_KEYS holds the keys the bot itself printed)."""
     lower = "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in content)
     if "port" in lower and ("db" in lower or "database" in lower):
         return "db_port"
@@ -237,6 +239,22 @@ def test_rows_differing_in_punctuation_are_a_duplicate_set_not_a_contradiction(
     code, out, err = _run(data_dir, "conflicts")
     assert code == 0, err
     assert "duplicate" in out.lower() and "db_port" in out
+
+
+def test_rows_differing_in_unicode_case_are_a_duplicate_set_in_the_queue(tmp_path: Path) -> None:
+    """The bot folds A-Z alone (eq_ignore_ascii_case) and would call these a conflict; the
+    queue folds case the Unicode way, as docs/MICROCLAW.md says."""
+    chat = Chat(7, "telegram", "555", "a chat")
+    data_dir = tmp_path / "mc"
+    conn = create(database_path(data_dir))
+    try:
+        insert(conn, [Row("Straße deadline is Friday", chat=chat, created_at=ago(3)),
+                      Row("STRASSE DEADLINE IS FRIDAY", chat=chat, created_at=ago(2))], [chat])
+    finally:
+        conn.close()
+    code, out, err = _run(data_dir, "conflicts")
+    assert code == 0, err
+    assert "duplicate" in out.lower() and "deadline" in out
 
 
 # -- the knowledge graph --------------------------------------------------------------------------
