@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from core.stores.microclaw.generate import Row
@@ -15,6 +16,7 @@ from tests.support.microclaw_bot import (
     archive_low,
     bot_archives,
     bot_deletes_expired,
+    bot_global_cap,
     bot_matches,
     bot_sees,
     confidence,
@@ -104,3 +106,25 @@ def test_unhide_tells_when_the_bots_global_cap_archives_the_row_again(tmp_path: 
     code, _, err = run(data_dir, "unhide", "mc-3")
     assert code == 0 and confidence(data_dir, 3)[1] == 0
     assert "mc-3 once back: bot step 'global cap'" in err
+
+
+@pytest.mark.parametrize(("lifted", "archived"), [(0.65, 3), (0.6, 3), (0.5, 4)])
+def test_unhide_names_the_row_the_full_global_cap_archives_instead(
+        tmp_path: Path, lifted: float, archived: int) -> None:
+    """Cap 3, three active global rows (0.6 seen 4 days ago, 0.7 seen 53, 0.6 seen 50): the row
+    brought back takes the rows over the cap, and the bot's next tick archives the lowest
+    confidence, oldest seen: mc-3, a row nobody touched, unless the one back is lower."""
+    rows = [Row(content=f"a global fact number {i} about the fleet", confidence=c,
+                created_at=ago(60), updated_at=ago(seen), last_seen_at=ago(seen))
+            for i, c, seen in ((1, 0.6, 4), (2, 0.7, 53), (3, 0.6, 50), (4, 0.9, 30))]
+    data_dir = data_dir_with(tmp_path, rows)
+    (data_dir / "microclaw.config.yaml").write_text("memory_max_global_entries: 3\n")
+    archive_low(data_dir, 4, lifted)
+    code, _, err = run(data_dir, "unhide", "mc-4")
+    assert code == 0 and confidence(data_dir, 4) == (lifted, 0)
+    if archived == 4:
+        assert "mc-4 once back: bot step 'global cap'" in err and "instead" not in err
+    else:
+        assert f"mc-{archived} archived instead: bringing back mc-4" in err
+        assert "bot step 'global cap'" in err and "mc-4 once back" not in err
+    assert bot_global_cap(data_dir, 3) == {archived}  # what the bot's own SQL then does

@@ -151,7 +151,9 @@ def rust_split_whitespace(text: str) -> list[str]:
 
 
 def bot_memory_topic_key(content: str) -> str:
-    """crates/microclaw-storage/src/memory_quality.rs:92-117, transcribed."""
+    """crates/microclaw-storage/src/memory_quality.rs:92-117, transcribed (its
+    `char::is_alphanumeric` read as str.isalnum, which agrees on every text of TEXTS; where the
+    two differ, on marks, BOT_KEYS holds the keys the bot itself printed)."""
     lower = "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in content)
     if "port" in lower and ("db" in lower or "database" in lower):
         return "db_port"
@@ -192,6 +194,30 @@ def test_the_words_of_the_bots_jaccard_are_its_whitespace_split(texts: list[str]
     assert microclaw_token_sets(texts) == [frozenset(rust_split_whitespace(t)) for t in texts]
 
 
+# The bot's own keys, printed by its memory_topic_key compiled and run (MicroClaw ab19255):
+# Devanagari vowel signs (U+093F, U+093E, U+0947, U+0948: Other_Alphabetic) stay, the nukta
+# (U+093C) and a combining acute go; Python's str.isalnum drops all of them.
+BOT_KEYS = [
+    ("\u0915\u093f\u0924\u093e\u092c \u092e\u0947\u091c\u093c \u092a\u0930 \u0939\u0948",
+     "\u0915\u093f\u0924\u093e\u092c_\u092e\u0947\u091c_\u092a\u0930_\u0939\u0948"),
+    ("Stra\u00dfe", "stra\u00dfe"), ("\u00dcn\u00efcode", "\u00dcn\u00efcode"),
+    ("\u00fcN\u00cfCODE", "\u00fcn\u00cfcode"),
+    ("\u7528\u6237 \u559c\u6b22 \u559d\u8336", "\u7528\u6237_\u559c\u6b22_\u559d\u8336"),
+]
+
+
+@pytest.mark.parametrize(("text", "key"), BOT_KEYS)
+def test_the_topic_key_is_the_one_the_bot_printed(text: str, key: str) -> None:
+    assert microclaw_key(text) == key
+
+
+def test_the_topic_key_keeps_marks_rust_calls_alphabetic() -> None:
+    """Rust's is_alphanumeric is Alphabetic (with its marks) or Numeric: a Tamil vowel sign
+    and a circled letter stay, a combining acute and a nukta go."""
+    assert microclaw_key("\u0b95\u0bbe x") == "\u0b95\u0bbe_x"
+    assert microclaw_key("\u24b6\u24b7 e\u0301 \u091c\u093c") == "\u24b6\u24b7_e_\u091c"
+
+
 def test_the_topic_key_lowers_ascii_only() -> None:
     assert microclaw_key("ÄRGER über Äpfel im Büro") == "Ärger_über_Äpfel_im"
     assert microclaw_key("a\x1cb c d e") == "ab_c_d_e"  # U+001C is no whitespace in Rust
@@ -213,6 +239,22 @@ def test_rows_differing_in_punctuation_are_a_duplicate_set_not_a_contradiction(
     code, out, err = _run(data_dir, "conflicts")
     assert code == 0, err
     assert "duplicate" in out.lower() and "db_port" in out
+
+
+def test_rows_differing_in_unicode_case_are_a_duplicate_set_in_the_queue(tmp_path: Path) -> None:
+    """The bot folds A-Z alone (eq_ignore_ascii_case) and would call these a conflict; the
+    queue folds case the Unicode way, as docs/MICROCLAW.md says."""
+    chat = Chat(7, "telegram", "555", "a chat")
+    data_dir = tmp_path / "mc"
+    conn = create(database_path(data_dir))
+    try:
+        insert(conn, [Row("Straße deadline is Friday", chat=chat, created_at=ago(3)),
+                      Row("STRASSE DEADLINE IS FRIDAY", chat=chat, created_at=ago(2))], [chat])
+    finally:
+        conn.close()
+    code, out, err = _run(data_dir, "conflicts")
+    assert code == 0, err
+    assert "duplicate" in out.lower() and "deadline" in out
 
 
 # -- the knowledge graph --------------------------------------------------------------------------

@@ -163,3 +163,33 @@ def test_the_file_memory_of_an_odd_chat_is_listed_without_error(
     expected = [groups / "AGENTS.md"] + ([groups / chat_file / "AGENTS.md"] if chat_file else [])
     assert store.scope_files(nugget) == expected
     assert [f.path for f in store.memory_files(nugget)] == [groups / "AGENTS.md"]
+
+
+def test_a_root_groups_folder_beside_the_runtime_one_is_neither_shown_nor_already_in_the_file(
+        tmp_path: Path) -> None:
+    """The running bot hands its tools a config whose data dir is `runtime/` (src/main.rs), so
+    `write_memory` and the prompt both use `runtime/groups/`; its start-up migration moves a root
+    `groups/` only when `runtime/groups/` does not exist. A root `groups/` left beside it is never
+    read by the bot: it is not listed with the scope's files, and text found only there is no
+    reason not to promote a row."""
+    store = _store(tmp_path, [(7, "telegram", "42")],
+                   [("User prefers short answers", 7), ("The project deploys on Fridays", None)])
+    runtime_groups = _groups(store)
+    (runtime_groups / "telegram" / "7").mkdir(parents=True)
+    (runtime_groups / "AGENTS.md").write_text("# Global\n")
+    stray = store.home / "groups"
+    for folder, text in ((stray, "- The project deploys on Fridays\n"),
+                         (stray / "telegram" / "7", "- User prefers short answers\n")):
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "AGENTS.md").write_text(text)
+    nugget = "telegram:42"
+    listed = store.scope_files(nugget)
+    assert listed and all(runtime_groups in path.parents for path in listed)
+    assert all(stray not in f.path.parents for f in store.memory_files(nugget))
+    plans = store.plan_promotions()
+    assert {Path(p.path) for p in plans} == {runtime_groups / "AGENTS.md",
+                                            runtime_groups / "telegram" / "7" / "AGENTS.md"}
+    assert [e.action for p in plans for e in p.entries] == ["add", "add"]
+    store.promote_now()
+    assert "- The project deploys on Fridays" in (runtime_groups / "AGENTS.md").read_text()
+    assert (stray / "AGENTS.md").read_text() == "- The project deploys on Fridays\n"

@@ -52,6 +52,29 @@ def archive_low(data_dir: Path, row_id: int, confidence: float) -> None:
     bot_archives(data_dir, row_id)
 
 
+def bot_global_cap(data_dir: Path, cap: int) -> set[int]:
+    """The bot's global cap (`archive_excess_memories(None, cap)`, memory.rs:660-705), its
+    statements as it runs them; the rows it archived."""
+    conn = sqlite3.connect(database_path(data_dir), isolation_level=None)
+    try:
+        before = {r[0] for r in conn.execute("SELECT id FROM memories WHERE is_archived = 1")}
+        count = conn.execute("SELECT COUNT(*) FROM memories WHERE is_archived = 0 AND chat_id "
+                             "IS NULL").fetchone()[0]
+        if count > cap:
+            conn.execute("""UPDATE memories SET is_archived = 1, archived_at = ?1, updated_at = ?1
+                 WHERE is_archived = 0 AND chat_id IS NULL
+                   AND id IN (
+                     SELECT id FROM memories
+                     WHERE is_archived = 0 AND chat_id IS NULL
+                     ORDER BY confidence ASC, COALESCE(last_seen_at, updated_at, created_at) ASC
+                     LIMIT ?2
+                   )""", (BOT_NOW, count - cap))
+        return {r[0] for r in conn.execute("SELECT id FROM memories WHERE is_archived = 1")
+                } - before
+    finally:
+        conn.close()
+
+
 def confidence(data_dir: Path, row_id: int) -> tuple[float, int]:
     conn = sqlite3.connect(database_path(data_dir))
     try:

@@ -9,6 +9,7 @@ import re
 
 from core.models import RawNote
 from core.notes import fields
+from core.stores.microclaw.alphabetic import rust_alphanumeric
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 # Rust's char::is_whitespace (Unicode White_Space), which str.split_whitespace splits on;
@@ -38,7 +39,8 @@ def split_whitespace(text: str) -> list[str]:
 def microclaw_key(content: str) -> str:
     """The MicroClaw bot's topic key of a memory's text: fixed keys for a database port, a
     deadline, a timezone and a server IP, else its first four words, ASCII-lower-cased, each
-    kept to its letters and digits, joined by `_`."""
+    kept to its letters and digits (Rust's `is_alphanumeric`: Indic vowel signs stay, a
+    nukta or a combining accent goes), joined by `_`."""
     lower = ascii_lower(content)
     if "port" in lower and ("db" in lower or "database" in lower):
         return "db_port"
@@ -48,7 +50,8 @@ def microclaw_key(content: str) -> str:
         return "timezone"
     if "server ip" in lower or "ip address" in lower:
         return "server_ip"
-    words = ("".join(c for c in word if c.isalnum()) for word in split_whitespace(lower))
+    words = ("".join(c for c in word if rust_alphanumeric(c))
+             for word in split_whitespace(lower))
     return "_".join([w for w in words if w][:4])
 
 
