@@ -48,9 +48,10 @@ _NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'"[]{}')
 _ESCAPE = re.compile(rb'\\[\\"]')
 _STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 # A string (to its closing quote, or to the end of a text cut short), a bracket, or a character
-# JSON has nowhere outside a string (the parser stops there). Possessive: no backtracking, so
-# each character is looked at once however the string ends.
-_TOKEN = re.compile(r'"[^"\\]*+(?:\\.?[^"\\]*+)*+"?|[\[\]{}]|[^\s"\[\]{}:,\-+.0-9eEtrufalsn]',
+# the parser accepts nowhere outside a string (it stops there; Python's also reads `Infinity`,
+# `-Infinity` and `NaN`). Possessive: no backtracking, so each character is looked at once
+# however the string ends.
+_TOKEN = re.compile(r'"[^"\\]*+(?:\\.?[^"\\]*+)*+"?|[\[\]{}]|[^\s"\[\]{}:,\-+.0-9eEtrufalsnINiy]',
                     re.S)
 
 

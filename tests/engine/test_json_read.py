@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from core.safeio.json_read import (
@@ -46,6 +46,7 @@ def depth(value: Any) -> int:
 
 @settings(max_examples=300, deadline=None)
 @given(_VALUES, st.booleans(), st.integers(0, 8))
+@example([float("inf"), []], False, 1)  # Infinity: the parser reads on, so must the scan
 def test_both_scans_measure_the_nesting_the_parser_meets(value: Any, ascii_only: bool,
                                                          limit: int) -> None:
     text = json.dumps(value, ensure_ascii=ascii_only)
