@@ -12,8 +12,7 @@ from textual.geometry import Size
 from textual.screen import Screen
 
 from core.contract.store import Store
-from core.errors import NuggetsError
-from core.plans.review_state import read_state
+from core.plans.session import ReviewSession
 from core.safeio.inert_text import one_line
 
 from .commands import NoteCommands
@@ -65,10 +64,7 @@ class NuggetsApp(App[None]):
 
     def _open_waiting(self, main: MainScreen) -> None:
         """Changes `daily --hold` left for a person: the console opens on their review."""
-        try:
-            state = read_state(self.memory.journal.home)
-        except NuggetsError:
-            return  # the review says why when it opens
+        state = ReviewSession(self.memory).state  # unreadable: none; the review says why
         waiting = state.waiting_count()
         if waiting and self.screen is main:
             notify(main, f"{counted(waiting, 'change')} waiting since {state.waiting_since}: "

@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from core.browse.shelf import Shelf
-from core.clock import env_clock, parse_iso, to_iso
+from core.clock import env_clock, parse_iso
 from core.contract.absent import refused, refused_promotion
 from core.contract.kind import StoreKind
 from core.contract.store import Store
@@ -28,8 +28,8 @@ from core.notes import fields
 from core.notes.json_writer import dumps_indented
 from core.notes.snapshot import Graph
 from core.plans.kept import result_of
-from core.plans.review_rules import RuleChooser, store_rules
-from core.plans.review_state import read_state, update_state
+from core.plans.review_rules import Decided
+from core.plans.session import ReviewSession
 from core.promotion.candidates import entries_to_write, parse_allowance, shown_as_one
 from core.reflection.select_phase import MAX_LIMIT
 from core.safeio.inert_text import inert, inert_json, one_line
@@ -121,17 +121,9 @@ def _print_json(value: Any) -> None:
     click.echo(inert_json(dumps_indented(value)))
 
 
-def chooser(memory: Store, also: tuple[str, ...] = (), hold: bool = False) -> RuleChooser:
-    """The review rules and the operator's decisions kept for this memory, deciding a plan
-    without a person (docs/REVIEW.md)."""
-    rules = store_rules(memory)
-    decisions = read_state(memory.journal.home).decisions
-    return RuleChooser(rules, decisions, memory.clock(), also, hold)
-
-
-def _rules_json(choose: RuleChooser) -> list[dict[str, Any]]:
+def _rules_json(by_rule: dict[int, Decided]) -> list[dict[str, Any]]:
     return [{"change": op_id, "action": d.action, "rule": d.rule}
-            for op_id, d in sorted(choose.by_rule.items())]
+            for op_id, d in sorted(by_rule.items())]
 
 
 def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -348,7 +340,7 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
         _known_nugget(shelf, nugget)
     if memory.profile.capabilities.costly_plans:  # said before the pass runs
         click.echo(f"nuggets: {one_line(memory.profile.plan_cost)}", err=True)
-    choose = chooser(memory, also)
+    choose = ReviewSession(memory).unattended(also)  # rules and decisions (docs/REVIEW.md)
     if do_apply:
         plan, entry = memory.reflect(nugget, limit, uncapped, also, choose=choose)
         _record_plan(_applied(plan, entry), entry)
@@ -361,7 +353,7 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
     _tell(memory)  # what the read and the plan skipped or read from elsewhere
     if as_json:
         result = plan.result.to_json_dict()
-        _print_json({**result, "rules": _rules_json(choose)} if choose.by_rule else result)
+        _print_json({**result, "rules": _rules_json(choose.by_rule)} if choose.by_rule else result)
         return
     _echo_lines(render.plan_text(plan, memory.profile, applied=do_apply, decided=choose.said))
     if do_apply:
@@ -687,11 +679,12 @@ def daily(obj: Context, hold: bool) -> None:
                 current_run().skipped(f"already ran today ({header.run_id})")
                 return
         _tell(memory, memory.open().messages)
-        choose = chooser(memory, hold=hold)
+        session = ReviewSession(memory)
+        choose = session.unattended(hold=hold)
         plan, entry = memory.reflect(choose=choose)
         applied = _applied(plan, entry)
         _record_plan(applied, entry)
-        _leave_waiting(memory, choose)
+        _leave_waiting(session.leave_waiting(choose), choose.waiting)
         say(f"Reflection: {render.result_summary(applied, memory.profile.change_kinds)}"
             + _reflection_outcome(entry, len(choose.waiting)))
         promotion, added, waiting = _daily_promotion(memory, hold)
@@ -754,19 +747,15 @@ def _daily_health(memory: Store, say: Callable[[str], None]) -> None:
     say(memory.profile.maintained_elsewhere)
 
 
-def _leave_waiting(memory: Store, choose: RuleChooser) -> None:
-    """Remember the changes left for a person (the console opens on them) and say how many,
-    with or without -v (README, "The daily pass from cron")."""
-    state = read_state(memory.journal.home)
-    if not (choose.waiting or state.waiting):
-        return  # nothing waits, nothing waited: no file written
-    carried = state.waiting_since is not None and set(state.waiting) & set(choose.waiting)
-    since = state.waiting_since if carried and state.waiting_since else to_iso(memory.clock())
-    # Only the waiting list is replaced: a console's decisions since the read above stay.
-    update_state(memory.journal.home, lambda fresh: fresh.hold(since, choose.waiting))
-    current_run().add_counts({"waiting_for_review": len(choose.waiting)})
-    if choose.waiting:  # the operator's to learn, even from cron: on stderr, as _tell's
-        _echo(f"nuggets: {counted(len(choose.waiting), 'change')} waiting for review since "
+def _leave_waiting(since: str | None, waiting: list[str]) -> None:
+    """Say how many changes the run left for a person (the session remembered them since
+    `since`; None: nothing waits, nothing waited), with or without -v (README, "The daily pass
+    from cron")."""
+    if since is None:
+        return
+    current_run().add_counts({"waiting_for_review": len(waiting)})
+    if waiting:  # the operator's to learn, even from cron: on stderr, as _tell's
+        _echo(f"nuggets: {counted(len(waiting), 'change')} waiting for review since "
               f"{since} (open the console: nuggets).", err=True)
 
 

@@ -16,16 +16,10 @@ from core.models import Plan, RawNote
 from core.notes import fields
 from core.notes.bounded_text import bounded
 from core.notes.snapshot import Graph
-from core.review.contradictions import Group, find_by_rules, find_group, outdated_refusal
-from core.review.decisions import (
-    open_groups,
-    plan_decision,
-    read_settled,
-    require_plans,
-    settle_both,
-)
-from core.review.model_scorer import ModelScorer
-from core.review.verdicts import VERDICTS, Judgement, act_operations, judge
+from core.review.contradictions import Group, find_group, outdated_refusal
+from core.review.decisions import require_plans
+from core.review.service import ReviewService, model_scorer
+from core.review.verdicts import VERDICTS, Judgement, act_operations
 from core.safeio.inert_text import one_line
 
 from . import render
@@ -37,13 +31,11 @@ from .words import counted, every, shown_path
 
 def _groups(obj: Context, memory: Store, graph: Graph,
             include_settled: bool = False) -> list[Group]:
-    groups = find_by_rules(graph.notes, memory.topic_rules())
+    found = ReviewService(memory).contradictions(graph, include_settled)
     if include_settled:
-        return groups
-    unreadable: list[str] = []
-    settled = read_settled(memory.journal.home, unreadable)  # unreadable: said, none
-    _tell(memory, [*memory.take_notices(), *unreadable])
-    return open_groups(groups, {n["id"]: n for n in graph.notes}, settled)
+        return found.groups
+    _tell(memory, [*memory.take_notices(), *found.notices])  # unreadable: said, none settled
+    return found.groups
 
 
 def _note_line(note: RawNote) -> str:
@@ -134,7 +126,8 @@ def resolve(obj: Context, group_id: str, keep: str | None, merge: bool, both: bo
         _both_stand(memory, graph, group, do_apply)
         return
     assert keep is not None  # not --both: --keep was given (checked above)
-    plan = plan_decision(memory, group, keep, "merge" if merge else "keep", graph=graph)
+    plan = ReviewService(memory).plan_decision(group, keep, "merge" if merge else "keep",
+                                               graph=graph)
     how = f"merge into {keep}" if merge else f"{keep} stands"
     _show_plan(plan, memory.profile, f"Decision on {group.id}: {how}", do_apply)
     if do_apply:
@@ -147,7 +140,7 @@ def _both_stand(memory: Store, graph: Graph, group: Group, do_apply: bool) -> No
         _echo("  nothing is written to the notes; the group is not asked again until one of "
               "them changes. Run with --apply to remember it.")
         return
-    entry = settle_both(memory, group, {n["id"]: n for n in graph.notes})
+    entry = ReviewService(memory).both_stand(group, {n["id"]: n for n in graph.notes})
     run = current_run()
     run.counts["settled"] = int(entry is not None)
     run.summary = f"both stand: {group.id}"
@@ -179,17 +172,12 @@ def _apply(memory: Store, plan: Plan) -> None:
     _echo(f"\nApplied as run {entry.run_id} (undo: nuggets undo {entry.run_id})")
 
 
-def _judge(obj: Context, memory: Store, graph: Graph, scorer: str | None,
+def _score(obj: Context, memory: Store, graph: Graph, scorer: str | None,
            model: str) -> Judgement:
-    judge_with = ModelScorer(scorer, model=model) if scorer else None
-    rules = memory.topic_rules()
-    unreadable: list[str] = []
-    settled = read_settled(memory.journal.home, unreadable)
     with stderr_progress("nuggets: scoring the verdicts…") as told:
-        judgement = judge(graph.notes, memory.clock(), topic=rules.topic, model=judge_with,
-                          tokens=rules.tokens, promotable=rules.promoted,
-                          promote_at=rules.promote_at, settled=settled, progress=told)
-    _tell(memory, unreadable + judgement.notices)
+        judgement = ReviewService(memory).verdicts(graph.notes, model_scorer(scorer, model),
+                                                   progress=told)
+    _tell(memory, judgement.notices)  # a settled file unreadable first
     if scorer:
         click.echo(f"nuggets: token usage: {one_line(judgement.usage)}", err=True)
     return judgement
@@ -214,7 +202,7 @@ def verdicts(obj: Context, as_json: bool, only: str | None, scorer: str | None,
     """Score every visible note and give its verdict (advice: nothing is written)."""
     memory = obj.memory(needs_graph=True)
     graph = memory.read()
-    found = [v for v in _judge(obj, memory, graph, scorer, model).verdicts
+    found = [v for v in _score(obj, memory, graph, scorer, model).verdicts
              if only is None or v.verdict == only]
     if as_json:
         _print_json([v.to_json_dict() for v in found])
@@ -242,7 +230,7 @@ def act(obj: Context, verdict: str, memory_md: Path | None, do_apply: bool,
     current_run().dry = not do_apply
     memory = obj.memory(memory_md, needs_graph=True)
     graph = memory.read()
-    chosen = [v for v in _judge(obj, memory, graph, scorer, model).verdicts
+    chosen = [v for v in _score(obj, memory, graph, scorer, model).verdicts
               if v.verdict == verdict]
     if verdict == "reject":
         nugget_of = {v.note_id: fields.nugget(graph.notes[graph.index[v.note_id]])

@@ -26,9 +26,10 @@ from core.errors import NuggetsError, StalePlanError
 from core.models import Plan, RawNote
 from core.notes import fields
 from core.notes.snapshot import Graph
-from core.review.contradictions import Group, find_by_rules
-from core.review.decisions import How, open_groups, plan_decision, read_settled, settle_both
-from core.review.verdicts import Verdict, judge
+from core.review.contradictions import Group
+from core.review.decisions import How
+from core.review.service import ReviewService
+from core.review.verdicts import Verdict
 
 from ..safe import block, counted, every, join, line, notify, shown_path
 from ..widgets.busy import Busy
@@ -206,6 +207,7 @@ class ConflictsScreen(Screen[bool]):
         screen's undo of the last run, given what to do once it is done."""
         super().__init__()
         self.memory = memory
+        self.service = ReviewService(memory)
         self.undo = undo
         self.graph = graph
         self.verdicts = verdicts
@@ -245,24 +247,17 @@ class ConflictsScreen(Screen[bool]):
         call(self.query_one(Busy).start, "Looking for contradictions…")
         try:
             graph = self.graph if self.graph is not None else self.memory.read()
-            groups = find_by_rules(graph.notes, self.memory.topic_rules())
-            by_id = {n["id"]: n for n in graph.notes}
-            unreadable: list[str] = []
-            groups = open_groups(groups, by_id,
-                                 read_settled(self.memory.journal.home, unreadable))
+            looked = self.service.contradictions(graph)
         except NuggetsError as exc:
             call(self._failed, "Cannot look for contradictions", str(exc))
             return
-        for message in unreadable:  # the groups are listed all the same
+        groups, by_id = looked.groups, looked.notes
+        for message in looked.notices:  # the groups are listed all the same
             call(notify, self, message, title="Note", severity="warning", timeout=12)
         notes = {i: by_id[i] for g in groups for i in g.note_ids}
         call(self._found, Found(graph, groups, notes), redo)
         if self.verdicts is None:
-            rules = self.memory.topic_rules()
-            judgement = judge(graph.notes, self.memory.clock(), topic=rules.topic,
-                              tokens=rules.tokens, promotable=rules.promoted,
-                              promote_at=rules.promote_at,
-                              settled=read_settled(self.memory.journal.home, []))
+            judgement = self.service.verdicts(graph.notes)
             call(self._judged, {v.note_id: v for v in judgement.verdicts})
 
     def _found(self, found: Found, redo: tuple[str, str, How] | None) -> None:
@@ -356,7 +351,7 @@ class ConflictsScreen(Screen[bool]):
     @work(thread=True, exclusive=True, group="plan", description="_plan")
     def _plan(self, group: Group, keep: str, how: How) -> None:
         try:
-            plan = plan_decision(self.memory, group, keep, how, graph=self.graph)
+            plan = self.service.plan_decision(group, keep, how, graph=self.graph)
         except NuggetsError as exc:
             to_screen(self, self._failed, "Cannot plan the decision", str(exc))
             return
@@ -445,7 +440,7 @@ class ConflictsScreen(Screen[bool]):
     @work(thread=True, exclusive=True, group="write", description="_both")
     def _both(self, group: Group, found: Found) -> None:
         try:
-            settle_both(self.memory, group, found.notes)
+            self.service.both_stand(group, found.notes)
         except NuggetsError as exc:
             to_screen(self, self._failed, "Nothing was remembered", str(exc))
             return

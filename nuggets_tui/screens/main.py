@@ -29,9 +29,9 @@ from core.models import JournalEntry, Plan, RawNote
 from core.notes import fields
 from core.notes.snapshot import Graph
 from core.progress import Stopped
-from core.review.decisions import read_settled
 from core.review.marks import MARKS, Mark, mark_notes
-from core.review.verdicts import VERDICTS, Verdict, judge
+from core.review.service import ReviewService
+from core.review.verdicts import VERDICTS, Verdict
 from core.safeio.inert_text import one_line
 
 from ..safe import block, counted, join, line, notify, shown_path
@@ -208,7 +208,7 @@ class MainScreen(Screen[None]):
             plan = None  # `r` plans again and says what is wrong
         if plan is not None:
             call(self._planned_ahead, shelf, plan)
-        call(self._judge, shelf)
+        call(self._score, shelf)
 
     def _read_since(self, shelf: Shelf) -> None:
         """What was done since to our runs' notes (in the load's thread): each note's remark
@@ -234,19 +234,15 @@ class MainScreen(Screen[None]):
             notify(self, told, title="Since the last run", severity="warning", timeout=12)
         self._since_told = told
 
-    @work(thread=True, exclusive=True, group="judge", description="_judge")
-    def _judge(self, shelf: Shelf) -> None:
+    @work(thread=True, exclusive=True, group="judge", description="_score")
+    def _score(self, shelf: Shelf) -> None:
         """The verdicts, last and apart from the load (a change on disk reloads meanwhile):
         the table shows and acts without them; escape stops them (`_stop_judging`)."""
         busy, worker = self.query_one(Busy), get_current_worker()
         to_screen(self, self._judging, busy, len(shelf.graph.notes))
         try:
-            rules = self.memory.topic_rules()
-            judgement = judge(shelf.graph.notes, self.memory.clock(), topic=rules.topic,
-                              tokens=rules.tokens, promotable=rules.promoted,
-                              promote_at=rules.promote_at,
-                              settled=read_settled(self.memory.journal.home, []),
-                              progress=busy.told, should_stop=lambda: worker.is_cancelled)
+            judgement = ReviewService(self.memory).verdicts(
+                shelf.graph.notes, progress=busy.told, should_stop=lambda: worker.is_cancelled)
         except Stopped:
             return  # escape said so
         except NuggetsError:
@@ -535,7 +531,7 @@ class MainScreen(Screen[None]):
 
     def action_verdict_filter(self) -> None:
         if self.verdicts is None and self.shelf is not None and not self._scoring():
-            self._judge(self.shelf)  # stopped before: scored now
+            self._score(self.shelf)  # stopped before: scored now
         at = VERDICT_FILTERS.index(self.verdict_filter)
         self.verdict_filter = VERDICT_FILTERS[(at + 1) % len(VERDICT_FILTERS)]
         self.refilter()

@@ -5,7 +5,7 @@ apply the kept ones."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -26,16 +26,8 @@ from core.notes import fields
 from core.notes.snapshot import Graph
 from core.plans.preview import ChangeView, change_view, named_notes, touched_by
 from core.plans.review_rules import DONE_WORDS as RULE_WORDS
-from core.plans.review_rules import Decided, Rule, decided_kept, parse_rule, store_rules
-from core.plans.review_state import (
-    ReviewState,
-    change_key,
-    new_since,
-    read_state,
-    scope_key,
-    state_stamp,
-    update_state,
-)
+from core.plans.review_rules import Decided, Rule, parse_rule
+from core.plans.session import ReviewSession, Trouble
 from core.reflection.pass_state import PassCancelled
 from core.reflection.select_phase import MAX_LIMIT
 
@@ -72,10 +64,22 @@ class Group:
 
 
 class ChangeRows(RowRenderer["Group | ChangeRow"]):
-    def __init__(self) -> None:
-        self.kept: set[int] = set()
-        self.new: set[int] = set()  # changes the last plan of this scope did not hold
-        self.by_rule: dict[int, Decided] = {}  # changes a review rule decided
+    """The rows of a review session's plan: kept, new and decided by a rule as it says."""
+
+    def __init__(self, session: ReviewSession) -> None:
+        self.session = session
+
+    @property
+    def kept(self) -> set[int]:
+        return self.session.kept
+
+    @property
+    def new(self) -> set[int]:  # changes the last plan of this scope did not hold
+        return self.session.new
+
+    @property
+    def by_rule(self) -> dict[int, Decided]:  # changes a review rule decided
+        return self.session.by_rule
 
     def key(self, row: Group | ChangeRow) -> str:
         return str(row.op_id) if isinstance(row, ChangeRow) else row.label
@@ -348,12 +352,11 @@ class ReviewScreen(Screen[bool]):
         super().__init__()
         self.memory = memory
         self.nugget = nugget
-        self.uncapped = uncapped
+        self.session = ReviewSession(memory, nugget, uncapped, on_trouble=self._trouble)
         self.graph = graph
         self.prepared = prepared
         self.watch_interval = watch_interval
-        self.plan: Plan | None = None
-        self.rows = ChangeRows()
+        self.rows = ChangeRows(self.session)
         self.grouping = "kind"
         self.query_text = ""
         self.stale = False
@@ -361,20 +364,28 @@ class ReviewScreen(Screen[bool]):
         self._before: dict[str, RawNote] = {}
         self._after: dict[str, RawNote] = {}
         self._seen: object = None  # the file's stat when last checked for changes
-        self._keys: list[str] = []  # what each change of the plan does, by op id - 1
-        self._scope = scope_key(nugget, uncapped)  # the plan's, for its keys in the file
         self.new_only = False
         self._told_replan = False  # `r` asked for this plan: say what it found
-        self._state_error: str | None = None  # the decisions file cannot be read or written
-        self.state = self._read_state()
         if prepared is not None and not uncapped:
             # Known before the screen is built, so its footer is right from the first frame.
-            self.plan = prepared
-            self.rows.kept |= prepared.default_kept()
+            self.session.plan = prepared
+            self.session.kept |= prepared.default_kept()
 
     @property
     def kept(self) -> set[int]:
-        return self.rows.kept
+        return self.session.kept
+
+    @property
+    def plan(self) -> Plan | None:
+        return self.session.plan
+
+    @property
+    def uncapped(self) -> bool:
+        return self.session.uncapped
+
+    @uncapped.setter
+    def uncapped(self, uncapped: bool) -> None:
+        self.session.uncapped = uncapped
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Planning…"), id="review-counts")
@@ -397,8 +408,8 @@ class ReviewScreen(Screen[bool]):
         else:
             self.replan()
         self.set_interval(self.watch_interval, self._check_file)
-        if self._state_error is not None:
-            notify(self, line(self._state_error), title="Decisions not kept",
+        if self.session.error is not None:
+            notify(self, line(self.session.error), title="Decisions not kept",
                    severity="error", timeout=10)
 
     @property
@@ -415,8 +426,8 @@ class ReviewScreen(Screen[bool]):
                   stops="esc" if self.uncapped else "")
         worker = get_current_worker()
         try:
-            plan = self.memory.plan(self.nugget, uncapped=self.uncapped, graph=self.graph,
-                                    should_stop=lambda: worker.is_cancelled, progress=busy.told)
+            plan = self.session.make_plan(self.graph, should_stop=lambda: worker.is_cancelled,
+                                          progress=busy.told)
         except PassCancelled:
             return  # escape stopped it and said so
         except NuggetsError as exc:
@@ -426,41 +437,26 @@ class ReviewScreen(Screen[bool]):
 
     def _planned(self, plan: Plan, rows: list[ChangeRow] | None = None) -> None:
         self.query_one(Busy).stop()
-        self.plan, self.stale, self._seen = plan, False, None
+        self.stale, self._seen = False, None
         self._before = {diff.note_id: diff.before for diff in plan.notes}
         self._after = {diff.note_id: diff.after for diff in plan.notes}
         self.table.empty_text = NO_CHANGES
         self._all_rows = rows if rows is not None else change_rows(plan)
-        self._keys = keys = [change_key(op) for op in plan.operations]
-        self._scope = scope_key(self.nugget, self.uncapped)
-        fresh = new_since(self.state, self._scope, keys)
-        self.rows.new = {i for i, key in enumerate(keys, start=1) if key in fresh}
-        self._save_state()  # the plan remembered as its scope's last
-        self._decide_by_rules(plan)
+        self.session.planned(plan)
         self._regroup()
         if self._told_replan:
             self._told_replan = False
+            changes = counted(len(plan.operations), "change")
             notify(self, f"Planned again on the {self.memory.profile.source_label} as it is now: "
-                   f"{counted(len(keys), 'change')}, {len(self.rows.new):,} new since the last "
-                   "plan.", title="Planned again", timeout=4)
+                   f"{changes}, {len(self.rows.new):,} new since the last plan.",
+                   title="Planned again", timeout=4)
 
     # -- decisions kept beside the journal, review rules ---------------------------------------
 
-    def _decide_by_rules(self, plan: Plan) -> None:
-        """What is kept: the operator's decision on a change, else the first review rule that
-        matches it, else what the store keeps when nobody chose."""
-        kept, self.rows.by_rule = decided_kept(
-            plan, plan.default_kept(), self._rules(), self.state.decisions, self._keys,
-            self.memory.clock())
-        self.rows.kept = kept
-
-    def _rules(self) -> list[Rule]:
-        try:
-            return store_rules(self.memory)
-        except NuggetsError as exc:
-            notify(self, line(str(exc)), title="Rules not applied", severity="error",
-                   timeout=10)
-            return []
+    def _trouble(self, trouble: Trouble, message: str) -> None:
+        """The session could not read the rules, or read or write the decisions file."""
+        title = "Rules not applied" if trouble == "rules" else "Decisions not kept"
+        notify(self, line(message), title=title, severity="error", timeout=10)
 
     def _rule_from_view(self) -> Rule | None:
         """The decision shown as a rule: the search's text, else the highlighted group's kind
@@ -513,83 +509,14 @@ class ReviewScreen(Screen[bool]):
 
     def _rules_changed(self) -> None:
         if self.plan is not None:
-            self._decide_by_rules(self.plan)
+            self.session.decide_by_rules()
             self._changed_kept()
-
-    def _read_state(self) -> ReviewState:
-        try:
-            return read_state(self.memory.journal.home)
-        except NuggetsError as exc:
-            self._state_error = str(exc)
-            return ReviewState()
-
-    def _save_state(self, edit: Callable[[ReviewState], object] = lambda state: None) -> bool:
-        """Write the operator's part (`edit`) into the decisions file as it is now, with this
-        plan as its scope's last once anything is decided (a mere look writes nothing).
-        True when another process had written the file since this screen last read it: its
-        decisions are taken in, to be shown."""
-        found: list[object] = []
-
-        def change(state: ReviewState) -> None:
-            found.append(state.stamp)  # the last call's: the file as the edit found it
-            edit(state)
-            if state.decisions and self.plan is not None:
-                state.remember_plan(self._scope, self._keys)
-
-        if self._state_error is None:  # never written over while it cannot be read
-            try:
-                state = update_state(self.memory.journal.home, change)
-            except NuggetsError as exc:
-                self._state_failed(str(exc))
-            else:
-                news = found[-1] != self.state.stamp
-                self._adopt(state)
-                return news
-        edit(self.state)  # kept for this review at least
-        self._adopt(self.state)
-        return False
-
-    def _adopt(self, state: ReviewState) -> None:
-        self.state = state
-        if self.plan is not None:  # in memory too: the next plan's changes new since this one
-            state.remember_plan(self._scope, self._keys)
-
-    def _state_failed(self, message: str) -> None:
-        self._state_error = message
-        notify(self, line(message), title="Decisions not kept", severity="error", timeout=10)
-
-    def _record(self, op_ids: Iterable[int], keep: bool) -> None:
-        """The operator decided these changes: remembered for every later plan, merged into
-        the file key by key; decisions another console took meanwhile are shown too."""
-        decided = {self._keys[op_id - 1]: keep for op_id in op_ids}
-
-        def decide(state: ReviewState) -> None:
-            state.decisions |= decided
-
-        news = self._save_state(decide)
-        if news and self.plan is not None:
-            self._decide_by_rules(self.plan)
 
     def _check_decisions(self) -> None:
         """Decisions another process wrote (a second console, `daily`): taken in and shown
         within one watch interval."""
-        if self._state_error is not None or self.plan is None:
-            return
-        if state_stamp(self.memory.journal.home) == self.state.stamp:
-            return
-        try:
-            self._adopt(read_state(self.memory.journal.home))
-        except NuggetsError as exc:
-            self._state_failed(str(exc))
-            return
-        self._decide_by_rules(self.plan)
-        self._changed_kept()
-
-    def _undecided(self) -> tuple[int, int]:
-        """How many changes of this plan the operator decided, and how many not yet."""
-        decisions = self.state.decisions
-        decided = sum(key in decisions for key in self._keys)
-        return decided, len(self._keys) - decided
+        if self.session.reload():
+            self._changed_kept()
 
     def _regroup(self) -> None:
         table = self.table
@@ -622,10 +549,11 @@ class ReviewScreen(Screen[bool]):
         if self.rows.by_rule:
             parts += ["\n", f"{counted(len(self.rows.by_rule), 'change')} decided by review "
                       "rules (named on each; R lists them)."]
-        waiting = self.state.waiting_count()
+        state = self.session.state
+        waiting = state.waiting_count()
         if waiting:
             parts += ["\n", line(f"{counted(waiting, 'change')} waiting since "
-                                 f"{self.state.waiting_since}", "bold yellow"),
+                                 f"{state.waiting_since}", "bold yellow"),
                       " (the daily pass left them for you)."]
         return join(*parts)
 
@@ -641,11 +569,7 @@ class ReviewScreen(Screen[bool]):
 
     @work(thread=True, exclusive=True, group="watch", description="_compare")
     def _compare(self, plan: Plan) -> None:
-        try:
-            changed = self.memory.is_stale(plan)
-        except NuggetsError:
-            changed = True
-        if changed:
+        if self.session.is_stale(plan):
             to_screen(self, self._went_stale, plan)
 
     def _went_stale(self, plan: Plan) -> None:
@@ -701,8 +625,7 @@ class ReviewScreen(Screen[bool]):
         row = table.current
         if not isinstance(row, ChangeRow):
             return
-        self.kept.symmetric_difference_update({row.op_id})
-        self._record([row.op_id], row.op_id in self.kept)
+        self.session.decide([row.op_id], row.op_id not in self.kept)
         self._changed_kept()
         table.action_cursor(1)
 
@@ -712,10 +635,7 @@ class ReviewScreen(Screen[bool]):
         if self.query_text.strip():
             self._decide(self._shown_ids(), keep)
             return
-        self.kept.clear()
-        if keep:
-            self.kept.update(op.id for op in self.plan.operations)
-        self._record([op.id for op in self.plan.operations], keep)
+        self.session.decide([op.id for op in self.plan.operations], keep)
         self._changed_kept()
 
     def action_keep_group(self, keep: bool) -> None:
@@ -724,12 +644,7 @@ class ReviewScreen(Screen[bool]):
             self._decide(group.members, keep)
 
     def _decide(self, op_ids: Sequence[int], keep: bool) -> None:
-        kept = self.kept
-        if keep:
-            kept |= set(op_ids)
-        else:
-            kept.difference_update(op_ids)
-        self._record(op_ids, keep)
+        self.session.decide(op_ids, keep)
         self._changed_kept()
 
     def _group_at(self, index: int) -> Group | None:
@@ -851,7 +766,7 @@ class ReviewScreen(Screen[bool]):
     def _apply(self, plan: Plan, kept: set[int]) -> None:
         to_screen(self, lambda: self.query_one(Busy).start("Applying…"))
         try:
-            entry = self.memory.apply(plan, kept)
+            entry = self.session.apply(plan, kept)
         except StalePlanError:
             to_screen(self, self._stale)
             return
@@ -870,10 +785,7 @@ class ReviewScreen(Screen[bool]):
 
     def _applied(self, message: str) -> None:
         self.query_one(Busy).stop()
-        waited = (self.state.waiting_since, self.state.waiting)
-        if self.state.waiting:  # reviewed and applied: nothing waits any more...
-            self._save_state(lambda state: state.hold(None, [])  # ...unless daily left more
-                             if (state.waiting_since, state.waiting) == waited else None)
+        self.session.applied()  # nothing waits any more, unless daily left more
         notify(self, message, title="Applied")
         self.dismiss(True)
 
@@ -910,14 +822,14 @@ class ReviewScreen(Screen[bool]):
         self.dismiss(False)
 
     def _say_what_is_kept(self) -> None:
-        decided, undecided = self._undecided()
+        decided, undecided = self.session.undecided()
         if decided and undecided:
             notify(self, f"Your decisions on {counted(decided, 'change')} are kept for the "
                    f"next review; {counted(undecided, 'change')} still undecided (kept "
                    "unless you reject them).", title="Review left", timeout=6)
 
     def action_quit_review(self) -> None:
-        decided, undecided = self._undecided()
+        decided, undecided = self.session.undecided()
         if not (decided and undecided):
             self.app.exit()
             return

@@ -63,6 +63,7 @@ async def test_the_uncapped_plan_shows_progress_and_escape_stops_it(tmp_path: Pa
 
 async def test_verdict_scoring_shows_a_sign_and_progress_and_escape_stops_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.review import service  # the main screen scores through the review service
     from core.review.verdicts import judge
     from nuggets_tui.screens import main
     from nuggets_tui.widgets.note_table import NoteTable
@@ -79,7 +80,7 @@ async def test_verdict_scoring_shows_a_sign_and_progress_and_escape_stops_it(
         stopped.append(True)
         raise Stopped
 
-    monkeypatch.setattr(main, "judge", slow_judge)
+    monkeypatch.setattr(service, "judge", slow_judge)
     home = demo_home(tmp_path)
     app = make_app(home)
     async with app.run_test(size=(120, 40)) as pilot:

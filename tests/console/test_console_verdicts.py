@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from core.review import service as service_module  # the main screen scores through it
 from core.review.default_scorer import SCORE_NAMES
 from core.review.verdicts import judge
-from nuggets_tui.screens import main as main_module
 from nuggets_tui.widgets.note_detail import NoteDetailPane
 from nuggets_tui.widgets.note_table import SCORING, NoteTable
 from tests.support.conflict_builders import answers_memory, pref
@@ -84,7 +84,7 @@ async def test_verdicts_wait_for_the_first_paint(home: Path, monkeypatch) -> Non
         release.wait(10)
         return judge(*args, **kwargs)
 
-    monkeypatch.setattr(main_module, "judge", slow_judge)
+    monkeypatch.setattr(service_module, "judge", slow_judge)
     app = make_app(home)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         for _ in range(100):
