@@ -1,8 +1,9 @@
-"""The review console: a Textual app over one memory home. Every action goes through `core`."""
+"""The review console: a Textual app over one memory home. Every action goes through `core`; its
+keys are remapped by the config file's keymap (nuggets_tui/keys.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import ClassVar
 
 from textual import events
@@ -16,6 +17,7 @@ from core.plans.review_state import read_state
 from core.safeio.inert_text import one_line
 
 from .commands import NoteCommands
+from .keys import shown_keys
 from .safe import counted, notify
 from .screens.help import HelpScreen
 from .screens.main import MainScreen
@@ -40,14 +42,18 @@ class NuggetsApp(App[None]):
     def __init__(
         self, memory: Store, *, demo_offer: bool = False,
         open_demo: Callable[[], Store] | None = None, watch_interval: float = 1.0,
+        keymap: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__()
         self.memory = memory
         self.demo_offer = demo_offer
         self.open_demo = open_demo
         self.watch_interval = watch_interval
+        self.keymap = dict(keymap or {})  # binding id -> keys, from the config file
 
     def on_mount(self) -> None:
+        if self.keymap:
+            self.set_keymap(self.keymap)
         if self.demo_offer:
             self.push_screen(WelcomeScreen(self.memory.home), self._welcome_done)
         else:
@@ -113,12 +119,15 @@ class NuggetsApp(App[None]):
                 continue
             if owner.check_action(binding.action.split("(")[0], ()) is not True:
                 continue
+            keys = (shown_keys(binding, self.keymap) if binding.id in self.keymap
+                    else binding.key_display or binding.key)
             yield SystemCommand(
-                one_line(f"{binding.description} ({binding.key_display or binding.key})"),
+                one_line(f"{binding.description} ({keys})"),
                 one_line(binding.tooltip or binding.description),
                 lambda action=binding.action: self.run_action(action, owner),
             )
 
 def run_console(memory: Store, demo_offer: bool = False,
-                open_demo: Callable[[], Store] | None = None) -> None:
-    NuggetsApp(memory, demo_offer=demo_offer, open_demo=open_demo).run()
+                open_demo: Callable[[], Store] | None = None,
+                keymap: Mapping[str, str] | None = None) -> None:
+    NuggetsApp(memory, demo_offer=demo_offer, open_demo=open_demo, keymap=keymap).run()

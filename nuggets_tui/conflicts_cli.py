@@ -177,7 +177,9 @@ def _apply(memory, plan: Plan) -> None:  # noqa: ANN001
 
 def _judge(obj: Context, memory, graph: Graph, scorer: str | None,  # noqa: ANN001
            model: str) -> Judgement:
-    judge_with = ModelScorer(scorer, model=model) if scorer else None
+    settings = obj.settings
+    judge_with = ModelScorer(scorer, model=model, key=settings.scorer_secret,
+                             deadline=settings.scorer_deadline) if scorer else None
     rules = memory.topic_rules()
     unreadable: list[str] = []
     settled = read_settled(memory.journal_home, unreadable)

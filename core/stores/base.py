@@ -36,6 +36,7 @@ from core.models import (
 from core.notes.snapshot import Graph
 from core.progress import Progress
 from core.review.contradictions import TopicRules
+from core.settings import Settings
 
 # What a store may offer beyond reading, planning, writing and promoting:
 # "merge": notes can be merged into one (a contradiction's "merge" decision);
@@ -238,7 +239,7 @@ class Writing(Protocol):
 class Promoting(Protocol):
     promotion_run: JournalEntry | None  # the last promotion's journal entry
     promotion_runs: list[JournalEntry]  # every file the last promote_now wrote, one run each
-    allow_contact: bool  # promote e-mail addresses and phone numbers (else from the environment)
+    allow_contact: bool  # promote e-mail addresses and phone numbers (the settings' at first)
 
     def promotion_target(self, memory_md: Path | None = None) -> Path: ...
     def plan_promotion(self, memory_md: Path | None = None, threshold: int = ...,
@@ -315,7 +316,7 @@ class KindOption:
     metavar: str = "PATH"
 
 
-def _never() -> bool:
+def _never(settings: Settings) -> bool:
     return False
 
 
@@ -326,7 +327,8 @@ def _nothing(home: Path) -> None:
 @dataclass(frozen=True, kw_only=True)
 class StoreKind:
     """A memory system as the command line offers it: its options, where its memory is by
-    default, its demo, and how to open its store. Registered in core/stores/registry.py."""
+    default, its demo, and how to open its store, each given the settings in force.
+    Registered in core/stores/registry.py."""
 
     name: str  # "nuggets", "microclaw"
     home_option: str  # the option naming its directory ("--home", "--microclaw")
@@ -335,11 +337,12 @@ class StoreKind:
     demo_help: str
     demo_dir_help: str  # `nuggets demo --<name>`: its demo's directory
     # where its memory is: the directory named (None: the default place)
-    resolve: Callable[[Path | None], Path]
-    # whether the directory counts as named although the option was not given (an env var)
-    named_elsewhere: Callable[[], bool] = _never
-    open: Callable[[Path, Clock, Path | None], Store]  # home, clock, a MEMORY.md path or None
-    materialize_demo: Callable[[Clock, bool], Path]  # clock, reset: the demo's directory
+    resolve: Callable[[Path | None, Settings], Path]
+    # whether the directory counts as named although the option was not given (a setting)
+    named_elsewhere: Callable[[Settings], bool] = _never
+    # home, clock, a MEMORY.md path or None
+    open: Callable[[Path, Clock, Path | None, Settings], Store]
+    materialize_demo: Callable[[Clock, bool, Settings], Path]  # clock, reset: the demo's dir
     # the demo's promotion file, if its own
     demo_memory_md: Callable[[Path], Path | None] = _nothing
     home_notice: Callable[[Path], str | None] = _nothing  # what to say about the directory chosen

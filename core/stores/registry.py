@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from core.clock import Clock, system_clock
+from core.settings import DEFAULTS, Settings
 from core.stores.base import Store, StoreKind
 from core.stores.claude.kind import KIND as CLAUDE
 from core.stores.microclaw.kind import KIND as MICROCLAW
@@ -25,6 +26,6 @@ def kind_named(name: str) -> StoreKind:
 
 
 def open_store(home: Path, system: str = DEFAULT_KIND.name, clock: Clock = system_clock,
-               memory_md: Path | None = None) -> Store:
+               memory_md: Path | None = None, settings: Settings = DEFAULTS) -> Store:
     """The store of the memory system named `system` at `home`. Reads nothing yet."""
-    return kind_named(system).open(home, clock, memory_md)
+    return kind_named(system).open(home, clock, memory_md, settings)

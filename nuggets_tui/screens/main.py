@@ -141,7 +141,7 @@ class MainScreen(Screen[None]):
             with Vertical(id="content"):
                 yield Input(placeholder="/ filter by title, content or tags", id="filter")
                 yield Static("", id="problem")
-                secrets = SecretMarks(self.memory.allow_contact or None)
+                secrets = SecretMarks(self.memory.allow_contact)
                 yield NoteTable(self.memory.note_columns, id="notes", secrets=secrets)
                 pane = NoteDetailPane(id="detail")
                 pane.secrets = secrets

@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 
 from core import NuggetsStore
 from core.clock import fixed_clock, parse_iso
+from core.settings import DEFAULTS, Settings
 from core.stores.nuggets.demo import materialize_demo
 from core.stores.nuggets.graph_file import graph_path
 from nuggets_tui.app import NuggetsApp
@@ -23,8 +24,9 @@ def demo_home(where: Path) -> Path:
     return materialize_demo(where / "demo")
 
 
-def make_app(home: Path, **options: Any) -> NuggetsApp:
-    memory = NuggetsStore(home, fixed_clock(NOW), memory_md=home / "memory" / "MEMORY.md")
+def make_app(home: Path, settings: Settings = DEFAULTS, **options: Any) -> NuggetsApp:
+    memory = NuggetsStore(home, fixed_clock(NOW), memory_md=home / "memory" / "MEMORY.md",
+                          settings=settings)
     return NuggetsApp(memory, **options)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from core import NuggetsStore, StalePlanError
 from core.clock import fixed_clock, parse_iso
 from core.safeio import crashpoints
+from core.settings import DEFAULTS, Settings
 
 CLOCK = fixed_clock(parse_iso("2026-11-01T09:00:00Z"))
 
@@ -53,8 +54,8 @@ def make_home(root: Path, notes: list[dict], memory_md: str | None = "# Memory\n
     return home
 
 
-def memory_of(home: Path) -> NuggetsStore:
-    return NuggetsStore(home, CLOCK, home / "memory" / "MEMORY.md")
+def memory_of(home: Path, settings: Settings = DEFAULTS) -> NuggetsStore:
+    return NuggetsStore(home, CLOCK, home / "memory" / "MEMORY.md", settings)
 
 
 def graph_bytes(home: Path) -> bytes:

@@ -32,6 +32,7 @@ from core.review.contradictions import TopicRules
 from core.review.decisions import SETTLED_FILE
 from core.review.marks import MARKS_FILE, marked, read_marks_and_texts
 from core.safeio.file_stamp import FileStamp
+from core.settings import DEFAULTS, Settings
 from core.stores.base import Capability, UnhideOutlook
 from core.stores.no_promotion import NoPromotion
 from core.stores.purifier import paths, presentation, restore
@@ -66,17 +67,19 @@ class PurifierStore(PurifierActing, NoPromotion):
     def refused(self, what: str) -> NuggetsError:
         return refuse(what)
 
-    def __init__(self, workspace: Path, clock: Clock = system_clock) -> None:
+    def __init__(self, workspace: Path, clock: Clock = system_clock,
+                 settings: Settings = DEFAULTS) -> None:
         self.home = workspace
         self.clock = clock
+        self.settings = settings
         self.notices: list[str] = []
         self.promotion_run: JournalEntry | None = None
         self.promotion_runs: list[JournalEntry] = []
         self.allow_contact = False
         self._opened: Graph | None = None
         self._read: tuple[Hashable, Artifacts] | None = None  # the last read, by its stamp
-        self.review = ReviewJournal(review_home(workspace), clock, [],
-                                    restore.SourceFiles(workspace))
+        self.review = ReviewJournal(review_home(workspace, settings.data_home), clock, [],
+                                    restore.SourceFiles(workspace), settings.journal_keep)
 
     @property
     def graph_path(self) -> Path:
