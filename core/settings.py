@@ -42,6 +42,7 @@ CONFIG_BYTES = 1 << 20
 KEYMAP = "keymap"
 MAX_NOTES = 10  # the pass's cap: a larger limit counts as this one
 DEFAULT_KEEP = 30  # runs the journal keeps
+KEEP_BOUND = "of runs to keep, 1 or more"
 DEFAULT_DEADLINE = 300  # seconds a whole model-scoring run may take
 LONGEST_DEADLINE = 86_400
 _DIGITS = re.compile(r"[0-9]+")  # ASCII only: str.isdigit() also takes ² and ٣
@@ -160,15 +161,15 @@ class Settings(BaseSettings):
     memory_md: OptionalPath = Field(None, description="the MEMORY.md promotion writes")
     allow_contact: Annotated[bool, BeforeValidator(_switch)] = Field(
         False, description="promote e-mail addresses and phone numbers")
-    journal_keep: Annotated[int, _whole(999_999_999, least=1, bound="of runs to keep, 1 or more")] \
-        = Field(DEFAULT_KEEP, description="applied runs the journal keeps")
+    journal_keep: Annotated[int, _whole(999_999_999, least=1, bound=KEEP_BOUND)] = Field(
+        DEFAULT_KEEP, description="applied runs the journal keeps")
     max_notes: Annotated[int, _whole(MAX_NOTES, capped=True)] = Field(
         MAX_NOTES, validation_alias="MEMORY_REFLECTION_MAX_NOTES",
         description="notes the capped pass inspects")
     daily_hour: Annotated[int, _whole(23)] = Field(
         9, validation_alias="MEMORY_REFLECTION_HOUR", description="the daily pass runs after it")
     daily_minute: Annotated[int, _whole(59)] = Field(
-        0, validation_alias="MEMORY_REFLECTION_MINUTE", description="... and this minute")
+        0, validation_alias="MEMORY_REFLECTION_MINUTE", description="... at this minute")
     scorer_key: Annotated[SecretStr | None, BeforeValidator(_text)] = Field(
         None, description="the key sent to a --scorer endpoint")
     scorer_deadline: Annotated[int, _whole(LONGEST_DEADLINE)] = Field(
@@ -231,7 +232,7 @@ _BY_KEY = {_key(name): name for name in NAMES}
 def variable(name: str) -> str:
     """The environment variable of a setting."""
     key = _key(name)
-    return key if key != name else f"NUGGETS_{name.upper()}"
+    return key if key != name else f"{Settings.model_config.get('env_prefix')}{name.upper()}"
 
 
 class _Environment(EnvSettingsSource):
