@@ -181,7 +181,9 @@ def _apply(memory: Store, plan: Plan) -> None:
 
 def _judge(obj: Context, memory: Store, graph: Graph, scorer: str | None,
            model: str) -> Judgement:
-    judge_with = ModelScorer(scorer, model=model) if scorer else None
+    settings = obj.settings
+    judge_with = ModelScorer(scorer, model=model, key=settings.scorer_secret,
+                             deadline=settings.scorer_deadline) if scorer else None
     rules = memory.topic_rules()
     unreadable: list[str] = []
     settled = read_settled(memory.journal.home, unreadable)

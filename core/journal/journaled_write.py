@@ -22,7 +22,6 @@ from core.journal.entries import (
     commit_pending,
     file_run,
     prune,
-    resolve_keep,
     write_pending,
 )
 from core.journal.guarded_write import (
@@ -35,15 +34,16 @@ from core.journal.guarded_write import (
 from core.journal.own_files import OwnFiles, name_of, own_file
 from core.models import JournalEntry, JournalKind, PromotionEntry
 from core.notes.snapshot import current_fingerprint
+from core.settings import DEFAULT_KEEP
 
 Landing = Callable[[], None]  # called by a write the moment it lands
 
 
 def land(journal_home: Path, entry: JournalEntry, target: Path, like: Path,
-         write: Callable[[Landing], object]) -> JournalEntry:
+         write: Callable[[Landing], object], keep: int = DEFAULT_KEEP) -> JournalEntry:
     """Journal `entry` ahead (its file's mode and owner like `like`), then `write(on_landed)`
-    `target`; the pending entry is committed when the write says it landed, or when it returns."""
-    keep = resolve_keep()  # a bad setting refuses before anything is written
+    `target`; the pending entry is committed when the write says it landed, or when it returns.
+    Then the journal keeps the newest `keep` runs (the settings' journal_keep)."""
     pending = write_pending(journal_home, entry, like=like)
     landed = False
 
@@ -89,12 +89,13 @@ class Batch:
 class FileRuns:
     """Runs that replace one whole file of a store, journaled in its journal: the store's
     journal directory, the files it may name, the file its journal entries are made like, the
-    list its notices go to, and the batch its runs belong to (None: each run on its own)."""
+    list its notices go to, the batch its runs belong to (None: each run on its own), and how
+    many runs the journal keeps."""
 
     def __init__(self, journal_home: Path, files: OwnFiles, like: Path,
-                 notices: list[str], batch: Batch | None = None) -> None:
+                 notices: list[str], batch: Batch | None = None, keep: int = DEFAULT_KEEP) -> None:
         self.journal_home, self.files, self.like, self.notices = journal_home, files, like, notices
-        self.batch = batch
+        self.batch, self.keep = batch, keep
 
     def write(self, path: Path, before: str | None, after: str | None, base: str,
               kind: JournalKind, at: str, undoes: str | None = None, summary: str = "",
@@ -110,10 +111,11 @@ class FileRuns:
         # look for leftovers beside every file it may write).
         if after is None:
             return land(self.journal_home, entry, path, self.like,
-                        lambda _landing: remove_if_unchanged(path, base))
+                        lambda _landing: remove_if_unchanged(path, base), self.keep)
         data = after.encode("utf-8")
         return land(self.journal_home, entry, path, self.like,
-                    lambda _landing: replace_if_unchanged(path, data, base, None, self.notices))
+                    lambda _landing: replace_if_unchanged(path, data, base, None, self.notices),
+                    self.keep)
 
     def undo(self, entry: JournalEntry, at: str, elsewhere: str = "") -> JournalEntry:
         """Put back the text a file run replaced, if the file is as the run left it;

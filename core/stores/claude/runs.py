@@ -18,6 +18,7 @@ from core.journal.journaled_write import Batch, FileRuns, settle_file_run
 from core.journal.own_files import OwnFile, plain_name
 from core.models import JournalEntry
 from core.notes.snapshot import EMPTY_FINGERPRINT, current_fingerprint, fingerprint
+from core.settings import DEFAULT_KEEP
 from core.stores.claude import index
 from core.stores.claude.budget import Proposal
 from core.stores.claude.directory import text_of
@@ -55,16 +56,18 @@ def index_line(gone: Gone, earlier: index.Entry | None) -> str:
 
 class ClaudeRuns:
     """`batch`: the operation the runs written through here belong to (an apply, an unhide,
-    an undo of one): undone together."""
+    an undo of one): undone together. `keep`: the runs the journal keeps."""
 
     def __init__(self, directory: Path, journal_home: Path, files: ClaudeFiles,
-                 notices: list[str], now: Callable[[], str], batch: Batch | None = None) -> None:
+                 notices: list[str], now: Callable[[], str], batch: Batch | None = None,
+                 keep: int = DEFAULT_KEEP) -> None:
         self.directory, self.journal_home, self.files = directory, journal_home, files
-        self.notices, self.now, self.batch = notices, now, batch
+        self.notices, self.now, self.batch, self.keep = notices, now, batch, keep
 
     @property
     def file_runs(self) -> FileRuns:
-        return FileRuns(self.journal_home, self.files, self.directory, self.notices, self.batch)
+        return FileRuns(self.journal_home, self.files, self.directory, self.notices, self.batch,
+                        self.keep)
 
     def restore(self, gone: list[Gone], earlier: dict[str, index.Entry]) -> JournalEntry | None:
         """Each file back as last seen (one run each), then the index lines it lost (one run)."""

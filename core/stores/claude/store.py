@@ -41,6 +41,7 @@ from core.notes.snapshot import Graph
 from core.progress import Progress
 from core.review.contradictions import TopicRules, token_set
 from core.safeio.file_stamp import FileStamp
+from core.settings import DEFAULTS, Settings
 from core.stores.claude import index, presentation
 from core.stores.claude.budget import Proposal, propose
 from core.stores.claude.changes import (
@@ -85,11 +86,12 @@ class ClaudeStore:
     first_notes: Callable[[int], list[RawNote]] | None = None
 
     def __init__(self, directory: Path, clock: Clock = system_clock,
-                 record_root: Path | None = None) -> None:
+                 record_root: Path | None = None, settings: Settings = DEFAULTS) -> None:
         self.home = directory
         self.clock = clock
+        self.settings = settings
         self.notices: list[str] = []
-        self._root = record_root or record_home(directory)
+        self._root = record_root or record_home(directory, settings.data_home)
         self.seen = SeenRecord(self._root / "seen")
         self.files = ClaudeFiles(directory)
         self._opened: Graph | None = None
@@ -278,7 +280,7 @@ class ClaudeStore:
     def _runs(self, batch: Batch | None = None) -> ClaudeRuns:
         """`batch`: one operation's runs, undone together (an apply, an unhide, an undo)."""
         return ClaudeRuns(self.home, self.journal_home, self.files, self.notices, self.now,
-                          batch)
+                          batch, self.settings.journal_keep)
 
     def log(self) -> list[JournalHeader]:
         headers, skipped = read_headers(self.journal_home, self.files)

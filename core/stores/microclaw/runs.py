@@ -69,6 +69,7 @@ from core.plans.retry import retrying
 from core.plans.review_rules import RULES_FILE
 from core.review.decisions import SETTLED_FILE
 from core.safeio.scope_folder import unsafe_component
+from core.settings import DEFAULT_KEEP
 from core.stores.microclaw.paths import groups_dir, nugget_of, runtime_dir
 from core.stores.microclaw.rows import note_id, rfc3339, row_id, title_of
 from core.stores.microclaw.schema import BUSY_TIMEOUT_S, check_file, database_error
@@ -218,11 +219,13 @@ def _summary(operations: list[Operation]) -> str:
 
 class MicroClawRuns:
     """The write side of a MicroClaw store (its database `db`, its journal under
-    `journal_home`); `notices` is the store's list, for the front ends to tell."""
+    `journal_home`, keeping its newest `keep` runs); `notices` is the store's list, for the
+    front ends to tell."""
 
     def __init__(self, db: Path, journal_home: Path, clock: Clock, notices: list[str],
-                 busy_timeout: float = BUSY_TIMEOUT_S) -> None:
+                 busy_timeout: float = BUSY_TIMEOUT_S, keep: int = DEFAULT_KEEP) -> None:
         self.db = db
+        self.keep = keep
         self.busy_timeout = busy_timeout
         self.journal_home = journal_home
         self.clock = clock
@@ -479,7 +482,8 @@ class MicroClawRuns:
             after=images_after, undoes=undoes, summary=summary, side_file_edits=[], files=[])
         changes = [RowChange(i, before[i], after[i]) for i in before]
         return land(self.journal_home, entry, self.db, self.db,
-                    lambda landing: write_rows(self.db, changes, edges, self.busy_timeout))
+                    lambda landing: write_rows(self.db, changes, edges, self.busy_timeout),
+                    self.keep)
 
     # -- AGENTS.md --------------------------------------------------------------------------
 
@@ -513,7 +517,7 @@ class MicroClawRuns:
 
     @property
     def _file_runs(self) -> FileRuns:
-        return FileRuns(self.journal_home, self.files, self.db, self.notices)
+        return FileRuns(self.journal_home, self.files, self.db, self.notices, keep=self.keep)
 
     def _undo_file(self, entry: JournalEntry) -> JournalEntry:
         """Put back the text a promotion replaced, if the file is as it left it."""

@@ -14,7 +14,6 @@ import re
 from pathlib import Path
 
 from core.clock import Clock, to_iso
-from core.data_dirs import data_home
 from core.errors import NuggetsError
 from core.journal.entries import (
     JournalHeader,
@@ -32,16 +31,18 @@ from core.models import JournalEntry, JournalKind
 from core.notes.snapshot import EMPTY_FINGERPRINT, current_fingerprint, fingerprint
 from core.review.decisions import SETTLED_FILE
 from core.review.marks import MARKS_FILE
+from core.settings import DEFAULT_KEEP
 
 OUR_FILES = (SETTLED_FILE, MARKS_FILE)
 
 
-def review_home(workspace: Path) -> Path:
-    """Our folder for this workspace: `<data dir>/purifier/<name>-<hash of its real path>`."""
+def review_home(workspace: Path, data: Path) -> Path:
+    """Our folder for this workspace: `<data>/purifier/<name>-<hash of its real path>`, `data`
+    our data directory (the settings' data_home)."""
     real = os.path.realpath(workspace.expanduser())
     name = re.sub(r"[^A-Za-z0-9._-]", "_", Path(real).name)[:40] or "workspace"
     digest = hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:12]
-    return data_home() / "purifier" / f"{name}-{digest}"
+    return data / "purifier" / f"{name}-{digest}"
 
 
 class ReviewFiles:
@@ -64,15 +65,15 @@ class ReviewFiles:
 
 class ReviewJournal:
     """Runs that replace one of our small files, or restore into a workspace file, journaled in
-    our folder for the workspace."""
+    our folder for the workspace, which keeps its newest `keep` runs."""
 
     def __init__(self, home: Path, clock: Clock, notices: list[str],
-                 workspace: OwnFiles | None = None) -> None:
-        self.home, self.clock, self.notices = home, clock, notices
+                 workspace: OwnFiles | None = None, keep: int = DEFAULT_KEEP) -> None:
+        self.home, self.clock, self.notices, self.keep = home, clock, notices, keep
         self.files = ReviewFiles(home, workspace)
 
     def _runs(self) -> FileRuns:
-        return FileRuns(self.home, self.files, self.home, self.notices)
+        return FileRuns(self.home, self.files, self.home, self.notices, keep=self.keep)
 
     def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
                    summary: str) -> JournalEntry:

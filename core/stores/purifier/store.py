@@ -40,6 +40,7 @@ from core.review.contradictions import TopicRules
 from core.review.decisions import SETTLED_FILE
 from core.review.marks import MARKS_FILE, marked, read_marks_and_texts
 from core.safeio.file_stamp import FileStamp
+from core.settings import DEFAULTS, Settings
 from core.stores.purifier import paths, presentation, restore
 from core.stores.purifier.acting import PurifierActing
 from core.stores.purifier.artifacts import Artifacts, first_rows, read_artifacts
@@ -74,14 +75,16 @@ class PurifierStore(PurifierActing):
     versions: VersionKeeper | None = None
     aftermaths: AftermathTeller | None = None  # the purifier's runs are its own
 
-    def __init__(self, workspace: Path, clock: Clock = system_clock) -> None:
+    def __init__(self, workspace: Path, clock: Clock = system_clock,
+                 settings: Settings = DEFAULTS) -> None:
         self.home = workspace
         self.clock = clock
+        self.settings = settings
         self.notices: list[str] = []
         self._opened: Graph | None = None
         self._read: tuple[Hashable, Artifacts] | None = None  # the last read, by its stamp
-        self.review = ReviewJournal(review_home(workspace), clock, [],
-                                    restore.SourceFiles(workspace))
+        self.review = ReviewJournal(review_home(workspace, settings.data_home), clock, [],
+                                    restore.SourceFiles(workspace), settings.journal_keep)
         self.journal = StoreJournal(self.review.home, self)
         self.by_hand: ByHand = self
         self.restorer: Restorer | None = self
