@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from core.settings import SettingError, shown
-
 Clock = Callable[[], datetime]
-
-NOW_ENV = "NUGGETS_NOW"
 
 
 def system_clock() -> datetime:
@@ -75,16 +70,3 @@ def epoch_ms_of(text: object) -> int | None:
             return (datetime.fromisoformat(text) - _EPOCH) // _MS
     moment = parse_iso(text)
     return None if moment is None else epoch_ms(moment)
-
-
-def env_clock(environ: dict[str, str] | None = None) -> Clock:
-    """The clock for every command: $NUGGETS_NOW when set, else the real time."""
-    env = os.environ if environ is None else environ
-    raw = env.get(NOW_ENV)
-    if not raw:
-        return system_clock
-    moment = parse_iso(raw)
-    if moment is None:
-        raise SettingError(f"${NOW_ENV} must be an ISO-8601 time from year 1 to 9999 in UTC "
-                           f"and in local time; it is {shown(raw)}")
-    return fixed_clock(moment)

@@ -1,8 +1,9 @@
-"""The review console: a Textual app over one memory home. Every action goes through `core`."""
+"""The review console: a Textual app over one memory home. Every action goes through `core`; its
+keys are remapped by the config file's keymap (nuggets_tui/keys.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from textual import events
@@ -16,6 +17,7 @@ from core.plans.session import ReviewSession
 from core.safeio.inert_text import one_line
 
 from .commands import NoteCommands
+from .keys import shown_keys
 from .safe import counted, notify
 from .screens.help import HelpScreen
 from .screens.main import MainScreen
@@ -40,7 +42,7 @@ class NuggetsApp(App[None]):
     def __init__(
         self, memory: Store, *, demo_offer: bool = False,
         open_demo: Callable[[], Store] | None = None, watch_interval: float = 1.0,
-        told: Sequence[str] = (),
+        told: Sequence[str] = (), keymap: Mapping[str, str] | None = None,
     ) -> None:
         """`told`: what the command line had to say about the memory, said when it opens."""
         super().__init__()
@@ -49,8 +51,11 @@ class NuggetsApp(App[None]):
         self.demo_offer = demo_offer
         self.open_demo = open_demo
         self.watch_interval = watch_interval
+        self.keymap = dict(keymap or {})  # binding id -> keys, from the config file
 
     def on_mount(self) -> None:
+        if self.keymap:
+            self.set_keymap(self.keymap)
         if self.demo_offer:
             self.push_screen(WelcomeScreen(self.memory.home), self._welcome_done)
         else:
@@ -113,16 +118,20 @@ class NuggetsApp(App[None]):
                 continue
             if owner.check_action(binding.action.split("(")[0], ()) is not True:
                 continue
+            keys = (shown_keys(binding, self.keymap) if binding.id in self.keymap
+                    else binding.key_display or binding.key)
             yield SystemCommand(
-                one_line(f"{binding.description} ({binding.key_display or binding.key})"),
+                one_line(f"{binding.description} ({keys})"),
                 one_line(binding.tooltip or binding.description),
                 lambda action=binding.action: self.run_action(action, owner),
             )
 
 def run_console(memory: Store, demo_offer: bool = False,
-                open_demo: Callable[[], Store] | None = None, told: Sequence[str] = ()) -> int:
+                open_demo: Callable[[], Store] | None = None, told: Sequence[str] = (),
+                keymap: Mapping[str, str] | None = None) -> int:
     """Run the console until it ends; its exit status: 0 when the operator quit, non-zero when
     it died (Textual has printed the error and sets the app's return code)."""
-    app = NuggetsApp(memory, demo_offer=demo_offer, open_demo=open_demo, told=told)
+    app = NuggetsApp(memory, demo_offer=demo_offer, open_demo=open_demo, told=told,
+                     keymap=keymap)
     app.run()
     return app.return_code or 0

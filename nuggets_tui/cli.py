@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from core.browse.shelf import Shelf
-from core.clock import env_clock, parse_iso
+from core.clock import parse_iso
 from core.contract.absent import refused, refused_promotion
 from core.contract.kind import StoreKind
 from core.contract.store import Store
@@ -33,7 +33,7 @@ from core.plans.session import ReviewSession
 from core.promotion.candidates import entries_to_write, parse_allowance, shown_as_one
 from core.reflection.select_phase import MAX_LIMIT
 from core.safeio.inert_text import inert, inert_json, one_line
-from core.settings import whole_number
+from core.settings import DEFAULTS, Configuration, Settings, load
 from core.stores.registry import DEFAULT_KIND, STORE_KINDS
 
 from . import render
@@ -47,11 +47,16 @@ class Context:
     home: Path
     demo: bool
     verbose: bool
-    explicit: bool = False  # the operator named the directory (an option or the environment)
+    explicit: bool = False  # the operator named the directory (an option or a setting)
     telemetry_dir: Path | None = None  # --telemetry-dir: where the run log goes (docs/RUNS.md)
     kind: StoreKind = DEFAULT_KIND  # the memory system at home
     options: dict[str, Any] = field(default_factory=dict)  # its own options' values
     told: list[str] = field(default_factory=list)  # for the console to say when it opens
+    configuration: Configuration | None = None  # read once by `main` (core/settings.py)
+
+    @property
+    def settings(self) -> Settings:
+        return DEFAULTS if self.configuration is None else self.configuration.settings
 
     def memory(self, memory_md: Path | None = None, must_exist: bool = True,
                announce: bool = True, needs_graph: bool = False,
@@ -64,7 +69,7 @@ class Context:
             raise NuggetsError(self.kind.missing_home(shown_path(self.home)))
         if memory_md is None and self.demo:
             memory_md = self.kind.demo_memory_md(self.home)
-        memory = self.kind.open(self.home, env_clock(), memory_md)
+        memory = self.kind.open(self.home, self.settings.clock, memory_md, self.settings)
         for option in self.kind.options:
             option.configure(memory, self.options.get(option.name))
         choice = None if self.demo or self.explicit else self.kind.home_notice(self.home)
@@ -154,8 +159,8 @@ def _quiet_stdout() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def _materialized_demo(kind: StoreKind, reset: bool = False) -> Path:
-    return kind.materialize_demo(env_clock(), reset)
+def _materialized_demo(kind: StoreKind, settings: Settings, reset: bool = False) -> Path:
+    return kind.materialize_demo(settings.clock, reset, settings)
 
 
 def _store_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -256,10 +261,13 @@ def main(ctx: click.Context, verbose: bool, telemetry_dir: Path | None,
 
     Without a command, opens the review console.
     """
+    configuration = load(os.environ)  # the one read of the settings: every command's
+    settings = configuration.settings
     kind, named, demo = _chosen(options)
-    chosen = _materialized_demo(kind) if demo else kind.resolve(named)
-    explicit = named is not None or (not demo and kind.named_elsewhere())
-    ctx.obj = Context(home=chosen, demo=demo, verbose=verbose, explicit=explicit, kind=kind)
+    chosen = _materialized_demo(kind, settings) if demo else kind.resolve(named, settings)
+    explicit = named is not None or (not demo and kind.named_elsewhere(settings))
+    ctx.obj = Context(home=chosen, demo=demo, verbose=verbose, explicit=explicit, kind=kind,
+                      configuration=configuration)
     ctx.obj.telemetry_dir = telemetry_dir
     _take_options(ctx.obj, options)
     if ctx.invoked_subcommand is None:
@@ -268,17 +276,22 @@ def main(ctx: click.Context, verbose: bool, telemetry_dir: Path | None,
 
 def _open_console(context: Context, explicit: bool) -> None:
     from .app import run_console
+    from .keys import checked_keymap
 
     missing = not context.home.is_dir()
     if missing and explicit:
         context.memory()  # raises the "no memory at" error
-    kind = context.kind
+    kind, configuration = context.kind, context.configuration
+
+    def open_demo() -> Store:
+        home = _materialized_demo(kind, context.settings)
+        return Context(home, True, context.verbose, kind=kind, options=context.options,
+                       configuration=configuration).memory(announce=False)
+
+    keymap = checked_keymap(configuration.file) if configuration else {}  # before it opens
     memory = context.memory(must_exist=False, announce=False)
-    status = run_console(
-        memory, demo_offer=missing, told=context.told,
-        open_demo=lambda: Context(_materialized_demo(kind), True, context.verbose, kind=kind,
-                                  options=context.options).memory(announce=False),
-    )
+    status = run_console(memory, demo_offer=missing, told=context.told, open_demo=open_demo,
+                         keymap=keymap)
     if status:
         sys.exit(status)  # a console that died says so to whoever ran it
 
@@ -411,7 +424,7 @@ def promote(obj: Context, memory_md: Path | None, threshold: int | None,
     memory = obj.memory(memory_md, needs_graph=True)
     promoter = memory.promoter
     if promoter is not None:
-        promoter.allow_contact = allow_contact
+        promoter.allow_contact = allow_contact or obj.settings.allow_contact
     rule = {} if threshold is None else {"threshold": threshold}
     kept: dict[str, Any] = {"allow": set(allow), "drop": set(drop), **rule}
     plans = _promotion_plans(memory, memory_md, kept)
@@ -637,11 +650,6 @@ def _record_promotion(plan: PromotionPlan, added: int, entries: list[JournalEntr
         run.summary = f"promotion: {added} added, {plan.updated} updated"
 
 
-def _daily_time(environ: dict[str, str]) -> time:
-    return time(whole_number(environ, "MEMORY_REFLECTION_HOUR", 9, 23),
-                whole_number(environ, "MEMORY_REFLECTION_MINUTE", 0, 59))
-
-
 @main.command()
 @click.option("--hold", is_flag=True,
               help="Apply only the changes review rules (or your decisions) keep; the rest, "
@@ -653,7 +661,7 @@ def daily(obj: Context, hold: bool) -> None:
     """The scheduled pass for cron: once a day after $MEMORY_REFLECTION_HOUR:MINUTE.
 
     Review rules and your decisions in the console decide its changes (docs/REVIEW.md)."""
-    due = _daily_time(dict(os.environ))
+    due = time(obj.settings.daily_hour, obj.settings.daily_minute)
     memory = obj.memory(graph_warnings=False)  # read below only when the pass runs
     local = memory.clock().astimezone()
 
@@ -769,15 +777,16 @@ def _demo_options(command: Callable[..., Any]) -> Callable[..., Any]:
 @main.command()
 @click.option("--reset", is_flag=True, help="Recreate the demo memory from scratch.")
 @_demo_options
+@click.pass_obj
 @reports_errors
-def demo(reset: bool, **systems: bool) -> None:
+def demo(obj: Context, reset: bool, **systems: bool) -> None:
     """Print the demo memory's path (creating it on first use)."""
     kind = next((k for k in STORE_KINDS if systems.get(k.name)), DEFAULT_KIND)
-    _echo(str(_materialized_demo(kind, reset=reset)))
+    _echo(str(_materialized_demo(kind, obj.settings, reset=reset)))
 
 
-# registers conflicts, resolve, verdicts, act; mark; rules
-from . import conflicts_cli, marks_cli, rules_cli  # noqa: E402, F401
+# registers conflicts, resolve, verdicts, act; mark; rules; config
+from . import config_cli, conflicts_cli, marks_cli, rules_cli  # noqa: E402, F401
 
 if __name__ == "__main__":
     # Run as `python -m nuggets_tui.cli`, this module is __main__ and the modules above added

@@ -174,9 +174,11 @@ def _apply(memory: Store, plan: Plan) -> None:
 
 def _score(obj: Context, memory: Store, graph: Graph, scorer: str | None,
            model: str) -> Judgement:
+    settings = obj.settings
     with stderr_progress("nuggets: scoring the verdicts…") as told:
-        judgement = ReviewService(memory).verdicts(graph.notes, model_scorer(scorer, model),
-                                                   progress=told)
+        scorer_at = model_scorer(scorer, model, settings.scorer_secret,
+                                 settings.scorer_deadline)
+        judgement = ReviewService(memory).verdicts(graph.notes, scorer_at, progress=told)
     _tell(memory, judgement.notices)  # a settled file unreadable first
     if scorer:
         click.echo(f"nuggets: token usage: {one_line(judgement.usage)}", err=True)

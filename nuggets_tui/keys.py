@@ -1,35 +1,52 @@
 """Every key of the console, per screen, read from the screens' own bindings: the help screen and
-README.md's key table both come from here, so they can't drift from what the keys do."""
+README.md's key table both come from here, so they can't drift from what the keys do. A binding's
+id is what the config file's `[keymap]` names (core/settings.py): `binding_ids` lists them, and
+`checked_keymap` refuses a keymap naming anything else."""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+from collections.abc import Iterator, Mapping
+
 from textual.binding import Binding, BindingType
 
+from core.settings import KEYMAP, ConfigFile, ConfigFileError
+
 MOVE = [
-    ("↑ ↓ / j k", "move in a list or table"),
-    ("PgUp PgDn Home End", "jump in a list or table"),
-    ("tab / shift+tab", "move between panes"),
-    ("ctrl+p", "command palette: every action, jump to a nugget or a note"),
+    ("↑ ↓ / j k", "move in a list or table", "list.up, list.down"),
+    ("PgUp PgDn Home End", "jump in a list or table",
+     "list.page_up, list.page_down, list.first, list.last"),
+    ("tab / shift+tab", "move between panes", ""),
+    ("ctrl+p", "command palette: every action, jump to a nugget or a note", ""),
 ]
+Keymap = Mapping[str, str]  # binding id -> its keys, "r" or "r,ctrl+r"
 
 
-def _display(binding: Binding) -> str:
-    if binding.key_display:
-        return binding.key_display
+def shown_keys(binding: Binding, keymap: Keymap | None = None) -> str:
+    """The keys of a binding as a person reads them: the keymap's, when it remaps this one."""
+    if keymap and binding.id is not None and binding.id in keymap:
+        return _names(keymap[binding.id])
+    return binding.key_display or _names(binding.key)
+
+
+def _names(keys: str) -> str:
     names = {"question_mark": "?", "slash": "/", "space": "space", "escape": "escape",
              "ctrl+z": "ctrl+z", "plus": "+", "minus": "-", "enter": "enter"}
-    return " / ".join(names.get(k.strip(), k.strip()) for k in binding.key.split(","))
+    return " / ".join(names.get(k.strip(), k.strip()) for k in keys.split(","))
 
 
-def _rows(bindings: list[BindingType]) -> list[tuple[str, str]]:
+def _rows(bindings: list[BindingType], keymap: Keymap | None) -> list[tuple[str, str, str]]:
     rows = []
     for binding in bindings:
         if isinstance(binding, Binding) and binding.description:
-            rows.append((_display(binding), binding.tooltip or binding.description))
+            rows.append((shown_keys(binding, keymap), binding.tooltip or binding.description,
+                         binding.id or ""))
     return rows
 
 
-def key_sections() -> list[tuple[str, list[tuple[str, str]]]]:
+def key_sections(keymap: Keymap | None = None) -> list[tuple[str, list[tuple[str, str, str]]]]:
+    """Each screen's keys (as the keymap sets them), what they do, and their binding ids."""
     from .app import NuggetsApp
     from .screens.conflicts import ConflictsScreen
     from .screens.files import FilesScreen
@@ -42,25 +59,61 @@ def key_sections() -> list[tuple[str, list[tuple[str, str]]]]:
     from .screens.versions import VersionsScreen
 
     return [
-        ("Everywhere", _rows(NuggetsApp.BINDINGS) + MOVE),
-        ("Main screen", _rows(MainScreen.BINDINGS)),
-        ("Review (r)", _rows(ReviewScreen.BINDINGS)),
-        ("Review rules (R in the review)", _rows(RulesScreen.BINDINGS)),
-        ("Promotion (p)", _rows(PromoteScreen.BINDINGS)),
-        ("Link graph (g)", _rows(LinkTree.BINDINGS) + _rows(GraphScreen.BINDINGS)),
-        ("Run history (l)", _rows(HistoryScreen.BINDINGS)),
-        ("Memory files (f)", _rows(FilesScreen.BINDINGS)),
-        ("Contradictions (c)", _rows(ConflictsScreen.BINDINGS)),
-        ("Kept versions (V)", _rows(VersionsScreen.BINDINGS)),
+        ("Everywhere", _rows(NuggetsApp.BINDINGS, keymap) + MOVE),
+        ("Main screen", _rows(MainScreen.BINDINGS, keymap)),
+        ("Review (r)", _rows(ReviewScreen.BINDINGS, keymap)),
+        ("Review rules (R in the review)", _rows(RulesScreen.BINDINGS, keymap)),
+        ("Promotion (p)", _rows(PromoteScreen.BINDINGS, keymap)),
+        ("Link graph (g)", _rows(LinkTree.BINDINGS, keymap) + _rows(GraphScreen.BINDINGS, keymap)),
+        ("Run history (l)", _rows(HistoryScreen.BINDINGS, keymap)),
+        ("Memory files (f)", _rows(FilesScreen.BINDINGS, keymap)),
+        ("Contradictions (c)", _rows(ConflictsScreen.BINDINGS, keymap)),
+        ("Kept versions (V)", _rows(VersionsScreen.BINDINGS, keymap)),
     ]
 
 
 def markdown_table() -> str:
-    lines = ["| where | key | what it does |", "|---|---|---|"]
+    lines = ["| where | key | what it does | id |", "|---|---|---|---|"]
     for section, rows in key_sections():
-        for key, description in rows:
-            lines.append(f"| {section} | `{key}` | {description} |")
+        for key, description, binding_id in rows:
+            shown_id = f"`{binding_id}`" if binding_id else ""
+            lines.append(f"| {section} | `{key}` | {description} | {shown_id} |")
     return "\n".join(lines)
+
+
+def console_bindings() -> Iterator[Binding]:
+    """Every binding the console's app, screens and widgets declare."""
+    from textual.dom import DOMNode
+
+    from . import app, screens, widgets
+
+    for package in (screens, widgets):
+        for info in pkgutil.iter_modules(package.__path__, f"{package.__name__}."):
+            importlib.import_module(info.name)
+    classes: list[type] = [app.NuggetsApp, *DOMNode.__subclasses__()]
+    seen: set[type] = set()
+    while classes:
+        cls = classes.pop()
+        if cls in seen:
+            continue
+        seen.add(cls)
+        classes += cls.__subclasses__()
+        if cls.__module__.startswith(f"{__package__}."):
+            yield from (b for b in vars(cls).get("BINDINGS", ()) if isinstance(b, Binding))
+
+
+def binding_ids() -> set[str]:
+    return {binding.id for binding in console_bindings() if binding.id}
+
+
+def checked_keymap(file: ConfigFile) -> dict[str, str]:
+    """The config file's keymap, each id one the console has; else a `ConfigFileError`."""
+    known = binding_ids()
+    for binding_id in file.keymap:
+        if binding_id not in known:
+            raise ConfigFileError(f"{file.path}: {KEYMAP}.{binding_id} is no key binding of the "
+                                  "console (the ids are in README.md's key table)")
+    return dict(file.keymap)
 
 
 if __name__ == "__main__":  # README.md's key table: python -m nuggets_tui.keys

@@ -9,10 +9,10 @@ from typing import Any
 
 import click
 
-from core.clock import env_clock
 from core.errors import NuggetsError
 from core.journal.run_log import LogPlace, RunRecord, log_place, record_run
 from core.safeio.inert_text import one_line
+from core.settings import DEFAULTS
 
 _KEY = "nuggets.run"
 
@@ -52,10 +52,11 @@ def _write(record: RunRecord) -> None:
     landed, and the exit status stays the run's (docs/RUNS.md, "The run log")."""
     if record.dry:
         return
-    place = _place(click.get_current_context().find_root().obj)
+    context = click.get_current_context().find_root().obj
+    place = _place(context)
     if place is None:
         return
-    logged = record_run(place, record, env_clock()())
+    logged = record_run(place, record, getattr(context, "settings", DEFAULTS).clock())
     for notice in logged.notices:
         click.echo(f"nuggets: {one_line(notice)}", err=True)
     if record.status == "failed":  # a failed command's error stays the one line it says

@@ -19,6 +19,7 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from core.clock import fixed_clock, parse_iso
+from core.settings import Settings
 from core.stores.claude.demo import materialize_claude_demo
 from core.stores.claude.store import ClaudeStore
 from core.stores.microclaw.demo import materialize_microclaw_demo
@@ -162,17 +163,19 @@ CLAUDE_SHOTS: dict[str, Shot] = {
 def purifier_app(where: Path) -> NuggetsApp:
     from core.review.marks import mark_notes
 
-    os.environ["NUGGETS_DATA_DIR"] = str(where / ".local/share/nuggets-review")  # our marks
+    settings = Settings.of(data_dir=where / ".local/share/nuggets-review")  # our marks
     workspace = materialize_purifier_demo(
         where / DEMO_UNDER_HOME.with_name("demo-purifier") / "workspace", NOW)
-    mark_notes(PurifierStore(workspace, fixed_clock(NOW)), [PURIFIER_CLAIM], "reviewed")
-    return NuggetsApp(PurifierStore(workspace, fixed_clock(NOW)))
+    mark_notes(PurifierStore(workspace, fixed_clock(NOW), settings), [PURIFIER_CLAIM],
+               "reviewed")
+    return NuggetsApp(PurifierStore(workspace, fixed_clock(NOW), settings))
 
 
 def claude_app(where: Path) -> NuggetsApp:
+    data = where / "data"  # what the Claude store records
     directory = materialize_claude_demo(
-        where / DEMO_UNDER_HOME.with_name("demo-claude") / "memory", NOW)
-    return NuggetsApp(ClaudeStore(directory, fixed_clock(NOW)))
+        where / DEMO_UNDER_HOME.with_name("demo-claude") / "memory", NOW, data_dir=data)
+    return NuggetsApp(ClaudeStore(directory, fixed_clock(NOW), settings=Settings.of(data_dir=data)))
 
 
 def microclaw_app(where: Path) -> NuggetsApp:
@@ -196,8 +199,7 @@ EVERY_SHOT = [name for _, shots in DEMOS for name in shots]
 def demo_app(where: Path, make: Callable[[Path], NuggetsApp]) -> NuggetsApp:
     """The demo in a throwaway home directory, so paths show as ~/.local/share/…/demo."""
     os.environ["HOME"] = str(where)
-    os.environ["NUGGETS_DATA_DIR"] = str(where / "data")  # what the Claude store records
-    return make(where)  # the purifier's sets its own data directory (our marks)
+    return make(where)  # each sets its own data directory
 
 
 async def shoot(name: str, size: tuple[int, int], out: Path) -> Path:

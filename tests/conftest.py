@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from core.settings import DEFAULTS
 from core.stores.microclaw.demo import materialize_microclaw_demo
 from tests.support.console_support import demo_home
 from tests.support.microclaw_support import NOW as MICROCLAW_NOW
@@ -28,6 +29,11 @@ def data_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture(autouse=True)
 def own_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Our data directory (core/data_dirs.py) under the test's temp dir, never the user's."""
-    monkeypatch.setenv("NUGGETS_DATA_DIR", str(tmp_path / "nuggets-data"))
-    return tmp_path / "nuggets-data"
+    """Our data directory (core/data_dirs.py) under the test's temp dir, never the user's: the
+    user data directory a store made without settings uses, and $NUGGETS_DATA_DIR, which the
+    command line reads, name the same one. No config file is read but a test's own."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
+    monkeypatch.delenv("NUGGETS_CONFIG", raising=False)
+    monkeypatch.setenv("NUGGETS_DATA_DIR", str(DEFAULTS.data_home))
+    return DEFAULTS.data_home

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from core.clock import Clock
 from core.contract.store import Store
+from core.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class KindOption:
     metavar: str = "PATH"
 
 
-def _never() -> bool:
+def _never(settings: Settings) -> bool:
     return False
 
 
@@ -37,7 +38,7 @@ def _nothing(home: Path) -> None:
 @dataclass(frozen=True, kw_only=True)
 class StoreKind:
     """A memory system as the command line offers it: its options, where its memory is by
-    default, its demo, and how to open its store."""
+    default, its demo, and how to open its store, each given the settings in force."""
 
     name: str  # "nuggets", "microclaw"
     home_option: str  # the option naming its directory ("--home", "--microclaw")
@@ -46,11 +47,12 @@ class StoreKind:
     demo_help: str
     demo_dir_help: str  # `nuggets demo --<name>`: its demo's directory
     # where its memory is: the directory named (None: the default place)
-    resolve: Callable[[Path | None], Path]
-    # whether the directory counts as named although the option was not given (an env var)
-    named_elsewhere: Callable[[], bool] = _never
-    open: Callable[[Path, Clock, Path | None], Store]  # home, clock, a MEMORY.md path or None
-    materialize_demo: Callable[[Clock, bool], Path]  # clock, reset: the demo's directory
+    resolve: Callable[[Path | None, Settings], Path]
+    # whether the directory counts as named although the option was not given (a setting)
+    named_elsewhere: Callable[[Settings], bool] = _never
+    # home, clock, a MEMORY.md path or None
+    open: Callable[[Path, Clock, Path | None, Settings], Store]
+    materialize_demo: Callable[[Clock, bool, Settings], Path]  # clock, reset: the demo's dir
     # the demo's promotion file, if its own
     demo_memory_md: Callable[[Path], Path | None] = _nothing
     home_notice: Callable[[Path], str | None] = _nothing  # what to say about the directory chosen

@@ -100,7 +100,7 @@ class Promoter(Protocol):
 
     promotion_run: JournalEntry | None  # the last promotion's journal entry
     promotion_runs: list[JournalEntry]  # every file the last promote_now wrote, one run each
-    allow_contact: bool  # promote e-mail addresses and phone numbers (else from the environment)
+    allow_contact: bool  # promote e-mail addresses and phone numbers (the settings' at first)
 
     def promotion_target(self, memory_md: Path | None = None) -> Path: ...
 

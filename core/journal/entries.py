@@ -17,7 +17,6 @@ import contextlib
 import os
 import re
 import stat
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,8 +37,6 @@ PENDING_SUFFIX = ".pending"
 HEADER_MARK = b'{"header":1,'
 HEADER_BYTES = 64 << 10
 SUMMARY_CHARS = 300
-KEEP_ENV = "NUGGETS_JOURNAL_KEEP"
-DEFAULT_KEEP = 30
 _RUN_ID = re.compile(r"[0-9]{8}T[0-9]{6}Z-[0-9]{4,}")
 _FINGERPRINT = re.compile(f"[0-9a-f]{{64}}|{EMPTY_FINGERPRINT}")
 
@@ -269,17 +266,6 @@ def next_run_id(home: Path, at: str) -> tuple[int, str]:
     seq = max((_seq_of(n) for n in names if n.endswith((".json", PENDING_SUFFIX))), default=0) + 1
     stamp = at.replace("-", "").replace(":", "").split(".")[0] + "Z"
     return seq, f"{stamp}-{seq:04d}"
-
-
-def resolve_keep(environ: Mapping[str, str] | None = None) -> int:
-    """How many runs the journal keeps: $NUGGETS_JOURNAL_KEEP, else 30; at least 1."""
-    raw = (os.environ if environ is None else environ).get(KEEP_ENV, "").strip()
-    if not raw:
-        return DEFAULT_KEEP
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 9 and int(raw) >= 1):
-        raise JournalError(f"${KEEP_ENV} must be a whole number of runs to keep, 1 or more "
-                           f"(got {raw[:20]!r})")
-    return int(raw)
 
 
 def write_pending(home: Path, entry: JournalEntry, like: Path | None = None) -> Path:

@@ -46,7 +46,6 @@ from core.journal.entries import (
     read_headers,
     remove_temp_files,
     remove_temps,
-    resolve_keep,
     write_pending,
 )
 from core.journal.guarded_write import (
@@ -61,6 +60,7 @@ from core.journal.history import place, undone_by, undone_together, with_places
 from core.journal.own_files import OwnFiles, name_of, own_file
 from core.models import JournalEntry, JournalKind, PromotionEntry
 from core.notes.snapshot import EMPTY_FINGERPRINT, Graph, current_fingerprint, fingerprint
+from core.settings import DEFAULT_KEEP
 
 Landing = Callable[[], None]  # called by a write the moment it lands
 Write = Callable[[Landing], object]  # a run's write, told how to report its landing
@@ -158,8 +158,9 @@ class Journal:
 
     def __init__(self, home: Path, files: OwnFiles, like: Path, target: Target,
                  notices: list[str], clock: Clock, program: ProgramRuns | None = None,
-                 refusal: str | None = None) -> None:
+                 refusal: str | None = None, keep: int = DEFAULT_KEEP) -> None:
         self.home, self.files, self.like, self.target = home, files, like, target
+        self.keep = keep  # the newest runs the journal keeps
         self.notices, self.clock = notices, clock
         self.program, self.refusal = program, refusal
 
@@ -178,7 +179,7 @@ class Journal:
     def commit(self, entry: JournalEntry, target: Path, write: Write) -> JournalEntry:
         """Journal `entry` ahead, then `write(on_landed)` `target`; the pending entry is
         committed when the write says it landed, or when it returns (call under the lock)."""
-        keep = resolve_keep()  # a bad setting refuses before anything is written
+        keep = self.keep
         made = [d for d in (self.home, self.folder) if not d.is_dir()]
         pending = write_pending(self.home, entry, like=self.like)
         landed = False

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import os
 import re
 from collections.abc import Collection, Mapping
 from pathlib import Path
@@ -27,7 +26,6 @@ from core.promotion.screening import Screened, screen
 from core.promotion.secret_screen import masked
 
 DEFAULT_THRESHOLD = 3
-MEMORY_MD_ENV = "NUGGETS_MEMORY_MD"
 HEADER = [
     "# Memory",
     "",
@@ -40,14 +38,11 @@ def default_memory_md(cwd: Path, home_dir: Path) -> Path:
     return home_dir / ".claude" / "projects" / str(cwd).replace("/", "-") / "memory" / "MEMORY.md"
 
 
-def resolve_memory_md(
-    explicit: Path | None, environ: Mapping[str, str] | None = None, cwd: Path | None = None
-) -> Path:
-    env = os.environ if environ is None else environ
-    if explicit is not None:
-        return explicit
-    if env.get(MEMORY_MD_ENV):
-        return Path(env[MEMORY_MD_ENV]).expanduser()
+def resolve_memory_md(chosen: Path | None, cwd: Path | None = None) -> Path:
+    """The MEMORY.md chosen (--memory-md, else the settings' memory_md), else Claude's project
+    memory for `cwd` (default: the current directory)."""
+    if chosen is not None:
+        return chosen
     return default_memory_md(cwd or Path.cwd(), Path.home())
 
 

@@ -31,11 +31,10 @@ from __future__ import annotations
 import base64
 import binascii
 import math
-import os
 import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -49,16 +48,9 @@ from core.promotion.secret_shapes import (
     private_keys,
     split_tokens,
 )
-from core.settings import yes_or_no
 
-ALLOW_CONTACT_ENV = "NUGGETS_ALLOW_CONTACT"
 SHOWN_CHARS = 4  # of a secret, in a reason: never more than a quarter of it
 NOTE_SCAN_CHARS = 65_536  # of a note, for the console's mark: a note's head is what is read
-
-
-def contact_allowed(environ: Mapping[str, str] | None = None) -> bool:
-    """Whether e-mail addresses and phone numbers may be promoted: $NUGGETS_ALLOW_CONTACT."""
-    return yes_or_no(os.environ if environ is None else environ, ALLOW_CONTACT_ENV)
 
 
 @dataclass(frozen=True)

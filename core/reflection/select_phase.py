@@ -2,28 +2,21 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
-
 from core.clock import epoch_ms_of
 from core.models import RawNote
 from core.notes import fields
-from core.settings import whole_number
+from core.settings import MAX_NOTES
 
-DEFAULT_LIMIT = 10
-MAX_LIMIT = 10
-LIMIT_ENV = "MEMORY_REFLECTION_MAX_NOTES"
+DEFAULT_LIMIT = MAX_NOTES  # unless the settings say fewer (max_notes)
+MAX_LIMIT = MAX_NOTES
 HOUR_MS = 3_600_000
 DAY_MS = 86_400_000
 
 
-def resolve_limit(limit: int | None, environ: Mapping[str, str] | None = None) -> int:
-    """The capped limit: the given one, else $MEMORY_REFLECTION_MAX_NOTES, else 10; at most 10.
-    A set variable that is not a whole number is a SettingError saying so."""
-    if limit is None:
-        env = os.environ if environ is None else environ
-        limit = whole_number(env, LIMIT_ENV, DEFAULT_LIMIT, MAX_LIMIT, capped=True)
-    return max(0, min(limit, MAX_LIMIT))
+def resolve_limit(limit: int | None, configured: int = DEFAULT_LIMIT) -> int:
+    """The capped limit: the given one, else the configured one (the settings' max_notes,
+    $MEMORY_REFLECTION_MAX_NOTES); at most 10."""
+    return max(0, min(configured if limit is None else limit, MAX_LIMIT))
 
 
 def quality(note: RawNote, now_ms: int, stamp: str | None = None) -> int:

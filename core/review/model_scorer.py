@@ -4,7 +4,8 @@ validated, and a batch whose reply still fails is scored by the default scorer i
 in one warning for the run.
 
 Time is bounded: a batch's request may take `timeout` seconds from connecting to the last byte,
-the whole run `deadline` seconds ($NUGGETS_SCORER_DEADLINE, 300 unless set); after a batch that
+the whole run `deadline` seconds (the settings' scorer_deadline, $NUGGETS_SCORER_DEADLINE, 300
+unless set); after a batch that
 got no reply, or once the deadline has passed, the remaining batches are not sent. A redirect is
 not followed (core/review/scorer_http.py), so the key goes only to the URL named. A reply or
 envelope nested deeper than the parser can go is refused in one line, the reading of a reply
@@ -18,21 +19,19 @@ scores in [0, 1], a strength within 0.01 of the formula, a known verdict with it
 endpoint reports it, approximate (characters / 4) when it does not, unavailable when no reply
 came back. Standard library only.
 
-API: `ModelScorer(url, model="local", key_env=KEY_ENV, batch_size=25, timeout=60.0,
-deadline=None)`, called as a `ModelJudge` by `core.review.verdicts.judge(..., model=scorer)`;
-`parse_reply(text) -> dict` (`ReplyError`); `check_url(url) -> str` (the endpoint, or
-`NuggetsError`); `run_deadline(environ) -> float`.
+API: `ModelScorer(url, model="local", key=None, batch_size=25, timeout=60.0, deadline=300)`
+(`key`: the settings' scorer_key, $NUGGETS_SCORER_KEY), called as a `ModelJudge` by
+`core.review.verdicts.judge(..., model=scorer)`; `parse_reply(text) -> dict` (`ReplyError`);
+`check_url(url) -> str` (the endpoint, or `NuggetsError`).
 """
 
 from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import time
 import urllib.parse
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,12 +50,9 @@ from core.review.verdicts import (
     default_verdict,
 )
 from core.safeio.json_read import JsonReadError, loads, raw_decode
-from core.settings import whole_number
+from core.settings import DEFAULT_DEADLINE, variable
 
-KEY_ENV = "NUGGETS_SCORER_KEY"
-DEADLINE_ENV = "NUGGETS_SCORER_DEADLINE"
-DEFAULT_DEADLINE = 300  # seconds for a whole run
-LONGEST_DEADLINE = 86_400
+DEADLINE_SETTING = f"${variable('scorer_deadline')}"  # named when the deadline cuts a run
 REPLY_BYTES = 8 * 1024 * 1024
 SHOWN_REASONS = 3  # reasons a run's warning spells out; each verdict names its own
 _FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
@@ -95,11 +91,6 @@ SCHEMA: dict[str, Any] = {
 
 class ReplyError(NuggetsError):
     pass
-
-
-def run_deadline(environ: Mapping[str, str]) -> float:
-    """Seconds a whole scoring run may take: $NUGGETS_SCORER_DEADLINE, else 300."""
-    return float(whole_number(environ, DEADLINE_ENV, DEFAULT_DEADLINE, LONGEST_DEADLINE))
 
 
 def check_url(url: str) -> str:
@@ -263,21 +254,19 @@ class Refusal:
 class ModelScorer:
     url: str
     model: str = "local"
-    key_env: str = KEY_ENV
+    key: str | None = field(default=None, repr=False)  # sent as a Bearer token when set
     batch_size: int = 25
     timeout: float = 60.0  # one batch's request, from connecting to the reply's last byte
-    deadline: float | None = None  # the whole run; None: $NUGGETS_SCORER_DEADLINE, else 300
-    seconds: float = field(init=False)
+    deadline: float = DEFAULT_DEADLINE  # the whole run (the settings' scorer_deadline)
 
     def __post_init__(self) -> None:
         self.endpoint = check_url(self.url)
-        self.seconds = run_deadline(os.environ) if self.deadline is None else self.deadline
 
     def __call__(self, visible: list[RawNote], context: ScoringContext,
                  found: Siblings) -> Judgement:
         known = {n["id"] for n in visible}
         usage = _Usage()
-        run_ends = time.monotonic() + self.seconds
+        run_ends = time.monotonic() + self.deadline
         verdicts: list[Verdict] = []
         refused: list[Refusal] = []
         dead: str | None = None  # why the remaining batches are not sent
@@ -285,7 +274,7 @@ class ModelScorer:
                    for i in range(0, len(visible), self.batch_size)]
         for number, batch in enumerate(batches, start=1):
             if dead is None and time.monotonic() >= run_ends:
-                dead = f"not sent: the run's {self.seconds:g} s had passed (${DEADLINE_ENV})"
+                dead = f"not sent: the run's {self.deadline:g} s had passed ({DEADLINE_SETTING})"
             why = dead
             if why is None:
                 try:
@@ -311,9 +300,8 @@ class ModelScorer:
                     "name": "verdicts", "strict": True, "schema": SCHEMA}}}
         sent = json.dumps(body)
         headers = {"Content-Type": "application/json"}
-        key = os.environ.get(self.key_env)
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
+        if self.key:
+            headers["Authorization"] = f"Bearer {self.key}"
         started = time.monotonic()
         ends = min(started + self.timeout, run_ends)
         try:
@@ -321,7 +309,7 @@ class ModelScorer:
         except NoReply as exc:
             if not exc.timed_out:
                 raise
-            limit = (f"the run's {self.seconds:g} s (${DEADLINE_ENV})" if ends == run_ends
+            limit = (f"the run's {self.deadline:g} s ({DEADLINE_SETTING})" if ends == run_ends
                      else f"the {self.timeout:g} s a batch may take")
             raise NoReply(f"no full reply from the endpoint within {limit}", True) from None
         text, reported = read_envelope(reply)

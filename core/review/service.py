@@ -12,8 +12,8 @@ API:
     store's topic rules (outdated ones marked), without those let stand unless asked
   - `.plan_decision(group, keep, how, graph) -> Plan`: one stands ("keep") or merge
   - `.both_stand(group, notes_by_id) -> JournalEntry | None`: remembered, journaled
-- `model_scorer(url, model) -> ModelJudge | None`: the scorer a front end's choice names
-  (None: the built-in one)
+- `model_scorer(url, model, key, deadline) -> ModelJudge | None`: the scorer a front end's
+  choice names  (None: the built-in one)
 """
 
 from __future__ import annotations
@@ -38,8 +38,15 @@ class Contradictions:
     notices: list[str] = field(default_factory=list)  # the settled file unreadable: said
 
 
-def model_scorer(url: str | None, model: str) -> ModelJudge | None:
-    return ModelScorer(url, model=model) if url else None
+def model_scorer(url: str | None, model: str, key: str | None = None,
+                 deadline: float | None = None) -> ModelJudge | None:
+    """The model scorer at `url` (None: the default scorer); `key` and `deadline` from the
+    settings (None: the scorer's own default deadline)."""
+    if not url:
+        return None
+    if deadline is None:
+        return ModelScorer(url, model=model, key=key)
+    return ModelScorer(url, model=model, key=key, deadline=deadline)
 
 
 class ReviewService:

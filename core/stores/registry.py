@@ -8,6 +8,7 @@ from pathlib import Path
 from core.clock import Clock, system_clock
 from core.contract.kind import StoreKind
 from core.contract.store import Store
+from core.settings import DEFAULTS, Settings
 from core.stores.claude.kind import KIND as CLAUDE
 from core.stores.microclaw.kind import KIND as MICROCLAW
 from core.stores.nuggets.kind import KIND as NUGGETS
@@ -26,6 +27,6 @@ def kind_named(name: str) -> StoreKind:
 
 
 def open_store(home: Path, system: str = DEFAULT_KIND.name, clock: Clock = system_clock,
-               memory_md: Path | None = None) -> Store:
+               memory_md: Path | None = None, settings: Settings = DEFAULTS) -> Store:
     """The store of the memory system named `system` at `home`. Reads nothing yet."""
-    return kind_named(system).open(home, clock, memory_md)
+    return kind_named(system).open(home, clock, memory_md, settings)

@@ -48,8 +48,9 @@ class LinkTree(Tree[Hop]):
                 tooltip="Show the highlighted note on the main screen"),
         Binding("space", "toggle_node", "Expand", id="graph.expand",
                 tooltip="Show or hide a note's own links and backlinks"),
-        Binding("j", "cursor_down", show=False),  # as in every list and table
-        Binding("k", "cursor_up", show=False),
+        # as in every list and table, and remapped with them
+        Binding("j", "cursor_down", show=False, id="list.down"),
+        Binding("k", "cursor_up", show=False, id="list.up"),
     ]
 
 

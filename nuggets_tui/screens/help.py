@@ -12,17 +12,18 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..keys import key_sections
+from ..keys import Keymap, key_sections
 from ..safe import line
 
 
-def keys_table() -> Table:
+def keys_table(keymap: Keymap | None = None) -> Table:
+    """Every key, as the keymap sets them."""
     table = Table(box=None, show_header=False, padding=(0, 2, 0, 0), expand=True)
     table.add_column("key", style="bold", no_wrap=True)
     table.add_column("what it does")
-    for section, rows in key_sections():
+    for section, rows in key_sections(keymap):
         table.add_row(line(section, "bold underline"), "")
-        for key, description in rows:
+        for key, description, _ in rows:
             table.add_row(line(key), line(description))
         table.add_row("", "")
     table.add_row(Text("In the notes table", style="bold underline"), "")
@@ -41,7 +42,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="dialog"):
             yield Static(Text("Keys", style="bold"), id="dialog-title")
-            yield Static(keys_table(), id="help-keys")
+            yield Static(keys_table(getattr(self.app, "keymap", None)), id="help-keys")
             yield Static(Text("escape closes this help.", style="dim"))
 
     def action_close(self) -> None:

@@ -115,7 +115,8 @@ class HistoryScreen(Screen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("u", "undo", "Undo this run", id="history.undo",
                 tooltip="Undo the highlighted run, after checking nothing changed since"),
-        Binding("u", "undone", show=False),  # `u` on a run undone already: says so
+        # `u` on a run undone already: says so (remapped with the undo)
+        Binding("u", "undone", show=False, id="history.undo"),
         Binding("escape", "back", "Back", id="history.back", tooltip="Back to the notes"),
     ]
 

@@ -147,7 +147,7 @@ class MainScreen(Screen[None]):
                 yield Input(placeholder="/ filter by title, content or tags", id="filter")
                 yield Static("", id="problem")
                 promoter = self.memory.promoter
-                secrets = SecretMarks((promoter is not None and promoter.allow_contact) or None)
+                secrets = SecretMarks(promoter is not None and promoter.allow_contact)
                 yield NoteTable(self.memory.profile.columns, id="notes", secrets=secrets)
                 pane = NoteDetailPane(id="detail")
                 pane.secrets = secrets

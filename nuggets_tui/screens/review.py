@@ -329,7 +329,8 @@ class ReviewScreen(Screen[bool]):
                 tooltip="Lift or restore the 10-note cap: plan the whole graph"),
         Binding("r", "plan_again", "Replan", id="review.replan",
                 tooltip="Plan again on the file as it is now (decisions carry over)"),
-        Binding("r", "plan_fresh", show=False),  # `r` while the plan is current: says so
+        # `r` while the plan is current: says so (remapped with the replan)
+        Binding("r", "plan_fresh", show=False, id="review.replan"),
         Binding("N", "new_only", "New only", show=False, id="review.new_only",
                 tooltip="Show only the changes new since the last plan, or every change"),
         Binding("s", "save_rule", "Save rule", show=False, id="review.save_rule",

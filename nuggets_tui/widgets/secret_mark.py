@@ -7,22 +7,15 @@ from __future__ import annotations
 
 from core.models import RawNote
 from core.notes import fields
-from core.promotion.secret_screen import contact_allowed, note_secret
-from core.settings import SettingError
+from core.promotion.secret_screen import note_secret
 
 SECRET_MARK = "S"
 _KEPT = 20_000  # notes remembered; a table paints only the rows on screen
 
 
 class SecretMarks:
-    def __init__(self, allow_contact: bool | None = None) -> None:
-        """`allow_contact`: None reads $NUGGETS_ALLOW_CONTACT (a bad value: not allowed; the
-        promotion screen reports it)."""
-        if allow_contact is None:
-            try:
-                allow_contact = contact_allowed()
-            except SettingError:
-                allow_contact = False
+    def __init__(self, allow_contact: bool = False) -> None:
+        """`allow_contact`: contact details are no secret (the store's, from the settings)."""
         self.allow_contact = allow_contact
         self._seen: dict[str, tuple[str, str, str | None]] = {}
 

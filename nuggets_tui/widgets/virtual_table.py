@@ -86,13 +86,13 @@ class VirtualTable(ScrollView, Generic[Row], can_focus=True):
         "virtual-table--rejected",
     }
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k", "cursor(-1)", "Up", show=False),
-        Binding("down,j", "cursor(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home", "edge(-1)", "First", show=False),
-        Binding("end", "edge(1)", "Last", show=False),
-        Binding("enter", "select", "Open", show=False),
+        Binding("up,k", "cursor(-1)", "Up", show=False, id="list.up"),
+        Binding("down,j", "cursor(1)", "Down", show=False, id="list.down"),
+        Binding("pageup", "page(-1)", "Page up", show=False, id="list.page_up"),
+        Binding("pagedown", "page(1)", "Page down", show=False, id="list.page_down"),
+        Binding("home", "edge(-1)", "First", show=False, id="list.first"),
+        Binding("end", "edge(1)", "Last", show=False, id="list.last"),
+        Binding("enter", "select", "Open", show=False, id="list.open"),
     ]
     DEFAULT_CSS = """
     VirtualTable { height: 1fr; overflow-x: hidden; }

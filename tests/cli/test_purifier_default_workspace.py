@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from core.settings import load
 from core.stores.purifier.paths import resolve_workspace
 from nuggets_tui.cli import bare_home_options, main
 
@@ -33,9 +34,10 @@ def config(home: Path, workspace: object) -> Path:
 def test_the_order_is_the_purifiers_config_then_the_environment_then_its_default(
         tmp_path: Path) -> None:
     cfg = tmp_path / "cfg.json"
-    env = {"WORKSPACE": "/from/env"}
+    env = load({"WORKSPACE": "/from/env"}).settings.purifier_workspace
+    assert load({"workspace": "/lower/case"}).settings.purifier_workspace is None  # not its name
     assert resolve_workspace(Path("/named"), env, cfg) == Path("/named")
-    assert resolve_workspace(None, {}, cfg) == Path("~/.openclaw/workspace").expanduser()
+    assert resolve_workspace(None, None, cfg) == Path("~/.openclaw/workspace").expanduser()
     assert resolve_workspace(None, env, cfg) == Path("/from/env")
     cfg.write_text(json.dumps({"paths": {"workspace": "/from/config"}}))
     assert resolve_workspace(None, env, cfg) == Path("/from/config")

@@ -12,7 +12,7 @@ from click.testing import CliRunner, Result
 
 from core.clock import parse_iso
 from core.reflection.select_phase import resolve_limit
-from core.settings import SettingError, whole_number
+from core.settings import SettingError, load, whole_number
 from nuggets_tui.cli import main
 from tests.support.reliability_support import make_home, messy_notes
 
@@ -133,33 +133,30 @@ def test_a_time_utc_cannot_hold_does_not_parse(text: str) -> None:
 
 
 def test_whole_number_settings() -> None:
-    env = {"A": "7", "B": "", "C": "²", "D": LONG, "E": "1_0"}
-    assert whole_number(env, "A", 1, 10) == 7
-    assert whole_number(env, "B", 1, 10) == 1 and whole_number(env, "Z", 1, 10) == 1
-    assert whole_number(env, "D", 1, 10, capped=True) == 10
-    for name in ("C", "D", "E"):
-        with pytest.raises(SettingError, match=f"\\${name} must be a whole number"):
-            whole_number(env, name, 1, 10)
-    with pytest.raises(SettingError, match="MEMORY_REFLECTION_MAX_NOTES"):
-        resolve_limit(None, {"MEMORY_REFLECTION_MAX_NOTES": "²"})
-    assert resolve_limit(4, {"MEMORY_REFLECTION_MAX_NOTES": "²"}) == 4  # not read when given
+    assert whole_number("7", 10) == 7 and whole_number(7, 10) == 7 and whole_number(" 07", 10) == 7
+    assert whole_number(LONG, 10, capped=True) == 10
+    for bad in ("²", LONG, "1_0", "-1", True, 2.5):
+        with pytest.raises(ValueError, match="^must be a whole number"):
+            whole_number(bad, 10)
+    assert load({"MEMORY_REFLECTION_MAX_NOTES": ""}).settings.max_notes == 10  # blank: unset
+    assert load({"MEMORY_REFLECTION_MAX_NOTES": "  "}).settings.max_notes == 10
+    with pytest.raises(SettingError, match="^\\$MEMORY_REFLECTION_MAX_NOTES must be a whole"):
+        load({"MEMORY_REFLECTION_MAX_NOTES": "²"})
+    assert resolve_limit(4, load({"MEMORY_REFLECTION_MAX_NOTES": "2"}).settings.max_notes) == 4
 
 
-async def test_a_bad_limit_variable_is_said_in_the_console(
+def test_a_bad_variable_stops_the_console_before_it_opens(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tests.support.console_support import make_app, settle
-
+    """Settings are read once, where the command starts: a bad one is said in one line and the
+    console never opens (it used to open and say so when the setting was first used)."""
     home = make_home(tmp_path, messy_notes())
-    monkeypatch.setenv("MEMORY_REFLECTION_MAX_NOTES", "²")
-    app = make_app(home)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot, app)
-        await pilot.press("r")
-        await settle(pilot, app)
-        messages = " ".join(str(n.message) for n in app._notifications)
-        assert "$MEMORY_REFLECTION_MAX_NOTES must be a whole number" in messages
-    assert app.return_code in (None, 0)
+    opened: list[object] = []
+    monkeypatch.setattr("nuggets_tui.app.run_console", lambda *a, **k: opened.append(a))
+    _one_line_error(run(home, MEMORY_REFLECTION_MAX_NOTES="²"),
+                    "$MEMORY_REFLECTION_MAX_NOTES must be a whole number")
+    assert opened == []
+    assert run(home, MEMORY_REFLECTION_MAX_NOTES="2").exit_code == 0 and len(opened) == 1
 
 
 @pytest.mark.parametrize("value", ["²", "abc", LONG], ids=["superscript", "word", "5000-digits"])

@@ -8,8 +8,7 @@ import html
 import re
 from pathlib import Path
 
-import pytest
-
+from core.settings import load
 from nuggets_tui.screens.promote import PromoteScreen
 from nuggets_tui.widgets.note_table import NoteTable
 from nuggets_tui.widgets.virtual_table import VirtualTable
@@ -41,10 +40,7 @@ def _marks(app) -> dict[str, str]:  # type: ignore[no-untyped-def]
     return {row["id"]: table.renderer.cells(row)[0].plain for row in table.rows}
 
 
-async def test_the_notes_table_marks_notes_holding_a_secret(tmp_path: Path,
-                                                            monkeypatch: pytest.MonkeyPatch
-                                                            ) -> None:
-    monkeypatch.delenv("NUGGETS_ALLOW_CONTACT", raising=False)
+async def test_the_notes_table_marks_notes_holding_a_secret(tmp_path: Path) -> None:
     app = make_app(_home(tmp_path))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
@@ -59,19 +55,15 @@ async def test_the_notes_table_marks_notes_holding_a_secret(tmp_path: Path,
         assert _marks(app)["gone"] == "A"
 
 
-async def test_contact_details_are_not_marked_when_allowed(tmp_path: Path,
-                                                           monkeypatch: pytest.MonkeyPatch
-                                                           ) -> None:
-    monkeypatch.setenv("NUGGETS_ALLOW_CONTACT", "1")
-    app = make_app(_home(tmp_path))
+async def test_contact_details_are_not_marked_when_allowed(tmp_path: Path) -> None:
+    app = make_app(_home(tmp_path), load({"NUGGETS_ALLOW_CONTACT": "1"}).settings)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
         assert _marks(app) == {"plain": " ", "key": "S", "mail": " "}
 
 
 async def test_the_promotion_screen_holds_a_secret_back_and_shows_it_masked(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("NUGGETS_ALLOW_CONTACT", raising=False)
+        tmp_path: Path) -> None:
     app = make_app(_home(tmp_path))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)

@@ -19,6 +19,7 @@ from core.plans.review_rules import RULES_FILE
 from core.plans.review_state import STATE_FILE
 from core.review.decisions import SETTLED_FILE
 from core.review.marks import MARKS_FILE
+from core.settings import Settings
 from core.stores.registry import STORE_KINDS
 from tests.support.tree import hashes
 
@@ -35,23 +36,23 @@ class Opened:
     root: Path
     home: Path
     store: Store
+    settings: Settings  # the demo's and our data directory's
 
     def reopen(self) -> Store:
-        return open_demo(self.kind, self.home)
+        return open_demo(self.kind, self.home, self.settings)
 
 
-def open_demo(kind: StoreKind, home: Path) -> Store:
-    store = kind.open(home, CLOCK, kind.demo_memory_md(home))
+def open_demo(kind: StoreKind, home: Path, settings: Settings) -> Store:
+    store = kind.open(home, CLOCK, kind.demo_memory_md(home), settings)
     store.open(read=False)
     return store
 
 
-def materialize(kind: StoreKind, root: Path, monkeypatch: pytest.MonkeyPatch) -> Opened:
+def materialize(kind: StoreKind, root: Path) -> Opened:
     """The kind's demo under `root`, with our own data directory beside it."""
-    monkeypatch.setenv("NUGGETS_DEMO_DIR", str(root / "demo"))
-    monkeypatch.setenv("NUGGETS_DATA_DIR", str(root / "data"))
-    home = kind.materialize_demo(CLOCK, False)
-    return Opened(kind, root, home, open_demo(kind, home))
+    settings = Settings.of(demo_dir=root / "demo", data_dir=root / "data")
+    home = kind.materialize_demo(CLOCK, False, settings)
+    return Opened(kind, root, home, open_demo(kind, home, settings), settings)
 
 
 @pytest.fixture(params=STORE_KINDS, ids=lambda kind: kind.name)
@@ -60,8 +61,8 @@ def kind(request: pytest.FixtureRequest) -> StoreKind:
 
 
 @pytest.fixture
-def opened(kind: StoreKind, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Opened:
-    return materialize(kind, tmp_path / "root", monkeypatch)
+def opened(kind: StoreKind, tmp_path: Path) -> Opened:
+    return materialize(kind, tmp_path / "root")
 
 
 @pytest.fixture

@@ -114,8 +114,7 @@ def test_archive_and_unhide_by_hand_are_taken_back(opened: Opened) -> None:
 
 @pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
-def test_a_kill_at_every_step_of_an_apply_is_settled(opened: Opened, tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_kill_at_every_step_of_an_apply_is_settled(opened: Opened, tmp_path: Path) -> None:
     """Killed (SIGKILL) after each step an apply takes, on a fresh copy of the demo each time:
     opening the memory again leaves no write under way nor any file half-made anywhere (the
     memory, our journal, our record of what was seen), and every run it kept is whole (taking
@@ -123,17 +122,17 @@ def test_a_kill_at_every_step_of_an_apply_is_settled(opened: Opened, tmp_path: P
     needs_not(opened.store, "runs_itself")
     kind, original = opened.kind, opened.store.read().fingerprint
 
-    def apply_fresh(home: Path) -> None:
-        store = open_demo(kind, home)
+    def apply_fresh(demo: Opened) -> None:
+        store = open_demo(kind, demo.home, demo.settings)
         plan = store.plan(uncapped=True)
         store.apply(plan, _subset(plan))
 
-    traced = materialize(kind, tmp_path / "traced", monkeypatch)
-    steps = traced_steps(lambda: apply_fresh(traced.home))
+    traced = materialize(kind, tmp_path / "traced")
+    steps = traced_steps(lambda: apply_fresh(traced))
     assert steps, "an apply passes through the crash points"
     for number in range(1, len(steps) + 1):
-        trial = materialize(kind, tmp_path / f"kill-{number}", monkeypatch)
-        child = run_in_child(lambda home=trial.home: apply_fresh(home), crash_at=number)
+        trial = materialize(kind, tmp_path / f"kill-{number}")
+        child = run_in_child(lambda demo=trial: apply_fresh(demo), crash_at=number)
         assert child.killed, (number, steps[number - 1], child)
         reopened = trial.reopen()  # settles what the kill left
         assert _writes_under_way(trial.root) == [], steps[number - 1]

@@ -1,14 +1,17 @@
-"""Project habits that a check should hold: the engine never imports the UI; importing the engine
-loads no store; every command is documented in README.md and has help text; JSON is parsed only
-by the bounded reader."""
+"""Project habits that a check should hold: the engine never imports the UI and reads no
+environment outside its settings; importing the engine loads no store; every command is
+documented in README.md and has help text, and so is every setting; JSON is parsed only by the
+bounded reader."""
 
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+from core.settings import NAMES, variable
 from nuggets_tui.cli import main
 from tests.support.paths import REPO
 
@@ -105,3 +108,24 @@ def test_json_is_parsed_only_through_the_bounded_reader() -> None:
     found = [use for path in modules if path != BOUNDED_READER for use in parser_uses(path)]
     assert found == [], "parse JSON through core/safeio/json_read.py: " + ", ".join(found)
 
+ENVIRONMENT_READ = re.compile(r"os\.environ|getenv|\benviron\b|putenv")
+# The settings read the environment once, for the front end; the crash points are a test hook
+# read at import. core/clock.py may hold a frozen-clock hook of its own.
+READS_ENVIRONMENT = {"core/settings.py", "core/clock.py", "core/safeio/crashpoints.py"}
+
+
+def test_the_engine_reads_no_environment_outside_its_settings() -> None:
+    found = [f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+             for path in sorted((ROOT / "core").rglob("*.py"))
+             if str(path.relative_to(ROOT)) not in READS_ENVIRONMENT
+             for number, line in enumerate(path.read_text().splitlines(), start=1)
+             if ENVIRONMENT_READ.search(line)]
+    assert found == []
+
+
+def test_readme_documents_every_setting_and_its_variable() -> None:
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Configuration"):]
+    for name in NAMES:
+        assert f"`{name}`" in section, f"README.md's Configuration does not list {name}"
+        assert f"`${variable(name)}`" in section, f"README.md does not name ${variable(name)}"

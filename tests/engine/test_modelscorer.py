@@ -98,17 +98,16 @@ def good(wrap: Callable[[str], str] = lambda s: s, edit: Callable[[list], list] 
     return reply
 
 
-def run(endpoint: FakeEndpoint, *replies: Reply, batch_size: int = 10,
-        timeout: float = 5) -> Judgement:
+def run(endpoint: FakeEndpoint, *replies: Reply, batch_size: int = 10, timeout: float = 5,
+        key: str | None = None) -> Judgement:
     endpoint.replies = list(replies)
-    scorer = ModelScorer(endpoint.url, batch_size=batch_size, timeout=timeout)
+    scorer = ModelScorer(endpoint.url, key=key, batch_size=batch_size, timeout=timeout)
     return judge(answers_memory(), NOW, model=scorer)
 
 
-def test_a_clean_reply_is_used_with_exact_usage(endpoint: FakeEndpoint,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("NUGGETS_SCORER_KEY", "sekrit")
-    judged = run(endpoint, good(usage={"prompt_tokens": 100, "completion_tokens": 40}))
+def test_a_clean_reply_is_used_with_exact_usage(endpoint: FakeEndpoint) -> None:
+    judged = run(endpoint, good(usage={"prompt_tokens": 100, "completion_tokens": 40}),
+                 key="sekrit")
     assert [v.scorer for v in judged.verdicts] == ["model"] * 5
     assert judged.verdicts[0].verdict == "promote" and judged.verdicts[0].why == \
         "stands on its own"

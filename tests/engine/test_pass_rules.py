@@ -15,6 +15,7 @@ from core.errors import NuggetsError
 from core.models import Note
 from core.reflection.reflect import plan_pass
 from core.reflection.select_phase import quality, resolve_limit
+from core.settings import load
 from core.stores.nuggets.store import NuggetsStore
 from tests.support.note_builders import NOW, NOW_ISO, OLD, link, make_home, note, result, run_pass
 
@@ -39,13 +40,13 @@ def ago(**delta: float) -> str:
 def test_limit_defaults_to_env_else_10_and_is_capped_at_10(
     given: int | None, env: dict[str, str], expected: int
 ) -> None:
-    assert resolve_limit(given, env) == expected
+    assert resolve_limit(given, load(env).settings.max_notes) == expected
 
 
 @pytest.mark.parametrize("raw", ["many", "abc", "-3", "2.5", "²"])
 def test_a_limit_from_the_environment_that_is_no_number_is_an_error_naming_it(raw: str) -> None:
     with pytest.raises(NuggetsError, match="MEMORY_REFLECTION_MAX_NOTES"):
-        resolve_limit(None, {"MEMORY_REFLECTION_MAX_NOTES": raw})
+        load({"MEMORY_REFLECTION_MAX_NOTES": raw})
 
 
 def _messy(note_id: str, word: str, **extra: Any) -> dict:
@@ -53,14 +54,13 @@ def _messy(note_id: str, word: str, **extra: Any) -> dict:
     return note(note_id, f"{word}  {word}x", **extra)
 
 
-def test_env_limit_decides_how_many_notes_memory_plan_inspects(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_env_limit_decides_how_many_notes_memory_plan_inspects(tmp_path: Path) -> None:
     notes = [_messy(f"n{i}", f"w{i}") for i in range(12)]
-    memory = NuggetsStore(make_home(tmp_path, notes), fixed_clock(NOW))
-    monkeypatch.setenv("MEMORY_REFLECTION_MAX_NOTES", "3")
-    assert memory.plan().result.inspected == 3
-    monkeypatch.setenv("MEMORY_REFLECTION_MAX_NOTES", "40")
+    home = make_home(tmp_path, notes)
+    three = load({"MEMORY_REFLECTION_MAX_NOTES": "3"}).settings
+    assert NuggetsStore(home, fixed_clock(NOW), settings=three).plan().result.inspected == 3
+    forty = load({"MEMORY_REFLECTION_MAX_NOTES": "40"}).settings
+    memory = NuggetsStore(home, fixed_clock(NOW), settings=forty)
     assert memory.plan().result.inspected == 10
     assert memory.plan(limit=50).result.inspected == 10
     assert memory.plan(uncapped=True).result.inspected == 12

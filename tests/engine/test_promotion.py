@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from core.clock import fixed_clock
 from core.promotion.candidates import plan_promotion, resolve_memory_md, section_of
+from core.settings import load
 from core.stores.nuggets.seeds import promote_facts
 from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.cli import main
@@ -201,21 +202,20 @@ def test_the_target_is_explicit_else_env_else_claude_project_memory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
-    assert resolve_memory_md(None, {}, Path("/work/my.proj")) == (
+    assert resolve_memory_md(None, Path("/work/my.proj")) == (
         tmp_path / ".claude" / "projects" / "-work-my.proj" / "memory" / "MEMORY.md")
-    env = {"NUGGETS_MEMORY_MD": "/env/MEMORY.md"}
-    assert resolve_memory_md(None, env, Path("/x")) == Path("/env/MEMORY.md")
-    assert resolve_memory_md(Path("/given.md"), env, Path("/x")) == Path("/given.md")
+    assert resolve_memory_md(Path("/given.md"), Path("/x")) == Path("/given.md")
     cwd = tmp_path / "src" / "app"
     cwd.mkdir(parents=True)
     monkeypatch.chdir(cwd)
-    monkeypatch.delenv("NUGGETS_MEMORY_MD", raising=False)
-    memory = NuggetsStore(tmp_path / "home")
+    memory = NuggetsStore(tmp_path / "home", settings=load({}).settings)
     expected = str(cwd).replace("/", "-")
     assert memory.promotion_target() == (
         tmp_path / ".claude" / "projects" / expected / "memory" / "MEMORY.md")
-    monkeypatch.setenv("NUGGETS_MEMORY_MD", str(tmp_path / "env.md"))
+    env = load({"NUGGETS_MEMORY_MD": str(tmp_path / "env.md")}).settings
+    memory = NuggetsStore(tmp_path / "home", settings=env)
     assert memory.promotion_target() == tmp_path / "env.md"
+    assert memory.promotion_target(Path("/given.md")) == Path("/given.md")
 
 
 def test_a_dry_run_shows_the_unified_diff_and_writes_nothing(

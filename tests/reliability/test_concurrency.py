@@ -10,12 +10,12 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from core.errors import NuggetsError, StalePlanError, UndoConflictError
 from core.notes.snapshot import fingerprint
 from core.safeio import crashpoints
+from core.settings import Settings
 from core.stores.nuggets.graph_file import read_graph
 from nuggets_tui.cli import main
 from tests.support.figures import record
@@ -55,9 +55,7 @@ print(written, lines)
 SECONDS = 4.0
 
 
-def test_an_unlocking_writer_loses_nothing(tmp_path: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("NUGGETS_JOURNAL_KEEP", "100000")  # every run stays to be counted
+def test_an_unlocking_writer_loses_nothing(tmp_path: Path) -> None:
     home = make_home(tmp_path, messy_notes())
     graph = home / "graph" / "graph.json"
     memory_md = home / "memory" / "MEMORY.md"
@@ -65,7 +63,7 @@ def test_an_unlocking_writer_loses_nothing(tmp_path: Path,
     writer = subprocess.Popen(
         [sys.executable, "-c", WRITER, str(graph), str(memory_md), str(SECONDS)],
         stdout=subprocess.PIPE, text=True)
-    memory = memory_of(home)
+    memory = memory_of(home, Settings.of(journal_keep=100_000))  # every run stays to be counted
     counts = dict.fromkeys(("landed", "refused", "one-shot ok", "one-shot gave up",
                             "undo conflict"), 0)
     deadline = time.time() + SECONDS + 1

@@ -18,6 +18,7 @@ from click.testing import CliRunner, Result
 from core.clock import fixed_clock
 from core.review.decisions import settled_path
 from core.safeio.json_read import TooDeepError, loads
+from core.settings import DEFAULTS
 from core.stores.claude.paths import record_home
 from core.stores.claude.store import ClaudeStore
 from core.stores.nuggets.fact_files import read_fact_file
@@ -241,7 +242,7 @@ def seen(tmp_path: Path) -> Path:
     """A Claude Code memory directory seen once; the folder where what was seen is kept."""
     directory = write_directory(tmp_path / "project")
     assert claude(directory, "notes").exit_code == 0
-    return record_home(directory) / "seen"
+    return record_home(directory, DEFAULTS.data_home) / "seen"
 
 
 @pytest.mark.parametrize("command", ["notes", "reflect"])

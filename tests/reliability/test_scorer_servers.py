@@ -15,9 +15,9 @@ import pytest
 from click.testing import CliRunner
 
 from core.notes import fields
-from core.review.model_scorer import ModelScorer, run_deadline
+from core.review.model_scorer import ModelScorer
 from core.review.verdicts import Judgement, judge
-from core.settings import SettingError
+from core.settings import SettingError, load
 from core.stores.nuggets.graph_file import graph_path, read_graph
 from nuggets_tui.cli import main
 from tests.support.conflict_builders import answers_memory
@@ -150,16 +150,15 @@ def serve() -> Iterator[Callable[..., RawServer]]:
         server.close()
 
 
-def score(url: str, timeout: float = 0.5, deadline: float = 300,
-          batch_size: int = 2) -> Judgement:
-    scorer = ModelScorer(url, batch_size=batch_size, timeout=timeout, deadline=deadline)
+def score(url: str, timeout: float = 0.5, deadline: float = 300, batch_size: int = 2,
+          key: str | None = KEY) -> Judgement:
+    scorer = ModelScorer(url, key=key, batch_size=batch_size, timeout=timeout,
+                         deadline=deadline)
     return judge(answers_memory(), NOW, model=scorer)  # 5 notes: 3 batches of 2
 
 
-def test_a_server_that_never_answers_costs_one_batch(serve: Callable[..., RawServer],
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_server_that_never_answers_costs_one_batch(serve: Callable[..., RawServer]) -> None:
     record("hostile scorer servers tried")
-    monkeypatch.setenv("NUGGETS_SCORER_KEY", KEY)
     server = serve(never_answers)
     judged = score(server.url)
     assert len(server.requests) == 1  # batches 2 and 3 were not sent
@@ -212,11 +211,11 @@ def test_the_run_deadline_cuts_a_batch_in_flight(serve: Callable[..., RawServer]
                            "no reply")
 
 
-def test_a_deadline_of_zero_sends_nothing(serve: Callable[..., RawServer],
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_deadline_of_zero_sends_nothing(serve: Callable[..., RawServer]) -> None:
     server = serve(answers_then_hangs)
-    monkeypatch.setenv("NUGGETS_SCORER_DEADLINE", "0")
-    judged = judge(answers_memory(), NOW, model=ModelScorer(server.url, batch_size=2))
+    deadline = load({"NUGGETS_SCORER_DEADLINE": "0"}).settings.scorer_deadline
+    judged = judge(answers_memory(), NOW,
+                   model=ModelScorer(server.url, batch_size=2, deadline=deadline))
     assert server.requests == []
     assert judged.notices == ["model scorer: 3 of 3 batches (5 notes) scored by the default "
                               "scorer instead; batches 1-3: not sent: the run's 0 s had passed "
@@ -225,23 +224,21 @@ def test_a_deadline_of_zero_sends_nothing(serve: Callable[..., RawServer],
 
 @pytest.mark.parametrize(("value", "seconds"), [("", 300.0), ("45", 45.0), (" 600 ", 600.0)])
 def test_the_run_deadline_setting(value: str, seconds: float) -> None:
-    assert run_deadline({"NUGGETS_SCORER_DEADLINE": value}) == seconds
+    assert load({"NUGGETS_SCORER_DEADLINE": value}).settings.scorer_deadline == seconds
 
 
 @pytest.mark.parametrize("value", ["abc", "-1", "1.5", "1e3", "90000"])
 def test_a_bad_run_deadline_setting_is_one_line(value: str) -> None:
     with pytest.raises(SettingError, match=r"^\$NUGGETS_SCORER_DEADLINE must be a whole number"):
-        run_deadline({"NUGGETS_SCORER_DEADLINE": value})
+        load({"NUGGETS_SCORER_DEADLINE": value})
 
 
 @pytest.mark.parametrize("status", ["301 Moved Permanently", "302 Found", "303 See Other",
                                     "307 Temporary Redirect", "308 Permanent Redirect"])
 @pytest.mark.parametrize("where", ["another-port", "same-server"])
 def test_a_redirect_is_not_followed_and_the_key_stays_home(
-        serve: Callable[..., RawServer], monkeypatch: pytest.MonkeyPatch, status: str,
-        where: str) -> None:
+        serve: Callable[..., RawServer], status: str, where: str) -> None:
     record("hostile scorer servers tried")
-    monkeypatch.setenv("NUGGETS_SCORER_KEY", KEY)
     def answers(server: RawServer, connection: socket.socket, number: int) -> None:
         server.send(connection, good_reply(server.requests[-1]))
 
@@ -259,6 +256,22 @@ def test_a_redirect_is_not_followed_and_the_key_stays_home(
     (notice,) = judged.notices
     assert f"batch 1: the endpoint answered HTTP {status.split()[0]}, a redirect to {target}; " \
         "not followed, as the key goes only to the URL named" in notice
+
+
+def test_the_command_line_sends_the_key_its_settings_give(serve: Callable[..., RawServer],
+                                                          tmp_path: Path) -> None:
+    """$NUGGETS_SCORER_KEY, read once where the command starts, reaches the endpoint named."""
+    def answers(server: RawServer, connection: socket.socket, number: int) -> None:
+        server.send(connection, good_reply(server.requests[number - 1]))
+
+    server = serve(answers)
+    env = {"NUGGETS_DEMO_DIR": str(tmp_path / "demo"), "NUGGETS_NOW": "2026-11-01T09:00:00Z",
+           "NUGGETS_SCORER_KEY": KEY}
+    result = CliRunner().invoke(main, ["--demo", "verdicts", "--scorer", server.url], env=env)
+    assert result.exit_code == 0, result.output
+    assert server.requests
+    assert all(b"Authorization: Bearer " + KEY.encode() in r for r in server.requests)
+    assert KEY not in result.output
 
 
 def test_an_unreachable_scorer_gives_one_warning_for_the_demo(tmp_path: Path) -> None:

@@ -378,7 +378,7 @@ def test_an_unhide_killed_at_any_step_is_settled_whole(tmp_path: Path) -> None:
         env["NUGGETS_CRASH_AT"] = ""
         subprocess.run([*cli, "notes"], env=env, capture_output=True, check=True)
         memory = ClaudeStore(directory, ticking(),
-                             record_home(directory, {"NUGGETS_DATA_DIR": str(root / "data")}))
+                             record_home(directory, root / "data"))
         entries = [h for h in memory.log() if h.file_name == "user_role.md"]
         if (directory / "user_role.md").exists():
             assert (directory / "user_role.md").read_bytes() == ROLE, n

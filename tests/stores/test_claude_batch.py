@@ -102,7 +102,7 @@ def test_the_cli_undo_says_one_result_and_a_blocked_one_one_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NUGGETS_DATA_DIR", str(tmp_path / "data"))
     root = tmp_path / "project"
-    record = record_home(root / "memory", {"NUGGETS_DATA_DIR": str(tmp_path / "data")})
+    record = record_home(root / "memory", tmp_path / "data")
     directory, memory, before = applied(root, record)
     newest = memory.log()[0].run_id
     written = (directory / "MEMORY.md").read_bytes()

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from core.settings import load
 from core.stores.nuggets.home import home_choice, resolve_home
 from nuggets_tui.cli import main
 
@@ -24,28 +25,29 @@ def _home(base: Path, name: str, graph: bool = True) -> Path:
 def test_agent_home_wins_when_it_holds_a_graph(tmp_path: Path) -> None:
     _home(tmp_path, ".nuggets")
     agent = _home(tmp_path, ".donna")
-    assert resolve_home(environ={}, user_home=tmp_path) == agent
+    assert resolve_home(user_home=tmp_path) == agent
     assert "the agent's current home" in (home_choice(agent, tmp_path) or "")
 
 
 def test_older_home_when_the_agent_home_has_no_graph(tmp_path: Path) -> None:
     legacy = _home(tmp_path, ".nuggets")
     _home(tmp_path, ".donna", graph=False)
-    assert resolve_home(environ={}, user_home=tmp_path) == legacy
+    assert resolve_home(user_home=tmp_path) == legacy
     assert "holds no graph file yet" in (home_choice(legacy, tmp_path) or "")
 
 
 def test_only_one_home_says_nothing(tmp_path: Path) -> None:
     agent = _home(tmp_path, ".donna")
-    assert resolve_home(environ={}, user_home=tmp_path) == agent
+    assert resolve_home(user_home=tmp_path) == agent
     assert home_choice(agent, tmp_path) is None
-    assert resolve_home(environ={}, user_home=tmp_path / "none") == tmp_path / "none" / ".nuggets"
+    assert resolve_home(user_home=tmp_path / "none") == tmp_path / "none" / ".nuggets"
 
 
 def test_named_home_wins_over_both(tmp_path: Path) -> None:
     _home(tmp_path, ".donna")
-    assert resolve_home(environ={"NUGGETS_HOME": "/x"}, user_home=tmp_path) == Path("/x")
-    named = resolve_home(Path("/y"), environ={"NUGGETS_HOME": "/x"}, user_home=tmp_path)
+    configured = load({"NUGGETS_HOME": "/x"}).settings.home
+    assert resolve_home(configured=configured, user_home=tmp_path) == Path("/x")
+    named = resolve_home(Path("/y"), configured=configured, user_home=tmp_path)
     assert named == Path("/y")
 
 

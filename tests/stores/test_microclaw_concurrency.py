@@ -15,6 +15,7 @@ import pytest
 
 from core.errors import GraphError, StalePlanError, UndoConflictError
 from core.safeio import crashpoints
+from core.settings import Settings
 from core.stores.microclaw.store import MicroClawStore
 from tests.support.microclaw_rows import BOT, insert, make_db, plan_for, rows
 from tests.support.paths import REPO
@@ -45,11 +46,10 @@ def count(db: Path) -> int:
 TURNS = 6
 
 
-def test_the_bot_writing_meanwhile_loses_nothing(tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("NUGGETS_JOURNAL_KEEP", "100000")
+def test_the_bot_writing_meanwhile_loses_nothing(tmp_path: Path) -> None:
     db = bot_db(tmp_path)
-    store = MicroClawStore(db.parent.parent, busy_timeout=5.0)
+    store = MicroClawStore(db.parent.parent, busy_timeout=5.0,
+                           settings=Settings.of(journal_keep=100_000))
     initial = set(rows(db))
     stop = tmp_path / "stop"
     bot = subprocess.Popen([sys.executable, "-c", BOT, str(db), str(stop)],

@@ -35,6 +35,7 @@ import pytest
 from click.testing import CliRunner
 
 from core.review.verdicts import judge
+from core.settings import DEFAULTS
 from core.stores.purifier.demo import materialize_purifier_demo
 from core.stores.purifier.store import PurifierStore, ReadOnlyError
 from core.stores.registry import kind_named, open_store
@@ -288,7 +289,7 @@ def test_the_demo_has_every_status_and_the_shape_of_real_claims(tmp_path: Path) 
 def test_the_purifier_is_a_registered_kind_with_its_options() -> None:
     kind = kind_named("purifier")
     assert (kind.home_option, kind.demo_option) == ("--purifier", "--demo-purifier")
-    assert kind.resolve(None) == Path("~/.openclaw/workspace").expanduser()
+    assert kind.resolve(None, DEFAULTS) == Path("~/.openclaw/workspace").expanduser()
 
 
 def test_a_ledger_past_the_size_we_read_is_one_line_and_the_rest_is_shown(

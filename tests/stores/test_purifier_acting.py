@@ -204,7 +204,7 @@ def candidate(workspace: Path, ledger: str) -> dict:
 @pytest.mark.parametrize(("ledger", "into"), [("deferred", "MEMORY.md"),
                                               ("rejected", "RTMEMORY.md")])
 def test_restore_writes_the_text_into_a_source_file_journaled_and_undoable(
-        tmp_path: Path, ledger: str, into: str) -> None:
+        tmp_path: Path, own_data_dir: Path, ledger: str, into: str) -> None:
     workspace = copied(tmp_path, "after-first-run")
     row = candidate(workspace, ledger)
     target = workspace / into
@@ -219,7 +219,8 @@ def test_restore_writes_the_text_into_a_source_file_journaled_and_undoable(
     # in the workspace only the file chosen; the run is journaled in our data directory
     assert [name for name in written if name.startswith("after-first-run/")] == [
         f"after-first-run/workspace/{into}"]
-    assert any(name.startswith("nuggets-data/purifier/") and name.endswith(".json")
+    ours = own_data_dir.relative_to(tmp_path)
+    assert any(name.startswith(f"{ours}/purifier/") and name.endswith(".json")
                for name in written)
     run_id = out.split("(run ")[1].split(";")[0]
     code, _, err = cli(workspace, "undo", run_id)

@@ -52,7 +52,7 @@ def test_marks_show_on_the_notes_and_leave_the_workspace_alone(workspace: Path,
     listed = run(workspace, "notes", "--hidden")[1].splitlines()
     assert [row.split()[0] for row in listed if "mark=" in row] == [CLAIM, OTHER]
     assert hashes(workspace.parent) == before
-    kept = review_home(workspace)
+    kept = review_home(workspace, own_data_dir)
     assert kept.is_relative_to(own_data_dir)
     assert json.loads((kept / "note-marks.json").read_text())["marks"] == {
         CLAIM: "reviewed", OTHER: "disputed"}
@@ -103,12 +103,12 @@ def test_the_queue_shows_a_claims_mark(workspace: Path) -> None:
     assert f"{claim}  [disputed]" in out
 
 
-def test_marking_needs_a_known_note_and_one_mark(workspace: Path) -> None:
+def test_marking_needs_a_known_note_and_one_mark(workspace: Path, own_data_dir: Path) -> None:
     code, _, err = run(workspace, "mark", "cl-nope", "--as", "reviewed", "--apply")
     assert code == 2 and "cl-nope" in err  # an unknown note: a usage error
     assert run(workspace, "mark", CLAIM)[0] == 2
     assert run(workspace, "mark", CLAIM, "--as", "reviewed", "--clear")[0] == 2
-    assert not review_home(workspace).exists()
+    assert not review_home(workspace, own_data_dir).exists()
 
 
 def test_a_store_without_marks_refuses_them(home: Path) -> None:

@@ -14,6 +14,7 @@ from textual.screen import Screen
 from core.clock import fixed_clock
 from core.review.contradictions import find_by_rules
 from core.review.decisions import settled_key, settled_path
+from core.settings import DEFAULTS, Settings
 from core.stores.nuggets.demo import materialize_demo
 from core.stores.nuggets.graph_file import graph_path
 from core.stores.nuggets.store import NuggetsStore
@@ -43,8 +44,9 @@ def let_every_group_stand(home: Path) -> None:
     path.write_text(json.dumps({"bothStand": sorted(keys)}))
 
 
-def make_app(home: Path, **options: Any) -> NuggetsApp:
-    memory = NuggetsStore(home, fixed_clock(NOW), memory_md=home / "memory" / "MEMORY.md")
+def make_app(home: Path, settings: Settings = DEFAULTS, **options: Any) -> NuggetsApp:
+    memory = NuggetsStore(home, fixed_clock(NOW), memory_md=home / "memory" / "MEMORY.md",
+                          settings=settings)
     return NuggetsApp(memory, **options)
 
 

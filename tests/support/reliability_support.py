@@ -14,6 +14,7 @@ from pathlib import Path
 from core.clock import fixed_clock
 from core.errors import StalePlanError
 from core.safeio import crashpoints
+from core.settings import DEFAULTS, Settings
 from core.stores.nuggets.store import NuggetsStore
 from tests.support.moments import at
 
@@ -55,8 +56,8 @@ def make_home(root: Path, notes: list[dict], memory_md: str | None = "# Memory\n
     return home
 
 
-def memory_of(home: Path) -> NuggetsStore:
-    return NuggetsStore(home, CLOCK, home / "memory" / "MEMORY.md")
+def memory_of(home: Path, settings: Settings = DEFAULTS) -> NuggetsStore:
+    return NuggetsStore(home, CLOCK, home / "memory" / "MEMORY.md", settings)
 
 
 def graph_bytes(home: Path) -> bytes:

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from core.clock import to_iso
+from core.data_dirs import data_home
 from core.safeio.atomic_write import atomic_write
 from core.stores.claude.paths import INDEX, record_home
 from core.stores.claude.seen import SeenRecord
@@ -106,9 +107,11 @@ def week(now: datetime) -> list[tuple[datetime, dict[str, bytes]]]:
     return [(start + timedelta(days=i), files) for i, files in enumerate(days)]
 
 
-def materialize_claude_demo(directory: Path, now: datetime, reset: bool = False) -> Path:
-    """Write the demo (and its record of the week) unless it is there."""
-    record = record_home(directory)
+def materialize_claude_demo(directory: Path, now: datetime, reset: bool = False,
+                            data_dir: Path | None = None) -> Path:
+    """Write the demo (and its record of the week, under our data directory: the settings'
+    data_home) unless it is there."""
+    record = record_home(directory, data_home(data_dir))
     if reset:
         for root in (directory.parent, record):
             if root.exists():

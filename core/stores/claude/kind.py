@@ -8,25 +8,26 @@ from pathlib import Path
 from core.clock import Clock
 from core.contract.kind import StoreKind
 from core.contract.store import Store
-from core.data_dirs import demo_home
+from core.settings import Settings
 from core.stores.claude.paths import INDEX, resolve_directory
 
 
-def _open(home: Path, clock: Clock, memory_md: Path | None) -> Store:
+def _open(home: Path, clock: Clock, memory_md: Path | None, settings: Settings) -> Store:
     from core.stores.claude.store import ClaudeStore
 
-    return ClaudeStore(home, clock)
+    return ClaudeStore(home, clock, settings=settings)
 
 
-def demo_directory() -> Path:
+def demo_directory(settings: Settings) -> Path:
     """The Claude Code demo's memory directory, beside the other demos."""
-    return demo_home().with_name("demo-claude") / "memory"
+    return settings.demo_home.with_name("demo-claude") / "memory"
 
 
-def _demo(clock: Clock, reset: bool) -> Path:
+def _demo(clock: Clock, reset: bool, settings: Settings) -> Path:
     from core.stores.claude.demo import materialize_claude_demo
 
-    return materialize_claude_demo(demo_directory(), clock(), reset=reset)
+    return materialize_claude_demo(demo_directory(settings), clock(), reset=reset,
+                                   data_dir=settings.data_home)
 
 
 def _missing_home(home: str) -> str:
@@ -48,7 +49,7 @@ KIND = StoreKind(
     demo_option="--demo-claude",
     demo_help="Use the built-in Claude Code demo instead.",
     demo_dir_help="The Claude Code demo's memory directory instead.",
-    resolve=resolve_directory,
+    resolve=lambda chosen, settings: resolve_directory(chosen),
     open=_open,
     materialize_demo=_demo,
     missing_home=_missing_home,

@@ -6,10 +6,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Mapping
 from pathlib import Path
-
-from core.data_dirs import data_home
 
 PROJECTS = Path("~/.claude/projects")
 INDEX = "MEMORY.md"
@@ -33,10 +30,11 @@ def resolve_directory(chosen: Path | None) -> Path:
     return chosen.expanduser() if chosen is not None else default_directory()
 
 
-def record_home(directory: Path, environ: Mapping[str, str] | None = None) -> Path:
+def record_home(directory: Path, data: Path) -> Path:
     """Our files for this directory (journal, what was seen), outside it: under our data
-    directory, in a folder named after the directory's path (and a hash, as names can meet)."""
+    directory `data` (the settings' data_home), in a folder named after the directory's path
+    (and a hash, as names can meet)."""
     absolute = str(Path(os.path.abspath(directory)))
     digest = hashlib.sha256(absolute.encode("utf-8", "surrogateescape")).hexdigest()[:12]
     tail = project_folder_name(Path(absolute))[-80:].lstrip("-")
-    return data_home(environ) / "claude" / f"{tail}-{digest}"
+    return data / "claude" / f"{tail}-{digest}"

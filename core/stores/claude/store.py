@@ -39,6 +39,7 @@ from core.notes.snapshot import Graph
 from core.progress import Progress
 from core.review.contradictions import TopicRules, token_set
 from core.safeio.file_stamp import FileStamp
+from core.settings import DEFAULTS, Settings
 from core.stores.claude import index, presentation
 from core.stores.claude.budget import Proposal, propose
 from core.stores.claude.changes import (
@@ -83,18 +84,20 @@ class ClaudeStore:
     first_notes: Callable[[int], list[RawNote]] | None = None
 
     def __init__(self, directory: Path, clock: Clock = system_clock,
-                 record_root: Path | None = None) -> None:
+                 record_root: Path | None = None, settings: Settings = DEFAULTS) -> None:
         self.home = directory
         self.clock = clock
+        self.settings = settings
         self.notices: list[str] = []
-        self._root = record_root or record_home(directory)
+        self._root = record_root or record_home(directory, settings.data_home)
         self.seen = SeenRecord(self._root / "seen")
         self.files = ClaudeFiles(directory)
         self._opened: Graph | None = None
         self._warnings: list[str] = []
         target = ClaudeTarget(directory, self.seen, self._accept_undone, self.look)
         self.journal = Journal(self._root, self.files, directory, target, self.notices, clock,
-                               refusal=presentation.PROFILE.refusal)
+                               refusal=presentation.PROFILE.refusal,
+                               keep=settings.journal_keep)
         self.by_hand: ByHand = self
         self.versions: VersionKeeper | None = self
 

@@ -2,8 +2,9 @@
 config"): the caps, the reflector's interval, and its sleep-time consolidation.
 
 The bot reads `microclaw.config.yaml` from `$MICROCLAW_CONFIG`, else from the directory it
-runs in. We look at `$MICROCLAW_CONFIG`, then beside the data dir's `runtime/` (the data dir
-itself), then in the data dir's parent (where the bot ran, for the older `./microclaw.data`).
+runs in. We look at `$MICROCLAW_CONFIG` (the settings' microclaw_config), then beside the data
+dir's `runtime/` (the data dir itself), then in the data dir's parent (where the bot ran, for the
+older `./microclaw.data`).
 A key that is absent takes the bot's default; a file that cannot be read gives the defaults
 and one notice.
 """
@@ -18,7 +19,6 @@ from typing import Any
 from core.errors import GraphError, reason_of
 from core.safeio.open_regular import read_regular
 
-CONFIG_ENV = "MICROCLAW_CONFIG"
 CONFIG_NAMES = ("microclaw.config.yaml", "microclaw.config.yml")
 CONFIG_BYTES = 1 << 20
 
@@ -44,9 +44,10 @@ class BotConfig:
         return self.reflector_minutes * 2
 
 
-def config_paths(data_dir: Path, environ: Mapping[str, str]) -> list[Path]:
-    if environ.get(CONFIG_ENV):
-        return [Path(environ[CONFIG_ENV]).expanduser()]
+def config_paths(data_dir: Path, chosen: Path | None = None) -> list[Path]:
+    """The config file chosen (the settings' microclaw_config), else where the bot looks."""
+    if chosen is not None:
+        return [chosen]
     return [folder / name for folder in (data_dir, data_dir.parent) for name in CONFIG_NAMES]
 
 
@@ -118,9 +119,10 @@ def parse_settings(text: str) -> dict[str, Any]:
     return doc
 
 
-def read_config(data_dir: Path, environ: Mapping[str, str]) -> tuple[BotConfig, list[str]]:
-    """The bot's config for this data dir, and what a reader should be told about it."""
-    for path in config_paths(data_dir, environ):
+def read_config(data_dir: Path, chosen: Path | None = None) -> tuple[BotConfig, list[str]]:
+    """The bot's config for this data dir (`chosen`: its file, when named), and what a reader
+    should be told about it."""
+    for path in config_paths(data_dir, chosen):
         if not path.exists():
             continue
         try:

@@ -8,25 +8,25 @@ from pathlib import Path
 from core.clock import Clock
 from core.contract.kind import StoreKind
 from core.contract.store import Store
-from core.data_dirs import demo_home
+from core.settings import Settings
 from core.stores.microclaw.paths import resolve_data_dir, runtime_dir
 
 
-def _open(home: Path, clock: Clock, memory_md: Path | None) -> Store:
+def _open(home: Path, clock: Clock, memory_md: Path | None, settings: Settings) -> Store:
     from core.stores.microclaw.store import MicroClawStore
 
-    return MicroClawStore(home, clock)
+    return MicroClawStore(home, clock, settings=settings)
 
 
-def demo_data_dir() -> Path:
+def demo_data_dir(settings: Settings) -> Path:
     """The MicroClaw demo's data dir, beside the Nuggets demo."""
-    return demo_home().with_name("demo-microclaw")
+    return settings.demo_home.with_name("demo-microclaw")
 
 
-def _demo(clock: Clock, reset: bool) -> Path:
+def _demo(clock: Clock, reset: bool, settings: Settings) -> Path:
     from core.stores.microclaw.demo import materialize_microclaw_demo
 
-    return materialize_microclaw_demo(demo_data_dir(), clock(), reset=reset)
+    return materialize_microclaw_demo(demo_data_dir(settings), clock(), reset=reset)
 
 
 def _missing_home(home: str) -> str:
@@ -47,7 +47,7 @@ KIND = StoreKind(
     demo_option="--demo-microclaw",
     demo_help="Use the built-in MicroClaw demo instead.",
     demo_dir_help="The MicroClaw demo's data dir instead.",
-    resolve=lambda chosen: resolve_data_dir(chosen),
+    resolve=lambda chosen, settings: resolve_data_dir(chosen),
     open=_open,
     materialize_demo=_demo,
     missing_home=_missing_home,

@@ -6,25 +6,20 @@ Pure path arithmetic except `resolve_data_dir` (which looks at what exists) and
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-DATA_DIR_ENV = "MICROCLAW_DATA_DIR"
 DEFAULT_DATA_DIR = ".microclaw"
 OLDER_DATA_DIR = "microclaw.data"  # the bot's older default, relative to where it ran
 GLOBAL_NUGGET = "global"
 
 
 def resolve_data_dir(explicit: Path | None = None, cwd: Path | None = None,
-                     user_home: Path | None = None,
-                     environ: Mapping[str, str] | None = None) -> Path:
+                     user_home: Path | None = None) -> Path:
     """--microclaw DIR, else ~/.microclaw, else ./microclaw.data (the older layout) when only
     that one holds a database."""
     if explicit is not None:
         return explicit.expanduser()
-    if environ and environ.get(DATA_DIR_ENV):
-        return Path(environ[DATA_DIR_ENV]).expanduser()
     home = (Path.home() if user_home is None else user_home) / DEFAULT_DATA_DIR
     older = (Path.cwd() if cwd is None else cwd) / OLDER_DATA_DIR
     if not database_path(home).exists() and database_path(older).exists():

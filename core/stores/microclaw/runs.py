@@ -53,6 +53,7 @@ from core.plans.retry import retrying
 from core.plans.review_rules import RULES_FILE
 from core.review.decisions import SETTLED_FILE
 from core.safeio.scope_folder import unsafe_component
+from core.settings import DEFAULT_KEEP
 from core.stores.microclaw.paths import groups_dir, nugget_of, runtime_dir
 from core.stores.microclaw.rows import note_id, rfc3339, row_id, title_of
 from core.stores.microclaw.schema import BUSY_TIMEOUT_S, check_file, database_error
@@ -202,18 +203,21 @@ def _summary(operations: list[Operation]) -> str:
 
 class MicroClawRuns:
     """The write side of a MicroClaw store (its database `db`, its journal under
-    `journal_home`); `notices` is the store's list, for the front ends to tell."""
+    `journal_home`, keeping its newest `keep` runs); `notices` is the store's list, for the
+    front ends to tell."""
 
     def __init__(self, db: Path, journal_home: Path, clock: Clock, notices: list[str],
-                 busy_timeout: float = BUSY_TIMEOUT_S) -> None:
+                 busy_timeout: float = BUSY_TIMEOUT_S, keep: int = DEFAULT_KEEP) -> None:
         self.db = db
+        self.keep = keep
         self.busy_timeout = busy_timeout
         self.journal_home = journal_home
         self.clock = clock
         self.notices = notices
         # The database is <data dir>/runtime/microclaw.db (paths.py).
         self.files: OwnFiles = MicroClawFiles(db.parent.parent, journal_home)
-        self.journal = Journal(journal_home, self.files, db, RowsTarget(self), notices, clock)
+        self.journal = Journal(journal_home, self.files, db, RowsTarget(self), notices, clock,
+                               keep=keep)
 
     def now(self) -> str:
         """A run's time, as the journal records it."""

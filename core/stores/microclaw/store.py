@@ -46,13 +46,13 @@ from core.plans.retry import retrying
 from core.progress import Progress
 from core.promotion.candidates import refused_plan, shown_as_one
 from core.promotion.memory_md import read_memory_md
-from core.promotion.secret_screen import contact_allowed
 from core.review.contradictions import TopicRules
 from core.review.decisions import read_settled, standing_apart
 from core.review.queue import promotion_queue
 from core.safeio.file_stamp import FileStamp
 from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
 from core.safeio.scope_folder import PromotionRefused, refusal
+from core.settings import DEFAULTS, Settings
 from core.stores.microclaw import presentation
 from core.stores.microclaw.budget import structured_budget
 from core.stores.microclaw.config import BotConfig, read_config
@@ -97,19 +97,20 @@ class MicroClawStore:
     first_notes: Callable[[int], list[RawNote]] | None = None  # one read of the rows is quick
 
     def __init__(self, data_dir: Path, clock: Clock = system_clock,
-                 busy_timeout: float = BUSY_TIMEOUT_S) -> None:
+                 busy_timeout: float = BUSY_TIMEOUT_S, settings: Settings = DEFAULTS) -> None:
         self.home = data_dir
         self.clock = clock
+        self.settings = settings
         self.busy_timeout = busy_timeout
         self.notices: list[str] = []
         self.promotion_run: JournalEntry | None = None
         self.promotion_runs: list[JournalEntry] = []  # the runs of the last promote_now
-        self.allow_contact = False  # True: promote contact details ($NUGGETS_ALLOW_CONTACT too)
+        self.allow_contact = settings.allow_contact  # promote contact details
         self._opened: Graph | None = None
         self._run_rows: dict[str, Mapping[int, Row] | None] = {}  # committed runs never change
         # the write side (runs.py), with the journal it writes through
         self._runs = MicroClawRuns(self.graph_path, journal_home(data_dir), clock, self.notices,
-                                   busy_timeout)
+                                   busy_timeout, settings.journal_keep)
         self.journal: Journal = self._runs.journal
         self.by_hand: ByHand = self
         self.promoter: Promoter | None = self
@@ -148,7 +149,7 @@ class MicroClawStore:
     def _bot_view(self, graph: Graph) -> tuple[BotConfig, Activity]:
         """The bot's config (what reading it said goes to the notices) and each chat's
         activity, as the bot's rules read them."""
-        config, said = read_config(self.home, os.environ)
+        config, said = read_config(self.home, self.settings.microclaw_config)
         self._tell(said)
         return config, (graph.doc.get("microclaw") or {}).get("activity") or {}
 
@@ -427,7 +428,7 @@ class MicroClawStore:
         chat_id = (rows[0].get("microclaw") or {}).get("chatId") if rows else None
         scope = ("structured memories of the global scope" if chat_id is None else
                  f"structured memories of {rows[0]['nuggetName']} and the global scope")
-        config, _ = read_config(self.home, os.environ)
+        config, _ = read_config(self.home, self.settings.microclaw_config)
         budget = structured_budget(notes, chat_id, scope, self.clock(), config.memory_tokens)
         return plan.model_copy(update={"budgets": [budget]})
 
@@ -446,7 +447,7 @@ class MicroClawStore:
             return refused_plan(path, False, threshold, len(rows),
                                 f"{scope}: {reason_of(exc)}; not promoted")
         plan = plan_file(rows, path, before, exists, threshold, allow, base, drop,
-                         self.allow_contact or contact_allowed(), queued)
+                         self.allow_contact, queued)
         return plan.model_copy(update={"notices": self._erased(path, plan)})
 
     def _erased(self, path: Path, plan: PromotionPlan) -> list[str]:

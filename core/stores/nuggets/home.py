@@ -1,29 +1,23 @@
-"""Where a memory lives: --home, else $NUGGETS_HOME, else the agent's current home ~/.donna
-when it holds a graph file (the agent copies ~/.nuggets there once, then writes only there),
-else ~/.nuggets; and where the demo keeps its promotion file."""
+"""Where a memory lives: --home, else the settings' home ($NUGGETS_HOME), else the agent's current
+home ~/.donna when it holds a graph file (the agent copies ~/.nuggets there once, then writes only
+there), else ~/.nuggets; and where the demo keeps its promotion file."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
 from pathlib import Path
-
-HOME_ENV = "NUGGETS_HOME"
-
 
 AGENT_HOME = ".donna"
 LEGACY_HOME = ".nuggets"
 
 
 def resolve_home(
-    explicit: Path | None = None, environ: Mapping[str, str] | None = None,
-    user_home: Path | None = None,
+    explicit: Path | None = None, configured: Path | None = None, user_home: Path | None = None,
 ) -> Path:
-    env = os.environ if environ is None else environ
+    """`explicit`: --home; `configured`: the settings' home."""
     if explicit is not None:
         return explicit.expanduser()
-    if env.get(HOME_ENV):
-        return Path(env[HOME_ENV]).expanduser()
+    if configured is not None:
+        return configured
     base = Path.home() if user_home is None else user_home
     agent = base / AGENT_HOME
     return agent if (agent / "graph" / "graph.json").exists() else base / LEGACY_HOME

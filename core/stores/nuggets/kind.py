@@ -2,27 +2,26 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from core.clock import Clock
 from core.contract.kind import StoreKind
 from core.contract.store import Store
-from core.data_dirs import demo_home
+from core.settings import Settings
 from core.stores.nuggets.graph_file import graph_path
-from core.stores.nuggets.home import HOME_ENV, demo_memory_md, home_choice, resolve_home
+from core.stores.nuggets.home import demo_memory_md, home_choice, resolve_home
 
 
-def _open(home: Path, clock: Clock, memory_md: Path | None) -> Store:
+def _open(home: Path, clock: Clock, memory_md: Path | None, settings: Settings) -> Store:
     from core.stores.nuggets.store import NuggetsStore
 
-    return NuggetsStore(home, clock, memory_md)
+    return NuggetsStore(home, clock, memory_md, settings)
 
 
-def _demo(clock: Clock, reset: bool) -> Path:
+def _demo(clock: Clock, reset: bool, settings: Settings) -> Path:
     from core.stores.nuggets.demo import materialize_demo
 
-    return materialize_demo(demo_home(), reset=reset)
+    return materialize_demo(settings.demo_home, reset=reset)
 
 
 def _missing_home(home: str) -> str:
@@ -43,8 +42,8 @@ KIND = StoreKind(
     demo_option="--demo",
     demo_help="Use the built-in demo memory instead.",
     demo_dir_help="The demo memory's directory.",
-    resolve=resolve_home,
-    named_elsewhere=lambda: bool(os.environ.get(HOME_ENV)),
+    resolve=lambda chosen, settings: resolve_home(chosen, settings.home),
+    named_elsewhere=lambda settings: settings.home is not None,
     open=_open,
     materialize_demo=_demo,
     demo_memory_md=demo_memory_md,

@@ -73,7 +73,6 @@ from core.promotion.candidates import (
 )
 from core.promotion.lost_lines import lost_lines
 from core.promotion.memory_md import read_memory_md
-from core.promotion.secret_screen import contact_allowed
 from core.reflection.reflect import plan_pass
 from core.reflection.select_phase import resolve_limit
 from core.review.contradictions import TopicRules, token_set
@@ -82,6 +81,7 @@ from core.review.queue import promotion_queue
 from core.review.topics import nuggets_topic
 from core.safeio.file_stamp import FileStamp
 from core.safeio.scope_folder import PromotionRefused, refusal
+from core.settings import DEFAULTS, Settings
 from core.stores.nuggets import presentation
 from core.stores.nuggets.fact_files import SUFFIXES as FACT_SUFFIXES
 from core.stores.nuggets.fact_files import (
@@ -156,18 +156,20 @@ class NuggetsStore:
     aftermaths: AftermathTeller | None = None
 
     def __init__(
-        self, home: Path, clock: Clock = system_clock, memory_md: Path | None = None
+        self, home: Path, clock: Clock = system_clock, memory_md: Path | None = None,
+        settings: Settings = DEFAULTS,
     ) -> None:
         self.home = home
         self.clock = clock
-        self.memory_md = memory_md
+        self.settings = settings
+        self.memory_md = memory_md or settings.memory_md
         self.notices: list[str] = []
         self.promotion_run: JournalEntry | None = None  # the last `promote`'s journal entry
         self.promotion_runs: list[JournalEntry] = []  # the same, as a list (one MEMORY.md)
-        self.allow_contact = False  # True: promote contact details ($NUGGETS_ALLOW_CONTACT too)
+        self.allow_contact = settings.allow_contact  # promote contact details
         self._opened: Graph | None = None  # read by startup_messages, for the command to take
         self.journal = Journal(home, self.files, graph_path(home), NuggetsTarget(self),
-                               self.notices, clock)
+                               self.notices, clock, keep=settings.journal_keep)
         self.by_hand: ByHand = self
         self.promoter: Promoter | None = self
         self.decider: Decider | None = self
@@ -235,7 +237,7 @@ class NuggetsStore:
         Notes the operator let stand together (a contradiction's "both stand") are never
         merged together."""
         graph = graph or self.read()
-        capped = resolve_limit(limit)
+        capped = resolve_limit(limit, self.settings.max_notes)
         settled = read_settled(self.journal_home, self.notices)
         apart = standing_apart(graph.notes, self.topic_rules(), settled)
         outcome = plan_pass(graph.notes, self.clock(), nugget_name, capped, uncapped,
@@ -579,7 +581,7 @@ class NuggetsStore:
                                 sum(qualifies(n, threshold) for n in notes), refused)
         before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
         plan = plan_promotion(notes, path, before, exists, threshold, allow, base, drop,
-                              self.allow_contact or contact_allowed(), self._last_written(path),
+                              self.allow_contact, self._last_written(path),
                               promotion_queue(self, notes))
         plan.budgets = [file_budget(plan.after_text, plan.entries, CLAUDE_CODE_MEMORY_MD)]
         return plan

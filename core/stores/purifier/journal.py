@@ -14,7 +14,6 @@ import os
 import re
 from pathlib import Path
 
-from core.data_dirs import data_home
 from core.journal.guarded_write import directory_lock
 from core.journal.journal import FileTarget
 from core.journal.own_files import OwnFile, OwnFiles, own_file
@@ -26,12 +25,13 @@ from core.review.marks import MARKS_FILE
 OUR_FILES = (SETTLED_FILE, MARKS_FILE)
 
 
-def review_home(workspace: Path) -> Path:
-    """Our folder for this workspace: `<data dir>/purifier/<name>-<hash of its real path>`."""
+def review_home(workspace: Path, data: Path) -> Path:
+    """Our folder for this workspace: `<data>/purifier/<name>-<hash of its real path>`, `data`
+    our data directory (the settings' data_home)."""
     real = os.path.realpath(workspace.expanduser())
     name = re.sub(r"[^A-Za-z0-9._-]", "_", Path(real).name)[:40] or "workspace"
     digest = hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:12]
-    return data_home() / "purifier" / f"{name}-{digest}"
+    return data / "purifier" / f"{name}-{digest}"
 
 
 class ReviewFiles:

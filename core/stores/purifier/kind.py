@@ -9,25 +9,25 @@ from pathlib import Path
 from core.clock import Clock
 from core.contract.kind import KindOption, StoreKind
 from core.contract.store import Store
-from core.data_dirs import demo_home
+from core.settings import Settings
 from core.stores.purifier.paths import resolve_workspace
 
 
-def _open(home: Path, clock: Clock, memory_md: Path | None) -> Store:
+def _open(home: Path, clock: Clock, memory_md: Path | None, settings: Settings) -> Store:
     from core.stores.purifier.store import PurifierStore
 
-    return PurifierStore(home, clock)
+    return PurifierStore(home, clock, settings)
 
 
-def demo_workspace() -> Path:
+def demo_workspace(settings: Settings) -> Path:
     """The purifier demo's workspace, beside the other demos (its telemetry beside it)."""
-    return demo_home().with_name("demo-purifier") / "workspace"
+    return settings.demo_home.with_name("demo-purifier") / "workspace"
 
 
-def _demo(clock: Clock, reset: bool) -> Path:
+def _demo(clock: Clock, reset: bool, settings: Settings) -> Path:
     from core.stores.purifier.demo import materialize_purifier_demo
 
-    return materialize_purifier_demo(demo_workspace(), clock(), reset=reset)
+    return materialize_purifier_demo(demo_workspace(settings), clock(), reset=reset)
 
 
 # Where --purifier without DIR looks (paths.resolve_workspace), said in its help and errors.
@@ -82,7 +82,7 @@ KIND = StoreKind(
     demo_option="--demo-purifier",
     demo_help="Use the built-in memory-purifier demo instead.",
     demo_dir_help="The memory-purifier demo's workspace instead.",
-    resolve=resolve_workspace,
+    resolve=lambda chosen, settings: resolve_workspace(chosen, settings.purifier_workspace),
     open=_open,
     materialize_demo=_demo,
     missing_home=_missing_home,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
 from pathlib import Path
 
 from core.safeio.json_read import loads
@@ -11,7 +9,6 @@ from core.safeio.json_read import loads
 DEFAULT_WORKSPACE = Path("~/.openclaw/workspace")
 CONFIG = Path("~/.openclaw/memory-purifier/memory-purifier.json")
 CONFIG_BYTES = 1024 * 1024
-WORKSPACE_ENV = "WORKSPACE"
 CLAIMS = "purified-claims.jsonl"
 CONTRADICTIONS = "purified-contradictions.jsonl"
 REJECTED = "rejected-candidates.jsonl"
@@ -23,15 +20,15 @@ COMPONENT = "memory-purifier.purifier"
 KNOWN_MANIFEST_SCHEMA = 1
 
 
-def resolve_workspace(chosen: Path | None, environ: Mapping[str, str] | None = None,
+def resolve_workspace(chosen: Path | None, variable: Path | None = None,
                       config: Path = CONFIG) -> Path:
     """The workspace named, else the one the purifier itself would use: its config's
-    `paths.workspace`, else $WORKSPACE, else ~/.openclaw/workspace (its scripts' order)."""
+    `paths.workspace`, else $WORKSPACE (`variable`: the settings' purifier_workspace), else
+    ~/.openclaw/workspace (its scripts' order)."""
     if chosen is not None:
         return chosen.expanduser()
-    env = os.environ if environ is None else environ
-    found = configured_workspace(config.expanduser()) or env.get(WORKSPACE_ENV)
-    return Path(found or DEFAULT_WORKSPACE).expanduser()
+    found = configured_workspace(config.expanduser())
+    return Path(found).expanduser() if found else (variable or DEFAULT_WORKSPACE.expanduser())
 
 
 def configured_workspace(config: Path) -> str | None:

@@ -41,6 +41,7 @@ from core.review.contradictions import TopicRules
 from core.review.decisions import SETTLED_FILE
 from core.review.marks import MARKS_FILE, marked, read_marks_and_texts
 from core.safeio.file_stamp import FileStamp
+from core.settings import DEFAULTS, Settings
 from core.stores.purifier import paths, presentation, restore
 from core.stores.purifier.acting import PurifierActing
 from core.stores.purifier.artifacts import Artifacts, first_rows, read_artifacts
@@ -75,16 +76,18 @@ class PurifierStore(PurifierActing):
     versions: VersionKeeper | None = None
     aftermaths: AftermathTeller | None = None  # the purifier's runs are its own
 
-    def __init__(self, workspace: Path, clock: Clock = system_clock) -> None:
+    def __init__(self, workspace: Path, clock: Clock = system_clock,
+                 settings: Settings = DEFAULTS) -> None:
         self.home = workspace
         self.clock = clock
+        self.settings = settings
         self.notices: list[str] = []
         self._opened: Graph | None = None
         self._read: tuple[Hashable, Artifacts] | None = None  # the last read, by its stamp
-        home = review_home(workspace)
+        home = review_home(workspace, settings.data_home)
         files = ReviewFiles(home, restore.SourceFiles(workspace))
         self.journal = Journal(home, files, home, ReviewTarget(home, files), self.notices,
-                               clock, program=PurifierLog(self))
+                               clock, program=PurifierLog(self), keep=settings.journal_keep)
         self.by_hand: ByHand = self
         self.restorer: Restorer | None = self
         # the views the previewed run would rewrite (acting.py): no words of their own
