@@ -92,7 +92,7 @@ def lost_lines(last: str, now: str, expected: Expected | None = None,
     more), and one for the other lines gone. `expected`: the entries about to be written, and
     `known`: those the run that wrote `last` wrote, read whole where a text spells them (see
     core/promotion/memory_md.py)."""
-    was_entries, was_other = _blocks(last, expected or {}, known or {})
+    was_entries, was_other = _blocks(last, known or {}, expected or {})
     now_entries, now_other = _blocks(now, expected or {}, known or {})
     found = []
     for (section, title), lines in was_entries.items():
