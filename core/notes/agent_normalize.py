@@ -18,7 +18,7 @@ from typing import Any
 
 from core.models import RawNote
 from core.notes.inferred_metadata import METADATA_FIELDS, inferred_metadata
-from core.notes.js_strings import js_trim, normalize_tag, normalize_whitespace
+from core.notes.js_strings import collapse_spaces, js_trim, normalize_tag, normalize_whitespace
 
 _STAMPS = ("createdAt", "updatedAt", "lastAccessedAt")
 
@@ -100,3 +100,16 @@ def unchanged_since(left: RawNote | None, now: RawNote | None) -> bool:
         ours.pop("updatedAt", None)
         theirs.pop("updatedAt", None)
     return ours == theirs
+
+
+def pass_content(content: str) -> str:
+    """The content as the agent's morning pass rewrites it (its `normalizeContent`): lines
+    trimmed with inner whitespace runs collapsed, blank and repeated lines dropped."""
+    lines = (collapse_spaces(js_trim(line)) for line in content.replace("\r\n", "\n").split("\n"))
+    return js_trim("\n".join(dict.fromkeys(line for line in lines if line)))
+
+
+def settled_form(content: str) -> str:
+    """The one form a content keeps through every rewrite the agent makes without changing what
+    it says: its save (`normaliseWhitespace`) and its pass (`normalizeContent`), either first."""
+    return pass_content(normalize_whitespace(content))

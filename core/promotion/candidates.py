@@ -21,16 +21,12 @@ from core.notes import fields
 from core.notes.js_strings import normalize_tag, normalize_whitespace
 from core.notes.snapshot import EMPTY_FINGERPRINT
 from core.promotion.lost_lines import lost_lines
-from core.promotion.memory_md import Expected, MemoryDocument, split_lines
+from core.promotion.memory_md import HEADER_LINE, Expected, MemoryDocument, split_lines
 from core.promotion.screening import Screened, screen
 from core.promotion.secret_screen import masked
 
 DEFAULT_THRESHOLD = 3
-HEADER = [
-    "# Memory",
-    "",
-    "Auto-promoted from nuggets graph notes (3+ recalls across sessions).",
-]
+HEADER = ["# Memory", "", HEADER_LINE]
 
 
 def default_memory_md(cwd: Path, home_dir: Path) -> Path:
@@ -190,6 +186,12 @@ def _expected(chosen: list[tuple[RawNote, list[RawNote]]]) -> Expected:
             for note, _ in chosen}
 
 
+def last_entries(promoted: list[PromotionEntry] | None) -> Expected:
+    """The entries a run wrote, by section and title, as they read in its file."""
+    return {(e.section, e.title): e.text.split("\n") for e in promoted or []
+            if e.action in ("add", "update", "same")}
+
+
 def cut_to_first_line(doc: MemoryDocument, last: MemoryDocument | None, section: str,
                       title: str, lines: list[str]) -> bool:
     """Whether the file holds only the first line of an entry our last write left whole (or
@@ -206,7 +208,7 @@ def plan_promotion(
     threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
     base_fingerprint: str = EMPTY_FINGERPRINT, drop: Collection[str] = (),
     allow_contact: bool = False, last_written: str | None = None,
-    queued: Mapping[str, str] | None = None,
+    queued: Mapping[str, str] | None = None, known: Expected | None = None,
 ) -> PromotionPlan:
     """The edited MEMORY.md. Candidates that screening holds back (instructions to the agent,
     secrets; contact details unless `allow_contact`), and those whose note stands in an open
@@ -214,11 +216,13 @@ def plan_promotion(
     left out and listed as blocked, unless allowed (`is_allowed`); those whose note id is in
     `drop` are left out and listed as dropped (what is already in the file stays).
     `last_written`: the text our last write left in the file (from the journal), by which an
-    entry the agent cut is left cut (`cut_to_first_line`)."""
+    entry the agent cut is left cut (`cut_to_first_line`); `known`: the entries that write
+    wrote, replaced whole where the file still spells them (`last_entries`)."""
     chosen = candidates(notes, threshold)
     expected = _expected(chosen)
-    doc = MemoryDocument(before_text, HEADER, expected)
-    last = None if last_written is None else MemoryDocument(last_written, HEADER, expected)
+    doc = MemoryDocument(before_text, HEADER, expected, known)
+    last = None if last_written is None else MemoryDocument(last_written, HEADER, expected,
+                                                            known)
     entries: list[PromotionEntry] = []
     blocked: list[BlockedEntry] = []
     dropped: list[PromotionEntry] = []
@@ -266,7 +270,8 @@ def plan_promotion(
         before_text=before_text, after_text=after, diff=diff,
         base_fingerprint=base_fingerprint, blocked=blocked, dropped=dropped,
         qualifying=sum(qualifies(n, threshold) for n in notes),
-        lost=[] if last_written is None else lost_lines(last_written, before_text, expected),
+        lost=[] if last_written is None else lost_lines(last_written, before_text, expected,
+                                                               known),
     )
 
 

@@ -3,15 +3,22 @@ the agent's promotion rewrites the whole file, keeps only the first line of the 
 not write itself and drops every line that is not an entry. Deciding only: the texts are given.
 
 An entry is read here as its first line and every non-blank line under it up to the next entry
-or heading (a note's paragraphs after a blank line included). An entry counts as having lost
-lines when what the file holds of it now is some of its lines and not all (an entry rewritten
-with other lines was updated, not cut), or when it is gone."""
+or heading (a note's paragraphs after a blank line included); an entry about to be written, or
+written by the run that left `last`, that the text holds exactly so ends where its lines do, so
+a line written by hand after it is not the entry's. The line under the title, in the spelling
+of earlier versions of ours ("nuggets graph notes"), reads as the agent's ("nugget graph
+notes").
+
+An entry counts as having lost lines when what the file holds of it now is some of its lines
+and not all (an entry rewritten with other lines was updated, not cut), or when it is gone."""
 
 from __future__ import annotations
 
 from collections import Counter
 
 from core.promotion.memory_md import (
+    HEADER_LINE,
+    OUR_OLD_HEADER_LINE,
     Expected,
     bare,
     reads_as_entry_or_heading,
@@ -23,8 +30,25 @@ from core.promotion.memory_md import (
 SHOWN = 5  # entries named in one message; the others are counted
 
 
-def _blocks(text: str, expected: Expected) -> tuple[dict[tuple[str, str], list[str]],
-                                                     list[str]]:
+def _whole(lines: list[str], at: int, section: str | None, *given: Expected) -> int:
+    """How many lines from `at` on are an entry of `section` in `given` written whole (0:
+    none); an entry of one line too."""
+    if section is None:
+        return 0
+    for entries in given:
+        if any(entries.get((section, title)) == [lines[at]] for title in titles_of(lines[at])):
+            return 1
+        if whole := spelled(lines, at, section, entries):
+            return whole
+    return 0
+
+
+def _other(line: str) -> str:
+    return HEADER_LINE if line == OUR_OLD_HEADER_LINE else line
+
+
+def _blocks(text: str, *expected: Expected) -> tuple[dict[tuple[str, str], list[str]],
+                                                      list[str]]:
     """The entries' lines by section and title, and the other non-blank lines. An `expected`
     entry the text spells whole is read whole, whatever its lines look like."""
     entries: dict[tuple[str, str], list[str]] = {}
@@ -34,11 +58,12 @@ def _blocks(text: str, expected: Expected) -> tuple[dict[tuple[str, str], list[s
     lines = [bare(raw) for raw in text.split("\n")]
     at = 0
     while at < len(lines):
-        line, whole = lines[at], spelled(lines, at, section, expected) if section else 0
+        line, whole = lines[at], _whole(lines, at, section, *expected)
         at += max(whole, 1)
-        if whole:
-            current = entries.setdefault((section or "", titles_of(line)[0]), [])
-            current.extend(kept for kept in lines[at - whole:at] if kept.strip())
+        if whole:  # it ends where its lines do: what follows is not the note's
+            entries.setdefault((section or "", titles_of(line)[0]), []).extend(
+                kept for kept in lines[at - whole:at] if kept.strip())
+            current = None
             continue
         heading = section_name(line)
         if heading is not None:
@@ -50,7 +75,7 @@ def _blocks(text: str, expected: Expected) -> tuple[dict[tuple[str, str], list[s
             current = None
             other.append(line)
         elif line.strip():
-            (current if current is not None else other).append(line)
+            (current if current is not None else other).append(_other(line))
     return entries, other
 
 
@@ -61,12 +86,14 @@ def _lost(was: list[str], now: list[str] | None) -> int:
     return missing if missing and not Counter(now) - Counter(was) else 0
 
 
-def lost_lines(last: str, now: str, expected: Expected | None = None) -> list[str]:
+def lost_lines(last: str, now: str, expected: Expected | None = None,
+               known: Expected | None = None) -> list[str]:
     """One phrase per entry of `last` that lost lines in `now` (at most SHOWN, then how many
-    more), and one for the other lines gone. `expected`: the entries about to be written, read
-    whole where a text spells them (see core/promotion/memory_md.py)."""
-    was_entries, was_other = _blocks(last, expected or {})
-    now_entries, now_other = _blocks(now, expected or {})
+    more), and one for the other lines gone. `expected`: the entries about to be written, and
+    `known`: those the run that wrote `last` wrote, read whole where a text spells them (see
+    core/promotion/memory_md.py)."""
+    was_entries, was_other = _blocks(last, known or {}, expected or {})
+    now_entries, now_other = _blocks(now, expected or {}, known or {})
     found = []
     for (section, title), lines in was_entries.items():
         held = now_entries.get((section, title))

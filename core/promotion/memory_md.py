@@ -6,6 +6,10 @@ Read line by line, an entry of section S titled T is the first line of S that st
 agent writes them flush left, and so do we; earlier versions of ours indented them by two
 spaces, which reads the same). A note whose content has a blank line in it goes on after that
 blank line: such a paragraph is the entry's when it spells the rest of the note (`absorb`).
+An entry our newest run on the file wrote (`known`, from the journal) is read as a whole too
+where the file still spells it exactly, blank lines and later paragraphs included, so that an
+update replaces it whole. An entry the agent wrote has no such record: a paragraph after a blank
+line under it reads like a line written by hand there, and is left as it is.
 A note's line that reads as an entry or a section of its own (`- **…**: …`, `## …`) is written
 flush left as the agent writes it; the entries we are about to write (`expected`) are read
 first as a whole wherever the file spells them, so that such a line stays in its entry.
@@ -37,6 +41,11 @@ _SECTION = re.compile(r"^##\s+(.*?)\s*$")
 _HEADING = re.compile(r"^#{1,6}(?:\s|$)")
 _HEAD = "- **"
 _TITLE_END = "**:"
+
+# The line under the title of a MEMORY.md begun by promotion, as the agent writes it; earlier
+# versions of ours wrote "nuggets" for "nugget", and that line reads as the same.
+HEADER_LINE = "Auto-promoted from nugget graph notes (3+ recalls across sessions)."
+OUR_OLD_HEADER_LINE = "Auto-promoted from nuggets graph notes (3+ recalls across sessions)."
 
 # The entries about to be written, by section and title: their lines, without endings.
 Expected = Mapping[tuple[str, str], list[str]]
@@ -204,9 +213,11 @@ def spelled(lines: list[str], at: int, section: str, expected: Expected) -> int:
 
 class MemoryDocument:
     """MEMORY.md's text, or `header` when there is none yet, ready for `upsert`; `expected`:
-    the entries about to be written, read as a whole wherever the file spells them."""
+    the entries about to be written, and `known`: those our newest run on the file wrote, read
+    as a whole wherever the file spells them."""
 
-    def __init__(self, text: str, header: list[str], expected: Expected | None = None) -> None:
+    def __init__(self, text: str, header: list[str], expected: Expected | None = None,
+                 known: Expected | None = None) -> None:
         self.trailing_newline = text.endswith("\n") or not text
         lines = text.split("\n") if text else list(header)
         if self.trailing_newline and text:
@@ -223,8 +234,8 @@ class MemoryDocument:
         while at < len(lines):
             line = lines[at]
             heading = _SECTION.match(bare(line))
-            whole = spelled(lines, at, self.sections[-1].name, expected) \
-                if expected and self.sections and not heading else 0
+            whole = self._spelled(lines, at, expected, known) \
+                if self.sections and not heading else 0
             if whole:
                 self.sections[-1].add_whole_entry(lines[at:at + whole])
                 at += whole
@@ -236,6 +247,11 @@ class MemoryDocument:
             else:
                 self.preamble.append(line)
             at += 1
+
+    def _spelled(self, lines: list[str], at: int, *entries: Expected | None) -> int:
+        section = self.sections[-1].name
+        return next((n for given in entries if given
+                     if (n := spelled(lines, at, section, given))), 0)
 
     def _section(self, name: str) -> _Section | None:
         return next((s for s in self.sections if s.name == name), None)

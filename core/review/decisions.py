@@ -5,8 +5,9 @@ ordinary plan.
   `superseded by <id>` (a `SupersedeOp` each);
 - *merge*: the others are merged into the kept note by the reflection merge (a `MergeOp` each);
 - *both stand*: nothing is written to the notes; the group is remembered in a small file beside
-  the journal (`<home>/conflicts-settled.json`), keyed on the members' ids and contents, so it
-  is not asked again until one of them changes.
+  the journal (`<home>/conflicts-settled.json`), keyed on the members' ids and contents as the
+  agent's rewrites leave them (`settled_form`), so it is not asked again until one of them
+  changes what it says.
 
 The plans go through `Memory.apply` like the pass's: reviewed as a diff, journaled, undoable.
 
@@ -15,7 +16,8 @@ API:
   (pure; `how` is "keep" or "merge"; `UnknownNoteError` when `keep` is not a member)
 - `plan_decision(store, group, keep, how="keep", graph=None) -> Plan` (refused in the store's
   words when it has no decider: `require_plans(store) -> Decider`)
-- `settled_key(notes) -> str`, `read_settled(home, notices=None) -> set[str]`,
+- `settled_key(notes) -> str`, `is_settled(notes, settled) -> bool`,
+  `read_settled(home, notices=None) -> set[str]`,
   `settle_both(store, group, notes_by_id) -> JournalEntry | None` (None: already remembered),
   `open_groups(groups, notes_by_id, settled) -> list[Group]` (groups not settled as both stand),
   `standing_apart(notes, rules, settled) -> dict[str, int]` (note id -> the number of the group
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Literal
 
@@ -47,6 +49,8 @@ from core.models import (
     SupersedeOp,
 )
 from core.notes import fields
+from core.notes.agent_normalize import settled_form
+from core.notes.js_strings import js_trim
 from core.notes.snapshot import Graph
 from core.review.contradictions import Group, TopicRules, find_by_rules
 from core.safeio.json_read import JsonReadError, loads
@@ -115,10 +119,30 @@ def require_plans(memory: Store) -> Decider:
 
 
 def settled_key(notes: Iterable[RawNote]) -> str:
-    """Changes when a member's content (or title) changes, or the members change."""
-    parts = sorted(f"{n['id']}\x00{fields.text(n, 'title')}\x00{fields.text(n, 'content')}"
-                   for n in notes)
-    return hashlib.sha256("\x01".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    """Changes when a member's title or content changes other than by the agent's own
+    whitespace rewrites (its save and its pass, `settled_form`), or the members change."""
+    return _key(f"{n['id']}\x00{js_trim(fields.text(n, 'title'))}\x00"
+                f"{settled_form(fields.text(n, 'content'))}" for n in notes)
+
+
+def _raw_key(notes: Iterable[RawNote]) -> str:
+    """The key of groups let stand before keys ignored the agent's rewrites: raw text."""
+    return _key(f"{n['id']}\x00{fields.text(n, 'title')}\x00{fields.text(n, 'content')}"
+                for n in notes)
+
+
+def _key(parts: Iterable[str]) -> str:
+    joined = "\x01".join(sorted(parts))
+    return hashlib.sha256(joined.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def is_settled(notes: Iterable[RawNote], settled: Collection[str]) -> bool:
+    """Whether the group of `notes` was let stand as it now reads (a key written before keys
+    ignored the agent's rewrites counts while the raw text is unchanged)."""
+    if not settled:
+        return False
+    members = list(notes)
+    return settled_key(members) in settled or _raw_key(members) in settled
 
 
 def settled_path(home: Path) -> Path:
@@ -167,9 +191,10 @@ def settle_both(store: Store, group: Group,
     (kind "decide", undone like any run); None when already remembered."""
     path = settled_path(store.journal.home)
     settled, before = _read_settled(path)
-    key = settled_key(notes_by_id[i] for i in group.note_ids)
-    if key in settled:
+    members = [notes_by_id[i] for i in group.note_ids]
+    if is_settled(members, settled):
         return None
+    key = settled_key(members)
     after = json.dumps({"bothStand": sorted(settled | {key})}, indent=2) + "\n"
     return store.journal.write_file(path, before, after, "decide",
                                     f"both stand: {group.topic} ({group.id})")
@@ -181,7 +206,7 @@ def open_groups(groups: list[Group], notes_by_id: Mapping[str, RawNote],
     if not settled:
         return groups
     return [g for g in groups
-            if settled_key(notes_by_id[i] for i in g.note_ids) not in settled]
+            if not is_settled((notes_by_id[i] for i in g.note_ids), settled)]
 
 
 def standing_apart(notes: list[RawNote], rules: TopicRules, settled: set[str]) -> dict[str, int]:
@@ -191,6 +216,6 @@ def standing_apart(notes: list[RawNote], rules: TopicRules, settled: set[str]) -
     by_id = {n["id"]: n for n in notes}
     apart: dict[str, int] = {}
     for number, group in enumerate(find_by_rules(notes, rules)):
-        if settled_key(by_id[i] for i in group.note_ids) in settled:
+        if is_settled((by_id[i] for i in group.note_ids), settled):
             apart.update(dict.fromkeys(group.note_ids, number))
     return apart

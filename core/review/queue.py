@@ -6,7 +6,7 @@ duplicate set, that nobody decided as it now reads — is not promoted until the
 Open means what the queue shows (`nuggets conflicts`, the console's `c`): the store's groups
 (`group_members`, the grouping `find_contradictions` makes; a contradiction and a duplicate set
 alike, so what the notes state is never compared here), not those let stand as they now read
-(`settled_key`); the groups a system records as outdated are never among them. Deciding one
+(`is_settled`); the groups a system records as outdated are never among them. Deciding one
 stands or merging archives the others, so the group is gone and the note kept is free; letting
 both stand frees them all.
 
@@ -24,7 +24,7 @@ from typing import Any
 
 from core.models import RawNote
 from core.review.contradictions import TopicRules, group_id, group_members
-from core.review.decisions import read_settled, settled_key
+from core.review.decisions import is_settled, read_settled
 
 
 def queued_notes(notes: list[RawNote], rules: TopicRules,
@@ -34,7 +34,7 @@ def queued_notes(notes: list[RawNote], rules: TopicRules,
     queued: dict[str, str] = {}
     for members in group_members(notes, rules.topic, promotion=rules.promotion):
         ids = members.note_ids
-        if settled and settled_key(by_id[i] for i in ids) in settled:
+        if is_settled((by_id[i] for i in ids), settled):
             continue  # let stand, as its notes now read
         found = group_id(ids)
         for note_id in ids:

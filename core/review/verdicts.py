@@ -35,7 +35,7 @@ from core.promotion.candidates import written_ids
 from core.reflection.pass_state import CHECK_EVERY
 from core.reflection.reflect import plan_pass
 from core.review.contradictions import Promotable, Tokenizer, find_contradictions, token_set
-from core.review.decisions import settled_key
+from core.review.decisions import is_settled
 from core.review.default_scorer import SCORE_NAMES, ScoringContext, default_score, topic_sessions
 from core.review.topics import TopicKey, nuggets_topic
 
@@ -151,7 +151,7 @@ def siblings(notes: list[RawNote], now: datetime, topic: TopicKey,
     together: dict[str, list[str]] = {}
     for group in find_contradictions(notes, topic, tokens=tokens, promotion=False):
         members = [by_id[i] for i in group.note_ids]
-        if settled and settled_key((whole or by_id)[i] for i in group.note_ids) in settled:
+        if is_settled(((whole or by_id)[i] for i in group.note_ids), settled):
             continue
         if group.duplicate:
             kept = kept_of([m for m in members if m["id"] not in compress] or members)["id"]

@@ -20,7 +20,7 @@ from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.cli import main
 from tests.support.note_builders import NOW, make_home, note, tree_snapshot
 
-HEADER = "# Memory\n\nAuto-promoted from nuggets graph notes (3+ recalls across sessions).\n"
+HEADER = "# Memory\n\nAuto-promoted from nugget graph notes (3+ recalls across sessions).\n"
 
 
 def fact(note_id: str, title: str, content: str, hits: int = 3, **extra: object) -> dict:

@@ -367,7 +367,7 @@ def demo_document(seed: int = DEMO_SEED) -> dict[str, Any]:
 
 DEMO_MEMORY_MD = """# Memory
 
-Auto-promoted from nuggets graph notes (3+ recalls across sessions).
+Auto-promoted from nugget graph notes (3+ recalls across sessions).
 
 Hand-written: keep answers short and show the command to run first.
 

@@ -66,6 +66,7 @@ from core.progress import Progress
 from core.promotion.budget import CLAUDE_CODE_MEMORY_MD, file_budget
 from core.promotion.candidates import (
     DEFAULT_THRESHOLD,
+    last_entries,
     plan_promotion,
     qualifies,
     refused_plan,
@@ -580,18 +581,21 @@ class NuggetsStore:
             return refused_plan(path, exists, threshold,
                                 sum(qualifies(n, threshold) for n in notes), refused)
         before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
+        last = self._last_run(path)
         plan = plan_promotion(notes, path, before, exists, threshold, allow, base, drop,
-                              self.allow_contact, self._last_written(path),
-                              promotion_queue(self, notes))
+                              self.allow_contact,
+                              None if last is None else last.file_after,
+                              promotion_queue(self, notes),
+                              last_entries(None if last is None else last.promoted))
         plan.budgets = [file_budget(plan.after_text, plan.entries, CLAUDE_CODE_MEMORY_MD)]
         return plan
 
-    def _last_written(self, path: Path) -> str | None:
-        """What our newest run on the store's MEMORY.md left in it, when `path` is that file."""
+    def _last_run(self, path: Path) -> JournalEntry | None:
+        """Our newest run on the store's MEMORY.md (what it left in it, the entries it wrote),
+        when `path` is that file."""
         if path != self.promotion_target():
             return None
-        run = last_file_run(self.home, MEMORY_MD_NAME, self.files)
-        return None if run is None else run.file_after
+        return last_file_run(self.home, MEMORY_MD_NAME, self.files)
 
     def promotion_losses(self) -> list[str]:
         """A notice naming the entries MEMORY.md lost since our newest run on it (the agent's
@@ -601,7 +605,8 @@ class NuggetsStore:
             run = last_file_run(self.home, MEMORY_MD_NAME, self.files)
             if run is None or run.file_after is None or _refusal(path):
                 return []
-            lost = lost_lines(run.file_after, read_memory_md(path)[0])
+            lost = lost_lines(run.file_after, read_memory_md(path)[0],
+                              known=last_entries(run.promoted))
         except (NuggetsError, OSError, RuntimeError):  # the file's own command reports it
             return []
         return [f"{path} lost lines since our run {run.run_id}: {'; '.join(lost)}"
