@@ -167,7 +167,7 @@ class NuggetsStore:
         self.allow_contact = False  # True: promote contact details ($NUGGETS_ALLOW_CONTACT too)
         self._opened: Graph | None = None  # read by startup_messages, for the command to take
         self.journal = Journal(home, self.files, graph_path(home), NuggetsTarget(self),
-                               self.notices, clock)
+                               self.notices, clock, home_is_ours=False)
         self.by_hand: ByHand = self
         self.promoter: Promoter | None = self
         self.decider: Decider | None = self
