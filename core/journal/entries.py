@@ -7,8 +7,9 @@ written before headers existed (one line) is still read, whole. Nothing in an en
 an entry is checked in full before an undo acts on it, and one that cannot be read is skipped
 and named, never a reason for every other command to fail.
 
-The journal keeps the newest runs ($NUGGETS_JOURNAL_KEEP, 30 unless set); its files follow the
-graph file's mode and owner, since they hold copies of its notes.
+The journal keeps the newest runs ($NUGGETS_JOURNAL_KEEP, 30 unless set); its files hold copies
+of the notes, so they are the user's alone (0600 in a 0700 folder, core/safeio/private.py),
+owned like the graph file.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from core.safeio import crashpoints
 from core.safeio.atomic_write import TEMP_SUFFIX, atomic_write, copy_owner_and_mode
 from core.safeio.json_read import JsonReadError, loads
 from core.safeio.open_regular import JOURNAL_BYTES, open_regular, read_regular
+from core.safeio.private import make_folder, tighten
 
 PENDING_SUFFIX = ".pending"
 HEADER_MARK = b'{"header":1,'
@@ -270,16 +272,19 @@ def next_run_id(home: Path, at: str) -> tuple[int, str]:
 
 def write_pending(home: Path, entry: JournalEntry, like: Path | None = None) -> Path:
     """Write the entry beside the journal before the graph changes (write-ahead). It and the
-    journal directory take the mode and owner of `like` (the graph file)."""
+    journal directory are private (0600, 0700: they hold copies of the notes), owned, when we
+    may, by the owner of `like` (the graph file)."""
     directory = journal_dir(home)
     path = directory / f".{entry.run_id}.json{PENDING_SUFFIX}"
     data = dump_entry(entry)
     try:
-        directory.mkdir(parents=True, exist_ok=True)
+        make_folder(directory)
         if like is not None:
             with contextlib.suppress(OSError):  # not ours to change: the write still may work
-                copy_owner_and_mode(like, directory, directory=True)
-        atomic_write(path, data, like)
+                copy_owner_and_mode(like, directory, directory=True, private=True)
+        atomic_write(path, data, like, private=True)
+        for older in _entry_files(home):  # entries an older version wrote wider
+            tighten(older)
     except OSError as exc:
         reason = exc.strerror or exc
         raise JournalError(f"{directory}: cannot write the journal: {reason}") from None

@@ -48,6 +48,7 @@ from core.safeio.atomic_write import (
     write_file,
 )
 from core.safeio.open_regular import GRAPH_BYTES, open_regular, read_regular, refusal
+from core.safeio.private import FILE_MODE
 
 _RENAME_NOREPLACE = 1
 _RENAME_EXCHANGE = 2
@@ -186,7 +187,7 @@ def _take_lock(directory: Path, lock_name: str | None) -> int:
 
 def _open_lock_file(directory: Path, name: str) -> int:
     try:
-        return open_regular(directory / name, None, os.O_RDWR | os.O_CREAT, 0o644)
+        return open_regular(directory / name, None, os.O_RDWR | os.O_CREAT, FILE_MODE)
     except OSError as exc:
         if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
             raise

@@ -60,6 +60,7 @@ from core.journal.history import place, undone_by, undone_together, with_places
 from core.journal.own_files import OwnFiles, name_of, own_file
 from core.models import JournalEntry, JournalKind, PromotionEntry
 from core.notes.snapshot import EMPTY_FINGERPRINT, Graph, current_fingerprint, fingerprint
+from core.safeio.private import make_folder, tighten
 from core.settings import DEFAULT_KEEP
 
 Landing = Callable[[], None]  # called by a write the moment it lands
@@ -152,17 +153,21 @@ class ProgramRuns(Protocol):
 
 class Journal:
     """The runs of one store, journaled in `home`'s `reflections/` (our small files beside it):
-    `files`, the files its entries may name; `like`, the file whose mode and owner the
-    journal's files follow; `notices`, the store's list of what to tell; `refusal`, the words
-    of a store that writes no file of ours."""
+    `files`, the files its entries may name; `like`, the file whose owner the journal's files
+    take; `notices`, the store's list of what to tell; `refusal`, the words of a store that
+    writes no file of ours; `home_is_ours`, False when `home` is the memory's own folder (the
+    Nuggets agent's home), which keeps its mode. Everything of ours is private
+    (core/safeio/private.py)."""
 
     def __init__(self, home: Path, files: OwnFiles, like: Path, target: Target,
                  notices: list[str], clock: Clock, program: ProgramRuns | None = None,
-                 refusal: str | None = None, keep: int = DEFAULT_KEEP) -> None:
+                 refusal: str | None = None, keep: int = DEFAULT_KEEP,
+                 home_is_ours: bool = True) -> None:
         self.home, self.files, self.like, self.target = home, files, like, target
         self.keep = keep  # the newest runs the journal keeps
         self.notices, self.clock = notices, clock
         self.program, self.refusal = program, refusal
+        self.home_is_ours = home_is_ours
 
     @property
     def folder(self) -> Path:
@@ -181,6 +186,8 @@ class Journal:
         committed when the write says it landed, or when it returns (call under the lock)."""
         keep = self.keep
         made = [d for d in (self.home, self.folder) if not d.is_dir()]
+        if self.home_is_ours:
+            make_folder(self.home)
         pending = write_pending(self.home, entry, like=self.like)
         landed = False
 
@@ -252,11 +259,16 @@ class Journal:
         the file changed since it was read."""
         if self.refusal is not None:
             raise NuggetsError(f"{summary or kind}: {self.refusal}")
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if self.home_is_ours:
+            make_folder(path.parent)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
         base = EMPTY_FINGERPRINT if before is None else fingerprint(before.encode("utf-8"))
         with self.lock():
             self.settle_leftovers()
-            return self.replace(path, before, after, base, kind, summary)
+            entry = self.replace(path, before, after, base, kind, summary)
+        tighten(path)  # one an older version made wider
+        return entry
 
     # -- reading ------------------------------------------------------------------------------
 

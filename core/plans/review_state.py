@@ -171,7 +171,7 @@ def _write(path: Path, state: ReviewState) -> None:
                            "through one")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, state.to_json().encode("utf-8"))
+        atomic_write(path, state.to_json().encode("utf-8"), private=True)
     except OSError as exc:
         raise NuggetsError(f"{path}: cannot be written: {exc.strerror or exc}") from None
 

@@ -9,6 +9,7 @@ import secrets
 from pathlib import Path
 
 from core.safeio import crashpoints
+from core.safeio.private import FILE_MODE, FOLDER_MODE
 
 TEMP_SUFFIX = ".nuggets-tmp"
 NAME_MAX = 255  # bytes in one file name (Linux, macOS)
@@ -48,10 +49,13 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
-def copy_owner_and_mode(source: Path, target: Path | str, directory: bool = False) -> None:
+def copy_owner_and_mode(source: Path, target: Path | str, directory: bool = False,
+                        private: bool = False) -> None:
     """Give `target` the permissions (and, when we may, the owner) of `source`, if it exists.
 
-    A `directory` gets the search bit wherever the file has the read bit (0600 -> 0700)."""
+    A `directory` gets the search bit wherever the file has the read bit (0600 -> 0700).
+    `private`: only the owner is taken; the mode is 0600 (a directory 0700) whatever the
+    source's (core/safeio/private.py)."""
     try:
         status = source.stat()
     except FileNotFoundError:
@@ -59,24 +63,28 @@ def copy_owner_and_mode(source: Path, target: Path | str, directory: bool = Fals
     mode = status.st_mode & 0o7777
     if directory:
         mode |= 0o700 | (mode & 0o444) >> 2
+    if private:
+        mode = FOLDER_MODE if directory else FILE_MODE
     os.chmod(target, mode)
     if os.geteuid() == 0:
         with contextlib.suppress(OSError):
             os.chown(target, status.st_uid, status.st_gid)
 
 
-def atomic_write(path: Path, data: bytes, like: Path | None = None) -> None:
+def atomic_write(path: Path, data: bytes, like: Path | None = None,
+                 private: bool = False) -> None:
     """Replace `path` with `data` so a reader sees the old file or the new one, never a mix.
 
     A symlinked path is written through to its target, so the link survives. The new file
-    takes the mode and owner of the file it replaces, or of `like` (private when neither is).
+    takes the mode and owner of the file it replaces, or of `like`; `private` (a file of ours,
+    core/safeio/private.py): their owner, and mode 0600 whatever theirs.
     """
     target = Path(os.path.realpath(path))
     directory = target.parent
     tmp_name = directory / f".{side_name(target.name)}.{secrets.token_hex(6)}{TEMP_SUFFIX}"
     try:
-        write_file(tmp_name, data, 0o644 if like is None else 0o600)
-        copy_owner_and_mode(like or target, tmp_name)
+        write_file(tmp_name, data, 0o644 if like is None and not private else FILE_MODE)
+        copy_owner_and_mode(like or target, tmp_name, private=private)
         crashpoints.step("temp file written")
         os.replace(tmp_name, target)
     except BaseException:

@@ -32,6 +32,7 @@ from core.errors import FileKindError
 from core.safeio import crashpoints
 from core.safeio.atomic_write import TEMP_SUFFIX, side_name
 from core.safeio.open_regular import kind_name
+from core.safeio.private import FILE_MODE, FOLDER_MODE, make_folder
 
 _DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
 _APPEND = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
@@ -72,19 +73,24 @@ def _lstat(name: str, directory: int) -> os.stat_result | None:
 
 def open_directory(base: Path, below: Sequence[str]) -> int:
     """A descriptor of the folder `base`/`below`...: `base` as the operator named it (made when
-    missing), then each folder of `below`, made when missing and never followed."""
-    base.mkdir(parents=True, exist_ok=True)
+    missing), then each folder of `below`, made when missing and never followed. What is made
+    is private (0700); the last folder of `below`, ours, is tightened when an older version
+    made it wider (core/safeio/private.py)."""
+    if not os.path.lexists(base):  # the operator's folder, when it is there, keeps its mode
+        make_folder(base)
     fd = os.open(base, _DIRECTORY)
     shown = base
     try:
         for name in below:
             shown = shown / name
             with contextlib.suppress(FileExistsError):
-                os.mkdir(name, dir_fd=fd)
+                os.mkdir(name, FOLDER_MODE, dir_fd=fd)
             _refuse(problem(shown, _lstat(name, fd), directory=True))
             child = os.open(name, _DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
             os.close(fd)
             fd = child
+        if below:
+            _private(fd, os.fstat(fd).st_mode & 0o700 | FOLDER_MODE)
     except BaseException:
         os.close(fd)
         raise
@@ -95,9 +101,12 @@ def append(directory: int, name: str, data: bytes, shown: Path) -> None:
     """Append `data` to the file `name` (made when missing) with one write, so the lines of
     concurrent runs never interleave."""
     _refuse(problem(shown, _lstat(name, directory), appended=True))
-    fd = os.open(name, _APPEND, 0o600, dir_fd=directory)
+    fd = os.open(name, _APPEND, FILE_MODE, dir_fd=directory)
     try:
-        _refuse(problem(shown, os.fstat(fd), appended=True))  # swapped in since the lstat
+        status = os.fstat(fd)
+        _refuse(problem(shown, status, appended=True))  # swapped in since the lstat
+        if status.st_uid == os.geteuid():  # ours; one another user owns keeps its mode
+            _private(fd, status.st_mode & FILE_MODE)
         os.write(fd, data)
     finally:
         os.close(fd)
@@ -105,11 +114,11 @@ def append(directory: int, name: str, data: bytes, shown: Path) -> None:
 
 def replace(directory: int, name: str, data: bytes, shown: Path) -> None:
     """Replace the file `name` (or make it) with `data`: a temporary file beside it, fsync,
-    rename. It keeps the permissions (and, run as root, the owner) of the file it replaces."""
+    rename. It is private (0600) and, run as root, keeps the owner of the file it replaces."""
     existing = _lstat(name, directory)
     _refuse(problem(shown, existing))
     temp = f".{side_name(name)}.{secrets.token_hex(6)}{TEMP_SUFFIX}"
-    fd = os.open(temp, _TEMP, 0o644, dir_fd=directory)
+    fd = os.open(temp, _TEMP, FILE_MODE, dir_fd=directory)
     try:
         try:
             if existing is not None:
@@ -129,8 +138,14 @@ def replace(directory: int, name: str, data: bytes, shown: Path) -> None:
         os.fsync(directory)
 
 
+def _private(fd: int, mode: int) -> None:
+    """Tighten what fd is open on to `mode` when it is wider (best effort)."""
+    with contextlib.suppress(OSError):
+        if os.fstat(fd).st_mode & 0o7777 != mode:
+            os.fchmod(fd, mode)
+
+
 def _take_after(fd: int, existing: os.stat_result) -> None:
-    os.fchmod(fd, existing.st_mode & 0o666)  # never an execute or set-id bit
     if os.geteuid() == 0:
         with contextlib.suppress(OSError):
             os.fchown(fd, existing.st_uid, existing.st_gid)

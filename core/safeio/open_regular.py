@@ -76,11 +76,12 @@ def open_regular(
     return fd
 
 
-def read_regular(path: os.PathLike[str] | str, limit: int) -> bytes:
-    """The bytes of a regular file of at most `limit` bytes (see open_regular), read once.
+def read_regular(path: os.PathLike[str] | str, limit: int, follow: bool = True) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes (see open_regular), read once;
+    `follow` False: a symbolic link at `path` is refused (OSError), never read through.
 
     A file that grows past the bound while it is read is refused too."""
-    fd = open_regular(path, limit)
+    fd = open_regular(path, limit, os.O_RDONLY if follow else os.O_RDONLY | os.O_NOFOLLOW)
     try:
         chunks: list[bytes] = []
         total, want = 0, os.fstat(fd).st_size + 1  # one read when the size holds still

@@ -4,6 +4,8 @@ write neither."""
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -138,3 +140,32 @@ def test_a_log_that_cannot_be_written_is_said_and_the_command_still_succeeds(
     assert result.exit_code == 0
     assert result.stderr.startswith("nuggets: the run log could not be written: ")
     assert result.stderr.count("\n") == 1
+
+
+def _modes(directory: Path) -> dict[str, int]:
+    return {p.name: stat.S_IMODE(p.stat().st_mode) for p in [directory, *directory.iterdir()]}
+
+
+def test_the_run_log_is_private(home: Path, tmp_path: Path) -> None:
+    before = os.umask(0o022)
+    try:
+        assert run(home, "reflect", "--apply").exit_code == 0
+        assert run(home, "daily").exit_code == 0
+        assert _modes(home / "telemetry") == {"telemetry": 0o700, LOG: 0o600,
+                                              "last-run.md": 0o600}
+        chosen = tmp_path / "shared" / "logs"  # made for us: private too
+        result = CliRunner().invoke(main, ["--home", str(home), "--telemetry-dir", str(chosen),
+                                           "archive", "lone"],
+                                    env={"NUGGETS_NOW": NOW, "NUGGETS_HOME": ""})
+        assert result.exit_code == 0, result.output
+        assert _modes(chosen) == {"logs": 0o700, LOG: 0o600, "last-run.md": 0o600}
+    finally:
+        os.umask(before)
+
+
+def test_a_run_log_an_older_version_left_open_is_tightened(home: Path) -> None:
+    assert run(home, "reflect", "--apply").exit_code == 0
+    for path in [home / "telemetry", *(home / "telemetry").iterdir()]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    assert run(home, "daily").exit_code == 0
+    assert _modes(home / "telemetry") == {"telemetry": 0o700, LOG: 0o600, "last-run.md": 0o600}

@@ -78,16 +78,17 @@ def test_a_bad_keep_setting_refuses_before_writing(home: Path, value: str) -> No
     assert not [p for p in (home / "reflections").iterdir() if p.name.startswith(".")]
 
 
-@pytest.mark.parametrize(("graph_mode", "dir_mode"), [(0o600, 0o700), (0o640, 0o750)])
-def test_the_journal_follows_the_graph_files_mode(tmp_path: Path, graph_mode: int,
-                                                   dir_mode: int) -> None:
+@pytest.mark.parametrize("graph_mode", [0o600, 0o640, 0o644, 0o755])
+def test_the_journal_is_private_whatever_the_graph_files_mode(tmp_path: Path,
+                                                              graph_mode: int) -> None:
     home = make_home(tmp_path, messy_notes())
     (home / "graph" / "graph.json").chmod(graph_mode)
     (home / "reflections").mkdir(mode=0o755)  # made open by an earlier version
     memory = memory_of(home)
     memory.apply(memory.plan(uncapped=True))
-    assert stat.S_IMODE((home / "reflections").stat().st_mode) == dir_mode
-    assert [stat.S_IMODE(p.stat().st_mode) for p in _entries(home)] == [graph_mode]
+    assert stat.S_IMODE((home / "reflections").stat().st_mode) == 0o700
+    assert [stat.S_IMODE(p.stat().st_mode) for p in _entries(home)] == [0o600]
+    assert stat.S_IMODE((home / "graph" / "graph.json").stat().st_mode) == graph_mode
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root")

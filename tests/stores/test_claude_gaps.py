@@ -75,13 +75,13 @@ def test_a_record_made_while_another_prunes_is_not_lost(
     record.record({"a.md": b"a 1"}, "t1")
     write, others = atomic_write, list[threading.Thread]()
 
-    def write_while_another_records(path: Path, data: bytes) -> None:
+    def write_while_another_records(path: Path, data: bytes, private: bool = False) -> None:
         if path.name == seen.STATES and not others:
             other = threading.Thread(target=record.record, args=({"b.md": b"b"}, "t3"))
             others.append(other)
             other.start()
             other.join(timeout=1)  # it runs now, or waits for our lock
-        write(path, data)
+        write(path, data, private=private)
 
     monkeypatch.setattr(seen, "atomic_write", write_while_another_records)
     record.record({"a.md": b"a 2"}, "t2")  # past KEEP_STATES: prunes

@@ -116,6 +116,14 @@ def budget_line(cap: Loaded, past: int) -> str:
             "past it are invisible to the agent")
 
 
+def link_note(name: str, target: str, at: str, entry: index.Entry | None) -> RawNote:
+    """A symbolic link in the directory: listed by where it points, never read."""
+    flag = f"symbolic link, not read (it points to {target})"
+    return _note(name, "untyped", name, "", [], "", at,
+                 {"file": name, "size": 0, "description": "", "hook": entry.hook if entry else "",
+                  "indexLine": entry.line if entry else None, "flags": [flag], "link": target})
+
+
 def gone_note(gone: Gone, entry: index.Entry | None) -> RawNote:
     note = topic_note(gone.version.name, gone.data, gone.version.at, entry)
     note["hidden"] = True
@@ -126,7 +134,8 @@ def gone_note(gone: Gone, entry: index.Entry | None) -> RawNote:
 
 
 def near_duplicates(notes: list[RawNote]) -> list[tuple[str, str, float]]:
-    topics = [n for n in notes if not n["hidden"] and n["id"] != INDEX]
+    topics = [n for n in notes if not n["hidden"] and n["id"] != INDEX
+              and "link" not in n["claude"]]
     tokens = {n["id"]: note_tokens(n["title"], n["content"]) for n in topics}
     pairs = []
     for i, a in enumerate(topics):
@@ -145,7 +154,7 @@ def read_notes(files: Files, gone: list[Gone], previous_lines: dict[str, index.E
     entries: dict[str, index.Entry] = {}
     if INDEX in files.data:
         note, found.warnings = index_note(files.data[INDEX], _iso(files.mtimes.get(INDEX)),
-                                          names)
+                                          names | set(files.links))
         found.notes.append(note)
         for entry in index.entries(text_of(files.data[INDEX])):
             target = index.topic_name(entry.target)
@@ -156,12 +165,17 @@ def read_notes(files: Files, gone: list[Gone], previous_lines: dict[str, index.E
     for name in sorted(names):
         found.notes.append(topic_note(name, files.data[name], _iso(files.mtimes.get(name)),
                                       entries.get(name)))
+    for name, target in sorted(files.links.items()):
+        found.notes.append(link_note(name, target, _iso(files.mtimes.get(name)),
+                                     entries.get(name)))
+        found.warnings.append(f"{name} is a symbolic link to {target}: not read, never kept")
     for item in gone:
         found.notes.append(gone_note(item, entries.get(item.version.name)
                                      or previous_lines.get(item.version.name)))
     _flag_duplicates(found)
     for note in found.notes:
-        if not note["hidden"] and note["id"] != INDEX and note["claude"]["indexLine"] is None:
+        if not note["hidden"] and note["id"] != INDEX and note["claude"]["indexLine"] is None \
+                and "link" not in note["claude"]:
             found.warnings.append(f"{note['id']} is not in {INDEX}: the agent never sees it "
                                   "listed")
     return found

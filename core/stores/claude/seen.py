@@ -21,6 +21,7 @@ from core.journal.guarded_write import graph_lock
 from core.safeio.atomic_write import atomic_write
 from core.safeio.json_read import loads, loads_lines
 from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
+from core.safeio.private import FILE_MODE, make_folder, tighten
 
 KEEP_STATES = 500
 STATES = "states.jsonl"
@@ -98,24 +99,30 @@ class SeenRecord:
         """Keep what was seen: each version's bytes, and the state when it differs from the
         newest one recorded. Whether anything new was recorded. Two records at once (two
         crons) take turns: a prune rewrites the log, and must not drop the other's line."""
+        make_folder(self.root.parent)  # the record's home (its journal's too): all ours
+        make_folder(self.root)
         with graph_lock(self.root / STATES):
             return self._record(files, at)
 
     def _record(self, files: dict[str, bytes], at: str) -> bool:
-        self.blobs.mkdir(parents=True, exist_ok=True)
+        if self.blobs.is_dir() and self.blobs.stat().st_mode & 0o077:
+            for blob in self.blobs.iterdir():  # an older version's copies: ours, made private
+                tighten(blob)
+        make_folder(self.blobs)
         state = {name: sha(data) for name, data in files.items()}
         for name, data in files.items():
             if not (self.blobs / state[name]).is_file():
-                atomic_write(self.blobs / state[name], data)
+                atomic_write(self.blobs / state[name], data, private=True)
         known = self.states()
         if known and known[-1].files == state:
             return False
         line = json.dumps({"at": at, "files": state}, sort_keys=True) + "\n"
-        fd = os.open(self.root / STATES, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        fd = os.open(self.root / STATES, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
         try:
             os.write(fd, line.encode())
         finally:
             os.close(fd)
+        tighten(self.root / STATES)
         if not (self.root / REVIEWED).exists():
             self.set_reviewed(State(at, state))
         if len(known) + 1 > KEEP_STATES:
@@ -168,7 +175,7 @@ class SeenRecord:
         interrupted one left half-made, takes it too (runs.py, `ClaudeTarget`)."""
         data = json.dumps({"at": state.at, "files": state.files}, sort_keys=True, indent=2)
         with graph_lock(self.root / STATES):
-            atomic_write(self.root / REVIEWED, data.encode() + b"\n")
+            atomic_write(self.root / REVIEWED, data.encode() + b"\n", private=True)
 
     def prune(self, states: list[State]) -> None:
         kept = states[-KEEP_STATES:]
@@ -180,7 +187,7 @@ class SeenRecord:
             kept = [State(dropped[-1].at, carried), *kept]
         text = "".join(json.dumps({"at": s.at, "files": s.files}, sort_keys=True) + "\n"
                        for s in kept)
-        atomic_write(self.root / STATES, text.encode())
+        atomic_write(self.root / STATES, text.encode(), private=True)
         reviewed = self.reviewed()
         used = {d for s in kept for d in s.files.values()}
         used |= set(reviewed.files.values()) if reviewed else set()

@@ -137,7 +137,7 @@ class ClaudeStore:
         """Each file seen before and absent now, with its last version's bytes."""
         found = []
         for name, version in sorted(self.seen.last_versions(states).items()):
-            if name in files.data or name == INDEX:
+            if name in files.data or name in files.links or name == INDEX:
                 continue
             data = self.seen.blob(version.digest)
             if data is None:

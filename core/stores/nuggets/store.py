@@ -170,7 +170,8 @@ class NuggetsStore:
         self.allow_contact = settings.allow_contact  # promote contact details
         self._opened: Graph | None = None  # read by startup_messages, for the command to take
         self.journal = Journal(home, self.files, graph_path(home), NuggetsTarget(self),
-                               self.notices, clock, keep=settings.journal_keep)
+                               self.notices, clock, keep=settings.journal_keep,
+                               home_is_ours=False)
         self.by_hand: ByHand = self
         self.promoter: Promoter | None = self
         self.decider: Decider | None = self
