@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Hashable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
@@ -41,7 +42,7 @@ from core.review.contradictions import TopicRules
 from core.review.decisions import SETTLED_FILE
 from core.review.marks import MARKS_FILE, marked, read_marks_and_texts
 from core.safeio.file_stamp import FileStamp
-from core.stores.purifier import paths, presentation, restore
+from core.stores.purifier import paths, presentation, restore, runner
 from core.stores.purifier.acting import PurifierActing
 from core.stores.purifier.artifacts import Artifacts, first_rows, read_artifacts
 from core.stores.purifier.health import health_lines
@@ -68,7 +69,12 @@ class PurifierStore(PurifierActing):
     """The store contract (core/contract/store.py): it restores rejected and deferred
     candidates; it promotes nothing and takes no decision of ours (the purifier decides)."""
 
-    profile: Profile = presentation.PROFILE
+    @property
+    def profile(self) -> Profile:
+        """Its labels; the cost of a plan names the purifier's code that would run."""
+        return replace(presentation.PROFILE,
+                       plan_cost=runner.announcement(self.home, self.purifier_scripts))
+
     restore_prompt = presentation.RESTORE_PROMPT
     promoter: Promoter | None = None
     decider: Decider | None = None
