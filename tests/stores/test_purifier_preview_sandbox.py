@@ -58,11 +58,21 @@ def refused(workspace: Path) -> str:
     return last
 
 
-def test_a_preview_changes_no_byte_outside_our_data_dir(tmp_path: Path) -> None:
+def test_a_preview_changes_no_byte_outside_our_data_dir(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     workspace, config = with_config_and_trigger(tmp_path)
+    modes = []
+    make = sandbox.make
+
+    def recorded(workspace: Path, config: Path | None, temp: Path) -> sandbox.Sandbox:
+        modes.append(temp.stat().st_mode & 0o777)
+        return make(workspace, config, temp)
+
+    monkeypatch.setattr(sandbox, "make", recorded)
     before = outside_our_data(tmp_path, workspace)
     code, out, err = cli(workspace, "reflect")
     assert code == 0 and f"+{NEW_LINE}" in out and ": ok" in err
+    assert modes == [0o700]  # a folder only we can enter
     assert outside_our_data(tmp_path, workspace) == before  # config, trigger, telemetry too
     # the same run for real writes the config and fires the trigger: the preview ran it too
     assert cli(workspace, "reflect", "--apply")[0] == 0
@@ -136,6 +146,8 @@ def test_a_full_disk_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
     monkeypatch.setattr(sandbox.shutil, "copyfileobj", full)
     assert "no space left for the preview's copy" in refused(workspace)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "no-such-folder"))
+    assert refused(workspace).startswith(f"nuggets: {tmp_path / 'no-such-folder'}: no temporary")
 
 
 def test_the_code_that_runs_is_named_first(tmp_path: Path) -> None:

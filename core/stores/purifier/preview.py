@@ -41,7 +41,7 @@ def preview(workspace: Path, found: runner.Installation, mode: str, acknowledge_
             extra: tuple[str, ...], before: list[RawNote]) -> Preview:
     """Run the purifier on a copy of `workspace` and compare the copy with `before` (the notes
     as read) and the workspace's views."""
-    with tempfile.TemporaryDirectory(prefix="nuggets-purifier-preview-") as temp:  # 0700
+    with _temporary() as temp:
         box = sandbox.make(workspace, found.config, Path(temp))
         argv = runner.command(found, box.workspace, mode, box.telemetry, acknowledge_upgrade,
                               extra, config=box.config)
@@ -51,6 +51,16 @@ def preview(workspace: Path, found: runner.Installation, mode: str, acknowledge_
                  for name in paths.VIEWS}
     return Preview(result, changed_notes(before, after),
                    {name: lines for name, lines in views.items() if lines})
+
+
+def _temporary() -> tempfile.TemporaryDirectory[str]:
+    """A folder only we can enter (0700) under $TMPDIR, removed afterwards."""
+    try:
+        return tempfile.TemporaryDirectory(prefix="nuggets-purifier-preview-",
+                                           ignore_cleanup_errors=True)
+    except OSError as exc:
+        raise sandbox.PreviewRefused(f"{tempfile.gettempdir()}: no temporary folder for the "
+                                     f"preview ({exc.strerror or exc}; nothing was run)") from None
 
 
 def changed_notes(before: list[RawNote], after: list[RawNote]
