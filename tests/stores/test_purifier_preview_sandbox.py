@@ -2,7 +2,8 @@
 (docs/PURIFIER.md, "Preview"): real files only, its config copied with the trigger off and its
 paths in the copy, bounded copying, and the code that runs said first. The purifier is our fake
 (tests/support/fake_purifier/), which does to its config, trigger and runtime what the real
-orchestrator does; the workspaces are the fixtures the real purifier wrote."""
+orchestrator does; the workspaces are the fixtures the real purifier wrote. The last test runs
+the real purifier when a copy of it is at /tmp/purifier-runs/src (test_purifier_acting.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,15 @@ import pytest
 
 from core.stores.purifier import sandbox
 from core.stores.purifier.journal import review_home
-from tests.stores.test_purifier_acting import FAKE, NEW_LINE, cli, with_new_source_line
+from core.stores.purifier.store import PurifierStore
+from tests.stores.test_purifier_acting import (
+    FAKE,
+    NEW_LINE,
+    REAL,
+    cli,
+    real,
+    with_new_source_line,
+)
 from tests.support.tree import hashes
 
 TRIGGER = """import sys
@@ -161,3 +170,29 @@ def test_the_code_that_runs_is_named_first(tmp_path: Path) -> None:
     first = cli(workspace, "reflect", scripts=None)[2].splitlines()[0]
     assert f"{installed / 'run_purifier.py'}" in first
     assert "inside the workspace under review" in first
+
+
+@real
+def test_the_real_purifier_previews_without_a_byte_outside_our_data_dir(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its Pass-1 and Pass-2 fixtures from its own test helper, as in test_purifier_acting.py."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.syspath_prepend(str(REAL / "tests"))
+    helpers = pytest.importorskip("_helpers")
+    workspace, config = with_config_and_trigger(tmp_path)
+    fixtures = {"root": tmp_path / "sandbox", "workspace": workspace,
+                "config_file": tmp_path / "no-config.json", "fixtures_dir": tmp_path / "fixtures"}
+    for folder in ("root", "fixtures_dir"):
+        fixtures[folder].mkdir()
+    helpers.build_fixtures(fixtures, "business", "run-real")
+    store = PurifierStore(workspace)
+    store.purifier_scripts = REAL
+    store.run_mode = "reconciliation"
+    store.purifier_args = ("--backend", "file", "--fixture-dir", str(fixtures["fixtures_dir"]),
+                           "--profile", "business", "--run-id", "run-real")
+    before = outside_our_data(tmp_path, workspace)
+    plan = store.plan()
+    assert any(d.after.get("content") == NEW_LINE for d in plan.notes)
+    assert outside_our_data(tmp_path, workspace) == before
+    store.apply(plan)  # for real: it records its run in the config handed to it
+    assert "lastRun" in json.loads(config.read_text())
