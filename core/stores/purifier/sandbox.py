@@ -52,13 +52,14 @@ def to_copy(workspace: Path) -> list[tuple[Path, os.stat_result]]:
     return found
 
 
-def _entries(workspace: Path) -> list[str]:
+def _entries(folder: Path, all_of_it: bool = False) -> list[str]:
+    """A folder's names: all of them, or those of the workspace's top level its run reads."""
     try:
-        names = os.listdir(workspace)
+        names = os.listdir(folder)
     except OSError as exc:
-        raise PreviewRefused(f"{workspace}: cannot be read for the preview "
+        raise PreviewRefused(f"{folder}: cannot be read for the preview "
                              f"({exc.strerror or exc}; nothing was run)") from None
-    return [n for n in names if n in FOLDERS or n.endswith(".md")]
+    return names if all_of_it else [n for n in names if n in FOLDERS or n.endswith(".md")]
 
 
 def _walk(workspace: Path, rel: Path, found: list[tuple[Path, os.stat_result]]) -> None:
@@ -69,7 +70,7 @@ def _walk(workspace: Path, rel: Path, found: list[tuple[Path, os.stat_result]]) 
         raise PreviewRefused(f"{path}: cannot be read for the preview "
                              f"({exc.strerror or exc}; nothing was run)") from None
     if stat.S_ISDIR(info.st_mode) and (len(rel.parts) > 1 or rel.name in FOLDERS):
-        for name in sorted(os.listdir(path)):
+        for name in sorted(_entries(path, all_of_it=True)):
             if name not in NOT_COPIED:
                 _walk(workspace, rel / name, found)
         return

@@ -71,11 +71,16 @@ class PurifierStore(PurifierActing):
 
     @property
     def profile(self) -> Profile:
-        """Its labels; the cost of a plan names the purifier's code that would run."""
-        return replace(presentation.PROFILE,
-                       plan_cost=runner.announcement(self.home, self.purifier_scripts))
+        """Its labels; the cost of a plan names the purifier's code that would run (found
+        again after each read, not on every use: a listing asks for it per row)."""
+        if self._profile is None or self._profile[0] != self.purifier_scripts:
+            self._profile = (self.purifier_scripts, replace(
+                presentation.PROFILE,
+                plan_cost=runner.announcement(self.home, self.purifier_scripts)))
+        return self._profile[1]
 
     restore_prompt = presentation.RESTORE_PROMPT
+    _profile: tuple[Path | None, Profile] | None = None  # the scripts named, its profile
     promoter: Promoter | None = None
     decider: Decider | None = None
     versions: VersionKeeper | None = None
@@ -86,6 +91,7 @@ class PurifierStore(PurifierActing):
         self.clock = clock
         self.notices: list[str] = []
         self._opened: Graph | None = None
+        self._profile = None
         self._read: tuple[Hashable, Artifacts] | None = None  # the last read, by its stamp
         home = review_home(workspace)
         files = ReviewFiles(home, restore.SourceFiles(workspace))
@@ -124,6 +130,7 @@ class PurifierStore(PurifierActing):
 
     def read(self) -> Graph:
         graph, self._opened = self._opened, None
+        self._profile = None
         if graph is not None:
             return graph
         found = self.artifacts()
