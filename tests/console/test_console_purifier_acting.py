@@ -55,6 +55,9 @@ async def test_r_asks_first_then_previews_and_applying_runs_the_purifier(tmp_pat
         await settle(pilot, app)
         assert isinstance(app.screen, ConfirmScreen)
         assert "may spend tokens" in str(app.screen.body)
+        said = " ".join(str(app.screen.body).split())  # the code that runs, and from where
+        assert f"{workspace}/skills/memory-purifier/scripts/run_purifier.py" in said
+        assert "inside the workspace under review" in said
         assert planned == []
         await pilot.press("y")
         await settle(pilot, app, pause=0.3)

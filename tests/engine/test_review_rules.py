@@ -128,7 +128,7 @@ def test_saving_a_rule_is_a_run_that_undo_takes_back(tmp_path: Path, data_dir: P
         remove_rule(store, "nope")
 
 
-def test_a_store_that_writes_nothing_offers_no_rules() -> None:
+def test_a_store_that_writes_nothing_offers_no_rules(tmp_path: Path) -> None:
     from core.stores.purifier.store import PurifierStore
 
-    assert not PurifierStore.profile.capabilities.rules
+    assert not PurifierStore(tmp_path).profile.capabilities.rules

@@ -1,12 +1,12 @@
 """Previewing the purifier's next run (docs/PURIFIER.md, "Acting through the purifier"): its
-orchestrator runs on a temporary copy of the workspace, with its telemetry in the copy too, and
-the claims and views it would change become a plan whose changes are diffs. Nothing of the
-real workspace or its telemetry is written."""
+orchestrator runs on a temporary copy of the workspace and of its config (sandbox.py: real files
+only, its trigger off, its telemetry in the copy too), and the claims and views it would change
+become a plan whose changes are diffs. Nothing of the real workspace, config or telemetry is
+written."""
 
 from __future__ import annotations
 
 import difflib
-import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,12 +22,9 @@ from core.models import (
     RewriteOp,
 )
 from core.notes import fields
-from core.stores.purifier import paths, runner
+from core.stores.purifier import paths, runner, sandbox
 from core.stores.purifier.artifacts import read_artifacts
 from core.stores.purifier.notes import purifier_notes
-
-# Not copied: the purifier's package, its leftovers from crashed runs, our own journal.
-_NOT_COPIED = ("skills", ".staging-purifier", "nuggets-review")
 
 
 @dataclass
@@ -44,18 +41,26 @@ def preview(workspace: Path, found: runner.Installation, mode: str, acknowledge_
             extra: tuple[str, ...], before: list[RawNote]) -> Preview:
     """Run the purifier on a copy of `workspace` and compare the copy with `before` (the notes
     as read) and the workspace's views."""
-    with tempfile.TemporaryDirectory(prefix="nuggets-purifier-preview-") as temp:
-        copy = Path(temp) / "openclaw" / workspace.name
-        shutil.copytree(workspace, copy, symlinks=True,
-                        ignore=shutil.ignore_patterns(*_NOT_COPIED))
-        telemetry = copy.parent / "telemetry"
-        telemetry.mkdir()
-        result = runner.run(runner.command(found, copy, mode, telemetry, acknowledge_upgrade,
-                                           extra), copy)
-        after = purifier_notes(read_artifacts(copy))
-        views = {name: _view_diff(workspace / name, copy / name) for name in paths.VIEWS}
+    with _temporary() as temp:
+        box = sandbox.make(workspace, found.config, Path(temp))
+        argv = runner.command(found, box.workspace, mode, box.telemetry, acknowledge_upgrade,
+                              extra, config=box.config)
+        result = runner.run(argv, box.workspace)
+        after = purifier_notes(read_artifacts(box.workspace))
+        views = {name: _view_diff(workspace / name, box.workspace / name)
+                 for name in paths.VIEWS}
     return Preview(result, changed_notes(before, after),
                    {name: lines for name, lines in views.items() if lines})
+
+
+def _temporary() -> tempfile.TemporaryDirectory[str]:
+    """A folder only we can enter (0700) under $TMPDIR, removed afterwards."""
+    try:
+        return tempfile.TemporaryDirectory(prefix="nuggets-purifier-preview-",
+                                           ignore_cleanup_errors=True)
+    except OSError as exc:
+        raise sandbox.PreviewRefused(f"{tempfile.gettempdir()}: no temporary folder for the "
+                                     f"preview ({exc.strerror or exc}; nothing was run)") from None
 
 
 def changed_notes(before: list[RawNote], after: list[RawNote]

@@ -87,18 +87,34 @@ def find(workspace: Path, chosen: Path | None) -> Installation:
                             "(name its scripts with --purifier-scripts DIR)")
 
 
+def announcement(workspace: Path, chosen: Path | None) -> str:
+    """Said before a preview or a run: the code that runs, from where, and what it may cost."""
+    try:
+        found = find(workspace, chosen)
+    except NotInstalledError as exc:
+        return str(exc)
+    where = os.path.realpath(found.orchestrator)
+    inside = Path(where).is_relative_to(os.path.realpath(workspace))
+    return (f"memory-purifier's own code runs: {found.orchestrator} and the scripts beside it"
+            + (", code that lives inside the workspace under review" if inside else "")
+            + f"; {TOKENS_WARNING}")
+
+
 def command(found: Installation, workspace: Path, mode: str, telemetry: Path,
-            acknowledge_upgrade: bool = False, extra: tuple[str, ...] = ()) -> list[str]:
+            acknowledge_upgrade: bool = False, extra: tuple[str, ...] = (),
+            config: Path | None = None) -> list[str]:
     """The orchestrator's command line for one run of `workspace`, its telemetry under
-    `telemetry` (the shared memory-log there, last-run.md in its own folder)."""
+    `telemetry` (the shared memory-log there, last-run.md in its own folder), with `config`
+    (a preview's copy) instead of the installation's when given."""
     if mode not in MODES:
         raise NuggetsError(f"{mode}: not a purifier run (known: {', '.join(MODES)})")
     argv = [sys.executable, str(found.orchestrator), "--mode", mode,
             "--workspace", str(workspace),
             "--telemetry-root", str(telemetry / "memory-purifier"),
             "--global-log-root", str(telemetry)]
-    if found.config is not None:
-        argv += ["--config", str(found.config)]
+    config = config if config is not None else found.config
+    if config is not None:
+        argv += ["--config", str(config)]
     if acknowledge_upgrade:
         argv.append("--acknowledge-upgrade")
     return [*argv, *extra]

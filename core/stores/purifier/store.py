@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Hashable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
@@ -42,7 +43,7 @@ from core.review.decisions import SETTLED_FILE
 from core.review.marks import MARKS_FILE, marked, read_marks_and_texts
 from core.safeio.file_stamp import FileStamp
 from core.settings import DEFAULTS, Settings
-from core.stores.purifier import paths, presentation, restore
+from core.stores.purifier import paths, presentation, restore, runner
 from core.stores.purifier.acting import PurifierActing
 from core.stores.purifier.artifacts import Artifacts, first_rows, read_artifacts
 from core.stores.purifier.health import health_lines
@@ -69,8 +70,18 @@ class PurifierStore(PurifierActing):
     """The store contract (core/contract/store.py): it restores rejected and deferred
     candidates; it promotes nothing and takes no decision of ours (the purifier decides)."""
 
-    profile: Profile = presentation.PROFILE
+    @property
+    def profile(self) -> Profile:
+        """Its labels; the cost of a plan names the purifier's code that would run (found
+        again after each read, not on every use: a listing asks for it per row)."""
+        if self._profile is None or self._profile[0] != self.purifier_scripts:
+            self._profile = (self.purifier_scripts, replace(
+                presentation.PROFILE,
+                plan_cost=runner.announcement(self.home, self.purifier_scripts)))
+        return self._profile[1]
+
     restore_prompt = presentation.RESTORE_PROMPT
+    _profile: tuple[Path | None, Profile] | None = None  # the scripts named, its profile
     promoter: Promoter | None = None
     decider: Decider | None = None
     versions: VersionKeeper | None = None
@@ -83,6 +94,7 @@ class PurifierStore(PurifierActing):
         self.settings = settings
         self.notices: list[str] = []
         self._opened: Graph | None = None
+        self._profile = None
         self._read: tuple[Hashable, Artifacts] | None = None  # the last read, by its stamp
         home = review_home(workspace, settings.data_home)
         files = ReviewFiles(home, restore.SourceFiles(workspace))
@@ -121,6 +133,7 @@ class PurifierStore(PurifierActing):
 
     def read(self) -> Graph:
         graph, self._opened = self._opened, None
+        self._profile = None
         if graph is not None:
             return graph
         found = self.artifacts()

@@ -2,6 +2,10 @@
 (docs/PURIFIER.md): the same command line as its `scripts/run_purifier.py` with the `file`
 backend (no model), the same lock (`runtime/locks/purifier-run.lock`), the same artifacts'
 shape and the same memory-log events. Every paragraph of a source file becomes one claim.
+Like its orchestrator, an ok run rewrites every artifact in `runtime/` (claims, manifest,
+entities, routes, summary, downstream signal), writes `lastRun` and its cursor into the config it
+is handed (`--config`), and runs the config's `downstream.wiki_trigger_command` with the
+manifest's path.
 
 Set FAKE_PURIFIER_FAIL to a message to make a run fail with it (its `haltReason`)."""
 
@@ -11,6 +15,8 @@ import argparse
 import hashlib
 import json
 import os
+import shlex
+import subprocess
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -66,21 +72,47 @@ def publish(workspace: Path, runtime: Path, found: list[dict], run_id: str, mode
     (runtime / "purified-manifest.json").write_text(json.dumps(
         {"manifestSchemaVersion": "1", "runId": run_id, "mode": mode, "status": "ok",
          "claimStats": {"total": len(found)}}, indent=2))
+    (runtime / "purified-entities.json").write_text(json.dumps({"runId": run_id}))
+    (runtime / "purified-routes.json").write_text(json.dumps({"runId": run_id}))
+    (runtime / "purifier-last-run-summary.json").write_text(json.dumps(
+        {"runId": run_id, "status": "ok"}))
+    (runtime / "purifier-downstream-signal.json").write_text(json.dumps({"runId": run_id}))
     view = ["# LTMEMORY", "", f"_Regenerated {now} from `runtime/purified-claims.jsonl`._", ""]
     view += [f"- {c['text']}" for c in found]
     (workspace / "LTMEMORY.md").write_text("\n".join(view) + "\n")
+
+
+def read_config(config: str | None) -> dict:
+    return json.loads(Path(config).read_text()) if config and Path(config).is_file() else {}
+
+
+def record_run(config: str | None, settings: dict, run_id: str, mode: str, now: str) -> None:
+    """Its lastRun and cursor, the whole config rewritten (as its orchestrator does)."""
+    if not config:
+        return
+    settings["lastRun"] = {**settings.get("lastRun", {}), mode: now, "cursor": run_id}
+    Path(config + ".tmp").write_text(json.dumps(settings, indent=2))
+    os.replace(config + ".tmp", config)
+
+
+def trigger(settings: dict, manifest: Path) -> None:
+    """The operator's downstream command, with the manifest's path (as its trigger_wiki.py)."""
+    command = (settings.get("downstream") or {}).get("wiki_trigger_command") or None
+    if command:
+        subprocess.run([*shlex.split(command), str(manifest)], timeout=60, check=False)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--mode", required=True, choices=["incremental", "reconciliation"])
     for option in ("--workspace", "--config", "--telemetry-root", "--global-log-root",
-                   "--backend", "--fixture-dir", "--run-id"):
+                   "--backend", "--fixture-dir", "--run-id", "--runtime-dir"):
         ap.add_argument(option)
     ap.add_argument("--acknowledge-upgrade", action="store_true")
     args = ap.parse_args()
     workspace = Path(args.workspace)
-    runtime = workspace / "runtime"
+    runtime = Path(args.runtime_dir) if args.runtime_dir else workspace / "runtime"
+    settings = read_config(args.config)
     mode = "reconciliation" if args.acknowledge_upgrade else args.mode
     now = datetime.now(UTC).isoformat()
     run_id = args.run_id or f"fake-{os.getpid()}"
@@ -105,6 +137,8 @@ def main() -> int:
                 pending.unlink()
         found = claims(workspace, run_id, now)
         publish(workspace, runtime, found, run_id, mode, now)
+        record_run(args.config, settings, run_id, mode, now)
+        trigger(settings, runtime / "purified-manifest.json")
         log(global_log, "run_completed", run_id, mode, "ok", now)
         Path(args.telemetry_root).mkdir(parents=True, exist_ok=True)
         (Path(args.telemetry_root) / "last-run.md").write_text(f"# last run {run_id}\n")
