@@ -37,6 +37,7 @@ SIZE = (80, 24)
 SCREENS = [(), ("r",), ("r", "R"), ("r", "s"), ("r", "a"), ("c",), ("g",), ("l",), ("f",),
            ("p",), ("V",), ("x",), ("question_mark",), ("slash",)]
 QUITS = {"quit", "app.quit", "quit_review", "app.exit"}
+TYPING = {"slash", "ctrl+p"}  # open a search or the palette: what follows is typed, not keys
 PAIRS = [("r", "a"), ("r", "s"), ("r", "R"), ("r", "escape"), ("c", "escape"), ("p", "y")]
 
 
@@ -138,11 +139,12 @@ async def test_bursts_of_keys_on_every_screen_never_crash(demo: str, tmp_path: P
 @pytest.mark.parametrize("path", [(), ("r",), ("r", "R")])
 async def test_keys_after_q_in_one_burst_never_crash(demo: str, path: tuple[str, ...],
                                                      tmp_path: Path) -> None:
-    """`q` then more keys (`tmux send-keys qs` in the review): the console closes cleanly."""
+    """`q` then more keys (`tmux send-keys qs` in the review): the console closes cleanly; the
+    keys after it would have opened a dialog (`s`, `a`) that never mounted."""
     app = DEMOS[demo](tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
         await open_screen(pilot, app, path)
-        burst(app, ["q", *bound_keys(app)])
+        burst(app, ["q", *(key for key in bound_keys(app) if key not in TYPING)])
         await calm(pilot, app)
     _unhurt(app)
