@@ -6,9 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
+from rich.console import RenderableType
 from textual import events
+from textual.actions import ActionParseResult
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
 from textual.geometry import Size
 from textual.screen import Screen
 
@@ -52,6 +55,7 @@ class NuggetsApp(App[None]):
         self.open_demo = open_demo
         self.watch_interval = watch_interval
         self.keymap = dict(keymap or {})  # binding id -> keys, from the config file
+        self.closing = False  # set by exit(): what a key still asks for is not done
 
     def on_mount(self) -> None:
         if self.keymap:
@@ -94,6 +98,22 @@ class NuggetsApp(App[None]):
         if demo and self.open_demo is not None:
             self.memory, self.told = self.open_demo(), []
             self._open_main()
+
+    def exit(self, result: None = None, return_code: int = 0,
+             message: RenderableType | None = None) -> None:
+        self.closing = True
+        super().exit(result, return_code, message)
+
+    async def run_action(self, action: str | ActionParseResult,
+                         default_namespace: DOMNode | None = None,
+                         namespaces: Mapping[str, DOMNode] | None = None) -> bool:
+        """Every key's action, and every command's. Keys read in one burst with the one that
+        closes the console (`qs`) or opens a screen (`ra`) do nothing once it closes, or while
+        that screen mounts: the screen they would act on has no widgets yet, or never shows."""
+        if self.closing or (isinstance(default_namespace, Screen)
+                            and not default_namespace.is_mounted):
+            return True
+        return await super().run_action(action, default_namespace, namespaces)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

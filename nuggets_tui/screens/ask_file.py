@@ -8,13 +8,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from ..safe import line
+from .base import ConsoleModal
 
 
-class AskFileScreen(ModalScreen[str | None]):
+class AskFileScreen(ConsoleModal[str | None]):
     """Enter answers with the name typed (none typed: no answer); escape cancels."""
 
     DEFAULT_CSS = """

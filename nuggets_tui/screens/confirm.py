@@ -10,12 +10,13 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen, ScreenResultType
+from textual.screen import Screen, ScreenResultType
 from textual.widgets import Button, Static
 
 from core.contract.profile import Profile
 
 from ..safe import join, line
+from .base import ConsoleModal
 
 
 def if_yes(action: Callable[[], object]) -> Callable[[bool | None], None]:
@@ -39,7 +40,7 @@ def plan_asked(screen: Screen[Any], profile: Profile, plan: Callable[[], object]
     screen.app.push_screen(ConfirmScreen("Planning may cost", body, yes="Plan"), if_yes(plan))
 
 
-class _ButtonsDialog(ModalScreen[ScreenResultType]):
+class _ButtonsDialog(ConsoleModal[ScreenResultType]):
     """A title, a body that scrolls within the dialog, and a row of buttons under it."""
 
     def __init__(self, title: str, body: Text) -> None:

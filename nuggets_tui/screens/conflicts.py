@@ -18,7 +18,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import Static
 
 from core.contract.store import Store
@@ -37,6 +36,7 @@ from ..widgets.diff_view import DiffView, heading, note_diff_text
 from ..widgets.footer import Footer
 from ..widgets.verdict_text import verdict_line
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
+from .base import ConsoleScreen
 from .confirm import ConfirmScreen, if_yes
 from .from_worker import to_screen
 
@@ -174,7 +174,7 @@ def decision_text(decision: Decision, notes: dict[str, RawNote]) -> Text:
     return join(*parts, ("\n— the group as it stands —\n\n", "dim"))
 
 
-class ConflictsScreen(Screen[bool]):
+class ConflictsScreen(ConsoleScreen[bool]):
     """Dismissed with True when a decision was written."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -12,7 +12,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -24,6 +23,7 @@ from core.safeio.shown_text import ShownFile, read_shown
 from ..safe import block, counted, join, line, shown_path
 from ..widgets.diff_view import DiffView
 from ..widgets.footer import Footer
+from .base import ConsoleScreen
 from .from_worker import to_screen
 
 
@@ -51,7 +51,7 @@ def span_text(shown: SpanText) -> Text:
     return join(*parts)
 
 
-class FilesScreen(Screen[None]):
+class FilesScreen(ConsoleScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="files.back", tooltip="Back to the notes"),
     ]

@@ -11,7 +11,6 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
 from textual.widgets import Static, TabbedContent, TabPane, Tree
 from textual.widgets.tree import TreeNode
 
@@ -26,6 +25,7 @@ from ..widgets.absorbed import absorbed_by
 from ..widgets.footer import Footer
 from ..widgets.note_table import NoteTable
 from ..widgets.virtual_table import VirtualTable
+from .base import ConsoleScreen
 from .from_worker import to_screen
 
 AUTO_HOPS = 2
@@ -68,7 +68,7 @@ def note_label(note: RawNote | None, note_id: str, shelf: Shelf | None = None) -
                 absorbed_by(shelf.graph.get(winner), winner), ("]", "dim"))
 
 
-class GraphScreen(Screen[str | None]):
+class GraphScreen(ConsoleScreen[str | None]):
     """Dismissed with the id of the note to jump to, or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -9,11 +9,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..keys import Keymap, key_sections
 from ..safe import line
+from .base import ConsoleModal
 
 
 def keys_table(keymap: Keymap | None = None) -> Table:
@@ -34,7 +34,7 @@ def keys_table(keymap: Keymap | None = None) -> Table:
     return table
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(ConsoleModal[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,q", "close", "Close", id="help.close"),
     ]

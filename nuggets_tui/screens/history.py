@@ -12,7 +12,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import Static
 
 from core.contract.store import Store
@@ -27,6 +26,7 @@ from ..safe import counted, join, line, notify, shown_path
 from ..widgets.diff_view import DiffView, diff_lines, heading, note_diff_text
 from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
+from .base import ConsoleScreen
 from .from_worker import to_screen
 
 NOTES_SHOWN = 30  # note diffs drawn for one run; an uncapped run may hold 100k
@@ -109,7 +109,7 @@ def run_text(entry: JournalEntry, state: str, since: Aftermath | None = None) ->
     return join(*parts)
 
 
-class HistoryScreen(Screen[str | None]):
+class HistoryScreen(ConsoleScreen[str | None]):
     """Dismissed with the id of the run to undo, or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

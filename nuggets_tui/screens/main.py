@@ -13,7 +13,6 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 from textual.worker import get_current_worker
 
@@ -43,6 +42,7 @@ from ..widgets.nugget_list import NuggetList
 from ..widgets.overview import OverviewPanel
 from ..widgets.secret_mark import SecretMarks
 from ..widgets.virtual_table import VirtualTable
+from .base import ConsoleScreen
 from .confirm import ChoiceScreen, ConfirmScreen, if_yes, plan_asked
 from .from_worker import to_screen
 
@@ -64,7 +64,7 @@ class Loaded:
     rows: list[RawNote]
 
 
-class MainScreen(Screen[None]):
+class MainScreen(ConsoleScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "filter", "Filter", key_display="/", id="main.filter",
                 tooltip="Filter the notes as you type (title, content and tags)"),

@@ -15,7 +15,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import Static
 
 from core.contract.absent import refused, refused_promotion
@@ -33,6 +32,7 @@ from ..widgets.diff_view import MAX_DIFF_LINES, DiffView
 from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
 from ..words import budget_words, either, held_kinds
+from .base import ConsoleScreen
 from .confirm import ConfirmScreen, if_yes
 from .from_worker import to_screen
 
@@ -224,7 +224,7 @@ def allowed_warning(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
             ": ", line(name), " becomes part of the agent's instructions."]
 
 
-class PromoteScreen(Screen[bool]):
+class PromoteScreen(ConsoleScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "allow", "Keep/drop", id="promote.allow",
                 tooltip="Drop an entry or keep it again; allow a held-back entry to be written, "

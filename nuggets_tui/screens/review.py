@@ -14,7 +14,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal
-from textual.screen import Screen
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
@@ -36,6 +35,7 @@ from ..widgets.busy import Busy
 from ..widgets.diff_view import DiffView, diff_lines, heading
 from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
+from .base import ConsoleScreen
 from .confirm import ConfirmScreen, if_yes, plan_asked
 from .from_worker import to_screen
 
@@ -298,7 +298,7 @@ def _content(note: RawNote) -> Text:
     return block(text) if text.strip() else Text("  (no content)", style="dim italic")
 
 
-class ReviewScreen(Screen[bool]):
+class ReviewScreen(ConsoleScreen[bool]):
     """Dismissed with True when the kept changes were written."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -12,7 +12,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
@@ -33,6 +32,7 @@ from core.safeio.inert_text import one_line
 
 from ..safe import block, join, line, notify
 from ..widgets.footer import Footer
+from .base import ConsoleModal, ConsoleScreen
 from .confirm import ConfirmScreen, if_yes
 
 
@@ -52,7 +52,7 @@ def _tell_saved(screen: Widget, rule: Rule, run_id: str) -> None:
                         "ctrl+z on the main screen undoes it)."), title="Rule saved", timeout=5)
 
 
-class SaveRuleScreen(ModalScreen[str | None]):
+class SaveRuleScreen(ConsoleModal[str | None]):
     """Names a rule made from the review's decision; dismissed with the name (None: cancel)."""
 
     DEFAULT_CSS = """
@@ -108,7 +108,7 @@ def rule_from_form(values: dict[str, str], action: str) -> Rule:
     return parse_rule(values.get("name", ""), action, **conditions)
 
 
-class EditRuleScreen(ModalScreen[Rule | None]):
+class EditRuleScreen(ConsoleModal[Rule | None]):
     """A rule's name and conditions as a small form; dismissed with the edited rule once it
     is one (None: cancel). Nothing is written here."""
 
@@ -162,7 +162,7 @@ class EditRuleScreen(ModalScreen[Rule | None]):
         self.dismiss(None)
 
 
-class RulesScreen(Screen[None]):
+class RulesScreen(ConsoleScreen[None]):
     """The rules kept for this memory, in the order they apply (the first that matches wins)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.geometry import Size
-from textual.screen import Screen
 from textual.widgets import Static
 
 from ..safe import join, line
+from .base import ConsoleScreen
 
 SMALLEST = Size(80, 24)  # the smallest terminal every screen is laid out for
 
@@ -16,7 +16,7 @@ def too_small(size: Size) -> bool:
     return size.width < SMALLEST.width or size.height < SMALLEST.height
 
 
-class TooSmallScreen(Screen[None]):
+class TooSmallScreen(ConsoleScreen[None]):
     """On top of whatever screen was showing; it goes as soon as the terminal is large enough,
     and that screen is back as it was. q still quits."""
 

@@ -11,7 +11,6 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -23,6 +22,7 @@ from core.notes.diff import content_lines
 from ..safe import block, counted, join, line
 from ..widgets.diff_view import DiffView, diff_lines
 from ..widgets.footer import Footer
+from .base import ConsoleScreen
 from .from_worker import to_screen
 
 HASH_SHOWN = 12  # characters of a version's sha256, as `nuggets log` shows them
@@ -53,7 +53,7 @@ def version_view(version: KeptVersion, text: str | None, now: str, archived: boo
                 *diff_lines(changes))
 
 
-class VersionsScreen(Screen[None]):
+class VersionsScreen(ConsoleScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("d", "toggle_diff", "Diff / text", id="versions.diff",
                 tooltip="Show the highlighted version's diff against the note now, or its text"),

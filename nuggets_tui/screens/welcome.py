@@ -8,14 +8,14 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Button, Static
 
 from ..safe import join, line, shown_path
 from ..widgets.footer import Footer
+from .base import ConsoleScreen
 
 
-class WelcomeScreen(Screen[bool]):
+class WelcomeScreen(ConsoleScreen[bool]):
     """Dismissed with True to open the demo memory."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
