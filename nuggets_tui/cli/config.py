@@ -12,7 +12,7 @@ from core.settings import NAMES, Configuration, shown_value, variable
 from ..keys import checked_keymap
 from .group import Context
 from .options import json_option
-from .output import echo, print_json, reports_errors
+from .output import print_json, reports_errors, show
 
 PRECEDENCE = "An environment variable beats the config file, which beats the default."
 
@@ -51,11 +51,11 @@ def config(obj: Context, as_json: bool) -> None:
         print_json({"file": str(file.path), "found": file.found,
                      "settings": {row.pop("name"): row for row in rows}, "keymap": keymap})
         return
-    echo(f"Config file: {file.path}" + ("" if file.found else " (there is none)"))
+    show(f"Config file: {file.path}" + ("" if file.found else " (there is none)"))
     width = max(len(name) for name in NAMES)
     for row in rows:
-        echo(f"  {row['name']:<{width}}  {_text(row['value'])}  "
+        show(f"  {row['name']:<{width}}  {_text(row['value'])}  "
               f"({row['from']}; {row['variable']})")
     for binding, keys in keymap.items():
-        echo(f"  keymap.{binding} = {keys}  (file)")
-    echo(PRECEDENCE)
+        show(f"  keymap.{binding} = {keys}  (file)")
+    show(PRECEDENCE)

@@ -34,7 +34,7 @@ from ..runlogging import current_run, logs_run
 from ..words import counted, every, shown_path
 from .group import Context
 from .options import apply_option, json_option, memory_md_option
-from .output import echo, echo_lines, print_json, reports_errors, tell
+from .output import echo_lines, print_json, reports_errors, show, tell
 
 
 def _groups(obj: Context, memory: Store, graph: Graph,
@@ -61,9 +61,9 @@ def _note_line(note: RawNote) -> str:
 
 def _echo_group(graph: Graph, group: Group, detail: str) -> None:
     """A group's line (`detail` in brackets after its topic), then a line per note."""
-    echo(f"{group.id}  [{one_line(group.nugget)}] {one_line(group.topic)}  ({detail})")
+    show(f"{group.id}  [{one_line(group.nugget)}] {one_line(group.topic)}  ({detail})")
     for note_id in group.note_ids:
-        echo(_note_line(graph.notes[graph.index[note_id]]))
+        show(_note_line(graph.notes[graph.index[note_id]]))
 
 
 @click.command()
@@ -88,13 +88,13 @@ def conflicts(obj: Context, as_json: bool, include_settled: bool) -> None:
         _echo_group(graph, group, f"{counted(len(group.note_ids), 'note')}, "
                                   f"{len(group.positions)} positions, {group.kind}")
     if duplicates:
-        echo(("\n" if contradictions else "") + "Duplicate sets (each states one thing more "
+        show(("\n" if contradictions else "") + "Duplicate sets (each states one thing more "
               "than once; merge with --keep NOTE_ID --merge):")
     for group in duplicates:
         _echo_group(graph, group, f"{counted(len(group.note_ids), 'note')}, the same, "
                                   f"{group.kind}")
     if outdated:
-        echo(("\n" if contradictions or duplicates else "") + "Outdated (one side superseded "
+        show(("\n" if contradictions or duplicates else "") + "Outdated (one side superseded "
               "or retired since; nothing to decide):")
     for group in outdated:
         _echo_group(graph, group, one_line(group.outdated))
@@ -145,8 +145,8 @@ def resolve(obj: Context, group_id: str, keep: str | None, merge: bool, both: bo
 
 def _both_stand(memory: Store, graph: Graph, group: Group, do_apply: bool) -> None:
     if not do_apply:
-        echo(f"Decision on {group.id}: {every(len(group.note_ids), 'note')} stand (dry run)")
-        echo("  nothing is written to the notes; the group is not asked again until one of "
+        show(f"Decision on {group.id}: {every(len(group.note_ids), 'note')} stand (dry run)")
+        show("  nothing is written to the notes; the group is not asked again until one of "
               "them changes. Run with --apply to remember it.")
         return
     entry = settle_both(memory, group, {n["id"]: n for n in graph.notes})
@@ -154,10 +154,10 @@ def _both_stand(memory: Store, graph: Graph, group: Group, do_apply: bool) -> No
     run.counts["settled"] = int(entry is not None)
     run.summary = f"both stand: {group.id}"
     if entry is None:
-        echo(f"{group.id} was already let stand; nothing written.")
+        show(f"{group.id} was already let stand; nothing written.")
         return
     run.run_id, run.undo = entry.run_id, f"nuggets undo {entry.run_id}"
-    echo(f"Remembered: the notes of {group.id} all stand (run {entry.run_id}; undo: "
+    show(f"Remembered: the notes of {group.id} all stand (run {entry.run_id}; undo: "
           f"nuggets undo {entry.run_id})")
 
 
@@ -166,7 +166,7 @@ def _show_plan(plan: Plan, words: Profile, header: str, do_apply: bool) -> None:
     lines[0] = f"{header} ({'applied' if do_apply else 'dry run'})"
     echo_lines(lines)
     if not do_apply:
-        echo("\nDry run: nothing written. Run again with --apply to write it.")
+        show("\nDry run: nothing written. Run again with --apply to write it.")
 
 
 def _apply(memory: Store, plan: Plan) -> None:
@@ -175,10 +175,10 @@ def _apply(memory: Store, plan: Plan) -> None:
     run.add_counts({"archived": plan.result.hidden, "merged": plan.result.merged})
     run.summary = render.result_summary(plan.result)
     if entry is None:
-        echo("\nNothing to apply.")
+        show("\nNothing to apply.")
         return
     run.run_id, run.undo = entry.run_id, f"nuggets undo {entry.run_id}"
-    echo(f"\nApplied as run {entry.run_id} (undo: nuggets undo {entry.run_id})")
+    show(f"\nApplied as run {entry.run_id} (undo: nuggets undo {entry.run_id})")
 
 
 def _judge(obj: Context, memory: Store, graph: Graph, scorer: str | None,
@@ -225,7 +225,7 @@ def verdicts(obj: Context, as_json: bool, only: str | None, scorer: str | None,
         return
     for v in found:
         note = graph.notes[graph.index[v.note_id]]
-        echo(f"{v.verdict:<8} {v.strength:5.2f}  {one_line(v.note_id)}  "
+        show(f"{v.verdict:<8} {v.strength:5.2f}  {one_line(v.note_id)}  "
               f"{one_line(fields.text(note, 'title'))}  - {one_line(v.why)}")
     click.echo(counted(len(found), "verdict"), err=True)
 
@@ -265,7 +265,7 @@ def act(obj: Context, verdict: str, memory_md: Path | None, do_apply: bool,
                  else refused_promotion(memory))
     echo_lines(render.promotion_text(promotion, memory.profile))
     if not do_apply:
-        echo("\nDry run: nothing written. Run again with --apply to write it.")
+        show("\nDry run: nothing written. Run again with --apply to write it.")
         return
     if promoter is None:
         raise refused(memory, "promote")
@@ -276,7 +276,7 @@ def act(obj: Context, verdict: str, memory_md: Path | None, do_apply: bool,
     if promoter.promotion_run is not None:
         run.run_id = promoter.promotion_run.run_id
         run.undo = f"nuggets undo {run.run_id}"
-        echo(f"\nWritten to {shown_path(promotion.path)} as run {run.run_id} "
+        show(f"\nWritten to {shown_path(promotion.path)} as run {run.run_id} "
               f"(undo: nuggets undo {run.run_id})")
     else:
-        echo("\nNothing to write.")
+        show("\nNothing to write.")

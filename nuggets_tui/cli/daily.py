@@ -22,7 +22,7 @@ from .. import render
 from ..runlogging import current_run, logs_run
 from ..words import counted, shown_path
 from .group import Context
-from .output import echo, reports_errors, tell
+from .output import reports_errors, show, tell
 from .records import applied, record_plan, record_promotion
 from .reflect import chooser
 
@@ -44,7 +44,7 @@ def daily(obj: Context, hold: bool) -> None:
 
     def say(message: str) -> None:
         if obj.verbose:
-            echo(message)
+            show(message)
 
     if memory.profile.capabilities.own_schedule:
         _daily_health(memory, say)
@@ -117,7 +117,7 @@ def _daily_promotion(memory: Store, hold: bool) -> tuple[PromotionPlan, int, int
     waiting = sum(entries_to_write(p) for p in plans)
     current_run().add_counts({"promotion_waiting": waiting})
     if waiting:  # the operator's to learn, even from cron
-        echo(f"nuggets: {counted(waiting, 'promotion entry', 'promotion entries')} wait: "
+        show(f"nuggets: {counted(waiting, 'promotion entry', 'promotion entries')} wait: "
               "review with `nuggets promote` (console: p).", err=True)
     return promotion, 0, waiting
 
@@ -143,5 +143,5 @@ def _leave_waiting(memory: Store, choose: RuleChooser) -> None:
     update_state(memory.journal.home, lambda fresh: fresh.hold(since, choose.waiting))
     current_run().add_counts({"waiting_for_review": len(choose.waiting)})
     if choose.waiting:  # the operator's to learn, even from cron: on stderr, as _tell's
-        echo(f"nuggets: {counted(len(choose.waiting), 'change')} waiting for review since "
+        show(f"nuggets: {counted(len(choose.waiting), 'change')} waiting for review since "
               f"{since} (open the console: nuggets).", err=True)

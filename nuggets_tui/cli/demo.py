@@ -8,7 +8,7 @@ from core.stores.registry import DEFAULT_KIND, STORE_KINDS
 
 from .group import Context, materialized_demo
 from .options import demo_dir_options
-from .output import echo, reports_errors
+from .output import reports_errors, show
 
 
 @click.command()
@@ -19,4 +19,4 @@ from .output import echo, reports_errors
 def demo(obj: Context, reset: bool, **systems: bool) -> None:
     """Print the demo memory's path (creating it on first use)."""
     kind = next((k for k in STORE_KINDS if systems.get(k.name)), DEFAULT_KIND)
-    echo(str(materialized_demo(kind, obj.settings, reset=reset)))
+    show(str(materialized_demo(kind, obj.settings, reset=reset)))

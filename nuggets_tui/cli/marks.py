@@ -13,7 +13,7 @@ from ..runlogging import current_run, logs_run
 from ..words import counted
 from .group import Context
 from .options import apply_option
-from .output import echo, reports_errors
+from .output import reports_errors, show
 
 
 @click.command()
@@ -39,7 +39,7 @@ def mark(obj: Context, note_ids: tuple[str, ...], mark: Mark | None, clear: bool
         raise UnknownNoteError(f"no note {', '.join(unknown)}")
     what = f"marked {mark}" if mark else "unmarked"
     if not do_apply:
-        echo(f"{counted(len(note_ids), 'note')} to be {what} (dry run); run with --apply to "
+        show(f"{counted(len(note_ids), 'note')} to be {what} (dry run); run with --apply to "
               "write it.")
         return
     texts = {i: str((graph.get(i) or {}).get("content") or "") for i in note_ids}
@@ -47,8 +47,8 @@ def mark(obj: Context, note_ids: tuple[str, ...], mark: Mark | None, clear: bool
     run = current_run()
     run.counts["marked"] = len(note_ids) if entry is not None else 0
     if entry is None:
-        echo(f"Already {what}; nothing written.")
+        show(f"Already {what}; nothing written.")
         return
     run.run_id, run.summary, run.undo = entry.run_id, entry.summary, f"nuggets undo {entry.run_id}"
-    echo(f"{counted(len(note_ids), 'note')} {what} (run {entry.run_id}; undo: nuggets undo "
+    show(f"{counted(len(note_ids), 'note')} {what} (run {entry.run_id}; undo: nuggets undo "
           f"{entry.run_id})")

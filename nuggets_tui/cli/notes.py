@@ -18,7 +18,7 @@ from ..runlogging import logs_run
 from ..words import counted
 from .group import Context, take_options
 from .options import json_option, kind_options
-from .output import echo, echo_lines, known_nugget, print_json, reports_errors, tell
+from .output import echo_lines, known_nugget, print_json, reports_errors, show, tell
 from .records import record_entry
 
 
@@ -57,16 +57,16 @@ def unhide(obj: Context, note_ids: tuple[str, ...], lift: bool, **kind_options: 
     take_options(obj, kind_options)
     memory = obj.memory(needs_graph=True)
     if lift and not memory.by_hand.unhide_outlook(note_ids).lift:
-        echo("nuggets: --raise-confidence: nothing to raise for these notes", err=True)
+        show("nuggets: --raise-confidence: nothing to raise for these notes", err=True)
     entry = memory.by_hand.unhide(note_ids, lift)
     record_entry(entry, "unhidden")
     if entry is not None and entry.file_name is not None:  # written into a file instead
         echo_lines(render.file_diff(entry))
-        echo(f"Restored into {entry.file_name} (run {entry.run_id}; undo: nuggets undo "
+        show(f"Restored into {entry.file_name} (run {entry.run_id}; undo: nuggets undo "
               f"{entry.run_id})")
         tell(memory)
         return
-    echo(f"Unhid {counted(len(entry.after), 'note')} (run {entry.run_id})" if entry
+    show(f"Unhid {counted(len(entry.after), 'note')} (run {entry.run_id})" if entry
           else "Those notes are already visible; nothing written.")
     if entry is not None:
         echo_lines(_absorbed_lines(memory.read(), list(entry.before.values())))
@@ -98,5 +98,5 @@ def archive(obj: Context, note_ids: tuple[str, ...]) -> None:
     """Archive notes by hand, as the pass does (undo brings them back)."""
     entry = obj.memory(needs_graph=True).by_hand.archive(note_ids)
     record_entry(entry, "archived")
-    echo(f"Archived {counted(len(entry.after), 'note')} (run {entry.run_id})" if entry
+    show(f"Archived {counted(len(entry.after), 'note')} (run {entry.run_id})" if entry
           else "Those notes are already archived; nothing written.")

@@ -35,14 +35,14 @@ def tell(memory: Store, messages: Iterable[str] = ()) -> None:
             click.echo(f"nuggets: {one_line(message)}", err=True)
 
 
-def echo(text: str, err: bool = False) -> None:
+def show(text: str, err: bool = False) -> None:
     """Every line for a person goes out inert, whatever built it (render.py already did)."""
     click.echo(inert(text), err=err)
 
 
 def echo_lines(lines: Iterable[str]) -> None:
     for line in lines:
-        echo(line)
+        show(line)
 
 
 def print_json(value: Any) -> None:
@@ -76,7 +76,7 @@ def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
             sys.exit(2 if isinstance(exc, ArgumentError) else 1)
         except OSError as exc:  # a last resort: the engine turns the ones it expects into errors
             where = f": {exc.filename}" if exc.filename else ""
-            echo(one_line(f"nuggets: {exc.strerror or exc}{where}"), err=True)
+            show(one_line(f"nuggets: {exc.strerror or exc}{where}"), err=True)
             sys.exit(1)
 
     return wrapper

@@ -19,7 +19,7 @@ from ..runlogging import current_run, logs_run
 from ..words import counted, shown_path
 from .group import Context
 from .options import apply_option, json_option, memory_md_option
-from .output import echo, echo_lines, print_json, reports_errors
+from .output import echo_lines, print_json, reports_errors, show
 from .records import record_promotion
 
 
@@ -88,7 +88,7 @@ def promote(obj: Context, memory_md: Path | None, threshold: int | None,
         added = sum(p.added for p in plans if p.directory_exists)
     _say_unused_allowances(plan, allow)
     for line in [*plan.refused, *plan.notices]:
-        echo(f"nuggets: {one_line(line)}", err=True)
+        show(f"nuggets: {one_line(line)}", err=True)
     if not do_apply:
         current_run().warnings += [*plan.refused, *plan.notices]
     if as_json:
@@ -101,13 +101,13 @@ def promote(obj: Context, memory_md: Path | None, threshold: int | None,
         return
     for number, shown in enumerate(plans):
         if number:
-            echo("")
+            show("")
         echo_lines(render.promotion_text(shown, memory.profile))
     if do_apply and plan.directory_exists:
-        echo(f"\nPromoted {counted(added, 'new entry', 'new entries')} to "
+        show(f"\nPromoted {counted(added, 'new entry', 'new entries')} to "
               f"{shown_path(plan.path)}")
         for run in runs:
-            echo(f"Written as run {run.run_id} (undo: nuggets undo {run.run_id})")
+            show(f"Written as run {run.run_id} (undo: nuggets undo {run.run_id})")
 
 
 def _promotion_plans(memory: Store, memory_md: Path | None,
@@ -127,8 +127,8 @@ def _say_unused_allowances(plan: PromotionPlan, allow: tuple[str, ...]) -> None:
     for token in allow:
         note_id = parse_allowance(token)[0]
         if note_id in held:
-            echo(f"nuggets: --allow {one_line(token)}: the note changed since that hash "
+            show(f"nuggets: --allow {one_line(token)}: the note changed since that hash "
                   f"was printed; held back again (now {one_line(note_id)}@{held[note_id]})",
                   err=True)
         elif note_id not in screened:
-            echo(f"nuggets: --allow {one_line(token)}: not a held-back candidate", err=True)
+            show(f"nuggets: --allow {one_line(token)}: not a held-back candidate", err=True)

@@ -19,7 +19,7 @@ from ..progress_line import stderr_progress
 from ..runlogging import current_run, logs_run
 from .group import Context, take_options
 from .options import apply_option, json_option, kind_options
-from .output import echo, echo_lines, known_nugget, print_json, reports_errors, tell
+from .output import echo_lines, known_nugget, print_json, reports_errors, show, tell
 from .records import applied, record_plan
 
 
@@ -86,7 +86,7 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
     echo_lines(render.plan_text(plan, memory.profile, applied=do_apply, decided=choose.said))
     if do_apply:
         click.echo("")
-        echo(f"Applied as run {entry.run_id} (undo: nuggets undo {entry.run_id})"
+        show(f"Applied as run {entry.run_id} (undo: nuggets undo {entry.run_id})"
               if entry else _nothingapplied(memory))
 
 

@@ -20,7 +20,7 @@ from core.safeio.inert_text import one_line
 from ..runlogging import current_run, logs_run
 from .group import Context
 from .options import json_option
-from .output import echo, print_json, reports_errors
+from .output import print_json, reports_errors, show
 
 
 def require_rules(memory: Store) -> None:
@@ -43,7 +43,7 @@ def rules(ctx: click.Context, as_json: bool) -> None:
         print_json([{"name": r.name, "action": r.action, **r.conditions()} for r in found])
         return
     for rule in found:
-        echo(f"{one_line(rule.name)}: {one_line(rule.describe())}")
+        show(f"{one_line(rule.name)}: {one_line(rule.describe())}")
     if not found:
         click.echo("No review rules yet (nuggets rules add NAME ACTION ...).", err=True)
 
@@ -70,7 +70,7 @@ def add(obj: Context, name: str, action: str, **conditions: str | int | None) ->
     require_rules(memory)
     entry = add_rule(memory, rule)
     _record(entry.run_id, entry.summary)
-    echo(f"Saved rule {one_line(rule.name)}: {one_line(rule.describe())} (run {entry.run_id}; "
+    show(f"Saved rule {one_line(rule.name)}: {one_line(rule.describe())} (run {entry.run_id}; "
           f"undo: nuggets undo {entry.run_id})")
 
 
@@ -85,7 +85,7 @@ def remove(obj: Context, name: str) -> None:
     require_rules(memory)
     entry = remove_rule(memory, name)
     _record(entry.run_id, entry.summary)
-    echo(f"Removed rule {one_line(name)} (run {entry.run_id}; undo: nuggets undo "
+    show(f"Removed rule {one_line(name)} (run {entry.run_id}; undo: nuggets undo "
           f"{entry.run_id})")
 
 

@@ -14,7 +14,7 @@ from ..runlogging import logs_run
 from ..words import counted
 from .group import Context
 from .options import json_option, memory_md_option
-from .output import echo, echo_lines, print_json, reports_errors, tell
+from .output import echo_lines, print_json, reports_errors, show, tell
 from .records import record_entry
 
 
@@ -33,7 +33,7 @@ def undo(obj: Context, run_id: str, memory_md: Path | None) -> None:
     record_entry(entry, "restored")
     restored = (f"{entry.file_name} as it was before it" if entry.file_name is not None
                 else counted(len(entry.after), "note"))
-    echo(f"Undid {run_id}: restored {restored} (run {entry.run_id})")
+    show(f"Undid {run_id}: restored {restored} (run {entry.run_id})")
 
 
 @click.command()
@@ -56,9 +56,9 @@ def log(obj: Context, as_json: bool) -> None:
                                             if e.run_id in since else {})} for e in entries])
         return
     for entry in entries:
-        echo(render.journal_line(entry))
+        show(render.journal_line(entry))
         if entry.run_id in since:
-            echo(f"  {one_line(since[entry.run_id].line)}")
+            show(f"  {one_line(since[entry.run_id].line)}")
     if not entries:
         click.echo("No runs applied yet.", err=True)
     if memory.versions is not None:
