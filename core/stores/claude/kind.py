@@ -44,8 +44,7 @@ KIND = StoreKind(
     name="claude",
     home_option="--claude",
     home_help="Review a Claude Code memory directory instead (without DIR: the current "
-              "directory's, ~/.claude/projects/<its path, - for / and .>/memory; before a "
-              "command, write `--claude -- COMMAND`).",
+              "directory's, ~/.claude/projects/<its path, - for / and .>/memory).",
     demo_option="--demo-claude",
     demo_help="Use the built-in Claude Code demo instead.",
     demo_dir_help="The Claude Code demo's memory directory instead.",

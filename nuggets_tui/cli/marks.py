@@ -9,16 +9,18 @@ import click
 from core.errors import NuggetsError, UnknownNoteError
 from core.review.marks import MARKS, Mark, mark_notes
 
-from .cli import Context, _echo, main, reports_errors
-from .runlogging import current_run, logs_run
-from .words import counted
+from ..runlogging import current_run, logs_run
+from ..words import counted
+from .group import Context
+from .options import apply_option
+from .output import reports_errors, show
 
 
-@main.command()
+@click.command()
 @click.argument("note_ids", metavar="NOTE_ID...", nargs=-1, required=True)
 @click.option("--as", "mark", type=click.Choice(MARKS), help="The mark to give them.")
 @click.option("--clear", is_flag=True, help="Take their marks off instead.")
-@click.option("--apply", "do_apply", is_flag=True, help="Write the marks and journal them.")
+@apply_option("Write the marks and journal them.")
 @click.pass_obj
 @reports_errors
 @logs_run("mark")
@@ -37,7 +39,7 @@ def mark(obj: Context, note_ids: tuple[str, ...], mark: Mark | None, clear: bool
         raise UnknownNoteError(f"no note {', '.join(unknown)}")
     what = f"marked {mark}" if mark else "unmarked"
     if not do_apply:
-        _echo(f"{counted(len(note_ids), 'note')} to be {what} (dry run); run with --apply to "
+        show(f"{counted(len(note_ids), 'note')} to be {what} (dry run); run with --apply to "
               "write it.")
         return
     texts = {i: str((graph.get(i) or {}).get("content") or "") for i in note_ids}
@@ -45,8 +47,8 @@ def mark(obj: Context, note_ids: tuple[str, ...], mark: Mark | None, clear: bool
     run = current_run()
     run.counts["marked"] = len(note_ids) if entry is not None else 0
     if entry is None:
-        _echo(f"Already {what}; nothing written.")
+        show(f"Already {what}; nothing written.")
         return
     run.run_id, run.summary, run.undo = entry.run_id, entry.summary, f"nuggets undo {entry.run_id}"
-    _echo(f"{counted(len(note_ids), 'note')} {what} (run {entry.run_id}; undo: nuggets undo "
+    show(f"{counted(len(note_ids), 'note')} {what} (run {entry.run_id}; undo: nuggets undo "
           f"{entry.run_id})")

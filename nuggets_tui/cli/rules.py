@@ -17,8 +17,10 @@ from core.plans.review_rules import (
 )
 from core.safeio.inert_text import one_line
 
-from .cli import Context, _echo, _print_json, main, reports_errors
-from .runlogging import current_run, logs_run
+from ..runlogging import current_run, logs_run
+from .group import Context
+from .options import json_option
+from .output import print_json, reports_errors, show
 
 
 def require_rules(memory: Store) -> None:
@@ -27,8 +29,8 @@ def require_rules(memory: Store) -> None:
                            "rules to save")
 
 
-@main.group(invoke_without_command=True)
-@click.option("--json", "as_json", is_flag=True, help="Print the rules as JSON.")
+@click.group(invoke_without_command=True)
+@json_option("Print the rules as JSON.")
 @click.pass_context
 @reports_errors
 def rules(ctx: click.Context, as_json: bool) -> None:
@@ -38,10 +40,10 @@ def rules(ctx: click.Context, as_json: bool) -> None:
     memory = ctx.obj.memory(graph_warnings=False)
     found = store_rules(memory)
     if as_json:
-        _print_json([{"name": r.name, "action": r.action, **r.conditions()} for r in found])
+        print_json([{"name": r.name, "action": r.action, **r.conditions()} for r in found])
         return
     for rule in found:
-        _echo(f"{one_line(rule.name)}: {one_line(rule.describe())}")
+        show(f"{one_line(rule.name)}: {one_line(rule.describe())}")
     if not found:
         click.echo("No review rules yet (nuggets rules add NAME ACTION ...).", err=True)
 
@@ -68,7 +70,7 @@ def add(obj: Context, name: str, action: str, **conditions: str | int | None) ->
     require_rules(memory)
     entry = add_rule(memory, rule)
     _record(entry.run_id, entry.summary)
-    _echo(f"Saved rule {one_line(rule.name)}: {one_line(rule.describe())} (run {entry.run_id}; "
+    show(f"Saved rule {one_line(rule.name)}: {one_line(rule.describe())} (run {entry.run_id}; "
           f"undo: nuggets undo {entry.run_id})")
 
 
@@ -83,7 +85,7 @@ def remove(obj: Context, name: str) -> None:
     require_rules(memory)
     entry = remove_rule(memory, name)
     _record(entry.run_id, entry.summary)
-    _echo(f"Removed rule {one_line(name)} (run {entry.run_id}; undo: nuggets undo "
+    show(f"Removed rule {one_line(name)} (run {entry.run_id}; undo: nuggets undo "
           f"{entry.run_id})")
 
 

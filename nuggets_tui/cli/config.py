@@ -9,8 +9,10 @@ import click
 
 from core.settings import NAMES, Configuration, shown_value, variable
 
-from .cli import Context, _echo, _print_json, main, reports_errors
-from .keys import checked_keymap
+from ..keys import checked_keymap
+from .group import Context
+from .options import json_option
+from .output import print_json, reports_errors, show
 
 PRECEDENCE = "An environment variable beats the config file, which beats the default."
 
@@ -31,9 +33,8 @@ def _text(value: object) -> str:
     return str(value)
 
 
-@main.command("config")
-@click.option("--json", "as_json", is_flag=True,
-              help='Print {"file", "found", "settings", "keymap"} as JSON.')
+@click.command("config")
+@json_option('Print {"file", "found", "settings", "keymap"} as JSON.')
 @click.pass_obj
 @reports_errors
 def config(obj: Context, as_json: bool) -> None:
@@ -47,14 +48,14 @@ def config(obj: Context, as_json: bool) -> None:
     keymap = checked_keymap(file)
     rows = settings_rows(configuration)
     if as_json:
-        _print_json({"file": str(file.path), "found": file.found,
+        print_json({"file": str(file.path), "found": file.found,
                      "settings": {row.pop("name"): row for row in rows}, "keymap": keymap})
         return
-    _echo(f"Config file: {file.path}" + ("" if file.found else " (there is none)"))
+    show(f"Config file: {file.path}" + ("" if file.found else " (there is none)"))
     width = max(len(name) for name in NAMES)
     for row in rows:
-        _echo(f"  {row['name']:<{width}}  {_text(row['value'])}  "
+        show(f"  {row['name']:<{width}}  {_text(row['value'])}  "
               f"({row['from']}; {row['variable']})")
     for binding, keys in keymap.items():
-        _echo(f"  keymap.{binding} = {keys}  (file)")
-    _echo(PRECEDENCE)
+        show(f"  keymap.{binding} = {keys}  (file)")
+    show(PRECEDENCE)

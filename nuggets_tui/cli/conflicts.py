@@ -22,11 +22,13 @@ from core.review.service import ReviewService, model_scorer
 from core.review.verdicts import VERDICTS, Judgement, act_operations
 from core.safeio.inert_text import one_line
 
-from . import render
-from .cli import Context, _echo, _echo_lines, _print_json, _tell, main, reports_errors
-from .progress_line import stderr_progress
-from .runlogging import current_run, logs_run
-from .words import counted, every, shown_path
+from .. import render
+from ..progress_line import stderr_progress
+from ..runlogging import current_run, logs_run
+from ..words import counted, every, shown_path
+from .group import Context
+from .options import apply_option, json_option, memory_md_option
+from .output import echo_lines, print_json, reports_errors, show, tell
 
 
 def _groups(obj: Context, memory: Store, graph: Graph,
@@ -34,7 +36,7 @@ def _groups(obj: Context, memory: Store, graph: Graph,
     found = ReviewService(memory).contradictions(graph, include_settled)
     if include_settled:
         return found.groups
-    _tell(memory, [*memory.take_notices(), *found.notices])  # unreadable: said, none settled
+    tell(memory, [*memory.take_notices(), *found.notices])  # unreadable: said, none settled
     return found.groups
 
 
@@ -51,13 +53,13 @@ def _note_line(note: RawNote) -> str:
 
 def _echo_group(graph: Graph, group: Group, detail: str) -> None:
     """A group's line (`detail` in brackets after its topic), then a line per note."""
-    _echo(f"{group.id}  [{one_line(group.nugget)}] {one_line(group.topic)}  ({detail})")
+    show(f"{group.id}  [{one_line(group.nugget)}] {one_line(group.topic)}  ({detail})")
     for note_id in group.note_ids:
-        _echo(_note_line(graph.notes[graph.index[note_id]]))
+        show(_note_line(graph.notes[graph.index[note_id]]))
 
 
-@main.command()
-@click.option("--json", "as_json", is_flag=True, help="Print the groups and their notes as JSON.")
+@click.command()
+@json_option("Print the groups and their notes as JSON.")
 @click.option("--all", "include_settled", is_flag=True,
               help="Include groups already let stand (both stand).")
 @click.pass_obj
@@ -68,7 +70,7 @@ def conflicts(obj: Context, as_json: bool, include_settled: bool) -> None:
     graph = memory.read()
     groups = _groups(obj, memory, graph, include_settled)
     if as_json:
-        _print_json([g.to_json_dict() | {"notes": [graph.get(i) for i in g.note_ids]}
+        print_json([g.to_json_dict() | {"notes": [graph.get(i) for i in g.note_ids]}
                      for g in groups])
         return
     contradictions = [g for g in groups if not g.duplicate and not g.outdated]
@@ -78,13 +80,13 @@ def conflicts(obj: Context, as_json: bool, include_settled: bool) -> None:
         _echo_group(graph, group, f"{counted(len(group.note_ids), 'note')}, "
                                   f"{len(group.positions)} positions, {group.kind}")
     if duplicates:
-        _echo(("\n" if contradictions else "") + "Duplicate sets (each states one thing more "
+        show(("\n" if contradictions else "") + "Duplicate sets (each states one thing more "
               "than once; merge with --keep NOTE_ID --merge):")
     for group in duplicates:
         _echo_group(graph, group, f"{counted(len(group.note_ids), 'note')}, the same, "
                                   f"{group.kind}")
     if outdated:
-        _echo(("\n" if contradictions or duplicates else "") + "Outdated (one side superseded "
+        show(("\n" if contradictions or duplicates else "") + "Outdated (one side superseded "
               "or retired since; nothing to decide):")
     for group in outdated:
         _echo_group(graph, group, one_line(group.outdated))
@@ -96,7 +98,7 @@ def conflicts(obj: Context, as_json: bool, include_settled: bool) -> None:
                err=True)
 
 
-@main.command()
+@click.command()
 @click.argument("group_id", metavar="GROUP")
 @click.option("--keep", "keep", metavar="NOTE_ID",
               help="The note that stands; the others are archived with a link to it.")
@@ -104,7 +106,7 @@ def conflicts(obj: Context, as_json: bool, include_settled: bool) -> None:
               help="With --keep: merge the others into it instead (the reflection merge).")
 @click.option("--both", "both", is_flag=True,
               help="Let every note stand; not asked again until one of them changes.")
-@click.option("--apply", "do_apply", is_flag=True, help="Write the decision and journal it.")
+@apply_option("Write the decision and journal it.")
 @click.pass_obj
 @reports_errors
 @logs_run("resolve")
@@ -136,8 +138,8 @@ def resolve(obj: Context, group_id: str, keep: str | None, merge: bool, both: bo
 
 def _both_stand(memory: Store, graph: Graph, group: Group, do_apply: bool) -> None:
     if not do_apply:
-        _echo(f"Decision on {group.id}: {every(len(group.note_ids), 'note')} stand (dry run)")
-        _echo("  nothing is written to the notes; the group is not asked again until one of "
+        show(f"Decision on {group.id}: {every(len(group.note_ids), 'note')} stand (dry run)")
+        show("  nothing is written to the notes; the group is not asked again until one of "
               "them changes. Run with --apply to remember it.")
         return
     entry = ReviewService(memory).both_stand(group, {n["id"]: n for n in graph.notes})
@@ -145,19 +147,19 @@ def _both_stand(memory: Store, graph: Graph, group: Group, do_apply: bool) -> No
     run.counts["settled"] = int(entry is not None)
     run.summary = f"both stand: {group.id}"
     if entry is None:
-        _echo(f"{group.id} was already let stand; nothing written.")
+        show(f"{group.id} was already let stand; nothing written.")
         return
     run.run_id, run.undo = entry.run_id, f"nuggets undo {entry.run_id}"
-    _echo(f"Remembered: the notes of {group.id} all stand (run {entry.run_id}; undo: "
+    show(f"Remembered: the notes of {group.id} all stand (run {entry.run_id}; undo: "
           f"nuggets undo {entry.run_id})")
 
 
 def _show_plan(plan: Plan, words: Profile, header: str, do_apply: bool) -> None:
     lines = list(render.plan_text(plan, words, applied=do_apply))
     lines[0] = f"{header} ({'applied' if do_apply else 'dry run'})"
-    _echo_lines(lines)
+    echo_lines(lines)
     if not do_apply:
-        _echo("\nDry run: nothing written. Run again with --apply to write it.")
+        show("\nDry run: nothing written. Run again with --apply to write it.")
 
 
 def _apply(memory: Store, plan: Plan) -> None:
@@ -166,10 +168,10 @@ def _apply(memory: Store, plan: Plan) -> None:
     run.add_counts({"archived": plan.result.hidden, "merged": plan.result.merged})
     run.summary = render.result_summary(plan.result)
     if entry is None:
-        _echo("\nNothing to apply.")
+        show("\nNothing to apply.")
         return
     run.run_id, run.undo = entry.run_id, f"nuggets undo {entry.run_id}"
-    _echo(f"\nApplied as run {entry.run_id} (undo: nuggets undo {entry.run_id})")
+    show(f"\nApplied as run {entry.run_id} (undo: nuggets undo {entry.run_id})")
 
 
 def _score(obj: Context, memory: Store, graph: Graph, scorer: str | None,
@@ -179,7 +181,7 @@ def _score(obj: Context, memory: Store, graph: Graph, scorer: str | None,
         scorer_at = model_scorer(scorer, model, settings.scorer_secret,
                                  settings.scorer_deadline)
         judgement = ReviewService(memory).verdicts(graph.notes, scorer_at, progress=told)
-    _tell(memory, judgement.notices)  # a settled file unreadable first
+    tell(memory, judgement.notices)  # a settled file unreadable first
     if scorer:
         click.echo(f"nuggets: token usage: {one_line(judgement.usage)}", err=True)
     return judgement
@@ -192,8 +194,8 @@ MODEL = click.option("--model", default="local", show_default=True,
                      help="The model name sent to --scorer.")
 
 
-@main.command()
-@click.option("--json", "as_json", is_flag=True, help="Print every verdict with its scores.")
+@click.command()
+@json_option("Print every verdict with its scores.")
 @click.option("--verdict", "only", type=click.Choice(VERDICTS), help="Only this verdict.")
 @SCORER
 @MODEL
@@ -207,20 +209,19 @@ def verdicts(obj: Context, as_json: bool, only: str | None, scorer: str | None,
     found = [v for v in _score(obj, memory, graph, scorer, model).verdicts
              if only is None or v.verdict == only]
     if as_json:
-        _print_json([v.to_json_dict() for v in found])
+        print_json([v.to_json_dict() for v in found])
         return
     for v in found:
         note = graph.notes[graph.index[v.note_id]]
-        _echo(f"{v.verdict:<8} {v.strength:5.2f}  {one_line(v.note_id)}  "
+        show(f"{v.verdict:<8} {v.strength:5.2f}  {one_line(v.note_id)}  "
               f"{one_line(fields.text(note, 'title'))}  - {one_line(v.why)}")
     click.echo(counted(len(found), "verdict"), err=True)
 
 
-@main.command()
+@click.command()
 @click.argument("verdict", type=click.Choice(["reject", "promote"]))
-@click.option("--memory-md", type=click.Path(path_type=Path, dir_okay=False),
-              help="promote: MEMORY.md to write (default as `nuggets promote`).")
-@click.option("--apply", "do_apply", is_flag=True, help="Write it and journal it.")
+@memory_md_option("promote: MEMORY.md to write (default as `nuggets promote`).")
+@apply_option("Write it and journal it.")
 @SCORER
 @MODEL
 @click.pass_obj
@@ -250,9 +251,9 @@ def act(obj: Context, verdict: str, memory_md: Path | None, do_apply: bool,
     promoter = memory.promoter
     promotion = (promoter.plan_promotion(threshold=0, graph=promoted) if promoter
                  else refused_promotion(memory))
-    _echo_lines(render.promotion_text(promotion, memory.profile))
+    echo_lines(render.promotion_text(promotion, memory.profile))
     if not do_apply:
-        _echo("\nDry run: nothing written. Run again with --apply to write it.")
+        show("\nDry run: nothing written. Run again with --apply to write it.")
         return
     if promoter is None:
         raise refused(memory, "promote")
@@ -263,7 +264,7 @@ def act(obj: Context, verdict: str, memory_md: Path | None, do_apply: bool,
     if promoter.promotion_run is not None:
         run.run_id = promoter.promotion_run.run_id
         run.undo = f"nuggets undo {run.run_id}"
-        _echo(f"\nWritten to {shown_path(promotion.path)} as run {run.run_id} "
+        show(f"\nWritten to {shown_path(promotion.path)} as run {run.run_id} "
               f"(undo: nuggets undo {run.run_id})")
     else:
-        _echo("\nNothing to write.")
+        show("\nNothing to write.")
