@@ -160,9 +160,14 @@ async def _drive(hook: ConsoleHook, home: Path, runs: int) -> dict[str, Any]:
                 await pilot.press("escape")
                 await hook.settled(app, pilot)
     assert frames.first is not None and frames.page is not None and frames.notes is not None
-    return {"first_frame": frames.first - start, "first_page": frames.page - start,
-            "first_paint": frames.notes - start, "ready": ready, "keys": keys,
-            "keys_settled": settled}
+    return {
+        "first_frame": frames.first - start,
+        "first_page": frames.page - start,
+        "first_paint": frames.notes - start,
+        "ready": ready,
+        "keys": keys,
+        "keys_settled": settled,
+    }
 
 
 def measure(home: Path, runs: int = 5) -> dict[str, Any]:

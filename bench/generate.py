@@ -34,7 +34,7 @@ PROGRESS_EVERY = 10_000
 
 P = {
     "name": "Ana Maria Denis Kenji Priya Omar Lena Tomas Sofia Ravi Chen Ines Marco Yuki Olga "
-            "Pablo Noor Felix Hana Ivan Lucia Sam Aisha Jonas Mei".split(),
+    "Pablo Noor Felix Hana Ivan Lucia Sam Aisha Jonas Mei".split(),
     "editor": "Cursor Zed VS-Code Neovim JetBrains Helix Emacs Sublime".split(),
     "theme": ["dark mode", "light mode", "high contrast", "solarized", "large fonts"],
     "os": ["macOS", "Ubuntu", "Arch Linux", "Windows 11", "Fedora", "NixOS"],
@@ -42,41 +42,126 @@ P = {
     "phone": ["an Android phone", "an iPhone", "a Pixel", "a Fairphone"],
     "relation": ["mother", "father", "partner", "sister", "brother", "friend", "colleague"],
     "month": "January February March April May June July August September October November "
-             "December".split(),
+    "December".split(),
     "weekday": "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split(),
-    "remind": ["invoices", "domain renewals", "standups", "taxes", "backups", "1:1s", "rent",
-               "gym", "medication", "plant watering", "passport renewal"],
+    "remind": [
+        "invoices",
+        "domain renewals",
+        "standups",
+        "taxes",
+        "backups",
+        "1:1s",
+        "rent",
+        "gym",
+        "medication",
+        "plant watering",
+        "passport renewal",
+    ],
     "fav": ["coffee shop", "keyboard", "IDE", "podcast", "restaurant", "font", "shell"],
-    "favval": ["the corner cafe", "a split keyboard", "Berkeley Mono", "fish", "zsh",
-               "the ramen place", "a 60% board", "JetBrains Mono", "Hacker News"],
-    "place": ["university", "Medellin", "Lisbon", "the climbing gym", "a hackathon", "Berlin",
-              "the old job", "Osaka"],
+    "favval": [
+        "the corner cafe",
+        "a split keyboard",
+        "Berkeley Mono",
+        "fish",
+        "zsh",
+        "the ramen place",
+        "a 60% board",
+        "JetBrains Mono",
+        "Hacker News",
+    ],
+    "place": [
+        "university",
+        "Medellin",
+        "Lisbon",
+        "the climbing gym",
+        "a hackathon",
+        "Berlin",
+        "the old job",
+        "Osaka",
+    ],
     "topic": ["AI agents", "climbing", "chess", "rust", "startups", "music", "gardening"],
     "lang": ["Go", "Python", "Rust", "TypeScript", "Bash", "Zig", "Kotlin", "Elixir"],
     "task": ["quick scripts", "CLIs", "data work", "web backends", "prototypes"],
     "product": ["SaaS subscriptions", "handmade ceramics", "online courses", "coffee beans"],
     "platform": ["Shopify", "Stripe", "Gumroad", "Etsy", "Paddle"],
-    "component": ["router", "gateway", "indexer", "billing", "scheduler", "worker", "api",
-                  "cron runner", "webhook relay", "telemetry", "search", "media upload",
-                  "heartbeat loop", "auth service", "notifier", "sync engine", "importer"],
+    "component": [
+        "router",
+        "gateway",
+        "indexer",
+        "billing",
+        "scheduler",
+        "worker",
+        "api",
+        "cron runner",
+        "webhook relay",
+        "telemetry",
+        "search",
+        "media upload",
+        "heartbeat loop",
+        "auth service",
+        "notifier",
+        "sync engine",
+        "importer",
+    ],
     "lib": "express fastify zod pino typebox prisma drizzle httpx pydantic celery redis kafka "
-           "tokio axum serde sqlx".split(),
-    "purpose": ["HTTP calls", "validation", "job queues", "logging", "caching", "retries",
-                "schema checks", "rate limits", "auth tokens", "migrations"],
+    "tokio axum serde sqlx".split(),
+    "purpose": [
+        "HTTP calls",
+        "validation",
+        "job queues",
+        "logging",
+        "caching",
+        "retries",
+        "schema checks",
+        "rate limits",
+        "auth tokens",
+        "migrations",
+    ],
     "runtime": ["Node 20", "Bun 1.1", "Deno 2", "Python 3.11", "Go 1.22", "Rust 1.79"],
     "proxy": ["nginx", "Caddy", "HAProxy", "Traefik", "Envoy"],
     "port": ["3000", "4000", "8000", "8080", "9000", "5173"],
-    "trigger": ["the OAuth token expires", "two cron jobs overlap", "a webhook times out",
-                "the queue backs up", "the model API rate limits us", "disk fills up",
-                "the cache is cold", "DNS flaps"],
-    "path": ["src/gateway/cron.ts", "infra/terraform/main.tf", ".github/workflows/ci.yml",
-             "src/db/migrations", "config/settings.yaml", "docker-compose.yml",
-             "docs/ARCHITECTURE.md", "tests/integration", "src/auth/keys.ts",
-             "scripts/release.sh", "src/nuggets/graph.ts", "packages/ui/button.tsx"],
-    "cmd": ["cargo clippy", "tsc --noEmit", "ruff check .", "npm run lint", "go vet ./...",
-            "pytest -x", "pnpm test"],
-    "flag": ["new_onboarding", "memory_v2", "proactive_pings", "fast_search", "dark_launch",
-             "smart_reminders", "batch_sync"],
+    "trigger": [
+        "the OAuth token expires",
+        "two cron jobs overlap",
+        "a webhook times out",
+        "the queue backs up",
+        "the model API rate limits us",
+        "disk fills up",
+        "the cache is cold",
+        "DNS flaps",
+    ],
+    "path": [
+        "src/gateway/cron.ts",
+        "infra/terraform/main.tf",
+        ".github/workflows/ci.yml",
+        "src/db/migrations",
+        "config/settings.yaml",
+        "docker-compose.yml",
+        "docs/ARCHITECTURE.md",
+        "tests/integration",
+        "src/auth/keys.ts",
+        "scripts/release.sh",
+        "src/nuggets/graph.ts",
+        "packages/ui/button.tsx",
+    ],
+    "cmd": [
+        "cargo clippy",
+        "tsc --noEmit",
+        "ruff check .",
+        "npm run lint",
+        "go vet ./...",
+        "pytest -x",
+        "pnpm test",
+    ],
+    "flag": [
+        "new_onboarding",
+        "memory_v2",
+        "proactive_pings",
+        "fast_search",
+        "dark_launch",
+        "smart_reminders",
+        "batch_sync",
+    ],
     "feature": ["recall", "search", "reminders", "reflection", "onboarding", "billing"],
     "env": ["staging", "the demo box", "canary", "preview"],
     "monitor": ["Loki", "Grafana", "CloudWatch", "Sentry", "Datadog"],
@@ -87,21 +172,56 @@ P = {
     "deploy": ["pm2 reload", "kubectl rollout", "fly deploy", "a blue-green switch"],
     "db": ["Postgres 14", "Postgres 16", "MySQL 8", "SQLite", "CockroachDB"],
     "fmt": ["ruff format", "prettier", "gofmt", "rustfmt", "biome"],
-    "action": ["run the tests first", "cite the file path", "double-check dates",
-               "confirm reminders", "keep answers short", "offer a summary", "ask before deleting"],
-    "situation": ["the user is busy", "a task is ambiguous", "the request touches production",
-                  "a cron job fails", "the user is on mobile", "it is late at night"],
-    "risky": ["file deletions", "production changes", "sending emails", "force pushes",
-              "spending money"],
+    "action": [
+        "run the tests first",
+        "cite the file path",
+        "double-check dates",
+        "confirm reminders",
+        "keep answers short",
+        "offer a summary",
+        "ask before deleting",
+    ],
+    "situation": [
+        "the user is busy",
+        "a task is ambiguous",
+        "the request touches production",
+        "a cron job fails",
+        "the user is on mobile",
+        "it is late at night",
+    ],
+    "risky": [
+        "file deletions",
+        "production changes",
+        "sending emails",
+        "force pushes",
+        "spending money",
+    ],
     "tone": ["warm but direct", "calm", "playful", "concise", "formal"],
-    "insight": ["reminders work better with an exact time", "long answers on WhatsApp get ignored",
-                "I over-explained the deploy steps yesterday", "the user likes bullet lists",
-                "asking one question at a time works better", "summaries need the decision first"],
+    "insight": [
+        "reminders work better with an exact time",
+        "long answers on WhatsApp get ignored",
+        "I over-explained the deploy steps yesterday",
+        "the user likes bullet lists",
+        "asking one question at a time works better",
+        "summaries need the decision first",
+    ],
     "channel": ["email", "Slack", "WhatsApp", "Discord", "Telegram"],
-    "pending": ["the onboarding flow", "a flaky test", "the memory cleanup", "the invoice format",
-                "the release date", "the new schema"],
-    "project": ["the mobile app", "the memory graph", "the landing page", "the billing revamp",
-                "the CLI", "the data pipeline"],
+    "pending": [
+        "the onboarding flow",
+        "a flaky test",
+        "the memory cleanup",
+        "the invoice format",
+        "the release date",
+        "the new schema",
+    ],
+    "project": [
+        "the mobile app",
+        "the memory graph",
+        "the landing page",
+        "the billing revamp",
+        "the CLI",
+        "the data pipeline",
+    ],
     "bug": ["Discord reactions", "timezone", "double send", "stale cache", "login loop"],
     "daypart": ["mornings", "evenings", "weekends", "late nights"],
     "music": ["techno", "lo-fi", "jazz", "silence", "film scores"],
@@ -148,22 +268,46 @@ SESSION = [
     "User is currently working on {project}, the {bug} bug.",
 ]
 DECORATIONS = (
-    " checked on 2026-{m:02d}-{d:02d}", " since v{a}.{b}.{c}", " ticket OPS-{n}", " (PR #{n})",
-    " per thread {n}", " as of build {n}",
+    " checked on 2026-{m:02d}-{d:02d}",
+    " since v{a}.{b}.{c}",
+    " ticket OPS-{n}",
+    " (PR #{n})",
+    " per thread {n}",
+    " as of build {n}",
 )
 # nugget -> [(weight, subject, scope, types, templates, title styles)]
 SHAPES: dict[str, list[tuple[float, str, str, tuple[str, ...], list[str]]]] = {
-    "user": [(1.0, "user:primary", "user", ("preference", "preference", "note", "fact",
-                                            "relationship"), USER)],
-    "project": [(0.6, "shared:project", "project", ("project", "project", "note", "fact"), PROJECT),
-                (0.4, "shared:project", "shared", ("project", "note", "fact"), PROJECT)],
-    "agent": [(0.55, "assistant:self", "self", ("self_model", "self_model", "style", "reflection"),
-               AGENT),
-              (0.45, "session:current", "session", ("note",), SESSION)],
+    "user": [
+        (
+            1.0,
+            "user:primary",
+            "user",
+            ("preference", "preference", "note", "fact", "relationship"),
+            USER,
+        )
+    ],
+    "project": [
+        (0.6, "shared:project", "project", ("project", "project", "note", "fact"), PROJECT),
+        (0.4, "shared:project", "shared", ("project", "note", "fact"), PROJECT),
+    ],
+    "agent": [
+        (
+            0.55,
+            "assistant:self",
+            "self",
+            ("self_model", "self_model", "style", "reflection"),
+            AGENT,
+        ),
+        (0.45, "session:current", "session", ("note",), SESSION),
+    ],
 }
 NUGGET_WEIGHTS = (("project", 0.44), ("user", 0.36), ("agent", 0.20))
-TITLE_TRAPS = ("Template for standup notes", "Temperature setting for the local model",
-               "Temporal workflows", "scratchy audio on calls")
+TITLE_TRAPS = (
+    "Template for standup notes",
+    "Temperature setting for the local model",
+    "Temporal workflows",
+    "scratchy audio on calls",
+)
 LINK_REASONS = ("related note", "same project", "see also", "follow-up")
 SOURCES = ("explicit_user", "explicit_user", "tool_observation", "inferred", "agent_reflection")
 
@@ -177,8 +321,12 @@ def _decorate(rng: random.Random, sentence: str) -> str:
     if rng.random() < 0.08:
         return sentence
     tail = rng.choice(DECORATIONS).format(
-        m=rng.randint(1, 10), d=rng.randint(1, 28), a=rng.randint(1, 4), b=rng.randint(0, 20),
-        c=rng.randint(0, 9), n=rng.randint(100, 99999),
+        m=rng.randint(1, 10),
+        d=rng.randint(1, 28),
+        a=rng.randint(1, 4),
+        b=rng.randint(0, 20),
+        c=rng.randint(0, 9),
+        n=rng.randint(100, 99999),
     )
     return sentence[:-1] + tail + "."
 
@@ -230,9 +378,14 @@ def _basis(note: dict[str, Any]) -> list[str]:
     title_tokens = note_tokens(note["title"], "")[:3]
     content_tokens = note_tokens("", note["content"])[:6]
     return [
-        f"kind:{note['kind']}", f"subject:{note['subject']}", f"scope:{note['scope']}",
-        f"type:{note['type']}", f"source:{note['source']}", f"stability:{note['stability']}",
-        f"note:{note['id']}", *(f"title:{t}" for t in title_tokens),
+        f"kind:{note['kind']}",
+        f"subject:{note['subject']}",
+        f"scope:{note['scope']}",
+        f"type:{note['type']}",
+        f"source:{note['source']}",
+        f"stability:{note['stability']}",
+        f"note:{note['id']}",
+        *(f"title:{t}" for t in title_tokens),
         *(f"content:{t}" for t in content_tokens),
     ]
 
@@ -241,24 +394,44 @@ def _note(rng: random.Random, index: int) -> dict[str, Any]:
     nugget = rng.choices([n for n, _ in NUGGET_WEIGHTS], [w for _, w in NUGGET_WEIGHTS])[0]
     shapes = SHAPES[nugget]
     _, subject, scope, types, templates = rng.choices(shapes, [s[0] for s in shapes])[0]
-    lines = [_decorate(rng, _fill(rng, rng.choice(templates)))
-             for _ in range(rng.choice((1, 1, 2, 2, 2, 3)))]
+    lines = [
+        _decorate(rng, _fill(rng, rng.choice(templates)))
+        for _ in range(rng.choice((1, 1, 2, 2, 2, 3)))
+    ]
     kind = "fact" if rng.random() < 0.29 else "note"
     created, updated = _stamps(rng)
     # An odd multiplier makes the id a bijection of the index, so ids never collide.
     note_id = f"{kind}-{nugget}-{(index * 2654435761 + 12345) % 2**32:08x}"
     note_type = rng.choice(types)
-    tags = rng.choice(([], [], [nugget], [nugget, f"scope:{scope}", f"type:{note_type}"],
-                       [nugget.title(), " Ops Notes "]))
+    tags = rng.choice(
+        (
+            [],
+            [],
+            [nugget],
+            [nugget, f"scope:{scope}", f"type:{note_type}"],
+            [nugget.title(), " Ops Notes "],
+        )
+    )
     note: dict[str, Any] = {
-        "id": note_id, "nuggetName": nugget, "title": _title(rng, nugget, lines[0]),
-        "content": _messy(rng, lines), "tags": tags, "links": [], "vector": {},
-        "hidden": False, "kind": kind,
+        "id": note_id,
+        "nuggetName": nugget,
+        "title": _title(rng, nugget, lines[0]),
+        "content": _messy(rng, lines),
+        "tags": tags,
+        "links": [],
+        "vector": {},
+        "hidden": False,
+        "kind": kind,
         "hits": rng.choice((0, 0, 0, 0, 1, 2, 3, 4, 5, 6)),
         "lastHitSession": f"sess-{rng.getrandbits(24):06x}",
-        "createdAt": created, "updatedAt": updated, "lastAccessedAt": updated,
-        "subject": subject, "scope": scope, "type": note_type,
-        "source": rng.choice(SOURCES), "confidence": round(rng.uniform(0.5, 0.95), 2),
+        "createdAt": created,
+        "updatedAt": updated,
+        "lastAccessedAt": updated,
+        "subject": subject,
+        "scope": scope,
+        "type": note_type,
+        "source": rng.choice(SOURCES),
+        "confidence": round(rng.uniform(0.5, 0.95), 2),
         "stability": "durable" if rng.random() < 0.9 else "temporary",
     }
     if kind == "fact":
@@ -336,15 +509,20 @@ class Shape:
 TODAY = Shape("today's sample")
 SHAPES_BY_NUMBER = {
     1: TODAY,
-    2: Shape("5% never linkable, Zipf vocabulary", zipf_words=20_000, never_linkable=0.05,
-             one_link=0.2),
+    2: Shape(
+        "5% never linkable, Zipf vocabulary", zipf_words=20_000, never_linkable=0.05, one_link=0.2
+    ),
     3: Shape("one nugget holding everything", nugget="everything"),
     4: Shape("no duplicates", near_duplicates=0.0),
     5: Shape("10% in clusters of near-duplicates", near_duplicates=0.10, cluster=10),
     6: Shape("hubs with 10,000 backlinks", hub_every=20_000),
     7: Shape("10,000 long notes (10 KB)", long_notes=10_000),
-    8: Shape("one nugget, shared tokens, incompatible subjects", nugget="user",
-             own_subjects=True, near_duplicates=0.0),
+    8: Shape(
+        "one nugget, shared tokens, incompatible subjects",
+        nugget="user",
+        own_subjects=True,
+        near_duplicates=0.0,
+    ),
 }
 
 
@@ -353,8 +531,9 @@ def _zipf_text(rng: random.Random, weights: list[float], words: int) -> str:
     return " ".join(f"w{index}" for index in chosen)
 
 
-def _reshape(rng: random.Random, note: dict[str, Any], index: int, shape: Shape,
-             zipf: list[float]) -> None:
+def _reshape(
+    rng: random.Random, note: dict[str, Any], index: int, shape: Shape, zipf: list[float]
+) -> None:
     if shape.zipf_words:
         note["nuggetName"] = f"n{rng.randrange(shape.zipf_nuggets)}"
         note["content"] = _zipf_text(rng, zipf, rng.randint(5, 30))
@@ -395,8 +574,9 @@ def _shape_links(rng: random.Random, notes: list[dict[str, Any]], shape: Shape) 
                 source["links"].append(_link(rng, source, hub["id"]))
 
 
-def generate(count: int, seed: int = 7, shape: Shape = TODAY,
-             progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+def generate(
+    count: int, seed: int = 7, shape: Shape = TODAY, progress: Callable[[int], None] | None = None
+) -> dict[str, Any]:
     """A graph document of `count` notes; the same count, seed and shape give the same
     document (today's shape gives the document it always gave). `progress` hears the number
     of notes made so far, every `PROGRESS_EVERY` notes."""
@@ -409,8 +589,11 @@ def generate(count: int, seed: int = 7, shape: Shape = TODAY,
         if progress is not None and index and index % PROGRESS_EVERY == 0:
             progress(index)
         if shape.cluster > 1:
-            in_cluster = index % shape.cluster != 0 and notes and (
-                (index // shape.cluster) % round(1 / shape.near_duplicates) == 0)
+            in_cluster = (
+                index % shape.cluster != 0
+                and notes
+                and ((index // shape.cluster) % round(1 / shape.near_duplicates) == 0)
+            )
             if in_cluster:
                 notes.append(_near_duplicate(rng, _near(rng, notes, shape), index))
                 continue
@@ -429,15 +612,25 @@ def generate(count: int, seed: int = 7, shape: Shape = TODAY,
     _add_links(rng, notes)
     _shape_links(rng, notes, shape)
     for index, note in enumerate(notes):
-        note["vector"] = {"seed": index, "basis": _basis(note) + [
-            f"link:{link['to']}" for link in note["links"]]}
+        note["vector"] = {
+            "seed": index,
+            "basis": _basis(note) + [f"link:{link['to']}" for link in note["links"]],
+        }
     return {"version": 3, "notes": notes}
 
 
 # -- the command line ------------------------------------------------------------------------
 
-SHAPE_NAMES = {"today": 1, "zipf": 2, "one-nugget": 3, "no-duplicates": 4, "clusters": 5,
-               "hubs": 6, "long-notes": 7, "incompatible": 8}
+SHAPE_NAMES = {
+    "today": 1,
+    "zipf": 2,
+    "one-nugget": 3,
+    "no-duplicates": 4,
+    "clusters": 5,
+    "hubs": 6,
+    "long-notes": 7,
+    "incompatible": 8,
+}
 MAX_NOTES = 10_000_000
 
 
@@ -455,24 +648,42 @@ def _shape(text: str) -> Shape:
     number = SHAPE_NAMES.get(text.lower(), int(text) if text.isdigit() else 0)
     if number not in SHAPES_BY_NUMBER:
         raise argparse.ArgumentTypeError(
-            f"no shape {text!r}; known: {', '.join(SHAPE_NAMES)} (or 1-{len(SHAPES_BY_NUMBER)})")
+            f"no shape {text!r}; known: {', '.join(SHAPE_NAMES)} (or 1-{len(SHAPES_BY_NUMBER)})"
+        )
     return SHAPES_BY_NUMBER[number]
 
 
 def _parser() -> argparse.ArgumentParser:
-    shapes = "; ".join(f"{name}: {SHAPES_BY_NUMBER[number].label}"
-                       for name, number in SHAPE_NAMES.items()).replace("%", "%%")
+    shapes = "; ".join(
+        f"{name}: {SHAPES_BY_NUMBER[number].label}" for name, number in SHAPE_NAMES.items()
+    ).replace("%", "%%")
     parser = argparse.ArgumentParser(
         prog="python -m bench.generate",
         description="Write a generated agent memory to DIR/graph/graph.json, a home that "
-                    "`nuggets --home DIR` opens. The same notes, shape and seed always give "
-                    "the same file.")
-    parser.add_argument("--notes", type=_note_count, required=True, metavar="N",
-                        help="how many notes (1 to 10,000,000; 100000 or 100_000)")
-    parser.add_argument("--out", type=Path, required=True, metavar="DIR",
-                        help="the home to create; it must not hold a graph yet")
-    parser.add_argument("--shape", type=_shape, default=TODAY, metavar="NAME",
-                        help=f"what the memory looks like (default today). {shapes}")
+        "`nuggets --home DIR` opens. The same notes, shape and seed always give "
+        "the same file.",
+    )
+    parser.add_argument(
+        "--notes",
+        type=_note_count,
+        required=True,
+        metavar="N",
+        help="how many notes (1 to 10,000,000; 100000 or 100_000)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        required=True,
+        metavar="DIR",
+        help="the home to create; it must not hold a graph yet",
+    )
+    parser.add_argument(
+        "--shape",
+        type=_shape,
+        default=TODAY,
+        metavar="NAME",
+        help=f"what the memory looks like (default today). {shapes}",
+    )
     parser.add_argument("--seed", type=int, default=7, metavar="N", help="default 7")
     return parser
 
@@ -486,13 +697,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     path = graph_path(args.out)
     if path.exists() or path.is_symlink():
-        parser.error(f"{path} already exists; choose a new directory (a memory is never "
-                     "overwritten)")
+        parser.error(
+            f"{path} already exists; choose a new directory (a memory is never overwritten)"
+        )
     loud = args.notes >= PROGRESS_EVERY
     say = _say if loud else (lambda _text: None)
     say(f"generating {args.notes:,} notes ({args.shape.label}, seed {args.seed})")
-    doc = generate(args.notes, args.seed, args.shape,
-                   progress=(lambda done: say(f"  {done:,} notes")) if loud else None)
+    doc = generate(
+        args.notes,
+        args.seed,
+        args.shape,
+        progress=(lambda done: say(f"  {done:,} notes")) if loud else None,
+    )
     data = dump_graph(doc, path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -67,8 +67,12 @@ def plan(home: Path, uncapped: bool) -> dict[str, Any]:
     seconds, made = _timed(lambda: _memory(home).plan(uncapped=uncapped))
     with paused_gc():  # each vector dropped as made: the peak RSS figure stays the plan's
         vectors, _ = _timed(lambda: any(vector_spec(diff.after) is None for diff in made.notes))
-    return {"seconds": seconds, "vectors": vectors, "counts": _counts(made.result),
-            "operations": len(made.operations)}
+    return {
+        "seconds": seconds,
+        "vectors": vectors,
+        "counts": _counts(made.result),
+        "operations": len(made.operations),
+    }
 
 
 class _GraphAccess:
@@ -88,7 +92,8 @@ class _GraphAccess:
         if name == self.name or name.startswith(f".{self.name}."):
             mode = args[1] if isinstance(args[1], str) else ""
             writing = any(flag in mode for flag in "wax+") or (
-                isinstance(args[2], int) and args[2] & (os.O_WRONLY | os.O_RDWR))
+                isinstance(args[2], int) and args[2] & (os.O_WRONLY | os.O_RDWR)
+            )
             if writing:
                 self.writes += 1
             else:
@@ -106,8 +111,12 @@ def apply_uncapped(home: Path) -> dict[str, Any]:
         access.active = True
         seconds, _ = _timed(lambda: memory.apply(made))
         access.active = False
-        return {"seconds": seconds, "operations": len(made.operations),
-                "graph_reads": access.reads, "graph_writes": access.writes}
+        return {
+            "seconds": seconds,
+            "operations": len(made.operations),
+            "graph_reads": access.reads,
+            "graph_writes": access.writes,
+        }
 
 
 def promotion(home: Path) -> dict[str, Any]:
@@ -136,8 +145,10 @@ def oracle(home: Path) -> dict[str, Any]:
         fast_s, fast = _timed(lambda u=uncapped: plan_pass(notes, NOW, None, 10, u))
         slow_s, slow = _timed(lambda u=uncapped: oracle_pass(notes, NOW, None, 10, u))
         found[label] = {
-            "indexed": fast_s, "oracle": slow_s,
-            "identical": fast.result == slow.result and fast.operations == slow.operations
+            "indexed": fast_s,
+            "oracle": slow_s,
+            "identical": fast.result == slow.result
+            and fast.operations == slow.operations
             and fast.workspace.notes == slow.workspace.notes,
         }
     found["seconds"] = found["uncapped"]["indexed"]

@@ -41,8 +41,9 @@ def main(rows: int = 100_000) -> dict[str, float]:
         generate(database_path(pristine), rows, NOW, chats=max(1, rows // 150), seed=7)
         _checkpoint(database_path(pristine))
         plan = MicroClawStore(pristine, fixed_clock(NOW)).plan()
-        select = statistics.median(_timed(lambda: _select_all(database_path(pristine)))
-                                   for _ in range(RUNS))
+        select = statistics.median(
+            _timed(lambda: _select_all(database_path(pristine))) for _ in range(RUNS)
+        )
         applied, undone = [], []
         for run in range(RUNS):
             data_dir = Path(tmp) / f"run{run}"
@@ -58,10 +59,15 @@ def main(rows: int = 100_000) -> dict[str, float]:
             undone.append(time.perf_counter() - start)
     apply_s, undo_s = statistics.median(applied), statistics.median(undone)
     return {
-        "rows": rows, "operations": len(plan.operations), "archived": plan.result.hidden,
-        "supersede_edges": plan.result.linked, "select_all_s": round(select, 4),
-        "apply_s": round(apply_s, 4), "apply_vs_select": round(apply_s / select, 2),
-        "undo_s": round(undo_s, 4), "undo_vs_select": round(undo_s / select, 2),
+        "rows": rows,
+        "operations": len(plan.operations),
+        "archived": plan.result.hidden,
+        "supersede_edges": plan.result.linked,
+        "select_all_s": round(select, 4),
+        "apply_s": round(apply_s, 4),
+        "apply_vs_select": round(apply_s / select, 2),
+        "undo_s": round(undo_s, 4),
+        "undo_vs_select": round(undo_s / select, 2),
     }
 
 

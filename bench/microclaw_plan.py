@@ -50,18 +50,21 @@ def main(rows: int = 100_000) -> dict[str, float]:
         db = database_path(data_dir)
         rounds = []  # each round times the three back to back: the ratios hold under load
         for _ in range(RUNS):
-            rounds.append((_timed(lambda: _select_all(db)), _timed(store.read),
-                           _timed(store.plan)))
+            rounds.append((_timed(lambda: _select_all(db)), _timed(store.read), _timed(store.plan)))
         plan = store.plan()
     select, read, planned = (statistics.median(r[k] for r in rounds) for k in range(3))
     ratio = statistics.median(r[2] / r[0] for r in rounds)
     read_ratio = statistics.median(r[1] / r[0] for r in rounds)
     return {
-        "rows": rows, **{k: v for k, v in made.items() if k != "rows"},
-        "select_all_s": round(select, 4), "read_as_notes_s": round(read, 4),
-        "plan_s": round(planned, 4), "plan_vs_select": round(ratio, 2),
+        "rows": rows,
+        **{k: v for k, v in made.items() if k != "rows"},
+        "select_all_s": round(select, 4),
+        "read_as_notes_s": round(read, 4),
+        "plan_s": round(planned, 4),
+        "plan_vs_select": round(ratio, 2),
         "read_vs_select": round(read_ratio, 2),
-        "archived": plan.result.hidden, "supersede_edges": plan.result.linked,
+        "archived": plan.result.hidden,
+        "supersede_edges": plan.result.linked,
     }
 
 

@@ -33,8 +33,13 @@ from core.reflection.tidy_phase import is_low_value, new_tags
 
 HOUR_MS = 3_600_000
 DAY_MS = 86_400_000
-COUNTERS = {"rewrite": "rewritten", "merge": "merged", "hide": "hidden", "tag": "tagged",
-            "link": "linked"}
+COUNTERS = {
+    "rewrite": "rewritten",
+    "merge": "merged",
+    "hide": "hidden",
+    "tag": "tagged",
+    "link": "linked",
+}
 SHARED_SCOPES = ("shared", "project")
 
 
@@ -66,8 +71,9 @@ class _OraclePass:
     def record(self, op: Operation, change_type: ChangeType, note_id: str, detail: str) -> None:
         self.operations.append(op)
         nugget = fields.nugget(self.note(note_id))
-        self.result.changes.append(ReflectionChange(type=change_type, nugget_name=nugget,
-                                                    note_id=note_id, detail=detail))
+        self.result.changes.append(
+            ReflectionChange(type=change_type, nugget_name=nugget, note_id=note_id, detail=detail)
+        )
         counter = COUNTERS[change_type]
         setattr(self.result, counter, getattr(self.result, counter) + 1)
         replay(self.ws, op, self.stamp)
@@ -80,7 +86,10 @@ class _OraclePass:
 
 
 def oracle_pass(
-    notes: list[RawNote], now: datetime, nugget_name: str | None = None, limit: int | None = 10,
+    notes: list[RawNote],
+    now: datetime,
+    nugget_name: str | None = None,
+    limit: int | None = 10,
     uncapped: bool = False,
 ) -> PassOutcome:
     """The pass of docs/PASS.md on `notes` (left untouched); the same signature as
@@ -119,18 +128,27 @@ def _archive_normalize_retag(run: _OraclePass, note_id: str) -> None:
         return
     if is_low_value(run.note(note_id)):
         run.touched.add(note_id)
-        run.record(HideOp(id=run.next_id(), note_id=note_id), "hide", note_id,
-                   "Archived low-value note")
+        run.record(
+            HideOp(id=run.next_id(), note_id=note_id), "hide", note_id, "Archived low-value note"
+        )
         return
     content = fields.text(run.note(note_id), "content")
     cleaned = normalize(content)
     if cleaned and cleaned != content:
-        run.record(RewriteOp(id=run.next_id(), note_id=note_id, content=cleaned), "rewrite",
-                   note_id, "Normalized duplicated whitespace and repeated lines")
+        run.record(
+            RewriteOp(id=run.next_id(), note_id=note_id, content=cleaned),
+            "rewrite",
+            note_id,
+            "Normalized duplicated whitespace and repeated lines",
+        )
     tags = new_tags(run.note(note_id), run.tokens(note_id))
     if tags != run.note(note_id).get("tags"):
-        run.record(RetagOp(id=run.next_id(), note_id=note_id, tags=tags), "tag", note_id,
-                   "Tags -> " + ", ".join(tags))
+        run.record(
+            RetagOp(id=run.next_id(), note_id=note_id, tags=tags),
+            "tag",
+            note_id,
+            "Tags -> " + ", ".join(tags),
+        )
 
 
 def _order(run: _OraclePass, in_scope: list[str]) -> list[str]:
@@ -160,7 +178,7 @@ def _merge_pairs(run: _OraclePass, order: list[str]) -> None:
             return
         if first_id in run.touched:
             continue
-        for second_id in order[i + 1:]:
+        for second_id in order[i + 1 :]:
             if second_id in run.touched or group[second_id] != group[first_id]:
                 continue
             if jaccard(run.tokens(first_id), run.tokens(second_id)) < 0.9:
@@ -169,20 +187,28 @@ def _merge_pairs(run: _OraclePass, order: list[str]) -> None:
             longer = len(fields.text(second, "content")) > len(fields.text(first, "content"))
             winner, loser = (second_id, first_id) if longer else (first_id, second_id)
             run.touched.update((winner, loser))
-            run.record(MergeOp(id=run.next_id(), winner_id=winner, loser_id=loser), "merge",
-                       winner, f"Merged duplicate note {loser}")
+            run.record(
+                MergeOp(id=run.next_id(), winner_id=winner, loser_id=loser),
+                "merge",
+                winner,
+                f"Merged duplicate note {loser}",
+            )
             merges += 1
             break
 
 
 def _compatible(a: RawNote, b: RawNote) -> bool:
-    return (fields.meta(a, "subject") == fields.meta(b, "subject")
-            or fields.meta(a, "scope") in SHARED_SCOPES or fields.meta(b, "scope") in SHARED_SCOPES)
+    return (
+        fields.meta(a, "subject") == fields.meta(b, "subject")
+        or fields.meta(a, "scope") in SHARED_SCOPES
+        or fields.meta(b, "scope") in SHARED_SCOPES
+    )
 
 
 def _linked_either_way(a: RawNote, b: RawNote) -> bool:
     return any(link["to"] == b["id"] for link in fields.links(a)) or any(
-        link["to"] == a["id"] for link in fields.links(b))
+        link["to"] == a["id"] for link in fields.links(b)
+    )
 
 
 def _link_pairs(run: _OraclePass, order: list[str]) -> None:
@@ -209,7 +235,11 @@ def _link_pairs(run: _OraclePass, order: list[str]) -> None:
                 continue
             reason = "shared context: " + ", ".join(shared[:3])
             gained.update((note_id, other_id))
-            run.record(LinkOp(id=run.next_id(), note_id=note_id, other_id=other_id, reason=reason),
-                       "link", note_id, f"Linked to {other_id}")
+            run.record(
+                LinkOp(id=run.next_id(), note_id=note_id, other_id=other_id, reason=reason),
+                "link",
+                note_id,
+                f"Linked to {other_id}",
+            )
             linked += 1
             break

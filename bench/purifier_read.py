@@ -64,17 +64,26 @@ def main(claims: int = 100_000, ledger: int = 300_000) -> dict[str, float]:
         workspace = Path(tmp) / "workspace"
         made = generate(workspace, claims, ledger)
         size = sum((paths.runtime_dir(workspace) / name).stat().st_size for name in FILES)
-        rounds = [(_timed(lambda: plain_parse(workspace)), _timed(lambda: first_page(workspace)),
-                   _timed(lambda: open_whole(workspace))) for _ in range(RUNS)]
+        rounds = [
+            (
+                _timed(lambda: plain_parse(workspace)),
+                _timed(lambda: first_page(workspace)),
+                _timed(lambda: open_whole(workspace)),
+            )
+            for _ in range(RUNS)
+        ]
         notes = open_whole(workspace)
     figures: dict[str, float] = {**made, "jsonl_mb": round(size / 1e6, 1), "notes": notes}
     for clock, suffix in ((0, ""), (1, "_cpu")):
         plain, first, whole = (statistics.median(r[k][clock] for r in rounds) for k in range(3))
-        figures |= {f"plain_json_loads_s{suffix}": round(plain, 3),
-                    f"first_page_s{suffix}": round(first, 4),
-                    f"open_whole_s{suffix}": round(whole, 3),
-                    f"whole_vs_plain{suffix}": round(
-                        statistics.median(r[2][clock] / r[0][clock] for r in rounds), 2)}
+        figures |= {
+            f"plain_json_loads_s{suffix}": round(plain, 3),
+            f"first_page_s{suffix}": round(first, 4),
+            f"open_whole_s{suffix}": round(whole, 3),
+            f"whole_vs_plain{suffix}": round(
+                statistics.median(r[2][clock] / r[0][clock] for r in rounds), 2
+            ),
+        }
     return figures
 
 

@@ -22,19 +22,34 @@ from bench.shapes import measure_shapes
 from core.stores.nuggets.graph_file import dump_graph
 
 ROOT = Path(__file__).resolve().parents[1]
-TASKS = ("parse", "parse_gc_off", "load", "plan_capped", "plan_uncapped", "apply_uncapped",
-         "promotion")
+TASKS = (
+    "parse",
+    "parse_gc_off",
+    "load",
+    "plan_capped",
+    "plan_uncapped",
+    "apply_uncapped",
+    "promotion",
+)
 
 
 def _worker_env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
-                                                                      os.environ.get("PYTHONPATH")]))}
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
 
 
 def _run_worker(module: str, *args: str) -> dict[str, Any]:
     env = _worker_env()
-    done = subprocess.run([sys.executable, "-m", module, *args], capture_output=True, text=True,
-                          cwd=ROOT, env=env, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", module, *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        check=False,
+    )
     if done.returncode != 0:
         raise RuntimeError(f"{module} {' '.join(args)} failed:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -85,34 +100,65 @@ def _profile(home: Path, figures: Figures) -> None:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
-    parser.add_argument("--quick", action="store_true",
-                        help="smoke run: 1k and 10k notes, 2 runs, oracle at 1k only; "
-                             "shapes 2, 5 and 8 at 1k, 2k and 4k")
-    parser.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")],
-                        default=[1_000, 10_000, 100_000], help="comma-separated note counts")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="smoke run: 1k and 10k notes, 2 runs, oracle at 1k only; "
+        "shapes 2, 5 and 8 at 1k, 2k and 4k",
+    )
+    parser.add_argument(
+        "--sizes",
+        type=lambda s: [int(x) for x in s.split(",")],
+        default=[1_000, 10_000, 100_000],
+        help="comma-separated note counts",
+    )
     parser.add_argument("--runs", type=int, default=3, help="runs per figure (min and median)")
-    parser.add_argument("--oracle-max", type=int, default=10_000,
-                        help="largest size at which the pairwise oracle runs beside the pass")
+    parser.add_argument(
+        "--oracle-max",
+        type=int,
+        default=10_000,
+        help="largest size at which the pairwise oracle runs beside the pass",
+    )
     parser.add_argument("--oracle-runs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-console", action="store_true")
     parser.add_argument("--no-profile", action="store_true")
-    parser.add_argument("--shapes", type=lambda s: [int(x) for x in s.split(",")],
-                        default=[1, 2, 3, 4, 5, 6, 7, 8],
-                        help="the graph shapes to measure (bench/generate.py SHAPES_BY_NUMBER)")
-    parser.add_argument("--shape-sizes", type=lambda s: [int(x) for x in s.split(",")],
-                        default=[10_000, 30_000, 100_000], help="note counts of each shape")
+    parser.add_argument(
+        "--shapes",
+        type=lambda s: [int(x) for x in s.split(",")],
+        default=[1, 2, 3, 4, 5, 6, 7, 8],
+        help="the graph shapes to measure (bench/generate.py SHAPES_BY_NUMBER)",
+    )
+    parser.add_argument(
+        "--shape-sizes",
+        type=lambda s: [int(x) for x in s.split(",")],
+        default=[10_000, 30_000, 100_000],
+        help="note counts of each shape",
+    )
     parser.add_argument("--shape-runs", type=int, default=1, help="runs per shape figure")
     parser.add_argument("--no-shapes", action="store_true")
-    parser.add_argument("--no-microclaw", action="store_true",
-                        help="skip the MicroClaw store's plan and apply")
-    parser.add_argument("--only-shapes", action="store_true",
-                        help="measure the shapes only (not the sizes, console and profile)")
-    parser.add_argument("--render", type=Path, default=None, metavar="JSON",
-                        help="only write the report again from the figures a run saved")
-    parser.add_argument("--out", type=Path, default=None,
-                        help="where to write the report (default bench/RESULTS.md, "
-                             "bench/RESULTS-quick.md with --quick)")
+    parser.add_argument(
+        "--no-microclaw", action="store_true", help="skip the MicroClaw store's plan and apply"
+    )
+    parser.add_argument(
+        "--only-shapes",
+        action="store_true",
+        help="measure the shapes only (not the sizes, console and profile)",
+    )
+    parser.add_argument(
+        "--render",
+        type=Path,
+        default=None,
+        metavar="JSON",
+        help="only write the report again from the figures a run saved",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="where to write the report (default bench/RESULTS.md, "
+        "bench/RESULTS-quick.md with --quick)",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.sizes, args.runs, args.oracle_max = [1_000, 10_000], 2, 1_000
@@ -149,14 +195,24 @@ def main(argv: list[str] | None = None) -> None:
                 "apply": _run_worker("bench.microclaw_apply", str(max(args.sizes))),
             }
         if not args.no_shapes:
+
             def measured() -> None:
                 figures.elapsed = time.perf_counter() - started
                 save_figures(figures, args.out.with_suffix(".json"))
                 write_report(figures, args.out)
 
-            measure_shapes(args.shapes, args.shape_sizes, args.shape_runs, args.seed,
-                           Path(scratch), _run_worker, _worker_env(), _progress, figures.shapes,
-                           measured)
+            measure_shapes(
+                args.shapes,
+                args.shape_sizes,
+                args.shape_runs,
+                args.seed,
+                Path(scratch),
+                _run_worker,
+                _worker_env(),
+                _progress,
+                figures.shapes,
+                measured,
+            )
     figures.elapsed = time.perf_counter() - started
     save_figures(figures, args.out.with_suffix(".json"))
     write_report(figures, args.out)

@@ -44,9 +44,12 @@ def make_home(root: Path, shape: int, size: int, seed: int) -> tuple[Path, int]:
 def command_seconds(home: Path, env: dict[str, str]) -> dict[str, Any]:
     """`nuggets reflect` (the capped dry run) as a person runs it, timed from outside."""
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "nuggets_tui.cli", "--home", str(home),
-                           "reflect"], capture_output=True, env={**env, "NUGGETS_NOW": NOW},
-                          check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "nuggets_tui.cli", "--home", str(home), "reflect"],
+        capture_output=True,
+        env={**env, "NUGGETS_NOW": NOW},
+        check=False,
+    )
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         raise RuntimeError(f"nuggets reflect failed:\n{done.stderr.decode()[-3000:]}")
@@ -54,9 +57,16 @@ def command_seconds(home: Path, env: dict[str, str]) -> dict[str, Any]:
 
 
 def measure_shapes(
-    shapes: list[int], sizes: list[int], runs: int, seed: int, scratch: Path,
-    worker: Callable[..., dict[str, Any]], env: dict[str, str],
-    progress: Callable[[str], None], found: dict[str, Any], measured: Callable[[], None],
+    shapes: list[int],
+    sizes: list[int],
+    runs: int,
+    seed: int,
+    scratch: Path,
+    worker: Callable[..., dict[str, Any]],
+    env: dict[str, str],
+    progress: Callable[[str], None],
+    found: dict[str, Any],
+    measured: Callable[[], None],
 ) -> None:
     """Fills `found` as {shape: {size: {"bytes": n, task: [seconds of each run]}}} (keys as
     strings, for JSON), calling `measured` after each size so a cut-short run keeps its
@@ -69,8 +79,11 @@ def measure_shapes(
             for run in range(runs):
                 for task in (*TASKS, COMMAND):
                     progress(f"shape {shape}, {size} notes: {task} run {run + 1}/{runs}")
-                    got = (command_seconds(home, env) if task == COMMAND
-                           else worker("bench.measure", task, str(home)))
+                    got = (
+                        command_seconds(home, env)
+                        if task == COMMAND
+                        else worker("bench.measure", task, str(home))
+                    )
                     row.setdefault(task, []).append(got["seconds"])
                     if "vectors" in got:
                         row.setdefault(f"{task}_vectors", []).append(got["vectors"])
@@ -92,7 +105,8 @@ def exponent(sizes: list[int], seconds: list[float]) -> float | None:
     xs, ys = [math.log(s) for s in sizes], [math.log(t) for t in seconds]
     mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum(
-        (x - mx) ** 2 for x in xs)
+        (x - mx) ** 2 for x in xs
+    )
 
 
 def _mark(met: bool) -> str:
@@ -145,10 +159,12 @@ def shapes_section(shapes: dict[str, Any]) -> list[str]:
         f"Targets: exponent ≤ {EXPONENT_LIMIT}; at the largest size uncapped ≤ "
         f"{LIMITS['plan_uncapped']:g}×, command ≤ {LIMITS[COMMAND]:g}×, apply ≤ "
         f"{LIMITS['apply_uncapped']:g}×, lists ≤ {LISTS_LIMIT_S:g} s; ✗ marks a miss. The "
-        "machine is shared (2 cores, several people): single figures are noisy.", "",
+        "machine is shared (2 cores, several people): single figures are noisy.",
+        "",
         "*exponent* is that of the uncapped plan; *json.load exponent* that of the baseline "
         "itself over the same sizes: above 1 the machine (memory, caches, the other users) makes "
-        "large files cost more per byte for every step alike.", "",
+        "large files cost more per byte for every step alike.",
+        "",
         "| shape | notes | file | json.load | uncapped | command | apply | lists | exponent | "
         "json.load exponent |",
         "|---|---|---|---|---|---|---|---|---|---|",
@@ -166,14 +182,22 @@ def shapes_section(shapes: dict[str, Any]) -> list[str]:
                 ratio = _median(row[task]) / base
                 vectors = row.get(f"{task}_vectors")
                 part = f"; vectors {_median(vectors):.2f} s" if vectors else ""
-                cells.append(f"{_median(row[task]):.2f} s ({ratio:.1f}×{part})"
-                             f"{_mark(not last or ratio <= LIMITS[task])}")
+                cells.append(
+                    f"{_median(row[task]):.2f} s ({ratio:.1f}×{part})"
+                    f"{_mark(not last or ratio <= LIMITS[task])}"
+                )
             lists = _median(row["graph_lists"])
             cells.append(f"{lists:.2f} s{_mark(not last or lists <= LISTS_LIMIT_S)}")
-            slope = "" if not last or fitted is None else (
-                f"{fitted:.2f}{_mark(fitted <= EXPONENT_LIMIT)}")
+            slope = (
+                ""
+                if not last or fitted is None
+                else (f"{fitted:.2f}{_mark(fitted <= EXPONENT_LIMIT)}")
+            )
             base_slope = "" if not last or baseline is None else f"{baseline:.2f}"
             label = f"({shape}) {SHAPES_BY_NUMBER[int(shape)].label}" if size == sizes[0] else ""
-            lines.append(f"| {label} | {size:,} | {row['bytes'] / 1e6:.0f} MB | {base:.2f} s | "
-                         + " | ".join(cells) + f" | {slope} | {base_slope} |")
+            lines.append(
+                f"| {label} | {size:,} | {row['bytes'] / 1e6:.0f} MB | {base:.2f} s | "
+                + " | ".join(cells)
+                + f" | {slope} | {base_slope} |"
+            )
     return [*lines, "", *DOMINATES]

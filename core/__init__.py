@@ -19,7 +19,16 @@ from core.errors import (
 from core.models import JournalEntry, Note, Plan, PromotionPlan, ReflectionChange, ReflectionResult
 
 __all__ = [
-    "GraphError", "JournalEntry", "JournalError", "Note", "NuggetsError", "Plan",
-    "PromotionPlan", "ReflectionChange", "ReflectionResult", "StalePlanError",
-    "UndoConflictError", "UnknownNoteError",
+    "GraphError",
+    "JournalEntry",
+    "JournalError",
+    "Note",
+    "NuggetsError",
+    "Plan",
+    "PromotionPlan",
+    "ReflectionChange",
+    "ReflectionResult",
+    "StalePlanError",
+    "UndoConflictError",
+    "UnknownNoteError",
 ]

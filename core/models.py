@@ -141,8 +141,10 @@ class KeepOp(CamelModel):
     note_id: str
 
 
-Operation = Annotated[HideOp | RewriteOp | RetagOp | MergeOp | LinkOp | SupersedeOp | KeepOp,
-                      Field(discriminator="type")]
+Operation = Annotated[
+    HideOp | RewriteOp | RetagOp | MergeOp | LinkOp | SupersedeOp | KeepOp,
+    Field(discriminator="type"),
+]
 
 
 def operation_note_ids(op: Operation) -> tuple[str, ...]:
@@ -202,7 +204,8 @@ class Plan(CamelModel):
     # Files kept in step with the notes (Nuggets: the agent's fact files), edited in the same unit
     side_file_edits: list[FactEdit] = Field(default_factory=list, alias="factEdits")
     side_file_fingerprints: dict[str, str] = Field(  # of the files they touch
-        default_factory=dict, alias="factFingerprints")
+        default_factory=dict, alias="factFingerprints"
+    )
     # The journal kind of its run: "reflect" for the pass, "decide" for operations decided
     # elsewhere (a contradiction's decision, acting on verdicts; see Memory.plan_operations).
     kind: Literal["reflect", "decide"] = "reflect"
@@ -252,8 +255,9 @@ class JournalEntry(CamelModel):
     def to_json_dict(self) -> dict[str, Any]:
         """As CamelModel's, without copying the note images: they are the graph's own JSON
         dicts, and an uncapped run at 100k notes holds 200k of them (~1.3 s to copy)."""
-        dumped = self.model_dump(mode="python", by_alias=True, exclude_none=True,
-                                 exclude={"before", "after"})
+        dumped = self.model_dump(
+            mode="python", by_alias=True, exclude_none=True, exclude={"before", "after"}
+        )
         images = {"before": self.before, "after": self.after}
         ordered: dict[str, Any] = {}
         for name, info in type(self).model_fields.items():

@@ -20,7 +20,7 @@ def time_left(done: int, total: int, elapsed: float) -> float | None:
 
 
 def progress_text(done: int, total: int, left: float | None, noun: str | None = None) -> str:
-    """"41,000 of 100,000 notes · 41% · about 20 s left" with a `noun` for the units; without
+    """ "41,000 of 100,000 notes · 41% · about 20 s left" with a `noun` for the units; without
     one (units of work, not of anything a user counts) "41% · about 20 s left"."""
     done = min(done, total)
     share = f"{done * 100 // total}%" if total > 0 else "0%"

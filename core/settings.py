@@ -68,14 +68,18 @@ def _blank(value: object) -> bool:
     return isinstance(value, str) and not value.strip()
 
 
-def whole_number(value: object, highest: int, *, least: int = 0, capped: bool = False,
-                 bound: str = "") -> int:
+def whole_number(
+    value: object, highest: int, *, least: int = 0, capped: bool = False, bound: str = ""
+) -> int:
     """`value` (digits from a variable, or a number from the file) as a whole number from
     `least` to `highest`. A larger number is `highest` when `capped`, else a ValueError saying what
     it must be (`bound`, else "from <least> to <highest>"); so is anything but the digits 0-9
     (a sign, a fraction, ², 1e3)."""
-    bound = bound or (f"0 or more (more than {highest} counts as {highest})" if capped
-                      else f"from {least} to {highest}")
+    bound = bound or (
+        f"0 or more (more than {highest} counts as {highest})"
+        if capped
+        else f"from {least} to {highest}"
+    )
     text = "" if isinstance(value, bool) or not isinstance(value, str | int) else str(value)
     text = text.strip()
     if not _DIGITS.fullmatch(text):
@@ -154,40 +158,56 @@ class Settings(BaseSettings):
     """The values; `load` reads them, `Settings.of(...)` makes them from values given (tests,
     a program), `DEFAULTS` is every default. A `Settings` never reads anything itself."""
 
-    model_config = SettingsConfigDict(env_prefix="NUGGETS_", frozen=True, extra="forbid",
-                                      validate_default=False)
+    model_config = SettingsConfigDict(
+        env_prefix="NUGGETS_", frozen=True, extra="forbid", validate_default=False
+    )
 
     home: OptionalPath = Field(None, description="the Nuggets memory directory (--home)")
     memory_md: OptionalPath = Field(None, description="the MEMORY.md promotion writes")
     allow_contact: Annotated[bool, BeforeValidator(_switch)] = Field(
-        False, description="promote e-mail addresses and phone numbers")
+        False, description="promote e-mail addresses and phone numbers"
+    )
     journal_keep: Annotated[int, _whole(999_999_999, least=1, bound=KEEP_BOUND)] = Field(
-        DEFAULT_KEEP, description="applied runs the journal keeps")
+        DEFAULT_KEEP, description="applied runs the journal keeps"
+    )
     max_notes: Annotated[int, _whole(MAX_NOTES, capped=True)] = Field(
-        MAX_NOTES, validation_alias="MEMORY_REFLECTION_MAX_NOTES",
-        description="notes the capped pass inspects")
+        MAX_NOTES,
+        validation_alias="MEMORY_REFLECTION_MAX_NOTES",
+        description="notes the capped pass inspects",
+    )
     daily_hour: Annotated[int, _whole(23)] = Field(
-        9, validation_alias="MEMORY_REFLECTION_HOUR", description="the daily pass runs after it")
+        9, validation_alias="MEMORY_REFLECTION_HOUR", description="the daily pass runs after it"
+    )
     daily_minute: Annotated[int, _whole(59)] = Field(
-        0, validation_alias="MEMORY_REFLECTION_MINUTE", description="... at this minute")
+        0, validation_alias="MEMORY_REFLECTION_MINUTE", description="... at this minute"
+    )
     scorer_key: Annotated[SecretStr | None, BeforeValidator(_text)] = Field(
-        None, description="the key sent to a --scorer endpoint")
+        None, description="the key sent to a --scorer endpoint"
+    )
     scorer_deadline: Annotated[int, _whole(LONGEST_DEADLINE)] = Field(
-        DEFAULT_DEADLINE, description="seconds a --scorer run may take in all")
+        DEFAULT_DEADLINE, description="seconds a --scorer run may take in all"
+    )
     data_dir: OptionalPath = Field(None, description="our own data (journals kept for others)")
     demo_dir: OptionalPath = Field(None, description="the demo memory")
     purifier_workspace: OptionalPath = Field(
-        None, validation_alias="WORKSPACE",
-        description="memory-purifier's workspace, when its config names none")
+        None,
+        validation_alias="WORKSPACE",
+        description="memory-purifier's workspace, when its config names none",
+    )
     microclaw_config: OptionalPath = Field(
-        None, validation_alias="MICROCLAW_CONFIG", description="the MicroClaw bot's config file")
+        None, validation_alias="MICROCLAW_CONFIG", description="the MicroClaw bot's config file"
+    )
     now: Annotated[datetime | None, BeforeValidator(_moment)] = Field(
-        None, description="a fixed clock for every command (tests, reproducible runs)")
+        None, description="a fixed clock for every command (tests, reproducible runs)"
+    )
 
     @classmethod
     def settings_customise_sources(
-        cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource, dotenv_settings: PydanticBaseSettingsSource,
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         """The values given only: `load` reads the environment and the file itself."""
@@ -244,8 +264,11 @@ class _Environment(EnvSettingsSource):
         super().__init__(Settings)
 
     def _load_env_vars(self) -> Mapping[str, str | None]:
-        return {name.lower(): value for name, value in self._given.items()
-                if name == name.upper() and value != ""}
+        return {
+            name.lower(): value
+            for name, value in self._given.items()
+            if name == name.upper() and value != ""
+        }
 
 
 def environment_values(environ: Mapping[str, str]) -> dict[str, str]:
@@ -290,8 +313,10 @@ def read_config_file(path: Path, named: bool = False) -> ConfigFile:
     keymap = _keymap(path, doc.pop(KEYMAP, {}))
     for key in doc:
         if key not in NAMES:
-            raise ConfigFileError(f"{path}: {key} is not a setting (the settings: "
-                                  f"{', '.join(NAMES)}; and the [{KEYMAP}] table)")
+            raise ConfigFileError(
+                f"{path}: {key} is not a setting (the settings: "
+                f"{', '.join(NAMES)}; and the [{KEYMAP}] table)"
+            )
     return ConfigFile(path, named, True, doc, keymap)
 
 
@@ -324,8 +349,9 @@ def _keymap(path: Path, table: object) -> dict[str, str]:
         raise ConfigFileError(f"{path}: {KEYMAP} must be a table of binding ids and keys")
     for binding, keys in table.items():
         if not isinstance(keys, str) or not keys.strip():
-            raise ConfigFileError(f'{path}: {KEYMAP}.{binding} must be a key or keys, as "r" '
-                                  'or "r,ctrl+r"')
+            raise ConfigFileError(
+                f'{path}: {KEYMAP}.{binding} must be a key or keys, as "r" or "r,ctrl+r"'
+            )
     return dict(table)
 
 
@@ -352,7 +378,8 @@ def load(environ: Mapping[str, str]) -> Configuration:
         raise _refusal(exc, given, file) from None
     origins: dict[str, Origin] = {
         name: "environment" if name in given else "file" if name in file.values else "default"
-        for name in NAMES}
+        for name in NAMES
+    }
     return Configuration(settings, origins, file)
 
 

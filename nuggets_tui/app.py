@@ -39,13 +39,17 @@ class NuggetsApp(App[None]):
         Binding("question_mark", "help", "Help", key_display="?", id="app.help"),
     ]
     COMMANDS = App.COMMANDS | {NoteCommands}
-    HORIZONTAL_BREAKPOINTS = [
-        (0, "-narrow"), (NARROW_BELOW, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]
 
     def __init__(
-        self, memory: Store, *, demo_offer: bool = False,
-        open_demo: Callable[[], Store] | None = None, watch_interval: float = 1.0,
-        told: Sequence[str] = (), keymap: Mapping[str, str] | None = None,
+        self,
+        memory: Store,
+        *,
+        demo_offer: bool = False,
+        open_demo: Callable[[], Store] | None = None,
+        watch_interval: float = 1.0,
+        told: Sequence[str] = (),
+        keymap: Mapping[str, str] | None = None,
     ) -> None:
         """`told`: what the command line had to say about the memory, said when it opens."""
         super().__init__()
@@ -76,9 +80,13 @@ class NuggetsApp(App[None]):
         state = ReviewSession(self.memory).state  # unreadable: none; the review says why
         waiting = state.waiting_count()
         if waiting and self.screen is main:
-            notify(main, f"{counted(waiting, 'change')} waiting since {state.waiting_since}: "
-                   "the daily pass left them for you.", title="Waiting for review",
-                   timeout=8)
+            notify(
+                main,
+                f"{counted(waiting, 'change')} waiting since {state.waiting_since}: "
+                "the daily pass left them for you.",
+                title="Waiting for review",
+                timeout=8,
+            )
             main.action_review()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -99,19 +107,24 @@ class NuggetsApp(App[None]):
             self.memory, self.told = self.open_demo(), []
             self._open_main()
 
-    def exit(self, result: None = None, return_code: int = 0,
-             message: RenderableType | None = None) -> None:
+    def exit(
+        self, result: None = None, return_code: int = 0, message: RenderableType | None = None
+    ) -> None:
         self.closing = True
         super().exit(result, return_code, message)
 
-    async def run_action(self, action: str | ActionParseResult,
-                         default_namespace: DOMNode | None = None,
-                         namespaces: Mapping[str, DOMNode] | None = None) -> bool:
+    async def run_action(
+        self,
+        action: str | ActionParseResult,
+        default_namespace: DOMNode | None = None,
+        namespaces: Mapping[str, DOMNode] | None = None,
+    ) -> bool:
         """Every key's action, and every command's. Keys read in one burst with the one that
         closes the console (`qs`) or opens a screen (`ra`) do nothing once it closes, or while
         that screen mounts: the screen they would act on has no widgets yet, or never shows."""
-        if self.closing or (isinstance(default_namespace, Screen)
-                            and not default_namespace.is_mounted):
+        if self.closing or (
+            isinstance(default_namespace, Screen) and not default_namespace.is_mounted
+        ):
             return True
         return await super().run_action(action, default_namespace, namespaces)
 
@@ -130,28 +143,36 @@ class NuggetsApp(App[None]):
         yield from self._key_commands(screen, screen.BINDINGS, screen)
         yield from self._key_commands(self, app_keys, screen)
 
-    def _key_commands(self, owner: App[None] | Screen[Any], bindings: Iterable[BindingType],
-                      screen: Screen[Any]) -> Iterable[SystemCommand]:
+    def _key_commands(
+        self, owner: App[None] | Screen[Any], bindings: Iterable[BindingType], screen: Screen[Any]
+    ) -> Iterable[SystemCommand]:
         """A command per binding of `owner` that has a description and is enabled now."""
         for binding in bindings:
             if not isinstance(binding, Binding) or not binding.description:
                 continue
             if owner.check_action(binding.action.split("(")[0], ()) is not True:
                 continue
-            keys = (shown_keys(binding, self.keymap) if binding.id in self.keymap
-                    else binding.key_display or binding.key)
+            keys = (
+                shown_keys(binding, self.keymap)
+                if binding.id in self.keymap
+                else binding.key_display or binding.key
+            )
             yield SystemCommand(
                 one_line(f"{binding.description} ({keys})"),
                 one_line(binding.tooltip or binding.description),
                 lambda action=binding.action: self.run_action(action, owner),
             )
 
-def run_console(memory: Store, demo_offer: bool = False,
-                open_demo: Callable[[], Store] | None = None, told: Sequence[str] = (),
-                keymap: Mapping[str, str] | None = None) -> int:
+
+def run_console(
+    memory: Store,
+    demo_offer: bool = False,
+    open_demo: Callable[[], Store] | None = None,
+    told: Sequence[str] = (),
+    keymap: Mapping[str, str] | None = None,
+) -> int:
     """Run the console until it ends; its exit status: 0 when the operator quit, non-zero when
     it died (Textual has printed the error and sets the app's return code)."""
-    app = NuggetsApp(memory, demo_offer=demo_offer, open_demo=open_demo, told=told,
-                     keymap=keymap)
+    app = NuggetsApp(memory, demo_offer=demo_offer, open_demo=open_demo, told=told, keymap=keymap)
     app.run()
     return app.return_code or 0

@@ -42,9 +42,12 @@ class NoteCommands(Provider):
         main, shelf = found
         for summary in shelf.nuggets():
             label = f"Nugget: {one_line(summary.name)}"
-            yield DiscoveryHit(Text(label), partial(main.show_nugget, summary.name), text=label,
-                               help=f"{counted(summary.visible, 'note')}, "
-                                    f"{summary.hidden:,} archived")
+            yield DiscoveryHit(
+                Text(label),
+                partial(main.show_nugget, summary.name),
+                text=label,
+                help=f"{counted(summary.visible, 'note')}, {summary.hidden:,} archived",
+            )
 
     async def search(self, query: str) -> Hits:
         found = self._main()
@@ -61,6 +64,10 @@ class NoteCommands(Provider):
         for note in notes[:MAX_HITS]:
             title = one_line((fields.text(note, "title") or note["id"])[:TITLE_CHARS])
             label = f"Note: {title}"
-            yield Hit(max(matcher.match(label), 0.1), Text(label),
-                      partial(main.select_note, note["id"]), text=label,
-                      help=escape(f"in {one_line(note['nuggetName'])}"))
+            yield Hit(
+                max(matcher.match(label), 0.1),
+                Text(label),
+                partial(main.select_note, note["id"]),
+                text=label,
+                help=escape(f"in {one_line(note['nuggetName'])}"),
+            )

@@ -15,8 +15,11 @@ from core.settings import KEYMAP, ConfigFile, ConfigFileError
 
 MOVE = [
     ("↑ ↓ / j k", "move in a list or table", "list.up, list.down"),
-    ("PgUp PgDn Home End", "jump in a list or table",
-     "list.page_up, list.page_down, list.first, list.last"),
+    (
+        "PgUp PgDn Home End",
+        "jump in a list or table",
+        "list.page_up, list.page_down, list.first, list.last",
+    ),
     ("tab / shift+tab", "move between panes", ""),
     ("ctrl+p", "command palette: every action, jump to a nugget or a note", ""),
 ]
@@ -31,8 +34,16 @@ def shown_keys(binding: Binding, keymap: Keymap | None = None) -> str:
 
 
 def _names(keys: str) -> str:
-    names = {"question_mark": "?", "slash": "/", "space": "space", "escape": "escape",
-             "ctrl+z": "ctrl+z", "plus": "+", "minus": "-", "enter": "enter"}
+    names = {
+        "question_mark": "?",
+        "slash": "/",
+        "space": "space",
+        "escape": "escape",
+        "ctrl+z": "ctrl+z",
+        "plus": "+",
+        "minus": "-",
+        "enter": "enter",
+    }
     return " / ".join(names.get(k.strip(), k.strip()) for k in keys.split(","))
 
 
@@ -40,8 +51,13 @@ def _rows(bindings: list[BindingType], keymap: Keymap | None) -> list[tuple[str,
     rows = []
     for binding in bindings:
         if isinstance(binding, Binding) and binding.description:
-            rows.append((shown_keys(binding, keymap), binding.tooltip or binding.description,
-                         binding.id or ""))
+            rows.append(
+                (
+                    shown_keys(binding, keymap),
+                    binding.tooltip or binding.description,
+                    binding.id or "",
+                )
+            )
     return rows
 
 
@@ -111,8 +127,10 @@ def checked_keymap(file: ConfigFile) -> dict[str, str]:
     known = binding_ids()
     for binding_id in file.keymap:
         if binding_id not in known:
-            raise ConfigFileError(f"{file.path}: {KEYMAP}.{binding_id} is no key binding of the "
-                                  "console (the ids are in README.md's key table)")
+            raise ConfigFileError(
+                f"{file.path}: {KEYMAP}.{binding_id} is no key binding of the "
+                "console (the ids are in README.md's key table)"
+            )
     return dict(file.keymap)
 
 

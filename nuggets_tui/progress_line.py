@@ -19,8 +19,13 @@ class ProgressLine:
     """A progress callback (core/progress.py) that draws `what`, the share done and the time
     left; `close` clears the line so what follows starts on a clean one."""
 
-    def __init__(self, what: str, stream: TextIO, clock: Callable[[], float] = monotonic,
-                 noun: str | None = None) -> None:
+    def __init__(
+        self,
+        what: str,
+        stream: TextIO,
+        clock: Callable[[], float] = monotonic,
+        noun: str | None = None,
+    ) -> None:
         self.what, self.stream, self.clock, self.noun = one_line(what), stream, clock, noun
         self.since = clock()
         self.drawn_at: float | None = None

@@ -24,16 +24,24 @@ from core.safeio.inert_text import inert, one_line
 from .words import budget_words, counted, either, held_kinds, shown_path
 
 # A result's counts: its field, the word, and the kind of change it counts ("": always said)
-COUNTS = (("inspected", "inspected", ""), ("rewritten", "rewritten", "rewrite"),
-          ("merged", "merged", "merge"), ("hidden", "archived", "hide"),
-          ("tagged", "tagged", "tag"), ("linked", "linked", "link"))
+COUNTS = (
+    ("inspected", "inspected", ""),
+    ("rewritten", "rewritten", "rewrite"),
+    ("merged", "merged", "merge"),
+    ("hidden", "archived", "hide"),
+    ("tagged", "tagged", "tag"),
+    ("linked", "linked", "link"),
+)
 
 
 def result_summary(result: ReflectionResult, kinds: tuple[str, ...] = CHANGE_KINDS) -> str:
     """The result's counts; `kinds`: the kinds of change the store's plans hold (its
     `Profile.change_kinds`)."""
-    return ", ".join(f"{getattr(result, key):,} {label}" for key, label, kind in COUNTS
-                     if not kind or kind in kinds)
+    return ", ".join(
+        f"{getattr(result, key):,} {label}"
+        for key, label, kind in COUNTS
+        if not kind or kind in kinds
+    )
 
 
 def note_diff(before: RawNote, after: RawNote) -> Iterator[str]:
@@ -51,8 +59,9 @@ def note_diff(before: RawNote, after: RawNote) -> Iterator[str]:
             yield f"  links {sign} -> {one_line(to)} ({one_line(reason)})"
 
 
-def plan_text(plan: Plan, words: Profile, applied: bool = False,
-              decided: Mapping[int, str] | None = None) -> Iterator[str]:
+def plan_text(
+    plan: Plan, words: Profile, applied: bool = False, decided: Mapping[int, str] | None = None
+) -> Iterator[str]:
     """`decided`: how a review rule or the operator decided a change (op id -> words);
     `words`: the store's (the pass's name, whether it caps, the kinds of change it makes)."""
     scope = words.scope(plan.nugget_name)
@@ -60,8 +69,7 @@ def plan_text(plan: Plan, words: Profile, applied: bool = False,
     cap = (" (uncapped)" if plan.uncapped else f" (limit {plan.limit})") if capped else ""
     what = "applied" if applied else "dry run"
     label = one_line(words.pass_label)
-    yield (f"{label[:1].upper()}{label[1:]} on {one_line(scope)}{cap} at {plan.ran_at} "
-           f"({what})")
+    yield (f"{label[:1].upper()}{label[1:]} on {one_line(scope)}{cap} at {plan.ran_at} ({what})")
     yield f"  {result_summary(plan.result, words.change_kinds)}"
     if not plan.result.changes:
         yield "  No changes: the memory is already tidy."
@@ -73,7 +81,8 @@ def plan_text(plan: Plan, words: Profile, applied: bool = False,
         if decided and number in decided:
             mark += f" ({one_line(decided[number])})"
         by_note.setdefault(change.note_id, []).append(
-            f"[{change.type}]{mark} {one_line(change.detail)}")
+            f"[{change.type}]{mark} {one_line(change.detail)}"
+        )
     for diff in plan.notes:
         title = one_line(fields.text(diff.after, "title"))
         yield ""
@@ -87,16 +96,25 @@ def plan_text(plan: Plan, words: Profile, applied: bool = False,
 def file_diff(entry: JournalEntry) -> Iterator[str]:
     """The unified diff of a run that wrote one file."""
     name = one_line(entry.file_name or "")
-    yield from (one_line(line) for line in difflib.unified_diff(
-        (entry.file_before or "").splitlines(), (entry.file_after or "").splitlines(),
-        f"a/{name}", f"b/{name}", lineterm=""))
+    yield from (
+        one_line(line)
+        for line in difflib.unified_diff(
+            (entry.file_before or "").splitlines(),
+            (entry.file_after or "").splitlines(),
+            f"a/{name}",
+            f"b/{name}",
+            lineterm="",
+        )
+    )
 
 
 def note_row(note: RawNote, summary: Callable[[RawNote], str]) -> str:
     """One note on a line: its id, nugget and title, then the store's `summary` of it."""
     mark = "A" if fields.hidden(note) else " "
-    return (f"{mark} {one_line(note['id'])}  [{one_line(note['nuggetName'])}] "
-            f"{one_line(fields.text(note, 'title'))}  {summary(note)}")
+    return (
+        f"{mark} {one_line(note['id'])}  [{one_line(note['nuggetName'])}] "
+        f"{one_line(fields.text(note, 'title'))}  {summary(note)}"
+    )
 
 
 def lost_text(plan: PromotionPlan) -> str:
@@ -112,8 +130,7 @@ def budget_text(plan: PromotionPlan) -> Iterator[str]:
         for note_id in budget.past if budget.loaded_lines is not None else ():
             if note_id in titles:
                 section, title = titles[note_id]
-                yield (f"  past   [{one_line(section)}] {one_line(title)} "
-                       f"({one_line(note_id)})")
+                yield (f"  past   [{one_line(section)}] {one_line(title)} ({one_line(note_id)})")
 
 
 def promotion_text(plan: PromotionPlan, words: Profile) -> Iterator[str]:
@@ -125,48 +142,67 @@ def promotion_text(plan: PromotionPlan, words: Profile) -> Iterator[str]:
     if plan.refused and not (plan.entries or plan.blocked or plan.dropped):
         return  # nothing else to say of a scope that is not written
     if not plan.directory_exists:
-        where = (f"Point elsewhere with {words.promotion_option} or {words.promotion_env}, or "
-                 "create that directory." if words.capabilities.promotion_elsewhere
-                 else "Create that directory to write it.")
-        yield (f"No memory directory at {shown_path(plan.path.rsplit('/', 1)[0])}: a preview only, "
-               f"nothing will be written. {where}")
-    yield (f"Promotion to {shown_path(plan.path)}: {plan.added:,} to add, {plan.updated:,} to "
-           f"update, {counted(plan.qualifying, 'note')} {rule.format(threshold=plan.threshold)}, "
-           f"{counted(len(plan.entries), 'entry', 'entries')}")
+        where = (
+            f"Point elsewhere with {words.promotion_option} or {words.promotion_env}, or "
+            "create that directory."
+            if words.capabilities.promotion_elsewhere
+            else "Create that directory to write it."
+        )
+        yield (
+            f"No memory directory at {shown_path(plan.path.rsplit('/', 1)[0])}: a preview only, "
+            f"nothing will be written. {where}"
+        )
+    yield (
+        f"Promotion to {shown_path(plan.path)}: {plan.added:,} to add, {plan.updated:,} to "
+        f"update, {counted(plan.qualifying, 'note')} {rule.format(threshold=plan.threshold)}, "
+        f"{counted(len(plan.entries), 'entry', 'entries')}"
+    )
     yield from budget_text(plan)
     for entry in plan.entries:
         reason = entry.allowed_despite
         allowed = f"  (allowed although it {reason})" if reason else ""
-        yield (f"  {entry.action:<6} [{one_line(entry.section)}] {one_line(entry.title)} "
-               f"({one_line(entry.note_id)}){allowed}")
+        yield (
+            f"  {entry.action:<6} [{one_line(entry.section)}] {one_line(entry.title)} "
+            f"({one_line(entry.note_id)}){allowed}"
+        )
         yield from _shadowed_lines(entry.shadowed)
         if entry.moved_from:
             yield f"           taken out of: {', '.join(one_line(s) for s in entry.moved_from)}"
     for entry in plan.dropped:
-        yield (f"  drop   [{one_line(entry.section)}] {one_line(entry.title)} "
-               f"({one_line(entry.note_id)})")
+        yield (
+            f"  drop   [{one_line(entry.section)}] {one_line(entry.title)} "
+            f"({one_line(entry.note_id)})"
+        )
     if plan.lost:
         yield f"Lost since our last write (left as they are): {lost_text(plan)}"
     if plan.blocked:
         yield ""
-        yield (f"Held back {counted(len(plan.blocked), 'entry', 'entries')} "
-               f"{held_because(plan.blocked)} (promote one anyway, as shown here, with "
-               "--allow NOTE_ID@HASH):")
+        yield (
+            f"Held back {counted(len(plan.blocked), 'entry', 'entries')} "
+            f"{held_because(plan.blocked)} (promote one anyway, as shown here, with "
+            "--allow NOTE_ID@HASH):"
+        )
         for blocked in plan.blocked:
-            yield (f"  blocked [{one_line(blocked.section)}] {one_line(blocked.title)} "
-                   f"({one_line(blocked.note_id)}): it {blocked.reason}")
+            yield (
+                f"  blocked [{one_line(blocked.section)}] {one_line(blocked.title)} "
+                f"({one_line(blocked.note_id)}): it {blocked.reason}"
+            )
             if blocked.queued:
-                yield (f"           decide it first: nuggets resolve {one_line(blocked.queued)} "
-                       "(see nuggets conflicts)")
+                yield (
+                    f"           decide it first: nuggets resolve {one_line(blocked.queued)} "
+                    "(see nuggets conflicts)"
+                )
             yield f"           allow it: --allow {one_line(blocked.note_id)}@{blocked.hash}"
             yield from _shadowed_lines(blocked.shadowed)
     yield ""
     yield inert(plan.diff) if plan.diff else f"{one_line(name)} is already up to date."
 
 
-_HELD_WORDS = {"instructions": "read like instructions to the agent",
-               "secrets": "carry secrets (shown masked)",
-               "queue": "stand in the contradiction queue"}
+_HELD_WORDS = {
+    "instructions": "read like instructions to the agent",
+    "secrets": "carry secrets (shown masked)",
+    "queue": "stand in the contradiction queue",
+}
 
 
 def held_because(blocked: list[BlockedEntry]) -> str:
@@ -179,14 +215,19 @@ def held_because(blocked: list[BlockedEntry]) -> str:
 def _shadowed_lines(shadowed: list[ShadowedNote]) -> Iterator[str]:
     """Notes of the same section and title that the more recently updated one stands for."""
     for note in shadowed:
-        yield (f"           shadows {one_line(note.note_id)} [{one_line(note.nugget_name)}], "
-               f"updated {one_line(note.updated_at) or 'never'}")
+        yield (
+            f"           shadows {one_line(note.note_id)} [{one_line(note.nugget_name)}], "
+            f"updated {one_line(note.updated_at) or 'never'}"
+        )
 
 
 def journal_line(entry: JournalHeader) -> str:
     summary = one_line(entry.summary or entry.kind)
-    wrote = (one_line(entry.file_name.rsplit("/", 1)[-1]) if entry.file_name is not None
-             else counted(entry.notes, "note"))
+    wrote = (
+        one_line(entry.file_name.rsplit("/", 1)[-1])
+        if entry.file_name is not None
+        else counted(entry.notes, "note")
+    )
     return f"{one_line(entry.run_id)}  {entry.kind:<7} {one_line(entry.at)}  {wrote}  {summary}"
 
 

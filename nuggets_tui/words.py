@@ -27,7 +27,7 @@ def shown_path(path: object) -> str:
     """A path as a person reads it: the home directory as ~."""
     text, home = str(path), str(Path.home())
     if home not in ("", "/") and (text == home or text.startswith(home + "/")):
-        return "~" + text[len(home):]
+        return "~" + text[len(home) :]
     return text
 
 
@@ -35,28 +35,37 @@ _UNITS = {"lines": ("line", ""), "bytes": ("byte", ""), "tokens": ("token", "")}
 
 
 def _amounts(amounts: dict[str, int]) -> str:
-    return ", ".join(counted(value, *_UNITS.get(unit, (unit, unit)))
-                     for unit, value in amounts.items())
+    return ", ".join(
+        counted(value, *_UNITS.get(unit, (unit, unit))) for unit, value in amounts.items()
+    )
 
 
 def budget_words(budget: PromotionBudget) -> str:
     """One sentence for a person: what the agent reads of what promotion writes, and the room
     left or where it stops (raw words: the caller makes them inert)."""
-    limits = " / ".join(counted(value, *_UNITS.get(unit, (unit, unit)))
-                        for unit, value in budget.limits.items())
+    limits = " / ".join(
+        counted(value, *_UNITS.get(unit, (unit, unit))) for unit, value in budget.limits.items()
+    )
     if budget.loaded_lines is None and "tokens" in budget.limits:
         head = f"{budget.reader} injects at most {limits} of {budget.scope or 'these'}: about"
         if not budget.cut_by:
             return f"{head} {_amounts(budget.used)} used; room for {_amounts(budget.room)} more."
-        return (f"{head} {_amounts(budget.used)} in all; {counted(len(budget.past), 'item')} "
-                "left out of the prompt.")
+        return (
+            f"{head} {_amounts(budget.used)} in all; {counted(len(budget.past), 'item')} "
+            "left out of the prompt."
+        )
     head = f"{budget.reader} reads the first {limits}"
     if not budget.cut_by:
         return f"{head}: {_amounts(budget.used)} used; room for {_amounts(budget.room)} more."
-    past = (f"; {counted(len(budget.past), 'entry', 'entries')} past it, invisible to the agent"
-            if budget.past else "")
-    return (f"{head}: it stops after line {budget.loaded_lines or 0:,} of "
-            f"{budget.used.get('lines', 0):,} (cut by {budget.cut_by}){past}.")
+    past = (
+        f"; {counted(len(budget.past), 'entry', 'entries')} past it, invisible to the agent"
+        if budget.past
+        else ""
+    )
+    return (
+        f"{head}: it stops after line {budget.loaded_lines or 0:,} of "
+        f"{budget.used.get('lines', 0):,} (cut by {budget.cut_by}){past}."
+    )
 
 
 def held_kinds(blocked: list[BlockedEntry]) -> set[str]:

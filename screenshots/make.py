@@ -101,9 +101,15 @@ async def verdicts(pilot: Pilot, app: NuggetsApp) -> None:
 
 Shot = Callable[[Pilot, NuggetsApp], Awaitable[None]]
 SHOTS: dict[str, Shot] = {
-    "main": main_screen, "review": review, "review-grouped": review_grouped,
-    "history": history, "promote": promote, "graph": graph, "help": help_screen,
-    "conflicts": conflicts, "verdicts": verdicts,
+    "main": main_screen,
+    "review": review,
+    "review-grouped": review_grouped,
+    "history": history,
+    "promote": promote,
+    "graph": graph,
+    "help": help_screen,
+    "conflicts": conflicts,
+    "verdicts": verdicts,
 }
 
 
@@ -123,7 +129,8 @@ async def microclaw_files(pilot: Pilot, app: NuggetsApp) -> None:
 
 # The MicroClaw demo's screens (`nuggets --demo-microclaw`).
 MICROCLAW_SHOTS: dict[str, Shot] = {
-    "microclaw": main_screen, "microclaw-review": microclaw_review,
+    "microclaw": main_screen,
+    "microclaw-review": microclaw_review,
     "microclaw-files": microclaw_files,
 }
 
@@ -151,12 +158,14 @@ async def claude_review(pilot: Pilot, app: NuggetsApp) -> None:
 # The memory-purifier demo's screens (`nuggets --demo-purifier`), a claim marked reviewed.
 PURIFIER_CLAIM = "cl-demo000000000003"
 PURIFIER_SHOTS: dict[str, Shot] = {
-    "purifier": purifier_main, "purifier-source": purifier_source,
+    "purifier": purifier_main,
+    "purifier-source": purifier_source,
     "purifier-conflicts": purifier_conflicts,
 }
 # The Claude Code demo's screens (`nuggets --demo-claude`).
 CLAUDE_SHOTS: dict[str, Shot] = {
-    "claude": main_screen, "claude-review": claude_review,
+    "claude": main_screen,
+    "claude-review": claude_review,
 }
 
 
@@ -165,16 +174,17 @@ def purifier_app(where: Path) -> NuggetsApp:
 
     settings = Settings.of(data_dir=where / ".local/share/nuggets-review")  # our marks
     workspace = materialize_purifier_demo(
-        where / DEMO_UNDER_HOME.with_name("demo-purifier") / "workspace", NOW)
-    mark_notes(PurifierStore(workspace, fixed_clock(NOW), settings), [PURIFIER_CLAIM],
-               "reviewed")
+        where / DEMO_UNDER_HOME.with_name("demo-purifier") / "workspace", NOW
+    )
+    mark_notes(PurifierStore(workspace, fixed_clock(NOW), settings), [PURIFIER_CLAIM], "reviewed")
     return NuggetsApp(PurifierStore(workspace, fixed_clock(NOW), settings))
 
 
 def claude_app(where: Path) -> NuggetsApp:
     data = where / "data"  # what the Claude store records
     directory = materialize_claude_demo(
-        where / DEMO_UNDER_HOME.with_name("demo-claude") / "memory", NOW, data_dir=data)
+        where / DEMO_UNDER_HOME.with_name("demo-claude") / "memory", NOW, data_dir=data
+    )
     return NuggetsApp(ClaudeStore(directory, fixed_clock(NOW), settings=Settings.of(data_dir=data)))
 
 
@@ -190,7 +200,9 @@ def nuggets_app(where: Path) -> NuggetsApp:
 
 # Each demo's app and its screens, by name.
 DEMOS: list[tuple[Callable[[Path], NuggetsApp], dict[str, Shot]]] = [
-    (nuggets_app, SHOTS), (microclaw_app, MICROCLAW_SHOTS), (purifier_app, PURIFIER_SHOTS),
+    (nuggets_app, SHOTS),
+    (microclaw_app, MICROCLAW_SHOTS),
+    (purifier_app, PURIFIER_SHOTS),
     (claude_app, CLAUDE_SHOTS),
 ]
 EVERY_SHOT = [name for _, shots in DEMOS for name in shots]
@@ -237,8 +249,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", default="160x48", help="terminal size, COLSxROWS")
     parser.add_argument("--out", type=Path, default=HERE)
-    parser.add_argument("names", nargs="*", default=EVERY_SHOT,
-                        help=f"of {', '.join(EVERY_SHOT)}")
+    parser.add_argument("names", nargs="*", default=EVERY_SHOT, help=f"of {', '.join(EVERY_SHOT)}")
     args = parser.parse_args()
     cols, rows = (int(v) for v in args.size.split("x"))
     run((cols, rows), args.out, args.names)

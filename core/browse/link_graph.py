@@ -32,8 +32,10 @@ def edges(shelf: Shelf, note_id: str) -> list[Edge]:
         Edge("out", link["to"], link.get("reason", ""), shelf.graph.get(link["to"]) is not None)
         for link in fields.links(note)
     ]
-    back = [Edge("in", source["id"], link.get("reason", ""), True)
-            for source, link in shelf.backlinks(note_id)]
+    back = [
+        Edge("in", source["id"], link.get("reason", ""), True)
+        for source, link in shelf.backlinks(note_id)
+    ]
     return out + back
 
 
@@ -41,10 +43,13 @@ def orphans(shelf: Shelf, nugget: str | None = None) -> list[RawNote]:
     """Visible notes with no link to another existing note and no link from another note."""
     exists = shelf.graph.index
     with paused_gc():  # the lists hold no cycles; a collection would walk all 100k notes
-        pairs = [(note["id"], link["to"]) for note in shelf.notes if note.get("links")
-                 for link in note["links"]]
-        linked = {end for pair in pairs if pair[0] != pair[1] and pair[1] in exists
-                  for end in pair}
+        pairs = [
+            (note["id"], link["to"])
+            for note in shelf.notes
+            if note.get("links")
+            for link in note["links"]
+        ]
+        linked = {end for pair in pairs if pair[0] != pair[1] and pair[1] in exists for end in pair}
         return [n for n in shelf.list_notes(nugget) if n["id"] not in linked]
 
 
@@ -57,8 +62,12 @@ def groups(shelf: Shelf, nugget: str | None = None, minimum: int = 2) -> list[li
 def _groups(shelf: Shelf, nugget: str | None, minimum: int) -> list[list[RawNote]]:
     members = shelf.list_notes(nugget)
     position = {n["id"]: i for i, n in enumerate(members)}
-    ends = [(i, position.get(link["to"])) for i, note in enumerate(members) if note.get("links")
-            for link in note["links"]]
+    ends = [
+        (i, position.get(link["to"]))
+        for i, note in enumerate(members)
+        if note.get("links")
+        for link in note["links"]
+    ]
     parent = list(range(len(members)))
     for i, j in ends:  # union-find with path halving, inline: 100k notes call it 300k times
         if j is None:
@@ -69,8 +78,11 @@ def _groups(shelf: Shelf, nugget: str | None, minimum: int) -> list[list[RawNote
             parent[j] = j = parent[up]
         if i != j:
             parent[i] = j
-    linked = range(len(members)) if minimum < 2 else sorted(
-        {end for i, j in ends if j is not None for end in (i, j)})
+    linked = (
+        range(len(members))
+        if minimum < 2
+        else sorted({end for i, j in ends if j is not None for end in (i, j)})
+    )
     found: dict[int, list[RawNote]] = {}
     for i in linked:
         root = i

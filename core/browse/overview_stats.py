@@ -21,8 +21,9 @@ class Overview:
     promotable: int
 
 
-def overview(nuggets: list[NuggetSummary], notes: list[RawNote],
-             threshold: int = DEFAULT_THRESHOLD) -> Overview:
+def overview(
+    nuggets: list[NuggetSummary], notes: list[RawNote], threshold: int = DEFAULT_THRESHOLD
+) -> Overview:
     hits = [0] * HITS_BUCKETS
     hidden = promotable = 0
     for note in notes:

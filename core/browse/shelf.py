@@ -81,7 +81,8 @@ class Shelf:
         found = self._views.get((nugget, include_hidden))
         if found is None:
             found = self._views[(nugget, include_hidden)] = [
-                position for position, note in enumerate(self.notes)
+                position
+                for position, note in enumerate(self.notes)
                 if (nugget is None or fields.nugget(note) == nugget)
                 and (include_hidden or not fields.hidden(note))
             ]

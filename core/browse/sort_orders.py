@@ -12,7 +12,11 @@ from core.notes import fields
 NoteOrder = Literal["file", "hits", "updated", "title"]
 ORDERS: tuple[NoteOrder, ...] = ("file", "hits", "updated", "title")
 LABELS: dict[NoteOrder, str] = {
-    "file": "file order", "hits": "hits ↓", "updated": "updated ↓", "title": "title"}
+    "file": "file order",
+    "hits": "hits ↓",
+    "updated": "updated ↓",
+    "title": "title",
+}
 
 
 def next_order(order: NoteOrder) -> NoteOrder:

@@ -71,19 +71,27 @@ def _outside(path: Path, home: Path) -> bool:
 def read_span(span: SourceSpan, home: Path, context: int = CONTEXT) -> SpanText:
     """The span's lines with a few either side; or why not, in one line."""
     if Path(span.name).is_absolute() or _outside(span.path, home):
-        return SpanText(span, problem=f"{span.name} is outside the memory's directory: not "
-                                      "opened")
+        return SpanText(span, problem=f"{span.name} is outside the memory's directory: not opened")
     shown = read_shown(span.path)
     if shown.text is None:
-        return SpanText(span, problem=f"{span.name}: {shown.problem} (the file is gone or "
-                                      "moved since the note was made)")
+        return SpanText(
+            span,
+            problem=f"{span.name}: {shown.problem} (the file is gone or "
+            "moved since the note was made)",
+        )
     lines = shown.text.splitlines()
     if span.first is None or span.last is None:
         return SpanText(span, [(n, t, False) for n, t in enumerate(lines, start=1)], len(lines))
     if span.last > len(lines):
-        return SpanText(span, total=len(lines),
-                        problem=f"{span.name} has {len(lines)} lines, not line {span.last}: "
-                                "the file changed since the note was made")
+        return SpanText(
+            span,
+            total=len(lines),
+            problem=f"{span.name} has {len(lines)} lines, not line {span.last}: "
+            "the file changed since the note was made",
+        )
     start, end = max(1, span.first - context), min(len(lines), span.last + context)
-    return SpanText(span, [(n, lines[n - 1], span.first <= n <= span.last)
-                           for n in range(start, end + 1)], len(lines))
+    return SpanText(
+        span,
+        [(n, lines[n - 1], span.first <= n <= span.last) for n in range(start, end + 1)],
+        len(lines),
+    )

@@ -18,10 +18,10 @@ def refused(store: Store, what: str) -> NuggetsError:
     return NuggetsError(f"{what}: {store.profile.refusal}")
 
 
-def refused_promotion(store: Store, memory_md: Path | None = None,
-                      threshold: int = 0) -> PromotionPlan:
+def refused_promotion(
+    store: Store, memory_md: Path | None = None, threshold: int = 0
+) -> PromotionPlan:
     """The promotion plan of a store without a promoter: nothing qualifies, nothing is written,
     and the plan says why."""
     path = memory_md or store.home / PROMOTION_FILE
-    return refused_plan(path, path.parent.is_dir(), threshold, 0,
-                        str(refused(store, "promotion")))
+    return refused_plan(path, path.parent.is_dir(), threshold, 0, str(refused(store, "promotion")))

@@ -46,13 +46,17 @@ class Journal(Protocol):
     def undo(self, run_id: str) -> JournalEntry:
         """Put a run's notes (or file) back if none changed since; the undo's own run."""
 
-    def blockers(self, run_id: str, graph: Graph | None = None,
-                 ) -> tuple[JournalEntry, list[str]]:
+    def blockers(
+        self,
+        run_id: str,
+        graph: Graph | None = None,
+    ) -> tuple[JournalEntry, list[str]]:
         """The run, and what changed since that keeps undo from taking it back; writes
         nothing. An error when the run is unknown or already undone."""
 
-    def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
-                   summary: str) -> JournalEntry:
+    def write_file(
+        self, path: Path, before: str | None, after: str, kind: JournalKind, summary: str
+    ) -> JournalEntry:
         """Replace a small file of ours beside the journal (read as `before`; None: absent),
         journaled as a run of `kind` that undo takes back. A store that writes nothing refuses
         before anything exists."""
@@ -89,8 +93,9 @@ class Decider(Protocol):
     """Optional: operations decided elsewhere (a contradiction's decision, acting on verdicts)
     become a plan of this system's writes."""
 
-    def plan_operations(self, operations: list[Operation], result: ReflectionResult,
-                        graph: Graph | None = None) -> Plan:
+    def plan_operations(
+        self, operations: list[Operation], result: ReflectionResult, graph: Graph | None = None
+    ) -> Plan:
         """The operations replayed as apply will, journaled as kind "decide". Writes
         nothing."""
 
@@ -104,13 +109,22 @@ class Promoter(Protocol):
 
     def promotion_target(self, memory_md: Path | None = None) -> Path: ...
 
-    def plan_promotion(self, memory_md: Path | None = None, threshold: int = ...,
-                       allow: Collection[str] = (), graph: Graph | None = None,
-                       drop: Collection[str] = ()) -> PromotionPlan: ...
+    def plan_promotion(
+        self,
+        memory_md: Path | None = None,
+        threshold: int = ...,
+        allow: Collection[str] = (),
+        graph: Graph | None = None,
+        drop: Collection[str] = (),
+    ) -> PromotionPlan: ...
 
-    def plan_promotions(self, threshold: int = ..., allow: Collection[str] = (),
-                        graph: Graph | None = None,
-                        drop: Collection[str] = ()) -> list[PromotionPlan]:
+    def plan_promotions(
+        self,
+        threshold: int = ...,
+        allow: Collection[str] = (),
+        graph: Graph | None = None,
+        drop: Collection[str] = (),
+    ) -> list[PromotionPlan]:
         """Every file promotion would edit, one plan each (Nuggets: MEMORY.md alone)."""
 
     def promotion_file_for(self, nugget: str | None) -> Path | None:
@@ -123,9 +137,13 @@ class Promoter(Protocol):
 
     def promote(self, plan: PromotionPlan) -> int: ...
 
-    def promote_now(self, memory_md: Path | None = None, threshold: int = ...,
-                    allow: Collection[str] = (),
-                    drop: Collection[str] = ()) -> tuple[PromotionPlan, int]: ...
+    def promote_now(
+        self,
+        memory_md: Path | None = None,
+        threshold: int = ...,
+        allow: Collection[str] = (),
+        drop: Collection[str] = (),
+    ) -> tuple[PromotionPlan, int]: ...
 
 
 class Restorer(Protocol):
@@ -180,8 +198,10 @@ class SideFiles:
 class AftermathTeller(Protocol):
     """Optional: what the memory's own program did since to the notes of our runs."""
 
-    def aftermath(self, headers: Sequence[JournalHeader] | None = None,
-                  ) -> dict[str, Aftermath]:
+    def aftermath(
+        self,
+        headers: Sequence[JournalHeader] | None = None,
+    ) -> dict[str, Aftermath]:
         """By run id, for these runs (headers newest first, as `Journal.log` gives them; None:
         the whole journal, read without notices); runs it left alone are absent. Reads the
         notes once: call it once per showing."""

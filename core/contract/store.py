@@ -97,10 +97,15 @@ class Store(Protocol):
 
     # -- planning and writing ---------------------------------------------------------------
 
-    def plan(self, nugget_name: str | None = None, limit: int | None = None,
-             uncapped: bool = False, graph: Graph | None = None,
-             should_stop: Callable[[], bool] | None = None,
-             progress: Progress | None = None) -> Plan:
+    def plan(
+        self,
+        nugget_name: str | None = None,
+        limit: int | None = None,
+        uncapped: bool = False,
+        graph: Graph | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        progress: Progress | None = None,
+    ) -> Plan:
         """The system's pass as a plan; writes nothing. `should_stop`, asked now and then,
         ends a long plan early (PassCancelled); `progress` is told how far it is
         (core/progress.py). A system whose plan is quick may ask and tell neither."""
@@ -112,9 +117,14 @@ class Store(Protocol):
         """The kept operations (None: those kept by default), refused whole as a stale plan
         when what they touch changed since; None when nothing was written."""
 
-    def reflect(self, nugget_name: str | None = None, limit: int | None = None,
-                uncapped: bool = False, also: Collection[str] = (),
-                choose: Chooser | None = None) -> tuple[Plan, JournalEntry | None]:
+    def reflect(
+        self,
+        nugget_name: str | None = None,
+        limit: int | None = None,
+        uncapped: bool = False,
+        also: Collection[str] = (),
+        choose: Chooser | None = None,
+    ) -> tuple[Plan, JournalEntry | None]:
         """Plan and apply in one go, without a person; `choose`: which of each plan's changes
         to apply (default: those kept unasked, and those left out by default that name a note
         of `also`)."""

@@ -35,9 +35,14 @@ class Group:
 
     def to_json_dict(self) -> dict[str, object]:
         found: dict[str, object] = {
-            "id": self.id, "kind": self.kind, "nugget": self.nugget, "topic": self.topic,
-            "duplicate": self.duplicate, "noteIds": list(self.note_ids),
-            "positions": [list(p) for p in self.positions]}
+            "id": self.id,
+            "kind": self.kind,
+            "nugget": self.nugget,
+            "topic": self.topic,
+            "duplicate": self.duplicate,
+            "noteIds": list(self.note_ids),
+            "positions": [list(p) for p in self.positions],
+        }
         return found | ({"outdated": self.outdated} if self.outdated else {})
 
 

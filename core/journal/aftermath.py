@@ -28,6 +28,10 @@ class Aftermath:
     newest: bool = False  # the run is the newest of the journal
 
     def to_json(self) -> dict[str, list[str] | str]:
-        return {"deleted": list(self.deleted), "archived": list(self.archived),
-                "restored": list(self.restored), "changed": list(self.changed),
-                "said": self.line}
+        return {
+            "deleted": list(self.deleted),
+            "archived": list(self.archived),
+            "restored": list(self.restored),
+            "changed": list(self.changed),
+            "said": self.line,
+        }

@@ -114,16 +114,16 @@ def _header_problem(header: JournalHeader, path: Path) -> str | None:
         return f"run id {header.run_id[:40]!r} does not match the file name"
     if header.seq != _seq_of(path.name):
         return "its sequence number does not match the file name"
-    if not all(_FINGERPRINT.fullmatch(f) for f in (header.base_fingerprint,
-                                                   header.result_fingerprint)):
+    if not all(
+        _FINGERPRINT.fullmatch(f) for f in (header.base_fingerprint, header.result_fingerprint)
+    ):
         return "a fingerprint is not a sha256"
     if header.notes < 0 or (header.kind == "undo") != (header.undoes is not None):
         return "its header does not add up"
     return None
 
 
-def entry_problem(entry: JournalEntry, path: Path,
-                  files: OwnFiles | None = NO_FILES) -> str | None:
+def entry_problem(entry: JournalEntry, path: Path, files: OwnFiles | None = NO_FILES) -> str | None:
     """Why an entry must not be acted on (None: it may): every check an undo relies on, the
     files it names too (each must be one of `files`, the store's own; None: listed only, so
     not checked)."""
@@ -167,10 +167,18 @@ def header_of(entry: JournalEntry) -> JournalHeader:
     if len(summary) > SUMMARY_CHARS:
         summary = summary[: SUMMARY_CHARS - 1] + "…"
     return JournalHeader(
-        run_id=entry.run_id, seq=entry.seq, kind=entry.kind, at=entry.at,
-        base_fingerprint=entry.base_fingerprint, result_fingerprint=entry.result_fingerprint,
-        notes=len(entry.after), undoes=entry.undoes, summary=summary, file_name=entry.file_name,
-        batch=entry.batch)
+        run_id=entry.run_id,
+        seq=entry.seq,
+        kind=entry.kind,
+        at=entry.at,
+        base_fingerprint=entry.base_fingerprint,
+        result_fingerprint=entry.result_fingerprint,
+        notes=len(entry.after),
+        undoes=entry.undoes,
+        summary=summary,
+        file_name=entry.file_name,
+        batch=entry.batch,
+    )
 
 
 def _read(path: Path, files: OwnFiles | None = NO_FILES) -> JournalEntry:
@@ -219,8 +227,9 @@ def _read_header(path: Path) -> JournalHeader:
     return header
 
 
-def read_headers(home: Path, files: OwnFiles | None = None
-                 ) -> tuple[list[JournalHeader], list[str]]:
+def read_headers(
+    home: Path, files: OwnFiles | None = None
+) -> tuple[list[JournalHeader], list[str]]:
     """Every readable entry's header, newest first, and a notice for each one skipped; with
     the store's `files`, also one for each run whose header names a file not of them (listed,
     but never undone)."""
@@ -234,8 +243,11 @@ def read_headers(home: Path, files: OwnFiles | None = None
             notices.append(f"skipped {exc}")
             continue
         headers.append(header)
-        problem = None if files is None or header.file_name is None else files_problem(
-            [header.file_name], files)
+        problem = (
+            None
+            if files is None or header.file_name is None
+            else files_problem([header.file_name], files)
+        )
         if problem:
             notices.append(f"run {header.run_id} cannot be undone: {path}: {problem}")
     return sorted(headers, key=lambda e: e.seq, reverse=True), notices
@@ -251,7 +263,8 @@ def read_entry(home: Path, run_id: str, files: OwnFiles = NO_FILES) -> JournalEn
     except FileNotFoundError:
         known = ", ".join(e.run_id for e in read_headers(home)[0][:5]) or "none yet"
         raise UnknownRunError(
-            f"no run {run_id!r} in {journal_dir(home)} (latest: {known})") from None
+            f"no run {run_id!r} in {journal_dir(home)} (latest: {known})"
+        ) from None
 
 
 # -- writing ------------------------------------------------------------------------------------
@@ -311,7 +324,7 @@ def prune(home: Path, keep: int) -> None:
     """Remove the oldest entries beyond the newest `keep` runs (by sequence number). An undo
     is newer than the run it undid, so a kept run's undo is never dropped before it."""
     files = sorted(_entry_files(home), key=lambda p: _seq_of(p.name), reverse=True)
-    for path in files[max(keep, 1):]:
+    for path in files[max(keep, 1) :]:
         with contextlib.suppress(OSError):
             path.unlink()
 
@@ -376,18 +389,42 @@ def _is_foreign(path: Path) -> bool:
         return True
 
 
-def file_run(home: Path, name: str, before: str | None, after: str | None, base: str,
-             kind: JournalKind, at: str, undoes: str | None = None, summary: str = "",
-             promoted: list[PromotionEntry] | None = None) -> JournalEntry:
+def file_run(
+    home: Path,
+    name: str,
+    before: str | None,
+    after: str | None,
+    base: str,
+    kind: JournalKind,
+    at: str,
+    undoes: str | None = None,
+    summary: str = "",
+    promoted: list[PromotionEntry] | None = None,
+) -> JournalEntry:
     """The entry of a run that replaces one file (MEMORY.md, an AGENTS.md, a file of ours),
     named as the store names it (core/journal/own_files.py), over the version with fingerprint
     `base` (`after` None: removes it), with both texts; the next run id of the journal at
     `home`."""
     seq, run_id = next_run_id(home, at)
     return JournalEntry.model_construct(
-        run_id=run_id, seq=seq, kind=kind, at=at, base_fingerprint=base,
-        result_fingerprint=(EMPTY_FINGERPRINT if after is None
-                            else fingerprint(after.encode("utf-8"))),
-        operations=[], result=None, before={}, after={}, undoes=undoes, summary=summary,
-        file_name=name, file_before=before, file_after=after,
-        promoted=promoted, side_file_edits=[], files=[])
+        run_id=run_id,
+        seq=seq,
+        kind=kind,
+        at=at,
+        base_fingerprint=base,
+        result_fingerprint=(
+            EMPTY_FINGERPRINT if after is None else fingerprint(after.encode("utf-8"))
+        ),
+        operations=[],
+        result=None,
+        before={},
+        after={},
+        undoes=undoes,
+        summary=summary,
+        file_name=name,
+        file_before=before,
+        file_after=after,
+        promoted=promoted,
+        side_file_edits=[],
+        files=[],
+    )

@@ -68,8 +68,13 @@ def _load_renameat2() -> Callable[..., int] | None:
         function = libc.renameat2
     except (OSError, AttributeError):
         return None
-    function.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p,
-                         ctypes.c_uint]
+    function.argtypes = [
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_uint,
+    ]
     function.restype = ctypes.c_int
     return function
 
@@ -212,8 +217,9 @@ def _side_files(target: Path, suffix: str) -> list[Path]:
     """The side files of writes of `target` with this suffix (matched by name, not glob: the
     file's name may hold glob's special characters)."""
     prefix = _side_prefix(target)
-    return sorted(p for p in target.parent.iterdir()
-                  if p.name.startswith(prefix) and p.name.endswith(suffix))
+    return sorted(
+        p for p in target.parent.iterdir() if p.name.startswith(prefix) and p.name.endswith(suffix)
+    )
 
 
 def has_leftovers(path: Path) -> bool:
@@ -221,7 +227,8 @@ def has_leftovers(path: Path) -> bool:
     target = Path(os.path.realpath(path))
     try:
         return target.parent.is_dir() and any(
-            _side_files(target, suffix) for suffix in (PART_SUFFIX, TEMP_SUFFIX, SWAP_SUFFIX))
+            _side_files(target, suffix) for suffix in (PART_SUFFIX, TEMP_SUFFIX, SWAP_SUFFIX)
+        )
     except OSError as exc:
         raise GraphError(f"{target.parent}: cannot be searched: {exc.strerror or exc}") from None
 
@@ -247,7 +254,10 @@ def _cannot_write(path: Path, exc: OSError) -> GraphError:
 
 
 def replace_if_unchanged(
-    path: Path, data: bytes, base: str, on_landed: Callable[[], None] | None = None,
+    path: Path,
+    data: bytes,
+    base: str,
+    on_landed: Callable[[], None] | None = None,
     notices: list[str] | None = None,
 ) -> str:
     """Replace the file with `data` only if its bytes still have fingerprint `base`.
@@ -290,8 +300,7 @@ def replace_if_unchanged(
     return result
 
 
-def remove_if_unchanged(path: Path, base: str, on_landed: Callable[[], None] | None = None
-                        ) -> None:
+def remove_if_unchanged(path: Path, base: str, on_landed: Callable[[], None] | None = None) -> None:
     """Remove the file only if its bytes still have fingerprint `base` (undo of the write that
     created it). It is moved aside as the swap of a write of "absent" over `base`, so `settle`
     and `swap_outcome` read an interruption like any other write's; what was moved aside is
@@ -347,8 +356,9 @@ def _install(path: Path, target: Path, swap: Path, base: str) -> bool:
         raise _cannot_write(path, exc) from None
 
 
-def _verify(path: Path, target: Path, swap: Path, base: str, result: str,
-            notices: list[str] | None) -> None:
+def _verify(
+    path: Path, target: Path, swap: Path, base: str, result: str, notices: list[str] | None
+) -> None:
     """After an exchange `swap` holds what was in place: the base, or another writer's version."""
     crashpoints.step("swapped in")
     try:
@@ -371,10 +381,14 @@ def _verify(path: Path, target: Path, swap: Path, base: str, result: str,
 
 def _kept_message(path: Path, kept: Path, settled: bool) -> str:
     if settled:
-        return (f"another program wrote {path} twice while we put its first version back; "
-                f"the newer is in place and the earlier is kept as {kept}")
-    return (f"{path} kept changing while we put another program's version back; the version "
-            f"we could not place is kept as {kept}")
+        return (
+            f"another program wrote {path} twice while we put its first version back; "
+            f"the newer is in place and the earlier is kept as {kept}"
+        )
+    return (
+        f"{path} kept changing while we put another program's version back; the version "
+        f"we could not place is kept as {kept}"
+    )
 
 
 def _put_back(target: Path, swap: Path, expected: str) -> tuple[bool, Path | None]:
@@ -398,8 +412,9 @@ def _put_back(target: Path, swap: Path, expected: str) -> tuple[bool, Path | Non
 
 
 def _keep(target: Path, swap: Path) -> Path:
-    kept = target.with_name(f"{side_name(target.name)}.kept-{time.strftime('%Y%m%dT%H%M%S')}-"
-                            f"{secrets.token_hex(2)}")
+    kept = target.with_name(
+        f"{side_name(target.name)}.kept-{time.strftime('%Y%m%dT%H%M%S')}-{secrets.token_hex(2)}"
+    )
     os.rename(swap, kept)
     return kept
 
@@ -470,11 +485,15 @@ def _settle_swap(path: Path, target: Path, swap: Path) -> str:
         if kept is not None:
             return _kept_message(path, kept, settled)
         swap.unlink(missing_ok=True)
-        return (f"put back the version of {path} another program wrote while one of our "
-                "writes was interrupted")
+        return (
+            f"put back the version of {path} another program wrote while one of our "
+            "writes was interrupted"
+        )
     kept = _keep(target, swap)
-    return (f"kept a version of {path} another program wrote during an interrupted write as "
-            f"{kept}; compare it with {path.name}")
+    return (
+        f"kept a version of {path} another program wrote during an interrupted write as "
+        f"{kept}; compare it with {path.name}"
+    )
 
 
 def file_landed(path: Path, base: str, result: str) -> bool | None:

@@ -34,8 +34,11 @@ def undone_together(entries: list[JournalHeader], run_id: str) -> list[JournalHe
         return []
     if asked.batch is None:
         return [asked]
-    return [e for e in entries if e.run_id == run_id
-            or (e.batch == asked.batch and in_effect(entries, e.run_id))]
+    return [
+        e
+        for e in entries
+        if e.run_id == run_id or (e.batch == asked.batch and in_effect(entries, e.run_id))
+    ]
 
 
 def with_places(entries: list[JournalHeader]) -> list[JournalHeader]:
@@ -45,22 +48,31 @@ def with_places(entries: list[JournalHeader]) -> list[JournalHeader]:
     for entry in reversed(entries):  # oldest first
         if entry.batch is not None:
             batches.setdefault(entry.batch, []).append(entry.run_id)
-    return [e.model_copy(update={"summary": e.summary + place(batches[e.batch], e.run_id)})
-            if e.batch is not None and len(batches[e.batch]) > 1 else e for e in entries]
+    return [
+        e.model_copy(update={"summary": e.summary + place(batches[e.batch], e.run_id)})
+        if e.batch is not None and len(batches[e.batch]) > 1
+        else e
+        for e in entries
+    ]
 
 
 def place(batch: list[str], run_id: str) -> str:
     """What a run's summary says of its batch (`batch`: its run ids, oldest first)."""
-    return (f" [{batch.index(run_id) + 1} of {len(batch)} runs written together from "
-            f"{batch[0]}; undone together]")
+    return (
+        f" [{batch.index(run_id) + 1} of {len(batch)} runs written together from "
+        f"{batch[0]}; undone together]"
+    )
 
 
 def undo_blockers(entry: JournalEntry, graph: Graph) -> list[str]:
     """Notes the run wrote that changed since (as the file holds them now, give or take the
     agent's normalization): undoing it would lose those changes, so it is refused while there
     are any."""
-    return [note_id for note_id, after in entry.after.items()
-            if not unchanged_since(after, graph.get(note_id))]
+    return [
+        note_id
+        for note_id, after in entry.after.items()
+        if not unchanged_since(after, graph.get(note_id))
+    ]
 
 
 def last_undoable(entries: list[JournalHeader]) -> JournalHeader | None:

@@ -104,8 +104,7 @@ class Target(Protocol):
     def discard(self, entry: JournalEntry) -> None:
         """A run on the notes that never landed: put back what else it had written."""
 
-    def restore(self, journal: Journal, entry: JournalEntry,
-                batch: Batch | None) -> JournalEntry:
+    def restore(self, journal: Journal, entry: JournalEntry, batch: Batch | None) -> JournalEntry:
         """Take one run back (a whole-file run through `journal.undo_file`), journaled as its
         undo (in `batch`, when several runs are taken back together)."""
 
@@ -132,8 +131,7 @@ class FileTarget:
     def discard(self, entry: JournalEntry) -> None:
         return None
 
-    def restore(self, journal: Journal, entry: JournalEntry,
-                batch: Batch | None) -> JournalEntry:
+    def restore(self, journal: Journal, entry: JournalEntry, batch: Batch | None) -> JournalEntry:
         return journal.undo_file(entry, batch)
 
     def undone(self) -> None:
@@ -159,10 +157,19 @@ class Journal:
     Nuggets agent's home), which keeps its mode. Everything of ours is private
     (core/safeio/private.py)."""
 
-    def __init__(self, home: Path, files: OwnFiles, like: Path, target: Target,
-                 notices: list[str], clock: Clock, program: ProgramRuns | None = None,
-                 refusal: str | None = None, keep: int = DEFAULT_KEEP,
-                 home_is_ours: bool = True) -> None:
+    def __init__(
+        self,
+        home: Path,
+        files: OwnFiles,
+        like: Path,
+        target: Target,
+        notices: list[str],
+        clock: Clock,
+        program: ProgramRuns | None = None,
+        refusal: str | None = None,
+        keep: int = DEFAULT_KEEP,
+        home_is_ours: bool = True,
+    ) -> None:
         self.home, self.files, self.like, self.target = home, files, like, target
         self.keep = keep  # the newest runs the journal keeps
         self.notices, self.clock = notices, clock
@@ -212,22 +219,32 @@ class Journal:
                 raise GraphError(f"{target}: cannot be written: {exc.strerror or exc}") from None
             raise JournalError(
                 f"{target} was written but journal entry {entry.run_id} could not be committed "
-                f"({exc.strerror or exc}); it is settled the next time it is opened") from None
+                f"({exc.strerror or exc}); it is settled the next time it is opened"
+            ) from None
         prune(self.home, keep)
         return entry
 
-    def replace(self, path: Path, before: str | None, after: str | None, base: str,
-                kind: JournalKind, summary: str = "", undoes: str | None = None,
-                promoted: list[PromotionEntry] | None = None,
-                batch: Batch | None = None) -> JournalEntry:
+    def replace(
+        self,
+        path: Path,
+        before: str | None,
+        after: str | None,
+        base: str,
+        kind: JournalKind,
+        summary: str = "",
+        undoes: str | None = None,
+        promoted: list[PromotionEntry] | None = None,
+        batch: Batch | None = None,
+    ) -> JournalEntry:
         """Replace (`after` None: remove) one whole file of the store over the version with
         fingerprint `base`, journaled with both texts as one run (of `batch`), under the lock
         of its folder; refused before anything is written when it is no file of the store."""
         name = name_of(path, self.files)
         with directory_lock(path):
             self.notices += settle(path)
-            entry = file_run(self.home, name, before, after, base, kind, self.now(), undoes,
-                             summary, promoted)
+            entry = file_run(
+                self.home, name, before, after, base, kind, self.now(), undoes, summary, promoted
+            )
             if batch is not None:
                 entry = batch.mark(entry)
             # Committed once the write returned, its swap file settled: a kill before that
@@ -235,25 +252,39 @@ class Journal:
             if after is None:
                 return self.commit(entry, path, lambda _landing: remove_if_unchanged(path, base))
             data = after.encode("utf-8")
-            return self.commit(entry, path, lambda _landing: replace_if_unchanged(
-                path, data, base, None, self.notices))
+            return self.commit(
+                entry,
+                path,
+                lambda _landing: replace_if_unchanged(path, data, base, None, self.notices),
+            )
 
-    def undo_file(self, entry: JournalEntry, batch: Batch | None = None,
-                  elsewhere: str = "") -> JournalEntry:
+    def undo_file(
+        self, entry: JournalEntry, batch: Batch | None = None, elsewhere: str = ""
+    ) -> JournalEntry:
         """Put back the text a whole-file run replaced, if the file is as the run left it;
         `elsewhere`: what to add when it is not (where else the run may have written)."""
         path = own_file(entry.file_name or "", self.files).path
         with directory_lock(path):
             self.notices += settle(path)
             if current_fingerprint(path) != entry.result_fingerprint:
-                raise NuggetsError(f"cannot undo {entry.run_id}: {path} changed since"
-                                   f"{elsewhere}; nothing was restored")
-            return self.replace(path, entry.file_after, entry.file_before,
-                                entry.result_fingerprint, "undo", f"undid {entry.run_id}",
-                                undoes=entry.run_id, batch=batch)
+                raise NuggetsError(
+                    f"cannot undo {entry.run_id}: {path} changed since"
+                    f"{elsewhere}; nothing was restored"
+                )
+            return self.replace(
+                path,
+                entry.file_after,
+                entry.file_before,
+                entry.result_fingerprint,
+                "undo",
+                f"undid {entry.run_id}",
+                undoes=entry.run_id,
+                batch=batch,
+            )
 
-    def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
-                   summary: str) -> JournalEntry:
+    def write_file(
+        self, path: Path, before: str | None, after: str, kind: JournalKind, summary: str
+    ) -> JournalEntry:
         """Replace a small file of ours beside the journal (read as `before`; None: absent)
         with `after`, journaled as a run of `kind` that undo takes back; refused as stale when
         the file changed since it was read."""
@@ -293,8 +324,7 @@ class Journal:
         return entry.model_copy(update={"summary": entry.summary + place(batch, run_id)})
 
     def _refuse_program_run(self, run_id: str, asked: Literal["run", "undo"]) -> None:
-        if self.program is not None and any(h.run_id == run_id
-                                            for h in self.program.headers()):
+        if self.program is not None and any(h.run_id == run_id for h in self.program.headers()):
             raise self.program.refused(run_id, asked)
 
     # -- taking back --------------------------------------------------------------------------
@@ -305,13 +335,19 @@ class Journal:
         with self.lock():
             self.settle_leftovers()
             entries = self._together(run_id)
-            done = (self.target.restore(self, entries[0], None) if len(entries) == 1
-                    else self._undo_batch(run_id, entries))
+            done = (
+                self.target.restore(self, entries[0], None)
+                if len(entries) == 1
+                else self._undo_batch(run_id, entries)
+            )
             self.target.undone()
             return done
 
-    def blockers(self, run_id: str, graph: Graph | None = None,
-                 ) -> tuple[JournalEntry, list[str]]:
+    def blockers(
+        self,
+        run_id: str,
+        graph: Graph | None = None,
+    ) -> tuple[JournalEntry, list[str]]:
         """The run, and what changed since that keeps undo from taking it back (for a batch,
         the files of all its runs); writes nothing. An error when the run is unknown or
         already undone."""
@@ -320,8 +356,7 @@ class Journal:
         if len(entries) == 1:
             return asked, self.target.blockers(asked, graph)
         files = ", ".join(dict.fromkeys(e.file_name or "" for e in reversed(entries)))
-        said = (f"{asked.summary}; undone with the {len(entries)} runs written together "
-                f"({files})")
+        said = f"{asked.summary}; undone with the {len(entries)} runs written together ({files})"
         return asked.model_copy(update={"summary": said}), self._batch_blockers(entries, graph)
 
     def _together(self, run_id: str) -> list[JournalEntry]:
@@ -334,8 +369,10 @@ class Journal:
         if later:
             raise NuggetsError(f"run {run_id} was already undone by {later}")
         together = undone_together(headers, run_id)
-        return [entry if h.run_id == run_id else read_entry(self.home, h.run_id, self.files)
-                for h in together] or [entry]
+        return [
+            entry if h.run_id == run_id else read_entry(self.home, h.run_id, self.files)
+            for h in together
+        ] or [entry]
 
     def _batch_blockers(self, entries: list[JournalEntry], graph: Graph | None) -> list[str]:
         """What changed since the runs (newest first) wrote it: for a file written twice,
@@ -351,9 +388,11 @@ class Journal:
     def _undo_batch(self, run_id: str, entries: list[JournalEntry]) -> JournalEntry:
         blocked = self._batch_blockers(entries, None)
         if blocked:
-            raise NuggetsError(f"cannot undo {run_id}: {', '.join(blocked)} changed since; the "
-                               f"{len(entries)} runs written together are undone together, so "
-                               "nothing was restored")
+            raise NuggetsError(
+                f"cannot undo {run_id}: {', '.join(blocked)} changed since; the "
+                f"{len(entries)} runs written together are undone together, so "
+                "nothing was restored"
+            )
         batch = Batch()  # the undo is one operation too
         done: list[JournalEntry] = []
         for entry in entries:
@@ -367,7 +406,8 @@ class Journal:
                 raise NuggetsError(
                     f"cannot undo {run_id} whole: {entry.file_name} changed while it was being "
                     f"undone; {put_back} restored, the rest not (undo {done[0].run_id} "
-                    "writes those back)") from None
+                    "writes those back)"
+                ) from None
         return undone_as_one(done)
 
     # -- settling -----------------------------------------------------------------------------
@@ -388,9 +428,12 @@ class Journal:
 
     def _has_leftovers(self) -> bool:
         try:
-            return (has_pending(self.home) or has_temps(self.folder)
-                    or any(has_temps(folder) for folder in self.target.folders())
-                    or any(has_leftovers(path) for path in self.target.files()))
+            return (
+                has_pending(self.home)
+                or has_temps(self.folder)
+                or any(has_temps(folder) for folder in self.target.folders())
+                or any(has_leftovers(path) for path in self.target.files())
+            )
         except OSError as exc:
             raise GraphError(f"{self.home}: cannot be searched: {exc.strerror or exc}") from None
 
@@ -425,11 +468,11 @@ class Journal:
                 changed = f"{target.name} changed since"
             else:
                 landed = self.target.landed(entry)
-                changed = ("what its run wrote changed since, so whether it landed cannot be "
-                           "told")
+                changed = "what its run wrote changed since, so whether it landed cannot be told"
         except (OSError, NuggetsError) as exc:
-            return "leave", (f"left {path.name} as it is: cannot tell whether its run landed "
-                             f"({reason_of(exc)})")
+            return "leave", (
+                f"left {path.name} as it is: cannot tell whether its run landed ({reason_of(exc)})"
+            )
         if landed is None:
             return "leave", f"left {path.name} as it is: {changed}"
         if landed:
@@ -479,6 +522,10 @@ def undone_as_one(done: list[JournalEntry]) -> JournalEntry:
     """The runs of one undo of a batch as one result: the files put back, as the notes
     restored (what the front ends count), under the first undo run's id (the batch's)."""
     names = list(dict.fromkeys(d.file_name or "" for d in done))
-    return done[0].model_copy(update={
-        "file_name": None, "after": {n: {"id": n, "title": n} for n in names},
-        "summary": f"undid {len(done)} runs written together: {', '.join(names)}"})
+    return done[0].model_copy(
+        update={
+            "file_name": None,
+            "after": {n: {"id": n, "title": n} for n in names},
+            "summary": f"undid {len(done)} runs written together: {', '.join(names)}",
+        }
+    )

@@ -63,8 +63,9 @@ def own_file(name: str, files: OwnFiles) -> OwnFile:
     if found is None:
         raise OwnFileError(f"it names {shown(name)}, which is not a file this memory writes")
     if _escapes(found):
-        raise OwnFileError(f"it names {shown(name)}, which leads out of {found.folder} "
-                           "(a symbolic link)")
+        raise OwnFileError(
+            f"it names {shown(name)}, which leads out of {found.folder} (a symbolic link)"
+        )
     return found
 
 
@@ -78,8 +79,13 @@ def _escapes(file: OwnFile) -> bool:
 
 def plain_name(part: str) -> bool:
     """A path component that stays one directory level (no separators, no dot names)."""
-    return bool(part) and "/" not in part and "\\" not in part and part not in (".", "..") \
+    return (
+        bool(part)
+        and "/" not in part
+        and "\\" not in part
+        and part not in (".", "..")
         and "\0" not in part
+    )
 
 
 def name_of(path: Path, files: OwnFiles) -> str:
@@ -87,8 +93,10 @@ def name_of(path: Path, files: OwnFiles) -> str:
     not write that file (a write there is refused before anything is written)."""
     found = files.at(Path(os.path.abspath(path)))
     if found is None or _escapes(found):
-        raise OwnFileError(f"{path}: not a file this memory writes (or a symbolic link out of "
-                           "its folder); nothing was written")
+        raise OwnFileError(
+            f"{path}: not a file this memory writes (or a symbolic link out of "
+            "its folder); nothing was written"
+        )
     return found.name
 
 

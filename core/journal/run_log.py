@@ -84,8 +84,9 @@ class Logged:
     problems: list[str] = field(default_factory=list)
 
 
-def log_place(home: Path, chosen: Path | None = None,
-              parts: tuple[str, ...] = ("telemetry",)) -> LogPlace:
+def log_place(
+    home: Path, chosen: Path | None = None, parts: tuple[str, ...] = ("telemetry",)
+) -> LogPlace:
     """The directory `chosen` (--telemetry-dir), else the folders `parts` below `home` (the
     store's choice: `telemetry`, or beside its journal)."""
     if chosen is not None:
@@ -99,8 +100,12 @@ def log_file(directory: Path, now: datetime) -> Path:
 
 def _line(record: RunRecord, at: str, run_id: str) -> bytes:
     doc: dict[str, object] = {
-        "timestamp": at, "domain": DOMAIN, "component": f"{COMPONENT}.{record.command}",
-        "event": record.event, "run_id": run_id, "status": record.status,
+        "timestamp": at,
+        "domain": DOMAIN,
+        "component": f"{COMPONENT}.{record.command}",
+        "event": record.event,
+        "run_id": run_id,
+        "status": record.status,
         "counts": record.counts,
     }
     if record.error is not None:
@@ -113,8 +118,10 @@ def record_run(place: LogPlace, record: RunRecord, now: datetime) -> Logged:
     """Append the run's line and overwrite last-run.md; each file that cannot be written is a
     problem in what is returned, never an exception."""
     at = to_iso(now)
-    run_id = record.run_id or f"{record.command}-{now.astimezone(UTC):%Y%m%dT%H%M%S}-" \
-        f"{secrets.token_hex(3)}"
+    run_id = (
+        record.run_id
+        or f"{record.command}-{now.astimezone(UTC):%Y%m%dT%H%M%S}-{secrets.token_hex(3)}"
+    )
     logged = Logged(log_file(place.path, now))
     try:
         directory = open_directory(place.base, place.below)
@@ -122,9 +129,11 @@ def record_run(place: LogPlace, record: RunRecord, now: datetime) -> Logged:
         logged.problems.append(_why(place.path, exc))
         return logged
     try:
-        _attempt(logged, logged.path,
-                 lambda: append(directory, logged.path.name, _line(record, at, run_id),
-                                logged.path))
+        _attempt(
+            logged,
+            logged.path,
+            lambda: append(directory, logged.path.name, _line(record, at, run_id), logged.path),
+        )
         report = place.path / LAST_RUN
         with locked(directory) as ours:  # leftovers are settled only while no run writes one
             if ours:
@@ -151,9 +160,13 @@ def _why(path: Path, exc: Exception) -> str:
 
 def last_run_text(record: RunRecord, at: str, run_id: str | None = None) -> str:
     """The report, every line of it inert (a note id or path may hold anything)."""
-    lines = [f"# Last nuggets-review run: {record.command}", "",
-             f"- When: {at}", f"- Run: {run_id or record.run_id or '-'}",
-             f"- Outcome: {record.event} ({record.status})"]
+    lines = [
+        f"# Last nuggets-review run: {record.command}",
+        "",
+        f"- When: {at}",
+        f"- Run: {run_id or record.run_id or '-'}",
+        f"- Outcome: {record.event} ({record.status})",
+    ]
     if record.summary:
         lines.append(f"- What: {record.summary}")
     if record.counts:

@@ -36,8 +36,10 @@ def _dedupe_links(links: list[Any]) -> list[Any]:
     kept = []
     for link in links:
         reason = link.get("reason") if isinstance(link, dict) else None
-        key = (link.get("to") if isinstance(link, dict) else None,
-               reason.lower() if isinstance(reason, str) else "")
+        key = (
+            link.get("to") if isinstance(link, dict) else None,
+            reason.lower() if isinstance(reason, str) else "",
+        )
         if key not in seen:
             seen.add(key)
             kept.append(link)

@@ -20,8 +20,11 @@ BOUNDED_FIELDS = ("title", "content")
 def bounded(note: RawNote) -> RawNote:
     """The note as the judging reads it: itself when short, else a copy with its title and
     content cut to their first TEXT_BOUND characters."""
-    long = [name for name in BOUNDED_FIELDS
-            if isinstance(note.get(name), str) and len(note[name]) > TEXT_BOUND]
+    long = [
+        name
+        for name in BOUNDED_FIELDS
+        if isinstance(note.get(name), str) and len(note[name]) > TEXT_BOUND
+    ]
     if not long:
         return note
     copy = dict(note)

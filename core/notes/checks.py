@@ -15,16 +15,33 @@ from typing import Any, Literal
 from core.notes.json_numbers import LongInteger, SpelledFloat, SpelledInt
 
 _STR_FIELDS = (
-    "title", "content", "kind", "subject", "scope", "type", "source", "stability",
-    "createdAt", "updatedAt", "lastAccessedAt",
+    "title",
+    "content",
+    "kind",
+    "subject",
+    "scope",
+    "type",
+    "source",
+    "stability",
+    "createdAt",
+    "updatedAt",
+    "lastAccessedAt",
 )
 _OPTIONAL_STR_FIELDS = ("lastRewrittenAt", "archivedAt", "sourceKey", "lastHitSession")
 MAX_DEPTH = 64  # levels of nesting inside a note; deeper values can't be written back safely
 
 
-_JSON_NAMES = {dict: "an object", list: "an array", str: "a string", int: "a number",
-               float: "a number", bool: "true or false", SpelledFloat: "a number",
-               SpelledInt: "a number", LongInteger: "a number"}
+_JSON_NAMES = {
+    dict: "an object",
+    list: "an array",
+    str: "a string",
+    int: "a number",
+    float: "a number",
+    bool: "true or false",
+    SpelledFloat: "a number",
+    SpelledInt: "a number",
+    LongInteger: "a number",
+}
 
 
 def _type_name(value: Any) -> str:
@@ -81,8 +98,10 @@ def _number_problem(note: dict[str, Any]) -> str | None:
         return "field 'hidden' is not true or false"
     for field in ("hits", "confidence"):
         if isinstance(note.get(field), LongInteger):
-            return (f"field {field!r} is a number of {note[field].digits:,} digits, too long to "
-                    "read as a number")
+            return (
+                f"field {field!r} is a number of {note[field].digits:,} digits, too long to "
+                "read as a number"
+            )
     hits = note.get("hits", 0)
     if isinstance(hits, bool) or not isinstance(hits, int) or hits < 0:
         return "field 'hits' is not a whole number >= 0"
@@ -106,9 +125,13 @@ def _layout_is_plain(keys: tuple[str, ...], types: tuple[type, ...]) -> bool:
         return False
     if any(kinds.get(name, str) not in (str, _NONE) for name in _OPTIONAL_STR_FIELDS):
         return False
-    return (kinds.get("tags", list) is list and kinds.get("links", list) is list
-            and kinds.get("hidden", bool) is bool and kinds.get("hits", int) is int
-            and kinds.get("confidence", float) in (int, float))
+    return (
+        kinds.get("tags", list) is list
+        and kinds.get("links", list) is list
+        and kinds.get("hidden", bool) is bool
+        and kinds.get("hits", int) is int
+        and kinds.get("confidence", float) in (int, float)
+    )
 
 
 def _nesting_is_plain(value: list[Any] | dict[str, Any], depth: int) -> bool:
@@ -145,8 +168,10 @@ class PlainNotes:
             return False
         for link in note.get("links") or ():
             # A link of strings only (to, reason, createdAt); anything else is looked at closely.
-            if type(link) is not dict or type(link.get("to")) is not str or not (
-                _ONLY_STR.issuperset(map(type, link.values()))
+            if (
+                type(link) is not dict
+                or type(link.get("to")) is not str
+                or not (_ONLY_STR.issuperset(map(type, link.values())))
             ):
                 return False
         for name in nested:  # noqa: SIM110 (a loop: all() and a generator cost more here)
@@ -160,8 +185,11 @@ class PlainNotes:
         None when the layout itself is not plain."""
         if not _layout_is_plain(keys, types):
             return None
-        return tuple(key for key, kind in zip(keys, types, strict=True)
-                     if kind in _CONTAINERS and key not in ("tags", "links"))
+        return tuple(
+            key
+            for key, kind in zip(keys, types, strict=True)
+            if kind in _CONTAINERS and key not in ("tags", "links")
+        )
 
 
 def document_problem(doc: Any) -> str | None:

@@ -54,12 +54,15 @@ def _shifted(header: str, first: tuple[int, int]) -> str:
     if found is None or first == (1, 1):
         return header
     old, old_count, new, new_count = found.groups()
-    return (f"@@ -{int(old) + first[0] - 1}{old_count or ''} "
-            f"+{int(new) + first[1] - 1}{new_count or ''} @@{header[found.end():]}")
+    return (
+        f"@@ -{int(old) + first[0] - 1}{old_count or ''} "
+        f"+{int(new) + first[1] - 1}{new_count or ''} @@{header[found.end() :]}"
+    )
 
 
-def content_lines(before: str, after: str, context: int = 1,
-                  first: tuple[int, int] = (1, 1)) -> list[tuple[LineTag, str]]:
+def content_lines(
+    before: str, after: str, context: int = 1, first: tuple[int, int] = (1, 1)
+) -> list[tuple[LineTag, str]]:
     """A unified line diff without its file headers; hunks start with an '@' line. `first`:
     the line of its file each text starts at, when it is a run of lines cut from one."""
     if before == after:
@@ -94,8 +97,11 @@ def compare(before: RawNote, after: RawNote) -> NoteChange:
     for name in _FIELDS:
         if before.get(name) != after.get(name):
             change.fields.append((name, before.get(name), after.get(name)))
-    change.content = content_lines(fields.text(before, "content"), fields.text(after, "content"),
-                                   first=(first_line(before), first_line(after)))
+    change.content = content_lines(
+        fields.text(before, "content"),
+        fields.text(after, "content"),
+        first=(first_line(before), first_line(after)),
+    )
     old_tags, new_tags = fields.tags(before), fields.tags(after)
     change.tags_removed = [t for t in old_tags if t not in new_tags]
     change.tags_added = [t for t in new_tags if t not in old_tags]

@@ -13,10 +13,35 @@ from typing import Any
 from core.notes.js_strings import js_trim
 
 _SELF_HINTS = ("assistant", "astra", "self", "identity", "persona")
-_USER_HINTS = ("user", "esteban", "friend", "denis", "business", "preference", "likes", "avoid",
-               "products")
-_SHARED_HINTS = ("shared", "server", "project", "workspace", "repo", "memory_system", "system",
-                 "status", "reaction", "tool", "command", "cmd", "path", "file", "edited", "task")
+_USER_HINTS = (
+    "user",
+    "esteban",
+    "friend",
+    "denis",
+    "business",
+    "preference",
+    "likes",
+    "avoid",
+    "products",
+)
+_SHARED_HINTS = (
+    "shared",
+    "server",
+    "project",
+    "workspace",
+    "repo",
+    "memory_system",
+    "system",
+    "status",
+    "reaction",
+    "tool",
+    "command",
+    "cmd",
+    "path",
+    "file",
+    "edited",
+    "task",
+)
 _PREFIX_SCOPES = ("self", "user", "shared", "project", "session")
 _SUBJECTS = {"self": "assistant:self", "user": "user:primary", "session": "session:current"}
 METADATA_FIELDS = ("subject", "scope", "type", "source", "confidence", "stability")
@@ -81,9 +106,16 @@ def inferred_metadata(note: dict[str, Any]) -> dict[str, Any]:
         stability = "temporary"
 
     confidence = {"tool_observation": 0.98, "agent_reflection": 0.75, "inferred": 0.6}.get(
-        source, 0.9)
-    return {"subject": subject, "scope": scope, "type": note_type, "source": source,
-            "confidence": confidence, "stability": stability}
+        source, 0.9
+    )
+    return {
+        "subject": subject,
+        "scope": scope,
+        "type": note_type,
+        "source": source,
+        "confidence": confidence,
+        "stability": stability,
+    }
 
 
 def metadata(note: dict[str, Any]) -> dict[str, Any]:
@@ -92,5 +124,7 @@ def metadata(note: dict[str, Any]) -> dict[str, Any]:
     if all(note.get(name) is not None for name in METADATA_FIELDS):
         return {name: note[name] for name in METADATA_FIELDS}
     inferred = inferred_metadata(note)
-    return {name: note[name] if note.get(name) is not None else inferred[name]
-            for name in METADATA_FIELDS}
+    return {
+        name: note[name] if note.get(name) is not None else inferred[name]
+        for name in METADATA_FIELDS
+    }

@@ -127,8 +127,11 @@ def _refuse_constant(name: str) -> Any:
 def number_hooks() -> dict[str, Any]:
     """Keyword arguments for a parse (core/safeio/json_read.py): numbers as spelled, NaN refused.
     Each call gives fresh caches (one per read)."""
-    return {"parse_float": _Floats().__getitem__, "parse_int": _Ints().__getitem__,
-            "parse_constant": _refuse_constant}
+    return {
+        "parse_float": _Floats().__getitem__,
+        "parse_int": _Ints().__getitem__,
+        "parse_constant": _refuse_constant,
+    }
 
 
 def any_spelled() -> bool:

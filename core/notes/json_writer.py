@@ -110,7 +110,9 @@ def _encode_dict(
 
 
 def _encode_list(
-    value: list[Any] | tuple[Any, ...], parts: list[str], newline: str,
+    value: list[Any] | tuple[Any, ...],
+    parts: list[str],
+    newline: str,
     style: tuple[str, str, str],
 ) -> None:
     if not value:
@@ -118,8 +120,9 @@ def _encode_list(
         return
     inner = newline + style[1]
     if all(item.__class__ is str for item in value):
-        parts.append("[" + inner + ("," + inner).join(map(encode_basestring, value)) + newline
-                     + "]")
+        parts.append(
+            "[" + inner + ("," + inner).join(map(encode_basestring, value)) + newline + "]"
+        )
         return
     separator = "[" + inner
     for item in value:

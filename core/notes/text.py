@@ -5,9 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-STOP_WORDS = frozenset(
-    "a an and are as at be by for from in is it of on or the to with".split()
-)
+STOP_WORDS = frozenset("a an and are as at be by for from in is it of on or the to with".split())
 
 # A token run: Unicode letters or digits, or / _ : -
 _RUN = re.compile(r"[\w/:\-]+")

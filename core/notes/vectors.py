@@ -26,11 +26,15 @@ def vector_spec(note: RawNote) -> dict[str, Any]:
         meta = list(map(str.__add__, _META_PREFIXES, cast(tuple[str, ...], stored)))
     else:  # what the agent infers for a note without them
         meta = [f"{name}:{fields.meta(note, name)}" for name in _META]
-    parts = [f"kind:{kind}", *meta, f"note:{note['id']}",
-             *map("title:".__add__, agent_tokens(fields.text(note, "title"), 4)),
-             *map("content:".__add__, agent_tokens(fields.text(note, "content"), 6)),
-             *map("tag:".__add__, map(normalize_tag, fields.tags(note)[:6])),
-             *[f"link:{link['to']}" for link in fields.links(note)[:4]]]
+    parts = [
+        f"kind:{kind}",
+        *meta,
+        f"note:{note['id']}",
+        *map("title:".__add__, agent_tokens(fields.text(note, "title"), 4)),
+        *map("content:".__add__, agent_tokens(fields.text(note, "content"), 6)),
+        *map("tag:".__add__, map(normalize_tag, fields.tags(note)[:6])),
+        *[f"link:{link['to']}" for link in fields.links(note)[:4]],
+    ]
     basis = list(dict.fromkeys(parts))[:_BASIS_SIZE]
     return {"seed": utf16_length("|".join(basis)), "basis": basis}
 

@@ -55,8 +55,9 @@ class ChangeView:
     tags_added: list[str] = field(default_factory=list)
 
 
-def change_view(op: Operation, before: Mapping[str, RawNote],
-                after: Mapping[str, RawNote] | None = None) -> ChangeView:
+def change_view(
+    op: Operation, before: Mapping[str, RawNote], after: Mapping[str, RawNote] | None = None
+) -> ChangeView:
     """`before`: the plan's notes as read, by id; `after`: as it leaves them (where a note cut
     from a file starts in it now: `firstLine`)."""
     notes = tuple(before[i] for i in operation_note_ids(op) if i in before)
@@ -66,12 +67,20 @@ def change_view(op: Operation, before: Mapping[str, RawNote],
         return ChangeView(op, notes, content=content_lines(old, op.content, first=first))
     if isinstance(op, RetagOp):
         old_tags = fields.tags(before[op.note_id])
-        return ChangeView(op, notes, tags_removed=[t for t in old_tags if t not in op.tags],
-                          tags_added=[t for t in op.tags if t not in old_tags])
+        return ChangeView(
+            op,
+            notes,
+            tags_removed=[t for t in old_tags if t not in op.tags],
+            tags_added=[t for t in op.tags if t not in old_tags],
+        )
     if isinstance(op, MergeOp):
         winner, loser = before[op.winner_id], before[op.loser_id]
         merged = merged_content(fields.text(winner, "content"), fields.text(loser, "content"))
         own = fields.tags(winner)
-        return ChangeView(op, notes, merged_text=merged,
-                          tags_added=[t for t in fields.tags(loser) if t not in own])
+        return ChangeView(
+            op,
+            notes,
+            merged_text=merged,
+            tags_added=[t for t in fields.tags(loser) if t not in own],
+        )
     return ChangeView(op, notes)  # an archive shows the note; a link, its two notes

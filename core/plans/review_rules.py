@@ -179,8 +179,9 @@ def replace_rule(store: Store, name: str, rule: Rule) -> JournalEntry:
     if rule.name != name and rule.name in names:
         raise ArgumentError(f"a rule named {rule.name!r} exists already")
     edited = [rule if r.name == name else r for r in rules]
-    summary = (f"rule changed: {name}" if rule.name == name
-               else f"rule renamed: {name} → {rule.name}")
+    summary = (
+        f"rule changed: {name}" if rule.name == name else f"rule renamed: {name} → {rule.name}"
+    )
     return _write(store, before, edited, summary)
 
 
@@ -195,8 +196,9 @@ def remove_rule(store: Store, name: str) -> JournalEntry:
 
 def _write(store: Store, before: str | None, rules: list[Rule], summary: str) -> JournalEntry:
     """The rules file as a journaled run of the store (kind "decide")."""
-    return store.journal.write_file(rules_path(store.journal.home), before, rules_text(rules),
-                                    "decide", summary)
+    return store.journal.write_file(
+        rules_path(store.journal.home), before, rules_text(rules), "decide", summary
+    )
 
 
 # -- matching (pure) --------------------------------------------------------------------------
@@ -204,8 +206,7 @@ def _write(store: Store, before: str | None, rules: list[Rule], summary: str) ->
 
 def age_days(note: RawNote, now: datetime) -> int | None:
     """Whole days since the note was made (its update time when it has no creation time)."""
-    made = parse_iso(note_fields.text(note, "createdAt")) or parse_iso(
-        note_fields.updated_at(note))
+    made = parse_iso(note_fields.text(note, "createdAt")) or parse_iso(note_fields.updated_at(note))
     return None if made is None else max(0, (now - made).days)
 
 
@@ -218,13 +219,22 @@ def matches(rule: Rule, change: ReflectionChange, note: RawNote | None, now: dat
         return False
     note = note or {}
     if rule.text is not None:
-        said = "\n".join((note_fields.text(note, "title"), note_fields.text(note, "content"),
-                          change.detail, change.nugget_name, change.note_id))
+        said = "\n".join(
+            (
+                note_fields.text(note, "title"),
+                note_fields.text(note, "content"),
+                change.detail,
+                change.nugget_name,
+                change.note_id,
+            )
+        )
         if rule.text.casefold() not in said.casefold():
             return False
     return _within(rule.min_hits, rule.max_hits, note_fields.hits(note)) and (
-        rule.min_age_days is None and rule.max_age_days is None
-        or _within(rule.min_age_days, rule.max_age_days, age_days(note, now)))
+        rule.min_age_days is None
+        and rule.max_age_days is None
+        or _within(rule.min_age_days, rule.max_age_days, age_days(note, now))
+    )
 
 
 def _within(low: int | None, high: int | None, value: int | None) -> bool:
@@ -247,9 +257,15 @@ def rule_decisions(plan: Plan, rules: list[Rule], now: datetime) -> dict[int, De
     return out
 
 
-def decided_kept(plan: Plan, default: set[int], rules: list[Rule], decisions: dict[str, bool],
-                 keys: list[str], now: datetime, hold: bool = False
-                 ) -> tuple[set[int], dict[int, Decided]]:
+def decided_kept(
+    plan: Plan,
+    default: set[int],
+    rules: list[Rule],
+    decisions: dict[str, bool],
+    keys: list[str],
+    now: datetime,
+    hold: bool = False,
+) -> tuple[set[int], dict[int, Decided]]:
     """What a run without a person applies: the operator's own decision on a change first,
     then the first rule that matches it, then the plan's default (`default`: what the plan
     keeps unasked). A rule's `review` leaves the change out; with `hold`, only changes the
@@ -276,8 +292,14 @@ class RuleChooser:
     call: `by_rule` (what the rules decided), `said` (op id -> how it was decided, for the
     output) and `waiting` (the keys of the changes left for a person)."""
 
-    def __init__(self, rules: list[Rule], decisions: dict[str, bool], now: datetime,
-                 also: Collection[str] = (), hold: bool = False) -> None:
+    def __init__(
+        self,
+        rules: list[Rule],
+        decisions: dict[str, bool],
+        now: datetime,
+        also: Collection[str] = (),
+        hold: bool = False,
+    ) -> None:
         self.rules, self.decisions, self.now = rules, decisions, now
         self.also, self.hold = also, hold
         self.by_rule: dict[int, Decided] = {}
@@ -287,12 +309,17 @@ class RuleChooser:
     def __call__(self, plan: Plan) -> set[int]:
         keys = [change_key(op) for op in plan.operations]
         default = chosen(plan, self.also)
-        kept, self.by_rule = decided_kept(plan, default, self.rules, self.decisions, keys,
-                                          self.now, self.hold)
+        kept, self.by_rule = decided_kept(
+            plan, default, self.rules, self.decisions, keys, self.now, self.hold
+        )
         self.said = decided_words(keys, self.decisions, self.by_rule)
-        self.waiting = [key for op_id, key in enumerate(keys, start=1)
-                        if key not in self.decisions and op_id not in kept
-                        and _waits(self.by_rule.get(op_id), op_id in default, self.hold)]
+        self.waiting = [
+            key
+            for op_id, key in enumerate(keys, start=1)
+            if key not in self.decisions
+            and op_id not in kept
+            and _waits(self.by_rule.get(op_id), op_id in default, self.hold)
+        ]
         return kept
 
 
@@ -302,11 +329,15 @@ def _waits(decided: Decided | None, by_default: bool, hold: bool) -> bool:
     return hold and by_default
 
 
-def decided_words(keys: list[str], decisions: dict[str, bool],
-                  by_rule: dict[int, Decided]) -> dict[int, str]:
+def decided_words(
+    keys: list[str], decisions: dict[str, bool], by_rule: dict[int, Decided]
+) -> dict[int, str]:
     """How each decided change was decided, in words: `kept by rule “x”`, `rejected by you`."""
-    said = {op_id: ("kept" if decisions[key] else "rejected") + " by you"
-            for op_id, key in enumerate(keys, start=1) if key in decisions}
+    said = {
+        op_id: ("kept" if decisions[key] else "rejected") + " by you"
+        for op_id, key in enumerate(keys, start=1)
+        if key in decisions
+    }
     for op_id, decided in by_rule.items():
         said[op_id] = f"{DONE_WORDS[decided.action]} by rule “{decided.rule}”"
     return said

@@ -119,16 +119,21 @@ def read_state(journal_home: Path) -> ReviewState:
         raise NuggetsError(f"{path}: cannot be read: {exc.strerror or exc}") from None
     try:
         raw = loads(data.decode("utf-8"), STATE_DEPTH)
-        decisions = {str(k): bool(v) for k, v in dict(raw.get("decisions", {})).items()
-                     if isinstance(v, bool)}
-        plans = {str(s): [str(k) for k in keys] for s, keys in
-                 dict(raw.get("lastPlans", {})).items() if isinstance(keys, list)}
+        decisions = {
+            str(k): bool(v)
+            for k, v in dict(raw.get("decisions", {})).items()
+            if isinstance(v, bool)
+        }
+        plans = {
+            str(s): [str(k) for k in keys]
+            for s, keys in dict(raw.get("lastPlans", {})).items()
+            if isinstance(keys, list)
+        }
         waiting = dict(raw.get("waiting") or {})
         since, held = waiting.get("since"), waiting.get("keys")
     except (ValueError, TypeError, AttributeError) as exc:
         why = f" ({exc})" if isinstance(exc, JsonReadError) else ""
-        raise NuggetsError(f"{path}: not a file of review decisions{why}; move it "
-                           "aside") from None
+        raise NuggetsError(f"{path}: not a file of review decisions{why}; move it aside") from None
     state = ReviewState(decisions, plans, stamp=stamp)
     if isinstance(since, str) and isinstance(held, list):
         state.hold(since, [str(k) for k in held])
@@ -167,8 +172,9 @@ def _edited(state: ReviewState, edit: Callable[[ReviewState], object]) -> bool:
 def _write(path: Path, state: ReviewState) -> None:
     """An atomic replace, never through a symlink (checked under the lock)."""
     if path.is_symlink():
-        raise NuggetsError(f"{path}: is a symbolic link; review decisions are not written "
-                           "through one")
+        raise NuggetsError(
+            f"{path}: is a symbolic link; review decisions are not written through one"
+        )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, state.to_json().encode("utf-8"), private=True)

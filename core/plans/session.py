@@ -56,8 +56,13 @@ Trouble = Literal["decisions", "rules"]  # which file could not be read or writt
 class ReviewSession:
     """One review of a store's plan in one scope."""
 
-    def __init__(self, store: Store, nugget: str | None = None, uncapped: bool = False,
-                 on_trouble: Callable[[Trouble, str], None] | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        nugget: str | None = None,
+        uncapped: bool = False,
+        on_trouble: Callable[[Trouble, str], None] | None = None,
+    ) -> None:
         self.store, self.nugget, self.uncapped = store, nugget, uncapped
         self.on_trouble = on_trouble or (lambda trouble, message: None)
         self.plan: Plan | None = None
@@ -71,11 +76,19 @@ class ReviewSession:
 
     # -- the plan -------------------------------------------------------------------------------
 
-    def make_plan(self, graph: Graph | None = None,
-                  should_stop: Callable[[], bool] | None = None,
-                  progress: Progress | None = None) -> Plan:
-        return self.store.plan(self.nugget, uncapped=self.uncapped, graph=graph,
-                               should_stop=should_stop, progress=progress)
+    def make_plan(
+        self,
+        graph: Graph | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        progress: Progress | None = None,
+    ) -> Plan:
+        return self.store.plan(
+            self.nugget,
+            uncapped=self.uncapped,
+            graph=graph,
+            should_stop=should_stop,
+            progress=progress,
+        )
 
     def planned(self, plan: Plan) -> None:
         self.plan = plan
@@ -96,8 +109,9 @@ class ReviewSession:
         except NuggetsError:
             return True
 
-    def apply(self, plan: Plan | None = None,
-              kept: Iterable[int] | None = None) -> JournalEntry | None:
+    def apply(
+        self, plan: Plan | None = None, kept: Iterable[int] | None = None
+    ) -> JournalEntry | None:
         """The kept changes written (StalePlanError: refused whole); None: nothing written."""
         plan = self.plan if plan is None else plan
         if plan is None:
@@ -108,8 +122,11 @@ class ReviewSession:
         """Reviewed and applied: nothing waits any more, unless `daily` left more since."""
         waited = (self.state.waiting_since, self.state.waiting)
         if self.state.waiting:
-            self._save(lambda state: state.hold(None, [])
-                       if (state.waiting_since, state.waiting) == waited else None)
+            self._save(
+                lambda state: (
+                    state.hold(None, []) if (state.waiting_since, state.waiting) == waited else None
+                )
+            )
 
     # -- the operator's decisions and the rules -------------------------------------------------
 
@@ -135,8 +152,13 @@ class ReviewSession:
         if self.plan is None:
             return
         self.kept, self.by_rule = decided_kept(
-            self.plan, self.plan.default_kept(), self.rules(), self.state.decisions,
-            self.keys, self.store.clock())
+            self.plan,
+            self.plan.default_kept(),
+            self.rules(),
+            self.state.decisions,
+            self.keys,
+            self.store.clock(),
+        )
 
     def rules(self) -> list[Rule]:
         try:
@@ -181,8 +203,9 @@ class ReviewSession:
         if not (choose.waiting or state.waiting):
             return None  # nothing waits, nothing waited: no file written
         carried = state.waiting_since is not None and set(state.waiting) & set(choose.waiting)
-        since = (state.waiting_since if carried and state.waiting_since
-                 else to_iso(self.store.clock()))
+        since = (
+            state.waiting_since if carried and state.waiting_since else to_iso(self.store.clock())
+        )
         # Only the waiting list is replaced: a console's decisions since the read above stay.
         update_state(self.store.journal.home, lambda fresh: fresh.hold(since, choose.waiting))
         return since

@@ -97,23 +97,29 @@ def entry_lines(text: str, entries: Iterable[PromotionEntry]) -> dict[str, tuple
     return found
 
 
-def file_budget(text: str, entries: Sequence[PromotionEntry], limit: FileLimit
-                ) -> PromotionBudget:
+def file_budget(text: str, entries: Sequence[PromotionEntry], limit: FileLimit) -> PromotionBudget:
     """The budget of the file we would write (`text`): what loads, the room left, and the
     entries that land past it (wholly or in part), in the file's order."""
     fit = loaded(text, limit)
     where = entry_lines(text, entries)
-    past = sorted((span[0], note_id) for note_id, span in where.items()
-                  if span[1] > fit.loaded_lines)
-    loaded_bytes = sum(len(line.encode("utf-8", "surrogatepass")) + 1
-                       for line in _lines(text)[:fit.loaded_lines])
+    past = sorted(
+        (span[0], note_id) for note_id, span in where.items() if span[1] > fit.loaded_lines
+    )
+    loaded_bytes = sum(
+        len(line.encode("utf-8", "surrogatepass")) + 1 for line in _lines(text)[: fit.loaded_lines]
+    )
     return PromotionBudget(
-        reader=limit.reader, limits={"lines": limit.lines, "bytes": limit.size},
+        reader=limit.reader,
+        limits={"lines": limit.lines, "bytes": limit.size},
         used={"lines": fit.lines, "bytes": fit.size},
-        room={"lines": max(0, limit.lines - fit.loaded_lines) if not fit.cut_by else 0,
-              "bytes": max(0, limit.size - loaded_bytes) if not fit.cut_by else 0},
-        loaded_lines=fit.loaded_lines if fit.cut_by else None, cut_by=fit.cut_by,
-        past=[note_id for _, note_id in past])
+        room={
+            "lines": max(0, limit.lines - fit.loaded_lines) if not fit.cut_by else 0,
+            "bytes": max(0, limit.size - loaded_bytes) if not fit.cut_by else 0,
+        },
+        loaded_lines=fit.loaded_lines if fit.cut_by else None,
+        cut_by=fit.cut_by,
+        past=[note_id for _, note_id in past],
+    )
 
 
 def estimate_tokens(text: str, limit: TokenLimit) -> int:
@@ -122,8 +128,9 @@ def estimate_tokens(text: str, limit: TokenLimit) -> int:
     return len(text.encode("utf-8", "surrogatepass")) // limit.bytes_per_token + limit.per_item
 
 
-def token_budget(items: Sequence[tuple[str, str]], limit: TokenLimit,
-                 scope: str = "") -> PromotionBudget:
+def token_budget(
+    items: Sequence[tuple[str, str]], limit: TokenLimit, scope: str = ""
+) -> PromotionBudget:
     """Items (id, text) injected in the order given until the first that does not fit: the
     tokens they would take in all, the room left, and the items left out."""
     used, total, past = 0, 0, list[str]()
@@ -134,7 +141,12 @@ def token_budget(items: Sequence[tuple[str, str]], limit: TokenLimit,
             past.append(item_id)
         else:
             used += cost
-    return PromotionBudget(reader=limit.reader, scope=scope, limits={"tokens": limit.tokens},
-                           used={"tokens": total},
-                           room={"tokens": max(0, limit.tokens - used)},
-                           cut_by="tokens" if past else "", past=past)
+    return PromotionBudget(
+        reader=limit.reader,
+        scope=scope,
+        limits={"tokens": limit.tokens},
+        used={"tokens": total},
+        room={"tokens": max(0, limit.tokens - used)},
+        cut_by="tokens" if past else "",
+        past=past,
+    )

@@ -163,12 +163,17 @@ def written_ids(notes: list[RawNote], threshold: int = DEFAULT_THRESHOLD) -> set
 
 def _shadowed(notes: list[RawNote]) -> list[ShadowedNote]:
     # Built from the notes as read, without validation: a large memory shadows thousands.
-    return [ShadowedNote.model_construct(note_id=n["id"], nugget_name=fields.nugget(n),
-                                         updated_at=fields.updated_at(n)) for n in notes]
+    return [
+        ShadowedNote.model_construct(
+            note_id=n["id"], nugget_name=fields.nugget(n), updated_at=fields.updated_at(n)
+        )
+        for n in notes
+    ]
 
 
-def _move_to_own_sections(doc: MemoryDocument, entries: list[PromotionEntry],
-                          owners: dict[str, set[str]]) -> None:
+def _move_to_own_sections(
+    doc: MemoryDocument, entries: list[PromotionEntry], owners: dict[str, set[str]]
+) -> None:
     """Take each written title out of the sections no note of that title belongs to."""
     first: dict[str, PromotionEntry] = {}
     for entry in entries:
@@ -182,33 +187,46 @@ def _move_to_own_sections(doc: MemoryDocument, entries: list[PromotionEntry],
 def _expected(chosen: list[tuple[RawNote, list[RawNote]]]) -> Expected:
     """The entries the candidates would write, by section and title. One line each: a heading
     or a title with a line break in it would not be found again."""
-    return {(_one_line(section_of(note)), entry_title(note)): entry_lines(note)
-            for note, _ in chosen}
+    return {
+        (_one_line(section_of(note)), entry_title(note)): entry_lines(note) for note, _ in chosen
+    }
 
 
 def last_entries(promoted: list[PromotionEntry] | None) -> Expected:
     """The entries a run wrote, by section and title, as they read in its file."""
-    return {(e.section, e.title): e.text.split("\n") for e in promoted or []
-            if e.action in ("add", "update", "same")}
+    return {
+        (e.section, e.title): e.text.split("\n")
+        for e in promoted or []
+        if e.action in ("add", "update", "same")
+    }
 
 
-def cut_to_first_line(doc: MemoryDocument, last: MemoryDocument | None, section: str,
-                      title: str, lines: list[str]) -> bool:
+def cut_to_first_line(
+    doc: MemoryDocument, last: MemoryDocument | None, section: str, title: str, lines: list[str]
+) -> bool:
     """Whether the file holds only the first line of an entry our last write left whole (or
     already cut): the agent's promotion keeps only the first line of the entries it does not
     write itself, and we do not add the others back after every one of its runs."""
     if last is None or len(lines) < 2 or doc.only_entry(section, title) != lines[:1]:
         return False
-    return last.only_entry(section, title) == lines[:1] or last.upsert(
-        section, title, lines) == "same"
+    return (
+        last.only_entry(section, title) == lines[:1] or last.upsert(section, title, lines) == "same"
+    )
 
 
 def plan_promotion(
-    notes: list[RawNote], path: Path, before_text: str, directory_exists: bool,
-    threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
-    base_fingerprint: str = EMPTY_FINGERPRINT, drop: Collection[str] = (),
-    allow_contact: bool = False, last_written: str | None = None,
-    queued: Mapping[str, str] | None = None, known: Expected | None = None,
+    notes: list[RawNote],
+    path: Path,
+    before_text: str,
+    directory_exists: bool,
+    threshold: int = DEFAULT_THRESHOLD,
+    allow: Collection[str] = (),
+    base_fingerprint: str = EMPTY_FINGERPRINT,
+    drop: Collection[str] = (),
+    allow_contact: bool = False,
+    last_written: str | None = None,
+    queued: Mapping[str, str] | None = None,
+    known: Expected | None = None,
 ) -> PromotionPlan:
     """The edited MEMORY.md. Candidates that screening holds back (instructions to the agent,
     secrets; contact details unless `allow_contact`), and those whose note stands in an open
@@ -221,8 +239,7 @@ def plan_promotion(
     chosen = candidates(notes, threshold)
     expected = _expected(chosen)
     doc = MemoryDocument(before_text, HEADER, expected, known)
-    last = None if last_written is None else MemoryDocument(last_written, HEADER, expected,
-                                                            known)
+    last = None if last_written is None else MemoryDocument(last_written, HEADER, expected, known)
     entries: list[PromotionEntry] = []
     blocked: list[BlockedEntry] = []
     dropped: list[PromotionEntry] = []
@@ -235,43 +252,72 @@ def plan_promotion(
         digest = entry_hash(section, text)
         # What would be written is screened: a CRLF note is not held back for its CRs.
         group = (queued or {}).get(note["id"])
-        screened = held_back(screen(title, "\n".join(_content_lines(note)), section,
-                                    allow_contact), group)
+        screened = held_back(
+            screen(title, "\n".join(_content_lines(note)), section, allow_contact), group
+        )
         reason = screened.reason if screened else None
         if screened and not is_allowed(note["id"], digest, allow):
-            blocked.append(BlockedEntry(note_id=note["id"], nugget_name=fields.nugget(note),
-                                        section=section, title=shown_title(title, screened),
-                                        text=shown_text(text, screened), reason=screened.reason,
-                                        hash=digest, shadowed=_shadowed(others),
-                                        secret=screened.secret, queued=group or ""))
+            blocked.append(
+                BlockedEntry(
+                    note_id=note["id"],
+                    nugget_name=fields.nugget(note),
+                    section=section,
+                    title=shown_title(title, screened),
+                    text=shown_text(text, screened),
+                    reason=screened.reason,
+                    hash=digest,
+                    shadowed=_shadowed(others),
+                    secret=screened.secret,
+                    queued=group or "",
+                )
+            )
             continue
         left_out = note["id"] in drop
         action: PromotionAction = (
-            "drop" if left_out
-            else "same" if cut_to_first_line(doc, last, section, title, lines)
-            else doc.upsert(section, title, lines))
+            "drop"
+            if left_out
+            else "same"
+            if cut_to_first_line(doc, last, section, title, lines)
+            else doc.upsert(section, title, lines)
+        )
         (dropped if left_out else entries).append(
-            PromotionEntry(note_id=note["id"], nugget_name=fields.nugget(note), section=section,
-                           title=title, text=text, action=action, allowed_despite=reason,
-                           hash=digest, shadowed=_shadowed(others))
+            PromotionEntry(
+                note_id=note["id"],
+                nugget_name=fields.nugget(note),
+                section=section,
+                title=title,
+                text=text,
+                action=action,
+                allowed_despite=reason,
+                hash=digest,
+                shadowed=_shadowed(others),
+            )
         )
     _move_to_own_sections(doc, entries, owners)
     after = doc.text() if entries or before_text else before_text
     diff = "".join(
         difflib.unified_diff(
-            split_lines(before_text), split_lines(after),
-            fromfile=f"{path} (now)", tofile=f"{path} (promoted)",
+            split_lines(before_text),
+            split_lines(after),
+            fromfile=f"{path} (now)",
+            tofile=f"{path} (promoted)",
         )
     )
     return PromotionPlan(
-        path=str(path), directory_exists=directory_exists, threshold=threshold, entries=entries,
+        path=str(path),
+        directory_exists=directory_exists,
+        threshold=threshold,
+        entries=entries,
         added=sum(e.action == "add" for e in entries),
         updated=sum(e.action == "update" for e in entries),
-        before_text=before_text, after_text=after, diff=diff,
-        base_fingerprint=base_fingerprint, blocked=blocked, dropped=dropped,
+        before_text=before_text,
+        after_text=after,
+        diff=diff,
+        base_fingerprint=base_fingerprint,
+        blocked=blocked,
+        dropped=dropped,
         qualifying=sum(qualifies(n, threshold) for n in notes),
-        lost=[] if last_written is None else lost_lines(last_written, before_text, expected,
-                                                               known),
+        lost=[] if last_written is None else lost_lines(last_written, before_text, expected, known),
     )
 
 
@@ -282,27 +328,45 @@ def entries_to_write(plan: PromotionPlan) -> int:
     return sum(e.action in ("add", "update") for e in plan.entries)
 
 
-def refused_plan(path: Path, directory_exists: bool, threshold: int, qualifying: int,
-                 refusal: str) -> PromotionPlan:
+def refused_plan(
+    path: Path, directory_exists: bool, threshold: int, qualifying: int, refusal: str
+) -> PromotionPlan:
     """The plan of a scope whose file may not be written (core/safeio/scope_folder.py): nothing
     read,
     nothing to write, the one line that says why."""
-    return PromotionPlan(path=str(path), directory_exists=directory_exists, threshold=threshold,
-                         entries=[], added=0, updated=0, before_text="", after_text="", diff="",
-                         qualifying=qualifying, refused=[refusal])
+    return PromotionPlan(
+        path=str(path),
+        directory_exists=directory_exists,
+        threshold=threshold,
+        entries=[],
+        added=0,
+        updated=0,
+        before_text="",
+        after_text="",
+        diff="",
+        qualifying=qualifying,
+        refused=[refusal],
+    )
 
 
 def shown_as_one(plans: list[PromotionPlan], path: Path, threshold: int) -> PromotionPlan:
     """Several files' plans shown as one (entries and diffs one after the other); written
     file by file, never as such."""
     return PromotionPlan(
-        path=str(path), directory_exists=any(p.directory_exists for p in plans),
+        path=str(path),
+        directory_exists=any(p.directory_exists for p in plans),
         threshold=plans[0].threshold if plans else threshold,
-        entries=[e for p in plans for e in p.entries], added=sum(p.added for p in plans),
-        updated=0, before_text="", after_text="", diff="".join(p.diff for p in plans),
+        entries=[e for p in plans for e in p.entries],
+        added=sum(p.added for p in plans),
+        updated=0,
+        before_text="",
+        after_text="",
+        diff="".join(p.diff for p in plans),
         blocked=[b for p in plans for b in p.blocked],
         dropped=[d for p in plans for d in p.dropped],
-        qualifying=sum(p.qualifying for p in plans), refused=[r for p in plans for r in p.refused],
+        qualifying=sum(p.qualifying for p in plans),
+        refused=[r for p in plans for r in p.refused],
         lost=[lost for p in plans for lost in p.lost],
         notices=[n for p in plans for n in p.notices],
-        budgets=[b for p in plans for b in p.budgets])
+        budgets=[b for p in plans for b in p.budgets],
+    )

@@ -38,30 +38,63 @@ _CREDENTIAL = re.compile(
     r"development|test))?(?![\w.-])|\.kube/config\b|keychains?/|\.keychain(?:-db)?\b"
     r"|\.docker/config\.json|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.pgpass\b|\.my\.cnf\b"
     r"|\.vault-token\b|\.azure/|\.gnupg\b|credentials\.tfrc\.json|/var/run/secrets/"
-    r"|/run/secrets/|\.password-store\b|logins\.json\b|key4\.db\b", _FLAGS)
-_CREDENTIAL_WORDS = (".ssh", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".aws", "netrc",
-                     "gcloud", "application_default", "gh/hosts", "shadow", "master.passwd",
-                     ".env", ".kube", "keychain", ".docker", ".npmrc", ".pypirc",
-                     ".git-credentials", ".pgpass", ".my.cnf", ".vault-token", ".azure",
-                     ".gnupg", "credentials.tfrc", "secrets/", ".password-store", "logins.json",
-                     "key4.db")
+    r"|/run/secrets/|\.password-store\b|logins\.json\b|key4\.db\b",
+    _FLAGS,
+)
+_CREDENTIAL_WORDS = (
+    ".ssh",
+    "id_rsa",
+    "id_dsa",
+    "id_ecdsa",
+    "id_ed25519",
+    ".aws",
+    "netrc",
+    "gcloud",
+    "application_default",
+    "gh/hosts",
+    "shadow",
+    "master.passwd",
+    ".env",
+    ".kube",
+    "keychain",
+    ".docker",
+    ".npmrc",
+    ".pypirc",
+    ".git-credentials",
+    ".pgpass",
+    ".my.cnf",
+    ".vault-token",
+    ".azure",
+    ".gnupg",
+    "credentials.tfrc",
+    "secrets/",
+    ".password-store",
+    "logins.json",
+    "key4.db",
+)
 # What may stand between an upload flag or a `<` and the part of a path that names it: a
 # quote, a home, folders.
 _LEAD = r"""["']?(?:~|\$\{?home\}?|%userprofile%)?(?:[\w.-]{0,40}/){0,6}"""
 # Commands, by what they do with a file named after them (words of the command before it).
-_READERS = frozenset("cat tac head tail less more base64 base32 xxd od hexdump strings gzip bzip2 "
-                     "xz zstd gpg openssl awk sed grep egrep fgrep rg cut sort uniq jq yq dd type "
-                     "nl gc".split())
+_READERS = frozenset(
+    "cat tac head tail less more base64 base32 xxd od hexdump strings gzip bzip2 "
+    "xz zstd gpg openssl awk sed grep egrep fgrep rg cut sort uniq jq yq dd type "
+    "nl gc".split()
+)
 _COPIERS = frozenset("scp rsync sftp cp mv ditto rclone gsutil azcopy".split())
 _COPIER = re.compile(rf"\b(?:{'|'.join(_COPIERS)})\b")
-_SENDERS = frozenset("nc ncat netcat socat telnet sendmail mutt ftp tftp smbclient croc wormhole "
-                     "uuencode tar zip 7z rar".split())
+_SENDERS = frozenset(
+    "nc ncat netcat socat telnet sendmail mutt ftp tftp smbclient croc wormhole "
+    "uuencode tar zip 7z rar".split()
+)
 _WORD = re.compile(r"[\w-]+")
 _REACH = 160  # how far before a path an upload flag or a `<` is looked for
 _FED = re.compile(rf"<(?<!<<)\s*{_LEAD}\Z", _FLAGS)
 _UPLOADED = re.compile(
     r"(?:(?<![\w@])@|--upload-file[=\s]+|\s-t\s+|--post-file[=\s]*|--body-file[=\s]*|-infile[=\s:]+|"
-    rf"--data(?:-binary|-raw|-urlencode)?[=\s]+@?|--form[=\s]+\S{{0,40}}?@)\s*{_LEAD}\Z", _FLAGS)
+    rf"--data(?:-binary|-raw|-urlencode)?[=\s]+@?|--form[=\s]+\S{{0,40}}?@)\s*{_LEAD}\Z",
+    _FLAGS,
+)
 _PIPED = re.compile(r"\|(?!\|)|(?<![-=<>&0-9])>")  # not `||`, `2>`, `->`
 _MORE_ARGUMENTS = re.compile(r"""[\w.*/~-]*["']?[ \t]+["']?[^\s;&|#)]""")
 # An option that takes the path as its value (`scp -i KEY`, `rsync -e 'ssh -i KEY'`): the key
@@ -73,29 +106,64 @@ _SECRET_TOOLS = re.compile(
     r"gcloud\s+auth\s+print-(?:access|identity)-token|aws\s+configure\s+export-credentials|"
     r"kubectl\s+config\s+view\s+--raw|printenv|env)\b"
     r"[^\n|;&]{0,200}\|(?!\|)(?:[^\n|;&]{0,100}\|(?!\|))?\s*(?:sudo\s+)?"
-    r"\b(?:nc|ncat|netcat|socat|telnet|curl|wget|ssh|scp|mail|mailx|sendmail|mutt)\b", _FLAGS)
-_SECRET_TOOL_WORDS = ("security", "gh auth", "print-access", "print-identity",
-                      "export-credentials", "--raw", "env")
+    r"\b(?:nc|ncat|netcat|socat|telnet|curl|wget|ssh|scp|mail|mailx|sendmail|mutt)\b",
+    _FLAGS,
+)
+_SECRET_TOOL_WORDS = (
+    "security",
+    "gh auth",
+    "print-access",
+    "print-identity",
+    "export-credentials",
+    "--raw",
+    "env",
+)
 
 # Files that grant on their own (sudoers, crontabs, keys, system units) and files that run on
 # their own (a shell's startup files, git hooks).
-_GRANTS = (r"/etc/sudoers(?:\.d/[\w.-]*)?|/etc/crontab\b|/etc/cron\.(?:d|hourly|daily|weekly|"
-           r"monthly)/|/var/spool/cron/|\bauthorized_keys2?\b|/etc/rc\.local\b|"
-           r"/etc/ld\.so\.preload\b|/etc/systemd/system/|\.config/systemd/user/|"
-           r"\.config/autostart/|library/launch(?:agents|daemons)/|/etc/init\.d/|/etc/passwd\b|"
-           r"/etc/shadow\b|\.ssh/rc\b")
-_RUNS = (r"(?<![\w.-])\.(?:bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zprofile|"
-         r"zshenv|zlogin|zlogout|kshrc|cshrc|tcshrc|mkshrc)\b|\.config/fish/(?:config\.fish|"
-         r"conf\.d/)|powershell_profile\.ps1\b|\$profile\b|\.git/hooks/|/etc/profile\b|"
-         r"/etc/profile\.d/|/etc/(?:bash\.)?bashrc\b|/etc/zsh/|/etc/environment\b")
+_GRANTS = (
+    r"/etc/sudoers(?:\.d/[\w.-]*)?|/etc/crontab\b|/etc/cron\.(?:d|hourly|daily|weekly|"
+    r"monthly)/|/var/spool/cron/|\bauthorized_keys2?\b|/etc/rc\.local\b|"
+    r"/etc/ld\.so\.preload\b|/etc/systemd/system/|\.config/systemd/user/|"
+    r"\.config/autostart/|library/launch(?:agents|daemons)/|/etc/init\.d/|/etc/passwd\b|"
+    r"/etc/shadow\b|\.ssh/rc\b"
+)
+_RUNS = (
+    r"(?<![\w.-])\.(?:bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zprofile|"
+    r"zshenv|zlogin|zlogout|kshrc|cshrc|tcshrc|mkshrc)\b|\.config/fish/(?:config\.fish|"
+    r"conf\.d/)|powershell_profile\.ps1\b|\$profile\b|\.git/hooks/|/etc/profile\b|"
+    r"/etc/profile\.d/|/etc/(?:bash\.)?bashrc\b|/etc/zsh/|/etc/environment\b"
+)
 _TARGET = re.compile(f"(?P<grants>{_GRANTS})|{_RUNS}", _FLAGS)
-_TARGET_WORDS = ("sudoers", "cron", "authorized_keys", "rc.local", "ld.so.preload", "systemd",
-                 "autostart", "launchagents", "launchdaemons", "init.d", "/etc/passwd", "shadow",
-                 ".ssh/rc", "profile", "bashrc", "zsh", "bash_", "kshrc", "cshrc", "fish",
-                 ".git/hooks", "/etc/environment")
+_TARGET_WORDS = (
+    "sudoers",
+    "cron",
+    "authorized_keys",
+    "rc.local",
+    "ld.so.preload",
+    "systemd",
+    "autostart",
+    "launchagents",
+    "launchdaemons",
+    "init.d",
+    "/etc/passwd",
+    "shadow",
+    ".ssh/rc",
+    "profile",
+    "bashrc",
+    "zsh",
+    "bash_",
+    "kshrc",
+    "cshrc",
+    "fish",
+    ".git/hooks",
+    "/etc/environment",
+)
 _WRITTEN = re.compile(
     r"(?:(?<![-=<>&0-9])>>?\|?|\btee\b(?:\s+-[\w-]+)*|\bof=|(?:\s-o|--output(?:-document)?)"
-    rf"[=\s]*)\s*{_LEAD}\Z", _FLAGS)
+    rf"[=\s]*)\s*{_LEAD}\Z",
+    _FLAGS,
+)
 _EDITED = re.compile(r"\bsed\s+(?:-[a-z]+\s+)*-i|\b(?:add-content|set-content|out-file)\b", _FLAGS)
 _PATH_REST = re.compile(r"\A[\w.*/~${}-]*")  # the rest of a path's name
 _LINKED = re.compile(r"\b(?:cp|mv|install|ln|ditto|rsync|scp)\b", _FLAGS)
@@ -105,23 +173,41 @@ _FROM_TEMP = re.compile(r"(?:/tmp|/var/tmp|/dev/shm)/", _FLAGS)
 _SCHEDULED = re.compile(
     r"\|\s*(?:sudo\s+)?crontab\b|\bcrontab\s+(?:-u\s+\S+\s+)?-(?=\s|$|[\"'`)])"
     r"|\bcore\.hookspath[=\s]+[\"']?(?:/tmp|/var/tmp|/dev/shm)/|\bschtasks(?:\.exe)?\s+/create\b"
-    r"|\breg(?:\.exe)?\s+add\s+[\"']?hk\w*/software/microsoft/windows/currentversion/run", _FLAGS)
+    r"|\breg(?:\.exe)?\s+add\s+[\"']?hk\w*/software/microsoft/windows/currentversion/run",
+    _FLAGS,
+)
 _SCHEDULED_WORDS = ("crontab", "hookspath", "schtasks", "currentversion")
 
 _SHELLS = r"(?:ba|z|da|k|c|fi|tc)?sh"
 _INTERPRETERS = r"(?:python[0-9.]*|perl|ruby|node|php|iex|pwsh|powershell|lua|tclsh|osascript)"
-_FETCHERS = (r"\b(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|aria2c|"
-             r"lwp-request|lwp-download|http|https|xh)\b")
-_DOWNLOAD_WORDS = ("curl", "wget", "fetch", "iwr", "irm", "invoke-", "aria2c", "lwp-", "http",
-                   "xh ")
+_FETCHERS = (
+    r"\b(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|aria2c|"
+    r"lwp-request|lwp-download|http|https|xh)\b"
+)
+_DOWNLOAD_WORDS = (
+    "curl",
+    "wget",
+    "fetch",
+    "iwr",
+    "irm",
+    "invoke-",
+    "aria2c",
+    "lwp-",
+    "http",
+    "xh ",
+)
 _DOWNLOAD_AND_RUN = re.compile(
     rf"{_FETCHERS}[^\n]{{0,300}}?\|(?!\|)\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?(?:\S*/)?"
     rf"(?:{_SHELLS}|{_INTERPRETERS})\b|\b(?:source|\.|{_SHELLS}|{_INTERPRETERS}|exec|eval)\s+"
-    rf"<\(\s*{_FETCHERS}", _FLAGS)
+    rf"<\(\s*{_FETCHERS}",
+    _FLAGS,
+)
 
 SENDS_A_CREDENTIAL = "sends a credential file elsewhere (a pipe, an upload, a copy)"
-PERSISTS = ("writes into a file that runs or grants on its own (sudoers, a shell's startup file, "
-            "a git hook, a crontab, authorized_keys)")
+PERSISTS = (
+    "writes into a file that runs or grants on its own (sudoers, a shell's startup file, "
+    "a git hook, a crontab, authorized_keys)"
+)
 DOWNLOADS_AND_RUNS = "pipes a download into a shell"
 _SEGMENT = 200  # how far a command reaches either side of the path it names
 
@@ -138,9 +224,9 @@ def _holds(words: tuple[str, ...], text: str) -> bool:
 
 def _command_around(text: str, start: int, end: int, breaks: str) -> tuple[str, str]:
     """The command's text before and after text[start:end], up to a break or _SEGMENT."""
-    head = text[max(0, start - _SEGMENT):start]
-    head = head[max(head.rfind(c) for c in breaks) + 1:]
-    tail = text[end:end + _SEGMENT]
+    head = text[max(0, start - _SEGMENT) : start]
+    head = head[max(head.rfind(c) for c in breaks) + 1 :]
+    tail = text[end : end + _SEGMENT]
     cut = min((i for i in (tail.find(c) for c in "\n;&") if i >= 0), default=len(tail))
     return head, tail[:cut]
 
@@ -164,7 +250,7 @@ def _copied(head: str, tail: str) -> bool:
     copiers = list(_COPIER.finditer(head))
     if not copiers or _MORE_ARGUMENTS.match(tail) is None:
         return False
-    after = head[copiers[-1].end():]
+    after = head[copiers[-1].end() :]
     if _OPTION_VALUE.search(after):
         return False
     tokens = after.split()

@@ -47,8 +47,7 @@ def _other(line: str) -> str:
     return HEADER_LINE if line == OUR_OLD_HEADER_LINE else line
 
 
-def _blocks(text: str, *expected: Expected) -> tuple[dict[tuple[str, str], list[str]],
-                                                      list[str]]:
+def _blocks(text: str, *expected: Expected) -> tuple[dict[tuple[str, str], list[str]], list[str]]:
     """The entries' lines by section and title, and the other non-blank lines. An `expected`
     entry the text spells whole is read whole, whatever its lines look like."""
     entries: dict[tuple[str, str], list[str]] = {}
@@ -62,7 +61,8 @@ def _blocks(text: str, *expected: Expected) -> tuple[dict[tuple[str, str], list[
         at += max(whole, 1)
         if whole:  # it ends where its lines do: what follows is not the note's
             entries.setdefault((section or "", titles_of(line)[0]), []).extend(
-                kept for kept in lines[at - whole:at] if kept.strip())
+                kept for kept in lines[at - whole : at] if kept.strip()
+            )
             current = None
             continue
         heading = section_name(line)
@@ -86,8 +86,9 @@ def _lost(was: list[str], now: list[str] | None) -> int:
     return missing if missing and not Counter(now) - Counter(was) else 0
 
 
-def lost_lines(last: str, now: str, expected: Expected | None = None,
-               known: Expected | None = None) -> list[str]:
+def lost_lines(
+    last: str, now: str, expected: Expected | None = None, known: Expected | None = None
+) -> list[str]:
     """One phrase per entry of `last` that lost lines in `now` (at most SHOWN, then how many
     more), and one for the other lines gone. `expected`: the entries about to be written, and
     `known`: those the run that wrote `last` wrote, read whole where a text spells them (see
@@ -106,6 +107,8 @@ def lost_lines(last: str, now: str, expected: Expected | None = None,
         found[SHOWN:] = [f"and {len(found) - SHOWN} more entries"]
     other = sum((Counter(was_other) - Counter(now_other)).values())
     if other:
-        found.append(f"{other} other line{'s' if other > 1 else ''} (not an entry) "
-                     f"{'are' if other > 1 else 'is'} gone")
+        found.append(
+            f"{other} other line{'s' if other > 1 else ''} (not an entry) "
+            f"{'are' if other > 1 else 'is'} gone"
+        )
     return found

@@ -72,7 +72,7 @@ def _titles(head: str) -> list[str]:
     """Every title T for which `head` starts with `- **T**:` (a title may hold `**:` itself)."""
     found, at = [], head.find(_TITLE_END, len(_HEAD))
     while at != -1:
-        found.append(head[len(_HEAD):at])
+        found.append(head[len(_HEAD) : at])
         at = head.find(_TITLE_END, at + 1)
     return found
 
@@ -113,8 +113,12 @@ class _Section:
         text = bare(line)
         if _is_entry(text):
             self._add_entry(len(self.chunks), [line])
-        elif last is not None and _is_entry(bare(last[0])) and text.strip() \
-                and not _HEADING.match(text):
+        elif (
+            last is not None
+            and _is_entry(bare(last[0]))
+            and text.strip()
+            and not _HEADING.match(text)
+        ):
             last.append(line)
         else:
             self.chunks.append([line])
@@ -164,15 +168,15 @@ class _Section:
         exactly (line endings aside): the paragraphs after a blank line of a note's content."""
         own = [bare(line) for line in self._entries[number]]
         wanted = [bare(line) for line in lines]
-        if wanted[:len(own)] != own or len(wanted) == len(own):
+        if wanted[: len(own)] != own or len(wanted) == len(own):
             return
-        rest, at = wanted[len(own):], self._position(number) + 1
+        rest, at = wanted[len(own) :], self._position(number) + 1
         end, taken = at, list[str]()
         while rest and end < len(self.chunks) and not _is_entry(bare(self.chunks[end][0])):
             chunk = self.chunks[end]
-            if rest[:len(chunk)] != [bare(line) for line in chunk]:
+            if rest[: len(chunk)] != [bare(line) for line in chunk]:
                 return
-            rest, end, taken = rest[len(chunk):], end + 1, taken + chunk
+            rest, end, taken = rest[len(chunk) :], end + 1, taken + chunk
         if rest:
             return
         del self.chunks[at:end]
@@ -187,8 +191,9 @@ class _Section:
 
     def append(self, lines: list[str], last_section: bool, eol: str) -> None:
         """After the last non-blank line; into an empty section between blank lines."""
-        filled = next((i for i in range(len(self.chunks) - 1, -1, -1)
-                       if self.chunks[i][-1].strip()), None)
+        filled = next(
+            (i for i in range(len(self.chunks) - 1, -1, -1) if self.chunks[i][-1].strip()), None
+        )
         if filled is not None:
             self._add_entry(filled + 1, lines)
             return
@@ -205,8 +210,11 @@ def spelled(lines: list[str], at: int, section: str, expected: Expected) -> int:
     """How many lines from `at` on spell an expected entry of `section` whole (0: none)."""
     for title in titles_of(bare(lines[at])):
         wanted = expected.get((section, title))
-        if wanted and len(wanted) > 1 and [bare(line) for line in
-                                           lines[at:at + len(wanted)]] == wanted:
+        if (
+            wanted
+            and len(wanted) > 1
+            and [bare(line) for line in lines[at : at + len(wanted)]] == wanted
+        ):
             return len(wanted)
     return 0
 
@@ -216,8 +224,13 @@ class MemoryDocument:
     the entries about to be written, and `known`: those our newest run on the file wrote, read
     as a whole wherever the file spells them."""
 
-    def __init__(self, text: str, header: list[str], expected: Expected | None = None,
-                 known: Expected | None = None) -> None:
+    def __init__(
+        self,
+        text: str,
+        header: list[str],
+        expected: Expected | None = None,
+        known: Expected | None = None,
+    ) -> None:
         self.trailing_newline = text.endswith("\n") or not text
         lines = text.split("\n") if text else list(header)
         if self.trailing_newline and text:
@@ -234,10 +247,11 @@ class MemoryDocument:
         while at < len(lines):
             line = lines[at]
             heading = _SECTION.match(bare(line))
-            whole = self._spelled(lines, at, expected, known) \
-                if self.sections and not heading else 0
+            whole = (
+                self._spelled(lines, at, expected, known) if self.sections and not heading else 0
+            )
             if whole:
-                self.sections[-1].add_whole_entry(lines[at:at + whole])
+                self.sections[-1].add_whole_entry(lines[at : at + whole])
                 at += whole
                 continue
             if heading:
@@ -250,8 +264,9 @@ class MemoryDocument:
 
     def _spelled(self, lines: list[str], at: int, *entries: Expected | None) -> int:
         section = self.sections[-1].name
-        return next((n for given in entries if given
-                     if (n := spelled(lines, at, section, given))), 0)
+        return next(
+            (n for given in entries if given if (n := spelled(lines, at, section, given))), 0
+        )
 
     def _section(self, name: str) -> _Section | None:
         return next((s for s in self.sections if s.name == name), None)
@@ -343,8 +358,10 @@ class MemoryDocument:
         or at the end; a blank line before the heading unless there is one (or nothing)
         already."""
         rank = section_rank(name)
-        at = next((i for i, s in enumerate(self.sections) if section_rank(s.name) > rank),
-                  len(self.sections))
+        at = next(
+            (i for i, s in enumerate(self.sections) if section_rank(s.name) > rank),
+            len(self.sections),
+        )
         first = self._first_starting(ahead_of) if ahead_of is not None else None
         at = at if first is None else min(at, first)
         before = self.sections[at - 1] if at > 0 else None
@@ -354,8 +371,9 @@ class MemoryDocument:
                 before.chunks.append([self.eol])
             else:
                 self.preamble.append(self.eol)
-        added = _Section(name, f"## {name}{self.eol}",
-                         [[self.eol]] if at < len(self.sections) else [])
+        added = _Section(
+            name, f"## {name}{self.eol}", [[self.eol]] if at < len(self.sections) else []
+        )
         self.sections.insert(at, added)
         return added
 

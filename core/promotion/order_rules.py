@@ -70,7 +70,6 @@ class Language:
         self.artefacts = words(fields.get("artefacts", ""))
 
 
-
 class Checked:
     """A pattern whose matches a check accepts or refuses; `search` as a compiled pattern's."""
 
@@ -88,9 +87,11 @@ def _instructions(lang: Language) -> str:
     artefact after it ("the previous instructions file") is what is named."""
     around = alt(lang.fillers + lang.any_before + lang.agent_before + lang.own_before)
     artefact = rf"(?!{SEP}{alt(lang.artefacts)}\b)" if lang.artefacts else ""
-    return (rf"(?P<pre>(?:{around}{SEP}){{0,6}})(?:(?P<strong>{alt(lang.objects)})|"
-            rf"(?P<weak>{alt(lang.weak_objects)}))\b{artefact}(?:{SEP}(?:{around}{SEP})?"
-            rf"(?P<post>{alt(lang.own_after)})\b)?")
+    return (
+        rf"(?P<pre>(?:{around}{SEP}){{0,6}})(?:(?P<strong>{alt(lang.objects)})|"
+        rf"(?P<weak>{alt(lang.weak_objects)}))\b{artefact}(?:{SEP}(?:{around}{SEP})?"
+        rf"(?P<post>{alt(lang.own_after)})\b)?"
+    )
 
 
 def _points_at_instructions(lang: Language) -> Callable[[re.Match[str]], bool]:
@@ -115,14 +116,20 @@ def _dismissal(lang: Language) -> Rule:
     if lang.weak_verbs:
         verbs = f"(?:{verbs}|(?P<weak_verb>{alt(lang.weak_verbs)}))"
     pattern = rf"\b{verbs}\b{SEP}{_instructions(lang)}"
-    return (Checked(pattern, _points_at_instructions(lang)), SET_ASIDE,
-            Words(lang.verbs + lang.weak_verbs))
+    return (
+        Checked(pattern, _points_at_instructions(lang)),
+        SET_ASIDE,
+        Words(lang.verbs + lang.weak_verbs),
+    )
 
 
 def _void(lang: Language) -> Rule:
     pattern = rf"\b{_instructions(lang)}(?:{SEP}\w+){{0,2}}?{SEP}{alt(lang.void)}\b"
-    return (Checked(pattern, _points_at_instructions(lang)), VOID,
-            Words(lang.objects + lang.weak_objects))
+    return (
+        Checked(pattern, _points_at_instructions(lang)),
+        VOID,
+        Words(lang.objects + lang.weak_objects),
+    )
 
 
 def _standing(lang: Language) -> Rule:
@@ -132,8 +139,10 @@ def _standing(lang: Language) -> Rule:
     third, modal = alt(lang.third), alt(lang.modals)
     agent = rf"(?:{you}|{third}{SEP}{modal}|{modal}{SEP}{third})\b"
     ordered = rf"(?:{alt(lang.you_modal)}|{third}{SEP}{modal})(?:{SEP}\w+){{0,4}}?"
-    pattern = (rf"\b{time}(?:{SEP}{alt(lang.fillers)})?{SEP}{agent}"
-               rf"|\b(?:{ordered}|{you}){SEP}{time}\b")
+    pattern = (
+        rf"\b{time}(?:{SEP}{alt(lang.fillers)})?{SEP}{agent}"
+        rf"|\b(?:{ordered}|{you}){SEP}{time}\b"
+    )
     return re.compile(pattern), STANDING, Words(lang.time)
 
 
@@ -145,8 +154,18 @@ def language_rules(lang: Language) -> list[Rule]:
     return [_dismissal(lang), _void(lang), _standing(lang), _roles(lang)]
 
 
-def cjk_rules(verbs: str, weak_verbs: str, objects: str, weak_objects: str, any_: str,
-              own: str, void: str, time: str, addressees: str, roles: str) -> list[Rule]:
+def cjk_rules(
+    verbs: str,
+    weak_verbs: str,
+    objects: str,
+    weak_objects: str,
+    any_: str,
+    own: str,
+    void: str,
+    time: str,
+    addressees: str,
+    roles: str,
+) -> list[Rule]:
     """The same families for languages written without spaces: words a few characters apart,
     the object before or after its verb ("忽略之前的所有指令", "之前的指令都可以忽略")."""
     gap = _CJK_GAP
@@ -154,12 +173,17 @@ def cjk_rules(verbs: str, weak_verbs: str, objects: str, weak_objects: str, any_
     weak = rf"{alt(words(own))}{gap}{alt(words(weak_objects))}"
     either, verb, weak_verb = f"(?:{strong}|{weak})", alt(words(verbs)), alt(words(weak_verbs))
     rules = [
-        (rf"{verb}{gap}{either}|{weak_verb}{gap}{strong}", SET_ASIDE,
-         words(f"{verbs}|{weak_verbs}")),
+        (
+            rf"{verb}{gap}{either}|{weak_verb}{gap}{strong}",
+            SET_ASIDE,
+            words(f"{verbs}|{weak_verbs}"),
+        ),
         (rf"{either}{gap}{verb}|{strong}{gap}{weak_verb}", SET_ASIDE, words(f"{own}|{any_}")),
         (rf"{either}{gap}{alt(words(void))}", VOID, words(void)),
         (rf"{alt(words(time))}[\s,、:]{{0,3}}{alt(words(addressees))}", STANDING, words(time)),
         (alt(words(roles)), ROLE, words(roles)),
     ]
-    return [(re.compile(p), r, Substrings((f for w in needles for f in forms(w)), not_ascii=True))
-            for p, r, needles in rules]
+    return [
+        (re.compile(p), r, Substrings((f for w in needles for f in forms(w)), not_ascii=True))
+        for p, r, needles in rules
+    ]

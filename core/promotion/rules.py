@@ -75,8 +75,12 @@ class Rules:
 
     def _open_by_words(self, text: str) -> set[int]:
         held = set(WORD.findall(text))
-        return {number for key in self.keys.intersection(held)
-                for number, rest in self.index[key] if all(w in held for w in rest)}
+        return {
+            number
+            for key in self.keys.intersection(held)
+            for number, rest in self.index[key]
+            if all(w in held for w in rest)
+        }
 
     def first_reason(self, text: str) -> str | None:
         """The reason of the first rule whose gate is open on the text and that matches it."""
@@ -89,7 +93,6 @@ class Rules:
 
 
 SEP = r"[^\w.!?;\n]+"  # between two words of one sentence
-
 
 
 def forms(phrase: str) -> set[str]:

@@ -46,45 +46,90 @@ _STRONG_VERB = alt(ENGLISH.verbs)
 # Each looked for only in a text holding one of its words (in the folded text): most notes hold
 # none, and a pattern that may start anywhere costs a pass over the text.
 _ENGLISH: tuple[Rule, ...] = tuple(
-    (re.compile(pattern, _FLAGS), reason,
-     needles if isinstance(needles, Words) else Substrings(needles))
+    (
+        re.compile(pattern, _FLAGS),
+        reason,
+        needles if isinstance(needles, Words) else Substrings(needles),
+    )
     for pattern, reason, needles in (
         # "ignore the above", "forget everything before": the pointing word ends the order
-        (rf"\b{_STRONG_VERB}\s+(?:everything\s+|all\s+|the\s+|anything\s+)?(?:above|before|"
-         r"previous|prior|preceding|earlier)\s*(?:[.,;:!?)\n]|$|and\b|then\b|or\b|&)",
-         SET_ASIDE, _SET_ASIDE_WORDS),
-        (rf"\b{_STRONG_VERB}\s+(?:everything|all|anything|whatever|what)\b[^.\n]{{0,40}}?\b(?:"
-         r"told|said|taught|instructed|given|above|before|previously|prior|earlier|so far|"
-         r"until now)\b", SET_ASIDE, _SET_ASIDE_WORDS),
-        (r"\b(?:everything|anything|all)\s+(?:above|before|so far|you(?:'ve| have)? been told|"
-         rf"you were told|i (?:said|told you)|said (?:above|before))\b(?:{SEP}\w+){{0,2}}?{SEP}"
-         rf"{alt(ENGLISH.void)}\b", VOID, ("everything", "anything", "all")),
+        (
+            rf"\b{_STRONG_VERB}\s+(?:everything\s+|all\s+|the\s+|anything\s+)?(?:above|before|"
+            r"previous|prior|preceding|earlier)\s*(?:[.,;:!?)\n]|$|and\b|then\b|or\b|&)",
+            SET_ASIDE,
+            _SET_ASIDE_WORDS,
+        ),
+        (
+            rf"\b{_STRONG_VERB}\s+(?:everything|all|anything|whatever|what)\b[^.\n]{{0,40}}?\b(?:"
+            r"told|said|taught|instructed|given|above|before|previously|prior|earlier|so far|"
+            r"until now)\b",
+            SET_ASIDE,
+            _SET_ASIDE_WORDS,
+        ),
+        (
+            r"\b(?:everything|anything|all)\s+(?:above|before|so far|you(?:'ve| have)? been told|"
+            rf"you were told|i (?:said|told you)|said (?:above|before))\b(?:{SEP}\w+){{0,2}}?{SEP}"
+            rf"{alt(ENGLISH.void)}\b",
+            VOID,
+            ("everything", "anything", "all"),
+        ),
         (r"\byou\s*(are|'re|r)\s+now\b", ROLE, ("now",)),
-        (r"\b(new|updated|real|actual|hidden|secret) (system )?(instruction|instructions|"
-         r"directive|directives|rules)\s*:", "announces new instructions",
-         ("instruction", "directive", "rules")),
+        (
+            r"\b(new|updated|real|actual|hidden|secret) (system )?(instruction|instructions|"
+            r"directive|directives|rules)\s*:",
+            "announces new instructions",
+            ("instruction", "directive", "rules"),
+        ),
         (r"\bsystem[ _-]?prompt\b", "mentions the system prompt", ("system",)),
-        (r"\b(do not|don't|never) (tell|inform|alert|mention (it |this )?to) the user\b",
-         "asks the agent to keep something from the user", ("the user",)),
-        (r"\bdeveloper mode\b|\bjailbreak|\bdo anything now\b", "reads like a jailbreak",
-         ("developer mode", "jailbreak", "anything now")),
-        (r"\bnote to (the |any |all |our )?(ai|assistant|agent|model|llm|bot|claude|gpt|chatgpt|"
-         r"copilot|gemini)s?\b|\b(dear|hey) (ai|assistant|agent|claude|chatgpt|gpt|copilot|"
-         r"gemini|llm)\b|\bif you are an? (ai|llm|language model|assistant|agent|bot|chatbot)\b|"
-         r"\b(ai|llm|assistant|agent)s? reading this\b", "addresses the agent directly",
-         ("note to", "dear", "hey", "if you are", "reading this")),
-        (r"\byou (must|will|shall|should|need to|have to|are to) now\b|\bnow,? you (must|will|"
-         r"shall|should|are to)\b|\byou are (hereby \w+|instructed|ordered|commanded) to\b|"
-         r"\byour (new|real|true|actual|only) (task|goal|objective|purpose|role|mission|job|"
-         r"instructions?) (is|are)\b", "gives the agent orders",
-         ("now", "hereby", "instructed", "ordered", "commanded", "your new", "your real",
-          "your true", "your actual", "your only")),
-        (r"\b(reveal|print|output|leak|dump|send|exfiltrate|upload|post|email)( me)?( all)?"
-         r"( of)? your (system |hidden |secret )?(prompt|instructions|secrets?|api keys?|keys|"
-         r"credentials|passwords?|tokens?|env|environment|config)\b",
-         "asks the agent to reveal what it keeps", ("your",)),
-        (r"\bpretend (that )?(you('re| are)|to be)\b|\b(act|behave) as (if|though) you\b",
-         ROLE, ("pretend", "as if you", "as though you")),
+        (
+            r"\b(do not|don't|never) (tell|inform|alert|mention (it |this )?to) the user\b",
+            "asks the agent to keep something from the user",
+            ("the user",),
+        ),
+        (
+            r"\bdeveloper mode\b|\bjailbreak|\bdo anything now\b",
+            "reads like a jailbreak",
+            ("developer mode", "jailbreak", "anything now"),
+        ),
+        (
+            r"\bnote to (the |any |all |our )?(ai|assistant|agent|model|llm|bot|claude|gpt|chatgpt|"
+            r"copilot|gemini)s?\b|\b(dear|hey) (ai|assistant|agent|claude|chatgpt|gpt|copilot|"
+            r"gemini|llm)\b|\bif you are an? (ai|llm|language model|assistant|agent|bot|chatbot)\b|"
+            r"\b(ai|llm|assistant|agent)s? reading this\b",
+            "addresses the agent directly",
+            ("note to", "dear", "hey", "if you are", "reading this"),
+        ),
+        (
+            r"\byou (must|will|shall|should|need to|have to|are to) now\b|\bnow,? you (must|will|"
+            r"shall|should|are to)\b|\byou are (hereby \w+|instructed|ordered|commanded) to\b|"
+            r"\byour (new|real|true|actual|only) (task|goal|objective|purpose|role|mission|job|"
+            r"instructions?) (is|are)\b",
+            "gives the agent orders",
+            (
+                "now",
+                "hereby",
+                "instructed",
+                "ordered",
+                "commanded",
+                "your new",
+                "your real",
+                "your true",
+                "your actual",
+                "your only",
+            ),
+        ),
+        (
+            r"\b(reveal|print|output|leak|dump|send|exfiltrate|upload|post|email)( me)?( all)?"
+            r"( of)? your (system |hidden |secret )?(prompt|instructions|secrets?|api keys?|keys|"
+            r"credentials|passwords?|tokens?|env|environment|config)\b",
+            "asks the agent to reveal what it keeps",
+            ("your",),
+        ),
+        (
+            r"\bpretend (that )?(you('re| are)|to be)\b|\b(act|behave) as (if|though) you\b",
+            ROLE,
+            ("pretend", "as if you", "as though you"),
+        ),
     )
 )
 
@@ -93,60 +138,123 @@ _ENGLISH: tuple[Rule, ...] = tuple(
 def _phrases() -> Rules:
     """Every rule for orders to the agent; built on first use (a second or so of compiling
     that commands which never screen do not pay)."""
-    return Rules((*_ENGLISH, *(rule for language in LANGUAGES for rule in language_rules(language)),
-                  *cjk_rules(**CJK)))
+    return Rules(
+        (
+            *_ENGLISH,
+            *(rule for language in LANGUAGES for rule in language_rules(language)),
+            *cjk_rules(**CJK),
+        )
+    )
+
+
 _LINES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, _FLAGS), reason) for pattern, reason in (
+    (re.compile(pattern, _FLAGS), reason)
+    for pattern, reason in (
         (r"^\W{0,3}(system|assistant)\s*:", "speaks as the system or the assistant"),
-        (r"(^|[.!?]\s+)\W{0,3}(instruction|instructions|directive|directives)\s*:",
-         "announces new instructions"),
+        (
+            r"(^|[.!?]\s+)\W{0,3}(instruction|instructions|directive|directives)\s*:",
+            "announces new instructions",
+        ),
     )
 )
-_DOWNLOAD = (r"\b(curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|aria2c|"
-             r"lwp-download|scp|tftp)\b")
+_DOWNLOAD = (
+    r"\b(curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|aria2c|"
+    r"lwp-download|scp|tftp)\b"
+)
 # What runs a file or code: a shell, an interpreter, chmod, or a path to a program.
-_RUNNER = (r"(sudo\s+)?(env\s+)?(\S*/)?((ba|z|da|k|c|fi|tc)?sh|python[0-9.]*|perl|ruby|node|php|"
-           r"source|chmod|iex|exec|eval)\b|\.{1,2}/\S|/tmp/\S")
+_RUNNER = (
+    r"(sudo\s+)?(env\s+)?(\S*/)?((ba|z|da|k|c|fi|tc)?sh|python[0-9.]*|perl|ruby|node|php|"
+    r"source|chmod|iex|exec|eval)\b|\.{1,2}/\S|/tmp/\S"
+)
 _TEMP = r"(/tmp|/var/tmp|/dev/shm)/\S"
 _SYNTAX: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, _FLAGS), reason) for pattern, reason in (
+    (re.compile(pattern, _FLAGS), reason)
+    for pattern, reason in (
         (r"<\|[a-z_]{2,30}\|>|\[/?(inst|sys)\]|<</?sys>>", "contains chat-template tokens"),
-        (r"</?\s*(system|sys|assistant|user|human|developer|tool|tools|tool_call|tool_use|"
-         r"tool_result|function_calls?|function_results?|invoke|antml:[a-z_]+|instructions?)"
-         r"\b[^>\n]{0,200}(>|$)", "contains prompt or tool-call markup"),
+        (
+            r"</?\s*(system|sys|assistant|user|human|developer|tool|tools|tool_call|tool_use|"
+            r"tool_result|function_calls?|function_results?|invoke|antml:[a-z_]+|instructions?)"
+            r"\b[^>\n]{0,200}(>|$)",
+            "contains prompt or tool-call markup",
+        ),
         (r"<!--", "contains an HTML comment, which is hidden when the file is shown"),
-        (r"\{\s*\"(name|tool|tool_name|function|recipient_name)\"\s*:\s*\"[^\"\n]*\"\s*,\s*"
-         r"\"(arguments|parameters|input|args)\"\s*:", "contains tool-call JSON"),
+        (
+            r"\{\s*\"(name|tool|tool_name|function|recipient_name)\"\s*:\s*\"[^\"\n]*\"\s*,\s*"
+            r"\"(arguments|parameters|input|args)\"\s*:",
+            "contains tool-call JSON",
+        ),
         (r"\"(tool_calls|function_call|tool_use)\"\s*:", "contains tool-call JSON"),
-        (r"\brm\s+-[a-z]{0,8}(r[a-z]{0,8}f|f[a-z]{0,8}r)[a-z]{0,8}\s+(~|/|\$home|\*)",
-         "deletes a home or root"),
+        (
+            r"\brm\s+-[a-z]{0,8}(r[a-z]{0,8}f|f[a-z]{0,8}r)[a-z]{0,8}\s+(~|/|\$home|\*)",
+            "deletes a home or root",
+        ),
     )
 )
-_DOWNLOADERS = ("curl", "wget", "fetch", "iwr", "irm", "invoke-", "aria2c", "lwp-download", "scp",
-                "tftp")
+_DOWNLOADERS = (
+    "curl",
+    "wget",
+    "fetch",
+    "iwr",
+    "irm",
+    "invoke-",
+    "aria2c",
+    "lwp-download",
+    "scp",
+    "tftp",
+)
 # Commands to run, each looked for only in a text holding one of its words.
 _COMMANDS = Rules(
-    (re.compile(pattern, _FLAGS), reason, Substrings(needles)) for pattern, reason, needles in (
-        (_DOWNLOAD + r"[^\n]{0,500}?(;|&&|\|\||\|)\s*(" + _RUNNER + ")",
-         "downloads something and runs it", _DOWNLOADERS),
-        (r"(?<!\|)\|(?!\|)\s*(sudo\s+)?(\S*/)?(ba|z|da|k|c|fi|tc)?sh\b", "pipes text into a shell",
-         ("|",)),
-        (r"\b(python[0-9.]*|bash|sh|zsh|pwsh)(\s+-[a-z]+)*\s+-c\s*[\"'$`]|\b(perl|ruby|node)"
-         r"(\s+-[a-z]+)*\s+-e\s*[\"'$`]|\bphp\s+-r\s*[\"'$`]|\b(powershell|pwsh)\b[^\n]{0,300}?\s"
-         r"-(command|encodedcommand|enc|e)\b",
-         "runs code given inline", (" -c", " -e", " -r", " -command", " -enc")),
+    (re.compile(pattern, _FLAGS), reason, Substrings(needles))
+    for pattern, reason, needles in (
+        (
+            _DOWNLOAD + r"[^\n]{0,500}?(;|&&|\|\||\|)\s*(" + _RUNNER + ")",
+            "downloads something and runs it",
+            _DOWNLOADERS,
+        ),
+        (
+            r"(?<!\|)\|(?!\|)\s*(sudo\s+)?(\S*/)?(ba|z|da|k|c|fi|tc)?sh\b",
+            "pipes text into a shell",
+            ("|",),
+        ),
+        (
+            r"\b(python[0-9.]*|bash|sh|zsh|pwsh)(\s+-[a-z]+)*\s+-c\s*[\"'$`]|\b(perl|ruby|node)"
+            r"(\s+-[a-z]+)*\s+-e\s*[\"'$`]|\bphp\s+-r\s*[\"'$`]|\b(powershell|pwsh)\b[^\n]{0,300}?\s"
+            r"-(command|encodedcommand|enc|e)\b",
+            "runs code given inline",
+            (" -c", " -e", " -r", " -command", " -enc"),
+        ),
         (r"\beval\s+[\"'$`]|\beval\s*\(\s*[\"'`$]", "evaluates code", ("eval",)),
         (r"[=(]\s*`[^`\n]+`", "runs a command substitution", ("`",)),
-        (r"\biex\b\s*[($]|\bdownloadstring\s*\(|\binvoke-expression\b", "runs downloaded code",
-         ("iex", "downloadstring", "invoke-expression")),
-        (r"/dev/tcp/|\b(nc|ncat|netcat)\b[^\n]{0,300}?\s-[a-z]{0,8}[ec]\s",
-         "opens a shell to another machine", ("/dev/tcp/", "nc ", "ncat", "netcat")),
-        (r"\b(ba|z|da|k)?sh\s+" + _TEMP + r"|\b(source|exec)\s+" + _TEMP + r"|(;|&&|\|\|)\s*"
-         + _TEMP, "runs a script from a temporary directory", ("/tmp/", "/var/tmp/", "/dev/shm/")),
-        (r"(;|&&|\|\|)\s*(sudo\s+)?(ba|z|da|k|fi)?sh\s+(-[a-z]+\s+)*[\w~-]*[./][\w./~-]*",
-         "chains a shell running a script", ("sh ",)),
-        (r"\bchmod\b[^\n]{0,500}?(;|&&|\|\|)\s*(sudo\s+)?(\.{1,2}/|/|~/)\S",
-         "makes a file executable and runs it", ("chmod",)),
+        (
+            r"\biex\b\s*[($]|\bdownloadstring\s*\(|\binvoke-expression\b",
+            "runs downloaded code",
+            ("iex", "downloadstring", "invoke-expression"),
+        ),
+        (
+            r"/dev/tcp/|\b(nc|ncat|netcat)\b[^\n]{0,300}?\s-[a-z]{0,8}[ec]\s",
+            "opens a shell to another machine",
+            ("/dev/tcp/", "nc ", "ncat", "netcat"),
+        ),
+        (
+            r"\b(ba|z|da|k)?sh\s+"
+            + _TEMP
+            + r"|\b(source|exec)\s+"
+            + _TEMP
+            + r"|(;|&&|\|\|)\s*"
+            + _TEMP,
+            "runs a script from a temporary directory",
+            ("/tmp/", "/var/tmp/", "/dev/shm/"),
+        ),
+        (
+            r"(;|&&|\|\|)\s*(sudo\s+)?(ba|z|da|k|fi)?sh\s+(-[a-z]+\s+)*[\w~-]*[./][\w./~-]*",
+            "chains a shell running a script",
+            ("sh ",),
+        ),
+        (
+            r"\bchmod\b[^\n]{0,500}?(;|&&|\|\|)\s*(sudo\s+)?(\.{1,2}/|/|~/)\S",
+            "makes a file executable and runs it",
+            ("chmod",),
+        ),
         (r":\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}", "is a fork bomb", (":()",)),
     )
 )
@@ -215,8 +323,9 @@ def _any_of(patterns: tuple[tuple[re.Pattern[str], str], ...]) -> re.Pattern[str
 _ANY_SYNTAX = _any_of(_SYNTAX + _LINES)
 
 
-def _first_reason(text: str, any_of: re.Pattern[str],
-                  patterns: tuple[tuple[re.Pattern[str], str], ...]) -> str | None:
+def _first_reason(
+    text: str, any_of: re.Pattern[str], patterns: tuple[tuple[re.Pattern[str], str], ...]
+) -> str | None:
     if any_of.search(text) is None:
         return None
     return next((reason for pattern, reason in patterns if pattern.search(text)), None)
@@ -235,15 +344,19 @@ def _substitution_reason(text: str) -> str | None:
 
 
 # Single letters with a separator between each: "i g n o r e", "i.g.n.o.r.e.", "i-g-n-o-r-e".
-_SPACED = re.compile(r"(?<![a-z0-9])[a-z](?:[^a-z0-9\n]{1,3}[a-z](?![a-z0-9])){3,}"
-                     r"(?:[^a-z0-9\s](?=\s|$))?")
+_SPACED = re.compile(
+    r"(?<![a-z0-9])[a-z](?:[^a-z0-9\n]{1,3}[a-z](?![a-z0-9])){3,}"
+    r"(?:[^a-z0-9\s](?=\s|$))?"
+)
 _WORD_BREAK = re.compile(r"[^a-z0-9]*\s{2,}[^a-z0-9]*|\s*/\s*")
 # A digit or symbol standing for a letter inside a word ("1gn0r3", "d1sr3g4rd"), and l and i
 # standing for each other ("lgnore", "aII"; the skeleton reads a Lisu or Cyrillic I as l).
 _LEET = str.maketrans("013457@$", "oieastas")
 _KEY = str.maketrans("013457@$l", "oieastasi")
-_READ_WORD = re.compile(r"(?<![a-z0-9@$])(?=[a-z0-9@$]*[a-z])(?=[a-z@$]*[0-9@$il])"
-                        r"[a-z0-9@$]{3,}(?![a-z0-9@$])")
+_READ_WORD = re.compile(
+    r"(?<![a-z0-9@$])(?=[a-z0-9@$]*[a-z])(?=[a-z@$]*[0-9@$il])"
+    r"[a-z0-9@$]{3,}(?![a-z0-9@$])"
+)
 # The words of the phrases above: a word spelled another way matters only when it is one.
 
 
@@ -252,6 +365,8 @@ def _phrase_words() -> dict[str, str]:
     """Each word of the phrases, by its key (digits and l read as letters, as _KEY reads them)."""
     found = set(re.findall(r"[a-z]{3,}", " ".join(p.pattern for p, _, _ in _phrases().rules)))
     return {word.translate(_KEY): word for word in sorted(found, reverse=True)}
+
+
 # What spaced letters spell when no wider gap marks where the words end.
 _SQUASHED = re.compile(
     r"(ignore|disregard|forget|override|bypass|discard|dismiss|drop|setaside|neglect|disobey|"
@@ -259,7 +374,8 @@ _SQUASHED = re.compile(
     r"rules|prompt|guidance|directives|youweretold)|you(are|re)now|younoware|fromnowon|"
     r"goingforwardyou|henceforth(you|the(assistant|agent|ai))|previousinstructions(nolonger|"
     r"are(now)?void)|newinstructions|systemprompt|developermode|jailbreak|"
-    r"notetothe(ai|assistant|agent|model)|youmustnow")
+    r"notetothe(ai|assistant|agent|model)|youmustnow"
+)
 
 
 def _joined(run: str) -> str:
@@ -308,12 +424,14 @@ def _phrase_reason(folded: str) -> str | None:
 def screen_text(text: str) -> str | None:
     """Why `text` reads like instructions to the agent, or None (hidden characters aside)."""
     folded = skeleton(text)
-    return (_first_reason(folded, _ANY_SYNTAX, _SYNTAX + _LINES)
-            or command_reason(folded)
-            or _COMMANDS.first_reason(folded)
-            or _substitution_reason(text)
-            or _phrase_reason(folded)
-            or _encoded_reason(text))
+    return (
+        _first_reason(folded, _ANY_SYNTAX, _SYNTAX + _LINES)
+        or command_reason(folded)
+        or _COMMANDS.first_reason(folded)
+        or _substitution_reason(text)
+        or _phrase_reason(folded)
+        or _encoded_reason(text)
+    )
 
 
 class Screened(NamedTuple):
@@ -324,8 +442,7 @@ class Screened(NamedTuple):
     secret: bool
 
 
-def screen(title: str, content: str, section: str,
-           allow_contact: bool = False) -> Screened | None:
+def screen(title: str, content: str, section: str, allow_contact: bool = False) -> Screened | None:
     """Why this MEMORY.md entry should be held back, or None when it reads as plain memory:
     instructions to the agent (this module) and secrets (core/promotion/secret_screen.py), both
     named when it holds both. `allow_contact`: e-mail addresses and phone numbers pass. The
@@ -335,21 +452,28 @@ def screen(title: str, content: str, section: str,
     if hidden:
         return Screened(hidden, False)
     if len(title) > MAX_TITLE_CHARS:
-        return Screened(f"has a title {len(title):,} characters long (titles stay under "
-                        f"{MAX_TITLE_CHARS:,})", False)
+        return Screened(
+            f"has a title {len(title):,} characters long (titles stay under {MAX_TITLE_CHARS:,})",
+            False,
+        )
     if len(section) > MAX_SECTION_CHARS:
-        return Screened(f"has a section name {len(section):,} characters long (section names "
-                        f"stay under {MAX_SECTION_CHARS:,})", False)
+        return Screened(
+            f"has a section name {len(section):,} characters long (section names "
+            f"stay under {MAX_SECTION_CHARS:,})",
+            False,
+        )
     if len(content) > MAX_ENTRY_CHARS:
-        return Screened(f"is {len(content):,} characters long (MEMORY.md entries stay under "
-                        f"{MAX_ENTRY_CHARS:,})", False)
+        return Screened(
+            f"is {len(content):,} characters long (MEMORY.md entries stay under "
+            f"{MAX_ENTRY_CHARS:,})",
+            False,
+        )
     instructions, secret = screen_text(raw), secret_reason(raw, allow_contact)
     reasons = [r for r in (instructions, secret) if r]
     return Screened(", and ".join(reasons), secret is not None) if reasons else None
 
 
-def screen_entry(title: str, content: str, section: str,
-                 allow_contact: bool = False) -> str | None:
+def screen_entry(title: str, content: str, section: str, allow_contact: bool = False) -> str | None:
     """`screen`'s reason alone."""
     screened = screen(title, content, section, allow_contact)
     return screened.reason if screened else None

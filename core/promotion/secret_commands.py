@@ -35,16 +35,26 @@ class Command:
 
 
 def _command(names: str, flag: str, *needles: str) -> Command:
-    return Command(re.compile(r"(?<![\w./-])(?:" + names + r")(?![\w.-])"),
-                   re.compile(r"(?<!\S)" + flag + VALUE), needles)
+    return Command(
+        re.compile(r"(?<![\w./-])(?:" + names + r")(?![\w.-])"),
+        re.compile(r"(?<!\S)" + flag + VALUE),
+        needles,
+    )
 
 
-_LOGINS = (r"(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|regctl|argocd|oc|cf|az|"
-           r"twine|vault)(?:[ \t]{1,20}[^\s;|&]{1,60}){0,3}?[ \t]{1,20}(?:login|upload)")
+_LOGINS = (
+    r"(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|regctl|argocd|oc|cf|az|"
+    r"twine|vault)(?:[ \t]{1,20}[^\s;|&]{1,60}){0,3}?[ \t]{1,20}(?:login|upload)"
+)
 COMMANDS: tuple[Command, ...] = (
-    _command("curl|wget|http|https|xh|curlie",
-             r"(?:-u|-U|--user|--proxy-user|--http-user)(?:[ \t]{1,20}|=)?[\"']?[^\s:\"']{0,200}:",
-             "curl", "wget", "http", "xh"),
+    _command(
+        "curl|wget|http|https|xh|curlie",
+        r"(?:-u|-U|--user|--proxy-user|--http-user)(?:[ \t]{1,20}|=)?[\"']?[^\s:\"']{0,200}:",
+        "curl",
+        "wget",
+        "http",
+        "xh",
+    ),
     _command(r"mysql\w{0,20}|mariadb[\w-]{0,20}", r"(?:-p|--password=)", "mysql", "mariadb"),
     _command("sshpass", r"-p[ \t]{0,20}", "sshpass"),
     _command(_LOGINS, r"(?:-p|--password|--pass)(?:[ \t]{1,20}|=)", "login", "upload"),
@@ -54,28 +64,41 @@ COMMANDS: tuple[Command, ...] = (
     _command("7z|7za|7zz|7zr|rar|unrar", r"-p", "7z", "rar"),
     _command("redis-cli|valkey-cli|keydb-cli", r"(?:-a|--pass)[ \t]{1,20}", "-cli"),
     _command(r"ldap\w{1,20}", r"-w[ \t]{1,20}", "ldap"),
-    _command(r"smbclient|rpcclient|smbmap|net|mount\.cifs|crackmapexec|nxc",
-             r"(?:-U|--user(?:name)?)(?:[ \t]{1,20}|=)[\"']?[^\s%\"']{1,200}%",
-             "smb", "rpcclient", "net", "cifs", "crackmapexec", "nxc"),
+    _command(
+        r"smbclient|rpcclient|smbmap|net|mount\.cifs|crackmapexec|nxc",
+        r"(?:-U|--user(?:name)?)(?:[ \t]{1,20}|=)[\"']?[^\s%\"']{1,200}%",
+        "smb",
+        "rpcclient",
+        "net",
+        "cifs",
+        "crackmapexec",
+        "nxc",
+    ),
     _command("sqlplus|expdp|impdp", r"[\w$#.]{1,60}/", "sqlplus", "expdp", "impdp"),
-    _command("htpasswd",
-             r"-\w{0,5}b\w{0,5}(?:[ \t]{1,20}[^\s]{1,300}){2}[ \t]{1,20}", "htpasswd"),
-    _command("rabbitmqctl", r"(?:add_user|change_password)[ \t]{1,20}[^\s]{1,300}[ \t]{1,20}",
-             "rabbitmqctl"),
-    Command(re.compile(r"(?<![\w-])echo[ \t]{1,20}(?:-[ne][ \t]{1,20})?" + VALUE
-                       + r"[ \t]{0,20}\|"),
-            re.compile(r"--password-stdin|--pass(?:word)?-stdin|sudo[ \t]{1,20}-S|"
-                       r"passwd[ \t]{1,20}--stdin|chpasswd|--passphrase-fd"),
-            ("echo",), re.compile(r"[\n;&]")),
+    _command("htpasswd", r"-\w{0,5}b\w{0,5}(?:[ \t]{1,20}[^\s]{1,300}){2}[ \t]{1,20}", "htpasswd"),
+    _command(
+        "rabbitmqctl",
+        r"(?:add_user|change_password)[ \t]{1,20}[^\s]{1,300}[ \t]{1,20}",
+        "rabbitmqctl",
+    ),
+    Command(
+        re.compile(r"(?<![\w-])echo[ \t]{1,20}(?:-[ne][ \t]{1,20})?" + VALUE + r"[ \t]{0,20}\|"),
+        re.compile(
+            r"--password-stdin|--pass(?:word)?-stdin|sudo[ \t]{1,20}-S|"
+            r"passwd[ \t]{1,20}--stdin|chpasswd|--passphrase-fd"
+        ),
+        ("echo",),
+        re.compile(r"[\n;&]"),
+    ),
 )
 # A value after its flag alone, with no command: openssl's `pass:X`, and a long flag named for
 # a secret (`op`: `=` or a space).
-_OPENSSL = re.compile(r"(?<![\w-])-(?:passin|passout|pass|password|passwd)[ \t]{1,20}pass:"
-                      + VALUE)
+_OPENSSL = re.compile(r"(?<![\w-])-(?:passin|passout|pass|password|passwd)[ \t]{1,20}pass:" + VALUE)
 _LONG_FLAG = re.compile(
     r"(?<![\w-])--(?:[a-z0-9]{1,30}-){0,5}(?:password|passwd|passphrase|pass|pwd|secret|token|"
     r"api-?key|access-key|secret-key|private-key|client-secret)(?P<op>=|[ \t]{1,20})" + VALUE,
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _ASSIGNED = re.compile(r"\w+=")  # docker build --secret id=x,src=path: options, not a secret
 # What follows a flag's value when the flag is given on a command line rather than named in a
 # sentence: the line's end, another flag, a pipe, a separator, the end of a code span.
@@ -107,8 +130,12 @@ def _given(match: re.Match[str], sure: bool) -> Span | None:
     value = value.rstrip(")]},;")  # [--password PASSWORD] in a usage line
     if value.startswith("-"):
         return None
-    if sure or quoted or match.groupdict().get("op") == "=" or _VALUE_ENDS.match(
-            match.string, span[1]):
+    if (
+        sure
+        or quoted
+        or match.groupdict().get("op") == "="
+        or _VALUE_ENDS.match(match.string, span[1])
+    ):
         return span if stated(value, True) and not _ASSIGNED.match(value) else None
     return span if reads_as_secret(value, True) and not _ASSIGNED.match(value) else None
 

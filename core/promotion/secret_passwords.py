@@ -30,9 +30,11 @@ from core.promotion.secret_values import (
 # -- URLs ----------------------------------------------------------------------------------------
 
 _URL_PASSWORD = re.compile(
-    r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@]{0,200}:([^\s/@]{1,300})@(?=[^\s/@])", re.IGNORECASE)
-_URL_TOKEN = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://([A-Za-z0-9_-]{20,300})@(?=[\w.-])",
-                        re.IGNORECASE)
+    r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@]{0,200}:([^\s/@]{1,300})@(?=[^\s/@])", re.IGNORECASE
+)
+_URL_TOKEN = re.compile(
+    r"\b[a-z][a-z0-9+.-]{1,20}://([A-Za-z0-9_-]{20,300})@(?=[\w.-])", re.IGNORECASE
+)
 
 
 def url_passwords(text: str) -> Iterator[Span]:
@@ -59,7 +61,8 @@ def url_tokens(text: str) -> Iterator[Span]:
 _ASSIGNMENT = re.compile(
     r"(?:(?<=\$env:)|(?<![\w.$:-]))(?P<key>[A-Za-z_][\w.-]{0,100})[\"']?[ \t]{0,20}"
     r"(?P<op>:=|=>|=(?!=)|:(?![:/]))"
-    r"(?=[ \t]{0,20}(?:" + QUOTED + r"|(?P<bare>[^\s\"'`,;&]{1,300})))")
+    r"(?=[ \t]{0,20}(?:" + QUOTED + r"|(?P<bare>[^\s\"'`,;&]{1,300})))"
+)
 _XML = re.compile(r"<(?P<key>[A-Za-z_][\w:.-]{0,100})>(?P<value>[^<\n]{1,300})</(?P=key)>")
 
 
@@ -102,12 +105,15 @@ def xml_elements(text: str) -> Iterator[Span]:
 
 _NETRC = re.compile(
     r"(?<![\w-])(?:machine[ \t\n]{1,20}[^\s]{1,300}|default)"
-    r"(?:\s{1,20}(?:login|account|port)\s{1,20}[^\s]{1,300}){0,3}\s{1,20}password\s{1,20}"
-    + VALUE)
-_LOGIN_PASSWORD = re.compile(r"(?<![\w-])login\s{1,20}[^\s]{1,300}\s{1,20}password\s{1,20}"
-                             + VALUE, re.IGNORECASE)
-_PGPASS = re.compile(r"(?m)^[ \t]*(?:[A-Za-z][\w.-]{0,200}|\*):(?:[0-9]{1,5}|\*):"
-                     r"[^:\s]{1,200}:[^:\s]{1,200}:([^\s]{1,300})[ \t]*$")
+    r"(?:\s{1,20}(?:login|account|port)\s{1,20}[^\s]{1,300}){0,3}\s{1,20}password\s{1,20}" + VALUE
+)
+_LOGIN_PASSWORD = re.compile(
+    r"(?<![\w-])login\s{1,20}[^\s]{1,300}\s{1,20}password\s{1,20}" + VALUE, re.IGNORECASE
+)
+_PGPASS = re.compile(
+    r"(?m)^[ \t]*(?:[A-Za-z][\w.-]{0,200}|\*):(?:[0-9]{1,5}|\*):"
+    r"[^:\s]{1,200}:[^:\s]{1,200}:([^\s]{1,300})[ \t]*$"
+)
 
 
 def netrc_lines(text: str) -> Iterator[Span]:
@@ -129,18 +135,22 @@ def pgpass_lines(text: str) -> Iterator[Span]:
 
 # -- sentences -----------------------------------------------------------------------------------
 
-_PROSE_KEYS = (r"pass(?:word|wd|phrase|code)s?|pw|pwd|secret|token|"
-               r"(?:api|secret|private|access|signing|license|licence|encryption|master)[ _-]?key")
+_PROSE_KEYS = (
+    r"pass(?:word|wd|phrase|code)s?|pw|pwd|secret|token|"
+    r"(?:api|secret|private|access|signing|license|licence|encryption|master)[ _-]?key"
+)
 _PROSE = re.compile(
     r"(?<![\w:/.-])(?P<key>" + _PROSE_KEYS + r")"
     r"(?:[ \t]{1,20}(?:for|of|on|to|at|in)(?:[ \t]{1,20}[\w.@:/-]{1,60}){1,3})?"
     r"(?:[ \t]{1,20}(?:is|was|will[ \t]be|would[ \t]be|is[ \t]set[ \t]to|set[ \t]to|is[ \t]now|"
     r"now[ \t]is|remains|reads|became|becomes|=)[ \t]{1,20}|[ \t]{0,20}(?::|=|:=)[ \t]{0,20})"
-    + VALUE, re.IGNORECASE)
+    + VALUE,
+    re.IGNORECASE,
+)
 
 
 def sentences(text: str) -> Iterator[Span]:
-    """"the staging DB password is X", "pw: X", "the deploy token is X": a password quoted
+    """ "the staging DB password is X", "pw: X", "the deploy token is X": a password quoted
     that is no placeholder, or a value that reads as a secret (a word does not: "the token is
     `usemtl`" names a token of a parser)."""
     for match in _PROSE.finditer(text):

@@ -64,7 +64,7 @@ class Finding:
 
 def mask(secret: str) -> str:
     """The first few characters of a secret and "…": at most 4, at most a quarter of it."""
-    return secret[:min(SHOWN_CHARS, len(secret) // 4)] + "…"
+    return secret[: min(SHOWN_CHARS, len(secret) // 4)] + "…"
 
 
 # -- random-looking tokens -----------------------------------------------------------------------
@@ -92,8 +92,11 @@ def random_looking(token: str) -> bool:
     body = token.rstrip("=")
     if len(body) < MIN_RANDOM_CHARS or _HEX.fullmatch(body):
         return False
-    if not (any(c.islower() for c in body) and any(c.isupper() for c in body)
-            and any(c.isdigit() for c in body)):
+    if not (
+        any(c.islower() for c in body)
+        and any(c.isupper() for c in body)
+        and any(c.isdigit() for c in body)
+    ):
         return False
     # Only letters and digits are counted: a path's slashes would cut it into short pieces.
     letters_and_digits = len(body) - len(_SYMBOL.findall(body))
@@ -101,8 +104,10 @@ def random_looking(token: str) -> bool:
     return letters_and_digits <= MAX_PIECE_LENGTH * pieces and _entropy(body) >= MIN_ENTROPY
 
 
-_PUBLIC_KEY_BEFORE = re.compile(r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519"
-                                r"@openssh\.com)[ \t]+$")
+_PUBLIC_KEY_BEFORE = re.compile(
+    r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519"
+    r"@openssh\.com)[ \t]+$"
+)
 
 
 _PUBLISHABLE = re.compile(r"pk_(?:live|test)_|pk\.")  # Stripe's and Mapbox's public keys
@@ -111,16 +116,20 @@ _PUBLISHABLE = re.compile(r"pk_(?:live|test)_|pk\.")  # Stripe's and Mapbox's pu
 def _random_tokens(text: str) -> Iterator[tuple[int, int]]:
     """Random-looking tokens, but an SSH public key's body or a publishable key."""
     for match in _TOKEN.finditer(text):
-        if (random_looking(match.group()) and not _PUBLISHABLE.match(match.group())
-                and not _PUBLIC_KEY_BEFORE.search(text, max(0, match.start() - 40),
-                                                  match.start())):
+        if (
+            random_looking(match.group())
+            and not _PUBLISHABLE.match(match.group())
+            and not _PUBLIC_KEY_BEFORE.search(text, max(0, match.start() - 40), match.start())
+        ):
             yield match.span()
 
 
 # -- base64 ------------------------------------------------------------------------------------
 
-_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])(?:[A-Za-z0-9+/]{16,}|[A-Za-z0-9_-]{16,})={0,2}"
-                     r"(?![A-Za-z0-9+/=_-])")
+_BASE64 = re.compile(
+    r"(?<![A-Za-z0-9+/=_-])(?:[A-Za-z0-9+/]{16,}|[A-Za-z0-9_-]{16,})={0,2}"
+    r"(?![A-Za-z0-9+/=_-])"
+)
 MOST_BASE64_RUN = 16_384  # characters of one run decoded: a secret sits near its start
 MOST_BASE64_TOTAL = 1 << 20  # characters decoded from one text
 _UNPRINTABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffd]")
@@ -129,11 +138,14 @@ MIN_PRINTABLE = 0.95  # of the decoded characters, for them to read as text
 
 def _decoded(run: str) -> str | None:
     """A run of base64 decoded, when it decodes to text (UTF-8, nearly all printable)."""
-    run = run[:MOST_BASE64_RUN - MOST_BASE64_RUN % 4].rstrip("=")
+    run = run[: MOST_BASE64_RUN - MOST_BASE64_RUN % 4].rstrip("=")
     run += "=" * (-len(run) % 4)
     try:
-        data = (base64.urlsafe_b64decode(run) if "-" in run or "_" in run
-                else base64.b64decode(run, validate=True))
+        data = (
+            base64.urlsafe_b64decode(run)
+            if "-" in run or "_" in run
+            else base64.b64decode(run, validate=True)
+        )
         text = data.decode()
     except (binascii.Error, ValueError):
         return None
@@ -144,15 +156,21 @@ def _decoded(run: str) -> str | None:
 # -- contact details -----------------------------------------------------------------------------
 
 _EMAIL = re.compile(r"(?<![\w.+%-])([A-Za-z0-9._%+-]+)@((?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,})\b")
-_EXAMPLE_DOMAIN = re.compile(r"(?:.*\.)?(?:example\.(?:com|org|net)|example|test|invalid|"
-                             r"localhost|local)", re.IGNORECASE)
+_EXAMPLE_DOMAIN = re.compile(
+    r"(?:.*\.)?(?:example\.(?:com|org|net)|example|test|invalid|"
+    r"localhost|local)",
+    re.IGNORECASE,
+)
 _PHONE_WORDS = ("phone", "tel", "mobile", "cell", "whatsapp", "sms", "fax")
-_PHONES = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
-    # One character a step, each of one kind: a run of digits is never cut two ways.
-    r"(?<![\w+])\+[0-9](?:[0-9]|[ .-](?=[0-9(])|\((?=[0-9])|(?<=[0-9])\)){6,40}(?![\w])",
-    r"(?<![\w.-])(?:\([0-9]{3}\) ?|[0-9]{3}[.-])[0-9]{3}[.-][0-9]{4}(?![\w.-])",
-    r"\b(?:phone|tel|mobile|cell|whatsapp|sms|fax)\b\W{0,3}(\+?[0-9][0-9 ().-]{5,40}[0-9])",
-))
+_PHONES = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        # One character a step, each of one kind: a run of digits is never cut two ways.
+        r"(?<![\w+])\+[0-9](?:[0-9]|[ .-](?=[0-9(])|\((?=[0-9])|(?<=[0-9])\)){6,40}(?![\w])",
+        r"(?<![\w.-])(?:\([0-9]{3}\) ?|[0-9]{3}[.-])[0-9]{3}[.-][0-9]{4}(?![\w.-])",
+        r"\b(?:phone|tel|mobile|cell|whatsapp|sms|fax)\b\W{0,3}(\+?[0-9][0-9 ().-]{5,40}[0-9])",
+    )
+)
 
 
 def _emails(text: str) -> Iterator[tuple[int, int]]:
@@ -202,8 +220,11 @@ _PLAIN: tuple[Detector, ...] = (
     ("a password on a command line", command_lines, ()),
     ("credentials in a .netrc line", passwords.netrc_lines, ("password",)),
     ("a password in a .pgpass line", passwords.pgpass_lines, (":",)),
-    ("a password or key in an assignment", passwords.assignments,
-     ("pass", "pw", "secret", "key", "token", "credential", "cred", "auth")),
+    (
+        "a password or key in an assignment",
+        passwords.assignments,
+        ("pass", "pw", "secret", "key", "token", "credential", "cred", "auth"),
+    ),
     ("a password or key in an XML element", passwords.xml_elements, ("</",)),
     ("a password or key in a sentence", passwords.sentences, _PROSE_WORDS),
 )
@@ -267,11 +288,11 @@ def find_secret(text: str, allow_contact: bool = False) -> Finding | None:
 
 
 def secret_reason(text: str, allow_contact: bool = False) -> str | None:
-    """"carries <what> (<masked>)", or None: the reason an entry is held back."""
+    """ "carries <what> (<masked>)", or None: the reason an entry is held back."""
     found = find_secret(text, allow_contact)
     if found is None:
         return None
-    return f"carries {found.kind} ({mask(text[found.start:found.end])})"
+    return f"carries {found.kind} ({mask(text[found.start : found.end])})"
 
 
 def note_secret(title: str, content: str, allow_contact: bool = False) -> str | None:
@@ -283,8 +304,10 @@ def note_secret(title: str, content: str, allow_contact: bool = False) -> str | 
 
 def masked(text: str, allow_contact: bool = False) -> str:
     """The text with every secret it carries masked (`mask`), to be shown."""
-    spans = sorted(((f.start, f.end) for found in _findings(text, allow_contact) for f in found),
-                   key=lambda span: (span[0], -span[1]))  # the widest first where several start
+    spans = sorted(
+        ((f.start, f.end) for found in _findings(text, allow_contact) for f in found),
+        key=lambda span: (span[0], -span[1]),
+    )  # the widest first where several start
     parts, at = [], 0
     for start, end in spans:
         if start < at:  # overlaps one masked already

@@ -27,11 +27,13 @@ def value_of(match: re.Match[str]) -> tuple[str, Span, bool] | None:
             return match.group(group), match.span(group), quoted
     return None
 
+
 # A name cut into its words: `PGPASSWORD`, `apiKey` → api key, `X-Api-Key` → x api key.
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 # A name's last word that makes it a setting about a secret, not the secret: its length,
 # lifetime, file, name, id, URL, policy… (`PASSWORD_MIN_LENGTH=12`, `TOKEN_TTL=3600`).
-_ABOUT = frozenset("""
+_ABOUT = frozenset(
+    """
     min max minimum maximum length len size count limit limits ttl expiry expires expiration
     expire lifetime timeout age rounds iterations iter cost policy policies hasher algorithm
     algorithms algo alg file files filename path paths dir directory env var variable name names
@@ -43,26 +45,43 @@ _ABOUT = frozenset("""
     username login email owner seconds secs sec ms minutes mins hours days order changed updated
     created date time fingerprint bits window retries attempts lockout history validity valid
     chars characters check checker validator generator gen vault set list
-""".split())
+""".split()
+)
 # Words before `key` that make it no secret: a database's, a cache's, a keyboard's, a public one.
-_PLAIN_KEYS = frozenset("""
+_PLAIN_KEYS = frozenset(
+    """
     primary foreign sort partition cache routing idempotency idempotence hot public pub
     publishable shortcut dedup dedupe lookup index unique composite group cluster row hash range
     object s3 map shard host gpg pgp registry keyboard hotkey candidate natural surrogate source
-""".split())
+""".split()
+)
 # Words before `key` that make it a secret in any spelling (`apiKey`, `signing_key`); in an
 # environment variable's (`STRIPE_KEY`) any word but those above does.
-_SECRET_KEYS = frozenset("""
+_SECRET_KEYS = frozenset(
+    """
     api secret private access signing encryption encrypt decryption license licence master auth
     client app account storage shared hmac webhook service deploy bot admin consumer
     subscription session crypto jwt aes cipher root
-""".split())
+""".split()
+)
 _NOT_SECRET = frozenset({"public", "publishable", "pub"})
 _CONTAINED = ("password", "passwd", "passphrase", "credential")
 _WHOLE = frozenset({"pwd", "pw", "creds", "cred", "passcode"})
-_KEY_WORDS = ("apikey", "secretkey", "privatekey", "accesskey", "masterkey", "signingkey",
-              "encryptionkey", "licensekey", "authkey", "appkey", "clientkey", "hmackey",
-              "sharedkey")
+_KEY_WORDS = (
+    "apikey",
+    "secretkey",
+    "privatekey",
+    "accesskey",
+    "masterkey",
+    "signingkey",
+    "encryptionkey",
+    "licensekey",
+    "authkey",
+    "appkey",
+    "clientkey",
+    "hmackey",
+    "sharedkey",
+)
 _NOT_TOKENS = frozenset({"page", "next", "continuation", "sync", "cursor"})
 _PASSWORD_WORDS = ("password", "passwd", "passphrase", "passcode")
 
@@ -77,10 +96,15 @@ def words(name: str) -> list[str]:
 
 def _secret_word(found: list[str], at: int, shouting: bool) -> bool:
     word = found[at]
-    return (any(part in word for part in _CONTAINED) or word in _WHOLE
-            or "secret" in word and "secreta" not in word  # secretary, secretariat
-            or word.endswith(_KEY_WORDS)
-            or word == "pass" and (shouting or at > 0))  # DB_PASS, smtpPass; not a "pass": 2
+    return (
+        any(part in word for part in _CONTAINED)
+        or word in _WHOLE
+        or "secret" in word
+        and "secreta" not in word  # secretary, secretariat
+        or word.endswith(_KEY_WORDS)
+        or word == "pass"
+        and (shouting or at > 0)
+    )  # DB_PASS, smtpPass; not a "pass": 2
 
 
 def _token_word(found: list[str], at: int) -> bool:
@@ -109,8 +133,10 @@ def secret_named(name: str) -> bool:
     if not found or found[-1] in _ABOUT or _NOT_SECRET.intersection(found):
         return False
     shouting = name.isupper()
-    return any(_secret_word(found, i, shouting) or _token_word(found, i)
-               or _key_word(found, i, shouting) for i in range(len(found)))
+    return any(
+        _secret_word(found, i, shouting) or _token_word(found, i) or _key_word(found, i, shouting)
+        for i in range(len(found))
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -131,20 +157,21 @@ _PLACEHOLDER = re.compile(
     r"optional|string|str|int|dummy|fake|todo|tbd|unset|empty|blank|hidden|masked|omitted|"
     r"removed|n/a|password|passwd|pass|pwd|pw|passphrase|token|api[_-]?key|key|"
     r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[A-Za-z_][\w.]*[(\[].*",
-    re.IGNORECASE | re.DOTALL)
+    re.IGNORECASE | re.DOTALL,
+)
 # Where a secret is kept rather than the secret: a path, a URL (a password in it is found as
 # such), a secrets manager's reference, a public key.
 _ELSEWHERE = re.compile(
     r"(?:~|\.{1,2})?/.*|[a-z][a-z0-9+.-]{0,20}://.*|(?:arn|vault|ssm|kms|file):.*|"
     r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-|sk-ssh-|sk-ecdsa-).*|-----BEGIN [A-Z ]*PUBLIC KEY.*",
-    re.IGNORECASE | re.DOTALL)
+    re.IGNORECASE | re.DOTALL,
+)
 _SYMBOLS = frozenset(string.punctuation) - frozenset("-_.")  # ASCII: what a password is typed with
 MIN_SECRET_CHARS = 4  # a shorter value after a secret-named key is not worth holding back
 MIN_WORDED_CHARS = 6  # nor a shorter one met in words
 # A hyphenated adjective: `sha256-hashed`, `base64-encoded`, `JWT-based`, `1Password-managed`.
 _HYPHENATED = re.compile(r"[\w-]+")
-_ADJECTIVE_END = re.compile(r"-(?:[a-z]+ed|based|only|like|style|safe|bound|wide)\Z",
-                            re.IGNORECASE)
+_ADJECTIVE_END = re.compile(r"-(?:[a-z]+ed|based|only|like|style|safe|bound|wide)\Z", re.IGNORECASE)
 
 
 def placeholder(value: str) -> bool:
@@ -167,8 +194,11 @@ def reads_as_secret(value: str, password: bool) -> bool:
     secret rather than a word: 6 characters or more, no placeholder, and letters mixed with
     digits, or a symbol in it, or (for a password) a number; hyphenated adjectives aside."""
     value = value.strip().rstrip(".,;:!?)")
-    if len(value) < MIN_WORDED_CHARS or placeholder(value) or (
-            _HYPHENATED.fullmatch(value) and _ADJECTIVE_END.search(value)):
+    if (
+        len(value) < MIN_WORDED_CHARS
+        or placeholder(value)
+        or (_HYPHENATED.fullmatch(value) and _ADJECTIVE_END.search(value))
+    ):
         return False
     if value.isdigit():
         return password

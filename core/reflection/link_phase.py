@@ -48,8 +48,9 @@ class _Candidates:
         self.index: LinkIndex | None = None
         self.spare_checks = len(places) * _SPARE_CHECKS_PER_NOTE  # until the index is built
 
-    def first(self, accept: Accept, tokens: list[str], tokens_at: Callable[[int], list[str]],
-              before: int) -> int | None:
+    def first(
+        self, accept: Accept, tokens: list[str], tokens_at: Callable[[int], list[str]], before: int
+    ) -> int | None:
         """The first open place before `before` that `accept`s."""
         places, first_open = self.open.places, self.open.first_open
         end, checked = len(places), 0
@@ -100,8 +101,9 @@ class _LinkPhase:
             by_nugget.setdefault(group_keys[position][0], []).append(position)
         for positions in by_nugget.values():
             keys = [group_keys[p] for p in positions]
-            nugget = _Nugget(positions, [k[1] for k in keys],
-                             [k[2] in fields.SHARED_SCOPES for k in keys])
+            nugget = _Nugget(
+                positions, [k[1] for k in keys], [k[2] in fields.SHARED_SCOPES for k in keys]
+            )
             for place, position in enumerate(positions):
                 self.nugget_of[position] = nugget
                 self.place[position] = place
@@ -131,7 +133,8 @@ class _LinkPhase:
                 return False
             other = notes[other_position]
             return other["id"] not in my_targets and all(
-                link["to"] != note_id for link in fields.links(other))
+                link["to"] != note_id for link in fields.links(other)
+            )
 
         _, subject, scope, _ = run.group_keys[position]
         if scope in fields.SHARED_SCOPES:
@@ -183,7 +186,11 @@ def link_phase(run: PassRun, order: list[int], limit: int | None) -> None:
         phase.gain(position)
         phase.gain(other)
         other_id = notes[other]["id"]
-        op = LinkOp(id=run.next_id(), note_id=notes[position]["id"], other_id=other_id,
-                    reason="shared context: " + ", ".join(shared))
+        op = LinkOp(
+            id=run.next_id(),
+            note_id=notes[position]["id"],
+            other_id=other_id,
+            reason="shared context: " + ", ".join(shared),
+        )
         run.record(op, "link", position, f"Linked to {other_id}")
         linked += 1

@@ -56,9 +56,16 @@ _PREFIXED_FROM = _least_overlap(_BANDS_BELOW)
 # For each size that is banded: the band count it asks with, and those it is filed under (one
 # for each band count a partner may ask with).
 _BANDS = [
-    (_most_differing(size) + 1,
-     sorted({_most_differing(other) + 1 for other in _partner_sizes(size)
-             if 0 < other < _BANDS_BELOW}))
+    (
+        _most_differing(size) + 1,
+        sorted(
+            {
+                _most_differing(other) + 1
+                for other in _partner_sizes(size)
+                if 0 < other < _BANDS_BELOW
+            }
+        ),
+    )
     for size in range(_BANDED_UP_TO + 1)
 ]
 
@@ -142,8 +149,11 @@ class MergeIndex:
                     break
                 theirs = sets[other]
                 other_size = len(theirs)
-                if (other_size < low or other_size > high
-                        or 19 * (mask ^ masks[other]).bit_count() > size + other_size):
+                if (
+                    other_size < low
+                    or other_size > high
+                    or 19 * (mask ^ masks[other]).bit_count() > size + other_size
+                ):
                     continue
                 if usable(other) and jaccard_at_least_090(mine, theirs):
                     best = other

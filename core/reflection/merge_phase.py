@@ -51,8 +51,9 @@ class _MergeGroups:
         return found
 
 
-def merge_phase(run: PassRun, order: list[int], limit: int | None,
-                apart: Mapping[str, int] | None = None) -> None:
+def merge_phase(
+    run: PassRun, order: list[int], limit: int | None, apart: Mapping[str, int] | None = None
+) -> None:
     """`order`: positions of the visible notes in scope, in pass order; `apart`: note id ->
     the number of the group of notes let stand together, never merged with one another."""
     groups = _MergeGroups(run, order)
@@ -79,8 +80,9 @@ def merge_phase(run: PassRun, order: list[int], limit: int | None,
         if partner is None:
             continue
         other = order[partner]
-        longer = (len(fields.text(notes[other], "content"))
-                  > len(fields.text(notes[position], "content")))
+        longer = len(fields.text(notes[other], "content")) > len(
+            fields.text(notes[position], "content")
+        )
         winner, loser = (other, position) if longer else (position, other)
         touched.update((winner, loser))
         winner_id, loser_id = notes[winner]["id"], notes[loser]["id"]

@@ -19,8 +19,13 @@ from core.notes.working_set import Workspace, replay
 from core.progress import Progress, Stopped
 from core.reflection.merge_index import token_mask
 
-COUNTERS = {"rewrite": "rewritten", "merge": "merged", "hide": "hidden", "tag": "tagged",
-            "link": "linked"}
+COUNTERS = {
+    "rewrite": "rewritten",
+    "merge": "merged",
+    "hide": "hidden",
+    "tag": "tagged",
+    "link": "linked",
+}
 
 GroupKey = tuple[str, str, str, str]
 # The group key held for a note outside the pass's scope: no phase reads it.
@@ -35,8 +40,12 @@ def group_key(note: RawNote) -> GroupKey:
     if _ONLY_STR.issuperset(map(type, key)):
         return cast(GroupKey, key)
     # A legacy nugget name, or metadata the agent would infer.
-    return (fields.nugget(note), fields.meta(note, "subject"), fields.meta(note, "scope"),
-            fields.meta(note, "type"))
+    return (
+        fields.nugget(note),
+        fields.meta(note, "subject"),
+        fields.meta(note, "scope"),
+        fields.meta(note, "type"),
+    )
 
 
 CHECK_EVERY = 256  # notes a phase walks between two looks at `should_stop`
@@ -49,9 +58,13 @@ class PassCancelled(Stopped):
 class PassRun:
     """The working notes, what the pass did so far, and per-note caches by position."""
 
-    def __init__(self, notes: list[RawNote], now: str,
-                 should_stop: Callable[[], bool] | None = None,
-                 progress: Progress | None = None) -> None:
+    def __init__(
+        self,
+        notes: list[RawNote],
+        now: str,
+        should_stop: Callable[[], bool] | None = None,
+        progress: Progress | None = None,
+    ) -> None:
         self.should_stop = should_stop
         self.progress = progress
         # For `progress`, in units of work: a note walked by a phase costs its phase's weight.
@@ -93,8 +106,10 @@ class PassRun:
         self.operations.append(op)
         self.changes.append(
             ReflectionChange(
-                type=change_type, nugget_name=self.group_keys[position][0],
-                note_id=self.notes[position]["id"], detail=detail,
+                type=change_type,
+                nugget_name=self.group_keys[position][0],
+                note_id=self.notes[position]["id"],
+                detail=detail,
             )
         )
         self.counts[COUNTERS[change_type]] += 1
@@ -121,5 +136,6 @@ class PassRun:
         return found
 
     def result(self, ran_at: str, inspected: int) -> ReflectionResult:
-        return ReflectionResult(ran_at=ran_at, inspected=inspected, changes=self.changes,
-                                **self.counts)
+        return ReflectionResult(
+            ran_at=ran_at, inspected=inspected, changes=self.changes, **self.counts
+        )

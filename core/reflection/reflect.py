@@ -70,9 +70,11 @@ def plan_pass(
     stamp = to_iso(now)
     with paused_gc():
         run = PassRun(notes, stamp, should_stop, progress)
-        in_scope = list(range(len(notes))) if nugget_name is None else [
-            p for p, note in enumerate(notes) if fields.nugget(note) == nugget_name
-        ]
+        in_scope = (
+            list(range(len(notes)))
+            if nugget_name is None
+            else [p for p, note in enumerate(notes) if fields.nugget(note) == nugget_name]
+        )
         n = len(in_scope)
         run.weight = SURVEY
         run.total = (SURVEY + TIDY + MERGE + LINK) * n  # at most; made exact below

@@ -126,10 +126,14 @@ def positions_of(notes: list[RawNote], tokens: Tokenizer = token_set) -> list[li
         own = tokens(folded)
         size = len(own)
         low, high = size * AGREEING_PERCENT, size * 100  # bounds on a head's size, scaled
-        for position, (head, head_tokens, head_size) in zip(positions, heads[:MAX_POSITIONS],
-                                                             strict=False):
-            if folded == head or (low <= 100 * head_size and AGREEING_PERCENT * head_size <= high
-                                  and sets_agree(own, head_tokens)):
+        for position, (head, head_tokens, head_size) in zip(
+            positions, heads[:MAX_POSITIONS], strict=False
+        ):
+            if folded == head or (
+                low <= 100 * head_size
+                and AGREEING_PERCENT * head_size <= high
+                and sets_agree(own, head_tokens)
+            ):
                 position.append(note)
                 break
         else:
@@ -155,8 +159,15 @@ class Members:
 def _group(members: Members, tokens: Tokenizer) -> Group:
     positions = positions_of(list(members.notes), tokens)
     ids = members.note_ids
-    return Group(group_id(ids), members.kind, members.nugget, members.topic, ids,
-                 tuple(tuple(n["id"] for n in p) for p in positions), len(positions) < 2)
+    return Group(
+        group_id(ids),
+        members.kind,
+        members.nugget,
+        members.topic,
+        ids,
+        tuple(tuple(n["id"] for n in p) for p in positions),
+        len(positions) < 2,
+    )
 
 
 def _topic_words(key: Hashable, note: RawNote) -> str:
@@ -166,8 +177,7 @@ def _topic_words(key: Hashable, note: RawNote) -> str:
 
 
 def find_by_rules(notes: list[RawNote], rules: TopicRules) -> list[Group]:
-    groups = find_contradictions(notes, rules.topic, tokens=rules.tokens,
-                                 promotion=rules.promotion)
+    groups = find_contradictions(notes, rules.topic, tokens=rules.tokens, promotion=rules.promotion)
     return groups + (rules.outdated(notes) if rules.outdated is not None else [])
 
 
@@ -175,20 +185,28 @@ def outdated_refusal(group: Group) -> str:
     return f"contradiction {group.id} is outdated ({group.outdated}): nothing to decide"
 
 
-def find_contradictions(notes: list[RawNote], topic: TopicKey = nuggets_topic,
-                        threshold: int = DEFAULT_THRESHOLD,
-                        tokens: Tokenizer = token_set,
-                        promotion: bool = True) -> list[Group]:
+def find_contradictions(
+    notes: list[RawNote],
+    topic: TopicKey = nuggets_topic,
+    threshold: int = DEFAULT_THRESHOLD,
+    tokens: Tokenizer = token_set,
+    promotion: bool = True,
+) -> list[Group]:
     """Every contradiction group of the visible notes, topic groups first, each in file order.
     `promotion`: also the groups promotion would shadow (a store without MEMORY.md says no).
     Each note's text is read up to core/notes/bounded_text.py's bound."""
-    groups = [_group(members, tokens)
-              for members in group_members(notes, topic, threshold, promotion)]
+    groups = [
+        _group(members, tokens) for members in group_members(notes, topic, threshold, promotion)
+    ]
     return sorted(groups, key=lambda g: g.duplicate)  # the contradictions first
 
 
-def group_members(notes: list[RawNote], topic: TopicKey = nuggets_topic,
-                  threshold: int = DEFAULT_THRESHOLD, promotion: bool = True) -> list[Members]:
+def group_members(
+    notes: list[RawNote],
+    topic: TopicKey = nuggets_topic,
+    threshold: int = DEFAULT_THRESHOLD,
+    promotion: bool = True,
+) -> list[Members]:
     """The notes of every group `find_contradictions` finds, in its order before it puts the
     contradictions first: who is in a group (its id is `group_id` of theirs), whether they agree
     or not. Each note's text is read up to core/notes/bounded_text.py's bound."""
@@ -200,8 +218,11 @@ def group_members(notes: list[RawNote], topic: TopicKey = nuggets_topic,
         key = topic(note)
         if key is not None:
             buckets.setdefault(key, []).append(note)
-    found = [Members("topic", fields.nugget(members[0]), _topic_words(key, members[0]),
-                     tuple(members)) for key, members in buckets.items() if len(members) > 1]
+    found = [
+        Members("topic", fields.nugget(members[0]), _topic_words(key, members[0]), tuple(members))
+        for key, members in buckets.items()
+        if len(members) > 1
+    ]
     if not promotion:
         return found
     holder = {n["id"]: number for number, members in enumerate(found) for n in members.notes}
@@ -212,8 +233,14 @@ def group_members(notes: list[RawNote], topic: TopicKey = nuggets_topic,
         together = sorted([written, *shadowed], key=lambda n: order[n["id"]])
         if len({holder.get(n["id"]) for n in together}) == 1 and together[0]["id"] in holder:
             continue  # a topic group holds them all already
-        found.append(Members("promotion", fields.nugget(written),
-                             f"{section_of(written)}: {entry_title(written)}", tuple(together)))
+        found.append(
+            Members(
+                "promotion",
+                fields.nugget(written),
+                f"{section_of(written)}: {entry_title(written)}",
+                tuple(together),
+            )
+        )
     return found
 
 

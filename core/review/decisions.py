@@ -62,13 +62,14 @@ SETTLED_BYTES = 16 * 1024 * 1024
 SETTLED_DEPTH = 2  # {"bothStand": ["<key>", ...]}
 
 
-def decision_operations(group: Group, keep: str, how: How, ran_at: str,
-                        nugget_of: Mapping[str, str] | None = None
-                        ) -> tuple[list[Operation], ReflectionResult]:
+def decision_operations(
+    group: Group, keep: str, how: How, ran_at: str, nugget_of: Mapping[str, str] | None = None
+) -> tuple[list[Operation], ReflectionResult]:
     """The operations of keeping `keep` (the others superseded, or merged into it)."""
     if keep not in group.note_ids:
-        raise UnknownNoteError(f"note {keep} is not in group {group.id} "
-                               f"(its notes: {', '.join(group.note_ids)})")
+        raise UnknownNoteError(
+            f"note {keep} is not in group {group.id} (its notes: {', '.join(group.note_ids)})"
+        )
     operations: list[Operation] = []
     changes: list[ReflectionChange] = []
     nugget_of = nugget_of or {}
@@ -77,21 +78,35 @@ def decision_operations(group: Group, keep: str, how: How, ran_at: str,
         nugget = nugget_of.get(other, group.nugget)
         if how == "merge":
             operations.append(MergeOp(id=op_id, winner_id=keep, loser_id=other))
-            changes.append(ReflectionChange(type="merge", nugget_name=nugget, note_id=keep,
-                                            detail=f"Merged contradicting note {other}"))
+            changes.append(
+                ReflectionChange(
+                    type="merge",
+                    nugget_name=nugget,
+                    note_id=keep,
+                    detail=f"Merged contradicting note {other}",
+                )
+            )
         else:
             operations.append(SupersedeOp(id=op_id, note_id=other, winner_id=keep))
-            changes.append(ReflectionChange(type="hide", nugget_name=nugget, note_id=other,
-                                            detail=f"Superseded by {keep}"))
+            changes.append(
+                ReflectionChange(
+                    type="hide", nugget_name=nugget, note_id=other, detail=f"Superseded by {keep}"
+                )
+            )
     count = len(operations)
-    result = ReflectionResult(ran_at=ran_at, inspected=len(group.note_ids), changes=changes,
-                              merged=count if how == "merge" else 0,
-                              hidden=count if how == "keep" else 0)
+    result = ReflectionResult(
+        ran_at=ran_at,
+        inspected=len(group.note_ids),
+        changes=changes,
+        merged=count if how == "merge" else 0,
+        hidden=count if how == "keep" else 0,
+    )
     return operations, result
 
 
-def plan_decision(memory: Store, group: Group, keep: str, how: How = "keep",
-                  graph: Graph | None = None) -> Plan:
+def plan_decision(
+    memory: Store, group: Group, keep: str, how: How = "keep", graph: Graph | None = None
+) -> Plan:
     """The decision as a plan on the store (refused in its words without a decider)."""
     decider = require_plans(memory)
     if graph is None:
@@ -100,11 +115,11 @@ def plan_decision(memory: Store, group: Group, keep: str, how: How = "keep",
     for note_id in group.note_ids:
         note = graph.get(note_id)
         if note is None:
-            raise StalePlanError(f"note {note_id} of group {group.id} is gone; list the "
-                                   "groups again")
+            raise StalePlanError(
+                f"note {note_id} of group {group.id} is gone; list the groups again"
+            )
         nugget_of[note_id] = fields.nugget(note)
-    operations, result = decision_operations(group, keep, how, to_iso(memory.clock()),
-                                             nugget_of)
+    operations, result = decision_operations(group, keep, how, to_iso(memory.clock()), nugget_of)
     return decider.plan_operations(operations, result, graph=graph)
 
 
@@ -121,14 +136,18 @@ def require_plans(memory: Store) -> Decider:
 def settled_key(notes: Iterable[RawNote]) -> str:
     """Changes when a member's title or content changes other than by the agent's own
     whitespace rewrites (its save and its pass, `settled_form`), or the members change."""
-    return _key(f"{n['id']}\x00{js_trim(fields.text(n, 'title'))}\x00"
-                f"{settled_form(fields.text(n, 'content'))}" for n in notes)
+    return _key(
+        f"{n['id']}\x00{js_trim(fields.text(n, 'title'))}\x00"
+        f"{settled_form(fields.text(n, 'content'))}"
+        for n in notes
+    )
 
 
 def _raw_key(notes: Iterable[RawNote]) -> str:
     """The key of groups let stand before keys ignored the agent's rewrites: raw text."""
-    return _key(f"{n['id']}\x00{fields.text(n, 'title')}\x00{fields.text(n, 'content')}"
-                for n in notes)
+    return _key(
+        f"{n['id']}\x00{fields.text(n, 'title')}\x00{fields.text(n, 'content')}" for n in notes
+    )
 
 
 def _key(parts: Iterable[str]) -> str:
@@ -181,12 +200,12 @@ def _read_settled(path: Path) -> tuple[set[str], str | None]:
         return {str(k) for k in keys}, text
     except (ValueError, KeyError, TypeError) as exc:
         why = f" ({exc})" if isinstance(exc, JsonReadError) else ""
-        raise NuggetsError(f"{path}: not a list of settled conflicts{why}; move it "
-                           "aside") from None
+        raise NuggetsError(f"{path}: not a list of settled conflicts{why}; move it aside") from None
 
 
-def settle_both(store: Store, group: Group,
-                notes_by_id: Mapping[str, RawNote]) -> JournalEntry | None:
+def settle_both(
+    store: Store, group: Group, notes_by_id: Mapping[str, RawNote]
+) -> JournalEntry | None:
     """Remember that both (all) notes of the group stand, as a journaled run of the store
     (kind "decide", undone like any run); None when already remembered."""
     path = settled_path(store.journal.home)
@@ -196,17 +215,18 @@ def settle_both(store: Store, group: Group,
         return None
     key = settled_key(members)
     after = json.dumps({"bothStand": sorted(settled | {key})}, indent=2) + "\n"
-    return store.journal.write_file(path, before, after, "decide",
-                                    f"both stand: {group.topic} ({group.id})")
+    return store.journal.write_file(
+        path, before, after, "decide", f"both stand: {group.topic} ({group.id})"
+    )
 
 
-def open_groups(groups: list[Group], notes_by_id: Mapping[str, RawNote],
-                settled: set[str]) -> list[Group]:
+def open_groups(
+    groups: list[Group], notes_by_id: Mapping[str, RawNote], settled: set[str]
+) -> list[Group]:
     """The groups still to decide: those not let stand as they now read."""
     if not settled:
         return groups
-    return [g for g in groups
-            if not is_settled((notes_by_id[i] for i in g.note_ids), settled)]
+    return [g for g in groups if not is_settled((notes_by_id[i] for i in g.note_ids), settled)]
 
 
 def standing_apart(notes: list[RawNote], rules: TopicRules, settled: set[str]) -> dict[str, int]:

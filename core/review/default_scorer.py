@@ -22,11 +22,25 @@ from core.notes import fields
 from core.reflection.tidy_phase import is_scratch_title
 from core.review.topics import TopicKey
 
-SCORE_NAMES = ("durability", "future_judgment_value", "action_value",
-               "identity_relationship_weight", "cross_time_persistence", "noise_risk")
+SCORE_NAMES = (
+    "durability",
+    "future_judgment_value",
+    "action_value",
+    "identity_relationship_weight",
+    "cross_time_persistence",
+    "noise_risk",
+)
 
-LASTING_TYPES = ("preference", "fact", "self_model", "relationship", "style", "profile",
-                 "knowledge", "identity")
+LASTING_TYPES = (
+    "preference",
+    "fact",
+    "self_model",
+    "relationship",
+    "style",
+    "profile",
+    "knowledge",
+    "identity",
+)
 JUDGMENT_TYPES = ("preference", "style", "self_model", "reflection", "lesson", "decision")
 IDENTITY_TYPES = ("self_model", "relationship", "profile", "identity")
 EXPLICIT_SOURCES = ("explicit_user", "explicit", "write_memory_tool")
@@ -34,9 +48,12 @@ GUESSED_SOURCES = ("inferred", "legacy")
 # Words that make a note usable for acting: a rule, a command, a place, a number to use.
 _ACTIONABLE = re.compile(
     r"\b(?:always|never|must|should|use|prefer|prefers|avoid|run|deploy|port|path|command|"
-    r"install|set|call|open)\b|[/`$]|\d", re.IGNORECASE)
-_TRANSIENT = re.compile(r"\b(?:today|tonight|right now|currently|this week|for now|tmp|todo)\b",
-                        re.IGNORECASE)
+    r"install|set|call|open)\b|[/`$]|\d",
+    re.IGNORECASE,
+)
+_TRANSIENT = re.compile(
+    r"\b(?:today|tonight|right now|currently|this week|for now|tmp|todo)\b", re.IGNORECASE
+)
 TINY_CONTENT = 12
 OLD_DAYS = 30
 
@@ -92,8 +109,7 @@ def default_score(note: RawNote, context: ScoringContext) -> Scored:
     content = fields.text(note, "content").strip()
     stated = note.get("confidence")
     # A confidence spelled past a float's range (1e999) reads as infinite: counted as none.
-    confidence = (stated if isinstance(stated, int | float) and math.isfinite(stated)
-                  else 0.7)
+    confidence = stated if isinstance(stated, int | float) and math.isfinite(stated) else 0.7
     scores: dict[str, float] = {}
     reasons: dict[str, str] = {}
 
@@ -125,8 +141,11 @@ def default_score(note: RawNote, context: ScoringContext) -> Scored:
     # action_value: does it unlock or constrain an action
     actionable = bool(_ACTIONABLE.search(content))
     value = 0.55 if actionable else 0.25
-    words = ["names a rule, command, place or number (0.55)" if actionable
-             else "nothing to act on in its words (0.25)"]
+    words = [
+        "names a rule, command, place or number (0.55)"
+        if actionable
+        else "nothing to act on in its words (0.25)"
+    ]
     if kind in ("project", "fact"):
         value += 0.1
         words.append(f"a {kind} note (+0.10)")
@@ -149,9 +168,11 @@ def default_score(note: RawNote, context: ScoringContext) -> Scored:
     from_hits = min(hits, 6) * 0.08
     from_sessions = min(sessions, 4) * 0.1
     value = from_hits + from_sessions
-    words = [f"{hits} hit{'s' if hits != 1 else ''} (+{from_hits:.2f})",
-             f"{sessions} distinct session{'s' if sessions != 1 else ''} on its topic "
-             f"(+{from_sessions:.2f})"]
+    words = [
+        f"{hits} hit{'s' if hits != 1 else ''} (+{from_hits:.2f})",
+        f"{sessions} distinct session{'s' if sessions != 1 else ''} on its topic "
+        f"(+{from_sessions:.2f})",
+    ]
     if scope == "session":
         value -= 0.2
         words.append("session scope (-0.20)")
@@ -168,8 +189,7 @@ def default_score(note: RawNote, context: ScoringContext) -> Scored:
         (scope == "session", 0.20, "session scope"),
         (source in GUESSED_SOURCES, 0.10, f"guessed, source {source}"),
         (confidence < 0.5, 0.20, f"low confidence {confidence:g}"),
-        (hits == 0 and age is not None and age >= OLD_DAYS, 0.20,
-         f"never recalled in {age} days"),
+        (hits == 0 and age is not None and age >= OLD_DAYS, 0.20, f"never recalled in {age} days"),
         (bool(_TRANSIENT.search(content)), 0.10, "worded as transient"),
     ]
     for applies, weight, words_for in signals:

@@ -48,8 +48,10 @@ def read_marks(journal_home: Path, notices: list[str] | None = None) -> dict[str
     return read_marks_and_texts(journal_home, notices)[0]
 
 
-def read_marks_and_texts(journal_home: Path, notices: list[str] | None = None,
-                         ) -> tuple[dict[str, str], dict[str, str]]:
+def read_marks_and_texts(
+    journal_home: Path,
+    notices: list[str] | None = None,
+) -> tuple[dict[str, str], dict[str, str]]:
     """The marks and the hash of the text each note was marked on (none when the file is
     absent). With `notices`, a file that cannot be read is said there in one line and read as
     no marks; without, it is an error (marking is then refused: the file is never written
@@ -82,15 +84,19 @@ def _read(path: Path) -> tuple[dict[str, str], str | None, dict[str, str]]:
         found, texts = stored["marks"], stored.get("texts", {})
         if not isinstance(found, dict) or not isinstance(texts, dict):
             raise TypeError("marks is not an object")
-        return ({str(k): str(v) for k, v in found.items() if v in MARKS}, text,
-                {str(k): str(v) for k, v in texts.items()})
+        return (
+            {str(k): str(v) for k, v in found.items() if v in MARKS},
+            text,
+            {str(k): str(v) for k, v in texts.items()},
+        )
     except (ValueError, KeyError, TypeError) as exc:
         why = f" ({exc})" if isinstance(exc, JsonReadError) else ""
         raise NuggetsError(f"{path}: not a file of note marks{why}; move it aside") from None
 
 
-def marked(notes: Iterable[RawNote], marks: Mapping[str, str],
-           texts: Mapping[str, str] | None = None) -> None:
+def marked(
+    notes: Iterable[RawNote], marks: Mapping[str, str], texts: Mapping[str, str] | None = None
+) -> None:
     """Give each note its mark (under `mark`), in place; flag a mark given to an earlier text."""
     if not marks:
         return
@@ -104,8 +110,9 @@ def marked(notes: Iterable[RawNote], marks: Mapping[str, str],
             note["markOnEarlierText"] = True
 
 
-def mark_notes(store: Store, note_ids: Iterable[str], mark: Mark | None,
-               texts: Mapping[str, str] | None = None) -> JournalEntry | None:
+def mark_notes(
+    store: Store, note_ids: Iterable[str], mark: Mark | None, texts: Mapping[str, str] | None = None
+) -> JournalEntry | None:
     """Mark the notes (None: clear their marks) as a journaled run of the store, with the
     hash of each one's text in `texts`; None when every one is already so."""
     ids, texts = list(dict.fromkeys(note_ids)), texts or {}

@@ -71,21 +71,30 @@ SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
     "required": ["verdicts"],
-    "properties": {"verdicts": {"type": "array", "items": {
-        "type": "object",
-        "required": ["note_id", "scores", "strength", "verdict", "reason"],
-        "properties": {
-            "note_id": {"type": "string"},
-            "scores": {"type": "object", "required": list(SCORE_NAMES),
-                       "properties": {n: {"type": "number", "minimum": 0, "maximum": 1}
-                                      for n in SCORE_NAMES}},
-            "strength": {"type": "number"},
-            "verdict": {"type": "string", "enum": list(VERDICTS)},
-            "reason": {"type": "string"},
-            "compress_target": {"type": "string"},
-            "merge_candidate_ids": {"type": "array", "items": {"type": "string"}},
-        },
-    }}},
+    "properties": {
+        "verdicts": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["note_id", "scores", "strength", "verdict", "reason"],
+                "properties": {
+                    "note_id": {"type": "string"},
+                    "scores": {
+                        "type": "object",
+                        "required": list(SCORE_NAMES),
+                        "properties": {
+                            n: {"type": "number", "minimum": 0, "maximum": 1} for n in SCORE_NAMES
+                        },
+                    },
+                    "strength": {"type": "number"},
+                    "verdict": {"type": "string", "enum": list(VERDICTS)},
+                    "reason": {"type": "string"},
+                    "compress_target": {"type": "string"},
+                    "merge_candidate_ids": {"type": "array", "items": {"type": "string"}},
+                },
+            },
+        }
+    },
 }
 
 
@@ -101,8 +110,10 @@ def check_url(url: str) -> str:
     except ValueError:
         port_ok = False
     if parts.scheme not in ("http", "https") or not parts.hostname or not port_ok:
-        raise ArgumentError(f"--scorer {url!r}: not an http(s) URL of a chat-completions "
-                           "endpoint (e.g. http://127.0.0.1:8080/v1)")
+        raise ArgumentError(
+            f"--scorer {url!r}: not an http(s) URL of a chat-completions "
+            "endpoint (e.g. http://127.0.0.1:8080/v1)"
+        )
     path = parts.path.rstrip("/")
     if not path.endswith("/chat/completions"):
         path += "/chat/completions"
@@ -205,17 +216,29 @@ def _verdict(item: dict[str, Any], note_id: str, known: set[str]) -> Verdict:
         raise ReplyError(f"note {note_id}: unknown verdict {verdict!r}")
     target = item.get("compress_target")
     merge_ids = item.get("merge_candidate_ids")
-    if verdict == "compress" and (not isinstance(target, str) or target not in known
-                                  or target == note_id):
+    if verdict == "compress" and (
+        not isinstance(target, str) or target not in known or target == note_id
+    ):
         raise ReplyError(f"note {note_id}: compress without a known compress_target")
-    if verdict == "merge" and (not isinstance(merge_ids, list) or not merge_ids
-                               or not all(isinstance(i, str) and i in known for i in merge_ids)):
+    if verdict == "merge" and (
+        not isinstance(merge_ids, list)
+        or not merge_ids
+        or not all(isinstance(i, str) and i in known for i in merge_ids)
+    ):
         raise ReplyError(f"note {note_id}: merge without known merge_candidate_ids")
     why = item.get("reason") if isinstance(item.get("reason"), str) else ""
     reasons = {name: "scored by the model" for name in SCORE_NAMES}
-    return Verdict(note_id, scores, round(strength, 4), verdict, reasons,
-                   why or "the model's verdict", target if verdict == "compress" else None,
-                   tuple(merge_ids) if verdict == "merge" and merge_ids else (), "model")
+    return Verdict(
+        note_id,
+        scores,
+        round(strength, 4),
+        verdict,
+        reasons,
+        why or "the model's verdict",
+        target if verdict == "compress" else None,
+        tuple(merge_ids) if verdict == "merge" and merge_ids else (),
+        "model",
+    )
 
 
 @dataclass
@@ -226,8 +249,11 @@ class _Usage:
     approximate: int = 0
 
     def add(self, usage: Any, prompt_text: str, reply_text: str) -> None:
-        if (isinstance(usage, dict) and isinstance(usage.get("prompt_tokens"), int)
-                and isinstance(usage.get("completion_tokens"), int)):
+        if (
+            isinstance(usage, dict)
+            and isinstance(usage.get("prompt_tokens"), int)
+            and isinstance(usage.get("completion_tokens"), int)
+        ):
             self.prompt += usage["prompt_tokens"]
             self.completion += usage["completion_tokens"]
             self.exact += 1
@@ -262,16 +288,18 @@ class ModelScorer:
     def __post_init__(self) -> None:
         self.endpoint = check_url(self.url)
 
-    def __call__(self, visible: list[RawNote], context: ScoringContext,
-                 found: Siblings) -> Judgement:
+    def __call__(
+        self, visible: list[RawNote], context: ScoringContext, found: Siblings
+    ) -> Judgement:
         known = {n["id"] for n in visible}
         usage = _Usage()
         run_ends = time.monotonic() + self.deadline
         verdicts: list[Verdict] = []
         refused: list[Refusal] = []
         dead: str | None = None  # why the remaining batches are not sent
-        batches = [visible[i:i + self.batch_size]
-                   for i in range(0, len(visible), self.batch_size)]
+        batches = [
+            visible[i : i + self.batch_size] for i in range(0, len(visible), self.batch_size)
+        ]
         for number, batch in enumerate(batches, start=1):
             if dead is None and time.monotonic() >= run_ends:
                 dead = f"not sent: the run's {self.deadline:g} s had passed ({DEADLINE_SETTING})"
@@ -290,14 +318,22 @@ class ModelScorer:
         notices = [fallback_notice(refused, len(batches))] if refused else []
         return Judgement(verdicts, notices, usage.words())
 
-    def _ask(self, batch: list[RawNote], found: Siblings, usage: _Usage,
-             run_ends: float) -> dict[str, Any]:
+    def _ask(
+        self, batch: list[RawNote], found: Siblings, usage: _Usage, run_ends: float
+    ) -> dict[str, Any]:
         prompt = json.dumps({"notes": [_note_view(n, found) for n in batch]}, ensure_ascii=False)
-        body = {"model": self.model, "temperature": 0,
-                "messages": [{"role": "system", "content": SYSTEM_PROMPT},
-                             {"role": "user", "content": prompt}],
-                "response_format": {"type": "json_schema", "json_schema": {
-                    "name": "verdicts", "strict": True, "schema": SCHEMA}}}
+        body = {
+            "model": self.model,
+            "temperature": 0,
+            "messages": [
+                {"role": "system", "content": SYSTEM_PROMPT},
+                {"role": "user", "content": prompt},
+            ],
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": "verdicts", "strict": True, "schema": SCHEMA},
+            },
+        }
         sent = json.dumps(body)
         headers = {"Content-Type": "application/json"}
         if self.key:
@@ -309,8 +345,11 @@ class ModelScorer:
         except NoReply as exc:
             if not exc.timed_out:
                 raise
-            limit = (f"the run's {self.deadline:g} s ({DEADLINE_SETTING})" if ends == run_ends
-                     else f"the {self.timeout:g} s a batch may take")
+            limit = (
+                f"the run's {self.deadline:g} s ({DEADLINE_SETTING})"
+                if ends == run_ends
+                else f"the {self.timeout:g} s a batch may take"
+            )
             raise NoReply(f"no full reply from the endpoint within {limit}", True) from None
         text, reported = read_envelope(reply)
         usage.add(reported, sent, text)
@@ -322,8 +361,10 @@ def read_envelope(reply: Reply) -> tuple[str, Any]:
     followed), a body too large, too deep or not a chat-completions reply."""
     if 300 <= reply.status < 400:
         to = f" to {reply.location[:200]}" if reply.location else ""
-        raise ReplyError(f"the endpoint answered HTTP {reply.status}, a redirect{to}; not "
-                         "followed, as the key goes only to the URL named")
+        raise ReplyError(
+            f"the endpoint answered HTTP {reply.status}, a redirect{to}; not "
+            "followed, as the key goes only to the URL named"
+        )
     if not 200 <= reply.status < 300:
         raise ReplyError(f"the endpoint answered HTTP {reply.status}")
     if len(reply.body) > REPLY_BYTES:
@@ -347,12 +388,15 @@ def fallback_notice(refused: list[Refusal], batches: int) -> str:
         reasons.setdefault(refusal.why, []).append(refusal.batch)
     shown = [f"{_numbers(numbers)}: {why}" for why, numbers in reasons.items()]
     if len(shown) > SHOWN_REASONS:
-        shown[SHOWN_REASONS:] = [f"{len(shown) - SHOWN_REASONS} more reasons (each verdict "
-                                 "names its own)"]
+        shown[SHOWN_REASONS:] = [
+            f"{len(shown) - SHOWN_REASONS} more reasons (each verdict names its own)"
+        ]
     notes = sum(r.notes for r in refused)
-    return (f"model scorer: {len(refused)} of {batches} batch{'es' if batches != 1 else ''} "
-            f"({notes} note{'s' if notes != 1 else ''}) scored by the default scorer instead; "
-            + "; ".join(shown))
+    return (
+        f"model scorer: {len(refused)} of {batches} batch{'es' if batches != 1 else ''} "
+        f"({notes} note{'s' if notes != 1 else ''}) scored by the default scorer instead; "
+        + "; ".join(shown)
+    )
 
 
 def _numbers(numbers: list[int]) -> str:
@@ -368,8 +412,12 @@ def _numbers(numbers: list[int]) -> str:
 
 
 def _note_view(note: RawNote, found: Siblings) -> dict[str, Any]:
-    view = {"note_id": note["id"], "title": fields.text(note, "title"),
-            "content": fields.text(note, "content"), "hits": fields.hits(note)}
+    view = {
+        "note_id": note["id"],
+        "title": fields.text(note, "title"),
+        "content": fields.text(note, "content"),
+        "hits": fields.hits(note),
+    }
     for name in ("type", "scope", "subject", "source", "stability"):
         view[name] = fields.meta(note, name)
     for name in ("confidence", "createdAt", "updatedAt"):
@@ -382,7 +430,8 @@ def _note_view(note: RawNote, found: Siblings) -> dict[str, Any]:
     return view
 
 
-def _fallback(note: RawNote, context: ScoringContext, found: Siblings, number: int,
-              why: str) -> Verdict:
+def _fallback(
+    note: RawNote, context: ScoringContext, found: Siblings, number: int, why: str
+) -> Verdict:
     verdict = default_verdict(note, context, found)
     return Verdict(**{**verdict.__dict__, "scorer": f"default (model batch {number}: {why})"})

@@ -27,8 +27,9 @@ from core.review.contradictions import TopicRules, group_id, group_members
 from core.review.decisions import is_settled, read_settled
 
 
-def queued_notes(notes: list[RawNote], rules: TopicRules,
-                 settled: Collection[str]) -> dict[str, str]:
+def queued_notes(
+    notes: list[RawNote], rules: TopicRules, settled: Collection[str]
+) -> dict[str, str]:
     """Every note of an open group, with the id of the first such group it stands in."""
     by_id = {n["id"]: n for n in notes}
     queued: dict[str, str] = {}

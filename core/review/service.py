@@ -38,8 +38,9 @@ class Contradictions:
     notices: list[str] = field(default_factory=list)  # the settled file unreadable: said
 
 
-def model_scorer(url: str | None, model: str, key: str | None = None,
-                 deadline: float | None = None) -> ModelJudge | None:
+def model_scorer(
+    url: str | None, model: str, key: str | None = None, deadline: float | None = None
+) -> ModelJudge | None:
     """The model scorer at `url` (None: the default scorer); `key` and `deadline` from the
     settings (None: the scorer's own default deadline)."""
     if not url:
@@ -59,16 +60,28 @@ class ReviewService:
         """The keys of the groups let stand; an unreadable file said in `notices`, as none."""
         return read_settled(self.store.journal.home, notices)
 
-    def verdicts(self, notes: list[RawNote], scorer: ModelJudge | None = None,
-                 progress: Progress | None = None,
-                 should_stop: Callable[[], bool] | None = None) -> Judgement:
+    def verdicts(
+        self,
+        notes: list[RawNote],
+        scorer: ModelJudge | None = None,
+        progress: Progress | None = None,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> Judgement:
         rules = self.store.topic_rules()
         unreadable: list[str] = []
         settled = self.settled(unreadable)
-        judgement = judge(notes, self.store.clock(), topic=rules.topic, model=scorer,
-                          tokens=rules.tokens, promotable=rules.promoted,
-                          promote_at=rules.promote_at, settled=settled, progress=progress,
-                          should_stop=should_stop)
+        judgement = judge(
+            notes,
+            self.store.clock(),
+            topic=rules.topic,
+            model=scorer,
+            tokens=rules.tokens,
+            promotable=rules.promoted,
+            promote_at=rules.promote_at,
+            settled=settled,
+            progress=progress,
+            should_stop=should_stop,
+        )
         judgement.notices[:0] = unreadable
         return judgement
 
@@ -78,13 +91,14 @@ class ReviewService:
         if include_settled:
             return Contradictions(groups, by_id)
         unreadable: list[str] = []
-        return Contradictions(open_groups(groups, by_id, self.settled(unreadable)), by_id,
-                              unreadable)
+        return Contradictions(
+            open_groups(groups, by_id, self.settled(unreadable)), by_id, unreadable
+        )
 
-    def plan_decision(self, group: Group, keep: str, how: How = "keep",
-                      graph: Graph | None = None) -> Plan:
+    def plan_decision(
+        self, group: Group, keep: str, how: How = "keep", graph: Graph | None = None
+    ) -> Plan:
         return plan_decision(self.store, group, keep, how, graph=graph)
 
-    def both_stand(self, group: Group,
-                   notes_by_id: Mapping[str, RawNote]) -> JournalEntry | None:
+    def both_stand(self, group: Group, notes_by_id: Mapping[str, RawNote]) -> JournalEntry | None:
         return settle_both(self.store, group, notes_by_id)

@@ -24,8 +24,9 @@ _TRAILING_DATE = re.compile(
 
 
 # Titles that name no topic: two notes so titled are not about one thing.
-PLACEHOLDER_TITLES = frozenset({"untitled", "untitled note", "no title", "new note", "note",
-                                "quick note"})
+PLACEHOLDER_TITLES = frozenset(
+    {"untitled", "untitled note", "no title", "new note", "note", "quick note"}
+)
 
 
 def without_date(title: str) -> str:

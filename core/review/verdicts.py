@@ -64,10 +64,15 @@ class Verdict:
     scorer: str = "default"  # "default", "model", or "default (model batch failed: ...)"
 
     def to_json_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"noteId": self.note_id, "verdict": self.verdict,
-                               "strength": self.strength, "scores": dict(self.scores),
-                               "reasons": dict(self.reasons), "why": self.why,
-                               "scorer": self.scorer}
+        out: dict[str, Any] = {
+            "noteId": self.note_id,
+            "verdict": self.verdict,
+            "strength": self.strength,
+            "scores": dict(self.scores),
+            "reasons": dict(self.reasons),
+            "why": self.why,
+            "scorer": self.scorer,
+        }
         if self.compress_target is not None:
             out["compressTarget"] = self.compress_target
         if self.merge_candidate_ids:
@@ -90,13 +95,19 @@ def check_strength(scores: Mapping[str, float], strength: float) -> None:
     """Refuse a strength that drifts more than 0.01 from the formula."""
     expected = strength_of(scores)
     if abs(expected - strength) > DRIFT + 1e-9:
-        raise StrengthDriftError(f"strength {strength:g} drifts from the formula's "
-                                 f"{expected:g} by more than {DRIFT}")
+        raise StrengthDriftError(
+            f"strength {strength:g} drifts from the formula's {expected:g} by more than {DRIFT}"
+        )
 
 
-def verdict_rule(strength: float, noise_risk: float, compress_target: str | None,
-                 merge_ids: tuple[str, ...], promotable: bool = True,
-                 promote_at: float = PROMOTE_AT) -> tuple[str, str]:
+def verdict_rule(
+    strength: float,
+    noise_risk: float,
+    compress_target: str | None,
+    merge_ids: tuple[str, ...],
+    promotable: bool = True,
+    promote_at: float = PROMOTE_AT,
+) -> tuple[str, str]:
     """The verdict and why, first match. `promotable`: promotion would write the note;
     `promote_at`: the store's bar (docs/VERDICTS.md, "The verdict")."""
     if strength <= REJECT_AT_OR_BELOW:
@@ -110,8 +121,10 @@ def verdict_rule(strength: float, noise_risk: float, compress_target: str | None
     if strength >= promote_at and promotable:
         return "promote", f"strength {strength:.2f} is at least {promote_at:g}"
     if strength >= promote_at:
-        return "defer", (f"strength {strength:.2f}, but promotion would not write it "
-                         "(not recalled often enough yet)")
+        return "defer", (
+            f"strength {strength:.2f}, but promotion would not write it "
+            "(not recalled often enough yet)"
+        )
     return "defer", f"strength {strength:.2f}: not enough signal yet"
 
 
@@ -127,25 +140,37 @@ def kept_of(members: list[RawNote]) -> RawNote:
     """The note a duplicate set keeps: the most recalled (hits), then the most recently updated
     (`updatedAt` as text, as promotion chooses among notes of one title), then the later in
     the file."""
-    return max(enumerate(members), key=lambda item: (fields.hits(item[1]),
-                                                     fields.updated_at(item[1]), item[0]))[1]
+    return max(
+        enumerate(members),
+        key=lambda item: (fields.hits(item[1]), fields.updated_at(item[1]), item[0]),
+    )[1]
 
 
-def siblings(notes: list[RawNote], now: datetime, topic: TopicKey,
-             tokens: Tokenizer = token_set, settled: Collection[str] = (),
-             promotable: Collection[str] | None = None,
-             whole: Mapping[str, RawNote] | None = None,
-             promote_at: float = PROMOTE_AT, should_stop: Callable[[], bool] | None = None,
-             progress: Progress | None = None) -> Siblings:
+def siblings(
+    notes: list[RawNote],
+    now: datetime,
+    topic: TopicKey,
+    tokens: Tokenizer = token_set,
+    settled: Collection[str] = (),
+    promotable: Collection[str] | None = None,
+    whole: Mapping[str, RawNote] | None = None,
+    promote_at: float = PROMOTE_AT,
+    should_stop: Callable[[], bool] | None = None,
+    progress: Progress | None = None,
+) -> Siblings:
     """Who absorbs whom (the reflection merge, uncapped, then the duplicate sets: the note
     each keeps, among those the merge leaves, absorbs the rest) and what the queue has each
     note to decide with (the others of its open contradiction group). `settled`: the keys of
     the groups the operator let stand (core/review/decisions.py), which decide nothing more,
     keyed on the notes' `whole` text when `notes` are bounded. `should_stop`, `progress`: the
     pass's (plan_pass)."""
-    merges = [op for op in plan_pass(notes, now, uncapped=True, should_stop=should_stop,
-                                     progress=progress).operations
-              if isinstance(op, MergeOp)]
+    merges = [
+        op
+        for op in plan_pass(
+            notes, now, uncapped=True, should_stop=should_stop, progress=progress
+        ).operations
+        if isinstance(op, MergeOp)
+    ]
     compress = {op.loser_id: op.winner_id for op in merges}
     by_id = {n["id"]: n for n in notes}
     together: dict[str, list[str]] = {}
@@ -155,14 +180,14 @@ def siblings(notes: list[RawNote], now: datetime, topic: TopicKey,
             continue
         if group.duplicate:
             kept = kept_of([m for m in members if m["id"] not in compress] or members)["id"]
-            compress.update((i, kept) for i in group.note_ids
-                            if i != kept and i not in compress)
+            compress.update((i, kept) for i in group.note_ids if i != kept and i not in compress)
             continue
         for note_id in group.note_ids:
             together.setdefault(note_id, []).extend(i for i in group.note_ids if i != note_id)
     chosen = None if promotable is None else frozenset(promotable)
-    return Siblings(compress, {i: tuple(dict.fromkeys(ids)) for i, ids in together.items()},
-                    chosen, promote_at)
+    return Siblings(
+        compress, {i: tuple(dict.fromkeys(ids)) for i, ids in together.items()}, chosen, promote_at
+    )
 
 
 def stored_drift(note: RawNote) -> str | None:
@@ -187,11 +212,19 @@ def default_verdict(note: RawNote, context: ScoringContext, found: Siblings) -> 
     target = found.compress_target.get(note_id)
     merge_ids = () if target else found.merge_with.get(note_id, ())
     promotable = found.promotable is None or note_id in found.promotable
-    verdict, why = verdict_rule(strength, scored.scores["noise_risk"], target, merge_ids,
-                                promotable, found.promote_at)
-    return Verdict(note_id, scored.scores, strength, verdict, scored.reasons, why,
-                   target if verdict == "compress" else None,
-                   merge_ids if verdict == "merge" else ())
+    verdict, why = verdict_rule(
+        strength, scored.scores["noise_risk"], target, merge_ids, promotable, found.promote_at
+    )
+    return Verdict(
+        note_id,
+        scored.scores,
+        strength,
+        verdict,
+        scored.reasons,
+        why,
+        target if verdict == "compress" else None,
+        merge_ids if verdict == "merge" else (),
+    )
 
 
 ModelJudge = Callable[[list[RawNote], ScoringContext, Siblings], Judgement]
@@ -203,14 +236,22 @@ def stored_verdict(note: RawNote) -> Verdict | None:
     stored = note.get("storedVerdict")
     if not isinstance(stored, dict) or stored.get("verdict") not in VERDICTS:
         return None
-    scores = {k: float(v) for k, v in (stored.get("scores") or {}).items()
-              if isinstance(v, int | float)}
+    scores = {
+        k: float(v) for k, v in (stored.get("scores") or {}).items() if isinstance(v, int | float)
+    }
     strength = stored.get("strength")
     target = stored.get("compressTarget")
-    return Verdict(note["id"], scores, float(strength) if isinstance(strength, int | float)
-                   else 0.0, str(stored["verdict"]), {}, str(stored.get("why") or ""),
-                   target if isinstance(target, str) else None,
-                   tuple(str(i) for i in stored.get("mergeCandidateIds") or ()), "stored")
+    return Verdict(
+        note["id"],
+        scores,
+        float(strength) if isinstance(strength, int | float) else 0.0,
+        str(stored["verdict"]),
+        {},
+        str(stored.get("why") or ""),
+        target if isinstance(target, str) else None,
+        tuple(str(i) for i in stored.get("mergeCandidateIds") or ()),
+        "stored",
+    )
 
 
 # What judging costs, stage by stage (relative; the 100k sample): the uncapped pass behind
@@ -218,12 +259,18 @@ def stored_verdict(note: RawNote) -> Verdict | None:
 JUDGE_STAGES = (6, 2, 3)
 
 
-def judge(notes: list[RawNote], now: datetime, topic: TopicKey = nuggets_topic,
-          model: ModelJudge | None = None, tokens: Tokenizer = token_set,
-          promotable: Promotable | None = written_ids,
-          settled: Collection[str] = (), promote_at: float = PROMOTE_AT,
-          progress: Progress | None = None,
-          should_stop: Callable[[], bool] | None = None) -> Judgement:
+def judge(
+    notes: list[RawNote],
+    now: datetime,
+    topic: TopicKey = nuggets_topic,
+    model: ModelJudge | None = None,
+    tokens: Tokenizer = token_set,
+    promotable: Promotable | None = written_ids,
+    settled: Collection[str] = (),
+    promote_at: float = PROMOTE_AT,
+    progress: Progress | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> Judgement:
     """A verdict for every visible note, in file order (pure, given the clock). Each note's
     text is read up to core/notes/bounded_text.py's bound, the siblings' comparison too.
     `promotable`: the notes the store's promotion would write (None: any note may be
@@ -236,28 +283,48 @@ def judge(notes: list[RawNote], now: datetime, topic: TopicKey = nuggets_topic,
     visible = [n for n in notes if not fields.hidden(n)]
     context = ScoringContext(now, topic_sessions(notes, topic))
     stages = Stages(progress, JUDGE_STAGES)
-    found = siblings(notes, now, topic, tokens, frozenset(settled), chosen, whole, promote_at,
-                     should_stop, stages.stage(0))
+    found = siblings(
+        notes,
+        now,
+        topic,
+        tokens,
+        frozenset(settled),
+        chosen,
+        whole,
+        promote_at,
+        should_stop,
+        stages.stage(0),
+    )
     stages.done(1)
     own = {n["id"]: v for n in visible if (v := stored_verdict(n)) is not None}
-    notices = [f"{n['id']}: stored scores refused ({why}); scored again"
-               for n in visible if n["id"] not in own and (why := stored_drift(n))]
+    notices = [
+        f"{n['id']}: stored scores refused ({why}); scored again"
+        for n in visible
+        if n["id"] not in own and (why := stored_drift(n))
+    ]
     rest = [n for n in visible if n["id"] not in own]
     if model is not None:
         judgement = model(rest, context, found) if rest else Judgement([])
         judgement.notices[:0] = notices
     else:
-        judgement = Judgement(_scored(rest, context, found, stages.stage(2), should_stop),
-                              notices)
+        judgement = Judgement(_scored(rest, context, found, stages.stage(2), should_stop), notices)
     if own:
         scored = {v.note_id: v for v in judgement.verdicts}
-        judgement.verdicts = [own.get(n["id"]) or scored[n["id"]] for n in visible
-                              if n["id"] in own or n["id"] in scored]
+        judgement.verdicts = [
+            own.get(n["id"]) or scored[n["id"]]
+            for n in visible
+            if n["id"] in own or n["id"] in scored
+        ]
     return judgement
 
 
-def _scored(rest: list[RawNote], context: ScoringContext, found: Siblings,
-            progress: Progress | None, should_stop: Callable[[], bool] | None) -> list[Verdict]:
+def _scored(
+    rest: list[RawNote],
+    context: ScoringContext,
+    found: Siblings,
+    progress: Progress | None,
+    should_stop: Callable[[], bool] | None,
+) -> list[Verdict]:
     out = []
     for place, note in enumerate(rest):
         if not place % CHECK_EVERY:
@@ -271,16 +338,25 @@ def _scored(rest: list[RawNote], context: ScoringContext, found: Siblings,
     return out
 
 
-def act_operations(verdicts: list[Verdict], verdict: str, ran_at: str,
-                   nugget_of: Mapping[str, str]) -> tuple[list[Operation], ReflectionResult]:
+def act_operations(
+    verdicts: list[Verdict], verdict: str, ran_at: str, nugget_of: Mapping[str, str]
+) -> tuple[list[Operation], ReflectionResult]:
     """Archive every note with this verdict (`reject`), as an ordinary plan's operations."""
     if verdict != "reject":
         raise NuggetsError(f"only reject verdicts are acted on by archiving, not {verdict}")
     chosen = [v for v in verdicts if v.verdict == verdict]
-    operations: list[Operation] = [HideOp(id=i, note_id=v.note_id)
-                                   for i, v in enumerate(chosen, start=1)]
-    changes = [ReflectionChange(type="hide", nugget_name=nugget_of.get(v.note_id, ""),
-                                note_id=v.note_id, detail=f"Archived: verdict reject ({v.why})")
-               for v in chosen]
-    return operations, ReflectionResult(ran_at=ran_at, inspected=len(verdicts),
-                                         hidden=len(chosen), changes=changes)
+    operations: list[Operation] = [
+        HideOp(id=i, note_id=v.note_id) for i, v in enumerate(chosen, start=1)
+    ]
+    changes = [
+        ReflectionChange(
+            type="hide",
+            nugget_name=nugget_of.get(v.note_id, ""),
+            note_id=v.note_id,
+            detail=f"Archived: verdict reject ({v.why})",
+        )
+        for v in chosen
+    ]
+    return operations, ReflectionResult(
+        ran_at=ran_at, inspected=len(verdicts), hidden=len(chosen), changes=changes
+    )

@@ -49,8 +49,9 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
-def copy_owner_and_mode(source: Path, target: Path | str, directory: bool = False,
-                        private: bool = False) -> None:
+def copy_owner_and_mode(
+    source: Path, target: Path | str, directory: bool = False, private: bool = False
+) -> None:
     """Give `target` the permissions (and, when we may, the owner) of `source`, if it exists.
 
     A `directory` gets the search bit wherever the file has the read bit (0600 -> 0700).
@@ -71,8 +72,7 @@ def copy_owner_and_mode(source: Path, target: Path | str, directory: bool = Fals
             os.chown(target, status.st_uid, status.st_gid)
 
 
-def atomic_write(path: Path, data: bytes, like: Path | None = None,
-                 private: bool = False) -> None:
+def atomic_write(path: Path, data: bytes, like: Path | None = None, private: bool = False) -> None:
     """Replace `path` with `data` so a reader sees the old file or the new one, never a mix.
 
     A symlinked path is written through to its target, so the link survives. The new file

@@ -54,8 +54,9 @@ def _unsafe_codes() -> list[int]:
     codes = []
     for start in itertools.chain(range(0, 0x40000, BLOCK), range(0xE0000, 0xE1000, BLOCK)):
         block = "".join(map(chr, range(start, start + BLOCK)))
-        holds_selector = any(ord(low) < start + BLOCK and start <= ord(high)
-                             for low, high in _SELECTORS)
+        holds_selector = any(
+            ord(low) < start + BLOCK and start <= ord(high) for low, high in _SELECTORS
+        )
         if block.isprintable() and not holds_selector:
             continue
         codes += [ord(c) for c in block if _unsafe(c, keep_newlines=True)]
@@ -76,8 +77,9 @@ def _unsafe_pattern() -> re.Pattern[str]:
         else:
             ranges.append((code, code))
     ranges += [(0xF0000, 0xFFFFD), (0x100000, 0x10FFFD)]
-    parts = "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "")
-                    for a, b in ranges)
+    parts = "".join(
+        re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "") for a, b in ranges
+    )
     return re.compile(f"[{parts}]")
 
 

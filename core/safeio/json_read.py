@@ -51,8 +51,9 @@ _STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 # the parser accepts nowhere outside a string (it stops there; Python's also reads `Infinity`,
 # `-Infinity` and `NaN`). Possessive: no backtracking, so each character is looked at once
 # however the string ends.
-_TOKEN = re.compile(r'"[^"\\]*+(?:\\.?[^"\\]*+)*+"?|[\[\]{}]|[^\s"\[\]{}:,\-+.0-9eEtrufalsnINiy]',
-                    re.S)
+_TOKEN = re.compile(
+    r'"[^"\\]*+(?:\\.?[^"\\]*+)*+"?|[\[\]{}]|[^\s"\[\]{}:,\-+.0-9eEtrufalsnINiy]', re.S
+)
 
 
 class JsonReadError(ValueError):
@@ -80,8 +81,9 @@ def _loads(data: str | bytes, max_depth: int, options: dict[str, Any]) -> Any:
     return json.loads(text, **options)
 
 
-def raw_decode(text: str, position: int = 0, max_depth: int = MAX_DEPTH,
-               **options: Any) -> tuple[Any, int]:
+def raw_decode(
+    text: str, position: int = 0, max_depth: int = MAX_DEPTH, **options: Any
+) -> tuple[Any, int]:
     """The JSON value that starts at `position` and where it ends (json.JSONDecoder's
     raw_decode), refused with TooDeepError when it nests more than `max_depth` levels."""
     if _value_deeper_than(text, position, max_depth):
@@ -90,16 +92,16 @@ def raw_decode(text: str, position: int = 0, max_depth: int = MAX_DEPTH,
     return _guarded(lambda: decoder.raw_decode(text, position))
 
 
-def loads_lines(data: str | bytes, max_depth: int = MAX_DEPTH,
-                **options: Any) -> tuple[list[tuple[int, Any]], list[int]]:
+def loads_lines(
+    data: str | bytes, max_depth: int = MAX_DEPTH, **options: Any
+) -> tuple[list[tuple[int, Any]], list[int]]:
     """A JSONL text: (line number, value) of each line that reads, and the numbers of those that
     do not (not JSON, nested too deeply); blank lines are neither. The lines are parsed as one
     array when they all read (one parser call: ~2x faster than a call a line)."""
     text = data.decode("utf-8", "surrogateescape") if isinstance(data, bytes) else data
     numbered = [(n, line) for n, line in enumerate(text.split("\n"), start=1) if line.strip()]
     try:
-        values = loads("[" + ",".join(line for _, line in numbered) + "]", max_depth + 1,
-                       **options)
+        values = loads("[" + ",".join(line for _, line in numbered) + "]", max_depth + 1, **options)
     except ValueError:
         values = None
     if isinstance(values, list) and len(values) == len(numbered):

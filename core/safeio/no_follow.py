@@ -40,8 +40,9 @@ _TEMP = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 LOCK_SECONDS = 5.0  # a holder of the folder's lock is waited for this long, no longer
 
 
-def problem(path: Path, status: os.stat_result | None, directory: bool = False,
-            appended: bool = False) -> str | None:
+def problem(
+    path: Path, status: os.stat_result | None, directory: bool = False, appended: bool = False
+) -> str | None:
     """Why we may not write at `path`, whose lstat is `status` (None: nothing there yet)."""
     if status is None:
         return None
@@ -51,11 +52,14 @@ def problem(path: Path, status: os.stat_result | None, directory: bool = False,
     if directory:
         return None if stat.S_ISDIR(mode) else f"{path}: is {kind_name(mode)}, not a directory"
     if not stat.S_ISREG(mode):
-        return (f"{path}: is {kind_name(mode)}, not a regular file; nuggets writes only "
-                "regular files")
+        return (
+            f"{path}: is {kind_name(mode)}, not a regular file; nuggets writes only regular files"
+        )
     if appended and status.st_nlink > 1:
-        return (f"{path}: has {status.st_nlink} hard links; nuggets never appends to a file "
-                "linked elsewhere")
+        return (
+            f"{path}: has {status.st_nlink} hard links; nuggets never appends to a file "
+            "linked elsewhere"
+        )
     return None
 
 
@@ -154,7 +158,7 @@ def _take_after(fd: int, existing: os.stat_result) -> None:
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
 
 
 def temp_names(names: Iterable[str], name: str) -> list[str]:
@@ -173,19 +177,22 @@ def remove_temp_files(directory: int, name: str) -> list[str]:
         if status is None:
             continue
         if not stat.S_ISREG(status.st_mode):
-            messages.append(f"left {leftover} as it is: it is {kind_name(status.st_mode)}, "
-                            "so not ours")
+            messages.append(
+                f"left {leftover} as it is: it is {kind_name(status.st_mode)}, so not ours"
+            )
             continue
         try:
             os.unlink(leftover, dir_fd=directory)
         except FileNotFoundError:
             continue
         except OSError as exc:
-            messages.append(f"left {leftover} as it is: it cannot be removed "
-                            f"({exc.strerror or exc})")
+            messages.append(
+                f"left {leftover} as it is: it cannot be removed ({exc.strerror or exc})"
+            )
             continue
-        messages.append(f"removed {leftover}, an unfinished copy of {name} from an "
-                        "interrupted write")
+        messages.append(
+            f"removed {leftover}, an unfinished copy of {name} from an interrupted write"
+        )
     return messages
 
 

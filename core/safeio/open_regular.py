@@ -54,13 +54,18 @@ def refusal(path: os.PathLike[str] | str, status: os.stat_result, limit: int | N
         kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
         return f"{path}: is {kind}, not a regular file; nuggets opens only regular files"
     if limit is not None and status.st_size > limit:
-        return (f"{path}: is {_size(status.st_size)}, more than the {_size(limit)} nuggets "
-                "reads from such a file")
+        return (
+            f"{path}: is {_size(status.st_size)}, more than the {_size(limit)} nuggets "
+            "reads from such a file"
+        )
     return None
 
 
 def open_regular(
-    path: os.PathLike[str] | str, limit: int | None, flags: int = os.O_RDONLY, mode: int = 0o600,
+    path: os.PathLike[str] | str,
+    limit: int | None,
+    flags: int = os.O_RDONLY,
+    mode: int = 0o600,
 ) -> int:
     """A descriptor of `path` when it is a regular file of at most `limit` bytes (None: any);
     FileKindError otherwise. OSError (FileNotFoundError, no permission) passes through."""
@@ -92,8 +97,10 @@ def read_regular(path: os.PathLike[str] | str, limit: int, follow: bool = True) 
             chunks.append(chunk)
             total += len(chunk)
             if total > limit:
-                raise FileKindError(f"{path}: grew past the {_size(limit)} nuggets reads from "
-                                    "such a file while it was read")
+                raise FileKindError(
+                    f"{path}: grew past the {_size(limit)} nuggets reads from "
+                    "such a file while it was read"
+                )
             want = 1 << 20
     finally:
         os.close(fd)

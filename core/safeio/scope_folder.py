@@ -52,5 +52,7 @@ def refusal(scope: str, folder: Path, target: Path) -> str | None:
     why = unsafe_component(folder, target)
     if why is None:
         return None
-    return (f"promotion to {scope} refused: {why}; promotion never writes through a link or "
-            "outside the scope's folder, so nothing was written there")
+    return (
+        f"promotion to {scope} refused: {why}; promotion never writes through a link or "
+        "outside the scope's folder, so nothing was written there"
+    )

@@ -26,7 +26,12 @@ def kind_named(name: str) -> StoreKind:
     raise ValueError(f"unknown memory system {name!r} (known: {known})")
 
 
-def open_store(home: Path, system: str = DEFAULT_KIND.name, clock: Clock = system_clock,
-               memory_md: Path | None = None, settings: Settings = DEFAULTS) -> Store:
+def open_store(
+    home: Path,
+    system: str = DEFAULT_KIND.name,
+    clock: Clock = system_clock,
+    memory_md: Path | None = None,
+    settings: Settings = DEFAULTS,
+) -> Store:
     """The store of the memory system named `system` at `home`. Reads nothing yet."""
     return kind_named(system).open(home, clock, memory_md, settings)

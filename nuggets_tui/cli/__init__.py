@@ -13,9 +13,22 @@ from . import config, conflicts, daily, demo, marks, notes, promote, reflect, ru
 from .group import bare_home_options, main
 
 COMMANDS = (
-    notes.notes, reflect.reflect, promote.promote, notes.unhide, notes.archive, runs.undo,
-    runs.log, daily.daily, demo.demo, config.config, conflicts.conflicts,
-    conflicts.resolve, conflicts.verdicts, conflicts.act, marks.mark, rules.rules,
+    notes.notes,
+    reflect.reflect,
+    promote.promote,
+    notes.unhide,
+    notes.archive,
+    runs.undo,
+    runs.log,
+    daily.daily,
+    demo.demo,
+    config.config,
+    conflicts.conflicts,
+    conflicts.resolve,
+    conflicts.verdicts,
+    conflicts.act,
+    marks.mark,
+    rules.rules,
 )
 for _command in COMMANDS:
     main.add_command(_command)

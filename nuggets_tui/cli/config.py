@@ -20,9 +20,15 @@ PRECEDENCE = "An environment variable beats the config file, which beats the def
 def settings_rows(configuration: Configuration) -> list[dict[str, Any]]:
     """One row a setting: its name, value as shown, where it came from, and its variable."""
     settings = configuration.settings
-    return [{"name": name, "value": shown_value(settings, name),
-             "from": configuration.origins[name], "variable": f"${variable(name)}"}
-            for name in NAMES]
+    return [
+        {
+            "name": name,
+            "value": shown_value(settings, name),
+            "from": configuration.origins[name],
+            "variable": f"${variable(name)}",
+        }
+        for name in NAMES
+    ]
 
 
 def _text(value: object) -> str:
@@ -48,14 +54,19 @@ def config(obj: Context, as_json: bool) -> None:
     keymap = checked_keymap(file)
     rows = settings_rows(configuration)
     if as_json:
-        print_json({"file": str(file.path), "found": file.found,
-                     "settings": {row.pop("name"): row for row in rows}, "keymap": keymap})
+        print_json(
+            {
+                "file": str(file.path),
+                "found": file.found,
+                "settings": {row.pop("name"): row for row in rows},
+                "keymap": keymap,
+            }
+        )
         return
     show(f"Config file: {file.path}" + ("" if file.found else " (there is none)"))
     width = max(len(name) for name in NAMES)
     for row in rows:
-        show(f"  {row['name']:<{width}}  {_text(row['value'])}  "
-              f"({row['from']}; {row['variable']})")
+        show(f"  {row['name']:<{width}}  {_text(row['value'])}  ({row['from']}; {row['variable']})")
     for binding, keys in keymap.items():
         show(f"  keymap.{binding} = {keys}  (file)")
     show(PRECEDENCE)

@@ -31,8 +31,9 @@ from .options import apply_option, json_option, memory_md_option
 from .output import echo_lines, print_json, reports_errors, show, tell
 
 
-def _groups(obj: Context, memory: Store, graph: Graph,
-            include_settled: bool = False) -> list[Group]:
+def _groups(
+    obj: Context, memory: Store, graph: Graph, include_settled: bool = False
+) -> list[Group]:
     found = ReviewService(memory).contradictions(graph, include_settled)
     if include_settled:
         return found.groups
@@ -46,9 +47,11 @@ def _note_line(note: RawNote) -> str:
     first = first if len(first) <= 100 else first[:99] + "…"
     confidence = note.get("confidence", "-")
     mark = f"  [{one_line(note['mark'])}]" if note.get("mark") else ""  # the operator's
-    return (f"    {one_line(note['id'])}{mark}  {fields.updated_at(note)[:10]}  hits "
-            f"{fields.hits(note)}  {one_line(fields.meta(note, 'source'))} {confidence}  "
-            f"{one_line(first)}")
+    return (
+        f"    {one_line(note['id'])}{mark}  {fields.updated_at(note)[:10]}  hits "
+        f"{fields.hits(note)}  {one_line(fields.meta(note, 'source'))} {confidence}  "
+        f"{one_line(first)}"
+    )
 
 
 def _echo_group(graph: Graph, group: Group, detail: str) -> None:
@@ -60,8 +63,9 @@ def _echo_group(graph: Graph, group: Group, detail: str) -> None:
 
 @click.command()
 @json_option("Print the groups and their notes as JSON.")
-@click.option("--all", "include_settled", is_flag=True,
-              help="Include groups already let stand (both stand).")
+@click.option(
+    "--all", "include_settled", is_flag=True, help="Include groups already let stand (both stand)."
+)
 @click.pass_obj
 @reports_errors
 def conflicts(obj: Context, as_json: bool, include_settled: bool) -> None:
@@ -70,48 +74,74 @@ def conflicts(obj: Context, as_json: bool, include_settled: bool) -> None:
     graph = memory.read()
     groups = _groups(obj, memory, graph, include_settled)
     if as_json:
-        print_json([g.to_json_dict() | {"notes": [graph.get(i) for i in g.note_ids]}
-                     for g in groups])
+        print_json(
+            [g.to_json_dict() | {"notes": [graph.get(i) for i in g.note_ids]} for g in groups]
+        )
         return
     contradictions = [g for g in groups if not g.duplicate and not g.outdated]
     duplicates = [g for g in groups if g.duplicate and not g.outdated]
     outdated = [g for g in groups if g.outdated]
     for group in contradictions:
-        _echo_group(graph, group, f"{counted(len(group.note_ids), 'note')}, "
-                                  f"{len(group.positions)} positions, {group.kind}")
+        _echo_group(
+            graph,
+            group,
+            f"{counted(len(group.note_ids), 'note')}, "
+            f"{len(group.positions)} positions, {group.kind}",
+        )
     if duplicates:
-        show(("\n" if contradictions else "") + "Duplicate sets (each states one thing more "
-              "than once; merge with --keep NOTE_ID --merge):")
+        show(
+            ("\n" if contradictions else "") + "Duplicate sets (each states one thing more "
+            "than once; merge with --keep NOTE_ID --merge):"
+        )
     for group in duplicates:
-        _echo_group(graph, group, f"{counted(len(group.note_ids), 'note')}, the same, "
-                                  f"{group.kind}")
+        _echo_group(graph, group, f"{counted(len(group.note_ids), 'note')}, the same, {group.kind}")
     if outdated:
-        show(("\n" if contradictions or duplicates else "") + "Outdated (one side superseded "
-              "or retired since; nothing to decide):")
+        show(
+            ("\n" if contradictions or duplicates else "") + "Outdated (one side superseded "
+            "or retired since; nothing to decide):"
+        )
     for group in outdated:
         _echo_group(graph, group, one_line(group.outdated))
-    click.echo(f"{counted(len(contradictions), 'contradiction group')}"
-               + (f", {counted(len(duplicates), 'duplicate set')}" if duplicates else "")
-               + (f", {len(outdated):,} outdated" if outdated else "")
-               + ("; decide one with: nuggets resolve GROUP --keep NOTE_ID"
-                  if len(groups) > len(outdated) else ""),
-               err=True)
+    click.echo(
+        f"{counted(len(contradictions), 'contradiction group')}"
+        + (f", {counted(len(duplicates), 'duplicate set')}" if duplicates else "")
+        + (f", {len(outdated):,} outdated" if outdated else "")
+        + (
+            "; decide one with: nuggets resolve GROUP --keep NOTE_ID"
+            if len(groups) > len(outdated)
+            else ""
+        ),
+        err=True,
+    )
 
 
 @click.command()
 @click.argument("group_id", metavar="GROUP")
-@click.option("--keep", "keep", metavar="NOTE_ID",
-              help="The note that stands; the others are archived with a link to it.")
-@click.option("--merge", "merge", is_flag=True,
-              help="With --keep: merge the others into it instead (the reflection merge).")
-@click.option("--both", "both", is_flag=True,
-              help="Let every note stand; not asked again until one of them changes.")
+@click.option(
+    "--keep",
+    "keep",
+    metavar="NOTE_ID",
+    help="The note that stands; the others are archived with a link to it.",
+)
+@click.option(
+    "--merge",
+    "merge",
+    is_flag=True,
+    help="With --keep: merge the others into it instead (the reflection merge).",
+)
+@click.option(
+    "--both",
+    "both",
+    is_flag=True,
+    help="Let every note stand; not asked again until one of them changes.",
+)
 @apply_option("Write the decision and journal it.")
 @click.pass_obj
 @reports_errors
 @logs_run("resolve")
-def resolve(obj: Context, group_id: str, keep: str | None, merge: bool, both: bool,
-            do_apply: bool) -> None:
+def resolve(
+    obj: Context, group_id: str, keep: str | None, merge: bool, both: bool, do_apply: bool
+) -> None:
     """Decide one contradiction group (a dry run unless --apply)."""
     if both == (keep is not None):
         raise click.UsageError("give either --keep NOTE_ID (with --merge to merge) or --both")
@@ -128,8 +158,9 @@ def resolve(obj: Context, group_id: str, keep: str | None, merge: bool, both: bo
         _both_stand(memory, graph, group, do_apply)
         return
     assert keep is not None  # not --both: --keep was given (checked above)
-    plan = ReviewService(memory).plan_decision(group, keep, "merge" if merge else "keep",
-                                               graph=graph)
+    plan = ReviewService(memory).plan_decision(
+        group, keep, "merge" if merge else "keep", graph=graph
+    )
     how = f"merge into {keep}" if merge else f"{keep} stands"
     _show_plan(plan, memory.profile, f"Decision on {group.id}: {how}", do_apply)
     if do_apply:
@@ -139,8 +170,10 @@ def resolve(obj: Context, group_id: str, keep: str | None, merge: bool, both: bo
 def _both_stand(memory: Store, graph: Graph, group: Group, do_apply: bool) -> None:
     if not do_apply:
         show(f"Decision on {group.id}: {every(len(group.note_ids), 'note')} stand (dry run)")
-        show("  nothing is written to the notes; the group is not asked again until one of "
-              "them changes. Run with --apply to remember it.")
+        show(
+            "  nothing is written to the notes; the group is not asked again until one of "
+            "them changes. Run with --apply to remember it."
+        )
         return
     entry = ReviewService(memory).both_stand(group, {n["id"]: n for n in graph.notes})
     run = current_run()
@@ -150,8 +183,10 @@ def _both_stand(memory: Store, graph: Graph, group: Group, do_apply: bool) -> No
         show(f"{group.id} was already let stand; nothing written.")
         return
     run.run_id, run.undo = entry.run_id, f"nuggets undo {entry.run_id}"
-    show(f"Remembered: the notes of {group.id} all stand (run {entry.run_id}; undo: "
-          f"nuggets undo {entry.run_id})")
+    show(
+        f"Remembered: the notes of {group.id} all stand (run {entry.run_id}; undo: "
+        f"nuggets undo {entry.run_id})"
+    )
 
 
 def _show_plan(plan: Plan, words: Profile, header: str, do_apply: bool) -> None:
@@ -174,12 +209,10 @@ def _apply(memory: Store, plan: Plan) -> None:
     show(f"\nApplied as run {entry.run_id} (undo: nuggets undo {entry.run_id})")
 
 
-def _score(obj: Context, memory: Store, graph: Graph, scorer: str | None,
-           model: str) -> Judgement:
+def _score(obj: Context, memory: Store, graph: Graph, scorer: str | None, model: str) -> Judgement:
     settings = obj.settings
     with stderr_progress("nuggets: scoring the verdicts…") as told:
-        scorer_at = model_scorer(scorer, model, settings.scorer_secret,
-                                 settings.scorer_deadline)
+        scorer_at = model_scorer(scorer, model, settings.scorer_secret, settings.scorer_deadline)
         judgement = ReviewService(memory).verdicts(graph.notes, scorer_at, progress=told)
     tell(memory, judgement.notices)  # a settled file unreadable first
     if scorer:
@@ -187,11 +220,15 @@ def _score(obj: Context, memory: Store, graph: Graph, scorer: str | None,
     return judgement
 
 
-SCORER = click.option("--scorer", metavar="URL",
-                      help="An OpenAI-compatible chat-completions endpoint to score with (its "
-                           "key from $NUGGETS_SCORER_KEY); default: the built-in scorer.")
-MODEL = click.option("--model", default="local", show_default=True,
-                     help="The model name sent to --scorer.")
+SCORER = click.option(
+    "--scorer",
+    metavar="URL",
+    help="An OpenAI-compatible chat-completions endpoint to score with (its "
+    "key from $NUGGETS_SCORER_KEY); default: the built-in scorer.",
+)
+MODEL = click.option(
+    "--model", default="local", show_default=True, help="The model name sent to --scorer."
+)
 
 
 @click.command()
@@ -201,20 +238,24 @@ MODEL = click.option("--model", default="local", show_default=True,
 @MODEL
 @click.pass_obj
 @reports_errors
-def verdicts(obj: Context, as_json: bool, only: str | None, scorer: str | None,
-             model: str) -> None:
+def verdicts(obj: Context, as_json: bool, only: str | None, scorer: str | None, model: str) -> None:
     """Score every visible note and give its verdict (advice: nothing is written)."""
     memory = obj.memory(needs_graph=True)
     graph = memory.read()
-    found = [v for v in _score(obj, memory, graph, scorer, model).verdicts
-             if only is None or v.verdict == only]
+    found = [
+        v
+        for v in _score(obj, memory, graph, scorer, model).verdicts
+        if only is None or v.verdict == only
+    ]
     if as_json:
         print_json([v.to_json_dict() for v in found])
         return
     for v in found:
         note = graph.notes[graph.index[v.note_id]]
-        show(f"{v.verdict:<8} {v.strength:5.2f}  {one_line(v.note_id)}  "
-              f"{one_line(fields.text(note, 'title'))}  - {one_line(v.why)}")
+        show(
+            f"{v.verdict:<8} {v.strength:5.2f}  {one_line(v.note_id)}  "
+            f"{one_line(fields.text(note, 'title'))}  - {one_line(v.why)}"
+        )
     click.echo(counted(len(found), "verdict"), err=True)
 
 
@@ -227,30 +268,39 @@ def verdicts(obj: Context, as_json: bool, only: str | None, scorer: str | None,
 @click.pass_obj
 @reports_errors
 @logs_run("act")
-def act(obj: Context, verdict: str, memory_md: Path | None, do_apply: bool,
-        scorer: str | None, model: str) -> None:
+def act(
+    obj: Context,
+    verdict: str,
+    memory_md: Path | None,
+    do_apply: bool,
+    scorer: str | None,
+    model: str,
+) -> None:
     """Act on verdicts as a plan: archive every reject, or promote every promote."""
     current_run().dry = not do_apply
     memory = obj.memory(memory_md, needs_graph=True)
     graph = memory.read()
-    chosen = [v for v in _score(obj, memory, graph, scorer, model).verdicts
-              if v.verdict == verdict]
+    chosen = [v for v in _score(obj, memory, graph, scorer, model).verdicts if v.verdict == verdict]
     if verdict == "reject":
-        nugget_of = {v.note_id: fields.nugget(graph.notes[graph.index[v.note_id]])
-                     for v in chosen}
+        nugget_of = {v.note_id: fields.nugget(graph.notes[graph.index[v.note_id]]) for v in chosen}
         operations, result = act_operations(chosen, "reject", to_iso(memory.clock()), nugget_of)
         plan = require_plans(memory).plan_operations(operations, result, graph=graph)
-        _show_plan(plan, memory.profile,
-                   f"Archive every reject ({counted(len(chosen), 'note')})", do_apply)
+        _show_plan(
+            plan, memory.profile, f"Archive every reject ({counted(len(chosen), 'note')})", do_apply
+        )
         if do_apply:
             _apply(memory, plan)
         return
     ids = {v.note_id for v in chosen}
-    promoted = Graph(graph.path, graph.with_notes([n for n in graph.notes if n["id"] in ids]),
-                     graph.fingerprint)
+    promoted = Graph(
+        graph.path, graph.with_notes([n for n in graph.notes if n["id"] in ids]), graph.fingerprint
+    )
     promoter = memory.promoter
-    promotion = (promoter.plan_promotion(threshold=0, graph=promoted) if promoter
-                 else refused_promotion(memory))
+    promotion = (
+        promoter.plan_promotion(threshold=0, graph=promoted)
+        if promoter
+        else refused_promotion(memory)
+    )
     echo_lines(render.promotion_text(promotion, memory.profile))
     if not do_apply:
         show("\nDry run: nothing written. Run again with --apply to write it.")
@@ -264,7 +314,9 @@ def act(obj: Context, verdict: str, memory_md: Path | None, do_apply: bool,
     if promoter.promotion_run is not None:
         run.run_id = promoter.promotion_run.run_id
         run.undo = f"nuggets undo {run.run_id}"
-        show(f"\nWritten to {shown_path(promotion.path)} as run {run.run_id} "
-              f"(undo: nuggets undo {run.run_id})")
+        show(
+            f"\nWritten to {shown_path(promotion.path)} as run {run.run_id} "
+            f"(undo: nuggets undo {run.run_id})"
+        )
     else:
         show("\nNothing to write.")

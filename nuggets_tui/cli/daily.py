@@ -26,9 +26,12 @@ from .records import applied, record_plan, record_promotion
 
 
 @click.command()
-@click.option("--hold", is_flag=True,
-              help="Apply only the changes review rules (or your decisions) keep; the rest, "
-                   "and every promotion entry, wait for review in the console.")
+@click.option(
+    "--hold",
+    is_flag=True,
+    help="Apply only the changes review rules (or your decisions) keep; the rest, "
+    "and every promotion entry, wait for review in the console.",
+)
 @click.pass_obj
 @reports_errors
 @logs_run("daily")
@@ -56,8 +59,12 @@ def daily(obj: Context, hold: bool) -> None:
         tell(memory)
         for header in entries:
             moment = parse_iso(header.at)
-            if (header.kind == "reflect" and moment and moment.astimezone().date() == local.date()
-                    and in_effect(entries, header.run_id)):  # an undone run did not run
+            if (
+                header.kind == "reflect"
+                and moment
+                and moment.astimezone().date() == local.date()
+                and in_effect(entries, header.run_id)
+            ):  # an undone run did not run
                 say(f"Already ran today ({header.run_id}).")
                 current_run().skipped(f"already ran today ({header.run_id})")
                 return
@@ -68,8 +75,10 @@ def daily(obj: Context, hold: bool) -> None:
         wrote = applied(plan, entry)
         record_plan(wrote, entry)
         _leave_waiting(session.leave_waiting(choose), choose.waiting)
-        say(f"Reflection: {render.result_summary(wrote, memory.profile.change_kinds)}"
-            + _reflection_outcome(entry, len(choose.waiting)))
+        say(
+            f"Reflection: {render.result_summary(wrote, memory.profile.change_kinds)}"
+            + _reflection_outcome(entry, len(choose.waiting))
+        )
         promotion, added, waiting = _daily_promotion(memory, hold)
     where = shown_path(promotion.path)
     for line in [*promotion.refused, *promotion.notices]:
@@ -77,14 +86,18 @@ def daily(obj: Context, hold: bool) -> None:
     if not promotion.directory_exists:
         say(f"Promotion skipped: no directory for {where}")
     elif hold and (waiting or not promotion.refused):  # a store that never promotes: as ever
-        say(f"Promotion held (--hold): {counted(waiting, 'entry', 'entries')} to {where} "
-            "wait for review")
+        say(
+            f"Promotion held (--hold): {counted(waiting, 'entry', 'entries')} to {where} "
+            "wait for review"
+        )
     else:
         say(f"Promotion: {counted(added, 'new entry', 'new entries')} to {where}")
     if promotion.blocked:
         queued = " (and `nuggets conflicts`)" if any(b.queued for b in promotion.blocked) else ""
-        say(f"Promotion held back {counted(len(promotion.blocked), 'entry', 'entries')}; "
-            f"see `nuggets promote`{queued}.")
+        say(
+            f"Promotion held back {counted(len(promotion.blocked), 'entry', 'entries')}; "
+            f"see `nuggets promote`{queued}."
+        )
 
 
 def _reflection_outcome(entry: JournalEntry | None, waiting: int) -> str:
@@ -116,8 +129,11 @@ def _daily_promotion(memory: Store, hold: bool) -> tuple[PromotionPlan, int, int
     waiting = sum(entries_to_write(p) for p in plans)
     current_run().add_counts({"promotion_waiting": waiting})
     if waiting:  # the operator's to learn, even from cron
-        show(f"nuggets: {counted(waiting, 'promotion entry', 'promotion entries')} wait: "
-              "review with `nuggets promote` (console: p).", err=True)
+        show(
+            f"nuggets: {counted(waiting, 'promotion entry', 'promotion entries')} wait: "
+            "review with `nuggets promote` (console: p).",
+            err=True,
+        )
     return promotion, 0, waiting
 
 
@@ -138,5 +154,8 @@ def _leave_waiting(since: str | None, waiting: list[str]) -> None:
         return
     current_run().add_counts({"waiting_for_review": len(waiting)})
     if waiting:  # the operator's to learn, even from cron: on stderr, as tell's
-        show(f"nuggets: {counted(len(waiting), 'change')} waiting for review since "
-             f"{since} (open the console: nuggets).", err=True)
+        show(
+            f"nuggets: {counted(len(waiting), 'change')} waiting for review since "
+            f"{since} (open the console: nuggets).",
+            err=True,
+        )

@@ -41,9 +41,14 @@ class Context:
     def settings(self) -> Settings:
         return DEFAULTS if self.configuration is None else self.configuration.settings
 
-    def memory(self, memory_md: Path | None = None, must_exist: bool = True,
-               announce: bool = True, needs_graph: bool = False,
-               graph_warnings: bool = True) -> Store:
+    def memory(
+        self,
+        memory_md: Path | None = None,
+        must_exist: bool = True,
+        announce: bool = True,
+        needs_graph: bool = False,
+        graph_warnings: bool = True,
+    ) -> Store:
         """The memory at home; `announce` prints what opening it settled and, with
         `graph_warnings`, what the graph file's read tolerated (that reads the whole file: a
         command that may not need it says so later). The console shows those itself.
@@ -81,8 +86,9 @@ def take_options(context: Context, given: dict[str, Any]) -> None:
             if value is None or value is False:
                 continue
             if option.name not in own:
-                raise click.UsageError(f"{option.flag} goes with {kind.home_option} or "
-                                       f"{kind.demo_option}")
+                raise click.UsageError(
+                    f"{option.flag} goes with {kind.home_option} or {kind.demo_option}"
+                )
             context.options[option.name] = value
 
 
@@ -91,8 +97,10 @@ def bare_home_options(args: list[str], commands: Iterable[str]) -> list[str]:
     given as such (`--purifier=`): a command's name is never taken for the directory."""
     optional = {kind.home_option for kind in STORE_KINDS if kind.home_optional}
     names = set(commands)
-    return [f"{arg}=" if arg in optional and i + 1 < len(args) and args[i + 1] in names
-            else arg for i, arg in enumerate(args)]
+    return [
+        f"{arg}=" if arg in optional and i + 1 < len(args) and args[i + 1] in names else arg
+        for i, arg in enumerate(args)
+    ]
 
 
 class _Main(click.Group):
@@ -126,8 +134,10 @@ def _chosen(options: dict[str, Any]) -> tuple[StoreKind, Path | None, bool]:
     system = options["system"]
     if system is not None:
         chosen = kind_named(system)
-        named = [(chosen if kind is DEFAULT_KIND else kind, demo, home, flag)
-                 for kind, demo, home, flag in named]
+        named = [
+            (chosen if kind is DEFAULT_KIND else kind, demo, home, flag)
+            for kind, demo, home, flag in named
+        ]
         others = [flag for kind, _, _, flag in named if kind is not chosen]
         if others:
             raise click.UsageError(f"--system {system} and {others[0]} cannot be used together")
@@ -145,18 +155,21 @@ def _flag_order(flag: str) -> int:
     return order.index(flag)
 
 
-@click.group(cls=_Main, invoke_without_command=True,
-             context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=_Main, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]}
+)
 @store_options
 @kind_options(None)
 @click.option("-v", "--verbose", is_flag=True, help="Say more (the daily pass is silent without).")
-@click.option("--telemetry-dir", type=click.Path(path_type=Path, file_okay=False),
-              help="Where writing commands log their runs (default <home>/telemetry).")
+@click.option(
+    "--telemetry-dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Where writing commands log their runs (default <home>/telemetry).",
+)
 @click.version_option(package_name="nuggets-review")
 @click.pass_context
 @reports_errors
-def main(ctx: click.Context, verbose: bool, telemetry_dir: Path | None,
-         **options: Any) -> None:
+def main(ctx: click.Context, verbose: bool, telemetry_dir: Path | None, **options: Any) -> None:
     """Review and tidy an AI agent's long-term memory (each system's options below).
 
     Without a command, opens the review console.
@@ -166,8 +179,14 @@ def main(ctx: click.Context, verbose: bool, telemetry_dir: Path | None,
     kind, named, demo = _chosen(options)
     chosen = materialized_demo(kind, settings) if demo else kind.resolve(named, settings)
     explicit = named is not None or (not demo and kind.named_elsewhere(settings))
-    ctx.obj = Context(home=chosen, demo=demo, verbose=verbose, explicit=explicit, kind=kind,
-                      configuration=configuration)
+    ctx.obj = Context(
+        home=chosen,
+        demo=demo,
+        verbose=verbose,
+        explicit=explicit,
+        kind=kind,
+        configuration=configuration,
+    )
     ctx.obj.telemetry_dir = telemetry_dir
     take_options(ctx.obj, options)
     if ctx.invoked_subcommand is None:
@@ -185,12 +204,19 @@ def _open_console(context: Context, explicit: bool) -> None:
 
     def open_demo() -> Store:
         home = materialized_demo(kind, context.settings)
-        return Context(home, True, context.verbose, kind=kind, options=context.options,
-                       configuration=configuration).memory(announce=False)
+        return Context(
+            home,
+            True,
+            context.verbose,
+            kind=kind,
+            options=context.options,
+            configuration=configuration,
+        ).memory(announce=False)
 
     keymap = checked_keymap(configuration.file) if configuration else {}  # before it opens
     memory = context.memory(must_exist=False, announce=False)
-    status = run_console(memory, demo_offer=missing, told=context.told, open_demo=open_demo,
-                         keymap=keymap)
+    status = run_console(
+        memory, demo_offer=missing, told=context.told, open_demo=open_demo, keymap=keymap
+    )
     if status:
         sys.exit(status)  # a console that died says so to whoever ran it

@@ -24,8 +24,9 @@ from .output import reports_errors, show
 @click.pass_obj
 @reports_errors
 @logs_run("mark")
-def mark(obj: Context, note_ids: tuple[str, ...], mark: Mark | None, clear: bool,
-         do_apply: bool) -> None:
+def mark(
+    obj: Context, note_ids: tuple[str, ...], mark: Mark | None, clear: bool, do_apply: bool
+) -> None:
     """Mark notes reviewed or disputed (kept beside our journal, never in the memory's files)."""
     if (mark is None) == (not clear):
         raise click.UsageError("give either --as reviewed|disputed or --clear")
@@ -39,8 +40,10 @@ def mark(obj: Context, note_ids: tuple[str, ...], mark: Mark | None, clear: bool
         raise UnknownNoteError(f"no note {', '.join(unknown)}")
     what = f"marked {mark}" if mark else "unmarked"
     if not do_apply:
-        show(f"{counted(len(note_ids), 'note')} to be {what} (dry run); run with --apply to "
-              "write it.")
+        show(
+            f"{counted(len(note_ids), 'note')} to be {what} (dry run); run with --apply to "
+            "write it."
+        )
         return
     texts = {i: str((graph.get(i) or {}).get("content") or "") for i in note_ids}
     entry = mark_notes(memory, note_ids, mark, texts)
@@ -50,5 +53,7 @@ def mark(obj: Context, note_ids: tuple[str, ...], mark: Mark | None, clear: bool
         show(f"Already {what}; nothing written.")
         return
     run.run_id, run.summary, run.undo = entry.run_id, entry.summary, f"nuggets undo {entry.run_id}"
-    show(f"{counted(len(note_ids), 'note')} {what} (run {entry.run_id}; undo: nuggets undo "
-          f"{entry.run_id})")
+    show(
+        f"{counted(len(note_ids), 'note')} {what} (run {entry.run_id}; undo: nuggets undo "
+        f"{entry.run_id})"
+    )

@@ -45,10 +45,14 @@ def notes(obj: Context, nugget: str | None, hidden: bool, query: str | None, as_
 @click.command()
 @click.argument("note_ids", nargs=-1, required=True)
 @kind_options("unhide")
-@click.option("--raise-confidence", "lift", is_flag=True,
-              help="Also raise what keeps a note out of the agent's context, in the same run "
-                   "(MicroClaw: a confidence below 0.45, the least its prompt takes, raised "
-                   "to 0.45); undo puts it back.")
+@click.option(
+    "--raise-confidence",
+    "lift",
+    is_flag=True,
+    help="Also raise what keeps a note out of the agent's context, in the same run "
+    "(MicroClaw: a confidence below 0.45, the least its prompt takes, raised "
+    "to 0.45); undo puts it back.",
+)
 @click.pass_obj
 @reports_errors
 @logs_run("unhide")
@@ -62,12 +66,17 @@ def unhide(obj: Context, note_ids: tuple[str, ...], lift: bool, **kind_options: 
     record_entry(entry, "unhidden")
     if entry is not None and entry.file_name is not None:  # written into a file instead
         echo_lines(render.file_diff(entry))
-        show(f"Restored into {entry.file_name} (run {entry.run_id}; undo: nuggets undo "
-              f"{entry.run_id})")
+        show(
+            f"Restored into {entry.file_name} (run {entry.run_id}; undo: nuggets undo "
+            f"{entry.run_id})"
+        )
         tell(memory)
         return
-    show(f"Unhid {counted(len(entry.after), 'note')} (run {entry.run_id})" if entry
-          else "Those notes are already visible; nothing written.")
+    show(
+        f"Unhid {counted(len(entry.after), 'note')} (run {entry.run_id})"
+        if entry
+        else "Those notes are already visible; nothing written."
+    )
     if entry is not None:
         echo_lines(_absorbed_lines(memory.read(), list(entry.before.values())))
     tell(memory)  # what the store says about them (MicroClaw: rows its prompt skips)
@@ -82,10 +91,14 @@ def _absorbed_lines(graph: Graph, notes: list[RawNote]) -> list[str]:
         if winner is None:
             continue
         absorbed = graph.get(winner)
-        name = f"“{one_line(fields.text(absorbed, 'title'))}” ({one_line(winner)})" \
-            if absorbed else one_line(winner)
-        lines.append(f"  {one_line(note['id'])} had been merged into {name}, which keeps its "
-                     "lines too")
+        name = (
+            f"“{one_line(fields.text(absorbed, 'title'))}” ({one_line(winner)})"
+            if absorbed
+            else one_line(winner)
+        )
+        lines.append(
+            f"  {one_line(note['id'])} had been merged into {name}, which keeps its lines too"
+        )
     return lines
 
 
@@ -98,5 +111,8 @@ def archive(obj: Context, note_ids: tuple[str, ...]) -> None:
     """Archive notes by hand, as the pass does (undo brings them back)."""
     entry = obj.memory(needs_graph=True).by_hand.archive(note_ids)
     record_entry(entry, "archived")
-    show(f"Archived {counted(len(entry.after), 'note')} (run {entry.run_id})" if entry
-          else "Those notes are already archived; nothing written.")
+    show(
+        f"Archived {counted(len(entry.after), 'note')} (run {entry.run_id})"
+        if entry
+        else "Those notes are already archived; nothing written."
+    )

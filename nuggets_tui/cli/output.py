@@ -57,8 +57,10 @@ def known_nugget(shelf: Shelf, nugget: str | None) -> None:
     names = [summary.name for summary in shelf.nuggets()]
     if nugget is not None and nugget not in names:
         known = ", ".join(one_line(name) for name in names) or "none"
-        raise click.BadParameter(f"no nugget {one_line(nugget)!r} in this memory "
-                                 f"(known: {known})", param_hint="'--nugget'")
+        raise click.BadParameter(
+            f"no nugget {one_line(nugget)!r} in this memory (known: {known})",
+            param_hint="'--nugget'",
+        )
 
 
 def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:

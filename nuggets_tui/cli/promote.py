@@ -24,27 +24,52 @@ from .records import record_promotion
 
 
 @click.command()
-@memory_md_option("MEMORY.md to write (default $NUGGETS_MEMORY_MD, else Claude's project "
-                  "memory; with --microclaw: one AGENTS.md, else each scope's).")
-@click.option("--threshold", type=click.IntRange(min=1),
-              help="Hits a note needs to be promoted (default 3); with --microclaw, the "
-                   "confidence in percent a row needs (default 80).")
-@click.option("--allow", "allow", multiple=True, metavar="NOTE_ID@HASH",
-              help="Promote this held-back note while it reads as the dry run showed it "
-                   "(repeatable; a bare NOTE_ID only previews).")
-@click.option("--drop", "drop", multiple=True, metavar="NOTE_ID",
-              help="Leave this note's entry out (repeatable); what MEMORY.md holds stays.")
-@click.option("--allow-contact", is_flag=True,
-              help="Promote e-mail addresses and phone numbers (else held back, unless "
-                   "$NUGGETS_ALLOW_CONTACT=1); credentials are held back still.")
+@memory_md_option(
+    "MEMORY.md to write (default $NUGGETS_MEMORY_MD, else Claude's project "
+    "memory; with --microclaw: one AGENTS.md, else each scope's)."
+)
+@click.option(
+    "--threshold",
+    type=click.IntRange(min=1),
+    help="Hits a note needs to be promoted (default 3); with --microclaw, the "
+    "confidence in percent a row needs (default 80).",
+)
+@click.option(
+    "--allow",
+    "allow",
+    multiple=True,
+    metavar="NOTE_ID@HASH",
+    help="Promote this held-back note while it reads as the dry run showed it "
+    "(repeatable; a bare NOTE_ID only previews).",
+)
+@click.option(
+    "--drop",
+    "drop",
+    multiple=True,
+    metavar="NOTE_ID",
+    help="Leave this note's entry out (repeatable); what MEMORY.md holds stays.",
+)
+@click.option(
+    "--allow-contact",
+    is_flag=True,
+    help="Promote e-mail addresses and phone numbers (else held back, unless "
+    "$NUGGETS_ALLOW_CONTACT=1); credentials are held back still.",
+)
 @apply_option("Write MEMORY.md.")
 @json_option('Print {"added", "path", "entries", "blocked", "dropped", "lost", "budgets"}.')
 @click.pass_obj
 @reports_errors
 @logs_run("promote")
-def promote(obj: Context, memory_md: Path | None, threshold: int | None,
-            allow: tuple[str, ...], drop: tuple[str, ...], allow_contact: bool, do_apply: bool,
-            as_json: bool) -> None:
+def promote(
+    obj: Context,
+    memory_md: Path | None,
+    threshold: int | None,
+    allow: tuple[str, ...],
+    drop: tuple[str, ...],
+    allow_contact: bool,
+    do_apply: bool,
+    as_json: bool,
+) -> None:
     """Show the MEMORY.md diff of promoting durable notes, or --apply it.
 
     Entries that read like instructions to the agent, or carry a secret (a key, token,
@@ -57,7 +82,8 @@ def promote(obj: Context, memory_md: Path | None, threshold: int | None,
     if do_apply and bare:
         raise click.UsageError(
             f"--allow {one_line(bare[0])}: writing needs the hash the dry run printed "
-            "(--allow NOTE_ID@HASH), so only the text you reviewed is written")
+            "(--allow NOTE_ID@HASH), so only the text you reviewed is written"
+        )
     current_run().dry = not do_apply
     memory = obj.memory(memory_md, needs_graph=True)
     promoter = memory.promoter
@@ -69,14 +95,18 @@ def promote(obj: Context, memory_md: Path | None, threshold: int | None,
     plan = plans[0] if len(plans) == 1 else shown_as_one(plans, memory.home, 0)
     strays = [one_line(i) for i in drop if i not in {e.note_id for e in plan.dropped}]
     if strays:  # before anything is written
-        raise click.BadParameter(f"{', '.join(strays)}: not a note this promotion would write",
-                                 param_hint="'--drop'")
+        raise click.BadParameter(
+            f"{', '.join(strays)}: not a note this promotion would write", param_hint="'--drop'"
+        )
     candidates = {e.note_id for e in plan.entries if e.allowed_despite}
     candidates |= {b.note_id for b in plan.blocked}
     unknown = [one_line(token) for token in allow if parse_allowance(token)[0] not in candidates]
     if unknown:  # before anything is written
-        raise click.BadParameter(f"{', '.join(unknown)}: not a held-back candidate (see the "
-                                 "held-back entries of `nuggets promote`)", param_hint="'--allow'")
+        raise click.BadParameter(
+            f"{', '.join(unknown)}: not a held-back candidate (see the "
+            "held-back entries of `nuggets promote`)",
+            param_hint="'--allow'",
+        )
     runs: list[JournalEntry] = []
     if do_apply:
         if promoter is None:
@@ -96,22 +126,31 @@ def promote(obj: Context, memory_md: Path | None, threshold: int | None,
         blocked = [e.to_json_dict() for e in plan.blocked]
         dropped = [e.to_json_dict() for e in plan.dropped]
         budgets = [b.to_json_dict() for b in plan.budgets]
-        print_json({"added": added, "path": plan.path, "entries": entries, "blocked": blocked,
-                     "dropped": dropped, "lost": plan.lost, "budgets": budgets})
+        print_json(
+            {
+                "added": added,
+                "path": plan.path,
+                "entries": entries,
+                "blocked": blocked,
+                "dropped": dropped,
+                "lost": plan.lost,
+                "budgets": budgets,
+            }
+        )
         return
     for number, shown in enumerate(plans):
         if number:
             show("")
         echo_lines(render.promotion_text(shown, memory.profile))
     if do_apply and plan.directory_exists:
-        show(f"\nPromoted {counted(added, 'new entry', 'new entries')} to "
-              f"{shown_path(plan.path)}")
+        show(f"\nPromoted {counted(added, 'new entry', 'new entries')} to {shown_path(plan.path)}")
         for run in runs:
             show(f"Written as run {run.run_id} (undo: nuggets undo {run.run_id})")
 
 
-def _promotion_plans(memory: Store, memory_md: Path | None,
-                     kept: dict[str, Any]) -> list[PromotionPlan]:
+def _promotion_plans(
+    memory: Store, memory_md: Path | None, kept: dict[str, Any]
+) -> list[PromotionPlan]:
     """The named file's plan, else every file promotion would edit; a store without a
     promoter: its refusal, as a plan."""
     if memory.promoter is None:
@@ -127,8 +166,10 @@ def _say_unused_allowances(plan: PromotionPlan, allow: tuple[str, ...]) -> None:
     for token in allow:
         note_id = parse_allowance(token)[0]
         if note_id in held:
-            show(f"nuggets: --allow {one_line(token)}: the note changed since that hash "
-                  f"was printed; held back again (now {one_line(note_id)}@{held[note_id]})",
-                  err=True)
+            show(
+                f"nuggets: --allow {one_line(token)}: the note changed since that hash "
+                f"was printed; held back again (now {one_line(note_id)}@{held[note_id]})",
+                err=True,
+            )
         elif note_id not in screened:
             show(f"nuggets: --allow {one_line(token)}: not a held-back candidate", err=True)

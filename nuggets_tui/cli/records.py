@@ -20,8 +20,12 @@ def applied(plan: Plan, entry: JournalEntry | None) -> ReflectionResult:
 def record_plan(result: ReflectionResult, entry: JournalEntry | None) -> None:
     """What an applied plan did, for the run log (`result`: what it wrote, see `applied`)."""
     run = current_run()
-    run.add_counts({name: getattr(result, name) for name in (
-        "inspected", "rewritten", "merged", "hidden", "tagged", "linked")})
+    run.add_counts(
+        {
+            name: getattr(result, name)
+            for name in ("inspected", "rewritten", "merged", "hidden", "tagged", "linked")
+        }
+    )
     run.summary = render.result_summary(result)
     if entry is not None:
         run.run_id = run.run_id or entry.run_id
@@ -38,12 +42,18 @@ def record_entry(entry: JournalEntry | None, counted_as: str) -> None:
         run.summary = "nothing to write"
 
 
-def record_promotion(plan: PromotionPlan, added: int, entries: list[JournalEntry],
-                     daily: bool = False) -> None:
+def record_promotion(
+    plan: PromotionPlan, added: int, entries: list[JournalEntry], daily: bool = False
+) -> None:
     """`entries`: the runs it wrote (one per file; MicroClaw may write several AGENTS.md)."""
     run = current_run()
-    run.add_counts({"promoted_added": added, "promoted_updated": plan.updated,
-                       "promotion_blocked": len(plan.blocked)})
+    run.add_counts(
+        {
+            "promoted_added": added,
+            "promoted_updated": plan.updated,
+            "promotion_blocked": len(plan.blocked),
+        }
+    )
     run.warnings += [f"held back {b.note_id}: {b.reason}" for b in plan.blocked]
     run.warnings += [*plan.refused, *plan.notices]
     if not plan.directory_exists:

@@ -24,26 +24,44 @@ from .records import applied, record_plan
 
 
 def _rules_json(by_rule: dict[int, Decided]) -> list[dict[str, Any]]:
-    return [{"change": op_id, "action": d.action, "rule": d.rule}
-            for op_id, d in sorted(by_rule.items())]
+    return [
+        {"change": op_id, "action": d.action, "rule": d.rule}
+        for op_id, d in sorted(by_rule.items())
+    ]
 
 
 @click.command()
 @click.option("--nugget", help="Only this nugget (default: all).")
-@click.option("--limit", type=click.IntRange(min=1),
-              help=f"Notes to inspect (at most {MAX_LIMIT}; --all for the whole graph).")
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    help=f"Notes to inspect (at most {MAX_LIMIT}; --all for the whole graph).",
+)
 @click.option("--all", "uncapped", is_flag=True, help="Lift the 10-note cap: the whole graph.")
 @apply_option("Apply the pass and journal it.")
-@click.option("--also", "also", multiple=True, metavar="NOTE_ID",
-              help="With --apply: also apply this note's changes marked 'left out unless kept' "
-                   "(with --microclaw: rescue an expired row from the bot's deletion).")
+@click.option(
+    "--also",
+    "also",
+    multiple=True,
+    metavar="NOTE_ID",
+    help="With --apply: also apply this note's changes marked 'left out unless kept' "
+    "(with --microclaw: rescue an expired row from the bot's deletion).",
+)
 @json_option("Print only the ReflectionResult as JSON.")
 @kind_options("reflect")
 @click.pass_obj
 @reports_errors
 @logs_run("reflect")
-def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool, do_apply: bool,
-            also: tuple[str, ...], as_json: bool, **kind_options: Any) -> None:
+def reflect(
+    obj: Context,
+    nugget: str | None,
+    limit: int | None,
+    uncapped: bool,
+    do_apply: bool,
+    also: tuple[str, ...],
+    as_json: bool,
+    **kind_options: Any,
+) -> None:
     """Show what the reflection pass would change (a dry run), or --apply it."""
     take_options(obj, kind_options)
     if limit is not None and uncapped:
@@ -51,8 +69,11 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
     if also and not do_apply:
         raise click.UsageError("--also takes effect only with --apply")
     if limit is not None and limit > MAX_LIMIT:
-        raise click.BadParameter(f"the pass inspects at most {MAX_LIMIT} notes, not {limit}; "
-                                 "use --all to inspect the whole graph", param_hint="'--limit'")
+        raise click.BadParameter(
+            f"the pass inspects at most {MAX_LIMIT} notes, not {limit}; "
+            "use --all to inspect the whole graph",
+            param_hint="'--limit'",
+        )
     current_run().dry = not do_apply
     memory = obj.memory(needs_graph=True)
     shelf = Shelf(memory.read()) if nugget is not None else None
@@ -66,8 +87,9 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
         record_plan(applied(plan, entry), entry)
     else:
         with stderr_progress("nuggets: planning…") as told:
-            plan = memory.plan(nugget, limit, uncapped, graph=shelf.graph if shelf else None,
-                               progress=told)
+            plan = memory.plan(
+                nugget, limit, uncapped, graph=shelf.graph if shelf else None, progress=told
+            )
         choose(plan)
         entry = None
     tell(memory)  # what the read and the plan skipped or read from elsewhere
@@ -78,8 +100,11 @@ def reflect(obj: Context, nugget: str | None, limit: int | None, uncapped: bool,
     echo_lines(render.plan_text(plan, memory.profile, applied=do_apply, decided=choose.said))
     if do_apply:
         click.echo("")
-        show(f"Applied as run {entry.run_id} (undo: nuggets undo {entry.run_id})"
-              if entry else _nothingapplied(memory))
+        show(
+            f"Applied as run {entry.run_id} (undo: nuggets undo {entry.run_id})"
+            if entry
+            else _nothingapplied(memory)
+        )
 
 
 def _nothingapplied(memory: Store) -> str:

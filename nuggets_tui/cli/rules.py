@@ -25,8 +25,9 @@ from .output import print_json, reports_errors, show
 
 def require_rules(memory: Store) -> None:
     if not memory.profile.capabilities.rules:
-        raise NuggetsError(f"{memory.profile.system} memories are read-only here: no review "
-                           "rules to save")
+        raise NuggetsError(
+            f"{memory.profile.system} memories are read-only here: no review rules to save"
+        )
 
 
 @click.group(invoke_without_command=True)
@@ -54,8 +55,10 @@ def rules(ctx: click.Context, as_json: bool) -> None:
 @click.option("--kind", type=click.Choice(KINDS), help="Only changes of this kind.")
 @click.option("--nugget", help="Only changes in this nugget.")
 @click.option("--step", help="Only changes whose reason (the step that made them) contains this.")
-@click.option("--text", help="Only changes whose note's title or content, reason, nugget or "
-                              "note id contains this.")
+@click.option(
+    "--text",
+    help="Only changes whose note's title or content, reason, nugget or note id contains this.",
+)
 @click.option("--min-age", "min_age_days", type=int, help="Notes at least this many days old.")
 @click.option("--max-age", "max_age_days", type=int, help="Notes at most this many days old.")
 @click.option("--min-hits", type=int, help="Notes with at least this many hits.")
@@ -70,8 +73,10 @@ def add(obj: Context, name: str, action: str, **conditions: str | int | None) ->
     require_rules(memory)
     entry = add_rule(memory, rule)
     _record(entry.run_id, entry.summary)
-    show(f"Saved rule {one_line(rule.name)}: {one_line(rule.describe())} (run {entry.run_id}; "
-          f"undo: nuggets undo {entry.run_id})")
+    show(
+        f"Saved rule {one_line(rule.name)}: {one_line(rule.describe())} (run {entry.run_id}; "
+        f"undo: nuggets undo {entry.run_id})"
+    )
 
 
 @rules.command("remove")
@@ -85,11 +90,9 @@ def remove(obj: Context, name: str) -> None:
     require_rules(memory)
     entry = remove_rule(memory, name)
     _record(entry.run_id, entry.summary)
-    show(f"Removed rule {one_line(name)} (run {entry.run_id}; undo: nuggets undo "
-          f"{entry.run_id})")
+    show(f"Removed rule {one_line(name)} (run {entry.run_id}; undo: nuggets undo {entry.run_id})")
 
 
 def _record(run_id: str, summary: str) -> None:
     run = current_run()
     run.run_id, run.summary, run.undo = run_id, summary, f"nuggets undo {run_id}"
-

@@ -20,8 +20,10 @@ from .records import record_entry
 
 @click.command()
 @click.argument("run_id")
-@memory_md_option("The MEMORY.md a promotion run wrote, when it was not the default "
-                  "($NUGGETS_MEMORY_MD, else Claude's project memory).")
+@memory_md_option(
+    "The MEMORY.md a promotion run wrote, when it was not the default "
+    "($NUGGETS_MEMORY_MD, else Claude's project memory)."
+)
 @click.pass_obj
 @reports_errors
 @logs_run("undo")
@@ -31,8 +33,11 @@ def undo(obj: Context, run_id: str, memory_md: Path | None) -> None:
     entry = memory.journal.undo(run_id)
     tell(memory)  # rows the store left as they are (MicroClaw: changed by the bot since)
     record_entry(entry, "restored")
-    restored = (f"{entry.file_name} as it was before it" if entry.file_name is not None
-                else counted(len(entry.after), "note"))
+    restored = (
+        f"{entry.file_name} as it was before it"
+        if entry.file_name is not None
+        else counted(len(entry.after), "note")
+    )
     show(f"Undid {run_id}: restored {restored} (run {entry.run_id})")
 
 
@@ -52,8 +57,15 @@ def log(obj: Context, as_json: bool) -> None:
     losses = memory.promoter.promotion_losses() if memory.promoter else []
     tell(memory, [*losses, *unknown])
     if as_json:
-        print_json([{**e.to_json_dict(), **({"since": since[e.run_id].to_json()}
-                                            if e.run_id in since else {})} for e in entries])
+        print_json(
+            [
+                {
+                    **e.to_json_dict(),
+                    **({"since": since[e.run_id].to_json()} if e.run_id in since else {}),
+                }
+                for e in entries
+            ]
+        )
         return
     for entry in entries:
         show(render.journal_line(entry))

@@ -35,8 +35,9 @@ def plan_asked(screen: Screen[Any], profile: Profile, plan: Callable[[], object]
     if not profile.capabilities.costly_plans:
         plan()
         return
-    body = join("Planning the ", line(profile.pass_label), ": ", line(profile.plan_cost),
-                ".\n\nPlan now?")
+    body = join(
+        "Planning the ", line(profile.pass_label), ": ", line(profile.plan_cost), ".\n\nPlan now?"
+    )
     screen.app.push_screen(ConfirmScreen("Planning may cost", body, yes="Plan"), if_yes(plan))
 
 
@@ -102,8 +103,11 @@ class ChoiceScreen(_ButtonsDialog[str | None]):
 
     def buttons(self) -> Iterable[Button]:
         for number, (key, label, _) in enumerate(self.choices):
-            yield Button(line(f"{label} ({key})"), id=f"choice-{number}",
-                         variant="primary" if number == 0 else "default")
+            yield Button(
+                line(f"{label} ({key})"),
+                id=f"choice-{number}",
+                variant="primary" if number == 0 else "default",
+            )
         yield Button(line("Cancel (escape)"), id="choice-cancel")
 
     def on_mount(self) -> None:

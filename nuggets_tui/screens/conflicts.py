@@ -44,8 +44,10 @@ Undo = Callable[[Callable[[], None]], None]  # undo the last run, then call back
 
 NOTES_SHOWN = 50  # of one group's notes, and of a decision's diffs: a topic may hold thousands
 NO_GROUPS = "No contradictions: no two notes of one topic disagree or repeat each other."
-HOW_WORDS = {"keep": "stands; the others are archived with a link to it",
-             "merge": "absorbs the others (the reflection merge); they are archived"}
+HOW_WORDS = {
+    "keep": "stands; the others are archived with a link to it",
+    "merge": "absorbs the others (the reflection merge); they are archived",
+}
 
 
 @dataclass
@@ -68,8 +70,13 @@ class GroupRows(RowRenderer[Group]):
         return row.id
 
     def cells(self, row: Group) -> Sequence[Text]:
-        kind = (Text("old", style="dim") if row.outdated else
-                Text("same", style="dim") if row.duplicate else Text("differ", style="yellow"))
+        kind = (
+            Text("old", style="dim")
+            if row.outdated
+            else Text("same", style="dim")
+            if row.duplicate
+            else Text("differ", style="yellow")
+        )
         return [Text(f"{len(row.note_ids)}"), kind, line(row.topic), line(row.nugget, "dim")]
 
 
@@ -86,61 +93,114 @@ def default_keep(group: Group, notes: dict[str, RawNote]) -> str:
     return max(group.note_ids, key=lambda i: fields.updated_at(notes[i]))
 
 
-def note_text(note: RawNote, number: int, chosen: bool, verdict: Verdict | None,
-              scoring: bool) -> Text:
+def note_text(
+    note: RawNote, number: int, chosen: bool, verdict: Verdict | None, scoring: bool
+) -> Text:
     """One note of a group: which one it is, its dates, hits, source, confidence, verdict,
     and its text."""
     mark = ("▶ stands if you decide " if chosen else "  ", "bold green" if chosen else "")
     updated, created = fields.updated_at(note)[:10] or "never", fields.text(note, "createdAt")
     parts: list[Text | str | tuple[str, str]] = [
-        mark, (f"{number}. ", "bold"), heading(note),
-        *((("  marked ", "dim"), line(note["mark"], "bold")) if note.get("mark") else ()), "\n",
-        ("   updated ", "dim"), line(updated), ("  created ", "dim"), line(created[:10] or "-"),
-        ("  hits ", "dim"), line(fields.hits(note)),
-        ("  source ", "dim"), line(fields.meta(note, "source") or "-"),
-        ("  confidence ", "dim"), line(note.get("confidence", "-")), "\n   ",
+        mark,
+        (f"{number}. ", "bold"),
+        heading(note),
+        *((("  marked ", "dim"), line(note["mark"], "bold")) if note.get("mark") else ()),
+        "\n",
+        ("   updated ", "dim"),
+        line(updated),
+        ("  created ", "dim"),
+        line(created[:10] or "-"),
+        ("  hits ", "dim"),
+        line(fields.hits(note)),
+        ("  source ", "dim"),
+        line(fields.meta(note, "source") or "-"),
+        ("  confidence ", "dim"),
+        line(note.get("confidence", "-")),
+        "\n   ",
     ]
     if verdict is not None:
         parts.append(verdict_line(verdict))
     else:
         parts.append(("verdict: scoring…" if scoring else "verdict: -", "dim"))
     content = fields.text(note, "content")
-    parts += ["\n", block(content) if content.strip() else Text("(no content)", style="dim"),
-              "\n\n"]
+    parts += [
+        "\n",
+        block(content) if content.strip() else Text("(no content)", style="dim"),
+        "\n\n",
+    ]
     return join(*parts)
 
 
-def group_text(group: Group, notes: dict[str, RawNote], keep: str,
-               verdicts: dict[str, Verdict] | None, can_merge: bool = True) -> Text:
+def group_text(
+    group: Group,
+    notes: dict[str, RawNote],
+    keep: str,
+    verdicts: dict[str, Verdict] | None,
+    can_merge: bool = True,
+) -> Text:
     if group.outdated:
         return outdated_text(group, notes, verdicts)
     about = "one title, as promotion writes it" if group.kind == "promotion" else "one topic"
-    says = (f"{counted(len(group.note_ids), 'note')} that state the same thing ({about}): a "
-            "duplicate set to merge.\n" if group.duplicate else
-            f"{counted(len(group.note_ids), 'note')} in {len(group.positions)} positions "
-            f"that disagree ({about}).\n")
-    head = join(line(group.topic, "bold"), "  ", line(group.nugget, "dim"), "  ",
-                line(group.id, "dim"), "\n", says,
-                ("space", "bold"), " picks the note that stands; then ", ("o", "bold"),
-                " it stands, ", *((("m", "bold"), " merge into it, ") if can_merge else ()),
-                ("b", "bold"), " both stand.\n\n")
+    says = (
+        f"{counted(len(group.note_ids), 'note')} that state the same thing ({about}): a "
+        "duplicate set to merge.\n"
+        if group.duplicate
+        else f"{counted(len(group.note_ids), 'note')} in {len(group.positions)} positions "
+        f"that disagree ({about}).\n"
+    )
+    head = join(
+        line(group.topic, "bold"),
+        "  ",
+        line(group.nugget, "dim"),
+        "  ",
+        line(group.id, "dim"),
+        "\n",
+        says,
+        ("space", "bold"),
+        " picks the note that stands; then ",
+        ("o", "bold"),
+        " it stands, ",
+        *((("m", "bold"), " merge into it, ") if can_merge else ()),
+        ("b", "bold"),
+        " both stand.\n\n",
+    )
     ids = list(group.note_ids[:NOTES_SHOWN])
     ids += [] if keep in ids else [keep]
-    body = [note_text(notes[i], group.note_ids.index(i) + 1, i == keep,
-                      (verdicts or {}).get(i), verdicts is None) for i in ids]
+    body = [
+        note_text(
+            notes[i],
+            group.note_ids.index(i) + 1,
+            i == keep,
+            (verdicts or {}).get(i),
+            verdicts is None,
+        )
+        for i in ids
+    ]
     return join(head, *body, *_more(len(group.note_ids) - len(ids)))
 
 
-def outdated_text(group: Group, notes: dict[str, RawNote],
-                  verdicts: dict[str, Verdict] | None) -> Text:
+def outdated_text(
+    group: Group, notes: dict[str, RawNote], verdicts: dict[str, Verdict] | None
+) -> Text:
     """A contradiction the memory system settled since (one side superseded): each note with
     its status, nothing to decide."""
-    head = join(line(group.topic, "bold"), "  ", line(group.nugget, "dim"), "  ",
-                line(group.id, "dim"), "\n", ("Outdated", "bold reverse"), ": ",
-                line(group.outdated), ".\nOne side no longer stands: nothing to decide.\n\n")
+    head = join(
+        line(group.topic, "bold"),
+        "  ",
+        line(group.nugget, "dim"),
+        "  ",
+        line(group.id, "dim"),
+        "\n",
+        ("Outdated", "bold reverse"),
+        ": ",
+        line(group.outdated),
+        ".\nOne side no longer stands: nothing to decide.\n\n",
+    )
     ids = group.note_ids[:NOTES_SHOWN]
-    body = [note_text(notes[i], n, False, (verdicts or {}).get(i), verdicts is None)
-            for n, i in enumerate(ids, start=1)]
+    body = [
+        note_text(notes[i], n, False, (verdicts or {}).get(i), verdicts is None)
+        for n, i in enumerate(ids, start=1)
+    ]
     return join(head, *body, *_more(len(group.note_ids) - len(ids)))
 
 
@@ -164,10 +224,18 @@ def decision_text(decision: Decision, notes: dict[str, RawNote]) -> Text:
     keep = notes.get(decision.keep)
     title = fields.text(keep, "title") if keep else ""
     parts: list[Text | str | tuple[str, str]] = [
-        ("Decision", "bold reverse"), " ", line(title or decision.keep, "bold"), " (",
-        line(decision.keep), ") ", HOW_WORDS[decision.how], ".\n",
-        f"Applying writes {counted(len(decision.plan.notes), 'note')}; ", ("a", "bold"),
-        " applies it after confirming; escape forgets it.\n\n"]
+        ("Decision", "bold reverse"),
+        " ",
+        line(title or decision.keep, "bold"),
+        " (",
+        line(decision.keep),
+        ") ",
+        HOW_WORDS[decision.how],
+        ".\n",
+        f"Applying writes {counted(len(decision.plan.notes), 'note')}; ",
+        ("a", "bold"),
+        " applies it after confirming; escape forgets it.\n\n",
+    ]
     for diff in decision.plan.notes[:NOTES_SHOWN]:
         parts += [note_diff_text(diff.before, diff.after, heading(diff.before)), "\n"]
     parts += _more(len(decision.plan.notes) - NOTES_SHOWN)
@@ -178,30 +246,69 @@ class ConflictsScreen(ConsoleScreen[bool]):
     """Dismissed with True when a decision was written."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "pick", "Pick note", id="conflicts.pick",
-                tooltip="Pick the note of the group that stands (the next one, in turn)"),
-        Binding("o", "decide('keep')", "One stands", id="conflicts.keep",
-                tooltip="The picked note stands; the others are archived with a link to it "
-                        "(reason: superseded by it). Shows the diff first"),
-        Binding("m", "decide('merge')", "Merge", id="conflicts.merge",
-                tooltip="Merge the others into the picked note (the reflection merge). Shows the "
-                        "diff first"),
-        Binding("b", "both", "Both stand", id="conflicts.both",
-                tooltip="Every note of the group stands; not asked again until one of them "
-                        "changes"),
-        Binding("a", "apply", "Apply", id="conflicts.apply",
-                tooltip="Apply the decision shown, after confirming (journaled; ctrl+z on the "
-                        "notes undoes it)"),
-        Binding("ctrl+z", "undo", "Undo", show=False, id="conflicts.undo",
-                tooltip="Undo the last applied run (a decision written here, say), after "
-                        "confirming; the queue is looked at again after"),
-        Binding("escape", "back", "Back", id="conflicts.back",
-                tooltip="Forget the decision shown; else back to the notes"),
+        Binding(
+            "space",
+            "pick",
+            "Pick note",
+            id="conflicts.pick",
+            tooltip="Pick the note of the group that stands (the next one, in turn)",
+        ),
+        Binding(
+            "o",
+            "decide('keep')",
+            "One stands",
+            id="conflicts.keep",
+            tooltip="The picked note stands; the others are archived with a link to it "
+            "(reason: superseded by it). Shows the diff first",
+        ),
+        Binding(
+            "m",
+            "decide('merge')",
+            "Merge",
+            id="conflicts.merge",
+            tooltip="Merge the others into the picked note (the reflection merge). Shows the "
+            "diff first",
+        ),
+        Binding(
+            "b",
+            "both",
+            "Both stand",
+            id="conflicts.both",
+            tooltip="Every note of the group stands; not asked again until one of them changes",
+        ),
+        Binding(
+            "a",
+            "apply",
+            "Apply",
+            id="conflicts.apply",
+            tooltip="Apply the decision shown, after confirming (journaled; ctrl+z on the "
+            "notes undoes it)",
+        ),
+        Binding(
+            "ctrl+z",
+            "undo",
+            "Undo",
+            show=False,
+            id="conflicts.undo",
+            tooltip="Undo the last applied run (a decision written here, say), after "
+            "confirming; the queue is looked at again after",
+        ),
+        Binding(
+            "escape",
+            "back",
+            "Back",
+            id="conflicts.back",
+            tooltip="Forget the decision shown; else back to the notes",
+        ),
     ]
 
-    def __init__(self, memory: Store, graph: Graph | None = None,
-                 verdicts: dict[str, Verdict] | None = None,
-                 undo: Undo | None = None) -> None:
+    def __init__(
+        self,
+        memory: Store,
+        graph: Graph | None = None,
+        verdicts: dict[str, Verdict] | None = None,
+        undo: Undo | None = None,
+    ) -> None:
         """`graph`: the notes as the main screen last read them, when still current;
         `verdicts`: the main screen's, when scored (scored here otherwise); `undo`: the main
         screen's undo of the last run, given what to do once it is done."""
@@ -274,8 +381,12 @@ class ConflictsScreen(ConsoleScreen[bool]):
         if redo is not None:
             group = next((g for g in found.groups if g.id == redo[0]), None)
             if group is None or redo[1] not in found.notes:
-                notify(self, "That group changed since: decide it again as it reads now.",
-                       title="Planned again", timeout=6)
+                notify(
+                    self,
+                    "That group changed since: decide it again as it reads now.",
+                    title="Planned again",
+                    timeout=6,
+                )
                 return
             self.table.select_key(group.id)
             self.keep[group.id] = redo[1]
@@ -293,22 +404,26 @@ class ConflictsScreen(ConsoleScreen[bool]):
         outdated = sum(bool(g.outdated) for g in self.found.groups)
         count = len(self.found.groups) - outdated
         duplicates = sum(g.duplicate for g in self.found.groups if not g.outdated)
-        text = join(("Contradictions", "bold"),
-                    f" · {counted(count - duplicates, 'group')} that disagree"
-                    f" · {counted(duplicates, 'duplicate set')} to merge"
-                    + (f" · {outdated:,} outdated (old)" if outdated else ""),
-                    f" · one stands, {'merge, ' if self.can_merge else ''}or both stand; each "
-                    "decision is a diff first, "
-                    "journaled and undoable." if count else
-                    " · groups let stand come back when one of their notes changes.")
+        text = join(
+            ("Contradictions", "bold"),
+            f" · {counted(count - duplicates, 'group')} that disagree"
+            f" · {counted(duplicates, 'duplicate set')} to merge"
+            + (f" · {outdated:,} outdated (old)" if outdated else ""),
+            f" · one stands, {'merge, ' if self.can_merge else ''}or both stand; each "
+            "decision is a diff first, "
+            "journaled and undoable."
+            if count
+            else " · groups let stand come back when one of their notes changes.",
+        )
         self.query_one("#conflicts-summary", Static).update(text)
 
     # -- the pane -----------------------------------------------------------------------------
 
     @on(VirtualTable.Highlighted, "#groups")
     def _highlighted(self, event: VirtualTable.Highlighted) -> None:
-        if self.decision is not None and (event.row is None or
-                                          event.row.id != self.decision.group.id):
+        if self.decision is not None and (
+            event.row is None or event.row.id != self.decision.group.id
+        ):
             self.decision = None
         self.refresh_bindings()  # an outdated group has nothing to decide
         self._show()
@@ -379,19 +494,26 @@ class ConflictsScreen(ConsoleScreen[bool]):
         if decision is None:
             return
         others = len(decision.group.note_ids) - 1
-        how = ("archives " if decision.how == "keep" else "merges into it and archives ") + \
-            f"the other {counted(others, 'note')}"
+        how = (
+            "archives " if decision.how == "keep" else "merges into it and archives "
+        ) + f"the other {counted(others, 'note')}"
         notes = self.found.notes if self.found is not None else {}
         body = join(
-            *named_note(notes.get(decision.keep), decision.keep), " stands; this ", how, ".\n\n",
+            *named_note(notes.get(decision.keep), decision.keep),
+            " stands; this ",
+            how,
+            ".\n\n",
             f"It rewrites {counted(len(decision.plan.notes), 'note')} in ",
             line(shown_path(self.memory.graph_path)),
             ", once, atomically, and only if nobody changed it since this plan. Nothing is "
             "deleted: archived notes stay in the file.\n\nIt journals the run under ",
             line(shown_path(self.memory.journal.folder)),
-            ", so ctrl+z on the notes (or the run history, l) undoes it.")
-        self.app.push_screen(ConfirmScreen("Apply the decision", body, yes="Apply"),
-                             if_yes(lambda: self._apply(decision)))
+            ", so ctrl+z on the notes (or the run history, l) undoes it.",
+        )
+        self.app.push_screen(
+            ConfirmScreen("Apply the decision", body, yes="Apply"),
+            if_yes(lambda: self._apply(decision)),
+        )
 
     @work(thread=True, exclusive=True, group="write", description="_apply")
     def _apply(self, decision: Decision) -> None:
@@ -405,18 +527,24 @@ class ConflictsScreen(ConsoleScreen[bool]):
         except NuggetsError as exc:
             call(self._failed, "Nothing was written", str(exc))
             return
-        message = (f"Applied as run {entry.run_id}; ctrl+z on the notes undoes it."
-                   if entry else "Nothing to write.")
+        message = (
+            f"Applied as run {entry.run_id}; ctrl+z on the notes undoes it."
+            if entry
+            else "Nothing to write."
+        )
         call(self._written, message, "Applied")
 
     def _stale(self, decision: Decision) -> None:
         self.query_one(Busy).stop()
         body = join(
-            "The ", line(self.memory.profile.source_label), " changed on disk since this decision "
+            "The ",
+            line(self.memory.profile.source_label),
+            " changed on disk since this decision "
             "was "
             "planned (the agent or another program wrote it).\n\nNothing was written: a plan is "
             "only ever applied to the file it was made from.\n\nLook for contradictions again "
-            "on the current file and plan the same decision?")
+            "on the current file and plan the same decision?",
+        )
         self.graph = self.decision = None
         redo = (decision.group.id, decision.keep, decision.how)
 
@@ -430,12 +558,16 @@ class ConflictsScreen(ConsoleScreen[bool]):
         if group is None or found is None:
             return
         body = join(
-            f"Let {every(len(group.note_ids), 'note')} of “", line(group.topic),
+            f"Let {every(len(group.note_ids), 'note')} of “",
+            line(group.topic),
             "” stand?\n\nNothing is written to the notes. The group is remembered in ",
             line(shown_path(self.memory.journal.home)),
-            " and not asked again until one of its notes changes.")
-        self.app.push_screen(ConfirmScreen("Both stand", body, yes="Both stand"),
-                             if_yes(lambda: self._both(group, found)))
+            " and not asked again until one of its notes changes.",
+        )
+        self.app.push_screen(
+            ConfirmScreen("Both stand", body, yes="Both stand"),
+            if_yes(lambda: self._both(group, found)),
+        )
 
     @work(thread=True, exclusive=True, group="write", description="_both")
     def _both(self, group: Group, found: Found) -> None:
@@ -445,12 +577,22 @@ class ConflictsScreen(ConsoleScreen[bool]):
             to_screen(self, self._failed, "Nothing was remembered", str(exc))
             return
         except OSError as exc:
-            to_screen(self, self._failed, "Nothing was remembered",
-                      f"cannot write beside the journal: {exc.strerror or exc}")
+            to_screen(
+                self,
+                self._failed,
+                "Nothing was remembered",
+                f"cannot write beside the journal: {exc.strerror or exc}",
+            )
             return
-        to_screen(self, self._written, f"All notes of “{group.topic}” stand; not "
-                  "asked again until one of them changes (ctrl+z on the notes "
-                  "undoes it).", "Both stand", False)
+        to_screen(
+            self,
+            self._written,
+            f"All notes of “{group.topic}” stand; not "
+            "asked again until one of them changes (ctrl+z on the notes "
+            "undoes it).",
+            "Both stand",
+            False,
+        )
 
     def _written(self, message: str, title: str, notes_changed: bool = True) -> None:
         self.query_one(Busy).stop()
@@ -467,8 +609,11 @@ class ConflictsScreen(ConsoleScreen[bool]):
 
     def action_undo(self) -> None:
         if self.undo is None:
-            notify(self, "ctrl+z undoes the last run on the notes screen (escape goes there).",
-                   timeout=4)
+            notify(
+                self,
+                "ctrl+z undoes the last run on the notes screen (escape goes there).",
+                timeout=4,
+            )
             return
         self.undo(self._after_undo)
 
@@ -483,4 +628,3 @@ class ConflictsScreen(ConsoleScreen[bool]):
             self._show()
             return
         self.dismiss(self.wrote)
-

@@ -33,8 +33,9 @@ def file_text(shown: ShownFile) -> Text:
         return join(head, line(f"Not shown: {shown.problem}.", "dim italic"))
     if not shown.text:
         return join(head, ("The file is empty.", "dim italic"))
-    return join(head, ("Read-only: the console never writes this file here.\n\n", "dim"),
-                block(shown.text))
+    return join(
+        head, ("Read-only: the console never writes this file here.\n\n", "dim"), block(shown.text)
+    )
 
 
 def span_text(shown: SpanText) -> Text:
@@ -44,10 +45,16 @@ def span_text(shown: SpanText) -> Text:
         return join(head, line(f"Not shown: {shown.problem}.", "dim italic"))
     width = len(str(shown.lines[-1][0])) if shown.lines else 1
     parts: list[Text | str | tuple[str, str]] = [
-        head, (f"Read-only · {shown.total:,} lines\n\n", "dim")]
+        head,
+        (f"Read-only · {shown.total:,} lines\n\n", "dim"),
+    ]
     for number, text, inside in shown.lines:
-        parts += [("▶ " if inside else "  ", "bold green"),
-                  (f"{number:>{width}}  ", "dim"), line(text, "bold" if inside else ""), "\n"]
+        parts += [
+            ("▶ " if inside else "  ", "bold green"),
+            (f"{number:>{width}}  ", "dim"),
+            line(text, "bold" if inside else ""),
+            "\n",
+        ]
     return join(*parts)
 
 
@@ -61,8 +68,7 @@ class FilesScreen(ConsoleScreen[None]):
         super().__init__()
         self.memory = memory
         self.nugget = nugget
-        self.sources: list[SourceSpan] = (note_sources(note, memory.home) if note is not None
-                                          else [])
+        self.sources: list[SourceSpan] = note_sources(note, memory.home) if note is not None else []
         self.paths: list[Path] = []
 
     def compose(self) -> ComposeResult:
@@ -86,18 +92,22 @@ class FilesScreen(ConsoleScreen[None]):
         self.paths = paths
         options = self.query_one("#files", OptionList)
         options.clear_options()
-        options.add_options(Option(join(line(s.label), (" source", "dim")))
-                            for s in self.sources)
+        options.add_options(Option(join(line(s.label), (" source", "dim"))) for s in self.sources)
         options.add_options(
-            Option(line(self._short(p)) if here else join(line(self._short(p), "dim"),
-                                                           (" (absent)", "dim italic")))
-            for p, here in zip(paths, present, strict=True))
+            Option(
+                line(self._short(p))
+                if here
+                else join(line(self._short(p), "dim"), (" (absent)", "dim italic"))
+            )
+            for p, here in zip(paths, present, strict=True)
+        )
         options.border_title = counted(len(paths) + len(self.sources), "file")
         if paths or self.sources:
             options.highlighted = 0
         else:
             self.query_one("#file-text", DiffView).show(
-                Text("This memory keeps no files beside these notes."))
+                Text("This memory keeps no files beside these notes.")
+            )
 
     def _short(self, path: Path) -> str:
         """A path inside the memory's directory without it (the title bar shows it)."""

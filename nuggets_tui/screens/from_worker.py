@@ -9,8 +9,9 @@ from typing import Any
 from textual.screen import Screen
 
 
-def to_screen(screen: Screen[Any], callback: Callable[..., object], *args: object,
-              **kwargs: object) -> None:
+def to_screen(
+    screen: Screen[Any], callback: Callable[..., object], *args: object, **kwargs: object
+) -> None:
     """Run `callback(*args, **kwargs)` on the app's thread, unless `screen` has gone by then.
 
     A worker can outlive its screen: the person closes the app, or leaves the screen, while a

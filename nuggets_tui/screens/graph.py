@@ -44,10 +44,20 @@ class LinkTree(Tree[Hop]):
     """A tree of notes; enter jumps to the highlighted note."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "select_cursor", "Jump", id="graph.jump",
-                tooltip="Show the highlighted note on the main screen"),
-        Binding("space", "toggle_node", "Expand", id="graph.expand",
-                tooltip="Show or hide a note's own links and backlinks"),
+        Binding(
+            "enter",
+            "select_cursor",
+            "Jump",
+            id="graph.jump",
+            tooltip="Show the highlighted note on the main screen",
+        ),
+        Binding(
+            "space",
+            "toggle_node",
+            "Expand",
+            id="graph.expand",
+            tooltip="Show or hide a note's own links and backlinks",
+        ),
         # as in every list and table, and remapped with them
         Binding("j", "cursor_down", show=False, id="list.down"),
         Binding("k", "cursor_up", show=False, id="list.up"),
@@ -64,25 +74,50 @@ def note_label(note: RawNote | None, note_id: str, shelf: Shelf | None = None) -
     winner = fields.merged_into(note)
     if winner is None or shelf is None:
         return join(line(title), (" [archived]", "dim"))
-    return join(line(title), (" [archived, merged into ", "dim"),
-                absorbed_by(shelf.graph.get(winner), winner), ("]", "dim"))
+    return join(
+        line(title),
+        (" [archived, merged into ", "dim"),
+        absorbed_by(shelf.graph.get(winner), winner),
+        ("]", "dim"),
+    )
 
 
 class GraphScreen(ConsoleScreen[str | None]):
     """Dismissed with the id of the note to jump to, or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "show('neighbourhood')", "Neighbourhood", id="graph.neighbourhood",
-                tooltip="The selected note's links and backlinks, several hops deep"),
-        Binding("o", "show('orphans')", "Orphans", id="graph.orphans",
-                tooltip="Notes with no links either way"),
-        Binding("c", "show('groups')", "Groups", id="graph.groups",
-                tooltip="The largest groups of notes connected by links"),
+        Binding(
+            "n",
+            "show('neighbourhood')",
+            "Neighbourhood",
+            id="graph.neighbourhood",
+            tooltip="The selected note's links and backlinks, several hops deep",
+        ),
+        Binding(
+            "o",
+            "show('orphans')",
+            "Orphans",
+            id="graph.orphans",
+            tooltip="Notes with no links either way",
+        ),
+        Binding(
+            "c",
+            "show('groups')",
+            "Groups",
+            id="graph.groups",
+            tooltip="The largest groups of notes connected by links",
+        ),
         Binding("escape", "back", "Back", id="graph.back", tooltip="Back to the notes"),
     ]
 
-    def __init__(self, shelf: Shelf, note_id: str, nugget: str | None,
-                 columns: Sequence[NoteColumn], scope: str) -> None:
+    def __init__(
+        self,
+        shelf: Shelf,
+        note_id: str,
+        nugget: str | None,
+        columns: Sequence[NoteColumn],
+        scope: str,
+    ) -> None:
         super().__init__()
         self.columns = columns  # the store's columns of its notes
         self.scope = scope  # what the orphans and groups cover, in the store's words
@@ -92,9 +127,16 @@ class GraphScreen(ConsoleScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         root = self.shelf.note(self.note_id)
-        yield Static(join(("Link graph", "bold"), " from ",
-                          note_label(root, self.note_id, self.shelf),
-                          " · orphans and groups in ", line(self.scope)), id="graph-title")
+        yield Static(
+            join(
+                ("Link graph", "bold"),
+                " from ",
+                note_label(root, self.note_id, self.shelf),
+                " · orphans and groups in ",
+                line(self.scope),
+            ),
+            id="graph-title",
+        )
         with TabbedContent(initial="neighbourhood"):
             with TabPane("Neighbourhood", id="neighbourhood"):
                 tree = LinkTree(note_label(root, self.note_id, self.shelf), id="hops")
@@ -125,19 +167,28 @@ class GraphScreen(ConsoleScreen[str | None]):
             for edge in onward[:EDGES_SHOWN]:
                 target = self.shelf.graph.get(edge.note_id)
                 arrow = "→ " if edge.direction == "out" else "← "
-                label = join(arrow, note_label(target, edge.note_id, self.shelf), "  ",
-                             line(edge.reason, "italic dim"))
+                label = join(
+                    arrow,
+                    note_label(target, edge.note_id, self.shelf),
+                    "  ",
+                    line(edge.reason, "italic dim"),
+                )
                 if edge.note_id in hop.path:
                     label.append(" ↺ cycle, not followed", style="yellow")
                     node.add_leaf(label)
                 elif target is None:
                     node.add_leaf(label)
                 else:
-                    node.add(label, data=Hop(edge.note_id, (*hop.path, edge.note_id),
-                                             edge.direction))
+                    node.add(
+                        label, data=Hop(edge.note_id, (*hop.path, edge.note_id), edge.direction)
+                    )
             if len(onward) > EDGES_SHOWN:
-                node.add_leaf(Text(f"… {len(onward) - EDGES_SHOWN:,} more links and backlinks "
-                                   "not shown", style="dim italic"))
+                node.add_leaf(
+                    Text(
+                        f"… {len(onward) - EDGES_SHOWN:,} more links and backlinks not shown",
+                        style="dim italic",
+                    )
+                )
         node.expand()
         if hops > 1:
             for child in node.children:
@@ -168,8 +219,9 @@ class GraphScreen(ConsoleScreen[str | None]):
         every = groups(self.shelf, self.nugget)
         to_screen(self, self._lists_ready, lonely, every[:GROUPS_SHOWN], len(every))
 
-    def _lists_ready(self, lonely: list[RawNote], biggest: list[list[RawNote]],
-                     group_count: int) -> None:
+    def _lists_ready(
+        self, lonely: list[RawNote], biggest: list[list[RawNote]], group_count: int
+    ) -> None:
         tabs = self.query_one(TabbedContent)
         tabs.get_tab("orphans").label = line(f"Orphans ({len(lonely):,})")
         tabs.get_tab("groups").label = line(f"Groups ({group_count:,})")
@@ -178,8 +230,13 @@ class GraphScreen(ConsoleScreen[str | None]):
         table.set_rows(lonely)
         table.border_title = f"{counted(len(lonely), 'note')} with no links either way"
         tree: Tree[Hop] = self.query_one("#group-tree", Tree)
-        tree.root.set_label(Text(f"The {len(biggest):,} largest of {group_count:,} connected "
-                                 "groups" if biggest else "Connected groups"))
+        tree.root.set_label(
+            Text(
+                f"The {len(biggest):,} largest of {group_count:,} connected groups"
+                if biggest
+                else "Connected groups"
+            )
+        )
         tree.root.expand()
         for group in biggest:
             titles = ", ".join(fields.text(n, "title") for n in group[:3])
@@ -187,8 +244,9 @@ class GraphScreen(ConsoleScreen[str | None]):
             for note in group[:EDGES_SHOWN]:
                 node.add_leaf(note_label(note, note["id"], self.shelf), data=Hop(note["id"], ()))
             if len(group) > EDGES_SHOWN:
-                node.add_leaf(Text(f"… {len(group) - EDGES_SHOWN:,} more notes not shown",
-                                   style="dim italic"))
+                node.add_leaf(
+                    Text(f"… {len(group) - EDGES_SHOWN:,} more notes not shown", style="dim italic")
+                )
         if not biggest:
             tree.root.add_leaf(Text("No linked notes yet.", style="dim"))
 

@@ -28,9 +28,14 @@ def keys_table(keymap: Keymap | None = None) -> Table:
         table.add_row("", "")
     table.add_row(Text("In the notes table", style="bold underline"), "")
     table.add_row(Text("A"), Text("marks an archived note (shown with h)"))
-    table.add_row(Text("Verdict"), Text("the scorer's advice: reject, defer, compress, merge or "
-                                        "promote (v filters by it; the detail pane explains each "
-                                        "score in words)"))
+    table.add_row(
+        Text("Verdict"),
+        Text(
+            "the scorer's advice: reject, defer, compress, merge or "
+            "promote (v filters by it; the detail pane explains each "
+            "score in words)"
+        ),
+    )
     return table
 
 

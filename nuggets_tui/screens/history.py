@@ -67,11 +67,19 @@ def file_diff(entry: JournalEntry) -> list[Text | str | tuple[str, str]]:
     and its diff, before → after."""
     if not entry.file_name:
         return []
-    done = ("Removed " if entry.file_after is None else
-            "Created " if entry.file_before is None else "Wrote ")
+    done = (
+        "Removed "
+        if entry.file_after is None
+        else "Created "
+        if entry.file_before is None
+        else "Wrote "
+    )
     changes = content_lines(entry.file_before or "", entry.file_after or "")
-    parts: list[Text | str | tuple[str, str]] = [done, line(shown_path(entry.file_name), "bold"),
-                                                 ".\n" if changes else " (no line changed).\n"]
+    parts: list[Text | str | tuple[str, str]] = [
+        done,
+        line(shown_path(entry.file_name), "bold"),
+        ".\n" if changes else " (no line changed).\n",
+    ]
     return parts + diff_lines(changes)
 
 
@@ -79,22 +87,41 @@ def run_text(entry: JournalEntry, state: str, since: Aftermath | None = None) ->
     """What one run changed: its summary, what was done to its notes since, a reflection's
     changes, and each note's diff."""
     parts: list[Text | str | tuple[str, str]] = [
-        line(entry.kind.upper(), "bold reverse"), " ", line(entry.run_id, "bold"), "  ",
-        line(entry.at), "  ", line(state, "dim"), "\n", line(entry.summary or entry.kind), "\n",
+        line(entry.kind.upper(), "bold reverse"),
+        " ",
+        line(entry.run_id, "bold"),
+        "  ",
+        line(entry.at),
+        "  ",
+        line(state, "dim"),
+        "\n",
+        line(entry.summary or entry.kind),
+        "\n",
         join(line(since.line, "yellow"), "\n") if since else "",
-        f"{counted(len(entry.after), 'note')} written.\n" if entry.after
-        else "" if entry.file_name else "No note was written.\n",
+        f"{counted(len(entry.after), 'note')} written.\n"
+        if entry.after
+        else ""
+        if entry.file_name
+        else "No note was written.\n",
         *file_diff(entry),
     ]
     changes = entry.result.changes if entry.result else []
     if changes:
         parts.append(("\nChanges\n", "bold"))
         for change in changes[:CHANGES_SHOWN]:
-            parts += ["  [", line(change.type), "] ", line(change.detail), "  ",
-                      line(change.note_id, "dim"), "\n"]
+            parts += [
+                "  [",
+                line(change.type),
+                "] ",
+                line(change.detail),
+                "  ",
+                line(change.note_id, "dim"),
+                "\n",
+            ]
         if len(changes) > CHANGES_SHOWN:
-            parts.append(Text(f"  … {len(changes) - CHANGES_SHOWN:,} more changes\n",
-                              style="dim italic"))
+            parts.append(
+                Text(f"  … {len(changes) - CHANGES_SHOWN:,} more changes\n", style="dim italic")
+            )
     if entry.after:
         parts.append(("\nNotes, before → after\n", "bold"))
     for note_id in list(entry.after)[:NOTES_SHOWN]:
@@ -104,8 +131,13 @@ def run_text(entry: JournalEntry, state: str, since: Aftermath | None = None) ->
         else:
             parts += [note_diff_text(before, after, heading(before)), "\n"]
     if len(entry.after) > NOTES_SHOWN:
-        parts.append(Text(f"… {len(entry.after) - NOTES_SHOWN:,} more notes "
-                          f"(nuggets log --json lists them all)", style="dim italic"))
+        parts.append(
+            Text(
+                f"… {len(entry.after) - NOTES_SHOWN:,} more notes "
+                f"(nuggets log --json lists them all)",
+                style="dim italic",
+            )
+        )
     return join(*parts)
 
 
@@ -113,8 +145,13 @@ class HistoryScreen(ConsoleScreen[str | None]):
     """Dismissed with the id of the run to undo, or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("u", "undo", "Undo this run", id="history.undo",
-                tooltip="Undo the highlighted run, after checking nothing changed since"),
+        Binding(
+            "u",
+            "undo",
+            "Undo this run",
+            id="history.undo",
+            tooltip="Undo the highlighted run, after checking nothing changed since",
+        ),
         # `u` on a run undone already: says so (remapped with the undo)
         Binding("u", "undone", show=False, id="history.undo"),
         Binding("escape", "back", "Back", id="history.back", tooltip="Back to the notes"),
@@ -129,12 +166,16 @@ class HistoryScreen(ConsoleScreen[str | None]):
         self._shown_entry: JournalEntry | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(join(("Run history", "bold"), " · the journal in ",
-                          line(shown_path(self.memory.journal.folder))),
-                     id="history-title")
+        yield Static(
+            join(
+                ("Run history", "bold"),
+                " · the journal in ",
+                line(shown_path(self.memory.journal.folder)),
+            ),
+            id="history-title",
+        )
         with Horizontal():
-            yield VirtualTable(RUN_COLUMNS, self.runs, id="runs",
-                               empty_text="Reading the journal…")
+            yield VirtualTable(RUN_COLUMNS, self.runs, id="runs", empty_text="Reading the journal…")
             yield DiffView(id="run-diff")
         yield Footer()
 
@@ -190,9 +231,17 @@ class HistoryScreen(ConsoleScreen[str | None]):
         if header is None:
             view.show(Text(""))
         else:  # the header at once; the whole entry (its notes) is read aside
-            view.show(join(line(header.kind.upper(), "bold reverse"), " ",
-                           line(header.run_id, "bold"), "\n", line(header.summary or header.kind),
-                           "\n", ("Reading the run…", "dim")))
+            view.show(
+                join(
+                    line(header.kind.upper(), "bold reverse"),
+                    " ",
+                    line(header.run_id, "bold"),
+                    "\n",
+                    line(header.summary or header.kind),
+                    "\n",
+                    ("Reading the run…", "dim"),
+                )
+            )
             self._read_run(header.run_id)
         self.refresh_bindings()
 
@@ -210,13 +259,15 @@ class HistoryScreen(ConsoleScreen[str | None]):
         if current is not None and current.run_id == entry.run_id:
             self._shown_entry = entry
             self.query_one("#run-diff", DiffView).show(
-                run_text(entry, self.runs.state(current), self.runs.since.get(entry.run_id)))
+                run_text(entry, self.runs.state(current), self.runs.since.get(entry.run_id))
+            )
 
     def _run_unreadable(self, run_id: str, message: str) -> None:
         current = self.current
         if current is not None and current.run_id == run_id:
             self.query_one("#run-diff", DiffView).show(
-                join(("This run cannot be read: ", "bold red"), line(message)))
+                join(("This run cannot be read: ", "bold red"), line(message))
+            )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "undo":
@@ -236,8 +287,15 @@ class HistoryScreen(ConsoleScreen[str | None]):
     def action_undone(self) -> None:
         entry = self.current
         if entry is not None and (by := self.runs.undone.get(entry.run_id)):
-            notify(self, line(f"Run {entry.run_id} was undone already, by run {by}: there is "
-                              "nothing of it left to undo."), title="Undone already", timeout=5)
+            notify(
+                self,
+                line(
+                    f"Run {entry.run_id} was undone already, by run {by}: there is "
+                    "nothing of it left to undo."
+                ),
+                title="Undone already",
+                timeout=5,
+            )
 
     def action_back(self) -> None:
         self.dismiss(None)

@@ -66,50 +66,135 @@ class Loaded:
 
 class MainScreen(ConsoleScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "filter", "Filter", key_display="/", id="main.filter",
-                tooltip="Filter the notes as you type (title, content and tags)"),
-        Binding("s", "sort", "Sort", id="main.sort",
-                tooltip="Sort the notes: file order, hits ↓, updated ↓, title (selection stays)"),
-        Binding("h", "toggle_hidden", "Archived", id="main.hidden",
-                tooltip="Show or hide archived notes (marked A)"),
-        Binding("r", "review", "Review", id="main.review",
-                tooltip="Review a dry run of the reflection pass on this nugget (or all)"),
-        Binding("u", "unhide", "Unhide", id="main.unhide",
-                tooltip="Bring the selected archived note back"),
-        Binding("x", "archive", "Archive", id="main.archive",
-                tooltip="Archive the selected note by hand, after confirming (ctrl+z undoes it)"),
-        Binding("ctrl+z", "undo", "Undo", id="main.undo",
-                tooltip="Undo the last applied run, after confirming"),
-        Binding("p", "promote", "Promote", id="main.promote",
-                tooltip="Promote durable notes to the file the agent always loads, after a diff"),
-        Binding("g", "graph", "Graph", id="main.graph",
-                tooltip="Walk the link graph from the selected note"),
-        Binding("l", "history", "Runs", id="main.history",
-                tooltip="Every applied run with what it changed; undo any of them"),
-        Binding("f", "files", "Files", id="main.files",
-                tooltip="The memory files the agent keeps beside this nugget, read-only"),
-        Binding("c", "conflicts", "Conflicts", id="main.conflicts",
-                tooltip="The contradiction queue: notes of one topic that disagree; decide "
-                        "which stands, merge them, or let both stand"),
-        Binding("v", "verdict_filter", "Verdict", id="main.verdict",
-                tooltip="Show only the notes of one verdict: all, reject, defer, compress, "
-                        "merge, promote (the detail pane explains each score); scores them "
-                        "if scoring was stopped"),
-        Binding("m", "mark", "Mark", show=False, id="main.mark",
-                tooltip="Mark the selected note reviewed or disputed, or clear its mark: our own "
-                        "mark, never in the system's files (ctrl+z undoes it); where the system "
-                        "keeps marks"),
-        Binding("V", "versions", "Versions", show=False, id="main.versions",
-                tooltip="The versions kept of the selected note, each with its text and its "
-                        "diff against the note now, read-only; where the system keeps them"),
-        Binding("escape", "clear_filter", "Clear filter", show=False, id="main.clear",
-                tooltip="Clear the filter and go back to the table; while verdicts are "
-                        "scored, stop scoring (v scores them)"),
+        Binding(
+            "slash",
+            "filter",
+            "Filter",
+            key_display="/",
+            id="main.filter",
+            tooltip="Filter the notes as you type (title, content and tags)",
+        ),
+        Binding(
+            "s",
+            "sort",
+            "Sort",
+            id="main.sort",
+            tooltip="Sort the notes: file order, hits ↓, updated ↓, title (selection stays)",
+        ),
+        Binding(
+            "h",
+            "toggle_hidden",
+            "Archived",
+            id="main.hidden",
+            tooltip="Show or hide archived notes (marked A)",
+        ),
+        Binding(
+            "r",
+            "review",
+            "Review",
+            id="main.review",
+            tooltip="Review a dry run of the reflection pass on this nugget (or all)",
+        ),
+        Binding(
+            "u",
+            "unhide",
+            "Unhide",
+            id="main.unhide",
+            tooltip="Bring the selected archived note back",
+        ),
+        Binding(
+            "x",
+            "archive",
+            "Archive",
+            id="main.archive",
+            tooltip="Archive the selected note by hand, after confirming (ctrl+z undoes it)",
+        ),
+        Binding(
+            "ctrl+z",
+            "undo",
+            "Undo",
+            id="main.undo",
+            tooltip="Undo the last applied run, after confirming",
+        ),
+        Binding(
+            "p",
+            "promote",
+            "Promote",
+            id="main.promote",
+            tooltip="Promote durable notes to the file the agent always loads, after a diff",
+        ),
+        Binding(
+            "g",
+            "graph",
+            "Graph",
+            id="main.graph",
+            tooltip="Walk the link graph from the selected note",
+        ),
+        Binding(
+            "l",
+            "history",
+            "Runs",
+            id="main.history",
+            tooltip="Every applied run with what it changed; undo any of them",
+        ),
+        Binding(
+            "f",
+            "files",
+            "Files",
+            id="main.files",
+            tooltip="The memory files the agent keeps beside this nugget, read-only",
+        ),
+        Binding(
+            "c",
+            "conflicts",
+            "Conflicts",
+            id="main.conflicts",
+            tooltip="The contradiction queue: notes of one topic that disagree; decide "
+            "which stands, merge them, or let both stand",
+        ),
+        Binding(
+            "v",
+            "verdict_filter",
+            "Verdict",
+            id="main.verdict",
+            tooltip="Show only the notes of one verdict: all, reject, defer, compress, "
+            "merge, promote (the detail pane explains each score); scores them "
+            "if scoring was stopped",
+        ),
+        Binding(
+            "m",
+            "mark",
+            "Mark",
+            show=False,
+            id="main.mark",
+            tooltip="Mark the selected note reviewed or disputed, or clear its mark: our own "
+            "mark, never in the system's files (ctrl+z undoes it); where the system "
+            "keeps marks",
+        ),
+        Binding(
+            "V",
+            "versions",
+            "Versions",
+            show=False,
+            id="main.versions",
+            tooltip="The versions kept of the selected note, each with its text and its "
+            "diff against the note now, read-only; where the system keeps them",
+        ),
+        Binding(
+            "escape",
+            "clear_filter",
+            "Clear filter",
+            show=False,
+            id="main.clear",
+            tooltip="Clear the filter and go back to the table; while verdicts are "
+            "scored, stop scoring (v scores them)",
+        ),
     ]
     FULL_FOOTER = 150  # columns every key above needs in the footer (fewer: the compact one)
 
-    def __init__(self, memory: Store, watch_interval: float = 1.0,
-                 told: Sequence[str] = ()) -> None:
+    def __init__(
+        self, memory: Store, watch_interval: float = 1.0, told: Sequence[str] = ()
+    ) -> None:
         """`told`: what the command line had to say about the memory, said when it opens."""
         super().__init__()
         self.memory = memory
@@ -137,8 +222,9 @@ class MainScreen(ConsoleScreen[None]):
 
     def compose(self) -> ComposeResult:
         home = shown_path(self.memory.home)
-        yield Static(join(line(self.memory.profile.system, "bold"), "  ", line(home)),
-                     id="title-bar")
+        yield Static(
+            join(line(self.memory.profile.system, "bold"), "  ", line(home)), id="title-bar"
+        )
         with Horizontal():
             with Vertical(id="sidebar"):
                 yield NuggetList(self.memory.profile, id="nuggets")
@@ -186,8 +272,7 @@ class MainScreen(ConsoleScreen[None]):
                 call(self._peeked, head)
         try:
             # what interrupted writes left, said with the rest
-            opened = ([] if self._opened
-                      else [*self.told, *self.memory.open(read=False).messages])
+            opened = [] if self._opened else [*self.told, *self.memory.open(read=False).messages]
             shelf = Shelf(self.memory.read())
             settled = [*opened, *self.memory.take_notices()]  # what the read skipped (a bad line)
             nuggets = shelf.nuggets()
@@ -202,8 +287,11 @@ class MainScreen(ConsoleScreen[None]):
         call(self._prepared, shelf, overview(nuggets, shelf.notes))
         self._read_since(shelf)
         try:  # no plan ahead when planning costs something (a model's tokens): `r` asks first
-            plan = (None if self.memory.profile.capabilities.costly_plans
-                    else self.memory.plan(graph=shelf.graph))
+            plan = (
+                None
+                if self.memory.profile.capabilities.costly_plans
+                else self.memory.plan(graph=shelf.graph)
+            )
         except NuggetsError:
             plan = None  # `r` plans again and says what is wrong
         if plan is not None:
@@ -223,8 +311,9 @@ class MainScreen(ConsoleScreen[None]):
         newest = next((found for found in since.values() if found.newest), None)
         to_screen(self, self._since_read, shelf, since, newest)
 
-    def _since_read(self, shelf: Shelf, since: dict[str, Aftermath],
-                    newest: Aftermath | None) -> None:
+    def _since_read(
+        self, shelf: Shelf, since: dict[str, Aftermath], newest: Aftermath | None
+    ) -> None:
         if shelf is not self.shelf:
             return
         self.since_notes = {n: said for a in since.values() for n, said in a.notes.items()}
@@ -242,14 +331,14 @@ class MainScreen(ConsoleScreen[None]):
         to_screen(self, self._judging, busy, len(shelf.graph.notes))
         try:
             judgement = ReviewService(self.memory).verdicts(
-                shelf.graph.notes, progress=busy.told, should_stop=lambda: worker.is_cancelled)
+                shelf.graph.notes, progress=busy.told, should_stop=lambda: worker.is_cancelled
+            )
         except Stopped:
             return  # escape said so
         except NuggetsError:
             to_screen(self, self._not_judged)
             return
-        to_screen(self, self._judged, shelf,
-                  {v.note_id: v for v in judgement.verdicts})
+        to_screen(self, self._judged, shelf, {v.note_id: v for v in judgement.verdicts})
 
     def _peeked(self, head: list[RawNote]) -> None:
         if self.shelf is None and self._view(set()) == (None, False, "", "file", None):
@@ -275,11 +364,16 @@ class MainScreen(ConsoleScreen[None]):
         if not self._opened or warnings != (previous.graph.warnings if previous else []):
             self.tell(settled + warnings)
         self._opened = True
-        if quiet and previous is not None and (
-            previous.graph.fingerprint != loaded.shelf.graph.fingerprint
+        if (
+            quiet
+            and previous is not None
+            and (previous.graph.fingerprint != loaded.shelf.graph.fingerprint)
         ):
-            notify(self, f"The {self.memory.profile.source_label} changed on disk; the console "
-                   "reloaded it.", title="Reloaded")
+            notify(
+                self,
+                f"The {self.memory.profile.source_label} changed on disk; the console reloaded it.",
+                title="Reloaded",
+            )
         self.refresh_bindings()
 
     def _prepared(self, shelf: Shelf, figures: Overview) -> None:
@@ -299,8 +393,11 @@ class MainScreen(ConsoleScreen[None]):
         """Escape while verdicts are scored: they stop; the column says none until `v`."""
         self.workers.cancel_group(self, "judge")
         self._not_judged()
-        notify(self, "Stopped scoring the verdicts: the Verdict column shows – until v scores "
-               "them.", timeout=5)
+        notify(
+            self,
+            "Stopped scoring the verdicts: the Verdict column shows – until v scores them.",
+            timeout=5,
+        )
 
     def _not_judged(self) -> None:
         self.query_one(Busy).stop()
@@ -326,8 +423,10 @@ class MainScreen(ConsoleScreen[None]):
             table.set_rows([])
             table.border_title = ""
         kept = " Showing the last version that could be read." if self.shelf else ""
-        self._show_problem(f"{message}. The file is left untouched; fix or replace it and the "
-                           f"console reloads it.{kept}")
+        self._show_problem(
+            f"{message}. The file is left untouched; fix or replace it and the "
+            f"console reloads it.{kept}"
+        )
         self.refresh_bindings()
 
     def _show_problem(self, message: str | None) -> None:
@@ -404,8 +503,9 @@ class MainScreen(ConsoleScreen[None]):
         verdict = "" if self.verdict_filter is None else f" · verdict {self.verdict_filter}"
         if self.verdict_filter is not None and self.verdicts is None:
             verdict += " (scoring…)"
-        table.border_title = join(counted(len(rows), "note"), " · ", scope,
-                                  f" · {archived}{order}{verdict}")
+        table.border_title = join(
+            counted(len(rows), "note"), " · ", scope, f" · {archived}{order}{verdict}"
+        )
 
     @on(VirtualTable.Highlighted, "#notes")
     def _note_highlighted(self, event: VirtualTable.Highlighted) -> None:
@@ -422,8 +522,11 @@ class MainScreen(ConsoleScreen[None]):
             pane.show(None, empty="The details follow once the whole file is read.")
         else:
             verdict = self.verdicts.get(note["id"]) if note and self.verdicts else None
-            pane.show(shelf.detail(note["id"], backlinks=shelf.prepared) if note else None,
-                      verdict=verdict, remark=self.since_notes.get(note["id"]) if note else None)
+            pane.show(
+                shelf.detail(note["id"], backlinks=shelf.prepared) if note else None,
+                verdict=verdict,
+                remark=self.since_notes.get(note["id"]) if note else None,
+            )
 
     @on(OptionList.OptionHighlighted, "#nuggets")
     def _nugget_chosen(self, event: OptionList.OptionHighlighted) -> None:
@@ -473,8 +576,15 @@ class MainScreen(ConsoleScreen[None]):
     # -- actions ------------------------------------------------------------------------------
 
     # The keys that act on the memory; while it is still being read they are dimmed and say so.
-    ACTING = {"r": "review", "p": "promote", "ctrl+z": "undo", "l": "history", "g": "graph",
-              "u": "unhide", "c": "conflicts"}
+    ACTING = {
+        "r": "review",
+        "p": "promote",
+        "ctrl+z": "undo",
+        "l": "history",
+        "g": "graph",
+        "u": "unhide",
+        "c": "conflicts",
+    }
 
     @property
     def footer_note(self) -> str:
@@ -483,14 +593,16 @@ class MainScreen(ConsoleScreen[None]):
     def on_key(self, event: events.Key) -> None:
         if self.footer_note and event.key in self.ACTING:
             event.stop()
-            notify(self, f"Still reading the memory: {event.key} works once it is read.",
-                   timeout=3)
+            notify(self, f"Still reading the memory: {event.key} works once it is read.", timeout=3)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         note = self.current_note if self.is_mounted else None
         if action == "unhide":
-            return True if note is not None and (fields.hidden(note) or self._restorable(note)) \
+            return (
+                True
+                if note is not None and (fields.hidden(note) or self._restorable(note))
                 else None
+            )
         if action == "archive":
             return True if note is not None and not fields.hidden(note) else None
         if action == "graph":
@@ -523,8 +635,11 @@ class MainScreen(ConsoleScreen[None]):
     def action_toggle_hidden(self) -> None:
         self.show_hidden = not self.show_hidden
         self.refilter()
-        notify(self, "Showing archived notes." if self.show_hidden else "Archived notes hidden.",
-               timeout=2)
+        notify(
+            self,
+            "Showing archived notes." if self.show_hidden else "Archived notes hidden.",
+            timeout=2,
+        )
 
     def _scoring(self) -> bool:
         return any(w.group == "judge" and w.is_running for w in self.workers)
@@ -536,16 +651,18 @@ class MainScreen(ConsoleScreen[None]):
         self.verdict_filter = VERDICT_FILTERS[(at + 1) % len(VERDICT_FILTERS)]
         self.refilter()
         shown = self.verdict_filter or "any"
-        waiting = " (still scoring: the filter applies once scored)" if self.verdicts is None \
-            else ""
+        waiting = (
+            " (still scoring: the filter applies once scored)" if self.verdicts is None else ""
+        )
         notify(self, f"Verdict: {shown}.{waiting}", timeout=2)
 
     def action_conflicts(self) -> None:
         from .conflicts import ConflictsScreen
 
-        self.app.push_screen(ConflictsScreen(self.memory, self._current_graph(), self.verdicts,
-                                             undo=self.undo_last),
-                             self._after_write)
+        self.app.push_screen(
+            ConflictsScreen(self.memory, self._current_graph(), self.verdicts, undo=self.undo_last),
+            self._after_write,
+        )
 
     def action_review(self) -> None:
         plan_asked(self, self.memory.profile, self._review)
@@ -555,15 +672,24 @@ class MainScreen(ConsoleScreen[None]):
 
         graph = self._current_graph()
         prepared = self.prepared_plan if graph is not None and self.nugget is None else None
-        self.app.push_screen(ReviewScreen(self.memory, self.nugget, graph=graph,
-                                          prepared=prepared, watch_interval=self.watch_interval),
-                             self._after_write)
+        self.app.push_screen(
+            ReviewScreen(
+                self.memory,
+                self.nugget,
+                graph=graph,
+                prepared=prepared,
+                watch_interval=self.watch_interval,
+            ),
+            self._after_write,
+        )
 
     def action_promote(self) -> None:
         from .promote import PromoteScreen
 
-        self.app.push_screen(PromoteScreen(self.memory, self._current_graph(), self.nugget),
-                             lambda _: self.tell(self.memory.take_notices()))
+        self.app.push_screen(
+            PromoteScreen(self.memory, self._current_graph(), self.nugget),
+            lambda _: self.tell(self.memory.take_notices()),
+        )
 
     def action_graph(self) -> None:
         from .graph import GraphScreen
@@ -571,9 +697,16 @@ class MainScreen(ConsoleScreen[None]):
         note = self.current_note
         if note is None or self.shelf is None:
             return
-        self.app.push_screen(GraphScreen(self.shelf, note["id"], self.nugget,
-                                         self.memory.profile.columns,
-                                         self.memory.profile.scope(self.nugget)), self._jump)
+        self.app.push_screen(
+            GraphScreen(
+                self.shelf,
+                note["id"],
+                self.nugget,
+                self.memory.profile.columns,
+                self.memory.profile.scope(self.nugget),
+            ),
+            self._jump,
+        )
 
     def action_files(self) -> None:
         from .files import FilesScreen
@@ -639,9 +772,15 @@ class MainScreen(ConsoleScreen[None]):
         if not outlook.lift:
             self._unhide(note)
             return
-        body = join("Bring back ", _quoted(note), "?\n\n",
-                    *(join(line(w), "\n") for w in outlook.warnings),
-                    "\nThe same run can ", line(outlook.lift), "; undo puts it back.")
+        body = join(
+            "Bring back ",
+            _quoted(note),
+            "?\n\n",
+            *(join(line(w), "\n") for w in outlook.warnings),
+            "\nThe same run can ",
+            line(outlook.lift),
+            "; undo puts it back.",
+        )
         choices = [("r", "Unhide and raise", "lift"), ("u", "Unhide only", "plain")]
 
         def answered(choice: str | None) -> None:
@@ -655,12 +794,16 @@ class MainScreen(ConsoleScreen[None]):
         if note is None or not self.memory.profile.capabilities.marks:
             return
         now = str(note.get("mark") or "")
-        choices: list[tuple[str, str, str]] = [(m[0], m.capitalize(), m) for m in MARKS
-                                               if m != now]
+        choices: list[tuple[str, str, str]] = [(m[0], m.capitalize(), m) for m in MARKS if m != now]
         choices += [("c", "Clear the mark", "")] if now else []
-        body = join(_quoted(note), ": ", line(now or "no mark"), ".\n\nOur own mark, kept beside "
-                    "our journal, never in the ", line(self.memory.profile.system), "'s files. "
-                    "ctrl+z undoes it.")
+        body = join(
+            _quoted(note),
+            ": ",
+            line(now or "no mark"),
+            ".\n\nOur own mark, kept beside our journal, never in the ",
+            line(self.memory.profile.system),
+            "'s files. ctrl+z undoes it.",
+        )
 
         def answered(choice: str | None) -> None:
             if choice is not None:
@@ -671,8 +814,9 @@ class MainScreen(ConsoleScreen[None]):
     @work(thread=True, exclusive=True, group="write", description="_write_mark")
     def _write_mark(self, note: RawNote, mark: Mark | None) -> None:
         try:
-            entry = mark_notes(self.memory, [note["id"]], mark,
-                               {note["id"]: str(note.get("content") or "")})
+            entry = mark_notes(
+                self.memory, [note["id"]], mark, {note["id"]: str(note.get("content") or "")}
+            )
         except NuggetsError as exc:
             to_screen(self, self._failed, "Could not mark", str(exc))
             return
@@ -681,8 +825,7 @@ class MainScreen(ConsoleScreen[None]):
         if entry is None:
             to_screen(self, self._wrote, f"{what}: as it was; nothing written")
             return
-        to_screen(self, self._wrote,
-                  f"{what} (run {one_line(entry.run_id)}; ctrl+z undoes it)")
+        to_screen(self, self._wrote, f"{what} (run {one_line(entry.run_id)}; ctrl+z undoes it)")
 
     def _restorable(self, note: RawNote) -> bool:
         restorer = self.memory.restorer
@@ -697,8 +840,10 @@ class MainScreen(ConsoleScreen[None]):
         if restorer is None:
             return
         body = join("Restore ", _quoted(note), "\n\n", line(restorer.restore_prompt))
-        self.app.push_screen(AskFileScreen("Restore into a file", body),
-                             lambda into: self._confirm_restore(restorer, note, into))
+        self.app.push_screen(
+            AskFileScreen("Restore into a file", body),
+            lambda into: self._confirm_restore(restorer, note, into),
+        )
 
     def _confirm_restore(self, restorer: Restorer, note: RawNote, into: str | None) -> None:
         if not into:
@@ -709,8 +854,10 @@ class MainScreen(ConsoleScreen[None]):
             self._failed("Nothing was written", str(exc))
             return
         body = join(block("\n".join(diff)), "\n\nThe run is journaled: ctrl+z undoes it.")
-        self.app.push_screen(ConfirmScreen("Restore into a file", body, yes="Write"),
-                             if_yes(lambda: self._restore(restorer, note, Path(into))))
+        self.app.push_screen(
+            ConfirmScreen("Restore into a file", body, yes="Write"),
+            if_yes(lambda: self._restore(restorer, note, Path(into))),
+        )
 
     @work(thread=True, exclusive=True, group="write", description="_restore")
     def _restore(self, restorer: Restorer, note: RawNote, into: Path) -> None:
@@ -720,8 +867,11 @@ class MainScreen(ConsoleScreen[None]):
             to_screen(self, self._failed, "Could not restore", str(exc))
             return
         title = fields.text(note, "title") or note["id"]
-        to_screen(self, self._wrote, f"Restored “{title}” into {entry.file_name} "
-                  f"(run {entry.run_id}; ctrl+z undoes it)")
+        to_screen(
+            self,
+            self._wrote,
+            f"Restored “{title}” into {entry.file_name} (run {entry.run_id}; ctrl+z undoes it)",
+        )
 
     @work(thread=True, exclusive=True, group="write", description="_unhide")
     def _unhide(self, note: RawNote, lift: bool = False) -> None:
@@ -746,14 +896,19 @@ class MainScreen(ConsoleScreen[None]):
         if note is None or fields.hidden(note):
             return
         if not self.memory.profile.capabilities.manual_archive:  # no dialog that could only fail
-            notify(self, self.memory.profile.archive_refused, title="Not offered",
-                   timeout=4)
+            notify(self, self.memory.profile.archive_refused, title="Not offered", timeout=4)
             return
-        body = join("Archive ", _quoted(note), "?\n\nIt leaves the "
-                    "table (h shows archived notes); ", line(self.memory.profile.archive_effect),
-                    ". The run is journaled: ctrl+z or u brings it back.")
-        self.app.push_screen(ConfirmScreen("Archive this note", body, yes="Archive"),
-                             if_yes(lambda: self._archive(note)))
+        body = join(
+            "Archive ",
+            _quoted(note),
+            "?\n\nIt leaves the table (h shows archived notes); ",
+            line(self.memory.profile.archive_effect),
+            ". The run is journaled: ctrl+z or u brings it back.",
+        )
+        self.app.push_screen(
+            ConfirmScreen("Archive this note", body, yes="Archive"),
+            if_yes(lambda: self._archive(note)),
+        )
 
     @work(thread=True, exclusive=True, group="write", description="_archive")
     def _archive(self, note: RawNote) -> None:
@@ -763,8 +918,9 @@ class MainScreen(ConsoleScreen[None]):
             to_screen(self, self._failed, "Could not archive", str(exc))
             return
         title = fields.text(note, "title") or note["id"]
-        message = f"Archived “{title}”" + (f" (run {entry.run_id}; ctrl+z undoes it)" if entry
-                                           else "; it was archived already")
+        message = f"Archived “{title}”" + (
+            f" (run {entry.run_id}; ctrl+z undoes it)" if entry else "; it was archived already"
+        )
         to_screen(self, self._wrote, message)
 
     def _wrote(self, message: str, then: Then = None) -> None:
@@ -815,8 +971,15 @@ class MainScreen(ConsoleScreen[None]):
             self._say_blocked(entry.run_id, blockers, then)
             return
         body = join(
-            "Undo run ", line(entry.run_id, "bold"), " (", line(entry.kind), ", ", line(entry.at),
-            ")?\n", line(entry.summary or entry.kind), "\n\n",
+            "Undo run ",
+            line(entry.run_id, "bold"),
+            " (",
+            line(entry.kind),
+            ", ",
+            line(entry.at),
+            ")?\n",
+            line(entry.summary or entry.kind),
+            "\n\n",
             *_changed_titles(entry),
             _undo_what(entry, self.memory),
         )
@@ -828,21 +991,24 @@ class MainScreen(ConsoleScreen[None]):
                 _done(then)
 
         self.app.push_screen(
-            ConfirmScreen(f"Undo run {one_line(entry.run_id)}", body, yes="Undo"), answered)
+            ConfirmScreen(f"Undo run {one_line(entry.run_id)}", body, yes="Undo"), answered
+        )
 
     def _say_blocked(self, run_id: str, blockers: list[str], then: Then = None) -> None:
         shown = self._titles(blockers[:BLOCKERS_SHOWN])
         more = len(blockers) - len(shown)
         body = join(
-            counted(len(blockers), "note"), " this run wrote changed since (the agent or a later "
+            counted(len(blockers), "note"),
+            " this run wrote changed since (the agent or a later "
             "run edited them); undoing it would lose those changes, so nothing is restored:\n\n",
             *[part for title in shown for part in ("  • ", line(title), "\n")],
             f"  … and {more:,} more\n" if more else "",
             "\nUndo the later runs first (l lists them), or keep this run.",
         )
         self.app.push_screen(
-            ConfirmScreen(f"Run {one_line(run_id)} cannot be undone", body, yes="Show the first",
-                          no="Close"),
+            ConfirmScreen(
+                f"Run {one_line(run_id)} cannot be undone", body, yes="Show the first", no="Close"
+            ),
             lambda yes: self.select_note(blockers[0]) if yes else _done(then),
         )
 
@@ -856,8 +1022,11 @@ class MainScreen(ConsoleScreen[None]):
         except NuggetsError as exc:
             to_screen(self, self._failed, "Cannot undo", str(exc), then)
             return
-        restored = (f"{entry.file_name.rsplit('/', 1)[-1]} as it was before it"
-                    if entry.file_name is not None else counted(len(entry.after), "note"))
+        restored = (
+            f"{entry.file_name.rsplit('/', 1)[-1]} as it was before it"
+            if entry.file_name is not None
+            else counted(len(entry.after), "note")
+        )
         to_screen(self, self._wrote, f"Undid run {run_id}: restored {restored}.", then)
 
     def _titles(self, note_ids: list[str]) -> list[str]:
@@ -883,22 +1052,34 @@ def _changed_titles(entry: JournalEntry) -> list[Text | str]:
     for note_id in ids[:CHANGED_SHOWN]:
         note = entry.after.get(note_id) or entry.before.get(note_id)
         title = fields.text(note, "title") if note else ""
-        parts += ["  • “", line(title), "” (", line(note_id), ")\n"] if title else \
-            ["  • ", line(note_id), "\n"]
+        parts += (
+            ["  • “", line(title), "” (", line(note_id), ")\n"]
+            if title
+            else ["  • ", line(note_id), "\n"]
+        )
     more = len(ids) - CHANGED_SHOWN
     return [*parts, f"  … and {more:,} more\n" if more > 0 else "", "\n"]
 
 
 def _undo_what(entry: JournalEntry, memory: Store) -> Text:
     if entry.batch is not None:  # one of the runs one apply wrote, one file each
-        return Text("This puts back every file of the runs written together with it, each as "
-                    "it was before them (if nothing changed it since), and journals the undo.")
+        return Text(
+            "This puts back every file of the runs written together with it, each as "
+            "it was before them (if nothing changed it since), and journals the undo."
+        )
     if entry.file_name is not None:
-        return join("This puts ", line(shown_path(entry.file_name)), " back as it was before it "
-                    "(if nothing changed it since), and journals the undo.")
-    return join("This restores the ", counted(len(entry.before), "note"), " it changed as they "
-                "were before it, in ", line(shown_path(memory.graph_path)),
-                ", and journals the undo.")
+        return join(
+            "This puts ",
+            line(shown_path(entry.file_name)),
+            " back as it was before it (if nothing changed it since), and journals the undo.",
+        )
+    return join(
+        "This restores the ",
+        counted(len(entry.before), "note"),
+        " it changed as they were before it, in ",
+        line(shown_path(memory.graph_path)),
+        ", and journals the undo.",
+    )
 
 
 def _quoted(note: RawNote) -> Text:

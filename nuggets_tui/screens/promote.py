@@ -36,8 +36,13 @@ from .base import ConsoleScreen
 from .confirm import ConfirmScreen, if_yes
 from .from_worker import to_screen
 
-_ACTION_STYLES = {"add": "green", "update": "yellow", "same": "dim", "held": "bold red",
-                  "drop": "red"}
+_ACTION_STYLES = {
+    "add": "green",
+    "update": "yellow",
+    "same": "dim",
+    "held": "bold red",
+    "drop": "red",
+}
 Entry = PromotionEntry | BlockedEntry
 
 
@@ -61,8 +66,10 @@ def action_of(row: Entry) -> str:
 
 def rows_of(plan: PromotionPlan) -> list[Row]:
     """Held entries first, then by section and title; each entry's shadowed notes under it."""
-    entries: list[Entry] = sorted([*plan.blocked, *plan.entries, *plan.dropped], key=lambda e: (
-        action_of(e) != "held", section_rank(e.section), e.title))
+    entries: list[Entry] = sorted(
+        [*plan.blocked, *plan.entries, *plan.dropped],
+        key=lambda e: (action_of(e) != "held", section_rank(e.section), e.title),
+    )
     return [row for e in entries for row in (e, *(ShadowRow(e, n) for n in e.shadowed))]
 
 
@@ -72,13 +79,24 @@ class EntryRows(RowRenderer[Row]):
 
     def cells(self, row: Row) -> Sequence[Text]:
         if isinstance(row, ShadowRow):
-            return [Text(""), Text(""), join(
-                ("  ↳ shadowed: ", "dim"), line(row.note.note_id, "dim"),
-                (" [", "dim"), line(row.note.nugget_name, "dim"), ("] updated ", "dim"),
-                line(row.note.updated_at or "never", "dim"))]
+            return [
+                Text(""),
+                Text(""),
+                join(
+                    ("  ↳ shadowed: ", "dim"),
+                    line(row.note.note_id, "dim"),
+                    (" [", "dim"),
+                    line(row.note.nugget_name, "dim"),
+                    ("] updated ", "dim"),
+                    line(row.note.updated_at or "never", "dim"),
+                ),
+            ]
         action = action_of(row)
-        return [line(action, _ACTION_STYLES.get(action.rstrip("!"), "")),
-                line(row.section), line(row.title)]
+        return [
+            line(action, _ACTION_STYLES.get(action.rstrip("!"), "")),
+            line(row.section),
+            line(row.title),
+        ]
 
     def style(self, row: Row) -> str | None:
         dim = isinstance(row, ShadowRow) or action_of(row) in ("same", "drop")
@@ -110,10 +128,18 @@ def shadowed_text(row: Entry) -> Text:
         return Text("")
     parts: list[Text | str | tuple[str, str]] = [
         (f"Written instead of {len(row.shadowed)} older note(s) of this title", "bold"),
-        " (they may disagree with it):\n"]
+        " (they may disagree with it):\n",
+    ]
     for note in row.shadowed:
-        parts += ["  ", line(note.note_id), " [", line(note.nugget_name), "] updated ",
-                  line(note.updated_at or "never"), "\n"]
+        parts += [
+            "  ",
+            line(note.note_id),
+            " [",
+            line(note.nugget_name),
+            "] updated ",
+            line(note.updated_at or "never"),
+            "\n",
+        ]
     return join(*parts, "\n")
 
 
@@ -121,18 +147,45 @@ def held_text(row: Entry, name: str = "MEMORY.md") -> Text:
     """Why an entry is held back (or was allowed despite), and exactly what it would write
     (a secret in it masked)."""
     if isinstance(row, BlockedEntry):
-        masked = (" The secret is masked here; the note itself shows it, and x on the notes "
-                  "archives it.\n" if row.secret else "")
-        decide = (join("Decide its group with ", ("c", "bold"), " (the contradiction queue) "
-                       "first: then the note that stands is promoted. ") if row.queued else "")
-        head = join(("Held back", "bold red"), ": ", line(row.reason), "\n", decide,
-                    "It is not written unless you allow it: space.", masked, "\n\n")
+        masked = (
+            " The secret is masked here; the note itself shows it, and x on the notes "
+            "archives it.\n"
+            if row.secret
+            else ""
+        )
+        decide = (
+            join(
+                "Decide its group with ",
+                ("c", "bold"),
+                " (the contradiction queue) first: then the note that stands is promoted. ",
+            )
+            if row.queued
+            else ""
+        )
+        head = join(
+            ("Held back", "bold red"),
+            ": ",
+            line(row.reason),
+            "\n",
+            decide,
+            "It is not written unless you allow it: space.",
+            masked,
+            "\n\n",
+        )
     elif row.allowed_despite:
-        head = join(("Allowed by you", "bold yellow"), " despite: ", line(row.allowed_despite),
-                    "\nspace holds it back again.\n\n")
+        head = join(
+            ("Allowed by you", "bold yellow"),
+            " despite: ",
+            line(row.allowed_despite),
+            "\nspace holds it back again.\n\n",
+        )
     elif row.action == "drop":
-        head = join(("Dropped by you", "bold red"), ": not written (what ", line(name),
-                    " holds stays); space keeps it again.\n\n")
+        head = join(
+            ("Dropped by you", "bold red"),
+            ": not written (what ",
+            line(name),
+            " holds stays); space keeps it again.\n\n",
+        )
     else:
         return Text("")
     return join(head, ("It would write:\n", "bold"), block(row.text), "\n\n")
@@ -142,30 +195,57 @@ REFUSED_EMPTY = "Nothing is promoted here: see why above."
 
 
 def summary_text(plan: PromotionPlan, words: Profile) -> Text:
-    qualifying = join(f"{counted(plan.qualifying, 'note')} ",
-                      line(words.promotion_rule.format(threshold=plan.threshold)))
+    qualifying = join(
+        f"{counted(plan.qualifying, 'note')} ",
+        line(words.promotion_rule.format(threshold=plan.threshold)),
+    )
     if plan.refused and not (plan.entries or plan.blocked or plan.dropped):
         # a store that promotes nothing has no rule to count by: no "0 notes" line
-        return join(Text("Nothing can be written", style="bold"), ": ",
-                    *(part for i, refused in enumerate(plan.refused)
-                      for part in ("\n" if i else "", line(refused))),
-                    *(("\n", qualifying, ".") if plan.qualifying else ()))
+        return join(
+            Text("Nothing can be written", style="bold"),
+            ": ",
+            *(
+                part
+                for i, refused in enumerate(plan.refused)
+                for part in ("\n" if i else "", line(refused))
+            ),
+            *(("\n", qualifying, ".") if plan.qualifying else ()),
+        )
     if not plan.directory_exists:
         folder = shown_path(plan.path.rsplit("/", 1)[0])
         name = plan.path.rsplit("/", 1)[-1]
         where: list[Text | str | tuple[str, str]] = (
-            ["Point it elsewhere with ", line(f"nuggets promote {words.promotion_option}", "bold"),
-             " or ", line(words.promotion_env, "bold"), ", or create that directory.\n"]
-            if words.promotion_option else ["Create that directory to let it be written.\n"])
+            [
+                "Point it elsewhere with ",
+                line(f"nuggets promote {words.promotion_option}", "bold"),
+                " or ",
+                line(words.promotion_env, "bold"),
+                ", or create that directory.\n",
+            ]
+            if words.promotion_option
+            else ["Create that directory to let it be written.\n"]
+        )
         return join(
-            ("Nothing can be written", "bold"), ": there is no directory ", line(folder, "bold"),
-            ".\nPromotion only writes ", line(name), " where its directory already exists. ",
-            *where, qualifying, ".",
+            ("Nothing can be written", "bold"),
+            ": there is no directory ",
+            line(folder, "bold"),
+            ".\nPromotion only writes ",
+            line(name),
+            " where its directory already exists. ",
+            *where,
+            qualifying,
+            ".",
         )
     return join(
-        "Promote to ", line(shown_path(plan.path), "bold"), "\n",
-        (f"{plan.added:,} to add", "green"), " · ", (f"{plan.updated:,} to update", "yellow"),
-        " · ", qualifying, f", {counted(len(plan.entries), 'entry', 'entries')}. Hand-written "
+        "Promote to ",
+        line(shown_path(plan.path), "bold"),
+        "\n",
+        (f"{plan.added:,} to add", "green"),
+        " · ",
+        (f"{plan.updated:,} to update", "yellow"),
+        " · ",
+        qualifying,
+        f", {counted(len(plan.entries), 'entry', 'entries')}. Hand-written "
         "lines and other sections are kept as they are.",
         *budget_summary(plan),
         *lost_summary(plan),
@@ -177,8 +257,11 @@ def summary_text(plan: PromotionPlan, words: Profile) -> Text:
 def budget_summary(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
     """What the agent reads of the file (or scope): the room left, or where it stops and how
     many entries land past it (core/promotion/budget.py)."""
-    return [part for budget in plan.budgets for part in (
-        "\n", line(budget_words(budget), "bold yellow" if budget.cut_by else ""))]
+    return [
+        part
+        for budget in plan.budgets
+        for part in ("\n", line(budget_words(budget), "bold yellow" if budget.cut_by else ""))
+    ]
 
 
 def past_text(row: Entry | None, plan: PromotionPlan | None) -> Text:
@@ -187,9 +270,13 @@ def past_text(row: Entry | None, plan: PromotionPlan | None) -> Text:
         return Text("")
     for budget in plan.budgets:
         if budget.loaded_lines is not None and row.note_id in budget.past:
-            return join(("Past the agent's budget", "bold yellow"), ": ", line(budget.reader),
-                        f" stops reading after line {budget.loaded_lines:,}, so this entry "
-                        "would be written where the agent never sees it.\n\n")
+            return join(
+                ("Past the agent's budget", "bold yellow"),
+                ": ",
+                line(budget.reader),
+                f" stops reading after line {budget.loaded_lines:,}, so this entry "
+                "would be written where the agent never sees it.\n\n",
+            )
     return Text("")
 
 
@@ -198,21 +285,37 @@ def lost_summary(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
     does not write itself): left as it is, and said."""
     if not plan.lost:
         return []
-    return ["\n", ("Lost since our last write", "yellow"), " (left as they are): ",
-            line("; ".join(plan.lost))]
+    return [
+        "\n",
+        ("Lost since our last write", "yellow"),
+        " (left as they are): ",
+        line("; ".join(plan.lost)),
+    ]
 
 
 def held_summary(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
     if not plan.blocked:
         return []
     kinds = held_kinds(plan.blocked)
-    screened = ["read like instructions to the agent", "hide characters"] if kinds - {
-        "queue"} else []
-    why = [*screened, *(["carry secrets"] if "secrets" in kinds else []),
-           *(["stand in the contradiction queue (decide them with c first)"]
-             if "queue" in kinds else [])]
-    return ["\n", (f"{len(plan.blocked):,} held back", "bold red"), ": they ",
-            line(either(why)), ". Select one to see why; space allows it."]
+    screened = (
+        ["read like instructions to the agent", "hide characters"] if kinds - {"queue"} else []
+    )
+    why = [
+        *screened,
+        *(["carry secrets"] if "secrets" in kinds else []),
+        *(
+            ["stand in the contradiction queue (decide them with c first)"]
+            if "queue" in kinds
+            else []
+        ),
+    ]
+    return [
+        "\n",
+        (f"{len(plan.blocked):,} held back", "bold red"),
+        ": they ",
+        line(either(why)),
+        ". Select one to see why; space allows it.",
+    ]
 
 
 def allowed_warning(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
@@ -220,23 +323,44 @@ def allowed_warning(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
     allowed = [e for e in plan.entries if e.allowed_despite]
     if not allowed:
         return []
-    return ["\n\n", (f"{len(allowed)} of them you allowed despite screening", "bold yellow"),
-            ": ", line(name), " becomes part of the agent's instructions."]
+    return [
+        "\n\n",
+        (f"{len(allowed)} of them you allowed despite screening", "bold yellow"),
+        ": ",
+        line(name),
+        " becomes part of the agent's instructions.",
+    ]
 
 
 class PromoteScreen(ConsoleScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "allow", "Keep/drop", id="promote.allow",
-                tooltip="Drop an entry or keep it again; allow a held-back entry to be written, "
-                        "or hold it back again"),
-        Binding("a", "write", "Write", id="promote.write",
-                tooltip="Write the file as the diff shows, after confirming"),
-        Binding("escape", "back", "Back", id="promote.back",
-                tooltip="Back to the notes; nothing is written"),
+        Binding(
+            "space",
+            "allow",
+            "Keep/drop",
+            id="promote.allow",
+            tooltip="Drop an entry or keep it again; allow a held-back entry to be written, "
+            "or hold it back again",
+        ),
+        Binding(
+            "a",
+            "write",
+            "Write",
+            id="promote.write",
+            tooltip="Write the file as the diff shows, after confirming",
+        ),
+        Binding(
+            "escape",
+            "back",
+            "Back",
+            id="promote.back",
+            tooltip="Back to the notes; nothing is written",
+        ),
     ]
 
-    def __init__(self, memory: Store, graph: Graph | None = None,
-                 nugget: str | None = None) -> None:
+    def __init__(
+        self, memory: Store, graph: Graph | None = None, nugget: str | None = None
+    ) -> None:
         """`graph`: the notes as the main screen last read them, when still current;
         `nugget`: the one shown there (a store may promote each nugget to its own file)."""
         super().__init__()
@@ -251,8 +375,12 @@ class PromoteScreen(ConsoleScreen[bool]):
     def compose(self) -> ComposeResult:
         yield Static(Text("Planning the promotion…"), id="promote-summary")
         with Horizontal():
-            yield VirtualTable(ENTRY_COLUMNS, EntryRows(), id="entries",
-                               empty_text="No note has been recalled often enough yet.")
+            yield VirtualTable(
+                ENTRY_COLUMNS,
+                EntryRows(),
+                id="entries",
+                empty_text="No note has been recalled often enough yet.",
+            )
             yield DiffView(id="promote-diff")
         yield Busy()
         yield Footer()
@@ -270,8 +398,9 @@ class PromoteScreen(ConsoleScreen[bool]):
                 plan = refused_promotion(self.memory)
             else:
                 target = promoter.promotion_file_for(self.nugget)
-                plan = promoter.plan_promotion(target, allow=set(self.allowed),
-                                               graph=self.graph, drop=set(self.dropped))
+                plan = promoter.plan_promotion(
+                    target, allow=set(self.allowed), graph=self.graph, drop=set(self.dropped)
+                )
         except NuggetsError as exc:
             to_screen(self, self._failed, "Cannot plan the promotion", str(exc))
             return
@@ -298,8 +427,12 @@ class PromoteScreen(ConsoleScreen[bool]):
             return Text("No diff: nothing would be written.", style="dim")
         if self._body is None or self._body[0] is not plan:
             diff = plan.diff.replace(plan.path, shown_path(plan.path))
-            self._body = plan, diff_text(diff) if diff else join(
-                line(self._file_name(plan)), " is already up to date.")
+            self._body = (
+                plan,
+                diff_text(diff)
+                if diff
+                else join(line(self._file_name(plan)), " is already up to date."),
+            )
         return self._body[1]
 
     @on(VirtualTable.Highlighted, "#entries")
@@ -311,9 +444,15 @@ class PromoteScreen(ConsoleScreen[bool]):
 
     def _show_diff(self, row: Row | None) -> None:
         entry = row.entry if isinstance(row, ShadowRow) else row
-        held = (join(past_text(entry, self.plan), shadowed_text(entry),
-                     held_text(entry, self._file_name(self.plan)))
-                if entry is not None else Text(""))
+        held = (
+            join(
+                past_text(entry, self.plan),
+                shadowed_text(entry),
+                held_text(entry, self._file_name(self.plan)),
+            )
+            if entry is not None
+            else Text("")
+        )
         self.query_one(DiffView).show(join(held, self._diff_body()))
 
     def action_allow(self) -> None:
@@ -343,15 +482,18 @@ class PromoteScreen(ConsoleScreen[bool]):
         if plan is None or not plan.changes_file:
             return
         body = join(
-            "Write ", line(shown_path(plan.path), "bold"), "?\n\n",
+            "Write ",
+            line(shown_path(plan.path), "bold"),
+            "?\n\n",
             f"{counted(plan.added, 'entry', 'entries')} added and {plan.updated:,} updated in "
             "place; every other "
             "line of the file stays as it is. The file is replaced atomically.",
             *allowed_warning(plan),
         )
         title = str(line(f"Write {self._file_name(plan)}"))
-        self.app.push_screen(ConfirmScreen(title, body, yes="Write"),
-                             if_yes(lambda: self._write(plan)))
+        self.app.push_screen(
+            ConfirmScreen(title, body, yes="Write"), if_yes(lambda: self._write(plan))
+        )
 
     @work(thread=True, exclusive=True, group="write", description="_write")
     def _write(self, plan: PromotionPlan) -> None:
@@ -362,8 +504,10 @@ class PromoteScreen(ConsoleScreen[bool]):
                 raise refused(self.memory, "promote")
             added = promoter.promote(plan)
         except StalePlanError:
-            to_screen(self,
-                self._failed, "Nothing was written",
+            to_screen(
+                self,
+                self._failed,
+                "Nothing was written",
                 f"{self._file_name(plan)} changed since this promotion was planned; planned "
                 "again — look at the new diff and press a again.",
             )
@@ -374,9 +518,12 @@ class PromoteScreen(ConsoleScreen[bool]):
             return
         run = promoter.promotion_run
         undo = f" (run {run.run_id}; ctrl+z on the notes undoes it)" if run else ""
-        to_screen(self, self._written,
-                  f"Promoted {counted(added, 'new entry', 'new entries')} to "
-                  f"{shown_path(plan.path)}.{undo}")
+        to_screen(
+            self,
+            self._written,
+            f"Promoted {counted(added, 'new entry', 'new entries')} to "
+            f"{shown_path(plan.path)}.{undo}",
+        )
 
     def _written(self, message: str) -> None:
         self.query_one(Busy).stop()

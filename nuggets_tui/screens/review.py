@@ -39,11 +39,23 @@ from .base import ConsoleScreen
 from .confirm import ConfirmScreen, if_yes, plan_asked
 from .from_worker import to_screen
 
-KINDS = (("hide", "Archive"), ("rewrite", "Rewrite"), ("tag", "Tag"), ("merge", "Merge"),
-         ("link", "Link"), ("keep", "Keep"))
+KINDS = (
+    ("hide", "Archive"),
+    ("rewrite", "Rewrite"),
+    ("tag", "Tag"),
+    ("merge", "Merge"),
+    ("link", "Link"),
+    ("keep", "Keep"),
+)
 # What a kept change of each kind does, for the apply confirmation's count per kind
-DONE_WORDS = {"hide": "archived", "rewrite": "rewritten", "tag": "tagged", "merge": "merged",
-              "link": "linked", "keep": "rescued"}
+DONE_WORDS = {
+    "hide": "archived",
+    "rewrite": "rewritten",
+    "tag": "tagged",
+    "merge": "merged",
+    "link": "linked",
+    "keep": "rescued",
+}
 GROUPINGS = ("kind", "nugget")
 NO_CHANGES = "No changes: this memory is already tidy."
 
@@ -91,8 +103,13 @@ class ChangeRows(RowRenderer["Group | ChangeRow"]):
         assert isinstance(row, Group)
         kept = sum(op_id in self.kept for op_id in row.members)
         rejected = len(row.members) - kept
-        return join(line(row.label), f" ({len(row.members):,}) · ", (f"{kept:,} kept", "green"),
-                    " · ", (f"{rejected:,} rejected", "red" if rejected else ""))
+        return join(
+            line(row.label),
+            f" ({len(row.members):,}) · ",
+            (f"{kept:,} kept", "green"),
+            " · ",
+            (f"{rejected:,} rejected", "red" if rejected else ""),
+        )
 
     def cells(self, row: Group | ChangeRow) -> Sequence[Text]:
         assert isinstance(row, ChangeRow)
@@ -145,14 +162,20 @@ def change_rows(plan: Plan) -> list[ChangeRow]:
     rows = []
     for op_id, change in enumerate(plan.result.changes, start=1):
         title, summary = titles.get(change.note_id, ""), _summary(plan, op_id, titles)
-        haystack = " ".join((title, summary, change.detail, change.nugget_name, change.note_id,
-                             change.type))
+        haystack = " ".join(
+            (title, summary, change.detail, change.nugget_name, change.note_id, change.type)
+        )
         rows.append(ChangeRow(op_id, change, title, summary, haystack.casefold()))
     return rows
 
 
-def grouped_rows(rows: list[ChangeRow], by: str = "kind", query: str = "",
-                 only: set[int] | None = None, group: str = "nugget") -> list[Group | ChangeRow]:
+def grouped_rows(
+    rows: list[ChangeRow],
+    by: str = "kind",
+    query: str = "",
+    only: set[int] | None = None,
+    group: str = "nugget",
+) -> list[Group | ChangeRow]:
     """The rows a search finds (all without one), under a header per kind or per nugget;
     `only`: just these changes (the new ones); `group`: what the store calls a nugget."""
     needle = query.casefold().strip()
@@ -182,8 +205,9 @@ def grouped_rows(rows: list[ChangeRow], by: str = "kind", query: str = "",
 def kept_by_kind(plan: Plan, kept: set[int]) -> str:
     """The kept changes counted per kind, in the review's order: "4 archived · 3 rewritten"."""
     counts: Counter[str] = Counter(plan.change_for(op_id).type for op_id in kept)
-    return " · ".join(f"{counts[kind]:,} {DONE_WORDS[kind]}" for kind, _label in KINDS
-                      if counts[kind])
+    return " · ".join(
+        f"{counts[kind]:,} {DONE_WORDS[kind]}" for kind, _label in KINDS if counts[kind]
+    )
 
 
 def cap_text(plan: Plan, words: Profile) -> Text:
@@ -194,36 +218,77 @@ def cap_text(plan: Plan, words: Profile) -> Text:
     return line(words.plan_scope.format(notes=notes))
 
 
-def counts_text(plan: Plan, kept: set[int], nugget: str | None, shown: int | None = None,
-                query: str = "", stale: bool = False, grouping: str = "kind",
-                *, words: Profile, new: int = 0, new_only: bool = False) -> Text:
+def counts_text(
+    plan: Plan,
+    kept: set[int],
+    nugget: str | None,
+    shown: int | None = None,
+    query: str = "",
+    stale: bool = False,
+    grouping: str = "kind",
+    *,
+    words: Profile,
+    new: int = 0,
+    new_only: bool = False,
+) -> Text:
     """`shown`: how many changes a search finds (None: no search); `new`: how many changes
     the last plan did not hold; `words`: the store's."""
     result = plan.result
     scope = words.scope(nugget)
-    counts = {"rewrite": result.rewritten, "merge": result.merged, "hide": result.hidden,
-              "tag": result.tagged, "link": result.linked}
-    figures = " · ".join(f"{count:,} {DONE_WORDS[kind]}" for kind, count in counts.items()
-                         if kind in words.change_kinds)
+    counts = {
+        "rewrite": result.rewritten,
+        "merge": result.merged,
+        "hide": result.hidden,
+        "tag": result.tagged,
+        "link": result.linked,
+    }
+    figures = " · ".join(
+        f"{count:,} {DONE_WORDS[kind]}"
+        for kind, count in counts.items()
+        if kind in words.change_kinds
+    )
     total = len(plan.operations)
     parts: list[Text | str | tuple[str, str]] = [
-        ("Dry run", "bold"), " of the ", line(words.pass_label), " on ", line(scope), "\n",
+        ("Dry run", "bold"),
+        " of the ",
+        line(words.pass_label),
+        " on ",
+        line(scope),
+        "\n",
         cap_text(plan, words),
         "\n",
-        figures, "\n", (f"Keeping {len(kept):,} of {counted(total, 'change')}", "bold"),
-        " · by ", line(grouping if grouping == "kind" else words.group),
+        figures,
+        "\n",
+        (f"Keeping {len(kept):,} of {counted(total, 'change')}", "bold"),
+        " · by ",
+        line(grouping if grouping == "kind" else words.group),
         " · nothing is written until you apply.",
     ]
     if new:
-        parts += ["\n", (f"{counted(new, 'change')} new since the last plan", "bold yellow"),
-                  " (marked new; N shows only them)." if not new_only
-                  else " · showing only them; N shows every change."]
+        parts += [
+            "\n",
+            (f"{counted(new, 'change')} new since the last plan", "bold yellow"),
+            " (marked new; N shows only them)."
+            if not new_only
+            else " · showing only them; N shows every change.",
+        ]
     if shown is not None:
-        parts += ["\n", (f"{counted(shown, 'change')} match “", "bold"), line(query, "bold"),
-                  ("”", "bold"), ": + and - keep or reject just those; escape clears the search."]
+        parts += [
+            "\n",
+            (f"{counted(shown, 'change')} match “", "bold"),
+            line(query, "bold"),
+            ("”", "bold"),
+            ": + and - keep or reject just those; escape clears the search.",
+        ]
     if stale:
-        parts += ["\n", line(f"Stale: the {words.source_label} changed on disk since this plan. "
-                              "Press r to plan again (your rejections carry over).", "bold red")]
+        parts += [
+            "\n",
+            line(
+                f"Stale: the {words.source_label} changed on disk since this plan. "
+                "Press r to plan again (your rejections carry over).",
+                "bold red",
+            ),
+        ]
     return join(*parts)
 
 
@@ -232,12 +297,24 @@ def change_text(view: ChangeView, kept: bool, archived_text: str = "its text") -
     an archived note's text, saying where it stays, in the store's words)."""
     op, notes = view.op, view.notes
     parts: list[Text | str | tuple[str, str]] = [
-        ("Kept: applying writes this change.\n\n" if kept else
-         "Rejected: applying leaves this change out.\n\n", "green" if kept else "red"),
+        (
+            "Kept: applying writes this change.\n\n"
+            if kept
+            else "Rejected: applying leaves this change out.\n\n",
+            "green" if kept else "red",
+        ),
     ]
     if op.type == "hide":
-        parts += ["Archives ", heading(notes[0]), "\n", ("  hidden: ", "bold"), "false → true\n",
-                  line(f"  {archived_text}:", "dim"), "\n", _content(notes[0])]
+        parts += [
+            "Archives ",
+            heading(notes[0]),
+            "\n",
+            ("  hidden: ", "bold"),
+            "false → true\n",
+            line(f"  {archived_text}:", "dim"),
+            "\n",
+            _content(notes[0]),
+        ]
     elif op.type == "rewrite":
         parts += ["Rewrites the content of ", heading(notes[0]), "\n"]
         parts += diff_lines(view.content, " (nuggets reflect prints them all)")
@@ -250,22 +327,46 @@ def change_text(view: ChangeView, kept: bool, archived_text: str = "its text") -
             parts += ["\n", ("  kept: ", "dim"), line(", ".join(unchanged), "dim")]
     elif isinstance(op, MergeOp) and len(notes) == 2:
         winner, loser = notes
-        parts += [("Keeps ", "bold"), heading(winner), "\n", _content(winner), "\n\n",
-                  ("Absorbs and archives ", "bold"), heading(loser), "\n", _content(loser),
-                  "\n\n", ("Merged result", "bold"), (" (this change alone)\n", "dim"),
-                  block(view.merged_text, "green")]
+        parts += [
+            ("Keeps ", "bold"),
+            heading(winner),
+            "\n",
+            _content(winner),
+            "\n\n",
+            ("Absorbs and archives ", "bold"),
+            heading(loser),
+            "\n",
+            _content(loser),
+            "\n\n",
+            ("Merged result", "bold"),
+            (" (this change alone)\n", "dim"),
+            block(view.merged_text, "green"),
+        ]
         if view.tags_added:
-            parts += ["\n", ("  tags ", "bold"),
-                      *[p for t in view.tags_added for p in (line("+" + t, "green"), " ")]]
+            parts += [
+                "\n",
+                ("  tags ", "bold"),
+                *[p for t in view.tags_added for p in (line("+" + t, "green"), " ")],
+            ]
         hits = fields.hits(winner) + fields.hits(loser)
         parts += ["\n", ("  hits: ", "bold"), f"{fields.hits(winner):,} → {hits:,}"]
     elif op.type == "keep" and notes:
-        parts += ["Keeps ", heading(notes[0]), (" from being dropped by the memory system "
-                                                "itself (see the change's reason)\n", "dim"),
-                  _content(notes[0])]
+        parts += [
+            "Keeps ",
+            heading(notes[0]),
+            (" from being dropped by the memory system itself (see the change's reason)\n", "dim"),
+            _content(notes[0]),
+        ]
     elif op.type == "link" and len(notes) == 2:
-        parts += ["Links ", heading(notes[0]), "\n  ↔ ", heading(notes[1]), "\n",
-                  ("  reason: ", "bold"), line(getattr(op, "reason", ""), "green")]
+        parts += [
+            "Links ",
+            heading(notes[0]),
+            "\n  ↔ ",
+            heading(notes[1]),
+            "\n",
+            ("  reason: ", "bold"),
+            line(getattr(op, "reason", ""), "green"),
+        ]
     else:  # a note the plan names but no longer holds: say what the pass said
         parts.append(line(op.type))
     return join(*parts)
@@ -280,8 +381,14 @@ def side_file_text(memory: Store, plan: Plan, op: Operation) -> Text:
     lines = files.lines(plan, set(operation_note_ids(op)))
     if not lines:
         return Text("")
-    return join("\n\n", line(files.title, "bold"), " (", line(files.why), ")\n",
-                *[part for text in lines for part in ("  ", line(text), "\n")])
+    return join(
+        "\n\n",
+        line(files.title, "bold"),
+        " (",
+        line(files.why),
+        ")\n",
+        *[part for text in lines for part in ("  ", line(text), "\n")],
+    )
 
 
 def side_files_text(memory: Store, plan: Plan, notes: list[str]) -> Text:
@@ -302,52 +409,153 @@ class ReviewScreen(ConsoleScreen[bool]):
     """Dismissed with True when the kept changes were written."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "toggle", "Toggle", id="review.toggle",
-                tooltip="Keep or reject the highlighted change (all are kept at first, but "
-                        "those the plan leaves out unless kept)"),
-        Binding("y", "keep_group(True)", "Keep grp", id="review.keep_group",
-                tooltip="Keep every change of the highlighted group"),
-        Binding("n", "keep_group(False)", "Reject grp", id="review.reject_group",
-                tooltip="Reject every change of the highlighted group"),
-        Binding("plus", "keep_all(True)", "Keep all", key_display="+", id="review.keep_all",
-                show=False,
-                tooltip="Keep every change shown (what the search finds, when there is one)"),
-        Binding("minus", "keep_all(False)", "Reject all", key_display="-",
-                id="review.reject_all", show=False,
-                tooltip="Reject every change shown (what the search finds, when there is one)"),
-        Binding("slash", "search", "Search", key_display="/", id="review.search",
-                tooltip="Show only the changes whose note, nugget or detail contains a text"),
-        Binding("g", "regroup", "Group by", id="review.group",
-                tooltip="Group the changes by kind or by nugget"),
-        Binding("right_square_bracket", "jump(1)", "Next group", key_display="]", show=False,
-                id="review.next_group", tooltip="Jump to the next group"),
-        Binding("left_square_bracket", "jump(-1)", "Previous group", key_display="[",
-                show=False, id="review.previous_group", tooltip="Jump to the previous group"),
-        Binding("a", "apply", "Apply", id="review.apply",
-                tooltip="Apply the kept changes, after confirming what will be written"),
-        Binding("c", "toggle_cap", "Cap", id="review.cap",
-                tooltip="Lift or restore the 10-note cap: plan the whole graph"),
-        Binding("r", "plan_again", "Replan", id="review.replan",
-                tooltip="Plan again on the file as it is now (decisions carry over)"),
+        Binding(
+            "space",
+            "toggle",
+            "Toggle",
+            id="review.toggle",
+            tooltip="Keep or reject the highlighted change (all are kept at first, but "
+            "those the plan leaves out unless kept)",
+        ),
+        Binding(
+            "y",
+            "keep_group(True)",
+            "Keep grp",
+            id="review.keep_group",
+            tooltip="Keep every change of the highlighted group",
+        ),
+        Binding(
+            "n",
+            "keep_group(False)",
+            "Reject grp",
+            id="review.reject_group",
+            tooltip="Reject every change of the highlighted group",
+        ),
+        Binding(
+            "plus",
+            "keep_all(True)",
+            "Keep all",
+            key_display="+",
+            id="review.keep_all",
+            show=False,
+            tooltip="Keep every change shown (what the search finds, when there is one)",
+        ),
+        Binding(
+            "minus",
+            "keep_all(False)",
+            "Reject all",
+            key_display="-",
+            id="review.reject_all",
+            show=False,
+            tooltip="Reject every change shown (what the search finds, when there is one)",
+        ),
+        Binding(
+            "slash",
+            "search",
+            "Search",
+            key_display="/",
+            id="review.search",
+            tooltip="Show only the changes whose note, nugget or detail contains a text",
+        ),
+        Binding(
+            "g",
+            "regroup",
+            "Group by",
+            id="review.group",
+            tooltip="Group the changes by kind or by nugget",
+        ),
+        Binding(
+            "right_square_bracket",
+            "jump(1)",
+            "Next group",
+            key_display="]",
+            show=False,
+            id="review.next_group",
+            tooltip="Jump to the next group",
+        ),
+        Binding(
+            "left_square_bracket",
+            "jump(-1)",
+            "Previous group",
+            key_display="[",
+            show=False,
+            id="review.previous_group",
+            tooltip="Jump to the previous group",
+        ),
+        Binding(
+            "a",
+            "apply",
+            "Apply",
+            id="review.apply",
+            tooltip="Apply the kept changes, after confirming what will be written",
+        ),
+        Binding(
+            "c",
+            "toggle_cap",
+            "Cap",
+            id="review.cap",
+            tooltip="Lift or restore the 10-note cap: plan the whole graph",
+        ),
+        Binding(
+            "r",
+            "plan_again",
+            "Replan",
+            id="review.replan",
+            tooltip="Plan again on the file as it is now (decisions carry over)",
+        ),
         # `r` while the plan is current: says so (remapped with the replan)
         Binding("r", "plan_fresh", show=False, id="review.replan"),
-        Binding("N", "new_only", "New only", show=False, id="review.new_only",
-                tooltip="Show only the changes new since the last plan, or every change"),
-        Binding("s", "save_rule", "Save rule", show=False, id="review.save_rule",
-                tooltip="Save the highlighted group's or the search's decision as a named "
-                        "review rule, applied to every new plan"),
-        Binding("R", "rules", "Rules", show=False, id="review.rules",
-                tooltip="List the review rules: change their action, edit, remove them"),
-        Binding("escape", "back", "Back", id="review.back",
-                tooltip="Stop planning the whole graph; else clear the search; else back to "
-                        "the notes (decisions are kept)"),
-        Binding("q", "quit_review", "Quit", id="review.quit",
-                tooltip="Quit the console, asking first while changes are undecided"),
+        Binding(
+            "N",
+            "new_only",
+            "New only",
+            show=False,
+            id="review.new_only",
+            tooltip="Show only the changes new since the last plan, or every change",
+        ),
+        Binding(
+            "s",
+            "save_rule",
+            "Save rule",
+            show=False,
+            id="review.save_rule",
+            tooltip="Save the highlighted group's or the search's decision as a named "
+            "review rule, applied to every new plan",
+        ),
+        Binding(
+            "R",
+            "rules",
+            "Rules",
+            show=False,
+            id="review.rules",
+            tooltip="List the review rules: change their action, edit, remove them",
+        ),
+        Binding(
+            "escape",
+            "back",
+            "Back",
+            id="review.back",
+            tooltip="Stop planning the whole graph; else clear the search; else back to "
+            "the notes (decisions are kept)",
+        ),
+        Binding(
+            "q",
+            "quit_review",
+            "Quit",
+            id="review.quit",
+            tooltip="Quit the console, asking first while changes are undecided",
+        ),
     ]
 
-    def __init__(self, memory: Store, nugget: str | None, uncapped: bool = False,
-                 graph: Graph | None = None, prepared: Plan | None = None,
-                 watch_interval: float = 1.0) -> None:
+    def __init__(
+        self,
+        memory: Store,
+        nugget: str | None,
+        uncapped: bool = False,
+        graph: Graph | None = None,
+        prepared: Plan | None = None,
+        watch_interval: float = 1.0,
+    ) -> None:
         """`graph`: the file as the main screen last read it, when still current (planning
         reads it again otherwise); `prepared`: a capped plan of every nugget made ahead."""
         super().__init__()
@@ -391,8 +599,9 @@ class ReviewScreen(ConsoleScreen[bool]):
     def compose(self) -> ComposeResult:
         yield Static(Text("Planning…"), id="review-counts")
         with Container(id="review-search-bar"):
-            yield Input(placeholder="/ search the changes: note, nugget or detail",
-                        id="review-search")
+            yield Input(
+                placeholder="/ search the changes: note, nugget or detail", id="review-search"
+            )
             yield Static(SEARCH_KEYS, id="review-search-keys")
         with Horizontal():
             # Empty until planned: "no changes" is said only of a plan that has none.
@@ -410,8 +619,13 @@ class ReviewScreen(ConsoleScreen[bool]):
             self.replan()
         self.set_interval(self.watch_interval, self._check_file)
         if self.session.error is not None:
-            notify(self, line(self.session.error), title="Decisions not kept",
-                   severity="error", timeout=10)
+            notify(
+                self,
+                line(self.session.error),
+                title="Decisions not kept",
+                severity="error",
+                timeout=10,
+            )
 
     @property
     def table(self) -> VirtualTable[Group | ChangeRow]:
@@ -423,12 +637,12 @@ class ReviewScreen(ConsoleScreen[bool]):
     def replan(self) -> None:
         cap = "the whole graph" if self.uncapped else "a capped pass"
         busy = self.query_one(Busy)
-        to_screen(self, busy.start, f"Planning {cap}…",
-                  stops="esc" if self.uncapped else "")
+        to_screen(self, busy.start, f"Planning {cap}…", stops="esc" if self.uncapped else "")
         worker = get_current_worker()
         try:
-            plan = self.session.make_plan(self.graph, should_stop=lambda: worker.is_cancelled,
-                                          progress=busy.told)
+            plan = self.session.make_plan(
+                self.graph, should_stop=lambda: worker.is_cancelled, progress=busy.told
+            )
         except PassCancelled:
             return  # escape stopped it and said so
         except NuggetsError as exc:
@@ -448,9 +662,13 @@ class ReviewScreen(ConsoleScreen[bool]):
         if self._told_replan:
             self._told_replan = False
             changes = counted(len(plan.operations), "change")
-            notify(self, f"Planned again on the {self.memory.profile.source_label} as it is now: "
-                   f"{changes}, {len(self.rows.new):,} new since the last plan.",
-                   title="Planned again", timeout=4)
+            notify(
+                self,
+                f"Planned again on the {self.memory.profile.source_label} as it is now: "
+                f"{changes}, {len(self.rows.new):,} new since the last plan.",
+                title="Planned again",
+                timeout=4,
+            )
 
     # -- decisions kept beside the journal, review rules ---------------------------------------
 
@@ -471,8 +689,9 @@ class ReviewScreen(ConsoleScreen[bool]):
                 return None
             first = self.plan.change_for(group.members[0])
             members = list(group.members)
-            conditions = ({"kind": first.type} if self.grouping == "kind"
-                          else {"nugget": first.nugget_name})
+            conditions = (
+                {"kind": first.type} if self.grouping == "kind" else {"nugget": first.nugget_name}
+            )
             name = group.label
         kept = sum(op_id in self.kept for op_id in members)
         action = "keep" if kept == len(members) else "reject" if not kept else "review"
@@ -487,8 +706,7 @@ class ReviewScreen(ConsoleScreen[bool]):
             notify(self, line(str(exc)), title="Not a rule", severity="error", timeout=6)
             return
         if rule is None:
-            notify(self, "Highlight a group, or search, to save its decision as a rule.",
-                   timeout=4)
+            notify(self, "Highlight a group, or search, to save its decision as a rule.", timeout=4)
             return
 
         def named(name: str | None) -> None:
@@ -524,8 +742,12 @@ class ReviewScreen(ConsoleScreen[bool]):
         current = table.current
         keep = str(current.op_id) if isinstance(current, ChangeRow) else None
         only = self.rows.new if self.new_only else None
-        table.set_rows(grouped_rows(self._all_rows, self.grouping, self.query_text, only,
-                                    self.memory.profile.group), keep)
+        table.set_rows(
+            grouped_rows(
+                self._all_rows, self.grouping, self.query_text, only, self.memory.profile.group
+            ),
+            keep,
+        )
         self._changed_kept()
 
     def _plan_failed(self, message: str) -> None:
@@ -539,23 +761,40 @@ class ReviewScreen(ConsoleScreen[bool]):
     def _show_counts(self) -> None:
         if self.plan is not None:
             shown = len(self._shown_ids()) if self.query_text.strip() else None
-            text = counts_text(self.plan, self.kept, self.nugget, shown, self.query_text,
-                               self.stale, self.grouping, words=self.memory.profile,
-                               new=len(self.rows.new), new_only=self.new_only)
+            text = counts_text(
+                self.plan,
+                self.kept,
+                self.nugget,
+                shown,
+                self.query_text,
+                self.stale,
+                self.grouping,
+                words=self.memory.profile,
+                new=len(self.rows.new),
+                new_only=self.new_only,
+            )
             self.query_one("#review-counts", Static).update(join(text, self._rules_text()))
 
     def _rules_text(self) -> Text:
         """What the review rules decided, and what the daily pass left waiting."""
         parts: list[Text | str | tuple[str, str]] = []
         if self.rows.by_rule:
-            parts += ["\n", f"{counted(len(self.rows.by_rule), 'change')} decided by review "
-                      "rules (named on each; R lists them)."]
+            parts += [
+                "\n",
+                f"{counted(len(self.rows.by_rule), 'change')} decided by review "
+                "rules (named on each; R lists them).",
+            ]
         state = self.session.state
         waiting = state.waiting_count()
         if waiting:
-            parts += ["\n", line(f"{counted(waiting, 'change')} waiting since "
-                                 f"{state.waiting_since}", "bold yellow"),
-                      " (the daily pass left them for you)."]
+            parts += [
+                "\n",
+                line(
+                    f"{counted(waiting, 'change')} waiting since {state.waiting_since}",
+                    "bold yellow",
+                ),
+                " (the daily pass left them for you).",
+            ]
         return join(*parts)
 
     # -- the file changing under the plan -----------------------------------------------------
@@ -579,9 +818,16 @@ class ReviewScreen(ConsoleScreen[bool]):
             self.graph = None  # plan again from the file as it is now
             self._show_counts()
             self.refresh_bindings()
-            notify(self, line(f"The {self.memory.profile.source_label} changed on disk: this "
-                              "plan is stale. r plans again."),
-                   title="Stale plan", severity="warning", timeout=6)
+            notify(
+                self,
+                line(
+                    f"The {self.memory.profile.source_label} changed on disk: this "
+                    "plan is stale. r plans again."
+                ),
+                title="Stale plan",
+                severity="warning",
+                timeout=6,
+            )
 
     def action_plan_again(self) -> None:
         plan_asked(self, self.memory.profile, self._plan_again)
@@ -592,9 +838,15 @@ class ReviewScreen(ConsoleScreen[bool]):
         self.replan()
 
     def action_plan_fresh(self) -> None:
-        notify(self, line(f"This plan is current: the {self.memory.profile.source_label} has "
-                          "not changed since it was made. r plans again once it has."),
-               title="Nothing to plan again", timeout=4)
+        notify(
+            self,
+            line(
+                f"This plan is current: the {self.memory.profile.source_label} has "
+                "not changed since it was made. r plans again once it has."
+            ),
+            title="Nothing to plan again",
+            timeout=4,
+        )
 
     # -- the diff -----------------------------------------------------------------------------
 
@@ -608,16 +860,33 @@ class ReviewScreen(ConsoleScreen[bool]):
             view.show(Text(""))
             return
         op = self.plan.operations[row.op_id - 1]
-        title = join(line(row.change.type.upper(), "bold reverse"), " ", line(row.change.detail),
-                     "  ", line(row.change.nugget_name, "dim"), "\n")
+        title = join(
+            line(row.change.type.upper(), "bold reverse"),
+            " ",
+            line(row.change.detail),
+            "  ",
+            line(row.change.nugget_name, "dim"),
+            "\n",
+        )
         decided = self.rows.by_rule.get(row.op_id)
         if decided is not None:
-            title = join(title, line(f"{RULE_WORDS[decided.action].capitalize()} by the review "
-                                     f"rule “{decided.rule}”.", "italic"), "\n")
+            title = join(
+                title,
+                line(
+                    f"{RULE_WORDS[decided.action].capitalize()} by the review "
+                    f"rule “{decided.rule}”.",
+                    "italic",
+                ),
+                "\n",
+            )
         shown = change_view(op, self._before, self._after)
-        view.show(join(title, change_text(shown, row.op_id in self.kept,
-                                           self.memory.profile.archived_text),
-                       side_file_text(self.memory, self.plan, op)))
+        view.show(
+            join(
+                title,
+                change_text(shown, row.op_id in self.kept, self.memory.profile.archived_text),
+                side_file_text(self.memory, self.plan, op),
+            )
+        )
 
     # -- keeping and rejecting ----------------------------------------------------------------
 
@@ -705,8 +974,13 @@ class ReviewScreen(ConsoleScreen[bool]):
 
     def _toggle_cap(self) -> None:
         self.uncapped = not self.uncapped
-        notify(self, "Planning the whole graph (no 10-note cap)…" if self.uncapped
-               else "Planning a capped pass (10 notes)…", timeout=3)
+        notify(
+            self,
+            "Planning the whole graph (no 10-note cap)…"
+            if self.uncapped
+            else "Planning a capped pass (10 notes)…",
+            timeout=3,
+        )
         self.replan()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -717,8 +991,9 @@ class ReviewScreen(ConsoleScreen[bool]):
         if action == "plan_fresh":
             return self.plan is not None and not self.stale
         if action in ("save_rule", "rules"):
-            return self.memory.profile.capabilities.rules and (self.plan is not None
-                                                               or action == "rules")
+            return self.memory.profile.capabilities.rules and (
+                self.plan is not None or action == "rules"
+            )
         if action == "toggle_cap":  # a store that never caps its plan has no cap to lift
             return self.memory.profile.capabilities.capped_plans
         return True
@@ -741,27 +1016,38 @@ class ReviewScreen(ConsoleScreen[bool]):
     def _ask_apply(self, plan: Plan, kept: set[int], notes: list[str]) -> None:
         question = f"Apply {len(kept):,} of {counted(len(plan.operations), 'change')}?"
         profile = self.memory.profile
-        body = join(question, "\n\n", line(profile.applied_elsewhere)) \
-            if profile.capabilities.runs_itself else join(
-            question, "\n", line(kept_by_kind(plan, kept), "bold"), "\n\n",
-            *self._what_apply_writes(notes),
-            side_files_text(self.memory, plan, notes),
-            "It journals the run under ",
-            line(shown_path(self.memory.journal.folder)),
-            ", so ctrl+z on the main screen undoes it.",
-            " Nothing is deleted: archived notes stay in the file and can be brought back."
-            if profile.capabilities.whole_file_apply else "",
+        body = (
+            join(question, "\n\n", line(profile.applied_elsewhere))
+            if profile.capabilities.runs_itself
+            else join(
+                question,
+                "\n",
+                line(kept_by_kind(plan, kept), "bold"),
+                "\n\n",
+                *self._what_apply_writes(notes),
+                side_files_text(self.memory, plan, notes),
+                "It journals the run under ",
+                line(shown_path(self.memory.journal.folder)),
+                ", so ctrl+z on the main screen undoes it.",
+                " Nothing is deleted: archived notes stay in the file and can be brought back."
+                if profile.capabilities.whole_file_apply
+                else "",
+            )
         )
-        self.app.push_screen(ConfirmScreen("Apply the kept changes", body, yes="Apply"),
-                             if_yes(lambda: self._apply(plan, kept)))
+        self.app.push_screen(
+            ConfirmScreen("Apply the kept changes", body, yes="Apply"),
+            if_yes(lambda: self._apply(plan, kept)),
+        )
 
     def _what_apply_writes(self, notes: list[str]) -> list[Text | str]:
         """The store's own words for what an apply writes, else the rewrite of the file."""
         if not self.memory.profile.capabilities.whole_file_apply:
             return [line(self.memory.profile.apply_effect), "\n\n"]
-        return [f"This rewrites {counted(len(notes), 'note')} in ",
-                line(shown_path(self.memory.graph_path)),
-                ", once, atomically, and only if nobody changed the file since this plan.\n\n"]
+        return [
+            f"This rewrites {counted(len(notes), 'note')} in ",
+            line(shown_path(self.memory.graph_path)),
+            ", once, atomically, and only if nobody changed the file since this plan.\n\n",
+        ]
 
     @work(thread=True, exclusive=True, group="write", description="_apply")
     def _apply(self, plan: Plan, kept: set[int]) -> None:
@@ -774,15 +1060,19 @@ class ReviewScreen(ConsoleScreen[bool]):
         except NuggetsError as exc:
             to_screen(self, self._apply_failed, str(exc))
             return
-        message = (f"Applied {counted(len(kept), 'change')} as run {entry.run_id} "
-                   f"({counted(len(entry.after), 'note')} written). ctrl+z undoes it."
-                   if entry else self._nothing_written())
+        message = (
+            f"Applied {counted(len(kept), 'change')} as run {entry.run_id} "
+            f"({counted(len(entry.after), 'note')} written). ctrl+z undoes it."
+            if entry
+            else self._nothing_written()
+        )
         to_screen(self, self._applied, message)
 
     def _nothing_written(self) -> str:
         profile = self.memory.profile
-        return profile.applied_elsewhere if profile.capabilities.runs_itself \
-            else "Nothing to write."
+        return (
+            profile.applied_elsewhere if profile.capabilities.runs_itself else "Nothing to write."
+        )
 
     def _applied(self, message: str) -> None:
         self.query_one(Busy).stop()
@@ -801,13 +1091,17 @@ class ReviewScreen(ConsoleScreen[bool]):
             "agent or another program wrote it).\n\nNothing was written: a plan is only ever "
             "applied to the file it was made from.\n\nPlan again on the current file? Your "
             "rejections carry over to the same changes."
-            + (f"\n\nPlanning the {self.memory.profile.pass_label}: "
-               f"{self.memory.profile.plan_cost}."
-               if self.memory.profile.capabilities.costly_plans else "")
+            + (
+                f"\n\nPlanning the {self.memory.profile.pass_label}: "
+                f"{self.memory.profile.plan_cost}."
+                if self.memory.profile.capabilities.costly_plans
+                else ""
+            )
         )
         self.graph = None  # plan again from the file as it is now
-        self.app.push_screen(ConfirmScreen("Stale plan", body, yes="Plan again"),
-                             if_yes(self.replan))
+        self.app.push_screen(
+            ConfirmScreen("Stale plan", body, yes="Plan again"), if_yes(self.replan)
+        )
 
     def action_back(self) -> None:
         if self.uncapped and any(w.group == "plan" and w.is_running for w in self.workers):
@@ -825,20 +1119,28 @@ class ReviewScreen(ConsoleScreen[bool]):
     def _say_what_is_kept(self) -> None:
         decided, undecided = self.session.undecided()
         if decided and undecided:
-            notify(self, f"Your decisions on {counted(decided, 'change')} are kept for the "
-                   f"next review; {counted(undecided, 'change')} still undecided (kept "
-                   "unless you reject them).", title="Review left", timeout=6)
+            notify(
+                self,
+                f"Your decisions on {counted(decided, 'change')} are kept for the "
+                f"next review; {counted(undecided, 'change')} still undecided (kept "
+                "unless you reject them).",
+                title="Review left",
+                timeout=6,
+            )
 
     def action_quit_review(self) -> None:
         decided, undecided = self.session.undecided()
         if not (decided and undecided):
             self.app.exit()
             return
-        body = block(f"{counted(undecided, 'change')} of this review are still undecided. "
-                     f"Your decisions on {counted(decided, 'change')} are kept for the next "
-                     "review.\n\nQuit the console?")
-        self.app.push_screen(ConfirmScreen("Quit with undecided changes", body, yes="Quit"),
-                             if_yes(self.app.exit))
+        body = block(
+            f"{counted(undecided, 'change')} of this review are still undecided. "
+            f"Your decisions on {counted(decided, 'change')} are kept for the next "
+            "review.\n\nQuit the console?"
+        )
+        self.app.push_screen(
+            ConfirmScreen("Quit with undecided changes", body, yes="Quit"), if_yes(self.app.exit)
+        )
 
     def _stop_planning(self) -> None:
         """Escape while the whole graph is planned: the pass stops (it checks between phases
@@ -850,6 +1152,4 @@ class ReviewScreen(ConsoleScreen[bool]):
             notify(self, "Stopped planning the whole graph.", timeout=4)
             self.dismiss(False)
             return
-        notify(self, "Stopped planning the whole graph; showing the capped plan again.",
-               timeout=4)
-
+        notify(self, "Stopped planning the whole graph; showing the capped plan again.", timeout=4)

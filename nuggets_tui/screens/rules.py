@@ -48,8 +48,15 @@ def save_rule(screen: Widget, memory: Store, rule: Rule) -> bool:
 
 
 def _tell_saved(screen: Widget, rule: Rule, run_id: str) -> None:
-    notify(screen, line(f"Saved rule {rule.name}: {rule.describe()} (run {run_id}; "
-                        "ctrl+z on the main screen undoes it)."), title="Rule saved", timeout=5)
+    notify(
+        screen,
+        line(
+            f"Saved rule {rule.name}: {rule.describe()} (run {run_id}; "
+            "ctrl+z on the main screen undoes it)."
+        ),
+        title="Rule saved",
+        timeout=5,
+    )
 
 
 class SaveRuleScreen(ConsoleModal[str | None]):
@@ -71,10 +78,17 @@ class SaveRuleScreen(ConsoleModal[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(line("Save as a review rule", "bold"), id="dialog-title")
-            yield Static(join(line(self.rule.describe(), "bold"), "\n\n",
-                              block("Every new plan applies it, and daily too; R lists the "
-                                    "rules and edits them. Name it and press enter:")),
-                         id="dialog-body")
+            yield Static(
+                join(
+                    line(self.rule.describe(), "bold"),
+                    "\n\n",
+                    block(
+                        "Every new plan applies it, and daily too; R lists the "
+                        "rules and edits them. Name it and press enter:"
+                    ),
+                ),
+                id="dialog-body",
+            )
             yield Input(value=self.rule.name, id="rule-name")
 
     def on_mount(self) -> None:
@@ -90,8 +104,13 @@ class SaveRuleScreen(ConsoleModal[str | None]):
 
 # The form's fields: the rule's name, then each condition (its action has its own key, `a`).
 FORM_FIELDS = ("name", *(f.name for f in fields(Rule)[2:]))
-FORM_HINTS = {"name": "", "kind": " | ".join(KINDS), "step": "text in the change's reason",
-              "text": "in the note, its reason, nugget or id", "nugget": "the nugget's name"}
+FORM_HINTS = {
+    "name": "",
+    "kind": " | ".join(KINDS),
+    "step": "text in the change's reason",
+    "text": "in the note, its reason, nugget or id",
+    "nugget": "the nugget's name",
+}
 
 
 def rule_from_form(values: dict[str, str], action: str) -> Rule:
@@ -130,20 +149,30 @@ class EditRuleScreen(ConsoleModal[Rule | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(line(f"Edit the rule {self.rule.name} ({self.rule.action})", "bold"),
-                         id="dialog-title")
+            yield Static(
+                line(f"Edit the rule {self.rule.name} ({self.rule.action})", "bold"),
+                id="dialog-title",
+            )
             for key in FORM_FIELDS:
                 value = getattr(self.rule, key)
                 with Horizontal(classes="form-row"):
                     yield Static(line(key.replace("_", " ")), classes="form-label")
-                    yield Input("" if value is None else str(value), compact=True,
-                                placeholder=FORM_HINTS.get(key, "a whole number of days"
-                                                           if "age" in key else "a whole number"),
-                                id=f"form-{key}")
+                    yield Input(
+                        "" if value is None else str(value),
+                        compact=True,
+                        placeholder=FORM_HINTS.get(
+                            key, "a whole number of days" if "age" in key else "a whole number"
+                        ),
+                        id=f"form-{key}",
+                    )
             yield Static("", id="form-error")
-            yield Static(block("enter saves (journaled; ctrl+z on the main screen undoes it); "
-                               "an empty field is no condition; escape cancels."),
-                         id="dialog-body")
+            yield Static(
+                block(
+                    "enter saves (journaled; ctrl+z on the main screen undoes it); "
+                    "an empty field is no condition; escape cancels."
+                ),
+                id="dialog-body",
+            )
 
     def on_mount(self) -> None:
         self.query_one("#form-name", Input).focus()
@@ -166,13 +195,28 @@ class RulesScreen(ConsoleScreen[None]):
     """The rules kept for this memory, in the order they apply (the first that matches wins)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "cycle_action", "Action", id="rules.action",
-                tooltip="Change the highlighted rule's action: keep, reject, review"),
-        Binding("e", "edit", "Edit", id="rules.edit",
-                tooltip="Rename the highlighted rule or edit its conditions, in a small form "
-                        "(journaled; ctrl+z undoes it)"),
-        Binding("d", "remove", "Remove", id="rules.remove",
-                tooltip="Remove the highlighted rule (journaled; ctrl+z undoes it)"),
+        Binding(
+            "a",
+            "cycle_action",
+            "Action",
+            id="rules.action",
+            tooltip="Change the highlighted rule's action: keep, reject, review",
+        ),
+        Binding(
+            "e",
+            "edit",
+            "Edit",
+            id="rules.edit",
+            tooltip="Rename the highlighted rule or edit its conditions, in a small form "
+            "(journaled; ctrl+z undoes it)",
+        ),
+        Binding(
+            "d",
+            "remove",
+            "Remove",
+            id="rules.remove",
+            tooltip="Remove the highlighted rule (journaled; ctrl+z undoes it)",
+        ),
         Binding("escape", "back", "Back", id="rules.back", tooltip="Back to the review"),
     ]
 
@@ -182,8 +226,14 @@ class RulesScreen(ConsoleScreen[None]):
         self.rules: list[Rule] = []
 
     def compose(self) -> ComposeResult:
-        yield Static(line("Review rules: the first that matches a change decides it; your own "
-                          "decision on a change comes first.", "bold"), id="rules-title")
+        yield Static(
+            line(
+                "Review rules: the first that matches a change decides it; your own "
+                "decision on a change comes first.",
+                "bold",
+            ),
+            id="rules-title",
+        )
         yield OptionList(id="rules-list")
         yield Footer()
 
@@ -203,17 +253,29 @@ class RulesScreen(ConsoleScreen[None]):
         for rule in self.rules:
             listing.add_option(Option(self._row(rule)))
         if not self.rules:
-            listing.add_option(Option(Text("No rules yet: s in the review saves a group's or a "
-                                           "search's decision as one.", style="dim"),
-                                      disabled=True))
+            listing.add_option(
+                Option(
+                    Text(
+                        "No rules yet: s in the review saves a group's or a "
+                        "search's decision as one.",
+                        style="dim",
+                    ),
+                    disabled=True,
+                )
+            )
         elif listing.option_count:
             listing.highlighted = min(keep, listing.option_count - 1)
 
     @staticmethod
     def _row(rule: Rule) -> Text:
         colour = {"keep": "green", "reject": "red", "review": "yellow"}[rule.action]
-        return join(line(f"{rule.action:<7}", f"bold {colour}"), " ", line(rule.name, "bold"),
-                    "  ", line(rule.when(), "dim"))
+        return join(
+            line(f"{rule.action:<7}", f"bold {colour}"),
+            " ",
+            line(rule.name, "bold"),
+            "  ",
+            line(rule.when(), "dim"),
+        )
 
     def _current(self) -> tuple[int, Rule] | None:
         index = self.query_one(OptionList).highlighted
@@ -257,10 +319,14 @@ class RulesScreen(ConsoleScreen[None]):
         if found is None:
             return
         index, rule = found
-        body = block(f"Remove the rule {one_line(rule.name)} ({rule.describe()})? Plans made "
-                     "after no longer apply it. Journaled: ctrl+z on the main screen undoes it.")
-        self.app.push_screen(ConfirmScreen("Remove a review rule", body, yes="Remove"),
-                             if_yes(lambda: self._remove(index, rule)))
+        body = block(
+            f"Remove the rule {one_line(rule.name)} ({rule.describe()})? Plans made "
+            "after no longer apply it. Journaled: ctrl+z on the main screen undoes it."
+        )
+        self.app.push_screen(
+            ConfirmScreen("Remove a review rule", body, yes="Remove"),
+            if_yes(lambda: self._remove(index, rule)),
+        )
 
     def _remove(self, index: int, rule: Rule) -> None:
         try:

@@ -27,9 +27,13 @@ class TooSmallScreen(ConsoleScreen[None]):
         self.show(self.app.size)
 
     def show(self, size: Size) -> None:
-        self.query_one("#too-small", Static).update(join(
-            ("Terminal too small", "bold"),
-            line(f" (needs {SMALLEST.width}×{SMALLEST.height}, this one is "
-                 f"{size.width}×{size.height})."),
-            "\nMake the window larger; q quits.",
-        ))
+        self.query_one("#too-small", Static).update(
+            join(
+                ("Terminal too small", "bold"),
+                line(
+                    f" (needs {SMALLEST.width}×{SMALLEST.height}, this one is "
+                    f"{size.width}×{size.height})."
+                ),
+                "\nMake the window larger; q quits.",
+            )
+        )

@@ -30,33 +30,55 @@ HASH_SHOWN = 12  # characters of a version's sha256, as `nuggets log` shows them
 
 def version_label(version: KeptVersion) -> Text:
     size = "copy missing" if version.size is None else counted(version.size, "byte")
-    return join(line(version.at[:16].replace("T", " ")), "  ", line(size.rjust(12)), "  ",
-                line(version.digest[:HASH_SHOWN], "dim"))
+    return join(
+        line(version.at[:16].replace("T", " ")),
+        "  ",
+        line(size.rjust(12)),
+        "  ",
+        line(version.digest[:HASH_SHOWN], "dim"),
+    )
 
 
-def version_view(version: KeptVersion, text: str | None, now: str, archived: bool,
-                 diff: bool) -> Text:
+def version_view(
+    version: KeptVersion, text: str | None, now: str, archived: bool, diff: bool
+) -> Text:
     """One kept version: its text, or its diff against the note now (`now`; `archived`: the
     note is archived, and `now` is the last text seen of it)."""
-    head = join(line(f"First seen {version.at}", "bold"), "  ",
-                line(f"sha256 {version.digest[:HASH_SHOWN]}", "dim"), "\n")
+    head = join(
+        line(f"First seen {version.at}", "bold"),
+        "  ",
+        line(f"sha256 {version.digest[:HASH_SHOWN]}", "dim"),
+        "\n",
+    )
     if text is None:
         return join(head, ("Not shown: its kept copy is missing or damaged.", "dim italic"))
     if not diff:
-        return join(head, ("Read-only · d shows its diff against the note now\n\n", "dim"),
-                    block(text) if text else Text("(empty)", style="dim italic"))
+        return join(
+            head,
+            ("Read-only · d shows its diff against the note now\n\n", "dim"),
+            block(text) if text else Text("(empty)", style="dim italic"),
+        )
     against = "its last text seen (the note is archived)" if archived else "the note now"
     changes = content_lines(text, now)
     if not changes:
         return join(head, line(f"The same as {against}.", "dim italic"))
-    return join(head, line(f"- this version  + {against} · d shows its text", "dim"), "\n",
-                *diff_lines(changes))
+    return join(
+        head,
+        line(f"- this version  + {against} · d shows its text", "dim"),
+        "\n",
+        *diff_lines(changes),
+    )
 
 
 class VersionsScreen(ConsoleScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("d", "toggle_diff", "Diff / text", id="versions.diff",
-                tooltip="Show the highlighted version's diff against the note now, or its text"),
+        Binding(
+            "d",
+            "toggle_diff",
+            "Diff / text",
+            id="versions.diff",
+            tooltip="Show the highlighted version's diff against the note now, or its text",
+        ),
         Binding("escape", "back", "Back", id="versions.back", tooltip="Back to the notes"),
     ]
     DEFAULT_CSS = """
@@ -74,9 +96,17 @@ class VersionsScreen(ConsoleScreen[None]):
 
     def compose(self) -> ComposeResult:
         title = fields.text(self.note, "title") or self.note["id"]
-        yield Static(join(("Kept versions", "bold"), " of ", line(title, "bold"), "  ",
-                          line(self.note["id"], "dim"), (" · read-only", "dim")),
-                     id="versions-title")
+        yield Static(
+            join(
+                ("Kept versions", "bold"),
+                " of ",
+                line(title, "bold"),
+                "  ",
+                line(self.note["id"], "dim"),
+                (" · read-only", "dim"),
+            ),
+            id="versions-title",
+        )
         yield OptionList(id="versions")
         yield DiffView(id="version-text")
         yield Footer()
@@ -100,7 +130,8 @@ class VersionsScreen(ConsoleScreen[None]):
             options.highlighted = len(found) - 1  # the newest
         else:
             self.query_one("#version-text", DiffView).show(
-                Text("No version of this note is kept yet.", style="dim italic"))
+                Text("No version of this note is kept yet.", style="dim italic")
+            )
 
     @on(OptionList.OptionHighlighted, "#versions")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -110,8 +141,9 @@ class VersionsScreen(ConsoleScreen[None]):
     @work(thread=True, exclusive=True, group="version", description="_read")
     def _read(self, version: KeptVersion, diff: bool) -> None:
         text = self.keeper.version_text(version)
-        shown = version_view(version, text, fields.text(self.note, "content"),
-                             fields.hidden(self.note), diff)
+        shown = version_view(
+            version, text, fields.text(self.note, "content"), fields.hidden(self.note), diff
+        )
         to_screen(self, lambda: self.query_one("#version-text", DiffView).show(shown))
 
     def action_toggle_diff(self) -> None:

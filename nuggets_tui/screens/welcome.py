@@ -29,9 +29,14 @@ class WelcomeScreen(ConsoleScreen[bool]):
     def compose(self) -> ComposeResult:
         message = join(
             ("No memory here yet\n\n", "bold"),
-            "There is no memory directory at ", line(shown_path(self.home), "bold"), ".\n\n",
-            "Point the console at an agent's memory with ", ("nuggets --home DIR", "bold"),
-            " or ", ("$NUGGETS_HOME", "bold"), ". Or look around the built-in demo memory: a "
+            "There is no memory directory at ",
+            line(shown_path(self.home), "bold"),
+            ".\n\n",
+            "Point the console at an agent's memory with ",
+            ("nuggets --home DIR", "bold"),
+            " or ",
+            ("$NUGGETS_HOME", "bold"),
+            ". Or look around the built-in demo memory: a "
             "realistic, messy 300-note memory that you can review, apply, undo and promote "
             "without touching anything of yours.",
         )

@@ -14,5 +14,6 @@ def absorbed_by(winner: RawNote | None, winner_id: str) -> Text:
     """The note a merged note went into, by title and id (its id alone when it is gone)."""
     if winner is None:
         return join(line(winner_id), (" (missing)", "italic"))
-    return join("“", line(fields.text(winner, "title") or "(untitled)"), "” (",
-                line(winner_id), ")")
+    return join(
+        "“", line(fields.text(winner, "title") or "(untitled)"), "” (", line(winner_id), ")"
+    )

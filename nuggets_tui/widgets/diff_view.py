@@ -24,8 +24,13 @@ def note_diff_text(before: RawNote, after: RawNote, heading: Text) -> Text:
     change = compare(before, after)
     parts: list[Text | str | tuple[str, str]] = [heading, "\n"]
     for name, old, new in change.fields:
-        parts += [line(f"  {name}: ", "bold"), line(shown_value(old)), " → ",
-                  line(shown_value(new)), "\n"]
+        parts += [
+            line(f"  {name}: ", "bold"),
+            line(shown_value(old)),
+            " → ",
+            line(shown_value(new)),
+            "\n",
+        ]
     if change.content:
         parts += [("  content\n", "bold")]
         parts += diff_lines(change.content, " (nuggets reflect prints them all)")
@@ -34,11 +39,15 @@ def note_diff_text(before: RawNote, after: RawNote, heading: Text) -> Text:
         parts += [part for t in change.tags_removed for part in (line("-" + t, "red"), " ")]
         parts += [part for t in change.tags_added for part in (line("+" + t, "green"), " ")]
         parts.append("\n")
-    for sign, pairs, style in (("-", change.links_removed, "red"),
-                               ("+", change.links_added, "green")):
+    for sign, pairs, style in (
+        ("-", change.links_removed, "red"),
+        ("+", change.links_added, "green"),
+    ):
         for to, reason in pairs:
-            parts += [Text.assemble(f"  link {sign} → ", line(to), "  ", line(reason),
-                                    style=style), "\n"]
+            parts += [
+                Text.assemble(f"  link {sign} → ", line(to), "  ", line(reason), style=style),
+                "\n",
+            ]
     if len(parts) == 2:
         parts.append(Text("  (no change)\n", style="dim"))
     return join(*parts)
@@ -47,8 +56,9 @@ def note_diff_text(before: RawNote, after: RawNote, heading: Text) -> Text:
 def diff_lines(changes: Sequence[tuple[str, str]], where: str = "") -> list[Text | str]:
     """A content diff's first MAX_DIFF_LINES lines, each with its line end, then how many more
     were left out (`where`: what prints them all)."""
-    parts: list[Text | str] = [part for tag, text in changes[:MAX_DIFF_LINES]
-                               for part in (diff_line(tag, text), "\n")]
+    parts: list[Text | str] = [
+        part for tag, text in changes[:MAX_DIFF_LINES] for part in (diff_line(tag, text), "\n")
+    ]
     if len(changes) > MAX_DIFF_LINES:
         parts.append(more_lines(len(changes) - MAX_DIFF_LINES, where))
     return parts
@@ -60,8 +70,9 @@ def diff_line(tag: str, text: str) -> Text:
         return line("  " + text, _LINE_STYLES[tag])
     body = line(text)
     if not text.strip():
-        body = Text("(blank line)" if not text else f"({len(text)} blank characters)",
-                    style="italic")
+        body = Text(
+            "(blank line)" if not text else f"({len(text)} blank characters)", style="italic"
+        )
     else:
         trailing = len(text) - len(text.rstrip())
         if trailing:

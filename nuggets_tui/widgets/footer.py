@@ -14,8 +14,9 @@ NARROW = 100  # columns: below this the footer is compact and leaves out its sec
 # (a screen with more keys says from how many columns on it shows them all: its `FULL_FOOTER`)
 # Keys left out of a narrow footer (they work as ever; help and README list them). The command
 # palette's key goes too. Quit stays: at 80×24 a person must still see how to leave.
-SECONDARY = frozenset({"graph", "search", "regroup", "sort", "archive", "files", "verdict_filter",
-                       "filter"})
+SECONDARY = frozenset(
+    {"graph", "search", "regroup", "sort", "archive", "files", "verdict_filter", "filter"}
+)
 
 
 def shown_keys(screen: Screen[object]) -> Shown:

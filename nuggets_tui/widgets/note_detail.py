@@ -22,9 +22,24 @@ from .verdict_text import verdict_text
 
 LINKS_SHOWN = 50  # each of links and backlinks; a hub note may have thousands
 
-_META = ("id", "mark", "nuggetName", "kind", "type", "scope", "subject", "source", "confidence",
-         "stability", "hits", "lastHitSession", "createdAt", "updatedAt", "lastRewrittenAt",
-         "archivedAt")
+_META = (
+    "id",
+    "mark",
+    "nuggetName",
+    "kind",
+    "type",
+    "scope",
+    "subject",
+    "source",
+    "confidence",
+    "stability",
+    "hits",
+    "lastHitSession",
+    "createdAt",
+    "updatedAt",
+    "lastRewrittenAt",
+    "archivedAt",
+)
 
 
 def _title(note: RawNote | None, fallback: str) -> Text:
@@ -35,23 +50,37 @@ def _title(note: RawNote | None, fallback: str) -> Text:
     return join(line(title), (mark, "dim"))
 
 
-def detail_text(detail: NoteDetail, verdict: Verdict | None = None,
-                secret: str | None = None, remark: str | None = None, hint: str = "",
-                columns: Sequence[NoteColumn] = ()) -> Text:
+def detail_text(
+    detail: NoteDetail,
+    verdict: Verdict | None = None,
+    secret: str | None = None,
+    remark: str | None = None,
+    hint: str = "",
+    columns: Sequence[NoteColumn] = (),
+) -> Text:
     """`secret`: why the note holds one (masked), said under its title; `remark`: what was done
     to it since a run of ours (another program's write), said there too; `hint`: a key the
     screen offers for every note, said last there; `columns`: the store's columns said whole
     above the content."""
     note = detail.note
     parts: list[Text | str | tuple[str, str]] = [
-        line(fields.text(note, "title") or "(untitled)", style="bold"), "\n",
+        line(fields.text(note, "title") or "(untitled)", style="bold"),
+        "\n",
     ]
     if secret:
-        parts += [("Holds a secret", "bold red"), ": it ", line(secret),
-                  ". Promotion holds it back; x archives the note.\n"]
+        parts += [
+            ("Holds a secret", "bold red"),
+            ": it ",
+            line(secret),
+            ". Promotion holds it back; x archives the note.\n",
+        ]
     if note.get("mark"):  # the operator's own mark (core/review/marks.py)
-        parts += [("Marked ", "dim"), line(note["mark"], "bold reverse"),
-                  (" by you (m, or `nuggets mark`; undone from the runs, l)", "dim"), "\n"]
+        parts += [
+            ("Marked ", "dim"),
+            line(note["mark"], "bold reverse"),
+            (" by you (m, or `nuggets mark`; undone from the runs, l)", "dim"),
+            "\n",
+        ]
         if note.get("markOnEarlierText"):
             parts += [("The mark is on an earlier text: the text changed since.", "yellow"), "\n"]
     if fields.hidden(note):
@@ -86,15 +115,25 @@ def detail_text(detail: NoteDetail, verdict: Verdict | None = None,
 def _links(detail: NoteDetail) -> list[Text | str | tuple[str, str]]:
     parts: list[Text | str | tuple[str, str]] = [(f"Links ({len(detail.links):,})", "bold"), "\n"]
     for link, target in detail.links[:LINKS_SHOWN]:
-        parts += ["  → ", _title(target, link["to"]), "  ",
-                  line(link.get("reason", ""), style="italic dim"), "\n"]
+        parts += [
+            "  → ",
+            _title(target, link["to"]),
+            "  ",
+            line(link.get("reason", ""), style="italic dim"),
+            "\n",
+        ]
     parts += _more(len(detail.links))
     if detail.backlinks is None:
         return parts + ["\n", ("Backlinks", "bold"), (" (counting…)", "dim"), "\n"]
     parts += ["\n", (f"Backlinks ({len(detail.backlinks):,})", "bold"), "\n"]
     for source, link in detail.backlinks[:LINKS_SHOWN]:
-        parts += ["  ← ", _title(source, source["id"]), "  ",
-                  line(link.get("reason", ""), style="italic dim"), "\n"]
+        parts += [
+            "  ← ",
+            _title(source, source["id"]),
+            "  ",
+            line(link.get("reason", ""), style="italic dim"),
+            "\n",
+        ]
     return parts + _more(len(detail.backlinks))
 
 
@@ -117,8 +156,13 @@ class NoteDetailPane(VerticalScroll):
     hint = ""  # a key the screen offers for every note, under its title
     columns: Sequence[NoteColumn] = ()  # the store's, those `in_detail` said above the content
 
-    def show(self, detail: NoteDetail | None, empty: str = "Select a note to see it here.",
-             verdict: Verdict | None = None, remark: str | None = None) -> None:
+    def show(
+        self,
+        detail: NoteDetail | None,
+        empty: str = "Select a note to see it here.",
+        verdict: Verdict | None = None,
+        remark: str | None = None,
+    ) -> None:
         if detail is not None and (detail, verdict, remark) == self._shown:
             return  # the same note as it was: drawing it again would only cost a frame
         self._shown = None if detail is None else (detail, verdict, remark)

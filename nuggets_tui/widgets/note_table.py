@@ -25,8 +25,11 @@ SCORING, UNSCORED = "…", "–"  # a verdict on its way; none (scoring stopped:
 
 def table_columns(columns: Sequence[NoteColumn]) -> tuple[Column, ...]:
     """The mark and the title, the store's own columns, the verdict."""
-    return (*HEAD, *(Column(c.label, c.width, priority=c.priority, right=c.right)
-                     for c in columns), VERDICT)
+    return (
+        *HEAD,
+        *(Column(c.label, c.width, priority=c.priority, right=c.right) for c in columns),
+        VERDICT,
+    )
 
 
 class NoteRows(RowRenderer[RawNote]):
@@ -68,8 +71,14 @@ class NoteRows(RowRenderer[RawNote]):
 
 
 class NoteTable(VirtualTable[RawNote]):
-    def __init__(self, columns: Sequence[NoteColumn], *, id: str | None = None,
-                 empty_text: str = "No notes match.", secrets: SecretMarks | None = None) -> None:
+    def __init__(
+        self,
+        columns: Sequence[NoteColumn],
+        *,
+        id: str | None = None,
+        empty_text: str = "No notes match.",
+        secrets: SecretMarks | None = None,
+    ) -> None:
         """`columns`: the store's columns of its notes; `secrets`: mark the notes that hold
         one."""
         self.notes = NoteRows(columns, secrets)

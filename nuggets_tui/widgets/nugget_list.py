@@ -20,8 +20,9 @@ def _prompt(name: Text, notes: int, hidden: int, facts: int, fact_label: str | N
     second = counted(hidden, "archived", "archived")
     if fact_label is not None:
         second += " · " + counted(facts, fact_label)
-    return Text.assemble(name, ("  " + counted(notes - hidden, "note"), "bold"),
-                         "\n", line(second, "dim"))
+    return Text.assemble(
+        name, ("  " + counted(notes - hidden, "note"), "bold"), "\n", line(second, "dim")
+    )
 
 
 class NuggetList(OptionList):
@@ -36,13 +37,14 @@ class NuggetList(OptionList):
 
     def show(self, nuggets: list[NuggetSummary], selected: str | None) -> None:
         names: list[str | None] = [ALL, *(n.name for n in nuggets)]
-        notes, hidden, facts = (sum(getattr(n, f) for n in nuggets)
-                                for f in ("notes", "hidden", "facts"))
-        options = [Option(_prompt(line(self.every, style="bold"), notes, hidden, facts,
-                                  self.fact_label))]
+        notes, hidden, facts = (
+            sum(getattr(n, f) for n in nuggets) for f in ("notes", "hidden", "facts")
+        )
+        options = [
+            Option(_prompt(line(self.every, style="bold"), notes, hidden, facts, self.fact_label))
+        ]
         options += [
-            Option(_prompt(line(n.name, style="bold"), n.notes, n.hidden, n.facts,
-                           self.fact_label))
+            Option(_prompt(line(n.name, style="bold"), n.notes, n.hidden, n.facts, self.fact_label))
             for n in nuggets
         ]
         if names == self.names and self.option_count == len(options):

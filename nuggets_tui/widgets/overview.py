@@ -68,8 +68,9 @@ class OverviewPanel(Vertical):
         yield Label("Archived", id="overview-archived-label")
         yield ProgressBar(total=1, show_eta=False, id="overview-archived")
         if self.recalls:
-            yield Label(line(f"{self.hits_label} 0 → {HITS_BUCKETS - 1}+"),
-                        id="overview-hits-label")
+            yield Label(
+                line(f"{self.hits_label} 0 → {HITS_BUCKETS - 1}+"), id="overview-hits-label"
+            )
             yield Sparkline([0] * HITS_BUCKETS, id="overview-hits")
             yield Static("", id="overview-promotable")
 
@@ -84,8 +85,13 @@ class OverviewPanel(Vertical):
         )
         if self.recalls:
             self.query_one("#overview-hits", Sparkline).data = list(overview.hits)
-            self.query_one("#overview-promotable", Static).update(line(self.hits_line.format(
-                count=f"{overview.promotable:,}", threshold=DEFAULT_THRESHOLD)))
+            self.query_one("#overview-promotable", Static).update(
+                line(
+                    self.hits_line.format(
+                        count=f"{overview.promotable:,}", threshold=DEFAULT_THRESHOLD
+                    )
+                )
+            )
 
     def on_resize(self) -> None:
         self._show_bars()

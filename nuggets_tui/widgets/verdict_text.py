@@ -10,8 +10,13 @@ from core.review.verdicts import Verdict
 
 from ..safe import join, line
 
-VERDICT_STYLES = {"reject": "red", "defer": "dim", "compress": "yellow", "merge": "magenta",
-                  "promote": "green"}
+VERDICT_STYLES = {
+    "reject": "red",
+    "defer": "dim",
+    "compress": "yellow",
+    "merge": "magenta",
+    "promote": "green",
+}
 
 
 def verdict_cell(verdict: Verdict | None) -> Text:
@@ -23,19 +28,25 @@ def verdict_cell(verdict: Verdict | None) -> Text:
 
 def verdict_line(verdict: Verdict) -> Text:
     """One line: the verdict, the strength and the rule that decided it."""
-    return join(line(verdict.verdict, "bold " + VERDICT_STYLES.get(verdict.verdict, "")),
-                f" (strength {verdict.strength:.2f}): ", line(verdict.why))
+    return join(
+        line(verdict.verdict, "bold " + VERDICT_STYLES.get(verdict.verdict, "")),
+        f" (strength {verdict.strength:.2f}): ",
+        line(verdict.why),
+    )
 
 
 def verdict_text(verdict: Verdict) -> Text:
     """The verdict and every score with its reason in words."""
-    parts: list[Text | str | tuple[str, str]] = [("Verdict  ", "bold"), verdict_line(verdict),
-                                                 "\n"]
+    parts: list[Text | str | tuple[str, str]] = [("Verdict  ", "bold"), verdict_line(verdict), "\n"]
     for name in SCORE_NAMES:
         score = verdict.scores.get(name)
         shown = "-" if score is None else f"{score:.2f}"
-        parts += [(f"  {name.replace('_', ' '):<29}", "dim"), f"{shown:>5}  ",
-                  line(verdict.reasons.get(name, "")), "\n"]
+        parts += [
+            (f"  {name.replace('_', ' '):<29}", "dim"),
+            f"{shown:>5}  ",
+            line(verdict.reasons.get(name, "")),
+            "\n",
+        ]
     parts += [("  strength = the first five − noise risk", "dim italic")]
     if verdict.scorer != "default":
         parts += [("  · scored by ", "dim"), line(verdict.scorer, "dim")]

@@ -121,9 +121,15 @@ class VirtualTable(ScrollView, Generic[Row], can_focus=True):
 
         row: Any  # always a row: only a row is selected
 
-    def __init__(self, columns: Sequence[Column], renderer: RowRenderer[Row], *,
-                 empty_text: str = "Nothing to show.", id: str | None = None,
-                 classes: str | None = None) -> None:
+    def __init__(
+        self,
+        columns: Sequence[Column],
+        renderer: RowRenderer[Row],
+        *,
+        empty_text: str = "Nothing to show.",
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(id=id, classes=classes)
         self.columns = list(columns)
         self.renderer = renderer
@@ -273,8 +279,10 @@ class VirtualTable(ScrollView, Generic[Row], can_focus=True):
             if not self.rows:  # the empty sentence, wrapped: a narrow table says it whole
                 said = line(self.empty_text).wrap(self.app.console, max(1, width))
                 if y <= len(said):
-                    return self._strip(fit(said[y - 1], width),
-                                       base + self.get_component_rich_style("virtual-table--dim"))
+                    return self._strip(
+                        fit(said[y - 1], width),
+                        base + self.get_component_rich_style("virtual-table--dim"),
+                    )
             return Strip.blank(width, base)
         row = self.rows[index]
         renderer = self.renderer
@@ -291,6 +299,9 @@ class VirtualTable(ScrollView, Generic[Row], can_focus=True):
         return self._strip(text, style)
 
     def _strip(self, text: Text, style: Style) -> Strip:
-        segments = [Segment(s.text, style + s.style if s.style else style)
-                    for s in text.render(self.app.console) if s.text != "\n"]
+        segments = [
+            Segment(s.text, style + s.style if s.style else style)
+            for s in text.render(self.app.console)
+            if s.text != "\n"
+        ]
         return Strip(segments, cell_len(text.plain))

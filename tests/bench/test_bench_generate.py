@@ -19,33 +19,55 @@ from tests.support.note_builders import NOW
 
 def test_the_command_writes_a_home_the_engine_reads(tmp_path: Path) -> None:
     home = tmp_path / "big"
-    done = subprocess.run([sys.executable, "-m", "bench.generate", "--notes", "300", "--out",
-                           str(home), "--shape", "clusters", "--seed", "3"],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bench.generate",
+            "--notes",
+            "300",
+            "--out",
+            str(home),
+            "--shape",
+            "clusters",
+            "--seed",
+            "3",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert f"nuggets --home {home}" in done.stdout and done.stderr == ""
     graph = read_graph(home / "graph" / "graph.json")
     assert len(graph.notes) == 300 and graph.warnings == []
     plan = NuggetsStore(home, fixed_clock(NOW)).plan(uncapped=True)
     assert {c.type for c in plan.result.changes} >= {"merge", "link"}
-    listed = CliRunner().invoke(nuggets, ["--home", str(home), "notes", "--hidden"],
-                                env={"NUGGETS_NOW": "2026-11-01T09:00:00Z", "NUGGETS_HOME": ""})
+    listed = CliRunner().invoke(
+        nuggets,
+        ["--home", str(home), "notes", "--hidden"],
+        env={"NUGGETS_NOW": "2026-11-01T09:00:00Z", "NUGGETS_HOME": ""},
+    )
     assert listed.exit_code == 0 and graph.notes[0]["id"] in listed.output
 
 
 def test_the_same_arguments_give_the_same_file(tmp_path: Path) -> None:
     for name in ("a", "b"):
         assert main(["--notes", "40", "--out", str(tmp_path / name)]) == 0
-    assert ((tmp_path / "a" / "graph" / "graph.json").read_bytes()
-            == (tmp_path / "b" / "graph" / "graph.json").read_bytes())
+    assert (tmp_path / "a" / "graph" / "graph.json").read_bytes() == (
+        tmp_path / "b" / "graph" / "graph.json"
+    ).read_bytes()
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--notes", "many"], "not a whole number: 'many'"),
-    (["--notes", "0"], "between 1 and"),
-    (["--notes", "5", "--shape", "round"], "no shape 'round'; known: today"),
-    (["--notes", "5", "--seed", "x"], "--seed"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--notes", "many"], "not a whole number: 'many'"),
+        (["--notes", "0"], "between 1 and"),
+        (["--notes", "5", "--shape", "round"], "no shape 'round'; known: today"),
+        (["--notes", "5", "--seed", "x"], "--seed"),
+    ],
+)
 def test_bad_input_is_a_usage_error_and_writes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:

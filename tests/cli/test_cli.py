@@ -16,9 +16,19 @@ from tests.support.note_builders import make_home, sample_notes
 
 def _note(note_id: str, title: str, content: str, **extra: object) -> dict:
     note = {
-        "id": note_id, "nuggetName": "project", "title": title, "content": content, "tags": [],
-        "links": [], "hidden": False, "kind": "note", "hits": 0, "subject": "shared:project",
-        "scope": "project", "type": "fact", "createdAt": "2026-10-01T00:00:00.000Z",
+        "id": note_id,
+        "nuggetName": "project",
+        "title": title,
+        "content": content,
+        "tags": [],
+        "links": [],
+        "hidden": False,
+        "kind": "note",
+        "hits": 0,
+        "subject": "shared:project",
+        "scope": "project",
+        "type": "fact",
+        "createdAt": "2026-10-01T00:00:00.000Z",
         "updatedAt": "2026-10-01T00:00:00.000Z",
     }
     note.update(extra)
@@ -55,12 +65,24 @@ def test_reflect_dry_run_prints_a_plan_and_writes_nothing(home: Path) -> None:
 def test_reflect_json_is_exactly_the_reflection_result(home: Path) -> None:
     result = run(home, "reflect", "--json")
     data = json.loads(result.stdout)
-    assert list(data) == ["ranAt", "inspected", "rewritten", "merged", "hidden", "tagged",
-                          "linked", "changes"]
+    assert list(data) == [
+        "ranAt",
+        "inspected",
+        "rewritten",
+        "merged",
+        "hidden",
+        "tagged",
+        "linked",
+        "changes",
+    ]
     assert data["ranAt"] == "2026-11-01T09:00:00.000Z"
     assert data["inspected"] == 3
-    assert {"type": "hide", "nuggetName": "project", "noteId": "n2",
-            "detail": "Archived low-value note"} in data["changes"]
+    assert {
+        "type": "hide",
+        "nuggetName": "project",
+        "noteId": "n2",
+        "detail": "Archived low-value note",
+    } in data["changes"]
 
 
 def test_apply_journals_and_undo_restores(home: Path) -> None:
@@ -128,13 +150,20 @@ def test_promote_json_and_apply(home: Path, tmp_path: Path) -> None:
     target = tmp_path / "memdir" / "MEMORY.md"
     dry = run(home, "promote", "--memory-md", str(target), "--json")
     shown = json.loads(dry.stdout)
-    assert shown == {"added": 0, "path": str(target), "entries": [shown["entries"][0]],
-                     "blocked": [], "dropped": [], "lost": [],
-                     "budgets": [shown["budgets"][0]]}
+    assert shown == {
+        "added": 0,
+        "path": str(target),
+        "entries": [shown["entries"][0]],
+        "blocked": [],
+        "dropped": [],
+        "lost": [],
+        "budgets": [shown["budgets"][0]],
+    }
     assert not target.parent.exists()
     target.parent.mkdir()
-    applied = json.loads(run(home, "promote", "--memory-md", str(target), "--apply",
-                             "--json").stdout)
+    applied = json.loads(
+        run(home, "promote", "--memory-md", str(target), "--apply", "--json").stdout
+    )
     assert applied["added"] == 1
     assert "- **deploy steps**: run make deploy" in target.read_text()
 
@@ -166,8 +195,9 @@ def test_daily_runs_again_when_todays_run_was_undone(home: Path) -> None:
     late = {"NUGGETS_NOW": "2026-11-01T10:00:00+00:00", "TZ": "UTC"}
     before = graph_bytes(home)
     run(home, "daily", env=late)
-    (reflected,) = [h for h in json.loads(run(home, "log", "--json").stdout)
-                    if h["kind"] == "reflect"]
+    (reflected,) = [
+        h for h in json.loads(run(home, "log", "--json").stdout) if h["kind"] == "reflect"
+    ]
     run(home, "undo", reflected["runId"], env=late)
     assert json.loads(graph_bytes(home)) == json.loads(before)
     again = run(home, "-v", "daily", env=late)
@@ -182,6 +212,7 @@ def test_sample_memory_reflects(tmp_path: Path) -> None:
 
 # -- wrong input: a clear message and the right exit code ---------------------------------------
 
+
 def test_reflect_apply_says_applied_not_dry_run(home: Path) -> None:
     result = run(home, "reflect", "--apply")
     assert result.exit_code == 0, result.output
@@ -190,8 +221,7 @@ def test_reflect_apply_says_applied_not_dry_run(home: Path) -> None:
 
 
 @pytest.mark.parametrize("command", ["reflect", "notes"])
-def test_an_unknown_nugget_is_a_usage_error_naming_the_known_ones(home: Path,
-                                                                   command: str) -> None:
+def test_an_unknown_nugget_is_a_usage_error_naming_the_known_ones(home: Path, command: str) -> None:
     before = graph_bytes(home)
     apply = ["--apply"] if command == "reflect" else []
     result = run(home, command, "--nugget", "nosuch", *apply)
@@ -232,7 +262,9 @@ def test_a_pipe_closed_early_is_not_an_error(tmp_path: Path) -> None:
     env = {**os.environ, "NUGGETS_NOW": NOW, "NUGGETS_HOME": ""}
     reader = subprocess.Popen(
         [sys.executable, "-m", "nuggets_tui.cli", "--home", str(tmp_path / "big"), "notes"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
     )
     assert reader.stdout is not None and reader.stderr is not None
     reader.stdout.readline()
@@ -275,13 +307,22 @@ def test_promote_shows_where_the_agents_budget_falls(home: Path, tmp_path: Path)
     assert "past it" not in roomy.stdout
     target.write_text("# Memory\n\n" + "".join(f"kept line {i}\n" for i in range(200)))
     full = run(home, "promote", "--memory-md", str(target))
-    assert "it stops after line 200 of 207 (cut by lines); 1 entry past it, invisible to " \
-           "the agent" in full.stdout
+    assert (
+        "it stops after line 200 of 207 (cut by lines); 1 entry past it, invisible to "
+        "the agent" in full.stdout
+    )
     assert "  past   [shared-context] deploy steps (n1)" in full.stdout
     shown = json.loads(run(home, "promote", "--memory-md", str(target), "--json").stdout)
     added = "\n## shared-context\n\n- **deploy steps**: run make deploy\nrun make deploy\n"
-    assert shown["budgets"] == [{
-        "reader": "Claude Code", "scope": "", "limits": {"lines": 200, "bytes": 25_000},
-        "used": {"lines": 207, "bytes": len(target.read_bytes()) + len(added)},
-        "room": {"lines": 0, "bytes": 0}, "loadedLines": 200, "cutBy": "lines",
-        "past": ["n1"]}]
+    assert shown["budgets"] == [
+        {
+            "reader": "Claude Code",
+            "scope": "",
+            "limits": {"lines": 200, "bytes": 25_000},
+            "used": {"lines": 207, "bytes": len(target.read_bytes()) + len(added)},
+            "room": {"lines": 0, "bytes": 0},
+            "loadedLines": 200,
+            "cutBy": "lines",
+            "past": ["n1"],
+        }
+    ]

@@ -40,8 +40,11 @@ def archived(data_dir: Path) -> set[int]:
 def digest(data_dir: Path) -> str:
     """Every file's bytes, but SQLite's own companions of a WAL database (any reader makes them
     when the bot is not running: see docs/MICROCLAW.md)."""
-    files = [p for p in sorted(data_dir.rglob("*"))
-             if p.is_file() and not p.name.endswith(("-wal", "-shm"))]
+    files = [
+        p
+        for p in sorted(data_dir.rglob("*"))
+        if p.is_file() and not p.name.endswith(("-wal", "-shm"))
+    ]
     return hashlib.sha256(b"".join(bytes(p) + p.read_bytes() for p in files)).hexdigest()
 
 
@@ -49,8 +52,13 @@ def test_reflect_dry_run_names_each_rule_and_writes_nothing(data_dir: Path) -> N
     before = digest(data_dir)
     code, out, _ = run(data_dir, "reflect")
     assert code == 0
-    for rule in ("bot step 'stale'", "bot step 'expired'", "the bot will DELETE",
-                 "our suggestion", "(left out unless kept)"):
+    for rule in (
+        "bot step 'stale'",
+        "bot step 'expired'",
+        "the bot will DELETE",
+        "our suggestion",
+        "(left out unless kept)",
+    ):
         assert rule in out
     assert "(dry run)" in out
     assert digest(data_dir) == before
@@ -81,8 +89,7 @@ def test_notes_show_category_confidence_and_source(data_dir: Path) -> None:
     assert first.split()[0].startswith("mc-") and "confidence=" in first and "source=" in first
 
 
-def test_promote_goes_by_confidence_in_percent_to_each_scopes_agents_md(
-        data_dir: Path) -> None:
+def test_promote_goes_by_confidence_in_percent_to_each_scopes_agents_md(data_dir: Path) -> None:
     code, out, _ = run(data_dir, "promote")
     assert code == 0
     assert "with confidence 80% or more" in out and "AGENTS.md" in out
@@ -95,8 +102,10 @@ def test_promote_shows_the_bots_token_budget_for_each_scope(data_dir: Path) -> N
     code, out, _ = run(data_dir, "promote")
     assert code == 0
     said = [line for line in out.splitlines() if line.startswith("MicroClaw injects")]
-    assert said[0] == ("MicroClaw injects at most 1,500 tokens of structured memories of the "
-                       "global scope: about 60 tokens used; room for 1,440 tokens more.")
+    assert said[0] == (
+        "MicroClaw injects at most 1,500 tokens of structured memories of the "
+        "global scope: about 60 tokens used; room for 1,440 tokens more."
+    )
     assert any(line.endswith("items left out of the prompt.") for line in said)
     code, out, _ = run(data_dir, "promote", "--json")
     budgets = json.loads(out)["budgets"]
@@ -126,14 +135,14 @@ def test_demo_microclaw_and_home_cannot_be_mixed() -> None:
 def edges(data_dir: Path) -> list[tuple]:
     conn = sqlite3.connect(database_path(data_dir))
     try:
-        return conn.execute("SELECT from_memory_id, to_memory_id, reason FROM "
-                            "memory_supersede_edges").fetchall()
+        return conn.execute(
+            "SELECT from_memory_id, to_memory_id, reason FROM memory_supersede_edges"
+        ).fetchall()
     finally:
         conn.close()
 
 
-def test_a_conflict_resolved_archives_the_other_row_with_an_operator_edge(
-        data_dir: Path) -> None:
+def test_a_conflict_resolved_archives_the_other_row_with_an_operator_edge(data_dir: Path) -> None:
     code, out, _ = run(data_dir, "conflicts")
     assert code == 0
     line = next(x for x in out.splitlines() if "db_port" in x)
@@ -149,8 +158,7 @@ def test_a_conflict_resolved_archives_the_other_row_with_an_operator_edge(
 
 
 def test_rows_cannot_be_merged_and_nothing_is_written(data_dir: Path) -> None:
-    group = next(x for x in run(data_dir, "conflicts")[1].splitlines()
-                 if "db_port" in x).split()[0]
+    group = next(x for x in run(data_dir, "conflicts")[1].splitlines() if "db_port" in x).split()[0]
     before = archived(data_dir), edges(data_dir)
     code, _, err = run(data_dir, "resolve", group, "--keep", "mc-10", "--merge", "--apply")
     assert code == 1 and "cannot be merged" in err
@@ -159,7 +167,8 @@ def test_rows_cannot_be_merged_and_nothing_is_written(data_dir: Path) -> None:
 
 
 def test_the_one_shot_apply_beside_a_writing_bot_loses_none_of_its_rows(
-        data_dir: Path, tmp_path: Path) -> None:
+    data_dir: Path, tmp_path: Path
+) -> None:
     """The bot (another process, its own connection and busy timeout) inserts and edits rows
     while `reflect --apply`, `unhide` and `undo` run: every row it wrote is there as it wrote
     it, none is deleted, and what we archived is exactly what our runs archived."""
@@ -172,8 +181,9 @@ def test_the_one_shot_apply_beside_a_writing_bot_loses_none_of_its_rows(
     db = database_path(data_dir)
     initial = set(_all_rows(db))
     stop = tmp_path / "stop"
-    bot = subprocess.Popen([sys.executable, "-c", BOT, str(db), str(stop)],
-                           stdout=subprocess.PIPE, text=True)
+    bot = subprocess.Popen(
+        [sys.executable, "-c", BOT, str(db), str(stop)], stdout=subprocess.PIPE, text=True
+    )
     try:
         while len(_all_rows(db)) == len(initial):  # the bot has started writing
             pass
@@ -195,8 +205,7 @@ def test_the_one_shot_apply_beside_a_writing_bot_loses_none_of_its_rows(
 def _all_rows(db: Path) -> dict[int, tuple]:
     conn = sqlite3.connect(db, timeout=5)
     try:
-        return {r[0]: r[1:] for r in conn.execute(
-            "SELECT id, content, is_archived FROM memories")}
+        return {r[0]: r[1:] for r in conn.execute("SELECT id, content, is_archived FROM memories")}
     finally:
         conn.close()
 
@@ -209,8 +218,10 @@ def test_daily_logs_its_run_and_names_every_run_to_undo(data_dir: Path) -> None:
     runs = [line.split()[0] for line in run(data_dir, "log")[1].splitlines()]
     assert len(runs) >= 2  # the rules' run and at least one AGENTS.md
     assert all(f"nuggets undo {r}" in report for r in runs)
-    assert '"component": "nuggets-review.daily"' in next(telemetry.glob("memory-log-*.jsonl"))\
-        .read_text()
+    assert (
+        '"component": "nuggets-review.daily"'
+        in next(telemetry.glob("memory-log-*.jsonl")).read_text()
+    )
 
 
 def expiries(data_dir: Path) -> dict[int, str | None]:
@@ -237,7 +248,8 @@ def test_an_expired_row_is_left_to_the_bot_unless_rescued_with_also(data_dir: Pa
 
 
 def test_our_journal_folder_linked_elsewhere_is_refused_and_nothing_is_written(
-        data_dir: Path, tmp_path: Path) -> None:
+    data_dir: Path, tmp_path: Path
+) -> None:
     """Whoever owns the bot's data dir must not choose where our journal and lock go: with
     `runtime/nuggets-review` a link to another folder, a write is refused in one line and
     neither that folder nor the database changes."""
@@ -247,6 +259,7 @@ def test_our_journal_folder_linked_elsewhere_is_refused_and_nothing_is_written(
     ours = data_dir / "runtime" / "nuggets-review"
     if ours.exists():
         import shutil
+
         shutil.rmtree(ours)
     ours.symlink_to(elsewhere, target_is_directory=True)
     was = archived(data_dir)
@@ -258,12 +271,16 @@ def test_our_journal_folder_linked_elsewhere_is_refused_and_nothing_is_written(
 
 
 def test_a_row_with_a_negative_id_is_named_and_skipped_while_every_other_row_works(
-        data_dir: Path) -> None:
+    data_dir: Path,
+) -> None:
     conn = sqlite3.connect(database_path(data_dir))
     victim = conn.execute("SELECT MAX(id) FROM memories WHERE is_archived = 0").fetchone()[0]
     # a row the bot's stale step would archive, so the plan would touch it
-    conn.execute("UPDATE memories SET id = -5, confidence = 0.1, last_seen_at = ?, "
-                 "updated_at = ? WHERE id = ?", (OLD_TIME, OLD_TIME, victim))
+    conn.execute(
+        "UPDATE memories SET id = -5, confidence = 0.1, last_seen_at = ?, "
+        "updated_at = ? WHERE id = ?",
+        (OLD_TIME, OLD_TIME, victim),
+    )
     conn.commit()
     conn.close()
     was = archived(data_dir)
@@ -280,14 +297,25 @@ def test_a_row_with_a_negative_id_is_named_and_skipped_while_every_other_row_wor
 
 def _read_only_mount_works(folder: Path) -> bool:
     """Whether this machine lets a test mount a folder read-only in a namespace of its own."""
-    probe = subprocess.run(["unshare", "-m", "sh", "-c", f"mount --bind '{folder}' '{folder}' "
-                            f"&& mount -o remount,bind,ro '{folder}'"],
-                           capture_output=True, check=False) if shutil.which("unshare") else None
+    probe = (
+        subprocess.run(
+            [
+                "unshare",
+                "-m",
+                "sh",
+                "-c",
+                f"mount --bind '{folder}' '{folder}' && mount -o remount,bind,ro '{folder}'",
+            ],
+            capture_output=True,
+            check=False,
+        )
+        if shutil.which("unshare")
+        else None
+    )
     return probe is not None and probe.returncode == 0
 
 
-def test_a_wal_database_on_a_read_only_filesystem_is_read_in_immutable_mode(
-        tmp_path: Path) -> None:
+def test_a_wal_database_on_a_read_only_filesystem_is_read_in_immutable_mode(tmp_path: Path) -> None:
     """The bot stopped, its database in WAL mode without -wal/-shm, on a filesystem that
     cannot be written (a read-only bind mount, in a mount namespace of the test's own)."""
     data_dir = data_dir_with(tmp_path, simple_rows(3))
@@ -296,10 +324,17 @@ def test_a_wal_database_on_a_read_only_filesystem_is_read_in_immutable_mode(
     if not _read_only_mount_works(runtime):
         pytest.skip("cannot mount a folder read-only here (needs unshare and mount)")
     command = [sys.executable, "-m", "nuggets_tui.cli", "--microclaw", str(data_dir), "reflect"]
-    shell = (f"mount --bind '{runtime}' '{runtime}' && mount -o remount,bind,ro '{runtime}' "
-             f"&& exec {shlex.join(command)}")
-    done = subprocess.run(["unshare", "-m", "sh", "-c", shell], capture_output=True, text=True,
-                          env={**os.environ, **ENV}, check=False)
+    shell = (
+        f"mount --bind '{runtime}' '{runtime}' && mount -o remount,bind,ro '{runtime}' "
+        f"&& exec {shlex.join(command)}"
+    )
+    done = subprocess.run(
+        ["unshare", "-m", "sh", "-c", shell],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **ENV},
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     notices = [line for line in done.stderr.splitlines() if "immutable" in line]
     assert len(notices) == 1 and str(database_path(data_dir)) in notices[0]

@@ -72,7 +72,8 @@ def test_our_own_unhide_of_an_archived_row_is_not_the_bots(tmp_path: Path) -> No
 
 
 def test_unhide_raise_confidence_lifts_it_to_the_prompts_floor_and_undo_puts_it_back(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     data_dir = data_dir_of(tmp_path)
     archive_low(data_dir, 2, 0.3)
     code, out, err = run(data_dir, "unhide", "mc-2")
@@ -97,9 +98,16 @@ def test_raise_confidence_with_nothing_to_raise_says_so_and_unhides(tmp_path: Pa
 
 
 def test_unhide_tells_when_the_bots_global_cap_archives_the_row_again(tmp_path: Path) -> None:
-    rows = [Row(content=f"a global fact number {i} about the fleet", confidence=c,
-                created_at=ago(10), updated_at=ago(5), last_seen_at=ago(2))
-            for i, c in ((1, 0.9), (2, 0.9), (3, 0.6))]
+    rows = [
+        Row(
+            content=f"a global fact number {i} about the fleet",
+            confidence=c,
+            created_at=ago(10),
+            updated_at=ago(5),
+            last_seen_at=ago(2),
+        )
+        for i, c in ((1, 0.9), (2, 0.9), (3, 0.6))
+    ]
     data_dir = data_dir_with(tmp_path, rows)
     (data_dir / "microclaw.config.yaml").write_text("memory_max_global_entries: 2\n")
     bot_archives(data_dir, 3)
@@ -110,13 +118,21 @@ def test_unhide_tells_when_the_bots_global_cap_archives_the_row_again(tmp_path: 
 
 @pytest.mark.parametrize(("lifted", "archived"), [(0.65, 3), (0.6, 3), (0.5, 4)])
 def test_unhide_names_the_row_the_full_global_cap_archives_instead(
-        tmp_path: Path, lifted: float, archived: int) -> None:
+    tmp_path: Path, lifted: float, archived: int
+) -> None:
     """Cap 3, three active global rows (0.6 seen 4 days ago, 0.7 seen 53, 0.6 seen 50): the row
     brought back takes the rows over the cap, and the bot's next tick archives the lowest
     confidence, oldest seen: mc-3, a row nobody touched, unless the one back is lower."""
-    rows = [Row(content=f"a global fact number {i} about the fleet", confidence=c,
-                created_at=ago(60), updated_at=ago(seen), last_seen_at=ago(seen))
-            for i, c, seen in ((1, 0.6, 4), (2, 0.7, 53), (3, 0.6, 50), (4, 0.9, 30))]
+    rows = [
+        Row(
+            content=f"a global fact number {i} about the fleet",
+            confidence=c,
+            created_at=ago(60),
+            updated_at=ago(seen),
+            last_seen_at=ago(seen),
+        )
+        for i, c, seen in ((1, 0.6, 4), (2, 0.7, 53), (3, 0.6, 50), (4, 0.9, 30))
+    ]
     data_dir = data_dir_with(tmp_path, rows)
     (data_dir / "microclaw.config.yaml").write_text("memory_max_global_entries: 3\n")
     archive_low(data_dir, 4, lifted)

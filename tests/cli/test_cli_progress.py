@@ -42,7 +42,8 @@ def test_the_line_redraws_in_place_at_most_four_times_a_second_and_clears() -> N
 
 @pytest.mark.parametrize("terminal", [True, False])
 def test_reflect_all_shows_progress_only_on_a_terminal(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, terminal: bool) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, terminal: bool
+) -> None:
     home = demo_home(tmp_path)
     monkeypatch.setattr(progress_line, "is_terminal", lambda stream: terminal)
     monkeypatch.setattr(progress_line, "EVERY", 0.0)  # every report drawn
@@ -57,7 +58,8 @@ def test_reflect_all_shows_progress_only_on_a_terminal(
 
 @pytest.mark.parametrize("terminal", [True, False])
 def test_verdicts_show_scoring_progress_only_on_a_terminal(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, terminal: bool) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, terminal: bool
+) -> None:
     home = demo_home(tmp_path)
     monkeypatch.setattr(progress_line, "is_terminal", lambda stream: terminal)
     result = run(home, "verdicts")

@@ -76,18 +76,20 @@ def test_both_stand_hides_the_group_until_a_note_changes(home: Path) -> None:
     assert [g["noteIds"] for g in groups(home)] != []
 
 
-@pytest.mark.parametrize(("args", "code", "message"), [
-    (["resolve", "c-nope", "--keep", "a-short"], 2, "no contradiction group c-nope"),
-    (["resolve", "GROUP", "--keep", "lone"], 2, "note lone is not in group"),
-    (["resolve", "GROUP"], 2, "give either --keep NOTE_ID"),
-    (["resolve", "GROUP", "--keep", "a-short", "--both"], 2, "give either --keep NOTE_ID"),
-    (["verdicts", "--scorer", "ftp://nowhere"], 2, "not an http(s) URL"),
-    (["verdicts", "--scorer", "notaurl"], 2, "not an http(s) URL"),
-    (["notes", "--nugget", "nope"], 2, "no nugget 'nope'"),
-    (["verdicts", "--verdict", "maybe"], 2, "Invalid value"),
-])
-def test_bad_input_is_one_clear_line(home: Path, args: list[str], code: int,
-                                     message: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["resolve", "c-nope", "--keep", "a-short"], 2, "no contradiction group c-nope"),
+        (["resolve", "GROUP", "--keep", "lone"], 2, "note lone is not in group"),
+        (["resolve", "GROUP"], 2, "give either --keep NOTE_ID"),
+        (["resolve", "GROUP", "--keep", "a-short", "--both"], 2, "give either --keep NOTE_ID"),
+        (["verdicts", "--scorer", "ftp://nowhere"], 2, "not an http(s) URL"),
+        (["verdicts", "--scorer", "notaurl"], 2, "not an http(s) URL"),
+        (["notes", "--nugget", "nope"], 2, "no nugget 'nope'"),
+        (["verdicts", "--verdict", "maybe"], 2, "Invalid value"),
+    ],
+)
+def test_bad_input_is_one_clear_line(home: Path, args: list[str], code: int, message: str) -> None:
     before = graph_file(home).read_bytes()
     group = groups(home)[0]["id"]
     result = run(home, *[group if a == "GROUP" else a for a in args])
@@ -116,9 +118,18 @@ def test_act_reject_archives_every_reject_as_a_plan(home: Path) -> None:
 
 
 def test_act_promote_writes_the_promote_verdicts(home: Path, tmp_path: Path) -> None:
-    notes = [pref("strong", "Always run the linter before a commit", title="lint",
-                  hits=6, source="explicit_user", confidence=0.95, lastHitSession="s1",
-                  createdAt="2026-08-01T00:00:00.000Z")]
+    notes = [
+        pref(
+            "strong",
+            "Always run the linter before a commit",
+            title="lint",
+            hits=6,
+            source="explicit_user",
+            confidence=0.95,
+            lastHitSession="s1",
+            createdAt="2026-08-01T00:00:00.000Z",
+        )
+    ]
     strong = make_home(tmp_path / "strong", notes)
     md = tmp_path / "mem" / "MEMORY.md"
     md.parent.mkdir()
@@ -130,8 +141,13 @@ def test_act_promote_writes_the_promote_verdicts(home: Path, tmp_path: Path) -> 
 
 def test_both_stand_on_two_notes_says_both(tmp_path: Path) -> None:
     """Two notes that disagree: "both notes stand", never "all 2 notes"."""
-    home = make_home(tmp_path, [pref("p-bullets", "User prefers bullet-point answers"),
-                                pref("p-prose", "User prefers prose answers, never bullets")])
+    home = make_home(
+        tmp_path,
+        [
+            pref("p-bullets", "User prefers bullet-point answers"),
+            pref("p-prose", "User prefers prose answers, never bullets"),
+        ],
+    )
     (group,) = groups(home)
     assert len(group["noteIds"]) == 2
     result = run(home, "resolve", group["id"], "--both")

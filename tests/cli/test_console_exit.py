@@ -10,8 +10,12 @@ from pathlib import Path
 from tests.support.console_process import run_console
 from tests.support.note_builders import make_home, note
 
-ENV = {"NUGGETS_NOW": "2026-11-01T10:00:00Z", "NUGGETS_HOME": "", "NUGGETS_MEMORY_MD": "",
-       "TZ": "UTC"}
+ENV = {
+    "NUGGETS_NOW": "2026-11-01T10:00:00Z",
+    "NUGGETS_HOME": "",
+    "NUGGETS_MEMORY_MD": "",
+    "TZ": "UTC",
+}
 SHELF_RAISES = """
 from core.stores.nuggets.store import NuggetsStore
 def broken(self, *args, **kwargs):

@@ -24,9 +24,13 @@ BERLIN = "note-user-a414dc40"
 
 
 def _env(home: Path) -> dict[str, str]:
-    return {"NUGGETS_NOW": "2026-11-23T10:00:00Z", "NUGGETS_HOME": "", "TZ": "UTC",
-            "NUGGETS_MEMORY_MD": str(home / "memory" / "MEMORY.md"),
-            "NUGGETS_JOURNAL_KEEP": "100"}
+    return {
+        "NUGGETS_NOW": "2026-11-23T10:00:00Z",
+        "NUGGETS_HOME": "",
+        "TZ": "UTC",
+        "NUGGETS_MEMORY_MD": str(home / "memory" / "MEMORY.md"),
+        "NUGGETS_JOURNAL_KEEP": "100",
+    }
 
 
 def nuggets(home: Path, *args: str, option: str = "--home") -> Result:
@@ -44,11 +48,13 @@ def test_demo_promote_holds_back_lisbon_while_berlin_is_undecided(tmp_path: Path
     assert {LISBON, BERLIN} <= set(timezone["noteIds"]) and not timezone["duplicate"]
     dry = nuggets(home, "promote")
     assert dry.exit_code == 0, dry.output
-    assert (f"user: timezone ({LISBON}): it is in the contradiction queue ({TIMEZONE})"
-            in dry.stdout)
+    assert f"user: timezone ({LISBON}): it is in the contradiction queue ({TIMEZONE})" in dry.stdout
     assert f"decide it first: nuggets resolve {TIMEZONE} (see nuggets conflicts)" in dry.stdout
-    [held] = [b for b in json.loads(nuggets(home, "promote", "--json").stdout)["blocked"]
-              if b["noteId"] == LISBON]
+    [held] = [
+        b
+        for b in json.loads(nuggets(home, "promote", "--json").stdout)["blocked"]
+        if b["noteId"] == LISBON
+    ]
     assert held["queued"] == TIMEZONE
     applied = nuggets(home, "promote", "--apply")
     assert applied.exit_code == 0, applied.output
@@ -68,8 +74,11 @@ def test_deciding_the_group_then_promoting_writes_the_winner(tmp_path: Path) -> 
 
 def test_an_allowance_writes_a_queued_entry_as_shown(tmp_path: Path) -> None:
     home = demo_home(tmp_path)
-    [held] = [b for b in json.loads(nuggets(home, "promote", "--json").stdout)["blocked"]
-              if b["noteId"] == LISBON]
+    [held] = [
+        b
+        for b in json.loads(nuggets(home, "promote", "--json").stdout)["blocked"]
+        if b["noteId"] == LISBON
+    ]
     applied = nuggets(home, "promote", "--apply", "--allow", f"{LISBON}@{held['hash']}")
     assert applied.exit_code == 0, applied.output
     assert b"Works from Lisbon" in _memory_md(home)
@@ -79,8 +88,9 @@ def test_an_allowance_writes_a_queued_entry_as_shown(tmp_path: Path) -> None:
 def _run_log_counts(home: Path) -> dict[str, int]:
     logs = sorted((home / "telemetry").glob("memory-log-*.jsonl"))
     lines = [json.loads(line) for log in logs for line in log.read_text().splitlines()]
-    return next(line["counts"] for line in reversed(lines)
-                if line["component"] == "nuggets-review.daily")
+    return next(
+        line["counts"] for line in reversed(lines) if line["component"] == "nuggets-review.daily"
+    )
 
 
 def test_daily_hold_without_rules_writes_nothing_and_says_what_waits(tmp_path: Path) -> None:
@@ -96,8 +106,9 @@ def test_daily_hold_without_rules_writes_nothing_and_says_what_waits(tmp_path: P
     assert result.exit_code == 0, result.output
     assert _memory_md(home) == before  # not a byte promoted
     assert store.journal.log() == []  # no run at all: nothing written to the notes either
-    assert (f"nuggets: {waiting:,} promotion entries wait: review with `nuggets promote` "
-            "(console: p).") in result.stderr
+    assert (
+        f"nuggets: {waiting:,} promotion entries wait: review with `nuggets promote` (console: p)."
+    ) in result.stderr
     changes = f"{len(planned.operations):,} changes"
     assert f"(nothing written; {changes} wait for review)" in result.stdout
     assert f"{waiting:,} entries to " in result.stdout and "wait for review" in result.stdout
@@ -140,8 +151,7 @@ def test_microclaw_holds_both_port_rows_until_one_stands(tmp_path: Path) -> None
     group = plan.blocked[0].queued
     assert group and plan.blocked[1].queued == group
     assert "5432" not in plan.after_text and "5433" not in plan.after_text
-    decided = nuggets(data_dir, "resolve", group, "--keep", "mc-2", "--apply",
-                      option="--microclaw")
+    decided = nuggets(data_dir, "resolve", group, "--keep", "mc-2", "--apply", option="--microclaw")
     assert decided.exit_code == 0, decided.output
     _, added = MicroClawStore(data_dir).promote_now()
     text = store.promotion_target().read_text()
@@ -153,8 +163,12 @@ def test_microclaw_daily_hold_leaves_every_agents_md_as_it_was(data_dir: Path) -
         return {p: p.read_bytes() for p in sorted(data_dir.rglob("AGENTS.md"))}
 
     before = files()
-    waiting = sum(e.action == "add" for p in MicroClawStore(data_dir).plan_promotions()
-                  for e in p.entries if p.directory_exists and not p.refused)
+    waiting = sum(
+        e.action == "add"
+        for p in MicroClawStore(data_dir).plan_promotions()
+        for e in p.entries
+        if p.directory_exists and not p.refused
+    )
     assert waiting
     result = nuggets(data_dir, "daily", "--hold", option="--microclaw")
     assert result.exit_code == 0, result.output

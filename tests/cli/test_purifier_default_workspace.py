@@ -32,7 +32,8 @@ def config(home: Path, workspace: object) -> Path:
 
 
 def test_the_order_is_the_purifiers_config_then_the_environment_then_its_default(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     cfg = tmp_path / "cfg.json"
     env = load({"WORKSPACE": "/from/env"}).settings.purifier_workspace
     assert load({"workspace": "/lower/case"}).settings.purifier_workspace is None  # not its name
@@ -51,7 +52,10 @@ def test_a_command_after_a_bare_option_is_never_taken_for_the_directory() -> Non
     commands = ["notes", "log"]
     assert bare_home_options(["--purifier", "notes"], commands) == ["--purifier=", "notes"]
     assert bare_home_options(["--purifier", "ws", "notes"], commands) == [
-        "--purifier", "ws", "notes"]
+        "--purifier",
+        "ws",
+        "notes",
+    ]
     assert bare_home_options(["--microclaw", "notes"], commands) == ["--microclaw", "notes"]
 
 
@@ -68,8 +72,9 @@ def test_bare_purifier_follows_the_config_or_the_environment(tmp_path: Path, whe
     workspace = str(tmp_path / "elsewhere" / "workspace")
     if where == "config":
         config(tmp_path, workspace)
-    code, out, err = invoke(tmp_path, "--purifier", "log",
-                            workspace_env=workspace if where == "env" else "/nowhere")
+    code, out, err = invoke(
+        tmp_path, "--purifier", "log", workspace_env=workspace if where == "env" else "/nowhere"
+    )
     assert code == 0, err
     assert "run-0004" in out
 

@@ -14,15 +14,20 @@ from nuggets_tui.cli import main
 from tests.support.note_builders import make_home, note
 
 
-@pytest.mark.parametrize("command", [["reflect"], ["reflect", "--all"], ["reflect", "--json"],
-                                     ["notes"], ["promote"]])
+@pytest.mark.parametrize(
+    "command", [["reflect"], ["reflect", "--all"], ["reflect", "--json"], ["notes"], ["promote"]]
+)
 def test_a_command_reads_the_graph_file_once(tmp_path: Path, command: list[str]) -> None:
-    home = make_home(tmp_path, [note("a", "deploy redis cache", hits=5),
-                                note("b", "deploy redis cache port")])
+    home = make_home(
+        tmp_path, [note("a", "deploy redis cache", hits=5), note("b", "deploy redis cache port")]
+    )
     reads = mock.Mock(side_effect=store.parse_graph)
     with mock.patch.object(store, "parse_graph", reads):
-        done = CliRunner().invoke(main, ["--home", str(home), *command],
-                                  env={"NUGGETS_MEMORY_MD": str(tmp_path / "MEMORY.md")})
+        done = CliRunner().invoke(
+            main,
+            ["--home", str(home), *command],
+            env={"NUGGETS_MEMORY_MD": str(tmp_path / "MEMORY.md")},
+        )
     assert done.exit_code == 0, done.output
     assert reads.call_count == 1
 
@@ -63,8 +68,10 @@ def test_applying_a_whole_plan_made_here_reads_no_graph_again_and_replays_nothin
     plan = memory.plan(uncapped=True)
     reads = mock.Mock(side_effect=store.parse_graph)
     replays = mock.Mock(side_effect=replay)
-    with mock.patch.object(store, "parse_graph", reads), \
-            mock.patch.object(memory_module, "replay", replays):
+    with (
+        mock.patch.object(store, "parse_graph", reads),
+        mock.patch.object(memory_module, "replay", replays),
+    ):
         assert memory.apply(plan) is not None
     assert reads.call_count == 0
     assert replays.call_count == 0

@@ -19,8 +19,13 @@ from nuggets_tui.cli import main
 from tests.support.console_support import NOW, demo_home
 
 ROOT = Path(__file__).resolve().parents[2]
-ENV = {"NUGGETS_NOW": "2026-11-23T10:00:00Z", "NUGGETS_HOME": "", "NUGGETS_MEMORY_MD": "",
-       "TZ": "UTC", "NUGGETS_JOURNAL_KEEP": "100"}
+ENV = {
+    "NUGGETS_NOW": "2026-11-23T10:00:00Z",
+    "NUGGETS_HOME": "",
+    "NUGGETS_MEMORY_MD": "",
+    "TZ": "UTC",
+    "NUGGETS_JOURNAL_KEEP": "100",
+}
 
 
 def nuggets(home: Path, *args: str, option: str = "--home") -> Result:
@@ -34,12 +39,15 @@ def test_rules_are_added_listed_removed_and_undone(tmp_path: Path) -> None:
     assert "Saved rule no tags: reject when kind=tag" in added.stdout
     nuggets(home, "rules", "add", "old notes wait", "review", "--min-age", "30")
     listed = json.loads(nuggets(home, "rules", "--json").stdout)
-    assert listed == [{"name": "no tags", "action": "reject", "kind": "tag"},
-                      {"name": "old notes wait", "action": "review", "min_age_days": 30}]
+    assert listed == [
+        {"name": "no tags", "action": "reject", "kind": "tag"},
+        {"name": "old notes wait", "action": "review", "min_age_days": 30},
+    ]
     removed = nuggets(home, "rules", "remove", "no tags")
     assert removed.exit_code == 0, removed.output
     assert [r["name"] for r in json.loads(nuggets(home, "rules", "--json").stdout)] == [
-        "old notes wait"]
+        "old notes wait"
+    ]
     run_id = removed.stdout.split("(run ")[1].split(";")[0]
     assert nuggets(home, "undo", run_id).exit_code == 0
     assert "no tags: reject when kind=tag" in nuggets(home, "rules").stdout
@@ -47,8 +55,12 @@ def test_rules_are_added_listed_removed_and_undone(tmp_path: Path) -> None:
 
 def test_bad_rules_are_one_line_usage_errors(tmp_path: Path) -> None:
     home = demo_home(tmp_path)
-    for args in (["add", "x", "maybe"], ["add", "x", "keep", "--min-hits", "-1"],
-                 ["add", "x", "keep", "--kind", "shred"], ["remove", "nope"]):
+    for args in (
+        ["add", "x", "maybe"],
+        ["add", "x", "keep", "--min-hits", "-1"],
+        ["add", "x", "keep", "--kind", "shred"],
+        ["remove", "nope"],
+    ):
         result = nuggets(home, "rules", *args)
         assert result.exit_code == 2, (args, result.output)
         assert "Traceback" not in result.output
@@ -65,7 +77,8 @@ def test_reflect_names_the_rule_on_each_decision_and_apply_honours_it(tmp_path: 
     applied = nuggets(home, "reflect", "--apply")
     assert applied.exit_code == 0, applied.output
     assert {op.type for op in _last_run(home).operations} - {"tag"} == {
-        op.type for op in _last_run(home).operations}
+        op.type for op in _last_run(home).operations
+    }
     assert _last_run(home).operations  # the rest was applied
 
 
@@ -84,13 +97,16 @@ def test_a_change_the_operator_rejected_stays_rejected_in_reflect_apply(tmp_path
     assert nuggets(home, "reflect", "--apply").exit_code == 0
     applied = [change_key(op) for op in _last_run(home).operations]
     assert change_key(retag) not in applied and applied
-    write_state(store.journal.home, ReviewState({change_key(op): False
-                                                 for op in store.plan().operations[:1]}))
+    write_state(
+        store.journal.home,
+        ReviewState({change_key(op): False for op in store.plan().operations[:1]}),
+    )
     assert "(rejected by you)" in nuggets(home, "reflect").stdout
 
 
 def test_daily_hold_applies_only_what_rules_keep_and_leaves_the_rest_waiting(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     home = demo_home(tmp_path)
     nuggets(home, "rules", "add", "tags are fine", "keep", "--kind", "tag")
     store = open_store(home, "nuggets", fixed_clock(NOW))
@@ -111,12 +127,14 @@ def test_daily_hold_applies_only_what_rules_keep_and_leaves_the_rest_waiting(
 def _run_log_counts(home: Path, command: str) -> dict[str, int]:
     logs = sorted((home / "telemetry").glob("memory-log-*.jsonl"))
     lines = [json.loads(line) for log in logs for line in log.read_text().splitlines()]
-    return next(line["counts"] for line in reversed(lines)
-                if line["component"] == f"nuggets-review.{command}")
+    return next(
+        line["counts"]
+        for line in reversed(lines)
+        if line["component"] == f"nuggets-review.{command}"
+    )
 
 
-def test_daily_hold_reports_and_logs_what_it_applied_not_the_whole_plan(
-        tmp_path: Path) -> None:
+def test_daily_hold_reports_and_logs_what_it_applied_not_the_whole_plan(tmp_path: Path) -> None:
     home = demo_home(tmp_path)
     nuggets(home, "rules", "add", "tags are fine", "keep", "--kind", "tag")
     plan = open_store(home, "nuggets", fixed_clock(NOW)).plan()
@@ -131,8 +149,7 @@ def test_daily_hold_reports_and_logs_what_it_applied_not_the_whole_plan(
     assert counts["waiting_for_review"] == len(plan.operations) - tags
 
 
-def test_daily_says_what_waits_on_stderr_even_without_v_and_nothing_else(
-        tmp_path: Path) -> None:
+def test_daily_says_what_waits_on_stderr_even_without_v_and_nothing_else(tmp_path: Path) -> None:
     """Cron mails what a command writes: the waiting review is the operator's to learn, like
     the notices daily gives on stderr; everything else is said only with -v."""
     home = demo_home(tmp_path)
@@ -145,8 +162,9 @@ def test_daily_says_what_waits_on_stderr_even_without_v_and_nothing_else(
 
 
 def test_microclaw_rules_decide_reflect_too(data_dir: Path) -> None:
-    added = nuggets(data_dir, "rules", "add", "stale waits", "review", "--step", "stale",
-                    option="--microclaw")
+    added = nuggets(
+        data_dir, "rules", "add", "stale waits", "review", "--step", "stale", option="--microclaw"
+    )
     assert added.exit_code == 0, added.output
     dry = nuggets(data_dir, "reflect", option="--microclaw")
     assert "(waits for review by rule “stale waits”)" in dry.stdout
@@ -170,9 +188,14 @@ def test_python_dash_m_knows_every_command(tmp_path: Path) -> None:
     """`python -m nuggets_tui.cli` has the commands registered by the other modules too."""
     home = demo_home(tmp_path)
     for command in ("rules", "conflicts"):
-        done = subprocess.run([sys.executable, "-m", "nuggets_tui.cli", "--home", str(home),
-                               command, "--json"], capture_output=True, text=True,
-                              env={**os.environ, **ENV}, cwd=ROOT, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "nuggets_tui.cli", "--home", str(home), command, "--json"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, **ENV},
+            cwd=ROOT,
+            timeout=120,
+        )
         assert done.returncode == 0, done.stderr
         json.loads(done.stdout)
 
@@ -184,8 +207,9 @@ def test_changes_still_waiting_the_next_day_keep_their_first_time(tmp_path: Path
     assert "waiting for review since 2026-11-23T10:00:00" in first.stderr
     state = read_state(home)
     kept_waiting = state.waiting[:]
-    next_day = CliRunner().invoke(main, ["--home", str(home), "daily"],
-                                  env={**ENV, "NUGGETS_NOW": "2026-11-24T10:00:00Z"})
+    next_day = CliRunner().invoke(
+        main, ["--home", str(home), "daily"], env={**ENV, "NUGGETS_NOW": "2026-11-24T10:00:00Z"}
+    )
     assert next_day.exit_code == 0, next_day.output
     again = read_state(home)
     assert set(again.waiting) & set(kept_waiting)  # the same links are still planned

@@ -54,10 +54,19 @@ def test_an_applied_reflection_logs_one_line_and_the_last_run(home: Path) -> Non
     assert f"nuggets undo {line['run_id']}" in report
 
 
-@pytest.mark.parametrize("args", [["reflect"], ["promote"], ["resolve", "GROUP", "--keep",
-                                                             "a-short"],
-                                  ["resolve", "GROUP", "--both"], ["act", "reject"],
-                                  ["act", "promote"], ["conflicts"], ["verdicts"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["reflect"],
+        ["promote"],
+        ["resolve", "GROUP", "--keep", "a-short"],
+        ["resolve", "GROUP", "--both"],
+        ["act", "reject"],
+        ["act", "promote"],
+        ["conflicts"],
+        ["verdicts"],
+    ],
+)
 def test_dry_runs_and_reading_commands_write_no_log(home: Path, args: list[str]) -> None:
     args = [group_id(home) if a == "GROUP" else a for a in args]
     assert run(home, *args).exit_code == 0
@@ -88,8 +97,17 @@ def test_every_writing_command_logs_its_line(home: Path, tmp_path: Path) -> None
         last_run = lines(home / "telemetry")[-1]["run_id"]
     logged = lines(home / "telemetry")
     assert [line["component"].split(".")[1] for line in logged] == [
-        "resolve", "undo", "resolve", "archive", "unhide", "act", "promote", "act", "daily",
-        "reflect"]
+        "resolve",
+        "undo",
+        "resolve",
+        "archive",
+        "unhide",
+        "act",
+        "promote",
+        "act",
+        "daily",
+        "reflect",
+    ]
     assert all(line["event"] == "run_completed" for line in logged)
     assert logged[0]["counts"]["archived"] == 3 and logged[2]["counts"] == {"settled": 1}
     assert logged[3]["counts"] == {"archived": 1}
@@ -101,8 +119,11 @@ def test_daily_logs_run_skipped_when_it_does_nothing(home: Path) -> None:
     run(home, "daily")
     run(home, "daily")
     events = [(line["event"], line["status"]) for line in lines(home / "telemetry")]
-    assert events == [("run_skipped", "skipped"), ("run_completed", "ok"),
-                      ("run_skipped", "skipped")]
+    assert events == [
+        ("run_skipped", "skipped"),
+        ("run_completed", "ok"),
+        ("run_skipped", "skipped"),
+    ]
     assert "already ran today" in (home / "telemetry" / "last-run.md").read_text()
 
 
@@ -117,9 +138,11 @@ def test_a_failure_logs_run_failed_with_the_error(home: Path) -> None:
 
 def test_telemetry_dir_is_where_the_log_goes(home: Path, tmp_path: Path) -> None:
     shared = tmp_path / "shared-telemetry"
-    result = CliRunner().invoke(main, ["--home", str(home), "--telemetry-dir", str(shared),
-                                       "archive", "lone"],
-                                env={"NUGGETS_NOW": NOW, "NUGGETS_HOME": ""})
+    result = CliRunner().invoke(
+        main,
+        ["--home", str(home), "--telemetry-dir", str(shared), "archive", "lone"],
+        env={"NUGGETS_NOW": NOW, "NUGGETS_HOME": ""},
+    )
     assert result.exit_code == 0, result.output
     assert len(lines(shared)) == 1 and (shared / "last-run.md").exists()
     assert not (home / "telemetry").exists()
@@ -133,8 +156,7 @@ def test_lines_are_appended_not_rewritten(home: Path) -> None:
     assert len(lines(home / "telemetry")) == 2
 
 
-def test_a_log_that_cannot_be_written_is_said_and_the_command_still_succeeds(
-        home: Path) -> None:
+def test_a_log_that_cannot_be_written_is_said_and_the_command_still_succeeds(home: Path) -> None:
     (home / "telemetry").write_text("a file where the directory would go")
     result = run(home, "archive", "lone")
     assert result.exit_code == 0
@@ -151,12 +173,13 @@ def test_the_run_log_is_private(home: Path, tmp_path: Path) -> None:
     try:
         assert run(home, "reflect", "--apply").exit_code == 0
         assert run(home, "daily").exit_code == 0
-        assert _modes(home / "telemetry") == {"telemetry": 0o700, LOG: 0o600,
-                                              "last-run.md": 0o600}
+        assert _modes(home / "telemetry") == {"telemetry": 0o700, LOG: 0o600, "last-run.md": 0o600}
         chosen = tmp_path / "shared" / "logs"  # made for us: private too
-        result = CliRunner().invoke(main, ["--home", str(home), "--telemetry-dir", str(chosen),
-                                           "archive", "lone"],
-                                    env={"NUGGETS_NOW": NOW, "NUGGETS_HOME": ""})
+        result = CliRunner().invoke(
+            main,
+            ["--home", str(home), "--telemetry-dir", str(chosen), "archive", "lone"],
+            env={"NUGGETS_NOW": NOW, "NUGGETS_HOME": ""},
+        )
         assert result.exit_code == 0, result.output
         assert _modes(chosen) == {"logs": 0o700, LOG: 0o600, "last-run.md": 0o600}
     finally:

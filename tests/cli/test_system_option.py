@@ -61,8 +61,9 @@ def test_system_and_another_systems_flag_are_a_usage_error(other: list[str]) -> 
 
 
 def test_system_and_its_own_flag_twice_are_a_usage_error(data_dir: Path) -> None:
-    code, _, err = invoke("--system", "microclaw", "--home", "x", "--microclaw", str(data_dir),
-                          "log")
+    code, _, err = invoke(
+        "--system", "microclaw", "--home", "x", "--microclaw", str(data_dir), "log"
+    )
     assert code == 2 and "--home and --microclaw cannot be used together" in err
 
 

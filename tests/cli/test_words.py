@@ -22,7 +22,8 @@ def test_counts_have_separators_and_agree_with_their_noun() -> None:
 
 
 def test_the_command_line_shows_paths_under_home_with_a_tilde(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
     assert shown_path(tmp_path / "x") == "~/x"
@@ -33,8 +34,15 @@ def test_the_command_line_shows_paths_under_home_with_a_tilde(
 def test_one_note_is_one_note_on_the_command_line(tmp_path: Path) -> None:
     home = tmp_path / "home"
     (home / "graph").mkdir(parents=True)
-    note = {"id": "n1", "nuggetName": "project", "title": "t", "content": "c", "tags": [],
-            "links": [], "hidden": False}
+    note = {
+        "id": "n1",
+        "nuggetName": "project",
+        "title": "t",
+        "content": "c",
+        "tags": [],
+        "links": [],
+        "hidden": False,
+    }
     (home / "graph" / "graph.json").write_text(json.dumps({"version": 3, "notes": [note]}))
     listed = run(home, "notes")
     assert listed.stderr.strip().endswith("1 note")

@@ -52,8 +52,7 @@ async def test_every_main_key_leaves_the_directory_byte_for_byte(tmp_path: Path)
 
 
 @pytest.fixture
-def demo_app(claude_app: NuggetsApp, tmp_path: Path,
-             monkeypatch: pytest.MonkeyPatch) -> NuggetsApp:
+def demo_app(claude_app: NuggetsApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> NuggetsApp:
     monkeypatch.setenv("HOME", str(tmp_path))  # paths show as ~/demo-claude/memory
     return claude_app
 
@@ -79,7 +78,8 @@ def test_demo_review_of_the_agents_week(demo_app: NuggetsApp, snap_compare) -> N
 
 
 async def test_u_brings_a_deleted_topic_back_byte_for_byte_and_ctrl_z_undoes_it(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     directory = write_directory(tmp_path / "project")
     ClaudeStore(directory, fixed_clock(NOW), record_root=tmp_path / "record").read()
     role = (directory / "user_role.md").read_bytes()
@@ -101,8 +101,7 @@ async def test_u_brings_a_deleted_topic_back_byte_for_byte_and_ctrl_z_undoes_it(
     assert not (directory / "user_role.md").exists()
 
 
-async def test_a_merge_kept_in_the_review_is_applied_as_its_diff_showed(
-        tmp_path: Path) -> None:
+async def test_a_merge_kept_in_the_review_is_applied_as_its_diff_showed(tmp_path: Path) -> None:
     directory = with_pair(tmp_path / "project")
     app = NuggetsApp(ClaudeStore(directory, fixed_clock(NOW), record_root=tmp_path / "record"))
     async with app.run_test(size=SIZE) as pilot:

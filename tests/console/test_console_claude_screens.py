@@ -39,7 +39,8 @@ def table_text(table: VirtualTable, rows: int) -> str:
 
 
 async def test_the_detail_pane_says_a_files_flags_whole_at_80_columns(
-        claude_app: NuggetsApp) -> None:
+    claude_app: NuggetsApp,
+) -> None:
     async with claude_app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, claude_app)
         table = claude_app.screen.query_one(NoteTable)
@@ -52,7 +53,8 @@ async def test_the_detail_pane_says_a_files_flags_whole_at_80_columns(
 
 
 async def test_promotion_of_a_store_that_promotes_nothing_says_only_why(
-        claude_app: NuggetsApp) -> None:
+    claude_app: NuggetsApp,
+) -> None:
     async with claude_app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, claude_app)
         await pilot.press("p")
@@ -113,7 +115,8 @@ async def test_the_run_history_shows_the_file_a_run_wrote_and_its_diff(tmp_path:
 
 
 async def test_x_says_why_nothing_is_archived_by_hand_instead_of_asking(
-        claude_app: NuggetsApp) -> None:
+    claude_app: NuggetsApp,
+) -> None:
     async with claude_app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, claude_app)
         await pilot.press("x")

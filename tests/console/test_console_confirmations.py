@@ -18,8 +18,14 @@ from tests.support.note_builders import make_home
 
 SIZE = (140, 40)
 # What a kept change of each kind does, as a person reads it in the dialog
-DONE = {"hide": "archived", "rewrite": "rewritten", "tag": "tagged", "merge": "merged",
-        "link": "linked", "keep": "rescued"}
+DONE = {
+    "hide": "archived",
+    "rewrite": "rewritten",
+    "tag": "tagged",
+    "merge": "merged",
+    "link": "linked",
+    "keep": "rescued",
+}
 
 
 def dialog_text(app) -> str:  # type: ignore[no-untyped-def]

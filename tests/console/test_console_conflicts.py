@@ -74,8 +74,9 @@ async def test_one_stands_shows_its_diff_applies_and_undoes(home: Path) -> None:
         assert not on_disk[keep]["hidden"]
         for other in set(MEMBERS) - {keep}:
             assert on_disk[other]["hidden"] is True
-            assert {"to": keep, "reason": f"superseded by {keep}"}.items() <= \
-                on_disk[other]["links"][-1].items()
+            assert {"to": keep, "reason": f"superseded by {keep}"}.items() <= on_disk[other][
+                "links"
+            ][-1].items()
         assert queue.found.groups == []  # decided: the queue is empty
         await pilot.press("escape")
         await settle(pilot, app)
@@ -85,8 +86,9 @@ async def test_one_stands_shows_its_diff_applies_and_undoes(home: Path) -> None:
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("y")
         await settle(pilot, app)
-    assert {i: n["hidden"] for i, n in notes_on_disk(home).items()} == \
-        {n["id"]: False for n in answers_memory()}
+    assert {i: n["hidden"] for i, n in notes_on_disk(home).items()} == {
+        n["id"]: False for n in answers_memory()
+    }
     assert all(n["links"] == [] for n in notes_on_disk(home).values())
 
 
@@ -175,8 +177,7 @@ async def test_escape_forgets_the_decision_then_leaves(home: Path) -> None:
 
 def test_a_huge_group_shows_its_first_notes_and_the_picked_one() -> None:
     notes = {f"n{i}": pref(f"n{i}", f"answer style number {i} " + "x" * i) for i in range(70)}
-    group = Group("c-1", "topic", "user", "pref: answers", tuple(notes),
-                  tuple((i,) for i in notes))
+    group = Group("c-1", "topic", "user", "pref: answers", tuple(notes), tuple((i,) for i in notes))
     shown = group_text(group, notes, "n65", None).plain
     assert f"… {70 - NOTES_SHOWN - 1} more not shown" in shown
     assert "▶ stands if you decide 66. " in shown and "n60" not in shown
@@ -206,7 +207,8 @@ async def test_a_microclaw_memory_queues_its_topic_conflicts_and_both_stand(tmp_
 
 
 async def test_the_demo_queue_shows_its_contradictions_first_and_duplicate_sets_apart(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     from tests.support.console_support import demo_home
 
     app = make_app(demo_home(tmp_path))
@@ -227,8 +229,13 @@ async def test_the_demo_queue_shows_its_contradictions_first_and_duplicate_sets_
 
 
 async def test_both_stand_of_two_notes_asks_about_both(tmp_path: Path) -> None:
-    home = make_home(tmp_path, [pref("p-bullets", "User prefers bullet-point answers"),
-                                pref("p-prose", "User prefers prose answers, never bullets")])
+    home = make_home(
+        tmp_path,
+        [
+            pref("p-bullets", "User prefers bullet-point answers"),
+            pref("p-prose", "User prefers prose answers, never bullets"),
+        ],
+    )
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await open_queue(pilot, app)

@@ -42,8 +42,10 @@ async def test_r_on_a_current_plan_says_it_is_current(home: Path) -> None:
         await pilot.press("r")
         await settle(pilot, app)
         assert app.screen is review and review.plan is plan
-        assert said(app)[-1] == ("Nothing to plan again: This plan is current: the graph file "
-                                 "has not changed since it was made. r plans again once it has.")
+        assert said(app)[-1] == (
+            "Nothing to plan again: This plan is current: the graph file "
+            "has not changed since it was made. r plans again once it has."
+        )
 
 
 async def test_planning_again_a_stale_plan_says_what_it_found(home: Path) -> None:
@@ -55,9 +57,11 @@ async def test_planning_again_a_stale_plan_says_what_it_found(home: Path) -> Non
         await settle(pilot, app)
         assert review.plan is not None and not review.stale
         changes = len(review.plan.operations)
-        assert said(app)[-1] == (f"Planned again: Planned again on the graph file as it is now: "
-                                 f"{changes:,} changes, {len(review.rows.new):,} new since the "
-                                 "last plan.")
+        assert said(app)[-1] == (
+            f"Planned again: Planned again on the graph file as it is now: "
+            f"{changes:,} changes, {len(review.rows.new):,} new since the "
+            "last plan."
+        )
 
 
 async def _go_stale(pilot, app, home: Path) -> None:  # type: ignore[no-untyped-def]
@@ -103,8 +107,15 @@ async def test_the_sidebar_shows_a_count_of_100_000_whole(home: Path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         panel = app.screen.query_one(OverviewPanel)
-        panel.show(Overview([NuggetSummary("project", notes=100_000),
-                             NuggetSummary("user", notes=91)], 100_091, 0, [0] * 10, 0))
+        panel.show(
+            Overview(
+                [NuggetSummary("project", notes=100_000), NuggetSummary("user", notes=91)],
+                100_091,
+                0,
+                [0] * 10,
+                0,
+            )
+        )
         await pilot.pause()
         bars = panel.query_one("#overview-bars", Static)
         shown = [line.text for line in bars.render_lines(bars.region.reset_offset)]

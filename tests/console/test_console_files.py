@@ -25,8 +25,7 @@ def shown_text(app) -> str:  # type: ignore[no-untyped-def]
     return str(app.screen.query_one("#file-text #diff-body").render())
 
 
-async def test_f_lists_memory_md_and_the_nuggets_fact_file_and_shows_their_text(
-        home: Path) -> None:
+async def test_f_lists_memory_md_and_the_nuggets_fact_file_and_shows_their_text(home: Path) -> None:
     memory_md = home / "memory" / "MEMORY.md"
     before = {p: p.read_bytes() for p in (memory_md, home / "user.donna.json")}
     app = make_app(home)

@@ -12,8 +12,10 @@ from tests.support.note_builders import link, make_home, note
 
 async def test_a_large_group_shows_a_page_of_notes_and_how_many_more(tmp_path: Path) -> None:
     count = EDGES_SHOWN + 30
-    notes = [note(f"n{i}", f"chain note {i}", links=[link(f"n{i + 1}")] if i + 1 < count else [])
-             for i in range(count)]
+    notes = [
+        note(f"n{i}", f"chain note {i}", links=[link(f"n{i + 1}")] if i + 1 < count else [])
+        for i in range(count)
+    ]
     app = make_app(make_home(tmp_path, notes))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, app)

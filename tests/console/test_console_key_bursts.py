@@ -34,8 +34,22 @@ from tests.support.microclaw_support import NOW as MICROCLAW_NOW
 NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
 SIZE = (80, 24)
 # The keys from the main screen to each other screen (a store without one stays on main).
-SCREENS = [(), ("r",), ("r", "R"), ("r", "s"), ("r", "a"), ("c",), ("g",), ("l",), ("f",),
-           ("p",), ("V",), ("x",), ("question_mark",), ("slash",)]
+SCREENS = [
+    (),
+    ("r",),
+    ("r", "R"),
+    ("r", "s"),
+    ("r", "a"),
+    ("c",),
+    ("g",),
+    ("l",),
+    ("f",),
+    ("p",),
+    ("V",),
+    ("x",),
+    ("question_mark",),
+    ("slash",),
+]
 QUITS = {"quit", "app.quit", "quit_review", "app.exit"}
 TYPING = {"slash", "ctrl+p"}  # open a search or the palette: what follows is typed, not keys
 PAIRS = [("r", "a"), ("r", "s"), ("r", "R"), ("r", "escape"), ("c", "escape"), ("p", "y")]
@@ -61,7 +75,11 @@ def _claude(tmp_path: Path) -> NuggetsApp:
 
 
 DEMOS: dict[str, Callable[[Path], NuggetsApp]] = {
-    "nuggets": _nuggets, "microclaw": _microclaw, "purifier": _purifier, "claude": _claude}
+    "nuggets": _nuggets,
+    "microclaw": _microclaw,
+    "purifier": _purifier,
+    "claude": _claude,
+}
 
 
 def burst(app: NuggetsApp, keys: Iterable[str]) -> None:
@@ -79,8 +97,11 @@ def burst(app: NuggetsApp, keys: Iterable[str]) -> None:
 
 def bound_keys(app: NuggetsApp, quitting: bool = False) -> list[str]:
     """The keys bound on the screen on top now (its own, its widgets' and the app's)."""
-    return [key for key, active in app.screen.active_bindings.items()
-            if (active.binding.action in QUITS) == quitting]
+    return [
+        key
+        for key, active in app.screen.active_bindings.items()
+        if (active.binding.action in QUITS) == quitting
+    ]
 
 
 async def calm(pilot: Pilot[Any], app: NuggetsApp) -> None:
@@ -137,8 +158,9 @@ async def test_bursts_of_keys_on_every_screen_never_crash(demo: str, tmp_path: P
 
 @pytest.mark.parametrize("demo", sorted(DEMOS))
 @pytest.mark.parametrize("path", [(), ("r",), ("r", "R")])
-async def test_keys_after_q_in_one_burst_never_crash(demo: str, path: tuple[str, ...],
-                                                     tmp_path: Path) -> None:
+async def test_keys_after_q_in_one_burst_never_crash(
+    demo: str, path: tuple[str, ...], tmp_path: Path
+) -> None:
     """`q` then more keys (`tmux send-keys qs` in the review): the console closes cleanly; the
     keys after it would have opened a dialog (`s`, `a`) that never mounted."""
     app = DEMOS[demo](tmp_path)

@@ -71,5 +71,10 @@ def test_every_binding_of_the_console_has_an_id() -> None:
     assert len(bindings) > 70
     missing = [f"{b.key} -> {b.action}" for b in bindings if isinstance(b, Binding) and not b.id]
     assert missing == []
-    assert {"app.help", "main.history", "review.replan", "history.undo", "list.down"} <= \
-        binding_ids()
+    assert {
+        "app.help",
+        "main.history",
+        "review.replan",
+        "history.undo",
+        "list.down",
+    } <= binding_ids()

@@ -33,7 +33,8 @@ async def test_keys_pressed_while_reading_say_still_reading(tmp_path: Path) -> N
         await settle(pilot, app)
         assert not screen.query(FooterLabel)
         assert not {"review", "promote"} & {
-            k.action for k in screen.query(FooterKey) if k.has_class("-disabled")}
+            k.action for k in screen.query(FooterKey) if k.has_class("-disabled")
+        }
 
 
 async def test_escape_during_an_uncapped_plan_stops_the_pass(tmp_path: Path) -> None:

@@ -22,8 +22,12 @@ SIZE = (140, 40)
 def rows(data_dir: Path) -> dict[int, tuple]:
     conn = sqlite3.connect(database_path(data_dir))
     try:
-        return {r[0]: r[1:] for r in conn.execute(
-            "SELECT id, content, is_archived, archived_at, updated_at FROM memories")}
+        return {
+            r[0]: r[1:]
+            for r in conn.execute(
+                "SELECT id, content, is_archived, archived_at, updated_at FROM memories"
+            )
+        }
     finally:
         conn.close()
 
@@ -33,12 +37,16 @@ def app_on(data_dir: Path) -> NuggetsApp:
 
 
 async def test_r_a_archives_exactly_the_planned_rows_u_brings_one_back_ctrl_z_undoes(
-        data_dir: Path) -> None:
+    data_dir: Path,
+) -> None:
     before = rows(data_dir)
     plan = MicroClawStore(data_dir, fixed_clock(NOW)).plan()
     # the review keeps at first what the bot will do; our suggestions and rescues left out
-    planned = {int(op.note_id[3:]) for op in plan.operations
-               if op.id in plan.default_kept() and op.type == "hide"}
+    planned = {
+        int(op.note_id[3:])
+        for op in plan.operations
+        if op.id in plan.default_kept() and op.type == "hide"
+    }
     assert planned and plan.unkept_by_default  # the demo has a case of every step
     app = app_on(data_dir)
     async with app.run_test(size=SIZE) as pilot:
@@ -86,8 +94,7 @@ async def test_r_a_archives_exactly_the_planned_rows_u_brings_one_back_ctrl_z_un
     assert {i: r[:3] for i, r in restored.items()} == {i: r[:3] for i, r in before.items()}
 
 
-async def test_a_row_the_bot_changes_while_you_review_makes_the_plan_stale(
-        data_dir: Path) -> None:
+async def test_a_row_the_bot_changes_while_you_review_makes_the_plan_stale(data_dir: Path) -> None:
     app = app_on(data_dir)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
@@ -97,8 +104,10 @@ async def test_a_row_the_bot_changes_while_you_review_makes_the_plan_stale(
         assert isinstance(review, ReviewScreen) and review.plan is not None
         touched = int(review.plan.notes[0].note_id[3:])
         conn = sqlite3.connect(database_path(data_dir), timeout=5)
-        conn.execute("UPDATE memories SET confidence = 0.99, updated_at = ? WHERE id = ?",
-                     ("2026-11-24T09:30:00+00:00", touched))  # the bot, meanwhile
+        conn.execute(
+            "UPDATE memories SET confidence = 0.99, updated_at = ? WHERE id = ?",
+            ("2026-11-24T09:30:00+00:00", touched),
+        )  # the bot, meanwhile
         conn.commit()
         conn.close()
         behind_our_back = rows(data_dir)

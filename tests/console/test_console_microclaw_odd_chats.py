@@ -23,18 +23,30 @@ from tests.support.microclaw_rows import insert, make_db
 
 SIZE = (140, 40)
 LONG_CHANNEL = "c" * 300
-CHATS = [(7, "telegram", "x" * 300), (8, LONG_CHANNEL, "8"), (9, "telegram", "9"),
-         (10, "telegram", "10"), (11, None, "11")]
+CHATS = [
+    (7, "telegram", "x" * 300),
+    (8, LONG_CHANNEL, "8"),
+    (9, "telegram", "9"),
+    (10, "telegram", "10"),
+    (11, None, "11"),
+]
 
 
 def odd_store(tmp_path: Path) -> MicroClawStore:
     db = make_db(tmp_path / "data" / "runtime" / "microclaw.db", count=0)
     conn = sqlite3.connect(db)
     for chat_id, channel, external in CHATS:
-        conn.execute("INSERT INTO chats VALUES (?, 't', 'private', '2026-10-01', ?, ?)",
-                     (chat_id, channel, external))
-        insert(conn, f"Chat {chat_id} likes green tea", chat_id=chat_id, category="PROFILE",
-               confidence=0.9)
+        conn.execute(
+            "INSERT INTO chats VALUES (?, 't', 'private', '2026-10-01', ?, ?)",
+            (chat_id, channel, external),
+        )
+        insert(
+            conn,
+            f"Chat {chat_id} likes green tea",
+            chat_id=chat_id,
+            category="PROFILE",
+            confidence=0.9,
+        )
     insert(conn, "The project deploys on Fridays", category="PROFILE", confidence=0.9)
     conn.commit()
     conn.close()
@@ -61,16 +73,20 @@ def said(app: NuggetsApp) -> list[str]:
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 async def test_p_and_f_name_each_odd_chat_in_one_line_and_promote_the_others(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     store = odd_store(tmp_path)
     groups = store.home / "runtime" / "groups"
     app = NuggetsApp(store)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot, app)
         nuggets = app.screen.query_one(NuggetList).names
-        odd = {f"{LONG_CHANNEL}:8": "its channel is not a name a folder can have",
-               "telegram:9": "UTF-8", "telegram:10": "not promoted",
-               next(n for n in nuggets if n and "11" in n): "its channel is not known"}
+        odd = {
+            f"{LONG_CHANNEL}:8": "its channel is not a name a folder can have",
+            "telegram:9": "UTF-8",
+            "telegram:10": "not promoted",
+            next(n for n in nuggets if n and "11" in n): "its channel is not known",
+        }
         for nugget, why in odd.items():
             await choose(pilot, app, nugget)
             await pilot.press("p")
@@ -93,7 +109,8 @@ async def test_p_and_f_name_each_odd_chat_in_one_line_and_promote_the_others(
             await settle(pilot, app)
         chosen: list[tuple[str | None, Path]] = [
             (f"telegram:{'x' * 300}", groups / "telegram/7/AGENTS.md"),
-            (None, groups / "AGENTS.md")]
+            (None, groups / "AGENTS.md"),
+        ]
         for target, path in chosen:
             await choose(pilot, app, target)
             await pilot.press("p")

@@ -37,8 +37,9 @@ async def test_the_console_names_rows_the_bot_deleted_and_brought_back(tmp_path:
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot, app)
         told = [str(n.message) for n in app._notifications]
-        assert any(entry.run_id in m and "deleted mc-1" in m and "brought back mc-2" in m
-                   for m in told)
+        assert any(
+            entry.run_id in m and "deleted mc-1" in m and "brought back mc-2" in m for m in told
+        )
         main_screen(app).select_note("mc-2")
         await settle(pilot, app)
         detail = str(app.screen.query_one("#detail-body").render())

@@ -38,8 +38,9 @@ async def test_the_review_shows_titles_not_cut_to_a_dozen_characters(home: Path)
     async with app.run_test(size=SMALL) as pilot:
         await _open(app, pilot, "r")
         table = app.screen.query_one("#changes", VirtualTable)
-        long_ones = [row for row in table.rows if isinstance(row, ChangeRow)
-                     and len(row.title) > 24]
+        long_ones = [
+            row for row in table.rows if isinstance(row, ChangeRow) and len(row.title) > 24
+        ]
         assert long_ones, "the demo's plan changes notes with long titles"
         for row in long_ones[:3]:
             table.select_key(table.renderer.key(row))
@@ -82,20 +83,24 @@ async def test_promotion_and_the_queue_show_their_titles_at_80_columns(home: Pat
         assert all(shown_whole(topic, lines) for topic in topics), topics
 
 
-@pytest.mark.parametrize(("keys", "pane", "detail"), [
-    ("r", "#changes", "#review-diff"), ("p", "#entries", "#promote-diff"),
-    ("f", "#files", "#file-text"), ("c", "#groups", "#conflict-pane"),
-])
+@pytest.mark.parametrize(
+    ("keys", "pane", "detail"),
+    [
+        ("r", "#changes", "#review-diff"),
+        ("p", "#entries", "#promote-diff"),
+        ("f", "#files", "#file-text"),
+        ("c", "#groups", "#conflict-pane"),
+    ],
+)
 async def test_at_80_columns_panes_stack_and_at_140_they_stand_side_by_side(
-        home: Path, keys: str, pane: str, detail: str) -> None:
+    home: Path, keys: str, pane: str, detail: str
+) -> None:
     app = make_app(home)
     async with app.run_test(size=LARGE) as pilot:
         await _open(app, pilot, keys)
-        listed, shown = (app.screen.query_one(pane).region,
-                         app.screen.query_one(detail).region)
+        listed, shown = (app.screen.query_one(pane).region, app.screen.query_one(detail).region)
         assert listed.y == shown.y and listed.right <= shown.x
         await pilot.resize_terminal(*SMALL)
         await settle(pilot, app)
-        listed, shown = (app.screen.query_one(pane).region,
-                         app.screen.query_one(detail).region)
+        listed, shown = (app.screen.query_one(pane).region, app.screen.query_one(detail).region)
         assert listed.width == SMALL[0] and listed.bottom <= shown.y

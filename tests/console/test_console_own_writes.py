@@ -74,8 +74,11 @@ async def test_archive_unhide_undo_and_apply_bring_no_reload_toast(tmp_path: Pat
         await pilot.press("x", "y")  # archive the selected note
         await _watched(pilot, app, looks)
         assert notes_on_disk(home) != before
-        archived = next(i for i, n in notes_on_disk(home).items()
-                        if fields.hidden(n) and not fields.hidden(before[i]))
+        archived = next(
+            i
+            for i, n in notes_on_disk(home).items()
+            if fields.hidden(n) and not fields.hidden(before[i])
+        )
         main.select_note(archived)
         await settle(pilot, app)
         await pilot.press("u")  # unhide it
@@ -98,8 +101,7 @@ async def test_archive_unhide_undo_and_apply_bring_no_reload_toast(tmp_path: Pat
         assert titles.count("Reloaded") == 1, titles
 
 
-async def test_the_watch_between_a_review_leaving_and_its_answer_is_no_news(
-        tmp_path: Path) -> None:
+async def test_the_watch_between_a_review_leaving_and_its_answer_is_no_news(tmp_path: Path) -> None:
     """The review has written and left; the main screen's watch looks before the main screen
     has handled the review's answer (the race the test above met under load)."""
     home = demo_home(tmp_path)

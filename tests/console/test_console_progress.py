@@ -29,8 +29,12 @@ async def test_the_uncapped_plan_shows_progress_and_escape_stops_it(tmp_path: Pa
     def slow_plan(*args, should_stop=None, progress=None, **options):  # type: ignore[no-untyped-def]
         if not options.get("uncapped"):
             # the console passes these two by keyword, never in args
-            return plan(*args, should_stop=should_stop, progress=progress,  # type: ignore[misc]
-                        **options)
+            return plan(
+                *args,
+                should_stop=should_stop,
+                progress=progress,  # type: ignore[misc]
+                **options,
+            )
         for done in range(0, 40, 10):  # a large memory: a tenth of the pass at a time
             progress(done, 100)
         halfway.set()
@@ -62,7 +66,8 @@ async def test_the_uncapped_plan_shows_progress_and_escape_stops_it(tmp_path: Pa
 
 
 async def test_verdict_scoring_shows_a_sign_and_progress_and_escape_stops_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from core.review import service  # the main screen scores through the review service
     from core.review.verdicts import judge
     from nuggets_tui.screens import main

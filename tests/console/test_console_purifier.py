@@ -20,8 +20,26 @@ from tests.support.tree import hashes
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "purifier" / "after-reconciliation"
 NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
 SIZE = (140, 40)
-KEYS = ["h", "h", "r", "x", "y", "u", "y", "ctrl+z", "y", "p", "g", "l", "f", "c", "v", "s",
-        "slash", "question_mark"]
+KEYS = [
+    "h",
+    "h",
+    "r",
+    "x",
+    "y",
+    "u",
+    "y",
+    "ctrl+z",
+    "y",
+    "p",
+    "g",
+    "l",
+    "f",
+    "c",
+    "v",
+    "s",
+    "slash",
+    "question_mark",
+]
 
 
 @pytest.mark.slow

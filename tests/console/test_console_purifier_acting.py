@@ -100,11 +100,15 @@ async def test_declining_the_preview_runs_nothing(tmp_path: Path) -> None:
 
 
 async def test_u_on_a_candidate_asks_for_the_file_shows_the_diff_and_ctrl_z_undoes_it(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     shutil.copytree(FIXTURE, tmp_path / "copy")
     workspace = tmp_path / "copy" / "workspace"
-    deferred = [json.loads(row) for row in (workspace / "runtime" / "deferred-candidates.jsonl")
-                .read_text().splitlines() if row.strip()][-1]
+    deferred = [
+        json.loads(row)
+        for row in (workspace / "runtime" / "deferred-candidates.jsonl").read_text().splitlines()
+        if row.strip()
+    ][-1]
     app = NuggetsApp(PurifierStore(workspace, fixed_clock(NOW)))
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot, app)
@@ -132,8 +136,7 @@ async def test_u_on_a_candidate_asks_for_the_file_shows_the_diff_and_ctrl_z_undo
     assert not (workspace / "RTMEMORY.md").exists()
 
 
-async def test_r_in_the_review_asks_before_the_purifier_previews_again(
-        tmp_path: Path) -> None:
+async def test_r_in_the_review_asks_before_the_purifier_previews_again(tmp_path: Path) -> None:
     store = PurifierStore(installed_workspace(tmp_path), fixed_clock(NOW))
     planned = counting(store)
     app = NuggetsApp(store)

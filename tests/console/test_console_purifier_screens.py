@@ -32,8 +32,15 @@ SIZE = (140, 40)
 SOURCED = "cl-demo000000000003"  # MEMORY.md line 5
 RETIRED = "cl-demo000000000008"  # its episode file is gone: why the purifier retires it
 # r first asks (the purifier's model backend may spend tokens): the question is its screen
-SCREENS = {"r": ConfirmScreen, "p": PromoteScreen, "g": GraphScreen, "l": HistoryScreen,
-           "f": FilesScreen, "c": ConflictsScreen, "question_mark": HelpScreen}
+SCREENS = {
+    "r": ConfirmScreen,
+    "p": PromoteScreen,
+    "g": GraphScreen,
+    "l": HistoryScreen,
+    "f": FilesScreen,
+    "c": ConflictsScreen,
+    "question_mark": HelpScreen,
+}
 
 
 @pytest.fixture
@@ -59,8 +66,7 @@ async def open_note(pilot, app: NuggetsApp, note_id: str) -> None:  # type: igno
 
 
 @pytest.mark.parametrize("key", list(SCREENS))
-async def test_every_screen_opens_on_the_demo_and_writes_nothing(workspace: Path,
-                                                                 key: str) -> None:
+async def test_every_screen_opens_on_the_demo_and_writes_nothing(workspace: Path, key: str) -> None:
     before = hashes(workspace.parent)
     app = NuggetsApp(store(workspace))
     async with app.run_test(size=SIZE) as pilot:
@@ -107,8 +113,7 @@ async def test_a_missing_source_is_one_line(workspace: Path) -> None:
         assert shown[1].startswith("Not shown: episodes/2026-10-12-migration.md: no such file")
 
 
-async def test_the_queue_shows_the_outdated_apart_and_both_stand_is_ours(
-        workspace: Path) -> None:
+async def test_the_queue_shows_the_outdated_apart_and_both_stand_is_ours(workspace: Path) -> None:
     before = hashes(workspace.parent)
     memory = store(workspace)
     app = NuggetsApp(memory)
@@ -140,8 +145,7 @@ async def test_the_queue_shows_the_outdated_apart_and_both_stand_is_ours(
     assert hashes(workspace.parent) == before
 
 
-async def test_m_marks_the_selected_claim_and_ctrl_z_takes_the_mark_back(
-        workspace: Path) -> None:
+async def test_m_marks_the_selected_claim_and_ctrl_z_takes_the_mark_back(workspace: Path) -> None:
     before = hashes(workspace.parent)
     memory = store(workspace)
     app = NuggetsApp(memory)

@@ -21,18 +21,20 @@ MAIL = "ops.lead@acme-corp.io"
 
 
 def _home(tmp_path: Path) -> Path:
-    return make_home(tmp_path, [
-        note("plain", "deploy", "run make deploy", hits=5),
-        note("key", "ci token", f"CI pushes with {KEY}", hits=5),
-        note("mail", "contact", f"Ask {MAIL} for access", hits=4),
-        note("gone", "old key", f"was {KEY}", hidden=True),
-    ])
+    return make_home(
+        tmp_path,
+        [
+            note("plain", "deploy", "run make deploy", hits=5),
+            note("key", "ci token", f"CI pushes with {KEY}", hits=5),
+            note("mail", "contact", f"Ask {MAIL} for access", hits=4),
+            note("gone", "old key", f"was {KEY}", hidden=True),
+        ],
+    )
 
 
 def _screen_text(app) -> str:  # type: ignore[no-untyped-def]
     svg = app.export_screenshot()
-    return html.unescape("".join(re.findall(r"<text [^>]*>(.*?)</text>", svg))).replace(
-        "\xa0", " ")
+    return html.unescape("".join(re.findall(r"<text [^>]*>(.*?)</text>", svg))).replace("\xa0", " ")
 
 
 def _marks(app) -> dict[str, str]:  # type: ignore[no-untyped-def]
@@ -62,8 +64,7 @@ async def test_contact_details_are_not_marked_when_allowed(tmp_path: Path) -> No
         assert _marks(app) == {"plain": " ", "key": "S", "mail": " "}
 
 
-async def test_the_promotion_screen_holds_a_secret_back_and_shows_it_masked(
-        tmp_path: Path) -> None:
+async def test_the_promotion_screen_holds_a_secret_back_and_shows_it_masked(tmp_path: Path) -> None:
     app = make_app(_home(tmp_path))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
@@ -73,8 +74,10 @@ async def test_the_promotion_screen_holds_a_secret_back_and_shows_it_masked(
         assert isinstance(screen, PromoteScreen) and screen.plan is not None
         assert sorted(b.note_id for b in screen.plan.blocked) == ["key", "mail"]
         summary = str(screen.query_one("#promote-summary").render())
-        assert "2 held back: they read like instructions to the agent, hide characters or " \
-               "carry secrets" in summary
+        assert (
+            "2 held back: they read like instructions to the agent, hide characters or "
+            "carry secrets" in summary
+        )
         screen.query_one("#entries", VirtualTable).select_key("key")
         await settle(pilot, app)
         body = str(screen.query_one("#diff-body").render())

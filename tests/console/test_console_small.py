@@ -72,14 +72,21 @@ async def test_at_80_by_24_a_notes_links_show_without_scrolling(home: Path) -> N
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot, app)
         screen = main_screen(app)
-        linked = next(n for n in screen.shelf.graph.notes if n.get("links") and not
-                      fields.hidden(n) and len(fields.text(n, "content")) < 80)
+        linked = next(
+            n
+            for n in screen.shelf.graph.notes
+            if n.get("links") and not fields.hidden(n) and len(fields.text(n, "content")) < 80
+        )
         screen.select_note(linked["id"])
         await settle(pilot, app)
         pane = screen.query_one(NoteDetailPane)
         body = pane.query_one("#detail-body", Static)
-        seen = "\n".join(strip.text for strip in body.render_lines(
-            Region(0, 0, body.size.width, pane.scrollable_content_region.height)))
+        seen = "\n".join(
+            strip.text
+            for strip in body.render_lines(
+                Region(0, 0, body.size.width, pane.scrollable_content_region.height)
+            )
+        )
         assert fields.text(linked, "title") in seen
         assert "Links (" in seen and "→" in seen
 

@@ -74,6 +74,7 @@ def test_review_grouped_by_nugget(app: NuggetsApp, snap_compare) -> None:  # typ
 
 def _quietly(*keys: str):  # type: ignore[no-untyped-def]
     """The keys, then no toasts: whether one has timed out by then depends on the machine."""
+
     async def run_before(pilot: Pilot) -> None:
         await _after(*keys)(pilot)
         pilot.app.clear_notifications()

@@ -22,14 +22,20 @@ from tests.support.console_support import demo_home, make_app, settle
 
 NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
 NUGGETS_WHOLE = "Whole graph, no cap: 3 notes inspected; merges and links unbounded."
-NUGGETS_CAPPED = ("Capped: 3 notes inspected; merges and links count separately, up to 10 "
-                  "each.")
+NUGGETS_CAPPED = "Capped: 3 notes inspected; merges and links count separately, up to 10 each."
 
 
 def plan(uncapped: bool, inspected: int = 3) -> Plan:
     result = ReflectionResult(ran_at="2026-11-25T09:00:00Z", inspected=inspected)
-    return Plan(ran_at=result.ran_at, base_fingerprint="x", limit=0, uncapped=uncapped,
-                result=result, operations=[], notes=[])
+    return Plan(
+        ran_at=result.ran_at,
+        base_fingerprint="x",
+        limit=0,
+        uncapped=uncapped,
+        result=result,
+        operations=[],
+        notes=[],
+    )
 
 
 def test_nuggets_header_is_unchanged_whole_or_capped() -> None:
@@ -54,12 +60,12 @@ def test_a_store_with_no_words_for_its_plan_says_only_the_count() -> None:
 def sidebar(app: NuggetsApp) -> str:
     shown = [str(w.render()) for w in app.screen.query("#sidebar *")]
     options = app.screen.query_one("#nuggets", OptionList)
-    return "\n".join(shown + [str(options.get_option_at_index(i).prompt)
-                              for i in range(options.option_count)])
+    return "\n".join(
+        shown + [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+    )
 
 
-async def test_claude_sidebar_counts_no_facts_and_draws_no_recalls(
-        claude_app: NuggetsApp) -> None:
+async def test_claude_sidebar_counts_no_facts_and_draws_no_recalls(claude_app: NuggetsApp) -> None:
     async with claude_app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, claude_app)
         text = sidebar(claude_app)
@@ -101,12 +107,19 @@ def test_the_header_counts_only_the_kinds_of_change_a_store_plans() -> None:
     assert "merged" not in figures(PURIFIER) and "linked" not in figures(PURIFIER)
 
 
-@pytest.mark.parametrize(("words", "every", "one"), [
-    (NUGGETS, "all nuggets", "nugget deploys"), (MICROCLAW, "all scopes", "scope deploys"),
-    (PURIFIER, "all homes", "home deploys"), (CLAUDE, "all types", "type deploys")],
-    ids=lambda v: v.system if isinstance(v, Profile) else v)
-def test_the_review_names_what_it_covers_in_the_stores_words(words: Profile, every: str,
-                                                             one: str) -> None:
+@pytest.mark.parametrize(
+    ("words", "every", "one"),
+    [
+        (NUGGETS, "all nuggets", "nugget deploys"),
+        (MICROCLAW, "all scopes", "scope deploys"),
+        (PURIFIER, "all homes", "home deploys"),
+        (CLAUDE, "all types", "type deploys"),
+    ],
+    ids=lambda v: v.system if isinstance(v, Profile) else v,
+)
+def test_the_review_names_what_it_covers_in_the_stores_words(
+    words: Profile, every: str, one: str
+) -> None:
     first = counts_text(plan(True), set(), None, words=words).plain.splitlines()[0]
     assert first.endswith(f" on {every}")
     assert one in counts_text(plan(True), set(), "deploys", words=words).plain

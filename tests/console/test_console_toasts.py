@@ -11,8 +11,10 @@ from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.widgets.note_table import NoteTable
 from tests.support.console_support import demo_home, make_app, settle
 
-NOTICE = ("skipped 3 lines of memory/archive.jsonl that are not JSON objects (lines 4, 9, 12); "
-          "the rest was read and the file is left untouched")
+NOTICE = (
+    "skipped 3 lines of memory/archive.jsonl that are not JSON objects (lines 4, 9, 12); "
+    "the rest was read and the file is left untouched"
+)
 
 
 async def test_notices_at_80_by_24_leave_the_tables_rows_visible(tmp_path: Path) -> None:

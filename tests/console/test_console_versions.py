@@ -43,8 +43,10 @@ def pane_text(app: NuggetsApp) -> str:
 
 def listed(app: NuggetsApp) -> list[str]:
     options = app.screen.query_one("#versions")
-    return [str(options.get_option_at_index(i).prompt)  # type: ignore[attr-defined]
-            for i in range(options.option_count)]  # type: ignore[attr-defined]
+    return [
+        str(options.get_option_at_index(i).prompt)  # type: ignore[attr-defined]
+        for i in range(options.option_count)  # type: ignore[attr-defined]
+    ]
 
 
 async def open_versions(app: NuggetsApp, pilot, note_id: str) -> None:  # type: ignore[no-untyped-def]
@@ -56,7 +58,8 @@ async def open_versions(app: NuggetsApp, pilot, note_id: str) -> None:  # type: 
 
 
 async def test_v_lists_the_kept_versions_shows_text_and_diff_and_writes_nothing(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     directory = two_versions(tmp_path)
     memory = ClaudeStore(directory, fixed_clock(NOW), record_root=tmp_path / "record")
     app = NuggetsApp(memory)

@@ -16,8 +16,13 @@ from nuggets_tui.screens.review import ChangeRow, ReviewScreen
 from tests.support.console_support import make_app, settle
 
 SIZE = (120, 40)
-ENV = {"NUGGETS_NOW": "2026-11-23T10:00:00Z", "NUGGETS_HOME": "", "NUGGETS_MEMORY_MD": "",
-       "TZ": "UTC", "NUGGETS_JOURNAL_KEEP": "100"}
+ENV = {
+    "NUGGETS_NOW": "2026-11-23T10:00:00Z",
+    "NUGGETS_HOME": "",
+    "NUGGETS_MEMORY_MD": "",
+    "TZ": "UTC",
+    "NUGGETS_JOURNAL_KEEP": "100",
+}
 
 
 async def _review(pilot: Pilot, app: NuggetsApp) -> ReviewScreen:
@@ -32,8 +37,9 @@ async def _review(pilot: Pilot, app: NuggetsApp) -> ReviewScreen:
 async def _reject(pilot: Pilot, review: ReviewScreen, op_id: int) -> str:
     """Reject change `op_id` with the space key, as the operator does; its key."""
     table = review.table
-    table.cursor = next(i for i, row in enumerate(table.rows)
-                        if isinstance(row, ChangeRow) and row.op_id == op_id)
+    table.cursor = next(
+        i for i, row in enumerate(table.rows) if isinstance(row, ChangeRow) and row.op_id == op_id
+    )
     await pilot.press("space")
     assert op_id not in review.kept
     assert review.plan is not None

@@ -34,11 +34,32 @@ INERT = {"line", "block", "join", "more_lines", "one_line", "inert", "inert_json
 NEVER = {"from_markup", "from_ansi", "markup"}  # Rich/Textual parse markup or ANSI from a str
 # Each place that shows text, with the positions of its arguments that are text (None: all).
 SINK_CALLS: dict[str, tuple[int, ...] | None] = {
-    "Text": (0,), "Content": (0,), "Static": (0,), "Label": (0,), "Button": (0,),
-    "Option": (0,), "TabPane": (0,), "Hit": (1,), "DiscoveryHit": (0,), "SystemCommand": (0, 1),
-    "ConfirmScreen": None, "LinkTree": (0,), "Tree": (0,), "assemble": None, "append": (0,),
-    "update": (0,), "set_label": (0,), "add": (0,), "add_leaf": (0,), "echo": (0,),
-    "print": None, "write": (0,), "notify": (0,), "join": None, "add_row": None}
+    "Text": (0,),
+    "Content": (0,),
+    "Static": (0,),
+    "Label": (0,),
+    "Button": (0,),
+    "Option": (0,),
+    "TabPane": (0,),
+    "Hit": (1,),
+    "DiscoveryHit": (0,),
+    "SystemCommand": (0, 1),
+    "ConfirmScreen": None,
+    "LinkTree": (0,),
+    "Tree": (0,),
+    "assemble": None,
+    "append": (0,),
+    "update": (0,),
+    "set_label": (0,),
+    "add": (0,),
+    "add_leaf": (0,),
+    "echo": (0,),
+    "print": None,
+    "write": (0,),
+    "notify": (0,),
+    "join": None,
+    "add_row": None,
+}
 TEXT_KEYWORDS = {"text", "help", "label", "prompt", "placeholder", "message", "title", "body"}
 NUMBERS = {"len", "cell_len", "counted", "every", "round", "int", "max", "min", "sum", "monotonic"}
 SINK_ATTRIBUTES = {"border_title", "border_subtitle", "title", "sub_title", "tooltip"}
@@ -59,9 +80,12 @@ class Module:
         self.text_functions = text_functions()
 
     def problems(self) -> list[str]:
-        found = [problem for scope in ast.walk(self.tree)
-                 if isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef)
-                 for problem in Scope(self, scope).problems()]
+        found = [
+            problem
+            for scope in ast.walk(self.tree)
+            if isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef)
+            for problem in Scope(self, scope).problems()
+        ]
         return list(dict.fromkeys(found))  # a nested function is walked with its outer one
 
 
@@ -79,8 +103,13 @@ class Scope:
             self._collect(method, only_self=True)
 
     def _collect(self, root: ast.AST, only_self: bool = False) -> None:
-        typed = {a.arg for a in ast.walk(root) if isinstance(a, ast.arg) and a.annotation
-                 and ast.unparse(a.annotation) in ("Text", "int")}
+        typed = {
+            a.arg
+            for a in ast.walk(root)
+            if isinstance(a, ast.arg)
+            and a.annotation
+            and ast.unparse(a.annotation) in ("Text", "int")
+        }
         for node in ast.walk(root):
             if only_self:  # another method: only what it keeps in `self.`
                 if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign) and node.value:
@@ -101,8 +130,12 @@ class Scope:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for target in targets:
                     self.values.setdefault(ast.unparse(target), []).append(node.value)
-            elif (isinstance(node, ast.Call) and _name(node.func) in ("append", "extend")
-                  and isinstance(node.func, ast.Attribute) and node.args):
+            elif (
+                isinstance(node, ast.Call)
+                and _name(node.func) in ("append", "extend")
+                and isinstance(node.func, ast.Attribute)
+                and node.args
+            ):
                 self.values.setdefault(ast.unparse(node.func.value), []).append(node.args[0])
             elif isinstance(node, ast.For | ast.comprehension):
                 for name, taken in _loop_values(node.target, node.iter):
@@ -112,8 +145,10 @@ class Scope:
         if self.function.name in self.module.text_functions:
             for node in ast.walk(self.function):
                 if isinstance(node, ast.Return) and not self.safe(node.value):
-                    yield (f"{self.module.path.name}:{node.lineno}: {self.function.name} returns "
-                           "text that may hold data raw")
+                    yield (
+                        f"{self.module.path.name}:{node.lineno}: {self.function.name} returns "
+                        "text that may hold data raw"
+                    )
         for node in ast.walk(self.function):
             where = f"{self.module.path.name}:{getattr(node, 'lineno', '?')}"
             if isinstance(node, ast.Call):
@@ -126,8 +161,11 @@ class Scope:
                             yield f"{where}: {called}({ast.unparse(arg)}) may show data raw"
             elif isinstance(node, ast.Assign):
                 for target in node.targets:
-                    if (isinstance(target, ast.Attribute) and target.attr in SINK_ATTRIBUTES
-                            and not self.safe(node.value)):
+                    if (
+                        isinstance(target, ast.Attribute)
+                        and target.attr in SINK_ATTRIBUTES
+                        and not self.safe(node.value)
+                    ):
                         yield f"{where}: {ast.unparse(target)} = {ast.unparse(node.value)}"
 
     def safe(self, node: ast.expr | None, seen: frozenset[str] = frozenset()) -> bool:
@@ -136,8 +174,11 @@ class Scope:
         if isinstance(node, ast.Constant):
             return True
         if isinstance(node, ast.JoinedStr):
-            return all(self._safe_placeholder(v, seen) for v in node.values
-                       if isinstance(v, ast.FormattedValue))
+            return all(
+                self._safe_placeholder(v, seen)
+                for v in node.values
+                if isinstance(v, ast.FormattedValue)
+            )
         if isinstance(node, ast.Tuple | ast.List):
             return all(self.safe(e, seen) for e in node.elts)
         if isinstance(node, ast.ListComp | ast.GeneratorExp):
@@ -189,8 +230,9 @@ class Scope:
         if called == "join" and isinstance(node.func, ast.Name):
             return all(self.safe(a, seen) for a in node.args)
         if called in ("str", "join", "upper", "lower", "rstrip", "strip", "removeprefix"):
-            parts = [*node.args] + ([node.func.value] if isinstance(node.func, ast.Attribute)
-                                     else [])
+            parts = [*node.args] + (
+                [node.func.value] if isinstance(node.func, ast.Attribute) else []
+            )
             return all(self.safe(a, seen) for a in parts)
         if called == "Table":
             return True  # an empty table: what `add_row` puts in it is checked there
@@ -204,8 +246,11 @@ def text_functions() -> frozenset[str]:
     """The console's functions that return Text (or parts of one) or a Table: what they return
     is checked too."""
     return frozenset(
-        f.name for path in PACKAGE.rglob("*.py") for f in ast.walk(ast.parse(path.read_text()))
-        if isinstance(f, ast.FunctionDef) and f.returns is not None
+        f.name
+        for path in PACKAGE.rglob("*.py")
+        for f in ast.walk(ast.parse(path.read_text()))
+        if isinstance(f, ast.FunctionDef)
+        and f.returns is not None
         and ("Text" in ast.unparse(f.returns) or ast.unparse(f.returns) == "Table")
     )
 
@@ -225,8 +270,13 @@ def _sink(call: ast.Call) -> bool:
 
 def _text_arguments(call: ast.Call) -> list[ast.expr]:
     positions = SINK_CALLS[_name(call.func)]
-    args = [a for i, a in enumerate(call.args) if positions is None or i in positions
-            and not isinstance(a, ast.GeneratorExp | ast.SetComp | ast.Set)]  # set.update
+    args = [
+        a
+        for i, a in enumerate(call.args)
+        if positions is None
+        or i in positions
+        and not isinstance(a, ast.GeneratorExp | ast.SetComp | ast.Set)
+    ]  # set.update
     return args + [k.value for k in call.keywords if k.arg in TEXT_KEYWORDS]
 
 
@@ -258,8 +308,10 @@ def _module_constant(tree: ast.Module, name: str) -> bool:
     """A name bound at module level to a constant: our own words."""
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(ast.unparse(t) == name for t in node.targets):
-            return all(isinstance(n, ast.Constant | ast.Tuple | ast.Name | ast.Load)
-                       for n in ast.walk(node.value))
+            return all(
+                isinstance(n, ast.Constant | ast.Tuple | ast.Name | ast.Load)
+                for n in ast.walk(node.value)
+            )
     return False
 
 

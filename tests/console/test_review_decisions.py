@@ -66,8 +66,11 @@ async def test_a_replan_keeps_decisions_and_marks_the_new_changes(home: Path) ->
         assert review.plan is not None
         rewrite = next(op for op in review.plan.operations if op.type == "rewrite")
         changes = review.query_one("#changes", VirtualTable)
-        while not (isinstance(changes.current, ChangeRow) and changes.current.op_id != rewrite.id
-                   and changes.current.change.type == "merge"):
+        while not (
+            isinstance(changes.current, ChangeRow)
+            and changes.current.op_id != rewrite.id
+            and changes.current.change.type == "merge"
+        ):
             await pilot.press("down")
         await pilot.press("space")  # reject one merge
         rejected = _rejected(review)
@@ -84,7 +87,8 @@ async def test_a_replan_keeps_decisions_and_marks_the_new_changes(home: Path) ->
         new = [r for r in changes.rows if isinstance(r, ChangeRow) and r.op_id in review.rows.new]
         assert [(r.change.type, r.change.note_id) for r in new] == [("rewrite", rewrite.note_id)]
         assert "1 change new since the last plan" in str(
-            review.query_one("#review-counts").render())
+            review.query_one("#review-counts").render()
+        )
         assert str(changes.renderer.cells(new[0])[1]).startswith("new ")
         await pilot.press("N")
         await settle(pilot, app)

@@ -95,8 +95,7 @@ async def _fill(pilot, field: str, text: str) -> None:  # type: ignore[no-untype
     await pilot.press(*text)
 
 
-async def test_e_renames_a_rule_and_edits_its_conditions_in_place_journaled(
-        home: Path) -> None:
+async def test_e_renames_a_rule_and_edits_its_conditions_in_place_journaled(home: Path) -> None:
     add_rule(_store(home), parse_rule("no tags", "reject", kind="tag"))
     add_rule(_store(home), parse_rule("links wait", "review", kind="link"))
     app = make_app(home)
@@ -121,7 +120,12 @@ async def test_e_renames_a_rule_and_edits_its_conditions_in_place_journaled(
         assert isinstance(app.screen, RulesScreen)
     first, second = read_rules(home)[0]
     assert (first.name, first.action, first.kind, first.nugget, first.min_age_days) == (
-        "tags out", "reject", "tag", "agent", 30)
+        "tags out",
+        "reject",
+        "tag",
+        "agent",
+        30,
+    )
     assert second.name == "links wait"
     assert _store(home).log()[0].summary == "rule renamed: no tags → tags out"
 
@@ -151,7 +155,8 @@ async def test_the_console_opens_on_the_changes_daily_left_waiting(home: Path) -
         review = app.screen  # opened by itself, no key pressed
         assert isinstance(review, ReviewScreen)
         assert "3 changes waiting since 2026-11-23T09:30:00Z" in str(
-            review.query_one("#review-counts").render())
+            review.query_one("#review-counts").render()
+        )
 
 
 async def test_rules_work_the_same_on_microclaw(data_dir: Path) -> None:
@@ -161,8 +166,11 @@ async def test_rules_work_the_same_on_microclaw(data_dir: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         review = await _review(pilot, app)
         assert review.plan is not None
-        stale = {i for i, c in enumerate(review.plan.result.changes, start=1)
-                 if "bot step 'stale'" in c.detail}
+        stale = {
+            i
+            for i, c in enumerate(review.plan.result.changes, start=1)
+            if "bot step 'stale'" in c.detail
+        }
         assert stale and not stale & review.kept
         assert {d.rule for i, d in review.rows.by_rule.items() if i in stale} == {"stale waits"}
         await pilot.press("R")
@@ -171,8 +179,7 @@ async def test_rules_work_the_same_on_microclaw(data_dir: Path) -> None:
 
 
 async def test_a_read_only_store_offers_no_rules(tmp_path: Path) -> None:
-    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "purifier" / \
-        "after-reconciliation"
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "purifier" / "after-reconciliation"
     root = tmp_path / "copy"
     shutil.copytree(fixture, root)
     app = NuggetsApp(PurifierStore(root / "workspace", fixed_clock(NOW)))

@@ -122,15 +122,13 @@ def _sqlite(path: Path) -> bool:
 def everything(root: Path) -> dict[str, str]:
     """Every folder and file under `root` (the demo and our data directory), lock files left
     out."""
-    return {name: digest for name, digest in hashes(root).items()
-            if not name.endswith(".lock")}
+    return {name: digest for name, digest in hashes(root).items() if not name.endswith(".lock")}
 
 
 def everything_but_databases(root: Path) -> dict[str, str]:
     """Every folder and file under `root`, lock files and SQLite databases (with their -wal
     and -shm files, which reading may make or change) left out."""
-    return {name: digest for name, digest in everything(root).items()
-            if not _sqlite(root / name)}
+    return {name: digest for name, digest in everything(root).items() if not _sqlite(root / name)}
 
 
 def every_file(root: Path) -> dict[str, str]:

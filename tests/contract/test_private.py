@@ -44,8 +44,9 @@ def _write_everything(opened: Opened) -> None:
     if caps.rules:
         done.append(add_rule(opened.reopen(), parse_rule("no tags", "reject", kind="tag")))
     if caps.marks:
-        done.append(mark_notes(opened.reopen(), [opened.reopen().read().notes[0]["id"]],
-                               "reviewed"))
+        done.append(
+            mark_notes(opened.reopen(), [opened.reopen().read().notes[0]["id"]], "reviewed")
+        )
     promoter = opened.reopen().promoter
     if promoter is not None:
         promoter.promote_now(threshold=1)
@@ -77,8 +78,7 @@ def loose(paths: list[Path]) -> list[str]:
     return wrong
 
 
-def test_everything_we_keep_is_private(kind: StoreKind, tmp_path: Path,
-                                       usual_umask: None) -> None:
+def test_everything_we_keep_is_private(kind: StoreKind, tmp_path: Path, usual_umask: None) -> None:
     opened = materialize(kind, tmp_path / "root")
     home_mode = stat.S_IMODE(opened.home.stat().st_mode)
     _write_everything(opened)
@@ -90,12 +90,11 @@ def test_everything_we_keep_is_private(kind: StoreKind, tmp_path: Path,
 
 
 def test_our_folders_an_older_version_left_open_are_tightened(
-        kind: StoreKind, tmp_path: Path, usual_umask: None) -> None:
+    kind: StoreKind, tmp_path: Path, usual_umask: None
+) -> None:
     opened = materialize(kind, tmp_path / "root")
     _write_everything(opened)
     for path in ours(opened):
         path.chmod(0o755 if path.is_dir() else 0o644)
     _write_everything(opened)
-    assert loose([opened.store.journal.folder, *opened.store.journal.folder.glob("*.json")]) \
-        == []
-
+    assert loose([opened.store.journal.folder, *opened.store.journal.folder.glob("*.json")]) == []

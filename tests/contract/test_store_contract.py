@@ -145,8 +145,9 @@ def _writes_under_way(root: Path) -> list[str]:
     """What a write under way leaves anywhere under `root` (the memory and our data directory:
     our journal, our small files, our record of what was seen): pending journal entries,
     temporary, part and swap files."""
-    return sorted(str(p) for p in root.rglob("*")
-                  if p.name.endswith(".pending") or ".nuggets-" in p.name)
+    return sorted(
+        str(p) for p in root.rglob("*") if p.name.endswith(".pending") or ".nuggets-" in p.name
+    )
 
 
 # -- what only some stores offer: skipped by the capability's or the part's name -------------
@@ -157,8 +158,11 @@ def test_a_merge_decision_is_a_plan_of_the_store(opened: Opened) -> None:
     needs(store, "merge")
     needs_part(store, "decider")
     graph = store.read()
-    group = next(g for g in find_by_rules(graph.notes, store.topic_rules())
-                 if not g.outdated and not g.duplicate)
+    group = next(
+        g
+        for g in find_by_rules(graph.notes, store.topic_rules())
+        if not g.outdated and not g.duplicate
+    )
     plan = plan_decision(store, group, group.note_ids[0], "merge", graph=graph)
     entry = store.apply(plan)
     assert entry is not None and entry.kind == "decide"

@@ -32,8 +32,9 @@ print("ok")
 
 
 def test_core_imports_without_textual() -> None:
-    done = subprocess.run([sys.executable, "-c", BLOCK_TEXTUAL], capture_output=True, text=True,
-                          cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-c", BLOCK_TEXTUAL], capture_output=True, text=True, cwd=ROOT
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
 
@@ -51,8 +52,9 @@ print(sorted(name for name in sys.modules if name.startswith("core.stores.")))
 def test_importing_the_engine_loads_no_store() -> None:
     # A front end that imports the engine's models and the store contract must not get a
     # particular store with them (docs/ARCHITECTURE.md, "What may import what").
-    done = subprocess.run([sys.executable, "-c", LOADED_STORES], capture_output=True, text=True,
-                          cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-c", LOADED_STORES], capture_output=True, text=True, cwd=ROOT
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
 
@@ -87,8 +89,10 @@ def parser_uses(path: Path) -> list[str]:
         if isinstance(node, ast.Import):
             modules |= {a.asname or a.name for a in node.names if a.name.startswith("json")}
         elif isinstance(node, ast.ImportFrom) and (
-                node.module in ("json.decoder", "json.scanner")
-                or node.module == "json" and any(a.name in PARSERS for a in node.names)):
+            node.module in ("json.decoder", "json.scanner")
+            or node.module == "json"
+            and any(a.name in PARSERS for a in node.names)
+        ):
             found.append(f"{path.name}:{node.lineno}: from {node.module} import ...")
     for node in ast.walk(tree):
         if not isinstance(node, ast.Attribute):
@@ -102,11 +106,13 @@ def parser_uses(path: Path) -> list[str]:
 def test_json_is_parsed_only_through_the_bounded_reader() -> None:
     """Every parse goes through core/safeio/json_read.py, which bounds the nesting before the
     parser runs: a module calling json.loads itself would crash on a file nested deep."""
-    modules = [p for folder in ("core", "nuggets_tui")
-               for p in sorted((ROOT / folder).rglob("*.py"))]
+    modules = [
+        p for folder in ("core", "nuggets_tui") for p in sorted((ROOT / folder).rglob("*.py"))
+    ]
     assert BOUNDED_READER in modules and parser_uses(BOUNDED_READER)  # the check sees calls
     found = [use for path in modules if path != BOUNDED_READER for use in parser_uses(path)]
     assert found == [], "parse JSON through core/safeio/json_read.py: " + ", ".join(found)
+
 
 ENVIRONMENT_READ = re.compile(r"os\.environ|getenv|\benviron\b|putenv")
 # The settings read the environment once, for the front end; the crash points are a test hook
@@ -115,17 +121,19 @@ READS_ENVIRONMENT = {"core/settings.py", "core/clock.py", "core/safeio/crashpoin
 
 
 def test_the_engine_reads_no_environment_outside_its_settings() -> None:
-    found = [f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
-             for path in sorted((ROOT / "core").rglob("*.py"))
-             if str(path.relative_to(ROOT)) not in READS_ENVIRONMENT
-             for number, line in enumerate(path.read_text().splitlines(), start=1)
-             if ENVIRONMENT_READ.search(line)]
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in sorted((ROOT / "core").rglob("*.py"))
+        if str(path.relative_to(ROOT)) not in READS_ENVIRONMENT
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if ENVIRONMENT_READ.search(line)
+    ]
     assert found == []
 
 
 def test_readme_documents_every_setting_and_its_variable() -> None:
     readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index("## Configuration"):]
+    section = readme[readme.index("## Configuration") :]
     for name in NAMES:
         assert f"`{name}`" in section, f"README.md's Configuration does not list {name}"
         assert f"`${variable(name)}`" in section, f"README.md does not name ${variable(name)}"

@@ -17,9 +17,13 @@ OUTSIDE = re.compile(r"\.\./|shared folder|\bSPEC\b|/work/|seeds/")
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
 # In code, `../` and `/work/` are test data (hostile paths, a project directory); these are not.
 OUTSIDE_IN_CODE = re.compile(r"\bSPEC\b|\.\./shared|shared folder|seeds/")
-CODE = sorted(path for folder in ("core", "nuggets_tui", "bench", "tests", "screenshots")
-              for pattern in ("*.py", "*.md") for path in (ROOT / folder).rglob(pattern)
-              if path.resolve() != Path(__file__).resolve())
+CODE = sorted(
+    path
+    for folder in ("core", "nuggets_tui", "bench", "tests", "screenshots")
+    for pattern in ("*.py", "*.md")
+    for path in (ROOT / folder).rglob(pattern)
+    if path.resolve() != Path(__file__).resolve()
+)
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
@@ -40,14 +44,18 @@ def test_the_docs_cover_formats_pass_runs_and_promotion() -> None:
     names = {p.name for p in DOCS}
     assert {"FORMATS.md", "PASS.md", "RUNS.md", "PROMOTION.md"} <= names
     readme = (ROOT / "README.md").read_text()
-    assert all(f"docs/{name}" in readme for name in ("FORMATS.md", "PASS.md", "RUNS.md",
-                                                      "PROMOTION.md"))
+    assert all(
+        f"docs/{name}" in readme for name in ("FORMATS.md", "PASS.md", "RUNS.md", "PROMOTION.md")
+    )
 
 
 def test_no_code_comment_cites_a_document_outside_the_repository() -> None:
-    found = [f"{path.relative_to(ROOT)}:{number}: {line.strip()}" for path in CODE
-             for number, line in enumerate(path.read_text().splitlines(), start=1)
-             if OUTSIDE_IN_CODE.search(line)]
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in CODE
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if OUTSIDE_IN_CODE.search(line)
+    ]
     assert found == []
 
 

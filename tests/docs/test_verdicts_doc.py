@@ -50,6 +50,8 @@ def test_the_demo_shares_in_the_doc_are_the_measured_ones() -> None:
 
     found = Counter(v.verdict for v in verdicts.judge(build_demo_notes(), DEMO_NOW).verdicts)
     total = sum(found.values())
-    cells = [f"{found[name]} ({round(100 * found[name] / total)}%)"
-             for name in ("reject", "compress", "merge", "promote", "defer")]
+    cells = [
+        f"{found[name]} ({round(100 * found[name] / total)}%)"
+        for name in ("reject", "compress", "merge", "promote", "defer")
+    ]
     assert f"| the demo (`--demo`) | {total} | {' | '.join(cells)} |" in DOC

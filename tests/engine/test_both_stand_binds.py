@@ -15,8 +15,11 @@ from tests.support.console_support import NOW, demo_home
 
 def _merged_within(plan: Plan, group: Group) -> list[MergeOp]:
     members = set(group.note_ids)
-    return [op for op in plan.operations if isinstance(op, MergeOp)
-            and {op.winner_id, op.loser_id} <= members]
+    return [
+        op
+        for op in plan.operations
+        if isinstance(op, MergeOp) and {op.winner_id, op.loser_id} <= members
+    ]
 
 
 def test_the_pass_does_not_merge_notes_let_stand(tmp_path: Path) -> None:

@@ -32,12 +32,17 @@ def _long(note_id: str, tail: str) -> RawNote:
 
 
 def _memory() -> list[RawNote]:
-    return [_long("big-a", "alpha today "), _long("big-b", "omega "),
-            pref("small", "User prefers short answers", title="pref: long")]
+    return [
+        _long("big-a", "alpha today "),
+        _long("big-b", "omega "),
+        pref("small", "User prefers short answers", title="pref: long"),
+    ]
 
 
 RULES: dict[str, tuple[Callable[[RawNote], Hashable | None], Callable[[str], frozenset[str]]]] = {
-    "Nuggets": (nuggets_topic, token_set), "MicroClaw": (microclaw_topic, microclaw_tokens)}
+    "Nuggets": (nuggets_topic, token_set),
+    "MicroClaw": (microclaw_topic, microclaw_tokens),
+}
 
 
 class Watch:
@@ -68,8 +73,9 @@ def test_contradictions_read_each_note_up_to_the_bound(rules: str) -> None:
 
 
 @pytest.mark.parametrize("rules", list(RULES))
-def test_verdicts_read_each_note_up_to_the_bound(rules: str,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_verdicts_read_each_note_up_to_the_bound(
+    rules: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     given: dict[str, int] = {"scored": 0, "siblings": 0}
 
     def longest(notes: list[RawNote]) -> int:

@@ -35,8 +35,9 @@ def runs_to_fixed_point(memory: NuggetsStore) -> int:
         assert entry is not None
         after = file_notes(memory.home)
         # Never un-archive; never report a link that already existed either way.
-        assert all(after[i].get("hidden") is True
-                   for i, n in before.items() if n.get("hidden") is True)
+        assert all(
+            after[i].get("hidden") is True for i, n in before.items() if n.get("hidden") is True
+        )
         existing = linked_pairs(before)
         for op in plan.operations:
             if isinstance(op, LinkOp):

@@ -50,13 +50,17 @@ def test_one_stands_archives_the_others_with_a_link_and_undo_restores(home: Path
     for other in ("a-direct", "a-direct-2", "a-short"):
         assert notes[other]["hidden"] is True
         assert notes[other]["archivedAt"] == NOW_ISO
-        assert notes[other]["links"][-1] == {"to": "a-bullets", "reason": "superseded by a-bullets",
-                                             "createdAt": NOW_ISO}
+        assert notes[other]["links"][-1] == {
+            "to": "a-bullets",
+            "reason": "superseded by a-bullets",
+            "createdAt": NOW_ISO,
+        }
     assert notes["lone"]["hidden"] is False
     assert find_contradictions(list(notes.values())) == []  # decided: no longer listed
     memory.undo(entry.run_id)
     assert {i: n.get("hidden") for i, n in file_notes(home).items()} == {
-        n["id"]: False for n in answers_memory()}
+        n["id"]: False for n in answers_memory()
+    }
     assert all(not n["links"] for n in file_notes(home).values())
 
 
@@ -103,8 +107,16 @@ def test_both_stand_is_remembered_until_a_note_changes(home: Path) -> None:
 def test_a_store_that_cannot_plan_decisions_says_so() -> None:
     class Bare:  # a store without a decider, saying why in its profile
         decider = None
-        profile = Profile("MicroClaw", "", "", "", "", "", refusal="deciding contradictions "
-                          "and acting on verdicts is not available for MicroClaw yet")
+        profile = Profile(
+            "MicroClaw",
+            "",
+            "",
+            "",
+            "",
+            "",
+            refusal="deciding contradictions "
+            "and acting on verdicts is not available for MicroClaw yet",
+        )
 
     (group,) = find_contradictions(answers_memory())
     with pytest.raises(NuggetsError, match="not available for MicroClaw yet"):

@@ -18,8 +18,28 @@ from core.reflection.reflect import plan_pass
 from tests.support.moments import at
 
 NOW = at("2026-11-01T09:00:00Z")
-WORDS = ["deploy", "make", "test", "user", "prefers", "dark", "theme", "src/app.py", "tmp",
-         "redis", "cache", "key", "port", "8080", "the", "a", "vim", "editor", "ci:lint", "日本語"]
+WORDS = [
+    "deploy",
+    "make",
+    "test",
+    "user",
+    "prefers",
+    "dark",
+    "theme",
+    "src/app.py",
+    "tmp",
+    "redis",
+    "cache",
+    "key",
+    "port",
+    "8080",
+    "the",
+    "a",
+    "vim",
+    "editor",
+    "ci:lint",
+    "日本語",
+]
 
 line = st.lists(st.sampled_from(WORDS), min_size=0, max_size=6).map(" ".join)
 content = st.lists(line, min_size=0, max_size=4).map(lambda ls: "\n".join(ls))
@@ -38,9 +58,14 @@ def graphs(draw: st.DrawFn) -> list[dict]:
             "title": draw(st.sampled_from(["tmp", "deploy", "theme", "cache notes", ""])),
             "content": base if draw(st.booleans()) else base + "\n" + base,
             "tags": draw(st.lists(st.sampled_from(["Deploy", "ops", "scope:user"]), max_size=3)),
-            "links": [{"to": draw(st.sampled_from([*ids, "gone"])), "reason": "r",
-                       "createdAt": "2026-10-01T00:00:00.000Z"}
-                      for _ in range(draw(st.integers(0, 2)))],
+            "links": [
+                {
+                    "to": draw(st.sampled_from([*ids, "gone"])),
+                    "reason": "r",
+                    "createdAt": "2026-10-01T00:00:00.000Z",
+                }
+                for _ in range(draw(st.integers(0, 2)))
+            ],
             "hidden": draw(st.booleans()) and draw(st.booleans()),
             "kind": draw(st.sampled_from(["note", "fact"])),
             "hits": draw(st.integers(0, 4)),
@@ -48,8 +73,11 @@ def graphs(draw: st.DrawFn) -> list[dict]:
             "scope": draw(st.sampled_from(["user", "project", "self"])),
             "type": draw(st.sampled_from(["fact", "note"])),
             "createdAt": "2026-09-01T00:00:00.000Z",
-            "updatedAt": draw(st.sampled_from(["2026-10-01T00:00:00.000Z",
-                                               "2026-10-02T00:00:00.000Z", "", "garbage"])),
+            "updatedAt": draw(
+                st.sampled_from(
+                    ["2026-10-01T00:00:00.000Z", "2026-10-02T00:00:00.000Z", "", "garbage"]
+                )
+            ),
         }
         notes.append(note)
     return notes
@@ -73,10 +101,22 @@ def assert_same(notes: list[dict], nugget: str | None, limit: int, uncapped: boo
 
 
 @settings(max_examples=150, deadline=None)
-@given(graphs(), st.booleans(), st.sampled_from([None, "user"]), st.integers(1, 10),
-       st.sampled_from([0, 1, 16]), st.sampled_from([0, 1]))
-def test_indexed_pass_equals_oracle(notes: list[dict], uncapped: bool, nugget: str | None,
-                                    limit: int, direct_checks: int, spare: int) -> None:
+@given(
+    graphs(),
+    st.booleans(),
+    st.sampled_from([None, "user"]),
+    st.integers(1, 10),
+    st.sampled_from([0, 1, 16]),
+    st.sampled_from([0, 1]),
+)
+def test_indexed_pass_equals_oracle(
+    notes: list[dict],
+    uncapped: bool,
+    nugget: str | None,
+    limit: int,
+    direct_checks: int,
+    spare: int,
+) -> None:
     # With few direct checks the link phase asks its inverted index for nearly every note.
     with _direct_checks(direct_checks, spare):
         assert_same(notes, nugget, limit, uncapped)
@@ -84,8 +124,9 @@ def test_indexed_pass_equals_oracle(notes: list[dict], uncapped: bool, nugget: s
 
 @pytest.mark.parametrize("direct_checks", [0, 16])
 @pytest.mark.parametrize("uncapped", [True, False])
-def test_indexed_pass_equals_oracle_on_a_benchmark_graph(uncapped: bool,
-                                                         direct_checks: int) -> None:
+def test_indexed_pass_equals_oracle_on_a_benchmark_graph(
+    uncapped: bool, direct_checks: int
+) -> None:
     notes = generate(400, seed=11)["notes"]
     with _direct_checks(direct_checks):
         assert_same(notes, None, 10, uncapped)
@@ -122,8 +163,14 @@ def test_merge_index_finds_the_first_partner_pairwise_comparison_finds(
     places = list(range(len(sets)))
     index = MergeIndex(places, sets)
     for place, mine in enumerate(sets):
-        expected = next((other for other in places[place + 1:] if other not in unusable
-                         and jaccard(mine, sets[other]) >= 0.9), None)
+        expected = next(
+            (
+                other
+                for other in places[place + 1 :]
+                if other not in unusable and jaccard(mine, sets[other]) >= 0.9
+            ),
+            None,
+        )
         assert index.first_partner(place, lambda other: other not in unusable) == expected
 
 
@@ -140,6 +187,8 @@ def test_merge_index_at_every_band_count_and_around_its_switch_to_prefixes(size:
         places = list(range(len(ordered)))
         index = MergeIndex(places, ordered)
         for place, mine in enumerate(ordered):
-            expected = next((other for other in places[place + 1:]
-                             if jaccard(mine, ordered[other]) >= 0.9), None)
+            expected = next(
+                (other for other in places[place + 1 :] if jaccard(mine, ordered[other]) >= 0.9),
+                None,
+            )
             assert index.first_partner(place, lambda _: True) == expected

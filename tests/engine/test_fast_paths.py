@@ -21,9 +21,34 @@ from core.reflection import reflect as reflection
 from core.reflection.pass_state import PassRun
 from core.reflection.tidy_phase import derived_tags, new_tags, normalize_tag
 
-PIECES = ["deploy", "Make", "the", "a", "src/app.py", "ci:lint", "x", "tmp_1", "日本語", "中",
-          "ÉCOLE", "straße", " ", "  ", "\t", "\n", "\r\n", "\r", "\n\n\n", "\xa0", "\u3000", ".",
-          "-", "/", "42", "v1.2.3"]
+PIECES = [
+    "deploy",
+    "Make",
+    "the",
+    "a",
+    "src/app.py",
+    "ci:lint",
+    "x",
+    "tmp_1",
+    "日本語",
+    "中",
+    "ÉCOLE",
+    "straße",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r\n",
+    "\r",
+    "\n\n\n",
+    "\xa0",
+    "\u3000",
+    ".",
+    "-",
+    "/",
+    "42",
+    "v1.2.3",
+]
 texts = st.lists(st.sampled_from(PIECES) | st.text(max_size=3), max_size=30).map("".join)
 
 _INNER = re.compile(r"[ \t]+")
@@ -71,7 +96,8 @@ def test_normalize_never_changes_note_tokens(title: str, content: str) -> None:
 
 
 ascii_texts = st.text(alphabet=st.characters(max_codepoint=127), max_size=40) | st.lists(
-    st.sampled_from([p for p in PIECES if p.isascii()]), max_size=20).map("".join)
+    st.sampled_from([p for p in PIECES if p.isascii()]), max_size=20
+).map("".join)
 
 
 @settings(max_examples=400, deadline=None)
@@ -87,10 +113,14 @@ def test_known_cases() -> None:
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=8),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=5),
-                                                                      children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=5), children, max_size=4)
+    ),
     max_leaves=25,
 )
 
@@ -131,42 +161,85 @@ def plain_new_tags(note: dict, note_tokens_: list[str]) -> list[str]:
             existing.append(normal)
     result = existing + [t for t in derived_tags(note, note_tokens_) if t not in existing]
     while len(result) > 6:
-        droppable = [i for i, t in enumerate(result) if t not in existing
-                     and not is_system_tag(t)]
+        droppable = [i for i, t in enumerate(result) if t not in existing and not is_system_tag(t)]
         if not droppable:
             break
         del result[droppable[-1]]
     return result
 
 
-_tags = st.lists(st.sampled_from(["Deploy", " deploy ", "scope:user", "type:note", "ops", "",
-                                  "Big  Tag", "fact", "files", "a", "b", "c", "d", "e"]),
-                 max_size=9)
+_tags = st.lists(
+    st.sampled_from(
+        [
+            "Deploy",
+            " deploy ",
+            "scope:user",
+            "type:note",
+            "ops",
+            "",
+            "Big  Tag",
+            "fact",
+            "files",
+            "a",
+            "b",
+            "c",
+            "d",
+            "e",
+        ]
+    ),
+    max_size=9,
+)
 
 
 @settings(max_examples=400, deadline=None)
-@given(_tags, st.sampled_from(["", "user", "self", "project", "odd"]),
-       st.sampled_from(["", "note", "fact"]), texts, texts)
-def test_new_tags_equal_the_plain_rule(tags: list[str], scope: str, kind: str, title: str,
-                                       content: str) -> None:
-    note = {"tags": tags, "scope": scope, "type": kind, "kind": kind, "title": title,
-            "content": content}
+@given(
+    _tags,
+    st.sampled_from(["", "user", "self", "project", "odd"]),
+    st.sampled_from(["", "note", "fact"]),
+    texts,
+    texts,
+)
+def test_new_tags_equal_the_plain_rule(
+    tags: list[str], scope: str, kind: str, title: str, content: str
+) -> None:
+    note = {
+        "tags": tags,
+        "scope": scope,
+        "type": kind,
+        "kind": kind,
+        "title": title,
+        "content": content,
+    }
     found = note_tokens(title, content)
     assert new_tags(note, found) == plain_new_tags(note, found)
 
 
-_order_texts = st.sampled_from(["", "a", "ab", "a\x00", "a\x00b", "b", "2026-10-01T00:00:00.000Z",
-                                "2026-10-01T00:00:00.000Z\x00", "\x00"])
+_order_texts = st.sampled_from(
+    [
+        "",
+        "a",
+        "ab",
+        "a\x00",
+        "a\x00b",
+        "b",
+        "2026-10-01T00:00:00.000Z",
+        "2026-10-01T00:00:00.000Z\x00",
+        "\x00",
+    ]
+)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(_order_texts, _order_texts, st.booleans()), max_size=30))
 def test_pass_order_by_joined_keys_equals_sorting_the_fields(rows: list) -> None:
-    notes = [{"id": f"n\x00{i}" if odd_id else f"n{i}", "nuggetName": nugget, "updatedAt": stamp}
-             for i, (nugget, stamp, odd_id) in enumerate(rows)]
+    notes = [
+        {"id": f"n\x00{i}" if odd_id else f"n{i}", "nuggetName": nugget, "updatedAt": stamp}
+        for i, (nugget, stamp, odd_id) in enumerate(rows)
+    ]
     run = PassRun(notes, "2026-11-01T09:00:00.000Z")
     in_scope = list(range(len(notes)))
     _, keys = reflection._survey(run, notes, in_scope, 0)
-    expected = sorted(in_scope, key=lambda p: (notes[p]["nuggetName"], notes[p]["updatedAt"],
-                                               notes[p]["id"]))
+    expected = sorted(
+        in_scope, key=lambda p: (notes[p]["nuggetName"], notes[p]["updatedAt"], notes[p]["id"])
+    )
     assert reflection._pass_order(run, in_scope, keys) == expected

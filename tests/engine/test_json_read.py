@@ -33,7 +33,8 @@ _TRICKY = st.text(alphabet=st.sampled_from(list('[]{}"\\/ab \n\u00e9\u2028\ud800
 _VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | _TRICKY,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_TRICKY, inner, max_size=4),
-    max_leaves=40)
+    max_leaves=40,
+)
 
 
 def depth(value: Any) -> int:
@@ -47,8 +48,9 @@ def depth(value: Any) -> int:
 @settings(max_examples=300, deadline=None)
 @given(_VALUES, st.booleans(), st.integers(0, 8))
 @example([float("inf"), []], False, 1)  # Infinity: the parser reads on, so must the scan
-def test_both_scans_measure_the_nesting_the_parser_meets(value: Any, ascii_only: bool,
-                                                         limit: int) -> None:
+def test_both_scans_measure_the_nesting_the_parser_meets(
+    value: Any, ascii_only: bool, limit: int
+) -> None:
     text = json.dumps(value, ensure_ascii=ascii_only)
     too_deep = depth(value) > limit
     assert deeper_than(text.encode("utf-8", "surrogatepass"), limit) is too_deep
@@ -65,11 +67,13 @@ def test_both_scans_measure_the_nesting_the_parser_meets(value: Any, ascii_only:
 
 @pytest.mark.parametrize("text", SHAPES.values(), ids=SHAPES.keys())
 def test_a_document_nested_100k_deep_is_refused_before_the_parser(
-        text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(json, "loads", _never)
     for data in (text, text.encode()):
-        with pytest.raises(TooDeepError, match=f"nested too deeply to read: more than "
-                                                f"{MAX_DEPTH} levels"):
+        with pytest.raises(
+            TooDeepError, match=f"nested too deeply to read: more than {MAX_DEPTH} levels"
+        ):
             loads(data)
     with pytest.raises(TooDeepError):
         raw_decode("see " + text, 4)
@@ -110,8 +114,10 @@ def test_what_the_parser_itself_refuses_passes_as_it_is() -> None:
 def test_running_out_of_memory_or_stack_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     """Past the scan (text the scan follows differently from the parser) the parser's own
     failures are JsonReadErrors too."""
-    for failure, why in ((RecursionError, "nested too deeply to read"),
-                         (MemoryError, "too large to read")):
+    for failure, why in (
+        (RecursionError, "nested too deeply to read"),
+        (MemoryError, "too large to read"),
+    ):
         monkeypatch.setattr(json, "loads", _raising(failure))
         with pytest.raises(JsonReadError, match=why) as caught:
             loads("[1]")

@@ -7,8 +7,7 @@ from hypothesis import strategies as st
 
 from core.notes.js_strings import agent_tokens, js_trim, normalize_whitespace, utf16_length
 
-TEXT = st.text(alphabet=st.sampled_from(list("abXZ09/_:- \n\tİKé.the\ufeff\x1c😀")),
-               max_size=4000)
+TEXT = st.text(alphabet=st.sampled_from(list("abXZ09/_:- \n\tİKé.the\ufeff\x1c😀")), max_size=4000)
 
 
 @settings(max_examples=200, deadline=None)

@@ -24,8 +24,13 @@ def _visible(note: dict, nugget: str | None) -> bool:
 
 def _naive_orphans(notes: list[dict], nugget: str | None) -> list[str]:
     ids = {n["id"] for n in notes}
-    linked = {end for n in notes for link in n.get("links") or []
-              if link["to"] != n["id"] and link["to"] in ids for end in (n["id"], link["to"])}
+    linked = {
+        end
+        for n in notes
+        for link in n.get("links") or []
+        if link["to"] != n["id"] and link["to"] in ids
+        for end in (n["id"], link["to"])
+    }
     return [n["id"] for n in notes if _visible(n, nugget) and n["id"] not in linked]
 
 
@@ -62,4 +67,5 @@ def test_orphans_and_groups_are_what_their_definitions_say(
     shelf = _shelf(notes)
     assert [n["id"] for n in orphans(shelf, nugget)] == _naive_orphans(notes, nugget)
     assert [[n["id"] for n in g] for g in groups(shelf, nugget, minimum)] == _naive_groups(
-        notes, nugget, minimum)
+        notes, nugget, minimum
+    )

@@ -24,22 +24,31 @@ class LineByLine:
         self.trailing_newline = text.endswith("\n") or not text
 
     def sections(self) -> list[tuple[str, int, int]]:
-        heads = [(m.group(1), i) for i, line in enumerate(self.lines)
-                 if (m := _SECTION.match(line))]
-        return [(name, start, heads[k + 1][1] if k + 1 < len(heads) else len(self.lines))
-                for k, (name, start) in enumerate(heads)]
+        heads = [
+            (m.group(1), i) for i, line in enumerate(self.lines) if (m := _SECTION.match(line))
+        ]
+        return [
+            (name, start, heads[k + 1][1] if k + 1 < len(heads) else len(self.lines))
+            for k, (name, start) in enumerate(heads)
+        ]
 
     def find(self, section: str) -> tuple[int, int] | None:
         return next(((s, e) for name, s, e in self.sections() if name == section), None)
 
-    def entry_span(self, start: int, end: int, title: str, after: int = 0
-                   ) -> tuple[int, int] | None:
+    def entry_span(
+        self, start: int, end: int, title: str, after: int = 0
+    ) -> tuple[int, int] | None:
         head = f"- **{title}**:"
         for i in range(max(start + 1, after), end):
             if self.lines[i].startswith(head):
                 stop = i + 1
-                while stop < end and self.lines[stop].strip() and not (
-                        self.lines[stop].startswith("- **") or _HEADING.match(self.lines[stop])):
+                while (
+                    stop < end
+                    and self.lines[stop].strip()
+                    and not (
+                        self.lines[stop].startswith("- **") or _HEADING.match(self.lines[stop])
+                    )
+                ):
                     stop += 1
                 return i, stop
         return None
@@ -81,12 +90,30 @@ class LineByLine:
 
 SECTIONS = ["learnings", "preferences", "user", "agent", "a"]
 TITLES = ["t", "a", "a**: b", "", "Deploy", "a**:"]
-LINES = st.sampled_from([
-    "", "   ", "## learnings", "## user", "##  a ", "## preferences", "##x", "# Memory",
-    "- **t**: old", "- **t**:", "- **a**: b**: c", "- **a**: x", "- **Deploy**: make",
-    "- plain bullet", "  continued", "  ", "hand-written line", "- **bold** text",
-    "flush-left continued", "### sub heading",
-])
+LINES = st.sampled_from(
+    [
+        "",
+        "   ",
+        "## learnings",
+        "## user",
+        "##  a ",
+        "## preferences",
+        "##x",
+        "# Memory",
+        "- **t**: old",
+        "- **t**:",
+        "- **a**: b**: c",
+        "- **a**: x",
+        "- **Deploy**: make",
+        "- plain bullet",
+        "  continued",
+        "  ",
+        "hand-written line",
+        "- **bold** text",
+        "flush-left continued",
+        "### sub heading",
+    ]
+)
 
 
 @st.composite

@@ -78,9 +78,13 @@ def notes_of(body: dict[str, Any]) -> list[str]:
 
 def item(note_id: str, strength: float | None = None, **extra: Any) -> dict[str, Any]:
     scores = dict.fromkeys(SCORE_NAMES, 0.5) | {"noise_risk": 0.1}
-    return {"note_id": note_id, "scores": scores,
-            "strength": 2.4 if strength is None else strength, "verdict": "promote",
-            "reason": "stands on its own"} | extra
+    return {
+        "note_id": note_id,
+        "scores": scores,
+        "strength": 2.4 if strength is None else strength,
+        "verdict": "promote",
+        "reason": "stands on its own",
+    } | extra
 
 
 def envelope(content: str, usage: dict[str, int] | None = None) -> str:
@@ -90,27 +94,36 @@ def envelope(content: str, usage: dict[str, int] | None = None) -> str:
     return json.dumps(doc)
 
 
-def good(wrap: Callable[[str], str] = lambda s: s, edit: Callable[[list], list] = lambda v: v,
-         usage: dict[str, int] | None = None) -> Reply:
+def good(
+    wrap: Callable[[str], str] = lambda s: s,
+    edit: Callable[[list], list] = lambda v: v,
+    usage: dict[str, int] | None = None,
+) -> Reply:
     def reply(body: dict[str, Any]) -> tuple[int, str]:
         verdicts = edit([item(i) for i in notes_of(body)])
         return 200, envelope(wrap(json.dumps({"verdicts": verdicts})), usage)
+
     return reply
 
 
-def run(endpoint: FakeEndpoint, *replies: Reply, batch_size: int = 10, timeout: float = 5,
-        key: str | None = None) -> Judgement:
+def run(
+    endpoint: FakeEndpoint,
+    *replies: Reply,
+    batch_size: int = 10,
+    timeout: float = 5,
+    key: str | None = None,
+) -> Judgement:
     endpoint.replies = list(replies)
     scorer = ModelScorer(endpoint.url, key=key, batch_size=batch_size, timeout=timeout)
     return judge(answers_memory(), NOW, model=scorer)
 
 
 def test_a_clean_reply_is_used_with_exact_usage(endpoint: FakeEndpoint) -> None:
-    judged = run(endpoint, good(usage={"prompt_tokens": 100, "completion_tokens": 40}),
-                 key="sekrit")
+    judged = run(
+        endpoint, good(usage={"prompt_tokens": 100, "completion_tokens": 40}), key="sekrit"
+    )
     assert [v.scorer for v in judged.verdicts] == ["model"] * 5
-    assert judged.verdicts[0].verdict == "promote" and judged.verdicts[0].why == \
-        "stands on its own"
+    assert judged.verdicts[0].verdict == "promote" and judged.verdicts[0].why == "stands on its own"
     assert judged.notices == [] and judged.usage == "exact: 100 prompt + 40 completion tokens"
     request = endpoint.requests[0]
     assert request["response_format"]["type"] == "json_schema"
@@ -118,45 +131,77 @@ def test_a_clean_reply_is_used_with_exact_usage(endpoint: FakeEndpoint) -> None:
     assert endpoint.requests and endpoint.server.server_address[0] == "127.0.0.1"
 
 
-@pytest.mark.parametrize("wrap", [
-    lambda s: f"```json\n{s}\n```",  # fenced
-    lambda s: f"```\n{s}\n```",  # a bare fence
-    lambda s: f"Sure! Here are the scores:\n{s}\nLet me know if you need more.",  # chatty
-    lambda s: f"Here you go:\n```json\n{s}\n```\nDone.",  # prose around a fence
-], ids=["fenced", "bare-fence", "chatty", "prose-and-fence"])
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        lambda s: f"```json\n{s}\n```",  # fenced
+        lambda s: f"```\n{s}\n```",  # a bare fence
+        lambda s: f"Sure! Here are the scores:\n{s}\nLet me know if you need more.",  # chatty
+        lambda s: f"Here you go:\n```json\n{s}\n```\nDone.",  # prose around a fence
+    ],
+    ids=["fenced", "bare-fence", "chatty", "prose-and-fence"],
+)
 def test_wrapped_json_is_recovered(endpoint: FakeEndpoint, wrap: Callable[[str], str]) -> None:
     judged = run(endpoint, good(wrap))
     assert {v.scorer for v in judged.verdicts} == {"model"} and judged.notices == []
     assert judged.usage.startswith("approximate: ")  # no usage in the reply
 
 
-@pytest.mark.parametrize(("reply", "why"), [
-    (lambda b: (200, envelope("I cannot score these notes.")), "no JSON object"),
-    (lambda b: (200, envelope('{"verdicts": [{"note_id": "a-direct", "scor')), "no JSON object"),
-    (lambda b: (200, envelope("")), "the reply is empty"),
-    (lambda b: (200, "<html>not json</html>"), "not a chat-completions reply"),
-    (good(edit=lambda v: [v[0] | {"strength": 3.9}, *v[1:]]), "drifts from the formula"),
-    (good(edit=lambda v: v[1:]), "notes not scored: a-direct"),
-    (good(edit=lambda v: [*v, v[0]]), "note a-direct is scored twice"),
-    (good(edit=lambda v: [*v, item("stranger")]), "note stranger is not in this batch"),
-    (good(edit=lambda v: [v[0] | {"verdict": "compress"}, *v[1:]]),
-     "compress without a known compress_target"),
-    (good(edit=lambda v: [v[0] | {"verdict": "merge", "merge_candidate_ids": []}, *v[1:]]),
-     "merge without known merge_candidate_ids"),
-    (good(edit=lambda v: [v[0] | {"verdict": "keep"}, *v[1:]]), "unknown verdict"),
-    (good(edit=lambda v: [v[0] | {"scores": {"durability": 2}}, *v[1:]]), "not in [0, 1]"),
-    (lambda b: (500, "{}"), "HTTP 500"),
-], ids=["malformed", "truncated", "empty", "not-chat", "wrong-strength", "missing-note",
-        "duplicate-note", "unknown-note", "compress-no-target", "merge-no-ids", "bad-verdict",
-        "bad-score", "http-error"])
-def test_a_failing_batch_falls_back_to_the_default_scorer(endpoint: FakeEndpoint, reply: Reply,
-                                                          why: str) -> None:
+@pytest.mark.parametrize(
+    ("reply", "why"),
+    [
+        (lambda b: (200, envelope("I cannot score these notes.")), "no JSON object"),
+        (
+            lambda b: (200, envelope('{"verdicts": [{"note_id": "a-direct", "scor')),
+            "no JSON object",
+        ),
+        (lambda b: (200, envelope("")), "the reply is empty"),
+        (lambda b: (200, "<html>not json</html>"), "not a chat-completions reply"),
+        (good(edit=lambda v: [v[0] | {"strength": 3.9}, *v[1:]]), "drifts from the formula"),
+        (good(edit=lambda v: v[1:]), "notes not scored: a-direct"),
+        (good(edit=lambda v: [*v, v[0]]), "note a-direct is scored twice"),
+        (good(edit=lambda v: [*v, item("stranger")]), "note stranger is not in this batch"),
+        (
+            good(edit=lambda v: [v[0] | {"verdict": "compress"}, *v[1:]]),
+            "compress without a known compress_target",
+        ),
+        (
+            good(edit=lambda v: [v[0] | {"verdict": "merge", "merge_candidate_ids": []}, *v[1:]]),
+            "merge without known merge_candidate_ids",
+        ),
+        (good(edit=lambda v: [v[0] | {"verdict": "keep"}, *v[1:]]), "unknown verdict"),
+        (good(edit=lambda v: [v[0] | {"scores": {"durability": 2}}, *v[1:]]), "not in [0, 1]"),
+        (lambda b: (500, "{}"), "HTTP 500"),
+    ],
+    ids=[
+        "malformed",
+        "truncated",
+        "empty",
+        "not-chat",
+        "wrong-strength",
+        "missing-note",
+        "duplicate-note",
+        "unknown-note",
+        "compress-no-target",
+        "merge-no-ids",
+        "bad-verdict",
+        "bad-score",
+        "http-error",
+    ],
+)
+def test_a_failing_batch_falls_back_to_the_default_scorer(
+    endpoint: FakeEndpoint, reply: Reply, why: str
+) -> None:
     judged = run(endpoint, reply)
     assert all(v.scorer.startswith("default (model batch 1: ") for v in judged.verdicts)
     assert why in judged.verdicts[0].scorer
     (notice,) = judged.notices
-    assert notice.startswith("model scorer: 1 of 1 batch (5 notes) scored by the default "
-                             "scorer instead; batch 1: ") and why in notice
+    assert (
+        notice.startswith(
+            "model scorer: 1 of 1 batch (5 notes) scored by the default scorer instead; batch 1: "
+        )
+        and why in notice
+    )
     assert all(v.reasons["noise_risk"] != "scored by the model" for v in judged.verdicts)
 
 
@@ -177,8 +222,7 @@ def test_a_timeout_falls_back(endpoint: FakeEndpoint) -> None:
 
     judged = run(endpoint, slow, timeout=0.2)
     gate.set()
-    assert "no full reply from the endpoint within the 0.2 s a batch may take" in \
-        judged.notices[0]
+    assert "no full reply from the endpoint within the 0.2 s a batch may take" in judged.notices[0]
     assert judged.usage == "unavailable"
 
 
@@ -212,17 +256,28 @@ def nested(depth: int) -> str:
     return '{"a":' * depth + "1" + "}" * depth
 
 
-@pytest.mark.parametrize(("reply", "why"), [
-    (lambda b: (200, '{"choices":' + "[" * DEEP + "]" * DEEP + "}"),
-     "the envelope is nested too deeply to read"),
-    (lambda b: (200, envelope(nested(DEEP))), "the reply is nested too deeply to read"),
-    (lambda b: (200, envelope(f"```json\n{nested(DEEP)}\n```")),
-     "the reply is nested too deeply to read"),
-    (lambda b: (200, envelope(f'He said " {nested(DEEP)}')),
-     "the reply is nested too deeply to read"),
-], ids=["envelope", "reply", "reply-in-a-fence", "reply-in-prose"])
-def test_a_deeply_nested_reply_falls_back_in_one_line(endpoint: FakeEndpoint, reply: Reply,
-                                                      why: str) -> None:
+@pytest.mark.parametrize(
+    ("reply", "why"),
+    [
+        (
+            lambda b: (200, '{"choices":' + "[" * DEEP + "]" * DEEP + "}"),
+            "the envelope is nested too deeply to read",
+        ),
+        (lambda b: (200, envelope(nested(DEEP))), "the reply is nested too deeply to read"),
+        (
+            lambda b: (200, envelope(f"```json\n{nested(DEEP)}\n```")),
+            "the reply is nested too deeply to read",
+        ),
+        (
+            lambda b: (200, envelope(f'He said " {nested(DEEP)}')),
+            "the reply is nested too deeply to read",
+        ),
+    ],
+    ids=["envelope", "reply", "reply-in-a-fence", "reply-in-prose"],
+)
+def test_a_deeply_nested_reply_falls_back_in_one_line(
+    endpoint: FakeEndpoint, reply: Reply, why: str
+) -> None:
     record("hostile scorer servers tried")
     judged = run(endpoint, reply)
     (notice,) = judged.notices
@@ -235,10 +290,14 @@ def test_a_reply_nested_within_bounds_is_used(endpoint: FakeEndpoint) -> None:
     assert {v.scorer for v in judged.verdicts} == {"model"} and judged.notices == []
 
 
-@pytest.mark.parametrize("strength", [float("nan"), float("inf"), float("-inf"), 10 ** 400],
-                         ids=["nan", "infinity", "minus-infinity", "too-large-for-a-float"])
-def test_a_strength_that_is_not_a_finite_number_is_refused(endpoint: FakeEndpoint,
-                                                           strength: float) -> None:
+@pytest.mark.parametrize(
+    "strength",
+    [float("nan"), float("inf"), float("-inf"), 10**400],
+    ids=["nan", "infinity", "minus-infinity", "too-large-for-a-float"],
+)
+def test_a_strength_that_is_not_a_finite_number_is_refused(
+    endpoint: FakeEndpoint, strength: float
+) -> None:
     record("hostile scorer servers tried")
     judged = run(endpoint, good(edit=lambda v: [v[0] | {"strength": strength}, *v[1:]]))
     (notice,) = judged.notices
@@ -279,7 +338,8 @@ def test_an_object_after_broken_ones_in_prose_is_found() -> None:
 
 
 def test_the_fake_endpoint_is_quiet_when_a_client_hangs_up_and_only_then(
-        endpoint: FakeEndpoint, capfd: pytest.CaptureFixture[str]) -> None:
+    endpoint: FakeEndpoint, capfd: pytest.CaptureFixture[str]
+) -> None:
     def handled(error: Exception) -> str:
         try:
             raise error

@@ -19,8 +19,15 @@ def test_a_span_is_opened_at_its_lines(tmp_path: Path) -> None:
     shown = read_span(span, tmp_path)
     assert shown.problem is None and shown.total == 20
     assert [(n, inside) for n, _, inside in shown.lines] == [
-        (6, False), (7, False), (8, False), (9, True), (10, True), (11, False), (12, False),
-        (13, False)]
+        (6, False),
+        (7, False),
+        (8, False),
+        (9, True),
+        (10, True),
+        (11, False),
+        (12, False),
+        (13, False),
+    ]
     assert shown.lines[3][1] == "line 9"
 
 
@@ -29,10 +36,15 @@ def test_a_missing_file_a_line_past_the_end_or_a_way_out_is_one_line(tmp_path: P
     home.mkdir()
     (home / "short.md").write_text("one\ntwo\n")
     (tmp_path / "secret.md").write_text("not the memory's\n")
-    spans = note_sources(source_note(
-        {"file": "gone.md", "lines": [1, 1]}, {"file": "short.md", "lines": [3, 3]},
-        {"file": "../secret.md", "lines": [1, 1]}, {"file": str(tmp_path / "secret.md")}),
-        home)
+    spans = note_sources(
+        source_note(
+            {"file": "gone.md", "lines": [1, 1]},
+            {"file": "short.md", "lines": [3, 3]},
+            {"file": "../secret.md", "lines": [1, 1]},
+            {"file": str(tmp_path / "secret.md")},
+        ),
+        home,
+    )
     problems = [read_span(s, home).problem for s in spans]
     assert all(p and "\n" not in p for p in problems)
     assert "gone.md" in str(problems[0]) and "2 lines, not line 3" in str(problems[1])

@@ -10,8 +10,12 @@ def note(note_id: str, title: str, hits: object, updated: str) -> dict:
     return {"id": note_id, "title": title, "hits": hits, "updatedAt": updated}
 
 
-NOTES = [note("a", "beta", 2, "2026-01-02"), note("b", "Alpha", 5, "2026-01-01"),
-         note("c", "gamma", 2, "2026-01-03"), note("d", "delta", "many", "")]
+NOTES = [
+    note("a", "beta", 2, "2026-01-02"),
+    note("b", "Alpha", 5, "2026-01-01"),
+    note("c", "gamma", 2, "2026-01-03"),
+    note("d", "delta", "many", ""),
+]
 
 
 def ids(order: str) -> list[str]:

@@ -29,14 +29,18 @@ def ago(**delta: float) -> str:
 
 # -- limit -------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("given", "env", "expected"), [
-    (None, {}, 10),
-    (None, {"MEMORY_REFLECTION_MAX_NOTES": "3"}, 3),
-    (None, {"MEMORY_REFLECTION_MAX_NOTES": "25"}, 10),
-    (None, {"MEMORY_REFLECTION_MAX_NOTES": ""}, 10),
-    (4, {"MEMORY_REFLECTION_MAX_NOTES": "3"}, 4),
-    (50, {}, 10),
-])
+
+@pytest.mark.parametrize(
+    ("given", "env", "expected"),
+    [
+        (None, {}, 10),
+        (None, {"MEMORY_REFLECTION_MAX_NOTES": "3"}, 3),
+        (None, {"MEMORY_REFLECTION_MAX_NOTES": "25"}, 10),
+        (None, {"MEMORY_REFLECTION_MAX_NOTES": ""}, 10),
+        (4, {"MEMORY_REFLECTION_MAX_NOTES": "3"}, 4),
+        (50, {}, 10),
+    ],
+)
 def test_limit_defaults_to_env_else_10_and_is_capped_at_10(
     given: int | None, env: dict[str, str], expected: int
 ) -> None:
@@ -72,22 +76,32 @@ def test_env_limit_decides_how_many_notes_memory_plan_inspects(tmp_path: Path) -
 HOUR, DAY = 3_600_000, 86_400_000
 
 
-@pytest.mark.parametrize(("fields", "expected"), [
-    ({"updatedAt": ago(hours=2), "tags": ["x"], "links": [link("y")]}, 2 * HOUR),
-    ({"updatedAt": ago(hours=2), "tags": [], "links": [link("y")]}, 3 * HOUR),
-    ({"updatedAt": ago(hours=2), "tags": ["x"], "links": []}, 3 * HOUR),
-    ({"updatedAt": ago(hours=2), "tags": [], "links": []}, 4 * HOUR),
-    ({"updatedAt": ago(hours=2), "tags": ["x"], "links": [link("y")], "hidden": True},
-     2 * HOUR - DAY),
-    ({"updatedAt": "", "createdAt": ago(hours=3), "tags": ["x"], "links": [link("y")]}, 3 * HOUR),
-    ({"createdAt": ago(hours=5), "tags": ["x"], "links": [link("y")]}, 5 * HOUR),
-    # Exact milliseconds: float seconds * 1000 is 1 ms short for this one.
-    ({"updatedAt": "2004-03-15T07:55:47.472Z", "tags": ["x"], "links": [link("y")]},
-     714_186_252_528),
-    ({"updatedAt": "garbage", "tags": ["x"], "links": [link("y")]}, 0),
-    ({"updatedAt": "2027-01-01T00:00:00.000Z", "tags": ["x"], "links": [link("y")]}, 0),
-    ({"updatedAt": "2027-01-01T00:00:00.000Z", "tags": [], "links": []}, 2 * HOUR),
-])
+@pytest.mark.parametrize(
+    ("fields", "expected"),
+    [
+        ({"updatedAt": ago(hours=2), "tags": ["x"], "links": [link("y")]}, 2 * HOUR),
+        ({"updatedAt": ago(hours=2), "tags": [], "links": [link("y")]}, 3 * HOUR),
+        ({"updatedAt": ago(hours=2), "tags": ["x"], "links": []}, 3 * HOUR),
+        ({"updatedAt": ago(hours=2), "tags": [], "links": []}, 4 * HOUR),
+        (
+            {"updatedAt": ago(hours=2), "tags": ["x"], "links": [link("y")], "hidden": True},
+            2 * HOUR - DAY,
+        ),
+        (
+            {"updatedAt": "", "createdAt": ago(hours=3), "tags": ["x"], "links": [link("y")]},
+            3 * HOUR,
+        ),
+        ({"createdAt": ago(hours=5), "tags": ["x"], "links": [link("y")]}, 5 * HOUR),
+        # Exact milliseconds: float seconds * 1000 is 1 ms short for this one.
+        (
+            {"updatedAt": "2004-03-15T07:55:47.472Z", "tags": ["x"], "links": [link("y")]},
+            714_186_252_528,
+        ),
+        ({"updatedAt": "garbage", "tags": ["x"], "links": [link("y")]}, 0),
+        ({"updatedAt": "2027-01-01T00:00:00.000Z", "tags": ["x"], "links": [link("y")]}, 0),
+        ({"updatedAt": "2027-01-01T00:00:00.000Z", "tags": [], "links": []}, 2 * HOUR),
+    ],
+)
 def test_quality_is_age_plus_an_hour_per_missing_tags_or_links_minus_a_day_if_hidden(
     fields: dict, expected: int
 ) -> None:
@@ -110,8 +124,9 @@ def _phase1_graph() -> list[dict]:
 def test_select_takes_limit_notes_by_quality_ties_in_file_order_hidden_counted() -> None:
     got, after = run_pass(_phase1_graph(), limit=4)
     # selected n4 (hidden: counted, skipped), n2, n3 (tie, file order), n1; n5 left out.
-    assert got == result(4, [("rewrite", "n2", REWRITE), ("rewrite", "n3", REWRITE),
-                             ("rewrite", "n1", REWRITE)])
+    assert got == result(
+        4, [("rewrite", "n2", REWRITE), ("rewrite", "n3", REWRITE), ("rewrite", "n1", REWRITE)]
+    )
     assert after["n5"]["content"] == "ee  eex"
     assert after["n4"]["content"] == "dd  ddx"
 
@@ -134,8 +149,10 @@ def test_scope_is_one_nugget_or_all() -> None:
 
 # -- phase 2: archive --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("title", ["tmp", "Temp notes", "tmp_1", "scratch:", "TMP", "temp-2",
-                                   "Scratch 3", "tmp1"])
+
+@pytest.mark.parametrize(
+    "title", ["tmp", "Temp notes", "tmp_1", "scratch:", "TMP", "temp-2", "Scratch 3", "tmp1"]
+)
 def test_scratch_titles_with_no_hits_are_archived(title: str) -> None:
     before = note("s", "real words here", title=title, tags=[], links=[])
     got, after = run_pass([before])
@@ -144,8 +161,10 @@ def test_scratch_titles_with_no_hits_are_archived(title: str) -> None:
     assert after["s"] == {**before, "hidden": True, "archivedAt": NOW_ISO, "updatedAt": NOW_ISO}
 
 
-@pytest.mark.parametrize("title", ["template", "Temperature", "scratchy", "Tmpfile", "temps",
-                                   "tempé", "my tmp notes", ""])
+@pytest.mark.parametrize(
+    "title",
+    ["template", "Temperature", "scratchy", "Tmpfile", "temps", "tempé", "my tmp notes", ""],
+)
 def test_titles_that_only_begin_with_the_letters_are_not_scratch(title: str) -> None:
     before = note("s", "real words here", title=title)
     got, after = run_pass([before])
@@ -158,10 +177,19 @@ def test_a_scratch_title_with_hits_is_kept() -> None:
     assert got == result(1, [])
 
 
-@pytest.mark.parametrize(("content", "hits", "archived"), [
-    ("ok", 0, True), (" ab \n", 0, True), ("é", 0, True), ("ok", 2, False), ("abc", 0, False),
-    ("", 0, True), ("   ", 7, True), ("\n\t \r\n", 3, True),
-])
+@pytest.mark.parametrize(
+    ("content", "hits", "archived"),
+    [
+        ("ok", 0, True),
+        (" ab \n", 0, True),
+        ("é", 0, True),
+        ("ok", 2, False),
+        ("abc", 0, False),
+        ("", 0, True),
+        ("   ", 7, True),
+        ("\n\t \r\n", 3, True),
+    ],
+)
 def test_blank_content_or_two_characters_without_hits_is_low_value(
     content: str, hits: int, archived: bool
 ) -> None:
@@ -180,12 +208,17 @@ def test_hidden_selected_notes_are_skipped_in_phase_2() -> None:
 
 # -- phase 2: normalize ------------------------------------------------------------------------
 
+
 def test_messy_content_is_rewritten_normalized() -> None:
     before = note("r", "alpha  beta\r\nalpha beta\n\n\n  gamma\t \n")
     got, after = run_pass([before])
     assert got == result(1, [("rewrite", "r", REWRITE)])
-    assert after["r"] == {**before, "content": "alpha beta\n\n  gamma",
-                          "lastRewrittenAt": NOW_ISO, "updatedAt": NOW_ISO}
+    assert after["r"] == {
+        **before,
+        "content": "alpha beta\n\n  gamma",
+        "lastRewrittenAt": NOW_ISO,
+        "updatedAt": NOW_ISO,
+    }
 
 
 def test_normalized_content_is_not_rewritten() -> None:
@@ -197,6 +230,7 @@ def test_normalized_content_is_not_rewritten() -> None:
 
 # -- phase 2: retag ----------------------------------------------------------------------------
 
+
 def _tag_case(tags: list[str] | None = None, **fields: Any) -> tuple[dict, list, dict]:
     before = note("t", **fields)
     if tags is None:
@@ -207,29 +241,81 @@ def _tag_case(tags: list[str] | None = None, **fields: Any) -> tuple[dict, list,
     return got, after["t"]["tags"], after["t"]
 
 
-@pytest.mark.parametrize(("fields", "expected"), [
-    ({"title": "Pref: dark theme", "content": "Use dark theme in vim/neovim", "scope": "user",
-      "type": "preference", "kind": "fact"},
-     ["scope:user", "type:preference", "fact", "preferences", "files", "user-memory"]),
-    ({"title": "Learned: pin versions", "content": "pin the express version", "scope": "shared",
-      "type": "reflection", "kind": "note"},
-     ["scope:shared", "type:reflection", "learnings", "shared-context"]),
-    ({"title": "Deploy steps", "content": "run make deploy quickly", "scope": "self",
-      "type": "note", "kind": "note"},
-     ["scope:self", "type:note", "assistant-self", "deploy"]),
-    ({"title": "Deploy steps", "content": "run make deploy quickly", "scope": "team",
-      "type": "habit", "kind": "memo"},
-     ["scope:team", "type:habit", "deploy", "steps"]),
-    ({"title": "fact notes", "content": "fact notes again", "scope": "team", "type": "note",
-      "kind": "fact"},
-     ["scope:team", "type:note", "fact", "notes"]),
-    ({"title": "日本語 run", "content": "the cat sat on a mat", "scope": "team", "type": "note",
-      "kind": "note"},
-     ["scope:team", "type:note"]),
-    ({"title": "Notes", "content": "see README.md", "scope": "project", "type": "fact",
-      "kind": "note"},
-     ["scope:project", "type:fact", "files", "shared-context"]),
-])
+@pytest.mark.parametrize(
+    ("fields", "expected"),
+    [
+        (
+            {
+                "title": "Pref: dark theme",
+                "content": "Use dark theme in vim/neovim",
+                "scope": "user",
+                "type": "preference",
+                "kind": "fact",
+            },
+            ["scope:user", "type:preference", "fact", "preferences", "files", "user-memory"],
+        ),
+        (
+            {
+                "title": "Learned: pin versions",
+                "content": "pin the express version",
+                "scope": "shared",
+                "type": "reflection",
+                "kind": "note",
+            },
+            ["scope:shared", "type:reflection", "learnings", "shared-context"],
+        ),
+        (
+            {
+                "title": "Deploy steps",
+                "content": "run make deploy quickly",
+                "scope": "self",
+                "type": "note",
+                "kind": "note",
+            },
+            ["scope:self", "type:note", "assistant-self", "deploy"],
+        ),
+        (
+            {
+                "title": "Deploy steps",
+                "content": "run make deploy quickly",
+                "scope": "team",
+                "type": "habit",
+                "kind": "memo",
+            },
+            ["scope:team", "type:habit", "deploy", "steps"],
+        ),
+        (
+            {
+                "title": "fact notes",
+                "content": "fact notes again",
+                "scope": "team",
+                "type": "note",
+                "kind": "fact",
+            },
+            ["scope:team", "type:note", "fact", "notes"],
+        ),
+        (
+            {
+                "title": "日本語 run",
+                "content": "the cat sat on a mat",
+                "scope": "team",
+                "type": "note",
+                "kind": "note",
+            },
+            ["scope:team", "type:note"],
+        ),
+        (
+            {
+                "title": "Notes",
+                "content": "see README.md",
+                "scope": "project",
+                "type": "fact",
+                "kind": "note",
+            },
+            ["scope:project", "type:fact", "files", "shared-context"],
+        ),
+    ],
+)
 def test_derived_tags_in_order_with_flags_scope_tag_and_token_fill(
     fields: dict, expected: list[str]
 ) -> None:
@@ -253,15 +339,17 @@ def test_the_bound_of_six_never_drops_existing_or_system_tags() -> None:
 
 
 def test_existing_system_tags_in_another_case_count_as_existing() -> None:
-    got, tags, _ = _tag_case(["Scope:Project", "type:fact", "fact", "shared-context"],
-                             content="make deploy")
+    got, tags, _ = _tag_case(
+        ["Scope:Project", "type:fact", "fact", "shared-context"], content="make deploy"
+    )
     assert tags == ["scope:project", "type:fact", "fact", "shared-context"]
     assert got["changes"][0]["detail"] == "Tags -> scope:project, type:fact, fact, shared-context"
 
 
 def test_the_order_of_stored_tags_is_kept_and_is_no_change() -> None:
-    got, tags, after = _tag_case(["type:fact", "zz", "scope:project", "fact", "shared-context"],
-                                 content="make deploy")
+    got, tags, after = _tag_case(
+        ["type:fact", "zz", "scope:project", "fact", "shared-context"], content="make deploy"
+    )
     assert got == result(1, [])
     assert "lastRewrittenAt" not in after
 
@@ -276,13 +364,15 @@ def test_a_note_is_rewritten_then_retagged() -> None:
     before = note("t", "quick  quick\ndeploy", kind="note", scope="team", tags=[])
     got, after = run_pass([before])
     expected_tags = ["scope:team", "type:fact", "quick", "deploy"]
-    assert got == result(1, [("rewrite", "t", REWRITE),
-                             ("tag", "t", "Tags -> " + ", ".join(expected_tags))])
+    assert got == result(
+        1, [("rewrite", "t", REWRITE), ("tag", "t", "Tags -> " + ", ".join(expected_tags))]
+    )
     assert after["t"]["content"] == "quick quick\ndeploy"
     assert after["t"]["tags"] == expected_tags
 
 
 # -- the ReflectionResult, order of changes, timestamps -----------------------------------------
+
 
 def test_changes_are_reported_in_the_order_performed_across_phases() -> None:
     notes = [
@@ -295,21 +385,32 @@ def test_changes_are_reported_in_the_order_performed_across_phases() -> None:
         note("l2", "sigma omega upsilon"),
     ]
     got, after = run_pass(notes, uncapped=True)
-    assert got == result(7, [
-        ("tag", "t", "Tags -> scope:project, type:fact, fact, shared-context"),
-        ("hide", "h", HIDE),
-        ("rewrite", "r", REWRITE),
-        ("merge", "m1", "Merged duplicate note m2"),
-        ("link", "l1", "Linked to l2"),
-    ])
+    assert got == result(
+        7,
+        [
+            ("tag", "t", "Tags -> scope:project, type:fact, fact, shared-context"),
+            ("hide", "h", HIDE),
+            ("rewrite", "r", REWRITE),
+            ("merge", "m1", "Merged duplicate note m2"),
+            ("link", "l1", "Linked to l2"),
+        ],
+    )
     assert after["l1"]["links"] == [link("l2", "shared context: omega, sigma", NOW_ISO)]
     assert after["l2"]["links"] == [link("l1", "shared context: omega, sigma", NOW_ISO)]
 
 
 def test_result_json_keys_are_exactly_the_specs() -> None:
     got, _ = run_pass([note("h", "x", title="tmp")])
-    assert list(got) == ["ranAt", "inspected", "rewritten", "merged", "hidden", "tagged",
-                         "linked", "changes"]
+    assert list(got) == [
+        "ranAt",
+        "inspected",
+        "rewritten",
+        "merged",
+        "hidden",
+        "tagged",
+        "linked",
+        "changes",
+    ]
     assert [list(c) for c in got["changes"]] == [["type", "nuggetName", "noteId", "detail"]]
     empty, _ = run_pass([])
     assert empty == result(0, [])
@@ -317,8 +418,12 @@ def test_result_json_keys_are_exactly_the_specs() -> None:
 
 def test_every_timestamp_the_pass_writes_is_now_as_to_iso_string() -> None:
     moment = datetime(2026, 11, 1, 10, 0, 0, 123456, tzinfo=timezone(timedelta(hours=1)))
-    notes = [note("h", "x", title="tmp"), note("r", "a  b c", tags=[]),
-             note("m1", "kappa lambda mu"), note("m2", "kappa lambda mu")]
+    notes = [
+        note("h", "x", title="tmp"),
+        note("r", "a  b c", tags=[]),
+        note("m1", "kappa lambda mu"),
+        note("m2", "kappa lambda mu"),
+    ]
     outcome = plan_pass(notes, moment, uncapped=True)
     stamp = "2026-11-01T09:00:00.123Z"
     assert outcome.result.ran_at == stamp
@@ -331,15 +436,21 @@ def test_every_timestamp_the_pass_writes_is_now_as_to_iso_string() -> None:
 
 
 def test_the_pass_never_changes_the_notes_it_was_given() -> None:
-    notes = [note("h", "x", title="tmp"), note("r", "a  b c", tags=["Q"]),
-             note("m1", "kappa lambda mu"), note("m2", "kappa lambda mu", links=[link("r")])]
-    snapshot = [{**n, "tags": list(n["tags"]), "links": [dict(x) for x in n["links"]]}
-                for n in notes]
+    notes = [
+        note("h", "x", title="tmp"),
+        note("r", "a  b c", tags=["Q"]),
+        note("m1", "kappa lambda mu"),
+        note("m2", "kappa lambda mu", links=[link("r")]),
+    ]
+    snapshot = [
+        {**n, "tags": list(n["tags"]), "links": [dict(x) for x in n["links"]]} for n in notes
+    ]
     plan_pass(notes, NOW, uncapped=True)
     assert notes == snapshot
 
 
 # -- docs/FORMATS.md: defaults for missing fields, values outside the choices -----------------
+
 
 def test_a_note_missing_optional_fields_reads_with_the_defaults() -> None:
     read = Note.from_raw({"id": "m", "nuggetName": "p", "createdAt": OLD})
@@ -349,21 +460,30 @@ def test_a_note_missing_optional_fields_reads_with_the_defaults() -> None:
 
 
 def test_the_pass_uses_the_defaults_and_adds_only_what_it_changes() -> None:
-    minimal = {"id": "m", "nuggetName": "project", "title": "Deploy steps",
-               "content": "run make deploy quickly", "createdAt": OLD, "scope": "project",
-               "type": "fact"}
+    minimal = {
+        "id": "m",
+        "nuggetName": "project",
+        "title": "Deploy steps",
+        "content": "run make deploy quickly",
+        "createdAt": OLD,
+        "scope": "project",
+        "type": "fact",
+    }
     tiny = {"id": "t", "nuggetName": "project", "title": "x", "content": "ok", "createdAt": OLD}
     got, after = run_pass([minimal, tiny])
     tags = ["scope:project", "type:fact", "shared-context", "deploy"]
     assert got == result(2, [("tag", "m", "Tags -> " + ", ".join(tags)), ("hide", "t", HIDE)])
-    assert after["m"] == {**minimal, "tags": tags, "lastRewrittenAt": NOW_ISO,
-                          "updatedAt": NOW_ISO}
+    assert after["m"] == {**minimal, "tags": tags, "lastRewrittenAt": NOW_ISO, "updatedAt": NOW_ISO}
     assert after["t"] == {**tiny, "hidden": True, "archivedAt": NOW_ISO, "updatedAt": NOW_ISO}
 
 
 def test_quality_falls_back_to_created_at_when_updated_at_is_missing() -> None:
-    young = {"id": "young", "nuggetName": "project", "content": "aaaa  bb",
-             "createdAt": ago(days=1)}
+    young = {
+        "id": "young",
+        "nuggetName": "project",
+        "content": "aaaa  bb",
+        "createdAt": ago(days=1),
+    }
     old = {"id": "old", "nuggetName": "project", "content": "cccc  dd", "createdAt": ago(days=9)}
     got, _ = run_pass([young, old], limit=1)
     assert [c["noteId"] for c in got["changes"]] == ["old", "old"]
@@ -372,20 +492,40 @@ def test_quality_falls_back_to_created_at_when_updated_at_is_missing() -> None:
 def test_a_note_missing_metadata_is_tagged_with_what_the_agent_infers() -> None:
     # docs/FORMATS.md, missing fields: no scope or type stored -> the agent's inference (here: user
     # scope, a note).
-    bare = {"id": "b", "nuggetName": "project", "title": "Deploy steps",
-            "content": "run make deploy quickly", "createdAt": OLD}
+    bare = {
+        "id": "b",
+        "nuggetName": "project",
+        "title": "Deploy steps",
+        "content": "run make deploy quickly",
+        "createdAt": OLD,
+    }
     _, after = run_pass([bare])
     assert after["b"]["tags"] == ["scope:user", "type:note", "user-memory", "deploy"]
     # A server note is shared context, a project title makes it a project note.
-    shared = {"id": "s", "nuggetName": "project", "title": "project: server",
-              "content": "ab cd", "createdAt": OLD}
+    shared = {
+        "id": "s",
+        "nuggetName": "project",
+        "title": "project: server",
+        "content": "ab cd",
+        "createdAt": OLD,
+    }
     _, after = run_pass([shared])
     assert after["s"]["tags"][:3] == ["scope:project", "type:project", "shared-context"]
 
 
 def test_values_outside_the_choices_are_kept_and_match_no_rule() -> None:
-    odd = note("o", "sync the team calendar", title="Calendar", scope="team", type="habit",
-               kind="memo", source="web", stability="forever", subject="team:core", tags=[])
+    odd = note(
+        "o",
+        "sync the team calendar",
+        title="Calendar",
+        scope="team",
+        type="habit",
+        kind="memo",
+        source="web",
+        stability="forever",
+        subject="team:core",
+        tags=[],
+    )
     got, after = run_pass([odd])
     tags = ["scope:team", "type:habit", "calendar", "sync"]
     assert got == result(1, [("tag", "o", "Tags -> " + ", ".join(tags))])

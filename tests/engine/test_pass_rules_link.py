@@ -35,25 +35,30 @@ def test_the_reason_names_at_most_three_shared_tokens_in_this_notes_order() -> N
 
 
 def test_title_tokens_count() -> None:
-    got, after = run_pass([note("a", "alpha", title="Deploy"),
-                           note("b", "alpha zzz", title="deploy")])
+    got, after = run_pass(
+        [note("a", "alpha", title="Deploy"), note("b", "alpha zzz", title="deploy")]
+    )
     assert got == result(2, [("link", "a", "Linked to b")])
     assert after["a"]["links"] == [new_link("b", "deploy, alpha")]
 
 
-@pytest.mark.parametrize(("first", "second"), [
-    ("alpha beta", "alpha gamma"),
-    ("alpha alpha beta", "alpha alpha gamma"),
-    ("alpha the beta", "alpha the gamma"),
-    ("alpha b beta", "alpha b gamma"),
-])
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("alpha beta", "alpha gamma"),
+        ("alpha alpha beta", "alpha alpha gamma"),
+        ("alpha the beta", "alpha the gamma"),
+        ("alpha b beta", "alpha b gamma"),
+    ],
+)
 def test_fewer_than_two_distinct_shared_tokens_is_no_link(first: str, second: str) -> None:
     got, _ = run_pass([note("a", first), note("b", second)])
     assert got == result(2, [])
 
 
-@pytest.mark.parametrize("links", [[link("x"), link("y")], [link("x"), link("x")],
-                                   [link("a"), link("a")]])
+@pytest.mark.parametrize(
+    "links", [[link("x"), link("y")], [link("x"), link("x")], [link("a"), link("a")]]
+)
 def test_a_note_with_two_links_does_not_look_but_can_be_found(links: list) -> None:
     a = note("a", "alpha beta one", links=links)
     b = note("b", "alpha beta two")
@@ -76,8 +81,9 @@ def test_link_counts_are_taken_after_the_merges() -> None:
     c = note("c", "kappa lambda nu")
     got, after = run_pass([a, b, c])
     # The winner a now holds x and y: it does not look; c finds it.
-    assert got == result(3, [("merge", "a", "Merged duplicate note b"),
-                             ("link", "c", "Linked to a")])
+    assert got == result(
+        3, [("merge", "a", "Merged duplicate note b"), ("link", "c", "Linked to a")]
+    )
     assert after["a"]["links"] == [link("x"), link("y"), new_link("c", "kappa, lambda")]
 
 
@@ -88,20 +94,38 @@ def test_notes_of_another_nugget_or_hidden_notes_are_not_linked() -> None:
     assert got == result(2, [])
 
 
-@pytest.mark.parametrize(("first", "second", "linked"), [
-    ({"scope": "user", "subject": "user:primary"}, {"scope": "user", "subject": "user:primary"},
-     True),
-    ({"scope": "user", "subject": "user:primary"}, {"scope": "user", "subject": "user:other"},
-     False),
-    ({"scope": "user", "subject": "user:primary"}, {"scope": "self", "subject": "assistant:self"},
-     False),
-    ({"scope": "user", "subject": "user:primary"}, {"scope": "project", "subject": "shared:x"},
-     True),
-    ({"scope": "shared", "subject": "shared:team"}, {"scope": "self", "subject": "assistant:self"},
-     True),
-    ({"scope": "team", "subject": "team:a"}, {"scope": "team", "subject": "team:b"}, False),
-    ({"scope": "team", "subject": "team:a"}, {"scope": "team", "subject": "team:a"}, True),
-])
+@pytest.mark.parametrize(
+    ("first", "second", "linked"),
+    [
+        (
+            {"scope": "user", "subject": "user:primary"},
+            {"scope": "user", "subject": "user:primary"},
+            True,
+        ),
+        (
+            {"scope": "user", "subject": "user:primary"},
+            {"scope": "user", "subject": "user:other"},
+            False,
+        ),
+        (
+            {"scope": "user", "subject": "user:primary"},
+            {"scope": "self", "subject": "assistant:self"},
+            False,
+        ),
+        (
+            {"scope": "user", "subject": "user:primary"},
+            {"scope": "project", "subject": "shared:x"},
+            True,
+        ),
+        (
+            {"scope": "shared", "subject": "shared:team"},
+            {"scope": "self", "subject": "assistant:self"},
+            True,
+        ),
+        ({"scope": "team", "subject": "team:a"}, {"scope": "team", "subject": "team:b"}, False),
+        ({"scope": "team", "subject": "team:a"}, {"scope": "team", "subject": "team:a"}, True),
+    ],
+)
 def test_subjects_must_be_equal_or_either_scope_shared_or_project(
     first: dict, second: dict, linked: bool
 ) -> None:
@@ -110,27 +134,40 @@ def test_subjects_must_be_equal_or_either_scope_shared_or_project(
 
 
 def test_notes_already_linked_in_either_direction_are_skipped() -> None:
-    forward = [note("a", "alpha beta one", links=[link("b")]), note("b", "alpha beta two"),
-               note("c", "alpha beta three")]
+    forward = [
+        note("a", "alpha beta one", links=[link("b")]),
+        note("b", "alpha beta two"),
+        note("c", "alpha beta three"),
+    ]
     got, _ = run_pass(forward)
     assert got == result(3, [("link", "a", "Linked to c")])
-    backward = [note("a", "alpha beta one"), note("b", "alpha beta two", links=[link("a")]),
-                note("c", "alpha beta three")]
+    backward = [
+        note("a", "alpha beta one"),
+        note("b", "alpha beta two", links=[link("a")]),
+        note("c", "alpha beta three"),
+    ]
     got, _ = run_pass(backward)
     assert got == result(3, [("link", "a", "Linked to c")])
 
 
 def test_one_new_link_per_note_per_run_and_later_runs_finish_the_work() -> None:
-    notes = [note("a", "alpha beta one"), note("b", "alpha beta two"),
-             note("c", "alpha beta three")]
+    notes = [
+        note("a", "alpha beta one"),
+        note("b", "alpha beta two"),
+        note("c", "alpha beta three"),
+    ]
     runs = []
     for _ in range(4):
         got, after = run_pass(notes)
         runs.append(changes(got))
         notes = list(after.values())
     # Run 2: a and b were updated by run 1, so c (older) comes first in pass order.
-    assert runs == [[("link", "a", "Linked to b")], [("link", "c", "Linked to a")],
-                    [("link", "b", "Linked to c")], []]
+    assert runs == [
+        [("link", "a", "Linked to b")],
+        [("link", "c", "Linked to a")],
+        [("link", "b", "Linked to c")],
+        [],
+    ]
     assert [len(n["links"]) for n in notes] == [2, 2, 2]
 
 
@@ -143,8 +180,12 @@ def test_a_second_run_does_not_report_the_link_again() -> None:
 
 
 def test_links_are_bounded_by_the_limit_unless_uncapped() -> None:
-    notes = [note("a", "alpha beta one"), note("b", "alpha beta two"),
-             note("c", "gamma delta three"), note("d", "gamma delta four")]
+    notes = [
+        note("a", "alpha beta one"),
+        note("b", "alpha beta two"),
+        note("c", "gamma delta three"),
+        note("d", "gamma delta four"),
+    ]
     capped, _ = run_pass(notes, limit=1)
     assert capped == result(1, [("link", "a", "Linked to b")])
     lifted, _ = run_pass(notes, limit=1, uncapped=True)

@@ -21,10 +21,20 @@ def test_jaccard_exactly_0_9_merges_and_the_longer_content_wins() -> None:
     b = note("b", "aa bb cc dd ee\nff gg hh ii", hits=2)  # 9 of them: 9/10
     got, after = run_pass([a, b])
     assert got == result(2, [("merge", "a", "Merged duplicate note b")])
-    assert after["a"] == {**a, "content": "aa bb cc dd ee\nff gg hh ii jj\nff gg hh ii",
-                          "hits": 5, "lastRewrittenAt": NOW_ISO, "updatedAt": NOW_ISO}
-    assert after["b"] == {**b, "hidden": True, "archivedAt": NOW_ISO, "updatedAt": NOW_ISO,
-                          "links": [merged_link("a")]}
+    assert after["a"] == {
+        **a,
+        "content": "aa bb cc dd ee\nff gg hh ii jj\nff gg hh ii",
+        "hits": 5,
+        "lastRewrittenAt": NOW_ISO,
+        "updatedAt": NOW_ISO,
+    }
+    assert after["b"] == {
+        **b,
+        "hidden": True,
+        "archivedAt": NOW_ISO,
+        "updatedAt": NOW_ISO,
+        "links": [merged_link("a")],
+    }
 
 
 def test_jaccard_just_below_0_9_does_not_merge() -> None:
@@ -42,9 +52,15 @@ def test_the_boundary_holds_on_large_sets(shared: int, size: int, merges: bool) 
     assert (got["merged"] == 1) is merges
 
 
-@pytest.mark.parametrize("field", [
-    {"nuggetName": "user"}, {"subject": "user:primary"}, {"scope": "shared"}, {"type": "note"},
-])
+@pytest.mark.parametrize(
+    "field",
+    [
+        {"nuggetName": "user"},
+        {"subject": "user:primary"},
+        {"scope": "shared"},
+        {"type": "note"},
+    ],
+)
 def test_nugget_subject_scope_and_type_must_all_be_equal(field: dict) -> None:
     got, after = run_pass([note("a", SAME), note("b", SAME, **field)])
     assert got["merged"] == 0
@@ -74,8 +90,9 @@ def test_pass_order_uses_updated_at_as_it_stood_before_the_pass() -> None:
     a = note("a", SAME)
     got, after = run_pass([a, x])
     tags = "scope:project, type:fact, fact, shared-context"
-    assert got == result(2, [("tag", "x", f"Tags -> {tags}"),
-                             ("merge", "x", "Merged duplicate note a")])
+    assert got == result(
+        2, [("tag", "x", f"Tags -> {tags}"), ("merge", "x", "Merged duplicate note a")]
+    )
     assert after["a"]["links"] == [merged_link("x")]
 
 
@@ -84,8 +101,7 @@ def test_the_longer_content_as_it_stands_after_phase_2_wins() -> None:
     a = note("a", "kappa  lambda  mu\nkappa  lambda mu")
     b = note("b", "kappa lambda mu\nkappa")
     got, after = run_pass([a, b])
-    assert got == result(2, [("rewrite", "a", REWRITE),
-                             ("merge", "b", "Merged duplicate note a")])
+    assert got == result(2, [("rewrite", "a", REWRITE), ("merge", "b", "Merged duplicate note a")])
     assert after["b"]["content"] == "kappa lambda mu\nkappa"
     assert after["a"]["hidden"] is True
 
@@ -100,15 +116,31 @@ def test_winner_keeps_its_formatting_and_gains_only_new_non_blank_loser_lines() 
 def test_winner_takes_the_union_of_tags_and_links_and_the_sum_of_hits() -> None:
     tidy = ["scope:project", "type:fact", "fact", "shared-context"]
     a = note("a", SAME, tags=[*tidy, "ops"], links=[link("b"), link("x")], hits=2)
-    b = note("b", SAME, tags=[*tidy, "deploy", "ops"],
-             links=[link("a"), link("x", "other reason"), link("y")], hits=3)
+    b = note(
+        "b",
+        SAME,
+        tags=[*tidy, "deploy", "ops"],
+        links=[link("a"), link("x", "other reason"), link("y")],
+        hits=3,
+    )
     got, after = run_pass([a, b])
     assert got == result(2, [("merge", "a", "Merged duplicate note b")])
-    assert after["a"] == {**a, "tags": [*tidy, "ops", "deploy"], "links": [link("x"), link("y")],
-                          "hits": 5, "lastRewrittenAt": NOW_ISO, "updatedAt": NOW_ISO}
+    assert after["a"] == {
+        **a,
+        "tags": [*tidy, "ops", "deploy"],
+        "links": [link("x"), link("y")],
+        "hits": 5,
+        "lastRewrittenAt": NOW_ISO,
+        "updatedAt": NOW_ISO,
+    }
     # The loser keeps its other links; its link to the winner becomes the merge link.
-    assert after["b"] == {**b, "hidden": True, "archivedAt": NOW_ISO, "updatedAt": NOW_ISO,
-                          "links": [link("x", "other reason"), link("y"), merged_link("a")]}
+    assert after["b"] == {
+        **b,
+        "hidden": True,
+        "archivedAt": NOW_ISO,
+        "updatedAt": NOW_ISO,
+        "links": [link("x", "other reason"), link("y"), merged_link("a")],
+    }
 
 
 def test_the_union_of_tags_holds_each_tag_once() -> None:
@@ -127,8 +159,12 @@ def _referrers() -> list[dict]:
         note("c", "alpha one", links=[link("b"), link("b", "again")]),
         note("d", "bravo two", links=[link("a"), link("b")]),
         note("e", "charlie three", links=[link("b")], hidden=True),
-        note("f", "delta four", links=[link("b", "why", "2026-10-05T00:00:00.000Z")],
-             nuggetName="user"),
+        note(
+            "f",
+            "delta four",
+            links=[link("b", "why", "2026-10-05T00:00:00.000Z")],
+            nuggetName="user",
+        ),
         note("g", "echo five", links=[link("z")]),
     ]
 
@@ -142,16 +178,20 @@ def test_every_other_notes_link_to_the_loser_points_at_the_winner(nugget: str | 
     assert after["c"] == {**c, "links": [link("a")], "updatedAt": NOW_ISO}
     assert after["d"] == {**d, "links": [link("a")], "updatedAt": NOW_ISO}
     assert after["e"] == {**e, "links": [link("a")], "updatedAt": NOW_ISO}
-    assert after["f"] == {**f, "links": [link("a", "why", "2026-10-05T00:00:00.000Z")],
-                          "updatedAt": NOW_ISO}
+    assert after["f"] == {
+        **f,
+        "links": [link("a", "why", "2026-10-05T00:00:00.000Z")],
+        "updatedAt": NOW_ISO,
+    }
     assert after["g"] is g
 
 
 def test_a_note_takes_part_in_at_most_one_merge_per_run() -> None:
     notes = [note("a", SAME, hits=1), note("b", SAME, hits=1), note("c", SAME, hits=1)]
     got, after = run_pass(notes)
-    assert got == result(3, [("merge", "a", "Merged duplicate note b"),
-                             ("link", "a", "Linked to c")])
+    assert got == result(
+        3, [("merge", "a", "Merged duplicate note b"), ("link", "a", "Linked to c")]
+    )
     assert after["c"]["hidden"] is False
     again, final = run_pass(list(after.values()))
     assert again == result(3, [("merge", "a", "Merged duplicate note c")])
@@ -163,9 +203,15 @@ def test_a_note_takes_part_in_at_most_one_merge_per_run() -> None:
 def test_merges_are_bounded_by_the_limit_unless_uncapped() -> None:
     notes = [note(i, SAME) for i in "abcd"]
     capped, _ = run_pass(notes, limit=1)
-    assert capped == result(1, [("merge", "a", "Merged duplicate note b"),
-                                ("link", "a", "Linked to c")])
+    assert capped == result(
+        1, [("merge", "a", "Merged duplicate note b"), ("link", "a", "Linked to c")]
+    )
     lifted, _ = run_pass(notes, limit=1, uncapped=True)
-    assert lifted == result(4, [("merge", "a", "Merged duplicate note b"),
-                                ("merge", "c", "Merged duplicate note d"),
-                                ("link", "a", "Linked to c")])
+    assert lifted == result(
+        4,
+        [
+            ("merge", "a", "Merged duplicate note b"),
+            ("merge", "c", "Merged duplicate note d"),
+            ("link", "a", "Linked to c"),
+        ],
+    )

@@ -52,23 +52,38 @@ def sample(tmp_path: Path) -> NuggetsStore:
 
 
 def cli(home: Path, tmp_path: Path, *args: str) -> Result:
-    env = {"NUGGETS_NOW": "2026-11-01T09:00:00Z", "NUGGETS_HOME": "", "HOME": str(tmp_path),
-           "NUGGETS_MEMORY_MD": str(tmp_path / "memdir" / "MEMORY.md")}
+    env = {
+        "NUGGETS_NOW": "2026-11-01T09:00:00Z",
+        "NUGGETS_HOME": "",
+        "HOME": str(tmp_path),
+        "NUGGETS_MEMORY_MD": str(tmp_path / "memdir" / "MEMORY.md"),
+    }
     return CliRunner().invoke(main, ["--home", str(home), *args], env=env)
 
 
 # -- dry runs ----------------------------------------------------------------------------------
 
+
 def test_a_plan_is_the_pass_with_a_fingerprint_an_operation_per_change_and_note_images(
-    mixed: NuggetsStore
+    mixed: NuggetsStore,
 ) -> None:
     original = graph_file(mixed.home).read_bytes()
     plan = mixed.plan(uncapped=True)
     assert plan.base_fingerprint == hashlib.sha256(original).hexdigest()
     assert [(c.type, c.note_id) for c in plan.result.changes] == [
-        ("hide", "h"), ("rewrite", "r"), ("tag", "r"), ("merge", "m1"), ("link", "l1")]
+        ("hide", "h"),
+        ("rewrite", "r"),
+        ("tag", "r"),
+        ("merge", "m1"),
+        ("link", "l1"),
+    ]
     assert [(op.id, op.type) for op in plan.operations] == [
-        (1, "hide"), (2, "rewrite"), (3, "tag"), (4, "merge"), (5, "link")]
+        (1, "hide"),
+        (2, "rewrite"),
+        (3, "tag"),
+        (4, "merge"),
+        (5, "link"),
+    ]
     before = {n["id"]: n for n in mixed_notes()}
     assert [d.note_id for d in plan.notes] == ["h", "r", "m1", "m2", "l1", "l2", "ref"]
     assert all(d.before == before[d.note_id] for d in plan.notes)
@@ -84,9 +99,16 @@ def test_dry_runs_write_nothing_anywhere(sample: NuggetsStore, tmp_path: Path) -
     sample.plan(uncapped=True)
     sample.plan("user", 3)
     sample.plan_promotion(memdir / "MEMORY.md")
-    for args in (("reflect",), ("reflect", "--json"), ("reflect", "--all"),
-                 ("reflect", "--all", "--json"), ("promote",), ("promote", "--json"),
-                 ("notes",), ("log",)):
+    for args in (
+        ("reflect",),
+        ("reflect", "--json"),
+        ("reflect", "--all"),
+        ("reflect", "--all", "--json"),
+        ("promote",),
+        ("promote", "--json"),
+        ("notes",),
+        ("log",),
+    ):
         done = cli(sample.home, tmp_path, *args)
         assert done.exit_code == 0, (args, done.output)
     (memdir / "MEMORY.md").unlink()
@@ -98,6 +120,7 @@ def test_dry_runs_write_nothing_anywhere(sample: NuggetsStore, tmp_path: Path) -
 
 
 # -- apply -------------------------------------------------------------------------------------
+
 
 def test_applying_the_whole_plan_gives_exactly_its_after_state(sample: NuggetsStore) -> None:
     original = graph_file(sample.home).read_bytes()
@@ -119,7 +142,8 @@ def test_the_seeds_entry_point_applies_and_journals_the_pass(mixed: NuggetsStore
     got = reflect_and_clean_memory(NuggetsStore(mixed.home).shelf(), clock=fixed_clock(NOW))
     assert got == expected.result
     assert file_notes(mixed.home) == {d.note_id: d.after for d in expected.notes} | {
-        n["id"]: n for n in mixed_notes() if n["id"] not in {d.note_id for d in expected.notes}}
+        n["id"]: n for n in mixed_notes() if n["id"] not in {d.note_id for d in expected.notes}
+    }
     assert [e.kind for e in mixed.log()] == ["reflect"]
 
 
@@ -166,16 +190,19 @@ def test_applying_a_subset_replays_exactly_the_kept_operations(mixed: NuggetsSto
     before = {n["id"]: n for n in mixed_notes()}
     reason = link("l2", "shared context: omega, sigma", NOW_ISO)["reason"]
     expected = dict(before)
-    expected["r"] = {**before["r"], "content": "alpha beta gamma", "lastRewrittenAt": NOW_ISO,
-                     "updatedAt": NOW_ISO}
-    expected["l1"] = {**before["l1"], "links": [link("l2", reason, NOW_ISO)],
-                      "updatedAt": NOW_ISO}
-    expected["l2"] = {**before["l2"], "links": [link("l1", reason, NOW_ISO)],
-                      "updatedAt": NOW_ISO}
+    expected["r"] = {
+        **before["r"],
+        "content": "alpha beta gamma",
+        "lastRewrittenAt": NOW_ISO,
+        "updatedAt": NOW_ISO,
+    }
+    expected["l1"] = {**before["l1"], "links": [link("l2", reason, NOW_ISO)], "updatedAt": NOW_ISO}
+    expected["l2"] = {**before["l2"], "links": [link("l1", reason, NOW_ISO)], "updatedAt": NOW_ISO}
     for note_id in ("r", "l1", "l2"):
         expected[note_id]["vector"] = vector_spec(expected[note_id])
     assert graph_file(mixed.home).read_bytes() == canonical_bytes(
-        {"version": 3, "notes": list(expected.values())})
+        {"version": 3, "notes": list(expected.values())}
+    )
     assert entry is not None
     assert [op.id for op in entry.operations] == [2, 5]
     assert sorted(entry.before) == ["l1", "l2", "r"]
@@ -201,8 +228,9 @@ def test_applying_nothing_writes_nothing(mixed: NuggetsStore) -> None:
 
 # -- the journal -------------------------------------------------------------------------------
 
+
 def test_the_journal_entry_holds_run_time_fingerprints_operations_result_and_images(
-    mixed: NuggetsStore
+    mixed: NuggetsStore,
 ) -> None:
     original = graph_file(mixed.home).read_bytes()
     plan = mixed.plan(uncapped=True)
@@ -210,29 +238,50 @@ def test_the_journal_entry_holds_run_time_fingerprints_operations_result_and_ima
     entry_file = mixed.home / "reflections" / "20261101T090000Z-0001.json"
     head, body = entry_file.read_bytes().splitlines()  # a small header line, then the entry
     data = json.loads(body)
-    assert json.loads(head) == {"header": 1, "runId": data["runId"], "seq": 1, "kind": "reflect",
-                                "at": NOW_ISO, "baseFingerprint": data["baseFingerprint"],
-                                "resultFingerprint": data["resultFingerprint"],
-                                "notes": len(data["after"]), "summary": data["summary"]}
+    assert json.loads(head) == {
+        "header": 1,
+        "runId": data["runId"],
+        "seq": 1,
+        "kind": "reflect",
+        "at": NOW_ISO,
+        "baseFingerprint": data["baseFingerprint"],
+        "resultFingerprint": data["resultFingerprint"],
+        "notes": len(data["after"]),
+        "summary": data["summary"],
+    }
     before = {n["id"]: n for n in mixed_notes()}
     after = file_notes(mixed.home)
     assert data["runId"] == "20261101T090000Z-0001" and data["kind"] == "reflect"
     assert data["at"] == NOW_ISO
     assert data["baseFingerprint"] == hashlib.sha256(original).hexdigest()
-    assert data["resultFingerprint"] == hashlib.sha256(
-        graph_file(mixed.home).read_bytes()).hexdigest()
+    assert (
+        data["resultFingerprint"] == hashlib.sha256(graph_file(mixed.home).read_bytes()).hexdigest()
+    )
     assert data["operations"] == [
         {"type": "hide", "id": 1, "noteId": "h"},
         {"type": "merge", "id": 4, "winnerId": "m1", "loserId": "m2"},
     ]
     assert data["result"] == {
-        "ranAt": NOW_ISO, "inspected": 8, "rewritten": 0, "merged": 1, "hidden": 1,
-        "tagged": 0, "linked": 0,
+        "ranAt": NOW_ISO,
+        "inspected": 8,
+        "rewritten": 0,
+        "merged": 1,
+        "hidden": 1,
+        "tagged": 0,
+        "linked": 0,
         "changes": [
-            {"type": "hide", "nuggetName": "project", "noteId": "h",
-             "detail": "Archived low-value note"},
-            {"type": "merge", "nuggetName": "project", "noteId": "m1",
-             "detail": "Merged duplicate note m2"},
+            {
+                "type": "hide",
+                "nuggetName": "project",
+                "noteId": "h",
+                "detail": "Archived low-value note",
+            },
+            {
+                "type": "merge",
+                "nuggetName": "project",
+                "noteId": "m1",
+                "detail": "Merged duplicate note m2",
+            },
         ],
     }
     assert data["before"] == {i: before[i] for i in ("h", "m1", "m2", "ref")}
@@ -255,7 +304,8 @@ def test_on_generated_graphs_apply_gives_the_after_state_and_undo_the_original(
         after = {d.note_id: d.after for d in plan.notes}
         entry = memory.apply(plan)
         assert graph_file(memory.home).read_bytes() == canonical_bytes(
-            {"version": 3, "notes": [after.get(n["id"], n) for n in notes]})
+            {"version": 3, "notes": [after.get(n["id"], n) for n in notes]}
+        )
         if entry is not None:
             memory.undo(entry.run_id)
         assert graph_file(memory.home).read_bytes() == original

@@ -20,11 +20,19 @@ def demo_plan() -> tuple[Plan, tuple]:
     notes = build_demo_notes()
     outcome = plan_pass(notes, DEMO_NOW, uncapped=True)
     ws = outcome.workspace
-    diffs = [NoteDiff(note_id=notes[p]["id"], before=notes[p], after=ws.notes[p])
-             for p in ws.refresh_vectors()]  # as Memory.plan does
-    plan = Plan(ran_at=outcome.result.ran_at, base_fingerprint="x", limit=10, uncapped=True,
-                result=ReflectionResult.model_validate(outcome.result.model_dump()),
-                operations=outcome.operations, notes=diffs)
+    diffs = [
+        NoteDiff(note_id=notes[p]["id"], before=notes[p], after=ws.notes[p])
+        for p in ws.refresh_vectors()
+    ]  # as Memory.plan does
+    plan = Plan(
+        ran_at=outcome.result.ran_at,
+        base_fingerprint="x",
+        limit=10,
+        uncapped=True,
+        result=ReflectionResult.model_validate(outcome.result.model_dump()),
+        operations=outcome.operations,
+        notes=diffs,
+    )
     return plan, tuple(notes)
 
 
@@ -69,7 +77,8 @@ def test_each_change_is_shown_as_exactly_what_it_writes_alone() -> None:
             assert [n["id"] for n in view.notes] == [op.winner_id, op.loser_id]
             assert alone[op.winner_id]["content"] == view.merged_text
             assert set(view.tags_added) == set(alone[op.winner_id]["tags"]) - set(
-                before[op.winner_id]["tags"])
+                before[op.winner_id]["tags"]
+            )
         elif op.type == "tag":
             old, new = before[op.note_id]["tags"], alone[op.note_id]["tags"]
             assert view.tags_added == [t for t in new if t not in old]
@@ -88,4 +97,10 @@ def test_each_change_is_shown_as_exactly_what_it_writes_alone() -> None:
 
 def test_values_are_shown_as_a_person_reads_them() -> None:
     assert [shown_value(v) for v in (False, True, None, 3, "x", [1])] == [
-        "false", "true", "(not set)", "3", "x", "[1]"]
+        "false",
+        "true",
+        "(not set)",
+        "3",
+        "x",
+        "[1]",
+    ]

@@ -37,8 +37,13 @@ def test_the_uncapped_pass_reports_steady_progress_up_to_its_total(notes) -> Non
 def test_a_pass_stopped_midway_has_told_progress_and_plans_nothing(notes) -> None:  # type: ignore[no-untyped-def]
     told: list[tuple[int, int]] = []
     with pytest.raises(PassCancelled):
-        plan_pass(notes, NOW, uncapped=True, progress=lambda d, t: told.append((d, t)),
-                  should_stop=lambda: len(told) >= 5)
+        plan_pass(
+            notes,
+            NOW,
+            uncapped=True,
+            progress=lambda d, t: told.append((d, t)),
+            should_stop=lambda: len(told) >= 5,
+        )
     assert len(told) == 5 and told[-1][0] < told[-1][1]
 
 
@@ -51,24 +56,30 @@ def test_the_store_passes_progress_to_the_pass(tmp_path) -> None:  # type: ignor
     assert told and told[-1][0] == told[-1][1] > 0
 
 
-@pytest.mark.parametrize(("done", "total", "elapsed", "left"), [
-    (50, 100, 10.0, 10.0),  # half done in 10 s: 10 s to go
-    (25, 100, 5.0, 15.0),
-    (100, 100, 8.0, 0.0),
-    (120, 100, 8.0, 0.0),  # a total revised below what is done
-    (0, 100, 3.0, None),  # no pace yet
-    (1, 1000, 3.0, None),  # too little done to go by
-    (10, 100, 0.0, None),
-    (5, 0, 1.0, None),
-])
-def test_time_left_goes_by_the_pace_so_far(done: int, total: int, elapsed: float,
-                                           left: float | None) -> None:
+@pytest.mark.parametrize(
+    ("done", "total", "elapsed", "left"),
+    [
+        (50, 100, 10.0, 10.0),  # half done in 10 s: 10 s to go
+        (25, 100, 5.0, 15.0),
+        (100, 100, 8.0, 0.0),
+        (120, 100, 8.0, 0.0),  # a total revised below what is done
+        (0, 100, 3.0, None),  # no pace yet
+        (1, 1000, 3.0, None),  # too little done to go by
+        (10, 100, 0.0, None),
+        (5, 0, 1.0, None),
+    ],
+)
+def test_time_left_goes_by_the_pace_so_far(
+    done: int, total: int, elapsed: float, left: float | None
+) -> None:
     assert time_left(done, total, elapsed) == left
 
 
 def test_progress_reads_as_done_of_total_with_the_time_left() -> None:
-    assert progress_text(41_000, 100_000, 20.4, "notes") == \
-        "41,000 of 100,000 notes · 41% · about 20 s left"
+    assert (
+        progress_text(41_000, 100_000, 20.4, "notes")
+        == "41,000 of 100,000 notes · 41% · about 20 s left"
+    )
     assert progress_text(5, 10, None) == "50% · estimating the time left"
     assert left_text(0.3) == "under a second left"
     assert left_text(150) == "about 2 min left"
@@ -87,6 +98,10 @@ def test_verdict_scoring_reports_progress_and_stops_when_asked(notes) -> None:  
         judge(notes, NOW, should_stop=lambda: bool(asked.append(1)) or len(asked) > 3)
     late: list[tuple[int, int]] = []  # stopped while scoring, after the pass
     with pytest.raises(Stopped):
-        judge(notes, NOW, progress=lambda d, t: late.append((d, t)),
-              should_stop=lambda: bool(late) and late[-1][0] > late[-1][1] * 0.8)
+        judge(
+            notes,
+            NOW,
+            progress=lambda d, t: late.append((d, t)),
+            should_stop=lambda: bool(late) and late[-1][0] > late[-1][1] * 0.8,
+        )
     assert late[-1][0] < late[-1][1]

@@ -33,40 +33,71 @@ def promoted(notes: list[dict], before: str = "", threshold: int = 3) -> tuple[s
 
 
 def test_candidates_are_visible_notes_with_enough_hits() -> None:
-    notes = [fact("a", "Three", "x", hits=3), fact("b", "Two", "y", hits=2),
-             fact("c", "Hidden", "z", hits=9, hidden=True)]
+    notes = [
+        fact("a", "Three", "x", hits=3),
+        fact("b", "Two", "y", hits=2),
+        fact("c", "Hidden", "z", hits=9, hidden=True),
+    ]
     text, added, _ = promoted(notes)
     assert (added, "**Three**" in text, "**Two**" in text, "Hidden" in text) == (
-        1, True, False, False)
+        1,
+        True,
+        False,
+        False,
+    )
     text, added, _ = promoted(notes, threshold=2)
     assert added == 2 and "**Two**" in text
 
 
-@pytest.mark.parametrize(("fields", "section"), [
-    ({"scope": "session", "tags": ["preferences", "learnings"]}, "preferences"),
-    ({"scope": "session", "tags": ["learnings"], "subject": "assistant:self"}, "assistant-self"),
-    ({"title": "Learned: pin versions", "subject": "user:primary"}, "user"),
-    ({"subject": "assistant:self", "scope": "self"}, "assistant-self"),
-    ({"subject": "user:primary", "scope": "project"}, "user"),
-    ({"subject": "team:core", "scope": "shared"}, "shared-context"),
-    ({"subject": "session:current", "scope": "project"}, "shared-context"),
-    ({"subject": "session:current", "scope": "session", "nuggetName": "agent"}, "agent"),
-])
+@pytest.mark.parametrize(
+    ("fields", "section"),
+    [
+        ({"scope": "session", "tags": ["preferences", "learnings"]}, "preferences"),
+        (
+            {"scope": "session", "tags": ["learnings"], "subject": "assistant:self"},
+            "assistant-self",
+        ),
+        ({"title": "Learned: pin versions", "subject": "user:primary"}, "user"),
+        ({"subject": "assistant:self", "scope": "self"}, "assistant-self"),
+        ({"subject": "user:primary", "scope": "project"}, "user"),
+        ({"subject": "team:core", "scope": "shared"}, "shared-context"),
+        ({"subject": "session:current", "scope": "project"}, "shared-context"),
+        ({"subject": "session:current", "scope": "session", "nuggetName": "agent"}, "agent"),
+    ],
+)
 def test_section_rules_apply_in_order(fields: dict, section: str) -> None:
     assert section_of(fact("n", fields.pop("title", "Title"), "x", **fields)) == section
 
 
 def test_a_new_file_has_the_header_and_sections_in_order() -> None:
     notes = [
-        fact("z", "Zeta fact", "from the zeta nugget", nuggetName="zeta", scope="session",
-             subject="session:current"),
+        fact(
+            "z",
+            "Zeta fact",
+            "from the zeta nugget",
+            nuggetName="zeta",
+            scope="session",
+            subject="session:current",
+        ),
         fact("u", "Name", "Sam", subject="user:primary", scope="user"),
         fact("s", "Repo layout", "src holds code\n\nand tests live in tests"),
         fact("a", "Tone", "plain words", subject="assistant:self", scope="self"),
-        fact("p", "Dark theme", "use dark theme", tags=["preferences"], scope="session",
-             subject="session:current"),
-        fact("l", "Learned: pin", "pin express", tags=["learnings"], scope="session",
-             subject="session:current"),
+        fact(
+            "p",
+            "Dark theme",
+            "use dark theme",
+            tags=["preferences"],
+            scope="session",
+            subject="session:current",
+        ),
+        fact(
+            "l",
+            "Learned: pin",
+            "pin express",
+            tags=["learnings"],
+            scope="session",
+            subject="session:current",
+        ),
     ]
     text, added, updated = promoted(notes)
     assert text == HEADER + (
@@ -104,18 +135,38 @@ Hand note under learnings.
 
 def test_an_existing_file_is_edited_in_place_keeping_everything_else() -> None:
     notes = [
-        fact("p1", "Pin versions", "pin express\nafter the outage", tags=["learnings"],
-             scope="session", subject="session:current"),
-        fact("n1", "New lesson", "always test", tags=["learnings"], scope="session",
-             subject="session:current"),
-        fact("d1", "Dark theme", "use dark theme", tags=["preferences"], scope="session",
-             subject="session:current"),
+        fact(
+            "p1",
+            "Pin versions",
+            "pin express\nafter the outage",
+            tags=["learnings"],
+            scope="session",
+            subject="session:current",
+        ),
+        fact(
+            "n1",
+            "New lesson",
+            "always test",
+            tags=["learnings"],
+            scope="session",
+            subject="session:current",
+        ),
+        fact(
+            "d1",
+            "Dark theme",
+            "use dark theme",
+            tags=["preferences"],
+            scope="session",
+            subject="session:current",
+        ),
         fact("r1", "Repo layout", "src holds code"),
         fact("u1", "Name", "Sam", subject="user:primary", scope="user"),
         fact("u2", "Editor", "vim", subject="user:primary", scope="user"),
     ]
     text, added, updated = promoted(notes, EXISTING)
-    assert text == """# Memory
+    assert (
+        text
+        == """# Memory
 
 My own notes, do not touch.
 
@@ -145,6 +196,7 @@ Hand note under learnings.
 - **Name**: Sam
 - **Editor**: vim
 """
+    )
     assert (added, updated) == (4, 1)
 
 
@@ -203,7 +255,8 @@ def test_the_target_is_explicit_else_env_else_claude_project_memory(
 ) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
     assert resolve_memory_md(None, Path("/work/my.proj")) == (
-        tmp_path / ".claude" / "projects" / "-work-my.proj" / "memory" / "MEMORY.md")
+        tmp_path / ".claude" / "projects" / "-work-my.proj" / "memory" / "MEMORY.md"
+    )
     assert resolve_memory_md(Path("/given.md"), Path("/x")) == Path("/given.md")
     cwd = tmp_path / "src" / "app"
     cwd.mkdir(parents=True)
@@ -211,16 +264,15 @@ def test_the_target_is_explicit_else_env_else_claude_project_memory(
     memory = NuggetsStore(tmp_path / "home", settings=load({}).settings)
     expected = str(cwd).replace("/", "-")
     assert memory.promotion_target() == (
-        tmp_path / ".claude" / "projects" / expected / "memory" / "MEMORY.md")
+        tmp_path / ".claude" / "projects" / expected / "memory" / "MEMORY.md"
+    )
     env = load({"NUGGETS_MEMORY_MD": str(tmp_path / "env.md")}).settings
     memory = NuggetsStore(tmp_path / "home", settings=env)
     assert memory.promotion_target() == tmp_path / "env.md"
     assert memory.promotion_target(Path("/given.md")) == Path("/given.md")
 
 
-def test_a_dry_run_shows_the_unified_diff_and_writes_nothing(
-    tmp_path: Path, memdir: Path
-) -> None:
+def test_a_dry_run_shows_the_unified_diff_and_writes_nothing(tmp_path: Path, memdir: Path) -> None:
     target = memdir / "MEMORY.md"
     target.write_text(EXISTING)
     memory = _memory(tmp_path, [fact("e", "Editor", "vim", subject="user:primary")], target)
@@ -228,8 +280,11 @@ def test_a_dry_run_shows_the_unified_diff_and_writes_nothing(
     assert plan.diff.splitlines()[:2] == [f"--- {target} (now)", f"+++ {target} (promoted)"]
     assert "+- **Editor**: vim" in plan.diff.splitlines()
     before = tree_snapshot(tmp_path)
-    shown = CliRunner().invoke(main, ["--home", str(memory.home), "promote", "--memory-md",
-                                      str(target)], env={"NUGGETS_NOW": "2026-11-01T09:00:00Z"})
+    shown = CliRunner().invoke(
+        main,
+        ["--home", str(memory.home), "promote", "--memory-md", str(target)],
+        env={"NUGGETS_NOW": "2026-11-01T09:00:00Z"},
+    )
     assert shown.exit_code == 0, shown.output
     assert "+- **Editor**: vim" in shown.output.splitlines()
     assert tree_snapshot(tmp_path) == before
@@ -241,10 +296,15 @@ title_text = st.text(alphabet=st.sampled_from(list("ab *:#-\n\t")), max_size=10)
 @st.composite
 def promotable(draw: st.DrawFn) -> list[dict]:
     return [
-        fact(f"n{i}", draw(title_text), draw(title_text), hits=draw(st.integers(2, 4)),
-             tags=draw(st.lists(st.sampled_from(["learnings", "preferences"]), max_size=1)),
-             subject=draw(st.sampled_from(["user:primary", "assistant:self", "shared:x"])),
-             nuggetName=draw(st.sampled_from(["p", "zz"])))
+        fact(
+            f"n{i}",
+            draw(title_text),
+            draw(title_text),
+            hits=draw(st.integers(2, 4)),
+            tags=draw(st.lists(st.sampled_from(["learnings", "preferences"]), max_size=1)),
+            subject=draw(st.sampled_from(["user:primary", "assistant:self", "shared:x"])),
+            nuggetName=draw(st.sampled_from(["p", "zz"])),
+        )
         for i in range(draw(st.integers(0, 5)))
     ]
 
@@ -270,8 +330,10 @@ def test_a_title_holding_the_entry_marker_is_updated_not_added_again() -> None:
 
 
 def test_any_entry_can_be_dropped_and_the_file_keeps_what_it_holds(tmp_path: Path) -> None:
-    notes = [fact("a", "learn: alpha", "first line", tags=["learnings"]),
-             fact("b", "learn: beta", "second line", tags=["learnings"])]
+    notes = [
+        fact("a", "learn: alpha", "first line", tags=["learnings"]),
+        fact("b", "learn: beta", "second line", tags=["learnings"]),
+    ]
     target = tmp_path / "memory" / "MEMORY.md"
     target.parent.mkdir()
     plan = plan_promotion(notes, target, "", True, drop={"b"})
@@ -282,10 +344,13 @@ def test_any_entry_can_be_dropped_and_the_file_keeps_what_it_holds(tmp_path: Pat
     kept = plan_promotion(notes, target, held, True, drop={"b"})
     assert "- **learn: beta**: kept by hand" in kept.after_text  # dropping removes nothing
     home = make_home(tmp_path / "home", notes)
-    stray = CliRunner().invoke(main, ["--home", str(home), "promote", "--memory-md", str(target),
-                                      "--drop", "nope", "--apply"])
+    stray = CliRunner().invoke(
+        main,
+        ["--home", str(home), "promote", "--memory-md", str(target), "--drop", "nope", "--apply"],
+    )
     assert stray.exit_code == 2 and "--drop" in stray.stderr and not target.exists()
-    done = CliRunner().invoke(main, ["--home", str(home), "promote", "--memory-md", str(target),
-                                     "--drop", "b", "--apply"])
+    done = CliRunner().invoke(
+        main, ["--home", str(home), "promote", "--memory-md", str(target), "--drop", "b", "--apply"]
+    )
     assert done.exit_code == 0, done.output
     assert "alpha" in target.read_text() and "beta" not in target.read_text()

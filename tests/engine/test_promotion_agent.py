@@ -32,26 +32,47 @@ def plan(notes: list[dict], before: str = ""):  # type: ignore[no-untyped-def]
     return plan_promotion(notes, Path("/m/MEMORY.md"), before, True, 3)
 
 
-@pytest.mark.parametrize(("fields", "section"), [
-    ({"subject": "assistant:self", "scope": "self", "tags": ["learnings"]}, "assistant-self"),
-    ({"subject": "user:primary", "scope": "project", "tags": ["preferences"]}, "user"),
-    ({"subject": "team:core", "scope": "shared", "tags": ["learnings"]}, "shared-context"),
-    ({"subject": "session:x", "scope": "project"}, "shared-context"),
-    ({"subject": "session:x", "scope": "session", "tags": ["learnings", "preferences"]},
-     "preferences"),
-    ({"subject": "session:x", "scope": "session", "tags": ["learnings"], "type": "preference"},
-     "learnings"),
-    ({"subject": "session:x", "scope": "session", "title": "Learned: pin", "type": "preference",
-      "nuggetName": "agent"}, "agent"),
-])
+@pytest.mark.parametrize(
+    ("fields", "section"),
+    [
+        ({"subject": "assistant:self", "scope": "self", "tags": ["learnings"]}, "assistant-self"),
+        ({"subject": "user:primary", "scope": "project", "tags": ["preferences"]}, "user"),
+        ({"subject": "team:core", "scope": "shared", "tags": ["learnings"]}, "shared-context"),
+        ({"subject": "session:x", "scope": "project"}, "shared-context"),
+        (
+            {"subject": "session:x", "scope": "session", "tags": ["learnings", "preferences"]},
+            "preferences",
+        ),
+        (
+            {
+                "subject": "session:x",
+                "scope": "session",
+                "tags": ["learnings"],
+                "type": "preference",
+            },
+            "learnings",
+        ),
+        (
+            {
+                "subject": "session:x",
+                "scope": "session",
+                "title": "Learned: pin",
+                "type": "preference",
+                "nuggetName": "agent",
+            },
+            "agent",
+        ),
+    ],
+)
 def test_the_section_is_the_agents_rule_subject_and_scope_first(fields: dict, section: str) -> None:
     assert section_of(fact("n", fields.pop("title", "Title"), "x", **fields)) == section
 
 
 def test_the_most_recently_updated_same_title_note_is_written_and_the_others_named() -> None:
     notes = [
-        fact("old", "Editor", "vim", subject="user:a", updatedAt="2026-10-02T00:00:00.000Z",
-             hits=9),
+        fact(
+            "old", "Editor", "vim", subject="user:a", updatedAt="2026-10-02T00:00:00.000Z", hits=9
+        ),
         fact("new", "Editor", "helix", subject="user:b", updatedAt="2026-10-05T00:00:00.000Z"),
         fact("tie", "Editor", "emacs", subject="user:c", updatedAt="2026-10-02T00:00:00.000Z"),
     ]
@@ -91,7 +112,9 @@ def test_an_entry_an_earlier_rule_put_in_another_section_is_moved_to_its_own() -
         fact("n", "Name", "Sam", subject="user:primary"),
     ]
     made = plan(notes, OLD_RULE_FILE)
-    assert made.after_text == """# Memory
+    assert (
+        made.after_text
+        == """# Memory
 
 ## learnings
 
@@ -106,25 +129,32 @@ def test_an_entry_an_earlier_rule_put_in_another_section_is_moved_to_its_own() -
 - **Name**: Sam
 - **Dark theme**: use dark theme
 """
+    )
     moved = {e.note_id: e.moved_from for e in made.entries}
     assert moved == {"p": ["learnings"], "d": ["preferences"], "n": []}
 
 
 def test_a_title_stands_in_two_sections_only_when_notes_of_it_belong_to_both() -> None:
-    notes = [fact("u", "Editor", "vim", subject="user:primary"),
-             fact("s", "Editor", "the team uses vim", scope="shared")]
-    text = plan(notes, "## user\n\n- **Editor**: vim\n\n## shared-context\n\n- **Editor**: x\n"
-                ).after_text
+    notes = [
+        fact("u", "Editor", "vim", subject="user:primary"),
+        fact("s", "Editor", "the team uses vim", scope="shared"),
+    ]
+    text = plan(
+        notes, "## user\n\n- **Editor**: vim\n\n## shared-context\n\n- **Editor**: x\n"
+    ).after_text
     assert text.count("**Editor**") == 2
 
 
 def test_flush_left_lines_under_an_entry_are_part_of_it() -> None:
-    before = ("## shared-context\n\n- **Deploy**: make deploy\nthen check the logs\n"
-              "- **Other**: kept\n\nHand-written after a blank line.\n")
+    before = (
+        "## shared-context\n\n- **Deploy**: make deploy\nthen check the logs\n"
+        "- **Other**: kept\n\nHand-written after a blank line.\n"
+    )
     made = plan([fact("d", "Deploy", "make deploy\nthen watch the dashboard")], before)
     assert made.after_text == (
         "## shared-context\n\n- **Deploy**: make deploy\nthen watch the dashboard\n"
-        "- **Other**: kept\n\nHand-written after a blank line.\n")
+        "- **Other**: kept\n\nHand-written after a blank line.\n"
+    )
 
 
 def test_a_content_paragraph_the_agent_wrote_after_a_blank_line_is_part_of_the_entry() -> None:
@@ -143,8 +173,14 @@ def _ours(notes: list[dict], before: str) -> str:
 
 def test_our_runs_alternating_with_the_agents_give_the_same_file() -> None:
     notes = [
-        fact("a", "Pin versions", "pin express\nafter the outage", tags=["learnings"],
-             scope="session", subject="session:x"),
+        fact(
+            "a",
+            "Pin versions",
+            "pin express\nafter the outage",
+            tags=["learnings"],
+            scope="session",
+            subject="session:x",
+        ),
         fact("b", "Editor", "vim", subject="user:a", updatedAt="2026-10-09T00:00:00.000Z"),
         fact("c", "Editor", "helix", subject="user:b", updatedAt="2026-10-01T00:00:00.000Z"),
         fact("d", "Deploy", "make deploy\n\nthen check the logs"),
@@ -159,16 +195,21 @@ def test_our_runs_alternating_with_the_agents_give_the_same_file() -> None:
     assert _ours(notes, agent_promote(notes, second)) == first
 
 
-SECTION_OF = st.fixed_dictionaries({
-    "subject": st.sampled_from(["user:primary", "assistant:self", "shared:x", "s:x"]),
-    "scope": st.sampled_from(["project", "session", "self", "shared"]),
-    "tags": st.lists(st.sampled_from(["learnings", "preferences"]), max_size=2, unique=True),
-    "nuggetName": st.sampled_from(["p", "zz"]),
-    "updatedAt": st.sampled_from(["2026-10-01", "2026-10-02"]),
-})
+SECTION_OF = st.fixed_dictionaries(
+    {
+        "subject": st.sampled_from(["user:primary", "assistant:self", "shared:x", "s:x"]),
+        "scope": st.sampled_from(["project", "session", "self", "shared"]),
+        "tags": st.lists(st.sampled_from(["learnings", "preferences"]), max_size=2, unique=True),
+        "nuggetName": st.sampled_from(["p", "zz"]),
+        "updatedAt": st.sampled_from(["2026-10-01", "2026-10-02"]),
+    }
+)
 WORDS = st.sampled_from(["Deploy", "Editor", "Name", "Tone", "x"])
-CONTENT = st.lists(st.sampled_from(["alpha", "beta", "", "gamma delta"]), min_size=1,
-                   max_size=3).map("\n".join).filter(lambda c: c.strip() and "\n\n\n" not in c)
+CONTENT = (
+    st.lists(st.sampled_from(["alpha", "beta", "", "gamma delta"]), min_size=1, max_size=3)
+    .map("\n".join)
+    .filter(lambda c: c.strip() and "\n\n\n" not in c)
+)
 
 
 @st.composite
@@ -217,15 +258,25 @@ def test_alternating_settles_and_no_title_lands_in_two_sections(
 
 
 def test_crlf_lines_and_odd_line_breaks_inside_hand_written_lines_are_kept_byte_for_byte() -> None:
-    before = ("# Memory\r\n\r\nMine: a\u2028b and a\x0cform feed, a lone \r inside.\r\n\r\n"
-              "## user\r\n\r\n- **Name**: Sam\r\n")
-    made = plan([fact("e", "Editor", "vim", subject="user:primary"),
-                 fact("n", "Name", "Samantha", subject="user:primary")], before)
+    before = (
+        "# Memory\r\n\r\nMine: a\u2028b and a\x0cform feed, a lone \r inside.\r\n\r\n"
+        "## user\r\n\r\n- **Name**: Sam\r\n"
+    )
+    made = plan(
+        [
+            fact("e", "Editor", "vim", subject="user:primary"),
+            fact("n", "Name", "Samantha", subject="user:primary"),
+        ],
+        before,
+    )
     assert made.after_text == (
         "# Memory\r\n\r\nMine: a\u2028b and a\x0cform feed, a lone \r inside.\r\n\r\n"
-        "## user\r\n\r\n- **Name**: Samantha\r\n- **Editor**: vim\r\n")
-    assert plan([fact("n", "Name", "Samantha", subject="user:primary")],
-                made.after_text).after_text == made.after_text
+        "## user\r\n\r\n- **Name**: Samantha\r\n- **Editor**: vim\r\n"
+    )
+    assert (
+        plan([fact("n", "Name", "Samantha", subject="user:primary")], made.after_text).after_text
+        == made.after_text
+    )
 
 
 def test_a_new_section_in_an_lf_file_with_a_stray_crlf_line_is_written_with_lf() -> None:
@@ -235,23 +286,33 @@ def test_a_new_section_in_an_lf_file_with_a_stray_crlf_line_is_written_with_lf()
 
 
 def test_the_command_line_names_shadowed_notes_and_moved_titles(tmp_path: Path) -> None:
-    home = make_home(tmp_path, [
-        fact("old", "Editor", "vim", subject="user:a", updatedAt="2026-10-02T00:00:00.000Z"),
-        fact("new", "Editor", "helix", subject="user:b", updatedAt="2026-10-05T00:00:00.000Z"),
-    ], memory_md="# Memory\n\n## preferences\n\n- **Editor**: vim\n")
-    env = {"NUGGETS_NOW": "2026-11-01T10:00:00Z", "TZ": "UTC", "NUGGETS_HOME": "",
-           "NUGGETS_MEMORY_MD": str(home / "memory" / "MEMORY.md")}
+    home = make_home(
+        tmp_path,
+        [
+            fact("old", "Editor", "vim", subject="user:a", updatedAt="2026-10-02T00:00:00.000Z"),
+            fact("new", "Editor", "helix", subject="user:b", updatedAt="2026-10-05T00:00:00.000Z"),
+        ],
+        memory_md="# Memory\n\n## preferences\n\n- **Editor**: vim\n",
+    )
+    env = {
+        "NUGGETS_NOW": "2026-11-01T10:00:00Z",
+        "TZ": "UTC",
+        "NUGGETS_HOME": "",
+        "NUGGETS_MEMORY_MD": str(home / "memory" / "MEMORY.md"),
+    }
     held = CliRunner().invoke(main, ["--home", str(home), "promote"], env=env).stdout
     assert "(new): it is in the contradiction queue (c-" in held  # vim or helix: undecided
     group = held.split("nuggets resolve ", 1)[1].split()[0]
-    both = CliRunner().invoke(main, ["--home", str(home), "resolve", group, "--both", "--apply"],
-                              env=env)
+    both = CliRunner().invoke(
+        main, ["--home", str(home), "resolve", group, "--both", "--apply"], env=env
+    )
     assert both.exit_code == 0, both.output
     shown = CliRunner().invoke(main, ["--home", str(home), "promote"], env=env)
     assert "shadows old [project], updated 2026-10-02T00:00:00.000Z" in shown.stdout
     assert "taken out of: preferences" in shown.stdout
-    data = json.loads(CliRunner().invoke(main, ["--home", str(home), "promote", "--json"],
-                                         env=env).stdout)
+    data = json.loads(
+        CliRunner().invoke(main, ["--home", str(home), "promote", "--json"], env=env).stdout
+    )
     [entry] = data["entries"]
     assert entry["noteId"] == "new" and entry["movedFrom"] == ["preferences"]
     assert [s["noteId"] for s in entry["shadowed"]] == ["old"]
@@ -273,10 +334,25 @@ def _not_owned(lines: list[str]) -> list[str]:
     return found
 
 
-HAND_LINES = st.lists(st.sampled_from([
-    "", "hand", "odd\u2028inside", "feed\x0cinside", "lone\rcr", "next\x85line", "\ttab",
-    "## user", "## learnings", "- **Editor**: old", "  indented", "# Title",
-]), max_size=10)
+HAND_LINES = st.lists(
+    st.sampled_from(
+        [
+            "",
+            "hand",
+            "odd\u2028inside",
+            "feed\x0cinside",
+            "lone\rcr",
+            "next\x85line",
+            "\ttab",
+            "## user",
+            "## learnings",
+            "- **Editor**: old",
+            "  indented",
+            "# Title",
+        ]
+    ),
+    max_size=10,
+)
 
 
 @settings(max_examples=200, deadline=None)
@@ -285,9 +361,10 @@ def test_every_line_the_tool_does_not_own_keeps_every_byte(
     lines: list[str], ending: str, final: bool
 ) -> None:
     before = ending.join(lines) + (ending if final and lines else "")
-    notes = [fact("e", "Editor", "vim\nor helix", subject="user:primary"),
-             fact("d", "Deploy", "make deploy", scope="session", subject="s:x",
-                  tags=["learnings"])]
+    notes = [
+        fact("e", "Editor", "vim\nor helix", subject="user:primary"),
+        fact("d", "Deploy", "make deploy", scope="session", subject="s:x", tags=["learnings"]),
+    ]
     after = plan(notes, before).after_text
     kept = after.split("\n")
     # an unterminated last line takes the file's ending once something is written after it
@@ -336,8 +413,14 @@ def _cut_plan(notes: list[dict], now: str, last: str | None):  # type: ignore[no
 
 
 def test_an_entry_cut_to_its_first_line_since_our_last_write_is_left_cut() -> None:
-    meeting = fact("m", "Meeting", "sync on Mondays\nbring the numbers", subject="session:x",
-                   scope="session", nuggetName="scratch")
+    meeting = fact(
+        "m",
+        "Meeting",
+        "sync on Mondays\nbring the numbers",
+        subject="session:x",
+        scope="session",
+        nuggetName="scratch",
+    )
     whole = plan([meeting]).after_text
     cut = whole.replace("sync on Mondays\nbring the numbers", "sync on Mondays")
     assert cut != whole
@@ -356,11 +439,15 @@ def test_an_entry_cut_to_its_first_line_since_our_last_write_is_left_cut() -> No
 def test_lost_lines_names_cut_and_gone_entries_but_not_updated_ones() -> None:
     from core.promotion.lost_lines import lost_lines
 
-    last = ("# Memory\n\nmine\n\n## s\n\n- **A**: one\ntwo\n\nthree\n- **B**: x\n- **C**: old\n"
-            "more\n")
+    last = (
+        "# Memory\n\nmine\n\n## s\n\n- **A**: one\ntwo\n\nthree\n- **B**: x\n- **C**: old\nmore\n"
+    )
     now = "# Memory\n\n## s\n\n- **A**: one\n- **C**: new\nlines\n"
-    assert lost_lines(last, now) == ["“A” (s) lost 2 of its 3 lines", "“B” (s) is gone",
-                                     "1 other line (not an entry) is gone"]
+    assert lost_lines(last, now) == [
+        "“A” (s) lost 2 of its 3 lines",
+        "“B” (s) is gone",
+        "1 other line (not an entry) is gone",
+    ]
     assert lost_lines(last, last) == []
     many = "## s\n" + "".join(f"- **T{i}**: a\nb\n" for i in range(7))
     cut = "## s\n" + "".join(f"- **T{i}**: a\n" for i in range(7))

@@ -53,7 +53,7 @@ def _store(tmp_path: Path, memory_md: str) -> tuple[NuggetsStore, Path]:
 
 def test_a_plan_says_the_room_left_when_all_of_it_loads(tmp_path: Path) -> None:
     store, _ = _store(tmp_path, "# Memory\n\nHand-written.\n")
-    budget, = store.plan_promotion().budgets
+    (budget,) = store.plan_promotion().budgets
     text = store.plan_promotion().after_text
     assert budget.used == {"lines": text.count("\n"), "bytes": len(text.encode())}
     assert budget.room == {"lines": 200 - text.count("\n"), "bytes": 25_000 - len(text.encode())}
@@ -64,7 +64,7 @@ def test_entries_past_the_cut_are_named_in_the_files_order(tmp_path: Path) -> No
     hand = "".join(f"Hand-written line {i}\n" for i in range(194))
     store, _ = _store(tmp_path, "# Memory\n\n" + hand)
     plan = store.plan_promotion()
-    budget, = plan.budgets
+    (budget,) = plan.budgets
     lines = plan.after_text.splitlines()
     assert budget.loaded_lines == 200 and budget.cut_by == "lines"
     shown = {e.note_id: lines.index(e.text) + 1 for e in plan.entries}

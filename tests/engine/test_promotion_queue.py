@@ -24,16 +24,23 @@ def _rules(**given: Any) -> TopicRules:
     return TopicRules(**{"topic": nuggets_topic, "tokens": token_set, **given})
 
 
-def _user(note_id: str, content: str, hits: int = 3, title: str = "user: timezone",
-          **extra: object) -> dict:
-    return note(note_id, content, title=title, hits=hits, subject="user:primary",
-                scope="user", **extra)
+def _user(
+    note_id: str, content: str, hits: int = 3, title: str = "user: timezone", **extra: object
+) -> dict:
+    return note(
+        note_id, content, title=title, hits=hits, subject="user:primary", scope="user", **extra
+    )
 
 
-LISBON = _user("lisbon", "Works from Lisbon (Europe/Lisbon).", hits=9,
-               updatedAt="2026-10-23T00:00:00Z")
-BERLIN = _user("berlin", "Moved to Berlin in October (Europe/Berlin).", hits=0,
-               updatedAt="2026-10-14T00:00:00Z")
+LISBON = _user(
+    "lisbon", "Works from Lisbon (Europe/Lisbon).", hits=9, updatedAt="2026-10-23T00:00:00Z"
+)
+BERLIN = _user(
+    "berlin",
+    "Moved to Berlin in October (Europe/Berlin).",
+    hits=0,
+    updatedAt="2026-10-14T00:00:00Z",
+)
 EDITOR = _user("editor", "Edits in helix.", title="pref: editor")
 
 
@@ -53,7 +60,9 @@ def test_a_duplicate_set_is_queued_until_it_is_settled() -> None:
     [duplicate] = find_by_rules([LISBON, again], _rules())
     assert duplicate.duplicate
     assert queued_notes([LISBON, again], _rules(), set()) == {
-        "lisbon": duplicate.id, "again": duplicate.id}
+        "lisbon": duplicate.id,
+        "again": duplicate.id,
+    }
     assert queued_notes([LISBON, again], _rules(), {settled_key([LISBON, again])}) == {}
 
 
@@ -70,8 +79,15 @@ def test_one_stands_frees_the_note_kept() -> None:
 
 
 def test_an_outdated_group_holds_nothing_back() -> None:
-    gone = Group("c-0ld0ld00", "topic", "project", "user: timezone", ("lisbon", "berlin"),
-                 (("lisbon",), ("berlin",)), outdated="berlin superseded since")
+    gone = Group(
+        "c-0ld0ld00",
+        "topic",
+        "project",
+        "user: timezone",
+        ("lisbon", "berlin"),
+        (("lisbon",), ("berlin",)),
+        outdated="berlin superseded since",
+    )
     rules = _rules(topic=lambda n: None, promotion=False, outdated=lambda notes: [gone])
     assert queued_notes([LISBON, BERLIN], rules, set()) == {}
 
@@ -84,8 +100,9 @@ def test_a_queued_entry_is_held_back_and_written_only_when_allowed() -> None:
     assert (held.note_id, held.queued) == ("lisbon", queued["lisbon"])
     assert held.reason == queue_reason(queued["lisbon"]) and not held.secret
     assert "Lisbon" not in plan.after_text and "Edits in helix." in plan.after_text
-    allowed = plan_promotion(notes, MEMORY_MD, "", True, queued=queued,
-                             allow=[f"lisbon@{held.hash}"])
+    allowed = plan_promotion(
+        notes, MEMORY_MD, "", True, queued=queued, allow=[f"lisbon@{held.hash}"]
+    )
     assert "Works from Lisbon" in allowed.after_text and allowed.blocked == []
     [entry] = [e for e in allowed.entries if e.note_id == "lisbon"]
     assert entry.allowed_despite == held.reason
@@ -96,8 +113,9 @@ def test_screening_and_the_queue_are_both_named() -> None:
     notes = [sneaky, BERLIN]
     queued = queued_notes(notes, _rules(), set())
     [held] = plan_promotion(notes, MEMORY_MD, "", True, queued=queued).blocked
-    assert held.reason == ("tells the agent to set its instructions aside, and "
-                           f"{queue_reason(queued['lisbon'])}")
+    assert held.reason == (
+        f"tells the agent to set its instructions aside, and {queue_reason(queued['lisbon'])}"
+    )
 
 
 def _groups_of(groups: list[Group]) -> dict[str, set[str]]:
@@ -112,8 +130,10 @@ def test_the_queue_is_what_the_contradiction_queue_lists_on_the_demos(data_dir: 
     """Who is queued comes from the grouping alone (group_members, without comparing what the
     notes state): the same notes and groups as find_by_rules, on both stores' demos."""
     microclaw = MicroClawStore(data_dir)
-    for notes, rules in ((build_demo_notes(), _rules()),
-                         (microclaw.read().notes, microclaw.topic_rules())):
+    for notes, rules in (
+        (build_demo_notes(), _rules()),
+        (microclaw.read().notes, microclaw.topic_rules()),
+    ):
         listed = _groups_of([g for g in find_by_rules(notes, rules) if not g.outdated])
         queued = queued_notes(notes, rules, set())
         assert listed and set(queued) == set(listed)

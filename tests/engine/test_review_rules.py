@@ -52,8 +52,11 @@ def test_every_condition_must_hold_and_the_first_rule_wins(plan: Plan) -> None:
     broad = parse_rule("broad", "review")
     decided = rule_decisions(plan, [narrow, broad], NOW)
     assert decided[1].rule == "narrow"
-    same = {i for i, c in enumerate(plan.result.changes, start=1)
-            if (c.type, c.nugget_name) == (change.type, change.nugget_name)}
+    same = {
+        i
+        for i, c in enumerate(plan.result.changes, start=1)
+        if (c.type, c.nugget_name) == (change.type, change.nugget_name)
+    }
     assert {i for i, d in decided.items() if d.rule == "narrow"} == same
     assert all(d.rule == "broad" for i, d in decided.items() if i not in same)
 
@@ -66,8 +69,15 @@ def test_text_step_hits_and_age_match_the_note_before(plan: Plan) -> None:
     step = change.detail.split()[0].lower()
     age = age_days(note, NOW)
     assert age is not None
-    rule = parse_rule("this one", "keep", text=word, step=step, min_hits=int(note["hits"]),
-                      max_age_days=age, min_age_days=age)
+    rule = parse_rule(
+        "this one",
+        "keep",
+        text=word,
+        step=step,
+        min_hits=int(note["hits"]),
+        max_age_days=age,
+        min_age_days=age,
+    )
     assert rule_decisions(plan, [rule], NOW)[plan.result.changes.index(change) + 1]
     later = NOW + timedelta(days=1)  # a day on, the note is older than the rule allows
     assert plan.result.changes.index(change) + 1 not in rule_decisions(plan, [rule], later)
@@ -76,11 +86,14 @@ def test_text_step_hits_and_age_match_the_note_before(plan: Plan) -> None:
 
 
 def test_the_operators_decision_comes_before_a_rule_and_hold_keeps_only_what_was_kept(
-        plan: Plan) -> None:
+    plan: Plan,
+) -> None:
     keys = [change_key(op) for op in plan.operations]
     tags = sorted(_of_kind(plan, "tag"))
-    rules = [parse_rule("keep tags", "keep", kind="tag"),
-             parse_rule("look at links", "review", kind="link")]
+    rules = [
+        parse_rule("keep tags", "keep", kind="tag"),
+        parse_rule("look at links", "review", kind="link"),
+    ]
     state = ReviewState({keys[tags[0] - 1]: False})  # the operator rejected one tag change
     default = plan.default_kept()
     kept, by_rule = decided_kept(plan, default, rules, state.decisions, keys, NOW)
@@ -92,10 +105,15 @@ def test_the_operators_decision_comes_before_a_rule_and_hold_keeps_only_what_was
     assert held == set(tags[1:])
 
 
-@pytest.mark.parametrize("conditions, why", [
-    ({"action": "maybe"}, "action"), ({"kind": "shred"}, "kind"),
-    ({"min_hits": -1}, "min-hits"), ({"name": " "}, "name"),
-])
+@pytest.mark.parametrize(
+    "conditions, why",
+    [
+        ({"action": "maybe"}, "action"),
+        ({"kind": "shred"}, "kind"),
+        ({"min_hits": -1}, "min-hits"),
+        ({"name": " "}, "name"),
+    ],
+)
 def test_a_rule_that_cannot_be_is_one_line_argument_error(conditions: dict, why: str) -> None:
     given = {"name": "r", "action": "keep", **conditions}
     with pytest.raises(ArgumentError, match=why):
@@ -110,8 +128,9 @@ def test_rules_read_back_as_written() -> None:
 
 
 @pytest.mark.parametrize("system", ["nuggets", "microclaw"])
-def test_saving_a_rule_is_a_run_that_undo_takes_back(tmp_path: Path, data_dir: Path,
-                                                     system: str) -> None:
+def test_saving_a_rule_is_a_run_that_undo_takes_back(
+    tmp_path: Path, data_dir: Path, system: str
+) -> None:
     home = demo_home(tmp_path) if system == "nuggets" else data_dir
     store = open_store(home, system, fixed_clock(NOW))
     assert store.profile.capabilities.rules

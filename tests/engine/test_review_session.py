@@ -39,15 +39,15 @@ def _of_kind(session: ReviewSession, kind: str) -> list[int]:
 
 
 def test_decisions_are_merged_another_writers_are_taken_in_and_only_kept_changes_apply(
-        home: Path) -> None:
+    home: Path,
+) -> None:
     mine, theirs = _session(home), _session(home)
     assert mine.plan is not None and mine.kept == mine.plan.default_kept()
     first, second = sorted(mine.kept)[:2]
     mine.decide([first], False)
     assert first not in mine.kept and not mine.reload()  # its own write is no news
     theirs.decide([second], False)  # another console: merged, not written over
-    assert _state(home).decisions == {mine.keys[first - 1]: False,
-                                          mine.keys[second - 1]: False}
+    assert _state(home).decisions == {mine.keys[first - 1]: False, mine.keys[second - 1]: False}
     assert second in mine.kept
     assert mine.reload() and second not in mine.kept and first not in mine.kept
     assert not mine.reload()  # nothing new since
@@ -81,7 +81,8 @@ def test_an_unreadable_decisions_file_is_said_and_never_written_over(home: Path)
 
 
 def test_the_unattended_choice_follows_rules_and_decisions_and_hold_leaves_the_rest_waiting(
-        home: Path) -> None:
+    home: Path,
+) -> None:
     store = NuggetsStore(home, fixed_clock(NOW))
     add_rule(store, parse_rule("keep tags", "keep", kind="tag"))
     add_rule(store, parse_rule("look at links", "review", kind="link"))
@@ -94,8 +95,7 @@ def test_the_unattended_choice_follows_rules_and_decisions_and_hold_leaves_the_r
     choose = session.unattended(hold=True)
     kept = choose(review.plan)
     assert kept == set(tags[1:])  # with --hold: only what a rule or the operator kept
-    undecided = {review.keys[i - 1] for i in review.plan.default_kept()
-                 if i not in tags}
+    undecided = {review.keys[i - 1] for i in review.plan.default_kept() if i not in tags}
     assert set(choose.waiting) == undecided | {review.keys[i - 1] for i in links}
     assert choose.said[tags[0]] == "rejected by you"
     assert choose.said[tags[1]] == "kept by rule “keep tags”"
@@ -108,8 +108,7 @@ def test_the_unattended_choice_follows_rules_and_decisions_and_hold_leaves_the_r
     assert without(review.plan) == review.plan.default_kept() - {tags[0]} - set(links)
 
 
-def test_nothing_waiting_writes_nothing_and_a_review_applied_clears_the_waiting(
-        home: Path) -> None:
+def test_nothing_waiting_writes_nothing_and_a_review_applied_clears_the_waiting(home: Path) -> None:
     store = NuggetsStore(home, fixed_clock(NOW))
     session = ReviewSession(store)
     nothing = session.unattended()

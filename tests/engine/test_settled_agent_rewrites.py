@@ -61,8 +61,7 @@ def test_a_change_of_what_a_note_says_asks_again() -> None:
 
 
 def test_a_file_written_with_raw_keys_still_reads_its_pairs_as_let_stand(tmp_path: Path) -> None:
-    shutil.copyfile(FIXTURE / "conflicts-settled-raw-key.json",
-                    tmp_path / "conflicts-settled.json")
+    shutil.copyfile(FIXTURE / "conflicts-settled-raw-key.json", tmp_path / "conflicts-settled.json")
     settled = read_settled(tmp_path)
     groups, by_id = _pair(_notes("graph-before.json"))
     assert settled_key(by_id[i] for i in groups[0].note_ids) not in settled  # the old key

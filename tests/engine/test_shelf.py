@@ -13,13 +13,15 @@ from core.notes import fields
 from core.notes.snapshot import Graph
 
 NOTES = st.lists(
-    st.fixed_dictionaries({
-        "nuggetName": st.sampled_from(["user", "project"]),
-        "title": st.sampled_from(["Deploy", "redis cache", "", "Café"]),
-        "content": st.sampled_from(["make deploy", "Redis on 6379", "line one\nline two", ""]),
-        "tags": st.lists(st.sampled_from(["ops", "REDIS", "scope:user"]), max_size=2),
-        "hidden": st.booleans(),
-    }),
+    st.fixed_dictionaries(
+        {
+            "nuggetName": st.sampled_from(["user", "project"]),
+            "title": st.sampled_from(["Deploy", "redis cache", "", "Café"]),
+            "content": st.sampled_from(["make deploy", "Redis on 6379", "line one\nline two", ""]),
+            "tags": st.lists(st.sampled_from(["ops", "REDIS", "scope:user"]), max_size=2),
+            "hidden": st.booleans(),
+        }
+    ),
     max_size=12,
 )
 QUERIES = st.sampled_from([None, "", "redis", "DEPLOY", "café", "e\no", "ops", "zzz"])
@@ -28,8 +30,10 @@ QUERIES = st.sampled_from([None, "", "redis", "DEPLOY", "café", "e\no", "ops", 
 def _expected(notes: list[dict], nugget: str | None, hidden: bool, query: str | None) -> list:
     needle = (query or "").replace("\n", " ").casefold()
     return [
-        n for n in notes
-        if (nugget is None or n["nuggetName"] == nugget) and (hidden or not fields.hidden(n))
+        n
+        for n in notes
+        if (nugget is None or n["nuggetName"] == nugget)
+        and (hidden or not fields.hidden(n))
         and needle in "\n".join([n["title"], n["content"], *n["tags"]]).casefold()
     ]
 

@@ -18,19 +18,26 @@ IDEOGRAPHS = st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF)
 
 # -- tokens ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("The Deploy-Script at src/app.py, version 2", ["deploy-script", "src/app", "py", "version"]),
-    ("ci:lint a_b x I", ["ci:lint", "a_b"]),
-    ("a an and are as at be by for from in is it of on or the to with", []),
-    ("Café RÉSUMÉ naïve", ["café", "résumé", "naïve"]),
-    ("Straße", ["strasse"]),
-    ("日本語", ["日本", "本語"]),
-    ("日", ["日"]),
-    ("日本語 text 中", ["日本", "本語", "text", "中"]),
-    ("abc日本", ["abc", "日本"]),
-    ("deploy deploy", ["deploy", "deploy"]),
-    ("", []),
-])
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "The Deploy-Script at src/app.py, version 2",
+            ["deploy-script", "src/app", "py", "version"],
+        ),
+        ("ci:lint a_b x I", ["ci:lint", "a_b"]),
+        ("a an and are as at be by for from in is it of on or the to with", []),
+        ("Café RÉSUMÉ naïve", ["café", "résumé", "naïve"]),
+        ("Straße", ["strasse"]),
+        ("日本語", ["日本", "本語"]),
+        ("日", ["日"]),
+        ("日本語 text 中", ["日本", "本語", "text", "中"]),
+        ("abc日本", ["abc", "日本"]),
+        ("deploy deploy", ["deploy", "deploy"]),
+        ("", []),
+    ],
+)
 def test_tokens_examples(text: str, expected: list[str]) -> None:
     assert tokens(text) == expected
 
@@ -52,7 +59,7 @@ def test_tokens_on_ascii_text_equal_the_seeds_pattern(text: str) -> None:
 def test_a_run_of_ideographs_becomes_its_overlapping_bigrams(runs: list[str]) -> None:
     expected = []
     for run in runs:
-        expected += [run] if len(run) == 1 else [run[i:i + 2] for i in range(len(run) - 1)]
+        expected += [run] if len(run) == 1 else [run[i : i + 2] for i in range(len(run) - 1)]
     assert tokens(" ".join(runs)) == expected
 
 
@@ -66,6 +73,7 @@ def test_tokens_are_long_enough_and_never_stop_words(text: str) -> None:
 
 # -- jaccard -----------------------------------------------------------------------------------
 
+
 def test_jaccard_examples() -> None:
     assert jaccard(["a1", "b2"], ["b2", "c3"]) == pytest.approx(1 / 3)
     assert jaccard(["a1", "a1", "b2"], ["b2", "a1"]) == 1.0
@@ -78,9 +86,7 @@ token_sets = st.frozensets(st.sampled_from([f"w{i}" for i in range(30)]), max_si
 
 @settings(max_examples=300, deadline=None)
 @given(token_sets, token_sets)
-def test_jaccard_is_symmetric_and_bounded(
-    a: frozenset[str], b: frozenset[str]
-) -> None:
+def test_jaccard_is_symmetric_and_bounded(a: frozenset[str], b: frozenset[str]) -> None:
     value = jaccard(a, b)
     assert value == jaccard(b, a)
     assert 0.0 <= value <= 1.0
@@ -89,20 +95,24 @@ def test_jaccard_is_symmetric_and_bounded(
 
 # -- normalize ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("content", "expected"), [
-    ("a\r\nb\rc", "a\nb\nc"),
-    ("x  \t y   ", "x y"),
-    ("  indented   text", "  indented text"),
-    ("\tcode\t\tline", "\tcode line"),
-    ("line\n  line", "line"),
-    ("p1\n\n\n\np2", "p1\n\np2"),
-    ("a\n   \nb", "a\n\nb"),
-    ("\n\n  \nbody\n\n", "body"),
-    ("a\nb\na\n\nb", "a\nb"),
-    ("a\n\na\n\nb", "a\n\nb"),
-    ("already tidy\n\n  - item", "already tidy\n\n  - item"),
-    ("   \n\t", ""),
-])
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("a\r\nb\rc", "a\nb\nc"),
+        ("x  \t y   ", "x y"),
+        ("  indented   text", "  indented text"),
+        ("\tcode\t\tline", "\tcode line"),
+        ("line\n  line", "line"),
+        ("p1\n\n\n\np2", "p1\n\np2"),
+        ("a\n   \nb", "a\n\nb"),
+        ("\n\n  \nbody\n\n", "body"),
+        ("a\nb\na\n\nb", "a\nb"),
+        ("a\n\na\n\nb", "a\n\nb"),
+        ("already tidy\n\n  - item", "already tidy\n\n  - item"),
+        ("   \n\t", ""),
+    ],
+)
 def test_normalize_examples(content: str, expected: str) -> None:
     assert normalize(content) == expected
 
@@ -114,7 +124,7 @@ def reference_normalize(content: str) -> str:
     for line in re.split(r"\r\n|\r|\n", content):
         line = line.rstrip()
         indent = re.match(r"[ \t]*", line).group()
-        body = re.sub(r"[ \t]+", " ", line[len(indent):])
+        body = re.sub(r"[ \t]+", " ", line[len(indent) :])
         processed.append(indent + body if body else "")
     seen: set[str] = set()
     kept = []
@@ -157,11 +167,17 @@ def test_normalize_leaves_no_mess(content: str) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["", "  ", "\t", "    "]),
-                          st.text(alphabet="abcxyz", min_size=1, max_size=4)),
-                max_size=8))
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["", "  ", "\t", "    "]),
+            st.text(alphabet="abcxyz", min_size=1, max_size=4),
+        ),
+        max_size=8,
+    )
+)
 def test_normalize_keeps_indentation_and_drops_only_repeated_lines(
-    lines: list[tuple[str, str]]
+    lines: list[tuple[str, str]],
 ) -> None:
     content = "\n".join(indent + body for indent, body in lines)
     expected, seen = [], set()

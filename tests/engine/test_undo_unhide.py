@@ -56,6 +56,7 @@ def edit_note(home: Path, note_id: str, **changes: object) -> bytes:
 
 # -- undo --------------------------------------------------------------------------------------
 
+
 def test_undo_restores_the_notes_byte_for_byte(home: Path) -> None:
     original = graph_file(home).read_bytes()
     run_id = reflect_all(home)
@@ -83,8 +84,9 @@ def test_undo_ignores_changes_to_notes_the_run_did_not_touch(home: Path) -> None
     NuggetsStore(home, LATER).undo(run_id)
     restored = file_notes(home)
     assert restored["u"]["hits"] == 7
-    assert [restored[i] for i in ("h", "m1", "m2")] == [n for n in mixed_notes()
-                                                        if n["id"] in ("h", "m1", "m2")]
+    assert [restored[i] for i in ("h", "m1", "m2")] == [
+        n for n in mixed_notes() if n["id"] in ("h", "m1", "m2")
+    ]
 
 
 def test_a_second_undo_of_the_same_run_is_refused(home: Path) -> None:
@@ -100,6 +102,7 @@ def test_a_second_undo_of_the_same_run_is_refused(home: Path) -> None:
 
 # -- unhide ------------------------------------------------------------------------------------
 
+
 def test_unhide_clears_hidden_and_archived_at_stamps_now_and_is_journaled(home: Path) -> None:
     reflect_all(home, accepted=[1])  # archive h
     archived = file_notes(home)
@@ -109,7 +112,8 @@ def test_unhide_clears_hidden_and_archived_at_stamps_now_and_is_journaled(home: 
     expected = {k: v for k, v in archived["h"].items() if k != "archivedAt"}
     assert now["h"] == {**expected, "hidden": False, "updatedAt": LATER_ISO}
     assert {i: n for i, n in now.items() if i != "h"} == {
-        i: n for i, n in archived.items() if i != "h"}
+        i: n for i, n in archived.items() if i != "h"
+    }
     assert entry is not None and entry.kind == "unhide" and entry.at == LATER_ISO
     assert entry.before == {"h": archived["h"]} and entry.after == {"h": now["h"]}
     assert [e.kind for e in memory.log()] == ["unhide", "reflect"]
@@ -131,9 +135,13 @@ def test_archive_by_hand_hides_stamps_is_journaled_and_undone(home: Path) -> Non
     entry = memory.archive(["u", "u"])
     now = file_notes(home)
     assert (now["u"]["hidden"], now["u"]["archivedAt"], now["u"]["updatedAt"]) == (
-        True, LATER_ISO, LATER_ISO)
+        True,
+        LATER_ISO,
+        LATER_ISO,
+    )
     assert {i: n for i, n in now.items() if i != "u"} == {
-        i: n for i, n in original.items() if i != "u"}
+        i: n for i, n in original.items() if i != "u"
+    }
     assert entry is not None and entry.kind == "archive" and entry.summary == "archived u"
     assert [e.kind for e in memory.log()] == ["archive"]
     with pytest.raises(UnknownNoteError, match="nope"):
@@ -143,9 +151,7 @@ def test_archive_by_hand_hides_stamps_is_journaled_and_undone(home: Path) -> Non
     assert [e.kind for e in memory.log()] == ["undo", "archive"]
 
 
-def test_a_merged_away_note_comes_back_with_its_link_and_undo_unwinds_in_order(
-    home: Path
-) -> None:
+def test_a_merged_away_note_comes_back_with_its_link_and_undo_unwinds_in_order(home: Path) -> None:
     original = graph_file(home).read_bytes()
     merge_run = reflect_all(home, accepted=[4])
     merged = file_notes(home)
@@ -153,8 +159,11 @@ def test_a_merged_away_note_comes_back_with_its_link_and_undo_unwinds_in_order(
     unhide_run = memory.unhide(["m2"])
     back = file_notes(home)["m2"]
     assert back["hidden"] is False and "archivedAt" not in back
-    assert back["links"] == merged["m2"]["links"] == [
-        {"to": "m1", "reason": "merged into m1", "createdAt": NOW_ISO}]
+    assert (
+        back["links"]
+        == merged["m2"]["links"]
+        == [{"to": "m1", "reason": "merged into m1", "createdAt": NOW_ISO}]
+    )
     # m2 changed since the merge run, so that run cannot be undone until the unhide is.
     with pytest.raises(UndoConflictError, match="m2"):
         memory.undo(merge_run)
@@ -174,6 +183,7 @@ def test_every_archived_note_can_be_unhidden(home: Path) -> None:
 
 # -- conservation over generated histories -----------------------------------------------------
 
+
 def _step(memory: NuggetsStore, step: str, rnd: random.Random) -> None:
     path = graph_file(memory.home)
     before = path.read_bytes()
@@ -191,8 +201,11 @@ def _step(memory: NuggetsStore, step: str, rnd: random.Random) -> None:
 
 
 @settings(max_examples=30, deadline=None)
-@given(graph_notes(), st.lists(st.sampled_from(["reflect", "unhide", "undo"]), max_size=6),
-       st.randoms(use_true_random=False))
+@given(
+    graph_notes(),
+    st.lists(st.sampled_from(["reflect", "unhide", "undo"]), max_size=6),
+    st.randoms(use_true_random=False),
+)
 def test_no_note_ever_disappears_and_every_archived_note_comes_back(
     notes: list[dict], steps: list[str], rnd: random.Random
 ) -> None:
@@ -215,8 +228,9 @@ def test_journal_entries_are_written_as_their_models_dump(home: Path) -> None:
     """Journal entries skip copying their note images; the JSON is the same as the model's."""
     memory = NuggetsStore(home, LATER)
     run_id = reflect_all(home)
-    hidden = next(n["id"] for n in json.loads(graph_file(home).read_bytes())["notes"]
-                  if n.get("hidden"))
+    hidden = next(
+        n["id"] for n in json.loads(graph_file(home).read_bytes())["notes"] if n.get("hidden")
+    )
     memory.unhide([hidden])
     memory.undo(memory.log()[0].run_id)
     entries = memory.log()

@@ -31,9 +31,11 @@ def _groups() -> tuple[dict[str, set[str]], dict[str, str]]:
     """Note -> the others of its contradiction; note -> the kept note absorbing it."""
     by_id = {n["id"]: n for n in NOTES}
     disagree: dict[str, set[str]] = {}
-    absorbed = {op.loser_id: op.winner_id
-                for op in plan_pass(NOTES, DEMO_NOW, uncapped=True).operations
-                if isinstance(op, MergeOp)}
+    absorbed = {
+        op.loser_id: op.winner_id
+        for op in plan_pass(NOTES, DEMO_NOW, uncapped=True).operations
+        if isinstance(op, MergeOp)
+    }
     for group in find_contradictions(NOTES, promotion=False):
         if group.duplicate:
             kept = kept_of([by_id[i] for i in group.note_ids if i not in absorbed])["id"]
@@ -47,7 +49,8 @@ def _groups() -> tuple[dict[str, set[str]], dict[str, str]]:
 
 
 def test_merge_is_given_only_where_the_queue_has_a_contradiction_to_decide(
-        verdicts: dict[str, Verdict]) -> None:
+    verdicts: dict[str, Verdict],
+) -> None:
     disagree, absorbed = _groups()
     merged = {i for i, v in verdicts.items() if v.verdict == "merge"}
     assert merged, "the demo has contradictions"
@@ -85,17 +88,23 @@ def test_no_verdict_but_compress_holds_half_the_demo(verdicts: dict[str, Verdict
         if verdict != "compress":
             assert 2 * count <= len(verdicts), (verdict, count)
     _, absorbed = _groups()
-    assert shares["compress"] == len(absorbed.keys() & {
-        i for i, v in verdicts.items() if v.verdict != "reject"})
+    assert shares["compress"] == len(
+        absorbed.keys() & {i for i, v in verdicts.items() if v.verdict != "reject"}
+    )
 
 
 def test_a_strong_note_promotion_would_not_write_is_deferred() -> None:
-    strong = dict(type="preference", stability="durable", subject="user:primary",
-                  source="explicit_user", confidence=0.95)
-    notes = [note("recalled", "Always use tabs in the Makefile", title="pref: make", hits=5,
-                  **strong),
-             note("fresh", "Prefers short answers on Fridays", title="pref: answers", hits=1,
-                  **strong)]
+    strong = dict(
+        type="preference",
+        stability="durable",
+        subject="user:primary",
+        source="explicit_user",
+        confidence=0.95,
+    )
+    notes = [
+        note("recalled", "Always use tabs in the Makefile", title="pref: make", hits=5, **strong),
+        note("fresh", "Prefers short answers on Fridays", title="pref: answers", hits=1, **strong),
+    ]
     found = {v.note_id: v for v in judge(notes, NOW).verdicts}
     assert found["fresh"].strength >= 2.0
     assert found["recalled"].verdict == "promote"
@@ -106,24 +115,39 @@ def test_a_strong_note_promotion_would_not_write_is_deferred() -> None:
 
 
 def test_a_duplicate_set_keeps_its_most_recalled_note() -> None:
-    notes = [note("a", "Deploys go out on Tuesdays.\nConfirmed by the user on 2026-01-02.",
-                  title="deploy: day", hits=1),
-             note("b", "Deploys go out on Tuesdays!\nSource: the team channel", hits=4,
-                  title="deploy: day"),
-             note("c", "deploys go out on tuesdays\nSee also the release notes", hits=2,
-                  title="Deploy: day")]
+    notes = [
+        note(
+            "a",
+            "Deploys go out on Tuesdays.\nConfirmed by the user on 2026-01-02.",
+            title="deploy: day",
+            hits=1,
+        ),
+        note(
+            "b",
+            "Deploys go out on Tuesdays!\nSource: the team channel",
+            hits=4,
+            title="deploy: day",
+        ),
+        note(
+            "c",
+            "deploys go out on tuesdays\nSee also the release notes",
+            hits=2,
+            title="Deploy: day",
+        ),
+    ]
     found = {v.note_id: v for v in judge(notes, NOW).verdicts}
     assert found["a"].compress_target == "b" and found["c"].compress_target == "b"
     assert found["b"].verdict not in ("compress", "merge")
 
 
 def test_a_group_let_stand_decides_nothing_more() -> None:
-    notes = [note("x", "The API listens on port 8080.", title="api: port"),
-             note("y", "The API listens on port 9090 since the move.", title="api: port")]
+    notes = [
+        note("x", "The API listens on port 8080.", title="api: port"),
+        note("y", "The API listens on port 9090 since the move.", title="api: port"),
+    ]
     before = {v.note_id: v.verdict for v in judge(notes, NOW).verdicts}
     assert before == {"x": "merge", "y": "merge"}
-    after = {v.note_id: v.verdict
-             for v in judge(notes, NOW, settled={settled_key(notes)}).verdicts}
+    after = {v.note_id: v.verdict for v in judge(notes, NOW, settled={settled_key(notes)}).verdicts}
     assert "merge" not in after.values()
 
 
@@ -132,9 +156,17 @@ def test_microclaws_promote_agrees_with_the_rows_its_promotion_writes(data_dir: 
     store = MicroClawStore(data_dir)
     rules = store.topic_rules()
     notes = store.read().notes
-    found = {v.note_id: v for v in judge(notes, store.clock(), rules.topic, tokens=rules.tokens,
-                                         promotable=rules.promoted,
-                                         promote_at=rules.promote_at).verdicts}
+    found = {
+        v.note_id: v
+        for v in judge(
+            notes,
+            store.clock(),
+            rules.topic,
+            tokens=rules.tokens,
+            promotable=rules.promoted,
+            promote_at=rules.promote_at,
+        ).verdicts
+    }
     written = set(rules.promoted(notes))
     promoted = {i for i, v in found.items() if v.verdict == "promote"}
     assert promoted and promoted <= written

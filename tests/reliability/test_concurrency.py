@@ -62,10 +62,13 @@ def test_an_unlocking_writer_loses_nothing(tmp_path: Path) -> None:
     initial_ids = {n["id"] for n in read_graph(graph).notes}
     writer = subprocess.Popen(
         [sys.executable, "-c", WRITER, str(graph), str(memory_md), str(SECONDS)],
-        stdout=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     memory = memory_of(home, Settings.of(journal_keep=100_000))  # every run stays to be counted
-    counts = dict.fromkeys(("landed", "refused", "one-shot ok", "one-shot gave up",
-                            "undo conflict"), 0)
+    counts = dict.fromkeys(
+        ("landed", "refused", "one-shot ok", "one-shot gave up", "undo conflict"), 0
+    )
     deadline = time.time() + SECONDS + 1
     turn = 0
     while writer.poll() is None and time.time() < deadline:
@@ -113,8 +116,7 @@ def test_an_unlocking_writer_loses_nothing(tmp_path: Path) -> None:
     record("concurrent writes survived", written + lines)
     record("applies landed while another program wrote", counts["landed"])
     record("applies refused as stale", counts["refused"])
-    record("one-shot commands that succeeded while another program wrote",
-           counts["one-shot ok"])
+    record("one-shot commands that succeeded while another program wrote", counts["one-shot ok"])
 
 
 def _one_shot(memory, turn: int) -> None:  # type: ignore[no-untyped-def]
@@ -142,8 +144,11 @@ def test_three_daily_passes_at_once_run_the_pass_once(tmp_path: Path) -> None:
     """Crons firing together: our lock makes the later ones see the first one's run (each
     write is held open a moment, so without the lock they would all pass the check)."""
     home = make_home(tmp_path, messy_notes())
-    env = {"NUGGETS_NOW": "2026-11-01T10:00:00Z", "TZ": "UTC",
-           "NUGGETS_MEMORY_MD": str(home / "memory" / "MEMORY.md")}
+    env = {
+        "NUGGETS_NOW": "2026-11-01T10:00:00Z",
+        "TZ": "UTC",
+        "NUGGETS_MEMORY_MD": str(home / "memory" / "MEMORY.md"),
+    }
     children = []
     for _ in range(3):
         read, write = os.pipe()

@@ -69,8 +69,10 @@ async def walk_every_screen(pilot, app: NuggetsApp, hostile: Hostile) -> int:  #
     main = app.screen
     assert isinstance(main, MainScreen)
     main.select_note(hostile.note_id)
-    await check_all_of(main.query_one(NoteDetailPane),
-                       "main: title bar, sidebar, overview, table, detail with a missing link")
+    await check_all_of(
+        main.query_one(NoteDetailPane),
+        "main: title bar, sidebar, overview, table, detail with a missing link",
+    )
     main.show_nugget(main.current_note["nuggetName"])
     await check("main: one nugget")
     await check("run history: the tampered run", "l", expect="Run history")
@@ -166,13 +168,27 @@ def test_the_command_line_prints_a_hostile_memory_inertly(tmp_path: Path) -> Non
     """Every command's output for a person, errors included, with the hostile memory: its home
     and MEMORY.md paths, journal entry, notes and ids."""
     hostile = hostile_home(tmp_path)
-    env = {"NUGGETS_NOW": "2026-11-23T10:00:00Z", "TZ": "UTC", "NUGGETS_HOME": "",
-           "NUGGETS_MEMORY_MD": str(hostile.memory_md), "MEMORY_REFLECTION_HOUR": "0"}
+    env = {
+        "NUGGETS_NOW": "2026-11-23T10:00:00Z",
+        "TZ": "UTC",
+        "NUGGETS_HOME": "",
+        "NUGGETS_MEMORY_MD": str(hostile.memory_md),
+        "MEMORY_REFLECTION_HOUR": "0",
+    }
     run_id = next(journal_dir(hostile.home).glob("*.json")).stem
-    commands = [("notes", "--hidden"), ("reflect",), ("reflect", "--all"), ("promote",), ("log",),
-                ("-v", "daily"), ("unhide", hostile.archived_id), ("undo", run_id),
-                ("undo", "no-such-run"), ("promote", "--allow", EVIL),
-                ("notes", "--nugget", f"nugget {EVIL}")]
+    commands = [
+        ("notes", "--hidden"),
+        ("reflect",),
+        ("reflect", "--all"),
+        ("promote",),
+        ("log",),
+        ("-v", "daily"),
+        ("unhide", hostile.archived_id),
+        ("undo", run_id),
+        ("undo", "no-such-run"),
+        ("promote", "--allow", EVIL),
+        ("notes", "--nugget", f"nugget {EVIL}"),
+    ]
     shown_data = 0
     for args in commands:
         result = CliRunner().invoke(main, ["--home", str(hostile.home), *args], env=env)
@@ -188,7 +204,8 @@ CONTROLS = st.characters(categories=["Cc", "Cf", "Zl", "Zp", "Co", "Mn"])
 SELECTOR = st.sampled_from(["\ufe00", "\ufe0e", "\ufe0f", "\U000e0100", "\U000e01ef"])
 hostile_text = st.lists(
     st.one_of(st.sampled_from(PAYLOADS), CONTROLS, SELECTOR, st.text(max_size=3)),
-    min_size=1, max_size=4,
+    min_size=1,
+    max_size=4,
 ).map(lambda parts: "x\x1b" + "".join(parts))  # ESC: shown as ␛ somewhere
 FIELDS = ("id", "title", "content", "tag", "nugget", "target", "reason", "at", "memory_md")
 
@@ -197,19 +214,23 @@ def generated_home(root: Path, texts: dict[str, str]) -> Hostile:
     """messy_notes (every kind of change) with the generated texts in every field shown."""
     notes = messy_notes()
     first = notes[0]
-    first.update(id=f"n1{texts['id']}", title=texts["title"], tags=[texts["tag"]],
-                 content=first["content"] + texts["content"], nuggetName=texts["nugget"],
-                 links=[{"to": texts["target"], "reason": texts["reason"],
-                         "createdAt": first["createdAt"]}])
-    notes[2]["links"] = [{"to": first["id"], "reason": texts["reason"],
-                          "createdAt": first["createdAt"]}]
+    first.update(
+        id=f"n1{texts['id']}",
+        title=texts["title"],
+        tags=[texts["tag"]],
+        content=first["content"] + texts["content"],
+        nuggetName=texts["nugget"],
+        links=[{"to": texts["target"], "reason": texts["reason"], "createdAt": first["createdAt"]}],
+    )
+    notes[2]["links"] = [
+        {"to": first["id"], "reason": texts["reason"], "createdAt": first["createdAt"]}
+    ]
     home = make_home(root, notes, memory_md=f"# Memory\n- hand {texts['memory_md']}\n")
     graph_path(home).write_text(json.dumps({"version": 3, "notes": notes}, ensure_ascii=False))
     entry = memory_of(home).unhide(["n6"])
     assert entry is not None
     path = journal_dir(home) / f"{entry.run_id}.json"
-    tamper_entry(path, runId=f"{entry.run_id}{texts['at']}", at=texts["at"],
-                 summary=texts["title"])
+    tamper_entry(path, runId=f"{entry.run_id}{texts['at']}", at=texts["at"], summary=texts["title"])
     return Hostile(home, first["id"], "n6", texts["target"], home / "memory" / "MEMORY.md")
 
 

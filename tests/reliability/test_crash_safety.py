@@ -60,8 +60,11 @@ def _promote(memory: NuggetsStore) -> object:
 
 
 SCENARIOS: dict[str, Action] = {
-    "apply": _apply_all, "apply a subset": _apply_half, "unhide": _unhide,
-    "undo": _undo_latest, "promote": _promote,
+    "apply": _apply_all,
+    "apply a subset": _apply_half,
+    "unhide": _unhide,
+    "undo": _undo_latest,
+    "promote": _promote,
 }
 
 
@@ -190,6 +193,7 @@ def test_a_write_in_the_last_moment_window_is_kept_whatever_the_crash(
         def run() -> None:
             crashpoints.on("base checked", _agent_writes(home))
             action(memory_of(home))
+
         return run
 
     scratch = copy_home(template, tmp_path / "traced")
@@ -270,10 +274,14 @@ def _child_duration(template: Path, tmp_path: Path) -> float:
 def test_killed_at_random_moments_of_a_sequence(tmp_path: Path) -> None:
     """Kills that land anywhere, inside system calls too: the graph, MEMORY.md and journal
     are always one of the states the sequence passes through, and agree with each other."""
-    template = make_home(tmp_path / "template", messy_notes() + [
-        note(f"bulk-{i}", f"bulk note {i}", f"filler text number {i} about topic {i % 7}")
-        for i in range(40)
-    ])
+    template = make_home(
+        tmp_path / "template",
+        messy_notes()
+        + [
+            note(f"bulk-{i}", f"bulk note {i}", f"filler text number {i} about topic {i % 7}")
+            for i in range(40)
+        ],
+    )
     states = [_state(template)]
     _run_sequence(copy_home(template, tmp_path / "reference"), states)
     duration = _child_duration(template, tmp_path)
@@ -375,6 +383,7 @@ def test_a_memory_md_edit_in_the_window_is_kept_whatever_the_crash(tmp_path: Pat
         def run() -> None:
             crashpoints.on("base checked", agent_edits)
             _promote(memory_of(home))
+
         return run
 
     steps = traced_steps(racing(copy_home(template, tmp_path / "traced")))

@@ -38,14 +38,20 @@ COUNT = 150
 def test_two_processes_deciding_at_once_lose_no_decision(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
-    writers = [subprocess.Popen([sys.executable, "-c", WRITER, str(home), name, str(COUNT)],
-                                cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
-               for name in ("console", "daily")]
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(home), name, str(COUNT)],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        for name in ("console", "daily")
+    ]
     assert [writer.wait(120) for writer in writers] == [0, 0]
     state = read_state(home)
     for name in ("console", "daily"):
         assert {k: v for k, v in state.decisions.items() if k.startswith(name)} == {
-            f"{name}-{i}": i % 2 == 0 for i in range(COUNT)}
+            f"{name}-{i}": i % 2 == 0 for i in range(COUNT)
+        }
     assert state.waiting == [f"w-{(COUNT - 1) // 10 * 10}"]
 
 
@@ -60,7 +66,8 @@ def test_two_sessions_read_before_either_writes_and_both_decisions_stay(tmp_path
 
 
 def test_the_waiting_list_survives_a_decision_and_a_decision_the_waiting_list(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     home = tmp_path / "home"
     update_state(home, lambda state: state.decisions.update({"a": False}))
     update_state(home, lambda state: state.hold("2026-11-23T09:00:00Z", ["a", "w"]))

@@ -41,8 +41,12 @@ NESTED = "[" * DEEP + "]" * DEEP
 NESTED_OBJECT = '{"a":' * DEEP + "1" + "}" * DEEP
 PURIFIER = FIXTURES_DIR / "purifier" / "after-reconciliation"
 PURIFIER_NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
-ENV = {"NUGGETS_NOW": "2026-11-01T10:00:00Z", "NUGGETS_HOME": "", "NUGGETS_MEMORY_MD": "",
-       "TZ": "UTC"}
+ENV = {
+    "NUGGETS_NOW": "2026-11-01T10:00:00Z",
+    "NUGGETS_HOME": "",
+    "NUGGETS_MEMORY_MD": "",
+    "TZ": "UTC",
+}
 
 
 def run(home: Path, *args: str) -> Result:
@@ -66,7 +70,8 @@ def test_the_helper_refuses_what_a_parser_cannot_follow_and_what_is_too_deep() -
 
 
 def test_conflicts_lists_the_groups_and_says_the_settled_file_is_unreadable_once(
-        home: Path) -> None:
+    home: Path,
+) -> None:
     listed = run(home, "conflicts")
     assert listed.exit_code == 0, listed.output
     assert "1 contradiction group" in listed.stderr
@@ -80,8 +85,9 @@ def test_letting_a_group_stand_is_refused_while_the_file_cannot_be_read(home: Pa
     before = settled_path(home).read_bytes()
     refused = run(home, "resolve", group, "--both", "--apply")
     assert refused.exit_code == 1
-    [line] = [x for x in refused.stderr.splitlines() if "conflicts-settled.json" in x
-              and "nested" in x][-1:]
+    [line] = [
+        x for x in refused.stderr.splitlines() if "conflicts-settled.json" in x and "nested" in x
+    ][-1:]
     assert line.startswith("nuggets: ")
     assert settled_path(home).read_bytes() == before  # never written over
     record("files nested 100,000 deep read in one line")
@@ -109,21 +115,28 @@ def test_a_journal_entry_nested_deep_is_skipped_and_named(home: Path) -> None:
     assert logged.exit_code == 0 and entry.name in logged.stderr
     undone = run(home, "undo", "20261101T090000Z-0001")
     assert undone.exit_code == 1 and len(undone.stderr.splitlines()) == 1
-    assert "not a readable journal entry (nested too deeply to read: more than 128 levels)" \
+    assert (
+        "not a readable journal entry (nested too deeply to read: more than 128 levels)"
         in undone.stderr
+    )
     record("files nested 100,000 deep read in one line")
 
 
-@pytest.mark.parametrize(("name", "what"), [("review-decisions.json", "review decisions"),
-                                             ("review-rules.json", "review rules")])
-def test_a_review_file_nested_deep_stops_the_pass_in_one_line(home: Path, name: str,
-                                                              what: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "what"),
+    [("review-decisions.json", "review decisions"), ("review-rules.json", "review rules")],
+)
+def test_a_review_file_nested_deep_stops_the_pass_in_one_line(
+    home: Path, name: str, what: str
+) -> None:
     """The pass cannot go on without the operator's decisions and rules: exit 1, one line."""
     (home / name).write_text(NESTED_OBJECT)
     refused = run(home, "reflect")
     assert refused.exit_code == 1
-    assert refused.stderr == (f"nuggets: {home / name}: not a file of {what} (nested too deeply "
-                              "to read: more than 3 levels); move it aside\n")
+    assert refused.stderr == (
+        f"nuggets: {home / name}: not a file of {what} (nested too deeply "
+        "to read: more than 3 levels); move it aside\n"
+    )
     record("files nested 100,000 deep read in one line")
 
 
@@ -138,8 +151,11 @@ def test_a_fact_file_nested_deep_is_read_as_the_agent_skips_it(tmp_path: Path) -
 
 
 def purifier(workspace: Path, *args: str) -> Result:
-    return CliRunner().invoke(main, ["--purifier", str(workspace), *args],
-                              env={**ENV, "NUGGETS_NOW": "2026-11-25T09:00:00Z"})
+    return CliRunner().invoke(
+        main,
+        ["--purifier", str(workspace), *args],
+        env={**ENV, "NUGGETS_NOW": "2026-11-25T09:00:00Z"},
+    )
 
 
 @pytest.fixture
@@ -160,21 +176,27 @@ def new_lines(result: Result, clean: Result) -> list[str]:
     return [line for line in result.stderr.splitlines() if line not in clean.stderr]
 
 
-@pytest.mark.parametrize(("command", "file", "said"), [
-    ("notes", "runtime/purified-claims.jsonl", "is not a JSON object"),
-    ("notes", "../telemetry/memory-log-2026-11-25.jsonl", "is not a JSON object"),
-    ("log", "../telemetry/memory-log-2026-11-25.jsonl", "is not a JSON object"),
-], ids=["claims", "memory-log-notes", "memory-log-log"])
+@pytest.mark.parametrize(
+    ("command", "file", "said"),
+    [
+        ("notes", "runtime/purified-claims.jsonl", "is not a JSON object"),
+        ("notes", "../telemetry/memory-log-2026-11-25.jsonl", "is not a JSON object"),
+        ("log", "../telemetry/memory-log-2026-11-25.jsonl", "is not a JSON object"),
+    ],
+    ids=["claims", "memory-log-notes", "memory-log-log"],
+)
 def test_a_deep_line_of_a_purifier_jsonl_is_said_and_the_rest_shown(
-        workspace: Path, command: str, file: str, said: str) -> None:
+    workspace: Path, command: str, file: str, said: str
+) -> None:
     clean = purifier(workspace, command)
     path = (workspace / file).resolve()
     number = append_line(path, NESTED_OBJECT)
     shown = purifier(workspace, command)
     assert shown.exit_code == 0, shown.output
     assert shown.stdout == clean.stdout  # every other line still read
-    assert new_lines(shown, clean) == [f"nuggets: {path}: line {number} {said} (truncated?); "
-                                       "skipped, the rest is shown"]
+    assert new_lines(shown, clean) == [
+        f"nuggets: {path}: line {number} {said} (truncated?); skipped, the rest is shown"
+    ]
     record("files nested 100,000 deep read in one line")
 
 
@@ -185,8 +207,10 @@ def test_a_deep_purifier_manifest_is_said_and_left_out(workspace: Path) -> None:
     assert shown.exit_code == 0, shown.output
     assert "12 notes" in shown.stderr or shown.stdout.count("\n") >= 10
     [line] = [x for x in shown.stderr.splitlines() if "purified-manifest.json" in x]
-    assert line == (f"nuggets: {manifest}: not readable JSON (nested too deeply to read: more "
-                    "than 128 levels); left out")
+    assert line == (
+        f"nuggets: {manifest}: not readable JSON (nested too deeply to read: more "
+        "than 128 levels); left out"
+    )
     record("files nested 100,000 deep read in one line")
 
 
@@ -197,14 +221,15 @@ def test_deep_marks_of_purifier_notes_are_said_and_the_notes_shown(workspace: Pa
     marks.write_text(NESTED)
     shown = purifier(workspace, "notes")
     assert shown.exit_code == 0 and shown.stdout == clean.stdout
-    assert new_lines(shown, clean) == [f"nuggets: {marks}: not a file of note marks (nested too "
-                                       "deeply to read: more than 2 levels); move it aside; no "
-                                       "note is shown marked until then"]
+    assert new_lines(shown, clean) == [
+        f"nuggets: {marks}: not a file of note marks (nested too "
+        "deeply to read: more than 2 levels); move it aside; no "
+        "note is shown marked until then"
+    ]
     record("files nested 100,000 deep read in one line")
 
 
-async def test_the_console_opens_on_a_purifier_whose_files_are_nested_deep(
-        workspace: Path) -> None:
+async def test_the_console_opens_on_a_purifier_whose_files_are_nested_deep(workspace: Path) -> None:
     append_line(workspace / "runtime" / "purified-claims.jsonl", NESTED)
     append_line(workspace.parent / "telemetry" / "memory-log-2026-11-25.jsonl", NESTED)
     (workspace / "runtime" / "purified-manifest.json").write_text(NESTED_OBJECT)
@@ -214,17 +239,24 @@ async def test_the_console_opens_on_a_purifier_whose_files_are_nested_deep(
         assert isinstance(app.screen, MainScreen)
         assert len(app.screen.query_one(NoteTable).rows) > 0
         shown = [n.message for n in app._notifications]
-        for name in ("purified-claims.jsonl", "memory-log-2026-11-25.jsonl",
-                     "purified-manifest.json"):
+        for name in (
+            "purified-claims.jsonl",
+            "memory-log-2026-11-25.jsonl",
+            "purified-manifest.json",
+        ):
             assert any(name in m for m in shown), (name, shown)
     record("files nested 100,000 deep read in one line")
 
 
 def test_the_console_run_for_real_opens_on_deep_purifier_claims_and_quits_0(
-        workspace: Path) -> None:
+    workspace: Path,
+) -> None:
     append_line(workspace / "runtime" / "purified-claims.jsonl", NESTED)
-    ended = run_console(["--purifier", str(workspace)],
-                        {**ENV, "NUGGETS_NOW": "2026-11-25T09:00:00Z"}, quit_keys=b"q")
+    ended = run_console(
+        ["--purifier", str(workspace)],
+        {**ENV, "NUGGETS_NOW": "2026-11-25T09:00:00Z"},
+        quit_keys=b"q",
+    )
     assert ended.status == 0
     assert "RecursionError" not in ended.screen and "Traceback" not in ended.screen
 
@@ -233,8 +265,11 @@ def test_the_console_run_for_real_opens_on_deep_purifier_claims_and_quits_0(
 
 
 def claude(directory: Path, *args: str) -> Result:
-    return CliRunner().invoke(main, ["--claude", str(directory), *args],
-                              env={**ENV, "NUGGETS_NOW": "2026-11-25T09:00:00Z"})
+    return CliRunner().invoke(
+        main,
+        ["--claude", str(directory), *args],
+        env={**ENV, "NUGGETS_NOW": "2026-11-25T09:00:00Z"},
+    )
 
 
 @pytest.fixture
@@ -247,36 +282,38 @@ def seen(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("command", ["notes", "reflect"])
 def test_a_deep_line_of_the_claude_record_is_said_and_the_rest_read(
-        seen: Path, tmp_path: Path, command: str) -> None:
+    seen: Path, tmp_path: Path, command: str
+) -> None:
     directory = tmp_path / "project" / "memory"
     clean = claude(directory, command)
     number = append_line(seen / "states.jsonl", NESTED)
     shown = claude(directory, command)
     assert shown.exit_code == 0, shown.output
     assert shown.stdout == clean.stdout
-    assert new_lines(shown, clean) == [f"nuggets: {seen / 'states.jsonl'}: line {number} is not "
-                                       "a recorded state; skipped, the rest is read"]
+    assert new_lines(shown, clean) == [
+        f"nuggets: {seen / 'states.jsonl'}: line {number} is not "
+        "a recorded state; skipped, the rest is read"
+    ]
     record("files nested 100,000 deep read in one line")
 
 
-def test_a_deep_reviewed_baseline_is_said_once_and_read_as_none(seen: Path,
-                                                               tmp_path: Path) -> None:
+def test_a_deep_reviewed_baseline_is_said_once_and_read_as_none(seen: Path, tmp_path: Path) -> None:
     (seen / "reviewed.json").write_text(NESTED_OBJECT)
     shown = claude(tmp_path / "project" / "memory", "reflect")
     assert shown.exit_code == 0, shown.output
     [line] = [x for x in shown.stderr.splitlines() if "reviewed.json" in x]
-    assert line == (f"nuggets: {seen / 'reviewed.json'}: not readable (nested too deeply to "
-                    "read: more than 128 levels); read as no review yet")
+    assert line == (
+        f"nuggets: {seen / 'reviewed.json'}: not readable (nested too deeply to "
+        "read: more than 128 levels); read as no review yet"
+    )
     record("files nested 100,000 deep read in one line")
 
 
-async def test_the_console_opens_on_a_claude_record_nested_deep(seen: Path,
-                                                                tmp_path: Path) -> None:
+async def test_the_console_opens_on_a_claude_record_nested_deep(seen: Path, tmp_path: Path) -> None:
     append_line(seen / "states.jsonl", NESTED)
     (seen / "reviewed.json").write_text(NESTED)
     directory = tmp_path / "project" / "memory"
-    app = NuggetsApp(ClaudeStore(directory, fixed_clock(PURIFIER_NOW),
-                                 record_root=seen.parent))
+    app = NuggetsApp(ClaudeStore(directory, fixed_clock(PURIFIER_NOW), record_root=seen.parent))
     async with app.run_test(size=(140, 40), notifications=True) as pilot:
         await settle(pilot, app)
         await pilot.press("r")  # the review reads the reviewed baseline
@@ -286,4 +323,3 @@ async def test_the_console_opens_on_a_claude_record_nested_deep(seen: Path,
             assert any(name in m for m in shown), (name, shown)
         assert not any("RecursionError" in m for m in shown)
     record("files nested 100,000 deep read in one line")
-

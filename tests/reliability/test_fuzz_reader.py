@@ -49,9 +49,28 @@ def _mutated(draw: st.DrawFn) -> bytes:
         if kind == "flip" and data:
             data[at] = draw(st.integers(0, 255))
         elif kind == "insert":
-            data[at:at] = draw(st.sampled_from(
-                [b"\x00", b"\xff", b"\xef\xbb\xbf", b"[", b"{", b'"', b",", b"\\", b"\\ud800",
-                 b"]]]", b'"id": "n1", ', b"null", b"1e999", b"NaN", b"-0", b"\n"]))
+            data[at:at] = draw(
+                st.sampled_from(
+                    [
+                        b"\x00",
+                        b"\xff",
+                        b"\xef\xbb\xbf",
+                        b"[",
+                        b"{",
+                        b'"',
+                        b",",
+                        b"\\",
+                        b"\\ud800",
+                        b"]]]",
+                        b'"id": "n1", ',
+                        b"null",
+                        b"1e999",
+                        b"NaN",
+                        b"-0",
+                        b"\n",
+                    ]
+                )
+            )
         elif kind == "delete":
             del data[at : at + draw(st.integers(1, 40))]
         elif kind == "truncate":
@@ -70,11 +89,27 @@ def test_mutated_files_read_or_give_a_graph_error(data: bytes) -> None:
 
 
 _text = st.text(max_size=30) | st.sampled_from(
-    ["", "tmp", "\x1b[31m", "\u202e", "\ud800", "2026-10-01T00:00:00.000Z", "not a date",
-     "9999-99-99", "scope:project", "learned: x", "pref: y", "a/b.c"])
+    [
+        "",
+        "tmp",
+        "\x1b[31m",
+        "\u202e",
+        "\ud800",
+        "2026-10-01T00:00:00.000Z",
+        "not a date",
+        "9999-99-99",
+        "scope:project",
+        "learned: x",
+        "pref: y",
+        "a/b.c",
+    ]
+)
 _scalar = st.none() | st.booleans() | st.integers(-3, 10**20) | st.floats() | _text
-_json = st.recursive(_scalar, lambda inner: st.lists(inner, max_size=3)
-                     | st.dictionaries(_text, inner, max_size=3), max_leaves=8)
+_json = st.recursive(
+    _scalar,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_text, inner, max_size=3),
+    max_leaves=8,
+)
 _ids = st.sampled_from(["n1", "n2", "n3", "n4"])
 
 
@@ -85,25 +120,36 @@ def _field(good: st.SearchStrategy) -> st.SearchStrategy:
 
 _link = st.fixed_dictionaries(
     {"to": _field(_ids)},
-    optional={"reason": _field(_text), "createdAt": _field(_text), "extra": _json})
+    optional={"reason": _field(_text), "createdAt": _field(_text), "extra": _json},
+)
 _note = st.fixed_dictionaries(
     {"id": _field(_ids), "nuggetName": _field(st.sampled_from(["p", "q"]))},
     optional={
-        "title": _field(_text), "content": _field(_text),
-        "tags": _field(st.lists(_text, max_size=4)), "links": _field(st.lists(_link, max_size=3)),
-        "hidden": _field(st.booleans()), "hits": _field(st.integers(0, 20)),
+        "title": _field(_text),
+        "content": _field(_text),
+        "tags": _field(st.lists(_text, max_size=4)),
+        "links": _field(st.lists(_link, max_size=3)),
+        "hidden": _field(st.booleans()),
+        "hits": _field(st.integers(0, 20)),
         "kind": _field(st.sampled_from(["fact", "note", "other"])),
         "subject": _field(st.sampled_from(["user:primary", "shared:project", "x"])),
         "scope": _field(st.sampled_from(["self", "user", "shared", "project", "weird"])),
         "type": _field(st.sampled_from(["fact", "note", "preference", "new-type"])),
-        "confidence": _field(st.floats(0, 1)), "createdAt": _field(_text),
-        "updatedAt": _field(_text), "archivedAt": _field(_text), "vector": _json,
+        "confidence": _field(st.floats(0, 1)),
+        "createdAt": _field(_text),
+        "updatedAt": _field(_text),
+        "archivedAt": _field(_text),
+        "vector": _json,
         "futureField": _json,
-    })
+    },
+)
 
 
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(st.lists(_note, max_size=6), st.booleans())
 def test_strange_notes_read_and_survive_plan_apply_and_promotion(
     notes: list[dict], bom: bool
@@ -120,8 +166,11 @@ def test_strange_notes_read_and_survive_plan_apply_and_promotion(
         try:
             graph = read_graph(graph_file)
         except GraphError:
-            for step in (lambda: memory.reflect(uncapped=True), memory.promote_now,
-                         lambda: memory.unhide(["n1"])):
+            for step in (
+                lambda: memory.reflect(uncapped=True),
+                memory.promote_now,
+                lambda: memory.unhide(["n1"]),
+            ):
                 with contextlib.suppress(NuggetsError):
                     step()
             assert graph_file.read_bytes() == data  # never written

@@ -25,10 +25,18 @@ from tests.support.figures import record
 from tests.support.note_builders import sample_notes
 from tests.support.reliability_support import leftovers, make_home, memory_of, messy_notes, note
 
-ENV = {"NUGGETS_NOW": "2026-11-01T10:00:00Z", "TZ": "UTC", "NUGGETS_HOME": "",
-       "NUGGETS_MEMORY_MD": ""}
-WRITING_COMMANDS = (("reflect", "--all", "--apply"), ("unhide", "n6"), ("promote", "--apply"),
-                    ("daily",))
+ENV = {
+    "NUGGETS_NOW": "2026-11-01T10:00:00Z",
+    "TZ": "UTC",
+    "NUGGETS_HOME": "",
+    "NUGGETS_MEMORY_MD": "",
+}
+WRITING_COMMANDS = (
+    ("reflect", "--all", "--apply"),
+    ("unhide", "n6"),
+    ("promote", "--apply"),
+    ("daily",),
+)
 READING_COMMANDS = (("notes",), ("reflect",), ("promote",))
 
 
@@ -41,8 +49,12 @@ def _valid() -> bytes:
 
 
 def _nested(levels: int) -> bytes:
-    return (b'{"version":3,"notes":[{"id":"n1","nuggetName":"p","vector":' + b"[" * levels
-            + b"]" * levels + b"}]}")
+    return (
+        b'{"version":3,"notes":[{"id":"n1","nuggetName":"p","vector":'
+        + b"[" * levels
+        + b"]" * levels
+        + b"}]}"
+    )
 
 
 BROKEN: dict[str, tuple[bytes, str]] = {
@@ -56,28 +68,44 @@ BROKEN: dict[str, tuple[bytes, str]] = {
     "no notes": (b'{"version": 3}', "it has no 'notes' array"),
     "notes is an object": (b'{"notes": {}}', "it has no 'notes' array"),
     "a note is a string": (_doc(["n1"]), "note #0 is a string, not an object"),
-    "title is a number": (_doc([note("n1", 5, "x")]),  # type: ignore[arg-type]
-                          "note #0 ('n1') field 'title' is a number, not a string"),
-    "tags is a string": (_doc([note("n1", "t", "x", tags="a,b")]),
-                         "note #0 ('n1') field 'tags' is not an array of strings"),
+    "title is a number": (
+        _doc([note("n1", 5, "x")]),  # type: ignore[arg-type]
+        "note #0 ('n1') field 'title' is a number, not a string",
+    ),
+    "tags is a string": (
+        _doc([note("n1", "t", "x", tags="a,b")]),
+        "note #0 ('n1') field 'tags' is not an array of strings",
+    ),
     "links is an object": (_doc([note("n1", "t", "x", links={})]), "field 'links' is not"),
-    "a link has no target": (_doc([note("n1", "t", "x", links=[{"reason": "r"}])]),
-                             "note #0 ('n1') link #0 has no 'to'"),
-    "hidden is a string": (_doc([note("n1", "t", "x", hidden="yes")]),
-                           "field 'hidden' is not true or false"),
+    "a link has no target": (
+        _doc([note("n1", "t", "x", links=[{"reason": "r"}])]),
+        "note #0 ('n1') link #0 has no 'to'",
+    ),
+    "hidden is a string": (
+        _doc([note("n1", "t", "x", hidden="yes")]),
+        "field 'hidden' is not true or false",
+    ),
     "hits is negative": (_doc([note("n1", "t", "x", hits=-1)]), "field 'hits' is not a whole"),
     "hits is a fraction": (_doc([note("n1", "t", "x", hits=1.5)]), "field 'hits' is not"),
-    "confidence is text": (_doc([note("n1", "t", "x", confidence="high")]),
-                           "field 'confidence' is not a number"),
-    "a note without id": (_doc([note("n1", "t", "x"), {"nuggetName": "p", "title": "t"}]),
-                          "note #1 has no id"),
+    "confidence is text": (
+        _doc([note("n1", "t", "x", confidence="high")]),
+        "field 'confidence' is not a number",
+    ),
+    "a note without id": (
+        _doc([note("n1", "t", "x"), {"nuggetName": "p", "title": "t"}]),
+        "note #1 has no id",
+    ),
     "an empty id": (_doc([note("", "t", "x")]), "note #0 ('') has no id"),
     "a note without nuggetName": (_doc([{"id": "n1"}]), "note #0 ('n1') has no nuggetName"),
-    "duplicate ids": (_doc([note("n1", "a", "x"), note("n2", "b", "y"), note("n1", "c", "z")]),
-                      "note #2 repeats the id 'n1' of note #0"),
+    "duplicate ids": (
+        _doc([note("n1", "a", "x"), note("n2", "b", "y"), note("n1", "c", "z")]),
+        "note #2 repeats the id 'n1' of note #0",
+    ),
     "invalid UTF-8": (_valid()[:40] + b"\xff\xfe" + _valid()[40:], "not valid UTF-8 at byte 40"),
-    "a NUL byte in a string": (_valid().replace(b'"deploy steps"', b'"deploy\x00steps"', 1),
-                               "a control character inside a string"),
+    "a NUL byte in a string": (
+        _valid().replace(b'"deploy steps"', b'"deploy\x00steps"', 1),
+        "a control character inside a string",
+    ),
     "a NUL byte between values": (_valid().replace(b", ", b",\x00 ", 1), "not valid JSON at"),
     "NUL bytes only": (b"\x00" * 64, "not valid JSON at line 1 column 1"),
     "100,000 levels of nesting": (b"[" * 100_000, "nested too deeply to read"),
@@ -92,9 +120,11 @@ def run(home: Path, *args: str) -> Result:
 
 def _snapshot(home: Path) -> dict[str, bytes]:
     """The memory's files; the run log (telemetry/) records failures too (README.md, "Run log")."""
-    return {str(p.relative_to(home)): p.read_bytes()
-            for p in sorted(home.rglob("*")) if p.is_file() and p.name != ".graph.lock"
-            and p.relative_to(home).parts[0] != "telemetry"}
+    return {
+        str(p.relative_to(home)): p.read_bytes()
+        for p in sorted(home.rglob("*"))
+        if p.is_file() and p.name != ".graph.lock" and p.relative_to(home).parts[0] != "telemetry"
+    }
 
 
 def _one_line_error(result: Result, *needles: str) -> None:
@@ -119,8 +149,11 @@ def test_a_broken_file_is_a_one_line_error_and_nothing_is_written(
     for args in (*WRITING_COMMANDS, *READING_COMMANDS):
         _one_line_error(run(home, *args), str(graph), expected)
     assert _snapshot(home) == before
-    logged = [json.loads(line) for path in sorted((home / "telemetry").glob("memory-log-*"))
-              for line in path.read_text().splitlines()]  # a file a day: midnight may fall in
+    logged = [
+        json.loads(line)
+        for path in sorted((home / "telemetry").glob("memory-log-*"))
+        for line in path.read_text().splitlines()
+    ]  # a file a day: midnight may fall in
     assert [line["event"] for line in logged] == ["run_failed"] * len(WRITING_COMMANDS)
     assert all(str(graph) in line["error"] for line in logged)
     record("bad inputs tried")
@@ -143,8 +176,10 @@ def test_a_byte_order_mark_is_read_and_said(tmp_path: Path) -> None:
 def test_repeated_keys_are_read_as_javascript_does_and_said(tmp_path: Path) -> None:
     home = make_home(tmp_path, [])
     graph = home / "graph" / "graph.json"
-    graph.write_text('{"version": 3, "notes": [{"id": "n1", "nuggetName": "p", '
-                     '"title": "first", "title": "second", "content": "deploy cache port"}]}')
+    graph.write_text(
+        '{"version": 3, "notes": [{"id": "n1", "nuggetName": "p", '
+        '"title": "first", "title": "second", "content": "deploy cache port"}]}'
+    )
     result = run(home, "notes", "--json")
     assert result.exit_code == 0
     assert json.loads(result.stdout)[0]["title"] == "second"
@@ -154,11 +189,23 @@ def test_repeated_keys_are_read_as_javascript_does_and_said(tmp_path: Path) -> N
 
 def _odd_graph() -> list[dict]:
     return [
-        note("a", "deploy cache", "deploy cache port 6379", links=[
-            {"to": "missing", "reason": "gone"}, {"to": "a", "reason": "self"},
-            {"to": "b", "reason": "cycle"}, {"to": "b", "reason": "twice"}]),
-        note("b", "deploy cache too", "deploy cache port 6379 jobs", links=[
-            {"to": "c", "reason": "cycle"}]),
+        note(
+            "a",
+            "deploy cache",
+            "deploy cache port 6379",
+            links=[
+                {"to": "missing", "reason": "gone"},
+                {"to": "a", "reason": "self"},
+                {"to": "b", "reason": "cycle"},
+                {"to": "b", "reason": "twice"},
+            ],
+        ),
+        note(
+            "b",
+            "deploy cache too",
+            "deploy cache port 6379 jobs",
+            links=[{"to": "c", "reason": "cycle"}],
+        ),
         note("c", "cache", "the cache port", links=[{"to": "a", "reason": "cycle"}]),
         note("d", "tmp", "", links=[{"to": "d"}, {"to": "nowhere"}]),
         note("e", "unrelated", "nothing else", links=[{"to": "e", "reason": "self"}], hits=9),
@@ -194,12 +241,22 @@ def test_dangling_self_and_cyclic_links_are_kept_and_walked(tmp_path: Path) -> N
 
 def test_hostile_text_is_kept_exactly_and_shown_inert(tmp_path: Path) -> None:
     evil = "\x1b]8;;http://x\x07link\x1b[2J [bold red]markup[/] \u202eevil\u200b \x00 \ud800 \x9b"
-    home = make_home(tmp_path, [note("n1", evil, evil, tags=[evil], hits=5),
-                                note("n2", "tmp", ""), note(evil, "tmp", "")])
+    home = make_home(
+        tmp_path,
+        [note("n1", evil, evil, tags=[evil], hits=5), note("n2", "tmp", ""), note(evil, "tmp", "")],
+    )
     graph = home / "graph" / "graph.json"
     assert run(home, "reflect", "--apply").exit_code == 0
-    for args in (("notes",), ("notes", "--json"), ("reflect", "--all"), ("reflect", "--json"),
-                 ("promote",), ("promote", "--json"), ("log",), ("log", "--json")):
+    for args in (
+        ("notes",),
+        ("notes", "--json"),
+        ("reflect", "--all"),
+        ("reflect", "--json"),
+        ("promote",),
+        ("promote", "--json"),
+        ("log",),
+        ("log", "--json"),
+    ):
         result = run(home, *args)
         assert result.exit_code == 0, result.output
         for bad in ("\x1b", "\u202e", "\u200b", "\x00", "\x9b", "\ud800", "\x07"):
@@ -214,11 +271,17 @@ def test_a_20_mb_note_and_a_million_character_line(tmp_path: Path) -> None:
     words = [f"w{i:04d}x" for i in range(5000)]
     big = "\n".join(  # distinct lines over 5,000 distinct words
         " ".join(words[(i * 7 + j * (1 + i // 5000)) % 5000] for j in range(12))
-        for i in range(20 * 1024 * 1024 // 84))
+        for i in range(20 * 1024 * 1024 // 84)
+    )
     line = "deploy " + "a" * 1_000_000
-    home = make_home(tmp_path, [note("big", "big note", big, hits=5),
-                                note("line", "long line", line, hits=4),
-                                note("small", "deploy", "deploy cache port")])
+    home = make_home(
+        tmp_path,
+        [
+            note("big", "big note", big, hits=5),
+            note("line", "long line", line, hits=4),
+            note("small", "deploy", "deploy cache port"),
+        ],
+    )
     graph = home / "graph" / "graph.json"
     graph.write_bytes(graph.read_bytes().replace(b"\n", b""))  # the whole file on one line
     assert len(big) > 20_000_000
@@ -378,8 +441,10 @@ def test_a_full_disk_at_any_write_is_a_one_line_error_and_leaves_nothing(
 
 def test_a_file_size_limit_hit_by_the_kernel_is_a_one_line_error(tmp_path: Path) -> None:
     """A real failing write: RLIMIT_FSIZE makes the kernel refuse the graph's new bytes."""
-    home = make_home(tmp_path, messy_notes() * 1 + [
-        note(f"x{i}", f"note {i}", "filler " * 40) for i in range(200)])
+    home = make_home(
+        tmp_path,
+        messy_notes() * 1 + [note(f"x{i}", f"note {i}", "filler " * 40) for i in range(200)],
+    )
     before = _snapshot(home)
     read, write = os.pipe()
     pid = os.fork()
@@ -405,8 +470,14 @@ def test_reading_never_writes_even_on_a_corrupt_file(tmp_path: Path) -> None:
     (home / "graph" / "graph.json").write_bytes(b'{"version": 3, "notes": [')
     before = _snapshot(home)
     memory = memory_of(home)
-    for step in (memory.plan, memory.plan_promotion, memory.promote_now, memory.shelf,
-                 lambda: memory.unhide(["n1"]), memory.reflect):
+    for step in (
+        memory.plan,
+        memory.plan_promotion,
+        memory.promote_now,
+        memory.shelf,
+        lambda: memory.unhide(["n1"]),
+        memory.reflect,
+    ):
         with pytest.raises(GraphError):
             step()
     assert _snapshot(home) == before

@@ -49,9 +49,13 @@ def test_inert_output_holds_nothing_a_terminal_acts_on(text: str) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.recursive(st.none() | st.text() | st.integers(),
-                    lambda inner: st.lists(inner, max_size=3)
-                    | st.dictionaries(st.text(), inner, max_size=3), max_leaves=6))
+@given(
+    st.recursive(
+        st.none() | st.text() | st.integers(),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+        max_leaves=6,
+    )
+)
 def test_inert_json_means_the_same_data(value: object) -> None:
     text = inert_json(json.dumps(value, ensure_ascii=False))
     assert hidden_characters(text) == []
@@ -62,10 +66,14 @@ SELECTORS = [chr(c) for c in (*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0))]
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.sampled_from(["☺", "❤", "a", "#", "0", "✌", "漢", "⌛"]), st.sampled_from(SELECTORS),
-       st.text(max_size=3))
+@given(
+    st.sampled_from(["☺", "❤", "a", "#", "0", "✌", "漢", "⌛"]),
+    st.sampled_from(SELECTORS),
+    st.text(max_size=3),
+)
 def test_a_variation_selector_shows_as_a_placeholder_so_widths_add_up(
-        base: str, selector: str, around: str) -> None:
+    base: str, selector: str, around: str
+) -> None:
     """After an emoji, U+FE0F asks for its wide form: counted 2 cells by one program and drawn
     in 1 by another terminal, it shifts every column after it. As a placeholder it cannot."""
     shown = one_line(around + base + selector + around)

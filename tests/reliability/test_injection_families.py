@@ -55,14 +55,16 @@ def test_no_ordinary_line_is_held_back() -> None:
     record("ordinary lines like the families, passed", len(ORDINARY) - len(held))
 
 
-@pytest.mark.parametrize(("family", "text"), CAUGHT, ids=[f"{f}-{i}" for i, (f, _) in
-                                                         enumerate(CAUGHT)])
+@pytest.mark.parametrize(
+    ("family", "text"), CAUGHT, ids=[f"{f}-{i}" for i, (f, _) in enumerate(CAUGHT)]
+)
 def test_each_injection_names_a_reason(family: str, text: str) -> None:
     reason = screen_entry("a note", text, "shared-context")
     assert reason is not None and "hidden" not in reason, (family, reason)
 
 
 # -- look-alike letters come from Unicode's data, not a hand table ------------------------------
+
 
 def test_the_letters_the_old_table_missed_read_as_the_ones_they_imitate() -> None:
     assert skeleton("\u0131gnore \u026agnore i\u0261nore ign\u0585re") == "ignore " * 3 + "ignore"
@@ -77,12 +79,18 @@ def test_the_look_alike_table_is_unicodes_confusables_data() -> None:
     shipped = resources.files("confusable_homoglyphs").joinpath("confusables.json")
     confusables_data = json.loads(shipped.read_text("utf-8"))
     table = prototypes()
-    single_letters = [(char, glyph["c"]) for char, glyphs in confusables_data.items()
-                      for glyph in glyphs
-                      if len(char) == 1 and not char.isascii() and glyph["c"].isascii()
-                      and glyph["c"].isalpha() and len(glyph["c"]) == 1
-                      # ideographs are read as themselves (丿 and 丶 look like / and \)
-                      and not unicodedata.name(char, "").startswith("CJK UNIFIED IDEOGRAPH")]
+    single_letters = [
+        (char, glyph["c"])
+        for char, glyphs in confusables_data.items()
+        for glyph in glyphs
+        if len(char) == 1
+        and not char.isascii()
+        and glyph["c"].isascii()
+        and glyph["c"].isalpha()
+        and len(glyph["c"]) == 1
+        # ideographs are read as themselves (丿 and 丶 look like / and \)
+        and not unicodedata.name(char, "").startswith("CJK UNIFIED IDEOGRAPH")
+    ]
     assert len(single_letters) > 1000
     assert [char for char, letter in single_letters if table.get(char) != letter] == []
 
@@ -95,9 +103,25 @@ def test_a_capitalised_phrase_in_another_script_reads_as_its_lower_case() -> Non
 
 # -- linear in the text -------------------------------------------------------------------------
 
-ADVERSARIAL_UNITS = ["curl x ", "wget ", "nc ", "cat ~/.ssh/id_rsa ", ".env ", "cp .env ",
-                     "echo x >> ", "ignore all ", "from now on ", "you will ", "忽略之前",
-                     "Ignоrе аll ", "1gn0r3 ", "i g n o r e ", "powershell ", "rm -rrrr", "$("]
+ADVERSARIAL_UNITS = [
+    "curl x ",
+    "wget ",
+    "nc ",
+    "cat ~/.ssh/id_rsa ",
+    ".env ",
+    "cp .env ",
+    "echo x >> ",
+    "ignore all ",
+    "from now on ",
+    "you will ",
+    "忽略之前",
+    "Ignоrе аll ",
+    "1gn0r3 ",
+    "i g n o r e ",
+    "powershell ",
+    "rm -rrrr",
+    "$(",
+]
 LINEAR_CHILD = textwrap.dedent("""
     import json, sys
     from core.promotion.screening import screen, screen_text
@@ -118,26 +142,39 @@ def test_screening_long_hostile_texts_finishes() -> None:
     content, then its section) held back by its length before any pattern runs. A pattern that
     scanned the rest of the line at each opening took quadratic time (minutes for the first
     three units alone); the deadline only catches that, it measures nothing."""
-    done = subprocess.run([sys.executable, "-c", LINEAR_CHILD, json.dumps(ADVERSARIAL_UNITS),
-                           "200000", "2000000"], cwd=REPO, capture_output=True, text=True,
-                          timeout=150)
+    done = subprocess.run(
+        [sys.executable, "-c", LINEAR_CHILD, json.dumps(ADVERSARIAL_UNITS), "200000", "2000000"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=150,
+    )
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
 
 
 # -- daily writes none of them --------------------------------------------------------------------
 
+
 def test_daily_writes_no_order_of_the_corpus_to_memory_md(tmp_path: Path) -> None:
     orders = [texts[i % len(texts)] for i, texts in enumerate(FAMILIES.values())]
     orders += variants()[::40]
-    ordinary = ["The user prefers tabs over spaces.", "Going forward we use pnpm.",
-                "Deploy: scp dist/app.tar.gz deploy@web1:/srv/app/", "用户喜欢简洁的回答。",
-                "Désormais, l'équipe utilise GitLab CI."]
+    ordinary = [
+        "The user prefers tabs over spaces.",
+        "Going forward we use pnpm.",
+        "Deploy: scp dist/app.tar.gz deploy@web1:/srv/app/",
+        "用户喜欢简洁的回答。",
+        "Désormais, l'équipe utilise GitLab CI.",
+    ]
     notes = [note(f"order{i}", f"note {i}", text, hits=3 + i % 5) for i, text in enumerate(orders)]
     notes += [note(f"plain{i}", f"plain {i}", text, hits=4) for i, text in enumerate(ordinary)]
     home = make_home(tmp_path, notes, memory_md="# Memory\n\nHand-written.\n")
     target = home / "memory" / "MEMORY.md"
-    env = {"NUGGETS_NOW": "2026-11-01T10:00:00Z", "TZ": "UTC", "NUGGETS_HOME": "",
-           "NUGGETS_MEMORY_MD": str(target)}
+    env = {
+        "NUGGETS_NOW": "2026-11-01T10:00:00Z",
+        "TZ": "UTC",
+        "NUGGETS_HOME": "",
+        "NUGGETS_MEMORY_MD": str(target),
+    }
     result = CliRunner().invoke(main, ["--home", str(home), "-v", "daily"], env=env)
     assert result.exit_code == 0, result.output
     assert f"held back {len(orders)} entries" in result.stdout

@@ -23,8 +23,16 @@ from tests.support.figures import record
 from tests.support.reliability_support import CLOCK, note
 
 WORDS = ["deploy", "cache", "port", "redis", "make", "tabs", "spaces", "user", "likes", "tea"]
-TITLES = ["deploy steps", "cache port", "tmp", "scratch: x", "pref: tabs", "learned: redis",
-          "Temperature", "notes"]
+TITLES = [
+    "deploy steps",
+    "cache port",
+    "tmp",
+    "scratch: x",
+    "pref: tabs",
+    "learned: redis",
+    "Temperature",
+    "notes",
+]
 
 
 @st.composite
@@ -35,16 +43,25 @@ def graphs(draw: st.DrawFn) -> list[dict]:
     for note_id in ids:
         words = draw(st.lists(st.sampled_from(WORDS), min_size=0, max_size=8))
         lines = " ".join(words) + draw(st.sampled_from(["", "  ", "\n" + " ".join(words)]))
-        links = [{"to": draw(st.sampled_from([*ids, "gone"])), "reason": "r"}
-                 for _ in range(draw(st.integers(0, 2)))]
-        notes.append(note(
-            note_id, draw(st.sampled_from(TITLES)), lines,
-            hits=draw(st.integers(0, 5)), hidden=draw(st.booleans()) and draw(st.booleans()),
-            tags=draw(st.lists(st.sampled_from(["Cache", "deploy", "scope:project"]),
-                               max_size=2)),
-            links=links, nuggetName=draw(st.sampled_from(["project", "user"])),
-            updatedAt=f"2026-10-{draw(st.integers(1, 28)):02d}T00:00:00.000Z",
-        ))
+        links = [
+            {"to": draw(st.sampled_from([*ids, "gone"])), "reason": "r"}
+            for _ in range(draw(st.integers(0, 2)))
+        ]
+        notes.append(
+            note(
+                note_id,
+                draw(st.sampled_from(TITLES)),
+                lines,
+                hits=draw(st.integers(0, 5)),
+                hidden=draw(st.booleans()) and draw(st.booleans()),
+                tags=draw(
+                    st.lists(st.sampled_from(["Cache", "deploy", "scope:project"]), max_size=2)
+                ),
+                links=links,
+                nuggetName=draw(st.sampled_from(["project", "user"])),
+                updatedAt=f"2026-10-{draw(st.integers(1, 28)):02d}T00:00:00.000Z",
+            )
+        )
     return notes
 
 
@@ -119,7 +136,8 @@ class MemoryMachine(RuleBasedStateMachine):
         graph = read_graph(self.graph)
         for note_id, image in entry.before.items():  # byte for byte
             assert json.dumps(graph.get(note_id), ensure_ascii=False) == json.dumps(
-                image, ensure_ascii=False)
+                image, ensure_ascii=False
+            )
         record("invariant steps")
 
     @rule(bump=st.booleans())
@@ -168,6 +186,9 @@ class MemoryMachine(RuleBasedStateMachine):
 
 
 MemoryMachine.TestCase.settings = settings(
-    max_examples=150, stateful_step_count=20, deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    max_examples=150,
+    stateful_step_count=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 TestMemoryInvariants = pytest.mark.slow(MemoryMachine.TestCase)

@@ -64,8 +64,12 @@ def _nuggets(tmp_path: Path) -> tuple[NuggetsStore, Path, str]:
 
 
 def _cli(memory: NuggetsStore, *args: str) -> Result:
-    env = {"NUGGETS_NOW": "2026-11-01T10:00:00Z", "TZ": "UTC", "NUGGETS_HOME": "",
-           "NUGGETS_MEMORY_MD": str(memory.promotion_target())}
+    env = {
+        "NUGGETS_NOW": "2026-11-01T10:00:00Z",
+        "TZ": "UTC",
+        "NUGGETS_HOME": "",
+        "NUGGETS_MEMORY_MD": str(memory.promotion_target()),
+    }
     return CliRunner().invoke(main, ["--home", str(memory.home), *args], env=env)
 
 
@@ -108,7 +112,8 @@ NUGGETS_CASES: dict[str, Callable[[NuggetsStore, Path], tuple[str, Path]]] = {
 
 @pytest.mark.parametrize("case", list(NUGGETS_CASES))
 def test_nuggets_undo_of_an_entry_naming_another_file_is_refused(
-        tmp_path: Path, case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     memory, target, run_id = _nuggets(tmp_path)
     name, victim = NUGGETS_CASES[case](memory, tmp_path)
@@ -141,11 +146,23 @@ def test_a_pending_entry_naming_another_file_is_discarded_untouched(tmp_path: Pa
     victim = _victim(tmp_path)
     graph = graph_path(memory.home)
     base = fingerprint(graph.read_bytes())
-    image = FileImage(path="../victim", base_fingerprint="0" * 64,
-                      result_fingerprint=fingerprint(PRECIOUS), before_text=PWNED)
-    pending = JournalEntry(run_id="20261101T100000Z-0007", seq=7, kind="reflect",
-                           at="2026-11-01T10:00:00Z", base_fingerprint=base,
-                           result_fingerprint="1" * 64, before={}, after={}, files=[image])
+    image = FileImage(
+        path="../victim",
+        base_fingerprint="0" * 64,
+        result_fingerprint=fingerprint(PRECIOUS),
+        before_text=PWNED,
+    )
+    pending = JournalEntry(
+        run_id="20261101T100000Z-0007",
+        seq=7,
+        kind="reflect",
+        at="2026-11-01T10:00:00Z",
+        base_fingerprint=base,
+        result_fingerprint="1" * 64,
+        before={},
+        after={},
+        files=[image],
+    )
     write_pending(memory.home, pending)
     messages = memory.recover()
     assert any("discarded journal entry" in m for m in messages), messages
@@ -223,8 +240,8 @@ MICROCLAW_CASES: dict[str, Callable[[MicroClawStore, Path], tuple[str, Path]]] =
 
 @pytest.mark.parametrize("case", list(MICROCLAW_CASES))
 def test_microclaw_undo_of_an_entry_naming_another_file_is_refused(
-        microclaw: MicroClawStore, tmp_path: Path, case: str,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    microclaw: MicroClawStore, tmp_path: Path, case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     [header] = microclaw.log()
     name, victim = MICROCLAW_CASES[case](microclaw, tmp_path)
@@ -241,7 +258,8 @@ def test_microclaw_undo_of_an_entry_naming_another_file_is_refused(
 
 
 def test_microclaw_names_agents_md_under_the_scope_folders_and_old_paths_undo(
-        microclaw: MicroClawStore) -> None:
+    microclaw: MicroClawStore,
+) -> None:
     [header] = microclaw.log()
     assert header.file_name == "groups/AGENTS.md"
     agents = _agents_md(microclaw)
@@ -260,8 +278,9 @@ def test_a_promotion_to_another_memory_md_is_undone_by_naming_it_again(tmp_path:
     other = tmp_path / "elsewhere" / "MEMORY.md"
     other.parent.mkdir()
     other.write_text(HAND)
-    (memory.home / "graph" / "graph.json").write_text(json.dumps({"version": 3, "notes": [
-        note("t", "tone", "plain words", hits=4)]}))
+    (memory.home / "graph" / "graph.json").write_text(
+        json.dumps({"version": 3, "notes": [note("t", "tone", "plain words", hits=4)]})
+    )
     promoted = _cli(memory, "promote", "--memory-md", str(other), "--apply")
     assert promoted.exit_code == 0, promoted.output
     run_id = memory.log()[0].run_id

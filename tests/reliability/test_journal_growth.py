@@ -15,8 +15,13 @@ from core.stores.nuggets.graph_file import read_graph
 from nuggets_tui.cli import main
 from tests.support.reliability_support import make_home, memory_of, messy_notes
 
-ENV = {"NUGGETS_NOW": "2026-11-01T10:00:00Z", "TZ": "UTC", "NUGGETS_HOME": "",
-       "MEMORY_REFLECTION_HOUR": "0", "NUGGETS_JOURNAL_KEEP": ""}
+ENV = {
+    "NUGGETS_NOW": "2026-11-01T10:00:00Z",
+    "TZ": "UTC",
+    "NUGGETS_HOME": "",
+    "MEMORY_REFLECTION_HOUR": "0",
+    "NUGGETS_JOURNAL_KEEP": "",
+}
 
 
 def run(home: Path, *args: str, **extra: str) -> Result:
@@ -79,8 +84,9 @@ def test_a_bad_keep_setting_refuses_before_writing(home: Path, value: str) -> No
 
 
 @pytest.mark.parametrize("graph_mode", [0o600, 0o640, 0o644, 0o755])
-def test_the_journal_is_private_whatever_the_graph_files_mode(tmp_path: Path,
-                                                              graph_mode: int) -> None:
+def test_the_journal_is_private_whatever_the_graph_files_mode(
+    tmp_path: Path, graph_mode: int
+) -> None:
     home = make_home(tmp_path, messy_notes())
     (home / "graph" / "graph.json").chmod(graph_mode)
     (home / "reflections").mkdir(mode=0o755)  # made open by an earlier version

@@ -16,8 +16,12 @@ from nuggets_tui.cli import main
 from tests.support.figures import record
 from tests.support.reliability_support import make_home, memory_of, messy_notes
 
-ENV = {"NUGGETS_NOW": "2026-11-01T10:00:00Z", "TZ": "UTC", "NUGGETS_HOME": "",
-       "MEMORY_REFLECTION_HOUR": "0"}
+ENV = {
+    "NUGGETS_NOW": "2026-11-01T10:00:00Z",
+    "TZ": "UTC",
+    "NUGGETS_HOME": "",
+    "MEMORY_REFLECTION_HOUR": "0",
+}
 
 
 def run(home: Path, *args: str) -> Result:

@@ -22,22 +22,54 @@ from nuggets_tui.widgets.note_table import NoteTable
 from tests.support.figures import record
 from tests.support.reliability_support import note
 
-ENV = {"NUGGETS_NOW": "2026-11-01T10:00:00Z", "TZ": "UTC", "NUGGETS_HOME": "",
-       "NUGGETS_MEMORY_MD": ""}
+ENV = {
+    "NUGGETS_NOW": "2026-11-01T10:00:00Z",
+    "TZ": "UTC",
+    "NUGGETS_HOME": "",
+    "NUGGETS_MEMORY_MD": "",
+}
 
 # Number spellings a graph file may hold; each must come back exactly as it was.
 SPELLINGS = [
-    "1e999", "-1e999", "1e400", "1E5", "-0", "0", "0.0", "-0.0", "1.0", "1.50", "1e-400",
-    "-1e-400", "4.9e-324", "5e-324", "1.5e308", "1.7976931348623157e308", "1e+2", "2.5E+3",
-    "1E-7", "1e-07", "0.54", "0.1000000000000000055511151231257827", "100000000000000000000.0",
-    "12", "9223372036854775807", "9223372036854775808", "-9223372036854775809",
-    "18446744073709551616", "9" * 4300, "1" + "0" * 4300, "7" * 5000, "-" + "7" * 5000,
+    "1e999",
+    "-1e999",
+    "1e400",
+    "1E5",
+    "-0",
+    "0",
+    "0.0",
+    "-0.0",
+    "1.0",
+    "1.50",
+    "1e-400",
+    "-1e-400",
+    "4.9e-324",
+    "5e-324",
+    "1.5e308",
+    "1.7976931348623157e308",
+    "1e+2",
+    "2.5E+3",
+    "1E-7",
+    "1e-07",
+    "0.54",
+    "0.1000000000000000055511151231257827",
+    "100000000000000000000.0",
+    "12",
+    "9223372036854775807",
+    "9223372036854775808",
+    "-9223372036854775809",
+    "18446744073709551616",
+    "9" * 4300,
+    "1" + "0" * 4300,
+    "7" * 5000,
+    "-" + "7" * 5000,
     "123456789012345678901234567890.123456789e-5",
 ]
 
 
 def _strict(text: str | bytes) -> object:
     """Parsed as a strict JSON parser would (no NaN or Infinity), numbers left as text."""
+
     def refuse(name: str) -> None:
         raise AssertionError(f"{name} is not JSON")
 
@@ -48,11 +80,24 @@ def _spelled_graph(spellings: list[str]) -> str:
     """A graph in the engine's own layout: a note holding every spelling untouched, one the
     pass retags (its numbers must survive too) and a duplicate it merges away."""
     marks = {f"@{i}@": text for i, text in enumerate(spellings)}
-    kept = note("kept", "numbers", "nothing to change here", hits=2,
-                tags=["scope:project", "type:fact", "shared-context", "numbers"],
-                weight=list(marks), vector={"seed": "@0@", "values": list(marks)})
-    touched = note("touched", "deploy steps", "run make deploy", tags=["Deploy Steps"],
-                   confidence=list(marks)[2], hits=4, extra=list(marks))
+    kept = note(
+        "kept",
+        "numbers",
+        "nothing to change here",
+        hits=2,
+        tags=["scope:project", "type:fact", "shared-context", "numbers"],
+        weight=list(marks),
+        vector={"seed": "@0@", "values": list(marks)},
+    )
+    touched = note(
+        "touched",
+        "deploy steps",
+        "run make deploy",
+        tags=["Deploy Steps"],
+        confidence=list(marks)[2],
+        hits=4,
+        extra=list(marks),
+    )
     twin = note("twin", "deploy steps again", "run make deploy", hits=3)
     text = dumps_indented({"version": 3, "notes": [kept, touched, twin]}) + "\n"
     for mark, spelling in marks.items():
@@ -73,7 +118,7 @@ def run(home: Path, *args: str) -> Result:
 
 def _note_block(text: str, note_id: str) -> str:
     start = text.index(f'"id": "{note_id}"')
-    return text[start: text.index("\n    }", start)]
+    return text[start : text.index("\n    }", start)]
 
 
 def test_every_spelling_is_written_back_as_read_and_undo_restores_the_same_bytes(
@@ -127,8 +172,13 @@ def test_arithmetic_on_spelled_numbers_gives_plain_numbers_written_as_json() -> 
 
 
 def test_merged_hits_of_a_spelled_zero_are_a_plain_sum(tmp_path: Path) -> None:
-    doc = {"version": 3, "notes": [note("a", "deploy steps", "run make deploy", hits=4),
-                                   note("b", "deploy steps again", "run make deploy", hits="@")]}
+    doc = {
+        "version": 3,
+        "notes": [
+            note("a", "deploy steps", "run make deploy", hits=4),
+            note("b", "deploy steps again", "run make deploy", hits="@"),
+        ],
+    }
     home = _home(tmp_path, dumps_indented(doc).replace('"@"', "-0"))
     assert run(home, "reflect", "--all", "--apply").exit_code == 0
     notes = read_graph(home / "graph" / "graph.json").notes
@@ -146,14 +196,23 @@ def test_a_computed_number_json_cannot_hold_is_refused_naming_the_note(value: fl
             dump([1, {"x": value}])
 
 
-@pytest.mark.parametrize(("body", "where"), [
-    ('{"notes": [\n {"id": "n1", "nuggetName": "p", "title": "NaN", "x": NaN}]}',
-     "line 2 column 55: NaN is not a JSON number"),
-    ('{"notes": [{"id": "n1", "nuggetName": "p",\n "weight": -Infinity}]}',
-     "line 2 column 12: -Infinity is not a JSON number"),
-    ('{"notes": [{"id": "n1", "nuggetName": "p", "v": [1, Infinity]}]}',
-     "line 1 column 53: Infinity is not a JSON number"),
-])
+@pytest.mark.parametrize(
+    ("body", "where"),
+    [
+        (
+            '{"notes": [\n {"id": "n1", "nuggetName": "p", "title": "NaN", "x": NaN}]}',
+            "line 2 column 55: NaN is not a JSON number",
+        ),
+        (
+            '{"notes": [{"id": "n1", "nuggetName": "p",\n "weight": -Infinity}]}',
+            "line 2 column 12: -Infinity is not a JSON number",
+        ),
+        (
+            '{"notes": [{"id": "n1", "nuggetName": "p", "v": [1, Infinity]}]}',
+            "line 1 column 53: Infinity is not a JSON number",
+        ),
+    ],
+)
 def test_nan_and_infinity_are_not_json_and_are_refused_with_the_position(
     tmp_path: Path, body: str, where: str
 ) -> None:
@@ -163,15 +222,18 @@ def test_nan_and_infinity_are_not_json_and_are_refused_with_the_position(
         assert result.exit_code == 1 and "Traceback" not in result.output
         assert result.stderr.strip() == (
             f"nuggets: {home / 'graph' / 'graph.json'}: not valid JSON at {where} (a strict "
-            "parser such as the agent's refuses it)")
+            "parser such as the agent's refuses it)"
+        )
     assert (home / "graph" / "graph.json").read_text() == body
     assert not (home / "reflections").exists()
 
 
 def test_a_5000_digit_number_is_kept_verbatim_where_it_is_opaque(tmp_path: Path) -> None:
     digits = "7" * 5000
-    doc = {"version": 3, "notes": [note("big", "big", "x", seed="@"),
-                                   note("m", "deploy", "run  make deploy")]}
+    doc = {
+        "version": 3,
+        "notes": [note("big", "big", "x", seed="@"), note("m", "deploy", "run  make deploy")],
+    }
     home = _home(tmp_path, dumps_indented(doc).replace('"@"', digits) + "\n")
     result = run(home, "reflect", "--all", "--apply")
     assert result.exit_code == 0, result.output
@@ -190,12 +252,14 @@ def test_a_5000_digit_number_where_a_number_is_used_is_a_one_line_error(
         assert result.exit_code == 1 and len(result.stderr.splitlines()) == 1
         assert result.stderr.startswith(
             f"nuggets: {home / 'graph' / 'graph.json'}: note #1 ('big') field '{field}' is a "
-            "number of 5,000 digits, too long to read as a number")
+            "number of 5,000 digits, too long to read as a number"
+        )
     assert (home / "graph" / "graph.json").read_text() == body
 
 
 _number_texts = st.from_regex(
-    r"-?(0|[1-9][0-9]{0,40})(\.[0-9]{1,25})?([eE][-+]?[0-9]{1,4})?", fullmatch=True)
+    r"-?(0|[1-9][0-9]{0,40})(\.[0-9]{1,25})?([eE][-+]?[0-9]{1,4})?", fullmatch=True
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -209,8 +273,10 @@ def test_any_json_number_text_reads_and_writes_back_as_itself(texts: list[str]) 
 
 
 def _console_home(tmp_path: Path, field: str, number: str) -> Path:
-    doc = {"version": 3, "notes": [note("n1", "first", "x", **{field: "@"}),
-                                   note("n2", "second", "y")]}
+    doc = {
+        "version": 3,
+        "notes": [note("n1", "first", "x", **{field: "@"}), note("n2", "second", "y")],
+    }
     home = _home(tmp_path, dumps_indented(doc).replace('"@"', number))
     (home / "memory").mkdir()
     return home
@@ -227,10 +293,13 @@ async def test_the_console_shows_a_spelled_number_as_the_file_spells_it(tmp_path
         assert "1e999" in detail and "inf" not in detail
 
 
-@pytest.mark.parametrize(("field", "shown"), [
-    ("hits", "note #0 ('n1') field 'hits' is a number of 5,000 digits"),
-    ("weight", None),  # kept verbatim: the console opens
-])
+@pytest.mark.parametrize(
+    ("field", "shown"),
+    [
+        ("hits", "note #0 ('n1') field 'hits' is a number of 5,000 digits"),
+        ("weight", None),  # kept verbatim: the console opens
+    ],
+)
 async def test_a_5000_digit_number_is_no_console_traceback(
     tmp_path: Path, field: str, shown: str | None
 ) -> None:

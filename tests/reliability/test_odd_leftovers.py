@@ -28,8 +28,11 @@ from tests.support.reliability_support import (
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 
-TARGET_NAMES = {"245 characters": "m" * 240 + ".json", "glob characters": "mem[1]*?.json",
-                "another name": "mem.json"}
+TARGET_NAMES = {
+    "245 characters": "m" * 240 + ".json",
+    "glob characters": "mem[1]*?.json",
+    "another name": "mem.json",
+}
 
 
 def _linked_home(root: Path, target_name: str) -> tuple[Path, Path]:
@@ -45,8 +48,13 @@ def _linked_home(root: Path, target_name: str) -> tuple[Path, Path]:
 
 
 def _side_files(home: Path, target: Path) -> list[str]:
-    found = [p.name for d in (target.parent, home / "graph", home / "reflections") if d.is_dir()
-             for p in d.iterdir() if ".nuggets-" in p.name or p.name.endswith(".pending")]
+    found = [
+        p.name
+        for d in (target.parent, home / "graph", home / "reflections")
+        if d.is_dir()
+        for p in d.iterdir()
+        if ".nuggets-" in p.name or p.name.endswith(".pending")
+    ]
     return sorted(found)
 
 

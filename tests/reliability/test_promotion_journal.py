@@ -32,8 +32,11 @@ HAND = "# Memory\r\n\r\nHand-written, CRLF.\r\n"
 
 
 def _memory(tmp_path: Path, memory_md: str | None = HAND) -> tuple[NuggetsStore, Path]:
-    home = make_home(tmp_path, [note("d", "deploy", "run make deploy", hits=5),
-                                note("t", "tone", "plain words", hits=4)], memory_md=memory_md)
+    home = make_home(
+        tmp_path,
+        [note("d", "deploy", "run make deploy", hits=5), note("t", "tone", "plain words", hits=4)],
+        memory_md=memory_md,
+    )
     target = home / "memory" / "MEMORY.md"
     return NuggetsStore(home, CLOCK, target), target
 
@@ -93,11 +96,19 @@ def test_an_unchanged_file_writes_no_journal_entry(tmp_path: Path) -> None:
 def test_a_pending_promotion_entry_is_settled_by_what_is_on_disk(tmp_path: Path) -> None:
     memory, target = _memory(tmp_path)
     plan = memory.plan_promotion()
-    landed = JournalEntry(run_id="20261101T100000Z-0007", seq=7, kind="promote",
-                          at="2026-11-01T10:00:00Z", base_fingerprint=plan.base_fingerprint,
-                          result_fingerprint=fingerprint(plan.after_text.encode()),
-                          before={}, after={}, file_name=str(target),
-                          file_before=plan.before_text, file_after=plan.after_text)
+    landed = JournalEntry(
+        run_id="20261101T100000Z-0007",
+        seq=7,
+        kind="promote",
+        at="2026-11-01T10:00:00Z",
+        base_fingerprint=plan.base_fingerprint,
+        result_fingerprint=fingerprint(plan.after_text.encode()),
+        before={},
+        after={},
+        file_name=str(target),
+        file_before=plan.before_text,
+        file_after=plan.after_text,
+    )
     write_pending(memory.home, landed)
     assert any("discarded journal entry" in m for m in memory.recover())  # it never landed
     write_pending(memory.home, landed)
@@ -107,8 +118,12 @@ def test_a_pending_promotion_entry_is_settled_by_what_is_on_disk(tmp_path: Path)
 
 
 def _cli(home: Path, target: Path, *args: str):  # type: ignore[no-untyped-def]
-    env = {"NUGGETS_NOW": "2026-11-01T10:00:00Z", "TZ": "UTC", "NUGGETS_HOME": "",
-           "NUGGETS_MEMORY_MD": str(target)}
+    env = {
+        "NUGGETS_NOW": "2026-11-01T10:00:00Z",
+        "TZ": "UTC",
+        "NUGGETS_HOME": "",
+        "NUGGETS_MEMORY_MD": str(target),
+    }
     return CliRunner().invoke(main, ["--home", str(home), *args], env=env)
 
 

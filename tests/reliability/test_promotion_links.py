@@ -29,8 +29,11 @@ def _rc(tmp_path: Path) -> Path:
 
 
 def _nuggets(tmp_path: Path) -> tuple[Path, Path, Path]:
-    home = make_home(tmp_path, [note("deploy", "deploy", "run make deploy", hits=5),
-                                note("tmp1", "tmp", "scratch text")], memory_md=None)
+    home = make_home(
+        tmp_path,
+        [note("deploy", "deploy", "run make deploy", hits=5), note("tmp1", "tmp", "scratch text")],
+        memory_md=None,
+    )
     target, rc = home / "memory" / "MEMORY.md", _rc(tmp_path)
     target.symlink_to(rc)
     return home, target, rc
@@ -45,9 +48,11 @@ def test_a_memory_md_linked_elsewhere_is_refused_and_not_read(tmp_path: Path) ->
     home, target, rc = _nuggets(tmp_path)
     plan = NuggetsStore(home, CLOCK, target).plan_promotion()
     assert plan.entries == [] and not plan.changes_file and plan.before_text == ""
-    assert plan.refused == [f"promotion to MEMORY.md refused: {target} is a symbolic link; "
-                            "promotion never writes through a link or outside the scope's "
-                            "folder, so nothing was written there"]
+    assert plan.refused == [
+        f"promotion to MEMORY.md refused: {target} is a symbolic link; "
+        "promotion never writes through a link or outside the scope's "
+        "folder, so nothing was written there"
+    ]
     code, out, err = _cli("--home", str(home), "promote", "--apply", "--memory-md", str(target))
     assert code == 0 and "promotion to MEMORY.md refused" in err
     assert len([line for line in err.splitlines() if "refused" in line]) == 1
@@ -57,8 +62,9 @@ def test_a_memory_md_linked_elsewhere_is_refused_and_not_read(tmp_path: Path) ->
 
 def test_daily_refuses_the_linked_memory_md_and_still_reflects(tmp_path: Path) -> None:
     home, target, rc = _nuggets(tmp_path)
-    result = CliRunner().invoke(main, ["--home", str(home), "-v", "daily"],
-                                env={**ENV, "NUGGETS_MEMORY_MD": str(target)})
+    result = CliRunner().invoke(
+        main, ["--home", str(home), "-v", "daily"], env={**ENV, "NUGGETS_MEMORY_MD": str(target)}
+    )
     assert result.exit_code == 0, result.output
     assert "Reflection:" in result.stdout and "promotion to MEMORY.md refused" in result.stdout
     assert rc.read_text() == RC
@@ -84,6 +90,7 @@ def test_a_link_planted_after_planning_is_refused_at_the_write(tmp_path: Path) -
 
 # -- MicroClaw: a chat's AGENTS.md, or the chat's folder, linked elsewhere -----------------------
 
+
 def _microclaw(tmp_path: Path) -> Path:
     db = make_db(tmp_path / "data" / "runtime" / "microclaw.db", count=0)
     conn = sqlite3.connect(db)
@@ -99,8 +106,9 @@ def _microclaw(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("planted", ["AGENTS.md", "chat folder"])
-def test_a_linked_chat_is_refused_and_the_other_scopes_are_written(tmp_path: Path,
-                                                                   planted: str) -> None:
+def test_a_linked_chat_is_refused_and_the_other_scopes_are_written(
+    tmp_path: Path, planted: str
+) -> None:
     data = _microclaw(tmp_path)
     groups, rc = data / "runtime" / "groups", _rc(tmp_path)
     elsewhere = tmp_path / "elsewhere"
@@ -132,7 +140,8 @@ def test_microclaw_plans_and_writes_refuse_the_linked_scope_only(tmp_path: Path)
         store.promote(plans["8"])
     shown, added = store.promote_now()
     assert added == 2 and [r.split(":")[0] for r in shown.refused] == [
-        "promotion to chat-8 refused"]
+        "promotion to chat-8 refused"
+    ]
     assert rc.read_text() == RC
 
 

@@ -59,8 +59,9 @@ class RawServer:
 
     def _serve(self, connection: socket.socket) -> None:
         with connection:
-            self.requests.append(read_request(connection) if self.read_first
-                                 else connection.recv(65536))
+            self.requests.append(
+                read_request(connection) if self.read_first else connection.recv(65536)
+            )
             self.behave(self, connection, len(self.requests))
 
     def send(self, connection: socket.socket, data: bytes) -> bool:
@@ -87,8 +88,14 @@ def read_request(connection: socket.socket) -> bytes:
             return data
         data += chunk
     head, _, body = data.partition(b"\r\n\r\n")
-    length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
-                   if line.lower().startswith(b"content-length:")), 0)
+    length = next(
+        (
+            int(line.split(b":")[1])
+            for line in head.split(b"\r\n")
+            if line.lower().startswith(b"content-length:")
+        ),
+        0,
+    )
     while len(body) < length:
         chunk = connection.recv(65536)
         if not chunk:
@@ -98,18 +105,26 @@ def read_request(connection: socket.socket) -> bytes:
 
 
 def answer(status: str, body: bytes = b"", extra: str = "") -> bytes:
-    return (f"HTTP/1.1 {status}\r\nContent-Length: {len(body)}\r\n{extra}Connection: close\r\n"
-            "\r\n").encode() + body
+    return (
+        f"HTTP/1.1 {status}\r\nContent-Length: {len(body)}\r\n{extra}Connection: close\r\n\r\n"
+    ).encode() + body
 
 
 def good_reply(request: bytes) -> bytes:
     body = json.loads(request.partition(b"\r\n\r\n")[2])
     ids = [n["note_id"] for n in json.loads(body["messages"][1]["content"])["notes"]]
-    scores = {"durability": 0.5, "future_judgment_value": 0.5, "action_value": 0.5,
-              "identity_relationship_weight": 0.5, "cross_time_persistence": 0.5,
-              "noise_risk": 0.1}
-    verdicts = [{"note_id": i, "scores": scores, "strength": 2.4, "verdict": "promote",
-                 "reason": "ok"} for i in ids]
+    scores = {
+        "durability": 0.5,
+        "future_judgment_value": 0.5,
+        "action_value": 0.5,
+        "identity_relationship_weight": 0.5,
+        "cross_time_persistence": 0.5,
+        "noise_risk": 0.1,
+    }
+    verdicts = [
+        {"note_id": i, "scores": scores, "strength": 2.4, "verdict": "promote", "reason": "ok"}
+        for i in ids
+    ]
     content = json.dumps({"verdicts": verdicts})
     return answer("200 OK", json.dumps({"choices": [{"message": {"content": content}}]}).encode())
 
@@ -121,12 +136,14 @@ def never_answers(server: RawServer, connection: socket.socket, number: int) -> 
 def drip(head: bytes, pause: float = 0.05, count: int = 60) -> Behave:
     """Sends `head`, then one byte every `pause` seconds, `count` bytes: far longer in all than
     the scorer's deadline, each byte well within a socket timeout."""
+
     def behave(server: RawServer, connection: socket.socket, number: int) -> None:
         if not server.send(connection, head):
             return
         for _ in range(count):
             if server.stop.wait(pause) or not server.send(connection, b" "):
                 return
+
     return behave
 
 
@@ -150,10 +167,14 @@ def serve() -> Iterator[Callable[..., RawServer]]:
         server.close()
 
 
-def score(url: str, timeout: float = 0.5, deadline: float = 300, batch_size: int = 2,
-          key: str | None = KEY) -> Judgement:
-    scorer = ModelScorer(url, key=key, batch_size=batch_size, timeout=timeout,
-                         deadline=deadline)
+def score(
+    url: str,
+    timeout: float = 0.5,
+    deadline: float = 300,
+    batch_size: int = 2,
+    key: str | None = KEY,
+) -> Judgement:
+    scorer = ModelScorer(url, key=key, batch_size=batch_size, timeout=timeout, deadline=deadline)
     return judge(answers_memory(), NOW, model=scorer)  # 5 notes: 3 batches of 2
 
 
@@ -162,23 +183,30 @@ def test_a_server_that_never_answers_costs_one_batch(serve: Callable[..., RawSer
     server = serve(never_answers)
     judged = score(server.url)
     assert len(server.requests) == 1  # batches 2 and 3 were not sent
-    assert [v.scorer.split(":")[0] for v in judged.verdicts] == \
-        ["default (model batch 1"] * 2 + ["default (model batch 2"] * 2 + \
-        ["default (model batch 3"]
+    assert [v.scorer.split(":")[0] for v in judged.verdicts] == ["default (model batch 1"] * 2 + [
+        "default (model batch 2"
+    ] * 2 + ["default (model batch 3"]
     (notice,) = judged.notices
-    assert notice == ("model scorer: 3 of 3 batches (5 notes) scored by the default scorer "
-                      "instead; batch 1: no full reply from the endpoint within the 0.5 s a "
-                      "batch may take; batches 2-3: not sent after batch 1 got no reply")
+    assert notice == (
+        "model scorer: 3 of 3 batches (5 notes) scored by the default scorer "
+        "instead; batch 1: no full reply from the endpoint within the 0.5 s a "
+        "batch may take; batches 2-3: not sent after batch 1 got no reply"
+    )
     assert judged.usage == "unavailable"
 
 
-@pytest.mark.parametrize("head", [
-    b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n{",  # the body, a byte at a time
-    b"HTTP/1.1 200 OK\r\nX-Slow: ",  # the headers, a byte at a time
-    b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n{",  # no length: the body runs to the close
-], ids=["body", "headers", "body-to-close"])
-def test_a_drip_fed_reply_is_cut_at_the_batch_deadline(serve: Callable[..., RawServer],
-                                                       head: bytes) -> None:
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n{",  # the body, a byte at a time
+        b"HTTP/1.1 200 OK\r\nX-Slow: ",  # the headers, a byte at a time
+        b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n{",  # no length: the body runs to the close
+    ],
+    ids=["body", "headers", "body-to-close"],
+)
+def test_a_drip_fed_reply_is_cut_at_the_batch_deadline(
+    serve: Callable[..., RawServer], head: bytes
+) -> None:
     record("hostile scorer servers tried")
     server = serve(drip(head))
     judged = score(server.url)
@@ -190,7 +218,8 @@ def test_a_drip_fed_reply_is_cut_at_the_batch_deadline(serve: Callable[..., RawS
 
 
 def test_a_drip_fed_tls_handshake_is_cut_at_the_batch_deadline(
-        serve: Callable[..., RawServer]) -> None:
+    serve: Callable[..., RawServer],
+) -> None:
     record("hostile scorer servers tried")
     server = serve(drip(b"\x16\x03\x03\x40\x00\x02"), read_first=False)  # a handshake record
     judged = score(server.url.replace("http://", "https://"))
@@ -206,20 +235,25 @@ def test_the_run_deadline_cuts_a_batch_in_flight(serve: Callable[..., RawServer]
     assert [v.scorer for v in judged.verdicts[:2]] == ["model", "model"]
     assert len(server.requests) == 2
     (notice,) = judged.notices
-    assert notice.endswith("batch 2: no full reply from the endpoint within the run's 1 s "
-                           "($NUGGETS_SCORER_DEADLINE); batch 3: not sent after batch 2 got "
-                           "no reply")
+    assert notice.endswith(
+        "batch 2: no full reply from the endpoint within the run's 1 s "
+        "($NUGGETS_SCORER_DEADLINE); batch 3: not sent after batch 2 got "
+        "no reply"
+    )
 
 
 def test_a_deadline_of_zero_sends_nothing(serve: Callable[..., RawServer]) -> None:
     server = serve(answers_then_hangs)
     deadline = load({"NUGGETS_SCORER_DEADLINE": "0"}).settings.scorer_deadline
-    judged = judge(answers_memory(), NOW,
-                   model=ModelScorer(server.url, batch_size=2, deadline=deadline))
+    judged = judge(
+        answers_memory(), NOW, model=ModelScorer(server.url, batch_size=2, deadline=deadline)
+    )
     assert server.requests == []
-    assert judged.notices == ["model scorer: 3 of 3 batches (5 notes) scored by the default "
-                              "scorer instead; batches 1-3: not sent: the run's 0 s had passed "
-                              "($NUGGETS_SCORER_DEADLINE)"]
+    assert judged.notices == [
+        "model scorer: 3 of 3 batches (5 notes) scored by the default "
+        "scorer instead; batches 1-3: not sent: the run's 0 s had passed "
+        "($NUGGETS_SCORER_DEADLINE)"
+    ]
 
 
 @pytest.mark.parametrize(("value", "seconds"), [("", 300.0), ("45", 45.0), (" 600 ", 600.0)])
@@ -233,12 +267,22 @@ def test_a_bad_run_deadline_setting_is_one_line(value: str) -> None:
         load({"NUGGETS_SCORER_DEADLINE": value})
 
 
-@pytest.mark.parametrize("status", ["301 Moved Permanently", "302 Found", "303 See Other",
-                                    "307 Temporary Redirect", "308 Permanent Redirect"])
+@pytest.mark.parametrize(
+    "status",
+    [
+        "301 Moved Permanently",
+        "302 Found",
+        "303 See Other",
+        "307 Temporary Redirect",
+        "308 Permanent Redirect",
+    ],
+)
 @pytest.mark.parametrize("where", ["another-port", "same-server"])
 def test_a_redirect_is_not_followed_and_the_key_stays_home(
-        serve: Callable[..., RawServer], status: str, where: str) -> None:
+    serve: Callable[..., RawServer], status: str, where: str
+) -> None:
     record("hostile scorer servers tried")
+
     def answers(server: RawServer, connection: socket.socket, number: int) -> None:
         server.send(connection, good_reply(server.requests[-1]))
 
@@ -251,22 +295,30 @@ def test_a_redirect_is_not_followed_and_the_key_stays_home(
     named = serve(redirect)
     judged = score(named.url, batch_size=25)
     assert elsewhere.requests == []  # not a byte went to the other port, let alone the key
-    assert len(named.requests) == 1 and b"Authorization: Bearer " + KEY.encode() in \
-        named.requests[0]
+    assert (
+        len(named.requests) == 1 and b"Authorization: Bearer " + KEY.encode() in named.requests[0]
+    )
     (notice,) = judged.notices
-    assert f"batch 1: the endpoint answered HTTP {status.split()[0]}, a redirect to {target}; " \
+    assert (
+        f"batch 1: the endpoint answered HTTP {status.split()[0]}, a redirect to {target}; "
         "not followed, as the key goes only to the URL named" in notice
+    )
 
 
-def test_the_command_line_sends_the_key_its_settings_give(serve: Callable[..., RawServer],
-                                                          tmp_path: Path) -> None:
+def test_the_command_line_sends_the_key_its_settings_give(
+    serve: Callable[..., RawServer], tmp_path: Path
+) -> None:
     """$NUGGETS_SCORER_KEY, read once where the command starts, reaches the endpoint named."""
+
     def answers(server: RawServer, connection: socket.socket, number: int) -> None:
         server.send(connection, good_reply(server.requests[number - 1]))
 
     server = serve(answers)
-    env = {"NUGGETS_DEMO_DIR": str(tmp_path / "demo"), "NUGGETS_NOW": "2026-11-01T09:00:00Z",
-           "NUGGETS_SCORER_KEY": KEY}
+    env = {
+        "NUGGETS_DEMO_DIR": str(tmp_path / "demo"),
+        "NUGGETS_NOW": "2026-11-01T09:00:00Z",
+        "NUGGETS_SCORER_KEY": KEY,
+    }
     result = CliRunner().invoke(main, ["--demo", "verdicts", "--scorer", server.url], env=env)
     assert result.exit_code == 0, result.output
     assert server.requests
@@ -293,7 +345,7 @@ def test_an_unreachable_scorer_gives_one_warning_for_the_demo(tmp_path: Path) ->
 def test_a_bad_deadline_setting_stops_verdicts_in_one_line(tmp_path: Path) -> None:
     env = {"NUGGETS_DEMO_DIR": str(tmp_path / "demo"), "NUGGETS_SCORER_DEADLINE": "soon"}
     result = CliRunner().invoke(
-        main, ["--demo", "verdicts", "--scorer", "http://127.0.0.1:9/v1"], env=env)
+        main, ["--demo", "verdicts", "--scorer", "http://127.0.0.1:9/v1"], env=env
+    )
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "$NUGGETS_SCORER_DEADLINE must be a whole number" in result.stderr
-

@@ -29,9 +29,13 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 
 
 def _leftovers(directory: Path) -> list[str]:
-    return sorted(p.name for p in directory.iterdir()
-                  if p.name.startswith(".conflicts-settled.json.") or p.name.endswith(".pending")
-                  or p.name.endswith(".nuggets-tmp"))
+    return sorted(
+        p.name
+        for p in directory.iterdir()
+        if p.name.startswith(".conflicts-settled.json.")
+        or p.name.endswith(".pending")
+        or p.name.endswith(".nuggets-tmp")
+    )
 
 
 def _nuggets(tmp_path: Path) -> tuple[Any, Group, dict[str, Any]]:
@@ -56,7 +60,9 @@ def _microclaw(tmp_path: Path) -> tuple[Any, Group, dict[str, Any]]:
 
 
 STORES: dict[str, Callable[[Path], tuple[Any, Group, dict[str, Any]]]] = {
-    "Nuggets": _nuggets, "MicroClaw": _microclaw}
+    "Nuggets": _nuggets,
+    "MicroClaw": _microclaw,
+}
 
 
 def _letting_stand(store: Any, group: Group, notes: dict[str, Any]) -> Callable[[], None]:
@@ -74,8 +80,7 @@ def _steps(store: Any, group: Group, notes: dict[str, Any]) -> list[str]:
 
 
 @pytest.mark.parametrize("system", list(STORES))
-def test_every_kill_of_both_stand_is_settled_on_the_next_open(tmp_path: Path,
-                                                              system: str) -> None:
+def test_every_kill_of_both_stand_is_settled_on_the_next_open(tmp_path: Path, system: str) -> None:
     store, group, notes = STORES[system](tmp_path)
     folder = settled_path(store.journal_home).parent
     steps = _steps(store, group, notes)

@@ -29,8 +29,14 @@ def nuggets(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, **ENV, "NUGGETS_MEMORY_MD": str(home / "memory" / "MEMORY.md")}
     env.pop("NUGGETS_CRASH_AT", None)
     try:
-        return subprocess.run([sys.executable, "-m", "nuggets_tui.cli", "--home", str(home), *args],
-                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=DEADLINE)
+        return subprocess.run(
+            [sys.executable, "-m", "nuggets_tui.cli", "--home", str(home), *args],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=DEADLINE,
+        )
     except subprocess.TimeoutExpired:
         pytest.fail(f"nuggets {' '.join(args)} hung")
 
@@ -57,8 +63,12 @@ def test_the_reader_refuses_what_is_not_a_regular_file_of_bounded_size(tmp_path:
     big = tmp_path / "big"
     with big.open("wb") as handle:
         handle.truncate(MEMORY_MD_BYTES + 1)  # sparse: no disk used
-    cases = {pipe: "is a named pipe (FIFO), not a regular file", tmp_path: "is a directory",
-             Path("/dev/zero"): "is a character device", big: "more than the 16.0 MB"}
+    cases = {
+        pipe: "is a named pipe (FIFO), not a regular file",
+        tmp_path: "is a directory",
+        Path("/dev/zero"): "is a character device",
+        big: "more than the 16.0 MB",
+    }
     for path, expected in cases.items():
         with pytest.raises(FileKindError, match=expected.replace("(", r"\(").replace(")", r"\)")):
             read_regular(path, MEMORY_MD_BYTES)
@@ -103,11 +113,13 @@ def test_a_memory_md_linked_to_a_device_is_refused_unopened(home: Path) -> None:
 def test_special_files_named_like_our_leftovers_are_named_and_left_alone(home: Path) -> None:
     journal = home / "reflections"
     journal.mkdir()
-    planted = [journal / ".20261101T090000Z-0001.json.pending",
-               home / "graph" / f".graph.json.{'a' * 16}.{'b' * 16}.nuggets-swap",
-               home / "graph" / f".graph.json.{'c' * 16}.{'d' * 16}.nuggets-part",
-               home / "memory" / f".MEMORY.md.{'a' * 16}.{'b' * 16}.nuggets-swap",
-               journal / ".x.json.pending.0123456789ab.nuggets-tmp"]
+    planted = [
+        journal / ".20261101T090000Z-0001.json.pending",
+        home / "graph" / f".graph.json.{'a' * 16}.{'b' * 16}.nuggets-swap",
+        home / "graph" / f".graph.json.{'c' * 16}.{'d' * 16}.nuggets-part",
+        home / "memory" / f".MEMORY.md.{'a' * 16}.{'b' * 16}.nuggets-swap",
+        journal / ".x.json.pending.0123456789ab.nuggets-tmp",
+    ]
     for path in planted:
         os.mkfifo(path)
     (journal / ".20261101T090000Z-0002.json.pending").mkdir()

@@ -40,8 +40,7 @@ from tests.support.paths import FIXTURES_DIR
 
 FIXTURES = FIXTURES_DIR / "agent"
 NOW = at("2026-12-20T09:00:00Z")
-AGENT_HOMES = ["agent-made", "engine-applied-started", "engine-applied-saved",
-               "legacy-after-start"]
+AGENT_HOMES = ["agent-made", "engine-applied-started", "engine-applied-saved", "legacy-after-start"]
 
 
 def copy_of(name: str, tmp_path: Path) -> Path:
@@ -78,7 +77,8 @@ def test_the_fixture_is_what_the_engine_writes_today(tmp_path: Path) -> None:
     home = copy_of("agent-made", tmp_path)
     NuggetsStore(home, fixed_clock(NOW)).reflect(uncapped=True)
     assert notes_of(home) == notes_of(FIXTURES / "engine-applied"), (
-        "the engine's output changed: make tests/fixtures/agent again with the agent")
+        "the engine's output changed: make tests/fixtures/agent again with the agent"
+    )
     assert facts_of(home) == facts_of(FIXTURES / "engine-applied")
 
 
@@ -113,8 +113,9 @@ def test_a_fact_note_we_archive_loses_its_fact_and_a_merge_winner_gets_the_hits(
 def test_the_next_dry_run_does_not_propose_the_applied_changes_again(tmp_path: Path) -> None:
     memory = NuggetsStore(copy_of("engine-applied-started", tmp_path), fixed_clock(NOW))
     plan = memory.plan(uncapped=True)
-    applied = json.loads(next((FIXTURES / "engine-applied" / "reflections").glob("*.json"))
-                         .read_bytes())
+    applied = json.loads(
+        next((FIXTURES / "engine-applied" / "reflections").glob("*.json")).read_bytes()
+    )
     again = {(c["type"], c["noteId"]) for c in plan.result.to_json_dict()["changes"]}
     before = {(c["type"], c["noteId"]) for c in applied["result"]["changes"]}
     assert not again & {(t, i) for t, i in before if t in ("hide", "merge", "rewrite")}
@@ -151,8 +152,11 @@ async def test_the_review_shows_what_a_change_does_to_the_fact_file(tmp_path: Pa
         table = review.query_one("#changes", VirtualTable)
         shown = []
         for index, row in enumerate(table.rows):
-            if isinstance(row, ChangeRow) and row.change.type in ("hide", "merge", "rewrite") \
-                    and row.change.note_id in edits:
+            if (
+                isinstance(row, ChangeRow)
+                and row.change.type in ("hide", "merge", "rewrite")
+                and row.change.note_id in edits
+            ):
                 table.cursor = index
                 await settle(pilot, app)
                 shown.append(review.query_one(DiffView)._text.plain)

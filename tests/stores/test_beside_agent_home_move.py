@@ -55,15 +55,24 @@ def _user(tmp_path: Path) -> Path:
 
 
 def _nuggets(user: Path, *args: str) -> Result:
-    env = {"HOME": str(user), "NUGGETS_HOME": "", "NUGGETS_NOW": NOW, "TZ": "UTC",
-           "NUGGETS_MEMORY_MD": str(user / "memory" / "MEMORY.md")}
-    return CliRunner().invoke(main, ["--telemetry-dir", str(user.parent / "telemetry"), *args],
-                              env=env)
+    env = {
+        "HOME": str(user),
+        "NUGGETS_HOME": "",
+        "NUGGETS_NOW": NOW,
+        "TZ": "UTC",
+        "NUGGETS_MEMORY_MD": str(user / "memory" / "MEMORY.md"),
+    }
+    return CliRunner().invoke(
+        main, ["--telemetry-dir", str(user.parent / "telemetry"), *args], env=env
+    )
 
 
 def _tree(root: Path) -> dict[str, str]:
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
 
 
 def _facts(path: Path) -> dict[str, dict]:
@@ -105,8 +114,9 @@ def test_an_entry_naming_a_file_of_the_old_home_is_refused_with_one_line(tmp_pat
     before = _tree(user)
     result = _nuggets(user, "undo", "20261224T090000Z-0005")
     assert result.exit_code == 1
-    said = [line for line in result.stderr.strip().split("\n")
-            if not line.startswith("nuggets: using ")]  # (which home is open: said first)
+    said = [
+        line for line in result.stderr.strip().split("\n") if not line.startswith("nuggets: using ")
+    ]  # (which home is open: said first)
     assert len(said) == 1 and "not a file this memory writes" in said[0], result.stderr
     assert _tree(user) == before
     listed = _nuggets(user, "log")
@@ -118,9 +128,19 @@ def test_unhide_of_a_note_the_agent_merged_away_names_the_note_that_absorbed_it(
 ) -> None:
     home = tmp_path / "home"
     shutil.copytree(FIXTURES_DIR / "agent_merged", home)
-    result = CliRunner().invoke(main, ["--home", str(home), "--telemetry-dir",
-                                       str(tmp_path / "t"), "unhide", "note-memory-17fc6c5f"],
-                                env={"NUGGETS_NOW": NOW, "TZ": "UTC"})
+    result = CliRunner().invoke(
+        main,
+        [
+            "--home",
+            str(home),
+            "--telemetry-dir",
+            str(tmp_path / "t"),
+            "unhide",
+            "note-memory-17fc6c5f",
+        ],
+        env={"NUGGETS_NOW": NOW, "TZ": "UTC"},
+    )
     assert result.exit_code == 0, result.output
-    assert ("note-memory-17fc6c5f had been merged into “shared:Release process” "
-            "(note-memory-1d6274c9)") in result.stdout
+    assert (
+        "note-memory-17fc6c5f had been merged into “shared:Release process” (note-memory-1d6274c9)"
+    ) in result.stdout

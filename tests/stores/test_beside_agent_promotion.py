@@ -37,25 +37,34 @@ ROUNDS = FIXTURES_DIR / "agent_rounds"
 
 
 def _env(memory_md: Path, day: int) -> dict[str, str]:
-    return {"NUGGETS_MEMORY_MD": str(memory_md), "NUGGETS_HOME": "", "TZ": "UTC",
-            "NUGGETS_NOW": f"2026-12-2{day}T09:00:00Z"}
+    return {
+        "NUGGETS_MEMORY_MD": str(memory_md),
+        "NUGGETS_HOME": "",
+        "TZ": "UTC",
+        "NUGGETS_NOW": f"2026-12-2{day}T09:00:00Z",
+    }
 
 
 def _promote(home: Path, memory_md: Path, day: int) -> None:
-    result = CliRunner().invoke(main, ["--home", str(home), "promote", "--apply"],
-                                env=_env(memory_md, day))
+    result = CliRunner().invoke(
+        main, ["--home", str(home), "promote", "--apply"], env=_env(memory_md, day)
+    )
     assert result.exit_code == 0, result.output
 
 
 def _let_both_stand(home: Path, memory_md: Path) -> None:
     """The two notes titled "Release steps" say different things: promotion holds back an
     entry of an open contradiction, so the operator decides first that both stand."""
-    listed = CliRunner().invoke(main, ["--home", str(home), "conflicts", "--json"],
-                                env=_env(memory_md, 0))
+    listed = CliRunner().invoke(
+        main, ["--home", str(home), "conflicts", "--json"], env=_env(memory_md, 0)
+    )
     groups = json.loads(listed.stdout)
     assert [len(g["noteIds"]) for g in groups] == [2]
-    decided = CliRunner().invoke(main, ["--home", str(home), "resolve", groups[0]["id"],
-                                        "--both", "--apply"], env=_env(memory_md, 0))
+    decided = CliRunner().invoke(
+        main,
+        ["--home", str(home), "resolve", groups[0]["id"], "--both", "--apply"],
+        env=_env(memory_md, 0),
+    )
     assert decided.exit_code == 0, decided.output
 
 
@@ -75,8 +84,9 @@ def test_five_alternating_rounds_leave_the_file_byte_identical_after_the_first(
     seen = []
     for day in range(1, 6):
         if day > 1:
-            shutil.copyfile(ROUNDS / f"graph-after-agent-{day - 1}.json",
-                            home / "graph" / "graph.json")
+            shutil.copyfile(
+                ROUNDS / f"graph-after-agent-{day - 1}.json", home / "graph" / "graph.json"
+            )
         _promote(home, memory_md, day)
         ours = memory_md.read_bytes()
         given = _fixture("ours-1.md") if day == 1 else _fixture(f"agent-{day - 1}.md")
@@ -86,8 +96,9 @@ def test_five_alternating_rounds_leave_the_file_byte_identical_after_the_first(
     assert len(set(seen[1:])) == 1  # from the agent's first run on, not a byte changed
 
 
-def test_the_first_round_makes_our_indented_lines_flush_left_and_keeps_the_hand_written_line(
-) -> None:
+def test_the_first_round_makes_our_indented_lines_flush_left_and_keeps_the_hand_written_line() -> (
+    None
+):
     start, ours = _fixture("start.md").decode(), _fixture("ours-1.md").decode()
     assert "\n  after the outage of March\n" in start
     assert not any(line.startswith("  ") for line in ours.split("\n"))
@@ -96,7 +107,8 @@ def test_the_first_round_makes_our_indented_lines_flush_left_and_keeps_the_hand_
     # the agent wrote every entry as we did, and dropped what it does not know
     assert [line for line in ours.split("\n") if line not in agent.split("\n")] == [
         "Auto-promoted from nuggets graph notes (3+ recalls across sessions).",
-        "My own line: ask before deploying on a Friday."]
+        "My own line: ask before deploying on a Friday.",
+    ]
 
 
 CUT = FIXTURES_DIR / "agent_rounds_cut"
@@ -122,8 +134,9 @@ def test_an_entry_the_agent_cut_to_its_first_line_is_left_cut_in_five_alternatin
     seen = []
     for day in range(1, 6):
         if day > 1:
-            shutil.copyfile(CUT / f"graph-after-agent-{day - 1}.json",
-                            home / "graph" / "graph.json")
+            shutil.copyfile(
+                CUT / f"graph-after-agent-{day - 1}.json", home / "graph" / "graph.json"
+            )
         _promote(home, memory_md, day)
         ours = memory_md.read_bytes()
         given = CUT / ("ours-1.md" if day == 1 else f"agent-{day - 1}.md")
@@ -136,8 +149,12 @@ def test_an_entry_the_agent_cut_to_its_first_line_is_left_cut_in_five_alternatin
 
 
 def _cli(home: Path, memory_md: Path, *args: str) -> tuple[str, str]:
-    env = {"NUGGETS_MEMORY_MD": str(memory_md), "NUGGETS_HOME": "", "TZ": "UTC",
-           "NUGGETS_NOW": "2026-12-29T09:00:00Z"}
+    env = {
+        "NUGGETS_MEMORY_MD": str(memory_md),
+        "NUGGETS_HOME": "",
+        "TZ": "UTC",
+        "NUGGETS_NOW": "2026-12-29T09:00:00Z",
+    }
     result = CliRunner().invoke(main, ["--home", str(home), *args], env=env)
     assert result.exit_code == 0, result.output
     return result.stdout, result.stderr
@@ -155,8 +172,10 @@ def test_log_and_the_dry_run_say_which_entries_the_agent_cut_since_our_run(tmp_p
     memory_md.write_bytes((CUT / "agent-1.md").read_bytes())  # the agent's promoteFacts
     _, told = _cli(home, memory_md, "log")
     [run] = [line for line in _cli(home, memory_md, "log")[0].splitlines() if "promote" in line]
-    assert f"lost lines since our run {run.split()[0]}: “Meeting notes” (scratch) lost 2 of " \
-           "its 3 lines\n" in told  # our header line is the agent's: not lost
+    assert (
+        f"lost lines since our run {run.split()[0]}: “Meeting notes” (scratch) lost 2 of "
+        "its 3 lines\n" in told
+    )  # our header line is the agent's: not lost
     out, _ = _cli(home, memory_md, "promote")
     assert "Lost since our last write (left as they are): “Meeting notes” (scratch) lost 2" in out
     assert memory_md.read_bytes() == (CUT / "agent-1.md").read_bytes()
@@ -200,8 +219,9 @@ def test_lines_that_read_as_entries_or_headings_alternate_without_a_changed_byte
     seen = []
     for day in range(1, 6):
         if day > 1:
-            shutil.copyfile(MARKS / f"graph-after-agent-{day - 1}.json",
-                            home / "graph" / "graph.json")
+            shutil.copyfile(
+                MARKS / f"graph-after-agent-{day - 1}.json", home / "graph" / "graph.json"
+            )
         _promote(home, memory_md, day)
         ours = memory_md.read_bytes()
         given = MARKS / ("ours-1.md" if day == 1 else f"agent-{day - 1}.md")

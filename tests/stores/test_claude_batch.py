@@ -27,8 +27,9 @@ def planned(directory: Path, memory: ClaudeStore) -> tuple[dict[str, str], list[
     memory.read()  # the reviewed baseline
     (directory / "user_role.md").write_bytes(AGENTS_ROLE)
     plan = memory.plan()
-    entry = next(op.id for op in plan.operations
-                 if "MEMORY.md+scratch.md" in operation_note_ids(op))
+    entry = next(
+        op.id for op in plan.operations if "MEMORY.md+scratch.md" in operation_note_ids(op)
+    )
     assert agent_changes(plan) == ["user_role.md"]
     return hashes(directory), [*merge_ops(plan), entry]
 
@@ -92,14 +93,16 @@ def test_log_says_which_runs_were_written_together(tmp_path: Path) -> None:
     _, memory, _ = applied(tmp_path)
     runs = memory.log()
     first = runs[-1].run_id
-    assert [h.summary.endswith(f" [{i} of 4 runs written together from {first}; "
-                               "undone together]") for i, h in zip((4, 3, 2, 1), runs,
-                                                                   strict=True)] == [True] * 4
+    assert [
+        h.summary.endswith(f" [{i} of 4 runs written together from {first}; undone together]")
+        for i, h in zip((4, 3, 2, 1), runs, strict=True)
+    ] == [True] * 4
     assert memory.run(runs[0].run_id).summary == runs[0].summary
 
 
 def test_the_cli_undo_says_one_result_and_a_blocked_one_one_line(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("NUGGETS_DATA_DIR", str(tmp_path / "data"))
     root = tmp_path / "project"
     record = record_home(root / "memory", tmp_path / "data")
@@ -124,7 +127,8 @@ class Killed(BaseException):
 
 
 def test_an_apply_killed_between_its_runs_is_settled_and_undone_as_far_as_it_landed(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     directory = with_pair(tmp_path)
     memory = store(directory, tmp_path)
     before, kept = planned(directory, memory)
@@ -152,7 +156,8 @@ def test_an_apply_killed_between_its_runs_is_settled_and_undone_as_far_as_it_lan
 
 
 def test_a_file_changed_while_the_batch_is_undone_is_said_and_never_overwritten(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     directory, memory, _ = applied(tmp_path)
     runs = memory.log()
 
@@ -172,25 +177,30 @@ def test_a_file_changed_while_the_batch_is_undone_is_said_and_never_overwritten(
     assert "MEMORY.md" in said and "\n" not in said
     assert (directory / "user_role.md").read_bytes() == ROLE + b"the agent, meanwhile\n"
     undone = [h for h in memory.log() if h.kind == "undo"]
-    assert [h.file_name for h in undone] == ["feedback_deploying.md", "feedback_deploys.md",
-                                             "MEMORY.md"]
+    assert [h.file_name for h in undone] == [
+        "feedback_deploying.md",
+        "feedback_deploys.md",
+        "MEMORY.md",
+    ]
     memory.undo(undone[0].run_id)  # the part undone is written back, together
     assert (directory / "user_role.md").read_bytes() == ROLE + b"the agent, meanwhile\n"
     assert not (directory / "feedback_deploys.md").exists()
 
 
 def test_files_a_kill_left_half_written_in_the_record_are_removed_on_the_next_open(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """An apply killed while it wrote the reviewed baseline (or a version it keeps) leaves the
     record's temporary file: opening the directory again removes it and says so."""
     directory, _, _ = applied(tmp_path)
     record = tmp_path / "record" / "seen"
-    halves = [record / ".reviewed.json.0123456789ab.nuggets-tmp",
-              record / "blobs" / f".{'0' * 64}.0123456789ab.nuggets-tmp"]
+    halves = [
+        record / ".reviewed.json.0123456789ab.nuggets-tmp",
+        record / "blobs" / f".{'0' * 64}.0123456789ab.nuggets-tmp",
+    ]
     for half in halves:
         half.write_bytes(b'{"at": "2026-')
     said = ClaudeStore(directory, ticking(), record_root=tmp_path / "record").open().messages
     assert [half for half in halves if half.exists()] == []
     assert all(any(half.name in line for line in said) for half in halves), said
     assert ClaudeStore(directory, ticking(), record_root=tmp_path / "record").recover() == []
-

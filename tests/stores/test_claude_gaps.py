@@ -62,12 +62,12 @@ def test_a_line_break_added_at_the_end_alone_is_still_a_change() -> None:
 
 def test_a_run_of_lines_cut_from_a_file_numbers_its_hunks_as_the_files_lines() -> None:
     assert content_lines("", "x\ny\n", first=(8, 8))[0] == ("@", "@@ -7,0 +8,2 @@")
-    assert content_lines("a\nb\n", "a\nc\n", context=0, first=(3, 5))[0] == \
-        ("@", "@@ -4 +6 @@")
+    assert content_lines("a\nb\n", "a\nc\n", context=0, first=(3, 5))[0] == ("@", "@@ -4 +6 @@")
 
 
 def test_a_record_made_while_another_prunes_is_not_lost(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Two hourly crons at once: the second records just as the first rewrites the log."""
     monkeypatch.setattr(seen, "KEEP_STATES", 2)
     record = seen.SeenRecord(tmp_path / "seen")
@@ -100,7 +100,7 @@ def test_log_lists_each_files_versions_the_record_holds(tmp_path: Path) -> None:
     code, out, _ = run(directory, "log")
     assert code == 0, out
     lines = out.splitlines()
-    listed = lines[lines.index("  scratch.md") + 1:][:2]
+    listed = lines[lines.index("  scratch.md") + 1 :][:2]
     for line, data in zip(listed, (first, second), strict=True):
         assert f"{len(data)} bytes" in line
         assert f"sha256 {seen.sha(data)[:12]}" in line

@@ -32,8 +32,9 @@ def directory(tmp_path: Path) -> Path:
 
 
 def _everything_under(root: Path) -> bytes:
-    return b"".join(p.read_bytes() for p in sorted(root.rglob("*"))
-                    if p.is_file() and not p.is_symlink())
+    return b"".join(
+        p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and not p.is_symlink()
+    )
 
 
 def test_a_link_is_listed_never_read(directory: Path, tmp_path: Path) -> None:
@@ -43,7 +44,8 @@ def test_a_link_is_listed_never_read(directory: Path, tmp_path: Path) -> None:
     assert link["content"] == ""
     assert link["claude"]["link"] == str(tmp_path / "ssh" / "id_rsa")
     assert link["claude"]["flags"] == [
-        f"symbolic link, not read (it points to {tmp_path / 'ssh' / 'id_rsa'})"]
+        f"symbolic link, not read (it points to {tmp_path / 'ssh' / 'id_rsa'})"
+    ]
     assert "team" in notes and notes["team"]["content"] == ""
     assert not any("keys.md" in w and "missing" in w for w in memory.hygiene())
     plan = memory.plan(uncapped=True)
@@ -53,11 +55,17 @@ def test_a_link_is_listed_never_read(directory: Path, tmp_path: Path) -> None:
 
 
 def test_the_command_line_never_shows_or_keeps_what_a_link_points_at(
-        directory: Path, tmp_path: Path) -> None:
+    directory: Path, tmp_path: Path
+) -> None:
     env = {**ENV, "NUGGETS_DATA_DIR": str(tmp_path / "data")}
     outputs = []
-    for args in (["notes"], ["notes", "--hidden", "--json"], ["reflect"], ["reflect", "--apply"],
-                 ["log"]):
+    for args in (
+        ["notes"],
+        ["notes", "--hidden", "--json"],
+        ["reflect"],
+        ["reflect", "--apply"],
+        ["log"],
+    ):
         result = CliRunner().invoke(main, ["--claude", str(directory), *args], env=env)
         assert result.exit_code == 0, result.output
         outputs.append(result.stdout)
@@ -67,5 +75,7 @@ def test_the_command_line_never_shows_or_keeps_what_a_link_points_at(
     assert "symbolic link, not read" in shown
     assert b"secret-key-material" not in _everything_under(tmp_path / "data")
     listed = json.loads(outputs[2])
-    assert any(n.get("id") == "keys.md" for n in (listed if isinstance(listed, list)
-                                                  else listed.get("notes", [])))
+    assert any(
+        n.get("id") == "keys.md"
+        for n in (listed if isinstance(listed, list) else listed.get("notes", []))
+    )

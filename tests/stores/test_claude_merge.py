@@ -22,16 +22,22 @@ from tests.support.tree import hashes
 
 
 def topic(name: str, description: str, body: str, kind: str = "feedback") -> bytes:
-    return (f"---\nname: {name}\ndescription: {description}\ntype: {kind}\n---\n\n{body}\n"
-            ).encode()
+    return (
+        f"---\nname: {name}\ndescription: {description}\ntype: {kind}\n---\n\n{body}\n"
+    ).encode()
 
 
-DEPLOYS = topic("Deploys", "how deploys are done",
-                "Deploy with the make target, never by hand.\n**Why:** the hand deploy "
-                "skipped the migrations.")
-DEPLOYING = topic("Deploying", "how deploys are done",
-                  "Deploy with the make target, never by hand.\n**Why:** the hand deploy "
-                  "skipped the migrations.\nAsk ops first.")
+DEPLOYS = topic(
+    "Deploys",
+    "how deploys are done",
+    "Deploy with the make target, never by hand.\n**Why:** the hand deploy skipped the migrations.",
+)
+DEPLOYING = topic(
+    "Deploying",
+    "how deploys are done",
+    "Deploy with the make target, never by hand.\n**Why:** the hand deploy "
+    "skipped the migrations.\nAsk ops first.",
+)
 DEPLOYS_LINE = "- [Deploys](feedback_deploys.md) \u2014 deploy with make\n"
 DEPLOYING_LINE = "- [Deploying](feedback_deploying.md) \u2014 deploys go through make\n"
 OLD, NEW = 1_700_000_000, 1_700_000_100  # mtimes: feedback_deploying.md is the newer
@@ -68,8 +74,10 @@ def test_a_near_duplicate_pair_is_one_merge_left_out_unless_kept(tmp_path: Path)
     assert diffs["feedback_deploys.md"].after["hidden"]  # the other is archived
     assert diffs["MEMORY.md~feedback_deploys.md"].before["content"] == DEPLOYS_LINE
     assert diffs["MEMORY.md~feedback_deploys.md"].after["content"] == ""
-    assert any("feedback_deploys.md: removed" in line
-               for line in memory.side_file_lines(plan, {"feedback_deploying.md"}))
+    assert any(
+        "feedback_deploys.md: removed" in line
+        for line in memory.side_file_lines(plan, {"feedback_deploying.md"})
+    )
     before = hashes(directory)
     assert memory.apply(plan) is None  # nothing chosen: nothing written
     assert hashes(directory) == before
@@ -92,11 +100,14 @@ def test_a_kept_merge_writes_what_its_diff_showed_and_drops_no_line(tmp_path: Pa
     assert merge_ops(memory.plan()) == []
 
 
-@pytest.mark.parametrize("kept_text", [
-    "---\nname: A\ndescription: a\ntype: user\n---\n\none\ntwo\n",
-    "---\r\nname: A\r\ndescription: a\r\ntype: user\r\n---\r\n\r\none\r\ntwo",
-    "no frontmatter at all\none\n",
-])
+@pytest.mark.parametrize(
+    "kept_text",
+    [
+        "---\nname: A\ndescription: a\ntype: user\n---\n\none\ntwo\n",
+        "---\r\nname: A\r\ndescription: a\r\ntype: user\r\n---\r\n\r\none\r\ntwo",
+        "no frontmatter at all\none\n",
+    ],
+)
 def test_every_line_of_both_files_is_in_the_merge(kept_text: str) -> None:
     other = "---\nname: B\ndescription: b\ntype: project\nextra: x\n---\n\ntwo\n\n  three\nfour\n"
     result = merged_text("a.md", kept_text, "b.md", other, ["- [B](b.md) — b"])
@@ -120,19 +131,23 @@ WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lim
 
 
 def words(start: int) -> str:
-    return topic("Words", "the words", " ".join(WORDS[start:start + 10]), "reference").decode()
+    return topic("Words", "the words", " ".join(WORDS[start : start + 10]), "reference").decode()
 
 
-@pytest.mark.parametrize(("starts", "shape", "merged"), [
-    ((0, 2, 5), {("a.md", "b.md"), ("b.md", "c.md")}, ("a.md", "b.md")),  # a chain
-    ((0, 3, 6), {("a.md", "b.md"), ("b.md", "c.md")}, ("b.md", "c.md")),  # b~c the closest
-    ((0, 1, 2), {("a.md", "b.md"), ("a.md", "c.md"), ("b.md", "c.md")}, ("a.md", "b.md")),
-])
+@pytest.mark.parametrize(
+    ("starts", "shape", "merged"),
+    [
+        ((0, 2, 5), {("a.md", "b.md"), ("b.md", "c.md")}, ("a.md", "b.md")),  # a chain
+        ((0, 3, 6), {("a.md", "b.md"), ("b.md", "c.md")}, ("b.md", "c.md")),  # b~c the closest
+        ((0, 1, 2), {("a.md", "b.md"), ("a.md", "c.md"), ("b.md", "c.md")}, ("a.md", "b.md")),
+    ],
+)
 def test_a_chain_of_near_duplicates_gives_merges_that_never_share_a_file(
-        starts: tuple[int, int, int], shape: set[tuple[str, str]],
-        merged: tuple[str, str]) -> None:
-    texts = {name: words(start) for name, start in zip(("a.md", "b.md", "c.md"), starts,
-                                                                   strict=True)}
+    starts: tuple[int, int, int], shape: set[tuple[str, str]], merged: tuple[str, str]
+) -> None:
+    texts = {
+        name: words(start) for name, start in zip(("a.md", "b.md", "c.md"), starts, strict=True)
+    }
     notes = [topic_note(name, text.encode(), "", None) for name, text in texts.items()]
     assert {(a, b) for a, b, _ in near_duplicates(notes)} == shape
     found = pairs(texts, {})
@@ -172,8 +187,11 @@ def test_undo_puts_the_three_files_back_byte_for_byte(tmp_path: Path) -> None:
     before = hashes(directory)
     plan = memory.plan()
     memory.apply(plan, merge_ops(plan))
-    assert {h.file_name for h in memory.log()} == {"feedback_deploying.md",
-                                                   "feedback_deploys.md", "MEMORY.md"}
+    assert {h.file_name for h in memory.log()} == {
+        "feedback_deploying.md",
+        "feedback_deploys.md",
+        "MEMORY.md",
+    }
     memory.undo(memory.log()[0].run_id)  # one apply, one undo
     assert hashes(directory) == before
     plan = memory.plan()
@@ -205,19 +223,28 @@ def test_two_merges_and_the_other_fixes_apply_together(tmp_path: Path) -> None:
     assert len(merge_ops(plan)) == 2
     memory.apply(plan, [op.id for op in plan.operations])  # every fix and both merges
     assert sorted(p.name for p in directory.iterdir()) == [
-        "MEMORY.md", "feedback_deploying.md", "feedback_testing.md", "scratch.md",
-        "user_role.md"]
+        "MEMORY.md",
+        "feedback_deploying.md",
+        "feedback_testing.md",
+        "scratch.md",
+        "user_role.md",
+    ]
     targets = [e.target for e in index.entries((directory / "MEMORY.md").read_text())]
-    assert targets == ["feedback_testing.md", "user_role.md", "feedback_deploying.md",
-                       "scratch.md"]  # a gone file's line out; no entry for a merged file
+    assert targets == [
+        "feedback_testing.md",
+        "user_role.md",
+        "feedback_deploying.md",
+        "scratch.md",
+    ]  # a gone file's line out; no entry for a merged file
     assert memory.plan().operations == []
     memory.undo(memory.log()[0].run_id)  # one apply, one undo
     assert hashes(directory) == before
 
 
 def test_the_demo_offers_a_merge_once_the_agents_week_is_reviewed(tmp_path: Path) -> None:
-    directory = materialize_claude_demo(tmp_path / "demo" / "memory",
-                                        datetime(2026, 11, 25, 9, tzinfo=UTC))
+    directory = materialize_claude_demo(
+        tmp_path / "demo" / "memory", datetime(2026, 11, 25, 9, tzinfo=UTC)
+    )
     memory = ClaudeStore(directory)  # with the record of the week the demo wrote
     week = memory.plan()
     memory.apply(week, week.default_kept())  # the agent's week kept
@@ -239,8 +266,7 @@ def test_a_merge_and_the_budget_proposal_apply_together(tmp_path: Path) -> None:
     after = (directory / "MEMORY.md").read_text()
     assert not index.budget(after.encode()).over
     assert "feedback_deploys.md" not in after and DEPLOYING_LINE in after
-    assert all(line in (directory / "index_detail.md").read_text()
-               for line in detail.splitlines())
+    assert all(line in (directory / "index_detail.md").read_text() for line in detail.splitlines())
     assert not (directory / "feedback_deploys.md").exists()
     memory.undo(memory.log()[0].run_id)  # one apply, one undo
     assert hashes(directory) == before

@@ -21,16 +21,20 @@ from tests.support.microclaw_support import NOW
 
 def _duplicates(plan: Plan) -> set[frozenset[str]]:
     """The pairs the plan archives as near-duplicates: {archived, kept}."""
-    return {frozenset((c.note_id, c.detail.split("near-duplicate of ")[1].split()[0]))
-            for c in plan.result.changes if "near-duplicate of " in c.detail}
+    return {
+        frozenset((c.note_id, c.detail.split("near-duplicate of ")[1].split()[0]))
+        for c in plan.result.changes
+        if "near-duplicate of " in c.detail
+    }
 
 
 def test_microclaw_rows_let_stand_are_not_proposed_as_duplicates_again(data_dir: Path) -> None:
     store = open_store(data_dir, "microclaw", fixed_clock(NOW))
     proposed = _duplicates(store.plan())
     notes = store.read().notes
-    groups = [g for g in find_by_rules(notes, store.topic_rules())
-              if frozenset(g.note_ids) in proposed]
+    groups = [
+        g for g in find_by_rules(notes, store.topic_rules()) if frozenset(g.note_ids) in proposed
+    ]
     assert groups  # the demo proposes to archive a row of a group the queue asks about
     by_id = {n["id"]: n for n in notes}
     settle_both(store, groups[0], by_id)
@@ -45,8 +49,9 @@ def _first_group(store) -> Group:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("system", ["nuggets", "microclaw"])
-def test_notes_archived_by_one_stands_are_in_no_later_plan(tmp_path: Path, data_dir: Path,
-                                                          system: str) -> None:
+def test_notes_archived_by_one_stands_are_in_no_later_plan(
+    tmp_path: Path, data_dir: Path, system: str
+) -> None:
     home = demo_home(tmp_path) if system == "nuggets" else data_dir
     now = NUGGETS_NOW if system == "nuggets" else NOW
     store = open_store(home, system, fixed_clock(now))

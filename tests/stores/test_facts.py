@@ -28,8 +28,17 @@ FIXTURE = FIXTURES_DIR / "agent" / "agent-made"
 
 
 def fact_note(key: str, content: str, **extra: object) -> dict:
-    return {"id": f"f-{key}", "nuggetName": "memory", "kind": "fact", "sourceKey": key,
-            "title": key, "content": content, "hidden": False, "hits": 1, **extra}
+    return {
+        "id": f"f-{key}",
+        "nuggetName": "memory",
+        "kind": "fact",
+        "sourceKey": key,
+        "title": key,
+        "content": content,
+        "hidden": False,
+        "hits": 1,
+        **extra,
+    }
 
 
 def file_of(*facts: dict, name: str = "memory.donna.json") -> FactFile:
@@ -54,15 +63,21 @@ def test_archiving_a_fact_note_removes_its_fact_and_keeps_the_rest_of_the_file()
     doc = edited_doc(file.doc, edits)
     assert doc["facts"] == [fact("user:b", "B")]
     assert {k: v for k, v in doc.items() if k != "facts"} == {
-        k: v for k, v in file.doc.items() if k != "facts"}
+        k: v for k, v in file.doc.items() if k != "facts"
+    }
 
 
 def test_a_rewrite_sets_the_value_and_a_merge_winner_gets_the_summed_hits() -> None:
     file = file_of(fact("user:a", "A\nA"), fact("user:b", "B"))
     rewritten = fact_note("user:a", "A\nA")
     winner = fact_note("user:b", "B")
-    facts = edited(file, [(rewritten, {**rewritten, "content": "A"}),
-                          (winner, {**winner, "content": "B\nmore", "hits": 5})])
+    facts = edited(
+        file,
+        [
+            (rewritten, {**rewritten, "content": "A"}),
+            (winner, {**winner, "content": "B\nmore", "hits": 5}),
+        ],
+    )
     assert facts == [{**fact("user:a", "A")}, {**fact("user:b", "B\nmore", hits=5)}]
 
 
@@ -71,8 +86,12 @@ def test_unhiding_puts_the_fact_back_in_the_agents_current_file_only() -> None:
     note = fact_note("user:a", "A", hidden=True, hits=4, lastHitSession="s9")
     edits = fact_edits([(note, {**note, "hidden": False})], [current, older])
     assert [(e.path, e.before, e.after) for e in edits] == [
-        ("memory.donna.json", None, {"key": "user:a", "value": "A", "hits": 4,
-                                     "last_hit_session": "s9"})]
+        (
+            "memory.donna.json",
+            None,
+            {"key": "user:a", "value": "A", "hits": 4, "last_hit_session": "s9"},
+        )
+    ]
 
 
 def test_a_fact_in_both_files_is_removed_from_both() -> None:
@@ -83,10 +102,13 @@ def test_a_fact_in_both_files_is_removed_from_both() -> None:
     assert sorted(e.path for e in edits) == ["memory.donna.json", "memory.nugget.json"]
 
 
-@pytest.mark.parametrize("change", [
-    {"tags": ["x"]},  # tags and links are the note's own: the agent keeps them
-    {"links": [{"to": "n", "reason": "r", "createdAt": "t"}]},
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"tags": ["x"]},  # tags and links are the note's own: the agent keeps them
+        {"links": [{"to": "n", "reason": "r", "createdAt": "t"}]},
+    ],
+)
 def test_changes_the_fact_does_not_hold_leave_the_file_alone(change: dict) -> None:
     note = fact_note("user:a", "A")
     assert fact_edits([(note, {**note, **change})], [file_of(fact("user:a", "A"))]) == []
@@ -210,6 +232,7 @@ def test_a_pipe_named_like_a_fact_file_is_refused_not_read(tmp_path: Path) -> No
 
     pipe = tmp_path / "memory.donna.json"
     os.mkfifo(pipe)
+
     def blocked(*_: object) -> None:
         raise TimeoutError("reading the pipe blocked")
 

@@ -51,8 +51,9 @@ def test_named_home_wins_over_both(tmp_path: Path) -> None:
     assert named == Path("/y")
 
 
-def test_command_line_says_which_home_it_uses(tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_command_line_says_which_home_it_uses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _home(tmp_path, ".nuggets")
     _home(tmp_path, ".donna")
     monkeypatch.setenv("HOME", str(tmp_path))

@@ -29,8 +29,11 @@ def test_donna_name_stands_for_nugget_name(tmp_path: Path) -> None:
 
 
 def test_agent_merge_reason_names_the_absorbing_note() -> None:
-    loser = note("l", hidden=True, links=[
-        {"to": "w", "reason": "merged during daily memory reflection", "createdAt": "x"}])
+    loser = note(
+        "l",
+        hidden=True,
+        links=[{"to": "w", "reason": "merged during daily memory reflection", "createdAt": "x"}],
+    )
     assert fields.merged_into(loser) == "w"
     assert fields.merged_into(note("p", links=[{"to": "w", "reason": "shared context: a"}])) is None
 
@@ -39,12 +42,13 @@ def test_promotion_puts_a_note_in_the_section_the_agent_reads_it_in() -> None:
     from core.promotion.candidates import section_of
 
     # no subject or scope stored: the agent infers user scope from "likes" -> section `user`
-    bare = {"id": "b", "nuggetName": "memory", "title": "likes tea", "content": "green",
-            "tags": []}
+    bare = {"id": "b", "nuggetName": "memory", "title": "likes tea", "content": "green", "tags": []}
     assert section_of(bare) == "user"
     # tags as the agent reads them (normalized): `Preferences` is the preferences section
     tagged = {**bare, "subject": "x:y", "scope": "self", "tags": ["Preferences"]}
     assert section_of(tagged) == "preferences"
-    legacy = {k: v for k, v in tagged.items() if k != "nuggetName"} | {"donnaName": "old",
-                                                                          "tags": []}
+    legacy = {k: v for k, v in tagged.items() if k != "nuggetName"} | {
+        "donnaName": "old",
+        "tags": [],
+    }
     assert section_of(legacy) == "old"

@@ -16,12 +16,17 @@ from tests.support.microclaw_support import NOW, ago, notes, row
 
 
 def test_the_rows_a_chat_reads_profile_first_then_the_most_recent() -> None:
-    given = notes(row(1, seen=5), row(2, chat_id=None, seen=1), row(3, seen=2),
-                  row(4, category="PROFILE", confidence=0.7, seen=9),
-                  row(5, category="PROFILE", confidence=0.9, seen=8),
-                  row(6, confidence=0.4),  # under 0.45
-                  row(7, is_archived=1), row(8, expires_at=ago(1)),
-                  row(9, chat_id=8, chat_channel="telegram", external_chat_id="556"))
+    given = notes(
+        row(1, seen=5),
+        row(2, chat_id=None, seen=1),
+        row(3, seen=2),
+        row(4, category="PROFILE", confidence=0.7, seen=9),
+        row(5, category="PROFILE", confidence=0.9, seen=8),
+        row(6, confidence=0.4),  # under 0.45
+        row(7, is_archived=1),
+        row(8, expires_at=ago(1)),
+        row(9, chat_id=8, chat_channel="telegram", external_chat_id="556"),
+    )
     order = [n["id"] for n in context_rows(given, 7, NOW)]
     assert order == ["mc-5", "mc-4", "mc-2", "mc-3", "mc-1"]
     assert [n["id"] for n in context_rows(given, None, NOW)] == ["mc-2"]
@@ -47,19 +52,19 @@ def test_every_scopes_plan_carries_its_budget(tmp_path: Path) -> None:
     db = make_db(tmp_path / "data" / "runtime" / "microclaw.db", count=0)
     conn = sqlite3.connect(db)
     insert(conn, "The project deploys on Fridays", confidence=0.9)
-    insert(conn, "User prefers short answers " * 40, chat_id=7, category="PROFILE",
-           confidence=0.85)
+    insert(conn, "User prefers short answers " * 40, chat_id=7, category="PROFILE", confidence=0.85)
     conn.execute("UPDATE memories SET chat_channel = 'telegram' WHERE chat_id IS NOT NULL")
     conn.commit()
     conn.close()
     (db.parent / "groups" / "telegram" / "7").mkdir(parents=True)
     plans = MicroClawStore(db.parent.parent).plan_promotions()
     shown = {Path(p.path).parent.name: p.budgets for p in plans}
-    global_budget, = shown["groups"]
-    chat_budget, = shown["7"]
+    (global_budget,) = shown["groups"]
+    (chat_budget,) = shown["7"]
     fridays = len("The project deploys on Fridays") // 4 + 10
     assert global_budget.used == {"tokens": fridays}
-    assert chat_budget.used == {"tokens": fridays + len("User prefers short answers " * 40)
-                                // 4 + 10}
+    assert chat_budget.used == {
+        "tokens": fridays + len("User prefers short answers " * 40) // 4 + 10
+    }
     assert chat_budget.limits == {"tokens": 1500} and chat_budget.reader == "MicroClaw"
     assert "global" in global_budget.scope and "chat-7" in chat_budget.scope

@@ -28,8 +28,12 @@ def bot_db(tmp_path: Path, stale: int = 40) -> Path:
     db = make_db(tmp_path / "data" / "runtime" / "microclaw.db", count=0)
     conn = sqlite3.connect(db)
     for n in range(stale * 2):
-        insert(conn, f"fact {n} about the project", chat_id=None if n % 3 else 7,
-               confidence=0.2 if n % 2 else 0.9)
+        insert(
+            conn,
+            f"fact {n} about the project",
+            chat_id=None if n % 3 else 7,
+            confidence=0.2 if n % 2 else 0.9,
+        )
     conn.commit()
     conn.close()
     return db
@@ -48,12 +52,14 @@ TURNS = 6
 
 def test_the_bot_writing_meanwhile_loses_nothing(tmp_path: Path) -> None:
     db = bot_db(tmp_path)
-    store = MicroClawStore(db.parent.parent, busy_timeout=5.0,
-                           settings=Settings.of(journal_keep=100_000))
+    store = MicroClawStore(
+        db.parent.parent, busy_timeout=5.0, settings=Settings.of(journal_keep=100_000)
+    )
     initial = set(rows(db))
     stop = tmp_path / "stop"
-    bot = subprocess.Popen([sys.executable, "-c", BOT, str(db), str(stop)],
-                           stdout=subprocess.PIPE, text=True)
+    bot = subprocess.Popen(
+        [sys.executable, "-c", BOT, str(db), str(stop)], stdout=subprocess.PIPE, text=True
+    )
     while count(db) == len(initial):  # the bot has started writing
         time.sleep(0.01)
     seen_counts = [count(db)]
@@ -86,10 +92,20 @@ def test_the_bot_writing_meanwhile_loses_nothing(tmp_path: Path) -> None:
         assert final[int(row_id)]["content"] == content  # the bot's edits all survive
     log = store.log()
     undone = {h.undoes for h in log if h.undoes}
-    by_us = {int(i[3:]) for h in log if h.kind == "reflect"
-             for i, image in store.run(h.run_id).after.items() if image["hidden"]}
-    standing = {int(i[3:]) for h in log if h.kind == "reflect" and h.run_id not in undone
-                for i, image in store.run(h.run_id).after.items() if image["hidden"]}
+    by_us = {
+        int(i[3:])
+        for h in log
+        if h.kind == "reflect"
+        for i, image in store.run(h.run_id).after.items()
+        if image["hidden"]
+    }
+    standing = {
+        int(i[3:])
+        for h in log
+        if h.kind == "reflect" and h.run_id not in undone
+        for i, image in store.run(h.run_id).after.items()
+        if image["hidden"]
+    }
     now_archived = {i for i, r in final.items() if r["is_archived"]}
     assert standing <= now_archived <= by_us  # archived exactly what our standing runs did
     assert undone or counts["undo conflict"], counts  # undo tried while the bot wrote
@@ -102,10 +118,18 @@ def test_a_plan_the_bot_made_stale_is_refused_whole(tmp_path: Path) -> None:
     store = MicroClawStore(db.parent.parent)
     plan = store.plan()
     victim = plan.notes[-1].note_id
-    subprocess.run([sys.executable, "-c",
-                    "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], timeout=5);"
-                    "c.execute(\"UPDATE memories SET confidence = 0.25 WHERE id = ?\","
-                    " (int(sys.argv[2]),)); c.commit()", str(db), victim[3:]], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], timeout=5);"
+            'c.execute("UPDATE memories SET confidence = 0.25 WHERE id = ?",'
+            " (int(sys.argv[2]),)); c.commit()",
+            str(db),
+            victim[3:],
+        ],
+        check=True,
+    )
     before = rows(db)
     with pytest.raises(StalePlanError, match=victim):
         store.apply(plan)
@@ -114,13 +138,20 @@ def test_a_plan_the_bot_made_stale_is_refused_whole(tmp_path: Path) -> None:
     assert entry is not None and len(entry.after) == len(plan.operations)
 
 
-def test_a_bot_holding_the_database_past_the_busy_timeout_refuses_cleanly(
-        tmp_path: Path) -> None:
+def test_a_bot_holding_the_database_past_the_busy_timeout_refuses_cleanly(tmp_path: Path) -> None:
     db = bot_db(tmp_path)
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1],"
-         " isolation_level=None); c.execute('BEGIN IMMEDIATE'); print('held', flush=True);"
-         " time.sleep(3); c.execute('ROLLBACK')", str(db)], stdout=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1],"
+            " isolation_level=None); c.execute('BEGIN IMMEDIATE'); print('held', flush=True);"
+            " time.sleep(3); c.execute('ROLLBACK')",
+            str(db),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
     store = MicroClawStore(db.parent.parent, busy_timeout=0.2)
     plan = store.plan()
@@ -162,8 +193,10 @@ def _steps(db: Path, action: str) -> list[str]:
     _prepare(copy, action)
     trace = crashpoints.trace()
     try:
-        exec(ACTIONS[action], {"store": MicroClawStore(copy.parent.parent), "db": copy,
-                               "plan_for": plan_for})
+        exec(
+            ACTIONS[action],
+            {"store": MicroClawStore(copy.parent.parent), "db": copy, "plan_for": plan_for},
+        )
     finally:
         crashpoints.reset()
     return list(trace)
@@ -177,8 +210,7 @@ def _prepare(db: Path, action: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("action", sorted(ACTIONS))
-def test_a_run_killed_at_any_step_is_settled_on_the_next_open(tmp_path: Path,
-                                                              action: str) -> None:
+def test_a_run_killed_at_any_step_is_settled_on_the_next_open(tmp_path: Path, action: str) -> None:
     steps = _steps(make_db(tmp_path / "t" / "runtime" / "microclaw.db"), action)
     assert "db committed" in steps and "journal entry committed" in steps
     for n in range(1, len(steps) + 1):
@@ -187,8 +219,10 @@ def test_a_run_killed_at_any_step_is_settled_on_the_next_open(tmp_path: Path,
         store = MicroClawStore(db.parent.parent)
         before, runs_before = rows(db), len(store.log())
         child = subprocess.run(
-            [sys.executable, "-c", APPLY.replace("{action}", ACTIONS[action]), str(db),
-             str(ROOT)], env={**os.environ, crashpoints.CRASH_ENV: str(n)}, cwd=ROOT)
+            [sys.executable, "-c", APPLY.replace("{action}", ACTIONS[action]), str(db), str(ROOT)],
+            env={**os.environ, crashpoints.CRASH_ENV: str(n)},
+            cwd=ROOT,
+        )
         assert child.returncode == -9, (action, n, steps[n - 1])
         messages = MicroClawStore(db.parent.parent).recover()
         after, log = rows(db), store.log()

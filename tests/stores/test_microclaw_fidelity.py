@@ -31,22 +31,41 @@ from tests.support.microclaw_support import NOW, ago
 # (crates/microclaw-storage/src/db/schema.rs:61-63), then migration 20's validity
 # (schema.rs:593-598). (name, declared type, NOT NULL, default)
 BOT_MEMORY_COLUMNS = [
-    ("id", "INTEGER", 0, None), ("chat_id", "INTEGER", 0, None), ("content", "TEXT", 1, None),
-    ("category", "TEXT", 1, None), ("created_at", "TEXT", 1, None),
-    ("updated_at", "TEXT", 1, None), ("embedding_model", "TEXT", 0, None),
-    ("confidence", "REAL", 1, "0.70"), ("source", "TEXT", 1, "'legacy'"),
-    ("last_seen_at", "TEXT", 1, None), ("is_archived", "INTEGER", 1, "0"),
-    ("archived_at", "TEXT", 0, None), ("chat_channel", "TEXT", 0, None),
-    ("external_chat_id", "TEXT", 0, None), ("expires_at", "TEXT", 0, None),
-    ("valid_from", "TEXT", 0, None), ("valid_to", "TEXT", 0, None),
+    ("id", "INTEGER", 0, None),
+    ("chat_id", "INTEGER", 0, None),
+    ("content", "TEXT", 1, None),
+    ("category", "TEXT", 1, None),
+    ("created_at", "TEXT", 1, None),
+    ("updated_at", "TEXT", 1, None),
+    ("embedding_model", "TEXT", 0, None),
+    ("confidence", "REAL", 1, "0.70"),
+    ("source", "TEXT", 1, "'legacy'"),
+    ("last_seen_at", "TEXT", 1, None),
+    ("is_archived", "INTEGER", 1, "0"),
+    ("archived_at", "TEXT", 0, None),
+    ("chat_channel", "TEXT", 0, None),
+    ("external_chat_id", "TEXT", 0, None),
+    ("expires_at", "TEXT", 0, None),
+    ("valid_from", "TEXT", 0, None),
+    ("valid_to", "TEXT", 0, None),
 ]
 # mod.rs:178, 283-294; schema.rs:715 (partial), 613-617, 315-318, 141-147
 BOT_INDEXES = {
-    "idx_memories_chat", "idx_memories_active_updated", "idx_memories_confidence",
-    "idx_memories_chat_active_confidence", "idx_memories_expires", "idx_kg_subject",
-    "idx_kg_object", "idx_kg_predicate", "idx_kg_chat", "idx_kg_valid_range",
-    "idx_memory_supersede_from", "idx_memory_supersede_to", "idx_chats_channel_external",
-    "idx_chats_channel_title", "idx_messages_chat_timestamp",
+    "idx_memories_chat",
+    "idx_memories_active_updated",
+    "idx_memories_confidence",
+    "idx_memories_chat_active_confidence",
+    "idx_memories_expires",
+    "idx_kg_subject",
+    "idx_kg_object",
+    "idx_kg_predicate",
+    "idx_kg_chat",
+    "idx_kg_valid_range",
+    "idx_memory_supersede_from",
+    "idx_memory_supersede_to",
+    "idx_chats_channel_external",
+    "idx_chats_channel_title",
+    "idx_messages_chat_timestamp",
 }
 
 
@@ -54,15 +73,20 @@ def _shape(db: Path) -> tuple[list[tuple], set[str]]:
     conn = sqlite3.connect(db)
     try:
         columns = [tuple(r[1:5]) for r in conn.execute("PRAGMA table_info(memories)")]
-        indexes = {r[0] for r in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")}
+        indexes = {
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"
+            )
+        }
     finally:
         conn.close()
     return columns, indexes
 
 
 def test_the_generator_makes_memories_with_the_bots_columns_constraints_and_indexes(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     db = tmp_path / "runtime" / "microclaw.db"
     generate(db, 200, NOW, chats=3)
     columns, indexes = _shape(db)
@@ -85,15 +109,30 @@ def test_a_row_written_the_bots_way_has_every_time_the_bot_sets(tmp_path: Path) 
     db = tmp_path / "microclaw.db"
     conn = create(db)
     try:
-        insert(conn, [Row("User likes tea", chat=chat, created_at=ago(9)),
-                      Row("User likes coffee", chat=chat, created_at=ago(9), is_archived=1,
-                          archived_at=ago(2))], [chat])
-        got = conn.execute("SELECT created_at, updated_at, last_seen_at, archived_at, "
-                           "chat_channel, external_chat_id FROM memories ORDER BY id").fetchall()
+        insert(
+            conn,
+            [
+                Row("User likes tea", chat=chat, created_at=ago(9)),
+                Row(
+                    "User likes coffee",
+                    chat=chat,
+                    created_at=ago(9),
+                    is_archived=1,
+                    archived_at=ago(2),
+                ),
+            ],
+            [chat],
+        )
+        got = conn.execute(
+            "SELECT created_at, updated_at, last_seen_at, archived_at, "
+            "chat_channel, external_chat_id FROM memories ORDER BY id"
+        ).fetchall()
     finally:
         conn.close()
-    assert got == [(ago(9), ago(9), ago(9), None, "telegram", "555"),
-                   (ago(9), ago(2), ago(9), ago(2), "telegram", "555")]
+    assert got == [
+        (ago(9), ago(9), ago(9), None, "telegram", "555"),
+        (ago(9), ago(2), ago(9), ago(2), "telegram", "555"),
+    ]
 
 
 # -- times ------------------------------------------------------------------------------------
@@ -103,9 +142,15 @@ def test_a_row_written_the_bots_way_has_every_time_the_bot_sets(tmp_path: Path) 
 CHRONO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3}|\.\d{6}|\.\d{9})?\+00:00$")
 
 
-@pytest.mark.parametrize(("micros", "written"), [
-    (123456, "2026-11-24T09:00:00.123456+00:00"), (120000, "2026-11-24T09:00:00.120+00:00"),
-    (0, "2026-11-24T09:00:00+00:00"), (5, "2026-11-24T09:00:00.000005+00:00")])
+@pytest.mark.parametrize(
+    ("micros", "written"),
+    [
+        (123456, "2026-11-24T09:00:00.123456+00:00"),
+        (120000, "2026-11-24T09:00:00.120+00:00"),
+        (0, "2026-11-24T09:00:00+00:00"),
+        (5, "2026-11-24T09:00:00.000005+00:00"),
+    ],
+)
 def test_times_are_written_as_chrono_prints_them(micros: int, written: str) -> None:
     assert rfc3339(NOW.replace(microsecond=micros)) == written
 
@@ -117,13 +162,16 @@ def test_every_time_an_apply_and_an_unhide_write_is_in_the_bots_format(tmp_path:
     assert code == 0, err
     conn = sqlite3.connect(database_path(data_dir))
     try:
-        ours = conn.execute("SELECT id, archived_at, updated_at FROM memories "
-                            "WHERE archived_at = '2026-11-24T09:00:00.123456+00:00'").fetchall()
+        ours = conn.execute(
+            "SELECT id, archived_at, updated_at FROM memories "
+            "WHERE archived_at = '2026-11-24T09:00:00.123456+00:00'"
+        ).fetchall()
         assert ours
         code, out, err = _run(data_dir, "unhide", f"mc-{ours[0][0]}", now=now)
         assert code == 0, err
-        row = conn.execute("SELECT last_seen_at, updated_at FROM memories WHERE id = ?",
-                           (ours[0][0],)).fetchone()
+        row = conn.execute(
+            "SELECT last_seen_at, updated_at FROM memories WHERE id = ?", (ours[0][0],)
+        ).fetchone()
     finally:
         conn.close()
     assert all(CHRONO.match(t) for t in row) and row[0] == "2026-11-24T09:00:00.123456+00:00"
@@ -132,10 +180,13 @@ def test_every_time_an_apply_and_an_unhide_write_is_in_the_bots_format(tmp_path:
 
 # -- the topic key and the Jaccard ---------------------------------------------------------------
 
+
 def rust_is_whitespace(c: str) -> bool:
     """Rust's char::is_whitespace (Unicode White_Space)."""
-    return c in ("\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
-                 "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
+    return c in (
+        "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+        "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+    )
 
 
 def rust_split_whitespace(text: str) -> list[str]:
@@ -177,10 +228,23 @@ def bot_jaccard_similar(a: str, b: str, threshold: float) -> bool:
     return intersection / union >= threshold
 
 
-TEXTS = ["Production database port is 5433", "ÄRGER über Äpfel im Büro", "İstanbul office opens",
-         "User's ΣΟΦΙΑ project", "KELVIN \u212a scale", "a\x1cb c d e", "  ", "",
-         "Release deadline is Friday", "Server IP is 10.0.0.1", "A B C D E F", "naïve Café owner",
-         "STRASSE ß Straße", "port of DB", "x\u00a0y z"]
+TEXTS = [
+    "Production database port is 5433",
+    "ÄRGER über Äpfel im Büro",
+    "İstanbul office opens",
+    "User's ΣΟΦΙΑ project",
+    "KELVIN \u212a scale",
+    "a\x1cb c d e",
+    "  ",
+    "",
+    "Release deadline is Friday",
+    "Server IP is 10.0.0.1",
+    "A B C D E F",
+    "naïve Café owner",
+    "STRASSE ß Straße",
+    "port of DB",
+    "x\u00a0y z",
+]
 
 
 @pytest.mark.parametrize("text", TEXTS)
@@ -198,9 +262,12 @@ def test_the_words_of_the_bots_jaccard_are_its_whitespace_split(texts: list[str]
 # Devanagari vowel signs (U+093F, U+093E, U+0947, U+0948: Other_Alphabetic) stay, the nukta
 # (U+093C) and a combining acute go; Python's str.isalnum drops all of them.
 BOT_KEYS = [
-    ("\u0915\u093f\u0924\u093e\u092c \u092e\u0947\u091c\u093c \u092a\u0930 \u0939\u0948",
-     "\u0915\u093f\u0924\u093e\u092c_\u092e\u0947\u091c_\u092a\u0930_\u0939\u0948"),
-    ("Stra\u00dfe", "stra\u00dfe"), ("\u00dcn\u00efcode", "\u00dcn\u00efcode"),
+    (
+        "\u0915\u093f\u0924\u093e\u092c \u092e\u0947\u091c\u093c \u092a\u0930 \u0939\u0948",
+        "\u0915\u093f\u0924\u093e\u092c_\u092e\u0947\u091c_\u092a\u0930_\u0939\u0948",
+    ),
+    ("Stra\u00dfe", "stra\u00dfe"),
+    ("\u00dcn\u00efcode", "\u00dcn\u00efcode"),
     ("\u00fcN\u00cfCODE", "\u00fcn\u00cfcode"),
     ("\u7528\u6237 \u559c\u6b22 \u559d\u8336", "\u7528\u6237_\u559c\u6b22_\u559d\u8336"),
 ]
@@ -224,7 +291,8 @@ def test_the_topic_key_lowers_ascii_only() -> None:
 
 
 def test_rows_differing_in_punctuation_are_a_duplicate_set_not_a_contradiction(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """docs/VERDICTS.md: the queue folds case and punctuation for every store. The bot's
     reflector compares the texts as stored and would call these two a conflict; the queue
     shows them as the copies they are."""
@@ -232,8 +300,14 @@ def test_rows_differing_in_punctuation_are_a_duplicate_set_not_a_contradiction(
     data_dir = tmp_path / "mc"
     conn = create(database_path(data_dir))
     try:
-        insert(conn, [Row("Production DB port is 5432.", chat=chat, created_at=ago(3)),
-                      Row("production db port is 5432!", chat=chat, created_at=ago(2))], [chat])
+        insert(
+            conn,
+            [
+                Row("Production DB port is 5432.", chat=chat, created_at=ago(3)),
+                Row("production db port is 5432!", chat=chat, created_at=ago(2)),
+            ],
+            [chat],
+        )
     finally:
         conn.close()
     code, out, err = _run(data_dir, "conflicts")
@@ -248,8 +322,14 @@ def test_rows_differing_in_unicode_case_are_a_duplicate_set_in_the_queue(tmp_pat
     data_dir = tmp_path / "mc"
     conn = create(database_path(data_dir))
     try:
-        insert(conn, [Row("Straße deadline is Friday", chat=chat, created_at=ago(3)),
-                      Row("STRASSE DEADLINE IS FRIDAY", chat=chat, created_at=ago(2))], [chat])
+        insert(
+            conn,
+            [
+                Row("Straße deadline is Friday", chat=chat, created_at=ago(3)),
+                Row("STRASSE DEADLINE IS FRIDAY", chat=chat, created_at=ago(2)),
+            ],
+            [chat],
+        )
     finally:
         conn.close()
     code, out, err = _run(data_dir, "conflicts")
@@ -258,6 +338,7 @@ def test_rows_differing_in_unicode_case_are_a_duplicate_set_in_the_queue(tmp_pat
 
 
 # -- the knowledge graph --------------------------------------------------------------------------
+
 
 def test_triples_the_bot_inserts_link_to_no_row(tmp_path: Path) -> None:
     """Every production insert of a triple leaves source_memory_id NULL (src/scheduler.rs:2152,
@@ -272,8 +353,9 @@ def test_triples_the_bot_inserts_link_to_no_row(tmp_path: Path) -> None:
         add_triple(conn, ("Alice", "lives_in", "Tokyo"), chat, ago(3))
         add_triple(conn, ("Alice", "works_on", "billing"), chat, ago(3), memory=ids[0])
         conn.execute("COMMIT")
-        stored = conn.execute("SELECT source_memory_id, confidence, source FROM knowledge_graph "
-                              "ORDER BY id").fetchall()
+        stored = conn.execute(
+            "SELECT source_memory_id, confidence, source FROM knowledge_graph ORDER BY id"
+        ).fetchall()
     finally:
         conn.close()
     assert stored[0] == (None, 0.72, "reflector")
@@ -286,11 +368,12 @@ def test_triples_the_bot_inserts_link_to_no_row(tmp_path: Path) -> None:
 TICK_NOW = datetime(2026, 11, 24, 9, 0, 0, 250000, tzinfo=UTC)
 
 
-def _run(data_dir: Path, *args: str, now: str = "2026-11-24T09:00:00.250Z"
-         ) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, ["--microclaw", str(data_dir), *args],
-                                env={"NUGGETS_NOW": now, "NUGGETS_JOURNAL_KEEP": "100",
-                                     "MICROCLAW_CONFIG": ""})
+def _run(data_dir: Path, *args: str, now: str = "2026-11-24T09:00:00.250Z") -> tuple[int, str, str]:
+    result = CliRunner().invoke(
+        main,
+        ["--microclaw", str(data_dir), *args],
+        env={"NUGGETS_NOW": now, "NUGGETS_JOURNAL_KEEP": "100", "MICROCLAW_CONFIG": ""},
+    )
     return result.exit_code, result.stdout, result.stderr
 
 
@@ -304,8 +387,10 @@ def _bot_data_dir(tmp_path: Path, rows: int = 6000, consolidation: bool = False)
     conn = sqlite3.connect(db, isolation_level=None)
     try:
         for n, (chat, hours) in enumerate(((1000, 48), (1001, 50), (1002, 1))):
-            conn.execute(bot_sql.INSERT_MESSAGE, (f"m{n}", chat, "Alice", "hello", 0,
-                                                  rfc3339(TICK_NOW - timedelta(hours=hours))))
+            conn.execute(
+                bot_sql.INSERT_MESSAGE,
+                (f"m{n}", chat, "Alice", "hello", 0, rfc3339(TICK_NOW - timedelta(hours=hours))),
+            )
     finally:
         conn.close()
     if consolidation:
@@ -321,29 +406,40 @@ def bot_tick(db: Path, now: datetime, consolidation: bool) -> set[int]:
     try:
         at = rfc3339(now)
         # archive_stale_memories(30): crates/microclaw-storage/src/db/memory.rs:642-657
-        conn.execute("""UPDATE memories
+        conn.execute(
+            """UPDATE memories
              SET is_archived = 1, archived_at = ?1, updated_at = ?1
              WHERE is_archived = 0
                AND confidence < 0.35
                AND COALESCE(last_seen_at, updated_at, created_at) < ?2""",
-                     (at, rfc3339(now - timedelta(days=30))))
-        expired = {r[0] for r in conn.execute(
-            "SELECT id FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?1", (at,))}
+            (at, rfc3339(now - timedelta(days=30))),
+        )
+        expired = {
+            r[0]
+            for r in conn.execute(
+                "SELECT id FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?1", (at,)
+            )
+        }
         # prune_expired_memories: memory.rs:356-363 (scheduler.rs:1797-1799)
-        conn.execute("DELETE FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?1",
-                     (at,))
+        conn.execute(
+            "DELETE FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?1", (at,)
+        )
         # archive_excess_memories(None, 500): memory.rs:660-709 (scheduler.rs:1836-1849)
-        count = conn.execute("SELECT COUNT(*) FROM memories WHERE is_archived = 0 AND chat_id "
-                             "IS NULL").fetchone()[0]
+        count = conn.execute(
+            "SELECT COUNT(*) FROM memories WHERE is_archived = 0 AND chat_id IS NULL"
+        ).fetchone()[0]
         if count > 500:
-            conn.execute("""UPDATE memories SET is_archived = 1, archived_at = ?1, updated_at = ?1
+            conn.execute(
+                """UPDATE memories SET is_archived = 1, archived_at = ?1, updated_at = ?1
                  WHERE is_archived = 0 AND chat_id IS NULL
                    AND id IN (
                      SELECT id FROM memories
                      WHERE is_archived = 0 AND chat_id IS NULL
                      ORDER BY confidence ASC, COALESCE(last_seen_at, updated_at, created_at) ASC
                      LIMIT ?2
-                   )""", (at, count - 500))
+                   )""",
+                (at, count - 500),
+            )
         if consolidation:
             _consolidation_pass(conn, now)
     finally:
@@ -354,16 +450,25 @@ def bot_tick(db: Path, now: datetime, consolidation: bool) -> set[int]:
 def _consolidation_pass(conn: sqlite3.Connection, now: datetime) -> None:
     at = rfc3339(now)
     # list_idle_chats: crates/microclaw-storage/src/db/chats.rs:647-660 (6 hours, 100 chats)
-    chats = [r[0] for r in conn.execute("""SELECT chat_id FROM messages
+    chats = [
+        r[0]
+        for r in conn.execute(
+            """SELECT chat_id FROM messages
              GROUP BY chat_id
              HAVING MAX(timestamp) < ?1
-             LIMIT ?2""", (rfc3339(now - timedelta(hours=6)), 100))]
+             LIMIT ?2""",
+            (rfc3339(now - timedelta(hours=6)), 100),
+        )
+    ]
     for chat in chats:
         # get_all_memories_for_chat: memory.rs:245-250
-        rows = conn.execute("""SELECT id, chat_id, content, category, created_at, updated_at, embedding_model,
+        rows = conn.execute(
+            """SELECT id, chat_id, content, category, created_at, updated_at, embedding_model,
                     confidence, source, last_seen_at, is_archived, archived_at, expires_at
              FROM memories
-             WHERE (chat_id = ?1 OR (?1 IS NULL AND chat_id IS NULL))""", (chat,)).fetchall()  # noqa: E501
+             WHERE (chat_id = ?1 OR (?1 IS NULL AND chat_id IS NULL))""",
+            (chat,),
+        ).fetchall()  # noqa: E501
         # scheduler.rs:1353-1368: active, not expired, confidence then last seen, descending
         active = [r for r in rows if not r[10] and (r[12] is None or r[12] > at)]
         active.sort(key=lambda r: r[9] or "", reverse=True)
@@ -396,18 +501,26 @@ def _state(db: Path) -> dict[int, int]:
 def _images(db: Path) -> dict[int, tuple]:
     conn = sqlite3.connect(db)
     try:
-        return {r[0]: r[1:] for r in conn.execute(
-            "SELECT id, content, category, confidence, is_archived, expires_at FROM memories")}
+        return {
+            r[0]: r[1:]
+            for r in conn.execute(
+                "SELECT id, content, category, confidence, is_archived, expires_at FROM memories"
+            )
+        }
     finally:
         conn.close()
 
 
-@pytest.mark.parametrize("consolidation", [
-    pytest.param(False, id="default"),
-    pytest.param(True, id="consolidation", marks=pytest.mark.slow),
-])
-def test_our_apply_then_the_bots_tick_is_the_bots_tick_alone(tmp_path: Path,
-                                                             consolidation: bool) -> None:
+@pytest.mark.parametrize(
+    "consolidation",
+    [
+        pytest.param(False, id="default"),
+        pytest.param(True, id="consolidation", marks=pytest.mark.slow),
+    ],
+)
+def test_our_apply_then_the_bots_tick_is_the_bots_tick_alone(
+    tmp_path: Path, consolidation: bool
+) -> None:
     data_dir = _bot_data_dir(tmp_path / "ours", consolidation=consolidation)
     db = database_path(data_dir)
     alone = tmp_path / "alone.db"

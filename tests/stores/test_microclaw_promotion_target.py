@@ -36,14 +36,20 @@ def bot_upsert(existing: str, sender: str, content: str) -> str:
     start = next((i for i, line in enumerate(lines) if line.strip() == header), None)
     if start is None:
         return trimmed + ("" if trimmed.endswith("\n") else "\n") + "\n" + block
-    end = next((i for i in range(start + 1, len(lines))
-                if lines[i].lstrip().startswith("## Person:")), len(lines))
-    return "".join(f"{line}\n" for line in lines[:start]) + block + "".join(
-        f"{line}\n" for line in lines[end:])
+    end = next(
+        (i for i in range(start + 1, len(lines)) if lines[i].lstrip().startswith("## Person:")),
+        len(lines),
+    )
+    return (
+        "".join(f"{line}\n" for line in lines[:start])
+        + block
+        + "".join(f"{line}\n" for line in lines[end:])
+    )
 
 
-def _store(tmp_path: Path, chats: list[tuple[int, str, str]],
-           rows: list[tuple[str, int | None]]) -> MicroClawStore:
+def _store(
+    tmp_path: Path, chats: list[tuple[int, str, str]], rows: list[tuple[str, int | None]]
+) -> MicroClawStore:
     db = make_db(tmp_path / "data" / "runtime" / "microclaw.db", count=0)
     conn = sqlite3.connect(db)
     for chat_id, channel, external in chats:
@@ -60,8 +66,7 @@ def _groups(store: MicroClawStore) -> Path:
 
 
 def test_a_chat_goes_to_the_file_the_bot_reads_by_its_internal_id(tmp_path: Path) -> None:
-    store = _store(tmp_path, [(7, "telegram", "42"), (42, "telegram", "99")],
-                   [(PRIVATE, 7)])
+    store = _store(tmp_path, [(7, "telegram", "42"), (42, "telegram", "99")], [(PRIVATE, 7)])
     groups = _groups(store)
     for other in (groups / "42", groups / "telegram" / "42"):  # chat 42's, either layout
         other.mkdir(parents=True)
@@ -73,8 +78,7 @@ def test_a_chat_goes_to_the_file_the_bot_reads_by_its_internal_id(tmp_path: Path
     assert (groups / "telegram" / "42" / "AGENTS.md").read_text() == "# Chat 42\n"
 
 
-def test_the_section_goes_before_the_first_person_and_survives_write_memory(
-        tmp_path: Path) -> None:
+def test_the_section_goes_before_the_first_person_and_survives_write_memory(tmp_path: Path) -> None:
     store = _store(tmp_path, [(7, " telegram ", "42")], [("User prefers short answers", 7)])
     path = _groups(store) / "telegram" / "7" / "AGENTS.md"
     path.parent.mkdir(parents=True)
@@ -95,8 +99,10 @@ def test_our_section_after_a_person_heading_is_moved_before_it(tmp_path: Path) -
     path.write_text(f"## Person: Alice\nLikes tea\n\n## {SECTION}\n\n- Older promoted line\n")
     store.promote_now()
     text = path.read_text()
-    assert text == (f"## {SECTION}\n\n- Older promoted line\n- User prefers short answers\n\n"
-                    "## Person: Alice\nLikes tea\n")
+    assert text == (
+        f"## {SECTION}\n\n- Older promoted line\n- User prefers short answers\n\n"
+        "## Person: Alice\nLikes tea\n"
+    )
 
 
 def test_a_section_the_bot_erased_is_reported_and_planned_again(tmp_path: Path) -> None:
@@ -108,8 +114,9 @@ def test_a_section_the_bot_erased_is_reported_and_planned_again(tmp_path: Path) 
     path.write_text("# Global\n\nRewritten whole by write_memory\n")  # the bot's global write
     plan = store.plan_promotions()[0]
     assert [e.action for e in plan.entries] == ["add"]
-    assert len(plan.notices) == 1 and "mc-1" in plan.notices[0] and "planned again" in \
-        plan.notices[0]
+    assert (
+        len(plan.notices) == 1 and "mc-1" in plan.notices[0] and "planned again" in plan.notices[0]
+    )
 
 
 def test_text_the_bot_wrote_already_is_not_promoted_again(tmp_path: Path) -> None:
@@ -125,15 +132,27 @@ def test_text_the_bot_wrote_already_is_not_promoted_again(tmp_path: Path) -> Non
 
 def _odd_chats(tmp_path: Path) -> MicroClawStore:
     long_id = "x" * 300
-    return _store(tmp_path, [(7, "telegram", long_id), (8, "c" * 300, "8"),
-                             (9, "telegram", "9"), (10, "telegram", "10")],
-                  [("Chat seven likes tea", 7), ("Chat eight likes tea", 8),
-                   ("Chat nine likes tea", 9), ("Chat ten likes tea", 10),
-                   ("The project deploys on Fridays", None)])
+    return _store(
+        tmp_path,
+        [
+            (7, "telegram", long_id),
+            (8, "c" * 300, "8"),
+            (9, "telegram", "9"),
+            (10, "telegram", "10"),
+        ],
+        [
+            ("Chat seven likes tea", 7),
+            ("Chat eight likes tea", 8),
+            ("Chat nine likes tea", 9),
+            ("Chat ten likes tea", 10),
+            ("The project deploys on Fridays", None),
+        ],
+    )
 
 
 def test_odd_chats_and_files_are_named_once_and_every_other_scope_is_promoted(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     store = _odd_chats(tmp_path)
     groups = _groups(store)
     for chat in ("7", "9", "10"):
@@ -152,10 +171,12 @@ def test_odd_chats_and_files_are_named_once_and_every_other_scope_is_promoted(
     assert refused[2].startswith("telegram:9: ") and "UTF-8" in refused[2]
 
 
-@pytest.mark.parametrize(("nugget", "chat_file"), [("telegram:" + "x" * 300, "telegram/7"),
-                                                  ("c" * 300 + ":8", None)])
+@pytest.mark.parametrize(
+    ("nugget", "chat_file"), [("telegram:" + "x" * 300, "telegram/7"), ("c" * 300 + ":8", None)]
+)
 def test_the_file_memory_of_an_odd_chat_is_listed_without_error(
-        tmp_path: Path, nugget: str, chat_file: str | None) -> None:
+    tmp_path: Path, nugget: str, chat_file: str | None
+) -> None:
     store = _odd_chats(tmp_path)
     groups = _groups(store)
     groups.mkdir(parents=True)
@@ -166,20 +187,26 @@ def test_the_file_memory_of_an_odd_chat_is_listed_without_error(
 
 
 def test_a_root_groups_folder_beside_the_runtime_one_is_neither_shown_nor_already_in_the_file(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """The running bot hands its tools a config whose data dir is `runtime/` (src/main.rs), so
     `write_memory` and the prompt both use `runtime/groups/`; its start-up migration moves a root
     `groups/` only when `runtime/groups/` does not exist. A root `groups/` left beside it is never
     read by the bot: it is not listed with the scope's files, and text found only there is no
     reason not to promote a row."""
-    store = _store(tmp_path, [(7, "telegram", "42")],
-                   [("User prefers short answers", 7), ("The project deploys on Fridays", None)])
+    store = _store(
+        tmp_path,
+        [(7, "telegram", "42")],
+        [("User prefers short answers", 7), ("The project deploys on Fridays", None)],
+    )
     runtime_groups = _groups(store)
     (runtime_groups / "telegram" / "7").mkdir(parents=True)
     (runtime_groups / "AGENTS.md").write_text("# Global\n")
     stray = store.home / "groups"
-    for folder, text in ((stray, "- The project deploys on Fridays\n"),
-                         (stray / "telegram" / "7", "- User prefers short answers\n")):
+    for folder, text in (
+        (stray, "- The project deploys on Fridays\n"),
+        (stray / "telegram" / "7", "- User prefers short answers\n"),
+    ):
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "AGENTS.md").write_text(text)
     nugget = "telegram:42"
@@ -187,8 +214,10 @@ def test_a_root_groups_folder_beside_the_runtime_one_is_neither_shown_nor_alread
     assert listed and all(runtime_groups in path.parents for path in listed)
     assert all(stray not in f.path.parents for f in store.memory_files(nugget))
     plans = store.plan_promotions()
-    assert {Path(p.path) for p in plans} == {runtime_groups / "AGENTS.md",
-                                            runtime_groups / "telegram" / "7" / "AGENTS.md"}
+    assert {Path(p.path) for p in plans} == {
+        runtime_groups / "AGENTS.md",
+        runtime_groups / "telegram" / "7" / "AGENTS.md",
+    }
     assert [e.action for p in plans for e in p.entries] == ["add", "add"]
     store.promote_now()
     assert "- The project deploys on Fridays" in (runtime_groups / "AGENTS.md").read_text()

@@ -35,20 +35,39 @@ def store_of(data_dir: Path, busy_timeout: float = 0.2) -> MicroClawStore:
 
 def state(path: Path) -> tuple[str, int, list[str]]:
     """The database's bytes, its mtime, and the files beside it."""
-    return (hashlib.sha256(path.read_bytes()).hexdigest(), path.stat().st_mtime_ns,
-            sorted(p.name for p in path.parent.iterdir()))
+    return (
+        hashlib.sha256(path.read_bytes()).hexdigest(),
+        path.stat().st_mtime_ns,
+        sorted(p.name for p in path.parent.iterdir()),
+    )
 
 
 # -- rows as notes -----------------------------------------------------------------------------
 
+
 def test_rows_become_notes_with_nuggets_columns_and_their_before_image(tmp_path: Path) -> None:
     old = Chat(42, "", "", "older chat")
-    rows = [Row("User's name is Alice and she lives in Tokyo", "PROFILE", CHAT, 0.95,
-                created_at=ago(9), updated_at=ago(3), last_seen_at=ago(2),
-                expires_at=ago(-5)),
-            Row("The bot runs on a Pi", chat=None, created_at=ago(9), updated_at=ago(9)),
-            Row("Weekly report on Mondays", chat=old, created_at=ago(9), updated_at=ago(9),
-                is_archived=1, archived_at=ago(1))]
+    rows = [
+        Row(
+            "User's name is Alice and she lives in Tokyo",
+            "PROFILE",
+            CHAT,
+            0.95,
+            created_at=ago(9),
+            updated_at=ago(3),
+            last_seen_at=ago(2),
+            expires_at=ago(-5),
+        ),
+        Row("The bot runs on a Pi", chat=None, created_at=ago(9), updated_at=ago(9)),
+        Row(
+            "Weekly report on Mondays",
+            chat=old,
+            created_at=ago(9),
+            updated_at=ago(9),
+            is_archived=1,
+            archived_at=ago(1),
+        ),
+    ]
     graph = store_of(data_dir_with(tmp_path, rows, chats=(CHAT, old))).read()
     first, pi, weekly = graph.notes
     assert [n["nuggetName"] for n in graph.notes] == ["telegram:555", "global", "chat-42"]
@@ -57,25 +76,32 @@ def test_rows_become_notes_with_nuggets_columns_and_their_before_image(tmp_path:
     assert first["confidence"] == 0.95 and first["source"] == "reflector"
     assert first["lastAccessedAt"] == ago(2) and first["microclaw"]["expiresAt"] == ago(-5)
     assert first["microclaw"]["row"] == {
-        "content": rows[0].content, "category": "PROFILE", "confidence": 0.95,
-        "is_archived": 0, "updated_at": ago(3), "archived_at": None, "expires_at": ago(-5),
-        "last_seen_at": ago(2)}
+        "content": rows[0].content,
+        "category": "PROFILE",
+        "confidence": 0.95,
+        "is_archived": 0,
+        "updated_at": ago(3),
+        "archived_at": None,
+        "expires_at": ago(-5),
+        "last_seen_at": ago(2),
+    }
     assert pi["scope"] == "global" and pi["microclaw"]["chatId"] is None
     assert weekly["hidden"] is True and weekly["archivedAt"] == ago(1)
 
 
-def test_every_row_of_a_chat_is_in_one_nugget_when_some_lack_the_channel(
-        tmp_path: Path) -> None:
+def test_every_row_of_a_chat_is_in_one_nugget_when_some_lack_the_channel(tmp_path: Path) -> None:
     bare = Chat(7, "", "", "")  # rows the bot has not back-filled yet
-    rows = [Row("one", chat=bare, created_at=ago(1)), Row("two", chat=CHAT, created_at=ago(1)),
-            Row("three", chat=Chat(8, "", "", ""), created_at=ago(1))]
+    rows = [
+        Row("one", chat=bare, created_at=ago(1)),
+        Row("two", chat=CHAT, created_at=ago(1)),
+        Row("three", chat=Chat(8, "", "", ""), created_at=ago(1)),
+    ]
     data_dir = data_dir_with(tmp_path, rows, chats=(CHAT, Chat(8, "discord", "99", "")))
     names = [n["nuggetName"] for n in store_of(data_dir).read().notes]
     assert names == ["telegram:555", "telegram:555", "discord:99"]  # the last from `chats`
 
 
-def test_supersede_edges_link_both_ways_and_triples_link_their_source_row(
-        tmp_path: Path) -> None:
+def test_supersede_edges_link_both_ways_and_triples_link_their_source_row(tmp_path: Path) -> None:
     data_dir = data_dir_with(tmp_path, simple_rows(3))
     conn = sqlite3.connect(database_path(data_dir))
     add_edge(conn, 1, 2, "duplicate", ago(1))
@@ -84,11 +110,14 @@ def test_supersede_edges_link_both_ways_and_triples_link_their_source_row(
     conn.close()
     shelf = store_of(data_dir).shelf()
     assert [(link["to"], link["reason"]) for link in shelf.note("mc-1")["links"]] == [
-        ("mc-2", "superseded by: duplicate")]
+        ("mc-2", "superseded by: duplicate")
+    ]
     assert [(link["to"], link["reason"]) for link in shelf.note("mc-2")["links"]] == [
-        ("mc-1", "supersedes: duplicate")]
+        ("mc-1", "supersedes: duplicate")
+    ]
     assert [(link["to"], link["reason"]) for link in shelf.note("mc-3")["links"]] == [
-        ("kg-1", "knowledge graph: Alice lives_in Tokyo")]
+        ("kg-1", "knowledge graph: Alice lives_in Tokyo")
+    ]
     assert [source["id"] for source, _ in shelf.backlinks("mc-2")] == ["mc-1"]
 
 
@@ -136,6 +165,7 @@ def test_the_data_dir_is_the_named_one_else_home_else_the_older_layout(tmp_path:
 
 # -- file memory -------------------------------------------------------------------------------
 
+
 def test_agents_and_user_files_are_found_per_scope_and_read(tmp_path: Path) -> None:
     data_dir = materialize_microclaw_demo(tmp_path / "demo", NOW)
     store = store_of(data_dir)
@@ -146,8 +176,11 @@ def test_agents_and_user_files_are_found_per_scope_and_read(tmp_path: Path) -> N
 
     assert found("global") == ["AGENTS.md"]
     assert found("telegram:123456789") == [
-        "AGENTS.md", "telegram/AGENTS.md", "telegram/1/AGENTS.md",
-        "telegram/1/USER.md"]
+        "AGENTS.md",
+        "telegram/AGENTS.md",
+        "telegram/1/AGENTS.md",
+        "telegram/1/USER.md",
+    ]
     assert found("chat-42") == ["AGENTS.md", "42/AGENTS.md"]
     user = store.memory_files("telegram:123456789")[-1]
     assert user.name == "USER.md" and "Asia/Tokyo" in store.read_memory_file(user)
@@ -165,6 +198,7 @@ def test_a_file_memory_that_is_not_a_regular_file_is_refused(tmp_path: Path) -> 
 
 
 # -- nothing is ever written -------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("wal", [True, False])
 def test_reading_and_planning_leave_the_database_as_it_was(tmp_path: Path, wal: bool) -> None:
@@ -198,33 +232,39 @@ def broken(tmp_path: Path, kind: str) -> Path:
         db.write_bytes(db.read_bytes()[:40])
     else:
         conn = sqlite3.connect(db)
-        conn.executescript({
-            "no memories": "DROP TABLE memories;",
-            "no edges": "DROP TABLE memory_supersede_edges;",
-            "no content column": "ALTER TABLE memories DROP COLUMN content;",
-            "newer schema": "UPDATE db_meta SET value = '44';",
-            "odd schema": "UPDATE db_meta SET value = 'forty-three';",
-            "confidence declared text": "ALTER TABLE memories RENAME COLUMN confidence TO c;"
-                                        "ALTER TABLE memories ADD COLUMN confidence TEXT;",
-        }[kind])
+        conn.executescript(
+            {
+                "no memories": "DROP TABLE memories;",
+                "no edges": "DROP TABLE memory_supersede_edges;",
+                "no content column": "ALTER TABLE memories DROP COLUMN content;",
+                "newer schema": "UPDATE db_meta SET value = '44';",
+                "odd schema": "UPDATE db_meta SET value = 'forty-three';",
+                "confidence declared text": "ALTER TABLE memories RENAME COLUMN confidence TO c;"
+                "ALTER TABLE memories ADD COLUMN confidence TEXT;",
+            }[kind]
+        )
         conn.close()
     return data_dir
 
 
-@pytest.mark.parametrize(("kind", "message"), [
-    ("not sqlite", "is not an SQLite database"),
-    ("empty", "is cut short"),
-    ("short header", "is cut short"),
-    ("truncated", "truncated"),
-    ("no memories", "has no memories table"),
-    ("no edges", "has no memory_supersede_edges table, which schema 43 has"),
-    ("no content column", "table memories has no column content"),
-    ("newer schema", "schema version 44 is newer than the 43 this tool knows"),
-    ("odd schema", "schema_version 'forty-three', which is not a number"),
-    ("confidence declared text", "column memories.confidence is declared TEXT, not REAL"),
-])
+@pytest.mark.parametrize(
+    ("kind", "message"),
+    [
+        ("not sqlite", "is not an SQLite database"),
+        ("empty", "is cut short"),
+        ("short header", "is cut short"),
+        ("truncated", "truncated"),
+        ("no memories", "has no memories table"),
+        ("no edges", "has no memory_supersede_edges table, which schema 43 has"),
+        ("no content column", "table memories has no column content"),
+        ("newer schema", "schema version 44 is newer than the 43 this tool knows"),
+        ("odd schema", "schema_version 'forty-three', which is not a number"),
+        ("confidence declared text", "column memories.confidence is declared TEXT, not REAL"),
+    ],
+)
 def test_a_broken_database_is_one_line_and_left_untouched(
-        tmp_path: Path, kind: str, message: str) -> None:
+    tmp_path: Path, kind: str, message: str
+) -> None:
     data_dir = broken(tmp_path, kind)
     db = database_path(data_dir)
     before = state(db)
@@ -241,26 +281,33 @@ def _without_not_null_content(db: Path) -> None:
     """The table as a hand-made or damaged schema may have it: content may be NULL."""
     conn = sqlite3.connect(db, isolation_level=None)
     conn.execute("PRAGMA writable_schema = ON")
-    conn.execute("UPDATE sqlite_master SET sql = replace(sql, 'content TEXT NOT NULL', "
-                 "'content TEXT') WHERE name = 'memories'")
+    conn.execute(
+        "UPDATE sqlite_master SET sql = replace(sql, 'content TEXT NOT NULL', "
+        "'content TEXT') WHERE name = 'memories'"
+    )
     conn.execute("PRAGMA writable_schema = OFF")
     conn.close()
 
 
-@pytest.mark.parametrize(("edit", "named"), [
-    ("content = NULL", "7: content is NULL"),
-    ("content = x'00ff'", "7: content holds bytes data, not text"),
-    ("confidence = 'high'", "7: confidence is 'high', not a number"),
-    ("chat_id = 'x'", "7: chat_id is 'x', not a whole number"),
-])
+@pytest.mark.parametrize(
+    ("edit", "named"),
+    [
+        ("content = NULL", "7: content is NULL"),
+        ("content = x'00ff'", "7: content holds bytes data, not text"),
+        ("confidence = 'high'", "7: confidence is 'high', not a number"),
+        ("chat_id = 'x'", "7: chat_id is 'x', not a whole number"),
+    ],
+)
 def test_a_row_the_store_cannot_handle_is_named_in_one_line_and_every_other_row_works(
-        tmp_path: Path, edit: str, named: str) -> None:
+    tmp_path: Path, edit: str, named: str
+) -> None:
     data_dir = data_dir_with(tmp_path, simple_rows(12))
     db = database_path(data_dir)
     _without_not_null_content(db)
     conn = sqlite3.connect(db)
-    conn.execute("UPDATE memories SET confidence = 0.1, last_seen_at = ? WHERE id IN (3, 7)",
-                 (ago(60),))
+    conn.execute(
+        "UPDATE memories SET confidence = 0.1, last_seen_at = ? WHERE id IN (3, 7)", (ago(60),)
+    )
     conn.execute(f"UPDATE memories SET {edit} WHERE id = 7")
     conn.commit()
     conn.close()
@@ -273,7 +320,9 @@ def test_a_row_the_store_cannot_handle_is_named_in_one_line_and_every_other_row_
     assert store.apply(plan) is not None
     conn = sqlite3.connect(db)
     assert dict(conn.execute("SELECT id, is_archived FROM memories WHERE id IN (3, 7)")) == {
-        3: 1, 7: 0}
+        3: 1,
+        7: 0,
+    }
     conn.close()
 
 
@@ -309,8 +358,9 @@ def test_is_stale_sees_a_row_the_bot_changed_since_the_plan(tmp_path: Path) -> N
     conn.execute("UPDATE memories SET confidence = 0.1 WHERE id = 3")  # another row: fine
     conn.commit()
     assert not store.is_stale(plan)
-    conn.execute("UPDATE memories SET last_seen_at = ?, updated_at = ? WHERE id = 2",
-                 (ago(0), ago(0)))
+    conn.execute(
+        "UPDATE memories SET last_seen_at = ?, updated_at = ? WHERE id = 2", (ago(0), ago(0))
+    )
     conn.commit()
     conn.close()
     assert store.is_stale(plan)
@@ -339,8 +389,11 @@ WRITER = textwrap.dedent("""
 def test_reading_goes_on_while_another_process_writes(tmp_path: Path) -> None:
     data_dir = data_dir_with(tmp_path, simple_rows(200))
     store = store_of(data_dir, busy_timeout=2)
-    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(database_path(data_dir)), "3"],
-                              stdout=subprocess.PIPE, text=True)
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(database_path(data_dir)), "3"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     counts = []
     try:
         time.sleep(0.3)
@@ -357,7 +410,8 @@ def test_reading_goes_on_while_another_process_writes(tmp_path: Path) -> None:
 
 
 def test_is_stale_checks_rows_in_chunks_of_a_bounded_query(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     rows = simple_rows(25)
     for stale_row in rows:
         stale_row.confidence, stale_row.last_seen_at = 0.1, ago(60)
@@ -370,18 +424,22 @@ def test_is_stale_checks_rows_in_chunks_of_a_bounded_query(
     conn.execute("UPDATE memories SET content = 'changed' WHERE id = 23")
     conn.commit()
     conn.close()
-    assert store.changed_rows({d.note_id: d.before["microclaw"]["row"]
-                               for d in plan.notes}) == ["mc-23"]
+    assert store.changed_rows({d.note_id: d.before["microclaw"]["row"] for d in plan.notes}) == [
+        "mc-23"
+    ]
 
 
 # -- the demo ----------------------------------------------------------------------------------
 
+
 def demo_dump(data_dir: Path) -> list[tuple]:
     conn = sqlite3.connect(database_path(data_dir))
     try:
-        return [*conn.execute("SELECT * FROM memories"),
-                *conn.execute("SELECT * FROM memory_supersede_edges"),
-                *conn.execute("SELECT * FROM knowledge_graph")]
+        return [
+            *conn.execute("SELECT * FROM memories"),
+            *conn.execute("SELECT * FROM memory_supersede_edges"),
+            *conn.execute("SELECT * FROM knowledge_graph"),
+        ]
     finally:
         conn.close()
 
@@ -394,17 +452,25 @@ def test_the_demo_shows_every_rule_and_is_the_same_for_the_same_clock(tmp_path: 
     rules = [(c.type, c.note_id, c.detail.split(":")[0]) for c in plan.result.changes]
     assert rules == [
         ("keep", "mc-6", STEP_EXPIRED),
-        ("hide", "mc-4", STEP_STALE), ("hide", "mc-19", STEP_STALE),
+        ("hide", "mc-4", STEP_STALE),
+        ("hide", "mc-19", STEP_STALE),
         ("hide", "mc-22", STEP_STALE),
-        ("hide", "mc-9", OUR_SUGGESTION), ("hide", "mc-15", OUR_SUGGESTION),
-        ("hide", "mc-176", STEP_CHAT_CAP), ("hide", "mc-126", STEP_CHAT_CAP),
-        ("hide", "mc-76", STEP_CHAT_CAP), ("hide", "mc-26", STEP_CHAT_CAP),
+        ("hide", "mc-9", OUR_SUGGESTION),
+        ("hide", "mc-15", OUR_SUGGESTION),
+        ("hide", "mc-176", STEP_CHAT_CAP),
+        ("hide", "mc-126", STEP_CHAT_CAP),
+        ("hide", "mc-76", STEP_CHAT_CAP),
+        ("hide", "mc-26", STEP_CHAT_CAP),
     ]
     assert plan.unkept_by_default == [1, 5, 6, 7, 8, 9, 10]
     shelf = store_of(first).shelf()
     assert {n.name: n.hidden for n in shelf.nuggets()} == {
-        "chat-42": 0, "discord:987654321012": 1, "global": 0, "telegram:123456789": 1,
-        "web:web-7f3a": 0}
+        "chat-42": 0,
+        "discord:987654321012": 1,
+        "global": 0,
+        "telegram:123456789": 1,
+        "web:web-7f3a": 0,
+    }
     assert shelf.note("mc-25")["links"][0]["reason"] == "superseded by: update"
 
 
@@ -420,8 +486,7 @@ def test_the_demo_is_made_once_and_again_on_reset(tmp_path: Path) -> None:
     assert store_of(data_dir).shelf().note("mc-1")["hidden"] is False
 
 
-def test_a_wal_database_is_not_judged_by_the_page_count_in_its_file_header(
-        tmp_path: Path) -> None:
+def test_a_wal_database_is_not_judged_by_the_page_count_in_its_file_header(tmp_path: Path) -> None:
     """While a checkpoint copies the log into a WAL database, its file's header may already
     count pages not yet written there (the log holds them): a live bot's database was refused
     as truncated. Only SQLite's own reads judge a WAL database."""
@@ -429,12 +494,16 @@ def test_a_wal_database_is_not_judged_by_the_page_count_in_its_file_header(
     db = database_path(data_dir)
     bot = sqlite3.connect(db, isolation_level=None)
     bot.execute("PRAGMA wal_autocheckpoint = 0")  # the new pages stay in the log
-    bot.execute("INSERT INTO memories (chat_id, content, category, created_at, updated_at, "
-                "last_seen_at) SELECT chat_id, content || ' again', category, created_at, "
-                "updated_at, last_seen_at FROM memories")
-    bot.execute("INSERT INTO memories (chat_id, content, category, created_at, updated_at, "
-                "last_seen_at) SELECT chat_id, hex(randomblob(300)), category, created_at, "
-                "updated_at, last_seen_at FROM memories")
+    bot.execute(
+        "INSERT INTO memories (chat_id, content, category, created_at, updated_at, "
+        "last_seen_at) SELECT chat_id, content || ' again', category, created_at, "
+        "updated_at, last_seen_at FROM memories"
+    )
+    bot.execute(
+        "INSERT INTO memories (chat_id, content, category, created_at, updated_at, "
+        "last_seen_at) SELECT chat_id, hex(randomblob(300)), category, created_at, "
+        "updated_at, last_seen_at FROM memories"
+    )
     try:
         data = bytearray(db.read_bytes())
         pages = int.from_bytes(data[28:32], "big")

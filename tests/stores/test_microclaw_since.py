@@ -12,7 +12,8 @@ from tests.support.microclaw_support import NOW
 
 
 def test_a_row_undone_then_archived_by_the_bot_is_the_undos_news_not_the_runs(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     store = MicroClawStore(data_dir_of(tmp_path), fixed_clock(NOW))
     archived = store.archive(["mc-1", "mc-2"])
     assert archived is not None

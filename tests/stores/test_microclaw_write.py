@@ -55,10 +55,15 @@ def test_apply_archives_exactly_the_planned_rows(db: Path) -> None:
     for row_id, row in after.items():
         if row_id in (1, 4):
             assert (row["is_archived"], row["archived_at"], row["updated_at"]) == (1, NOW, NOW)
-            assert {k: v for k, v in row.items()
-                    if k not in ("is_archived", "archived_at", "updated_at")} == \
-                {k: v for k, v in before[row_id].items()
-                 if k not in ("is_archived", "archived_at", "updated_at")}
+            assert {
+                k: v
+                for k, v in row.items()
+                if k not in ("is_archived", "archived_at", "updated_at")
+            } == {
+                k: v
+                for k, v in before[row_id].items()
+                if k not in ("is_archived", "archived_at", "updated_at")
+            }
         else:
             assert row == before[row_id]
     assert set(entry.before) == {"mc-1", "mc-4"}
@@ -75,14 +80,19 @@ def test_duplicate_link_inserts_a_supersede_edge(db: Path) -> None:
     entry = runs_of(db).apply(plan_for(db, archive=(3,), links=((3, 5),)))
     assert edges(db) == [(3, 5, "duplicate")]
     assert entry is not None
-    assert entry.after["mc-3"]["links"] == [{"to": "mc-5", "reason": "duplicate",
-                                             "createdAt": NOW}]
+    assert entry.after["mc-3"]["links"] == [{"to": "mc-5", "reason": "duplicate", "createdAt": NOW}]
 
 
-@pytest.mark.parametrize("column,value", [("content", "edited by the bot"),
-                                          ("confidence", 0.2), ("category", "EVENT"),
-                                          ("updated_at", "2026-11-23T00:00:00Z"),
-                                          ("is_archived", 1)])
+@pytest.mark.parametrize(
+    "column,value",
+    [
+        ("content", "edited by the bot"),
+        ("confidence", 0.2),
+        ("category", "EVENT"),
+        ("updated_at", "2026-11-23T00:00:00Z"),
+        ("is_archived", 1),
+    ],
+)
 def test_a_stale_row_refuses_the_whole_apply(db: Path, column: str, value: object) -> None:
     plan = plan_for(db, archive=(1, 3), links=((1, 5),))
     touch(db, 3, **{column: value})
@@ -169,14 +179,17 @@ def bot_tick(db: Path, deleted: int, rewritten: int) -> None:
     another (its reflector)."""
     conn = sqlite3.connect(db)
     conn.execute("DELETE FROM memories WHERE id = ?", (deleted,))
-    conn.execute("UPDATE memories SET content = 'the bot rewrote it', is_archived = 0 "
-                 "WHERE id = ?", (rewritten,))
+    conn.execute(
+        "UPDATE memories SET content = 'the bot rewrote it', is_archived = 0 WHERE id = ?",
+        (rewritten,),
+    )
     conn.commit()
     conn.close()
 
 
 def test_undo_after_the_bots_tick_restores_the_other_rows_and_names_those_it_changed(
-        db: Path) -> None:
+    db: Path,
+) -> None:
     runs = runs_of(db)
     was = rows(db)
     entry = runs.apply(plan_for(db, archive=(1, 3, 4)))
@@ -249,14 +262,20 @@ def test_a_missing_database_is_never_created(tmp_path: Path) -> None:
     assert list(db.parent.iterdir()) == []  # not even our journal directory
 
 
-FORBIDDEN = {sqlite3.SQLITE_DELETE: "DELETE", sqlite3.SQLITE_DROP_TABLE: "DROP TABLE",
-             sqlite3.SQLITE_CREATE_TABLE: "CREATE TABLE", sqlite3.SQLITE_ALTER_TABLE: "ALTER",
-             sqlite3.SQLITE_CREATE_INDEX: "CREATE INDEX", sqlite3.SQLITE_DROP_INDEX: "DROP INDEX",
-             sqlite3.SQLITE_CREATE_TRIGGER: "CREATE TRIGGER"}
+FORBIDDEN = {
+    sqlite3.SQLITE_DELETE: "DELETE",
+    sqlite3.SQLITE_DROP_TABLE: "DROP TABLE",
+    sqlite3.SQLITE_CREATE_TABLE: "CREATE TABLE",
+    sqlite3.SQLITE_ALTER_TABLE: "ALTER",
+    sqlite3.SQLITE_CREATE_INDEX: "CREATE INDEX",
+    sqlite3.SQLITE_DROP_INDEX: "DROP INDEX",
+    sqlite3.SQLITE_CREATE_TRIGGER: "CREATE TRIGGER",
+}
 
 
-def test_no_run_ever_deletes_or_changes_the_schema(db: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_run_ever_deletes_or_changes_the_schema(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from core.stores.microclaw import write
 
     attempted: list[str] = []
@@ -310,8 +329,9 @@ def _check_round_trip(store: MicroClawStore) -> None:
     db = store.graph_path
     before, plan = rows(db), store.plan()
     kept = plan.default_kept()
-    archived = {int(op.note_id[3:]) for op in plan.operations
-                if op.type == "hide" and op.id in kept}
+    archived = {
+        int(op.note_id[3:]) for op in plan.operations if op.type == "hide" and op.id in kept
+    }
     assert archived and not any(op.type == "link" for op in plan.operations)
     edges_before = _edge_rows(db)
     entry = store.apply(plan)
@@ -336,7 +356,6 @@ def _check_round_trip(store: MicroClawStore) -> None:
 def test_the_demo_round_trips(tmp_path: Path) -> None:
     from core.stores.microclaw.demo import materialize_microclaw_demo
 
-
     moment = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)
     data_dir = materialize_microclaw_demo(tmp_path / "demo", moment)
     store = MicroClawStore(data_dir, clock=fixed_clock(moment))
@@ -348,7 +367,6 @@ def test_the_demo_round_trips(tmp_path: Path) -> None:
 def test_a_generated_database_round_trips(tmp_path: Path, version: int) -> None:
     from core.stores.microclaw.generate import generate
 
-
     moment = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)
     db = tmp_path / "data" / "runtime" / "microclaw.db"
     db.parent.mkdir(parents=True)
@@ -356,8 +374,7 @@ def test_a_generated_database_round_trips(tmp_path: Path, version: int) -> None:
     _check_round_trip(MicroClawStore(db.parent.parent, clock=fixed_clock(moment)))
 
 
-def test_a_file_that_is_not_a_database_is_refused_before_sqlite_opens_it(
-        tmp_path: Path) -> None:
+def test_a_file_that_is_not_a_database_is_refused_before_sqlite_opens_it(tmp_path: Path) -> None:
     db = tmp_path / "runtime" / "microclaw.db"
     db.parent.mkdir()
     db.write_bytes(b"not a database at all" * 10)
@@ -366,8 +383,10 @@ def test_a_file_that_is_not_a_database_is_refused_before_sqlite_opens_it(
     assert db.read_bytes() == b"not a database at all" * 10
 
 
-DELETING_TRIGGER = ("CREATE TRIGGER wipe AFTER UPDATE ON memories BEGIN "
-                    "DELETE FROM memories WHERE id <> NEW.id; END")
+DELETING_TRIGGER = (
+    "CREATE TRIGGER wipe AFTER UPDATE ON memories BEGIN "
+    "DELETE FROM memories WHERE id <> NEW.id; END"
+)
 
 
 def _add_trigger(db: Path, sql: str) -> None:
@@ -377,8 +396,7 @@ def _add_trigger(db: Path, sql: str) -> None:
     conn.close()
 
 
-def test_a_memories_table_with_a_trigger_the_bot_never_creates_is_refused_whole(
-        db: Path) -> None:
+def test_a_memories_table_with_a_trigger_the_bot_never_creates_is_refused_whole(db: Path) -> None:
     _add_trigger(db, DELETING_TRIGGER)
     before = rows(db)
     runs = runs_of(db)
@@ -390,7 +408,8 @@ def test_a_memories_table_with_a_trigger_the_bot_never_creates_is_refused_whole(
 
 
 def test_sqlite_itself_refuses_a_delete_even_one_a_trigger_would_do(
-        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The authorizer, not only the trigger check: with the check out of the way, the DELETE
     the trigger fires is refused by SQLite and the transaction rolled back."""
     from core.stores.microclaw import write
@@ -406,9 +425,16 @@ def test_sqlite_itself_refuses_a_delete_even_one_a_trigger_would_do(
 
 
 def test_unhide_sets_last_seen_so_the_stale_step_leaves_it_and_names_low_confidence(
-        db: Path) -> None:
-    touch(db, 2, is_archived=1, archived_at="2026-01-01T00:00:00+00:00",
-          last_seen_at="2026-01-01T00:00:00+00:00", confidence=0.3)
+    db: Path,
+) -> None:
+    touch(
+        db,
+        2,
+        is_archived=1,
+        archived_at="2026-01-01T00:00:00+00:00",
+        last_seen_at="2026-01-01T00:00:00+00:00",
+        confidence=0.3,
+    )
     touch(db, 3, is_archived=1, archived_at="2026-01-01T00:00:00+00:00", confidence=0.9)
     runs = runs_of(db)
     runs.unhide(["mc-2", "mc-3"])
@@ -421,8 +447,14 @@ def test_unhide_sets_last_seen_so_the_stale_step_leaves_it_and_names_low_confide
 
 def test_a_row_with_a_negative_id_is_skipped_and_the_plan_is_not_stale(tmp_path: Path) -> None:
     db = make_db(tmp_path / "runtime" / "microclaw.db")
-    touch(db, 2, id=-5, confidence=0.1, last_seen_at="2025-01-01T00:00:00Z",
-          updated_at="2025-01-01T00:00:00Z")
+    touch(
+        db,
+        2,
+        id=-5,
+        confidence=0.1,
+        last_seen_at="2025-01-01T00:00:00Z",
+        updated_at="2025-01-01T00:00:00Z",
+    )
     store = MicroClawStore(tmp_path, fixed_clock(datetime(2026, 11, 24, 1, 0, tzinfo=UTC)))
     ids = {n["id"] for n in store.read().notes}
     assert ids == {"mc-1", "mc-3", "mc-4", "mc-5", "mc-6"}
@@ -445,14 +477,18 @@ def _edit_entry(db: Path, run_id: str, column: str, value: object, refingerprint
     path.write_text(header + "\n" + json.dumps(doc))
 
 
-@pytest.mark.parametrize("column,value,refingerprint", [
-    ("content", "words the journal's editor chose", False),
-    ("category", "PROFILE", True),
-    ("content", "words the journal's editor chose", True),
-    ("confidence", 0.99, False),
-])
+@pytest.mark.parametrize(
+    "column,value,refingerprint",
+    [
+        ("content", "words the journal's editor chose", False),
+        ("category", "PROFILE", True),
+        ("content", "words the journal's editor chose", True),
+        ("confidence", 0.99, False),
+    ],
+)
 def test_undo_of_a_hand_edited_entry_is_refused_in_one_line_and_writes_nothing(
-        db: Path, column: str, value: object, refingerprint: bool) -> None:
+    db: Path, column: str, value: object, refingerprint: bool
+) -> None:
     entry = runs_of(db).apply(plan_for(db, archive=(1, 3)))
     assert entry is not None
     _edit_entry(db, entry.run_id, column, value, refingerprint)

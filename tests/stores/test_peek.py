@@ -22,15 +22,25 @@ def _visible(path: Path) -> list[dict]:
 
 
 @settings(max_examples=150, deadline=None)
-@given(graph_notes(max_notes=12), st.integers(1, 15), st.sampled_from(["dump", "compact", "odd"]),
-       st.booleans())
+@given(
+    graph_notes(max_notes=12),
+    st.integers(1, 15),
+    st.sampled_from(["dump", "compact", "odd"]),
+    st.booleans(),
+)
 def test_the_head_gives_the_first_visible_notes(
-    tmp_path_factory: pytest.TempPathFactory, notes: list[dict], count: int, style: str,
+    tmp_path_factory: pytest.TempPathFactory,
+    notes: list[dict],
+    count: int,
+    style: str,
     bom: bool,
 ) -> None:
     path = tmp_path_factory.mktemp("peek") / "graph.json"
-    doc = {"version": 3, "notes": notes} if style != "odd" else {
-        "meta": {"notes": ["not these"]}, "version": 3, "notes": notes, "after": [1, 2]}
+    doc = (
+        {"version": 3, "notes": notes}
+        if style != "odd"
+        else {"meta": {"notes": ["not these"]}, "version": 3, "notes": notes, "after": [1, 2]}
+    )
     data = dump_graph(doc) if style == "dump" else json.dumps(doc, separators=(",", ":")).encode()
     path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + data)
     expected = _visible(path)[:count]
@@ -44,10 +54,15 @@ def test_the_head_gives_the_first_visible_notes(
 def test_what_cannot_be_read_plainly_shows_nothing_or_what_came_before(tmp_path: Path) -> None:
     note = {"id": "a", "nuggetName": "user", "title": "t", "content": "c"}
     cases = {
-        b"": [], b"[]": [], b"null": [], b"{": [], b'{"notes": {}}': [],
+        b"": [],
+        b"[]": [],
+        b"null": [],
+        b"{": [],
+        b'{"notes": {}}': [],
         b'{"notes": [' + json.dumps(note).encode() + b', {"id": 5}]}': ["a"],
-        b'{"notes": [' + json.dumps(note).encode() + b", " + json.dumps(note).encode() + b"]}":
-            ["a"],
+        b'{"notes": [' + json.dumps(note).encode() + b", " + json.dumps(note).encode() + b"]}": [
+            "a"
+        ],
         b'{"notes": [' + json.dumps(note).encode() + b'] "x"': ["a"],
         b'{"notes": [' + json.dumps(note).encode() + b", \xff\xfe]}": [],
         b'{"version": 3,, "notes": []}': [],

@@ -38,8 +38,12 @@ STALE = "Tag it vX.Y.Z and push the tag; the release job does the rest."
 
 
 def _run(home: Path, memory_md: Path, day: int, *args: str) -> str:
-    env = {"NUGGETS_MEMORY_MD": str(memory_md), "NUGGETS_HOME": "", "TZ": "UTC",
-           "NUGGETS_NOW": f"2026-12-2{day}T09:00:00Z"}
+    env = {
+        "NUGGETS_MEMORY_MD": str(memory_md),
+        "NUGGETS_HOME": "",
+        "TZ": "UTC",
+        "NUGGETS_NOW": f"2026-12-2{day}T09:00:00Z",
+    }
     result = CliRunner().invoke(main, ["--home", str(home), *args], env=env)
     assert result.exit_code == 0, result.output
     return result.stdout
@@ -58,8 +62,7 @@ def _agent_remembers_the_new_value(home: Path) -> None:
     shutil.copyfile(FIXTURE / "facts-after-remember.json", home / "memory.donna.json")
 
 
-def test_an_entry_our_run_wrote_is_replaced_whole_and_nothing_is_said_lost(
-        tmp_path: Path) -> None:
+def test_an_entry_our_run_wrote_is_replaced_whole_and_nothing_is_said_lost(tmp_path: Path) -> None:
     home, memory_md = _home(tmp_path)
     _run(home, memory_md, 1, "promote", "--apply")
     assert STALE in memory_md.read_text()
@@ -74,7 +77,8 @@ def test_an_entry_our_run_wrote_is_replaced_whole_and_nothing_is_said_lost(
 
 
 def test_a_line_written_by_hand_after_the_last_entry_is_not_said_to_be_the_entrys(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """The fixture as it was recorded. The old value's second paragraph was written by the
     agent, whose files say nothing about where an entry ends: it reads exactly like the line
     written by hand, and is left as it is."""

@@ -43,8 +43,13 @@ from nuggets_tui.cli import main
 from tests.support.tree import hashes
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "purifier"
-SNAPSHOTS = ("after-first-run", "after-failed-run", "after-skipped-run", "after-reconciliation",
-             "upgrade-pending")
+SNAPSHOTS = (
+    "after-first-run",
+    "after-failed-run",
+    "after-skipped-run",
+    "after-reconciliation",
+    "upgrade-pending",
+)
 ENV = {"NUGGETS_NOW": "2026-11-25T09:00:00Z"}
 
 
@@ -72,9 +77,12 @@ def test_every_claim_and_every_distinct_candidate_is_a_note(snapshot: str) -> No
     workspace = FIXTURES / snapshot / "workspace"
     runtime = workspace / "runtime"
     claims = {c["id"] for c in jsonl(runtime / "purified-claims.jsonl")}
-    candidates = {r["candidate_id"] for name in ("rejected", "deferred")
-                  if (runtime / f"{name}-candidates.jsonl").exists()
-                  for r in jsonl(runtime / f"{name}-candidates.jsonl")}
+    candidates = {
+        r["candidate_id"]
+        for name in ("rejected", "deferred")
+        if (runtime / f"{name}-candidates.jsonl").exists()
+        for r in jsonl(runtime / f"{name}-candidates.jsonl")
+    }
     notes = store(workspace).read().notes
     assert {n["id"] for n in notes} == claims | candidates
     assert len(notes) == len(claims | candidates)
@@ -87,14 +95,17 @@ def test_statuses_homes_archive_and_links_follow_the_purifier() -> None:
     for cid, claim in claims.items():
         note = by_id[cid]
         assert note["nuggetName"] == claim["primaryHome"]
-        assert note["hidden"] == (claim["status"] in {"superseded", "stale", "retire_candidate",
-                                                      "probable_duplicate"})
+        assert note["hidden"] == (
+            claim["status"] in {"superseded", "stale", "retire_candidate", "probable_duplicate"}
+        )
     loser = next(c for c in claims.values() if c["status"] == "superseded")
     winner = loser["supersededBy"][0]
     link = by_id[loser["id"]]["links"][0]
     assert (link["to"], link["reason"]) == (winner, "superseded by")
-    assert any(link["to"] == loser["id"] and link["reason"] == "supersedes"
-               for link in by_id[winner]["links"])
+    assert any(
+        link["to"] == loser["id"] and link["reason"] == "supersedes"
+        for link in by_id[winner]["links"]
+    )
     dup = next(c for c in claims.values() if c["status"] == "probable_duplicate")
     assert [link["to"] for link in by_id[dup["id"]]["links"]] == [dup["duplicateTargetClaimId"]]
     contested = next(c for c in claims.values() if c["status"] == "contested")
@@ -113,7 +124,11 @@ def test_the_purifiers_own_verdicts_and_scores_are_the_verdicts() -> None:
         for row in jsonl(workspace / "runtime" / f"{name}-candidates.jsonl"):
             found = verdicts[row["candidate_id"]]
             assert (found.verdict, found.strength, found.scores, found.scorer) == (
-                row["verdict"], row["strength"], row["scores"], "stored")
+                row["verdict"],
+                row["strength"],
+                row["scores"],
+                "stored",
+            )
 
 
 def test_a_drifting_stored_strength_is_flagged(tmp_path: Path) -> None:
@@ -125,8 +140,12 @@ def test_a_drifting_stored_strength_is_flagged(tmp_path: Path) -> None:
     ledger.write_text("".join(json.dumps(r) + "\n" for r in rows))
     note = next(n for n in store(workspace).read().notes if n["nuggetName"] == "rejected")
     assert "drifts from the formula" in note["storedVerdict"]["why"]
-    assert store(workspace).profile.summary(note).split("strength=")[1].startswith(
-        f"{rows[-1]['strength']:.2f}!")
+    assert (
+        store(workspace)
+        .profile.summary(note)
+        .split("strength=")[1]
+        .startswith(f"{rows[-1]['strength']:.2f}!")
+    )
 
 
 def test_the_contradiction_stands_in_the_queue_with_its_claims() -> None:
@@ -136,7 +155,8 @@ def test_the_contradiction_stands_in_the_queue_with_its_claims() -> None:
     groups = json.loads(out)
     assert code == 0
     assert [sorted(g["noteIds"]) for g in groups] == [
-        sorted([record["claimId"], record["competingClaimId"]])]
+        sorted([record["claimId"], record["competingClaimId"]])
+    ]
 
 
 def test_runs_come_from_the_shared_memory_log() -> None:
@@ -147,15 +167,18 @@ def test_runs_come_from_the_shared_memory_log() -> None:
     assert "partial_failure" in runs[2]["summary"]
 
 
-@pytest.mark.parametrize(("snapshot", "expected"), [
-    ("after-failed-run", "failed but the manifest already records its sources' new hashes"),
-    ("after-skipped-run", "failed but the manifest already records its sources' new hashes"),
-    ("after-skipped-run", "the manifest describes run run-0003 (skipped)"),
-    ("after-reconciliation", "claimStats counts 11 claims"),
-    ("after-reconciliation", "ledgers hold 4 rows for 2 candidates"),
-    ("after-reconciliation", "the model's raw output is in purifier-failed-promotion-run-0002"),
-    ("upgrade-pending", "upgrade pending (1.5.0 -> 1.6.0)"),
-])
+@pytest.mark.parametrize(
+    ("snapshot", "expected"),
+    [
+        ("after-failed-run", "failed but the manifest already records its sources' new hashes"),
+        ("after-skipped-run", "failed but the manifest already records its sources' new hashes"),
+        ("after-skipped-run", "the manifest describes run run-0003 (skipped)"),
+        ("after-reconciliation", "claimStats counts 11 claims"),
+        ("after-reconciliation", "ledgers hold 4 rows for 2 candidates"),
+        ("after-reconciliation", "the model's raw output is in purifier-failed-promotion-run-0002"),
+        ("upgrade-pending", "upgrade pending (1.5.0 -> 1.6.0)"),
+    ],
+)
 def test_each_silent_failure_is_one_line_saying_what_to_do(snapshot: str, expected: str) -> None:
     code, _, err = run(FIXTURES / snapshot / "workspace", "notes")
     lines = [line for line in err.splitlines() if expected in line]
@@ -175,7 +198,7 @@ def test_a_stale_lock_and_a_dead_owners_lock_are_named(tmp_path: Path) -> None:
     lock.write_text(json.dumps({"run_id": "x", "pid": os.getpid()}))
     os.utime(lock, (0, 0))
     assert any("stale after 2h" in line for line in store(workspace).health())
-    dead = 2 ** 22 + 12345  # above any pid_max: no such process
+    dead = 2**22 + 12345  # above any pid_max: no such process
     lock.write_text(json.dumps({"run_id": "x", "pid": dead}))
     assert any(f"process {dead}, which is gone" in line for line in store(workspace).health())
 
@@ -193,8 +216,19 @@ def test_bad_input_is_one_line_each_and_the_rest_is_shown(tmp_path: Path) -> Non
     before = hashes(tmp_path)
     code, out, err = run(workspace, "notes", "--hidden")
     assert code == 0
-    assert len(out.splitlines()) == len(jsonl(FIXTURES / "after-reconciliation" / "workspace"
-                                              / "runtime" / "purified-claims.jsonl")) + 2
+    assert (
+        len(out.splitlines())
+        == len(
+            jsonl(
+                FIXTURES
+                / "after-reconciliation"
+                / "workspace"
+                / "runtime"
+                / "purified-claims.jsonl"
+            )
+        )
+        + 2
+    )
     assert sum("is not a JSON object (truncated?)" in line for line in err.splitlines()) == 1
     assert sum("manifest schema 2 is newer" in line for line in err.splitlines()) == 1
     assert "names RTMEMORY.md, which is not in the workspace" in err
@@ -213,16 +247,25 @@ def test_a_missing_or_empty_workspace_is_one_line(tmp_path: Path) -> None:
 
 
 COMMANDS = [
-    ("notes",), ("notes", "--hidden", "--json"), ("log",), ("log", "--json"), ("verdicts",),
-    ("verdicts", "--json"), ("conflicts",), ("reflect",), ("promote",),
+    ("notes",),
+    ("notes", "--hidden", "--json"),
+    ("log",),
+    ("log", "--json"),
+    ("verdicts",),
+    ("verdicts", "--json"),
+    ("conflicts",),
+    ("reflect",),
+    ("promote",),
 ]
 # Each refused with its one line: the purifier not installed (no run of it), a claim is
 # no candidate to restore, a purifier run is not ours to undo, the rest read-only.
 WRITES = {
-    ("reflect", "--apply"): "not installed", ("archive", "cl-f13d89fda36f74a7"): "read-only",
+    ("reflect", "--apply"): "not installed",
+    ("archive", "cl-f13d89fda36f74a7"): "read-only",
     ("unhide", "cl-b2cd630fbc7cf817"): "--into FILE",
     ("undo", "run-0004"): "a run of the purifier's own",
-    ("promote", "--apply"): "read-only", ("act", "reject", "--apply"): "read-only",
+    ("promote", "--apply"): "read-only",
+    ("act", "reject", "--apply"): "read-only",
     ("unhide", "cl-b2cd630fbc7cf817", "--into", "MEMORY.md"): "not a rejected or deferred",
 }
 
@@ -247,8 +290,7 @@ def test_resolving_a_contradiction_is_refused_and_writes_nothing(tmp_path: Path)
     _, out, _ = run(workspace, "conflicts", "--json")
     group = json.loads(out)[0]
     before = hashes(workspace.parent)
-    code, _, err = run(workspace, "resolve", group["id"], "--keep", group["noteIds"][0],
-                       "--apply")
+    code, _, err = run(workspace, "resolve", group["id"], "--keep", group["noteIds"][0], "--apply")
     assert code == 1
     assert "read-only" in err
     code, _, err = run(workspace, "resolve", group["id"], "--both", "--apply")
@@ -265,16 +307,29 @@ def test_writing_methods_refuse_in_one_line() -> None:
 
 
 def test_the_demo_has_every_status_and_the_shape_of_real_claims(tmp_path: Path) -> None:
-    workspace = materialize_purifier_demo(tmp_path / "demo" / "workspace",
-                                          datetime(2026, 11, 25, tzinfo=UTC))
+    workspace = materialize_purifier_demo(
+        tmp_path / "demo" / "workspace", datetime(2026, 11, 25, tzinfo=UTC)
+    )
     demo = jsonl(workspace / "runtime" / "purified-claims.jsonl")
-    real = jsonl(FIXTURES / "after-reconciliation" / "workspace" / "runtime"
-                 / "purified-claims.jsonl")
-    assert {c["status"] for c in demo} == {"resolved", "contested", "unresolved", "superseded",
-                                           "stale", "retire_candidate", "probable_duplicate"}
+    real = jsonl(
+        FIXTURES / "after-reconciliation" / "workspace" / "runtime" / "purified-claims.jsonl"
+    )
+    assert {c["status"] for c in demo} == {
+        "resolved",
+        "contested",
+        "unresolved",
+        "superseded",
+        "stale",
+        "retire_candidate",
+        "probable_duplicate",
+    }
     core_keys = set.intersection(*(set(c) for c in real)) - {
-        "normalizationSignature", "routeValidationState", "routeAffinityScore",
-        "routeSuggestedHome", "duplicateReason"}
+        "normalizationSignature",
+        "routeValidationState",
+        "routeAffinityScore",
+        "routeSuggestedHome",
+        "duplicateReason",
+    }
     assert all(core_keys <= set(c) for c in demo)
     real_scores = set(real[0]["scores"])
     assert all(set(c["scores"]) == real_scores for c in demo)
@@ -293,15 +348,21 @@ def test_the_purifier_is_a_registered_kind_with_its_options() -> None:
 
 
 def test_a_ledger_past_the_size_we_read_is_one_line_and_the_rest_is_shown(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A huge ledger (past the bound every file of ours is read within; here made small) is
     left out with one line naming it; the claims and the other ledger are shown, nothing is
     written."""
     workspace = copied(tmp_path, "after-reconciliation")
     ledger = workspace / "runtime" / "rejected-candidates.jsonl"
     claims = workspace / "runtime" / "purified-claims.jsonl"
-    bound = max(claims.stat().st_size,
-                (workspace / "runtime" / "deferred-candidates.jsonl").stat().st_size) + 1
+    bound = (
+        max(
+            claims.stat().st_size,
+            (workspace / "runtime" / "deferred-candidates.jsonl").stat().st_size,
+        )
+        + 1
+    )
     row = ledger.read_text().splitlines()[0] + "\n"
     ledger.write_text(row * (bound // len(row) + 2))
     monkeypatch.setattr("core.stores.purifier.artifacts.GRAPH_BYTES", bound)
@@ -313,13 +374,26 @@ def test_a_ledger_past_the_size_we_read_is_one_line_and_the_rest_is_shown(
     shown = {note["id"] for note in json.loads(out)}
     assert {row["id"] for row in jsonl(claims)} <= shown
     assert hashes(tmp_path) == before
-@pytest.mark.parametrize(("snapshot", "expected", "theirs"), [
-    ("after-failed-run", "reflect --apply --reconcile", "run_purifier.py --mode reconciliation"),
-    ("upgrade-pending", "reflect --apply --acknowledge-upgrade",
-     "run_purifier.py --acknowledge-upgrade"),
-])
+
+
+@pytest.mark.parametrize(
+    ("snapshot", "expected", "theirs"),
+    [
+        (
+            "after-failed-run",
+            "reflect --apply --reconcile",
+            "run_purifier.py --mode reconciliation",
+        ),
+        (
+            "upgrade-pending",
+            "reflect --apply --acknowledge-upgrade",
+            "run_purifier.py --acknowledge-upgrade",
+        ),
+    ],
+)
 def test_a_health_line_names_our_command_first_then_the_purifiers(
-        snapshot: str, expected: str, theirs: str) -> None:
+    snapshot: str, expected: str, theirs: str
+) -> None:
     workspace = FIXTURES / snapshot / "workspace"
     line = next(line for line in store(workspace).health() if theirs in line)
     ours = f"nuggets --purifier {workspace} {expected}"

@@ -28,11 +28,13 @@ ENV = {"NUGGETS_NOW": "2026-11-25T09:00:00Z"}
 NEW_LINE = "The backup job runs nightly at 02:00."
 
 
-def cli(workspace: Path, *args: str, scripts: Path | None = FAKE,
-        env: dict[str, str] | None = None) -> tuple[int, str, str]:
+def cli(
+    workspace: Path, *args: str, scripts: Path | None = FAKE, env: dict[str, str] | None = None
+) -> tuple[int, str, str]:
     chosen = ["--purifier-scripts", str(scripts)] if scripts is not None else []
-    result = CliRunner().invoke(main, ["--purifier", str(workspace), *chosen, *args],
-                                env={**ENV, **(env or {})})
+    result = CliRunner().invoke(
+        main, ["--purifier", str(workspace), *chosen, *args], env={**ENV, **(env or {})}
+    )
     return result.exit_code, result.stdout, result.stderr
 
 
@@ -92,8 +94,7 @@ def test_not_installed_the_preview_says_so_in_one_line_and_reading_works(tmp_pat
 
 
 def test_an_option_of_the_purifier_without_it_is_a_usage_error(tmp_path: Path) -> None:
-    result = CliRunner().invoke(main, ["--home", str(tmp_path), "reflect", "--reconcile"],
-                                env=ENV)
+    result = CliRunner().invoke(main, ["--home", str(tmp_path), "reflect", "--reconcile"], env=ENV)
     assert result.exit_code == 2 and "--reconcile goes with --purifier" in result.stderr
 
 
@@ -108,8 +109,9 @@ def test_the_preview_runs_on_a_copy_and_shows_the_next_runs_diff(tmp_path: Path)
     assert hashes(tmp_path) == before  # not a byte of either, not even the memory-log
     lines = err.splitlines()
     assert "may spend tokens" in lines[0]  # said before it runs
-    assert any(line.startswith("nuggets: preview: the purifier's run") and ": ok" in line
-               for line in lines)
+    assert any(
+        line.startswith("nuggets: preview: the purifier's run") and ": ok" in line for line in lines
+    )
     assert any("LTMEMORY.md: the next run rewrites it" in line for line in lines)
     assert f"+{NEW_LINE}" in out  # the new claim, as a diff
     assert "[rewrite] a new claim" in out
@@ -144,9 +146,11 @@ def test_apply_runs_the_purifier_itself_which_writes_and_logs(tmp_path: Path) ->
     assert events[-1]["mode"] == "incremental"
     assert not (workspace / "runtime" / "locks" / "purifier-run.lock").exists()
     written = changed(before, hashes(tmp_path))
-    assert all(name.startswith(("after-first-run/workspace/runtime/",
-                                "after-first-run/telemetry/"))
-               or name == "after-first-run/workspace/LTMEMORY.md" for name in written)
+    assert all(
+        name.startswith(("after-first-run/workspace/runtime/", "after-first-run/telemetry/"))
+        or name == "after-first-run/workspace/LTMEMORY.md"
+        for name in written
+    )
     assert "after-first-run/workspace/MEMORY.md" not in written  # its sources: never
 
 
@@ -162,10 +166,13 @@ def test_a_run_waits_for_nobody_under_the_purifiers_own_lock(tmp_path: Path) -> 
     assert hashes(tmp_path) == before
 
 
-@pytest.mark.parametrize(("flag", "snapshot"), [("--reconcile", "after-first-run"),
-                                                ("--acknowledge-upgrade", "upgrade-pending")])
-def test_reconciliation_and_acknowledging_an_upgrade(tmp_path: Path, flag: str,
-                                                     snapshot: str) -> None:
+@pytest.mark.parametrize(
+    ("flag", "snapshot"),
+    [("--reconcile", "after-first-run"), ("--acknowledge-upgrade", "upgrade-pending")],
+)
+def test_reconciliation_and_acknowledging_an_upgrade(
+    tmp_path: Path, flag: str, snapshot: str
+) -> None:
     workspace = copied(tmp_path, snapshot)
     code, _, err = cli(workspace, "reflect", "--apply", flag)
     assert code == 0, err
@@ -176,8 +183,12 @@ def test_reconciliation_and_acknowledging_an_upgrade(tmp_path: Path, flag: str,
 
 def test_a_failed_run_is_one_line_with_the_purifiers_own_message(tmp_path: Path) -> None:
     workspace = with_new_source_line(tmp_path)
-    code, _, err = cli(workspace, "reflect", "--apply",
-                       env={"FAKE_PURIFIER_FAIL": "pass1 output failed validation"})
+    code, _, err = cli(
+        workspace,
+        "reflect",
+        "--apply",
+        env={"FAKE_PURIFIER_FAIL": "pass1 output failed validation"},
+    )
     assert code == 1
     assert err.splitlines()[-1].startswith("nuggets: the purifier's run")
     assert "failed (pass1 output failed validation)" in err.splitlines()[-1]
@@ -188,10 +199,17 @@ def test_a_failed_run_is_one_line_with_the_purifiers_own_message(tmp_path: Path)
 def test_the_report_of_a_run_that_printed_nothing_readable_is_one_line() -> None:
     with pytest.raises(runner.RunFailed, match=r"exit 2\): boom"):
         runner.parse_report("", "Traceback...\nboom", 2)
-    found = runner.parse_report('upgrade pending, see below\n{"status": "upgrade_required", '
-                                '"runId": "r1", "reason": "version_mismatch"}', "", 2)
-    assert (found.status, found.run_id, found.reason) == ("upgrade_required", "r1",
-                                                          "version_mismatch")
+    found = runner.parse_report(
+        'upgrade pending, see below\n{"status": "upgrade_required", '
+        '"runId": "r1", "reason": "version_mismatch"}',
+        "",
+        2,
+    )
+    assert (found.status, found.run_id, found.reason) == (
+        "upgrade_required",
+        "r1",
+        "version_mismatch",
+    )
 
 
 # -- restoring a candidate ------------------------------------------------------------------
@@ -201,10 +219,12 @@ def candidate(workspace: Path, ledger: str) -> dict:
     return jsonl(workspace / "runtime" / f"{ledger}-candidates.jsonl")[-1]
 
 
-@pytest.mark.parametrize(("ledger", "into"), [("deferred", "MEMORY.md"),
-                                              ("rejected", "RTMEMORY.md")])
+@pytest.mark.parametrize(
+    ("ledger", "into"), [("deferred", "MEMORY.md"), ("rejected", "RTMEMORY.md")]
+)
 def test_restore_writes_the_text_into_a_source_file_journaled_and_undoable(
-        tmp_path: Path, own_data_dir: Path, ledger: str, into: str) -> None:
+    tmp_path: Path, own_data_dir: Path, ledger: str, into: str
+) -> None:
     workspace = copied(tmp_path, "after-first-run")
     row = candidate(workspace, ledger)
     target = workspace / into
@@ -218,10 +238,10 @@ def test_restore_writes_the_text_into_a_source_file_journaled_and_undoable(
     written = changed(before, hashes(tmp_path))
     # in the workspace only the file chosen; the run is journaled in our data directory
     assert [name for name in written if name.startswith("after-first-run/")] == [
-        f"after-first-run/workspace/{into}"]
+        f"after-first-run/workspace/{into}"
+    ]
     ours = own_data_dir.relative_to(tmp_path)
-    assert any(name.startswith(f"{ours}/purifier/") and name.endswith(".json")
-               for name in written)
+    assert any(name.startswith(f"{ours}/purifier/") and name.endswith(".json") for name in written)
     run_id = out.split("(run ")[1].split(";")[0]
     code, _, err = cli(workspace, "undo", run_id)
     assert code == 0, err
@@ -239,26 +259,31 @@ def test_undoing_a_restore_is_refused_when_the_file_changed_since(tmp_path: Path
     assert (workspace / "MEMORY.md").read_text() == "edited by the agent\n"
 
 
-@pytest.mark.parametrize("into", ["LTMEMORY.md", "runtime/purified-claims.jsonl",
-                                  "../outside.md", "notes.txt"])
+@pytest.mark.parametrize(
+    "into", ["LTMEMORY.md", "runtime/purified-claims.jsonl", "../outside.md", "notes.txt"]
+)
 def test_restore_goes_only_into_a_source_file(tmp_path: Path, into: str) -> None:
     workspace = copied(tmp_path, "after-first-run")
     before = hashes(tmp_path)
-    code, _, err = cli(workspace, "unhide", candidate(workspace, "deferred")["candidate_id"],
-                       "--into", into)
+    code, _, err = cli(
+        workspace, "unhide", candidate(workspace, "deferred")["candidate_id"], "--into", into
+    )
     assert code == 1 and "not a source file" in err.splitlines()[-1]
     assert hashes(tmp_path) == before
 
 
 # -- the real purifier, when a copy is at hand ----------------------------------------------
 
-real = pytest.mark.skipif(not (REAL / "scripts" / runner.ORCHESTRATOR).is_file(),
-                          reason="no copy of memory-purifier at /tmp/purifier-runs/src")
+real = pytest.mark.skipif(
+    not (REAL / "scripts" / runner.ORCHESTRATOR).is_file(),
+    reason="no copy of memory-purifier at /tmp/purifier-runs/src",
+)
 
 
 @real
 def test_the_real_purifier_previews_on_a_copy_and_says_its_own_failure(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("HOME", str(tmp_path / "home"))  # its default config: none
     workspace = with_new_source_line(tmp_path)
     fixtures = tmp_path / "no-fixtures"
@@ -274,7 +299,8 @@ def test_the_real_purifier_previews_on_a_copy_and_says_its_own_failure(
 
 @real
 def test_the_real_purifier_skips_a_workspace_with_nothing_new(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     workspace = copied(tmp_path, "after-first-run")
     before = hashes(tmp_path)
@@ -289,34 +315,49 @@ def test_the_real_purifier_skips_a_workspace_with_nothing_new(
     assert events[-1]["component"] == "memory-purifier.purifier"
     assert events[-1]["event"] == "run_skipped"
     written = changed(before, hashes(tmp_path))
-    assert written and all("/telemetry/" in name or "/workspace/runtime/" in name
-                           for name in written)  # its own files only, never a source
+    assert written and all(
+        "/telemetry/" in name or "/workspace/runtime/" in name for name in written
+    )  # its own files only, never a source
 
 
 @real
 def test_the_real_purifier_previews_a_new_claim_then_publishes_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Its Pass-1 and Pass-2 fixtures come from its own test helper (its tests/_helpers.py,
     `build_fixtures`: everything promoted), run from the copy at /tmp/purifier-runs/src."""
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.syspath_prepend(str(REAL / "tests"))
     helpers = pytest.importorskip("_helpers")
     workspace = with_new_source_line(tmp_path)
-    sandbox = {"root": tmp_path / "sandbox", "workspace": workspace,
-               "config_file": tmp_path / "no-config.json", "fixtures_dir": tmp_path / "fixtures"}
+    sandbox = {
+        "root": tmp_path / "sandbox",
+        "workspace": workspace,
+        "config_file": tmp_path / "no-config.json",
+        "fixtures_dir": tmp_path / "fixtures",
+    }
     for folder in ("root", "fixtures_dir"):
         sandbox[folder].mkdir()
     helpers.build_fixtures(sandbox, "business", "run-real")
     store = PurifierStore(workspace)
     store.purifier_scripts = REAL
     store.run_mode = "reconciliation"  # every source: the fixtures hold every candidate
-    store.purifier_args = ("--backend", "file", "--fixture-dir", str(sandbox["fixtures_dir"]),
-                           "--profile", "business", "--run-id", "run-real")
+    store.purifier_args = (
+        "--backend",
+        "file",
+        "--fixture-dir",
+        str(sandbox["fixtures_dir"]),
+        "--profile",
+        "business",
+        "--run-id",
+        "run-real",
+    )
     before = hashes(tmp_path / "after-first-run")
     plan = store.plan()
     assert hashes(tmp_path / "after-first-run") == before  # the preview ran on a copy
-    assert any(d.after.get("content") == NEW_LINE and d.before.get("content") == ""
-               for d in plan.notes)
+    assert any(
+        d.after.get("content") == NEW_LINE and d.before.get("content") == "" for d in plan.notes
+    )
     assert "LTMEMORY.md" in store.side_file_names(plan, set())
     assert store.apply(plan) is None  # for real: the purifier publishes
     assert NEW_LINE in claims_text(workspace)
@@ -326,7 +367,8 @@ def test_the_real_purifier_previews_a_new_claim_then_publishes_it(
 
 
 def test_daily_runs_no_purifier_promotes_nothing_says_its_health_and_exits_0(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     workspace = with_new_source_line(tmp_path, "after-failed-run")
     before = hashes(tmp_path)
     telemetry = tmp_path / "our-log"
@@ -336,7 +378,11 @@ def test_daily_runs_no_purifier_promotes_nothing_says_its_health_and_exits_0(
     assert NEW_LINE not in claims_text(workspace)  # the purifier was not run
     assert err.count("reflect --apply --reconcile") == 1  # its health, said once
     assert "own cron" in out
-    logged = [json.loads(row) for path in telemetry.rglob("*.jsonl")
-              for row in path.read_text().splitlines() if row.strip()]
+    logged = [
+        json.loads(row)
+        for path in telemetry.rglob("*.jsonl")
+        for row in path.read_text().splitlines()
+        if row.strip()
+    ]
     assert [(r["component"], r["status"]) for r in logged] == [("nuggets-review.daily", "ok")]
     assert "reflect --apply --reconcile" in (telemetry / "last-run.md").read_text()  # recorded

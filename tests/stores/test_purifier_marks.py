@@ -36,8 +36,9 @@ def workspace(tmp_path: Path) -> Path:
     return copied(tmp_path, "after-reconciliation")
 
 
-def test_marks_show_on_the_notes_and_leave_the_workspace_alone(workspace: Path,
-                                                                own_data_dir: Path) -> None:
+def test_marks_show_on_the_notes_and_leave_the_workspace_alone(
+    workspace: Path, own_data_dir: Path
+) -> None:
     before = hashes(workspace.parent)
     code, out, err = run(workspace, "mark", CLAIM, OTHER, "--as", "disputed")
     assert code == 0 and "dry run" in out
@@ -55,7 +56,9 @@ def test_marks_show_on_the_notes_and_leave_the_workspace_alone(workspace: Path,
     kept = review_home(workspace, own_data_dir)
     assert kept.is_relative_to(own_data_dir)
     assert json.loads((kept / "note-marks.json").read_text())["marks"] == {
-        CLAIM: "reviewed", OTHER: "disputed"}
+        CLAIM: "reviewed",
+        OTHER: "disputed",
+    }
 
 
 def test_a_mark_is_a_run_of_ours_that_undo_takes_back(workspace: Path) -> None:
@@ -87,12 +90,12 @@ def test_both_stand_takes_the_group_out_of_the_queue_until_undone(workspace: Pat
     assert code == 0, err
     assert json.loads(run(workspace, "conflicts", "--json")[1]) == []
     assert [g["id"] for g in json.loads(run(workspace, "conflicts", "--all", "--json")[1])] == [
-        group["id"]]
+        group["id"]
+    ]
     assert hashes(workspace.parent) == before
     latest = json.loads(run(workspace, "log", "--json")[1])[0]["runId"]
     assert run(workspace, "undo", latest)[0] == 0
-    assert [g["id"] for g in json.loads(run(workspace, "conflicts", "--json")[1])] == [
-        group["id"]]
+    assert [g["id"] for g in json.loads(run(workspace, "conflicts", "--json")[1])] == [group["id"]]
 
 
 def test_the_queue_shows_a_claims_mark(workspace: Path) -> None:
@@ -116,8 +119,9 @@ def test_a_store_without_marks_refuses_them(home: Path) -> None:
 
     from nuggets_tui.cli import main
 
-    result = CliRunner().invoke(main, ["--home", str(home), "mark", "n-1", "--as", "reviewed",
-                                       "--apply"])
+    result = CliRunner().invoke(
+        main, ["--home", str(home), "mark", "n-1", "--as", "reviewed", "--apply"]
+    )
     assert result.exit_code == 1
     assert "marks are not kept" in result.stderr
 
@@ -144,8 +148,16 @@ def test_an_interrupted_mark_is_settled_from_what_landed(workspace: Path, landed
     memory = PurifierStore(workspace, lambda: datetime(2026, 11, 25, 9, tzinfo=UTC))
     home = memory.journal_home
     after = json.dumps({"marks": {CLAIM: "reviewed"}}) + "\n"
-    entry = file_run(home, "note-marks.json", None, after, EMPTY_FINGERPRINT, "decide",
-                     memory.now(), summary="marked reviewed")
+    entry = file_run(
+        home,
+        "note-marks.json",
+        None,
+        after,
+        EMPTY_FINGERPRINT,
+        "decide",
+        memory.now(),
+        summary="marked reviewed",
+    )
     write_pending(home, entry)
     if landed:
         (home / "note-marks.json").write_text(after)
@@ -158,7 +170,8 @@ def test_an_interrupted_mark_is_settled_from_what_landed(workspace: Path, landed
 
 
 def test_a_mark_on_a_claim_whose_text_changed_since_says_it_is_on_an_earlier_text(
-        workspace: Path) -> None:
+    workspace: Path,
+) -> None:
     for claim in (CLAIM, OTHER):
         assert run(workspace, "mark", claim, "--as", "reviewed", "--apply")[0] == 0
     claims = workspace / "runtime" / "purified-claims.jsonl"
@@ -176,16 +189,18 @@ def test_a_mark_on_a_claim_whose_text_changed_since_says_it_is_on_an_earlier_tex
     assert "markOnEarlierText" not in notes_by_id(workspace)[CLAIM]
 
 
-def test_a_mark_shows_without_reading_the_workspace_again(workspace: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_mark_shows_without_reading_the_workspace_again(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Our marks live outside the workspace: marking changes the store's stamp (the console
     reads it again) but is no reason to read the purifier's artifacts again."""
     from core.stores.purifier import store as purifier_store
 
     reads: list[Path] = []
     real = read_artifacts
-    monkeypatch.setattr(purifier_store, "read_artifacts",
-                        lambda home: reads.append(home) or real(home))
+    monkeypatch.setattr(
+        purifier_store, "read_artifacts", lambda home: reads.append(home) or real(home)
+    )
     memory = PurifierStore(workspace, lambda: datetime(2026, 11, 25, 9, tzinfo=UTC))
     stamp = memory.stamp()
     assert "mark" not in (memory.shelf().graph.get(CLAIM) or {})

@@ -46,18 +46,28 @@ def with_config_and_trigger(tmp_path: Path) -> tuple[Path, Path]:
     script.write_text(TRIGGER)
     config = workspace.parent / "memory-purifier" / "memory-purifier.json"
     config.parent.mkdir()
-    config.write_text(json.dumps({
-        "version": "1.7.0", "profile": "business", "paths": {"workspace": str(workspace)},
-        "downstream": {"wiki_trigger_command": f"{sys.executable} {script} {tmp_path}"}},
-        indent=2))
+    config.write_text(
+        json.dumps(
+            {
+                "version": "1.7.0",
+                "profile": "business",
+                "paths": {"workspace": str(workspace)},
+                "downstream": {"wiki_trigger_command": f"{sys.executable} {script} {tmp_path}"},
+            },
+            indent=2,
+        )
+    )
     return workspace, config
 
 
 def outside_our_data(tmp_path: Path, workspace: Path) -> dict[str, str]:
     """Every file and folder under tmp_path, our own data dir aside."""
     ours = review_home(workspace, data_home()).parent.parent
-    return {name: digest for name, digest in hashes(tmp_path).items()
-            if not (tmp_path / name).is_relative_to(ours)}
+    return {
+        name: digest
+        for name, digest in hashes(tmp_path).items()
+        if not (tmp_path / name).is_relative_to(ours)
+    }
 
 
 def refused(workspace: Path) -> str:
@@ -69,7 +79,8 @@ def refused(workspace: Path) -> str:
 
 
 def test_a_preview_changes_no_byte_outside_our_data_dir(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     workspace, config = with_config_and_trigger(tmp_path)
     modes = []
     make = sandbox.make
@@ -90,15 +101,18 @@ def test_a_preview_changes_no_byte_outside_our_data_dir(
     assert "purified-manifest.json" in (tmp_path / "trigger.log").read_text()
 
 
-def test_the_config_handed_to_a_preview_is_a_copy_with_its_side_effects_off(
-        tmp_path: Path) -> None:
+def test_the_config_handed_to_a_preview_is_a_copy_with_its_side_effects_off(tmp_path: Path) -> None:
     workspace, config = with_config_and_trigger(tmp_path)
-    box = sandbox.Sandbox(tmp_path / "box" / "ws", tmp_path / "box" / "c" / "config.json",
-                          tmp_path / "box" / "telemetry")
+    box = sandbox.Sandbox(
+        tmp_path / "box" / "ws",
+        tmp_path / "box" / "c" / "config.json",
+        tmp_path / "box" / "telemetry",
+    )
     settings = sandbox.copied_config(config, box)
     assert settings["downstream"]["wiki_trigger_command"] is None
-    assert settings["paths"] and all(Path(p).is_relative_to(tmp_path / "box")
-                                     for p in settings["paths"].values())
+    assert settings["paths"] and all(
+        Path(p).is_relative_to(tmp_path / "box") for p in settings["paths"].values()
+    )
     assert settings["profile"] == "business" and settings["version"] == "1.7.0"
 
 
@@ -128,7 +142,8 @@ def test_a_fifo_is_refused_by_name_without_waiting_on_it(tmp_path: Path) -> None
 
 
 def test_a_sparse_file_counts_whole_and_nothing_is_copied(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     workspace, _ = with_config_and_trigger(tmp_path)
     big = workspace / "runtime" / "sparse.bin"
     with big.open("wb") as handle:
@@ -140,8 +155,7 @@ def test_a_sparse_file_counts_whole_and_nothing_is_copied(
     assert list(temp.iterdir()) == []  # refused before a byte was copied
 
 
-def test_a_tree_above_the_bound_is_refused(tmp_path: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_tree_above_the_bound_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     workspace, _ = with_config_and_trigger(tmp_path)
     monkeypatch.setattr(sandbox, "TREE_BYTES", 10_000)
     assert refused(workspace).startswith(f"nuggets: {workspace}: ")
@@ -175,22 +189,35 @@ def test_the_code_that_runs_is_named_first(tmp_path: Path) -> None:
 
 @real
 def test_the_real_purifier_previews_without_a_byte_outside_our_data_dir(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Its Pass-1 and Pass-2 fixtures from its own test helper, as in test_purifier_acting.py."""
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.syspath_prepend(str(REAL / "tests"))
     helpers = pytest.importorskip("_helpers")
     workspace, config = with_config_and_trigger(tmp_path)
-    fixtures = {"root": tmp_path / "sandbox", "workspace": workspace,
-                "config_file": tmp_path / "no-config.json", "fixtures_dir": tmp_path / "fixtures"}
+    fixtures = {
+        "root": tmp_path / "sandbox",
+        "workspace": workspace,
+        "config_file": tmp_path / "no-config.json",
+        "fixtures_dir": tmp_path / "fixtures",
+    }
     for folder in ("root", "fixtures_dir"):
         fixtures[folder].mkdir()
     helpers.build_fixtures(fixtures, "business", "run-real")
     store = PurifierStore(workspace)
     store.purifier_scripts = REAL
     store.run_mode = "reconciliation"
-    store.purifier_args = ("--backend", "file", "--fixture-dir", str(fixtures["fixtures_dir"]),
-                           "--profile", "business", "--run-id", "run-real")
+    store.purifier_args = (
+        "--backend",
+        "file",
+        "--fixture-dir",
+        str(fixtures["fixtures_dir"]),
+        "--profile",
+        "business",
+        "--run-id",
+        "run-real",
+    )
     before = outside_our_data(tmp_path, workspace)
     plan = store.plan()
     assert any(d.after.get("content") == NEW_LINE for d in plan.notes)

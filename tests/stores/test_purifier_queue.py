@@ -20,8 +20,9 @@ from tests.support.tree import hashes
 
 @pytest.fixture
 def demo(tmp_path: Path) -> Path:
-    return materialize_purifier_demo(tmp_path / "demo" / "workspace",
-                                     datetime(2026, 11, 25, tzinfo=UTC))
+    return materialize_purifier_demo(
+        tmp_path / "demo" / "workspace", datetime(2026, 11, 25, tzinfo=UTC)
+    )
 
 
 def test_outdated_contradictions_are_grouped_apart_with_the_claims_status(demo: Path) -> None:

@@ -10,14 +10,18 @@ import pytest
 from core.stores.purifier.artifacts import first_rows, read_jsonl
 
 
-@pytest.mark.parametrize(("lines", "good", "bad"), [
-    (['{"a": 1}', '{"b": 2}'], [{"a": 1}, {"b": 2}], []),
-    (['{"a": 1}', '{"x": [1', '2]}', '{"c": 3}'], [{"a": 1}, {"c": 3}], [2, 3]),
-    (['{"a": 1}', '[1, 2]', '{"b": 2}, {"c": 3}'], [{"a": 1}], [2, 3]),
-    (['{"a": 1}', '', '{"b": 2', ''], [{"a": 1}], [3]),
-])
+@pytest.mark.parametrize(
+    ("lines", "good", "bad"),
+    [
+        (['{"a": 1}', '{"b": 2}'], [{"a": 1}, {"b": 2}], []),
+        (['{"a": 1}', '{"x": [1', "2]}", '{"c": 3}'], [{"a": 1}, {"c": 3}], [2, 3]),
+        (['{"a": 1}', "[1, 2]", '{"b": 2}, {"c": 3}'], [{"a": 1}], [2, 3]),
+        (['{"a": 1}', "", '{"b": 2', ""], [{"a": 1}], [3]),
+    ],
+)
 def test_the_rows_and_the_bad_lines_are_a_line_at_a_times(
-        tmp_path: Path, lines: list[str], good: list[dict], bad: list[int]) -> None:
+    tmp_path: Path, lines: list[str], good: list[dict], bad: list[int]
+) -> None:
     path = tmp_path / "x.jsonl"
     path.write_text("\n".join(lines) + "\n")
     notices: list[str] = []

@@ -42,8 +42,10 @@ def test_unknown_fields_in_notes_links_and_the_document_survive(tmp_path: Path) 
     memory = memory_of(home)
     memory.apply(memory.plan(uncapped=True))
     doc = json.loads(graph_file(home).read_bytes())
-    assert list(doc) == ["version", "meta", "notes"] and doc["meta"] == {"writer": "agent",
-                                                                        "n": 1.5}
+    assert list(doc) == ["version", "meta", "notes"] and doc["meta"] == {
+        "writer": "agent",
+        "n": 1.5,
+    }
     after = file_notes(home)
     assert after["a"]["x-agent"] == {"seen": [1, 2]} and "extra" in after["b"]
     # d was retagged: its vector is the one the agent would compute now (docs/FORMATS.md)
@@ -55,12 +57,26 @@ def test_unknown_fields_in_notes_links_and_the_document_survive(tmp_path: Path) 
 
 def test_untouched_notes_are_written_back_exactly_as_read(tmp_path: Path) -> None:
     raw: list[dict[str, Any]] = [
-        {"updatedAt": "2026-10-31T00:00:00.000Z", "id": "u", "confidence": 0.70, "hits": 3,
-         "nuggetName": "project", "content": "caf\u00e9 \u65e5\u672c", "title": "Untouched",
-         "tags": ["Odd Case", "odd case"], "links": [link("gone"), link("gone")],
-         "scope": "galaxy", "kind": "memo"},
-        {"id": "t", "nuggetName": "project", "title": "tmp", "content": "scratch",
-         "createdAt": "2026-01-01T00:00:00.000Z"},
+        {
+            "updatedAt": "2026-10-31T00:00:00.000Z",
+            "id": "u",
+            "confidence": 0.70,
+            "hits": 3,
+            "nuggetName": "project",
+            "content": "caf\u00e9 \u65e5\u672c",
+            "title": "Untouched",
+            "tags": ["Odd Case", "odd case"],
+            "links": [link("gone"), link("gone")],
+            "scope": "galaxy",
+            "kind": "memo",
+        },
+        {
+            "id": "t",
+            "nuggetName": "project",
+            "title": "tmp",
+            "content": "scratch",
+            "createdAt": "2026-01-01T00:00:00.000Z",
+        },
     ]
     home = make_home(tmp_path, [])
     graph_file(home).write_text(json.dumps({"notes": raw, "version": 3}, separators=(",", ":")))
@@ -71,8 +87,12 @@ def test_untouched_notes_are_written_back_exactly_as_read(tmp_path: Path) -> Non
     doc = json.loads(graph_file(home).read_bytes())
     assert list(doc) == ["notes", "version"]
     assert json.dumps(doc["notes"][0]) == json.dumps(raw[0])
-    archived = {**raw[1], "hidden": True, "archivedAt": "2026-11-01T09:00:00.000Z",
-                "updatedAt": "2026-11-01T09:00:00.000Z"}
+    archived = {
+        **raw[1],
+        "hidden": True,
+        "archivedAt": "2026-11-01T09:00:00.000Z",
+        "updatedAt": "2026-11-01T09:00:00.000Z",
+    }
     assert doc["notes"][1] == {**archived, "vector": vector_spec(archived)}
 
 
@@ -85,14 +105,19 @@ CORRUPT = [
     (b"[]", "top level is an array"),
     (b'{"version": 3}', "no 'notes' array"),
     (b'{"notes": [{"id": "a", "nuggetName": "p"}, {"nuggetName": "p"}]}', "note #1 has no id"),
-    (b'{"notes": [{"id": "a", "nuggetName": "p"}, {"id": "b", "nuggetName": "p"},'
-     b' {"id": "a", "nuggetName": "p"}]}', "note #2 repeats the id 'a' of note #0"),
+    (
+        b'{"notes": [{"id": "a", "nuggetName": "p"}, {"id": "b", "nuggetName": "p"},'
+        b' {"id": "a", "nuggetName": "p"}]}',
+        "note #2 repeats the id 'a' of note #0",
+    ),
     (b'{"notes": [{"id": "a", "nuggetName": "p", "tags": "x"}]}', "note #0 ('a') field 'tags'"),
     (b'{"notes": [{"id": "a", "nuggetName": "p", "hits": "3"}]}', "note #0 ('a') field 'hits'"),
     (b'{"notes": [{"id": "a", "nuggetName": "p", "hidden": "no"}]}', "('a') field 'hidden'"),
     (b'{"notes": [{"id": "a", "nuggetName": "p", "title": 5}]}', "('a') field 'title'"),
-    (b'{"notes": [{"id": "a", "nuggetName": "p", "links": [{"reason": "r"}]}]}',
-     "('a') link #0 has no 'to'"),
+    (
+        b'{"notes": [{"id": "a", "nuggetName": "p", "links": [{"reason": "r"}]}]}',
+        "('a') link #0 has no 'to'",
+    ),
     (b'{"notes": [{"id": "a", "nuggetName": "p"}, 7]}', "note #1 is a number"),
     (b'{"notes": [{"id": "a"}]}', "('a') has no nuggetName"),
 ]
@@ -119,8 +144,13 @@ def test_no_operation_writes_over_a_corrupt_file(tmp_path: Path, data: bytes, wh
     plan = memory.plan()
     path = graph_file(home)
     path.write_bytes(data)
-    for action in (memory.plan, lambda: memory.apply(plan), lambda: memory.reflect(),
-                   lambda: memory.unhide(["a"]), memory.plan_promotion):
+    for action in (
+        memory.plan,
+        lambda: memory.apply(plan),
+        lambda: memory.reflect(),
+        lambda: memory.unhide(["a"]),
+        memory.plan_promotion,
+    ):
         with pytest.raises(GraphError, match=where.replace("(", r"\(").replace(")", r"\)")):
             action()
         assert path.read_bytes() == data
@@ -128,6 +158,7 @@ def test_no_operation_writes_over_a_corrupt_file(tmp_path: Path, data: bytes, wh
 
 
 # -- a missing file, atomic writes --------------------------------------------------------------
+
 
 def test_a_missing_graph_file_is_an_empty_graph_and_is_not_created(tmp_path: Path) -> None:
     home = tmp_path / "home"
@@ -150,10 +181,13 @@ def test_writes_leave_no_temporary_files_and_keep_the_file_mode(tmp_path: Path) 
     assert run is not None
     memory.unhide(["a"])
     memory.undo(memory.log()[0].run_id)
-    assert sorted(p.name for p in graph_file(home).parent.iterdir()) == [".graph.lock",
-                                                                         "graph.json"]
-    assert all(p.suffix == ".json" and not p.name.startswith(".")
-               for p in (home / "reflections").iterdir())
+    assert sorted(p.name for p in graph_file(home).parent.iterdir()) == [
+        ".graph.lock",
+        "graph.json",
+    ]
+    assert all(
+        p.suffix == ".json" and not p.name.startswith(".") for p in (home / "reflections").iterdir()
+    )
     assert stat.S_IMODE(graph_file(home).stat().st_mode) == 0o600
 
 

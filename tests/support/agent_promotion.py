@@ -57,11 +57,18 @@ def _parse(text: str) -> dict[str, dict[str, str]]:
 def _js_keys(keys: list[str]) -> list[str]:
     """Keys in a JavaScript object's order: array-index-like keys first, ascending, then the
     others as inserted."""
+
     def index_like(key: str) -> bool:
-        return key.isascii() and key.isdigit() and (key == "0" or key[0] != "0") \
+        return (
+            key.isascii()
+            and key.isdigit()
+            and (key == "0" or key[0] != "0")
             and int(key) < 2**32 - 1
+        )
+
     return sorted((k for k in keys if index_like(k)), key=int) + [
-        k for k in keys if not index_like(k)]
+        k for k in keys if not index_like(k)
+    ]
 
 
 def _render(sections: dict[str, dict[str, str]]) -> str:
@@ -81,10 +88,14 @@ def _render(sections: dict[str, dict[str, str]]) -> str:
 def agent_promote(notes: list[dict], before: str, threshold: int = 3) -> str:
     """The file as the agent's promotion leaves it."""
     nuggets = list(dict.fromkeys(n["nuggetName"] for n in notes))  # its shelf, nugget by nugget
-    candidates = [n for nugget in nuggets
-                  for n in sorted((n for n in notes if n["nuggetName"] == nugget),
-                                  key=lambda n: n.get("updatedAt", ""))
-                  if not n.get("hidden") and (n.get("hits") or 0) >= threshold]
+    candidates = [
+        n
+        for nugget in nuggets
+        for n in sorted(
+            (n for n in notes if n["nuggetName"] == nugget), key=lambda n: n.get("updatedAt", "")
+        )
+        if not n.get("hidden") and (n.get("hits") or 0) >= threshold
+    ]
     if not candidates:
         return before  # it writes nothing
     sections = _parse(before) if before else {}

@@ -7,11 +7,17 @@ from typing import Any
 from tests.support.note_builders import note
 
 
-def pref(note_id: str, content: str, title: str = "pref: answers", **extra: Any
-         ) -> dict[str, Any]:
+def pref(note_id: str, content: str, title: str = "pref: answers", **extra: Any) -> dict[str, Any]:
     """A user preference note of nugget `user` (subject user:primary)."""
-    fields: dict[str, Any] = {"nuggetName": "user", "subject": "user:primary", "scope": "user",
-              "type": "preference", "kind": "note", "tags": [], "title": title}
+    fields: dict[str, Any] = {
+        "nuggetName": "user",
+        "subject": "user:primary",
+        "scope": "user",
+        "type": "preference",
+        "kind": "note",
+        "tags": [],
+        "title": title,
+    }
     fields.update(extra)
     return note(note_id, content, **fields)
 
@@ -20,8 +26,11 @@ def answers_memory() -> list[dict[str, Any]]:
     """Three contradicting answer styles, a paraphrase of one, and a lone note."""
     return [
         pref("a-direct", "User prefers direct answers with small examples"),
-        pref("a-bullets", "User prefers bullet-point answers, with tables when explaining code",
-             title="pref: answers, noted 2026-09-18"),
+        pref(
+            "a-bullets",
+            "User prefers bullet-point answers, with tables when explaining code",
+            title="pref: answers, noted 2026-09-18",
+        ),
         pref("a-direct-2", "user prefers direct answers with small examples"),
         pref("a-short", "Short answers; never more than three sentences"),
         pref("lone", "User likes tea", title="pref: drinks"),

@@ -37,14 +37,25 @@ class Ended:
     screen: str  # every byte the console wrote, escapes and all, as text
 
 
-def run_console(args: list[str], env: Mapping[str, str], prelude: str = "",
-                quit_keys: bytes = b"", deadline: float = DEADLINE) -> Ended:
+def run_console(
+    args: list[str],
+    env: Mapping[str, str],
+    prelude: str = "",
+    quit_keys: bytes = b"",
+    deadline: float = DEADLINE,
+) -> Ended:
     master, child_side = pty.openpty()
     fcntl.ioctl(child_side, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
     script = _CHILD.format(prelude=prelude, args=args)
     child = subprocess.Popen(
-        [sys.executable, "-c", script], stdin=child_side, stdout=child_side, stderr=child_side,
-        cwd=REPO, env={**os.environ, "TERM": "xterm-256color", **env}, start_new_session=True)
+        [sys.executable, "-c", script],
+        stdin=child_side,
+        stdout=child_side,
+        stderr=child_side,
+        cwd=REPO,
+        env={**os.environ, "TERM": "xterm-256color", **env},
+        start_new_session=True,
+    )
     os.close(child_side)
     try:
         written = _read_until_it_ends(master, child, quit_keys, time.monotonic() + deadline)
@@ -56,8 +67,9 @@ def run_console(args: list[str], env: Mapping[str, str], prelude: str = "",
     return Ended(status, written.decode("utf-8", "replace"))
 
 
-def _read_until_it_ends(master: int, child: subprocess.Popen[bytes], quit_keys: bytes,
-                        deadline: float) -> bytes:
+def _read_until_it_ends(
+    master: int, child: subprocess.Popen[bytes], quit_keys: bytes, deadline: float
+) -> bytes:
     written = b""
     next_keys = time.monotonic()
     while time.monotonic() < deadline:

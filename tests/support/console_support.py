@@ -38,15 +38,17 @@ def let_every_group_stand(home: Path) -> None:
     store = NuggetsStore(home, fixed_clock(NOW))
     notes = store.read().notes
     by_id = {n["id"]: n for n in notes}
-    keys = [settled_key(by_id[i] for i in g.note_ids)
-            for g in find_by_rules(notes, store.topic_rules())]
+    keys = [
+        settled_key(by_id[i] for i in g.note_ids) for g in find_by_rules(notes, store.topic_rules())
+    ]
     path = settled_path(store.journal_home)
     path.write_text(json.dumps({"bothStand": sorted(keys)}))
 
 
 def make_app(home: Path, settings: Settings = DEFAULTS, **options: Any) -> NuggetsApp:
-    memory = NuggetsStore(home, fixed_clock(NOW), memory_md=home / "memory" / "MEMORY.md",
-                          settings=settings)
+    memory = NuggetsStore(
+        home, fixed_clock(NOW), memory_md=home / "memory" / "MEMORY.md", settings=settings
+    )
     return NuggetsApp(memory, **options)
 
 

@@ -7,11 +7,33 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-WORDS = ["deploy", "make", "test", "user", "prefers", "dark", "theme", "src/app.py", "redis",
-         "cache", "port", "8080", "the", "vim", "ci:lint", "日本語", "ok"]
+WORDS = [
+    "deploy",
+    "make",
+    "test",
+    "user",
+    "prefers",
+    "dark",
+    "theme",
+    "src/app.py",
+    "redis",
+    "cache",
+    "port",
+    "8080",
+    "the",
+    "vim",
+    "ci:lint",
+    "日本語",
+    "ok",
+]
 TITLES = ["tmp", "Temp notes", "Template", "deploy", "Pref: theme", "learned: cache", ""]
-STAMPS = ["2026-10-01T00:00:00.000Z", "2026-10-02T00:00:00.000Z", "2026-11-02T00:00:00.000Z",
-          "", "garbage"]
+STAMPS = [
+    "2026-10-01T00:00:00.000Z",
+    "2026-10-02T00:00:00.000Z",
+    "2026-11-02T00:00:00.000Z",
+    "",
+    "garbage",
+]
 OPTIONAL = ["tags", "links", "hidden", "kind", "hits", "updatedAt", "subject"]
 
 line = st.lists(st.sampled_from(WORDS), max_size=5).map(" ".join)
@@ -31,10 +53,13 @@ def graph_notes(draw: st.DrawFn, max_notes: int = 10) -> list[dict[str, Any]]:
             "nuggetName": draw(st.sampled_from(["project", "user"])),
             "title": draw(st.sampled_from(TITLES)),
             "content": text + "\n" + text if draw(st.booleans()) else text,
-            "tags": draw(st.lists(st.sampled_from(["Deploy", "ops", "scope:user", "a b"]),
-                                  max_size=3)),
-            "links": [{"to": draw(st.sampled_from([*ids, "gone"])), "reason": "r",
-                       "createdAt": STAMPS[0]} for _ in range(draw(st.integers(0, 2)))],
+            "tags": draw(
+                st.lists(st.sampled_from(["Deploy", "ops", "scope:user", "a b"]), max_size=3)
+            ),
+            "links": [
+                {"to": draw(st.sampled_from([*ids, "gone"])), "reason": "r", "createdAt": STAMPS[0]}
+                for _ in range(draw(st.integers(0, 2)))
+            ],
             "hidden": draw(st.integers(0, 4)) == 0,
             "kind": draw(st.sampled_from(["note", "fact"])),
             "hits": draw(st.integers(0, 4)),

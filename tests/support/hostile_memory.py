@@ -58,13 +58,22 @@ def hostile_home(where: Path, evil: str = EVIL) -> Hostile:
     archived = next(n for n in notes if fields.hidden(n) and not fields.merged_into(n))
     note_id, missing_id = f"note {evil}", f"missing {evil}"
     first.update(
-        id=note_id, nuggetName=f"nugget {evil}", content=f"content {evil}\nline two {evil}",
-        subject=evil, source=evil, scope=evil, type=evil, hits=9,
-        links=[{"to": missing_id, "reason": f"reason {evil}", "createdAt": first["createdAt"]},
-               {"to": other["id"], "reason": f"why {evil}", "createdAt": first["createdAt"]}],
+        id=note_id,
+        nuggetName=f"nugget {evil}",
+        content=f"content {evil}\nline two {evil}",
+        subject=evil,
+        source=evil,
+        scope=evil,
+        type=evil,
+        hits=9,
+        links=[
+            {"to": missing_id, "reason": f"reason {evil}", "createdAt": first["createdAt"]},
+            {"to": other["id"], "reason": f"why {evil}", "createdAt": first["createdAt"]},
+        ],
     )
     other.setdefault("links", []).append(
-        {"to": note_id, "reason": f"back {evil}", "createdAt": first["createdAt"]})
+        {"to": note_id, "reason": f"back {evil}", "createdAt": first["createdAt"]}
+    )
     archived["id"] = f"archived {evil}"
     graph_path(home).write_text(json.dumps(doc, ensure_ascii=False))
     memory_md = home / "memory" / "MEMORY.md"
@@ -81,8 +90,12 @@ def _hostile_journal(home: Path, memory_md: Path, note_id: str, evil: str) -> No
     plan = memory.plan()
     entry = memory.apply(plan)
     assert entry is not None
-    tamper_entry(journal_dir(home) / f"{entry.run_id}.json",
-                 runId=f"{entry.run_id} {evil}", at=evil, summary=f"summary {evil}")
+    tamper_entry(
+        journal_dir(home) / f"{entry.run_id}.json",
+        runId=f"{entry.run_id} {evil}",
+        at=evil,
+        summary=f"summary {evil}",
+    )
 
 
 def tamper_entry(path: Path, **fields: str) -> None:

@@ -29,13 +29,20 @@ def bot(data_dir: Path, sql: str, *params: object) -> None:
 
 def bot_deletes_expired(data_dir: Path, row_id: int) -> None:
     bot(data_dir, bot_sql.SET_EXPIRES_AT, ago(1), row_id)
-    bot(data_dir, "DELETE FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?",
-        BOT_NOW)
+    bot(data_dir, "DELETE FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?", BOT_NOW)
 
 
 def bot_matches(data_dir: Path, row_id: int) -> None:
-    bot(data_dir, bot_sql.UPDATE_MEMORY, "the user deploys on fridays, again", "KNOWLEDGE",
-        BOT_NOW, 0.70, "reflector", row_id)
+    bot(
+        data_dir,
+        bot_sql.UPDATE_MEMORY,
+        "the user deploys on fridays, again",
+        "KNOWLEDGE",
+        BOT_NOW,
+        0.70,
+        "reflector",
+        row_id,
+    )
 
 
 def bot_archives(data_dir: Path, row_id: int) -> None:
@@ -43,8 +50,13 @@ def bot_archives(data_dir: Path, row_id: int) -> None:
 
 
 def bot_sees(data_dir: Path, row_id: int) -> None:
-    bot(data_dir, "UPDATE memories SET last_seen_at = ?1, confidence = MAX(confidence, ?2) "
-        "WHERE id = ?3", BOT_NOW, 0.55, row_id)
+    bot(
+        data_dir,
+        "UPDATE memories SET last_seen_at = ?1, confidence = MAX(confidence, ?2) WHERE id = ?3",
+        BOT_NOW,
+        0.55,
+        row_id,
+    )
 
 
 def archive_low(data_dir: Path, row_id: int, confidence: float) -> None:
@@ -58,19 +70,24 @@ def bot_global_cap(data_dir: Path, cap: int) -> set[int]:
     conn = sqlite3.connect(database_path(data_dir), isolation_level=None)
     try:
         before = {r[0] for r in conn.execute("SELECT id FROM memories WHERE is_archived = 1")}
-        count = conn.execute("SELECT COUNT(*) FROM memories WHERE is_archived = 0 AND chat_id "
-                             "IS NULL").fetchone()[0]
+        count = conn.execute(
+            "SELECT COUNT(*) FROM memories WHERE is_archived = 0 AND chat_id IS NULL"
+        ).fetchone()[0]
         if count > cap:
-            conn.execute("""UPDATE memories SET is_archived = 1, archived_at = ?1, updated_at = ?1
+            conn.execute(
+                """UPDATE memories SET is_archived = 1, archived_at = ?1, updated_at = ?1
                  WHERE is_archived = 0 AND chat_id IS NULL
                    AND id IN (
                      SELECT id FROM memories
                      WHERE is_archived = 0 AND chat_id IS NULL
                      ORDER BY confidence ASC, COALESCE(last_seen_at, updated_at, created_at) ASC
                      LIMIT ?2
-                   )""", (BOT_NOW, count - cap))
-        return {r[0] for r in conn.execute("SELECT id FROM memories WHERE is_archived = 1")
-                } - before
+                   )""",
+                (BOT_NOW, count - cap),
+            )
+        return {
+            r[0] for r in conn.execute("SELECT id FROM memories WHERE is_archived = 1")
+        } - before
     finally:
         conn.close()
 
@@ -78,15 +95,23 @@ def bot_global_cap(data_dir: Path, cap: int) -> set[int]:
 def confidence(data_dir: Path, row_id: int) -> tuple[float, int]:
     conn = sqlite3.connect(database_path(data_dir))
     try:
-        return conn.execute("SELECT confidence, is_archived FROM memories WHERE id = ?",
-                            (row_id,)).fetchone()
+        return conn.execute(
+            "SELECT confidence, is_archived FROM memories WHERE id = ?", (row_id,)
+        ).fetchone()
     finally:
         conn.close()
 
 
 def data_dir_of(tmp_path: Path, count: int = 6) -> Path:
     """A data dir with `count` active rows of one chat, none of which the bot's rules touch."""
-    rows = [Row(content=f"the user keeps fact number {i} about deployments", chat=CHAT,
-                created_at=ago(10), updated_at=ago(5), last_seen_at=ago(2))
-            for i in range(1, count + 1)]
+    rows = [
+        Row(
+            content=f"the user keeps fact number {i} about deployments",
+            chat=CHAT,
+            created_at=ago(10),
+            updated_at=ago(5),
+            last_seen_at=ago(2),
+        )
+        for i in range(1, count + 1)
+    ]
     return data_dir_with(tmp_path, rows)

@@ -41,20 +41,31 @@ def make_db(path: Path, count: int = 6, schema: str = CURRENT) -> Path:
     return path
 
 
-def insert(conn: sqlite3.Connection, content: str, chat_id: int | None = None,
-           category: str = "KNOWLEDGE", confidence: float = 0.7) -> int:
+def insert(
+    conn: sqlite3.Connection,
+    content: str,
+    chat_id: int | None = None,
+    category: str = "KNOWLEDGE",
+    confidence: float = 0.7,
+) -> int:
     """A row as the bot inserts one (its statement where the table is the bot's)."""
     columns = {r[1] for r in conn.execute("PRAGMA table_info(memories)")}
     if "last_seen_at" in columns:
-        identity = (conn.execute(bot_sql.CHAT_IDENTITY, (chat_id,)).fetchone()
-                    if chat_id is not None else None) or (None, None)
-        cursor = conn.execute(bot_sql.INSERT_MEMORY, (chat_id, content, category, STAMP,
-                                                      confidence, "reflector", *identity))
+        identity = (
+            conn.execute(bot_sql.CHAT_IDENTITY, (chat_id,)).fetchone()
+            if chat_id is not None
+            else None
+        ) or (None, None)
+        cursor = conn.execute(
+            bot_sql.INSERT_MEMORY,
+            (chat_id, content, category, STAMP, confidence, "reflector", *identity),
+        )
     else:
         cursor = conn.execute(
             "INSERT INTO memories (chat_id, content, category, created_at, updated_at,"
             " confidence) VALUES (?, ?, ?, ?, ?, ?)",
-            (chat_id, content, category, STAMP, STAMP, confidence))
+            (chat_id, content, category, STAMP, STAMP, confidence),
+        )
     return int(cursor.lastrowid or 0)
 
 
@@ -68,14 +79,22 @@ def rows(db: Path) -> dict[int, dict[str, Any]]:
 
 def edges(db: Path) -> list[tuple[int, int, str]]:
     conn = sqlite3.connect(db)
-    found = [tuple(r) for r in conn.execute(
-        "SELECT from_memory_id, to_memory_id, reason FROM memory_supersede_edges ORDER BY id")]
+    found = [
+        tuple(r)
+        for r in conn.execute(
+            "SELECT from_memory_id, to_memory_id, reason FROM memory_supersede_edges ORDER BY id"
+        )
+    ]
     conn.close()
     return found
 
 
-def plan_for(db: Path, archive: tuple[int, ...] = (), links: tuple[tuple[int, int], ...] = (),
-             ran_at: str = "2026-11-24T00:00:00.000Z") -> Plan:
+def plan_for(
+    db: Path,
+    archive: tuple[int, ...] = (),
+    links: tuple[tuple[int, int], ...] = (),
+    ran_at: str = "2026-11-24T00:00:00.000Z",
+) -> Plan:
     """A plan archiving these rows and linking these pairs as duplicates, over the notes the
     read side makes of the rows now."""
     ids = [*archive, *(i for pair in links for i in pair)]
@@ -85,19 +104,40 @@ def plan_for(db: Path, archive: tuple[int, ...] = (), links: tuple[tuple[int, in
     for row_id in archive:
         note = notes[f"mc-{row_id}"]
         operations.append(HideOp(id=len(operations) + 1, note_id=note["id"]))
-        changes.append(ReflectionChange(type="hide", nugget_name=note["nuggetName"],
-                                        note_id=note["id"], detail="stale"))
+        changes.append(
+            ReflectionChange(
+                type="hide", nugget_name=note["nuggetName"], note_id=note["id"], detail="stale"
+            )
+        )
     for a, b in links:
-        operations.append(LinkOp(id=len(operations) + 1, note_id=f"mc-{a}",
-                                 other_id=f"mc-{b}", reason="duplicate"))
-        changes.append(ReflectionChange(type="link", nugget_name=notes[f"mc-{a}"]["nuggetName"],
-                                        note_id=f"mc-{a}", detail="duplicate"))
-    diffs = [NoteDiff(note_id=f"mc-{i}", before=notes[f"mc-{i}"], after=notes[f"mc-{i}"])
-             for i in dict.fromkeys(ids)]
-    result = ReflectionResult(ran_at=ran_at, inspected=len(notes), changes=changes,
-                              hidden=len(archive), linked=len(links))
-    return Plan(ran_at=ran_at, base_fingerprint="absent", limit=len(operations),
-                result=result, operations=operations, notes=diffs)
+        operations.append(
+            LinkOp(
+                id=len(operations) + 1, note_id=f"mc-{a}", other_id=f"mc-{b}", reason="duplicate"
+            )
+        )
+        changes.append(
+            ReflectionChange(
+                type="link",
+                nugget_name=notes[f"mc-{a}"]["nuggetName"],
+                note_id=f"mc-{a}",
+                detail="duplicate",
+            )
+        )
+    diffs = [
+        NoteDiff(note_id=f"mc-{i}", before=notes[f"mc-{i}"], after=notes[f"mc-{i}"])
+        for i in dict.fromkeys(ids)
+    ]
+    result = ReflectionResult(
+        ran_at=ran_at, inspected=len(notes), changes=changes, hidden=len(archive), linked=len(links)
+    )
+    return Plan(
+        ran_at=ran_at,
+        base_fingerprint="absent",
+        limit=len(operations),
+        result=result,
+        operations=operations,
+        notes=diffs,
+    )
 
 
 # The bot: inserts rows and edits random ones (content, updated_at, last_seen_at), each in its

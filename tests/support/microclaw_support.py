@@ -19,17 +19,34 @@ def ago(days: float) -> str:
     return bot_time(NOW - timedelta(days=days))
 
 
-def row(row_id: int, content: str = "", chat_id: int | None = 7, category: str = "KNOWLEDGE",
-        confidence: float | None = 0.8, seen: float | None = 1, **columns: Any) -> dict:
+def row(
+    row_id: int,
+    content: str = "",
+    chat_id: int | None = 7,
+    category: str = "KNOWLEDGE",
+    confidence: float | None = 0.8,
+    seen: float | None = 1,
+    **columns: Any,
+) -> dict:
     """A row as the database read gives it (every schema-43 column)."""
     values = {
-        "id": row_id, "chat_id": chat_id, "content": content or f"memory number {row_id}",
-        "category": category, "created_at": ago(200), "updated_at": ago(seen or 200),
-        "last_seen_at": None if seen is None else ago(seen), "embedding_model": None,
-        "confidence": confidence, "source": "reflector", "is_archived": 0, "archived_at": None,
+        "id": row_id,
+        "chat_id": chat_id,
+        "content": content or f"memory number {row_id}",
+        "category": category,
+        "created_at": ago(200),
+        "updated_at": ago(seen or 200),
+        "last_seen_at": None if seen is None else ago(seen),
+        "embedding_model": None,
+        "confidence": confidence,
+        "source": "reflector",
+        "is_archived": 0,
+        "archived_at": None,
         "chat_channel": "telegram" if chat_id is not None else None,
         "external_chat_id": "555" if chat_id is not None else None,
-        "valid_from": None, "valid_to": None, "expires_at": None,
+        "valid_from": None,
+        "valid_to": None,
+        "expires_at": None,
     }
     values.update(columns)
     return values
@@ -39,8 +56,13 @@ def notes(*rows: dict) -> list[RawNote]:
     return [note_of(r, []) for r in rows]
 
 
-def data_dir_with(tmp: Path, rows: list[Row], version: int = 43, wal: bool = True,
-                  chats: tuple[Chat, ...] = (CHAT,)) -> Path:
+def data_dir_with(
+    tmp: Path,
+    rows: list[Row],
+    version: int = 43,
+    wal: bool = True,
+    chats: tuple[Chat, ...] = (CHAT,),
+) -> Path:
     """A data dir whose database holds these rows; the connection is closed again."""
     data_dir = tmp / "mc"
     conn = create(data_dir / "runtime" / "microclaw.db", version, wal=wal)
@@ -52,6 +74,13 @@ def data_dir_with(tmp: Path, rows: list[Row], version: int = 43, wal: bool = Tru
 
 
 def simple_rows(count: int, chat: Chat | None = CHAT) -> list[Row]:
-    return [Row(content=f"fact {i} about the deployment of service {i}", chat=chat,
-                created_at=ago(10), updated_at=ago(5), last_seen_at=ago(2))
-            for i in range(count)]
+    return [
+        Row(
+            content=f"fact {i} about the deployment of service {i}",
+            chat=chat,
+            created_at=ago(10),
+            updated_at=ago(5),
+            last_seen_at=ago(2),
+        )
+        for i in range(count)
+    ]

@@ -21,8 +21,12 @@ from tests.support.moments import at
 NOW = at("2026-11-01T09:00:00Z")
 NOW_ISO = "2026-11-01T09:00:00.000Z"
 OLD = "2026-10-01T00:00:00.000Z"
-SCOPE_TAG = {"self": "assistant-self", "user": "user-memory", "shared": "shared-context",
-             "project": "shared-context"}
+SCOPE_TAG = {
+    "self": "assistant-self",
+    "user": "user-memory",
+    "shared": "shared-context",
+    "project": "shared-context",
+}
 
 
 def tidy_tags(scope: str, type_: str) -> list[str]:
@@ -35,10 +39,20 @@ def note(note_id: str, content: str = "", title: str = "", **extra: Any) -> dict
     scope = extra.get("scope", "project")
     type_ = extra.get("type", "fact")
     built: dict[str, Any] = {
-        "id": note_id, "nuggetName": "project", "title": title, "content": content,
-        "tags": tidy_tags(scope, type_) if scope in SCOPE_TAG else [], "links": [],
-        "hidden": False, "kind": "fact", "hits": 0, "subject": "shared:project",
-        "scope": scope, "type": type_, "createdAt": OLD, "updatedAt": OLD,
+        "id": note_id,
+        "nuggetName": "project",
+        "title": title,
+        "content": content,
+        "tags": tidy_tags(scope, type_) if scope in SCOPE_TAG else [],
+        "links": [],
+        "hidden": False,
+        "kind": "fact",
+        "hits": 0,
+        "subject": "shared:project",
+        "scope": scope,
+        "type": type_,
+        "createdAt": OLD,
+        "updatedAt": OLD,
     }
     built.update(extra)
     return built
@@ -49,7 +63,9 @@ def link(to: str, reason: str = "seen together", created_at: str = OLD) -> dict[
 
 
 def run_pass(
-    notes: list[dict[str, Any]], nugget: str | None = None, limit: int | None = 10,
+    notes: list[dict[str, Any]],
+    nugget: str | None = None,
+    limit: int | None = 10,
     uncapped: bool = False,
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The pass as JSON (the ReflectionResult) and the notes after it, by id."""
@@ -57,18 +73,24 @@ def run_pass(
     return outcome.result.to_json_dict(), {n["id"]: n for n in outcome.workspace.notes}
 
 
-def result(inspected: int, changes: list[tuple[str, str, str]], nugget: str = "project"
-           ) -> dict[str, Any]:
+def result(
+    inspected: int, changes: list[tuple[str, str, str]], nugget: str = "project"
+) -> dict[str, Any]:
     """The expected ReflectionResult JSON for (type, noteId, detail) changes, counted by hand."""
     counts = {"rewrite": 0, "merge": 0, "hide": 0, "tag": 0, "link": 0}
     for change_type, _, _ in changes:
         counts[change_type] += 1
     return {
-        "ranAt": NOW_ISO, "inspected": inspected, "rewritten": counts["rewrite"],
-        "merged": counts["merge"], "hidden": counts["hide"], "tagged": counts["tag"],
+        "ranAt": NOW_ISO,
+        "inspected": inspected,
+        "rewritten": counts["rewrite"],
+        "merged": counts["merge"],
+        "hidden": counts["hide"],
+        "tagged": counts["tag"],
         "linked": counts["link"],
-        "changes": [{"type": t, "nuggetName": nugget, "noteId": i, "detail": d}
-                    for t, i, d in changes],
+        "changes": [
+            {"type": t, "nuggetName": nugget, "noteId": i, "detail": d} for t, i, d in changes
+        ],
     }
 
 
@@ -91,8 +113,7 @@ def canonical_bytes(doc: dict[str, Any]) -> bytes:
     return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def make_home(root: Path, notes: list[dict[str, Any]], extra: dict[str, Any] | None = None
-              ) -> Path:
+def make_home(root: Path, notes: list[dict[str, Any]], extra: dict[str, Any] | None = None) -> Path:
     """A home whose graph file holds `notes`, written in the engine's own format."""
     home = root / "home"
     (home / "graph").mkdir(parents=True)

@@ -23,9 +23,19 @@ CLOCK = fixed_clock(at("2026-11-01T09:00:00Z"))
 
 def note(note_id: str, title: str, content: str, **extra: object) -> dict:
     base = {
-        "id": note_id, "nuggetName": "project", "title": title, "content": content, "tags": [],
-        "links": [], "hidden": False, "kind": "note", "hits": 0, "subject": "shared:project",
-        "scope": "project", "type": "fact", "createdAt": "2026-10-01T00:00:00.000Z",
+        "id": note_id,
+        "nuggetName": "project",
+        "title": title,
+        "content": content,
+        "tags": [],
+        "links": [],
+        "hidden": False,
+        "kind": "note",
+        "hits": 0,
+        "subject": "shared:project",
+        "scope": "project",
+        "type": "fact",
+        "createdAt": "2026-10-01T00:00:00.000Z",
         "updatedAt": "2026-10-01T00:00:00.000Z",
     }
     base.update(extra)
@@ -49,7 +59,8 @@ def make_home(root: Path, notes: list[dict], memory_md: str | None = "# Memory\n
     home = root / "home"
     (home / "graph").mkdir(parents=True)
     (home / "graph" / "graph.json").write_text(
-        json.dumps({"version": 3, "notes": notes}, indent=2) + "\n")
+        json.dumps({"version": 3, "notes": notes}, indent=2) + "\n"
+    )
     (home / "memory").mkdir()
     if memory_md is not None:
         (home / "memory" / "MEMORY.md").write_text(memory_md)
@@ -74,8 +85,11 @@ def leftovers(home: Path) -> list[str]:
     found = []
     for directory in (home / "graph", home / "reflections", home / "memory"):
         if directory.is_dir():
-            found += [p.name for p in directory.iterdir()
-                      if ".nuggets-" in p.name or p.name.endswith(".pending")]
+            found += [
+                p.name
+                for p in directory.iterdir()
+                if ".nuggets-" in p.name or p.name.endswith(".pending")
+            ]
     return sorted(found)
 
 

@@ -24,10 +24,16 @@ def _random(count: int, alphabet: str = _ALNUM) -> str:
     when the alphabet has them (as real keys do)."""
     while True:
         text = "".join(_RNG.choice(alphabet) for _ in range(count))
-        kinds = [any(c.islower() for c in text), any(c.isupper() for c in text),
-                 any(c.isdigit() for c in text)]
-        wanted = [any(c.islower() for c in alphabet), any(c.isupper() for c in alphabet),
-                  any(c.isdigit() for c in alphabet)]
+        kinds = [
+            any(c.islower() for c in text),
+            any(c.isupper() for c in text),
+            any(c.isdigit() for c in text),
+        ]
+        wanted = [
+            any(c.islower() for c in alphabet),
+            any(c.isupper() for c in alphabet),
+            any(c.isdigit() for c in alphabet),
+        ]
         if kinds == wanted:
             return text
 
@@ -42,7 +48,7 @@ def _hex(count: int) -> str:
 
 
 def _spaced(text: str, width: int = 4, part: str = " ") -> str:
-    return part.join(text[i:i + width] for i in range(0, len(text), width))
+    return part.join(text[i : i + width] for i in range(0, len(text), width))
 
 
 def _b64(text: str) -> str:
@@ -53,9 +59,13 @@ def _jwt() -> str:
     def part(data: bytes) -> str:
         return base64.urlsafe_b64encode(data).decode().rstrip("=")
 
-    return ".".join((part(b'{"alg":"HS256","typ":"JWT"}'),
-                     part(b'{"sub":"1234567890","name":"Jo","iat":1516239022}'),
-                     _random(43, _URLSAFE)))
+    return ".".join(
+        (
+            part(b'{"alg":"HS256","typ":"JWT"}'),
+            part(b'{"sub":"1234567890","name":"Jo","iat":1516239022}'),
+            _random(43, _URLSAFE),
+        )
+    )
 
 
 _GITHUB = f"ghp_{_random(36)}"
@@ -77,12 +87,21 @@ FAMILIES: dict[str, list[tuple[str, str]]] = {
         (f"temporary creds: ASIA{_random(16, _UPPER_DIGITS)}", "AWS access key"),
         (f"aws_secret_access_key = {_random(40, _B64)}", "AWS secret key"),
         (f"The AWS secret is {_random(40, _B64)}", "AWS secret key"),
-        (f"Slack bot: xoxb-{_random(12, string.digits)}-{_random(13, string.digits)}-"
-         f"{_random(24)}", "Slack token"),
-        (f"user token xoxp-{_random(12, string.digits)}-{_random(12, string.digits)}-"
-         f"{_random(32, string.ascii_lowercase + string.digits)}", "Slack token"),
-        (f"post alerts to https://hooks.slack.com/services/T{_random(8, _UPPER_DIGITS)}/"
-         f"B{_random(8, _UPPER_DIGITS)}/{_random(24)}", "Slack webhook"),
+        (
+            f"Slack bot: xoxb-{_random(12, string.digits)}-{_random(13, string.digits)}-"
+            f"{_random(24)}",
+            "Slack token",
+        ),
+        (
+            f"user token xoxp-{_random(12, string.digits)}-{_random(12, string.digits)}-"
+            f"{_random(32, string.ascii_lowercase + string.digits)}",
+            "Slack token",
+        ),
+        (
+            f"post alerts to https://hooks.slack.com/services/T{_random(8, _UPPER_DIGITS)}/"
+            f"B{_random(8, _UPPER_DIGITS)}/{_random(24)}",
+            "Slack webhook",
+        ),
         (f"Maps key AIza{_random(35, _URLSAFE)}", "Google API key"),
         (f"gcloud gave ya29.{_random(60, _URLSAFE)}", "Google OAuth token"),
         (f"stripe live: sk_live_{_random(24)}", "Stripe secret key"),
@@ -92,10 +111,14 @@ FAMILIES: dict[str, list[tuple[str, str]]] = {
         (f"publish with npm_{_random(36)}", "npm token"),
         (f"twine uses pypi-AgEIcHlwaS5vcmc{_random(60, _URLSAFE)}", "PyPI token"),
         (f"mail via SG.{_random(22, _URLSAFE)}.{_random(43, _URLSAFE)}", "SendGrid key"),
-        (f"Telegram bot token {_random(10, string.digits)}:AA{_random(33, _URLSAFE)}",
-         "Telegram bot token"),
-        (f"Discord bot: M{_random(25, _URLSAFE)}.{_random(6, _URLSAFE)}.{_random(38, _URLSAFE)}",
-         "Discord bot token"),
+        (
+            f"Telegram bot token {_random(10, string.digits)}:AA{_random(33, _URLSAFE)}",
+            "Telegram bot token",
+        ),
+        (
+            f"Discord bot: M{_random(25, _URLSAFE)}.{_random(6, _URLSAFE)}.{_random(38, _URLSAFE)}",
+            "Discord bot token",
+        ),
         (f"doctl auth uses dop_v1_{_hex(64)}", "DigitalOcean token"),
         (f"Shopify admin token shpat_{_hex(32)}", "Shopify token"),
         (f"databricks: dapi{_hex(32)}", "Databricks token"),
@@ -113,27 +136,47 @@ FAMILIES: dict[str, list[tuple[str, str]]] = {
         (f"Grafana service account glsa_{_random(32)}_{_hex(8)}", "Grafana token"),
         (f"Pulumi access token pul-{_hex(40)}", "Pulumi token"),
         (f"TFC token {_random(14)}.atlasv1.{_random(67, _URLSAFE)}", "Terraform Cloud token"),
-        (f"Mapbox secret sk.eyJ1Ijoi{_random(40, _URLSAFE)}.{_random(22, _URLSAFE)}",
-         "Mapbox secret token"),
+        (
+            f"Mapbox secret sk.eyJ1Ijoi{_random(40, _URLSAFE)}.{_random(22, _URLSAFE)}",
+            "Mapbox secret token",
+        ),
         (f"session cookie is {_jwt()}", "JSON Web Token"),
-        ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA" + _random(64, _B64) +
-         "\n-----END RSA PRIVATE KEY-----", "private key block"),
-        ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA" + _random(40, _B64),
-         "private key block"),
-        ("-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEI" + _random(60, _B64) +
-         "\n-----END EC PRIVATE KEY-----", "private key block"),
-        ("-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBF" + _random(60, _B64),
-         "private key block"),
-        ('{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQ'
-         + _random(40, _B64) + '"}', "private key block"),
+        (
+            "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA"
+            + _random(64, _B64)
+            + "\n-----END RSA PRIVATE KEY-----",
+            "private key block",
+        ),
+        (
+            "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA" + _random(40, _B64),
+            "private key block",
+        ),
+        (
+            "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEI"
+            + _random(60, _B64)
+            + "\n-----END EC PRIVATE KEY-----",
+            "private key block",
+        ),
+        (
+            "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBF" + _random(60, _B64),
+            "private key block",
+        ),
+        (
+            '{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQ'
+            + _random(40, _B64)
+            + '"}',
+            "private key block",
+        ),
         ("-----BEGIN PRIVATE KEY-----", "private key block"),
     ],
     "split and encoded tokens": [
         (f"the CI token is ghp_{_SPLIT_GITHUB} (pasted from the chat)", "GitHub token"),
         (f"GitHub: ghp_{_spaced(_GITHUB[4:], 6, '-')}", "GitHub token"),
         (f"key id AKIA {_spaced(_random(16, _UPPER_DIGITS))}", "AWS access key"),
-        (f"AKIA{_spaced(_random(16, _UPPER_DIGITS), 4, '-')} is the backup user's",
-         "AWS access key"),
+        (
+            f"AKIA{_spaced(_random(16, _UPPER_DIGITS), 4, '-')} is the backup user's",
+            "AWS access key",
+        ),
         (f"sk-proj-{_spaced(_random(48), 8)}", "OpenAI API key"),
         (f"stripe: sk_live_{_spaced(_random(24), 6)}", "Stripe secret key"),
         (f"hf_{_spaced(_random(34), 5)}", "Hugging Face token"),
@@ -148,25 +191,36 @@ FAMILIES: dict[str, list[tuple[str, str]]] = {
         ("DATABASE_URL=postgresql+asyncpg://svc:Xk9mPq2vL7@10.0.3.7/orders", "password in a URL"),
         ("mirror at https://deploy:hunter22@git.internal/repo.git", "password in a URL"),
         ("cache: redis://:Xk9mPq2vL7@cache:6379/0", "password in a URL"),
-        ("rediss://default:AbC123xyz789@redis-12345.cloud.example.net:12345",
-         "password in a URL"),
-        ("mongodb+srv://admin:Pa55w0rd2026@cluster0.ab1cd.mongodb.net/prod",
-         "password in a URL"),
+        ("rediss://default:AbC123xyz789@redis-12345.cloud.example.net:12345", "password in a URL"),
+        ("mongodb+srv://admin:Pa55w0rd2026@cluster0.ab1cd.mongodb.net/prod", "password in a URL"),
         ("mysql://root:toor2026@127.0.0.1:3306/app", "password in a URL"),
-        ("queue: amqp://guest:guest@rabbitmq:5672/ (the default user, never changed)",
-         "password in a URL"),
+        (
+            "queue: amqp://guest:guest@rabbitmq:5672/ (the default user, never changed)",
+            "password in a URL",
+        ),
         ("smtp://mailer:Spr1ng-Mail!@smtp.internal:587", "password in a URL"),
-        (f"git remote set-url origin https://x-access-token:{_random(40)}@github.com/acme/api",
-         "password in a URL"),
+        (
+            f"git remote set-url origin https://x-access-token:{_random(40)}@github.com/acme/api",
+            "password in a URL",
+        ),
         (f"clone with https://{_random(40)}@github.com/acme/private.git", "token in a URL"),
-        ("Server=tcp:sql.internal,1433;Database=app;User Id=sa;Password=Xk9mPq2vL7;",
-         "password or key in an assignment"),
-        ("Driver={ODBC Driver 18};Server=db;Uid=report;Pwd=Rep0rt!ng;",
-         "password or key in an assignment"),
-        (f"DefaultEndpointsProtocol=https;AccountName=acmelogs;AccountKey={_random(86, _B64)}==;"
-         "EndpointSuffix=core.windows.net", "password or key in an assignment"),
-        ("jdbc:postgresql://db:5432/app?user=app&password=Xk9mPq2vL7&ssl=true",
-         "password or key in an assignment"),
+        (
+            "Server=tcp:sql.internal,1433;Database=app;User Id=sa;Password=Xk9mPq2vL7;",
+            "password or key in an assignment",
+        ),
+        (
+            "Driver={ODBC Driver 18};Server=db;Uid=report;Pwd=Rep0rt!ng;",
+            "password or key in an assignment",
+        ),
+        (
+            f"DefaultEndpointsProtocol=https;AccountName=acmelogs;AccountKey={_random(86, _B64)}==;"
+            "EndpointSuffix=core.windows.net",
+            "password or key in an assignment",
+        ),
+        (
+            "jdbc:postgresql://db:5432/app?user=app&password=Xk9mPq2vL7&ssl=true",
+            "password or key in an assignment",
+        ),
     ],
     "assignments, env files, YAML and JSON": [
         ("PGPASSWORD=Xk9mPq2vL7 psql -h prod-db -U app", "password or key in an assignment"),
@@ -186,65 +240,105 @@ FAMILIES: dict[str, list[tuple[str, str]]] = {
         ('$env:OPENAI_APIKEY = "proj-live-2026-xyz"', "password or key in an assignment"),
         ("spring.datasource.password=Xk9mPq2vL7", "password or key in an assignment"),
         ("Header to send: X-Api-Key: 9f8e7d6c5b4a", "password or key in an assignment"),
-        (".env of the shop:\nNODE_ENV=production\nPORT=3000\nJWT_SECRET=s3cr3t-jwt-2026\n"
-         "NEXTAUTH_SECRET=Qm9va3MgYXJlIGdyZWF0\n", "password or key in an assignment"),
+        (
+            ".env of the shop:\nNODE_ENV=production\nPORT=3000\nJWT_SECRET=s3cr3t-jwt-2026\n"
+            "NEXTAUTH_SECRET=Qm9va3MgYXJlIGdyZWF0\n",
+            "password or key in an assignment",
+        ),
         (f"APP_KEY=base64:{_random(43, _B64)}=", "password or key in an assignment"),
-        ("docker-compose environment:\n  - POSTGRES_USER=app\n  - POSTGRES_PASSWORD=pg-2026-Xk9",
-         "password or key in an assignment"),
-        ("services:\n  db:\n    environment:\n      MYSQL_PASSWORD: Sq1-Pass-2026\n",
-         "password or key in an assignment"),
-        ("apiVersion: v1\nkind: Secret\nmetadata:\n  name: db-credentials\ntype: Opaque\n"
-         f"data:\n  username: {_b64('app')}\n  password: {_b64('Xk9mPq2vL7')}\n",
-         "password or key in an assignment"),
-        ("kind: Secret\nstringData:\n  DB_PASSWORD: \"correcthorsebattery\"\n",
-         "password or key in an assignment"),
-        ('{"accessToken": "at-2026-11-01-Xk9mPq2vL7", "expiresIn": 3600}',
-         "password or key in an assignment"),
-        ('{"auths": {"registry.internal": {"auth": "' + _b64("ci:Reg1stry-Pass") + '"}}}',
-         "password or key in an assignment"),
-        ("settings.py: SECRET_KEY = 'django-insecure-7h1s-1s-n0t-s4f3'",
-         "password or key in an assignment"),
-        ("<settings><servers><server><id>nexus</id><password>Nexus-2026!</password>"
-         "</server></servers></settings>", "password or key in an XML element"),
+        (
+            "docker-compose environment:\n  - POSTGRES_USER=app\n  - POSTGRES_PASSWORD=pg-2026-Xk9",
+            "password or key in an assignment",
+        ),
+        (
+            "services:\n  db:\n    environment:\n      MYSQL_PASSWORD: Sq1-Pass-2026\n",
+            "password or key in an assignment",
+        ),
+        (
+            "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db-credentials\ntype: Opaque\n"
+            f"data:\n  username: {_b64('app')}\n  password: {_b64('Xk9mPq2vL7')}\n",
+            "password or key in an assignment",
+        ),
+        (
+            'kind: Secret\nstringData:\n  DB_PASSWORD: "correcthorsebattery"\n',
+            "password or key in an assignment",
+        ),
+        (
+            '{"accessToken": "at-2026-11-01-Xk9mPq2vL7", "expiresIn": 3600}',
+            "password or key in an assignment",
+        ),
+        (
+            '{"auths": {"registry.internal": {"auth": "' + _b64("ci:Reg1stry-Pass") + '"}}}',
+            "password or key in an assignment",
+        ),
+        (
+            "settings.py: SECRET_KEY = 'django-insecure-7h1s-1s-n0t-s4f3'",
+            "password or key in an assignment",
+        ),
+        (
+            "<settings><servers><server><id>nexus</id><password>Nexus-2026!</password>"
+            "</server></servers></settings>",
+            "password or key in an XML element",
+        ),
     ],
     "command lines": [
-        ("curl -u admin:S3cr3tPw https://grafana.internal/api/health",
-         "password on a command line"),
-        ("curl --user 'deploy:Xk9mPq2vL7' -X POST https://ci.internal/job",
-         "password on a command line"),
+        (
+            "curl -u admin:S3cr3tPw https://grafana.internal/api/health",
+            "password on a command line",
+        ),
+        (
+            "curl --user 'deploy:Xk9mPq2vL7' -X POST https://ci.internal/job",
+            "password on a command line",
+        ),
         ("mysql -u root -pS3cr3tPw -h 127.0.0.1 shop", "password on a command line"),
-        ("mysqldump -u backup -p'Dump-2026!' --all-databases > all.sql",
-         "password on a command line"),
+        (
+            "mysqldump -u backup -p'Dump-2026!' --all-databases > all.sql",
+            "password on a command line",
+        ),
         ("sshpass -p secret ssh deploy@10.0.0.5", "password on a command line"),
         ("docker login -u ci -p secret registry.internal", "password on a command line"),
-        ("docker login registry.internal --username ci --password secret",
-         "password on a command line"),
+        (
+            "docker login registry.internal --username ci --password secret",
+            "password on a command line",
+        ),
         ("helm registry login ghcr.io -u bot -p Xk9mPq2vL7", "password on a command line"),
         ("redis-cli -h cache -a Xk9mPq2vL7 ping", "password on a command line"),
-        ("mongosh -u admin -p Pa55w0rd --authenticationDatabase admin",
-         "password on a command line"),
+        (
+            "mongosh -u admin -p Pa55w0rd --authenticationDatabase admin",
+            "password on a command line",
+        ),
         ("sqlcmd -S db -U sa -P 'Sql-Pass-2026'", "password on a command line"),
         ("zip -P archive-pass-9 backup.zip db.sql", "password on a command line"),
         ("7z a -pArch1veKey backup.7z data/", "password on a command line"),
-        ("ldapsearch -x -D cn=admin,dc=acme -w Ld4p-Admin -b dc=acme",
-         "password on a command line"),
+        (
+            "ldapsearch -x -D cn=admin,dc=acme -w Ld4p-Admin -b dc=acme",
+            "password on a command line",
+        ),
         ("smbclient //nas/share -U backup%Nas-Pass-7", "password on a command line"),
         ("sqlplus scott/tiger@orcl", "password on a command line"),
-        ("openssl pkcs12 -export -in c.pem -out c.p12 -passout pass:Exp0rt-2026",
-         "password on a command line"),
-        ("echo 'Reg-Pass-2026' | docker login -u ci --password-stdin registry.internal",
-         "password on a command line"),
+        (
+            "openssl pkcs12 -export -in c.pem -out c.p12 -passout pass:Exp0rt-2026",
+            "password on a command line",
+        ),
+        (
+            "echo 'Reg-Pass-2026' | docker login -u ci --password-stdin registry.internal",
+            "password on a command line",
+        ),
         ("htpasswd -b -c .htpasswd admin Adm1n-Web", "password on a command line"),
         ("rabbitmqctl add_user monitor M0nitor-Pass", "password on a command line"),
-        ("wget --password=Xk9mPq2vL7 --user=ops https://files.internal/dump.gz",
-         "password on a command line"),
+        (
+            "wget --password=Xk9mPq2vL7 --user=ops https://files.internal/dump.gz",
+            "password on a command line",
+        ),
         ("kubectl --token=kube-2026-Xk9mPq2vL7 get pods", "password on a command line"),
         ("psql --host prod-db --password Xk9mPq2vL7", "password on a command line"),
     ],
     "credential files": [
         ("machine api.internal login me password secret", "credentials in a .netrc line"),
-        ("~/.netrc:\nmachine github.com\n  login deploy-bot\n  password Xk9mPq2vL7\n",
-         "credentials in a .netrc line"),
+        (
+            "~/.netrc:\nmachine github.com\n  login deploy-bot\n  password Xk9mPq2vL7\n",
+            "credentials in a .netrc line",
+        ),
         ("default login anonymous password guest-2026", "credentials in a .netrc line"),
         ("~/.pgpass:\nprod-db:5432:orders:app:Xk9mPq2vL7\n", "password in a .pgpass line"),
     ],
@@ -265,8 +359,10 @@ FAMILIES: dict[str, list[tuple[str, str]]] = {
         (f"signing secret {_random(32)}", "random-looking token"),
         (f"{_random(48, _B64)}==", "random-looking token"),
         (f"Authorization: Bearer {_random(40, _URLSAFE)}", "bearer token"),
-        (f"curl -H 'Authorization: Bearer {_random(40, _URLSAFE)}' https://api.internal/v1",
-         "bearer token"),
+        (
+            f"curl -H 'Authorization: Bearer {_random(40, _URLSAFE)}' https://api.internal/v1",
+            "bearer token",
+        ),
         (f"Authorization: token {_random(20)}", "token in an Authorization header"),
     ],
     "contact details": [

@@ -35,16 +35,30 @@ class Frame:
 
 
 def frame(app: App[object]) -> Frame:
-    update = app.screen._compositor.render_update(
-        full=True, screen_stack=app._background_screens)
+    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
     width, height = app.size
-    console = Console(file=io.StringIO(), force_terminal=True, color_system="truecolor",
-                      legacy_windows=False, width=width, height=height)
+    console = Console(
+        file=io.StringIO(),
+        force_terminal=True,
+        color_system="truecolor",
+        legacy_windows=False,
+        width=width,
+        height=height,
+    )
     data = update.render_segments(console)
-    rows = tuple("".join(s.text for strip in chops for s in strip if not s.control)
-                 for chops in update.strips)
-    links = len([s for chops in update.strips for strip in chops for s in strip
-                 if s.style is not None and s.style.link])
+    rows = tuple(
+        "".join(s.text for strip in chops for s in strip if not s.control)
+        for chops in update.strips
+    )
+    links = len(
+        [
+            s
+            for chops in update.strips
+            for strip in chops
+            for s in strip
+            if s.style is not None and s.style.link
+        ]
+    )
     return Frame(data, "\n".join(rows), links, rows, width)
 
 
@@ -61,8 +75,10 @@ def leaks(shown: Frame) -> list[str]:
     if shown.links:
         found.append(f"{shown.links} hyperlinked segments")
     found += [f"row drawn at another width: {row!r}" for row in misdrawn_rows(shown)]
-    for name, text in (("drawn", shown.drawn),
-                       ("written", OUR_SEQUENCES.sub("", shown.data).replace("\n", ""))):
+    for name, text in (
+        ("drawn", shown.drawn),
+        ("written", OUR_SEQUENCES.sub("", shown.data).replace("\n", "")),
+    ):
         found += [f"{name}: {c!r}" for c in dict.fromkeys(C0_C1.findall(text))]
         found += [f"{name}: {c!r}" for c in hidden_characters(text) if not C0_C1.match(c)]
     return found

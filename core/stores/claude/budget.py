@@ -61,10 +61,14 @@ def propose(text: str, taken: set[str], at: str) -> Proposal | None:
         return None
     name = _free_name(taken)
     count = sum(1 for line in moved if line.strip())
-    kept.append(f"- [Detail moved from the index]({name}) — {count} lines the index held "
-                "besides its entries")
+    kept.append(
+        f"- [Detail moved from the index]({name}) — {count} lines the index held "
+        "besides its entries"
+    )
     proposed = "\n".join(kept) + "\n"
-    detail_text = ("---\nname: Detail moved from the index\ndescription: lines MEMORY.md held "
-                   f"besides its entries, moved out {at[:10]} to keep the index in its "
-                   "load budget\ntype: project\n---\n\n" + "\n".join(moved).rstrip("\n") + "\n")
+    detail_text = (
+        "---\nname: Detail moved from the index\ndescription: lines MEMORY.md held "
+        f"besides its entries, moved out {at[:10]} to keep the index in its "
+        "load budget\ntype: project\n---\n\n" + "\n".join(moved).rstrip("\n") + "\n"
+    )
     return Proposal(proposed, name, detail_text, count, not index.budget(proposed.encode()).over)

@@ -41,13 +41,16 @@ class Change:
 
 
 def files_fingerprint(files: Files) -> str:
-    raw = b"".join(name.encode() + b"\0" + sha(data).encode() + b"\0"
-                   for name, data in sorted(files.data.items()))
+    raw = b"".join(
+        name.encode() + b"\0" + sha(data).encode() + b"\0"
+        for name, data in sorted(files.data.items())
+    )
     return fingerprint(raw)
 
 
-def changes_since(baseline: State, files: Files,
-                  blob: Callable[[str], bytes | None]) -> tuple[list[Change], list[str]]:
+def changes_since(
+    baseline: State, files: Files, blob: Callable[[str], bytes | None]
+) -> tuple[list[Change], list[str]]:
     """Each file that differs from the baseline; what cannot be compared (a reviewed version
     whose copy is missing), one line each."""
     found, missing = [], []
@@ -82,8 +85,11 @@ def _diff(change: Change, at: str, reviewed_at: str) -> NoteDiff:
 
 
 def _detail(change: Change) -> str:
-    what = {"added": "the agent added this file", "edited": "the agent rewrote this file",
-            "deleted": "the agent deleted this file"}[change.kind]
+    what = {
+        "added": "the agent added this file",
+        "edited": "the agent rewrote this file",
+        "deleted": "the agent deleted this file",
+    }[change.kind]
     return f"{what}; keep it, or leave it out to put back the reviewed version"
 
 
@@ -139,15 +145,26 @@ def _hunk_items(change: Change, at: str, reviewed_at: str) -> list[Item] | None:
     base = file_note(INDEX, b"", reviewed_at)
     items = []
     for number, (i1, i2, j1, j2) in enumerate(index_hunks(before, after), start=1):
-        where = f"lines {j1 + 1}-{j2}" if j2 > j1 + 1 else f"line {j1 + 1}" if j2 > j1 \
+        where = (
+            f"lines {j1 + 1}-{j2}"
+            if j2 > j1 + 1
+            else f"line {j1 + 1}"
+            if j2 > j1
             else f"after line {j1}"
+        )
         note = dict(base, id=hunk_id(number), title=f"{INDEX} {where}", links=[])
-        items.append(Item(False, NoteDiff(
-            note_id=hunk_id(number),
-            before=dict(note, content="".join(before[i1:i2]), firstLine=i1 + 1),
-            after=dict(note, content="".join(after[j1:j2]), updatedAt=at, firstLine=j1 + 1)),
-            f"{_what_lines(i2 - i1, j2 - j1)}; keep it, or leave it out to put back the "
-            "reviewed lines"))
+        items.append(
+            Item(
+                False,
+                NoteDiff(
+                    note_id=hunk_id(number),
+                    before=dict(note, content="".join(before[i1:i2]), firstLine=i1 + 1),
+                    after=dict(note, content="".join(after[j1:j2]), updatedAt=at, firstLine=j1 + 1),
+                ),
+                f"{_what_lines(i2 - i1, j2 - j1)}; keep it, or leave it out to put back the "
+                "reviewed lines",
+            )
+        )
     return items
 
 
@@ -159,30 +176,49 @@ def _items(change: Change, at: str, reviewed_at: str) -> list[Item]:
     return [Item(change.kind == "deleted", _diff(change, at, reviewed_at), _detail(change))]
 
 
-def changes_plan(changes: list[Change], base: str, at: str, reviewed_at: str,
-                 inspected: int) -> Plan:
+def changes_plan(
+    changes: list[Change], base: str, at: str, reviewed_at: str, inspected: int
+) -> Plan:
     items = [item for c in changes for item in _items(c, at, reviewed_at)]
     operations: list[Operation] = [
-        HideOp(id=i, note_id=item.diff.note_id) if item.hide
+        HideOp(id=i, note_id=item.diff.note_id)
+        if item.hide
         else RewriteOp(id=i, note_id=item.diff.note_id, content=item.diff.after["content"])
-        for i, item in enumerate(items, start=1)]
+        for i, item in enumerate(items, start=1)
+    ]
     result = ReflectionResult(
-        ran_at=at, inspected=inspected,
+        ran_at=at,
+        inspected=inspected,
         rewritten=sum(not item.hide for item in items),
         hidden=sum(item.hide for item in items),
-        changes=[ReflectionChange(type="hide" if item.hide else "rewrite",
-                                  nugget_name=str(item.diff.after.get("nuggetName") or ""),
-                                  note_id=item.diff.note_id, detail=item.detail)
-                 for item in items])
-    return Plan(ran_at=at, base_fingerprint=base, limit=0, uncapped=True, result=result,
-                operations=operations, notes=[item.diff for item in items])
+        changes=[
+            ReflectionChange(
+                type="hide" if item.hide else "rewrite",
+                nugget_name=str(item.diff.after.get("nuggetName") or ""),
+                note_id=item.diff.note_id,
+                detail=item.detail,
+            )
+            for item in items
+        ],
+    )
+    return Plan(
+        ran_at=at,
+        base_fingerprint=base,
+        limit=0,
+        uncapped=True,
+        result=result,
+        operations=operations,
+        notes=[item.diff for item in items],
+    )
 
 
 def proposal_detail(proposal: Proposal) -> str:
     fits = "" if proposal.fits else " (still past it: merge topics to shorten the index)"
-    return (f"{INDEX} is past its load budget: move {proposal.moved} lines of detail to "
-            f"{proposal.detail_name}, a new topic file one new entry names; every entry "
-            f"stays{fits}")
+    return (
+        f"{INDEX} is past its load budget: move {proposal.moved} lines of detail to "
+        f"{proposal.detail_name}, a new topic file one new entry names; every entry "
+        f"stays{fits}"
+    )
 
 
 def add_budget_proposal(plan: Plan, current: bytes, proposal: Proposal, at: str) -> None:
@@ -190,13 +226,17 @@ def add_budget_proposal(plan: Plan, current: bytes, proposal: Proposal, at: str)
     file is written with it: the store's side file)."""
     before = file_note(INDEX, current, at)
     after = file_note(INDEX, proposal.index_text.encode(), at)
-    after["claude"] = dict(after["claude"], detailFile=proposal.detail_name,
-                           moved=proposal.moved)  # what the confirmation names
+    after["claude"] = dict(
+        after["claude"], detailFile=proposal.detail_name, moved=proposal.moved
+    )  # what the confirmation names
     number = len(plan.operations) + 1
     plan.operations.append(RewriteOp(id=number, note_id=INDEX, content=after["content"]))
     plan.notes.append(NoteDiff(note_id=INDEX, before=before, after=after))
-    plan.result.changes.append(ReflectionChange(type="rewrite", nugget_name="index",
-                                                note_id=INDEX, detail=proposal_detail(proposal)))
+    plan.result.changes.append(
+        ReflectionChange(
+            type="rewrite", nugget_name="index", note_id=INDEX, detail=proposal_detail(proposal)
+        )
+    )
     plan.result.rewritten += 1
     plan.unkept_by_default.append(number)
 
@@ -210,11 +250,13 @@ def add_fixes(plan: Plan, fixes: list[Fix], at: str) -> None:
         note = dict(base, id=fix.note_id, title=title, links=[])
         before = dict(note, content="" if fix.added else fix.line)
         after = dict(note, content=fix.line if fix.added else "")
-        plan.operations.append(RewriteOp(id=number, note_id=fix.note_id,
-                                         content=after["content"]))
+        plan.operations.append(RewriteOp(id=number, note_id=fix.note_id, content=after["content"]))
         plan.notes.append(NoteDiff(note_id=fix.note_id, before=before, after=after))
-        plan.result.changes.append(ReflectionChange(type="rewrite", nugget_name="index",
-                                                    note_id=fix.note_id, detail=fix.detail))
+        plan.result.changes.append(
+            ReflectionChange(
+                type="rewrite", nugget_name="index", note_id=fix.note_id, detail=fix.detail
+            )
+        )
         plan.result.rewritten += 1
         plan.unkept_by_default.append(number)
 
@@ -227,22 +269,39 @@ def add_merges(plan: Plan, merges: list[Merge], files: Files, at: str) -> None:
         before = file_note(merge.kept, files.data[merge.kept], at)
         after = file_note(merge.kept, merge.text.encode(), at)
         gone = file_note(merge.removed, files.data[merge.removed], at)
-        archived = dict(gone, hidden=True, archivedAt=at,
-                        claude=dict(gone["claude"], mergedInto=merge.kept))
+        archived = dict(
+            gone, hidden=True, archivedAt=at, claude=dict(gone["claude"], mergedInto=merge.kept)
+        )
         plan.operations.append(RewriteOp(id=number, note_id=merge.kept, content=merge.text))
-        plan.notes += [NoteDiff(note_id=merge.kept, before=before, after=after),
-                       NoteDiff(note_id=merge.removed, before=gone, after=archived)]
+        plan.notes += [
+            NoteDiff(note_id=merge.kept, before=before, after=after),
+            NoteDiff(note_id=merge.removed, before=gone, after=archived),
+        ]
         if merge.index_lines:
             lines = "".join(e.text + "\n" for e in merge.index_lines)
             base = file_note(INDEX, b"", at)
-            note = dict(base, id=merge_index_id(merge.removed), links=[],
-                        title=f"{INDEX}: the entries naming {merge.removed}",
-                        claude=dict(base["claude"], mergedInto=merge.kept))
-            plan.notes.append(NoteDiff(note_id=note["id"], before=dict(note, content=lines),
-                                       after=dict(note, content="")))
-        plan.result.changes.append(ReflectionChange(
-            type="merge", nugget_name=str(after.get("nuggetName") or ""), note_id=merge.kept,
-            detail=merge.detail()))
+            note = dict(
+                base,
+                id=merge_index_id(merge.removed),
+                links=[],
+                title=f"{INDEX}: the entries naming {merge.removed}",
+                claude=dict(base["claude"], mergedInto=merge.kept),
+            )
+            plan.notes.append(
+                NoteDiff(
+                    note_id=note["id"],
+                    before=dict(note, content=lines),
+                    after=dict(note, content=""),
+                )
+            )
+        plan.result.changes.append(
+            ReflectionChange(
+                type="merge",
+                nugget_name=str(after.get("nuggetName") or ""),
+                note_id=merge.kept,
+                detail=merge.detail(),
+            )
+        )
         plan.result.merged += 1
         plan.unkept_by_default.append(number)
 

@@ -43,14 +43,16 @@ def _opening(text: str) -> list[str] | None:
 def parse(text: str) -> Frontmatter:
     lines = _opening(text.lstrip("\ufeff"))
     if lines is None:
-        return Frontmatter(problems=["no frontmatter (the file does not start with ---)"],
-                           body=text)
+        return Frontmatter(
+            problems=["no frontmatter (the file does not start with ---)"], body=text
+        )
     try:
         end = next(i for i in range(1, len(lines)) if lines[i].rstrip("\r") in ("---", "..."))
     except StopIteration:
-        return Frontmatter(problems=["the frontmatter is never closed (no second ---)"],
-                           body=text, present=True)
-    found = Frontmatter(body="\n".join(lines[end + 1:]), present=True)
+        return Frontmatter(
+            problems=["the frontmatter is never closed (no second ---)"], body=text, present=True
+        )
+    found = Frontmatter(body="\n".join(lines[end + 1 :]), present=True)
     key = ""
     for number, raw in enumerate(lines[1:end], start=2):
         line = raw.rstrip("\r")

@@ -33,9 +33,15 @@ def fixes(files: dict[str, bytes]) -> list[Fix]:
     for entry in entries:
         name = index.topic_name(entry.target)
         if name is not None and name not in files:
-            found.append(Fix(f"{INDEX}-{entry.line}", _with_end(text, entry.line), False,
-                             f"line {entry.line} names {name}, which is not in the directory: "
-                             "remove the line (or bring the file back with u, if it was seen)"))
+            found.append(
+                Fix(
+                    f"{INDEX}-{entry.line}",
+                    _with_end(text, entry.line),
+                    False,
+                    f"line {entry.line} names {name}, which is not in the directory: "
+                    "remove the line (or bring the file back with u, if it was seen)",
+                )
+            )
     for name in sorted(set(files) - {INDEX} - listed):
         if not _plain(name):
             continue  # flagged as an orphan; no entry of ours names it
@@ -44,8 +50,14 @@ def fixes(files: dict[str, bytes]) -> list[Fix]:
         title = title if _plain(title) and not screened(title, hook) else name.removesuffix(".md")
         hook = hook if _plain(hook) and not screened(title, hook) else ""
         line = f"- [{title}]({name})" + (f" — {hook}" if hook else "") + "\n"
-        found.append(Fix(f"{INDEX}+{name}", line, True,
-                         f"{name} is in no line of {INDEX}: add an entry for it"))
+        found.append(
+            Fix(
+                f"{INDEX}+{name}",
+                line,
+                True,
+                f"{name} is in no line of {INDEX}: add an entry for it",
+            )
+        )
     return found
 
 
@@ -53,8 +65,11 @@ def _plain(text: str) -> bool:
     """Text an entry of ours may carry into the always-loaded index: no hidden or control
     character, nothing that would break the link. What fails is the agent's own (flagged in
     its note), never copied by us into what every session loads."""
-    return bool(text.strip()) and not hidden_characters(text) and \
-        not any(char in LINK_BREAKERS for char in text)
+    return (
+        bool(text.strip())
+        and not hidden_characters(text)
+        and not any(char in LINK_BREAKERS for char in text)
+    )
 
 
 def _with_end(text: str, number: int) -> str:
@@ -65,8 +80,11 @@ def fixed(text: str, chosen: list[Fix], drop: Collection[int] = ()) -> str:
     """MEMORY.md with the chosen fixes: lines removed where they stand, entries appended;
     `drop`: more lines to remove (a merge's, naming the file it removes)."""
     removed = {int(f.note_id.rsplit("-", 1)[1]) for f in chosen if not f.added} | set(drop)
-    lines = [line for number, line in enumerate(text.splitlines(keepends=True), start=1)
-             if number not in removed]
+    lines = [
+        line
+        for number, line in enumerate(text.splitlines(keepends=True), start=1)
+        if number not in removed
+    ]
     if lines and not lines[-1].endswith("\n") and any(f.added for f in chosen):
         lines[-1] += "\n"
     return "".join(lines + [f.line for f in chosen if f.added])

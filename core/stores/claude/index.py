@@ -11,8 +11,10 @@ from core.promotion.budget import CLAUDE_CODE_MEMORY_MD, Loaded, loaded_sizes
 MAX_LINES = CLAUDE_CODE_MEMORY_MD.lines
 MAX_BYTES = CLAUDE_CODE_MEMORY_MD.size  # cut at the last line end at or before these bytes
 
-_ENTRY = re.compile(r"^\s*[-*+]\s+\[(?P<title>[^\]]*)\]\((?P<target>[^)\s]+)\)"
-                    r"\s*(?:(?:—|–|-{1,2}|:)\s*(?P<hook>.*))?$")
+_ENTRY = re.compile(
+    r"^\s*[-*+]\s+\[(?P<title>[^\]]*)\]\((?P<target>[^)\s]+)\)"
+    r"\s*(?:(?:—|–|-{1,2}|:)\s*(?P<hook>.*))?$"
+)
 
 
 @dataclass(frozen=True)
@@ -33,8 +35,15 @@ def entries(text: str) -> list[Entry]:
     for number, line in enumerate(split_lines(text), start=1):
         match = _ENTRY.match(line.rstrip("\r"))
         if match:
-            found.append(Entry(number, line.rstrip("\r"), match["title"].strip(),
-                               match["target"], (match["hook"] or "").strip()))
+            found.append(
+                Entry(
+                    number,
+                    line.rstrip("\r"),
+                    match["title"].strip(),
+                    match["target"],
+                    (match["hook"] or "").strip(),
+                )
+            )
     return found
 
 

@@ -26,25 +26,30 @@ def demo_directory(settings: Settings) -> Path:
 def _demo(clock: Clock, reset: bool, settings: Settings) -> Path:
     from core.stores.claude.demo import materialize_claude_demo
 
-    return materialize_claude_demo(demo_directory(settings), clock(), reset=reset,
-                                   data_dir=settings.data_home)
+    return materialize_claude_demo(
+        demo_directory(settings), clock(), reset=reset, data_dir=settings.data_home
+    )
 
 
 def _missing_home(home: str) -> str:
-    return (f"no Claude Code memory directory at {home} (looked there for the current "
-            "directory's memory); use --claude DIR, or try the demo with --demo-claude")
+    return (
+        f"no Claude Code memory directory at {home} (looked there for the current "
+        "directory's memory); use --claude DIR, or try the demo with --demo-claude"
+    )
 
 
 def _missing_source(home: str, source: str) -> str:
-    return (f"no {INDEX} at {source}: has Claude Code written memory in {home}? Use --claude "
-            "DIR, or try the demo with --demo-claude")
+    return (
+        f"no {INDEX} at {source}: has Claude Code written memory in {home}? Use --claude "
+        "DIR, or try the demo with --demo-claude"
+    )
 
 
 KIND = StoreKind(
     name="claude",
     home_option="--claude",
     home_help="Review a Claude Code memory directory instead (without DIR: the current "
-              "directory's, ~/.claude/projects/<its path, - for / and .>/memory).",
+    "directory's, ~/.claude/projects/<its path, - for / and .>/memory).",
     demo_option="--demo-claude",
     demo_help="Use the built-in Claude Code demo instead.",
     demo_dir_help="The Claude Code demo's memory directory instead.",

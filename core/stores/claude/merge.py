@@ -23,11 +23,16 @@ class Merge:
     index_lines: tuple[index.Entry, ...]  # MEMORY.md's entries naming the removed file: they go
 
     def detail(self) -> str:
-        where = (f"; {INDEX} line(s) {', '.join(str(e.line) for e in self.index_lines)} "
-                 "naming it go") if self.index_lines else ""
-        return (f"{self.removed} and {self.kept} overlap {self.overlap:.0%}: fold the lines of "
-                f"{self.removed} that {self.kept} lacks into it (the newer), then remove "
-                f"{self.removed} (u brings it back){where}")
+        where = (
+            (f"; {INDEX} line(s) {', '.join(str(e.line) for e in self.index_lines)} naming it go")
+            if self.index_lines
+            else ""
+        )
+        return (
+            f"{self.removed} and {self.kept} overlap {self.overlap:.0%}: fold the lines of "
+            f"{self.removed} that {self.kept} lacks into it (the newer), then remove "
+            f"{self.removed} (u brings it back){where}"
+        )
 
 
 def _decoded(data: bytes) -> str | None:
@@ -57,7 +62,7 @@ def split(text: str) -> tuple[list[str], list[str]]:
     if lines[0] == "---":
         end = next((i for i in range(1, len(lines)) if lines[i] in ("---", "...")), None)
         if end is not None:
-            return lines[1:end], lines[end + 1:]
+            return lines[1:end], lines[end + 1 :]
     return [], lines
 
 
@@ -75,8 +80,9 @@ def _missing(lines: list[str], present: list[str]) -> list[str]:
     return out
 
 
-def merged_text(kept: str, kept_text: str, removed: str, removed_text: str,
-                entries: list[str]) -> str:
+def merged_text(
+    kept: str, kept_text: str, removed: str, removed_text: str, entries: list[str]
+) -> str:
     kept_front, kept_body = split(kept_text)
     other_front, other_body = split(removed_text)
     section = [f"## Merged from {removed}", ""]
@@ -93,9 +99,11 @@ def merged_text(kept: str, kept_text: str, removed: str, removed_text: str,
 def merges(files: Files, skip: set[str]) -> list[Merge]:
     """The merges the directory's topic files offer; `skip`: files with a change of the
     agent's pending (reviewed first), which no merge touches."""
-    texts = {name: text for name, data in files.data.items()
-             if name != INDEX and name not in skip
-             and (text := _decoded(data)) is not None}
+    texts = {
+        name: text
+        for name, data in files.data.items()
+        if name != INDEX and name not in skip and (text := _decoded(data)) is not None
+    }
     entries = index.entries(text_of(files.data.get(INDEX, b"")))
     found = []
     for kept, removed, overlap in pairs(texts, files.mtimes):

@@ -44,7 +44,7 @@ def _iso(mtime: float | None) -> str:
 def screened(title: str, text: str) -> str | None:
     """Why text the agent reads as memory reads like instructions or holds a secret."""
     for start in range(0, max(len(text), 1), MAX_ENTRY_CHARS):
-        found = screen(title, text[start:start + MAX_ENTRY_CHARS], "")
+        found = screen(title, text[start : start + MAX_ENTRY_CHARS], "")
         if found:
             return found.reason
     return None
@@ -61,20 +61,55 @@ def topic_note(name: str, data: bytes, at: str, entry: index.Entry | None) -> Ra
     reason = screened(title, f"{front.fields.get('description', '')}\n{front.body}")
     if reason:
         flags.append(f"screened: {reason}")
-    return _note(name, kind if kind in frontmatter.TYPES else "untyped", title, text, [], kind,
-                 at, {"file": name, "size": len(data), "description":
-                      front.fields.get("description", ""), "hook": entry.hook if entry else "",
-                      "indexLine": entry.line if entry else None, "flags": flags})
+    return _note(
+        name,
+        kind if kind in frontmatter.TYPES else "untyped",
+        title,
+        text,
+        [],
+        kind,
+        at,
+        {
+            "file": name,
+            "size": len(data),
+            "description": front.fields.get("description", ""),
+            "hook": entry.hook if entry else "",
+            "indexLine": entry.line if entry else None,
+            "flags": flags,
+        },
+    )
 
 
-def _note(note_id: str, nugget: str, title: str, content: str, links: list[dict[str, Any]],
-          kind: str, at: str, claude: dict[str, Any]) -> RawNote:
+def _note(
+    note_id: str,
+    nugget: str,
+    title: str,
+    content: str,
+    links: list[dict[str, Any]],
+    kind: str,
+    at: str,
+    claude: dict[str, Any],
+) -> RawNote:
     """A file as a note: what every file of the directory has in common, then its own."""
     return {
-        "id": note_id, "nuggetName": nugget, "title": title, "content": content, "tags": [],
-        "links": links, "hidden": False, "kind": "note", "hits": 0, "subject": "",
-        "scope": "project", "type": kind, "source": "agent_reflection", "confidence": 0.7,
-        "stability": "durable", "createdAt": at, "updatedAt": at, "lastAccessedAt": at,
+        "id": note_id,
+        "nuggetName": nugget,
+        "title": title,
+        "content": content,
+        "tags": [],
+        "links": links,
+        "hidden": False,
+        "kind": "note",
+        "hits": 0,
+        "subject": "",
+        "scope": "project",
+        "type": kind,
+        "source": "agent_reflection",
+        "confidence": 0.7,
+        "stability": "durable",
+        "createdAt": at,
+        "updatedAt": at,
+        "lastAccessedAt": at,
         "claude": claude,
     }
 
@@ -92,8 +127,9 @@ def index_note(data: bytes, at: str, names: set[str]) -> tuple[RawNote, list[str
         links.append({"to": target, "reason": entry.hook or entry.title, "createdAt": at})
         if target not in names:
             flags.append(f"line {entry.line} names {target}, which is missing")
-            warnings.append(f"{INDEX} line {entry.line} names {target}, which is not in the "
-                            "directory")
+            warnings.append(
+                f"{INDEX} line {entry.line} names {target}, which is not in the directory"
+            )
         reason = screened(entry.title, entry.hook)
         if reason:
             flags.append(f"screened: line {entry.line} {reason}")
@@ -101,27 +137,58 @@ def index_note(data: bytes, at: str, names: set[str]) -> tuple[RawNote, list[str
         past = [e for e in found if e.line > cap.loaded_lines]
         flags.append(f"past the budget: {len(past)} entries after line {cap.loaded_lines}")
         warnings.append(budget_line(cap, len(past)))
-    note = _note(INDEX, INDEX_NUGGET, "MEMORY.md (the index)", text, links, "index", at,
-                 {"file": INDEX, "size": len(data), "description": "", "hook": "",
-                  "indexLine": None, "flags": flags, "lines": cap.lines,
-                  "loadedLines": cap.loaded_lines})
+    note = _note(
+        INDEX,
+        INDEX_NUGGET,
+        "MEMORY.md (the index)",
+        text,
+        links,
+        "index",
+        at,
+        {
+            "file": INDEX,
+            "size": len(data),
+            "description": "",
+            "hook": "",
+            "indexLine": None,
+            "flags": flags,
+            "lines": cap.lines,
+            "loadedLines": cap.loaded_lines,
+        },
+    )
     return note, warnings
 
 
 def budget_line(cap: Loaded, past: int) -> str:
-    limit = (f"{index.MAX_LINES} lines" if cap.cut_by == "lines"
-             else f"{index.MAX_BYTES:,} bytes")
-    return (f"{INDEX} is {cap.lines} lines, {cap.size:,} bytes: only its first "
-            f"{cap.loaded_lines} lines reach the model (the {limit} budget); {past} entries "
-            "past it are invisible to the agent")
+    limit = f"{index.MAX_LINES} lines" if cap.cut_by == "lines" else f"{index.MAX_BYTES:,} bytes"
+    return (
+        f"{INDEX} is {cap.lines} lines, {cap.size:,} bytes: only its first "
+        f"{cap.loaded_lines} lines reach the model (the {limit} budget); {past} entries "
+        "past it are invisible to the agent"
+    )
 
 
 def link_note(name: str, target: str, at: str, entry: index.Entry | None) -> RawNote:
     """A symbolic link in the directory: listed by where it points, never read."""
     flag = f"symbolic link, not read (it points to {target})"
-    return _note(name, "untyped", name, "", [], "", at,
-                 {"file": name, "size": 0, "description": "", "hook": entry.hook if entry else "",
-                  "indexLine": entry.line if entry else None, "flags": [flag], "link": target})
+    return _note(
+        name,
+        "untyped",
+        name,
+        "",
+        [],
+        "",
+        at,
+        {
+            "file": name,
+            "size": 0,
+            "description": "",
+            "hook": entry.hook if entry else "",
+            "indexLine": entry.line if entry else None,
+            "flags": [flag],
+            "link": target,
+        },
+    )
 
 
 def gone_note(gone: Gone, entry: index.Entry | None) -> RawNote:
@@ -134,27 +201,28 @@ def gone_note(gone: Gone, entry: index.Entry | None) -> RawNote:
 
 
 def near_duplicates(notes: list[RawNote]) -> list[tuple[str, str, float]]:
-    topics = [n for n in notes if not n["hidden"] and n["id"] != INDEX
-              and "link" not in n["claude"]]
+    topics = [
+        n for n in notes if not n["hidden"] and n["id"] != INDEX and "link" not in n["claude"]
+    ]
     tokens = {n["id"]: note_tokens(n["title"], n["content"]) for n in topics}
     pairs = []
     for i, a in enumerate(topics):
-        for b in topics[i + 1:]:
+        for b in topics[i + 1 :]:
             overlap = jaccard(tokens[a["id"]], tokens[b["id"]])
             if overlap >= NEAR_DUPLICATE:
                 pairs.append((a["id"], b["id"], overlap))
     return pairs
 
 
-def read_notes(files: Files, gone: list[Gone], previous_lines: dict[str, index.Entry]
-               ) -> Reading:
+def read_notes(files: Files, gone: list[Gone], previous_lines: dict[str, index.Entry]) -> Reading:
     """The notes of the directory as read, and the warnings its hygiene gives."""
     found = Reading()
     names = set(files.data) - {INDEX}
     entries: dict[str, index.Entry] = {}
     if INDEX in files.data:
-        note, found.warnings = index_note(files.data[INDEX], _iso(files.mtimes.get(INDEX)),
-                                          names | set(files.links))
+        note, found.warnings = index_note(
+            files.data[INDEX], _iso(files.mtimes.get(INDEX)), names | set(files.links)
+        )
         found.notes.append(note)
         for entry in index.entries(text_of(files.data[INDEX])):
             target = index.topic_name(entry.target)
@@ -163,21 +231,25 @@ def read_notes(files: Files, gone: list[Gone], previous_lines: dict[str, index.E
     else:
         found.warnings.append(f"no {INDEX}: nothing of this directory reaches the model")
     for name in sorted(names):
-        found.notes.append(topic_note(name, files.data[name], _iso(files.mtimes.get(name)),
-                                      entries.get(name)))
+        found.notes.append(
+            topic_note(name, files.data[name], _iso(files.mtimes.get(name)), entries.get(name))
+        )
     for name, target in sorted(files.links.items()):
-        found.notes.append(link_note(name, target, _iso(files.mtimes.get(name)),
-                                     entries.get(name)))
+        found.notes.append(link_note(name, target, _iso(files.mtimes.get(name)), entries.get(name)))
         found.warnings.append(f"{name} is a symbolic link to {target}: not read, never kept")
     for item in gone:
-        found.notes.append(gone_note(item, entries.get(item.version.name)
-                                     or previous_lines.get(item.version.name)))
+        found.notes.append(
+            gone_note(item, entries.get(item.version.name) or previous_lines.get(item.version.name))
+        )
     _flag_duplicates(found)
     for note in found.notes:
-        if not note["hidden"] and note["id"] != INDEX and note["claude"]["indexLine"] is None \
-                and "link" not in note["claude"]:
-            found.warnings.append(f"{note['id']} is not in {INDEX}: the agent never sees it "
-                                  "listed")
+        if (
+            not note["hidden"]
+            and note["id"] != INDEX
+            and note["claude"]["indexLine"] is None
+            and "link" not in note["claude"]
+        ):
+            found.warnings.append(f"{note['id']} is not in {INDEX}: the agent never sees it listed")
     return found
 
 
@@ -186,8 +258,11 @@ def _flag_duplicates(found: Reading) -> None:
     for a, b, overlap in near_duplicates(found.notes):
         for one, other in ((a, b), (b, a)):
             by_id[one]["claude"]["flags"].append(f"near-duplicate of {other} ({overlap:.0%})")
-            by_id[one]["links"].append({"to": other, "reason": "near-duplicate",
-                                        "createdAt": by_id[one]["updatedAt"]})
-        found.warnings.append(f"{a} and {b} overlap {overlap:.0%}: merge them into one topic "
-                              "(the plan offers it once the agent's changes to them and to "
-                              f"{INDEX} are reviewed)")
+            by_id[one]["links"].append(
+                {"to": other, "reason": "near-duplicate", "createdAt": by_id[one]["updatedAt"]}
+            )
+        found.warnings.append(
+            f"{a} and {b} overlap {overlap:.0%}: merge them into one topic "
+            "(the plan offers it once the agent's changes to them and to "
+            f"{INDEX} are reviewed)"
+        )

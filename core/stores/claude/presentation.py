@@ -42,9 +42,11 @@ COLUMNS: tuple[NoteColumn, ...] = (
 
 def note_summary(note: RawNote) -> str:
     line = _info(note).get("indexLine")
-    return (f"{one_line(str(note.get('type') or '-'))} size={size(note)} "
-            f"index={'line ' + str(line) if line else 'none'} hook={one_line(hook(note))}"
-            + (f" flags={one_line(flags(note))}" if flags(note) else ""))
+    return (
+        f"{one_line(str(note.get('type') or '-'))} size={size(note)} "
+        f"index={'line ' + str(line) if line else 'none'} hook={one_line(hook(note))}"
+        + (f" flags={one_line(flags(note))}" if flags(note) else "")
+    )
 
 
 def _merged_into(note: RawNote) -> str:
@@ -59,8 +61,10 @@ def merge_lines(plan: Plan, note_ids: set[str]) -> list[str]:
         if into not in note_ids:
             continue
         if diff.after.get("hidden"):
-            found.append(f"{one_line(diff.note_id)}: removed, its lines folded into "
-                         f"{one_line(into)} (archived: u brings it back byte for byte)")
+            found.append(
+                f"{one_line(diff.note_id)}: removed, its lines folded into "
+                f"{one_line(into)} (archived: u brings it back byte for byte)"
+            )
         else:
             gone = str(diff.before.get("content") or "").splitlines()
             found += [f"{INDEX}: this line goes: {one_line(line)}" for line in gone]
@@ -69,8 +73,10 @@ def merge_lines(plan: Plan, note_ids: set[str]) -> list[str]:
 
 def proposal_lines(plan: Plan, note_ids: set[str]) -> list[str]:
     """The budget proposal's new topic file, when these notes hold it, on one line."""
-    return [f"{name}: a new topic file with the {moved} lines moved out of {INDEX}"
-            for name, moved in _proposal(plan, note_ids)]
+    return [
+        f"{name}: a new topic file with the {moved} lines moved out of {INDEX}"
+        for name, moved in _proposal(plan, note_ids)
+    ]
 
 
 def proposal_files(plan: Plan, note_ids: set[str]) -> list[str]:
@@ -81,14 +87,20 @@ def proposal_files(plan: Plan, note_ids: set[str]) -> list[str]:
 def _proposal(plan: Plan, note_ids: set[str]) -> list[tuple[str, int]]:
     if INDEX not in note_ids:
         return []
-    return [(str(_info(d.after)["detailFile"]), int(_info(d.after).get("moved") or 0))
-            for d in plan.notes if d.note_id == INDEX and _info(d.after).get("detailFile")]
+    return [
+        (str(_info(d.after)["detailFile"]), int(_info(d.after).get("moved") or 0))
+        for d in plan.notes
+        if d.note_id == INDEX and _info(d.after).get("detailFile")
+    ]
 
 
 def merge_files(plan: Plan, note_ids: set[str]) -> list[str]:
     """The files a merge of these notes writes besides the file that stays."""
-    return [str(_info(d.after).get("file") or d.note_id)
-            for d in plan.notes if _merged_into(d.after) in note_ids]
+    return [
+        str(_info(d.after).get("file") or d.note_id)
+        for d in plan.notes
+        if _merged_into(d.after) in note_ids
+    ]
 
 
 PROFILE = Profile(
@@ -102,17 +114,17 @@ PROFILE = Profile(
     columns=COLUMNS,
     summary=note_summary,
     refusal="not offered for a Claude Code memory directory (its files are written only by "
-            "unhide and undo)",
+    "unhide and undo)",
     change_kinds=("rewrite", "merge", "hide"),
     apply_effect="The agent's changes kept are accepted (nothing written); each one left out "
-                 "puts its file's reviewed version back, and each hygiene change kept is "
-                 "written: a run per file, undone together, each only if the file is unchanged "
-                 "since this plan. Every version seen stays in our record.",
+    "puts its file's reviewed version back, and each hygiene change kept is "
+    "written: a run per file, undone together, each only if the file is unchanged "
+    "since this plan. Every version seen stays in our record.",
     plan_scope="The directory against its last review: {notes} read; what the agent changed "
-               "since, file by file.",
+    "since, file by file.",
     archived_text="its text, kept in our record of what was seen (u brings the file back)",
     archive_refused="Topic files are deleted only by the agent: nothing is archived by hand "
-                    "here (u puts back a file it deleted).",
+    "here (u puts back a file it deleted).",
     group="type",
     groups="types",
 )

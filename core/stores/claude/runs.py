@@ -61,11 +61,19 @@ class ClaudeRuns:
     def __init__(self, directory: Path, journal: Journal, batch: Batch | None = None) -> None:
         self.directory, self.journal, self.batch = directory, journal, batch
 
-    def write(self, name: str, before: str | None, after: str | None, base: str,
-              summary: str, kind: JournalKind = "reflect") -> JournalEntry:
+    def write(
+        self,
+        name: str,
+        before: str | None,
+        after: str | None,
+        base: str,
+        summary: str,
+        kind: JournalKind = "reflect",
+    ) -> JournalEntry:
         """One file of the directory replaced (`after` None: removed), one run of the batch."""
-        return self.journal.replace(self.directory / name, before, after, base, kind, summary,
-                                    batch=self.batch)
+        return self.journal.replace(
+            self.directory / name, before, after, base, kind, summary, batch=self.batch
+        )
 
     def restore(self, gone: list[Gone], earlier: dict[str, index.Entry]) -> JournalEntry | None:
         """Each file back as last seen (one run each), then the index lines it lost (one run)."""
@@ -74,44 +82,64 @@ class ClaudeRuns:
             try:
                 texts[item.version.name] = item.data.decode("utf-8")
             except UnicodeDecodeError:
-                raise NuggetsError(f"{item.version.name}: its last version is not UTF-8 text; "
-                                   "nothing was restored") from None
+                raise NuggetsError(
+                    f"{item.version.name}: its last version is not UTF-8 text; nothing was restored"
+                ) from None
         last = None
         with directory_lock(self.directory / INDEX):
             for item in gone:
                 name = item.version.name
-                last = self.write(name, None, texts[name], EMPTY_FINGERPRINT,
-                                  f"put back {name} as last seen {item.version.at}", "unhide")
+                last = self.write(
+                    name,
+                    None,
+                    texts[name],
+                    EMPTY_FINGERPRINT,
+                    f"put back {name} as last seen {item.version.at}",
+                    "unhide",
+                )
             last = self._relink(gone, earlier) or last
         if last is None:
             return None
         # what the front ends count as brought back (the journal holds the files' texts)
-        return last.model_copy(update={"after": {
-            g.version.name: {"id": g.version.name, "title": g.version.name} for g in gone}})
+        return last.model_copy(
+            update={
+                "after": {
+                    g.version.name: {"id": g.version.name, "title": g.version.name} for g in gone
+                }
+            }
+        )
 
     def _relink(self, gone: list[Gone], earlier: dict[str, index.Entry]) -> JournalEntry | None:
         path = self.directory / INDEX
         before_bytes = path.read_bytes() if path.is_file() else None
         before = text_of(before_bytes) if before_bytes is not None else None
         listed = {index.topic_name(e.target) for e in index.entries(before or "")}
-        missing = [index_line(g, earlier.get(g.version.name)) for g in gone
-                   if g.version.name not in listed]
+        missing = [
+            index_line(g, earlier.get(g.version.name)) for g in gone if g.version.name not in listed
+        ]
         if not missing:
             return None
         head = before or ""
         after = head + ("" if not head or head.endswith("\n") else "\n") + "\n".join(missing) + "\n"
         base = EMPTY_FINGERPRINT if before_bytes is None else fingerprint(before_bytes)
         names = ", ".join(g.version.name for g in gone)
-        return self.write(INDEX, before, after, base, f"put back the index lines of {names}",
-                          "unhide")
+        return self.write(
+            INDEX, before, after, base, f"put back the index lines of {names}", "unhide"
+        )
 
     def revert(self, files: list[tuple[str, bytes | None, bytes | None]]) -> JournalEntry | None:
         """Put each file (name, as it is, as reviewed) back as reviewed, one run each."""
         texts = []
         for name, now, reviewed in files:
             try:
-                texts.append((name, now, None if now is None else now.decode("utf-8"),
-                              None if reviewed is None else reviewed.decode("utf-8")))
+                texts.append(
+                    (
+                        name,
+                        now,
+                        None if now is None else now.decode("utf-8"),
+                        None if reviewed is None else reviewed.decode("utf-8"),
+                    )
+                )
             except UnicodeDecodeError:
                 raise NuggetsError(f"{name}: not UTF-8 text; nothing was put back") from None
         last = None
@@ -125,14 +153,24 @@ class ClaudeRuns:
         """A merge: the kept file with the other one's lines folded in, then the other file
         removed, one run each (its index lines go with MEMORY.md's own run)."""
         with directory_lock(self.directory / INDEX):
-            self.write(merge.kept, kept_now.decode("utf-8"), merge.text, fingerprint(kept_now),
-                       f"merged {merge.removed} into {merge.kept}")
-            return self.write(merge.removed, removed_now.decode("utf-8"), None,
-                              fingerprint(removed_now),
-                              f"removed {merge.removed}, merged into {merge.kept}")
+            self.write(
+                merge.kept,
+                kept_now.decode("utf-8"),
+                merge.text,
+                fingerprint(kept_now),
+                f"merged {merge.removed} into {merge.kept}",
+            )
+            return self.write(
+                merge.removed,
+                removed_now.decode("utf-8"),
+                None,
+                fingerprint(removed_now),
+                f"removed {merge.removed}, merged into {merge.kept}",
+            )
 
-    def rewrite_index(self, index_now: bytes, text: str, proposal: Proposal | None,
-                      fixes: int, merges: int = 0) -> JournalEntry:
+    def rewrite_index(
+        self, index_now: bytes, text: str, proposal: Proposal | None, fixes: int, merges: int = 0
+    ) -> JournalEntry:
         """Our own edit of MEMORY.md (hygiene fixes, merges, the budget proposal): the
         proposal's new topic file first, then MEMORY.md, one run each."""
         after = proposal.index_text if proposal else text
@@ -141,10 +179,20 @@ class ClaudeRuns:
         with directory_lock(self.directory / INDEX):
             if proposal is not None:
                 what.append("brought into its budget")
-                self.write(proposal.detail_name, None, proposal.detail_text, EMPTY_FINGERPRINT,
-                           f"moved {proposal.moved} lines of {INDEX} to {proposal.detail_name}")
-            return self.write(INDEX, text_of(index_now), after, fingerprint(index_now),
-                              f"{INDEX}: {', '.join(what)}")
+                self.write(
+                    proposal.detail_name,
+                    None,
+                    proposal.detail_text,
+                    EMPTY_FINGERPRINT,
+                    f"moved {proposal.moved} lines of {INDEX} to {proposal.detail_name}",
+                )
+            return self.write(
+                INDEX,
+                text_of(index_now),
+                after,
+                fingerprint(index_now),
+                f"{INDEX}: {', '.join(what)}",
+            )
 
 
 class ClaudeTarget(FileTarget):
@@ -153,8 +201,13 @@ class ClaudeTarget(FileTarget):
     `accepted`: the store's step once a run is undone (the reviewed baseline follows it);
     `look`: the store's record of the directory as it now is."""
 
-    def __init__(self, directory: Path, seen: SeenRecord,
-                 accepted: Callable[[JournalEntry], None], look: Callable[[], object]) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        seen: SeenRecord,
+        accepted: Callable[[JournalEntry], None],
+        look: Callable[[], object],
+    ) -> None:
         self.directory, self.seen, self.accepted, self.look = directory, seen, accepted, look
 
     @contextlib.contextmanager
@@ -176,8 +229,7 @@ class ClaudeTarget(FileTarget):
     def folders(self) -> list[Path]:
         return [self.seen.root, self.seen.blobs]
 
-    def restore(self, journal: Journal, entry: JournalEntry,
-                batch: Batch | None) -> JournalEntry:
+    def restore(self, journal: Journal, entry: JournalEntry, batch: Batch | None) -> JournalEntry:
         done = journal.undo_file(entry, batch)
         self.accepted(entry)
         return done

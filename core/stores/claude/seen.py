@@ -76,8 +76,10 @@ class SeenRecord:
                 found.append(state)
         if bad:
             shown = ", ".join(map(str, sorted(bad)[:5])) + (" …" if len(bad) > 5 else "")
-            self._say(f"{self.root / STATES}: line {shown} is not a recorded state; skipped, "
-                      "the rest is read")
+            self._say(
+                f"{self.root / STATES}: line {shown} is not a recorded state; skipped, "
+                "the rest is read"
+            )
         return found
 
     def blob(self, digest: str) -> bytes | None:
@@ -181,12 +183,16 @@ class SeenRecord:
         kept = states[-KEEP_STATES:]
         dropped = states[: len(states) - len(kept)]
         newest = {name: v.digest for name, v in self._versions(states).items()}
-        carried = {name: digest for name, digest in newest.items()
-                   if all(s.files.get(name) != digest for s in kept)}
+        carried = {
+            name: digest
+            for name, digest in newest.items()
+            if all(s.files.get(name) != digest for s in kept)
+        }
         if carried:  # the last version of a file seen only in dropped states stays
             kept = [State(dropped[-1].at, carried), *kept]
-        text = "".join(json.dumps({"at": s.at, "files": s.files}, sort_keys=True) + "\n"
-                       for s in kept)
+        text = "".join(
+            json.dumps({"at": s.at, "files": s.files}, sort_keys=True) + "\n" for s in kept
+        )
         atomic_write(self.root / STATES, text.encode(), private=True)
         reviewed = self.reviewed()
         used = {d for s in kept for d in s.files.values()}

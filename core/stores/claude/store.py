@@ -83,8 +83,13 @@ class ClaudeStore:
     aftermaths: AftermathTeller | None = None  # what the agent changed since is the next plan
     first_notes: Callable[[int], list[RawNote]] | None = None
 
-    def __init__(self, directory: Path, clock: Clock = system_clock,
-                 record_root: Path | None = None, settings: Settings = DEFAULTS) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        clock: Clock = system_clock,
+        record_root: Path | None = None,
+        settings: Settings = DEFAULTS,
+    ) -> None:
         self.home = directory
         self.clock = clock
         self.settings = settings
@@ -95,9 +100,16 @@ class ClaudeStore:
         self._opened: Graph | None = None
         self._warnings: list[str] = []
         target = ClaudeTarget(directory, self.seen, self._accept_undone, self.look)
-        self.journal = Journal(self._root, self.files, directory, target, self.notices, clock,
-                               refusal=presentation.PROFILE.refusal,
-                               keep=settings.journal_keep)
+        self.journal = Journal(
+            self._root,
+            self.files,
+            directory,
+            target,
+            self.notices,
+            clock,
+            refusal=presentation.PROFILE.refusal,
+            keep=settings.journal_keep,
+        )
         self.by_hand: ByHand = self
         self.versions: VersionKeeper | None = self
 
@@ -129,8 +141,9 @@ class ClaudeStore:
             try:
                 self.seen.record(files.data, self.now())
             except OSError as exc:
-                self.notices.append(f"what was seen could not be recorded in {self._root}: "
-                                    f"{exc.strerror or exc}")
+                self.notices.append(
+                    f"what was seen could not be recorded in {self._root}: {exc.strerror or exc}"
+                )
         return files
 
     def gone(self, files: Files, states: list[State]) -> list[Gone]:
@@ -149,8 +162,7 @@ class ClaudeStore:
     def earlier_lines(self, states: list[State]) -> dict[str, index.Entry]:
         """The index lines earlier versions of MEMORY.md had, newest first wins."""
         found: dict[str, index.Entry] = {}
-        digests = list(dict.fromkeys(s.files[INDEX] for s in reversed(states)
-                                     if INDEX in s.files))
+        digests = list(dict.fromkeys(s.files[INDEX] for s in reversed(states) if INDEX in s.files))
         for digest in digests[:50]:
             data = self.seen.blob(digest)
             for entry in index.entries(text_of(data)) if data else []:
@@ -182,8 +194,10 @@ class ClaudeStore:
     def stamp(self) -> Hashable:
         with contextlib.suppress(OSError):
             names = sorted(p.name for p in self.home.glob("*.md"))
-            return (FileStamp.of(self.home),
-                    tuple(FileStamp.of(self.home / name) for name in names))
+            return (
+                FileStamp.of(self.home),
+                tuple(FileStamp.of(self.home / name) for name in names),
+            )
         return None
 
     def scope_files(self, nugget: str | None) -> list[Path]:
@@ -221,28 +235,42 @@ class ClaudeStore:
 
     # -- the plan: the agent's changes since the last review ------------------------------------
 
-    def plan(self, nugget_name: str | None = None, limit: int | None = None,
-             uncapped: bool = False, graph: Graph | None = None,
-             should_stop: Callable[[], bool] | None = None,
-             progress: Progress | None = None) -> Plan:
+    def plan(
+        self,
+        nugget_name: str | None = None,
+        limit: int | None = None,
+        uncapped: bool = False,
+        graph: Graph | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        progress: Progress | None = None,
+    ) -> Plan:
         files = self.look()
         baseline = self.seen.reviewed() or State(self.now(), {})
         changes, missing = changes_since(baseline, files, self.seen.blob)
         self.notices += missing
         if nugget_name is not None:
-            changes = [c for c in changes if self._nugget_of(c.name, c.after or c.before)
-                       == nugget_name]
-        plan = changes_plan(changes, files_fingerprint(files), self.now(), baseline.at,
-                            len(files.data))
+            changes = [
+                c for c in changes if self._nugget_of(c.name, c.after or c.before) == nugget_name
+            ]
+        plan = changes_plan(
+            changes, files_fingerprint(files), self.now(), baseline.at, len(files.data)
+        )
         changed = {c.name for c in changes}
         if nugget_name in (None, INDEX_NUGGET):
             proposal = self._proposal(files, changed)
             if proposal is not None:
                 add_budget_proposal(plan, files.data[INDEX], proposal, self.now())
             add_fixes(plan, self._fixes(files, changed), self.now())
-        add_merges(plan, [m for m in self._merges(files, changed) if nugget_name in
-                          (None, self._nugget_of(m.kept, files.data[m.kept]))],
-                   files, self.now())
+        add_merges(
+            plan,
+            [
+                m
+                for m in self._merges(files, changed)
+                if nugget_name in (None, self._nugget_of(m.kept, files.data[m.kept]))
+            ],
+            files,
+            self.now(),
+        )
         return plan
 
     @staticmethod
@@ -289,8 +317,11 @@ class ClaudeStore:
 
     def kept_versions(self) -> list[KeptVersion]:
         """The versions of each file the record holds (docs/CLAUDE_CODE.md, "What was seen")."""
-        return [KeptVersion(name, v.at, self.seen.size(v.digest), v.digest)
-                for name, versions in sorted(self.seen.versions().items()) for v in versions]
+        return [
+            KeptVersion(name, v.at, self.seen.size(v.digest), v.digest)
+            for name, versions in sorted(self.seen.versions().items())
+            for v in versions
+        ]
 
     def version_text(self, version: KeptVersion) -> str | None:
         data = self.seen.blob(version.digest)
@@ -301,17 +332,21 @@ class ClaudeStore:
         before, after = lines_of(reviewed) or [], lines_of(files.data[INDEX]) or []
         return merged_index(before, after, kept).encode("utf-8")
 
-    def _kept_merges(self, plan: Plan, kept: set[int], files: Files, changed: set[str]
-                     ) -> tuple[set[int], list[Merge]]:
+    def _kept_merges(
+        self, plan: Plan, kept: set[int], files: Files, changed: set[str]
+    ) -> tuple[set[int], list[Merge]]:
         """The plan's merges, and those kept; refused when one is no longer what the directory
         offers (the same bytes, but the other file is now the newer)."""
         offered = {m.kept: m for m in self._merges(files, changed)}
-        ours = [op for op in plan.operations if isinstance(op, RewriteOp)
-                and plan.change_for(op.id).type == "merge"]
-        if any(op.note_id not in offered or op.content != offered[op.note_id].text
-               for op in ours):
-            raise StalePlanError("the memory directory changed since this plan was made; "
-                                 "plan again")
+        ours = [
+            op
+            for op in plan.operations
+            if isinstance(op, RewriteOp) and plan.change_for(op.id).type == "merge"
+        ]
+        if any(op.note_id not in offered or op.content != offered[op.note_id].text for op in ours):
+            raise StalePlanError(
+                "the memory directory changed since this plan was made; plan again"
+            )
         return {op.id for op in ours}, [offered[op.note_id] for op in ours if op.id in kept]
 
     def exclusive(self) -> contextlib.AbstractContextManager[None]:
@@ -326,16 +361,22 @@ class ClaudeStore:
         kept = plan.default_kept() if accepted is None else set(accepted)
         files = self.look()
         if files_fingerprint(files) != plan.base_fingerprint:
-            raise StalePlanError("the memory directory changed since this plan was made; "
-                                 "plan again")
+            raise StalePlanError(
+                "the memory directory changed since this plan was made; plan again"
+            )
         baseline = self.seen.reviewed() or State(self.now(), {})
         changed = {c.name for c in changes_since(baseline, files, self.seen.blob)[0]}
         reviewed = dict(baseline.files)
         rejected = []
         budget_kept = False
         kept_fixes = {f.note_id: f for f in self._fixes(files, changed)}
-        chosen = [kept_fixes[i] for op in plan.operations if op.id in kept
-                  for i in operation_note_ids(op) if i in kept_fixes]
+        chosen = [
+            kept_fixes[i]
+            for op in plan.operations
+            if op.id in kept
+            for i in operation_note_ids(op)
+            if i in kept_fixes
+        ]
         ours, merging = self._kept_merges(plan, kept, files, changed)
         hunks: dict[int, bool] = {}
         for op in plan.operations:
@@ -355,8 +396,9 @@ class ClaudeStore:
                     reviewed.pop(name, None)
             else:
                 digest = baseline.files.get(name)
-                rejected.append((name, files.data.get(name),
-                                 self.seen.blob(digest) if digest else None))
+                rejected.append(
+                    (name, files.data.get(name), self.seen.blob(digest) if digest else None)
+                )
         if hunks:
             merged = self._merged_index(baseline, files, {n for n, k in hunks.items() if k})
             reviewed[INDEX] = sha(merged)
@@ -376,8 +418,7 @@ class ClaudeStore:
             text = fixed(text_of(files.data[INDEX]), chosen, drop)
             # brought into the budget after the fixes
             proposal = propose(text, set(files.data), self.now()) if budget_kept else None
-            last = runs.rewrite_index(files.data[INDEX], text, proposal, len(chosen),
-                                           len(merging))
+            last = runs.rewrite_index(files.data[INDEX], text, proposal, len(chosen), len(merging))
             final = proposal.index_text if proposal else text
             reviewed[INDEX] = sha(final.encode())
             if proposal is not None:
@@ -386,13 +427,20 @@ class ClaudeStore:
         self.look()
         return last
 
-    def reflect(self, nugget_name: str | None = None, limit: int | None = None,
-                uncapped: bool = False, also: Collection[str] = (),
-                choose: Chooser | None = None) -> tuple[Plan, JournalEntry | None]:
+    def reflect(
+        self,
+        nugget_name: str | None = None,
+        limit: int | None = None,
+        uncapped: bool = False,
+        also: Collection[str] = (),
+        choose: Chooser | None = None,
+    ) -> tuple[Plan, JournalEntry | None]:
         plan = self.plan(nugget_name, limit, uncapped)
         if plan.operations:
-            self.notices.append("the agent's changes are kept or put back only in a review "
-                                "(the console): nothing was applied")
+            self.notices.append(
+                "the agent's changes are kept or put back only in a review "
+                "(the console): nothing was applied"
+            )
         return plan, None
 
     def unhide_outlook(self, note_ids: Iterable[str], lift: bool = False) -> UnhideOutlook:
@@ -406,12 +454,14 @@ class ClaudeStore:
         wanted = list(dict.fromkeys(note_ids))
         unknown = [i for i in wanted if i not in gone]
         if unknown:
-            raise NuggetsError(f"{', '.join(unknown)}: not a deleted topic file seen before "
-                               "(see `notes --hidden`)")
+            raise NuggetsError(
+                f"{', '.join(unknown)}: not a deleted topic file seen before (see `notes --hidden`)"
+            )
         lines = self.earlier_lines(states)
         reviewed = self.seen.reviewed() or State(self.now(), {})
-        index_was_reviewed = (INDEX in files.data
-                              and reviewed.files.get(INDEX) == sha(files.data[INDEX]))
+        index_was_reviewed = INDEX in files.data and reviewed.files.get(INDEX) == sha(
+            files.data[INDEX]
+        )
         entry = self._runs(Batch()).restore([gone[i] for i in wanted], lines)
         # What the operator brought back is reviewed: not the agent's change to review again.
         accepted = dict(reviewed.files, **{i: gone[i].version.digest for i in wanted})
@@ -437,8 +487,11 @@ class ClaudeStore:
         reviewed = self.seen.reviewed()
         name = entry.file_name or ""
         left = None if entry.file_after is None else sha(entry.file_after.encode("utf-8"))
-        if (reviewed is not None and not entry.summary.startswith(REVERT)
-                and reviewed.files.get(name) == left):  # a file of ours removed: not there
+        if (
+            reviewed is not None
+            and not entry.summary.startswith(REVERT)
+            and reviewed.files.get(name) == left
+        ):  # a file of ours removed: not there
             files = dict(reviewed.files)
             if entry.file_before is None:
                 files.pop(name, None)
@@ -446,10 +499,12 @@ class ClaudeStore:
                 files[name] = sha(entry.file_before.encode("utf-8"))
             self.seen.set_reviewed(State(self.now(), files))
 
-    def undo_blockers(self, run_id: str,
-                      graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
+    def undo_blockers(
+        self, run_id: str, graph: Graph | None = None
+    ) -> tuple[JournalEntry, list[str]]:
         return self.journal.blockers(run_id, graph)
 
-    def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
-                   summary: str) -> JournalEntry:
+    def write_file(
+        self, path: Path, before: str | None, after: str, kind: JournalKind, summary: str
+    ) -> JournalEntry:
         return self.journal.write_file(path, before, after, kind, summary)  # refused: no file

@@ -31,23 +31,32 @@ def structured_limit(tokens: int) -> TokenLimit:
 def _injectable(note: RawNote, chat_id: object, now: datetime) -> bool:
     mc = note.get("microclaw") or {}
     expires = parse_iso(mc.get("expiresAt"))
-    return (not note.get("hidden") and mc.get("chatId") in (chat_id, None)
-            and float(note.get("confidence", 0)) >= LEAST_CONFIDENCE
-            and (expires is None or expires > now))
+    return (
+        not note.get("hidden")
+        and mc.get("chatId") in (chat_id, None)
+        and float(note.get("confidence", 0)) >= LEAST_CONFIDENCE
+        and (expires is None or expires > now)
+    )
 
 
 def context_rows(notes: list[RawNote], chat_id: object, now: datetime) -> list[RawNote]:
     """The rows the bot reads for a chat (`chat_id` None: the global rows alone), in the
     order its budget counts them."""
-    rows = sorted((n for n in notes if _injectable(n, chat_id, now)),
-                  key=lambda n: str(n.get("updatedAt") or ""), reverse=True)[:CONTEXT_ROWS]
-    profiles = sorted((n for n in rows if n.get("type") == PROFILE),
-                      key=lambda n: -float(n.get("confidence", 0)))
+    rows = sorted(
+        (n for n in notes if _injectable(n, chat_id, now)),
+        key=lambda n: str(n.get("updatedAt") or ""),
+        reverse=True,
+    )[:CONTEXT_ROWS]
+    profiles = sorted(
+        (n for n in rows if n.get("type") == PROFILE), key=lambda n: -float(n.get("confidence", 0))
+    )
     return profiles + [n for n in rows if n.get("type") != PROFILE]
 
 
-def structured_budget(notes: list[RawNote], chat_id: object, scope: str, now: datetime,
-                      tokens: int) -> PromotionBudget:
+def structured_budget(
+    notes: list[RawNote], chat_id: object, scope: str, now: datetime, tokens: int
+) -> PromotionBudget:
     rows = context_rows(notes, chat_id, now)
-    return token_budget([(n["id"], str(n.get("content", ""))) for n in rows],
-                        structured_limit(tokens), scope)
+    return token_budget(
+        [(n["id"], str(n.get("content", ""))) for n in rows], structured_limit(tokens), scope
+    )

@@ -71,8 +71,9 @@ def config_of(doc: Mapping[str, Any], source: str) -> BotConfig:
         reflector_minutes=_whole(doc.get("reflector_interval_mins"), base.reflector_minutes),
         consolidation=sleep.get("enabled") is True,
         idle_hours=_whole(sleep.get("idle_hours"), base.idle_hours, least=1),
-        min_interval_hours=_whole(sleep.get("min_interval_hours"), base.min_interval_hours,
-                                  least=1),
+        min_interval_hours=_whole(
+            sleep.get("min_interval_hours"), base.min_interval_hours, least=1
+        ),
         threshold=min(1.0, max(0.5, float(threshold))),
         max_per_pass=_whole(sleep.get("max_archived_per_pass"), base.max_per_pass, least=1),
         memory_tokens=_whole(doc.get("memory_token_budget"), base.memory_tokens)
@@ -128,7 +129,9 @@ def read_config(data_dir: Path, chosen: Path | None = None) -> tuple[BotConfig, 
         try:
             doc = parse_settings(read_regular(path, CONFIG_BYTES).decode("utf-8"))
         except (OSError, GraphError, UnicodeDecodeError) as exc:
-            return BotConfig(), [f"{path}: the bot's config cannot be read ({reason_of(exc)}); "
-                                 "planning with the bot's defaults"]
+            return BotConfig(), [
+                f"{path}: the bot's config cannot be read ({reason_of(exc)}); "
+                "planning with the bot's defaults"
+            ]
         return config_of(doc, str(path)), []
     return BotConfig(), []

@@ -27,12 +27,11 @@ OLD = Chat(42, "", "", "older chat")  # written before chats had a channel
 
 DEMO_FILES = {
     "AGENTS.md": "# Global memory\n\n- Answer in the user's language.\n"
-                 "- Never share one chat's memory in another.\n",
+    "- Never share one chat's memory in another.\n",
     "telegram/AGENTS.md": "# Telegram bot\n\n- Keep replies under 4096 characters.\n",
     "telegram/1/AGENTS.md": "# Chat memory\n\n- Alice is a Rust developer in Tokyo.\n"
-                            "- Prefers code examples over prose.\n",
-    "telegram/1/USER.md": "# Alice\n\nTimezone: Asia/Tokyo. Works on the billing "
-                          "service.\n",
+    "- Prefers code examples over prose.\n",
+    "telegram/1/USER.md": "# Alice\n\nTimezone: Asia/Tokyo. Works on the billing service.\n",
     "42/AGENTS.md": "# Chat memory (older layout)\n\n- Weekly report goes out on Mondays.\n",
 }
 
@@ -41,48 +40,80 @@ def _rows(now: datetime) -> list[Row]:
     def at(days: float) -> str:
         return bot_time(now - timedelta(days=days))
 
-    def row(content: str, chat: Chat | None, category: str = "KNOWLEDGE",
-            confidence: float = 0.8, seen: float = 2, **extra: Any) -> Row:
+    def row(
+        content: str,
+        chat: Chat | None,
+        category: str = "KNOWLEDGE",
+        confidence: float = 0.8,
+        seen: float = 2,
+        **extra: Any,
+    ) -> Row:
         chat = None if chat is None else chat
-        return Row(content=content, category=category, chat=chat, confidence=confidence,
-                   created_at=at(seen + 20), updated_at=at(seen), last_seen_at=at(seen),
-                   **extra)
+        return Row(
+            content=content,
+            category=category,
+            chat=chat,
+            confidence=confidence,
+            created_at=at(seen + 20),
+            updated_at=at(seen),
+            last_seen_at=at(seen),
+            **extra,
+        )
 
     return [
         row("User's name is Alice and she lives in Tokyo", ALICE, "PROFILE", 0.95),
         row("User is a Rust developer working on the billing service", ALICE, "PROFILE", 0.9),
         row("User is a Rust developer working on the billing service!", ALICE, "PROFILE", 0.7),
-        row("User mentioned a conference talk idea about tracing", ALICE, "EVENT", 0.3,
-            seen=45),  # stale
-        row("User asked about lifetimes in async closures", ALICE, "EVENT", 0.3,
-            seen=20),  # low confidence but seen recently: kept
-        row("User is on vacation until the end of the month", ALICE, "EVENT", 0.8,
-            expires_at=at(1)),  # expired
-        row("User has a dentist appointment next Tuesday", ALICE, "EVENT", 0.8,
-            expires_at=at(-6)),  # expires later: kept
+        row(
+            "User mentioned a conference talk idea about tracing", ALICE, "EVENT", 0.3, seen=45
+        ),  # stale
+        row(
+            "User asked about lifetimes in async closures", ALICE, "EVENT", 0.3, seen=20
+        ),  # low confidence but seen recently: kept
+        row(
+            "User is on vacation until the end of the month", ALICE, "EVENT", 0.8, expires_at=at(1)
+        ),  # expired
+        row(
+            "User has a dentist appointment next Tuesday", ALICE, "EVENT", 0.8, expires_at=at(-6)
+        ),  # expires later: kept
         row("User prefers code examples in Rust over pseudo code", ALICE, "KNOWLEDGE", 0.85),
         row("User prefers code examples in Rust over pseudo code.", ALICE, "KNOWLEDGE", 0.6),
         row("Production database port is 5433", TEAM, "KNOWLEDGE", 0.9),
         row("Production database port is 5432", TEAM, "KNOWLEDGE", 0.8, seen=30),  # conflict
         row("Release deadline is Friday the 4th", TEAM, "KNOWLEDGE", 0.85),
         row("Release deadline moved to March 3rd after the freeze", TEAM, "KNOWLEDGE", 0.8),
-        row("The team deploys with Argo CD from the main branch", TEAM, "KNOWLEDGE", 0.75,
-            seen=5),
-        row("The team deploys with Argo CD from the main branch", TEAM, "KNOWLEDGE", 0.75,
-            seen=5),  # tied with the row above: the larger id is the weaker
+        row("The team deploys with Argo CD from the main branch", TEAM, "KNOWLEDGE", 0.75, seen=5),
+        row(
+            "The team deploys with Argo CD from the main branch", TEAM, "KNOWLEDGE", 0.75, seen=5
+        ),  # tied with the row above: the larger id is the weaker
         row("Visitor asked for pricing of the team plan", WEB, "EVENT", 0.5),
         row("Visitor asked for pricing of the enterprise plan", WEB, "EVENT", 0.5),
         row("Weekly report goes out on Monday mornings", OLD, "KNOWLEDGE", 0.8),
         row("Old chat prefers short answers", OLD, "PROFILE", 0.2, seen=90),  # stale PROFILE
         row("The bot runs on a Raspberry Pi 5 in the office", None, "KNOWLEDGE", 0.9),
         row("The bot's timezone is UTC for all scheduled tasks", None, "KNOWLEDGE", 0.85),
-        row("Scheduled tasks may not post between 22:00 and 07:00", None, "KNOWLEDGE", 0.32,
-            seen=60),  # stale global
+        row(
+            "Scheduled tasks may not post between 22:00 and 07:00", None, "KNOWLEDGE", 0.32, seen=60
+        ),  # stale global
         row("Server IP address is 10.0.0.12", None, "KNOWLEDGE", 0.8),
-        row("User likes the color blue", ALICE, "PROFILE", 0.6, seen=100, is_archived=1,
-            archived_at=at(70)),  # archived by the bot long ago
-        row("User used to deploy with Jenkins", TEAM, "KNOWLEDGE", 0.5, seen=40,
-            is_archived=1, archived_at=at(10)),
+        row(
+            "User likes the color blue",
+            ALICE,
+            "PROFILE",
+            0.6,
+            seen=100,
+            is_archived=1,
+            archived_at=at(70),
+        ),  # archived by the bot long ago
+        row(
+            "User used to deploy with Jenkins",
+            TEAM,
+            "KNOWLEDGE",
+            0.5,
+            seen=40,
+            is_archived=1,
+            archived_at=at(10),
+        ),
     ]
 
 
@@ -91,17 +122,39 @@ CAP_ROWS = 198  # with the team's own rows, three over its cap once the duplicat
 
 def _cap_rows(now: datetime) -> list[Row]:
     """Enough distinct active rows in the team chat to pass its 200-row cap by a few."""
-    services = ("billing", "search", "auth", "payments", "gateway", "ledger", "mailer",
-                "scheduler", "reports", "exporter", "metrics")
+    services = (
+        "billing",
+        "search",
+        "auth",
+        "payments",
+        "gateway",
+        "ledger",
+        "mailer",
+        "scheduler",
+        "reports",
+        "exporter",
+        "metrics",
+    )
     owners = ("Priya", "Tomás", "Wei", "Amara", "Jonas", "Lena", "Kofi")
     rows = []
     for i in range(CAP_ROWS):
         seen = bot_time(now - timedelta(days=1 + i % 25, hours=i % 24))
-        content = (f"Host node-{i} runs {services[i % len(services)]} v1.{i} in rack "
-                   f"r{i % 17}, owned by {owners[i % len(owners)]}")
-        rows.append(Row(content=content, category="KNOWLEDGE", chat=TEAM,
-                        confidence=round(0.4 + (i % 50) / 100, 2), source="reflector",
-                        created_at=seen, updated_at=seen, last_seen_at=seen))
+        content = (
+            f"Host node-{i} runs {services[i % len(services)]} v1.{i} in rack "
+            f"r{i % 17}, owned by {owners[i % len(owners)]}"
+        )
+        rows.append(
+            Row(
+                content=content,
+                category="KNOWLEDGE",
+                chat=TEAM,
+                confidence=round(0.4 + (i % 50) / 100, 2),
+                source="reflector",
+                created_at=seen,
+                updated_at=seen,
+                last_seen_at=seen,
+            )
+        )
     return rows
 
 

@@ -30,20 +30,24 @@ def _demo(clock: Clock, reset: bool, settings: Settings) -> Path:
 
 
 def _missing_home(home: str) -> str:
-    return (f"no MicroClaw data dir at {home} (no such directory); use --microclaw DIR, or try "
-            "the demo with --demo-microclaw")
+    return (
+        f"no MicroClaw data dir at {home} (no such directory); use --microclaw DIR, or try "
+        "the demo with --demo-microclaw"
+    )
 
 
 def _missing_source(home: str, source: str) -> str:
-    return (f"no MicroClaw database at {source}: is {home} the bot's data dir? Use "
-            "--microclaw DIR, or try the demo with --demo-microclaw")
+    return (
+        f"no MicroClaw database at {source}: is {home} the bot's data dir? Use "
+        "--microclaw DIR, or try the demo with --demo-microclaw"
+    )
 
 
 KIND = StoreKind(
     name="microclaw",
     home_option="--microclaw",
     home_help="Review a MicroClaw bot's memory instead: its data dir (the bot's default is "
-              "~/.microclaw, or ./microclaw.data in older setups).",
+    "~/.microclaw, or ./microclaw.data in older setups).",
     demo_option="--demo-microclaw",
     demo_help="Use the built-in MicroClaw demo instead.",
     demo_dir_help="The MicroClaw demo's data dir instead.",

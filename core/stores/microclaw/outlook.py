@@ -48,21 +48,33 @@ def unhidden(note: RawNote, at: str, floor: float | None) -> RawNote:
 
 def capped(changes: Iterable[ReflectionChange]) -> dict[str, str]:
     """The rows a cap archives among a plan's changes, with their detail."""
-    return {c.note_id: c.detail for c in changes
-            if c.detail.startswith((STEP_GLOBAL_CAP, STEP_CHAT_CAP))}
+    return {
+        c.note_id: c.detail
+        for c in changes
+        if c.detail.startswith((STEP_GLOBAL_CAP, STEP_CHAT_CAP))
+    }
 
 
 def displaced(was: dict[str, str], will: dict[str, str], brought: list[str]) -> list[str]:
     """One line for each row a cap archives only once rows are back (`will` and not `was`),
     when it is not one of them: the bot's order puts it last among the rows then active."""
     shown = ", ".join(brought[:10])
-    return [f"{note_id} archived instead: bringing back {shown} takes its scope over the "
-            f"bot's cap, and the bot archives this row you did not unhide: {detail}"
-            for note_id, detail in will.items() if note_id not in was and note_id not in brought]
+    return [
+        f"{note_id} archived instead: bringing back {shown} takes its scope over the "
+        f"bot's cap, and the bot archives this row you did not unhide: {detail}"
+        for note_id, detail in will.items()
+        if note_id not in was and note_id not in brought
+    ]
 
 
-def outlook(notes: list[RawNote], note_ids: Iterable[str], now: datetime, config: BotConfig,
-            activity: Activity, lift: bool) -> UnhideOutlook:
+def outlook(
+    notes: list[RawNote],
+    note_ids: Iterable[str],
+    now: datetime,
+    config: BotConfig,
+    activity: Activity,
+    lift: bool,
+) -> UnhideOutlook:
     """What unhiding these rows leads to, with their confidence raised (`lift`) or not (pure)."""
     by_id = {n["id"]: n for n in notes}
     targets = [i for i in dict.fromkeys(note_ids) if i in by_id and by_id[i].get("hidden")]
@@ -78,11 +90,16 @@ def outlook(notes: list[RawNote], note_ids: Iterable[str], now: datetime, config
         before = [n for n in notes if n["nuggetName"] in nuggets]
         was = plan_maintenance(before, now, "", None, config, activity).result
         warnings += displaced(capped(was.changes if was else []), capped(changes), targets)
-    rows = {number: note["microclaw"]["row"] for i, note in after.items()
-            if (number := row_id(i)) is not None}
+    rows = {
+        number: note["microclaw"]["row"]
+        for i, note in after.items()
+        if (number := row_id(i)) is not None
+    }
     offer = ""
     if low:
         shown = ", ".join(f"{i} ({confidence_of(by_id[i]):.2f})" for i in low[:10])
-        offer = (f"also raise the confidence of {shown} to {PROMPT_CONFIDENCE}, so the bot "
-                 "puts it in its prompt")
+        offer = (
+            f"also raise the confidence of {shown} to {PROMPT_CONFIDENCE}, so the bot "
+            "puts it in its prompt"
+        )
     return UnhideOutlook(tuple([*unhide_warnings(rows), *warnings]), offer)

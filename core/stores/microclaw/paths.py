@@ -14,8 +14,9 @@ OLDER_DATA_DIR = "microclaw.data"  # the bot's older default, relative to where 
 GLOBAL_NUGGET = "global"
 
 
-def resolve_data_dir(explicit: Path | None = None, cwd: Path | None = None,
-                     user_home: Path | None = None) -> Path:
+def resolve_data_dir(
+    explicit: Path | None = None, cwd: Path | None = None, user_home: Path | None = None
+) -> Path:
     """--microclaw DIR, else ~/.microclaw, else ./microclaw.data (the older layout) when only
     that one holds a database."""
     if explicit is not None:
@@ -91,8 +92,14 @@ def _chat_dirs(groups: Path, scope: Scope) -> list[Path]:
 def _plain_name(part: str) -> bool:
     """A path component that stays one directory level (no separators, no dot names) and
     that a filesystem takes (not longer than NAME_MAX bytes)."""
-    return bool(part) and "/" not in part and "\\" not in part and part not in (".", "..") \
-        and "\0" not in part and len(part.encode("utf-8", "surrogatepass")) <= NAME_MAX
+    return (
+        bool(part)
+        and "/" not in part
+        and "\\" not in part
+        and part not in (".", "..")
+        and "\0" not in part
+        and len(part.encode("utf-8", "surrogatepass")) <= NAME_MAX
+    )
 
 
 def candidate_files(data_dir: Path, scope: Scope) -> list[MemoryFile]:
@@ -102,11 +109,12 @@ def candidate_files(data_dir: Path, scope: Scope) -> list[MemoryFile]:
     if scope.is_global:
         return found
     if scope.channel and _plain_name(scope.channel.strip()):
-        found.append(MemoryFile(groups / scope.channel.strip() / "AGENTS.md", "bot",
-                                "AGENTS.md"))
+        found.append(MemoryFile(groups / scope.channel.strip() / "AGENTS.md", "bot", "AGENTS.md"))
     for directory in _chat_dirs(groups, scope):
-        found += [MemoryFile(directory / "AGENTS.md", "chat", "AGENTS.md"),
-                  MemoryFile(directory / "USER.md", "chat", "USER.md")]
+        found += [
+            MemoryFile(directory / "AGENTS.md", "chat", "AGENTS.md"),
+            MemoryFile(directory / "USER.md", "chat", "USER.md"),
+        ]
     return found
 
 
@@ -130,11 +138,15 @@ def target_problem(scope: Scope) -> str | None:
         return None
     channel = (scope.channel or "").strip()
     if not channel:
-        return (f"{scope.nugget}: its channel is not known, so the AGENTS.md the bot reads "
-                "for it cannot be named; not promoted")
+        return (
+            f"{scope.nugget}: its channel is not known, so the AGENTS.md the bot reads "
+            "for it cannot be named; not promoted"
+        )
     if not _plain_name(channel):
-        return (f"{scope.nugget}: its channel is not a name a folder can have, so the "
-                "AGENTS.md the bot reads for it cannot be named; not promoted")
+        return (
+            f"{scope.nugget}: its channel is not a name a folder can have, so the "
+            "AGENTS.md the bot reads for it cannot be named; not promoted"
+        )
     return None
 
 

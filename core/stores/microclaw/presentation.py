@@ -33,9 +33,11 @@ COLUMNS: tuple[NoteColumn, ...] = (
 
 
 def note_summary(row: RawNote) -> str:
-    return (f"{one_line(fields.text(row, 'type'))} "
-            f"confidence={one_line(str(row.get('confidence')))} "
-            f"source={one_line(fields.text(row, 'source'))}")
+    return (
+        f"{one_line(fields.text(row, 'type'))} "
+        f"confidence={one_line(str(row.get('confidence')))} "
+        f"source={one_line(fields.text(row, 'source'))}"
+    )
 
 
 PROFILE = Profile(

@@ -35,8 +35,11 @@ PROMOTED_CATEGORIES = ("PROFILE", "KNOWLEDGE")
 
 def promotable(note: RawNote, threshold: int = DEFAULT_THRESHOLD) -> bool:
     """Active PROFILE or KNOWLEDGE rows with confidence >= threshold percent."""
-    return (not note.get("hidden") and note.get("type") in PROMOTED_CATEGORIES
-            and float(note.get("confidence", 0)) * 100 >= threshold - 1e-9)
+    return (
+        not note.get("hidden")
+        and note.get("type") in PROMOTED_CATEGORIES
+        and float(note.get("confidence", 0)) * 100 >= threshold - 1e-9
+    )
 
 
 def entry_line(note: RawNote) -> str:
@@ -56,8 +59,9 @@ def in_text(note: RawNote, collapsed_text: str) -> bool:
     return bool(content) and content in collapsed_text
 
 
-def targets(data_dir: Path, notes: list[RawNote], threshold: int = DEFAULT_THRESHOLD
-            ) -> tuple[dict[Path, list[RawNote]], dict[str, str]]:
+def targets(
+    data_dir: Path, notes: list[RawNote], threshold: int = DEFAULT_THRESHOLD
+) -> tuple[dict[Path, list[RawNote]], dict[str, str]]:
     """The rows to promote, by the AGENTS.md the bot reads for their scope (oldest row first
     in each); and the scopes no such file can be named for, each with its one line."""
     found: dict[Path, list[RawNote]] = {}
@@ -73,11 +77,18 @@ def targets(data_dir: Path, notes: list[RawNote], threshold: int = DEFAULT_THRES
     return found, skipped
 
 
-def plan_file(notes: list[RawNote], path: Path, before_text: str, directory_exists: bool,
-              threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
-              base_fingerprint: str = EMPTY_FINGERPRINT, drop: Collection[str] = (),
-              allow_contact: bool = False,
-              queued: Mapping[str, str] | None = None) -> PromotionPlan:
+def plan_file(
+    notes: list[RawNote],
+    path: Path,
+    before_text: str,
+    directory_exists: bool,
+    threshold: int = DEFAULT_THRESHOLD,
+    allow: Collection[str] = (),
+    base_fingerprint: str = EMPTY_FINGERPRINT,
+    drop: Collection[str] = (),
+    allow_contact: bool = False,
+    queued: Mapping[str, str] | None = None,
+) -> PromotionPlan:
     """One AGENTS.md edited: screened entries, and those of rows in an open group of the
     contradiction queue (`queued`: row id -> group id), held back unless allowed, dropped ones
     left out; writes nothing."""
@@ -91,16 +102,30 @@ def plan_file(notes: list[RawNote], path: Path, before_text: str, directory_exis
         line = entry_line(note)
         title, content = str(note.get("title", "")), line[2:]
         digest = entry_hash(SECTION, line)
-        common = {"note_id": note["id"], "nugget_name": note["nuggetName"], "section": SECTION,
-                  "title": title, "text": line, "hash": digest}
+        common = {
+            "note_id": note["id"],
+            "nugget_name": note["nuggetName"],
+            "section": SECTION,
+            "title": title,
+            "text": line,
+            "hash": digest,
+        }
         group = (queued or {}).get(note["id"])
         screened = held_back(screen(title, content, SECTION, allow_contact), group)
         reason = screened.reason if screened else None
         if screened and not is_allowed(note["id"], digest, allow):
-            blocked.append(BlockedEntry(**{**common, "title": shown_title(title, screened),
-                                           "text": shown_text(line, screened)},
-                                        reason=screened.reason, secret=screened.secret,
-                                        queued=group or ""))
+            blocked.append(
+                BlockedEntry(
+                    **{
+                        **common,
+                        "title": shown_title(title, screened),
+                        "text": shown_text(line, screened),
+                    },
+                    reason=screened.reason,
+                    secret=screened.secret,
+                    queued=group or "",
+                )
+            )
             continue
         if note["id"] in drop:
             dropped.append(PromotionEntry(**common, action="drop"))
@@ -108,11 +133,26 @@ def plan_file(notes: list[RawNote], path: Path, before_text: str, directory_exis
         action = "same" if in_text(note, held) else doc.add_line(SECTION, line, before=PERSON)
         entries.append(PromotionEntry(**common, action=action, allowed_despite=reason))
     after = doc.text() if moved or any(e.action == "add" for e in entries) else before_text
-    diff = "".join(difflib.unified_diff(split_lines(before_text), split_lines(after),
-                                        fromfile=f"{path} (now)", tofile=f"{path} (promoted)"))
+    diff = "".join(
+        difflib.unified_diff(
+            split_lines(before_text),
+            split_lines(after),
+            fromfile=f"{path} (now)",
+            tofile=f"{path} (promoted)",
+        )
+    )
     return PromotionPlan(
-        path=str(path), directory_exists=directory_exists, threshold=threshold,
-        entries=entries, added=sum(e.action == "add" for e in entries), updated=0,
-        before_text=before_text, after_text=after, diff=diff,
-        base_fingerprint=base_fingerprint, blocked=blocked, dropped=dropped,
-        qualifying=len(notes))
+        path=str(path),
+        directory_exists=directory_exists,
+        threshold=threshold,
+        entries=entries,
+        added=sum(e.action == "add" for e in entries),
+        updated=0,
+        before_text=before_text,
+        after_text=after,
+        diff=diff,
+        base_fingerprint=base_fingerprint,
+        blocked=blocked,
+        dropped=dropped,
+        qualifying=len(notes),
+    )

@@ -28,14 +28,44 @@ TRIPLE_PREFIX = "kg-"
 DEFAULT_CONFIDENCE = 0.70  # the bot's column default
 TITLE_WORDS = 8
 # The before-image a write compares against: what must still hold for the plan to apply.
-IMAGE_COLUMNS = ("content", "category", "confidence", "is_archived", "updated_at", "expires_at",
-                 "archived_at", "last_seen_at")
-OPTIONAL_COLUMNS = ("last_seen_at", "embedding_model", "confidence", "source", "is_archived",
-                    "archived_at", "chat_channel", "external_chat_id", "valid_from",
-                    "valid_to", "expires_at")
-_TEXT_COLUMNS = ("content", "category", "created_at", "updated_at", "last_seen_at",
-                 "embedding_model", "source", "archived_at", "chat_channel",
-                 "external_chat_id", "valid_from", "valid_to", "expires_at")
+IMAGE_COLUMNS = (
+    "content",
+    "category",
+    "confidence",
+    "is_archived",
+    "updated_at",
+    "expires_at",
+    "archived_at",
+    "last_seen_at",
+)
+OPTIONAL_COLUMNS = (
+    "last_seen_at",
+    "embedding_model",
+    "confidence",
+    "source",
+    "is_archived",
+    "archived_at",
+    "chat_channel",
+    "external_chat_id",
+    "valid_from",
+    "valid_to",
+    "expires_at",
+)
+_TEXT_COLUMNS = (
+    "content",
+    "category",
+    "created_at",
+    "updated_at",
+    "last_seen_at",
+    "embedding_model",
+    "source",
+    "archived_at",
+    "chat_channel",
+    "external_chat_id",
+    "valid_from",
+    "valid_to",
+    "expires_at",
+)
 
 
 def note_id(row_id: int) -> str:
@@ -46,7 +76,7 @@ def row_id(note_id_: str) -> int | None:
     """The row id of `mc-<id>`; None for anything else."""
     if not note_id_.startswith(NOTE_PREFIX):
         return None
-    digits = note_id_[len(NOTE_PREFIX):]
+    digits = note_id_[len(NOTE_PREFIX) :]
     return int(digits) if digits.isdigit() else None
 
 
@@ -73,8 +103,7 @@ def title_of(content: str) -> str:
 
 
 # Every column a row is read with, in this order (a row is a tuple of them).
-COLUMNS = ("id", "chat_id", "content", "category", "created_at", "updated_at",
-           *OPTIONAL_COLUMNS)
+COLUMNS = ("id", "chat_id", "content", "category", "created_at", "updated_at", *OPTIONAL_COLUMNS)
 
 
 def _select(shape: Shape) -> str:
@@ -84,9 +113,14 @@ def _select(shape: Shape) -> str:
 
 
 _NONE = type(None)
-_KINDS: dict[str, frozenset[type]] = {"id": frozenset((int,)), "chat_id": frozenset((int, _NONE)),
-          "content": frozenset((str,)), "confidence": frozenset((int, float, _NONE)),
-          "is_archived": frozenset((int, _NONE)), "external_chat_id": frozenset((str, int, _NONE))}
+_KINDS: dict[str, frozenset[type]] = {
+    "id": frozenset((int,)),
+    "chat_id": frozenset((int, _NONE)),
+    "content": frozenset((str,)),
+    "confidence": frozenset((int, float, _NONE)),
+    "is_archived": frozenset((int, _NONE)),
+    "external_chat_id": frozenset((str, int, _NONE)),
+}
 _TEXT: frozenset[type] = frozenset((str, _NONE))
 
 
@@ -98,8 +132,10 @@ def row_problems(rows: list[tuple[Any, ...]]) -> dict[int, str]:
     """The rows (tuples of COLUMNS) holding a value of a type their column may not hold, by
     position, each with its problem (a column at a time first: the types found in it, so a
     sound table costs one pass)."""
-    if all({type(values[column]) for values in rows} <= kinds
-           for column, kinds in enumerate(_COLUMN_KINDS)):
+    if all(
+        {type(values[column]) for values in rows} <= kinds
+        for column, kinds in enumerate(_COLUMN_KINDS)
+    ):
         return {}
     found = {}
     for position, values in enumerate(rows):
@@ -135,12 +171,15 @@ Identity = tuple[str | None, str | None]  # a chat's channel and external chat i
 
 
 def _identity(channel: Any, external: Any) -> Identity:
-    return (channel if isinstance(channel, str) and channel.strip() else None,
-            str(external) if external is not None and str(external).strip() else None)
+    return (
+        channel if isinstance(channel, str) and channel.strip() else None,
+        str(external) if external is not None and str(external).strip() else None,
+    )
 
 
-def note_of(row: dict[str, Any], links: list[dict[str, str]],
-            identity: Identity | None = None) -> RawNote:
+def note_of(
+    row: dict[str, Any], links: list[dict[str, str]], identity: Identity | None = None
+) -> RawNote:
     """One row as a note (pure: the row as read, its links, and its chat's channel and
     external id when known from elsewhere - another row of the chat, the chats table). The
     row's image holds the IMAGE_COLUMNS the row has."""
@@ -148,12 +187,32 @@ def note_of(row: dict[str, Any], links: list[dict[str, str]],
     return _note(tuple(row.get(c) for c in COLUMNS), links, identity, image)
 
 
-def _note(values: tuple[Any, ...], links: list[dict[str, str]], identity: Identity | None,
-          image: tuple[str, ...]) -> RawNote:
+def _note(
+    values: tuple[Any, ...],
+    links: list[dict[str, str]],
+    identity: Identity | None,
+    image: tuple[str, ...],
+) -> RawNote:
     """A row read as a tuple of COLUMNS as a note; `image`: the IMAGE_COLUMNS its table has."""
-    (row_id_, chat_id, content, category, created, updated, last_seen, embedding_model,
-     confidence, source, archived, archived_at, channel, external, valid_from, valid_to,
-     expires) = values
+    (
+        row_id_,
+        chat_id,
+        content,
+        category,
+        created,
+        updated,
+        last_seen,
+        embedding_model,
+        confidence,
+        source,
+        archived,
+        archived_at,
+        channel,
+        external,
+        valid_from,
+        valid_to,
+        expires,
+    ) = values
     channel, external = identity or _identity(channel, external)
     nugget = nugget_of(chat_id, channel, external)
     created = created or ""
@@ -180,9 +239,16 @@ def _note(values: tuple[Any, ...], links: list[dict[str, str]], identity: Identi
     }
     if archived_at is not None:
         note["archivedAt"] = archived_at
-    before = {"content": content, "category": category, "confidence": confidence,
-              "is_archived": archived, "updated_at": values[5], "expires_at": expires,
-              "archived_at": archived_at, "last_seen_at": last_seen}
+    before = {
+        "content": content,
+        "category": category,
+        "confidence": confidence,
+        "is_archived": archived,
+        "updated_at": values[5],
+        "expires_at": expires,
+        "archived_at": archived_at,
+        "last_seen_at": last_seen,
+    }
     note["microclaw"] = {
         "rowId": row_id_,
         "chatId": chat_id,
@@ -205,32 +271,50 @@ def scope_of(note: RawNote) -> Scope:
 
 def _edge_links(conn: sqlite3.Connection) -> dict[int, list[dict[str, str]]]:
     links: dict[int, list[dict[str, str]]] = defaultdict(list)
-    query = ("SELECT id, from_memory_id, to_memory_id, reason, created_at "
-             "FROM memory_supersede_edges ORDER BY id")
+    query = (
+        "SELECT id, from_memory_id, to_memory_id, reason, created_at "
+        "FROM memory_supersede_edges ORDER BY id"
+    )
     for edge_id, source, target, reason, created in conn.execute(query):
         why = reason if isinstance(reason, str) and reason else "no reason given"
         when = created if isinstance(created, str) else ""
         edge = f"supersede:{edge_id}"
         if type(source) is int and type(target) is int:
-            links[source].append({"to": note_id(target), "reason": f"superseded by: {why}",
-                                  "createdAt": when, "edge": edge})
-            links[target].append({"to": note_id(source), "reason": f"supersedes: {why}",
-                                  "createdAt": when, "edge": edge})
+            links[source].append(
+                {
+                    "to": note_id(target),
+                    "reason": f"superseded by: {why}",
+                    "createdAt": when,
+                    "edge": edge,
+                }
+            )
+            links[target].append(
+                {
+                    "to": note_id(source),
+                    "reason": f"supersedes: {why}",
+                    "createdAt": when,
+                    "edge": edge,
+                }
+            )
     return links
 
 
 def _triple_links(conn: sqlite3.Connection, links: dict[int, list[dict[str, str]]]) -> None:
-    query = ("SELECT id, subject, predicate, object, created_at, source_memory_id "
-             "FROM knowledge_graph WHERE source_memory_id IS NOT NULL ORDER BY id")
+    query = (
+        "SELECT id, subject, predicate, object, created_at, source_memory_id "
+        "FROM knowledge_graph WHERE source_memory_id IS NOT NULL ORDER BY id"
+    )
     for triple_id, subject, predicate, obj, created, source in conn.execute(query):
         if type(source) is not int:
             continue
-        links[source].append({
-            "to": f"{TRIPLE_PREFIX}{triple_id}",
-            "reason": f"knowledge graph: {subject} {predicate} {obj}",
-            "createdAt": created if isinstance(created, str) else "",
-            "edge": "triple",
-        })
+        links[source].append(
+            {
+                "to": f"{TRIPLE_PREFIX}{triple_id}",
+                "reason": f"knowledge graph: {subject} {predicate} {obj}",
+                "createdAt": created if isinstance(created, str) else "",
+                "edge": "triple",
+            }
+        )
 
 
 _UNNAMED = "an id this tool cannot name (not a whole number of 0 or more)"
@@ -251,13 +335,15 @@ def skipped_rows(path: Path, skipped: Skipped) -> str:
     """The one line naming the rows the store cannot handle and leaves out."""
     named = "; ".join(f"{row_id!r}: {why}" for row_id, why in skipped[:_NAMED])
     more = f"; and {len(skipped) - _NAMED} more" if len(skipped) > _NAMED else ""
-    return (f"{path}: skipped memories row(s) {named}{more}; every other row is read and "
-            "written as usual")
+    return (
+        f"{path}: skipped memories row(s) {named}{more}; every other row is read and "
+        "written as usual"
+    )
 
 
-def read_notes(path: Path, busy_timeout: float = BUSY_TIMEOUT_S, said: list[str] | None = None
-               ) -> tuple[Shape, list[RawNote], str, dict[int, tuple[str, str | None]],
-                          Skipped]:
+def read_notes(
+    path: Path, busy_timeout: float = BUSY_TIMEOUT_S, said: list[str] | None = None
+) -> tuple[Shape, list[RawNote], str, dict[int, tuple[str, str | None]], Skipped]:
     """Every row as a note, read in one transaction; the shape, a fingerprint of what was
     read (it changes whenever a row, an edge or a triple does), each chat's activity, and the
     rows left out, each with why (a value of a type its column may not hold, an id
@@ -285,8 +371,9 @@ def read_notes(path: Path, busy_timeout: float = BUSY_TIMEOUT_S, said: list[str]
         rows = [v for n, v in enumerate(rows) if n not in problems and mappable(v[0])]
     identities = _chat_identities(rows, chats)
     image = tuple(c for c in IMAGE_COLUMNS if shape.has(c))
-    notes = [_note(values, links.get(values[0], []), identities.get(values[1]), image)
-             for values in rows]
+    notes = [
+        _note(values, links.get(values[0], []), identities.get(values[1]), image) for values in rows
+    ]
     return shape, notes, digest.hexdigest(), activity, skipped
 
 
@@ -296,18 +383,23 @@ def chat_activity(conn: sqlite3.Connection) -> dict[int, tuple[str, str | None]]
     have = {r[1] for r in conn.execute("PRAGMA table_info(messages)")}
     if not {"chat_id", "timestamp", "is_from_bot"} <= have:
         return {}
-    query = ("SELECT chat_id, MAX(timestamp), MAX(CASE WHEN is_from_bot = 0 THEN timestamp END) "
-             "FROM messages GROUP BY chat_id")
-    return {chat: (last, user) for chat, last, user in conn.execute(query)
-            if type(chat) is int and isinstance(last, str)
-            and (user is None or isinstance(user, str))}
+    query = (
+        "SELECT chat_id, MAX(timestamp), MAX(CASE WHEN is_from_bot = 0 THEN timestamp END) "
+        "FROM messages GROUP BY chat_id"
+    )
+    return {
+        chat: (last, user)
+        for chat, last, user in conn.execute(query)
+        if type(chat) is int and isinstance(last, str) and (user is None or isinstance(user, str))
+    }
 
 
 _CHANNEL, _EXTERNAL = COLUMNS.index("chat_channel"), COLUMNS.index("external_chat_id")
 
 
-def _chat_identities(rows: list[tuple[Any, ...]],
-                     chats: dict[int, Identity]) -> dict[int, Identity]:
+def _chat_identities(
+    rows: list[tuple[Any, ...]], chats: dict[int, Identity]
+) -> dict[int, Identity]:
     """Each chat's channel and external id: from its rows (tuples of COLUMNS; the first that
     has both), else from the chats table; so every row of one chat is in one nugget even when
     some rows lack the columns (the bot fills them in later)."""
@@ -331,8 +423,11 @@ def _chats_table(conn: sqlite3.Connection) -> dict[int, Identity]:
     if not {"chat_id", "channel", "external_chat_id"} <= columns:
         return {}
     query = "SELECT chat_id, channel, external_chat_id FROM chats"
-    return {chat_id: _identity(channel, external)
-            for chat_id, channel, external in conn.execute(query) if type(chat_id) is int}
+    return {
+        chat_id: _identity(channel, external)
+        for chat_id, channel, external in conn.execute(query)
+        if type(chat_id) is int
+    }
 
 
 def read_graph(path: Path, busy_timeout: float = BUSY_TIMEOUT_S) -> Graph:
@@ -340,8 +435,16 @@ def read_graph(path: Path, busy_timeout: float = BUSY_TIMEOUT_S) -> Graph:
     shape, notes, fingerprint, activity, skipped = read_notes(path, busy_timeout, said)
     if skipped:
         said.append(skipped_rows(path, skipped))
-    doc = {"version": 3, "notes": notes,
-           "microclaw": {"schemaVersion": shape.version, "columns": list(shape.memory_columns),
-                         "supersedeEdges": shape.has_edges, "knowledgeGraph": shape.has_triples,
-                         "activity": activity, "notices": said}}
+    doc = {
+        "version": 3,
+        "notes": notes,
+        "microclaw": {
+            "schemaVersion": shape.version,
+            "columns": list(shape.memory_columns),
+            "supersedeEdges": shape.has_edges,
+            "knowledgeGraph": shape.has_triples,
+            "activity": activity,
+            "notices": said,
+        },
+    }
     return Graph(path=path, doc=doc, fingerprint=fingerprint)

@@ -99,9 +99,16 @@ class _Row:
         seen_text = last_seen or note.get("updatedAt") or note.get("createdAt") or ""
         confidence = mc["row"].get("confidence", DEFAULT_CONFIDENCE)
         chat_id = mc.get("chatId")
-        return cls(note, mc["rowId"], note["nuggetName"], note.get("type", ""),
-                   DEFAULT_CONFIDENCE if confidence is None else float(confidence),
-                   seen_text, last_seen, chat_id if type(chat_id) is int else None)
+        return cls(
+            note,
+            mc["rowId"],
+            note["nuggetName"],
+            note.get("type", ""),
+            DEFAULT_CONFIDENCE if confidence is None else float(confidence),
+            seen_text,
+            last_seen,
+            chat_id if type(chat_id) is int else None,
+        )
 
     # Read when a rule needs them (few rows), not for every row.
     @property
@@ -133,47 +140,73 @@ class _Builder:
         after["hidden"] = True
         after["archivedAt"] = after["updatedAt"] = self.at
         image = after["microclaw"]["row"]
-        for column, value in (("is_archived", 1), ("archived_at", self.at),
-                              ("updated_at", self.at)):
+        for column, value in (
+            ("is_archived", 1),
+            ("archived_at", self.at),
+            ("updated_at", self.at),
+        ):
             if column in image:
                 image[column] = value
-        self._add(HideOp.model_construct(id=len(self.operations) + 1, note_id=note["id"]),
-                  "hide", note, detail, optional)
+        self._add(
+            HideOp.model_construct(id=len(self.operations) + 1, note_id=note["id"]),
+            "hide",
+            note,
+            detail,
+            optional,
+        )
 
     def rescue(self, row: _Row, detail: str) -> None:
         after = self._after(row.note)
         after["microclaw"]["expiresAt"] = None
         if "expires_at" in after["microclaw"]["row"]:
             after["microclaw"]["row"]["expires_at"] = None
-        self._add(KeepOp.model_construct(id=len(self.operations) + 1, note_id=row.note["id"]),
-                  "keep", row.note, detail, optional=True)
+        self._add(
+            KeepOp.model_construct(id=len(self.operations) + 1, note_id=row.note["id"]),
+            "keep",
+            row.note,
+            detail,
+            optional=True,
+        )
 
     def link(self, row: _Row, kept: _Row, detail: str, reason: str) -> None:
         note = row.note
         after = self._after(note)
-        after["links"] = [*after["links"], {
-            "to": kept.note["id"], "reason": f"superseded by: {reason}",
-            "createdAt": self.at, "edge": "supersede:new"}]
-        op = LinkOp.model_construct(id=len(self.operations) + 1, note_id=note["id"],
-                                    other_id=kept.note["id"], reason=reason)
+        after["links"] = [
+            *after["links"],
+            {
+                "to": kept.note["id"],
+                "reason": f"superseded by: {reason}",
+                "createdAt": self.at,
+                "edge": "supersede:new",
+            },
+        ]
+        op = LinkOp.model_construct(
+            id=len(self.operations) + 1, note_id=note["id"], other_id=kept.note["id"], reason=reason
+        )
         self._add(op, "link", note, detail)
 
     def _after(self, note: RawNote) -> RawNote:
         found = self.after.get(note["id"])
         if found is None:
-            found = {**note, "microclaw": {**note["microclaw"],
-                                           "row": dict(note["microclaw"]["row"])}}
+            found = {
+                **note,
+                "microclaw": {**note["microclaw"], "row": dict(note["microclaw"]["row"])},
+            }
             self.after[note["id"]] = found
             self.before[note["id"]] = note
         return found
 
-    def _add(self, op: Operation, kind: ChangeType, note: RawNote, detail: str,
-             optional: bool = False) -> None:
+    def _add(
+        self, op: Operation, kind: ChangeType, note: RawNote, detail: str, optional: bool = False
+    ) -> None:
         self.operations.append(op)
         if optional:
             self.left_out.append(op.id)
-        self.changes.append(ReflectionChange.model_construct(
-            type=kind, nugget_name=note["nuggetName"], note_id=note["id"], detail=detail))
+        self.changes.append(
+            ReflectionChange.model_construct(
+                type=kind, nugget_name=note["nuggetName"], note_id=note["id"], detail=detail
+            )
+        )
 
 
 def _days(delta: timedelta) -> str:
@@ -190,9 +223,12 @@ def _expired(rows: list[_Row], now: datetime, out: _Builder) -> set[int]:
         when = moment(expires)
         if when is not None and when <= now:
             state = "archived row" if row.note.get("hidden") else "row"
-            out.rescue(row, f"{STEP_EXPIRED}: the bot will DELETE this {state} (expires_at "
-                            f"{expires} has passed); keep this change to rescue it: its "
-                            "expires_at is cleared, the only write that keeps it")
+            out.rescue(
+                row,
+                f"{STEP_EXPIRED}: the bot will DELETE this {state} (expires_at "
+                f"{expires} has passed); keep this change to rescue it: its "
+                "expires_at is cleared, the only write that keeps it",
+            )
             done.add(row.row_id)
     return done
 
@@ -204,9 +240,12 @@ def _stale(rows: list[_Row], now: datetime, out: _Builder) -> set[int]:
             continue
         seen = row.seen
         if seen and now - seen > STALE_AGE:
-            out.hide(row, f"{STEP_STALE}: confidence {row.confidence:.2f} below "
-                          f"{STALE_CONFIDENCE} and last seen {_days(now - seen)} ago "
-                          f"({row.seen_text}), more than 30 days")
+            out.hide(
+                row,
+                f"{STEP_STALE}: confidence {row.confidence:.2f} below "
+                f"{STALE_CONFIDENCE} and last seen {_days(now - seen)} ago "
+                f"({row.seen_text}), more than 30 days",
+            )
             done.add(row.row_id)
     return done
 
@@ -222,15 +261,17 @@ def _global_cap(rows: list[_Row], cap: int, out: _Builder) -> set[int]:
         return set()
     done = set()
     for row in sorted(members, key=_cap_order)[:excess]:
-        out.hide(row, f"{STEP_GLOBAL_CAP}: {len(members)} active global rows, more than "
-                      f"{cap}; archived as one of the {excess} with the lowest confidence "
-                      f"({row.confidence:.2f}) and oldest last seen ({row.seen_text})")
+        out.hide(
+            row,
+            f"{STEP_GLOBAL_CAP}: {len(members)} active global rows, more than "
+            f"{cap}; archived as one of the {excess} with the lowest confidence "
+            f"({row.confidence:.2f}) and oldest last seen ({row.seen_text})",
+        )
         done.add(row.row_id)
     return done
 
 
-def _chat_caps(rows: list[_Row], config: BotConfig, active: set[int],
-               out: _Builder) -> set[int]:
+def _chat_caps(rows: list[_Row], config: BotConfig, active: set[int], out: _Builder) -> set[int]:
     by_nugget: dict[str, list[_Row]] = defaultdict(list)
     for row in rows:
         if row.nugget != GLOBAL_NUGGET:
@@ -243,14 +284,22 @@ def _chat_caps(rows: list[_Row], config: BotConfig, active: set[int],
         excess = len(members) - cap
         if excess <= 0:
             continue
-        when = ("the chat had a user message in the last "
-                f"{config.active_minutes} minutes: at the bot's next tick if it extracts "
-                "anything" if members[0].chat_id in active else "not before the chat is active")
+        when = (
+            "the chat had a user message in the last "
+            f"{config.active_minutes} minutes: at the bot's next tick if it extracts "
+            "anything"
+            if members[0].chat_id in active
+            else "not before the chat is active"
+        )
         for row in sorted(members, key=_cap_order)[:excess]:
-            out.hide(row, f"{STEP_CHAT_CAP}: {len(members)} active rows in chat {nugget}, "
-                          f"more than {cap}; archived as one of the {excess} with the lowest "
-                          f"confidence ({row.confidence:.2f}) and oldest last seen "
-                          f"({row.seen_text}); {when}", optional=True)
+            out.hide(
+                row,
+                f"{STEP_CHAT_CAP}: {len(members)} active rows in chat {nugget}, "
+                f"more than {cap}; archived as one of the {excess} with the lowest "
+                f"confidence ({row.confidence:.2f}) and oldest last seen "
+                f"({row.seen_text}); {when}",
+                optional=True,
+            )
             done.add(row.row_id)
     return done
 
@@ -265,8 +314,9 @@ def _ranks(words: list[frozenset[str]]) -> tuple[dict[str, int], int]:
     return dict(zip(vocabulary, range(len(vocabulary)), strict=True)), singles
 
 
-def _prefix(words: frozenset[str], rank: Mapping[str, int], threshold: float,
-            singles: int) -> list[str]:
+def _prefix(
+    words: frozenset[str], rank: Mapping[str, int], threshold: float, singles: int
+) -> list[str]:
     """The rarest words two sets at the threshold must share one of (prefix filtering). A
     Jaccard >= t needs an overlap of at least t * size words of each set, so two such sets
     share a word among the first size - overlap + 1 of each, in one order of all words. The
@@ -275,7 +325,7 @@ def _prefix(words: frozenset[str], rank: Mapping[str, int], threshold: float,
     left out."""
     size = len(words)
     overlap = max(0, math.ceil(threshold * size * (1 - 1e-9)))
-    ranked = sorted(words, key=rank.__getitem__)[:size - overlap + 1]
+    ranked = sorted(words, key=rank.__getitem__)[: size - overlap + 1]
     return [word for word in ranked if rank[word] >= singles]
 
 
@@ -283,8 +333,9 @@ def _prefix(words: frozenset[str], rank: Mapping[str, int], threshold: float,
 _Kept = tuple[int, frozenset[str], "_Row"]
 
 
-def consolidation_picks(rows: list[_Row], threshold: float, limit: int) -> list[tuple[_Row, _Row,
-                                                                                      float]]:
+def consolidation_picks(
+    rows: list[_Row], threshold: float, limit: int
+) -> list[tuple[_Row, _Row, float]]:
     """The bot's greedy pass over one chat (select_duplicate_memories_to_archive): rows in
     the bot's order (confidence, then last_seen_at, both descending; a stable sort of the rows
     in id order); each non-PROFILE row matching a row already kept (same category, Jaccard >=
@@ -304,8 +355,11 @@ def consolidation_picks(rows: list[_Row], threshold: float, limit: int) -> list[
         prefix = _prefix(mine, rank, threshold, singles)
         match = None
         if row.category != NEVER_DEDUPED:
-            match = (_first_match(mine, prefix, index, row.category, threshold) if mine
-                     else _empty_match(empty_kept.get(row.category)))
+            match = (
+                _first_match(mine, prefix, index, row.category, threshold)
+                if mine
+                else _empty_match(empty_kept.get(row.category))
+            )
         if match is not None:
             picks.append((row, match[0], match[1]))
             if len(picks) >= limit:
@@ -325,9 +379,13 @@ def _empty_match(kept: _Row | None) -> tuple[_Row, float] | None:
     return None if kept is None else (kept, 1.0)
 
 
-def _first_match(mine: frozenset[str], prefix: list[str],
-                 index: Mapping[tuple[str, str], list[_Kept]], category: str,
-                 threshold: float) -> tuple[_Row, float] | None:
+def _first_match(
+    mine: frozenset[str],
+    prefix: list[str],
+    index: Mapping[tuple[str, str], list[_Kept]],
+    category: str,
+    threshold: float,
+) -> tuple[_Row, float] | None:
     """The earliest kept row these words match, with its score (the bot stops at the first;
     any will do for the verdict, the earliest names the same one the bot's scan finds first):
     the kept rows sharing a word of the prefix, each compared once. A pair whose sizes alone
@@ -352,8 +410,14 @@ def _first_match(mine: frozenset[str], prefix: list[str],
     return None if best is None else (best[2], best_score)
 
 
-def _consolidation(rows: list[_Row], now: datetime, config: BotConfig, activity: Activity,
-                   out: _Builder, apart: Mapping[str, int]) -> set[int]:
+def _consolidation(
+    rows: list[_Row],
+    now: datetime,
+    config: BotConfig,
+    activity: Activity,
+    out: _Builder,
+    apart: Mapping[str, int],
+) -> set[int]:
     """The duplicates the bot's sleep-time consolidation archives (or we suggest), but never
     one of two rows the operator let stand together (`apart`: row id -> their group)."""
     by_chat: dict[str, list[_Row]] = defaultdict(list)
@@ -367,35 +431,45 @@ def _consolidation(rows: list[_Row], now: datetime, config: BotConfig, activity:
         idle = last is not None and last[0] < idle_since
         if config.consolidation and not idle:
             continue  # the bot consolidates only chats idle long enough
-        for loser, kept, score in consolidation_picks(members, config.threshold,
-                                                      config.max_per_pass):
+        for loser, kept, score in consolidation_picks(
+            members, config.threshold, config.max_per_pass
+        ):
             if apart and apart.get(loser.note["id"], -1) == apart.get(kept.note["id"], -2):
                 continue
-            why = (f"near-duplicate of {kept.note['id']} (word Jaccard {score:.2f} >= "
-                   f"{config.threshold}, same {loser.category or 'category'} in {nugget}, "
-                   "the kept row has higher confidence or was seen later); archived, "
-                   "no supersede edge")
+            why = (
+                f"near-duplicate of {kept.note['id']} (word Jaccard {score:.2f} >= "
+                f"{config.threshold}, same {loser.category or 'category'} in {nugget}, "
+                "the kept row has higher confidence or was seen later); archived, "
+                "no supersede edge"
+            )
             if config.consolidation:
-                out.hide(loser, f"{STEP_CONSOLIDATION} (idle {config.idle_hours} h or more, at "
-                                f"most {config.max_per_pass} per chat per pass): {why}")
+                out.hide(
+                    loser,
+                    f"{STEP_CONSOLIDATION} (idle {config.idle_hours} h or more, at "
+                    f"most {config.max_per_pass} per chat per pass): {why}",
+                )
             else:
                 out.hide(loser, f"{OUR_SUGGESTION}: {why}", optional=True)
             done.add(loser.row_id)
     return done
 
 
-def plan_maintenance(notes: list[RawNote], now: datetime, base_fingerprint: str,
-                     nugget_name: str | None = None, config: BotConfig | None = None,
-                     activity: Activity | None = None,
-                     apart: Mapping[str, int] | None = None) -> Plan:
+def plan_maintenance(
+    notes: list[RawNote],
+    now: datetime,
+    base_fingerprint: str,
+    nugget_name: str | None = None,
+    config: BotConfig | None = None,
+    activity: Activity | None = None,
+    apart: Mapping[str, int] | None = None,
+) -> Plan:
     """What the bot will do at its next runs over the rows of one nugget (or all), as a
     plan; writes nothing. `activity`: each chat's last message and last user message;
     `apart`: rows the operator let stand together (row id -> their group), never proposed as
     duplicates of each other."""
     config = config or BotConfig()
     activity = activity or {}
-    rows = [_Row.of(n) for n in notes
-            if nugget_name is None or n["nuggetName"] == nugget_name]
+    rows = [_Row.of(n) for n in notes if nugget_name is None or n["nuggetName"] == nugget_name]
     out = _Builder(rfc3339(now), to_iso(now), [], [], {}, {})
     deleted = _expired(rows, now, out)
     active = [r for r in rows if not r.note.get("hidden") and r.row_id not in deleted]
@@ -414,27 +488,49 @@ def _without(rows: list[_Row], gone: set[int]) -> list[_Row]:
     return [r for r in rows if r.row_id not in gone] if gone else rows
 
 
-def _plan(out: _Builder, active: Iterable[_Row], notes: list[RawNote], base: str,
-          nugget_name: str | None) -> Plan:
+def _plan(
+    out: _Builder, active: Iterable[_Row], notes: list[RawNote], base: str, nugget_name: str | None
+) -> Plan:
     order = {n["id"]: p for p, n in enumerate(notes)}
-    diffs = [NoteDiff.model_construct(note_id=i, before=out.before[i], after=out.after[i])
-             for i in sorted(out.after, key=order.__getitem__)]
+    diffs = [
+        NoteDiff.model_construct(note_id=i, before=out.before[i], after=out.after[i])
+        for i in sorted(out.after, key=order.__getitem__)
+    ]
     hidden = sum(c.type == "hide" for c in out.changes)
     linked = sum(c.type == "link" for c in out.changes)
-    result = ReflectionResult(ran_at=out.ran_at, inspected=len(list(active)), hidden=hidden,
-                              linked=linked, changes=out.changes)
+    result = ReflectionResult(
+        ran_at=out.ran_at,
+        inspected=len(list(active)),
+        hidden=hidden,
+        linked=linked,
+        changes=out.changes,
+    )
     return Plan.model_construct(
-        ran_at=out.ran_at, base_fingerprint=base, nugget_name=nugget_name, limit=0,
-        uncapped=True, result=result, operations=out.operations, notes=diffs, side_file_edits=[],
-        side_file_fingerprints={}, kind="reflect", unkept_by_default=out.left_out,
+        ran_at=out.ran_at,
+        base_fingerprint=base,
+        nugget_name=nugget_name,
+        limit=0,
+        uncapped=True,
+        result=result,
+        operations=out.operations,
+        notes=diffs,
+        side_file_edits=[],
+        side_file_fingerprints={},
+        kind="reflect",
+        unkept_by_default=out.left_out,
     )
 
 
 OPERATOR_REASON = "operator"  # a supersede edge the operator decided (a contradiction)
 
 
-def plan_decided(notes: list[RawNote], operations: list[Operation], result: ReflectionResult,
-                 now: datetime, base_fingerprint: str) -> Plan:
+def plan_decided(
+    notes: list[RawNote],
+    operations: list[Operation],
+    result: ReflectionResult,
+    now: datetime,
+    base_fingerprint: str,
+) -> Plan:
     """Operations decided elsewhere (one row of a contradiction stands, rejects archived) as a
     plan of the writes a MicroClaw database takes: an archive, and for a superseded row also a
     supersede edge `operator` to the row that stands. Rows cannot be merged."""
@@ -443,14 +539,20 @@ def plan_decided(notes: list[RawNote], operations: list[Operation], result: Refl
     details = {c.note_id: c.detail for c in result.changes}
     for op in operations:
         if isinstance(op, MergeOp):
-            raise NuggetsError("MicroClaw rows cannot be merged (the bot has no merge): keep "
-                               "one of them instead, the others archived as superseded by it")
+            raise NuggetsError(
+                "MicroClaw rows cannot be merged (the bot has no merge): keep "
+                "one of them instead, the others archived as superseded by it"
+            )
         row = _Row.of(_known(by_id, op.note_id))
         if isinstance(op, SupersedeOp):
             winner = _Row.of(_known(by_id, op.winner_id))
             out.hide(row, details.get(op.note_id) or f"Superseded by {op.winner_id}")
-            out.link(row, winner, f"supersede edge '{OPERATOR_REASON}' to {op.winner_id}, the "
-                                  "row that stands", OPERATOR_REASON)
+            out.link(
+                row,
+                winner,
+                f"supersede edge '{OPERATOR_REASON}' to {op.winner_id}, the row that stands",
+                OPERATOR_REASON,
+            )
         elif isinstance(op, HideOp):
             out.hide(row, details.get(op.note_id) or "archived")
         else:

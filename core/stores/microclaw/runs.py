@@ -89,8 +89,9 @@ def row_id_of(note_id: str) -> int:
 
 def nugget_of_row(row: Row) -> str:
     external = row.get("external_chat_id")
-    return nugget_of(row.get("chat_id"), row.get("chat_channel"),
-                     None if external is None else str(external))
+    return nugget_of(
+        row.get("chat_id"), row.get("chat_channel"), None if external is None else str(external)
+    )
 
 
 def plan_row(note: RawNote) -> Row:
@@ -105,10 +106,16 @@ def note_image(row_id_: int, nugget: str, row: Row, links: list[dict[str, Any]])
     """A row as a journal's note image: enough to show the change and to put it back."""
     content = row.get("content")
     content = content if isinstance(content, str) else ""
-    image: RawNote = {"id": note_id(row_id_), "nuggetName": nugget, "title": title_of(content),
-                      "content": content, "type": str(row.get("category") or ""),
-                      "hidden": bool(row.get("is_archived")), "links": links,
-                      "microclaw": {"rowId": row_id_, "row": row_image(row)}}
+    image: RawNote = {
+        "id": note_id(row_id_),
+        "nuggetName": nugget,
+        "title": title_of(content),
+        "content": content,
+        "type": str(row.get("category") or ""),
+        "hidden": bool(row.get("is_archived")),
+        "links": links,
+        "microclaw": {"rowId": row_id_, "row": row_image(row)},
+    }
     if isinstance(row.get("updated_at"), str):
         image["updatedAt"] = row["updated_at"]
     if isinstance(row.get("archived_at"), str):
@@ -123,33 +130,44 @@ def changes_of(entry: JournalEntry) -> tuple[list[RowChange], list[Edge]]:
         before = entry.before[key]
         number = row_id_of(key)
         changes.append(RowChange(number, plan_row(before), plan_row(after)))
-        old = {(link["to"], link.get("reason", ""), link.get("createdAt", ""))
-               for link in before.get("links", [])}
-        edges += [Edge(number, row_id_of(to), reason, at)
-                  for to, reason, at in ((link["to"], link.get("reason", ""),
-                                          link.get("createdAt", ""))
-                                         for link in after.get("links", []))
-                  if (to, reason, at) not in old]
+        old = {
+            (link["to"], link.get("reason", ""), link.get("createdAt", ""))
+            for link in before.get("links", [])
+        }
+        edges += [
+            Edge(number, row_id_of(to), reason, at)
+            for to, reason, at in (
+                (link["to"], link.get("reason", ""), link.get("createdAt", ""))
+                for link in after.get("links", [])
+            )
+            if (to, reason, at) not in old
+        ]
     return changes, edges
 
 
 # The columns a run of ours may change (archive, unhide, rescue, raising confidence): an
 # entry whose images differ in any other column was not written by us, and undo would write it.
-WRITABLE = frozenset(("is_archived", "archived_at", "updated_at", "last_seen_at", "expires_at",
-                      "confidence"))
+WRITABLE = frozenset(
+    ("is_archived", "archived_at", "updated_at", "last_seen_at", "expires_at", "confidence")
+)
 
 
 def tampered(entry: JournalEntry) -> str | None:
     """Why a row run's entry cannot be what our run recorded, or None: its images no longer
     hash to the fingerprints written with them, or a row's before- and after-image differ in
     a column no run of ours writes (pure)."""
-    if (fingerprint(json_bytes(entry.before, indent=False)) != entry.base_fingerprint
-            or fingerprint(json_bytes(entry.after, indent=False)) != entry.result_fingerprint):
+    if (
+        fingerprint(json_bytes(entry.before, indent=False)) != entry.base_fingerprint
+        or fingerprint(json_bytes(entry.after, indent=False)) != entry.result_fingerprint
+    ):
         return "its images are not the ones its run recorded"
     for key in sorted(entry.after):
         before, after = plan_row(entry.before.get(key) or {}), plan_row(entry.after[key])
-        foreign = sorted(n for n in set(before) | set(after) if n not in WRITABLE
-                         and (n not in before or n not in after or before[n] != after[n]))
+        foreign = sorted(
+            n
+            for n in set(before) | set(after)
+            if n not in WRITABLE and (n not in before or n not in after or before[n] != after[n])
+        )
         if foreign:
             return f"{key} changes {', '.join(foreign)}, which no run of ours writes"
     return None
@@ -157,8 +175,9 @@ def tampered(entry: JournalEntry) -> str | None:
 
 def left_as_they_are(changed: list[str]) -> str:
     """The rows a run's undo or an unhide leaves as the bot made them, in one phrase."""
-    shown = ", ".join(changed[:10]) + (f" and {len(changed) - 10} more" if len(changed) > 10
-                                       else "")
+    shown = ", ".join(changed[:10]) + (
+        f" and {len(changed) - 10} more" if len(changed) > 10 else ""
+    )
     return f"these memories changed since and were left as they are: {shown}"
 
 
@@ -180,8 +199,12 @@ class MicroClawFiles:
         if name in (SETTLED_FILE, RULES_FILE):
             return OwnFile(name, self.journal_home / name, self.journal_home)
         parts = name.split("/")
-        if (2 <= len(parts) <= 4 and parts[0] == groups_dir(self.data_dir).name
-                and parts[-1] == AGENTS_MD and all(map(plain_name, parts[1:-1]))):
+        if (
+            2 <= len(parts) <= 4
+            and parts[0] == groups_dir(self.data_dir).name
+            and parts[-1] == AGENTS_MD
+            and all(map(plain_name, parts[1:-1]))
+        ):
             return OwnFile(name, runtime_dir(self.data_dir) / name, groups_dir(self.data_dir))
         return None
 
@@ -206,8 +229,15 @@ class MicroClawRuns:
     `journal_home`, keeping its newest `keep` runs); `notices` is the store's list, for the
     front ends to tell."""
 
-    def __init__(self, db: Path, journal_home: Path, clock: Clock, notices: list[str],
-                 busy_timeout: float = BUSY_TIMEOUT_S, keep: int = DEFAULT_KEEP) -> None:
+    def __init__(
+        self,
+        db: Path,
+        journal_home: Path,
+        clock: Clock,
+        notices: list[str],
+        busy_timeout: float = BUSY_TIMEOUT_S,
+        keep: int = DEFAULT_KEEP,
+    ) -> None:
         self.db = db
         self.keep = keep
         self.busy_timeout = busy_timeout
@@ -216,8 +246,9 @@ class MicroClawRuns:
         self.notices = notices
         # The database is <data dir>/runtime/microclaw.db (paths.py).
         self.files: OwnFiles = MicroClawFiles(db.parent.parent, journal_home)
-        self.journal = Journal(journal_home, self.files, db, RowsTarget(self), notices, clock,
-                               keep=keep)
+        self.journal = Journal(
+            journal_home, self.files, db, RowsTarget(self), notices, clock, keep=keep
+        )
 
     def now(self) -> str:
         """A run's time, as the journal records it."""
@@ -244,8 +275,10 @@ class MicroClawRuns:
         write in one line (docs/MICROCLAW_WRITES.md)."""
         why = unsafe_component(self.db.parent, journal_dir(self.journal_home) / "entry")
         if why is not None:
-            raise NuggetsError(f"{why}: our journal in the bot's data dir is never written "
-                               "through a link, so nothing was written")
+            raise NuggetsError(
+                f"{why}: our journal in the bot's data dir is never written "
+                "through a link, so nothing was written"
+            )
 
     # -- apply --------------------------------------------------------------------------------
 
@@ -259,8 +292,9 @@ class MicroClawRuns:
             self.journal.settle_leftovers()
             return self._apply_locked(plan, operations, kept)
 
-    def _apply_locked(self, plan: Plan, operations: list[Operation],
-                      kept: set[int]) -> JournalEntry | None:
+    def _apply_locked(
+        self, plan: Plan, operations: list[Operation], kept: set[int]
+    ) -> JournalEntry | None:
         seen = {d.note_id: d.before for d in plan.notes}
         now = self.stamp()
         before: dict[int, Row] = {}
@@ -288,19 +322,35 @@ class MicroClawRuns:
             else:
                 raise NuggetsError(f"a {op.type} is not something a MicroClaw plan does")
         if edges and not self._has_edges_table():
-            self.notices.append(f"{self.db} has no supersede edges table (an older schema): "
-                                "duplicates are archived without an edge")
+            self.notices.append(
+                f"{self.db} has no supersede edges table (an older schema): "
+                "duplicates are archived without an edge"
+            )
             edges = []
-        nuggets = {row_id_of(i): str(n.get("nuggetName", "")) for i, n in seen.items()
-                   if row_id(i) is not None}
+        nuggets = {
+            row_id_of(i): str(n.get("nuggetName", ""))
+            for i, n in seen.items()
+            if row_id(i) is not None
+        }
         result = result_of(plan.result, kept)
-        return self._commit(plan.kind, before, after, edges, nuggets, self.now(),
-                            operations=operations, result=result,
-                            summary=_summary(operations))
+        return self._commit(
+            plan.kind,
+            before,
+            after,
+            edges,
+            nuggets,
+            self.now(),
+            operations=operations,
+            result=result,
+            summary=_summary(operations),
+        )
 
-    def reflect(self, make_plan: Callable[[], Plan], also: Collection[str] = (),
-                choose: Callable[[Plan], set[int]] | None = None
-                ) -> tuple[Plan, JournalEntry | None]:
+    def reflect(
+        self,
+        make_plan: Callable[[], Plan],
+        also: Collection[str] = (),
+        choose: Callable[[Plan], set[int]] | None = None,
+    ) -> tuple[Plan, JournalEntry | None]:
         """Plan and apply in one go, planning again while the bot keeps the plan stale;
         `also`: rows whose changes left out by default (a rescue) are applied too; `choose`:
         which changes to apply instead."""
@@ -313,8 +363,7 @@ class MicroClawRuns:
 
     # -- unhide, archive ----------------------------------------------------------------------
 
-    def unhide(self, note_ids: Iterable[str],
-               raise_to: float | None = None) -> JournalEntry | None:
+    def unhide(self, note_ids: Iterable[str], raise_to: float | None = None) -> JournalEntry | None:
         """Bring archived rows back (is_archived 0, archived_at NULL, updated_at and
         last_seen_at now), and with `raise_to` their confidence raised to it in the same run;
         a notice names those the bot's prompt skips (low confidence)."""
@@ -324,8 +373,9 @@ class MicroClawRuns:
         """Archive rows by hand, exactly as the plan's archive does."""
         return self._set_archived(note_ids, to=True)
 
-    def _set_archived(self, note_ids: Iterable[str], to: bool,
-                      raise_to: float | None = None) -> JournalEntry | None:
+    def _set_archived(
+        self, note_ids: Iterable[str], to: bool, raise_to: float | None = None
+    ) -> JournalEntry | None:
         ids = list(dict.fromkeys(note_ids))
         row_ids = [row_id_of(i) for i in ids]
 
@@ -337,25 +387,39 @@ class MicroClawRuns:
                 if unknown and len(unknown) == len(row_ids):
                     raise UnknownNoteError(f"no memory {', '.join(unknown)} in {self.db}")
                 if unknown:  # the bot deleted them since they were listed: the others go on
-                    self.notices.append(f"no memory {', '.join(unknown)} in {self.db} any more "
-                                        "(the bot deletes expired rows): left out")
+                    self.notices.append(
+                        f"no memory {', '.join(unknown)} in {self.db} any more "
+                        "(the bot deletes expired rows): left out"
+                    )
                 change = archived if to else unarchived
-                before = {i: rows[i] for i in row_ids
-                          if i in rows and bool(rows[i].get("is_archived")) != to}
+                before = {
+                    i: rows[i]
+                    for i in row_ids
+                    if i in rows and bool(rows[i].get("is_archived")) != to
+                }
                 after = {i: change(row, self.stamp()) for i, row in before.items()}
                 if raise_to is not None:
                     after = {i: raised(row, raise_to) for i, row in after.items()}
-                lifted = [f"mc-{i}" for i in after if not same(after[i], before[i],
-                                                               ("confidence",))]
+                lifted = [
+                    f"mc-{i}" for i in after if not same(after[i], before[i], ("confidence",))
+                ]
                 if not to:
                     self.notices += unhide_warnings(after)
                 nuggets = {i: nugget_of_row(rows[i]) for i in row_ids if i in rows}
                 kind: JournalKind = "archive" if to else "unhide"
                 verb = "archived " if to else "unhid "
-                also = (f"; confidence raised to {raise_to} for {', '.join(lifted)}"
-                        if lifted else "")
-                return self._commit(kind, before, after, [], nuggets, self.now(),
-                                    summary=verb + ", ".join(ids) + also)
+                also = (
+                    f"; confidence raised to {raise_to} for {', '.join(lifted)}" if lifted else ""
+                )
+                return self._commit(
+                    kind,
+                    before,
+                    after,
+                    [],
+                    nuggets,
+                    self.now(),
+                    summary=verb + ", ".join(ids) + also,
+                )
 
         return retrying(attempt, str(self.db))
 
@@ -394,22 +458,27 @@ class MicroClawRuns:
     def _changed_since(self, changes: list[RowChange]) -> list[str]:
         """The rows no longer as the run left them, the deleted ones marked so."""
         rows = self._read([c.row_id for c in changes])
-        return [f"mc-{c.row_id}" + ("" if c.row_id in rows else " (deleted)") for c in changes
-                if not same(rows.get(c.row_id), c.after, IMAGED)]
+        return [
+            f"mc-{c.row_id}" + ("" if c.row_id in rows else " (deleted)")
+            for c in changes
+            if not same(rows.get(c.row_id), c.after, IMAGED)
+        ]
 
     def undo_rows(self, entry: JournalEntry) -> JournalEntry:
         """Put back the rows a run changed, journaled as its undo (under the lock)."""
         run_id = entry.run_id
         why = tampered(entry)
         if why:
-            raise NuggetsError(f"cannot undo {run_id}: its journal entry was edited ({why}); "
-                               "nothing was written")
+            raise NuggetsError(
+                f"cannot undo {run_id}: its journal entry was edited ({why}); nothing was written"
+            )
         changes, edges = changes_of(entry)
         changed = self._changed_since(changes)
         if changed and len(changed) == len(changes):
             raise UndoConflictError(
                 f"cannot undo {run_id}: these memories changed since: {', '.join(changed)}",
-                [c.split()[0] for c in changed])
+                [c.split()[0] for c in changed],
+            )
         # A row the bot changed or deleted since keeps what the bot did; the others go back.
         skipped = {row_id_of(c.split()[0]) for c in changed}
         before = {c.row_id: c.after for c in changes if c.row_id not in skipped}
@@ -423,20 +492,37 @@ class MicroClawRuns:
         if edges:
             summary += f"; its {len(edges)} supersede edges stay (rows are never deleted)"
         links = {row_id_of(i): list(n.get("links", [])) for i, n in entry.after.items()}
-        committed = self._commit("undo", before, after, [], nuggets, self.now(),
-                                 undoes=run_id, summary=summary, links=links)
+        committed = self._commit(
+            "undo",
+            before,
+            after,
+            [],
+            nuggets,
+            self.now(),
+            undoes=run_id,
+            summary=summary,
+            links=links,
+        )
         if committed is None:
             raise NuggetsError(f"run {run_id} changed nothing; there is nothing to undo")
         return committed
 
     # -- the journaled write ------------------------------------------------------------------
 
-    def _commit(self, kind: JournalKind, before: dict[int, Row], after: dict[int, Row],
-                edges: list[Edge], nuggets: dict[int, str], at: str,
-                operations: list[Operation] | None = None,
-                result: ReflectionResult | None = None, undoes: str | None = None,
-                summary: str = "", links: dict[int, list[dict[str, Any]]] | None = None,
-                ) -> JournalEntry | None:
+    def _commit(
+        self,
+        kind: JournalKind,
+        before: dict[int, Row],
+        after: dict[int, Row],
+        edges: list[Edge],
+        nuggets: dict[int, str],
+        at: str,
+        operations: list[Operation] | None = None,
+        result: ReflectionResult | None = None,
+        undoes: str | None = None,
+        summary: str = "",
+        links: dict[int, list[dict[str, Any]]] | None = None,
+    ) -> JournalEntry | None:
         """Journal ahead, write the rows in one transaction, commit the entry."""
         if not edges and all(same(after[i], before[i], IMAGED) for i in before):
             return None
@@ -444,27 +530,45 @@ class MicroClawRuns:
         added: dict[int, list[dict[str, Any]]] = {}
         for edge in edges:
             added.setdefault(edge.from_id, []).append(
-                {"to": f"mc-{edge.to_id}", "reason": edge.reason, "createdAt": edge.created_at})
-        images_before = {f"mc-{i}": note_image(i, nuggets.get(i, ""), row, links.get(i, []))
-                         for i, row in before.items()}
-        images_after = {f"mc-{i}": note_image(i, nuggets.get(i, ""), after[i],
-                                              links.get(i, []) + added.get(i, []))
-                        for i in before}
+                {"to": f"mc-{edge.to_id}", "reason": edge.reason, "createdAt": edge.created_at}
+            )
+        images_before = {
+            f"mc-{i}": note_image(i, nuggets.get(i, ""), row, links.get(i, []))
+            for i, row in before.items()
+        }
+        images_after = {
+            f"mc-{i}": note_image(
+                i, nuggets.get(i, ""), after[i], links.get(i, []) + added.get(i, [])
+            )
+            for i in before
+        }
         seq, run_id = next_run_id(self.journal_home, at)
         entry = JournalEntry.model_construct(
-            run_id=run_id, seq=seq, kind=kind, at=at,
+            run_id=run_id,
+            seq=seq,
+            kind=kind,
+            at=at,
             base_fingerprint=fingerprint(json_bytes(images_before, indent=False)),
             result_fingerprint=fingerprint(json_bytes(images_after, indent=False)),
-            operations=operations or [], result=result, before=images_before,
-            after=images_after, undoes=undoes, summary=summary, side_file_edits=[], files=[])
+            operations=operations or [],
+            result=result,
+            before=images_before,
+            after=images_after,
+            undoes=undoes,
+            summary=summary,
+            side_file_edits=[],
+            files=[],
+        )
         changes = [RowChange(i, before[i], after[i]) for i in before]
         return self.journal.commit(
-            entry, self.db, lambda landing: write_rows(self.db, changes, edges, self.busy_timeout))
+            entry, self.db, lambda landing: write_rows(self.db, changes, edges, self.busy_timeout)
+        )
 
     # -- AGENTS.md --------------------------------------------------------------------------
 
-    def promote(self, plan: PromotionPlan,
-                check: Callable[[], None] = lambda: None) -> JournalEntry | None:
+    def promote(
+        self, plan: PromotionPlan, check: Callable[[], None] = lambda: None
+    ) -> JournalEntry | None:
         """Write one planned AGENTS.md over the version it was planned from, journaled; None
         when it changes nothing or its directory does not exist. `check` raises when the
         file may not be written any more (core/safeio/scope_folder.py): it runs under the lock."""
@@ -476,12 +580,18 @@ class MicroClawRuns:
             check()
             self.journal.settle_leftovers()
             return self.journal.replace(
-                path, before, plan.after_text, plan.base_fingerprint, "promote",
+                path,
+                before,
+                plan.after_text,
+                plan.base_fingerprint,
+                "promote",
                 f"promoted to {path}: {plan.added} added",
-                promoted=[e for e in plan.entries if e.action != "same"])
+                promoted=[e for e in plan.entries if e.action != "same"],
+            )
 
-    def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
-                   summary: str) -> JournalEntry:
+    def write_file(
+        self, path: Path, before: str | None, after: str, kind: JournalKind, summary: str
+    ) -> JournalEntry:
         """Replace a small file of ours (read as `before`, None when absent), journaled."""
         return self.journal.write_file(path, before, after, kind, summary)
 
@@ -510,8 +620,11 @@ class MicroClawRuns:
         headers, _ = read_headers(self.journal_home, self.files)
         found: set[str] = set()
         for header in headers:
-            if header.kind != "promote" or header.file_name is None \
-                    or not in_effect(headers, header.run_id):
+            if (
+                header.kind != "promote"
+                or header.file_name is None
+                or not in_effect(headers, header.run_id)
+            ):
                 continue
             with contextlib.suppress(OSError, NuggetsError):  # log and undo say what is wrong
                 if own_file(header.file_name, self.files).path == path:
@@ -542,8 +655,7 @@ class RowsTarget:
     def discard(self, entry: JournalEntry) -> None:
         return None  # one transaction: nothing else was written
 
-    def restore(self, journal: Journal, entry: JournalEntry,
-                batch: Batch | None) -> JournalEntry:
+    def restore(self, journal: Journal, entry: JournalEntry, batch: Batch | None) -> JournalEntry:
         """Checked again while the bot keeps changing the rows (bounded)."""
         if entry.file_name is not None:  # an AGENTS.md or a file of ours, no rows
             return retrying(lambda: journal.undo_file(entry, batch), str(self.runs.db))

@@ -33,16 +33,39 @@ HEADER = b"SQLite format 3\x00"
 # column (SQLite affinity words). Anything else in the table is kept, never read.
 REQUIRED_MEMORY_COLUMNS = ("id", "chat_id", "content", "category", "created_at", "updated_at")
 COLUMN_AFFINITIES = {
-    "id": "INTEGER", "chat_id": "INTEGER", "content": "TEXT", "category": "TEXT",
-    "created_at": "TEXT", "updated_at": "TEXT", "last_seen_at": "TEXT",
-    "embedding_model": "TEXT", "confidence": "REAL", "source": "TEXT", "is_archived": "INTEGER",
-    "archived_at": "TEXT", "chat_channel": "TEXT", "external_chat_id": "TEXT",
-    "valid_from": "TEXT", "valid_to": "TEXT", "expires_at": "TEXT",
+    "id": "INTEGER",
+    "chat_id": "INTEGER",
+    "content": "TEXT",
+    "category": "TEXT",
+    "created_at": "TEXT",
+    "updated_at": "TEXT",
+    "last_seen_at": "TEXT",
+    "embedding_model": "TEXT",
+    "confidence": "REAL",
+    "source": "TEXT",
+    "is_archived": "INTEGER",
+    "archived_at": "TEXT",
+    "chat_channel": "TEXT",
+    "external_chat_id": "TEXT",
+    "valid_from": "TEXT",
+    "valid_to": "TEXT",
+    "expires_at": "TEXT",
 }
 _LOOSE = {"REAL": "NUMERIC", "INTEGER": "NUMERIC"}  # a NUMERIC column holds numbers too
 EDGE_COLUMNS = ("id", "from_memory_id", "to_memory_id", "reason", "created_at")
-TRIPLE_COLUMNS = ("id", "subject", "predicate", "object", "chat_id", "valid_from", "valid_to",
-                  "confidence", "source", "source_memory_id", "created_at")
+TRIPLE_COLUMNS = (
+    "id",
+    "subject",
+    "predicate",
+    "object",
+    "chat_id",
+    "valid_from",
+    "valid_to",
+    "confidence",
+    "source",
+    "source_memory_id",
+    "created_at",
+)
 EDGES_SINCE = 4  # schema versions that created these tables
 TRIPLES_SINCE = 20
 
@@ -81,8 +104,9 @@ def _head(path: Path) -> tuple[bytes, int]:
     try:
         fd = open_regular(path, None)
     except FileNotFoundError:
-        raise MicroClawError(f"{path}: no MicroClaw database here (is the data dir right? "
-                             "use --microclaw DIR)") from None
+        raise MicroClawError(
+            f"{path}: no MicroClaw database here (is the data dir right? use --microclaw DIR)"
+        ) from None
     except FileKindError as exc:
         raise MicroClawError(str(exc)) from None
     except OSError as exc:
@@ -100,8 +124,9 @@ def check_file(path: Path) -> bool:
     if not head.startswith(HEADER[: len(head)]) or (head and len(head) < len(HEADER)):
         raise MicroClawError(f"{path}: is not an SQLite database")
     if len(head) < 100:
-        raise MicroClawError(f"{path}: is cut short ({size} bytes, less than an SQLite header);"
-                             " it may be truncated")
+        raise MicroClawError(
+            f"{path}: is cut short ({size} bytes, less than an SQLite header); it may be truncated"
+        )
     return head[18] == 2 or head[19] == 2
 
 
@@ -116,14 +141,17 @@ def check_size(path: Path) -> None:
     pages = int.from_bytes(head[28:32], "big")
     header_valid = head[24:28] == head[92:96]
     if header_valid and pages and page * pages > size:
-        raise MicroClawError(f"{path}: is truncated: its header counts {pages} pages of {page} "
-                             f"bytes, the file holds {size} bytes")
+        raise MicroClawError(
+            f"{path}: is truncated: its header counts {pages} pages of {page} "
+            f"bytes, the file holds {size} bytes"
+        )
 
 
 def _begin_read(uri: str, busy_timeout: float) -> sqlite3.Connection:
     """A read-only connection holding the read lock of one transaction."""
-    conn = sqlite3.connect(uri, uri=True, timeout=busy_timeout, isolation_level=None,
-                           check_same_thread=False)
+    conn = sqlite3.connect(
+        uri, uri=True, timeout=busy_timeout, isolation_level=None, check_same_thread=False
+    )
     try:
         conn.execute("PRAGMA query_only = 1")
         conn.execute("BEGIN")
@@ -139,13 +167,16 @@ def _companions_absent(path: Path) -> bool:
 
 
 def immutable_notice(path: Path) -> str:
-    return (f"{path}: read as an unchanging file (SQLite's immutable mode): its folder cannot "
-            "be written, so the WAL index SQLite needs cannot be made; the bot is not running "
-            "on it, and nothing can be written")
+    return (
+        f"{path}: read as an unchanging file (SQLite's immutable mode): its folder cannot "
+        "be written, so the WAL index SQLite needs cannot be made; the bot is not running "
+        "on it, and nothing can be written"
+    )
 
 
-def _connect_reading(path: Path, wal: bool, busy_timeout: float,
-                     said: list[str] | None) -> sqlite3.Connection:
+def _connect_reading(
+    path: Path, wal: bool, busy_timeout: float, said: list[str] | None
+) -> sqlite3.Connection:
     """The read connection; a WAL database without its -wal/-shm whose folder SQLite cannot
     create them in (a read-only filesystem: the bot is stopped) is read in immutable mode,
     which needs neither, and `said` gets a notice."""
@@ -153,8 +184,11 @@ def _connect_reading(path: Path, wal: bool, busy_timeout: float,
     try:
         return _begin_read(uri, busy_timeout)
     except sqlite3.OperationalError as exc:
-        if not (wal and getattr(exc, "sqlite_errorname", "") == "SQLITE_CANTOPEN"
-                and _companions_absent(path)):
+        if not (
+            wal
+            and getattr(exc, "sqlite_errorname", "") == "SQLITE_CANTOPEN"
+            and _companions_absent(path)
+        ):
             raise
     conn = _begin_read(uri + "&immutable=1", busy_timeout)
     if said is not None:
@@ -163,8 +197,9 @@ def _connect_reading(path: Path, wal: bool, busy_timeout: float,
 
 
 @contextmanager
-def read_only(path: Path, busy_timeout: float = BUSY_TIMEOUT_S,
-              said: list[str] | None = None) -> Iterator[sqlite3.Connection]:
+def read_only(
+    path: Path, busy_timeout: float = BUSY_TIMEOUT_S, said: list[str] | None = None
+) -> Iterator[sqlite3.Connection]:
     """A read-only connection inside one read transaction (one consistent snapshot); what
     the reader should know about how it was read goes to `said`."""
     wal = check_file(path)
@@ -190,8 +225,10 @@ def database_error(path: Path, exc: sqlite3.Error) -> MicroClawError:
     text = str(exc)
     lowered = text.lower()
     if "locked" in lowered or "busy" in lowered:
-        return MicroClawError(f"{path}: is locked by another program (the bot writing?); "
-                              "nothing was read or written - try again in a moment")
+        return MicroClawError(
+            f"{path}: is locked by another program (the bot writing?); "
+            "nothing was read or written - try again in a moment"
+        )
     if "not a database" in lowered or "encrypted" in lowered:
         return MicroClawError(f"{path}: is not an SQLite database")
     if "malformed" in lowered or "corrupt" in lowered:
@@ -214,8 +251,9 @@ def _version(conn: sqlite3.Connection, path: Path, tables: set[str]) -> int:
     try:
         return int(str(row[0]).strip())
     except ValueError:
-        raise MicroClawError(f"{path}: db_meta holds schema_version {row[0]!r}, which is not "
-                             "a number") from None
+        raise MicroClawError(
+            f"{path}: db_meta holds schema_version {row[0]!r}, which is not a number"
+        ) from None
 
 
 def read_shape(conn: sqlite3.Connection, path: Path) -> Shape:
@@ -223,8 +261,10 @@ def read_shape(conn: sqlite3.Connection, path: Path) -> Shape:
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     version = _version(conn, path, tables)
     if version > KNOWN_SCHEMA:
-        raise MicroClawError(f"{path}: schema version {version} is newer than the {KNOWN_SCHEMA} "
-                             "this tool knows; update nuggets before reviewing it")
+        raise MicroClawError(
+            f"{path}: schema version {version} is newer than the {KNOWN_SCHEMA} "
+            "this tool knows; update nuggets before reviewing it"
+        )
     if "memories" not in tables:
         raise MicroClawError(f"{path}: has no memories table; not a MicroClaw database?")
     columns = _columns(conn, "memories")
@@ -235,17 +275,27 @@ def read_shape(conn: sqlite3.Connection, path: Path) -> Shape:
         want = COLUMN_AFFINITIES.get(name)
         # Untyped columns take any value; each value is checked as it is read.
         if want and declared and _affinity(declared) not in (want, _LOOSE.get(want)):
-            raise MicroClawError(f"{path}: column memories.{name} is declared {declared}, "
-                                 f"not {want}")
-    has_edges = _optional_table(conn, path, tables, "memory_supersede_edges", EDGE_COLUMNS,
-                                version, EDGES_SINCE)
-    has_triples = _optional_table(conn, path, tables, "knowledge_graph", TRIPLE_COLUMNS,
-                                  version, TRIPLES_SINCE)
+            raise MicroClawError(
+                f"{path}: column memories.{name} is declared {declared}, not {want}"
+            )
+    has_edges = _optional_table(
+        conn, path, tables, "memory_supersede_edges", EDGE_COLUMNS, version, EDGES_SINCE
+    )
+    has_triples = _optional_table(
+        conn, path, tables, "knowledge_graph", TRIPLE_COLUMNS, version, TRIPLES_SINCE
+    )
     return Shape(version, tuple(columns), has_edges, has_triples)
 
 
-def _optional_table(conn: sqlite3.Connection, path: Path, tables: set[str], table: str,
-                    needed: tuple[str, ...], version: int, since: int) -> bool:
+def _optional_table(
+    conn: sqlite3.Connection,
+    path: Path,
+    tables: set[str],
+    table: str,
+    needed: tuple[str, ...],
+    version: int,
+    since: int,
+) -> bool:
     """Whether a table that newer schemas add is there to read; missing from a schema that
     has it is an error (the database is not what its version says)."""
     if table not in tables:

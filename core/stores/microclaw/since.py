@@ -26,16 +26,17 @@ _LINE = {
 }
 _NOTE = {
     "restored": "Brought back by the bot since run {run} archived it: a memory its reflector "
-                "extracted matched this one, and the bot un-archives the row it matches.",
+    "extracted matched this one, and the bot un-archives the row it matches.",
     "archived": "Archived again by the bot since run {run} left it visible (its stale step "
-                "or a cap).",
+    "or a cap).",
     "changed": "Changed by the bot since run {run}: {columns}.",
 }
 
 
-def newest_images(headers: Sequence[JournalHeader],
-                  images_of: Callable[[str], Mapping[int, Row] | None],
-                  ) -> dict[int, tuple[str, Row]]:
+def newest_images(
+    headers: Sequence[JournalHeader],
+    images_of: Callable[[str], Mapping[int, Row] | None],
+) -> dict[int, tuple[str, Row]]:
     """Each row any of these runs wrote (headers newest first): the newest run's id and the
     row as it left it. A file run writes no row; a run that cannot be read is skipped."""
     latest: dict[int, tuple[str, Row]] = {}
@@ -61,8 +62,9 @@ def what_became(row: Row | None, image: Row) -> tuple[str, list[str]] | None:
     return ("changed", changed) if changed else None
 
 
-def aftermaths(latest: Mapping[int, tuple[str, Row]], current: Mapping[int, Row],
-               newest: str | None = None) -> dict[str, Aftermath]:
+def aftermaths(
+    latest: Mapping[int, tuple[str, Row]], current: Mapping[int, Row], newest: str | None = None
+) -> dict[str, Aftermath]:
     """Each run whose rows the bot changed since, by run id; `newest`: the journal's newest
     run (pure)."""
     found: dict[str, dict[str, list[str]]] = {}
@@ -76,14 +78,21 @@ def aftermaths(latest: Mapping[int, tuple[str, Row]], current: Mapping[int, Row]
         found.setdefault(run_id, {}).setdefault(kind, []).append(note)
         if kind in _NOTE:
             notes.setdefault(run_id, {})[note] = _NOTE[kind].format(
-                run=run_id, columns=", ".join(columns))
-    return {run_id: Aftermath(run_id, deleted=tuple(kinds.get("deleted", ())),
-                              archived=tuple(kinds.get("archived", ())),
-                              restored=tuple(kinds.get("restored", ())),
-                              changed=tuple(kinds.get("changed", ())),
-                              line=said(kinds), notes=notes.get(run_id, {}),
-                              newest=run_id == newest)
-            for run_id, kinds in found.items()}
+                run=run_id, columns=", ".join(columns)
+            )
+    return {
+        run_id: Aftermath(
+            run_id,
+            deleted=tuple(kinds.get("deleted", ())),
+            archived=tuple(kinds.get("archived", ())),
+            restored=tuple(kinds.get("restored", ())),
+            changed=tuple(kinds.get("changed", ())),
+            line=said(kinds),
+            notes=notes.get(run_id, {}),
+            newest=run_id == newest,
+        )
+        for run_id, kinds in found.items()
+    }
 
 
 def said(kinds: Mapping[str, list[str]]) -> str:
@@ -92,7 +101,8 @@ def said(kinds: Mapping[str, list[str]]) -> str:
     for kind, template in _LINE.items():
         ids = kinds.get(kind) or []
         if ids:
-            shown = ", ".join(ids[:SHOWN]) + (f" and {len(ids) - SHOWN} more"
-                                              if len(ids) > SHOWN else "")
+            shown = ", ".join(ids[:SHOWN]) + (
+                f" and {len(ids) - SHOWN} more" if len(ids) > SHOWN else ""
+            )
             parts.append(template.format(ids=shown))
     return "since this run the bot " + "; ".join(parts)

@@ -96,8 +96,13 @@ class MicroClawStore:
     versions: VersionKeeper | None = None
     first_notes: Callable[[int], list[RawNote]] | None = None  # one read of the rows is quick
 
-    def __init__(self, data_dir: Path, clock: Clock = system_clock,
-                 busy_timeout: float = BUSY_TIMEOUT_S, settings: Settings = DEFAULTS) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        clock: Clock = system_clock,
+        busy_timeout: float = BUSY_TIMEOUT_S,
+        settings: Settings = DEFAULTS,
+    ) -> None:
         self.home = data_dir
         self.clock = clock
         self.settings = settings
@@ -109,8 +114,14 @@ class MicroClawStore:
         self._opened: Graph | None = None
         self._run_rows: dict[str, Mapping[int, Row] | None] = {}  # committed runs never change
         # the write side (runs.py), with the journal it writes through
-        self._runs = MicroClawRuns(self.graph_path, journal_home(data_dir), clock, self.notices,
-                                   busy_timeout, settings.journal_keep)
+        self._runs = MicroClawRuns(
+            self.graph_path,
+            journal_home(data_dir),
+            clock,
+            self.notices,
+            busy_timeout,
+            settings.journal_keep,
+        )
         self.journal: Journal = self._runs.journal
         self.by_hand: ByHand = self
         self.promoter: Promoter | None = self
@@ -155,9 +166,13 @@ class MicroClawStore:
 
     def topic_rules(self) -> TopicRules:
         """The bot's own topic key and tokens (its rule 5); no promotion groups."""
-        return TopicRules(microclaw_topic, microclaw_tokens, promotion=False,
-                          promoted=lambda notes: {n["id"] for n in notes if promotable(n)},
-                          promote_at=PROMOTE_AT_WITHOUT_RECALLS)
+        return TopicRules(
+            microclaw_topic,
+            microclaw_tokens,
+            promotion=False,
+            promoted=lambda notes: {n["id"] for n in notes if promotable(n)},
+            promote_at=PROMOTE_AT_WITHOUT_RECALLS,
+        )
 
     def shelf(self) -> Shelf:
         return Shelf(self.read())
@@ -219,10 +234,15 @@ class MicroClawStore:
 
     # -- the plan -----------------------------------------------------------------------------
 
-    def plan(self, nugget_name: str | None = None, limit: int | None = None,
-             uncapped: bool = False, graph: Graph | None = None,
-             should_stop: Callable[[], bool] | None = None,
-             progress: Progress | None = None) -> Plan:
+    def plan(
+        self,
+        nugget_name: str | None = None,
+        limit: int | None = None,
+        uncapped: bool = False,
+        graph: Graph | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        progress: Progress | None = None,
+    ) -> Plan:
         """What the bot will do at its next runs (its config read for the caps and its
         consolidation); writes nothing. The bot applies every step in full, so `limit` and
         `uncapped` change nothing here."""
@@ -231,11 +251,13 @@ class MicroClawStore:
         settled = read_settled(self.journal_home, self.notices)
         apart = standing_apart(graph.notes, self.topic_rules(), settled)
         with paused_gc():
-            return plan_maintenance(graph.notes, self.clock(), graph.fingerprint, nugget_name,
-                                    config, activity, apart)
+            return plan_maintenance(
+                graph.notes, self.clock(), graph.fingerprint, nugget_name, config, activity, apart
+            )
 
-    def plan_operations(self, operations: list[Operation], result: ReflectionResult,
-                        graph: Graph | None = None) -> Plan:
+    def plan_operations(
+        self, operations: list[Operation], result: ReflectionResult, graph: Graph | None = None
+    ) -> Plan:
         """Operations decided elsewhere (a contradiction's decision, acting on verdicts) as a
         plan of this database's writes; journaled as kind "decide". Writes nothing."""
         graph = graph or self.read()
@@ -245,8 +267,10 @@ class MicroClawStore:
 
     def is_stale(self, plan: Plan) -> bool:
         """Whether a row the plan touches changed since (its before-image no longer holds)."""
-        images = {d.note_id: {c: v for c, v in d.before["microclaw"]["row"].items()
-                              if c in COMPARED} for d in plan.notes}
+        images = {
+            d.note_id: {c: v for c, v in d.before["microclaw"]["row"].items() if c in COMPARED}
+            for d in plan.notes
+        }
         return bool(self.changed_rows(images))
 
     def changed_rows(self, images: dict[str, dict[str, Any]]) -> list[str]:
@@ -259,11 +283,15 @@ class MicroClawStore:
         current: dict[int | None, dict[str, Any]] = {}
         with read_only(self.graph_path, self.busy_timeout) as conn:
             for start in range(0, len(numbers), CHUNK):  # SQLite bounds a query's parameters
-                chunk = numbers[start:start + CHUNK]
-                query = (f"SELECT id, {', '.join(columns)} FROM memories "
-                         f"WHERE id IN ({','.join('?' * len(chunk))})")
-                current.update((r[0], dict(zip(columns, r[1:], strict=True)))
-                               for r in conn.execute(query, chunk))
+                chunk = numbers[start : start + CHUNK]
+                query = (
+                    f"SELECT id, {', '.join(columns)} FROM memories "
+                    f"WHERE id IN ({','.join('?' * len(chunk))})"
+                )
+                current.update(
+                    (r[0], dict(zip(columns, r[1:], strict=True)))
+                    for r in conn.execute(query, chunk)
+                )
         changed = []
         for number, note_id in ids.items():
             row = current.get(number)
@@ -280,8 +308,10 @@ class MicroClawStore:
     def log(self) -> list[JournalHeader]:
         return self.journal.log()
 
-    def aftermath(self, headers: Sequence[JournalHeader] | None = None,
-                  ) -> dict[str, Aftermath]:
+    def aftermath(
+        self,
+        headers: Sequence[JournalHeader] | None = None,
+    ) -> dict[str, Aftermath]:
         """What the bot did since to the rows of these runs (since.py), in one read of those
         rows; each run's rows are read from the journal once per store."""
         if headers is None:
@@ -299,8 +329,11 @@ class MicroClawStore:
         if run_id not in self._run_rows:
             try:
                 entry = self._runs.run(run_id)
-                rows = None if tampered(entry) else {
-                    row_id_of(key): plan_row(after) for key, after in entry.after.items()}
+                rows = (
+                    None
+                    if tampered(entry)
+                    else {row_id_of(key): plan_row(after) for key, after in entry.after.items()}
+                )
             except NuggetsError:
                 rows = None
             self._run_rows[run_id] = rows
@@ -333,8 +366,10 @@ class MicroClawStore:
             self._opened = read_graph(self.graph_path, self.busy_timeout)
             info = self._opened.doc["microclaw"]
             if info["schemaVersion"] < 43:
-                messages.append(f"{self.graph_path}: schema version {info['schemaVersion']} "
-                                "(older than 43): columns it lacks are left out")
+                messages.append(
+                    f"{self.graph_path}: schema version {info['schemaVersion']} "
+                    "(older than 43): columns it lacks are left out"
+                )
         return messages
 
     def exclusive(self) -> contextlib.AbstractContextManager[None]:
@@ -347,11 +382,15 @@ class MicroClawStore:
     def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None:
         return self._runs.apply(plan, accepted)
 
-    def reflect(self, nugget_name: str | None = None, limit: int | None = None,
-                uncapped: bool = False, also: Collection[str] = (),
-                choose: Chooser | None = None) -> tuple[Plan, JournalEntry | None]:
-        return self._runs.reflect(lambda: self.plan(nugget_name, limit, uncapped), also,
-                                  choose)
+    def reflect(
+        self,
+        nugget_name: str | None = None,
+        limit: int | None = None,
+        uncapped: bool = False,
+        also: Collection[str] = (),
+        choose: Chooser | None = None,
+    ) -> tuple[Plan, JournalEntry | None]:
+        return self._runs.reflect(lambda: self.plan(nugget_name, limit, uncapped), also, choose)
 
     def unhide(self, note_ids: Iterable[str], lift: bool = False) -> JournalEntry | None:
         """Bring rows back (`lift`: their confidence raised to the prompt's 0.45 in the same
@@ -375,8 +414,9 @@ class MicroClawStore:
     def undo(self, run_id: str) -> JournalEntry:
         return self.journal.undo(run_id)
 
-    def undo_blockers(self, run_id: str,
-                      graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
+    def undo_blockers(
+        self, run_id: str, graph: Graph | None = None
+    ) -> tuple[JournalEntry, list[str]]:
         """The run, and its rows changed since (read afresh: `graph` is not needed)."""
         return self.journal.blockers(run_id, graph)
 
@@ -386,55 +426,85 @@ class MicroClawStore:
         """The AGENTS.md a single-file promotion writes: the one named, else the global one."""
         return memory_md or groups_dir(self.home) / "AGENTS.md"
 
-    def plan_promotions(self, threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
-                        graph: Graph | None = None,
-                        drop: Collection[str] = ()) -> list[PromotionPlan]:
+    def plan_promotions(
+        self,
+        threshold: int = DEFAULT_THRESHOLD,
+        allow: Collection[str] = (),
+        graph: Graph | None = None,
+        drop: Collection[str] = (),
+    ) -> list[PromotionPlan]:
         """Every scope's AGENTS.md edit, one plan per file (global first); writes nothing.
         `threshold`: the confidence, in percent, a row needs."""
         notes = (graph or self.read()).notes
         rows_by_file, skipped = targets(self.home, notes, threshold)
         # The global file always, so that "nothing qualifies" is a plan to show, not silence.
         found = {self.promotion_target(): [], **rows_by_file}
-        ordered = sorted(found.items(),
-                         key=lambda item: (item[0] != self.promotion_target(), str(item[0])))
+        ordered = sorted(
+            found.items(), key=lambda item: (item[0] != self.promotion_target(), str(item[0]))
+        )
         queued = promotion_queue(self, notes)
-        plans = [self._budgeted(self._plan_file(path, rows, threshold, allow, drop, queued),
-                                rows, notes) for path, rows in ordered]
+        plans = [
+            self._budgeted(self._plan_file(path, rows, threshold, allow, drop, queued), rows, notes)
+            for path, rows in ordered
+        ]
         groups = groups_dir(self.home)
-        return plans + [refused_plan(groups, groups.is_dir(), threshold,
-                                     sum(n["nuggetName"] == nugget for n in notes), line)
-                        for nugget, line in sorted(skipped.items())]
+        return plans + [
+            refused_plan(
+                groups,
+                groups.is_dir(),
+                threshold,
+                sum(n["nuggetName"] == nugget for n in notes),
+                line,
+            )
+            for nugget, line in sorted(skipped.items())
+        ]
 
-    def plan_promotion(self, memory_md: Path | None = None,
-                       threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
-                       graph: Graph | None = None,
-                       drop: Collection[str] = ()) -> PromotionPlan:
+    def plan_promotion(
+        self,
+        memory_md: Path | None = None,
+        threshold: int = DEFAULT_THRESHOLD,
+        allow: Collection[str] = (),
+        graph: Graph | None = None,
+        drop: Collection[str] = (),
+    ) -> PromotionPlan:
         """One AGENTS.md's edit (the global one unless named): the rows of its scope."""
         path = self.promotion_target(memory_md)
         notes = (graph or self.read()).notes
         found, _ = targets(self.home, notes, threshold)
-        rows = next((r for p, r in found.items() if os.path.abspath(p) == os.path.abspath(path)),
-                    [])
+        rows = next(
+            (r for p, r in found.items() if os.path.abspath(p) == os.path.abspath(path)), []
+        )
         queued = promotion_queue(self, notes)
-        return self._budgeted(self._plan_file(path, rows, threshold, allow, drop, queued), rows,
-                              notes)
+        return self._budgeted(
+            self._plan_file(path, rows, threshold, allow, drop, queued), rows, notes
+        )
 
-    def _budgeted(self, plan: PromotionPlan, rows: list[RawNote],
-                  notes: list[RawNote]) -> PromotionPlan:
+    def _budgeted(
+        self, plan: PromotionPlan, rows: list[RawNote], notes: list[RawNote]
+    ) -> PromotionPlan:
         """The plan with the bot's budget for the structured memories of its scope (a chat's
         rows and the global ones; the global file: the global rows)."""
         if plan.refused:
             return plan
         chat_id = (rows[0].get("microclaw") or {}).get("chatId") if rows else None
-        scope = ("structured memories of the global scope" if chat_id is None else
-                 f"structured memories of {rows[0]['nuggetName']} and the global scope")
+        scope = (
+            "structured memories of the global scope"
+            if chat_id is None
+            else f"structured memories of {rows[0]['nuggetName']} and the global scope"
+        )
         config, _ = read_config(self.home, self.settings.microclaw_config)
         budget = structured_budget(notes, chat_id, scope, self.clock(), config.memory_tokens)
         return plan.model_copy(update={"budgets": [budget]})
 
-    def _plan_file(self, path: Path, rows: list[RawNote], threshold: int,
-                   allow: Collection[str], drop: Collection[str],
-                   queued: Mapping[str, str]) -> PromotionPlan:
+    def _plan_file(
+        self,
+        path: Path,
+        rows: list[RawNote],
+        threshold: int,
+        allow: Collection[str],
+        drop: Collection[str],
+        queued: Mapping[str, str],
+    ) -> PromotionPlan:
         nuggets = [r["nuggetName"] for r in rows]
         try:
             exists = path.parent.is_dir()
@@ -444,10 +514,12 @@ class MicroClawStore:
             before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
         except (OSError, NuggetsError) as exc:  # this scope only: every other one goes on
             scope = nuggets[0] if nuggets else GLOBAL_NUGGET
-            return refused_plan(path, False, threshold, len(rows),
-                                f"{scope}: {reason_of(exc)}; not promoted")
-        plan = plan_file(rows, path, before, exists, threshold, allow, base, drop,
-                         self.allow_contact, queued)
+            return refused_plan(
+                path, False, threshold, len(rows), f"{scope}: {reason_of(exc)}; not promoted"
+            )
+        plan = plan_file(
+            rows, path, before, exists, threshold, allow, base, drop, self.allow_contact, queued
+        )
         return plan.model_copy(update={"notices": self._erased(path, plan)})
 
     def _erased(self, path: Path, plan: PromotionPlan) -> list[str]:
@@ -458,12 +530,15 @@ class MicroClawStore:
         gone = self._runs.promoted_to(path) & again
         if not gone:
             return []
-        return [f"{path}: {len(gone)} promoted row(s) no longer in it, removed by a later "
-                f"write (the bot's write_memory rewrites the file): {', '.join(sorted(gone))}; "
-                "planned again"]
+        return [
+            f"{path}: {len(gone)} promoted row(s) no longer in it, removed by a later "
+            f"write (the bot's write_memory rewrites the file): {', '.join(sorted(gone))}; "
+            "planned again"
+        ]
 
-    def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
-                   summary: str) -> JournalEntry:
+    def write_file(
+        self, path: Path, before: str | None, after: str, kind: JournalKind, summary: str
+    ) -> JournalEntry:
         """See NuggetsStore.write_file: a small file of ours, journaled, undoable."""
         return self.journal.write_file(path, before, after, kind, summary)
 
@@ -493,14 +568,24 @@ class MicroClawStore:
         runtime = runtime_dir(self.home)
         inside = os.path.abspath(path).startswith(os.path.abspath(runtime) + os.sep)
         folder = runtime if inside else path.parent
-        scope = nuggets[0] if nuggets else (
-            GLOBAL_NUGGET if os.path.abspath(path) == os.path.abspath(
-                self.promotion_target()) else str(path))
+        scope = (
+            nuggets[0]
+            if nuggets
+            else (
+                GLOBAL_NUGGET
+                if os.path.abspath(path) == os.path.abspath(self.promotion_target())
+                else str(path)
+            )
+        )
         return refusal(scope, folder, path)
 
-    def promote_now(self, memory_md: Path | None = None,
-                    threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
-                    drop: Collection[str] = ()) -> tuple[PromotionPlan, int]:
+    def promote_now(
+        self,
+        memory_md: Path | None = None,
+        threshold: int = DEFAULT_THRESHOLD,
+        allow: Collection[str] = (),
+        drop: Collection[str] = (),
+    ) -> tuple[PromotionPlan, int]:
         """Plan and write in one go, planning a file again if it changes under us: the named
         AGENTS.md, else every scope's (each file its own run, in `promotion_runs`); the plans
         shown as one and the entries added."""
@@ -512,8 +597,9 @@ class MicroClawStore:
                 try:
                     return plan, self.promote(plan)
                 except PromotionRefused as exc:  # a link planted since: this scope only
-                    return refused_plan(path, plan.directory_exists, plan.threshold,
-                                        plan.qualifying, str(exc)), 0
+                    return refused_plan(
+                        path, plan.directory_exists, plan.threshold, plan.qualifying, str(exc)
+                    ), 0
 
             plan, added = retrying(attempt, str(path))
             if self.promotion_run is not None:
@@ -522,8 +608,10 @@ class MicroClawStore:
 
         if memory_md is not None:
             return one(memory_md)
-        done = [(p, 0) if p.refused else one(Path(p.path))
-                for p in self.plan_promotions(threshold, allow, drop=drop)]
+        done = [
+            (p, 0) if p.refused else one(Path(p.path))
+            for p in self.plan_promotions(threshold, allow, drop=drop)
+        ]
         if self.promotion_runs:
             self.promotion_run = self.promotion_runs[-1]
         plans = [p for p, _ in done]

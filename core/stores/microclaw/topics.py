@@ -15,8 +15,8 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 # Rust's char::is_whitespace (Unicode White_Space), which str.split_whitespace splits on;
 # Python's str.split() also splits on U+001C-U+001F, which Rust keeps inside a word.
 _RUST_WHITESPACE = re.compile(
-    "[\u0009-\u000d\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f"
-    "\u3000]+")
+    "[\u0009-\u000d\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+"
+)
 
 
 def ascii_lower(text: str) -> str:
@@ -50,8 +50,7 @@ def microclaw_key(content: str) -> str:
         return "timezone"
     if "server ip" in lower or "ip address" in lower:
         return "server_ip"
-    words = ("".join(c for c in word if rust_alphanumeric(c))
-             for word in split_whitespace(lower))
+    words = ("".join(c for c in word if rust_alphanumeric(c)) for word in split_whitespace(lower))
     return "_".join([w for w in words if w][:4])
 
 

@@ -77,22 +77,25 @@ def raised(row: Row, floor: float) -> Row:
     """The row with its confidence raised to `floor` when below it (a schema without the
     column, or a row at the floor already, is left as it is)."""
     confidence = row.get("confidence")
-    if "confidence" not in row or (isinstance(confidence, int | float)
-                                   and confidence >= floor):
+    if "confidence" not in row or (isinstance(confidence, int | float) and confidence >= floor):
         return row
     return {**row, "confidence": floor}
 
 
 def unhide_warnings(rows: Mapping[int, Row]) -> list[str]:
     """What an operator should know about rows brought back: those the bot's prompt skips."""
-    low = [f"mc-{i}" for i, row in rows.items()
-           if isinstance(row.get("confidence"), int | float)
-           and row["confidence"] < PROMPT_CONFIDENCE]
+    low = [
+        f"mc-{i}"
+        for i, row in rows.items()
+        if isinstance(row.get("confidence"), int | float) and row["confidence"] < PROMPT_CONFIDENCE
+    ]
     if not low:
         return []
-    return [f"{', '.join(low[:10])}: confidence below {PROMPT_CONFIDENCE}, so the bot will not "
-            "put it in its prompt (below 0.35 its stale step archives it again after 30 days "
-            "unseen)"]
+    return [
+        f"{', '.join(low[:10])}: confidence below {PROMPT_CONFIDENCE}, so the bot will not "
+        "put it in its prompt (below 0.35 its stale step archives it again after 30 days "
+        "unseen)"
+    ]
 
 
 def connect(db: Path, timeout: float = BUSY_TIMEOUT_S) -> sqlite3.Connection:
@@ -124,14 +127,18 @@ def read_rows(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, Row]:
     """The imaged columns (those the database has) of these rows, plus chat scope; rows that
     do not exist are absent."""
     have = columns(conn, MEMORIES)
-    wanted = [c for c in ("id", *IMAGED, "chat_id", "chat_channel", "external_chat_id")
-              if c in have]
+    wanted = [
+        c for c in ("id", *IMAGED, "chat_id", "chat_channel", "external_chat_id") if c in have
+    ]
     found: dict[int, Row] = {}
     numbers = list(dict.fromkeys(ids))
     for start in range(0, len(numbers), CHUNK):  # SQLite bounds a query's parameters
-        chunk = numbers[start:start + CHUNK]
-        cursor = conn.execute(f"SELECT {', '.join(wanted)} FROM {MEMORIES} "
-                              f"WHERE id IN ({', '.join('?' * len(chunk))})", chunk)
+        chunk = numbers[start : start + CHUNK]
+        cursor = conn.execute(
+            f"SELECT {', '.join(wanted)} FROM {MEMORIES} "
+            f"WHERE id IN ({', '.join('?' * len(chunk))})",
+            chunk,
+        )
         found.update((values[0], dict(zip(wanted, values, strict=True))) for values in cursor)
     return found
 
@@ -169,8 +176,9 @@ def missing_rows(conn: sqlite3.Connection, edges: list[Edge]) -> list[int]:
     return [i for i in ends if i not in there]
 
 
-def write_rows(db: Path, changes: list[RowChange], edges: list[Edge],
-               timeout: float = BUSY_TIMEOUT_S) -> None:
+def write_rows(
+    db: Path, changes: list[RowChange], edges: list[Edge], timeout: float = BUSY_TIMEOUT_S
+) -> None:
     """Update the rows and insert the edges in one transaction, if every row is still as its
     before-image; StalePlanError (nothing written) otherwise."""
     conn = connect(db, timeout)
@@ -182,12 +190,14 @@ def write_rows(db: Path, changes: list[RowChange], edges: list[Edge],
             if triggers:
                 raise MicroClawError(
                     f"{db}: cannot be written: {MEMORIES} has triggers the bot never creates "
-                    f"({', '.join(triggers[:5])}); nothing was written")
+                    f"({', '.join(triggers[:5])}); nothing was written"
+                )
             stale = stale_rows(conn, changes) + missing_rows(conn, edges)
             if stale:
                 raise StalePlanError(
                     f"stale plan: {', '.join(f'mc-{i}' for i in stale[:10])} changed in {db} "
-                    "since the plan was made; plan again")
+                    "since the plan was made; plan again"
+                )
             _update(conn, changes, set(columns(conn, MEMORIES)))
             _insert_edges(conn, edges)
             crashpoints.step("db transaction open")
@@ -207,8 +217,12 @@ def write_rows(db: Path, changes: list[RowChange], edges: list[Edge],
 # statement we run and every trigger it fires: delete a row, create, drop or alter anything.
 FORBIDDEN = frozenset(
     [sqlite3.SQLITE_DELETE, sqlite3.SQLITE_ALTER_TABLE]
-    + [getattr(sqlite3, n) for n in dir(sqlite3) if n.startswith(("SQLITE_CREATE_",
-                                                                   "SQLITE_DROP_"))])
+    + [
+        getattr(sqlite3, n)
+        for n in dir(sqlite3)
+        if n.startswith(("SQLITE_CREATE_", "SQLITE_DROP_"))
+    ]
+)
 
 
 def _authorize(action: int, *_: object) -> int:
@@ -218,9 +232,14 @@ def _authorize(action: int, *_: object) -> int:
 def foreign_triggers(conn: sqlite3.Connection) -> list[str]:
     """Triggers on the tables we write: the bot creates none, so any would turn our UPDATE
     into something else."""
-    return [r[0] for r in conn.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN (?, ?) "
-        "ORDER BY name", (MEMORIES, EDGES))]
+    return [
+        r[0]
+        for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN (?, ?) "
+            "ORDER BY name",
+            (MEMORIES, EDGES),
+        )
+    ]
 
 
 def _begin(conn: sqlite3.Connection, db: Path) -> None:
@@ -235,12 +254,15 @@ def _update(conn: sqlite3.Connection, changes: list[RowChange], have: set[str]) 
     in one statement."""
     batches: dict[tuple[str, ...], list[list[Any]]] = {}
     for change in changes:
-        names = tuple(n for n in IMAGED if n in have and n in change.after
-                      and not (n in change.before and _equal(change.before[n],
-                                                             change.after[n])))
+        names = tuple(
+            n
+            for n in IMAGED
+            if n in have
+            and n in change.after
+            and not (n in change.before and _equal(change.before[n], change.after[n]))
+        )
         if names:
-            batches.setdefault(names, []).append(
-                [*(change.after[n] for n in names), change.row_id])
+            batches.setdefault(names, []).append([*(change.after[n] for n in names), change.row_id])
     for names, params in batches.items():
         assignments = ", ".join(f"{n} = ?" for n in names)
         conn.executemany(f"UPDATE {MEMORIES} SET {assignments} WHERE id = ?", params)
@@ -251,11 +273,17 @@ def _insert_edges(conn: sqlite3.Connection, edges: list[Edge]) -> None:
     if not edges or not have:
         return
     for edge in edges:
-        values = {"from_memory_id": edge.from_id, "to_memory_id": edge.to_id,
-                  "reason": edge.reason, "created_at": edge.created_at}
+        values = {
+            "from_memory_id": edge.from_id,
+            "to_memory_id": edge.to_id,
+            "reason": edge.reason,
+            "created_at": edge.created_at,
+        }
         names = [n for n in values if n in have]
-        conn.execute(f"INSERT INTO {EDGES} ({', '.join(names)}) "
-                     f"VALUES ({', '.join('?' for _ in names)})", [values[n] for n in names])
+        conn.execute(
+            f"INSERT INTO {EDGES} ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)})",
+            [values[n] for n in names],
+        )
 
 
 def edges_table_exists(conn: sqlite3.Connection) -> bool:
@@ -269,12 +297,17 @@ def edges_present(conn: sqlite3.Connection, edges: list[Edge]) -> list[bool]:
         return [False for _ in edges]
     found = []
     for edge in edges:
-        clauses = {"from_memory_id": edge.from_id, "to_memory_id": edge.to_id,
-                   "reason": edge.reason, "created_at": edge.created_at}
+        clauses = {
+            "from_memory_id": edge.from_id,
+            "to_memory_id": edge.to_id,
+            "reason": edge.reason,
+            "created_at": edge.created_at,
+        }
         names = [n for n in clauses if n in have]
         where = " AND ".join(f"{n} = ?" for n in names)
-        cursor = conn.execute(f"SELECT 1 FROM {EDGES} WHERE {where} LIMIT 1",
-                              [clauses[n] for n in names])
+        cursor = conn.execute(
+            f"SELECT 1 FROM {EDGES} WHERE {where} LIMIT 1", [clauses[n] for n in names]
+        )
         found.append(cursor.fetchone() is not None)
     return found
 

@@ -96,8 +96,11 @@ def _key(note: RawNote) -> str | None:
 def _find(facts: list[dict[str, Any]], key: str) -> int | None:
     lower = key.lower()
     for position, fact in enumerate(facts):
-        if isinstance(fact, dict) and isinstance(fact.get("key"), str) \
-                and fact["key"].lower() == lower:
+        if (
+            isinstance(fact, dict)
+            and isinstance(fact.get("key"), str)
+            and fact["key"].lower() == lower
+        ):
             return position
     return None
 
@@ -112,8 +115,12 @@ def _updated(fact: dict[str, Any], before: RawNote, after: RawNote) -> dict[str,
 
 
 def _restored(note: RawNote, key: str) -> dict[str, Any]:
-    return {"key": key, "value": fields.text(note, "content"), "hits": fields.hits(note),
-            "last_hit_session": fields.text(note, "lastHitSession")}
+    return {
+        "key": key,
+        "value": fields.text(note, "content"),
+        "hits": fields.hits(note),
+        "last_hit_session": fields.text(note, "lastHitSession"),
+    }
 
 
 def fact_edits(changes: Iterable[tuple[RawNote, RawNote]], files: list[FactFile]) -> list[FactEdit]:
@@ -153,8 +160,16 @@ def fact_edits(changes: Iterable[tuple[RawNote, RawNote]], files: list[FactFile]
                     current.pop(position)
                 else:
                     current[position] = new
-            edits.append(FactEdit(path=file.path.name, note_id=after["id"], key=key,
-                                  before=old, after=new, position=position))
+            edits.append(
+                FactEdit(
+                    path=file.path.name,
+                    note_id=after["id"],
+                    key=key,
+                    before=old,
+                    after=new,
+                    position=position,
+                )
+            )
     return edits
 
 
@@ -175,8 +190,10 @@ def edited_doc(doc: dict[str, Any], edits: Iterable[FactEdit]) -> dict[str, Any]
 
 def undo_edits(edits: list[FactEdit]) -> list[FactEdit]:
     """The edits that put each fact back as it was, newest first."""
-    return [edit.model_copy(update={"before": edit.after, "after": edit.before})
-            for edit in reversed(edits)]
+    return [
+        edit.model_copy(update={"before": edit.after, "after": edit.before})
+        for edit in reversed(edits)
+    ]
 
 
 def changed_facts(doc: dict[str, Any], edits: Iterable[FactEdit]) -> list[str]:
@@ -198,8 +215,11 @@ def describe(edit: FactEdit) -> str:
         return f"fact {edit.key!r} removed from {name} (else the agent restores the note)"
     if edit.before is None:
         return f"fact {edit.key!r} put back in {name}"
-    parts = [f"{field} -> {edit.after.get(field)!r}" for field in ("value", "hits")
-             if edit.after.get(field) != edit.before.get(field)]
+    parts = [
+        f"{field} -> {edit.after.get(field)!r}"
+        for field in ("value", "hits")
+        if edit.after.get(field) != edit.before.get(field)
+    ]
     return f"fact {edit.key!r} in {name}: " + ", ".join(parts)
 
 
@@ -207,5 +227,11 @@ def nugget_file_names(home: Path) -> list[str]:
     """Names of the fact files (<name>.donna.json, <name>.nugget.json): nuggets too."""
     if not home.is_dir():
         return []
-    return sorted({p.name[: -len(suffix)] for p in fact_file_paths(home)
-                   for suffix in SUFFIXES if p.name.endswith(suffix)})
+    return sorted(
+        {
+            p.name[: -len(suffix)]
+            for p in fact_file_paths(home)
+            for suffix in SUFFIXES
+            if p.name.endswith(suffix)
+        }
+    )

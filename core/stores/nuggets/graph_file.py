@@ -58,9 +58,10 @@ def parse_graph(path: Path, data: bytes, digest: str | None = None) -> Graph:
     warnings = []
     body = data
     if data.startswith(BOM):
-        body = data[len(BOM):]
-        warnings.append(f"{path}: starts with a byte-order mark; read without it (a write "
-                        "leaves it out)")
+        body = data[len(BOM) :]
+        warnings.append(
+            f"{path}: starts with a byte-order mark; read without it (a write leaves it out)"
+        )
     recorder = _KeyRecorder()
     wait: Callable[[], str] = (lambda: digest) if digest is not None else _digest_aside(data)
     with paused_gc():
@@ -68,8 +69,11 @@ def parse_graph(path: Path, data: bytes, digest: str | None = None) -> Graph:
         problem = document_problem(doc)
     if problem:
         raise GraphError(f"{path}: {problem}")
-    warnings += [f"{path}: {r}; the last value is used (as JavaScript reads it) and a write "
-                 "keeps only that one" for r in recorder.repeated[:3]]
+    warnings += [
+        f"{path}: {r}; the last value is used (as JavaScript reads it) and a write "
+        "keeps only that one"
+        for r in recorder.repeated[:3]
+    ]
     if len(recorder.repeated) > 3:
         warnings.append(f"{path}: {len(recorder.repeated) - 3} more objects repeat a key")
     return Graph(path=path, doc=doc, fingerprint=wait(), warnings=warnings)
@@ -136,8 +140,9 @@ def read_graph(path: Path, known: Graph | None = None) -> Graph:
         data = _read_regular_file(path)
     except FileNotFoundError:
         if path.is_symlink():
-            raise GraphError(f"{path}: is a symbolic link to {os.readlink(path)}, which does "
-                             "not exist") from None
+            raise GraphError(
+                f"{path}: is a symbolic link to {os.readlink(path)}, which does not exist"
+            ) from None
         return Graph(path=path, doc={"version": 3, "notes": []}, fingerprint=EMPTY_FINGERPRINT)
     if known is None or known.path != path:
         return parse_graph(path, data)
@@ -163,10 +168,18 @@ def dump_graph(doc: dict[str, Any], path: Path | None = None) -> bytes:
         with paused_gc():
             return json_bytes(doc)
     except NotFiniteError as exc:
-        where = next((f"note {n.get('id')!r}" for n in doc.get("notes", ())
-                      if isinstance(n, dict) and _holds_not_finite(n)), "the document")
-        raise GraphError(f"{path or 'graph.json'}: not written: {where} holds {exc.number}, "
-                         "which strict JSON (the agent's JSON.parse) cannot read") from None
+        where = next(
+            (
+                f"note {n.get('id')!r}"
+                for n in doc.get("notes", ())
+                if isinstance(n, dict) and _holds_not_finite(n)
+            ),
+            "the document",
+        )
+        raise GraphError(
+            f"{path or 'graph.json'}: not written: {where} holds {exc.number}, "
+            "which strict JSON (the agent's JSON.parse) cannot read"
+        ) from None
 
 
 def _holds_not_finite(value: Any) -> bool:

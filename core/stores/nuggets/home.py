@@ -11,7 +11,9 @@ LEGACY_HOME = ".nuggets"
 
 
 def resolve_home(
-    explicit: Path | None = None, configured: Path | None = None, user_home: Path | None = None,
+    explicit: Path | None = None,
+    configured: Path | None = None,
+    user_home: Path | None = None,
 ) -> Path:
     """`explicit`: --home; `configured`: the settings' home."""
     if explicit is not None:
@@ -31,11 +33,15 @@ def home_choice(home: Path, user_home: Path | None = None) -> str | None:
     if not (agent.is_dir() and legacy.is_dir()):
         return None
     if home == agent:
-        return (f"using {agent}, the agent's current home; {legacy} also exists (the older "
-                f"copy the agent no longer writes) - use --home {legacy} to review that one")
+        return (
+            f"using {agent}, the agent's current home; {legacy} also exists (the older "
+            f"copy the agent no longer writes) - use --home {legacy} to review that one"
+        )
     if home == legacy:
-        return (f"using {legacy}: {agent} exists but holds no graph file yet - use --home "
-                f"{agent} to review that one")
+        return (
+            f"using {legacy}: {agent} exists but holds no graph file yet - use --home "
+            f"{agent} to review that one"
+        )
     return None
 
 

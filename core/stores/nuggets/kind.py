@@ -25,20 +25,24 @@ def _demo(clock: Clock, reset: bool, settings: Settings) -> Path:
 
 
 def _missing_home(home: str) -> str:
-    return (f"no memory at {home} (no such directory); use --home DIR, set $NUGGETS_HOME, or "
-            "try the demo with --demo")
+    return (
+        f"no memory at {home} (no such directory); use --home DIR, set $NUGGETS_HOME, or "
+        "try the demo with --demo"
+    )
 
 
 def _missing_source(home: str, source: str) -> str:
-    return (f"no graph file at {source}: {home} holds no memory yet; use --home DIR for another "
-            "one, or try the demo with --demo")
+    return (
+        f"no graph file at {source}: {home} holds no memory yet; use --home DIR for another "
+        "one, or try the demo with --demo"
+    )
 
 
 KIND = StoreKind(
     name="nuggets",
     home_option="--home",
     home_help="Memory directory (default $NUGGETS_HOME, else ~/.donna when it holds a graph, "
-              "else ~/.nuggets).",
+    "else ~/.nuggets).",
     demo_option="--demo",
     demo_help="Use the built-in demo memory instead.",
     demo_dir_help="The demo memory's directory.",

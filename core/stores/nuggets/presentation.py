@@ -33,8 +33,14 @@ PROFILE = Profile(
     promotion_label="MEMORY.md",
     promotion_rule="recalled {threshold:,}+ times",
     archive_effect="a fact note's fact leaves its fact file, as the pass's archive does",
-    capabilities=Capabilities(merge=True, rules=True, capped_plans=True, recall_counts=True,
-                              fact_notes=True, promotion_elsewhere=True),
+    capabilities=Capabilities(
+        merge=True,
+        rules=True,
+        capped_plans=True,
+        recall_counts=True,
+        fact_notes=True,
+        promotion_elsewhere=True,
+    ),
     columns=COLUMNS,
     summary=note_summary,
     promotion_option="--memory-md PATH",
@@ -61,7 +67,7 @@ FACT_FILES = SideFiles(
     title="Fact file",
     why="the agent re-creates fact notes from it",
     sentence="With them it edits the facts of those fact notes in {names} (the agent "
-             "re-creates fact notes from them), in the same unit.",
+    "re-creates fact notes from them), in the same unit.",
     lines=side_file_lines,
     names=side_file_names,
 )

@@ -16,8 +16,12 @@ def _home_of(shelf: Shelf) -> Path:
 
 
 def reflect_and_clean_memory(
-    shelf: Shelf, nugget_name: str | None = None, limit: int | None = None,
-    *, uncapped: bool = False, clock: Clock = system_clock,
+    shelf: Shelf,
+    nugget_name: str | None = None,
+    limit: int | None = None,
+    *,
+    uncapped: bool = False,
+    clock: Clock = system_clock,
 ) -> ReflectionResult:
     """Run the pass on the shelf's home, apply it and journal it."""
     memory = NuggetsStore(_home_of(shelf), clock)

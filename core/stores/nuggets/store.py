@@ -157,7 +157,10 @@ class NuggetsStore:
     aftermaths: AftermathTeller | None = None
 
     def __init__(
-        self, home: Path, clock: Clock = system_clock, memory_md: Path | None = None,
+        self,
+        home: Path,
+        clock: Clock = system_clock,
+        memory_md: Path | None = None,
         settings: Settings = DEFAULTS,
     ) -> None:
         self.home = home
@@ -169,9 +172,16 @@ class NuggetsStore:
         self.promotion_runs: list[JournalEntry] = []  # the same, as a list (one MEMORY.md)
         self.allow_contact = settings.allow_contact  # promote contact details
         self._opened: Graph | None = None  # read by startup_messages, for the command to take
-        self.journal = Journal(home, self.files, graph_path(home), NuggetsTarget(self),
-                               self.notices, clock, keep=settings.journal_keep,
-                               home_is_ours=False)
+        self.journal = Journal(
+            home,
+            self.files,
+            graph_path(home),
+            NuggetsTarget(self),
+            self.notices,
+            clock,
+            keep=settings.journal_keep,
+            home_is_ours=False,
+        )
         self.by_hand: ByHand = self
         self.promoter: Promoter | None = self
         self.decider: Decider | None = self
@@ -210,8 +220,9 @@ class NuggetsStore:
         with contextlib.suppress(OSError, RuntimeError):  # no home to resolve MEMORY.md against
             files.append(self.promotion_target())
         names = None if nugget is None else {nugget + suffix for suffix in FACT_SUFFIXES}
-        return files + [path for path in fact_file_paths(self.home)
-                        if names is None or path.name in names]
+        return files + [
+            path for path in fact_file_paths(self.home) if names is None or path.name in names
+        ]
 
     def first_notes(self, count: int) -> list[RawNote]:
         """Notes from the head of the graph file, read before (and without) the whole of it."""
@@ -230,8 +241,12 @@ class NuggetsStore:
     # -- reflection ---------------------------------------------------------------------------
 
     def plan(
-        self, nugget_name: str | None = None, limit: int | None = None, uncapped: bool = False,
-        graph: Graph | None = None, should_stop: Callable[[], bool] | None = None,
+        self,
+        nugget_name: str | None = None,
+        limit: int | None = None,
+        uncapped: bool = False,
+        graph: Graph | None = None,
+        should_stop: Callable[[], bool] | None = None,
         progress: Progress | None = None,
     ) -> Plan:
         """The pass computed on the current file; writes nothing. `should_stop`, `progress`:
@@ -242,13 +257,22 @@ class NuggetsStore:
         capped = resolve_limit(limit, self.settings.max_notes)
         settled = read_settled(self.journal_home, self.notices)
         apart = standing_apart(graph.notes, self.topic_rules(), settled)
-        outcome = plan_pass(graph.notes, self.clock(), nugget_name, capped, uncapped,
-                            should_stop, apart, progress)
-        return self._plan_of(graph, outcome.workspace, outcome.result, outcome.operations,
-                             nugget_name, capped, uncapped)
+        outcome = plan_pass(
+            graph.notes, self.clock(), nugget_name, capped, uncapped, should_stop, apart, progress
+        )
+        return self._plan_of(
+            graph,
+            outcome.workspace,
+            outcome.result,
+            outcome.operations,
+            nugget_name,
+            capped,
+            uncapped,
+        )
 
-    def plan_operations(self, operations: list[Operation], result: ReflectionResult,
-                        graph: Graph | None = None) -> Plan:
+    def plan_operations(
+        self, operations: list[Operation], result: ReflectionResult, graph: Graph | None = None
+    ) -> Plan:
         """A plan of operations decided elsewhere (a contradiction's decision, acting on
         verdicts), replayed on the current file as apply will; journaled as kind "decide".
         Writes nothing."""
@@ -260,9 +284,16 @@ class NuggetsStore:
         plan.kind = "decide"
         return plan
 
-    def _plan_of(self, graph: Graph, ws: Workspace, result: ReflectionResult,
-                 operations: list[Operation], nugget_name: str | None, limit: int,
-                 uncapped: bool) -> Plan:
+    def _plan_of(
+        self,
+        graph: Graph,
+        ws: Workspace,
+        result: ReflectionResult,
+        operations: list[Operation],
+        nugget_name: str | None,
+        limit: int,
+        uncapped: bool,
+    ) -> Plan:
         with paused_gc():
             diffs = [
                 NoteDiff(note_id=graph.notes[p]["id"], before=graph.notes[p], after=ws.notes[p])
@@ -273,9 +304,15 @@ class NuggetsStore:
         # Built from the models the pass just made: validating them again (170k operations
         # and 100k diffs at 100k notes) would only check their types once more.
         plan = Plan.model_construct(
-            ran_at=result.ran_at, base_fingerprint=graph.fingerprint,
-            nugget_name=nugget_name, limit=limit, uncapped=uncapped, result=result,
-            operations=operations, notes=diffs, side_file_edits=edits,
+            ran_at=result.ran_at,
+            base_fingerprint=graph.fingerprint,
+            nugget_name=nugget_name,
+            limit=limit,
+            uncapped=uncapped,
+            result=result,
+            operations=operations,
+            notes=diffs,
+            side_file_edits=edits,
             side_file_fingerprints={e.path: files[e.path].fingerprint for e in edits},
         )
         plan._graph = graph
@@ -284,14 +321,16 @@ class NuggetsStore:
     def _fact_files(self, notes: Iterable[RawNote]) -> dict[str, FactFile]:
         """The fact files of the nuggets these notes' facts belong to (none read when no note
         is a fact note with a key)."""
-        nuggets = {fields.nugget(n) for n in notes
-                   if n.get("kind") == "fact" and n.get("sourceKey")}
+        nuggets = {
+            fields.nugget(n) for n in notes if n.get("kind") == "fact" and n.get("sourceKey")
+        }
         if not nuggets:
             return {}
         return {file.path.name: file for file in read_fact_files(self.home, nuggets)}
 
-    def _mirrored(self, graph: Graph, ws: Workspace, touched: list[int],
-                  planned: dict[str, str] | None = None) -> tuple[list[FactEdit], list[FactFile]]:
+    def _mirrored(
+        self, graph: Graph, ws: Workspace, touched: list[int], planned: dict[str, str] | None = None
+    ) -> tuple[list[FactEdit], list[FactFile]]:
         """The fact edits for the changed notes, and the files they touch; with `planned`
         (the fingerprints a plan saw), a file changed since is a stale plan."""
         files = self._fact_files(ws.notes[p] for p in touched)
@@ -301,7 +340,8 @@ class NuggetsStore:
             for file in used:
                 if planned.get(file.path.name) != file.fingerprint:
                     raise StalePlanError(
-                        f"stale plan: {file.path} changed since the plan was made; plan again")
+                        f"stale plan: {file.path} changed since the plan was made; plan again"
+                    )
         return edits, used
 
     def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None:
@@ -331,12 +371,23 @@ class NuggetsStore:
                 replay(ws, op, plan.ran_at)
             touched = ws.refresh_vectors()
         edits, files = self._mirrored(graph, ws, touched, plan.side_file_fingerprints)
-        return self._commit(graph, ws, plan.kind, operations,
-                            result_of(plan.result, kept), plan.ran_at, facts=(edits, files))
+        return self._commit(
+            graph,
+            ws,
+            plan.kind,
+            operations,
+            result_of(plan.result, kept),
+            plan.ran_at,
+            facts=(edits, files),
+        )
 
     def reflect(
-        self, nugget_name: str | None = None, limit: int | None = None, uncapped: bool = False,
-        also: Collection[str] = (), choose: Chooser | None = None,
+        self,
+        nugget_name: str | None = None,
+        limit: int | None = None,
+        uncapped: bool = False,
+        also: Collection[str] = (),
+        choose: Chooser | None = None,
     ) -> tuple[Plan, JournalEntry | None]:
         """Plan and apply in one go, planning again while another writer keeps the plan stale;
         `also`: notes whose changes left out by default are applied too; `choose`: which
@@ -387,8 +438,9 @@ class NuggetsStore:
         facts = self._mirrored(graph, ws, ws.refresh_vectors())
         kind: JournalKind = "archive" if archived else "unhide"
         verb = "archived " if archived else "unhid "
-        return self._commit(graph, ws, kind, [], None, now, summary=verb + ", ".join(ids),
-                            facts=facts)
+        return self._commit(
+            graph, ws, kind, [], None, now, summary=verb + ", ".join(ids), facts=facts
+        )
 
     def undo(self, run_id: str) -> JournalEntry:
         """Restore the notes a run changed, if none of them changed since (the journal's
@@ -402,13 +454,23 @@ class NuggetsStore:
         if changed:
             raise UndoConflictError(
                 f"cannot undo {entry.run_id}: these notes changed since: {', '.join(changed)}",
-                changed)
+                changed,
+            )
         facts = self._facts_to_undo(entry.run_id, entry.side_file_edits)
         ws = Workspace(graph.notes)
         for note_id, before in entry.before.items():
             ws.put(note_id, before)
-        committed = self._commit(graph, ws, "undo", [], None, self.now(), undoes=entry.run_id,
-                                 summary=f"undid {entry.run_id}", facts=facts)
+        committed = self._commit(
+            graph,
+            ws,
+            "undo",
+            [],
+            None,
+            self.now(),
+            undoes=entry.run_id,
+            summary=f"undid {entry.run_id}",
+            facts=facts,
+        )
         if committed is None:
             raise NuggetsError(f"run {entry.run_id} changed nothing; there is nothing to undo")
         return committed
@@ -426,16 +488,19 @@ class NuggetsStore:
             changed += changed_facts(file.doc, [e for e in edits if e.path == path.name])
             files.append(file)
         if changed:  # the agent recalled or edited them since (its fact file is its own)
-            raise NuggetsError(f"cannot undo {run_id}: these facts changed since in the fact "
-                               f"files: {', '.join(changed)}; nothing was restored")
+            raise NuggetsError(
+                f"cannot undo {run_id}: these facts changed since in the fact "
+                f"files: {', '.join(changed)}; nothing was restored"
+            )
         return undo_edits(edits), files
 
     def _side_path(self, name: str) -> Path:
         """Where the file a journal entry names is now (the entry was checked when read)."""
         return own_file(name, self.files).path
 
-    def undo_blockers(self, run_id: str,
-                      graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
+    def undo_blockers(
+        self, run_id: str, graph: Graph | None = None
+    ) -> tuple[JournalEntry, list[str]]:
         """The run, and the notes that changed since it (undo refuses while there are any);
         writes nothing. An error when the run is unknown or already undone."""
         return self.journal.blockers(run_id, graph)
@@ -449,16 +514,24 @@ class NuggetsStore:
         skipped and named in the notices."""
         return self.journal.log()
 
-    def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
-                   summary: str) -> JournalEntry:
+    def write_file(
+        self, path: Path, before: str | None, after: str, kind: JournalKind, summary: str
+    ) -> JournalEntry:
         """Replace a small file of ours (its text as read: `before`, None when absent) with
         `after`, journaled as a run of `kind` that undo takes back; refused as stale when the
         file changed since it was read."""
         return self.journal.write_file(path, before, after, kind, summary)
 
     def _commit(
-        self, graph: Graph, ws: Workspace, kind: JournalKind, operations: list[Operation],
-        result: ReflectionResult | None, at: str, undoes: str | None = None, summary: str = "",
+        self,
+        graph: Graph,
+        ws: Workspace,
+        kind: JournalKind,
+        operations: list[Operation],
+        result: ReflectionResult | None,
+        at: str,
+        undoes: str | None = None,
+        summary: str = "",
         facts: tuple[list[FactEdit], list[FactFile]] = ([], []),
     ) -> JournalEntry | None:
         """Journal (write-ahead) and write the changed notes over `graph`'s version, if any.
@@ -471,21 +544,39 @@ class NuggetsStore:
             return None
         data = dump_graph(graph.with_notes(ws.notes), self.graph_path)
         edits, files = facts
-        writes = [(file, dump_fact_doc(edited_doc(file.doc, [e for e in edits
-                                                             if e.path == file.path.name])))
-                  for file in files]
-        images = [FileImage(path=file.path.name, base_fingerprint=file.fingerprint,
-                            result_fingerprint=fingerprint(new), before_text=file.text)
-                  for file, new in writes]
+        writes = [
+            (
+                file,
+                dump_fact_doc(edited_doc(file.doc, [e for e in edits if e.path == file.path.name])),
+            )
+            for file in files
+        ]
+        images = [
+            FileImage(
+                path=file.path.name,
+                base_fingerprint=file.fingerprint,
+                result_fingerprint=fingerprint(new),
+                before_text=file.text,
+            )
+            for file, new in writes
+        ]
         seq, run_id = next_run_id(self.home, at)
         # Built from data this process just made and checked: no second validation of 2 x 100k
         # note images (reading an entry back validates it).
         entry = JournalEntry.model_construct(
-            run_id=run_id, seq=seq, kind=kind, at=at, base_fingerprint=graph.fingerprint,
-            result_fingerprint=fingerprint(data), operations=operations, result=result,
+            run_id=run_id,
+            seq=seq,
+            kind=kind,
+            at=at,
+            base_fingerprint=graph.fingerprint,
+            result_fingerprint=fingerprint(data),
+            operations=operations,
+            result=result,
             before={graph.notes[p]["id"]: graph.notes[p] for p in touched},
             after={ws.notes[p]["id"]: ws.notes[p] for p in touched},
-            undoes=undoes, summary=summary or _summarize(result), side_file_edits=edits,
+            undoes=undoes,
+            summary=summary or _summarize(result),
+            side_file_edits=edits,
             files=images,
         )
 
@@ -501,11 +592,13 @@ class NuggetsStore:
             written: list[FileImage] = []
             try:
                 for image, (_, new) in zip(images, writes, strict=True):
-                    replace_if_unchanged(self.home / image.path, new, image.base_fingerprint,
-                                         notices=self.notices)
+                    replace_if_unchanged(
+                        self.home / image.path, new, image.base_fingerprint, notices=self.notices
+                    )
                     written.append(image)
-                replace_if_unchanged(self.graph_path, data, graph.fingerprint, on_landed,
-                                     self.notices)
+                replace_if_unchanged(
+                    self.graph_path, data, graph.fingerprint, on_landed, self.notices
+                )
             except UnsettledWriteError:
                 raise  # it may have landed: settling decides, the fact files with it
             except (NuggetsError, OSError):
@@ -520,9 +613,12 @@ class NuggetsStore:
         another program wrote them since: then its version stays, and we say so)."""
         for image in reversed(images):
             try:
-                replace_if_unchanged(self._side_path(image.path),
-                                     image.before_text.encode("utf-8"),
-                                     image.result_fingerprint, notices=self.notices)
+                replace_if_unchanged(
+                    self._side_path(image.path),
+                    image.before_text.encode("utf-8"),
+                    image.result_fingerprint,
+                    notices=self.notices,
+                )
             except NuggetsError as exc:
                 self.notices.append(f"{image.path} was not put back: {exc}")
 
@@ -567,8 +663,12 @@ class NuggetsStore:
         return resolve_memory_md(memory_md or self.memory_md)
 
     def plan_promotion(
-        self, memory_md: Path | None = None, threshold: int = DEFAULT_THRESHOLD,
-        allow: Collection[str] = (), graph: Graph | None = None, drop: Collection[str] = (),
+        self,
+        memory_md: Path | None = None,
+        threshold: int = DEFAULT_THRESHOLD,
+        allow: Collection[str] = (),
+        graph: Graph | None = None,
+        drop: Collection[str] = (),
     ) -> PromotionPlan:
         """The MEMORY.md edit; entries screening or the contradiction queue holds back are
         listed as blocked unless allowed (`allow`), and the notes in `drop` are left out. Writes
@@ -579,15 +679,25 @@ class NuggetsStore:
         notes = (graph or self.read()).notes
         refused = _refusal(path)
         if refused:  # not even read: a link may lead anywhere
-            return refused_plan(path, exists, threshold,
-                                sum(qualifies(n, threshold) for n in notes), refused)
+            return refused_plan(
+                path, exists, threshold, sum(qualifies(n, threshold) for n in notes), refused
+            )
         before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
         last = self._last_run(path)
-        plan = plan_promotion(notes, path, before, exists, threshold, allow, base, drop,
-                              self.allow_contact,
-                              None if last is None else last.file_after,
-                              promotion_queue(self, notes),
-                              last_entries(None if last is None else last.promoted))
+        plan = plan_promotion(
+            notes,
+            path,
+            before,
+            exists,
+            threshold,
+            allow,
+            base,
+            drop,
+            self.allow_contact,
+            None if last is None else last.file_after,
+            promotion_queue(self, notes),
+            last_entries(None if last is None else last.promoted),
+        )
         plan.budgets = [file_budget(plan.after_text, plan.entries, CLAUDE_CODE_MEMORY_MD)]
         return plan
 
@@ -606,16 +716,19 @@ class NuggetsStore:
             run = last_file_run(self.home, MEMORY_MD_NAME, self.files)
             if run is None or run.file_after is None or _refusal(path):
                 return []
-            lost = lost_lines(run.file_after, read_memory_md(path)[0],
-                              known=last_entries(run.promoted))
+            lost = lost_lines(
+                run.file_after, read_memory_md(path)[0], known=last_entries(run.promoted)
+            )
         except (NuggetsError, OSError, RuntimeError):  # the file's own command reports it
             return []
-        return [f"{path} lost lines since our run {run.run_id}: {'; '.join(lost)}"
-                ] if lost else []
+        return [f"{path} lost lines since our run {run.run_id}: {'; '.join(lost)}"] if lost else []
 
     def plan_promotions(
-        self, threshold: int = DEFAULT_THRESHOLD, allow: Collection[str] = (),
-        graph: Graph | None = None, drop: Collection[str] = (),
+        self,
+        threshold: int = DEFAULT_THRESHOLD,
+        allow: Collection[str] = (),
+        graph: Graph | None = None,
+        drop: Collection[str] = (),
     ) -> list[PromotionPlan]:
         return [self.plan_promotion(None, threshold, allow, graph, drop)]
 
@@ -623,8 +736,11 @@ class NuggetsStore:
         return None  # every nugget promotes to the one MEMORY.md
 
     def promote_now(
-        self, memory_md: Path | None = None, threshold: int = DEFAULT_THRESHOLD,
-        allow: Collection[str] = (), drop: Collection[str] = (),
+        self,
+        memory_md: Path | None = None,
+        threshold: int = DEFAULT_THRESHOLD,
+        allow: Collection[str] = (),
+        drop: Collection[str] = (),
     ) -> tuple[PromotionPlan, int]:
         """Plan and write promotion in one go, planning again if MEMORY.md changes under it."""
 
@@ -633,8 +749,13 @@ class NuggetsStore:
             try:
                 return plan, self.promote(plan)
             except PromotionRefused as exc:  # a link planted since it was planned
-                return refused_plan(Path(plan.path), plan.directory_exists, plan.threshold,
-                                    plan.qualifying, str(exc)), 0
+                return refused_plan(
+                    Path(plan.path),
+                    plan.directory_exists,
+                    plan.threshold,
+                    plan.qualifying,
+                    str(exc),
+                ), 0
 
         return _retrying(attempt, "MEMORY.md")
 
@@ -653,8 +774,14 @@ class NuggetsStore:
             _refuse_link(path)  # again under the lock, just before the write
             self.journal.settle_leftovers()
             self.promotion_run = self.journal.replace(
-                path, before, plan.after_text, plan.base_fingerprint, "promote", summary,
-                promoted=[e for e in plan.entries if e.action != "same"])
+                path,
+                before,
+                plan.after_text,
+                plan.base_fingerprint,
+                "promote",
+                summary,
+                promoted=[e for e in plan.entries if e.action != "same"],
+            )
         self.promotion_runs = [self.promotion_run]
         return plan.added
 
@@ -673,8 +800,12 @@ class NuggetsTarget:
         """The graph first, the fact files, our two small files, and MEMORY.md when its
         directory can be seen."""
         home = self.store.home
-        files = [self.store.graph_path, *fact_file_paths(home), home / SETTLED_FILE,
-                 home / RULES_FILE]
+        files = [
+            self.store.graph_path,
+            *fact_file_paths(home),
+            home / SETTLED_FILE,
+            home / RULES_FILE,
+        ]
         try:
             memory_md = self.store.promotion_target()
             if memory_md.parent.is_dir():
@@ -706,17 +837,24 @@ class NuggetsTarget:
     def discard(self, entry: JournalEntry) -> None:
         """The fact files the run wrote before its graph failed to land go back, those still
         as it left them."""
-        self.store._put_back([image for image in entry.files
-                              if current_fingerprint(self.store._side_path(image.path))
-                              == image.result_fingerprint])
+        self.store._put_back(
+            [
+                image
+                for image in entry.files
+                if current_fingerprint(self.store._side_path(image.path))
+                == image.result_fingerprint
+            ]
+        )
 
-    def restore(self, journal: Journal, entry: JournalEntry,
-                batch: Batch | None) -> JournalEntry:
+    def restore(self, journal: Journal, entry: JournalEntry, batch: Batch | None) -> JournalEntry:
         """Planned again while another writer keeps changing the file (bounded)."""
         if entry.file_name is None:
             return _retrying(lambda: self.store._undo_notes(entry))
-        elsewhere = (" (or the run wrote another MEMORY.md: name it with --memory-md)"
-                     if entry.file_name == MEMORY_MD_NAME else "")
+        elsewhere = (
+            " (or the run wrote another MEMORY.md: name it with --memory-md)"
+            if entry.file_name == MEMORY_MD_NAME
+            else ""
+        )
         return _retrying(lambda: journal.undo_file(entry, batch, elsewhere))
 
     def blockers(self, entry: JournalEntry, graph: Graph | None) -> list[str]:

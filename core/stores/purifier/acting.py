@@ -46,31 +46,50 @@ class PurifierActing:
 
     # -- the plan: a preview of the purifier's next run ---------------------------------------
 
-    def plan(self, nugget_name: str | None = None, limit: int | None = None,
-             uncapped: bool = False, graph: Graph | None = None,
-             should_stop: Callable[[], bool] | None = None,
-             progress: Progress | None = None) -> Plan:
+    def plan(
+        self,
+        nugget_name: str | None = None,
+        limit: int | None = None,
+        uncapped: bool = False,
+        graph: Graph | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        progress: Progress | None = None,
+    ) -> Plan:
         """The claims and views the purifier's next run would change, from a run on a copy of
         the workspace; empty (and said) when the purifier is not installed."""
         graph = graph or self.read()
         notes = graph.notes
         self._preview = None
         try:
-            found = preview.preview(self.home, self.installation(), self._mode(),
-                                    self.acknowledge_upgrade, self.purifier_args, notes)
+            found = preview.preview(
+                self.home,
+                self.installation(),
+                self._mode(),
+                self.acknowledge_upgrade,
+                self.purifier_args,
+                notes,
+            )
         except runner.NotInstalledError as exc:
             self.notices.append(str(exc))
-            return self._plan(graph, [], [], ReflectionResult(ran_at=self.now(),
-                                                              inspected=len(notes)))
+            return self._plan(
+                graph, [], [], ReflectionResult(ran_at=self.now(), inspected=len(notes))
+            )
         self._preview = found
         self.notices.append(f"preview: {found.result.line()}")
         self.notices += preview.view_lines(found)
         return self._plan(graph, *preview.operations(found, self.now()))
 
-    def _plan(self, graph: Graph, ops: list[Operation], diffs: list[NoteDiff],
-              result: ReflectionResult) -> Plan:
-        return Plan(ran_at=self.now(), base_fingerprint=graph.fingerprint, limit=0,
-                    result=result, operations=ops, notes=diffs)
+    def _plan(
+        self, graph: Graph, ops: list[Operation], diffs: list[NoteDiff], result: ReflectionResult
+    ) -> Plan:
+        return Plan(
+            ran_at=self.now(),
+            base_fingerprint=graph.fingerprint,
+            limit=0,
+            result=result,
+            operations=ops,
+            notes=diffs,
+        )
 
     def _mode(self) -> str:
         return "reconciliation" if self.acknowledge_upgrade else self.run_mode
@@ -89,17 +108,24 @@ class PurifierActing:
     def apply(self, plan: Plan, accepted: Iterable[int] | None = None) -> JournalEntry | None:
         """Run the purifier for real, the previewed plan whole: it decides every change itself."""
         if accepted is not None and set(accepted) != {op.id for op in plan.operations}:
-            raise NuggetsError("the purifier's run is taken whole: keep every change, or "
-                               "none (nothing was run)")
+            raise NuggetsError(
+                "the purifier's run is taken whole: keep every change, or none (nothing was run)"
+            )
         if self.is_stale(plan):
-            raise StalePlanError("the purifier's files changed since the preview: preview "
-                                 "again (nothing was run)")
+            raise StalePlanError(
+                "the purifier's files changed since the preview: preview again (nothing was run)"
+            )
         self.run_now()
         return None
 
-    def reflect(self, nugget_name: str | None = None, limit: int | None = None,
-                uncapped: bool = False, also: Collection[str] = (),
-                choose: Chooser | None = None) -> tuple[Plan, JournalEntry | None]:
+    def reflect(
+        self,
+        nugget_name: str | None = None,
+        limit: int | None = None,
+        uncapped: bool = False,
+        also: Collection[str] = (),
+        choose: Chooser | None = None,
+    ) -> tuple[Plan, JournalEntry | None]:
         """Run the purifier for real; the plan says what its run changed. `choose` is not
         asked: the purifier decides every change of its run itself."""
         graph = self.read()
@@ -109,8 +135,13 @@ class PurifierActing:
 
     def run_now(self) -> runner.RunResult:
         """One run of the purifier (its lock, its files, its memory-log), said in one line."""
-        result = runner.run_for_real(self.home, self.installation(), self._mode(),
-                                     self.acknowledge_upgrade, self.purifier_args)
+        result = runner.run_for_real(
+            self.home,
+            self.installation(),
+            self._mode(),
+            self.acknowledge_upgrade,
+            self.purifier_args,
+        )
         self.notices.append(result.line())
         return result
 
@@ -119,8 +150,10 @@ class PurifierActing:
     def unhide(self, note_ids: Iterable[str], lift: bool = False) -> JournalEntry | None:
         """Restore rejected or deferred candidates into the source file chosen (restore_into)."""
         if self.restore_into is None:
-            raise NuggetsError("a rejected or deferred candidate is restored into a source "
-                               "file of the workspace: name it (unhide ID --into FILE)")
+            raise NuggetsError(
+                "a rejected or deferred candidate is restored into a source "
+                "file of the workspace: name it (unhide ID --into FILE)"
+            )
         return self.restore(note_ids, self.restore_into)
 
     def restorable(self, note: RawNote) -> bool:
@@ -149,9 +182,10 @@ class PurifierActing:
             after = restore.restored_text(before, chosen)
             base = current_fingerprint(path) if before is not None else EMPTY_FINGERPRINT
             ids = ", ".join(n["id"] for n in chosen)
-            entry = self.journal.replace(path, before, after, base, "unhide",
-                                         f"restored {ids} into {path.name}")
-        self.notices.append("the purifier reads it on its next reconciliation: "
-                            "reflect --apply --reconcile")
+            entry = self.journal.replace(
+                path, before, after, base, "unhide", f"restored {ids} into {path.name}"
+            )
+        self.notices.append(
+            "the purifier reads it on its next reconciliation: reflect --apply --reconcile"
+        )
         return entry
-

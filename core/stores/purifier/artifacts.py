@@ -38,14 +38,16 @@ def read_jsonl(path: Path, notices: list[str]) -> tuple[list[dict[str, Any]], by
     except FileNotFoundError:
         return [], b""
     except (OSError, GraphError) as exc:
-        notices.append(f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc}); "
-                       "left out")
+        notices.append(
+            f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc}); left out"
+        )
         return [], b""
     rows, bad = _parsed(data)
     if bad:
         shown = ", ".join(map(str, bad[:5])) + (" …" if len(bad) > 5 else "")
-        notices.append(f"{path}: line {shown} is not a JSON object (truncated?); skipped, the "
-                       "rest is shown")
+        notices.append(
+            f"{path}: line {shown} is not a JSON object (truncated?); skipped, the rest is shown"
+        )
     return rows, data
 
 
@@ -89,8 +91,9 @@ def read_json(path: Path, notices: list[str]) -> dict[str, Any]:
     except FileNotFoundError:
         return {}
     except (OSError, GraphError, ValueError) as exc:
-        notices.append(f"{path}: not readable JSON ({getattr(exc, 'strerror', None) or exc}); "
-                       "left out")
+        notices.append(
+            f"{path}: not readable JSON ({getattr(exc, 'strerror', None) or exc}); left out"
+        )
         return {}
     if not isinstance(value, dict):
         notices.append(f"{path}: not a JSON object; left out")
@@ -108,8 +111,9 @@ def read_artifacts(workspace: Path) -> Artifacts:
         found = _read_once(runtime)
         if FileStamp.of(manifest_path) == before:
             return found
-    found.notices.append(f"{manifest_path}: changed while it was read (the purifier is "
-                         "running?); shown as last read")
+    found.notices.append(
+        f"{manifest_path}: changed while it was read (the purifier is running?); shown as last read"
+    )
     return found
 
 
@@ -122,7 +126,9 @@ def _read_once(runtime: Path) -> Artifacts:
     found.deferred, _ = read_jsonl(runtime / paths.DEFERRED, found.notices)
     schema = str(found.manifest.get("manifestSchemaVersion") or "")
     if schema.isdigit() and int(schema) > paths.KNOWN_MANIFEST_SCHEMA:
-        found.notices.append(f"{runtime / paths.MANIFEST}: manifest schema {schema} is newer "
-                             f"than this console knows ({paths.KNOWN_MANIFEST_SCHEMA}): fields "
-                             "it does not know are left out")
+        found.notices.append(
+            f"{runtime / paths.MANIFEST}: manifest schema {schema} is newer "
+            f"than this console knows ({paths.KNOWN_MANIFEST_SCHEMA}): fields "
+            "it does not know are left out"
+        )
     return found

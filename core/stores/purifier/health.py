@@ -19,12 +19,17 @@ CLUSTER_CAP = 200
 FAILED = ("failed", "partial_failure")
 
 
-def health_lines(artifacts: Artifacts, runs: list[PurifierRun], workspace: Path,
-                 now: datetime) -> list[str]:
+def health_lines(
+    artifacts: Artifacts, runs: list[PurifierRun], workspace: Path, now: datetime
+) -> list[str]:
     manifest = artifacts.manifest
-    lines = [*_dropped_changes(manifest, runs, workspace), *_oversized(manifest),
-             *_manifest_attempt(manifest, runs), *_claim_stats(manifest, artifacts),
-             *_reappended(artifacts)]
+    lines = [
+        *_dropped_changes(manifest, runs, workspace),
+        *_oversized(manifest),
+        *_manifest_attempt(manifest, runs),
+        *_claim_stats(manifest, artifacts),
+        *_reappended(artifacts),
+    ]
     lines += _locks(paths.locks_dir(workspace), workspace, now)
     return lines
 
@@ -34,8 +39,9 @@ def ours(workspace: Path, args: str) -> str:
     return f"nuggets --purifier {shlex.quote(str(workspace))} {args}"
 
 
-def _dropped_changes(manifest: dict[str, Any], runs: list[PurifierRun],
-                     workspace: Path) -> list[str]:
+def _dropped_changes(
+    manifest: dict[str, Any], runs: list[PurifierRun], workspace: Path
+) -> list[str]:
     last_ok = max((r.at for r in runs if r.status == "ok"), default="")
     failed = [r for r in runs if r.status in FAILED and r.at > last_ok]
     if manifest.get("status") in FAILED and manifest.get("sourceInventory"):
@@ -44,10 +50,12 @@ def _dropped_changes(manifest: dict[str, Any], runs: list[PurifierRun],
         run = failed[-1].run_id
     else:
         return []
-    return [f"run {run} failed but the manifest already records its sources' new hashes: the "
-            f"next incremental run reports 'no changed inputs' and drops those changes; "
-            f"run a reconciliation: {ours(workspace, 'reflect --apply --reconcile')} "
-            f"(the purifier's own: run_purifier.py --mode reconciliation)"]
+    return [
+        f"run {run} failed but the manifest already records its sources' new hashes: the "
+        f"next incremental run reports 'no changed inputs' and drops those changes; "
+        f"run a reconciliation: {ours(workspace, 'reflect --apply --reconcile')} "
+        f"(the purifier's own: run_purifier.py --mode reconciliation)"
+    ]
 
 
 def _has_key(value: object, key: str) -> bool:
@@ -61,8 +69,10 @@ def _has_key(value: object, key: str) -> bool:
 def _oversized(manifest: dict[str, Any]) -> list[str]:
     if not _has_key(manifest, "pending_cluster_count"):
         return []
-    return [f"the last run had more than {CLUSTER_CAP} clusters: every run ends partial_failure "
-            "and never publishes; raise limits.max_clusters_per_batch or split the sources"]
+    return [
+        f"the last run had more than {CLUSTER_CAP} clusters: every run ends partial_failure "
+        "and never publishes; raise limits.max_clusters_per_batch or split the sources"
+    ]
 
 
 def _manifest_attempt(manifest: dict[str, Any], runs: list[PurifierRun]) -> list[str]:
@@ -70,11 +80,16 @@ def _manifest_attempt(manifest: dict[str, Any], runs: list[PurifierRun]) -> list
     if not manifest or status == "ok":
         return []
     published = [r for r in runs if r.status == "ok"]
-    last = (f"the last published run is {published[-1].run_id} ({published[-1].at[:16]})"
-            if published else "no published run is in the memory-log")
-    return [f"the manifest describes run {manifest.get('runId')} ({status}), not the last "
-            f"published run ({last}): its counts and warnings are that attempt's; the claims "
-            "shown are the files'"]
+    last = (
+        f"the last published run is {published[-1].run_id} ({published[-1].at[:16]})"
+        if published
+        else "no published run is in the memory-log"
+    )
+    return [
+        f"the manifest describes run {manifest.get('runId')} ({status}), not the last "
+        f"published run ({last}): its counts and warnings are that attempt's; the claims "
+        "shown are the files'"
+    ]
 
 
 def _claim_stats(manifest: dict[str, Any], artifacts: Artifacts) -> list[str]:
@@ -84,19 +99,28 @@ def _claim_stats(manifest: dict[str, Any], artifacts: Artifacts) -> list[str]:
     counted = sum(v for v in stats.values() if isinstance(v, int))
     if counted == len(artifacts.claims):
         return []
-    return [f"the manifest's claimStats counts {counted} claims (only its run's), the claims "
-            f"file holds {len(artifacts.claims)}: the counts here come from the claims file"]
+    return [
+        f"the manifest's claimStats counts {counted} claims (only its run's), the claims "
+        f"file holds {len(artifacts.claims)}: the counts here come from the claims file"
+    ]
 
 
 def _reappended(artifacts: Artifacts) -> list[str]:
-    rows = len([r for r in artifacts.rejected + artifacts.deferred
-                if isinstance(r.get("candidate_id"), str)])
+    rows = len(
+        [
+            r
+            for r in artifacts.rejected + artifacts.deferred
+            if isinstance(r.get("candidate_id"), str)
+        ]
+    )
     distinct = len(newest_candidates(artifacts))
     if rows <= distinct:
         return []
-    return [f"the rejected/deferred ledgers hold {rows} rows for {distinct} candidates "
-            "(reconciliations re-append them): each is shown once, its newest row; nothing "
-            "to do"]
+    return [
+        f"the rejected/deferred ledgers hold {rows} rows for {distinct} candidates "
+        "(reconciliations re-append them): each is shown once, its newest row; nothing "
+        "to do"
+    ]
 
 
 def _locks(locks: Path, workspace: Path, now: datetime) -> list[str]:
@@ -106,15 +130,19 @@ def _locks(locks: Path, workspace: Path, now: datetime) -> list[str]:
     notices: list[str] = []
     for path in sorted(locks.glob("purifier-upgrade-pending-*.json")):
         info = read_json(path, notices)
-        lines.append(f"upgrade pending ({info.get('from')} -> {info.get('to')}): the purifier "
-                     "refuses to run until the upgrade is acknowledged (a forced "
-                     f"reconciliation): {ours(workspace, 'reflect --apply --acknowledge-upgrade')}"
-                     " (the purifier's own: run_purifier.py --acknowledge-upgrade)")
+        lines.append(
+            f"upgrade pending ({info.get('from')} -> {info.get('to')}): the purifier "
+            "refuses to run until the upgrade is acknowledged (a forced "
+            f"reconciliation): {ours(workspace, 'reflect --apply --acknowledge-upgrade')}"
+            " (the purifier's own: run_purifier.py --acknowledge-upgrade)"
+        )
     for path in sorted(locks.glob("purifier-failed-*.json")):
         info = read_json(path, notices)
         errors = info.get("errors") or ["?"]
-        lines.append(f"run {info.get('run_id')}: its {info.get('pass')} pass failed "
-                     f"({str(errors[0])[:120]}); the model's raw output is in {path.name}")
+        lines.append(
+            f"run {info.get('run_id')}: its {info.get('pass')} pass failed "
+            f"({str(errors[0])[:120]}); the model's raw output is in {path.name}"
+        )
     lock = locks / "purifier-run.lock"
     if lock.is_file():
         lines += _run_lock(lock, read_json(lock, notices), now)
@@ -125,11 +153,15 @@ def _run_lock(lock: Path, info: dict[str, Any], now: datetime) -> list[str]:
     age = (now.timestamp() - lock.stat().st_mtime) / 3600
     pid = info.get("pid")
     if isinstance(pid, int) and pid > 0 and not _alive(pid):
-        return [f"{lock.name} is held by process {pid}, which is gone: the next run skips until "
-                f"it is {STALE_LOCK_HOURS}h old; remove {lock.name} if no purifier runs"]
+        return [
+            f"{lock.name} is held by process {pid}, which is gone: the next run skips until "
+            f"it is {STALE_LOCK_HOURS}h old; remove {lock.name} if no purifier runs"
+        ]
     if age > STALE_LOCK_HOURS:
-        return [f"{lock.name} is {age:.1f}h old (stale after {STALE_LOCK_HOURS}h): a run "
-                "crashed; the next run takes it over, or remove it"]
+        return [
+            f"{lock.name} is {age:.1f}h old (stale after {STALE_LOCK_HOURS}h): a run "
+            "crashed; the next run takes it over, or remove it"
+        ]
     return []
 
 
@@ -141,4 +173,3 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
-

@@ -31,18 +31,24 @@ def _demo(clock: Clock, reset: bool, settings: Settings) -> Path:
 
 
 # Where --purifier without DIR looks (paths.resolve_workspace), said in its help and errors.
-WITHOUT_DIR = ("without DIR: the purifier's own, from its config's paths.workspace, $WORKSPACE, "
-               "else ~/.openclaw/workspace")
+WITHOUT_DIR = (
+    "without DIR: the purifier's own, from its config's paths.workspace, $WORKSPACE, "
+    "else ~/.openclaw/workspace"
+)
 
 
 def _missing_home(home: str) -> str:
-    return (f"no memory-purifier workspace at {home} (no such directory); use --purifier DIR "
-            f"({WITHOUT_DIR}), or try the demo with --demo-purifier")
+    return (
+        f"no memory-purifier workspace at {home} (no such directory); use --purifier DIR "
+        f"({WITHOUT_DIR}), or try the demo with --demo-purifier"
+    )
 
 
 def _missing_source(home: str, source: str) -> str:
-    return (f"no purified claims at {source}: has the purifier run in {home}? Use --purifier "
-            "DIR, or try the demo with --demo-purifier")
+    return (
+        f"no purified claims at {source}: has the purifier run in {home}? Use --purifier "
+        "DIR, or try the demo with --demo-purifier"
+    )
 
 
 def _set(attribute: str, fixed: object = None) -> Callable[[Store, object], None]:
@@ -57,20 +63,40 @@ def _set(attribute: str, fixed: object = None) -> Callable[[Store, object], None
 
 
 OPTIONS = (
-    KindOption("--purifier-scripts", "purifier_scripts", metavar="DIR",
-               help="With --purifier: memory-purifier's scripts (its package, or its scripts/ "
-                    "folder), when not installed in the workspace's skills/ folder.",
-               configure=_set("purifier_scripts")),
-    KindOption("--reconcile", "reconcile", command="reflect", is_flag=True,
-               help="With --purifier: the purifier's reconciliation run instead of its "
-                    "incremental one.", configure=_set("run_mode", "reconciliation")),
-    KindOption("--acknowledge-upgrade", "acknowledge_upgrade", command="reflect", is_flag=True,
-               help="With --purifier: acknowledge its pending upgrade (a reconciliation that "
-                    "rebuilds its state).", configure=_set("acknowledge_upgrade")),
-    KindOption("--into", "into", command="unhide", metavar="FILE",
-               help="With --purifier: the workspace's source file a rejected or deferred "
-                    "candidate is restored into (a diff first; undo takes it back).",
-               configure=_set("restore_into")),
+    KindOption(
+        "--purifier-scripts",
+        "purifier_scripts",
+        metavar="DIR",
+        help="With --purifier: memory-purifier's scripts (its package, or its scripts/ "
+        "folder), when not installed in the workspace's skills/ folder.",
+        configure=_set("purifier_scripts"),
+    ),
+    KindOption(
+        "--reconcile",
+        "reconcile",
+        command="reflect",
+        is_flag=True,
+        help="With --purifier: the purifier's reconciliation run instead of its incremental one.",
+        configure=_set("run_mode", "reconciliation"),
+    ),
+    KindOption(
+        "--acknowledge-upgrade",
+        "acknowledge_upgrade",
+        command="reflect",
+        is_flag=True,
+        help="With --purifier: acknowledge its pending upgrade (a reconciliation that "
+        "rebuilds its state).",
+        configure=_set("acknowledge_upgrade"),
+    ),
+    KindOption(
+        "--into",
+        "into",
+        command="unhide",
+        metavar="FILE",
+        help="With --purifier: the workspace's source file a rejected or deferred "
+        "candidate is restored into (a diff first; undo takes it back).",
+        configure=_set("restore_into"),
+    ),
 )
 
 
@@ -78,7 +104,7 @@ KIND = StoreKind(
     name="purifier",
     home_option="--purifier",
     home_help="Review an OpenClaw memory-purifier workspace instead (its files are never "
-              f"written but by the purifier itself; {WITHOUT_DIR}).",
+    f"written but by the purifier itself; {WITHOUT_DIR}).",
     demo_option="--demo-purifier",
     demo_help="Use the built-in memory-purifier demo instead.",
     demo_dir_help="The memory-purifier demo's workspace instead.",

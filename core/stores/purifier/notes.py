@@ -40,8 +40,13 @@ def _claim_links(claim: dict[str, Any], at: str) -> list[dict[str, str]]:
         found.append(_link(target, "probable duplicate of", at))
     for c in claim.get("contradictions") or []:
         if isinstance(c, dict):
-            found.append(_link(c.get("competingClaimId"),
-                               f"contradicts ({c.get('relation') or 'contested'})", at))
+            found.append(
+                _link(
+                    c.get("competingClaimId"),
+                    f"contradicts ({c.get('relation') or 'contested'})",
+                    at,
+                )
+            )
     return [link for link in found if link is not None and link["to"] != own]
 
 
@@ -65,26 +70,44 @@ def claim_note(claim: dict[str, Any]) -> RawNote:
     scores: dict[str, Any] = claim["scores"] if isinstance(claim.get("scores"), dict) else {}
     confidence = _number(scores.get("confidence"))
     note: RawNote = {
-        "id": str(claim.get("id")), "nuggetName": str(claim.get("primaryHome") or "unrouted"),
-        "title": title_of(text), "content": text,
+        "id": str(claim.get("id")),
+        "nuggetName": str(claim.get("primaryHome") or "unrouted"),
+        "title": title_of(text),
+        "content": text,
         "tags": [t for t in claim.get("secondaryTags") or [] if isinstance(t, str)],
-        "links": _claim_links(claim, at), "hidden": status in ARCHIVED_STATUSES,
-        "kind": "note", "hits": 0, "subject": str(claim.get("subject") or ""),
-        "scope": "shared", "type": str(claim.get("type") or ""), "source": "agent_reflection",
-        "confidence": confidence if confidence is not None else 0.7, "stability": "durable",
-        "createdAt": at, "updatedAt": at, "lastAccessedAt": at,
+        "links": _claim_links(claim, at),
+        "hidden": status in ARCHIVED_STATUSES,
+        "kind": "note",
+        "hits": 0,
+        "subject": str(claim.get("subject") or ""),
+        "scope": "shared",
+        "type": str(claim.get("type") or ""),
+        "source": "agent_reflection",
+        "confidence": confidence if confidence is not None else 0.7,
+        "stability": "durable",
+        "createdAt": at,
+        "updatedAt": at,
+        "lastAccessedAt": at,
         "sources": sources_of(claim.get("provenance"), "lineSpan"),
-        "purifier": {"record": "claim", "status": status, "scores": scores,
-                     "provenance": claim.get("provenance") or [],
-                     "freshnessPosture": claim.get("freshnessPosture"),
-                     "confidencePosture": claim.get("confidencePosture"),
-                     "rationale": claim.get("rationale"), "runId": claim.get("updatedInRunId")},
+        "purifier": {
+            "record": "claim",
+            "status": status,
+            "scores": scores,
+            "provenance": claim.get("provenance") or [],
+            "freshnessPosture": claim.get("freshnessPosture"),
+            "confidencePosture": claim.get("confidencePosture"),
+            "rationale": claim.get("rationale"),
+            "runId": claim.get("updatedInRunId"),
+        },
         # Pass 1's scores of a claim are not kept by the purifier: its verdict is that it
         # survived; its Pass-2 confidence stands as its strength.
-        "storedVerdict": {"verdict": "promote", "scores": dict(scores),
-                          "strength": confidence or 0.0,
-                          "why": f"survived Pass 1 into a {status or 'claim'} claim "
-                                 f"(Pass-2 confidence {confidence})"},
+        "storedVerdict": {
+            "verdict": "promote",
+            "scores": dict(scores),
+            "strength": confidence or 0.0,
+            "why": f"survived Pass 1 into a {status or 'claim'} claim "
+            f"(Pass-2 confidence {confidence})",
+        },
     }
     if note["hidden"]:
         note["archivedAt"] = at
@@ -130,29 +153,57 @@ def candidate_note(name: str, row: dict[str, Any], held_by: str | None) -> RawNo
     why = str(row.get("rationale") or verdict)
     links = [_link(i, "merge with", at) for i in row.get("merge_candidate_ids") or []]
     return {
-        "id": str(row["candidate_id"]), "nuggetName": name, "title": title_of(text),
-        "content": text, "tags": [], "links": [link for link in links if link],
-        "hidden": False, "kind": "note", "hits": 0, "subject": "", "scope": "shared",
-        "type": str(row.get("type_hint") or ""), "source": "agent_reflection",
-        "confidence": 0.7, "stability": "temporary", "createdAt": at, "updatedAt": at,
-        "lastAccessedAt": at, "sources": sources_of(row.get("source_refs"), "line_span"),
-        "purifier": {"record": "candidate", "verdict": verdict, "runId": row.get("run_id"),
-                     "provenance": [{"source": r.get("source"), "lineSpan": r.get("line_span")}
-                                    for r in row.get("source_refs") or []
-                                    if isinstance(r, dict)],
-                     "heldByClaim": held_by, "drift": drift,
-                     "compressTarget": row.get("compress_target"), "rationale": why},
-        "storedVerdict": {"verdict": verdict, "scores": dict(scores), "strength": strength,
-                          "why": why + (f" [flagged: {drift}]" if drift else ""),
-                          "compressTarget": row.get("compress_target"),
-                          "mergeCandidateIds": list(row.get("merge_candidate_ids") or [])},
+        "id": str(row["candidate_id"]),
+        "nuggetName": name,
+        "title": title_of(text),
+        "content": text,
+        "tags": [],
+        "links": [link for link in links if link],
+        "hidden": False,
+        "kind": "note",
+        "hits": 0,
+        "subject": "",
+        "scope": "shared",
+        "type": str(row.get("type_hint") or ""),
+        "source": "agent_reflection",
+        "confidence": 0.7,
+        "stability": "temporary",
+        "createdAt": at,
+        "updatedAt": at,
+        "lastAccessedAt": at,
+        "sources": sources_of(row.get("source_refs"), "line_span"),
+        "purifier": {
+            "record": "candidate",
+            "verdict": verdict,
+            "runId": row.get("run_id"),
+            "provenance": [
+                {"source": r.get("source"), "lineSpan": r.get("line_span")}
+                for r in row.get("source_refs") or []
+                if isinstance(r, dict)
+            ],
+            "heldByClaim": held_by,
+            "drift": drift,
+            "compressTarget": row.get("compress_target"),
+            "rationale": why,
+        },
+        "storedVerdict": {
+            "verdict": verdict,
+            "scores": dict(scores),
+            "strength": strength,
+            "why": why + (f" [flagged: {drift}]" if drift else ""),
+            "compressTarget": row.get("compress_target"),
+            "mergeCandidateIds": list(row.get("merge_candidate_ids") or []),
+        },
     }
 
 
 def purifier_notes(artifacts: Artifacts) -> list[RawNote]:
     notes = [claim_note(c) for c in artifacts.claims if isinstance(c.get("id"), str)]
-    held = {" ".join(str(c.get("text") or "").split()): c["id"] for c in artifacts.claims
-            if isinstance(c.get("id"), str)}
+    held = {
+        " ".join(str(c.get("text") or "").split()): c["id"]
+        for c in artifacts.claims
+        if isinstance(c.get("id"), str)
+    }
     for _cid, (name, row) in sorted(newest_candidates(artifacts).items()):
         text = " ".join(str(row.get("text") or "").split())
         notes.append(candidate_note(name, row, held.get(text) if name == "deferred" else None))
@@ -180,12 +231,16 @@ def provenance_problems(notes: list[RawNote], workspace: Path) -> list[str]:
                 lengths[source] = _line_count(workspace / source)
             count = lengths[source]
             if count is None:
-                problems.append(f"{note['id']}: its provenance names {source}, which is not in "
-                                "the workspace (removed? a reconciliation retires it)")
+                problems.append(
+                    f"{note['id']}: its provenance names {source}, which is not in "
+                    "the workspace (removed? a reconciliation retires it)"
+                )
                 break
             if isinstance(span, list) and span and isinstance(span[-1], int) and span[-1] > count:
-                problems.append(f"{note['id']}: its provenance names {source} line {span[-1]}, "
-                                f"past its end ({count} lines): the file changed since")
+                problems.append(
+                    f"{note['id']}: its provenance names {source} line {span[-1]}, "
+                    f"past its end ({count} lines): the file changed since"
+                )
                 break
     return problems
 

@@ -20,8 +20,9 @@ COMPONENT = "memory-purifier.purifier"
 KNOWN_MANIFEST_SCHEMA = 1
 
 
-def resolve_workspace(chosen: Path | None, variable: Path | None = None,
-                      config: Path = CONFIG) -> Path:
+def resolve_workspace(
+    chosen: Path | None, variable: Path | None = None, config: Path = CONFIG
+) -> Path:
     """The workspace named, else the one the purifier itself would use: its config's
     `paths.workspace`, else $WORKSPACE (`variable`: the settings' purifier_workspace), else
     ~/.openclaw/workspace (its scripts' order)."""
@@ -59,4 +60,3 @@ def telemetry_root(workspace: Path) -> Path:
 
 def last_run_md(workspace: Path) -> Path:
     return telemetry_root(workspace) / "memory-purifier" / "last-run.md"
-

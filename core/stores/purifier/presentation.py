@@ -51,19 +51,25 @@ COLUMNS: tuple[NoteColumn, ...] = (
 
 def note_summary(note: RawNote) -> str:
     info = _info(note)
-    return (f"{one_line(status(note))} {one_line(str(note.get('type') or ''))} "
-            f"strength={one_line(strength(note))} source={one_line(provenance(note))} "
-            f"run={one_line(str(info.get('runId') or ''))}"
-            + (f" mark={one_line(str(note['mark']))}" if note.get("mark") else "")
-            + (" (on an earlier text)" if note.get("markOnEarlierText") else ""))
+    return (
+        f"{one_line(status(note))} {one_line(str(note.get('type') or ''))} "
+        f"strength={one_line(strength(note))} source={one_line(provenance(note))} "
+        f"run={one_line(str(info.get('runId') or ''))}"
+        + (f" mark={one_line(str(note['mark']))}" if note.get("mark") else "")
+        + (" (on an earlier text)" if note.get("markOnEarlierText") else "")
+    )
 
 
-READ_ONLY = ("a memory-purifier workspace is read-only here (its files are never written; act "
-             "through the purifier itself)")
+READ_ONLY = (
+    "a memory-purifier workspace is read-only here (its files are never written; act "
+    "through the purifier itself)"
+)
 
-RESTORE_PROMPT = ("The workspace's source file to put this candidate's text back into "
-                  "(MEMORY.md, RTMEMORY.md, PROCEDURES.md, episodes/….md); the purifier reads it "
-                  "on its next reconciliation.")
+RESTORE_PROMPT = (
+    "The workspace's source file to put this candidate's text back into "
+    "(MEMORY.md, RTMEMORY.md, PROCEDURES.md, episodes/….md); the purifier reads it "
+    "on its next reconciliation."
+)
 
 PROFILE = Profile(
     system="memory-purifier",
@@ -72,19 +78,20 @@ PROFILE = Profile(
     promotion_label="nothing (read-only)",
     promotion_rule="(read-only: nothing is promoted) {threshold}",
     archive_effect="nothing: the purifier's files are never written",
-    capabilities=Capabilities(marks=True, manual_archive=False, own_schedule=True,
-                              runs_itself=True, costly_plans=True),
+    capabilities=Capabilities(
+        marks=True, manual_archive=False, own_schedule=True, runs_itself=True, costly_plans=True
+    ),
     columns=COLUMNS,
     summary=note_summary,
     refusal=READ_ONLY,
     plan_cost=TOKENS_WARNING,
     applied_elsewhere="Run by the purifier itself, under its own lock and in its own "
-                      "memory-log: not a run of ours, so undo does not take it back.",
+    "memory-log: not a run of ours, so undo does not take it back.",
     maintained_elsewhere="The purifier runs on its own cron: daily neither runs it nor "
-                         "promotes; it checked the workspace's health (reflect --apply runs "
-                         "the purifier).",
+    "promotes; it checked the workspace's health (reflect --apply runs "
+    "the purifier).",
     archive_refused="A memory-purifier workspace is read-only here: nothing is archived by "
-                    "hand (act through the purifier itself).",
+    "hand (act through the purifier itself).",
     change_kinds=("rewrite", "hide"),
     plan_scope="The purifier's next run, on a copy of the workspace: {notes} compared.",
     group="home",

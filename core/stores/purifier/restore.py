@@ -51,8 +51,10 @@ def target(workspace: Path, into: Path) -> Path:
     path = into if into.is_absolute() else workspace / into
     path = Path(os.path.abspath(path))
     if SourceFiles(workspace).at(path) is None:
-        raise NuggetsError(f"{into}: not a source file of the workspace (one of "
-                           f"{', '.join(SOURCE_FILES)} or episodes/*.md); nothing was written")
+        raise NuggetsError(
+            f"{into}: not a source file of the workspace (one of "
+            f"{', '.join(SOURCE_FILES)} or episodes/*.md); nothing was written"
+        )
     return path
 
 
@@ -64,8 +66,10 @@ def candidates(notes: dict[str, RawNote], note_ids: list[str]) -> list[RawNote]:
         if note is None:
             raise NuggetsError(f"{note_id}: no such claim or candidate; nothing was written")
         if note.get("nuggetName") not in RESTORABLE:
-            raise NuggetsError(f"{note_id}: not a rejected or deferred candidate (only those "
-                               "are restored into a source file); nothing was written")
+            raise NuggetsError(
+                f"{note_id}: not a rejected or deferred candidate (only those "
+                "are restored into a source file); nothing was written"
+            )
         found.append(note)
     return found
 
@@ -87,5 +91,8 @@ def restored_text(before: str | None, notes: list[RawNote]) -> str:
 
 
 def diff_lines(name: str, before: str | None, after: str) -> list[str]:
-    return list(difflib.unified_diff((before or "").splitlines(), after.splitlines(),
-                                     f"a/{name}", f"b/{name}", lineterm=""))
+    return list(
+        difflib.unified_diff(
+            (before or "").splitlines(), after.splitlines(), f"a/{name}", f"b/{name}", lineterm=""
+        )
+    )

@@ -20,8 +20,10 @@ ORCHESTRATOR = "run_purifier.py"
 SKILL_FOLDER = ("skills", "memory-purifier", "scripts")  # where its install.sh puts the package
 MODES = ("incremental", "reconciliation")
 TIMEOUT_SECONDS = 1200  # the purifier's own cron timeout (its config's cron.timeout_seconds)
-TOKENS_WARNING = ("the purifier's scoring passes call its model backend, which may spend "
-                  "tokens (none with its `file` backend)")
+TOKENS_WARNING = (
+    "the purifier's scoring passes call its model backend, which may spend "
+    "tokens (none with its `file` backend)"
+)
 
 
 class NotInstalledError(NuggetsError):
@@ -59,11 +61,18 @@ class RunResult:
 
     def line(self) -> str:
         """One line: the purifier's run, its status, its counts or its own reason."""
-        counts = (f"{self.report.get('claimsNew', 0)} new claims, "
-                  f"{self.report.get('claimsTotal', 0)} in all") if self.published else ""
+        counts = (
+            (
+                f"{self.report.get('claimsNew', 0)} new claims, "
+                f"{self.report.get('claimsTotal', 0)} in all"
+            )
+            if self.published
+            else ""
+        )
         said = "; ".join(part for part in (counts, self.reason) if part)
-        return f"the purifier's run {self.run_id or '(no id)'}: {self.status}" + \
-            (f" ({said})" if said else "")
+        return f"the purifier's run {self.run_id or '(no id)'}: {self.status}" + (
+            f" ({said})" if said else ""
+        )
 
 
 def config_path(workspace: Path) -> Path:
@@ -77,14 +86,17 @@ def find(workspace: Path, chosen: Path | None) -> Installation:
     config = config_path(workspace)
     found = config if config.is_file() else None
     chosen = Path(os.path.abspath(chosen.expanduser())) if chosen is not None else None
-    candidates = [chosen, chosen / "scripts"] if chosen is not None \
-        else [workspace.joinpath(*SKILL_FOLDER)]
+    candidates = (
+        [chosen, chosen / "scripts"] if chosen is not None else [workspace.joinpath(*SKILL_FOLDER)]
+    )
     for folder in candidates:
         if folder is not None and (folder / ORCHESTRATOR).is_file():
             return Installation(folder, found)
     where = chosen if chosen is not None else workspace.joinpath(*SKILL_FOLDER)
-    raise NotInstalledError(f"memory-purifier is not installed: no {ORCHESTRATOR} in {where} "
-                            "(name its scripts with --purifier-scripts DIR)")
+    raise NotInstalledError(
+        f"memory-purifier is not installed: no {ORCHESTRATOR} in {where} "
+        "(name its scripts with --purifier-scripts DIR)"
+    )
 
 
 def announcement(workspace: Path, chosen: Path | None) -> str:
@@ -95,23 +107,39 @@ def announcement(workspace: Path, chosen: Path | None) -> str:
         return str(exc)
     where = os.path.realpath(found.orchestrator)
     inside = Path(where).is_relative_to(os.path.realpath(workspace))
-    return (f"memory-purifier's own code runs: {found.orchestrator} and the scripts beside it"
-            + (", code that lives inside the workspace under review" if inside else "")
-            + f"; {TOKENS_WARNING}")
+    return (
+        f"memory-purifier's own code runs: {found.orchestrator} and the scripts beside it"
+        + (", code that lives inside the workspace under review" if inside else "")
+        + f"; {TOKENS_WARNING}"
+    )
 
 
-def command(found: Installation, workspace: Path, mode: str, telemetry: Path,
-            acknowledge_upgrade: bool = False, extra: tuple[str, ...] = (),
-            config: Path | None = None) -> list[str]:
+def command(
+    found: Installation,
+    workspace: Path,
+    mode: str,
+    telemetry: Path,
+    acknowledge_upgrade: bool = False,
+    extra: tuple[str, ...] = (),
+    config: Path | None = None,
+) -> list[str]:
     """The orchestrator's command line for one run of `workspace`, its telemetry under
     `telemetry` (the shared memory-log there, last-run.md in its own folder), with `config`
     (a preview's copy) instead of the installation's when given."""
     if mode not in MODES:
         raise NuggetsError(f"{mode}: not a purifier run (known: {', '.join(MODES)})")
-    argv = [sys.executable, str(found.orchestrator), "--mode", mode,
-            "--workspace", str(workspace),
-            "--telemetry-root", str(telemetry / "memory-purifier"),
-            "--global-log-root", str(telemetry)]
+    argv = [
+        sys.executable,
+        str(found.orchestrator),
+        "--mode",
+        mode,
+        "--workspace",
+        str(workspace),
+        "--telemetry-root",
+        str(telemetry / "memory-purifier"),
+        "--global-log-root",
+        str(telemetry),
+    ]
     config = config if config is not None else found.config
     if config is not None:
         argv += ["--config", str(config)]
@@ -124,8 +152,9 @@ def run(argv: list[str], cwd: Path) -> RunResult:
     """Run the orchestrator and read its final report; RunFailed with its own message when
     it failed, or said nothing we can read."""
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, cwd=cwd,
-                              timeout=TIMEOUT_SECONDS, check=False)
+        done = subprocess.run(
+            argv, capture_output=True, text=True, cwd=cwd, timeout=TIMEOUT_SECONDS, check=False
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise RunFailed(f"the purifier could not be run: {exc}") from None
     result = parse_report(done.stdout, done.stderr, done.returncode)
@@ -150,9 +179,13 @@ def parse_report(stdout: str, stderr: str, code: int) -> RunResult:
     return RunResult(status, str(report.get("runId") or ""), str(reason), report)
 
 
-def run_for_real(workspace: Path, found: Installation, mode: str,
-                 acknowledge_upgrade: bool = False, extra: tuple[str, ...] = ()) -> RunResult:
+def run_for_real(
+    workspace: Path,
+    found: Installation,
+    mode: str,
+    acknowledge_upgrade: bool = False,
+    extra: tuple[str, ...] = (),
+) -> RunResult:
     """One run of the real workspace, logged where the purifier logs beside it."""
     telemetry = paths.telemetry_root(workspace)
-    return run(command(found, workspace, mode, telemetry, acknowledge_upgrade, extra),
-               workspace)
+    return run(command(found, workspace, mode, telemetry, acknowledge_upgrade, extra), workspace)

@@ -25,12 +25,16 @@ class PurifierRun:
     @property
     def summary(self) -> str:
         d = self.details
-        counts = (f": {d.get('claims_new', 0)} new claims, {d.get('claims_total', 0)} total, "
-                  f"{d.get('contradiction_count', 0)} contradictions"
-                  if "claims_total" in d and self.status == "ok" else "")
+        counts = (
+            f": {d.get('claims_new', 0)} new claims, {d.get('claims_total', 0)} total, "
+            f"{d.get('contradiction_count', 0)} contradictions"
+            if "claims_total" in d and self.status == "ok"
+            else ""
+        )
         reason = d.get("halt_reason") or d.get("skip_reason") or d.get("error") or ""
-        return (f"{self.mode} {self.status}{counts}"
-                + (f" ({reason})" if reason and not counts else ""))
+        return f"{self.mode} {self.status}{counts}" + (
+            f" ({reason})" if reason and not counts else ""
+        )
 
 
 def read_runs(workspace: Path, notices: list[str]) -> list[PurifierRun]:
@@ -48,6 +52,11 @@ def read_runs(workspace: Path, notices: list[str]) -> list[PurifierRun]:
                 continue
             details: dict[str, Any] = row["details"] if isinstance(row.get("details"), dict) else {}
             runs[row["run_id"]] = PurifierRun(
-                row["run_id"], str(row.get("timestamp_utc") or row.get("timestamp") or ""), event,
-                str(row.get("status") or ""), str(row.get("mode") or ""), details)
+                row["run_id"],
+                str(row.get("timestamp_utc") or row.get("timestamp") or ""),
+                event,
+                str(row.get("status") or ""),
+                str(row.get("mode") or ""),
+                details,
+            )
     return sorted(runs.values(), key=lambda r: r.at)

@@ -47,8 +47,10 @@ def to_copy(workspace: Path) -> list[tuple[Path, os.stat_result]]:
         _walk(workspace, Path(entry), found)
     total = sum(info.st_size for _, info in found)
     if total > TREE_BYTES:
-        raise PreviewRefused(f"{workspace}: {_size(total)} to copy for the preview, more than "
-                             f"its {_size(TREE_BYTES)} bound (nothing was run)")
+        raise PreviewRefused(
+            f"{workspace}: {_size(total)} to copy for the preview, more than "
+            f"its {_size(TREE_BYTES)} bound (nothing was run)"
+        )
     return found
 
 
@@ -57,8 +59,9 @@ def _entries(folder: Path, all_of_it: bool = False) -> list[str]:
     try:
         names = os.listdir(folder)
     except OSError as exc:
-        raise PreviewRefused(f"{folder}: cannot be read for the preview "
-                             f"({exc.strerror or exc}; nothing was run)") from None
+        raise PreviewRefused(
+            f"{folder}: cannot be read for the preview ({exc.strerror or exc}; nothing was run)"
+        ) from None
     return names if all_of_it else [n for n in names if n in FOLDERS or n.endswith(".md")]
 
 
@@ -67,20 +70,25 @@ def _walk(workspace: Path, rel: Path, found: list[tuple[Path, os.stat_result]]) 
     try:
         info = path.lstat()
     except OSError as exc:
-        raise PreviewRefused(f"{path}: cannot be read for the preview "
-                             f"({exc.strerror or exc}; nothing was run)") from None
+        raise PreviewRefused(
+            f"{path}: cannot be read for the preview ({exc.strerror or exc}; nothing was run)"
+        ) from None
     if stat.S_ISDIR(info.st_mode) and (len(rel.parts) > 1 or rel.name in FOLDERS):
         for name in sorted(_entries(path, all_of_it=True)):
             if name not in NOT_COPIED:
                 _walk(workspace, rel / name, found)
         return
     if not stat.S_ISREG(info.st_mode):
-        raise PreviewRefused(f"{path}: {_kind(info.st_mode)}; the preview copies regular files "
-                             "only, so the purifier's run on the copy cannot reach past it "
-                             "(nothing was run)")
+        raise PreviewRefused(
+            f"{path}: {_kind(info.st_mode)}; the preview copies regular files "
+            "only, so the purifier's run on the copy cannot reach past it "
+            "(nothing was run)"
+        )
     if info.st_size > FILE_BYTES:
-        raise PreviewRefused(f"{path}: {_size(info.st_size)}, more than the preview copies of "
-                             f"one file ({_size(FILE_BYTES)}; nothing was run)")
+        raise PreviewRefused(
+            f"{path}: {_size(info.st_size)}, more than the preview copies of "
+            f"one file ({_size(FILE_BYTES)}; nothing was run)"
+        )
     found.append((rel, info))
 
 
@@ -104,8 +112,9 @@ def make(workspace: Path, config: Path | None, temp: Path) -> Sandbox:
     """Copy the workspace and the config into `temp` (which only we can enter)."""
     files = to_copy(workspace)
     base = temp / "openclaw"
-    box = Sandbox(base / workspace.name, base / "memory-purifier" / "memory-purifier.json",
-                  base / "telemetry")
+    box = Sandbox(
+        base / workspace.name, base / "memory-purifier" / "memory-purifier.json", base / "telemetry"
+    )
     settings = copied_config(config, box)
     try:
         for rel, info in files:
@@ -116,10 +125,12 @@ def make(workspace: Path, config: Path | None, temp: Path) -> Sandbox:
     except OSError as exc:
         where = exc.filename or temp
         if exc.errno == errno.ENOSPC:
-            raise PreviewRefused(f"{where}: no space left for the preview's copy of the "
-                                 "workspace (nothing was run)") from None
-        raise PreviewRefused(f"{where}: the preview's copy failed ({exc.strerror or exc}; "
-                             "nothing was run)") from None
+            raise PreviewRefused(
+                f"{where}: no space left for the preview's copy of the workspace (nothing was run)"
+            ) from None
+        raise PreviewRefused(
+            f"{where}: the preview's copy failed ({exc.strerror or exc}; nothing was run)"
+        ) from None
     return box
 
 
@@ -130,8 +141,10 @@ def _copy(source: Path, target: Path, info: os.stat_result) -> None:
     handle = os.open(source, flags)
     with os.fdopen(handle, "rb") as reading, open(target, "xb") as writing:
         if not stat.S_ISREG(os.fstat(reading.fileno()).st_mode):
-            raise PreviewRefused(f"{source}: changed into something other than a regular "
-                                 "file while the preview copied it (nothing was run)")
+            raise PreviewRefused(
+                f"{source}: changed into something other than a regular "
+                "file while the preview copied it (nothing was run)"
+            )
         shutil.copyfileobj(reading, writing, 1024 * 1024)
     os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns))
 
@@ -143,12 +156,17 @@ def copied_config(config: Path | None, box: Sandbox) -> dict[str, Any]:
         config = paths.CONFIG.expanduser()  # what its run reads when it is handed none
     settings = _read_config(config) if config is not None else {}
     downstream = settings.get("downstream")
-    settings["downstream"] = {**(downstream if isinstance(downstream, dict) else {}),
-                              "wiki_trigger_command": None}
+    settings["downstream"] = {
+        **(downstream if isinstance(downstream, dict) else {}),
+        "wiki_trigger_command": None,
+    }
     named = settings.get("paths")
-    own = {"workspace": box.workspace, "runtime_dir": paths.runtime_dir(box.workspace),
-           "telemetry_root": box.telemetry / "memory-purifier",
-           "config_root": box.config.parent.parent}
+    own = {
+        "workspace": box.workspace,
+        "runtime_dir": paths.runtime_dir(box.workspace),
+        "telemetry_root": box.telemetry / "memory-purifier",
+        "config_root": box.config.parent.parent,
+    }
     if isinstance(named, dict):
         own.update({key: box.config.parent / "paths" / key for key in named if key not in own})
     settings["paths"] = {key: str(value) for key, value in own.items()}
@@ -160,9 +178,12 @@ def _read_config(config: Path) -> dict[str, Any]:
         with config.open("rb") as handle:
             data = loads(handle.read(paths.CONFIG_BYTES + 1))
     except (OSError, ValueError) as exc:
-        raise PreviewRefused(f"{config}: the purifier's config cannot be read for the preview "
-                             f"({exc}; nothing was run)") from None
+        raise PreviewRefused(
+            f"{config}: the purifier's config cannot be read for the preview "
+            f"({exc}; nothing was run)"
+        ) from None
     if not isinstance(data, dict):
-        raise PreviewRefused(f"{config}: the purifier's config is not a JSON object "
-                             "(nothing was run)")
+        raise PreviewRefused(
+            f"{config}: the purifier's config is not a JSON object (nothing was run)"
+        )
     return data

@@ -75,9 +75,13 @@ class PurifierStore(PurifierActing):
         """Its labels; the cost of a plan names the purifier's code that would run (found
         again after each read, not on every use: a listing asks for it per row)."""
         if self._profile is None or self._profile[0] != self.purifier_scripts:
-            self._profile = (self.purifier_scripts, replace(
-                presentation.PROFILE,
-                plan_cost=runner.announcement(self.home, self.purifier_scripts)))
+            self._profile = (
+                self.purifier_scripts,
+                replace(
+                    presentation.PROFILE,
+                    plan_cost=runner.announcement(self.home, self.purifier_scripts),
+                ),
+            )
         return self._profile[1]
 
     restore_prompt = presentation.RESTORE_PROMPT
@@ -87,8 +91,9 @@ class PurifierStore(PurifierActing):
     versions: VersionKeeper | None = None
     aftermaths: AftermathTeller | None = None  # the purifier's runs are its own
 
-    def __init__(self, workspace: Path, clock: Clock = system_clock,
-                 settings: Settings = DEFAULTS) -> None:
+    def __init__(
+        self, workspace: Path, clock: Clock = system_clock, settings: Settings = DEFAULTS
+    ) -> None:
         self.home = workspace
         self.clock = clock
         self.settings = settings
@@ -98,13 +103,22 @@ class PurifierStore(PurifierActing):
         self._read: tuple[Hashable, Artifacts] | None = None  # the last read, by its stamp
         home = review_home(workspace, settings.data_home)
         files = ReviewFiles(home, restore.SourceFiles(workspace))
-        self.journal = Journal(home, files, home, ReviewTarget(home, files), self.notices,
-                               clock, program=PurifierLog(self), keep=settings.journal_keep)
+        self.journal = Journal(
+            home,
+            files,
+            home,
+            ReviewTarget(home, files),
+            self.notices,
+            clock,
+            program=PurifierLog(self),
+            keep=settings.journal_keep,
+        )
         self.by_hand: ByHand = self
         self.restorer: Restorer | None = self
         # the views the previewed run would rewrite (acting.py): no words of their own
-        self.side_files: SideFiles | None = SideFiles("", "", "", self.side_file_lines,
-                                                      self.side_file_names)
+        self.side_files: SideFiles | None = SideFiles(
+            "", "", "", self.side_file_lines, self.side_file_names
+        )
 
     @property
     def graph_path(self) -> Path:
@@ -147,27 +161,37 @@ class PurifierStore(PurifierActing):
     def topic_rules(self) -> TopicRules:
         """The purifier's own contradictions: a claim and the claim it contests; those one of
         whose claims is superseded or retired since are listed apart, outdated."""
-        return TopicRules(purifier_topic, purifier_tokens, promotion=False,
-                          outdated=outdated_groups)
+        return TopicRules(
+            purifier_topic, purifier_tokens, promotion=False, outdated=outdated_groups
+        )
 
     def shelf(self) -> Shelf:
         return Shelf(self.read())
 
     def stamp(self) -> Hashable:
-        ours = tuple(FileStamp.of(self.journal_home / name) for name in (MARKS_FILE,
-                                                                          SETTLED_FILE))
+        ours = tuple(FileStamp.of(self.journal_home / name) for name in (MARKS_FILE, SETTLED_FILE))
         return ours + self._workspace_stamp()
 
     def _workspace_stamp(self) -> tuple[FileStamp | None, ...]:
         runtime = paths.runtime_dir(self.home)
-        return tuple(FileStamp.of(runtime / name) for name in
-                     (paths.MANIFEST, paths.CLAIMS, paths.REJECTED, paths.DEFERRED,
-                      paths.CONTRADICTIONS))
+        return tuple(
+            FileStamp.of(runtime / name)
+            for name in (
+                paths.MANIFEST,
+                paths.CLAIMS,
+                paths.REJECTED,
+                paths.DEFERRED,
+                paths.CONTRADICTIONS,
+            )
+        )
 
     def first_notes(self, count: int) -> list[RawNote]:
         """The first claims of the claims file, read alone while the whole of it is read."""
-        return [claim_note(c) for c in first_rows(self.graph_path, count)
-                if isinstance(c.get("id"), str)]
+        return [
+            claim_note(c)
+            for c in first_rows(self.graph_path, count)
+            if isinstance(c.get("id"), str)
+        ]
 
     def scope_files(self, nugget: str | None) -> list[Path]:
         """The purifier's views (a home's own view), or the ledger of rejected/deferred."""
@@ -215,10 +239,19 @@ class PurifierStore(PurifierActing):
         return self.journal.log()
 
     def purifier_log(self) -> list[JournalHeader]:
-        return [JournalHeader(run_id=r.run_id, seq=i, kind="reflect", at=r.at,
-                              base_fingerprint="", result_fingerprint="",
-                              notes=int(r.details.get("claims_total") or 0), summary=r.summary)
-                for i, r in reversed(list(enumerate(self.runs(), start=1)))]
+        return [
+            JournalHeader(
+                run_id=r.run_id,
+                seq=i,
+                kind="reflect",
+                at=r.at,
+                base_fingerprint="",
+                result_fingerprint="",
+                notes=int(r.details.get("claims_total") or 0),
+                summary=r.summary,
+            )
+            for i, r in reversed(list(enumerate(self.runs(), start=1)))
+        ]
 
     def run(self, run_id: str) -> JournalEntry:
         return self.journal.run(run_id)
@@ -236,12 +269,14 @@ class PurifierStore(PurifierActing):
         """Undo a run of ours (a mark); the purifier's own runs are never undone here."""
         return self.journal.undo(run_id)
 
-    def undo_blockers(self, run_id: str,
-                      graph: Graph | None = None) -> tuple[JournalEntry, list[str]]:
+    def undo_blockers(
+        self, run_id: str, graph: Graph | None = None
+    ) -> tuple[JournalEntry, list[str]]:
         return self.journal.blockers(run_id, graph)
 
-    def write_file(self, path: Path, before: str | None, after: str, kind: JournalKind,
-                   summary: str) -> JournalEntry:
+    def write_file(
+        self, path: Path, before: str | None, after: str, kind: JournalKind, summary: str
+    ) -> JournalEntry:
         """A small file of ours beside our journal, outside the workspace (journal.py)."""
         return self.journal.write_file(path, before, after, kind, summary)
 

@@ -31,7 +31,15 @@ def outdated_groups(notes: list[RawNote]) -> list[Group]:
             continue
         ids = tuple(n["id"] for n in members)
         statuses = ", ".join(f"{n['id']} {n['purifier'].get('status') or '?'}" for n in members)
-        groups.append(Group(id=group_id(ids), kind="topic", nugget=str(members[0]["nuggetName"]),
-                            topic=cluster, note_ids=ids,
-                            positions=tuple((i,) for i in ids), outdated=statuses))
+        groups.append(
+            Group(
+                id=group_id(ids),
+                kind="topic",
+                nugget=str(members[0]["nuggetName"]),
+                topic=cluster,
+                note_ids=ids,
+                positions=tuple((i,) for i in ids),
+                outdated=statuses,
+            )
+        )
     return groups

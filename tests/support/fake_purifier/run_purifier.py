@@ -23,9 +23,16 @@ from pathlib import Path
 
 SOURCES = ("MEMORY.md", "RTMEMORY.md", "PROCEDURES.md")
 COMPONENT = "memory-purifier.purifier"
-SCORES = {"semantic_cluster_confidence": 0.9, "canonical_clarity": 0.8,
-          "provenance_strength": 0.8, "contradiction_pressure": 0.0, "freshness": 0.9,
-          "confidence": 0.85, "route_fitness": 0.9, "supersession_confidence": 0.0}
+SCORES = {
+    "semantic_cluster_confidence": 0.9,
+    "canonical_clarity": 0.8,
+    "provenance_strength": 0.8,
+    "contradiction_pressure": 0.0,
+    "freshness": 0.9,
+    "confidence": 0.85,
+    "route_fitness": 0.9,
+    "supersession_confidence": 0.0,
+}
 
 
 def sources(workspace: Path) -> list[Path]:
@@ -40,42 +47,83 @@ def claims(workspace: Path, run_id: str, now: str) -> list[dict]:
             text = line.strip()
             if not text or text.startswith("#"):
                 continue
-            out.append({
-                "id": "cl-" + hashlib.sha256(text.encode()).hexdigest()[:16],
-                "type": "fact", "status": "resolved", "text": text,
-                "subject": text.split()[0].lower(), "predicate": "states", "object": None,
-                "primaryHome": "LTMEMORY.md", "secondaryTags": [], "scores": SCORES,
-                "provenance": [{"source": str(path.relative_to(workspace)),
-                                "lineSpan": [number, number], "type": "direct",
-                                "capturedAt": now}],
-                "contradictions": [], "supersedes": [], "supersededBy": [],
-                "freshnessPosture": "fresh", "confidencePosture": "high",
-                "rationale": "fake", "updatedInRunId": run_id, "updatedAt_utc": now})
+            out.append(
+                {
+                    "id": "cl-" + hashlib.sha256(text.encode()).hexdigest()[:16],
+                    "type": "fact",
+                    "status": "resolved",
+                    "text": text,
+                    "subject": text.split()[0].lower(),
+                    "predicate": "states",
+                    "object": None,
+                    "primaryHome": "LTMEMORY.md",
+                    "secondaryTags": [],
+                    "scores": SCORES,
+                    "provenance": [
+                        {
+                            "source": str(path.relative_to(workspace)),
+                            "lineSpan": [number, number],
+                            "type": "direct",
+                            "capturedAt": now,
+                        }
+                    ],
+                    "contradictions": [],
+                    "supersedes": [],
+                    "supersededBy": [],
+                    "freshnessPosture": "fresh",
+                    "confidencePosture": "high",
+                    "rationale": "fake",
+                    "updatedInRunId": run_id,
+                    "updatedAt_utc": now,
+                }
+            )
     return out
 
 
 def log(root: Path, event: str, run_id: str, mode: str, status: str, now: str) -> None:
     root.mkdir(parents=True, exist_ok=True)
-    line = {"timestamp_utc": now, "domain": "memory", "component": COMPONENT, "event": event,
-            "run_id": run_id, "status": status, "mode": mode, "details": {}}
+    line = {
+        "timestamp_utc": now,
+        "domain": "memory",
+        "component": COMPONENT,
+        "event": event,
+        "run_id": run_id,
+        "status": status,
+        "mode": mode,
+        "details": {},
+    }
     with (root / f"memory-log-{now[:10]}.jsonl").open("a") as f:
         f.write(json.dumps(line) + "\n")
 
 
-def publish(workspace: Path, runtime: Path, found: list[dict], run_id: str, mode: str,
-            now: str) -> None:
+def publish(
+    workspace: Path, runtime: Path, found: list[dict], run_id: str, mode: str, now: str
+) -> None:
     with (runtime / "purified-claims.jsonl").open("w") as f:
         f.writelines(json.dumps(c) + "\n" for c in found)
-    for name in ("purified-contradictions.jsonl", "rejected-candidates.jsonl",
-                 "deferred-candidates.jsonl"):
+    for name in (
+        "purified-contradictions.jsonl",
+        "rejected-candidates.jsonl",
+        "deferred-candidates.jsonl",
+    ):
         (runtime / name).touch()
-    (runtime / "purified-manifest.json").write_text(json.dumps(
-        {"manifestSchemaVersion": "1", "runId": run_id, "mode": mode, "status": "ok",
-         "claimStats": {"total": len(found)}}, indent=2))
+    (runtime / "purified-manifest.json").write_text(
+        json.dumps(
+            {
+                "manifestSchemaVersion": "1",
+                "runId": run_id,
+                "mode": mode,
+                "status": "ok",
+                "claimStats": {"total": len(found)},
+            },
+            indent=2,
+        )
+    )
     (runtime / "purified-entities.json").write_text(json.dumps({"runId": run_id}))
     (runtime / "purified-routes.json").write_text(json.dumps({"runId": run_id}))
-    (runtime / "purifier-last-run-summary.json").write_text(json.dumps(
-        {"runId": run_id, "status": "ok"}))
+    (runtime / "purifier-last-run-summary.json").write_text(
+        json.dumps({"runId": run_id, "status": "ok"})
+    )
     (runtime / "purifier-downstream-signal.json").write_text(json.dumps({"runId": run_id}))
     view = ["# LTMEMORY", "", f"_Regenerated {now} from `runtime/purified-claims.jsonl`._", ""]
     view += [f"- {c['text']}" for c in found]
@@ -105,8 +153,16 @@ def trigger(settings: dict, manifest: Path) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--mode", required=True, choices=["incremental", "reconciliation"])
-    for option in ("--workspace", "--config", "--telemetry-root", "--global-log-root",
-                   "--backend", "--fixture-dir", "--run-id", "--runtime-dir"):
+    for option in (
+        "--workspace",
+        "--config",
+        "--telemetry-root",
+        "--global-log-root",
+        "--backend",
+        "--fixture-dir",
+        "--run-id",
+        "--runtime-dir",
+    ):
         ap.add_argument(option)
     ap.add_argument("--acknowledge-upgrade", action="store_true")
     args = ap.parse_args()
@@ -120,8 +176,9 @@ def main() -> int:
     lock = runtime / "locks" / "purifier-run.lock"
     lock.parent.mkdir(parents=True, exist_ok=True)
     if lock.exists():
-        print(json.dumps({**report, "status": "skipped",
-                          "skipReason": "another run appears active"}))
+        print(
+            json.dumps({**report, "status": "skipped", "skipReason": "another run appears active"})
+        )
         return 0
     lock.write_text(json.dumps({"run_id": run_id, "pid": os.getpid()}))
     global_log = Path(args.global_log_root)
@@ -142,8 +199,11 @@ def main() -> int:
         log(global_log, "run_completed", run_id, mode, "ok", now)
         Path(args.telemetry_root).mkdir(parents=True, exist_ok=True)
         (Path(args.telemetry_root) / "last-run.md").write_text(f"# last run {run_id}\n")
-        print(json.dumps({**report, "status": "ok", "claimsNew": len(found),
-                          "claimsTotal": len(found)}))
+        print(
+            json.dumps(
+                {**report, "status": "ok", "claimsNew": len(found), "claimsTotal": len(found)}
+            )
+        )
         return 0
     finally:
         lock.unlink()
