@@ -12,27 +12,7 @@ import pytest
 
 from tests.support.cli_support import NOW, run
 from tests.support.note_builders import make_home, sample_notes
-
-
-def _note(note_id: str, title: str, content: str, **extra: object) -> dict:
-    note = {
-        "id": note_id,
-        "nuggetName": "project",
-        "title": title,
-        "content": content,
-        "tags": [],
-        "links": [],
-        "hidden": False,
-        "kind": "note",
-        "hits": 0,
-        "subject": "shared:project",
-        "scope": "project",
-        "type": "fact",
-        "createdAt": "2026-10-01T00:00:00.000Z",
-        "updatedAt": "2026-10-01T00:00:00.000Z",
-    }
-    note.update(extra)
-    return note
+from tests.support.reliability_support import note
 
 
 @pytest.fixture
@@ -40,9 +20,9 @@ def home(tmp_path: Path) -> Path:
     graph = tmp_path / "home" / "graph"
     graph.mkdir(parents=True)
     notes = [
-        _note("n1", "deploy steps", "run make deploy\nrun make deploy  ", hits=4),
-        _note("n2", "tmp", "scratch text"),
-        _note("n3", "deploy steps again", "run make deploy now", hits=1),
+        note("n1", "deploy steps", "run make deploy\nrun make deploy  ", hits=4),
+        note("n2", "tmp", "scratch text"),
+        note("n3", "deploy steps again", "run make deploy now", hits=1),
     ]
     (graph / "graph.json").write_text(json.dumps({"version": 3, "notes": notes}, indent=2))
     return tmp_path / "home"
@@ -257,7 +237,7 @@ def test_a_limit_from_the_environment_that_is_no_number_is_refused(home: Path) -
 def test_a_pipe_closed_early_is_not_an_error(tmp_path: Path) -> None:
     graph = tmp_path / "big" / "graph"
     graph.mkdir(parents=True)
-    notes = [_note(f"n{i}", f"note number {i}", "some content " * 5) for i in range(5_000)]
+    notes = [note(f"n{i}", f"note number {i}", "some content " * 5) for i in range(5_000)]
     (graph / "graph.json").write_text(json.dumps({"version": 3, "notes": notes}))
     env = {**os.environ, "NUGGETS_NOW": NOW, "NUGGETS_HOME": ""}
     reader = subprocess.Popen(
