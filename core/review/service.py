@@ -29,6 +29,7 @@ from core.review.contradictions import Group, find_by_rules
 from core.review.decisions import How, open_groups, plan_decision, read_settled, settle_both
 from core.review.model_scorer import ModelScorer
 from core.review.verdicts import Judgement, ModelJudge, judge
+from core.settings import DEFAULT_DEADLINE
 
 
 @dataclass
@@ -39,15 +40,11 @@ class Contradictions:
 
 
 def model_scorer(
-    url: str | None, model: str, key: str | None = None, deadline: float | None = None
+    url: str | None, model: str, key: str | None = None, deadline: float = DEFAULT_DEADLINE
 ) -> ModelJudge | None:
     """The model scorer at `url` (None: the default scorer); `key` and `deadline` from the
-    settings (None: the scorer's own default deadline)."""
-    if not url:
-        return None
-    if deadline is None:
-        return ModelScorer(url, model=model, key=key)
-    return ModelScorer(url, model=model, key=key, deadline=deadline)
+    settings."""
+    return ModelScorer(url, model=model, key=key, deadline=deadline) if url else None
 
 
 class ReviewService:
