@@ -16,10 +16,13 @@ def to_screen(
 
     A worker can outlive its screen: the person closes the app, or leaves the screen, while a
     read or a write is still running. Its result is then dropped instead of landing on widgets
-    that are no longer there. What it wrote stays written; the next screen reads the file."""
+    that are no longer there. What it wrote stays written; the next screen reads the file.
+    A screen popped from the stack counts as gone at once: Textual removes its widgets a moment
+    after the pop, and a result landing in between would find them half gone."""
 
     def if_still_shown() -> None:
-        if screen.is_attached and screen.app.is_running:
+        app = screen.app
+        if screen.is_attached and app.is_running and screen in app.screen_stack:
             callback(*args, **kwargs)
 
     with suppress(RuntimeError):  # the app has stopped

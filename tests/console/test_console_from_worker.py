@@ -36,3 +36,19 @@ async def test_a_result_after_the_console_closed_is_dropped_without_an_error() -
         await app.push_screen(screen)
     await asyncio.to_thread(to_screen, screen, landed.append, "too late")
     assert landed == []
+
+
+async def test_a_result_arriving_between_the_pop_and_the_removal_is_dropped() -> None:
+    """Textual pops a screen from the stack at once and removes its widgets a moment later; a
+    result landing in between found half its widgets gone (`NoMatches '#promote-summary'` when
+    a burst of keys closed the promotion screen while it was planning)."""
+    app: App[None] = App()
+    landed: list[str] = []
+    async with app.run_test() as pilot:
+        screen: Screen[None] = Screen()
+        await app.push_screen(screen)
+        app.pop_screen()  # not awaited: the removal has not run yet
+        assert screen.is_attached
+        await asyncio.to_thread(to_screen, screen, landed.append, "between")
+        await pilot.pause()
+    assert landed == []

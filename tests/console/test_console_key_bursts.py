@@ -134,11 +134,6 @@ def _unhurt(app: NuggetsApp) -> None:
 
 
 @pytest.mark.slow
-# Known, not yet fixed: a promotion screen closed by a burst can still get its plan worker's
-# result (NoMatches '#promote-summary'); it shows only now and then, so the test may pass.
-@pytest.mark.xfail(
-    reason="a worker's result can reach a promotion screen a burst closed", strict=False
-)
 @pytest.mark.parametrize("demo", sorted(DEMOS))
 async def test_bursts_of_keys_on_every_screen_never_crash(demo: str, tmp_path: Path) -> None:
     app = DEMOS[demo](tmp_path)
