@@ -24,9 +24,9 @@ from core.plans.review_rules import (
     Rule,
     add_rule,
     parse_rule,
-    read_rules,
     remove_rule,
     replace_rule,
+    store_rules,
 )
 from core.safeio.inert_text import one_line
 
@@ -245,7 +245,7 @@ class RulesScreen(ConsoleScreen[None]):
         listing = self.query_one(OptionList)
         listing.clear_options()
         try:
-            self.rules = read_rules(self.memory.journal.home)[0]
+            self.rules = store_rules(self.memory)
         except NuggetsError as exc:
             self.rules = []
             listing.add_option(Option(line(str(exc), "red"), disabled=True))

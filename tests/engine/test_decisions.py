@@ -24,12 +24,12 @@ from core.review.decisions import (
 )
 from core.stores.nuggets.store import NuggetsStore
 from tests.support.conflict_builders import answers_memory
-from tests.support.note_builders import NOW, NOW_ISO, file_notes, graph_file, make_home
+from tests.support.note_builders import NOW, NOW_ISO, file_notes, graph_file
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    return make_home(tmp_path, answers_memory())
+def home(answers_home: Path) -> Path:
+    return answers_home
 
 
 def the_group(memory: NuggetsStore) -> Group:

@@ -34,11 +34,8 @@ def _entries(home: Path) -> list[Path]:
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    home = make_home(tmp_path, messy_notes())
-    memory = memory_of(home)
-    memory.apply(memory.plan(uncapped=True))
-    return home
+def home(reflected_home: Path) -> Path:
+    return reflected_home
 
 
 def test_log_and_daily_read_headers_only(home: Path) -> None:

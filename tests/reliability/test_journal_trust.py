@@ -14,7 +14,7 @@ from click.testing import CliRunner, Result
 
 from nuggets_tui.cli import main
 from tests.support.figures import record
-from tests.support.reliability_support import make_home, memory_of, messy_notes
+from tests.support.reliability_support import memory_of
 
 ENV = {
     "NUGGETS_NOW": "2026-11-01T10:00:00Z",
@@ -38,13 +38,10 @@ def _one_line_error(result: Result, *needles: str) -> None:
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
+def home(reflected_home: Path) -> Path:
     """Two runs: a reflection (0001) and an unhide (0002)."""
-    home = make_home(tmp_path, messy_notes())
-    memory = memory_of(home)
-    memory.apply(memory.plan(uncapped=True))
-    memory.unhide(["n6"])
-    return home
+    memory_of(reflected_home).unhide(["n6"])
+    return reflected_home
 
 
 def _entry_file(home: Path, seq: int) -> Path:
