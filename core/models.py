@@ -68,6 +68,12 @@ class Note(CamelModel):
 ChangeType = Literal["rewrite", "merge", "hide", "tag", "link", "keep"]
 
 
+def kind_word(change_type: str) -> str:
+    """A kind of change as people are told it: a plan's "hide" is an archive everywhere we
+    speak (the plan and its JSON keep the agent's own word)."""
+    return "archive" if change_type == "hide" else change_type
+
+
 class ReflectionChange(CamelModel):
     type: ChangeType
     nugget_name: str

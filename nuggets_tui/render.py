@@ -16,6 +16,7 @@ from core.models import (
     RawNote,
     ReflectionResult,
     ShadowedNote,
+    kind_word,
 )
 from core.notes import fields
 from core.notes.diff import compare, shown_value
@@ -81,7 +82,7 @@ def plan_text(
         if decided and number in decided:
             mark += f" ({one_line(decided[number])})"
         by_note.setdefault(change.note_id, []).append(
-            f"[{change.type}]{mark} {one_line(change.detail)}"
+            f"[{kind_word(change.type)}]{mark} {one_line(change.detail)}"
         )
     for diff in plan.notes:
         title = one_line(fields.text(diff.after, "title"))

@@ -1,12 +1,13 @@
 """Review rules: named decisions the operator saved, applied to every new plan (docs/REVIEW.md).
 
-A rule matches a change on any of: its kind (`hide`, `rewrite`, `tag`, `merge`, `link`,
-`keep`), its nugget, the step of the pass or of the system's own maintenance that made it (a
-text the change's reason contains), a text (in the note's title or content, or the change's
-reason, nugget or note id: what a search in the review finds), the note's age in days, or its
-hits; every condition given must hold. Its action is `keep`, `reject` or `review`
-(the change waits for a person). The first rule that matches a change decides it; a decision
-the operator took on that very change (core/plans/review_state.py) comes before any rule.
+A rule matches a change on any of: its kind (`archive`, `rewrite`, `tag`, `merge`, `link`,
+`keep`; `hide`, the old word for archive, is read as `archive`), its nugget, the step of the
+pass or of the system's own maintenance that made it (a text the change's reason contains), a
+text (in the note's title or content, or the change's reason, nugget or note id: what a search
+in the review finds), the note's age in days, or its hits; every condition given must hold.
+Its action is `keep`, `reject` or `review` (the change waits for a person). The first rule that
+matches a change decides it; a decision the operator took on that very change
+(core/plans/review_state.py) comes before any rule.
 
 The rules live in `review-rules.json` beside the journal; a store writes it with `write_file`,
 so adding or removing a rule is a journaled run that undo takes back.
@@ -37,7 +38,7 @@ from core.clock import parse_iso
 from core.contract.store import Store
 from core.errors import ArgumentError, NuggetsError
 from core.journal.entries import journal_dir
-from core.models import JournalEntry, Plan, RawNote, ReflectionChange
+from core.models import JournalEntry, Plan, RawNote, ReflectionChange, kind_word
 from core.notes import fields as note_fields
 from core.plans.kept import chosen
 from core.plans.review_state import change_key
@@ -46,7 +47,7 @@ from core.safeio.open_regular import read_regular
 
 Action = Literal["keep", "reject", "review"]
 ACTIONS: tuple[Action, ...] = ("keep", "reject", "review")
-KINDS = ("hide", "rewrite", "tag", "merge", "link", "keep")
+KINDS = ("archive", "rewrite", "tag", "merge", "link", "keep")  # as `kind_word` says them
 RULES_FILE = "review-rules.json"
 RULES_BYTES = 1024 * 1024
 RULES_DEPTH = 3  # {"rules": [{"name": ...}]}
@@ -71,12 +72,19 @@ class Rule:
         return {f.name: v for f in fields(self)[2:] if (v := getattr(self, f.name)) is not None}
 
     def when(self) -> str:
-        """`kind=tag, nugget=work` (`every change`, without conditions)."""
-        return ", ".join(f"{k}={v}" for k, v in self.conditions().items()) or "every change"
+        """`kind=tag, nugget=work, min-age=30` (`every change`, without conditions): the
+        conditions under the names the command line gives them."""
+        said = (f"{_option(k)}={v}" for k, v in self.conditions().items())
+        return ", ".join(said) or "every change"
 
     def describe(self) -> str:
         """`reject when kind=tag, nugget=work`."""
         return f"{self.action} when {self.when()}"
+
+
+def _option(condition: str) -> str:
+    """`min_age_days` -> `min-age`: a condition under its command-line option's name."""
+    return condition.removesuffix("_days").replace("_", "-")
 
 
 @dataclass(frozen=True)
@@ -93,7 +101,9 @@ def parse_rule(name: str, action: str, **conditions: str | int | None) -> Rule:
     if action not in ACTIONS:
         raise ArgumentError(f"a rule's action is one of {', '.join(ACTIONS)}, not {action!r}")
     kind = conditions.get("kind")
-    if kind is not None and kind not in KINDS:
+    if kind == "hide":
+        conditions = {**conditions, "kind": "archive"}
+    elif kind is not None and kind not in KINDS:
         raise ArgumentError(f"a rule's kind is one of {', '.join(KINDS)}, not {kind!r}")
     given = {k: v for k, v in conditions.items() if v is not None and v != ""}
     for key, value in given.items():
@@ -102,6 +112,13 @@ def parse_rule(name: str, action: str, **conditions: str | int | None) -> Rule:
             raise ArgumentError(f"a rule's {key.replace('_', '-')} is a whole number ≥ 0")
         if not numeric and not isinstance(value, str):
             raise ArgumentError(f"a rule's {key} is a text")
+    for low, high in (("min_age_days", "max_age_days"), ("min_hits", "max_hits")):
+        least, most = given.get(low), given.get(high)
+        if isinstance(least, int) and isinstance(most, int) and least > most:
+            raise ArgumentError(
+                f"a rule's {_option(low)} ({least}) is above its {_option(high)} ({most}): "
+                "it would match nothing"
+            )
     try:
         # `given` holds only whole numbers for min_/max_ and texts otherwise (checked above)
         return Rule(name, action, **given)  # type: ignore[arg-type]
@@ -161,8 +178,21 @@ def store_rules(store: Store) -> list[Rule]:
     return read_rules(store.journal.home)[0] if store.profile.capabilities.rules else []
 
 
+def check_nugget(store: Store, rule: Rule) -> None:
+    """ArgumentError when the rule names a nugget the memory does not have: it would match
+    nothing (a rule already saved is read as it is, even after its nugget went)."""
+    if rule.nugget is None:
+        return
+    graph = store.read()
+    known = {note_fields.nugget(n) for n in graph.notes} | set(graph.groups)
+    if rule.nugget not in known:
+        some = ", ".join(sorted(known)[:8]) + (", …" if len(known) > 8 else "")
+        raise ArgumentError(f"no nugget {rule.nugget!r} in this memory (its nuggets: {some})")
+
+
 def add_rule(store: Store, rule: Rule) -> JournalEntry:
     """Save the rule (replacing one of the same name) as a journaled run of the store."""
+    check_nugget(store, rule)
     rules, before = read_rules(store.journal.home)
     kept = [r for r in rules if r.name != rule.name]
     summary = f"rule {'changed' if len(kept) < len(rules) else 'added'}: {rule.name}"
@@ -178,6 +208,8 @@ def replace_rule(store: Store, name: str, rule: Rule) -> JournalEntry:
         raise ArgumentError(f"no rule named {name!r} (rules: {', '.join(names) or 'none'})")
     if rule.name != name and rule.name in names:
         raise ArgumentError(f"a rule named {rule.name!r} exists already")
+    if rule.nugget != rules[names.index(name)].nugget:  # an edit keeping its nugget stays valid
+        check_nugget(store, rule)
     edited = [rule if r.name == name else r for r in rules]
     summary = (
         f"rule changed: {name}" if rule.name == name else f"rule renamed: {name} → {rule.name}"
@@ -211,7 +243,7 @@ def age_days(note: RawNote, now: datetime) -> int | None:
 
 
 def matches(rule: Rule, change: ReflectionChange, note: RawNote | None, now: datetime) -> bool:
-    if rule.kind is not None and change.type != rule.kind:
+    if rule.kind is not None and kind_word(change.type) != rule.kind:
         return False
     if rule.nugget is not None and change.nugget_name != rule.nugget:
         return False

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +110,34 @@ class _Main(click.Group):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         return super().parse_args(ctx, bare_home_options(args, self.commands))
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Click's own run, except that a usage error is one line, as every error is: the
+        command, what is wrong, where its help is (exit 2)."""
+        run = partial(super().main, args, prog_name, complete_var, False, **extra)
+        if not standalone_mode:
+            return run()
+        try:
+            code: object = run()
+        except click.UsageError as exc:
+            where = exc.ctx.command_path if exc.ctx is not None else "nuggets"
+            message = one_line(exc.format_message())
+            click.echo(f"{where}: {message} (see {where} --help)", err=True)
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Aborted.", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)  # Exit(n) comes back as n
 
 
 # A memory chosen by one option: its system, whether it is its demo, its directory as given

@@ -37,7 +37,7 @@ def test_reflect_dry_run_prints_a_plan_and_writes_nothing(home: Path) -> None:
     result = run(home, "reflect")
     assert result.exit_code == 0, result.output
     assert "1 archived" in result.output
-    assert "[hide] Archived low-value note" in result.output
+    assert "[archive] Archived low-value note" in result.output
     assert graph_bytes(home) == before
     assert not (home / "reflections").exists()
 

@@ -46,7 +46,7 @@ def test_resolve_dry_run_shows_the_plan_and_writes_nothing(home: Path) -> None:
     result = run(home, "resolve", group, "--keep", "a-bullets")
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(f"Decision on {group}: a-bullets stands (dry run)")
-    assert "[hide] Superseded by a-bullets" in result.stdout
+    assert "[archive] Superseded by a-bullets" in result.stdout
     assert graph_file(home).read_bytes() == before
 
 

@@ -59,12 +59,23 @@ def test_bad_rules_are_one_line_usage_errors(tmp_path: Path) -> None:
         ["add", "x", "maybe"],
         ["add", "x", "keep", "--min-hits", "-1"],
         ["add", "x", "keep", "--kind", "shred"],
+        ["add", "x", "keep", "--min-age", "10", "--max-age", "3"],
+        ["add", "x", "keep", "--nugget", "nope"],
         ["remove", "nope"],
     ):
         result = nuggets(home, "rules", *args)
         assert result.exit_code == 2, (args, result.output)
         assert "Traceback" not in result.output
+        assert len(result.output.strip().splitlines()) == 1, (args, result.output)
     assert nuggets(home, "rules", "--json").stdout.strip() == "[]"
+
+
+def test_kind_archive_is_accepted_and_shown_as_archive(tmp_path: Path) -> None:
+    home = demo_home(tmp_path)
+    added = nuggets(home, "rules", "add", "keep archiving", "keep", "--kind", "archive")
+    assert added.exit_code == 0, added.output
+    assert "keep when kind=archive" in added.stdout
+    assert "[archive]" in nuggets(home, "reflect").stdout
 
 
 def test_reflect_names_the_rule_on_each_decision_and_apply_honours_it(tmp_path: Path) -> None:

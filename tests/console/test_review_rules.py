@@ -11,6 +11,7 @@ import pytest
 
 from core.clock import fixed_clock
 from core.errors import ArgumentError
+from core.models import kind_word
 from core.plans.review_rules import add_rule, parse_rule, read_rules, replace_rule
 from core.plans.review_state import change_key, read_state, write_state
 from core.stores.microclaw.store import MicroClawStore
@@ -52,7 +53,7 @@ async def test_a_groups_decision_is_saved_as_a_named_rule(home: Path) -> None:
         await settle(pilot, app)
         assert app.screen is review
     (rule,) = read_rules(home)[0]
-    assert (rule.action, rule.kind) == ("reject", kind)
+    assert (rule.action, rule.kind) == ("reject", kind_word(kind))  # a plan's hide: archive
     assert _store(home).log()[0].summary == f"rule added: {rule.name}"
 
 

@@ -112,12 +112,43 @@ def test_the_operators_decision_comes_before_a_rule_and_hold_keeps_only_what_was
         ({"kind": "shred"}, "kind"),
         ({"min_hits": -1}, "min-hits"),
         ({"name": " "}, "name"),
+        ({"min_age_days": 10, "max_age_days": 3}, "min-age \\(10\\) is above its max-age \\(3\\)"),
+        ({"min_hits": 5, "max_hits": 4}, "min-hits \\(5\\) is above its max-hits"),
     ],
 )
 def test_a_rule_that_cannot_be_is_one_line_argument_error(conditions: dict, why: str) -> None:
     given = {"name": "r", "action": "keep", **conditions}
     with pytest.raises(ArgumentError, match=why):
         parse_rule(**given)
+
+
+def test_archive_is_the_kind_of_an_archiving_change_and_hide_is_read_as_archive(
+    plan: Plan,
+) -> None:
+    archived = _of_kind(plan, "hide")
+    assert archived
+    for word in ("archive", "hide"):
+        rule = parse_rule("no archiving", "reject", kind=word)
+        assert rule.kind == "archive"
+        assert set(rule_decisions(plan, [rule], NOW)) == archived
+    saved_before = '{"rules": [{"name": "old", "action": "keep", "kind": "hide"}]}'
+    assert parse_rules(saved_before)[0].describe() == "keep when kind=archive"
+
+
+def test_a_rule_is_described_with_the_options_names_not_internal_ones() -> None:
+    rule = parse_rule("old", "review", min_age_days=10, max_hits=3, nugget="work")
+    assert rule.describe() == "review when nugget=work, min-age=10, max-hits=3"
+
+
+def test_a_rule_naming_a_nugget_the_memory_lacks_is_refused_and_nothing_is_written(
+    tmp_path: Path,
+) -> None:
+    store = NuggetsStore(demo_home(tmp_path), fixed_clock(NOW))
+    with pytest.raises(ArgumentError, match="no nugget 'nope' in this memory .*project"):
+        add_rule(store, parse_rule("r", "keep", nugget="nope"))
+    assert read_rules(store.journal.home) == ([], None)
+    add_rule(store, parse_rule("r", "keep", nugget="project"))
+    assert [r.nugget for r in read_rules(store.journal.home)[0]] == ["project"]
 
 
 def test_rules_read_back_as_written() -> None:
