@@ -16,7 +16,7 @@ import click
 
 from core.contract.kind import StoreKind
 from core.contract.store import Store
-from core.errors import NuggetsError
+from core.errors import ArgumentError, NuggetsError
 from core.safeio.inert_text import one_line
 from core.settings import DEFAULTS, Configuration, Settings, load
 from core.stores.registry import DEFAULT_KIND, STORE_KINDS, kind_named
@@ -32,6 +32,7 @@ class Context:
     demo: bool
     verbose: bool
     explicit: bool = False  # the operator named the directory (an option or a setting)
+    from_option: bool = False  # named by an option of this command line
     telemetry_dir: Path | None = None  # --telemetry-dir: where the run log goes (docs/RUNS.md)
     kind: StoreKind = DEFAULT_KIND  # the memory system at home
     options: dict[str, Any] = field(default_factory=dict)  # its own options' values
@@ -55,7 +56,9 @@ class Context:
         command that may not need it says so later). The console shows those itself.
         `needs_graph`: a home without its notes' file is an error, not an empty memory."""
         if must_exist and not self.home.is_dir():
-            raise NuggetsError(self.kind.missing_home(shown_path(self.home)))
+            # a directory named on the command line that is not there: a usage error (2)
+            error = ArgumentError if self.from_option else NuggetsError
+            raise error(self.kind.missing_home(shown_path(self.home)))
         if memory_md is None and self.demo:
             memory_md = self.kind.demo_memory_md(self.home)
         memory = self.kind.open(self.home, self.settings.clock, memory_md, self.settings)
@@ -128,7 +131,7 @@ class _Main(click.Group):
             code: object = run()
         except click.UsageError as exc:
             where = exc.ctx.command_path if exc.ctx is not None else "nuggets"
-            message = one_line(exc.format_message())
+            message = one_line(" ".join(exc.format_message().split()))
             click.echo(f"{where}: {message} (see {where} --help)", err=True)
             sys.exit(exc.exit_code)
         except click.ClickException as exc:
@@ -213,6 +216,7 @@ def main(ctx: click.Context, verbose: bool, telemetry_dir: Path | None, **option
         demo=demo,
         verbose=verbose,
         explicit=explicit,
+        from_option=named is not None,
         kind=kind,
         configuration=configuration,
     )

@@ -8,8 +8,8 @@ from typing import Any
 
 import click
 
-from core.contract.absent import refused, refused_promotion
-from core.contract.store import Store
+from core.contract.absent import refused
+from core.contract.parts import Promoter
 from core.models import JournalEntry, PromotionPlan
 from core.promotion.candidates import parse_allowance, shown_as_one
 from core.safeio.inert_text import one_line
@@ -87,30 +87,21 @@ def promote(
     current_run().dry = not do_apply
     memory = obj.memory(memory_md, needs_graph=True)
     promoter = memory.promoter
-    if promoter is not None:
-        promoter.allow_contact = allow_contact or obj.settings.allow_contact
+    if promoter is None:  # not offered: one line, exit 1, as every refused command
+        raise refused(memory, "promote")
+    promoter.allow_contact = allow_contact or obj.settings.allow_contact
     rule = {} if threshold is None else {"threshold": threshold}
     kept: dict[str, Any] = {"allow": set(allow), "drop": set(drop), **rule}
-    plans = _promotion_plans(memory, memory_md, kept)
+    plans = _promotion_plans(promoter, memory_md, kept)
     plan = plans[0] if len(plans) == 1 else shown_as_one(plans, memory.home, 0)
     strays = [one_line(i) for i in drop if i not in {e.note_id for e in plan.dropped}]
     if strays:  # before anything is written
         raise click.BadParameter(
             f"{', '.join(strays)}: not a note this promotion would write", param_hint="'--drop'"
         )
-    candidates = {e.note_id for e in plan.entries if e.allowed_despite}
-    candidates |= {b.note_id for b in plan.blocked}
-    unknown = [one_line(token) for token in allow if parse_allowance(token)[0] not in candidates]
-    if unknown:  # before anything is written
-        raise click.BadParameter(
-            f"{', '.join(unknown)}: not a held-back candidate (see the "
-            "held-back entries of `nuggets promote`)",
-            param_hint="'--allow'",
-        )
+    _check_allowances(plan, allow)  # before anything is written
     runs: list[JournalEntry] = []
     if do_apply:
-        if promoter is None:
-            raise refused(memory, "promote")
         plan, added = promoter.promote_now(memory_md, **kept)
         plans, runs = [plan], promoter.promotion_runs
         record_promotion(plan, added, runs)
@@ -149,15 +140,28 @@ def promote(
 
 
 def _promotion_plans(
-    memory: Store, memory_md: Path | None, kept: dict[str, Any]
+    promoter: Promoter, memory_md: Path | None, kept: dict[str, Any]
 ) -> list[PromotionPlan]:
-    """The named file's plan, else every file promotion would edit; a store without a
-    promoter: its refusal, as a plan."""
-    if memory.promoter is None:
-        return [refused_promotion(memory, memory_md, kept.get("threshold", 0))]
+    """The named file's plan, else every file promotion would edit."""
     if memory_md is not None:
-        return [memory.promoter.plan_promotion(memory_md, **kept)]
-    return memory.promoter.plan_promotions(**kept)
+        return [promoter.plan_promotion(memory_md, **kept)]
+    return promoter.plan_promotions(**kept)
+
+
+def _check_allowances(plan: PromotionPlan, allow: tuple[str, ...]) -> None:
+    """A usage error naming what is wrong with an `--allow` that names no held-back entry: a
+    hash that is not the entry's (a typo, a hash of another note) or a note that is none."""
+    held = {b.note_id: b.hash for b in plan.blocked}
+    candidates = held.keys() | {e.note_id for e in plan.entries if e.allowed_despite}
+    for token in allow:
+        if parse_allowance(token)[0] in candidates:
+            continue
+        note_id = token.rpartition("@")[0]
+        if note_id in held:
+            why = f"the hash does not match the entry's ({one_line(note_id)}@{held[note_id]})"
+        else:
+            why = "not a held-back candidate (see the held-back entries of `nuggets promote`)"
+        raise click.BadParameter(f"{one_line(token)}: {why}", param_hint="'--allow'")
 
 
 def _say_unused_allowances(plan: PromotionPlan, allow: tuple[str, ...]) -> None:

@@ -230,7 +230,6 @@ COMMANDS = [
     ("reflect",),
     ("reflect", "--apply"),
     ("daily",),
-    ("promote",),
     ("verdicts",),
     ("conflicts",),
 ]
@@ -249,6 +248,15 @@ def test_no_read_only_command_writes_a_byte_of_the_directory(
     before = hashes(tmp_path / "project")
     code, _, _ = run(directory, *args)
     assert code == 0
+    assert hashes(tmp_path / "project") == before
+
+
+def test_promote_where_it_is_not_offered_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    directory = write_directory(tmp_path / "project")
+    before = hashes(tmp_path / "project")
+    code, out, err = run(directory, "promote")
+    assert (code, out) == (1, "")
+    assert err.splitlines()[-1].startswith("nuggets: promote: not offered")
     assert hashes(tmp_path / "project") == before
 
 

@@ -255,7 +255,6 @@ COMMANDS = [
     ("verdicts", "--json"),
     ("conflicts",),
     ("reflect",),
-    ("promote",),
 ]
 # Each refused with its one line: the purifier not installed (no run of it), a claim is
 # no candidate to restore, a purifier run is not ours to undo, the rest read-only.
@@ -264,6 +263,7 @@ WRITES = {
     ("archive", "cl-f13d89fda36f74a7"): "read-only",
     ("unhide", "cl-b2cd630fbc7cf817"): "--into FILE",
     ("undo", "run-0004"): "a run of the purifier's own",
+    ("promote",): "read-only",
     ("promote", "--apply"): "read-only",
     ("act", "reject", "--apply"): "read-only",
     ("unhide", "cl-b2cd630fbc7cf817", "--into", "MEMORY.md"): "not a rejected or deferred",
