@@ -122,8 +122,8 @@ def test_usage_errors_exit_2(home: Path) -> None:
 
 
 def test_missing_home_is_a_clear_error(tmp_path: Path) -> None:
-    result = run(tmp_path / "nowhere", "notes")
-    assert result.exit_code == 1 and "no memory at" in result.output
+    result = run(tmp_path / "nowhere", "notes")  # named by --home: a usage error
+    assert result.exit_code == 2 and "no memory at" in result.output
 
 
 def test_promote_json_and_apply(home: Path, tmp_path: Path) -> None:

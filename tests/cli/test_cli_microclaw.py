@@ -114,8 +114,8 @@ def test_promote_shows_the_bots_token_budget_for_each_scope(data_dir: Path) -> N
 
 
 def test_a_missing_data_dir_is_one_line_and_nothing_is_created(tmp_path: Path) -> None:
-    code, _, err = run(tmp_path / "nope", "reflect")
-    assert code == 1 and err.count("\n") == 1 and "MicroClaw" in err
+    code, _, err = run(tmp_path / "nope", "reflect")  # named by an option: a usage error
+    assert code == 2 and err.count("\n") == 1 and "MicroClaw" in err
     assert not (tmp_path / "nope").exists()
 
 

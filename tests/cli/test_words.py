@@ -28,7 +28,7 @@ def test_the_command_line_shows_paths_under_home_with_a_tilde(
     monkeypatch.setenv("HOME", str(tmp_path))
     assert shown_path(tmp_path / "x") == "~/x"
     result = run(tmp_path / "nosuch", "notes")
-    assert result.exit_code == 1 and "no memory at ~/nosuch" in result.output
+    assert result.exit_code == 2 and "no memory at ~/nosuch" in result.output
 
 
 def test_one_note_is_one_note_on_the_command_line(tmp_path: Path) -> None:

@@ -206,8 +206,8 @@ def test_the_record_is_bounded_and_keeps_every_files_last_version(
 
 
 def test_a_missing_directory_is_one_line_saying_where(tmp_path: Path) -> None:
-    code, _, err = run(tmp_path / "nowhere", "notes")
-    assert (code, err.count("\n")) == (1, 1)
+    code, _, err = run(tmp_path / "nowhere", "notes")  # named by an option: a usage error
+    assert (code, err.count("\n")) == (2, 1)
     assert "no Claude Code memory directory at" in err and "nowhere" in err
 
 

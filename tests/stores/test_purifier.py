@@ -236,8 +236,8 @@ def test_bad_input_is_one_line_each_and_the_rest_is_shown(tmp_path: Path) -> Non
 
 
 def test_a_missing_or_empty_workspace_is_one_line(tmp_path: Path) -> None:
-    code, _, err = run(tmp_path / "nowhere", "notes")
-    assert (code, err.count("\n")) == (1, 1)
+    code, _, err = run(tmp_path / "nowhere", "notes")  # named by an option: a usage error
+    assert (code, err.count("\n")) == (2, 1)
     assert "no memory-purifier workspace" in err
     (tmp_path / "empty").mkdir()
     code, _, err = run(tmp_path / "empty", "notes")
