@@ -39,6 +39,9 @@ COMPONENT = "nuggets-review"
 LAST_RUN = "last-run.md"
 
 
+THEN = ", then "  # between the commands of a run's `undo` that wrote several runs
+
+
 @dataclass
 class RunRecord:
     command: str
@@ -48,7 +51,7 @@ class RunRecord:
     counts: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     summary: str = ""
-    undo: str | None = None  # the command that undoes the run
+    undo: str | None = None  # the command that undoes the run (several: joined by THEN)
     error: str | None = None
     dry: bool = False  # a dry run: nothing is logged
 
@@ -173,7 +176,8 @@ def last_run_text(record: RunRecord, at: str, run_id: str | None = None) -> str:
         lines.append("- Counts: " + ", ".join(f"{k} {v}" for k, v in record.counts.items()))
     if record.error:
         lines.append(f"- Error: {record.error}")
-    lines.append(f"- Undo: `{record.undo}`" if record.undo else "- Undo: nothing to undo")
+    undo = ", then ".join(f"`{command}`" for command in (record.undo or "").split(THEN) if command)
+    lines.append(f"- Undo: {undo}" if undo else "- Undo: nothing to undo")
     if record.warnings:
         lines += ["", "## Warnings", "", *(f"- {w}" for w in record.warnings)]
     return "\n".join(one_line(line) for line in lines) + "\n"

@@ -65,8 +65,10 @@ def daily(obj: Context, hold: bool) -> None:
                 and moment.astimezone().date() == local.date()
                 and in_effect(entries, header.run_id)
             ):  # an undone run did not run
-                say(f"Already ran today ({header.run_id}).")
-                current_run().skipped(f"already ran today ({header.run_id})")
+                # the pass applied today by daily, reflect --apply or the console alike
+                said = f"the pass was applied today already (run {header.run_id})"
+                say(f"Not again: {said}; daily applies it at most once a day.")
+                current_run().skipped(said)
                 return
         tell(memory, memory.open().messages)
         session = ReviewSession(memory)
@@ -74,12 +76,12 @@ def daily(obj: Context, hold: bool) -> None:
         plan, entry = memory.reflect(choose=choose)
         wrote = applied(plan, entry)
         record_plan(wrote, entry)
-        _leave_waiting(session.leave_waiting(choose), choose.waiting)
+        _leave_waiting(session.leave_waiting(choose), choose.waiting, obj.command())
         say(
             f"Reflection: {render.result_summary(wrote, memory.profile.change_kinds)}"
             + _reflection_outcome(entry, len(choose.waiting))
         )
-        promotion, added, waiting = _daily_promotion(memory, hold)
+        promotion, added, waiting = _daily_promotion(memory, hold, obj)
     where = shown_path(promotion.path)
     for line in [*promotion.refused, *promotion.notices]:
         say(line)
@@ -96,7 +98,7 @@ def daily(obj: Context, hold: bool) -> None:
         queued = " (and `nuggets conflicts`)" if any(b.queued for b in promotion.blocked) else ""
         say(
             f"Promotion held back {counted(len(promotion.blocked), 'entry', 'entries')}; "
-            f"see `nuggets promote`{queued}."
+            f"see `{obj.command('promote')}`{queued}."
         )
 
 
@@ -108,7 +110,7 @@ def _reflection_outcome(entry: JournalEntry | None, waiting: int) -> str:
     return f" (run {entry.run_id}; {waits})" if waits else f" (run {entry.run_id})"
 
 
-def _daily_promotion(memory: Store, hold: bool) -> tuple[PromotionPlan, int, int]:
+def _daily_promotion(memory: Store, hold: bool, obj: Context) -> tuple[PromotionPlan, int, int]:
     """Promotion in the daily run: the plan shown, the entries added, and how many wait.
 
     No review rule can keep a promotion entry, so under --hold nothing is promoted: the
@@ -131,7 +133,7 @@ def _daily_promotion(memory: Store, hold: bool) -> tuple[PromotionPlan, int, int
     if waiting:  # the operator's to learn, even from cron
         show(
             f"nuggets: {counted(waiting, 'promotion entry', 'promotion entries')} wait: "
-            "review with `nuggets promote` (console: p).",
+            f"review with `{obj.command('promote')}` (console: p).",
             err=True,
         )
     return promotion, 0, waiting
@@ -146,7 +148,7 @@ def _daily_health(memory: Store, say: Callable[[str], None]) -> None:
     say(memory.profile.maintained_elsewhere)
 
 
-def _leave_waiting(since: str | None, waiting: list[str]) -> None:
+def _leave_waiting(since: str | None, waiting: list[str], console: str) -> None:
     """Say how many changes the run left for a person (the session remembered them since
     `since`; None: nothing waits, nothing waited), with or without -v (README, "The daily pass
     from cron")."""
@@ -156,6 +158,6 @@ def _leave_waiting(since: str | None, waiting: list[str]) -> None:
     if waiting:  # the operator's to learn, even from cron: on stderr, as tell's
         show(
             f"nuggets: {counted(len(waiting), 'change')} waiting for review since "
-            f"{since} (open the console: nuggets).",
+            f"{since} (open the console: {console}).",
             err=True,
         )

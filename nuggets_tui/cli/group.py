@@ -5,6 +5,7 @@ console."""
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +43,17 @@ class Context:
     @property
     def settings(self) -> Settings:
         return DEFAULTS if self.configuration is None else self.configuration.settings
+
+    def command(self, *words: str) -> str:
+        """The command line that opens this same memory (`nuggets --demo promote`), for a hint
+        a person can paste: the option that chose it, and its directory quoted for a shell."""
+        if self.demo:
+            chosen = [self.kind.demo_option]
+        elif self.from_option:
+            chosen = [self.kind.home_option, shlex.quote(one_line(shown_path(self.home)))]
+        else:
+            chosen = []  # the default place, or a setting that names it: as it was found
+        return " ".join(["nuggets", *chosen, *words])
 
     def memory(
         self,

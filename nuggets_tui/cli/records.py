@@ -3,6 +3,7 @@ counts, the summary, the run to undo."""
 
 from __future__ import annotations
 
+from core.journal.run_log import THEN
 from core.models import JournalEntry, Plan, PromotionPlan, ReflectionResult
 from core.plans.kept import result_of
 
@@ -61,6 +62,6 @@ def record_promotion(
     for number, entry in enumerate(entries):
         run.run_id = run.run_id or entry.run_id
         undo = f"nuggets undo {entry.run_id}"
-        run.undo = f"{run.undo}, then {undo}" if (daily or number) and run.undo else undo
+        run.undo = f"{run.undo}{THEN}{undo}" if (daily or number) and run.undo else undo
     if not daily:
         run.summary = f"promotion: {added} added, {plan.updated} updated"

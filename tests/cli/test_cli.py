@@ -167,7 +167,7 @@ def test_daily_runs_once_a_day_after_the_hour(home: Path) -> None:
     assert graph_bytes(home) != before
     after_first = graph_bytes(home)
     second = run(home, "-v", "daily", env=late)
-    assert "Already ran today" in second.output
+    assert "the pass was applied today already" in second.output
     assert graph_bytes(home) == after_first
 
 
@@ -181,7 +181,9 @@ def test_daily_runs_again_when_todays_run_was_undone(home: Path) -> None:
     run(home, "undo", reflected["runId"], env=late)
     assert json.loads(graph_bytes(home)) == json.loads(before)
     again = run(home, "-v", "daily", env=late)
-    assert "Already ran today" not in again.output and "Reflection:" in again.output
+    assert (
+        "the pass was applied today already" not in again.output and "Reflection:" in again.output
+    )
     assert json.loads(graph_bytes(home)) != json.loads(before)
 
 

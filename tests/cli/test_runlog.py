@@ -124,7 +124,7 @@ def test_daily_logs_run_skipped_when_it_does_nothing(home: Path) -> None:
         ("run_completed", "ok"),
         ("run_skipped", "skipped"),
     ]
-    assert "already ran today" in (home / "telemetry" / "last-run.md").read_text()
+    assert "the pass was applied today already" in (home / "telemetry" / "last-run.md").read_text()
 
 
 def test_a_failure_logs_run_failed_with_the_error(home: Path) -> None:
@@ -192,3 +192,24 @@ def test_a_run_log_an_older_version_left_open_is_tightened(home: Path) -> None:
         path.chmod(0o755 if path.is_dir() else 0o644)
     assert run(home, "daily").exit_code == 0
     assert _modes(home / "telemetry") == {"telemetry": 0o700, LOG: 0o600, "last-run.md": 0o600}
+
+
+def test_each_undo_command_in_last_run_is_its_own_code_span() -> None:
+    from core.journal.run_log import THEN, RunRecord, last_run_text
+
+    record = RunRecord("daily", undo=f"nuggets undo r1{THEN}nuggets undo r2")
+    text = last_run_text(record, "2026-11-01T10:00:00.000Z")
+    assert "- Undo: `nuggets undo r1`, then `nuggets undo r2`\n" in text
+    assert text.endswith("\n")
+
+
+def test_daily_hints_open_the_same_memory_it_ran_on(home: Path, tmp_path: Path) -> None:
+    spaced = tmp_path / "my home"
+    home.rename(spaced)
+    said = run(spaced, "daily", "--hold").stderr
+    assert f"(open the console: nuggets --home '{spaced}')" in said, said
+    demo = CliRunner().invoke(
+        main, ["--demo", "daily", "--hold"], env={"NUGGETS_NOW": NOW, "TZ": "UTC"}
+    )
+    assert "(open the console: nuggets --demo)" in demo.stderr, demo.output
+    assert "`nuggets --demo promote`" in demo.stderr

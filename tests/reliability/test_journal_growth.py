@@ -46,7 +46,9 @@ def test_log_and_daily_read_headers_only(home: Path) -> None:
     assert logged.exit_code == 0 and "reflect" in logged.stdout, logged.output
     assert logged.stderr == ""
     daily = run(home, "-v", "daily")
-    assert daily.exit_code == 0 and "Already ran today" in daily.stdout, daily.output
+    assert daily.exit_code == 0 and "the pass was applied today already" in daily.stdout, (
+        daily.output
+    )
 
 
 def test_an_entry_written_before_headers_is_still_read_and_undone(home: Path) -> None:

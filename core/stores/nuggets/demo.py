@@ -17,6 +17,10 @@ from typing import Any
 
 from core.clock import to_iso
 from core.models import RawNote
+from core.plans.review_rules import RULES_FILE
+from core.plans.review_state import STATE_FILE
+from core.review.decisions import SETTLED_FILE
+from core.review.marks import MARKS_FILE
 from core.safeio.atomic_write import atomic_write
 from core.stores.nuggets.graph_file import dump_graph, graph_path
 from core.stores.nuggets.home import demo_memory_md
@@ -734,13 +738,19 @@ Written by hand, not by the agent: Priya owns payments, Tomás owns infra.
 def materialize_demo(home: Path, reset: bool = False) -> Path:
     """Create the demo memory at `home` (first use, or again with `reset`); returns `home`.
 
-    Reset removes only what the demo wrote: the graph, the journal and MEMORY.md.
+    Reset removes only what the demo and its reviews wrote: the graph, MEMORY.md, the journal,
+    the run log, and the review's own files (decisions, rules, settled groups, marks), so no
+    decision taken on the old demo applies to the new one.
     """
     graph = graph_path(home)
     if reset:
-        shutil.rmtree(home / "reflections", ignore_errors=True)
+        for folder in ("reflections", "telemetry"):
+            shutil.rmtree(home / folder, ignore_errors=True)
+        reviews = (STATE_FILE, RULES_FILE, SETTLED_FILE, MARKS_FILE)
         for path in (graph, demo_memory_md(home), graph.parent / ".graph.lock"):
             path.unlink(missing_ok=True)
+        for name in reviews:
+            (home / name).unlink(missing_ok=True)
     if graph.exists():
         return home
     graph.parent.mkdir(parents=True, exist_ok=True)

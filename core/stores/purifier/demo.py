@@ -15,6 +15,7 @@ from typing import Any
 from core.clock import to_iso
 from core.safeio.atomic_write import atomic_write
 from core.stores.purifier import paths
+from core.stores.purifier.journal import review_home
 
 PASS1 = (
     "durability",
@@ -355,15 +356,21 @@ def demo_files(now: datetime) -> dict[str, bytes]:
     return files
 
 
-def materialize_purifier_demo(workspace: Path, now: datetime, reset: bool = False) -> Path:
-    """Write the demo under workspace's parent (our own data dir), unless it is there."""
+def materialize_purifier_demo(
+    workspace: Path, now: datetime, reset: bool = False, data: Path | None = None
+) -> Path:
+    """Write the demo under workspace's parent (our own data dir), unless it is there; `reset`
+    also forgets our review of it (its marks, settled groups and journal, under `data`, our
+    data directory)."""
     root = workspace.parent
     if reset and root.exists():
         shutil.rmtree(root)
+    if reset and data is not None:
+        shutil.rmtree(review_home(workspace, data), ignore_errors=True)
     if (workspace / "runtime" / paths.CLAIMS).exists():
         return workspace
-    for name, data in demo_files(now).items():
+    for name, content in demo_files(now).items():
         target = root / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(target, data)
+        atomic_write(target, content)
     return workspace

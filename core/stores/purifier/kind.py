@@ -27,7 +27,9 @@ def demo_workspace(settings: Settings) -> Path:
 def _demo(clock: Clock, reset: bool, settings: Settings) -> Path:
     from core.stores.purifier.demo import materialize_purifier_demo
 
-    return materialize_purifier_demo(demo_workspace(settings), clock(), reset=reset)
+    return materialize_purifier_demo(
+        demo_workspace(settings), clock(), reset=reset, data=settings.data_home
+    )
 
 
 # Where --purifier without DIR looks (paths.resolve_workspace), said in its help and errors.
