@@ -107,7 +107,8 @@ def test_daily_hold_without_rules_writes_nothing_and_says_what_waits(tmp_path: P
     assert _memory_md(home) == before  # not a byte promoted
     assert store.journal.log() == []  # no run at all: nothing written to the notes either
     assert (
-        f"nuggets: {waiting:,} promotion entries wait: review with `nuggets promote` (console: p)."
+        f"nuggets: {waiting:,} promotion entries wait: review with "
+        f"`nuggets --home {home} promote` (console: p)."
     ) in result.stderr
     changes = f"{len(planned.operations):,} changes"
     assert f"(nothing written; {changes} wait for review)" in result.stdout
