@@ -19,11 +19,12 @@ from core.browse.shelf import Shelf
 from core.contract.profile import NoteColumn
 from core.models import RawNote
 from core.notes import fields
+from core.review.verdicts import Verdict
 
 from ..safe import counted, join, line
 from ..widgets.absorbed import absorbed_by
 from ..widgets.footer import Footer
-from ..widgets.note_table import NoteTable
+from ..widgets.note_table import UNSCORED, NoteTable
 from ..widgets.virtual_table import VirtualTable
 from .base import ConsoleScreen
 from .from_worker import to_screen
@@ -117,9 +118,11 @@ class GraphScreen(ConsoleScreen[str | None]):
         nugget: str | None,
         columns: Sequence[NoteColumn],
         scope: str,
+        verdicts: dict[str, Verdict] | None = None,
     ) -> None:
         super().__init__()
         self.columns = columns  # the store's columns of its notes
+        self.verdicts = verdicts  # the main screen's, once scored (None: not scored)
         self.scope = scope  # what the orphans and groups cover, in the store's words
         self.shelf = shelf
         self.note_id = note_id
@@ -227,6 +230,8 @@ class GraphScreen(ConsoleScreen[str | None]):
         tabs.get_tab("groups").label = line(f"Groups ({group_count:,})")
         table = self.query_one("#orphan-table", NoteTable)
         table.empty_text = "Every note here has a link."
+        # the verdicts the notes already have, or a dash: this screen scores none of its own
+        table.show_verdicts(self.verdicts or {}, UNSCORED)
         table.set_rows(lonely)
         table.border_title = f"{counted(len(lonely), 'note')} with no links either way"
         tree: Tree[Hop] = self.query_one("#group-tree", Tree)

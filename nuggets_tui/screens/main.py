@@ -704,6 +704,7 @@ class MainScreen(ConsoleScreen[None]):
                 self.nugget,
                 self.memory.profile.columns,
                 self.memory.profile.scope(self.nugget),
+                self.verdicts,
             ),
             self._jump,
         )

@@ -891,3 +891,19 @@ async def test_a_file_broken_past_the_first_page_clears_it(home: Path) -> None:
         await settle(pilot, app)
         assert table(app).rows == [] and main_screen(app).shelf is None
         assert "note-broken" in str(app.screen.query_one("#problem").render())
+
+
+async def test_the_orphans_show_the_verdicts_the_notes_already_have(home: Path) -> None:
+    """The Orphans tab used to keep "…" (a verdict on its way) in its Verdict column for good:
+    it shows the main screen's verdicts, or a dash for a note with none."""
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        main = on_top(app, MainScreen)
+        assert main.verdicts
+        await pilot.press("g")
+        await settle(pilot, app)
+        orphans = app.screen.query_one("#orphan-table", NoteTable)
+        shown = [orphans.notes.cells(row)[-1].plain for row in orphans.rows]
+        assert shown and "…" not in shown
+        assert shown == [main.verdicts[row["id"]].verdict for row in orphans.rows]
