@@ -40,8 +40,9 @@ class NoteCommands(Provider):
         if found is None:
             return
         main, shelf = found
+        group = main.memory.profile.group.capitalize()  # "Nugget", "Scope", "Type", "Home"
         for summary in shelf.nuggets():
-            label = f"Nugget: {one_line(summary.name)}"
+            label = f"{group}: {one_line(summary.name)}"
             yield DiscoveryHit(
                 Text(label),
                 partial(main.show_nugget, summary.name),
@@ -55,8 +56,9 @@ class NoteCommands(Provider):
             return
         main, shelf = found
         matcher = self.matcher(query)
+        group = main.memory.profile.group.capitalize()
         for summary in shelf.nuggets():
-            label = f"Nugget: {one_line(summary.name)}"
+            label = f"{group}: {one_line(summary.name)}"
             score = matcher.match(label)
             if score > 0:
                 yield Hit(score, Text(label), partial(main.show_nugget, summary.name), text=label)

@@ -72,7 +72,8 @@ class FilesScreen(ConsoleScreen[None]):
         self.paths: list[Path] = []
 
     def compose(self) -> ComposeResult:
-        scope = join(" beside ", line(self.nugget)) if self.nugget else " of every nugget"
+        group = self.memory.profile.group  # a nugget, a MicroClaw scope, a Claude Code type
+        scope = join(" beside ", line(self.nugget)) if self.nugget else f" of every {group}"
         yield Static(join(("Memory files", "bold"), scope, " · read-only"), id="files-title")
         with Horizontal():
             yield OptionList(id="files")

@@ -116,3 +116,24 @@ async def test_a_row_the_bot_changes_while_you_review_makes_the_plan_stale(data_
         assert rows(data_dir) == behind_our_back  # nothing written
         assert isinstance(app.screen, ConfirmScreen)
         assert "Stale plan" in str(app.screen.query_one("#dialog-title").render())
+
+
+async def test_the_palette_and_the_files_screen_name_a_scope_not_a_nugget(
+    data_dir: Path,
+) -> None:
+    """MicroClaw groups its rows by scope (global, a chat): the words that name a group say
+    so, as the sidebar does, instead of "nugget"."""
+    from nuggets_tui.commands import NoteCommands
+
+    app = app_on(data_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        provider = NoteCommands(app.screen)
+        labels = [hit.text async for hit in provider.discover()]
+        assert labels and all(str(label).startswith("Scope: ") for label in labels)
+        found = [hit.text async for hit in provider.search("global")]
+        assert "Scope: global" in found
+        await pilot.press("f")
+        await settle(pilot, app)
+        title = str(app.screen.query_one("#files-title").render())
+        assert "of every scope" in title and "nugget" not in title
