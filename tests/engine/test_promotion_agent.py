@@ -367,11 +367,12 @@ def test_every_line_the_tool_does_not_own_keeps_every_byte(
     ]
     after = plan(notes, before).after_text
     kept = after.split("\n")
+    last = kept[-1]
     # an unterminated last line takes the file's ending once something is written after it
     kept += [line[:-1] for line in kept if ending == "\r\n" and not final and line.endswith("\r")]
     # and a line that ends up last in a file without a final line break loses its ending
     if ending == "\r\n" and not final:
-        kept.append(kept[-1] + "\r")
+        kept.append(last + "\r")
     for line in _not_owned(before.split("\n")):
         assert line in kept, (line, after)
     if ending == "\r\n" and lines and final:
