@@ -102,3 +102,35 @@ def test_the_json_of_a_competing_text_names_its_claim() -> None:
     assert code == 0
     competing = [n for n in json.loads(out) if n.get("nuggetName") == "competing"]
     assert competing and competing[0]["purifier"]["claimId"].startswith("cl-")
+
+
+@pytest.mark.parametrize(
+    ("snapshot", "said"),
+    [
+        ("contested-chain-warning", ["supersession_chain_warning: cl-"]),
+        (
+            "contested-upgrade-acknowledged",
+            [
+                "upgrade_acknowledged (from 1.5.0, to 1.6.0)",
+                "backend_deprecated_default (from claude-code, to openclaw): v1.6.0 changed",
+            ],
+        ),
+    ],
+)
+def test_the_manifests_own_warnings_are_health_lines(snapshot: str, said: list[str]) -> None:
+    workspace = workspace_of(snapshot)
+    manifest = json.loads((workspace / "runtime" / "purified-manifest.json").read_text())
+    lines = [line for line in store(workspace).health() if " warns: " in line]
+    assert len(lines) == len(manifest["warnings"]) == len(said)
+    for line, words in zip(lines, said, strict=True):
+        assert f"run {manifest['runId']} warns: {words}" in line
+    code, _, err = run(workspace, "notes")
+    assert code == 0 and all(words in err for words in said)
+
+
+def test_a_manifest_without_warnings_says_none() -> None:
+    workspace = workspace_of("contested-reconciled")
+    assert (
+        json.loads((workspace / "runtime" / "purified-manifest.json").read_text())["warnings"] == []
+    )
+    assert not [line for line in store(workspace).health() if " warns: " in line]
