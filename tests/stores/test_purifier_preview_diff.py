@@ -100,3 +100,17 @@ def test_a_run_the_purifier_would_skip_is_said_and_changes_nothing(tmp_path: Pat
     assert code == 0, err
     assert f"the purifier would skip its next run ({reason})" in err
     assert "0 rewritten, 0 archived" in out and "[rewrite]" not in out
+
+
+def test_a_changes_pane_shows_its_own_view_lines_records_and_warnings() -> None:
+    found = next_run()
+    new = claims(AFTER)
+    arm64 = next(i for i in new if "arm64" in new[i]["text"])
+    lines = preview.lines_for(found, {arm64})
+    assert lines[0].startswith("LTMEMORY.md: the next run rewrites it")
+    assert f"  +{new[arm64]['text']}" in lines
+    assert not any("ap-south-1" in line for line in lines)  # another claim's lines
+    old = next(i for i in new if new[i]["status"] == "superseded")
+    assert any("supersession_chain_warning" in line for line in preview.lines_for(found, {old}))
+    contested = next(i for i in new if new[i]["status"] == "contested")
+    assert any("new contradiction record" in line for line in preview.lines_for(found, {contested}))

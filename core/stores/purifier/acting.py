@@ -97,7 +97,7 @@ class PurifierActing:
         return self.read().fingerprint != plan.base_fingerprint
 
     def side_file_lines(self, plan: Plan, note_ids: set[str]) -> list[str]:
-        return preview.view_lines(self._preview)
+        return preview.lines_for(self._preview, note_ids)
 
     def side_file_names(self, plan: Plan, note_ids: set[str]) -> list[str]:
         return list(self._preview.views) if self._preview is not None else []

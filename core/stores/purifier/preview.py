@@ -319,6 +319,30 @@ def view_lines(found: Preview | None) -> list[str]:
     return lines
 
 
+def lines_for(found: Preview | None, note_ids: set[str]) -> list[str]:
+    """What the run would write beside these notes' records, for one change's pane: each
+    changed view's count line and the lines of its diff that hold one of their texts, the new
+    contradiction records and the warnings that name one of them."""
+    if found is None:
+        return []
+    texts = {
+        str(note.get("content") or "").strip()
+        for pair in found.notes
+        for note in pair
+        if note is not None and note["id"] in note_ids
+    } - {""}
+    lines = []
+    for name, diff in found.views.items():
+        body = diff[2:]
+        added = sum(1 for line in body if line.startswith("+"))
+        removed = sum(1 for line in body if line.startswith("-"))
+        lines.append(f"{name}: the next run rewrites it (+{added} −{removed} lines)")
+        held = [line for line in body if line[:1] in "+-" and line[1:].strip() in texts]
+        lines += [f"  {one_line(line)}" for line in held[:SHOWN_LINES]]
+    named = [line for line in found.records + found.warnings if any(i in line for i in note_ids)]
+    return lines + named[:SHOWN_LINES]
+
+
 def said(found: Preview) -> list[str]:
     """What the preview says besides its plan: the run's line (or that it would skip), the
     warnings its manifest would carry, the contradiction records it would add, its views."""
