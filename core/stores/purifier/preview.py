@@ -1,8 +1,8 @@
 """Previewing the purifier's next run (docs/PURIFIER.md, "Acting through the purifier"): its
 orchestrator runs on a temporary copy of the workspace and of its config (sandbox.py: real files
 only, its trigger off, its telemetry in the copy too), and the claims and views it would change
-become a plan whose changes are diffs. Nothing of the real workspace, config or telemetry is
-written."""
+become a plan whose changes are diffs: the copy's files before and after its run, read alike, run
+stamps aside. Nothing of the real workspace, config or telemetry is written."""
 
 from __future__ import annotations
 
@@ -46,7 +46,9 @@ STAMPS = frozenset(
         "timestamp_utc",
     }
 )
-NESTED_STAMPS = frozenset({"flaggedInRunId", "capturedAt"})
+NESTED_STAMPS = frozenset({"flaggedInRunId", "capturedAt", "captured_at"})
+SKIPPED = ("skipped", "skipped_superseded")  # its statuses of a run that writes no claim
+VALUE_CHARS = 60  # of a field's value in a change's words
 SHOWN_LINES = 40  # of each view's diff, and of the new contradiction records
 _UPDATED = re.compile(r"_Updated: \d{4}-\d{2}-\d{2}_")
 
@@ -66,7 +68,7 @@ class Preview:
 
     @property
     def skipped(self) -> bool:
-        return self.result.status in ("skipped", "skipped_superseded")
+        return self.result.status in SKIPPED
 
 
 def preview(
@@ -86,8 +88,8 @@ def preview(
         before = read_artifacts(box.workspace)
         old_views = {name: _lines(box.workspace / name) for name in paths.VIEWS}
         result = runner.run(argv, box.workspace)
-        if result.status in ("skipped", "skipped_superseded"):
-            return Preview(result)  # it writes no claim and no view: nothing would change
+        if result.status in SKIPPED:
+            return Preview(result)  # nothing would change
         after = read_artifacts(box.workspace)
         views = {
             name: view_diff(old_views[name], _lines(box.workspace / name)) for name in old_views
@@ -186,7 +188,8 @@ def described(
     """What changed in one record, in words: its status, its text, its links and any other
     field the purifier rewrote."""
     if was is None:
-        return f"a new claim ({now.get('status')})" if "status" in now else "new"
+        kind = "claim" if "status" in now else "candidate"
+        return f"a new {kind} ({_short(now.get('status') or now.get('verdict'))})"
     parts = []
     if _verdict(stale) != _verdict(fresh):
         parts.append(f"verdict {_verdict(stale)} -> {_verdict(fresh)}")
@@ -199,10 +202,15 @@ def described(
             and isinstance(new_value, str | int | float | None)
             and key != "text"
         ):
-            parts.append(f"{key} {old_value} -> {new_value}")
+            parts.append(f"{key} {_short(old_value)} -> {_short(new_value)}")
         else:
             parts.append(f"{key} changed")
     return "changed by the next run: " + "; ".join(parts)
+
+
+def _short(value: object) -> str:
+    said = one_line(str(value))
+    return said if len(said) <= VALUE_CHARS else said[: VALUE_CHARS - 1] + "…"
 
 
 def new_records(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[str]:
