@@ -1,5 +1,6 @@
 """A note's verdict in words: the verdict, its strength and rule, and each of the six scores with
-the scorer's reason, so the verdict column explains itself (docs/VERDICTS.md has every rule)."""
+the scorer's reason (or, for a verdict its own system gave with other scores, those scores by
+their names), so the verdict column explains itself (docs/VERDICTS.md has every rule)."""
 
 from __future__ import annotations
 
@@ -35,10 +36,18 @@ def verdict_line(verdict: Verdict) -> Text:
     )
 
 
+def score_names(verdict: Verdict) -> tuple[str, ...]:
+    """The six scores a verdict is judged on, or the scores its own system gave it when they
+    are others (a memory-purifier claim carries its eight Pass-2 scores)."""
+    own = tuple(verdict.scores)
+    return SCORE_NAMES if not own or set(SCORE_NAMES) <= set(own) else own
+
+
 def verdict_text(verdict: Verdict) -> Text:
     """The verdict and every score with its reason in words."""
     parts: list[Text | str | tuple[str, str]] = [("Verdict  ", "bold"), verdict_line(verdict), "\n"]
-    for name in SCORE_NAMES:
+    names = score_names(verdict)
+    for name in names:
         score = verdict.scores.get(name)
         shown = "-" if score is None else f"{score:.2f}"
         parts += [
@@ -47,7 +56,10 @@ def verdict_text(verdict: Verdict) -> Text:
             line(verdict.reasons.get(name, "")),
             "\n",
         ]
-    parts += [("  strength = the first five − noise risk", "dim italic")]
+    if names == SCORE_NAMES:
+        parts += [("  strength = the first five − noise risk", "dim italic")]
+    else:
+        parts += [("  its system's own scores", "dim italic")]
     if verdict.scorer != "default":
         parts += [("  · scored by ", "dim"), line(verdict.scorer, "dim")]
     return join(*parts, "\n")

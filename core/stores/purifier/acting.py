@@ -18,6 +18,7 @@ from core.models import JournalEntry, NoteDiff, Operation, Plan, RawNote, Reflec
 from core.notes.snapshot import EMPTY_FINGERPRINT, Graph, current_fingerprint
 from core.progress import Progress
 from core.stores.purifier import preview, restore, runner
+from core.stores.purifier.artifacts import read_artifacts
 
 
 class PurifierActing:
@@ -67,7 +68,6 @@ class PurifierActing:
                 self._mode(),
                 self.acknowledge_upgrade,
                 self.purifier_args,
-                notes,
             )
         except runner.NotInstalledError as exc:
             self.notices.append(str(exc))
@@ -75,8 +75,7 @@ class PurifierActing:
                 graph, [], [], ReflectionResult(ran_at=self.now(), inspected=len(notes))
             )
         self._preview = found
-        self.notices.append(f"preview: {found.result.line()}")
-        self.notices += preview.view_lines(found)
+        self.notices += preview.said(found)
         return self._plan(graph, *preview.operations(found, self.now()))
 
     def _plan(
@@ -98,7 +97,7 @@ class PurifierActing:
         return self.read().fingerprint != plan.base_fingerprint
 
     def side_file_lines(self, plan: Plan, note_ids: set[str]) -> list[str]:
-        return preview.view_lines(self._preview)
+        return preview.lines_for(self._preview, note_ids)
 
     def side_file_names(self, plan: Plan, note_ids: set[str]) -> list[str]:
         return list(self._preview.views) if self._preview is not None else []
@@ -129,8 +128,9 @@ class PurifierActing:
         """Run the purifier for real; the plan says what its run changed. `choose` is not
         asked: the purifier decides every change of its run itself."""
         graph = self.read()
+        before = read_artifacts(self.home)
         result = self.run_now()
-        found = preview.Preview(result, preview.changed_notes(graph.notes, self.read().notes))
+        found = preview.compared(result, before, read_artifacts(self.home))
         return self._plan(graph, *preview.operations(found, self.now())), None
 
     def run_now(self) -> runner.RunResult:

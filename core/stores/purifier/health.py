@@ -9,6 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from core.safeio.inert_text import one_line
 from core.stores.purifier import paths
 from core.stores.purifier.artifacts import Artifacts, read_json
 from core.stores.purifier.notes import newest_candidates
@@ -17,6 +18,7 @@ from core.stores.purifier.runs import PurifierRun
 STALE_LOCK_HOURS = 2
 CLUSTER_CAP = 200
 FAILED = ("failed", "partial_failure")
+WARNING_CHARS = 400
 
 
 def health_lines(
@@ -29,6 +31,7 @@ def health_lines(
         *_manifest_attempt(manifest, runs),
         *_claim_stats(manifest, artifacts),
         *_reappended(artifacts),
+        *manifest_warnings(manifest),
     ]
     lines += _locks(paths.locks_dir(workspace), workspace, now)
     return lines
@@ -56,6 +59,29 @@ def _dropped_changes(
         f"run a reconciliation: {ours(workspace, 'reflect --apply --reconcile')} "
         f"(the purifier's own: run_purifier.py --mode reconciliation)"
     ]
+
+
+def manifest_warnings(manifest: dict[str, Any]) -> list[str]:
+    """The purifier's own warnings in its manifest, one line each in its words: codes with
+    their fields (upgrade_acknowledged, backend_deprecated_default, config_defaulted…) and
+    plain strings (supersession_chain_warning: …), mixed in one list."""
+    lines = []
+    warnings = manifest.get("warnings")
+    for warning in warnings if isinstance(warnings, list) else []:
+        if isinstance(warning, dict):
+            fields = ", ".join(
+                f"{k} {v}" for k, v in warning.items() if k not in ("code", "reason")
+            )
+            said = str(warning.get("code") or "warning") + (f" ({fields})" if fields else "")
+            said += f": {warning['reason']}" if warning.get("reason") else ""
+        else:
+            said = str(warning)
+        said = one_line(said)
+        lines.append(
+            f"the purifier's run {manifest.get('runId')} warns: "
+            + (said if len(said) <= WARNING_CHARS else said[: WARNING_CHARS - 1] + "…")
+        )
+    return lines
 
 
 def _has_key(value: object, key: str) -> bool:

@@ -4,6 +4,7 @@ re-append them). Archived: the claims the purifier keeps out of its views."""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from core.stores.purifier.artifacts import Artifacts
 
 ARCHIVED_STATUSES = frozenset({"superseded", "stale", "retire_candidate", "probable_duplicate"})
 LEDGERS = (("rejected", "rejected"), ("deferred", "deferred"))
+COMPETING = "competing"  # the nugget of the texts a contradiction names with no claim
 TITLE_CHARS = 80
 
 
@@ -143,7 +145,48 @@ def drift_of(row: dict[str, Any]) -> str | None:
     return None
 
 
-def candidate_note(name: str, row: dict[str, Any], held_by: str | None) -> RawNote:
+def _spans(refs: object, line_key: str) -> set[tuple[str, tuple[int, ...]]]:
+    """Each (source, lines) a record names."""
+    found = set()
+    for ref in refs if isinstance(refs, list) else []:
+        if isinstance(ref, dict) and isinstance(ref.get("source"), str):
+            lines = ref.get(line_key)
+            span = tuple(n for n in lines if isinstance(n, int)) if isinstance(lines, list) else ()
+            found.add((ref["source"], span))
+    return found
+
+
+Span = tuple[str, tuple[int, ...]]
+
+
+def claims_by_span(claims: list[dict[str, Any]]) -> dict[Span, dict[str, Any]]:
+    """Each (source, lines) the claims' provenance names, with the newest claim naming it."""
+    found: dict[Span, dict[str, Any]] = {}
+    for claim in claims:
+        at = str(claim.get("updatedAt_utc") or "")
+        for span in _spans(claim.get("provenance"), "lineSpan"):
+            held = found.get(span)
+            if held is None or at > str(held.get("updatedAt_utc") or ""):
+                found[span] = claim
+    return found
+
+
+def promoted_later(
+    row: dict[str, Any], by_span: dict[Span, dict[str, Any]]
+) -> dict[str, Any] | None:
+    """The claim a later run made of a rejected or deferred candidate: one whose provenance
+    names the candidate's source and lines, written after the candidate's row (a promoted
+    candidate leaves no row of its own; its claim's text is Pass 2's, not the candidate's)."""
+    at = str(row.get("timestamp_utc") or "")
+    for span in sorted(_spans(row.get("source_refs"), "line_span")):
+        claim = by_span.get(span)
+        if claim is not None and str(claim.get("updatedAt_utc") or "") > at:
+            return claim
+    return None
+
+
+def candidate_note(name: str, row: dict[str, Any], claim: dict[str, Any] | None) -> RawNote:
+    """A rejected or deferred candidate; `claim`: the claim a later run promoted it into."""
     text = str(row.get("text") or "")
     at = str(row.get("timestamp_utc") or row.get("timestamp") or "")
     verdict = str(row.get("verdict") or ("reject" if name == "rejected" else "defer"))
@@ -152,6 +195,14 @@ def candidate_note(name: str, row: dict[str, Any], held_by: str | None) -> RawNo
     drift = drift_of(row)
     why = str(row.get("rationale") or verdict)
     links = [_link(i, "merge with", at) for i in row.get("merge_candidate_ids") or []]
+    held_by = str(claim["id"]) if claim is not None else None
+    if claim is not None:
+        links.append(_link(held_by, "promoted into", at))
+        why = (
+            f"promoted later into {held_by} by run {claim.get('updatedInRunId')} (its "
+            f"provenance names this candidate's source lines); run {row.get('run_id')} had "
+            f"said {verdict}: {why}"
+        )
     return {
         "id": str(row["candidate_id"]),
         "nuggetName": name,
@@ -174,7 +225,7 @@ def candidate_note(name: str, row: dict[str, Any], held_by: str | None) -> RawNo
         "sources": sources_of(row.get("source_refs"), "line_span"),
         "purifier": {
             "record": "candidate",
-            "verdict": verdict,
+            "verdict": "promoted" if claim is not None else verdict,
             "runId": row.get("run_id"),
             "provenance": [
                 {"source": r.get("source"), "lineSpan": r.get("line_span")}
@@ -187,7 +238,7 @@ def candidate_note(name: str, row: dict[str, Any], held_by: str | None) -> RawNo
             "rationale": why,
         },
         "storedVerdict": {
-            "verdict": verdict,
+            "verdict": "promote" if claim is not None else verdict,
             "scores": dict(scores),
             "strength": strength,
             "why": why + (f" [flagged: {drift}]" if drift else ""),
@@ -198,15 +249,11 @@ def candidate_note(name: str, row: dict[str, Any], held_by: str | None) -> RawNo
 
 
 def purifier_notes(artifacts: Artifacts) -> list[RawNote]:
-    notes = [claim_note(c) for c in artifacts.claims if isinstance(c.get("id"), str)]
-    held = {
-        " ".join(str(c.get("text") or "").split()): c["id"]
-        for c in artifacts.claims
-        if isinstance(c.get("id"), str)
-    }
+    claims = [c for c in artifacts.claims if isinstance(c.get("id"), str)]
+    notes = [claim_note(c) for c in claims]
+    by_span = claims_by_span(claims)
     for _cid, (name, row) in sorted(newest_candidates(artifacts).items()):
-        text = " ".join(str(row.get("text") or "").split())
-        notes.append(candidate_note(name, row, held.get(text) if name == "deferred" else None))
+        notes.append(candidate_note(name, row, promoted_later(row, by_span)))
     seen: set[str] = set()
     unique = []
     for note in notes:  # a claim id twice in the file: the first row stands, as in a dict
@@ -254,12 +301,109 @@ def _line_count(path: Path) -> int | None:
 
 
 def join_contradictions(notes: list[RawNote], records: list[dict[str, Any]]) -> None:
-    """Mark each claim of a contradiction with its cluster (topics.py groups them: open, or
-    outdated when one side is superseded or retired)."""
+    """Mark each side of every contradiction record with its cluster (a claim is in as many
+    clusters as records name it: the purifier draws a new cluster per claim per run), add a
+    note for each competitor the records name by text only, and give the sides of records
+    that still stand one topic each (topics.py groups them)."""
     by_id = {n["id"]: n for n in notes}
+    texts: dict[str, RawNote] = {}
+    pairs: list[tuple[str, str, str]] = []
     for record in records:
-        cluster = record.get("contradictionClusterId")
-        for key in ("claimId", "competingClaimId"):
-            note = by_id.get(str(record.get(key)))
+        cluster = str(record.get("contradictionClusterId"))
+        claim = by_id.get(str(record.get("claimId")))
+        rival = by_id.get(str(record.get("competingClaimId"))) or _competitor(record, claim, texts)
+        for note in (claim, rival):
             if note is not None:
-                note["purifier"].setdefault("contradictionClusters", []).append(str(cluster))
+                held = note["purifier"].setdefault("contradictionClusters", [])
+                if cluster not in held:
+                    held.append(cluster)
+        if claim is not None and rival is not None:
+            pairs.append((claim["id"], rival["id"], cluster))
+    notes.extend(texts.values())
+    by_id.update((i, n) for i, n in texts.items())
+    for note_ids, clusters in _standing(pairs, by_id):
+        topic = ", ".join(clusters[:2]) + (f" (+{len(clusters) - 2} more)" if clusters[2:] else "")
+        for note_id in note_ids:
+            by_id[note_id]["purifier"]["contradictionTopic"] = topic
+
+
+def _standing(
+    pairs: list[tuple[str, str, str]], by_id: dict[str, RawNote]
+) -> list[tuple[list[str], list[str]]]:
+    """The claims (and texts) the records tie together while every one of them stands, each
+    set with its clusters in the records' order."""
+    parent: dict[str, str] = {}
+
+    def root(i: str) -> str:
+        while parent.setdefault(i, i) != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    standing = [p for p in pairs if not (by_id[p[0]]["hidden"] or by_id[p[1]]["hidden"])]
+    for a, b, _ in standing:
+        parent[root(a)] = root(b)
+    found: dict[str, tuple[list[str], list[str]]] = {}
+    for a, b, cluster in standing:
+        ids, clusters = found.setdefault(root(a), ([], []))
+        ids.extend(i for i in (a, b) if i not in ids)
+        if cluster not in clusters:
+            clusters.append(cluster)
+    return list(found.values())
+
+
+def _competitor(
+    record: dict[str, Any], claim: RawNote | None, texts: dict[str, RawNote]
+) -> RawNote | None:
+    """The note of a competitor the record names by its text only (or by an id no claim
+    has), one per claim and text however many runs recorded it."""
+    text = record.get("competingText")
+    if claim is None or not isinstance(text, str) or not text.strip():
+        return None
+    note_id = "ct-" + hashlib.sha256(f"{claim['id']}\n{text}".encode()).hexdigest()[:16]
+    if note_id not in texts:
+        texts[note_id] = competing_note(note_id, text, record, claim)
+    return texts[note_id]
+
+
+def competing_note(note_id: str, text: str, record: dict[str, Any], claim: RawNote) -> RawNote:
+    """A text a contradiction record sets against a claim, with no claim of its own: shown
+    beside the claim (nugget `competing`), archived when the claim is."""
+    at = str(record.get("recordedAt_utc") or record.get("recordedAt") or "")
+    relation = str(record.get("relation") or "contested")
+    why = (
+        f"a competing text the purifier recorded against {claim['id']} ({relation}), "
+        "not a claim: nothing is promoted from it"
+    )
+    note: RawNote = {
+        "id": note_id,
+        "nuggetName": COMPETING,
+        "title": title_of(text),
+        "content": text,
+        "tags": [],
+        "links": [{"to": claim["id"], "reason": f"contradicts ({relation})", "createdAt": at}],
+        "hidden": bool(claim["hidden"]),
+        "kind": "note",
+        "hits": 0,
+        "subject": str(claim.get("subject") or ""),
+        "scope": "shared",
+        "type": "competing text",
+        "source": "agent_reflection",
+        "confidence": 0.0,
+        "stability": "temporary",
+        "createdAt": at,
+        "updatedAt": at,
+        "lastAccessedAt": at,
+        "sources": [],
+        "purifier": {
+            "record": "competing text",
+            "status": relation,
+            "claimId": claim["id"],
+            "runId": record.get("flaggedInRunId"),
+            "rationale": why,
+        },
+        "storedVerdict": {"verdict": "defer", "scores": {}, "strength": 0.0, "why": why},
+    }
+    if note["hidden"]:
+        note["archivedAt"] = at
+    return note

@@ -7,7 +7,9 @@ entities, routes, summary, downstream signal), writes `lastRun` and its cursor i
 is handed (`--config`), and runs the config's `downstream.wiki_trigger_command` with the
 manifest's path.
 
-Set FAKE_PURIFIER_FAIL to a message to make a run fail with it (its `haltReason`)."""
+Set FAKE_PURIFIER_FAIL to a message to make a run fail with it (its `haltReason`), or
+FAKE_PURIFIER_SKIP to a reason to make it skip as its orchestrator does when nothing changed:
+a manifest of the skipped attempt, its memory-log event, no claim or view written."""
 
 from __future__ import annotations
 
@@ -130,6 +132,14 @@ def publish(
     (workspace / "LTMEMORY.md").write_text("\n".join(view) + "\n")
 
 
+def skipped(runtime: Path, run_id: str, mode: str) -> None:
+    """Its manifest of a skipped attempt (its claims, ledgers and views untouched)."""
+    manifest = runtime / "purified-manifest.json"
+    data = json.loads(manifest.read_text()) if manifest.is_file() else {}
+    data.update({"runId": run_id, "mode": mode, "status": "skipped", "publishCommitted": False})
+    manifest.write_text(json.dumps(data, indent=2))
+
+
 def read_config(config: str | None) -> dict:
     return json.loads(Path(config).read_text()) if config and Path(config).is_file() else {}
 
@@ -189,6 +199,12 @@ def main() -> int:
             log(global_log, "run_failed", run_id, mode, "failed", now)
             print(json.dumps({**report, "ok": False, "status": "failed", "haltReason": failure}))
             return 1
+        skip = os.environ.get("FAKE_PURIFIER_SKIP")
+        if skip:
+            skipped(runtime, run_id, mode)
+            log(global_log, "run_skipped", run_id, mode, "skipped", now)
+            print(json.dumps({**report, "status": "skipped", "haltReason": skip}))
+            return 0
         if args.acknowledge_upgrade:
             for pending in (runtime / "locks").glob("purifier-upgrade-pending-*.json"):
                 pending.unlink()
