@@ -80,7 +80,7 @@ def test_the_microclaw_demo_can_show_a_chats_own_promotion(data_dir: Path) -> No
     promoter = MicroClawStore(data_dir, fixed_clock(MICROCLAW_NOW)).promoter
     assert promoter is not None
     plans = promoter.plan_promotions()
-    chats = [p for p in plans if p.path.parent.name != "groups"]
+    chats = [p for p in plans if Path(p.path).parent.name != "groups"]
     assert chats and all(p.directory_exists for p in plans), [
         (str(p.path), p.directory_exists) for p in plans
     ]
