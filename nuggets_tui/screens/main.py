@@ -181,6 +181,15 @@ class MainScreen(ConsoleScreen[None]):
             "diff against the note now, read-only; where the system keeps them",
         ),
         Binding(
+            "ctrl+b",
+            "toggle_sidebar",
+            "Sidebar",
+            show=False,
+            id="main.sidebar",
+            tooltip="Hide the sidebar (the groups and their counts) to give the notes the "
+            "whole width, or show it again",
+        ),
+        Binding(
             "escape",
             "clear_filter",
             "Clear filter",
@@ -616,6 +625,10 @@ class MainScreen(ConsoleScreen[None]):
         if action in ("review", "promote", "undo", "history", "conflicts"):
             return True if self.shelf is not None else None
         return True
+
+    def action_toggle_sidebar(self) -> None:
+        sidebar = self.query_one("#sidebar")
+        sidebar.display = not sidebar.display
 
     def action_filter(self) -> None:
         self.query_one("#filter", Input).focus()

@@ -9,6 +9,7 @@ import re
 import threading
 from pathlib import Path
 
+import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import TabbedContent
 from textual.widgets._footer import FooterKey
@@ -907,3 +908,23 @@ async def test_the_orphans_show_the_verdicts_the_notes_already_have(home: Path) 
         shown = [orphans.notes.cells(row)[-1].plain for row in orphans.rows]
         assert shown and "…" not in shown
         assert shown == [main.verdicts[row["id"]].verdict for row in orphans.rows]
+
+
+@pytest.mark.parametrize("size", [(140, 42), (80, 24)])
+async def test_the_run_history_names_the_run_that_undid_another_whole(
+    home: Path, size: tuple[int, int]
+) -> None:
+    """The State column cut the run id it names ("undone by 20261128T1…"): it has room for
+    it at 140 and at 80 columns."""
+    memory = make_app(home).memory
+    entry = memory.apply(memory.plan(uncapped=True))
+    assert entry is not None
+    undo = memory.journal.undo(entry.run_id)
+    app = make_app(home)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        await pilot.press("l")
+        await settle(pilot, app)
+        runs = app.screen.query_one("#runs")
+        shown = "\n".join(strip.text for strip in runs.render_lines(runs.region.reset_offset))
+        assert f"undone by {undo.run_id}" in shown and f"undoes {entry.run_id}" in shown

@@ -104,3 +104,19 @@ async def test_at_80_columns_panes_stack_and_at_140_they_stand_side_by_side(
         await settle(pilot, app)
         listed, shown = (app.screen.query_one(pane).region, app.screen.query_one(detail).region)
         assert listed.width == SMALL[0] and listed.bottom <= shown.y
+
+
+async def test_ctrl_b_hides_the_sidebar_and_the_notes_take_its_columns(home: Path) -> None:
+    """At 80 columns the sidebar kept 28 of them for good: ctrl+b gives them to the notes."""
+    app = make_app(home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        content = app.screen.query_one("#content")
+        before = content.region.width
+        await pilot.press("ctrl+b")
+        await settle(pilot, app)
+        assert not app.screen.query_one("#sidebar").display
+        assert content.region.width >= before + 28
+        await pilot.press("ctrl+b")
+        await settle(pilot, app)
+        assert app.screen.query_one("#sidebar").display and content.region.width == before

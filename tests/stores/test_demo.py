@@ -68,3 +68,19 @@ def test_demo_holds_real_contradictions_apart_from_its_duplicate_sets() -> None:
     assert all(len(g.positions) == 2 for g in disagree.values())  # the old and the new
     assert sum(g.duplicate for g in groups) >= 20  # the notes written again, apart
     assert [g.duplicate for g in groups] == sorted(g.duplicate for g in groups)
+
+
+def test_the_microclaw_demo_can_show_a_chats_own_promotion(data_dir: Path) -> None:
+    """Each chat of the demo whose memories qualify has the folder its promotion writes to, so
+    the demo shows per-chat promotion, not a preview that can never be written."""
+    from core.clock import fixed_clock
+    from core.stores.microclaw.store import MicroClawStore
+    from tests.support.microclaw_support import NOW as MICROCLAW_NOW
+
+    promoter = MicroClawStore(data_dir, fixed_clock(MICROCLAW_NOW)).promoter
+    assert promoter is not None
+    plans = promoter.plan_promotions()
+    chats = [p for p in plans if Path(p.path).parent.name != "groups"]
+    assert chats and all(p.directory_exists for p in plans), [
+        (str(p.path), p.directory_exists) for p in plans
+    ]

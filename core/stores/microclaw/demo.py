@@ -33,6 +33,8 @@ DEMO_FILES = {
     "- Prefers code examples over prose.\n",
     "telegram/1/USER.md": "# Alice\n\nTimezone: Asia/Tokyo. Works on the billing service.\n",
     "42/AGENTS.md": "# Chat memory (older layout)\n\n- Weekly report goes out on Mondays.\n",
+    # the discord chat's own file: where its promotion writes (a folder the bot made for it)
+    "discord/2/AGENTS.md": "# Chat memory\n\n- The ops channel: hosts, racks and releases.\n",
 }
 
 
