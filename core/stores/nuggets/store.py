@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Collection, Hashable, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from core.browse.shelf import Shelf
 from core.clock import Clock, system_clock, to_iso
@@ -33,7 +34,8 @@ from core.errors import (
     UnsettledWriteError,
 )
 from core.gc_pause import paused_gc
-from core.journal.entries import JournalHeader, next_run_id
+from core.journal.aftermath import Aftermath
+from core.journal.entries import JournalHeader, next_run_id, read_headers
 from core.journal.guarded_write import (
     directory_lock,
     graph_lock,
@@ -92,6 +94,7 @@ from core.stores.nuggets.fact_files import (
     edited_doc,
     fact_edits,
     fact_file_paths,
+    fact_of,
     nugget_file_names,
     read_fact_file,
     read_fact_files,
@@ -99,7 +102,9 @@ from core.stores.nuggets.fact_files import (
 )
 from core.stores.nuggets.first_notes import first_notes
 from core.stores.nuggets.graph_file import dump_graph, graph_path, read_graph
+from core.stores.nuggets.since import Images, aftermaths
 
+RECENT = 50  # the runs whose notes `aftermath` compares: the newest that wrote notes
 MEMORY_MD_NAME = "MEMORY.md"  # a promotion's file in its journal entry: the store's MEMORY.md
 
 
@@ -148,13 +153,13 @@ class NuggetsFiles:
 
 class NuggetsStore:
     """The store contract (core/contract/store.py): it promotes and decides itself; its side
-    files are the agent's fact files; it keeps no versions and tells no aftermath."""
+    files are the agent's fact files; it keeps no versions, and tells what the agent did since
+    to the notes and facts of our runs (since.py)."""
 
     profile: Profile = presentation.PROFILE
     side_files: SideFiles | None = presentation.FACT_FILES
     restorer: Restorer | None = None
     versions: VersionKeeper | None = None
-    aftermaths: AftermathTeller | None = None
 
     def __init__(
         self,
@@ -185,6 +190,7 @@ class NuggetsStore:
         self.by_hand: ByHand = self
         self.promoter: Promoter | None = self
         self.decider: Decider | None = self
+        self.aftermaths: AftermathTeller | None = self
 
     @property
     def graph_path(self) -> Path:
@@ -452,10 +458,7 @@ class NuggetsStore:
         graph = read_graph(self.graph_path)
         changed = undo_blockers(entry, graph)
         if changed:
-            raise UndoConflictError(
-                f"cannot undo {entry.run_id}: these notes changed since: {', '.join(changed)}",
-                changed,
-            )
+            raise UndoConflictError(self._why_changed(entry.run_id, changed), changed)
         facts = self._facts_to_undo(entry.run_id, entry.side_file_edits)
         ws = Workspace(graph.notes)
         for note_id, before in entry.before.items():
@@ -475,6 +478,17 @@ class NuggetsStore:
             raise NuggetsError(f"run {entry.run_id} changed nothing; there is nothing to undo")
         return committed
 
+    def _why_changed(self, run_id: str, changed: list[str]) -> str:
+        """Why undo refuses: the agent's doing when it overwrote the run (since.py), else the
+        notes that changed since."""
+        try:
+            since = self.aftermath().get(run_id)
+        except NuggetsError:
+            since = None
+        if since is not None:
+            return f"cannot undo {run_id}: {since.line}; nothing was restored"
+        return f"cannot undo {run_id}: these notes changed since: {', '.join(changed)}"
+
     def _facts_to_undo(
         self, run_id: str, edits: list[FactEdit]
     ) -> tuple[list[FactEdit], list[FactFile]]:
@@ -488,9 +502,11 @@ class NuggetsStore:
             changed += changed_facts(file.doc, [e for e in edits if e.path == path.name])
             files.append(file)
         if changed:  # the agent recalled or edited them since (its fact file is its own)
+            why = self._why_changed(run_id, [])
             raise NuggetsError(
-                f"cannot undo {run_id}: these facts changed since in the fact "
-                f"files: {', '.join(changed)}; nothing was restored"
+                why
+                if not why.endswith(": ")
+                else f"{why}in the fact files: {', '.join(changed)}; nothing was restored"
             )
         return undo_edits(edits), files
 
@@ -513,6 +529,38 @@ class NuggetsStore:
         """The applied runs, newest first (headers only); an entry that cannot be read is
         skipped and named in the notices."""
         return self.journal.log()
+
+    def aftermath(self, headers: Sequence[JournalHeader] | None = None) -> dict[str, Aftermath]:
+        """What the agent did since to the notes and facts of these runs (since.py): the
+        newest `RECENT` runs that wrote notes, read once each, and the graph and fact files read
+        once."""
+        if headers is None:
+            headers = read_headers(self.home, self.files)[0]
+        images = Images()
+        for header in [h for h in headers if h.file_name is None][:RECENT]:
+            try:
+                images.add(self.journal.run(header.run_id))
+            except NuggetsError:
+                continue  # `log` names an entry it cannot read
+        if not images.notes and not images.facts:
+            return {}
+        graph = read_graph(self.graph_path)
+        notes = {note_id: note for note_id in images.notes if (note := graph.get(note_id))}
+        return aftermaths(images, notes, self._facts_now(images), headers[0].run_id)
+
+    def _facts_now(self, images: Images) -> dict[tuple[str, str], dict[str, Any] | None]:
+        """Each fact the runs edited as its file holds it now (None: not in it); a file that
+        cannot be read is left out."""
+        found: dict[tuple[str, str], dict[str, Any] | None] = {}
+        docs: dict[str, FactFile | None] = {}
+        for name, key in images.facts:
+            if name not in docs:
+                own = self.files.named(name)
+                docs[name] = None if own is None else read_fact_file(own.path)
+            file = docs[name]
+            if file is not None:
+                found[(name, key)] = fact_of(file.facts, key)
+        return found
 
     def write_file(
         self, path: Path, before: str | None, after: str, kind: JournalKind, summary: str
