@@ -17,6 +17,7 @@ from core.contract.parts import (
     AftermathTeller,
     ByHand,
     Decider,
+    Foresight,
     Promoter,
     Restorer,
     SideFiles,
@@ -86,6 +87,8 @@ from core.safeio.file_stamp import FileStamp
 from core.safeio.scope_folder import PromotionRefused, refusal
 from core.settings import DEFAULTS, Settings
 from core.stores.nuggets import presentation
+from core.stores.nuggets.agent_pass import NUGGET as AGENT_NUGGET
+from core.stores.nuggets.agent_pass import agent_pass
 from core.stores.nuggets.fact_files import SUFFIXES as FACT_SUFFIXES
 from core.stores.nuggets.fact_files import (
     FactFile,
@@ -102,6 +105,7 @@ from core.stores.nuggets.fact_files import (
 )
 from core.stores.nuggets.first_notes import first_notes
 from core.stores.nuggets.graph_file import dump_graph, graph_path, read_graph
+from core.stores.nuggets.outlook import LIVE_SECONDS, live_lines, pass_lines
 from core.stores.nuggets.since import Images, aftermaths
 
 RECENT = 50  # the runs whose notes `aftermath` compares: the newest that wrote notes
@@ -191,6 +195,7 @@ class NuggetsStore:
         self.promoter: Promoter | None = self
         self.decider: Decider | None = self
         self.aftermaths: AftermathTeller | None = self
+        self.foresight: Foresight | None = self
 
     @property
     def graph_path(self) -> Path:
@@ -408,17 +413,106 @@ class NuggetsStore:
     # -- recovery -----------------------------------------------------------------------------
 
     def unhide_outlook(self, note_ids: Iterable[str], lift: bool = False) -> UnhideOutlook:
-        return UnhideOutlook()  # a note brought back stays, and is used as it is
+        """What the agent will do to these notes once back (outlook.py): its next morning pass
+        on the memory as the unhide leaves it, and a running agent's fact file; there is nothing
+        to lift (a visible note is used as it is). Writes nothing."""
+        graph = self.read()
+        ids = [i for i in dict.fromkeys(note_ids) if (n := graph.get(i)) and fields.hidden(n)]
+        ws = Workspace(graph.notes)
+        now = self.now()
+        for note_id in ids:
+            unhide(ws, note_id, now)
+        return UnhideOutlook(tuple(self._foretold(graph, ws, ids, removes=False)))
+
+    def undo_outlook(self, run_id: str) -> tuple[str, ...]:
+        """What the agent will do to a run's notes once undone (outlook.py); writes nothing.
+        None for a run that wrote a file."""
+        entry = self.journal.run(run_id)
+        if entry.file_name is not None:
+            return ()
+        graph = self.read()
+        ws = Workspace(graph.notes)
+        for note_id, before in entry.before.items():
+            if graph.get(note_id) is not None:
+                ws.put(note_id, before)
+        removes = any(e.before is None for e in entry.side_file_edits)
+        return tuple(self._foretold(graph, ws, list(entry.before), removes))
+
+    def standing_outlook(self, note_ids: Iterable[str]) -> tuple[str, ...]:
+        """What the agent's next morning pass will do to these notes left as they stand (a
+        change the operator rejects, a contradiction let stand); writes nothing."""
+        graph = self.read()
+        return tuple(self._foretold(graph, Workspace(graph.notes), list(note_ids), False))
+
+    def archive_outlook(self, note_ids: Iterable[str]) -> tuple[str, ...]:
+        """What a running agent will do to these notes once archived (a fact note's fact comes
+        back); writes nothing."""
+        graph = self.read()
+        ws = Workspace(graph.notes)
+        now = self.now()
+        ids = [i for i in dict.fromkeys(note_ids) if (n := graph.get(i)) and not fields.hidden(n)]
+        for note_id in ids:
+            hide(ws, note_id, now)
+        edits, _ = self._mirrored(graph, ws, ws.touched_positions())
+        notes = {i: n for i in ids if (n := graph.get(i)) is not None}
+        facts = [e.note_id for e in edits]
+        return tuple(live_lines(facts, True, self._live_agent(), notes))
+
+    def _foretold(self, graph: Graph, ws: Workspace, ids: list[str], removes: bool) -> list[str]:
+        """The agent's pass on the notes as `ws` leaves them (the fact file as the write would
+        leave it), told for `ids`; and a running agent's writes of their facts."""
+        edits, files = self._mirrored(graph, ws, ws.touched_positions())
+        facts: dict[str, dict[str, Any]] = {}
+        for file in read_fact_files(self.home, [AGENT_NUGGET]):
+            doc = edited_doc(file.doc, [e for e in edits if e.path == file.path.name])
+            for fact in doc.get("facts") or []:
+                if isinstance(fact, dict) and isinstance(fact.get("key"), str):
+                    facts.setdefault(fact["key"].lower(), fact)
+        told = agent_pass(ws.notes, self.clock(), facts)
+        notes = {n["id"]: n for n in ws.notes}
+        lines = pass_lines(told, ids, notes)
+        fact_ids = [e.note_id for e in edits if e.note_id in ids]
+        return lines + live_lines(fact_ids, removes, self._live_agent(), notes)
+
+    def _live_agent(self) -> str | None:
+        """What shows a running agent: a fact file rewritten in the last minutes, not by a run
+        of ours (None: none seen)."""
+        ours = self._our_fact_writes()
+        now = self.clock().timestamp()
+        for path in fact_file_paths(self.home):
+            try:
+                age = now - path.stat().st_mtime
+            except OSError:
+                continue
+            if 0 <= age <= LIVE_SECONDS and current_fingerprint(path) not in ours:
+                return f"{path.name} was rewritten {_ago(age)} ago, not by us"
+        return None
+
+    def _our_fact_writes(self) -> set[str]:
+        """The fact files' fingerprints as our newest runs left them."""
+        found: set[str] = set()
+        for header in self.journal.log()[:5]:
+            with contextlib.suppress(NuggetsError):
+                found.update(image.result_fingerprint for image in self.run(header.run_id).files)
+        return found
 
     def unhide(self, note_ids: Iterable[str], lift: bool = False) -> JournalEntry | None:
         """Bring archived notes back; visible ones are left as they are (a visible note is
         used as it is: there is nothing to lift)."""
-        return self._set_archived(note_ids, archived=False)
+        ids = list(note_ids)
+        told = self.unhide_outlook(ids).warnings
+        entry = self._set_archived(ids, archived=False)
+        self.notices.extend(told if entry is not None else ())
+        return entry
 
     def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:
         """Archive notes by hand, exactly as the pass's archive does (a fact note's fact leaves
         its fact file); notes already archived are left as they are."""
-        return self._set_archived(note_ids, archived=True)
+        ids = list(note_ids)
+        told = self.archive_outlook(ids)
+        entry = self._set_archived(ids, archived=True)
+        self.notices.extend(told if entry is not None else ())
+        return entry
 
     def _set_archived(self, note_ids: Iterable[str], archived: bool) -> JournalEntry | None:
         ids = list(dict.fromkeys(note_ids))
@@ -922,6 +1016,10 @@ def _refuse_link(path: Path) -> None:
     refused = _refusal(path)
     if refused:
         raise PromotionRefused(refused)
+
+
+def _ago(seconds: float) -> str:
+    return f"{int(seconds)} s" if seconds < 120 else f"{int(seconds // 60)} min"
 
 
 def _summarize(result: ReflectionResult | None) -> str:
