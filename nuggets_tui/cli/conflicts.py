@@ -28,7 +28,7 @@ from ..runlogging import current_run, logs_run
 from ..words import counted, every, shown_path
 from .group import Context
 from .options import apply_option, json_option, memory_md_option
-from .output import echo_lines, print_json, reports_errors, show, tell
+from .output import echo_lines, foretold, print_json, reports_errors, show, tell
 
 
 def _groups(
@@ -163,11 +163,17 @@ def resolve(
     )
     how = f"merge into {keep}" if merge else f"{keep} stands"
     _show_plan(plan, memory.profile, f"Decision on {group.id}: {how}", do_apply)
+    archived = [
+        d.note_id for d in plan.notes if d.after.get("hidden") and not d.before.get("hidden")
+    ]
+    told = foretold(memory, lambda foresight: foresight.archive_outlook(archived))
     if do_apply:
         _apply(memory, plan)
+    tell(memory, told)  # what the agent will do to them (Nuggets: a running agent)
 
 
 def _both_stand(memory: Store, graph: Graph, group: Group, do_apply: bool) -> None:
+    tell(memory, foretold(memory, lambda foresight: foresight.standing_outlook(group.note_ids)))
     if not do_apply:
         show(f"Decision on {group.id}: {every(len(group.note_ids), 'note')} stand (dry run)")
         show(

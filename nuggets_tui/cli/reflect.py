@@ -9,7 +9,7 @@ import click
 
 from core.browse.shelf import Shelf
 from core.contract.store import Store
-from core.plans.review_rules import Decided
+from core.plans.review_rules import Decided, rejected_notes
 from core.plans.session import ReviewSession
 from core.reflection.select_phase import MAX_LIMIT
 from core.safeio.inert_text import one_line
@@ -19,7 +19,7 @@ from ..progress_line import stderr_progress
 from ..runlogging import current_run, logs_run
 from .group import Context, take_options
 from .options import apply_option, json_option, kind_options
-from .output import echo_lines, known_nugget, print_json, reports_errors, show, tell
+from .output import echo_lines, foretold, known_nugget, print_json, reports_errors, show, tell
 from .records import applied, record_plan
 
 
@@ -98,6 +98,8 @@ def reflect(
         print_json({**result, "rules": _rules_json(choose.by_rule)} if choose.by_rule else result)
         return
     echo_lines(render.plan_text(plan, memory.profile, applied=do_apply, decided=choose.said))
+    rejected = rejected_notes(plan, choose.said)
+    tell(memory, foretold(memory, lambda foresight: foresight.standing_outlook(rejected)))
     if do_apply:
         click.echo("")
         show(

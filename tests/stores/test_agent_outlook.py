@@ -80,7 +80,10 @@ def test_a_pair_let_stand_and_a_rejected_archive_say_what_the_pass_will_do(
 ) -> None:
     store = store_at("morning", 11, tmp_path)
     both = store.standing_outlook(["note-memory-00000007", "note-memory-00000008"])
-    assert any("merges “user:pref:answers” (note-memory-00000008) into it" in s for s in both)
+    assert both == (
+        "“user:pref:answers” (note-memory-00000008): the agent's next morning pass merges it "
+        "into “user:pref:answers” (note-memory-00000007) (it keeps no decision of yours)",
+    )
     rejected = store.standing_outlook(["note-user-fa3feeab"])
     assert rejected == (
         "“tmp: debug output” (note-user-fa3feeab): the agent's next morning pass archives it "

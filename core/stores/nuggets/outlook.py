@@ -51,8 +51,11 @@ def pass_lines(told: AgentPass, note_ids: Iterable[str], notes: Mapping[str, Raw
     """One line per thing the agent's pass does to these notes (its retagging is left out: it
     retags on its own whatever we decide)."""
     lines = []
-    for note_id in dict.fromkeys(note_ids):
+    asked = dict.fromkeys(note_ids)
+    for note_id in asked:
         for what, detail in told.of(note_id):
+            if what == ABSORBS and detail in asked:
+                continue  # told once, as the loser's
             if what in _DOES:
                 does = _DOES[what].format(other=name(detail, notes) if detail else "")
                 lines.append(f"{name(note_id, notes)}: {does}")
