@@ -23,12 +23,13 @@ from core.review.verdicts import VERDICTS, Judgement, act_operations
 from core.safeio.inert_text import one_line
 
 from .. import render
+from ..foretold import archived_by, foretold
 from ..progress_line import stderr_progress
 from ..runlogging import current_run, logs_run
 from ..words import counted, every, shown_path
 from .group import Context
 from .options import apply_option, json_option, memory_md_option
-from .output import echo_lines, foretold, print_json, reports_errors, show, tell
+from .output import echo_lines, print_json, reports_errors, show, tell
 
 
 def _groups(
@@ -163,9 +164,7 @@ def resolve(
     )
     how = f"merge into {keep}" if merge else f"{keep} stands"
     _show_plan(plan, memory.profile, f"Decision on {group.id}: {how}", do_apply)
-    archived = [
-        d.note_id for d in plan.notes if d.after.get("hidden") and not d.before.get("hidden")
-    ]
+    archived = archived_by(plan)
     told = foretold(memory, lambda foresight: foresight.archive_outlook(archived))
     if do_apply:
         _apply(memory, plan)

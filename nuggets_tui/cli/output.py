@@ -15,7 +15,6 @@ from typing import Any
 import click
 
 from core.browse.shelf import Shelf
-from core.contract.parts import Foresight
 from core.contract.store import Store
 from core.errors import ArgumentError, NuggetsError
 from core.notes.json_writer import dumps_indented
@@ -34,17 +33,6 @@ def tell(memory: Store, messages: Iterable[str] = ()) -> None:
         if message not in said:
             said.add(message)
             click.echo(f"nuggets: {one_line(message)}", err=True)
-
-
-def foretold(memory: Store, ask: Callable[[Foresight], Iterable[str]]) -> list[str]:
-    """What the memory's own program will do after a write of ours (the store's foresight);
-    none when the store cannot tell, or cannot read what it would need (the write says)."""
-    if memory.foresight is None:
-        return []
-    try:
-        return list(ask(memory.foresight))
-    except NuggetsError:
-        return []
 
 
 def show(text: str, err: bool = False) -> None:

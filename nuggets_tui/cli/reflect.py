@@ -15,11 +15,12 @@ from core.reflection.select_phase import MAX_LIMIT
 from core.safeio.inert_text import one_line
 
 from .. import render
+from ..foretold import foretold
 from ..progress_line import stderr_progress
 from ..runlogging import current_run, logs_run
 from .group import Context, take_options
 from .options import apply_option, json_option, kind_options
-from .output import echo_lines, foretold, known_nugget, print_json, reports_errors, show, tell
+from .output import echo_lines, known_nugget, print_json, reports_errors, show, tell
 from .records import applied, record_plan
 
 

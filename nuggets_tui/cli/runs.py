@@ -10,11 +10,12 @@ from core.errors import NuggetsError
 from core.safeio.inert_text import one_line
 
 from .. import render
+from ..foretold import foretold
 from ..runlogging import logs_run
 from ..words import counted
 from .group import Context
 from .options import json_option, memory_md_option
-from .output import echo_lines, foretold, print_json, reports_errors, show, tell
+from .output import echo_lines, print_json, reports_errors, show, tell
 from .records import record_entry
 
 
