@@ -8,17 +8,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.clock import fixed_clock, parse_iso
+from core.clock import fixed_clock
 from core.notes import fields
 from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.app import NuggetsApp
 from nuggets_tui.screens.confirm import ConfirmScreen
 from tests.support.agent_live import home_at
 from tests.support.console_support import main_screen, notes_on_disk, settle
+from tests.support.moments import at
 
 SIZE = (140, 42)
-NOW = parse_iso("2026-12-21T08:00:00Z")
-assert NOW is not None
+NOW = at("2026-12-21T08:00:00Z")
 
 
 def app_on(home: Path) -> NuggetsApp:

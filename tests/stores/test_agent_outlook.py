@@ -13,16 +13,16 @@ import os
 from datetime import timedelta
 from pathlib import Path
 
-from core.clock import fixed_clock, parse_iso
+from core.clock import fixed_clock
 from core.notes import fields
 from core.stores.nuggets.agent_pass import ABSORBS, ARCHIVED, MERGED_INTO, agent_pass
 from core.stores.nuggets.fact_files import read_fact_files
 from core.stores.nuggets.graph_file import graph_path, read_graph
 from core.stores.nuggets.store import NuggetsStore
 from tests.support.agent_live import home_at
+from tests.support.moments import at
 
-PASS_AT = parse_iso("2026-12-21T09:00:00.000Z")  # the agent's pass in `morning`
-assert PASS_AT is not None
+PASS_AT = at("2026-12-21T09:00:00Z")  # the agent's pass in `morning`
 MERGED_DEPLOY = "20261220T180007Z-0007"  # morning: merges note 6 into note 5
 ARCHIVE_FACT = "20261221T090000Z-0003"  # long-lived: archives fact-memory-00000001
 
@@ -97,7 +97,7 @@ def test_a_note_the_pass_leaves_alone_is_told_nothing(tmp_path: Path) -> None:
 
 
 def touched(path: Path, seconds_before: float) -> None:
-    moment = PASS_AT - timedelta(seconds=seconds_before)  # type: ignore[operator]
+    moment = PASS_AT - timedelta(seconds=seconds_before)
     os.utime(path, (moment.timestamp(), moment.timestamp()))
 
 
