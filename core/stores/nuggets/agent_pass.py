@@ -1,9 +1,9 @@
 """The agent's own morning pass, as the agent runs it, computed on notes without writing: what the
 outlooks (outlook.py) tell before a write of ours.
 
-This is not our pass (docs/PASS.md): the agent's keeps no decision of the operator's, and its
-rules differ (docs/STORES.md, "The agent's own morning pass"). Its pass tool loads a fresh shelf
-first, and loading re-creates every fact note from its fact: un-archived, its content the fact's
+This is not our pass: the agent's keeps no decision of the operator's, and its rules differ
+(docs/PASS.md, "The agent's own pass, as it runs it"). Its pass tool loads a fresh shelf first,
+and loading re-creates every fact note from its fact: un-archived, its content the fact's
 value, its hits the fact's, dated now. Then, on the notes of the nugget `memory` only:
 
 1. it takes the `limit` notes (1 to 10) of highest score, archived ones included: age since

@@ -1,5 +1,5 @@
-"""What the agent will do to notes after a write of ours, told before it (docs/STORES.md, "What
-the agent does since").
+"""What the agent will do to notes after a write of ours, told before it (docs/RUNS.md, "What
+the agent did since, and will do").
 
 Two things undo what the operator decided, and neither keeps any decision of the operator's:
 

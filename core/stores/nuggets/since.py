@@ -1,14 +1,15 @@
-"""What the agent did since to the notes and facts our runs wrote (core/journal/aftermath.py).
+"""What the agent did since to the notes and facts our runs wrote (core/journal/aftermath.py,
+docs/RUNS.md "What the agent did since, and will do").
 
-The agent keeps writing its home after a run of ours (docs/STORES.md, "What the agent does
-since"): each process keeps the facts it loaded and rewrites the whole fact file from them at
-every `remember` (every file it reads), so a fact we removed comes back and one we put back is
-dropped; each start re-creates every fact note from its fact, un-archived; its morning pass
-archives and merges notes again; and its write of the graph, read before ours landed, puts
-ours back as it was. Each note is compared with the after-image of the newest run of ours that
-wrote it, give or take the agent's normalization, and each fact with what that run left in the
-fact file: what differs is the agent's doing, told for that run. A run whose notes are all back
-as they were before it is told as undone by the agent, never as plainly applied.
+The agent keeps writing its home after a run of ours: each process keeps the facts it loaded
+and rewrites the whole fact file from them at every `remember` (every file it reads), so a fact
+we removed comes back and one we put back is dropped; each start re-creates every fact note from
+its fact, un-archived; its morning pass archives and merges notes again; and its write of the
+graph, read before ours landed, puts ours back as it was. Each note is compared with the
+after-image of the newest run of ours that wrote it, give or take the agent's normalization, and
+each fact with what that run left in the fact file: what differs is the agent's doing, told for
+that run. A run whose notes are all back as they were before it is told as undone by the agent,
+never as plainly applied.
 """
 
 from __future__ import annotations

@@ -498,7 +498,8 @@ class NuggetsStore:
 
     def unhide(self, note_ids: Iterable[str], lift: bool = False) -> JournalEntry | None:
         """Bring archived notes back; visible ones are left as they are (a visible note is
-        used as it is: there is nothing to lift)."""
+        used as it is: there is nothing to lift). What the agent will do to them goes to the
+        notices (`unhide_outlook`)."""
         ids = list(note_ids)
         told = self.unhide_outlook(ids).warnings
         entry = self._set_archived(ids, archived=False)
@@ -507,7 +508,8 @@ class NuggetsStore:
 
     def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:
         """Archive notes by hand, exactly as the pass's archive does (a fact note's fact leaves
-        its fact file); notes already archived are left as they are."""
+        its fact file); notes already archived are left as they are. What a running agent will
+        do to their facts goes to the notices (`archive_outlook`)."""
         ids = list(note_ids)
         told = self.archive_outlook(ids)
         entry = self._set_archived(ids, archived=True)
