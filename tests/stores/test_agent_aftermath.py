@@ -112,3 +112,11 @@ def test_a_fact_the_run_removed_and_found_again_was_written_back() -> None:
     put = removed.model_copy(update={"before": None, "after": {"key": "k", "value": "v"}})
     assert fact_became(put, None) == "dropped"
     assert fact_became(put, {"key": "k", "value": "v", "hits": 4}) is None
+
+
+def test_one_store_asked_again_after_the_agent_wrote_tells_it(tmp_path: Path) -> None:
+    home = home_at("long-lived", 7, tmp_path)
+    store = NuggetsStore(home)
+    assert store.aftermath() == {}
+    home_at("long-lived", 10, tmp_path)  # the agent reads a file, in the same home
+    assert "wrote back the facts of" in store.aftermath()[ARCHIVE_FACT].line

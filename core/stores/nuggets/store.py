@@ -108,7 +108,7 @@ from core.stores.nuggets.graph_file import dump_graph, graph_path, read_graph
 from core.stores.nuggets.outlook import LIVE_SECONDS, live_lines, pass_lines
 from core.stores.nuggets.since import Images, aftermaths
 
-RECENT = 50  # the runs whose notes `aftermath` compares: the newest that wrote notes
+RECENT = 20  # the runs whose notes `aftermath` compares: the newest that wrote notes
 MEMORY_MD_NAME = "MEMORY.md"  # a promotion's file in its journal entry: the store's MEMORY.md
 
 
@@ -181,6 +181,8 @@ class NuggetsStore:
         self.promotion_runs: list[JournalEntry] = []  # the same, as a list (one MEMORY.md)
         self.allow_contact = settings.allow_contact  # promote contact details
         self._opened: Graph | None = None  # read by startup_messages, for the command to take
+        self._seen: tuple[FileStamp | None, Graph] | None = None  # the last read, its stat
+        self._runs_read: dict[str, JournalEntry | None] = {}  # for `aftermath`: runs never change
         self.journal = Journal(
             home,
             self.files,
@@ -218,9 +220,23 @@ class NuggetsStore:
         """The graph file: the snapshot `startup_messages` just read (taken once, so a retry
         reads afresh), else read now. A command thus reads and checks the file once."""
         graph, self._opened = self._opened, None
-        graph = graph or read_graph(self.graph_path)
+        graph = graph or self._read_now()
         graph.groups = nugget_file_names(self.home)
         return graph
+
+    def _read_now(self) -> Graph:
+        """The graph file read now, kept with its stat for `aftermath` (which reads it only
+        when it changed since)."""
+        stamp = FileStamp.of(self.graph_path)
+        graph = read_graph(self.graph_path)
+        self._seen = (stamp, graph)
+        return graph
+
+    def _graph_now(self) -> Graph:
+        """The graph as last read, when the file has not changed since; else read now."""
+        if self._seen is not None and self._seen[0] == FileStamp.of(self.graph_path):
+            return self._seen[1]
+        return self._read_now()
 
     def stamp(self) -> Hashable:
         return FileStamp.of(self.graph_path)
@@ -634,15 +650,23 @@ class NuggetsStore:
             headers = read_headers(self.home, self.files)[0]
         images = Images()
         for header in [h for h in headers if h.file_name is None][:RECENT]:
-            try:
-                images.add(self.journal.run(header.run_id))
-            except NuggetsError:
-                continue  # `log` names an entry it cannot read
+            entry = self._run_read(header.run_id)
+            if entry is not None:
+                images.add(entry)
         if not images.notes and not images.facts:
             return {}
-        graph = read_graph(self.graph_path)
+        graph = self._graph_now()
         notes = {note_id: note for note_id in images.notes if (note := graph.get(note_id))}
         return aftermaths(images, notes, self._facts_now(images), headers[0].run_id)
+
+    def _run_read(self, run_id: str) -> JournalEntry | None:
+        """A run whole, read once per store (None: it cannot be read; `log` names it)."""
+        if run_id not in self._runs_read:
+            try:
+                self._runs_read[run_id] = self.journal.run(run_id)
+            except NuggetsError:
+                self._runs_read[run_id] = None
+        return self._runs_read[run_id]
 
     def _facts_now(self, images: Images) -> dict[tuple[str, str], dict[str, Any] | None]:
         """Each fact the runs edited as its file holds it now (None: not in it); a file that
@@ -793,7 +817,7 @@ class NuggetsStore:
         messages = self.recover()
         self.notices.clear()
         with contextlib.suppress(GraphError):
-            self._opened = read_graph(self.graph_path)
+            self._opened = self._read_now()
             messages += self._opened.warnings
         return messages
 
