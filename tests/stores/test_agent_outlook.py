@@ -4,7 +4,10 @@ that writes its fact file back (`core/stores/nuggets/outlook.py`).
 
 The homes are those of `tests/fixtures/agent_live/` (how they were made: the module docstring of
 tests/stores/test_agent_aftermath.py). In `morning` the real agent's pass ran at step 14 on the
-home of step 11: the model is checked against what it wrote.
+home of step 11: the model is checked against what it wrote. In `morning-self-revert` (three
+notes and a captured file's fact note) the agent's pass merged two fact notes at step 3, the same
+process's next file read (step 4) wrote the loser's fact back, the process restarted the next
+morning (step 7) and its pass merged them again (step 8).
 """
 
 from __future__ import annotations
@@ -15,7 +18,13 @@ from pathlib import Path
 
 from core.clock import fixed_clock
 from core.notes import fields
-from core.stores.nuggets.agent_pass import ABSORBS, ARCHIVED, MERGED_INTO, agent_pass
+from core.stores.nuggets.agent_pass import (
+    ABSORBS,
+    ARCHIVED,
+    BROUGHT_BACK,
+    MERGED_INTO,
+    agent_pass,
+)
 from core.stores.nuggets.fact_files import read_fact_files
 from core.stores.nuggets.graph_file import graph_path, read_graph
 from core.stores.nuggets.store import NuggetsStore
@@ -56,6 +65,27 @@ def test_the_model_of_the_agents_pass_does_what_the_agent_did(tmp_path: Path) ->
         i: d for i, done in told.done.items() for w, d in done if w == ABSORBS
     }
     assert {i for i, done in told.done.items() if (ARCHIVED, "") in done} == archived
+
+
+def test_the_model_brings_back_a_fact_note_whose_fact_a_live_shelf_wrote_back(
+    tmp_path: Path,
+) -> None:
+    morning = at("2026-12-22T09:00:00Z")
+    after = read_graph(graph_path(home_at("morning-self-revert", 8, tmp_path / "after"))).notes
+    merged = {n["id"]: fields.merged_into(n) for n in after if fields.hidden(n)}
+    assert merged == {"fact-memory-00000003": "fact-memory-00000002"}
+    for step in (4, 7):  # before the restart (the note archived, its fact back) and after
+        home = home_at("morning-self-revert", step, tmp_path / str(step))
+        facts = {
+            str(f["key"]).lower(): f
+            for file in read_fact_files(home, ["memory"])
+            for f in file.facts
+        }
+        told = agent_pass(read_graph(graph_path(home)).notes, morning, facts)
+        assert {
+            i: d for i, done in told.done.items() for w, d in done if w == MERGED_INTO
+        } == merged
+        assert (BROUGHT_BACK, "") in told.of("fact-memory-00000003") or step == 7
 
 
 def test_unhiding_a_merged_away_note_says_the_agent_merges_it_again(tmp_path: Path) -> None:
