@@ -16,6 +16,8 @@ import os
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from core.clock import fixed_clock
 from core.notes import fields
 from core.stores.nuggets.agent_pass import (
@@ -155,3 +157,13 @@ def test_a_fact_file_as_our_own_run_left_it_shows_no_agent(tmp_path: Path) -> No
     touched(store.home / "memory.donna.json", 30)
     undone = store.undo_outlook(ARCHIVE_FACT)
     assert any("the facts this puts there are dropped" in line for line in undone)
+
+
+def test_a_nugget_too_big_to_walk_in_a_confirmation_is_said_not_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = store_at("morning", 11, tmp_path)
+    monkeypatch.setattr("core.stores.nuggets.store.AGENT_PASS_MOST", 5)
+    [said] = store.standing_outlook(["note-memory-00000008"])
+    assert said.startswith("the agent's next morning pass is not foretold here")
+    assert "holds 11 notes (more than 5)" in said

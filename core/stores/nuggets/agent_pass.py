@@ -32,8 +32,16 @@ from typing import Any
 from core.clock import epoch_ms, epoch_ms_of, to_iso
 from core.models import RawNote
 from core.notes import fields
-from core.notes.agent_normalize import agent_form, pass_content
-from core.notes.js_strings import js_lower, js_trim, normalize_tag, utf16_length
+from core.notes.agent_normalize import js_truthy, pass_content
+from core.notes.js_strings import (
+    JS_SPACE,
+    js_lower,
+    js_trim,
+    normalize_tag,
+    normalize_whitespace,
+    utf16_length,
+)
+from core.reflection.merge_index import MergeIndex
 
 NUGGET = "memory"  # the pass tool's only nugget
 LIMIT = 10  # the agent clamps whatever it is asked to 1..10
@@ -45,6 +53,10 @@ SIMILAR = 0.9
 _STOP = frozenset("a an and are as at be by for from in is it of on or the to with".split())
 _TOKEN = re.compile(r"[a-z0-9/_:-]{2,}")
 _SCRATCH = re.compile(r"^(tmp|temp|scratch)", re.IGNORECASE)
+# What the agent's save changes in a content: whitespace other than a lone space or newline, a
+# line's leading or trailing space, a run of spaces, three line breaks, and either end.
+_OTHER_SPACE = JS_SPACE.replace("\n", "").replace(" ", "")
+_UNSAVED = re.compile(f"[{_OTHER_SPACE}]|\\A[ \n]|[ \n]\\Z|  |\n | \n|\n\n\n")
 
 ARCHIVED = "archive"  # as low value
 REWRITTEN = "rewrite"  # blank and repeated lines dropped
@@ -128,32 +140,56 @@ def _score(note: Mapping[str, Any], now_ms: int) -> int:
 def loaded(
     notes: Iterable[RawNote], facts: Mapping[str, Mapping[str, Any]], now: str
 ) -> list[dict[str, Any]]:
-    """The notes as the pass's fresh load leaves them (pure): each in the agent's form, and
-    each fact note of `memory` whose fact (by lower-cased key) is in its file re-created from
-    it. Its notes only; the others are never read."""
+    """The notes as the pass's fresh load leaves them (pure): what the pass reads of each, as
+    the agent's save writes it, and each fact note of `memory` whose fact (by lower-cased key)
+    is in its file re-created from it. Its notes only; the others are never read."""
     out = []
     for note in notes:
-        form = agent_form(note)
-        if form["nuggetName"] != NUGGET:
+        if fields.nugget(note) != NUGGET:
             continue
-        for name in ("subject", "scope", "type"):
-            form[name] = fields.meta(note, name)
+        form = _form(note)
         key = str(note.get("sourceKey") or "").lower()
         fact = facts.get(key) if form["kind"] == "fact" and key else None
         if fact is not None:
             was = form["hidden"]
             form.update(
                 hidden=False,
-                content=agent_form({"content": str(fact.get("value", ""))})["content"],
+                content=_saved(str(fact.get("value", ""))),
                 updatedAt=now,
                 brought_back=was,
             )
             if isinstance(fact.get("hits"), int):
                 form["hits"] = fact["hits"]
-        form["updatedAt"] = form["updatedAt"] or ""
-        form["createdAt"] = form["createdAt"] or ""
         out.append(form)
     return out
+
+
+def _form(note: RawNote) -> dict[str, Any]:
+    """What the pass reads of a note, as the agent's save leaves it (`agent_form`, the fields
+    the pass reads)."""
+    title, content = note.get("title"), note.get("content")
+    tags = [normalize_tag(t) for t in note.get("tags") or [] if isinstance(t, str)]
+    created = note.get("createdAt")
+    updated = note.get("updatedAt") if note.get("updatedAt") is not None else created
+    hits = note.get("hits")
+    return {
+        "id": note["id"],
+        "title": js_trim(title) if isinstance(title, str) else "",
+        "content": _saved(content) if isinstance(content, str) else "",
+        "tags": [t for t in dict.fromkeys(tags) if t],
+        "links": note.get("links") or [],
+        "hidden": js_truthy(note.get("hidden")),
+        "kind": "fact" if note.get("kind") == "fact" else "note",
+        "hits": hits if hits is not None else 0,
+        "updatedAt": updated if isinstance(updated, str) else "",
+        "createdAt": created if isinstance(created, str) else "",
+        **{name: fields.meta(note, name) for name in ("subject", "scope", "type")},
+    }
+
+
+def _saved(content: str) -> str:
+    """The content as the agent's save writes it; most need nothing, and are seen so fast."""
+    return normalize_whitespace(content) if _UNSAVED.search(content) else content
 
 
 def agent_pass(
@@ -205,23 +241,34 @@ def agent_pass(
 
 
 def _merges(shelf: list[dict[str, Any]], gone: set[str], limit: int, told: AgentPass) -> None:
-    """Step 3 over a snapshot of the visible notes: who merges into whom."""
+    """Step 3 over a snapshot of the visible notes: who merges into whom. Each note, in order,
+    merges with the first later one it may (core/reflection/merge_index.py finds it without
+    comparing every pair, as the agent does)."""
     live = [n for n in shelf if not n["hidden"]]
-    seen = {n["id"]: tokens(n) for n in live}
+    sets = [frozenset(tokens(n)) for n in live]
+    groups: dict[tuple[str, str, str], list[int]] = {}
+    for place, note in enumerate(live):
+        if sets[place]:  # no tokens: a Jaccard of 0 for the agent
+            groups.setdefault(_group(note), []).append(place)
+    indexes = {key: MergeIndex(places, [sets[p] for p in places]) for key, places in groups.items()}
     merged = 0
-    for i, a in enumerate(live):
+    for place, a in enumerate(live):
         if merged >= limit:
             break
-        for b in live[i + 1 :]:
-            if a["id"] in gone or b["id"] in gone:
-                continue
-            if any(a[k] != b[k] for k in ("subject", "scope", "type")):
-                continue
-            if similarity(seen[a["id"]], seen[b["id"]]) < SIMILAR:
-                continue
-            a_len, b_len = utf16_length(a["content"]), utf16_length(b["content"])
-            winner, loser = (a, b) if a_len >= b_len else (b, a)
-            told.tell(winner["id"], ABSORBS, loser["id"])
-            told.tell(loser["id"], MERGED_INTO, winner["id"])
-            gone.update((a["id"], b["id"]))
-            merged += 1
+        if a["id"] in gone or not sets[place]:
+            continue
+        found = indexes[_group(a)].first_partner(place, lambda p: live[p]["id"] not in gone)
+        if found is None:
+            continue
+        b = live[found]
+        winner, loser = (
+            (a, b) if utf16_length(a["content"]) >= utf16_length(b["content"]) else (b, a)
+        )
+        told.tell(winner["id"], ABSORBS, loser["id"])
+        told.tell(loser["id"], MERGED_INTO, winner["id"])
+        gone.update((a["id"], b["id"]))
+        merged += 1
+
+
+def _group(note: Mapping[str, Any]) -> tuple[str, str, str]:
+    return (note["subject"], note["scope"], note["type"])

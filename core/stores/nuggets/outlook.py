@@ -30,6 +30,9 @@ from core.stores.nuggets.agent_pass import (
 )
 
 LIVE_SECONDS = 15 * 60  # a fact file rewritten this lately, not by us: an agent is running
+# The agent's pass walks every note of its nugget; past this many, a confirmation would wait
+# for it too long (seconds at 20,000), and it is said instead of run.
+AGENT_PASS_MOST = 20_000
 PASS = "the agent's next morning pass"
 _DOES = {
     ARCHIVED: PASS + " archives it again (a low-value note by its rules)",
@@ -45,6 +48,13 @@ def name(note_id: str, notes: Mapping[str, RawNote]) -> str:
     note = notes.get(note_id)
     title = fields.text(note, "title") if note else ""
     return f"“{one_line(title)}” ({one_line(note_id)})" if title else one_line(note_id)
+
+
+def too_big(size: int, most: int = AGENT_PASS_MOST) -> str:
+    return (
+        f"{PASS} is not foretold here: its nugget “memory” holds {size:,} notes (more than "
+        f"{most:,}); it may archive or merge these notes again, whatever you decide"
+    )
 
 
 def pass_lines(told: AgentPass, note_ids: Iterable[str], notes: Mapping[str, RawNote]) -> list[str]:

@@ -105,7 +105,13 @@ from core.stores.nuggets.fact_files import (
 )
 from core.stores.nuggets.first_notes import first_notes
 from core.stores.nuggets.graph_file import dump_graph, graph_path, read_graph
-from core.stores.nuggets.outlook import LIVE_SECONDS, live_lines, pass_lines
+from core.stores.nuggets.outlook import (
+    AGENT_PASS_MOST,
+    LIVE_SECONDS,
+    live_lines,
+    pass_lines,
+    too_big,
+)
 from core.stores.nuggets.since import Images, aftermaths
 
 RECENT = 20  # the runs whose notes `aftermath` compares: the newest that wrote notes
@@ -484,11 +490,26 @@ class NuggetsStore:
             for fact in doc.get("facts") or []:
                 if isinstance(fact, dict) and isinstance(fact.get("key"), str):
                     facts.setdefault(fact["key"].lower(), fact)
-        told = agent_pass(ws.notes, self.clock(), facts)
         notes = {n["id"]: n for n in ws.notes}
-        lines = pass_lines(told, ids, notes)
+        lines = self._pass_foretold(ws.notes, ids, facts, notes)
         fact_ids = [e.note_id for e in edits if e.note_id in ids]
         return lines + live_lines(fact_ids, removes, self._live_agent(), notes)
+
+    def _pass_foretold(
+        self,
+        after: list[RawNote],
+        ids: list[str],
+        facts: dict[str, dict[str, Any]],
+        notes: dict[str, RawNote],
+    ) -> list[str]:
+        """What the agent's pass does to these notes, run on `after` (none asked of its nugget:
+        it touches no other); too big a nugget is said, not run."""
+        if not any(fields.nugget(n) == AGENT_NUGGET for i in ids if (n := notes.get(i))):
+            return []
+        size = sum(fields.nugget(n) == AGENT_NUGGET for n in after)
+        if size > AGENT_PASS_MOST:
+            return [too_big(size, AGENT_PASS_MOST)]
+        return pass_lines(agent_pass(after, self.clock(), facts), ids, notes)
 
     def _live_agent(self) -> str | None:
         """What shows a running agent: a fact file rewritten in the last minutes, not by a run
