@@ -438,8 +438,10 @@ class NuggetsStore:
         """What the agent will do to these notes once back (outlook.py): its next morning pass
         on the memory as the unhide leaves it, and a running agent's fact file; there is nothing
         to lift (a visible note is used as it is). Writes nothing."""
-        graph = self.read()
+        graph = self._graph_now()
         ids = [i for i in dict.fromkeys(note_ids) if (n := graph.get(i)) and fields.hidden(n)]
+        if not ids:
+            return UnhideOutlook()
         ws = Workspace(graph.notes)
         now = self.now()
         for note_id in ids:
@@ -448,11 +450,11 @@ class NuggetsStore:
 
     def undo_outlook(self, run_id: str) -> tuple[str, ...]:
         """What the agent will do to a run's notes once undone (outlook.py); writes nothing.
-        None for a run that wrote a file."""
+        Nothing for a run that wrote a file."""
         entry = self.journal.run(run_id)
         if entry.file_name is not None:
             return ()
-        graph = self.read()
+        graph = self._graph_now()
         ws = Workspace(graph.notes)
         for note_id, before in entry.before.items():
             if graph.get(note_id) is not None:
@@ -463,13 +465,19 @@ class NuggetsStore:
     def standing_outlook(self, note_ids: Iterable[str]) -> tuple[str, ...]:
         """What the agent's next morning pass will do to these notes left as they stand (a
         change the operator rejects, a contradiction let stand); writes nothing."""
-        graph = self.read()
-        return tuple(self._foretold(graph, Workspace(graph.notes), list(note_ids), False))
+        note_ids = list(note_ids)
+        if not note_ids:
+            return ()
+        graph = self._graph_now()
+        return tuple(self._foretold(graph, Workspace(graph.notes), note_ids, False))
 
     def archive_outlook(self, note_ids: Iterable[str]) -> tuple[str, ...]:
         """What a running agent will do to these notes once archived (a fact note's fact comes
         back); writes nothing."""
-        graph = self.read()
+        note_ids = list(note_ids)
+        if not note_ids:
+            return ()
+        graph = self._graph_now()
         ws = Workspace(graph.notes)
         now = self.now()
         ids = [i for i in dict.fromkeys(note_ids) if (n := graph.get(i)) and not fields.hidden(n)]
@@ -619,7 +627,8 @@ class NuggetsStore:
         except NuggetsError:
             since = None
         if since is not None:
-            return f"cannot undo {run_id}: {since.line}; nothing was restored"
+            changed_ids = f" (the notes it changed since: {', '.join(changed)})" if changed else ""
+            return f"cannot undo {run_id}: {since.line}; nothing was restored{changed_ids}"
         return f"cannot undo {run_id}: these notes changed since: {', '.join(changed)}"
 
     def _facts_to_undo(
