@@ -205,3 +205,21 @@ class AftermathTeller(Protocol):
         """By run id, for these runs (headers newest first, as `Journal.log` gives them; None:
         the whole journal, read without notices); runs it left alone are absent. Reads the
         notes once: call it once per showing."""
+
+
+class Foresight(Protocol):
+    """Optional: what the memory's own program will do after a write of ours to the notes it is
+    about, told before the operator confirms it (Nuggets: the agent's own morning pass, run on
+    the memory as the write would leave it, and a running agent that rewrites its fact file
+    from the facts it loaded). Each answer is one line per thing foretold; none when nothing
+    is. Writes nothing."""
+
+    def undo_outlook(self, run_id: str) -> tuple[str, ...]:
+        """What becomes of a run's notes once undone."""
+
+    def archive_outlook(self, note_ids: Iterable[str]) -> tuple[str, ...]:
+        """What becomes of notes once archived (by hand, or a decision archiving them)."""
+
+    def standing_outlook(self, note_ids: Iterable[str]) -> tuple[str, ...]:
+        """What becomes of notes left as they stand (a change rejected, a contradiction let
+        stand)."""

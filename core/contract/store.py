@@ -24,6 +24,7 @@ from core.contract.parts import (
     AftermathTeller,
     ByHand,
     Decider,
+    Foresight,
     Journal,
     Promoter,
     Restorer,
@@ -152,3 +153,6 @@ class Store(Protocol):
 
     @property
     def aftermaths(self) -> AftermathTeller | None: ...
+
+    @property
+    def foresight(self) -> Foresight | None: ...

@@ -46,7 +46,7 @@ def _dedupe_links(links: list[Any]) -> list[Any]:
     return kept
 
 
-def _truthy(value: Any) -> bool:
+def js_truthy(value: Any) -> bool:
     """JavaScript's `!!value` for JSON values."""
     if isinstance(value, float) and math.isnan(value):
         return False
@@ -66,7 +66,7 @@ def agent_form(note: RawNote) -> dict[str, Any]:
     form["tags"] = [t for t in dict.fromkeys(tags) if t]
     form["links"] = _dedupe_links(note.get("links") or [])
     form["vector"] = note.get("vector") or {"seed": 0, "basis": []}
-    form["hidden"] = _truthy(note.get("hidden"))
+    form["hidden"] = js_truthy(note.get("hidden"))
     form["kind"] = "fact" if note.get("kind") == "fact" else "note"
     form["hits"] = note.get("hits") if note.get("hits") is not None else 0
     session = note.get("lastHitSession")

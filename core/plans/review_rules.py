@@ -28,7 +28,7 @@ API:
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime
 from pathlib import Path
@@ -38,7 +38,14 @@ from core.clock import parse_iso
 from core.contract.store import Store
 from core.errors import ArgumentError, NuggetsError
 from core.journal.entries import journal_dir
-from core.models import JournalEntry, Plan, RawNote, ReflectionChange, kind_word
+from core.models import (
+    JournalEntry,
+    Plan,
+    RawNote,
+    ReflectionChange,
+    kind_word,
+    operation_note_ids,
+)
 from core.notes import fields as note_fields
 from core.plans.kept import chosen
 from core.plans.review_state import change_key
@@ -376,3 +383,17 @@ def decided_words(
 
 
 DONE_WORDS = {"keep": "kept", "reject": "rejected", "review": "waits for review"}
+
+
+def rejected_notes(plan: Plan, said: Mapping[int, str]) -> list[str]:
+    """The notes of the changes a rule or the operator rejected (`said`: how each decided change
+    was decided, `decided_words`), in plan order (pure)."""
+    rejected = {op_id for op_id, words in said.items() if words.startswith(DONE_WORDS["reject"])}
+    return list(
+        dict.fromkeys(
+            note_id
+            for op in plan.operations
+            if op.id in rejected
+            for note_id in operation_note_ids(op)
+        )
+    )

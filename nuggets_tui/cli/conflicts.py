@@ -23,6 +23,7 @@ from core.review.verdicts import VERDICTS, Judgement, act_operations
 from core.safeio.inert_text import one_line
 
 from .. import render
+from ..foretold import archived_by, foretold
 from ..progress_line import stderr_progress
 from ..runlogging import current_run, logs_run
 from ..words import counted, every, shown_path
@@ -163,11 +164,15 @@ def resolve(
     )
     how = f"merge into {keep}" if merge else f"{keep} stands"
     _show_plan(plan, memory.profile, f"Decision on {group.id}: {how}", do_apply)
+    archived = archived_by(plan)
+    told = foretold(memory, lambda foresight: foresight.archive_outlook(archived))
     if do_apply:
         _apply(memory, plan)
+    tell(memory, told)  # what the agent will do to them (Nuggets: a running agent)
 
 
 def _both_stand(memory: Store, graph: Graph, group: Group, do_apply: bool) -> None:
+    tell(memory, foretold(memory, lambda foresight: foresight.standing_outlook(group.note_ids)))
     if not do_apply:
         show(f"Decision on {group.id}: {every(len(group.note_ids), 'note')} stand (dry run)")
         show(

@@ -109,10 +109,12 @@ def _absorbed_lines(graph: Graph, notes: list[RawNote]) -> list[str]:
 @logs_run("archive")
 def archive(obj: Context, note_ids: tuple[str, ...]) -> None:
     """Archive notes by hand, as the pass does (undo brings them back)."""
-    entry = obj.memory(needs_graph=True).by_hand.archive(note_ids)
+    memory = obj.memory(needs_graph=True)
+    entry = memory.by_hand.archive(note_ids)
     record_entry(entry, "archived")
     show(
         f"Archived {counted(len(entry.after), 'note')} (run {entry.run_id})"
         if entry
         else "Those notes are already archived; nothing written."
     )
+    tell(memory)  # what the store says will become of them (Nuggets: a running agent)

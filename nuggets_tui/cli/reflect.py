@@ -9,12 +9,13 @@ import click
 
 from core.browse.shelf import Shelf
 from core.contract.store import Store
-from core.plans.review_rules import Decided
+from core.plans.review_rules import Decided, rejected_notes
 from core.plans.session import ReviewSession
 from core.reflection.select_phase import MAX_LIMIT
 from core.safeio.inert_text import one_line
 
 from .. import render
+from ..foretold import foretold
 from ..progress_line import stderr_progress
 from ..runlogging import current_run, logs_run
 from .group import Context, take_options
@@ -98,6 +99,8 @@ def reflect(
         print_json({**result, "rules": _rules_json(choose.by_rule)} if choose.by_rule else result)
         return
     echo_lines(render.plan_text(plan, memory.profile, applied=do_apply, decided=choose.said))
+    rejected = rejected_notes(plan, choose.said)
+    tell(memory, foretold(memory, lambda foresight: foresight.standing_outlook(rejected)))
     if do_apply:
         click.echo("")
         show(

@@ -10,6 +10,7 @@ from core.errors import NuggetsError
 from core.safeio.inert_text import one_line
 
 from .. import render
+from ..foretold import foretold
 from ..runlogging import logs_run
 from ..words import counted
 from .group import Context
@@ -30,8 +31,10 @@ from .records import record_entry
 def undo(obj: Context, run_id: str, memory_md: Path | None) -> None:
     """Restore the notes an applied run changed (or the file a promotion wrote)."""
     memory = obj.memory(memory_md)
+    told = foretold(memory, lambda foresight: foresight.undo_outlook(run_id))
     entry = memory.journal.undo(run_id)
     tell(memory)  # rows the store left as they are (MicroClaw: changed by the bot since)
+    tell(memory, told)  # what the agent will do to them (Nuggets: its pass, a running agent)
     record_entry(entry, "restored")
     restored = (
         f"{entry.file_name} as it was before it"

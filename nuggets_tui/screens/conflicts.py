@@ -30,6 +30,7 @@ from core.review.decisions import How
 from core.review.service import ReviewService
 from core.review.verdicts import Verdict
 
+from ..foretold import afterwards, archived_by, foretold
 from ..safe import block, counted, every, join, line, notify, shown_path
 from ..widgets.busy import Busy
 from ..widgets.diff_view import DiffView, heading, note_diff_text
@@ -63,6 +64,7 @@ class Decision:
     keep: str
     how: How
     plan: Plan
+    told: tuple[str, ...] = ()  # what the memory's own program will do after it
 
 
 class GroupRows(RowRenderer[Group]):
@@ -470,7 +472,9 @@ class ConflictsScreen(ConsoleScreen[bool]):
         except NuggetsError as exc:
             to_screen(self, self._failed, "Cannot plan the decision", str(exc))
             return
-        to_screen(self, self._planned, Decision(group, keep, how, plan))
+        archived = archived_by(plan)
+        told = foretold(self.memory, lambda foresight: foresight.archive_outlook(archived))
+        to_screen(self, self._planned, Decision(group, keep, how, plan, tuple(told)))
 
     def _planned(self, decision: Decision) -> None:
         if self.group is None or self.group.id != decision.group.id:
@@ -509,6 +513,7 @@ class ConflictsScreen(ConsoleScreen[bool]):
             "deleted: archived notes stay in the file.\n\nIt journals the run under ",
             line(shown_path(self.memory.journal.folder)),
             ", so ctrl+z on the notes (or the run history, l) undoes it.",
+            *afterwards(decision.told),
         )
         self.app.push_screen(
             ConfirmScreen("Apply the decision", body, yes="Apply"),
@@ -557,12 +562,22 @@ class ConflictsScreen(ConsoleScreen[bool]):
         group, found = self.group, self.found
         if group is None or found is None:
             return
+        self._both_outlook(group, found)
+
+    @work(thread=True, exclusive=True, group="plan", description="_both_outlook")
+    def _both_outlook(self, group: Group, found: Found) -> None:
+        """What the memory's own program will do to the notes let stand, read aside."""
+        told = foretold(self.memory, lambda foresight: foresight.standing_outlook(group.note_ids))
+        to_screen(self, self._ask_both, group, found, told)
+
+    def _ask_both(self, group: Group, found: Found, told: list[str]) -> None:
         body = join(
             f"Let {every(len(group.note_ids), 'note')} of “",
             line(group.topic),
             "” stand?\n\nNothing is written to the notes. The group is remembered in ",
             line(shown_path(self.memory.journal.home)),
             " and not asked again until one of its notes changes.",
+            *afterwards(told),
         )
         self.app.push_screen(
             ConfirmScreen("Both stand", body, yes="Both stand"),

@@ -33,6 +33,7 @@ from core.review.service import ReviewService
 from core.review.verdicts import VERDICTS, Verdict
 from core.safeio.inert_text import one_line
 
+from ..foretold import afterwards, foretold
 from ..safe import block, counted, join, line, notify, shown_path
 from ..widgets.busy import Busy
 from ..widgets.footer import Footer
@@ -783,8 +784,15 @@ class MainScreen(ConsoleScreen[None]):
         to_screen(self, self._ask_unhide, note, outlook)
 
     def _ask_unhide(self, note: RawNote, outlook: UnhideOutlook) -> None:
-        if not outlook.lift:
+        if not outlook.lift and not outlook.warnings:
             self._unhide(note)
+            return
+        if not outlook.lift:
+            body = join("Bring back ", _quoted(note), "?", *afterwards(outlook.warnings))
+            self.app.push_screen(
+                ConfirmScreen("Unhide this note", body, yes="Unhide"),
+                if_yes(lambda: self._unhide(note)),
+            )
             return
         body = join(
             "Bring back ",
@@ -912,12 +920,22 @@ class MainScreen(ConsoleScreen[None]):
         if not self.memory.profile.capabilities.manual_archive:  # no dialog that could only fail
             notify(self, self.memory.profile.archive_refused, title="Not offered", timeout=4)
             return
+        self._archive_outlook(note)
+
+    @work(thread=True, exclusive=True, group="write", description="_archive_outlook")
+    def _archive_outlook(self, note: RawNote) -> None:
+        """What archiving leads to, read aside, then asked."""
+        told = foretold(self.memory, lambda foresight: foresight.archive_outlook([note["id"]]))
+        to_screen(self, self._ask_archive, note, told)
+
+    def _ask_archive(self, note: RawNote, told: list[str]) -> None:
         body = join(
             "Archive ",
             _quoted(note),
             "?\n\nIt leaves the table (h shows archived notes); ",
             line(self.memory.profile.archive_effect),
             ". The run is journaled: ctrl+z or u brings it back.",
+            *afterwards(told),
         )
         self.app.push_screen(
             ConfirmScreen("Archive this note", body, yes="Archive"),
@@ -978,9 +996,25 @@ class MainScreen(ConsoleScreen[None]):
         except NuggetsError as exc:
             to_screen(self, self._failed, "Cannot undo", str(exc), then)
             return
-        to_screen(self, self._ask_undo, entry, blockers, then)
+        if blockers:
+            to_screen(self, self._say_blocked, run_id, blockers, then, self._since_run(run_id))
+            return
+        told = foretold(self.memory, lambda foresight: foresight.undo_outlook(run_id))
+        to_screen(self, self._ask_undo, entry, blockers, then, told)
 
-    def _ask_undo(self, entry: JournalEntry, blockers: list[str], then: Then = None) -> None:
+    def _since_run(self, run_id: str) -> str:
+        """What the memory's own program did since to a run's notes ("" when the store cannot
+        tell, or it did nothing)."""
+        teller = self.memory.aftermaths
+        try:
+            found = teller.aftermath().get(run_id) if teller is not None else None
+        except NuggetsError:
+            found = None
+        return found.line if found is not None else ""
+
+    def _ask_undo(
+        self, entry: JournalEntry, blockers: list[str], then: Then = None, told: Sequence[str] = ()
+    ) -> None:
         if blockers:
             self._say_blocked(entry.run_id, blockers, then)
             return
@@ -996,6 +1030,7 @@ class MainScreen(ConsoleScreen[None]):
             "\n\n",
             *_changed_titles(entry),
             _undo_what(entry, self.memory),
+            *afterwards(told),
         )
 
         def answered(yes: bool | None) -> None:
@@ -1008,13 +1043,21 @@ class MainScreen(ConsoleScreen[None]):
             ConfirmScreen(f"Undo run {one_line(entry.run_id)}", body, yes="Undo"), answered
         )
 
-    def _say_blocked(self, run_id: str, blockers: list[str], then: Then = None) -> None:
+    def _say_blocked(
+        self, run_id: str, blockers: list[str], then: Then = None, since: str = ""
+    ) -> None:
         shown = self._titles(blockers[:BLOCKERS_SHOWN])
         more = len(blockers) - len(shown)
+        why = (
+            join(" (", line(since), ")")
+            if since
+            else Text(" (the agent or a later run edited them)")
+        )
         body = join(
             counted(len(blockers), "note"),
-            " this run wrote changed since (the agent or a later "
-            "run edited them); undoing it would lose those changes, so nothing is restored:\n\n",
+            " this run wrote changed since",
+            why,
+            "; undoing it would lose those changes, so nothing is restored:\n\n",
             *[part for title in shown for part in ("  • ", line(title), "\n")],
             f"  … and {more:,} more\n" if more else "",
             "\nUndo the later runs first (l lists them), or keep this run.",

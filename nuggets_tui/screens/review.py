@@ -30,6 +30,7 @@ from core.plans.session import ReviewSession, Trouble
 from core.reflection.pass_state import PassCancelled
 from core.reflection.select_phase import MAX_LIMIT
 
+from ..foretold import afterwards, plan_outlook
 from ..safe import block, counted, join, line, notify, shown_path
 from ..widgets.busy import Busy
 from ..widgets.diff_view import DiffView, diff_lines, heading
@@ -1011,9 +1012,10 @@ class ReviewScreen(ConsoleScreen[bool]):
     def _confirm_apply(self, plan: Plan, kept: set[int]) -> None:
         """Count what would be written (a replay, so off the event loop), then ask."""
         notes = touched_by(plan, kept)
-        to_screen(self, self._ask_apply, plan, kept, notes)
+        told = plan_outlook(self.memory, plan, kept)
+        to_screen(self, self._ask_apply, plan, kept, notes, told)
 
-    def _ask_apply(self, plan: Plan, kept: set[int], notes: list[str]) -> None:
+    def _ask_apply(self, plan: Plan, kept: set[int], notes: list[str], told: list[str]) -> None:
         question = f"Apply {len(kept):,} of {counted(len(plan.operations), 'change')}?"
         profile = self.memory.profile
         body = (
@@ -1032,6 +1034,7 @@ class ReviewScreen(ConsoleScreen[bool]):
                 " Nothing is deleted: archived notes stay in the file and can be brought back."
                 if profile.capabilities.whole_file_apply
                 else "",
+                *afterwards(told),
             )
         )
         self.app.push_screen(

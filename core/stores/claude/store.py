@@ -15,6 +15,7 @@ from core.contract.parts import (
     AftermathTeller,
     ByHand,
     Decider,
+    Foresight,
     KeptVersion,
     Promoter,
     Restorer,
@@ -81,6 +82,7 @@ class ClaudeStore:
     restorer: Restorer | None = None
     decider: Decider | None = None
     aftermaths: AftermathTeller | None = None  # what the agent changed since is the next plan
+    foresight: Foresight | None = None  # Claude Code has no pass of its own
     first_notes: Callable[[int], list[RawNote]] | None = None
 
     def __init__(

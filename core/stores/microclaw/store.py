@@ -19,6 +19,7 @@ from core.contract.parts import (
     AftermathTeller,
     ByHand,
     Decider,
+    Foresight,
     Promoter,
     Restorer,
     SideFiles,
@@ -127,6 +128,7 @@ class MicroClawStore:
         self.promoter: Promoter | None = self
         self.decider: Decider | None = self
         self.aftermaths: AftermathTeller | None = self
+        self.foresight: Foresight | None = None  # the unhide outlook tells the bot's ticks
 
     @property
     def graph_path(self) -> Path:

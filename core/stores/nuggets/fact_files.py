@@ -93,6 +93,12 @@ def _key(note: RawNote) -> str | None:
     return key
 
 
+def fact_of(facts: list[dict[str, Any]], key: str) -> dict[str, Any] | None:
+    """The fact of this key (keys match whatever their case, as the agent's do); None: none."""
+    position = _find(facts, key)
+    return None if position is None else facts[position]
+
+
 def _find(facts: list[dict[str, Any]], key: str) -> int | None:
     lower = key.lower()
     for position, fact in enumerate(facts):

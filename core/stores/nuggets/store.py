@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Collection, Hashable, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from core.browse.shelf import Shelf
 from core.clock import Clock, system_clock, to_iso
@@ -16,6 +17,7 @@ from core.contract.parts import (
     AftermathTeller,
     ByHand,
     Decider,
+    Foresight,
     Promoter,
     Restorer,
     SideFiles,
@@ -33,7 +35,8 @@ from core.errors import (
     UnsettledWriteError,
 )
 from core.gc_pause import paused_gc
-from core.journal.entries import JournalHeader, next_run_id
+from core.journal.aftermath import Aftermath
+from core.journal.entries import JournalHeader, next_run_id, read_headers
 from core.journal.guarded_write import (
     directory_lock,
     graph_lock,
@@ -84,6 +87,8 @@ from core.safeio.file_stamp import FileStamp
 from core.safeio.scope_folder import PromotionRefused, refusal
 from core.settings import DEFAULTS, Settings
 from core.stores.nuggets import presentation
+from core.stores.nuggets.agent_pass import NUGGET as AGENT_NUGGET
+from core.stores.nuggets.agent_pass import agent_pass
 from core.stores.nuggets.fact_files import SUFFIXES as FACT_SUFFIXES
 from core.stores.nuggets.fact_files import (
     FactFile,
@@ -92,6 +97,7 @@ from core.stores.nuggets.fact_files import (
     edited_doc,
     fact_edits,
     fact_file_paths,
+    fact_of,
     nugget_file_names,
     read_fact_file,
     read_fact_files,
@@ -99,7 +105,16 @@ from core.stores.nuggets.fact_files import (
 )
 from core.stores.nuggets.first_notes import first_notes
 from core.stores.nuggets.graph_file import dump_graph, graph_path, read_graph
+from core.stores.nuggets.outlook import (
+    AGENT_PASS_MOST,
+    LIVE_SECONDS,
+    live_lines,
+    pass_lines,
+    too_big,
+)
+from core.stores.nuggets.since import Images, aftermaths
 
+RECENT = 20  # the runs whose notes `aftermath` compares: the newest that wrote notes
 MEMORY_MD_NAME = "MEMORY.md"  # a promotion's file in its journal entry: the store's MEMORY.md
 
 
@@ -148,13 +163,13 @@ class NuggetsFiles:
 
 class NuggetsStore:
     """The store contract (core/contract/store.py): it promotes and decides itself; its side
-    files are the agent's fact files; it keeps no versions and tells no aftermath."""
+    files are the agent's fact files; it keeps no versions, and tells what the agent did since
+    to the notes and facts of our runs (since.py)."""
 
     profile: Profile = presentation.PROFILE
     side_files: SideFiles | None = presentation.FACT_FILES
     restorer: Restorer | None = None
     versions: VersionKeeper | None = None
-    aftermaths: AftermathTeller | None = None
 
     def __init__(
         self,
@@ -172,6 +187,8 @@ class NuggetsStore:
         self.promotion_runs: list[JournalEntry] = []  # the same, as a list (one MEMORY.md)
         self.allow_contact = settings.allow_contact  # promote contact details
         self._opened: Graph | None = None  # read by startup_messages, for the command to take
+        self._seen: tuple[FileStamp | None, Graph] | None = None  # the last read, its stat
+        self._runs_read: dict[str, JournalEntry | None] = {}  # for `aftermath`: runs never change
         self.journal = Journal(
             home,
             self.files,
@@ -185,6 +202,8 @@ class NuggetsStore:
         self.by_hand: ByHand = self
         self.promoter: Promoter | None = self
         self.decider: Decider | None = self
+        self.aftermaths: AftermathTeller | None = self
+        self.foresight: Foresight | None = self
 
     @property
     def graph_path(self) -> Path:
@@ -207,9 +226,23 @@ class NuggetsStore:
         """The graph file: the snapshot `startup_messages` just read (taken once, so a retry
         reads afresh), else read now. A command thus reads and checks the file once."""
         graph, self._opened = self._opened, None
-        graph = graph or read_graph(self.graph_path)
+        graph = graph or self._read_now()
         graph.groups = nugget_file_names(self.home)
         return graph
+
+    def _read_now(self) -> Graph:
+        """The graph file read now, kept with its stat for `aftermath` (which reads it only
+        when it changed since)."""
+        stamp = FileStamp.of(self.graph_path)
+        graph = read_graph(self.graph_path)
+        self._seen = (stamp, graph)
+        return graph
+
+    def _graph_now(self) -> Graph:
+        """The graph as last read, when the file has not changed since; else read now."""
+        if self._seen is not None and self._seen[0] == FileStamp.of(self.graph_path):
+            return self._seen[1]
+        return self._read_now()
 
     def stamp(self) -> Hashable:
         return FileStamp.of(self.graph_path)
@@ -402,17 +435,131 @@ class NuggetsStore:
     # -- recovery -----------------------------------------------------------------------------
 
     def unhide_outlook(self, note_ids: Iterable[str], lift: bool = False) -> UnhideOutlook:
-        return UnhideOutlook()  # a note brought back stays, and is used as it is
+        """What the agent will do to these notes once back (outlook.py): its next morning pass
+        on the memory as the unhide leaves it, and a running agent's fact file; there is nothing
+        to lift (a visible note is used as it is). Writes nothing."""
+        graph = self._graph_now()
+        ids = [i for i in dict.fromkeys(note_ids) if (n := graph.get(i)) and fields.hidden(n)]
+        if not ids:
+            return UnhideOutlook()
+        ws = Workspace(graph.notes)
+        now = self.now()
+        for note_id in ids:
+            unhide(ws, note_id, now)
+        return UnhideOutlook(tuple(self._foretold(graph, ws, ids, removes=False)))
+
+    def undo_outlook(self, run_id: str) -> tuple[str, ...]:
+        """What the agent will do to a run's notes once undone (outlook.py); writes nothing.
+        Nothing for a run that wrote a file."""
+        entry = self.journal.run(run_id)
+        if entry.file_name is not None:
+            return ()
+        graph = self._graph_now()
+        ws = Workspace(graph.notes)
+        for note_id, before in entry.before.items():
+            if graph.get(note_id) is not None:
+                ws.put(note_id, before)
+        removes = any(e.before is None for e in entry.side_file_edits)
+        return tuple(self._foretold(graph, ws, list(entry.before), removes))
+
+    def standing_outlook(self, note_ids: Iterable[str]) -> tuple[str, ...]:
+        """What the agent's next morning pass will do to these notes left as they stand (a
+        change the operator rejects, a contradiction let stand); writes nothing."""
+        note_ids = list(note_ids)
+        if not note_ids:
+            return ()
+        graph = self._graph_now()
+        return tuple(self._foretold(graph, Workspace(graph.notes), note_ids, False))
+
+    def archive_outlook(self, note_ids: Iterable[str]) -> tuple[str, ...]:
+        """What a running agent will do to these notes once archived (a fact note's fact comes
+        back); writes nothing."""
+        note_ids = list(note_ids)
+        if not note_ids:
+            return ()
+        graph = self._graph_now()
+        ws = Workspace(graph.notes)
+        now = self.now()
+        ids = [i for i in dict.fromkeys(note_ids) if (n := graph.get(i)) and not fields.hidden(n)]
+        for note_id in ids:
+            hide(ws, note_id, now)
+        edits, _ = self._mirrored(graph, ws, ws.touched_positions())
+        notes = {i: n for i in ids if (n := graph.get(i)) is not None}
+        facts = [e.note_id for e in edits]
+        return tuple(live_lines(facts, True, self._live_agent(), notes))
+
+    def _foretold(self, graph: Graph, ws: Workspace, ids: list[str], removes: bool) -> list[str]:
+        """The agent's pass on the notes as `ws` leaves them (the fact file as the write would
+        leave it), told for `ids`; and a running agent's writes of their facts."""
+        edits, files = self._mirrored(graph, ws, ws.touched_positions())
+        facts: dict[str, dict[str, Any]] = {}
+        for file in read_fact_files(self.home, [AGENT_NUGGET]):
+            doc = edited_doc(file.doc, [e for e in edits if e.path == file.path.name])
+            for fact in doc.get("facts") or []:
+                if isinstance(fact, dict) and isinstance(fact.get("key"), str):
+                    facts.setdefault(fact["key"].lower(), fact)
+        notes = {n["id"]: n for n in ws.notes}
+        lines = self._pass_foretold(ws.notes, ids, facts, notes)
+        fact_ids = [e.note_id for e in edits if e.note_id in ids]
+        return lines + live_lines(fact_ids, removes, self._live_agent(), notes)
+
+    def _pass_foretold(
+        self,
+        after: list[RawNote],
+        ids: list[str],
+        facts: dict[str, dict[str, Any]],
+        notes: dict[str, RawNote],
+    ) -> list[str]:
+        """What the agent's pass does to these notes, run on `after` (none asked of its nugget:
+        it touches no other); too big a nugget is said, not run."""
+        if not any(fields.nugget(n) == AGENT_NUGGET for i in ids if (n := notes.get(i))):
+            return []
+        size = sum(fields.nugget(n) == AGENT_NUGGET for n in after)
+        if size > AGENT_PASS_MOST:
+            return [too_big(size, AGENT_PASS_MOST)]
+        return pass_lines(agent_pass(after, self.clock(), facts), ids, notes)
+
+    def _live_agent(self) -> str | None:
+        """What shows a running agent: a fact file rewritten in the last minutes, not by a run
+        of ours (None: none seen)."""
+        ours = self._our_fact_writes()
+        now = self.clock().timestamp()
+        for path in fact_file_paths(self.home):
+            try:
+                age = now - path.stat().st_mtime
+            except OSError:
+                continue
+            if 0 <= age <= LIVE_SECONDS and current_fingerprint(path) not in ours:
+                return f"{path.name} was rewritten {_ago(age)} ago, not by us"
+        return None
+
+    def _our_fact_writes(self) -> set[str]:
+        """The fact files' fingerprints as our newest runs left them."""
+        found: set[str] = set()
+        for header in self.journal.log()[:5]:
+            with contextlib.suppress(NuggetsError):
+                found.update(image.result_fingerprint for image in self.run(header.run_id).files)
+        return found
 
     def unhide(self, note_ids: Iterable[str], lift: bool = False) -> JournalEntry | None:
         """Bring archived notes back; visible ones are left as they are (a visible note is
-        used as it is: there is nothing to lift)."""
-        return self._set_archived(note_ids, archived=False)
+        used as it is: there is nothing to lift). What the agent will do to them goes to the
+        notices (`unhide_outlook`)."""
+        ids = list(note_ids)
+        told = self.unhide_outlook(ids).warnings
+        entry = self._set_archived(ids, archived=False)
+        self.notices.extend(told if entry is not None else ())
+        return entry
 
     def archive(self, note_ids: Iterable[str]) -> JournalEntry | None:
         """Archive notes by hand, exactly as the pass's archive does (a fact note's fact leaves
-        its fact file); notes already archived are left as they are."""
-        return self._set_archived(note_ids, archived=True)
+        its fact file); notes already archived are left as they are. What a running agent will
+        do to their facts goes to the notices (`archive_outlook`)."""
+        ids = list(note_ids)
+        told = self.archive_outlook(ids)
+        entry = self._set_archived(ids, archived=True)
+        self.notices.extend(told if entry is not None else ())
+        return entry
 
     def _set_archived(self, note_ids: Iterable[str], archived: bool) -> JournalEntry | None:
         ids = list(dict.fromkeys(note_ids))
@@ -452,10 +599,7 @@ class NuggetsStore:
         graph = read_graph(self.graph_path)
         changed = undo_blockers(entry, graph)
         if changed:
-            raise UndoConflictError(
-                f"cannot undo {entry.run_id}: these notes changed since: {', '.join(changed)}",
-                changed,
-            )
+            raise UndoConflictError(self._why_changed(entry.run_id, changed), changed)
         facts = self._facts_to_undo(entry.run_id, entry.side_file_edits)
         ws = Workspace(graph.notes)
         for note_id, before in entry.before.items():
@@ -475,6 +619,18 @@ class NuggetsStore:
             raise NuggetsError(f"run {entry.run_id} changed nothing; there is nothing to undo")
         return committed
 
+    def _why_changed(self, run_id: str, changed: list[str]) -> str:
+        """Why undo refuses: the agent's doing when it overwrote the run (since.py), else the
+        notes that changed since."""
+        try:
+            since = self.aftermath().get(run_id)
+        except NuggetsError:
+            since = None
+        if since is not None:
+            changed_ids = f" (the notes it changed since: {', '.join(changed)})" if changed else ""
+            return f"cannot undo {run_id}: {since.line}; nothing was restored{changed_ids}"
+        return f"cannot undo {run_id}: these notes changed since: {', '.join(changed)}"
+
     def _facts_to_undo(
         self, run_id: str, edits: list[FactEdit]
     ) -> tuple[list[FactEdit], list[FactFile]]:
@@ -488,9 +644,11 @@ class NuggetsStore:
             changed += changed_facts(file.doc, [e for e in edits if e.path == path.name])
             files.append(file)
         if changed:  # the agent recalled or edited them since (its fact file is its own)
+            why = self._why_changed(run_id, [])
             raise NuggetsError(
-                f"cannot undo {run_id}: these facts changed since in the fact "
-                f"files: {', '.join(changed)}; nothing was restored"
+                why
+                if not why.endswith(": ")
+                else f"{why}in the fact files: {', '.join(changed)}; nothing was restored"
             )
         return undo_edits(edits), files
 
@@ -513,6 +671,46 @@ class NuggetsStore:
         """The applied runs, newest first (headers only); an entry that cannot be read is
         skipped and named in the notices."""
         return self.journal.log()
+
+    def aftermath(self, headers: Sequence[JournalHeader] | None = None) -> dict[str, Aftermath]:
+        """What the agent did since to the notes and facts of these runs (since.py): the
+        newest `RECENT` runs that wrote notes, read once each, and the graph and fact files read
+        once."""
+        if headers is None:
+            headers = read_headers(self.home, self.files)[0]
+        images = Images()
+        for header in [h for h in headers if h.file_name is None][:RECENT]:
+            entry = self._run_read(header.run_id)
+            if entry is not None:
+                images.add(entry)
+        if not images.notes and not images.facts:
+            return {}
+        graph = self._graph_now()
+        notes = {note_id: note for note_id in images.notes if (note := graph.get(note_id))}
+        return aftermaths(images, notes, self._facts_now(images), headers[0].run_id)
+
+    def _run_read(self, run_id: str) -> JournalEntry | None:
+        """A run whole, read once per store (None: it cannot be read; `log` names it)."""
+        if run_id not in self._runs_read:
+            try:
+                self._runs_read[run_id] = self.journal.run(run_id)
+            except NuggetsError:
+                self._runs_read[run_id] = None
+        return self._runs_read[run_id]
+
+    def _facts_now(self, images: Images) -> dict[tuple[str, str], dict[str, Any] | None]:
+        """Each fact the runs edited as its file holds it now (None: not in it); a file that
+        cannot be read is left out."""
+        found: dict[tuple[str, str], dict[str, Any] | None] = {}
+        docs: dict[str, FactFile | None] = {}
+        for name, key in images.facts:
+            if name not in docs:
+                own = self.files.named(name)
+                docs[name] = None if own is None else read_fact_file(own.path)
+            file = docs[name]
+            if file is not None:
+                found[(name, key)] = fact_of(file.facts, key)
+        return found
 
     def write_file(
         self, path: Path, before: str | None, after: str, kind: JournalKind, summary: str
@@ -649,7 +847,7 @@ class NuggetsStore:
         messages = self.recover()
         self.notices.clear()
         with contextlib.suppress(GraphError):
-            self._opened = read_graph(self.graph_path)
+            self._opened = self._read_now()
             messages += self._opened.warnings
         return messages
 
@@ -874,6 +1072,10 @@ def _refuse_link(path: Path) -> None:
     refused = _refusal(path)
     if refused:
         raise PromotionRefused(refused)
+
+
+def _ago(seconds: float) -> str:
+    return f"{int(seconds)} s" if seconds < 120 else f"{int(seconds // 60)} min"
 
 
 def _summarize(result: ReflectionResult | None) -> str:

@@ -20,6 +20,7 @@ from core.contract.parts import (
     AftermathTeller,
     ByHand,
     Decider,
+    Foresight,
     Promoter,
     Restorer,
     SideFiles,
@@ -90,6 +91,7 @@ class PurifierStore(PurifierActing):
     decider: Decider | None = None
     versions: VersionKeeper | None = None
     aftermaths: AftermathTeller | None = None  # the purifier's runs are its own
+    foresight: Foresight | None = None  # the purifier runs itself only when asked
 
     def __init__(
         self, workspace: Path, clock: Clock = system_clock, settings: Settings = DEFAULTS
