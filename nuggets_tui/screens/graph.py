@@ -192,6 +192,10 @@ class GraphScreen(ConsoleScreen[str | None]):
                         style="dim italic",
                     )
                 )
+            if not onward and node.is_root:  # else the tree is the note alone, unexplained
+                node.add_leaf(
+                    Text("No links either way: it is one of the Orphans.", style="dim italic")
+                )
         node.expand()
         if hops > 1:
             for child in node.children:

@@ -928,3 +928,25 @@ async def test_the_run_history_names_the_run_that_undid_another_whole(
         runs = app.screen.query_one("#runs")
         shown = "\n".join(strip.text for strip in runs.render_lines(runs.region.reset_offset))
         assert f"undone by {undo.run_id}" in shown and f"undoes {entry.run_id}" in shown
+
+
+async def test_the_graph_of_a_note_with_no_links_says_so(home: Path) -> None:
+    """`g` on a note with no links showed its name alone; it says why."""
+    from core.browse.link_graph import edges
+
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        shelf = main_screen(app).shelf
+        assert shelf is not None
+        lonely = next(
+            n["id"] for n in shelf.graph.notes if not fields.hidden(n) and not edges(shelf, n["id"])
+        )
+        main_screen(app).select_note(lonely)
+        await settle(pilot, app)
+        await pilot.press("g")
+        await settle(pilot, app)
+        root = app.screen.query_one("#hops", LinkTree).root
+        assert [str(child.label) for child in root.children] == [
+            "No links either way: it is one of the Orphans."
+        ]
