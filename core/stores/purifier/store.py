@@ -249,6 +249,7 @@ class PurifierStore(PurifierActing):
                 result_fingerprint="",
                 notes=int(r.details.get("claims_total") or 0),
                 summary=r.summary,
+                outcome=r.status or r.event or "started",
             )
             for i, r in reversed(list(enumerate(self.runs(), start=1)))
         ]
