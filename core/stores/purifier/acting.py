@@ -17,7 +17,7 @@ from core.journal.journal import Journal
 from core.models import JournalEntry, NoteDiff, Operation, Plan, RawNote, ReflectionResult
 from core.notes.snapshot import EMPTY_FINGERPRINT, Graph, current_fingerprint
 from core.progress import Progress
-from core.stores.purifier import preview, restore, runner
+from core.stores.purifier import paths, preview, restore, runner
 
 
 class PurifierActing:
@@ -56,10 +56,12 @@ class PurifierActing:
         progress: Progress | None = None,
     ) -> Plan:
         """The claims and views the purifier's next run would change, from a run on a copy of
-        the workspace; empty (and said) when the purifier is not installed."""
+        the workspace; PreviewUnavailable (one line) when its run cannot be previewed: not
+        installed, or an upgrade pending that is not being acknowledged."""
         graph = graph or self.read()
         notes = graph.notes
         self._preview = None
+        self._refuse_pending_upgrade()
         try:
             found = preview.preview(
                 self.home,
@@ -70,14 +72,25 @@ class PurifierActing:
                 notes,
             )
         except runner.NotInstalledError as exc:
-            self.notices.append(str(exc))
-            return self._plan(
-                graph, [], [], ReflectionResult(ran_at=self.now(), inspected=len(notes))
-            )
+            raise runner.PreviewUnavailable(
+                f"{exc}; its next run cannot be previewed (nothing was run)"
+            ) from None
         self._preview = found
         self.notices.append(f"preview: {found.result.line()}")
         self.notices += preview.view_lines(found)
         return self._plan(graph, *preview.operations(found, self.now()))
+
+    def _refuse_pending_upgrade(self) -> None:
+        """With an upgrade pending the purifier's run stops before it changes anything
+        (upgrade_required): only its acknowledgement can be previewed."""
+        if self.acknowledge_upgrade:
+            return
+        for pending in sorted(paths.locks_dir(self.home).glob("purifier-upgrade-pending-*.json")):
+            raise runner.PreviewUnavailable(
+                f"{pending}: an upgrade of the purifier is pending, so its next run stops "
+                "before it changes anything (upgrade_required); preview its acknowledgement "
+                "instead: reflect --acknowledge-upgrade (nothing was run)"
+            )
 
     def _plan(
         self, graph: Graph, ops: list[Operation], diffs: list[NoteDiff], result: ReflectionResult

@@ -29,6 +29,11 @@ class NotInstalledError(NuggetsError):
     """The purifier's scripts are nowhere to be found."""
 
 
+class PreviewUnavailable(NuggetsError):
+    """The purifier's next run cannot be previewed (not installed, an upgrade pending): said,
+    never shown as a run that would change nothing."""
+
+
 class RunFailed(NuggetsError):
     """The purifier's run did not publish; the message is its own."""
 
