@@ -27,6 +27,7 @@ from core.contract.parts import (
     Journal,
     Promoter,
     Restorer,
+    SelfKeeper,
     SideFiles,
     VersionKeeper,
 )
@@ -152,3 +153,7 @@ class Store(Protocol):
 
     @property
     def aftermaths(self) -> AftermathTeller | None: ...
+
+    @property
+    def keeper(self) -> SelfKeeper | None:
+        """Its own program's health lines and runs (a system that maintains itself)."""

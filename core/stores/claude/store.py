@@ -18,6 +18,7 @@ from core.contract.parts import (
     KeptVersion,
     Promoter,
     Restorer,
+    SelfKeeper,
     SideFiles,
     UnhideOutlook,
     VersionKeeper,
@@ -81,6 +82,7 @@ class ClaudeStore:
     restorer: Restorer | None = None
     decider: Decider | None = None
     aftermaths: AftermathTeller | None = None  # what the agent changed since is the next plan
+    keeper: SelfKeeper | None = None
     first_notes: Callable[[int], list[RawNote]] | None = None
 
     def __init__(

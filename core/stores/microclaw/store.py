@@ -21,6 +21,7 @@ from core.contract.parts import (
     Decider,
     Promoter,
     Restorer,
+    SelfKeeper,
     SideFiles,
     UnhideOutlook,
     VersionKeeper,
@@ -127,6 +128,7 @@ class MicroClawStore:
         self.promoter: Promoter | None = self
         self.decider: Decider | None = self
         self.aftermaths: AftermathTeller | None = self
+        self.keeper: SelfKeeper | None = None  # the bot's own runs are its scheduler's
 
     @property
     def graph_path(self) -> Path:

@@ -18,6 +18,7 @@ from core.contract.parts import (
     Decider,
     Promoter,
     Restorer,
+    SelfKeeper,
     SideFiles,
     UnhideOutlook,
     VersionKeeper,
@@ -155,6 +156,7 @@ class NuggetsStore:
     restorer: Restorer | None = None
     versions: VersionKeeper | None = None
     aftermaths: AftermathTeller | None = None
+    keeper: SelfKeeper | None = None
 
     def __init__(
         self,

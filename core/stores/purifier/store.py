@@ -22,6 +22,7 @@ from core.contract.parts import (
     Decider,
     Promoter,
     Restorer,
+    SelfKeeper,
     SideFiles,
     UnhideOutlook,
     VersionKeeper,
@@ -115,6 +116,7 @@ class PurifierStore(PurifierActing):
         )
         self.by_hand: ByHand = self
         self.restorer: Restorer | None = self
+        self.keeper: SelfKeeper | None = self
         # the views the previewed run would rewrite (acting.py): no words of their own
         self.side_files: SideFiles | None = SideFiles(
             "", "", "", self.side_file_lines, self.side_file_names
