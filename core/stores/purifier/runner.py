@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.errors import NuggetsError
+from core.errors import NuggetsError, PlanUnavailable
 from core.safeio.json_read import loads
 from core.stores.purifier import paths
 
@@ -29,7 +29,7 @@ class NotInstalledError(NuggetsError):
     """The purifier's scripts are nowhere to be found."""
 
 
-class PreviewUnavailable(NuggetsError):
+class PreviewUnavailable(PlanUnavailable):
     """The purifier's next run cannot be previewed (not installed, an upgrade pending): said,
     never shown as a run that would change nothing."""
 
