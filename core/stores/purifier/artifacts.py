@@ -11,7 +11,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from core.errors import GraphError, NuggetsError
+from core.errors import FileKindError, GraphError, NuggetsError
 from core.safeio.file_stamp import FileStamp
 from core.safeio.json_read import loads, loads_lines
 from core.safeio.open_regular import GRAPH_BYTES, open_regular, read_regular
@@ -39,6 +39,9 @@ def read_jsonl(path: Path, notices: list[str]) -> tuple[list[dict[str, Any]], by
     try:
         data = read_regular(path, GRAPH_BYTES)
     except FileNotFoundError:
+        return [], b""
+    except FileKindError as exc:  # a FIFO, a device: named by the refusal itself
+        notices.append(f"{exc}; left out")
         return [], b""
     except (OSError, GraphError) as exc:
         notices.append(
