@@ -209,17 +209,15 @@ def test_a_workspace_elsewhere_finds_its_runs_in_the_homes_telemetry(tmp_path: P
     assert "No runs applied yet." not in err
 
 
-def test_a_workspace_elsewhere_finds_the_scripts_and_config_under_home(tmp_path: Path) -> None:
+def test_a_workspace_elsewhere_finds_the_scripts_and_config_under_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     shutil.copytree(FIXTURES / "elsewhere", tmp_path / "box")
     home = tmp_path / "box" / "home"
     scripts = home / ".openclaw" / "workspace" / "skills" / "memory-purifier" / "scripts"
     shutil.copytree(FAKE, scripts)
-    old = os.environ.get("HOME")
-    os.environ["HOME"] = str(home)
-    try:
-        found = runner.find(tmp_path / "box" / "agent-ws", None)
-    finally:
-        os.environ["HOME"] = old or ""
+    monkeypatch.setenv("HOME", str(home))
+    found = runner.find(tmp_path / "box" / "agent-ws", None)
     assert found.scripts == scripts
     assert found.config == home / ".openclaw" / "memory-purifier" / "memory-purifier.json"
 
