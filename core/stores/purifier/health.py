@@ -1,5 +1,7 @@
 """What the purifier gets wrong silently, one line each with what to do (docs/PURIFIER.md,
-"Health"). Pure: given what was read, and the time."""
+"Runs and health"): given what was read and the time, and the small files the purifier keeps
+of a run that did not publish (its locks, its kept staging's scope and Pass-2 counts), read
+here without writing."""
 
 from __future__ import annotations
 
