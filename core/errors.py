@@ -12,6 +12,11 @@ class GraphError(NuggetsError):
     """The graph file cannot be read or written; it is left untouched."""
 
 
+class PlanUnavailable(NuggetsError):
+    """The system's own program that would make the plan cannot run (not installed, waiting
+    for the operator): said in one line, never shown as a plan that changes nothing."""
+
+
 class StalePlanError(NuggetsError):
     """The graph file changed since the plan was made."""
 

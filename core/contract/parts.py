@@ -223,3 +223,35 @@ class Foresight(Protocol):
     def standing_outlook(self, note_ids: Iterable[str]) -> tuple[str, ...]:
         """What becomes of notes left as they stand (a change rejected, a contradiction let
         stand)."""
+
+
+@dataclass(frozen=True)
+class SystemRun:
+    """A run of the system's own program an operator may start besides its next plan (a
+    reconciliation, an upgrade acknowledged): its key in the console's choice, its label, and
+    what it does, said before it is asked."""
+
+    key: str
+    label: str
+    says: str
+    name: str  # the store's own name for it, handed back to start_run
+
+
+class SelfKeeper(Protocol):
+    """A system that keeps its own memory with its own program: the lines saying what it gets
+    wrong silently (shown for as long as they hold, not once), and the runs of it an operator
+    may start."""
+
+    def health(self) -> list[str]:
+        """What it gets wrong silently, one line each with what to do (none: healthy)."""
+        ...
+
+    def system_runs(self) -> list[SystemRun]:
+        """The runs that can be started now (an upgrade acknowledged only while one is
+        pending)."""
+        ...
+
+    def start_run(self, run: SystemRun) -> str:
+        """Run it, under the system's own lock: its result in one line; NuggetsError (its own
+        message) when it did not publish."""
+        ...

@@ -28,6 +28,7 @@ from core.contract.parts import (
     Journal,
     Promoter,
     Restorer,
+    SelfKeeper,
     SideFiles,
     VersionKeeper,
 )
@@ -156,3 +157,7 @@ class Store(Protocol):
 
     @property
     def foresight(self) -> Foresight | None: ...
+
+    @property
+    def keeper(self) -> SelfKeeper | None:
+        """Its own program's health lines and runs (a system that maintains itself)."""

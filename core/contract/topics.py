@@ -61,3 +61,6 @@ class TopicRules:
     outdated: Callable[[list[RawNote]], list[Group]] | None = None
     promoted: Promotable = written_ids
     promote_at: float = 2.0  # the strength the verdict `promote` needs (a store may lower it)
+    # how case is folded before two texts are compared: the Unicode way, unless the system
+    # folds otherwise (MicroClaw's bot lowers A-Z alone)
+    fold: Callable[[str], str] = str.casefold

@@ -58,6 +58,9 @@ class JournalHeader(CamelModel):
     # a run that wrote a file: its name (core/journal/own_files.py)
     file_name: str | None = Field(default=None, alias="memoryMd")
     batch: str | None = None  # runs one apply wrote together (core/journal/journal.py)
+    # a run of another program (a store's own system): how it ended, in that program's words
+    # (ok, skipped, failed …); None for a run of ours, which was applied
+    outcome: str | None = None
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 
 from core.contract.topics import Group as Group
@@ -92,15 +92,16 @@ _PROVENANCE = re.compile(
 _PUNCTUATION = re.compile(r"[^\w\s]+")
 
 
-def statement(text: str) -> str:
-    """What a text states: provenance lines and repeated lines left out, case, whitespace and
-    punctuation folded (punctuation is a word break)."""
+def statement(text: str, fold: Callable[[str], str] = str.casefold) -> str:
+    """What a text states: provenance lines and repeated lines left out, case (`fold`: the
+    Unicode way unless a store folds as its system does), whitespace and punctuation folded
+    (punctuation is a word break)."""
     kept: dict[str, None] = {}
     for raw in text.splitlines():
         stripped = raw.strip()
         if not stripped or _PROVENANCE.match(stripped):
             continue
-        folded = " ".join(_PUNCTUATION.sub(" ", stripped.casefold()).split())
+        folded = " ".join(_PUNCTUATION.sub(" ", fold(stripped)).split())
         if folded:
             kept.setdefault(folded)
     return "\n".join(kept)
@@ -116,13 +117,17 @@ def sets_agree(a: frozenset[str], b: frozenset[str]) -> bool:
     return union > 0 and 100 * common >= AGREEING_PERCENT * union
 
 
-def positions_of(notes: list[RawNote], tokens: Tokenizer = token_set) -> list[list[RawNote]]:
+def positions_of(
+    notes: list[RawNote],
+    tokens: Tokenizer = token_set,
+    fold: Callable[[str], str] = str.casefold,
+) -> list[list[RawNote]]:
     """The notes split into runs that agree (each compared with the first note of at most
     `MAX_POSITIONS` positions; every text tokenized once)."""
     positions: list[list[RawNote]] = []
     heads: list[tuple[str, frozenset[str], int]] = []  # first text folded, its tokens, their count
     for note in notes:
-        folded = statement(fields.text(note, "content"))
+        folded = statement(fields.text(note, "content"), fold)
         own = tokens(folded)
         size = len(own)
         low, high = size * AGREEING_PERCENT, size * 100  # bounds on a head's size, scaled
@@ -156,8 +161,8 @@ class Members:
         return tuple(n["id"] for n in self.notes)
 
 
-def _group(members: Members, tokens: Tokenizer) -> Group:
-    positions = positions_of(list(members.notes), tokens)
+def _group(members: Members, tokens: Tokenizer, fold: Callable[[str], str]) -> Group:
+    positions = positions_of(list(members.notes), tokens, fold)
     ids = members.note_ids
     return Group(
         group_id(ids),
@@ -177,7 +182,9 @@ def _topic_words(key: Hashable, note: RawNote) -> str:
 
 
 def find_by_rules(notes: list[RawNote], rules: TopicRules) -> list[Group]:
-    groups = find_contradictions(notes, rules.topic, tokens=rules.tokens, promotion=rules.promotion)
+    groups = find_contradictions(
+        notes, rules.topic, tokens=rules.tokens, promotion=rules.promotion, fold=rules.fold
+    )
     return groups + (rules.outdated(notes) if rules.outdated is not None else [])
 
 
@@ -191,12 +198,14 @@ def find_contradictions(
     threshold: int = DEFAULT_THRESHOLD,
     tokens: Tokenizer = token_set,
     promotion: bool = True,
+    fold: Callable[[str], str] = str.casefold,
 ) -> list[Group]:
     """Every contradiction group of the visible notes, topic groups first, each in file order.
     `promotion`: also the groups promotion would shadow (a store without MEMORY.md says no).
     Each note's text is read up to core/notes/bounded_text.py's bound."""
     groups = [
-        _group(members, tokens) for members in group_members(notes, topic, threshold, promotion)
+        _group(members, tokens, fold)
+        for members in group_members(notes, topic, threshold, promotion)
     ]
     return sorted(groups, key=lambda g: g.duplicate)  # the contradictions first
 

@@ -56,6 +56,8 @@ class Runs(RowRenderer[JournalHeader]):
             return f"undone by {self.undone[row.run_id]}"
         if row.undoes:
             return f"undoes {row.undoes}"
+        if row.outcome is not None:
+            return row.outcome  # another program's run: its own word
         return "changed since" if row.run_id in self.since else "applied"
 
     def style(self, row: JournalHeader) -> str | None:

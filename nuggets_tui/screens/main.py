@@ -19,7 +19,7 @@ from textual.worker import get_current_worker
 from core.browse.overview_stats import Overview, overview
 from core.browse.shelf import NuggetSummary, Shelf
 from core.browse.sort_orders import LABELS, NoteOrder, OrderedNotes, next_order
-from core.contract.parts import Restorer, UnhideOutlook
+from core.contract.parts import Restorer, SystemRun, UnhideOutlook
 from core.contract.store import Store
 from core.errors import NuggetsError, UndoConflictError
 from core.journal.aftermath import Aftermath
@@ -63,6 +63,7 @@ class Loaded:
     stamp: Hashable
     view: View
     rows: list[RawNote]
+    health: list[str]  # what the system gets wrong silently, shown while it holds
 
 
 class MainScreen(ConsoleScreen[None]):
@@ -182,6 +183,16 @@ class MainScreen(ConsoleScreen[None]):
             "diff against the note now, read-only; where the system keeps them",
         ),
         Binding(
+            "R",
+            "system_run",
+            "Run it",
+            show=False,
+            id="main.system_run",
+            tooltip="Start a run of the system's own program (a reconciliation, an upgrade "
+            "acknowledged), after saying what it does, with its health lines; where the "
+            "system runs itself",
+        ),
+        Binding(
             "ctrl+b",
             "toggle_sidebar",
             "Sidebar",
@@ -242,6 +253,7 @@ class MainScreen(ConsoleScreen[None]):
             with Vertical(id="content"):
                 yield Input(placeholder="/ filter by title, content or tags", id="filter")
                 yield Static("", id="problem")
+                yield Static("", id="health")
                 promoter = self.memory.promoter
                 secrets = SecretMarks(promoter is not None and promoter.allow_contact)
                 yield NoteTable(self.memory.profile.columns, id="notes", secrets=secrets)
@@ -292,7 +304,9 @@ class MainScreen(ConsoleScreen[None]):
         # The rows for the view as it stands, here rather than in another hop to a thread.
         view = self._view({n.name for n in nuggets})
         rows = self._rows(shelf, view)
-        call(self._loaded, Loaded(shelf, nuggets, stamp, view, rows), quiet, settled)
+        keeper = self.memory.keeper
+        health = keeper.health() if keeper is not None else []
+        call(self._loaded, Loaded(shelf, nuggets, stamp, view, rows, health), quiet, settled)
         shelf.prepare()
         call(self._prepared, shelf, overview(nuggets, shelf.notes))
         self._read_since(shelf)
@@ -371,6 +385,8 @@ class MainScreen(ConsoleScreen[None]):
         else:
             self.refilter()
         warnings = loaded.shelf.graph.warnings
+        self._show_health(loaded.health)
+        settled = [message for message in settled if message not in loaded.health]
         if not self._opened or warnings != (previous.graph.warnings if previous else []):
             self.tell(settled + warnings)
         self._opened = True
@@ -438,6 +454,15 @@ class MainScreen(ConsoleScreen[None]):
             f"console reloads it.{kept}"
         )
         self.refresh_bindings()
+
+    def _show_health(self, lines: list[str]) -> None:
+        """The system's health lines, one line on the screen for as long as they hold (its
+        tooltip and R hold them whole), instead of notices that go away."""
+        health = self.query_one("#health", Static)
+        health.display = bool(lines)
+        more = f" (+{len(lines) - 1} more: hover, or R)" if len(lines) > 1 else ""
+        health.update(join(line("Health: ", "bold"), line(lines[0] if lines else ""), more))
+        health.tooltip = "\n".join(lines) or None
 
     def _show_problem(self, message: str | None) -> None:
         problem = self.query_one("#problem", Static)
@@ -620,6 +645,8 @@ class MainScreen(ConsoleScreen[None]):
         if action == "mark" and not self.memory.profile.capabilities.marks:
             return False
         if action == "versions" and self.memory.versions is None:
+            return False
+        if action == "system_run" and self.memory.keeper is None:
             return False
         if action in ("mark", "versions"):
             return True if note is not None else None
@@ -912,6 +939,51 @@ class MainScreen(ConsoleScreen[None]):
         if entry:
             message += f" (run {entry.run_id}; ctrl+z undoes it)"
         to_screen(self, self._wrote, message)
+
+    def action_system_run(self) -> None:
+        """The runs of the system's own program that can be started now, with its health
+        lines; the chosen one runs in the background and says its result."""
+        keeper = self.memory.keeper
+        if keeper is None:
+            return
+        runs = keeper.system_runs()
+        health = self.query_one("#health", Static).tooltip
+        parts: list[Text | str | tuple[str, str]] = (
+            [line("Health\n", "bold"), line(str(health)), "\n\n"] if health else []
+        )
+        for run in runs:
+            parts += [line(f"{run.label} ({run.key})", "bold"), "\n", line(run.says), "\n\n"]
+        choices = [(run.key, run.label, run.name) for run in runs]
+        if not choices:
+            notify(self, "No run of it can be started now.", title="Nothing to run", timeout=4)
+            return
+
+        def answered(choice: str | None) -> None:
+            chosen = next((run for run in runs if run.name == choice), None)
+            if chosen is not None:
+                self._start_run(chosen)
+
+        title = f"Run {self.memory.profile.system}"
+        self.app.push_screen(ChoiceScreen(title, join(*parts), choices), answered)
+
+    @work(thread=True, exclusive=True, group="write", description="_start_run")
+    def _start_run(self, run: SystemRun) -> None:
+        keeper = self.memory.keeper
+        assert keeper is not None
+        try:
+            said = keeper.start_run(run)
+        except NuggetsError as exc:
+            self.memory.take_notices()  # its own message is the error
+            to_screen(self, self._run_failed, f"{run.label}: not published", str(exc))
+            return
+        self.memory.take_notices()  # said in `said`
+        to_screen(self, self._wrote, said)
+
+    def _run_failed(self, title: str, message: str) -> None:
+        """A run of the system's that failed still changed its files (its manifest, its
+        health): said, and read again."""
+        self._failed(title, message)
+        self.reload()
 
     def action_archive(self) -> None:
         note = self.current_note

@@ -11,11 +11,13 @@ import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
+from textual.widgets import Static
+
 from core.clock import fixed_clock
 from core.stores.purifier.store import PurifierStore
 from nuggets_tui.app import NuggetsApp
 from nuggets_tui.screens.ask_file import AskFileScreen
-from nuggets_tui.screens.confirm import ConfirmScreen
+from nuggets_tui.screens.confirm import ChoiceScreen, ConfirmScreen
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.screens.review import ReviewScreen
 from tests.support.console_support import settle
@@ -161,3 +163,76 @@ async def test_r_in_the_review_asks_before_the_purifier_previews_again(tmp_path:
         await pilot.press("r", "y")
         await settle(pilot, app, pause=0.3)
         assert len(planned) == 2
+
+
+# -- its health, held on screen; its own runs, started from the console ---------------------
+
+UPGRADE = Path(__file__).resolve().parents[1] / "fixtures" / "purifier" / "upgrade-pending"
+
+
+def installed_upgrade_pending(tmp_path: Path) -> Path:
+    shutil.copytree(UPGRADE, tmp_path / "copy")
+    workspace = tmp_path / "copy" / "workspace"
+    scripts = workspace / "skills" / "memory-purifier" / "scripts"
+    scripts.mkdir(parents=True)
+    shutil.copy(FAKE, scripts)
+    return workspace
+
+
+def logged_modes(workspace: Path) -> list[tuple[str, str]]:
+    rows = [
+        json.loads(line)
+        for path in sorted((workspace.parent / "telemetry").glob("memory-log-*.jsonl"))
+        for line in path.read_text().splitlines()
+        if line.strip()
+    ]
+    return [(r["mode"], r["status"]) for r in rows if r["event"] != "run_started"]
+
+
+async def test_the_health_lines_stay_on_screen_not_in_toasts(tmp_path: Path) -> None:
+    workspace = installed_upgrade_pending(tmp_path)
+    store = PurifierStore(workspace, fixed_clock(NOW))
+    health = store.health()
+    app = NuggetsApp(store)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot, app)
+        line = app.screen.query_one("#health", Static)
+        assert line.display
+        assert str(line.tooltip).splitlines() == health
+        toasts = [str(n.message) for n in app._notifications]
+        assert not [t for t in toasts if t in health]  # none of them a toast that goes away
+
+
+async def test_R_acknowledges_a_pending_upgrade_and_runs_a_reconciliation(
+    tmp_path: Path,
+) -> None:
+    workspace = installed_upgrade_pending(tmp_path)
+    locks = workspace / "runtime" / "locks"
+    app = NuggetsApp(PurifierStore(workspace, fixed_clock(NOW)))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("R")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ChoiceScreen)
+        assert [c[2] for c in app.screen.choices] == ["reconciliation", "acknowledge-upgrade"]
+        assert "upgrade pending" in str(app.screen.body)  # its health lines, whole
+        await pilot.press("a")
+        await settle(pilot, app, pause=0.5)
+        assert isinstance(app.screen, MainScreen)
+    assert not list(locks.glob("purifier-upgrade-pending-*.json"))
+    assert logged_modes(workspace)[-1] == ("reconciliation", "ok")
+
+
+async def test_R_runs_a_reconciliation(tmp_path: Path) -> None:
+    workspace = installed_workspace(tmp_path)
+    app = NuggetsApp(PurifierStore(workspace, fixed_clock(NOW)))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("R")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ChoiceScreen)
+        assert [c[2] for c in app.screen.choices] == ["reconciliation"]  # no upgrade pending
+        await pilot.press("c")
+        await settle(pilot, app, pause=0.5)
+    assert NEW_LINE in claims(workspace)
+    assert logged_modes(workspace)[-1] == ("reconciliation", "ok")

@@ -315,26 +315,58 @@ def test_rows_differing_in_punctuation_are_a_duplicate_set_not_a_contradiction(
     assert "duplicate" in out.lower() and "db_port" in out
 
 
-def test_rows_differing_in_unicode_case_are_a_duplicate_set_in_the_queue(tmp_path: Path) -> None:
-    """The bot folds A-Z alone (eq_ignore_ascii_case) and would call these a conflict; the
-    queue folds case the Unicode way, as docs/MICROCLAW.md says."""
+def _conflicts_of(tmp_path: Path, first: str, second: str) -> str:
     chat = Chat(7, "telegram", "555", "a chat")
     data_dir = tmp_path / "mc"
     conn = create(database_path(data_dir))
     try:
         insert(
             conn,
-            [
-                Row("Straße deadline is Friday", chat=chat, created_at=ago(3)),
-                Row("STRASSE DEADLINE IS FRIDAY", chat=chat, created_at=ago(2)),
-            ],
+            [Row(first, chat=chat, created_at=ago(3)), Row(second, chat=chat, created_at=ago(2))],
             [chat],
         )
     finally:
         conn.close()
     code, out, err = _run(data_dir, "conflicts")
     assert code == 0, err
-    assert "duplicate" in out.lower() and "deadline" in out
+    return out
+
+
+def bot_eq_ignore_ascii_case(a: str, b: str) -> bool:
+    """str::eq_ignore_ascii_case (library core, str/mod.rs): the same byte length and every
+    byte equal once A-Z are lowered; any other byte must be identical."""
+    left, right = a.encode(), b.encode()
+    lower = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
+    return len(left) == len(right) and left.translate(lower) == right.translate(lower)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Straße deadline is Friday", "STRASSE DEADLINE IS FRIDAY"),
+        ("Ünïcode deadline is Friday", "üNÏCODE DEADLINE IS FRIDAY"),
+        ("Die Frist endet am Freitag in München", "DIE FRIST ENDET AM FREITAG IN MÜNCHEN"),
+    ],
+)
+def test_rows_differing_in_non_ascii_case_are_a_contradiction_as_for_the_bot(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """The bot lowers A-Z alone and compares bytes (eq_ignore_ascii_case, its reflector's
+    conflict test and should_merge_duplicate, src/memory_service.rs:144-159,825-856): these
+    rows are no copies for it, and the word Jaccard, case-sensitive, is far below 0.85. Python's
+    casefold would call them the same (the queue did); the queue folds as the bot does."""
+    assert not bot_eq_ignore_ascii_case(first, second)
+    assert first.casefold() == second.casefold()
+    out = _conflicts_of(tmp_path, first, second)
+    assert "2 positions" in out and "duplicate" not in out.lower()
+
+
+def test_rows_differing_in_ascii_case_only_stay_a_duplicate_set(tmp_path: Path) -> None:
+    """A-Z case is what the bot folds too: `Café …` and `CAFé …` are ASCII-equal for it."""
+    first, second = "Café deadline is Friday", "CAFé DEADLINE IS FRIDAY"
+    assert bot_eq_ignore_ascii_case(first, second)
+    out = _conflicts_of(tmp_path, first, second)
+    assert "duplicate" in out.lower()
 
 
 # -- the knowledge graph --------------------------------------------------------------------------

@@ -34,6 +34,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from core.errors import NuggetsError
 from core.review.verdicts import judge
 from core.settings import DEFAULTS
 from core.stores.purifier.demo import materialize_purifier_demo
@@ -254,11 +255,11 @@ COMMANDS = [
     ("verdicts",),
     ("verdicts", "--json"),
     ("conflicts",),
-    ("reflect",),
 ]
 # Each refused with its one line: the purifier not installed (no run of it), a claim is
 # no candidate to restore, a purifier run is not ours to undo, the rest read-only.
 WRITES = {
+    ("reflect",): "not installed",
     ("reflect", "--apply"): "not installed",
     ("archive", "cl-f13d89fda36f74a7"): "read-only",
     ("unhide", "cl-b2cd630fbc7cf817"): "--into FILE",
@@ -303,7 +304,9 @@ def test_writing_methods_refuse_in_one_line() -> None:
     with pytest.raises(ReadOnlyError) as refused:
         memory.archive(["cl-f13d89fda36f74a7"])
     assert "\n" not in str(refused.value)
-    assert memory.plan().operations == []
+    with pytest.raises(NuggetsError, match="cannot be previewed") as unavailable:
+        memory.plan()  # not installed: said, never an empty plan
+    assert "\n" not in str(unavailable.value)
 
 
 def test_the_demo_has_every_status_and_the_shape_of_real_claims(tmp_path: Path) -> None:

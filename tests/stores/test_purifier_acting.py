@@ -81,15 +81,30 @@ def test_the_purifier_is_found_in_the_workspaces_skills_or_where_named(tmp_path:
     assert runner.find(workspace, None).config == config  # the config its install seeds
 
 
-def test_not_installed_the_preview_says_so_in_one_line_and_reading_works(tmp_path: Path) -> None:
+def test_not_installed_the_preview_says_so_exits_1_and_reading_works(tmp_path: Path) -> None:
     workspace = with_new_source_line(tmp_path)
     before = hashes(tmp_path)
     code, out, err = cli(workspace, "reflect", scripts=None)
-    assert code == 0 and "memory-purifier is not installed" in err
-    assert NEW_LINE not in out
+    # said and exit 1: never "No changes: the memory is already tidy."
+    assert code == 1 and "memory-purifier is not installed" in err.splitlines()[-1]
+    assert "cannot be previewed" in err.splitlines()[-1]
+    assert NEW_LINE not in out and "tidy" not in out
     code, _, err = cli(workspace, "reflect", "--apply", scripts=tmp_path / "nowhere")
     assert code == 1 and err.splitlines()[-1].count("not installed") == 1
     assert cli(workspace, "notes", scripts=None)[0] == 0
+    assert hashes(tmp_path) == before
+
+
+def test_an_upgrade_pending_is_said_instead_of_a_preview(tmp_path: Path) -> None:
+    """Its run would stop at upgrade_required: the preview says so and exits 1; the
+    acknowledgement itself is what can be previewed."""
+    workspace = copied(tmp_path, "upgrade-pending")
+    before = hashes(tmp_path)
+    code, out, err = cli(workspace, "reflect")
+    assert code == 1 and "an upgrade of the purifier is pending" in err.splitlines()[-1]
+    assert "tidy" not in out
+    code, _, err = cli(workspace, "reflect", "--acknowledge-upgrade")
+    assert code == 0, err
     assert hashes(tmp_path) == before
 
 

@@ -19,6 +19,7 @@ from core.contract.parts import (
     KeptVersion,
     Promoter,
     Restorer,
+    SelfKeeper,
     SideFiles,
     UnhideOutlook,
     VersionKeeper,
@@ -83,6 +84,7 @@ class ClaudeStore:
     decider: Decider | None = None
     aftermaths: AftermathTeller | None = None  # what the agent changed since is the next plan
     foresight: Foresight | None = None  # Claude Code has no pass of its own
+    keeper: SelfKeeper | None = None
     first_notes: Callable[[int], list[RawNote]] | None = None
 
     def __init__(

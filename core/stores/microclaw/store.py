@@ -22,6 +22,7 @@ from core.contract.parts import (
     Foresight,
     Promoter,
     Restorer,
+    SelfKeeper,
     SideFiles,
     UnhideOutlook,
     VersionKeeper,
@@ -76,7 +77,7 @@ from core.stores.microclaw.rules import Activity, plan_decided, plan_maintenance
 from core.stores.microclaw.runs import MicroClawRuns, plan_row, row_id_of, tampered
 from core.stores.microclaw.schema import BUSY_TIMEOUT_S, read_only
 from core.stores.microclaw.since import aftermaths, newest_images
-from core.stores.microclaw.topics import microclaw_tokens, microclaw_topic
+from core.stores.microclaw.topics import ascii_lower, microclaw_tokens, microclaw_topic
 from core.stores.microclaw.write import COMPARED, PROMPT_CONFIDENCE, Row, read_rows
 
 CHUNK = 10_000
@@ -129,6 +130,7 @@ class MicroClawStore:
         self.decider: Decider | None = self
         self.aftermaths: AftermathTeller | None = self
         self.foresight: Foresight | None = None  # the unhide outlook tells the bot's ticks
+        self.keeper: SelfKeeper | None = None  # the bot's own runs are its scheduler's
 
     @property
     def graph_path(self) -> Path:
@@ -174,6 +176,7 @@ class MicroClawStore:
             promotion=False,
             promoted=lambda notes: {n["id"] for n in notes if promotable(n)},
             promote_at=PROMOTE_AT_WITHOUT_RECALLS,
+            fold=ascii_lower,
         )
 
     def shelf(self) -> Shelf:

@@ -20,6 +20,7 @@ from core.contract.parts import (
     Foresight,
     Promoter,
     Restorer,
+    SelfKeeper,
     SideFiles,
     UnhideOutlook,
     VersionKeeper,
@@ -170,6 +171,7 @@ class NuggetsStore:
     side_files: SideFiles | None = presentation.FACT_FILES
     restorer: Restorer | None = None
     versions: VersionKeeper | None = None
+    keeper: SelfKeeper | None = None
 
     def __init__(
         self,

@@ -10,6 +10,7 @@ from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 
 from core.clock import Clock, to_iso
+from core.contract.parts import SystemRun
 from core.contract.store import Chooser
 from core.errors import NuggetsError, StalePlanError
 from core.journal.guarded_write import directory_lock, settle
@@ -17,8 +18,25 @@ from core.journal.journal import Journal
 from core.models import JournalEntry, NoteDiff, Operation, Plan, RawNote, ReflectionResult
 from core.notes.snapshot import EMPTY_FINGERPRINT, Graph, current_fingerprint
 from core.progress import Progress
-from core.stores.purifier import preview, restore, runner
+from core.stores.purifier import paths, preview, restore, runner
 from core.stores.purifier.artifacts import read_artifacts
+
+RECONCILE = SystemRun(
+    "c",
+    "Run a reconciliation",
+    "The purifier's reconciliation run, for real: it reads every source file again (what a "
+    "failed run dropped too), under its own lock, in its own memory-log; not a run of ours, "
+    "undo does not take it back. Its model backend may spend tokens.",
+    "reconciliation",
+)
+ACKNOWLEDGE = SystemRun(
+    "a",
+    "Acknowledge the upgrade",
+    "The purifier's acknowledgement of its pending upgrade, for real: it clears its "
+    "upgrade-pending lock and runs a reconciliation that rebuilds its state; not a run of "
+    "ours, undo does not take it back. Its model backend may spend tokens.",
+    "acknowledge-upgrade",
+)
 
 
 class PurifierActing:
@@ -57,10 +75,11 @@ class PurifierActing:
         progress: Progress | None = None,
     ) -> Plan:
         """The claims and views the purifier's next run would change, from a run on a copy of
-        the workspace; empty (and said) when the purifier is not installed."""
+        the workspace; PreviewUnavailable (one line) when its run cannot be previewed: not
+        installed, or an upgrade pending that is not being acknowledged."""
         graph = graph or self.read()
-        notes = graph.notes
         self._preview = None
+        self._refuse_pending_upgrade()
         try:
             found = preview.preview(
                 self.home,
@@ -70,13 +89,24 @@ class PurifierActing:
                 self.purifier_args,
             )
         except runner.NotInstalledError as exc:
-            self.notices.append(str(exc))
-            return self._plan(
-                graph, [], [], ReflectionResult(ran_at=self.now(), inspected=len(notes))
-            )
+            raise runner.PreviewUnavailable(
+                f"{exc}; its next run cannot be previewed (nothing was run)"
+            ) from None
         self._preview = found
         self.notices += preview.said(found)
         return self._plan(graph, *preview.operations(found, self.now()))
+
+    def _refuse_pending_upgrade(self) -> None:
+        """With an upgrade pending the purifier's run stops before it changes anything
+        (upgrade_required): only its acknowledgement can be previewed."""
+        if self.acknowledge_upgrade:
+            return
+        for pending in sorted(paths.locks_dir(self.home).glob("purifier-upgrade-pending-*.json")):
+            raise runner.PreviewUnavailable(
+                f"{pending}: an upgrade of the purifier is pending, so its next run stops "
+                "before it changes anything (upgrade_required); preview its acknowledgement "
+                "instead: reflect --acknowledge-upgrade (nothing was run)"
+            )
 
     def _plan(
         self, graph: Graph, ops: list[Operation], diffs: list[NoteDiff], result: ReflectionResult
@@ -133,17 +163,34 @@ class PurifierActing:
         found = preview.compared(result, before, read_artifacts(self.home))
         return self._plan(graph, *preview.operations(found, self.now())), None
 
-    def run_now(self) -> runner.RunResult:
-        """One run of the purifier (its lock, its files, its memory-log), said in one line."""
+    def run_now(self, mode: str | None = None, acknowledge: bool | None = None) -> runner.RunResult:
+        """One run of the purifier (its lock, its files, its memory-log), said in one line;
+        the mode and acknowledgement asked for, else the store's."""
+        acknowledge = self.acknowledge_upgrade if acknowledge is None else acknowledge
         result = runner.run_for_real(
             self.home,
             self.installation(),
-            self._mode(),
-            self.acknowledge_upgrade,
+            mode or ("reconciliation" if acknowledge else self.run_mode),
+            acknowledge,
             self.purifier_args,
         )
         self.notices.append(result.line())
         return result
+
+    # -- the runs of it an operator may start (SelfKeeper) ------------------------------------
+
+    def system_runs(self) -> list[SystemRun]:
+        """Its reconciliation, and the acknowledgement of an upgrade while one is pending."""
+        runs = [RECONCILE]
+        if any(paths.locks_dir(self.home).glob("purifier-upgrade-pending-*.json")):
+            runs.append(ACKNOWLEDGE)
+        return runs
+
+    def start_run(self, run: SystemRun) -> str:
+        """Run the purifier as asked: its result in one line (RunFailed: its own message)."""
+        if run.name not in (RECONCILE.name, ACKNOWLEDGE.name):
+            raise NuggetsError(f"{run.name}: not a run of the purifier's")
+        return self.run_now("reconciliation", run.name == ACKNOWLEDGE.name).line()
 
     # -- restoring a candidate into a source file ---------------------------------------------
 

@@ -4,18 +4,21 @@ when the manifest changes meanwhile)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from core.errors import GraphError
+from core.errors import FileKindError, GraphError, NuggetsError
 from core.safeio.file_stamp import FileStamp
 from core.safeio.json_read import loads, loads_lines
-from core.safeio.open_regular import GRAPH_BYTES, read_regular
+from core.safeio.open_regular import GRAPH_BYTES, open_regular, read_regular
 from core.stores.purifier import paths
 
 ATTEMPTS = 3
+HEAD_BYTES = 1 << 20  # a page of claims is a few kilobytes
 
 
 @dataclass
@@ -36,6 +39,9 @@ def read_jsonl(path: Path, notices: list[str]) -> tuple[list[dict[str, Any]], by
     try:
         data = read_regular(path, GRAPH_BYTES)
     except FileNotFoundError:
+        return [], b""
+    except FileKindError as exc:  # a FIFO, a device: named by the refusal itself
+        notices.append(f"{exc}; left out")
         return [], b""
     except (OSError, GraphError) as exc:
         notices.append(
@@ -60,19 +66,22 @@ def _parsed(data: bytes) -> tuple[list[dict[str, Any]], list[int]]:
     return rows, sorted(bad)
 
 
-def first_rows(path: Path, count: int) -> list[dict[str, Any]]:
-    """The first `count` JSON objects of a JSONL file, read alone (bad lines skipped: the
-    whole read says them); none when it cannot be read."""
-    rows: list[dict[str, Any]] = []
+def first_rows(path: Path, count: int, head_bytes: int = HEAD_BYTES) -> list[dict[str, Any]]:
+    """The first `count` JSON objects of a JSONL file, from its first `head_bytes` read alone
+    (bad lines skipped: the whole read says them); none when it is not a readable regular file
+    (a pipe or a device is never opened for a blocking or endless read)."""
     try:
-        with path.open("rb") as handle:
-            for row in _objects(handle):
-                rows.append(row)
-                if len(rows) >= count:
-                    break
+        descriptor = open_regular(path, GRAPH_BYTES)
+    except (OSError, NuggetsError):
+        return []
+    try:
+        head = os.read(descriptor, head_bytes)
     except OSError:
         return []
-    return rows
+    finally:
+        os.close(descriptor)
+    whole = head.splitlines()[:-1] if len(head) == head_bytes else head.splitlines()
+    return list(islice(_objects(iter(whole)), count))
 
 
 def _objects(lines: Iterator[bytes]) -> Iterator[dict[str, Any]]:

@@ -1,5 +1,7 @@
 """What the purifier gets wrong silently, one line each with what to do (docs/PURIFIER.md,
-"Health"). Pure: given what was read, and the time."""
+"Runs and health"): given what was read and the time, and the small files the purifier keeps
+of a run that did not publish (its locks, its kept staging's scope and Pass-2 counts), read
+here without writing."""
 
 from __future__ import annotations
 
@@ -13,10 +15,15 @@ from core.safeio.inert_text import one_line
 from core.stores.purifier import paths
 from core.stores.purifier.artifacts import Artifacts, read_json
 from core.stores.purifier.notes import newest_candidates
-from core.stores.purifier.runs import PurifierRun
+from core.stores.purifier.runs import (
+    BATCHES_PER_PASS,
+    STAGING,
+    Oversized,
+    PurifierRun,
+    oversized_run,
+)
 
 STALE_LOCK_HOURS = 2
-CLUSTER_CAP = 200
 FAILED = ("failed", "partial_failure")
 WARNING_CHARS = 400
 
@@ -25,9 +32,11 @@ def health_lines(
     artifacts: Artifacts, runs: list[PurifierRun], workspace: Path, now: datetime
 ) -> list[str]:
     manifest = artifacts.manifest
+    failed = _failed_runs(manifest, runs)
+    oversized = _oversized_run(workspace, manifest, failed)
     lines = [
-        *_dropped_changes(manifest, runs, workspace),
-        *_oversized(manifest),
+        *_dropped_changes(workspace, manifest, runs, failed, oversized),
+        *_oversized(oversized),
         *_manifest_attempt(manifest, runs),
         *_claim_stats(manifest, artifacts),
         *_reappended(artifacts),
@@ -42,22 +51,44 @@ def ours(workspace: Path, args: str) -> str:
     return f"nuggets --purifier {shlex.quote(str(workspace))} {args}"
 
 
+def _failed_runs(manifest: dict[str, Any], runs: list[PurifierRun]) -> list[PurifierRun]:
+    """The failed and partial runs, oldest first: the memory-log's, and the manifest's attempt
+    when the log does not hold it."""
+    failed = [r for r in runs if r.status in FAILED]
+    run_id = str(manifest.get("runId") or "")
+    if manifest.get("status") in FAILED and run_id not in {r.run_id for r in runs}:
+        at = str(manifest.get("finishedAt_utc") or manifest.get("finishedAt") or "")
+        failed.append(PurifierRun(run_id, at, "", str(manifest["status"]), "", {}))
+    return failed
+
+
 def _dropped_changes(
-    manifest: dict[str, Any], runs: list[PurifierRun], workspace: Path
+    workspace: Path,
+    manifest: dict[str, Any],
+    runs: list[PurifierRun],
+    failed: list[PurifierRun],
+    oversized: Oversized | None,
 ) -> list[str]:
-    last_ok = max((r.at for r in runs if r.status == "ok"), default="")
-    failed = [r for r in runs if r.status in FAILED and r.at > last_ok]
-    if manifest.get("status") in FAILED and manifest.get("sourceInventory"):
-        run = str(manifest.get("runId"))
-    elif failed:
-        run = failed[-1].run_id
-    else:
+    """A failed run recorded its sources' new hashes, so incremental runs skip those changes;
+    it stays said until a published reconciliation after it, or a published incremental run
+    that processed every file it dropped (its kept staging scope.json names them)."""
+    dropped = [
+        run
+        for run in failed
+        if (oversized is None or run.run_id != oversized.run_id)
+        and not _recovered(run, _dropped_paths(workspace, run.run_id), runs, manifest)
+    ]
+    if not dropped:
         return []
+    last = dropped[-1]
+    files = sorted({p for run in dropped for p in _dropped_paths(workspace, run.run_id) or []})
+    what = f"its changes to {', '.join(files)} are" if files else "its sources' changes are"
     return [
-        f"run {run} failed but the manifest already records its sources' new hashes: the "
-        f"next incremental run reports 'no changed inputs' and drops those changes; "
-        f"run a reconciliation: {ours(workspace, 'reflect --apply --reconcile')} "
-        f"(the purifier's own: run_purifier.py --mode reconciliation)"
+        f"run {last.run_id} failed but the manifest already records its sources' new hashes: "
+        f"{what} still unprocessed (incremental runs report 'no changed inputs' for them, "
+        "and a later incremental run does not bring them back); run a reconciliation: "
+        f"{ours(workspace, 'reflect --apply --reconcile')} "
+        "(the purifier's own: run_purifier.py --mode reconciliation)"
     ]
 
 
@@ -92,12 +123,64 @@ def _has_key(value: object, key: str) -> bool:
     return False
 
 
-def _oversized(manifest: dict[str, Any]) -> list[str]:
-    if not _has_key(manifest, "pending_cluster_count"):
+def _dropped_paths(workspace: Path, run_id: str) -> list[str] | None:
+    """The files a failed run had in scope (its kept staging scope.json); None: unknown."""
+    scope = read_json(paths.runtime_dir(workspace) / STAGING / run_id / "scope.json", [])
+    rows = scope.get("scope")
+    if not isinstance(rows, list):
+        return None
+    return [str(r["path"]) for r in rows if isinstance(r, dict) and isinstance(r.get("path"), str)]
+
+
+def _recovered(
+    run: PurifierRun,
+    dropped: list[str] | None,
+    runs: list[PurifierRun],
+    manifest: dict[str, Any],
+) -> bool:
+    later = [r for r in runs if r.status == "ok" and r.at > run.at]
+    if any(r.mode == "reconciliation" for r in later):
+        return True
+    if dropped is None or not later:
+        return False
+    processed = set()
+    for r in later:  # the manifest keeps the segments of its own run only
+        if r.run_id == manifest.get("runId") and manifest.get("publishCommitted"):
+            processed |= {str(p) for p in manifest.get("processedSegments") or []}
+    return set(dropped) <= processed
+
+
+def _oversized_run(
+    workspace: Path, manifest: dict[str, Any], failed: list[PurifierRun]
+) -> Oversized | None:
+    """The last failed run when it stopped at its cluster cap: its kept Pass-2 staging, else
+    the manifest's signature of it (a purifier pass failed with no errors and no record)."""
+    if not failed:
+        return None
+    last = failed[-1]
+    found = oversized_run(workspace, last.run_id)
+    if found is not None or manifest.get("runId") != last.run_id:
+        return found
+    signature = {"pass": "purifier", "errors": None, "failed_record_path": None}
+    for failure in manifest.get("partialFailures") or []:
+        if isinstance(failure, dict) and all(failure.get(k, 0) == v for k, v in signature.items()):
+            return Oversized(last.run_id, 0, 0)
+    return None
+
+
+def _oversized(found: Oversized | None) -> list[str]:
+    if found is None:
         return []
+    counted = (
+        f"{found.clusters} clusters, more than the {found.scored} one run scores"
+        if found.clusters
+        else "more clusters than one run scores"
+    )
+    raise_to = f" (to at least {-(-found.clusters // BATCHES_PER_PASS)})" if found.clusters else ""
     return [
-        f"the last run had more than {CLUSTER_CAP} clusters: every run ends partial_failure "
-        "and never publishes; raise limits.max_clusters_per_batch or split the sources"
+        f"run {found.run_id} had {counted} (limits.max_clusters_per_batch × {BATCHES_PER_PASS}): "
+        "every run, a reconciliation too, ends partial_failure and publishes nothing; raise "
+        f"limits.max_clusters_per_batch in the purifier's config{raise_to}, or split the sources"
     ]
 
 
@@ -176,17 +259,22 @@ def _locks(locks: Path, workspace: Path, now: datetime) -> list[str]:
 
 
 def _run_lock(lock: Path, info: dict[str, Any], now: datetime) -> list[str]:
+    """The purifier judges its run lock by its age alone (its file's mtime): younger than
+    STALE_LOCK_HOURS its next run skips, older it takes the lock over and runs."""
     age = (now.timestamp() - lock.stat().st_mtime) / 3600
     pid = info.get("pid")
-    if isinstance(pid, int) and pid > 0 and not _alive(pid):
+    gone = isinstance(pid, int) and pid > 0 and not _alive(pid)
+    owner = f"held by process {pid}, which is gone" if gone else "its run crashed?"
+    if age >= STALE_LOCK_HOURS:
         return [
-            f"{lock.name} is held by process {pid}, which is gone: the next run skips until "
-            f"it is {STALE_LOCK_HOURS}h old; remove {lock.name} if no purifier runs"
+            f"{lock.name} is {age:.1f}h old ({owner}): the purifier's next run takes it over "
+            f"(stale after {STALE_LOCK_HOURS}h) and runs; nothing to do"
         ]
-    if age > STALE_LOCK_HOURS:
+    if gone:
         return [
-            f"{lock.name} is {age:.1f}h old (stale after {STALE_LOCK_HOURS}h): a run "
-            "crashed; the next run takes it over, or remove it"
+            f"{lock.name} is {owner}: the purifier's next run skips ('another run appears "
+            f"active') until the lock is {STALE_LOCK_HOURS}h old, in "
+            f"{STALE_LOCK_HOURS - age:.1f}h; remove {lock.name} if no purifier runs"
         ]
     return []
 

@@ -6,8 +6,9 @@ from pathlib import Path
 
 from core.safeio.json_read import loads
 
-DEFAULT_WORKSPACE = Path("~/.openclaw/workspace")
-CONFIG = Path("~/.openclaw/memory-purifier/memory-purifier.json")
+OPENCLAW_HOME = Path("~/.openclaw")
+DEFAULT_WORKSPACE = OPENCLAW_HOME / "workspace"
+CONFIG = OPENCLAW_HOME / "memory-purifier" / "memory-purifier.json"
 CONFIG_BYTES = 1024 * 1024
 CLAIMS = "purified-claims.jsonl"
 CONTRADICTIONS = "purified-contradictions.jsonl"
@@ -17,6 +18,7 @@ MANIFEST = "purified-manifest.json"
 # The views each of its runs regenerates in the workspace.
 VIEWS = ("LTMEMORY.md", "PLAYBOOKS.md", "EPISODES.md", "HISTORY.md", "WISHES.md")
 COMPONENT = "memory-purifier.purifier"
+SKILL_FOLDER = ("skills", "memory-purifier", "scripts")  # where its install.sh puts the package
 KNOWN_MANIFEST_SCHEMA = 1
 
 
@@ -52,10 +54,36 @@ def locks_dir(workspace: Path) -> Path:
     return runtime_dir(workspace) / "locks"
 
 
+def openclaw_home(workspace: Path) -> Path:
+    """The folder holding the purifier's config and telemetry for this workspace: the one
+    the workspace is in when laid out as its installer's default (`<home>/workspace`, its
+    `telemetry/` or `memory-purifier/` beside it), else ~/.openclaw, where its installer puts
+    them whatever the workspace ($WORKSPACE elsewhere moves only the workspace)."""
+    beside = workspace.parent
+    if workspace.name == DEFAULT_WORKSPACE.name or any(
+        (beside / name).is_dir() for name in ("telemetry", "memory-purifier")
+    ):
+        return beside
+    return OPENCLAW_HOME.expanduser()
+
+
 def telemetry_root(workspace: Path) -> Path:
-    """The shared telemetry root: beside the workspace, as the purifier's defaults put it
-    (`~/.openclaw/workspace` and `~/.openclaw/telemetry`)."""
-    return workspace.parent / "telemetry"
+    """The shared telemetry root (the memory-log of every workspace on the host)."""
+    return openclaw_home(workspace) / "telemetry"
+
+
+def config_path(workspace: Path) -> Path:
+    """Its config, where its install.sh seeds it: `<openclaw home>/memory-purifier/`."""
+    return openclaw_home(workspace) / "memory-purifier" / "memory-purifier.json"
+
+
+def skills_scripts(workspace: Path) -> list[Path]:
+    """Where its install.sh puts its scripts: the workspace's skills folder, or, for a
+    workspace elsewhere, the default workspace's (its SKILLS_PATH does not follow
+    $WORKSPACE)."""
+    found = [workspace.joinpath(*SKILL_FOLDER)]
+    other = openclaw_home(workspace) / DEFAULT_WORKSPACE.name
+    return found if other == workspace else [*found, other.joinpath(*SKILL_FOLDER)]
 
 
 def last_run_md(workspace: Path) -> Path:

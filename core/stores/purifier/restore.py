@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import difflib
 import os
+import stat
 from pathlib import Path
 
 from core.errors import NuggetsError
 from core.journal.own_files import OwnFile, plain_name
 from core.models import RawNote
+from core.safeio.open_regular import MEMORY_MD_BYTES, kind_name, read_regular
 
 # The source files its source contract reads (episodes/*.md besides): a candidate goes back
 # into one of them, never into a view or an artifact.
@@ -55,7 +57,35 @@ def target(workspace: Path, into: Path) -> Path:
             f"{into}: not a source file of the workspace (one of "
             f"{', '.join(SOURCE_FILES)} or episodes/*.md); nothing was written"
         )
+    _refuse_links(Path(os.path.abspath(workspace)), path)
     return path
+
+
+def _refuse_links(workspace: Path, path: Path) -> None:
+    """A source file (or its episodes/ folder) that is a symbolic link, or not a regular file,
+    is refused: a write through it would land in whatever it points at (a purifier's
+    artifact, a file outside)."""
+    step = workspace
+    for part in path.relative_to(workspace).parts:
+        step = step / part
+        try:
+            info = step.lstat()
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise NuggetsError(
+                f"{step}: cannot be read ({exc.strerror}); nothing was written"
+            ) from None
+        last = step == path
+        if stat.S_ISLNK(info.st_mode) or (last and not stat.S_ISREG(info.st_mode)):
+            raise NuggetsError(
+                f"{step}: is {kind_name(info.st_mode)}; a candidate is restored only into a "
+                "regular source file of the workspace, never through a link; nothing was written"
+            )
+
+
+def _unreadable(path: Path, exc: OSError) -> NuggetsError:
+    return NuggetsError(f"{path}: cannot be read ({exc.strerror or exc}); nothing was written")
 
 
 def candidates(notes: dict[str, RawNote], note_ids: list[str]) -> list[RawNote]:
@@ -75,8 +105,17 @@ def candidates(notes: dict[str, RawNote], note_ids: list[str]) -> list[RawNote]:
 
 
 def current_text(path: Path) -> str | None:
-    """The source file's text now (None: not there yet)."""
-    return path.read_text(encoding="utf-8") if path.is_file() else None
+    """The source file's text now (None: not there yet); a link or a special file is refused
+    (target), never read through."""
+    try:
+        data = read_regular(path, MEMORY_MD_BYTES, follow=False)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise NuggetsError(
+            f"{path}: cannot be read ({exc.strerror}); nothing was written"
+        ) from None
+    return data.decode("utf-8")
 
 
 def restored_text(before: str | None, notes: list[RawNote]) -> str:

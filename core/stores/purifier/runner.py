@@ -12,12 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.errors import NuggetsError
+from core.errors import NuggetsError, PlanUnavailable
 from core.safeio.json_read import loads
 from core.stores.purifier import paths
 
 ORCHESTRATOR = "run_purifier.py"
-SKILL_FOLDER = ("skills", "memory-purifier", "scripts")  # where its install.sh puts the package
 MODES = ("incremental", "reconciliation")
 TIMEOUT_SECONDS = 1200  # the purifier's own cron timeout (its config's cron.timeout_seconds)
 TOKENS_WARNING = (
@@ -28,6 +27,11 @@ TOKENS_WARNING = (
 
 class NotInstalledError(NuggetsError):
     """The purifier's scripts are nowhere to be found."""
+
+
+class PreviewUnavailable(PlanUnavailable):
+    """The purifier's next run cannot be previewed (not installed, an upgrade pending): said,
+    never shown as a run that would change nothing."""
 
 
 class RunFailed(NuggetsError):
@@ -75,24 +79,19 @@ class RunResult:
         )
 
 
-def config_path(workspace: Path) -> Path:
-    """Its config, where its install.sh seeds it: `<openclaw home>/memory-purifier/`."""
-    return workspace.parent / "memory-purifier" / "memory-purifier.json"
-
-
 def find(workspace: Path, chosen: Path | None) -> Installation:
     """The scripts named (`--purifier-scripts DIR`: the scripts folder or the package above
-    it), else the package its install.sh put in the workspace's skills folder."""
-    config = config_path(workspace)
+    it), else the package its install.sh put in a skills folder (paths.skills_scripts)."""
+    config = paths.config_path(workspace)
     found = config if config.is_file() else None
     chosen = Path(os.path.abspath(chosen.expanduser())) if chosen is not None else None
     candidates = (
-        [chosen, chosen / "scripts"] if chosen is not None else [workspace.joinpath(*SKILL_FOLDER)]
+        [chosen, chosen / "scripts"] if chosen is not None else paths.skills_scripts(workspace)
     )
     for folder in candidates:
-        if folder is not None and (folder / ORCHESTRATOR).is_file():
+        if (folder / ORCHESTRATOR).is_file():
             return Installation(folder, found)
-    where = chosen if chosen is not None else workspace.joinpath(*SKILL_FOLDER)
+    where = chosen if chosen is not None else " nor ".join(map(str, candidates))
     raise NotInstalledError(
         f"memory-purifier is not installed: no {ORCHESTRATOR} in {where} "
         "(name its scripts with --purifier-scripts DIR)"

@@ -1,16 +1,22 @@
 """The purifier's runs, from the shared memory-log (`memory-log-*.jsonl`, component
-`memory-purifier.purifier`): one per run id, its last event winning."""
+`memory-purifier.purifier`): one per run id, its last event winning, with the purifier's own
+status word and, for a run that did not publish, its reason where the purifier wrote one
+(its `last-run.md`, a failure record, the kept staging of an oversized run)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from core.safeio.open_regular import GRAPH_BYTES, read_regular
 from core.stores.purifier import paths
-from core.stores.purifier.artifacts import read_jsonl
+from core.stores.purifier.artifacts import read_json, read_jsonl
 
 FINAL_EVENTS = ("run_completed", "run_failed", "run_skipped")
+STAGING = ".staging-purifier"
+BATCHES_PER_PASS = 10  # its scoring scripts' --oversized-hard-cap default (no config key sets it)
 
 
 @dataclass(frozen=True)
@@ -21,6 +27,7 @@ class PurifierRun:
     status: str
     mode: str
     details: dict[str, Any]
+    reason: str = ""  # why it skipped or failed, in the purifier's words
 
     @property
     def summary(self) -> str:
@@ -31,9 +38,8 @@ class PurifierRun:
             if "claims_total" in d and self.status == "ok"
             else ""
         )
-        reason = d.get("halt_reason") or d.get("skip_reason") or d.get("error") or ""
         return f"{self.mode} {self.status}{counts}" + (
-            f" ({reason})" if reason and not counts else ""
+            f" ({self.reason})" if self.reason and not counts else ""
         )
 
 
@@ -59,4 +65,80 @@ def read_runs(workspace: Path, notices: list[str]) -> list[PurifierRun]:
                 str(row.get("mode") or ""),
                 details,
             )
-    return sorted(runs.values(), key=lambda r: r.at)
+    reasons = run_reasons(workspace, [r.run_id for r in runs.values() if r.status != "ok"])
+    return sorted(
+        (
+            PurifierRun(r.run_id, r.at, r.event, r.status, r.mode, r.details, reasons[r.run_id])
+            if reasons.get(r.run_id)
+            else r
+            for r in runs.values()
+        ),
+        key=lambda r: r.at,
+    )
+
+
+def run_reasons(workspace: Path, run_ids: list[str]) -> dict[str, str]:
+    """Why each of these runs did not publish, from what the purifier kept of it: the kept
+    staging of a run over its cluster cap, its failure record, or `last-run.md` (its last run
+    only)."""
+    said = last_run_reason(read_text(paths.last_run_md(workspace)))
+    reasons: dict[str, str] = {}
+    for run_id in run_ids:
+        oversized = oversized_run(workspace, run_id)
+        reasons[run_id] = (
+            oversized.line()
+            if oversized is not None
+            else failure_record_reason(workspace, run_id) or said.get(run_id, "")
+        )
+    return reasons
+
+
+def read_text(path: Path) -> str:
+    try:
+        return read_regular(path, GRAPH_BYTES).decode("utf-8", errors="replace")
+    except (OSError, ValueError):
+        return ""
+
+
+def last_run_reason(text: str) -> dict[str, str]:
+    """`last-run.md`'s run id and its `Halt reason:` line (none when it wrote none)."""
+    run = re.search(r"^- Run ID: `([^`]+)`", text, re.MULTILINE)
+    halt = re.search(r"^- Halt reason: (.+)$", text, re.MULTILINE)
+    return {run.group(1): halt.group(1).strip()} if run and halt else {}
+
+
+def failure_record_reason(workspace: Path, run_id: str) -> str:
+    """A failed pass's own first error, from its failure record in its locks folder."""
+    for path in sorted(paths.locks_dir(workspace).glob(f"purifier-failed-*-{run_id}.json")):
+        info = read_json(path, [])
+        errors = info.get("errors") or []
+        first = str(errors[0])[:160] if isinstance(errors, list) and errors else "no error said"
+        return f"its {info.get('pass')} pass failed: {first}"
+    return ""
+
+
+@dataclass(frozen=True)
+class Oversized:
+    """A run with more clusters than its Pass 2 scores (its batch size × its batch cap)."""
+
+    run_id: str
+    clusters: int
+    scored: int
+
+    def line(self) -> str:
+        return (
+            f"{self.clusters} clusters, more than the {self.scored} one run scores "
+            f"(limits.max_clusters_per_batch × {BATCHES_PER_PASS}): nothing was published"
+        )
+
+
+def oversized_run(workspace: Path, run_id: str) -> Oversized | None:
+    """The run's kept Pass-2 staging when it stopped at its cap (`partialBatches`)."""
+    staged = paths.runtime_dir(workspace) / STAGING / run_id / "pass2.json"
+    info = read_json(staged, []) if staged.is_file() else {}
+    pending = info.get("partialBatches")
+    clusters, size = info.get("cluster_count"), info.get("batch_size")
+    if not isinstance(pending, dict) or not isinstance(clusters, int):
+        return None
+    cap = size * BATCHES_PER_PASS if isinstance(size, int) and size > 0 else clusters
+    return Oversized(run_id, clusters, min(cap, clusters))

@@ -23,6 +23,7 @@ from core.contract.parts import (
     Foresight,
     Promoter,
     Restorer,
+    SelfKeeper,
     SideFiles,
     UnhideOutlook,
     VersionKeeper,
@@ -117,6 +118,7 @@ class PurifierStore(PurifierActing):
         )
         self.by_hand: ByHand = self
         self.restorer: Restorer | None = self
+        self.keeper: SelfKeeper | None = self
         # the views the previewed run would rewrite (acting.py): no words of their own
         self.side_files: SideFiles | None = SideFiles(
             "", "", "", self.side_file_lines, self.side_file_names
@@ -251,6 +253,7 @@ class PurifierStore(PurifierActing):
                 result_fingerprint="",
                 notes=int(r.details.get("claims_total") or 0),
                 summary=r.summary,
+                outcome=r.status or r.event or "started",
             )
             for i, r in reversed(list(enumerate(self.runs(), start=1)))
         ]
