@@ -61,8 +61,23 @@ def _rows(bindings: list[BindingType], keymap: Keymap | None) -> list[tuple[str,
     return rows
 
 
-def key_sections(keymap: Keymap | None = None) -> list[tuple[str, list[tuple[str, str, str]]]]:
-    """Each screen's keys (as the keymap sets them), what they do, and their binding ids."""
+def key_sections(
+    keymap: Keymap | None = None, first: type | None = None
+) -> list[tuple[str, list[tuple[str, str, str]]]]:
+    """Each screen's keys (as the keymap sets them), what they do, and their binding ids;
+    `first`: the screen whose keys come first (the one the person is on), then the rest in
+    their order."""
+    sections = _sections(keymap)
+    if first is None:
+        return [(title, rows) for title, rows, _ in sections]
+    ordered = sorted(sections, key=lambda section: first not in section[2])  # a stable sort
+    return [(title, rows) for title, rows, _ in ordered]
+
+
+def _sections(
+    keymap: Keymap | None,
+) -> list[tuple[str, list[tuple[str, str, str]], tuple[type, ...]]]:
+    """Each section of the keys, with the screens it is about."""
     from .app import NuggetsApp
     from .screens.conflicts import ConflictsScreen
     from .screens.files import FilesScreen
@@ -74,17 +89,18 @@ def key_sections(keymap: Keymap | None = None) -> list[tuple[str, list[tuple[str
     from .screens.rules import RulesScreen
     from .screens.versions import VersionsScreen
 
+    graph = _rows(LinkTree.BINDINGS, keymap) + _rows(GraphScreen.BINDINGS, keymap)
     return [
-        ("Everywhere", _rows(NuggetsApp.BINDINGS, keymap) + MOVE),
-        ("Main screen", _rows(MainScreen.BINDINGS, keymap)),
-        ("Review (r)", _rows(ReviewScreen.BINDINGS, keymap)),
-        ("Review rules (R in the review)", _rows(RulesScreen.BINDINGS, keymap)),
-        ("Promotion (p)", _rows(PromoteScreen.BINDINGS, keymap)),
-        ("Link graph (g)", _rows(LinkTree.BINDINGS, keymap) + _rows(GraphScreen.BINDINGS, keymap)),
-        ("Run history (l)", _rows(HistoryScreen.BINDINGS, keymap)),
-        ("Memory files (f)", _rows(FilesScreen.BINDINGS, keymap)),
-        ("Contradictions (c)", _rows(ConflictsScreen.BINDINGS, keymap)),
-        ("Kept versions (V)", _rows(VersionsScreen.BINDINGS, keymap)),
+        ("Everywhere", _rows(NuggetsApp.BINDINGS, keymap) + MOVE, ()),
+        ("Main screen", _rows(MainScreen.BINDINGS, keymap), (MainScreen,)),
+        ("Review (r)", _rows(ReviewScreen.BINDINGS, keymap), (ReviewScreen,)),
+        ("Review rules (R in the review)", _rows(RulesScreen.BINDINGS, keymap), (RulesScreen,)),
+        ("Promotion (p)", _rows(PromoteScreen.BINDINGS, keymap), (PromoteScreen,)),
+        ("Link graph (g)", graph, (GraphScreen,)),
+        ("Run history (l)", _rows(HistoryScreen.BINDINGS, keymap), (HistoryScreen,)),
+        ("Memory files (f)", _rows(FilesScreen.BINDINGS, keymap), (FilesScreen,)),
+        ("Contradictions (c)", _rows(ConflictsScreen.BINDINGS, keymap), (ConflictsScreen,)),
+        ("Kept versions (V)", _rows(VersionsScreen.BINDINGS, keymap), (VersionsScreen,)),
     ]
 
 

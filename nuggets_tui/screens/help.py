@@ -16,12 +16,12 @@ from ..safe import line
 from .base import ConsoleModal
 
 
-def keys_table(keymap: Keymap | None = None) -> Table:
-    """Every key, as the keymap sets them."""
+def keys_table(keymap: Keymap | None = None, first: type | None = None) -> Table:
+    """Every key, as the keymap sets them; `first`: the screen whose keys come first."""
     table = Table(box=None, show_header=False, padding=(0, 2, 0, 0), expand=True)
     table.add_column("key", style="bold", no_wrap=True)
     table.add_column("what it does")
-    for section, rows in key_sections(keymap):
+    for section, rows in key_sections(keymap, first):
         table.add_row(line(section, "bold underline"), "")
         for key, description, _ in rows:
             table.add_row(line(key), line(description))
@@ -40,14 +40,21 @@ def keys_table(keymap: Keymap | None = None) -> Table:
 
 
 class HelpScreen(ConsoleModal[None]):
+    """Every key, the keys of the screen it was opened on first (as lazygit and k9s do)."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,q", "close", "Close", id="help.close"),
     ]
 
+    def __init__(self, opened_on: type | None = None) -> None:
+        super().__init__()
+        self.opened_on = opened_on
+
     def compose(self) -> ComposeResult:
+        keymap = getattr(self.app, "keymap", None)
         with VerticalScroll(id="dialog"):
             yield Static(Text("Keys", style="bold"), id="dialog-title")
-            yield Static(keys_table(getattr(self.app, "keymap", None)), id="help-keys")
+            yield Static(keys_table(keymap, self.opened_on), id="help-keys")
             yield Static(Text("escape closes this help.", style="dim"))
 
     def action_close(self) -> None:
