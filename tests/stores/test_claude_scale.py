@@ -16,9 +16,10 @@ import pytest
 
 from core.journal import guarded_write
 from core.notes.text import jaccard
+from core.promotion import screening
 from core.stores.claude import frontmatter, notes, similar
 from core.stores.claude.store import ClaudeStore
-from tests.stores.test_claude import ticking
+from tests.stores.test_claude import store, ticking, write_directory
 
 
 def _topic(number: int) -> str:
@@ -99,7 +100,7 @@ def test_near_duplicates_compare_few_pairs_and_find_what_every_pair_finds(
     topics.append(dict(topics[5], id="copy.md"))
     for topic in topics:
         topic["claude"] = {}
-    found = notes.near_duplicates(topics)  # type: ignore[arg-type]
+    found = notes.near_duplicates(topics)
     assert [(a, b) for a, b, _ in found] == [("t5.md", "copy.md")]
     assert len(compared) < 20  # every pair: 2,001,000
 
@@ -126,7 +127,7 @@ def test_a_file_of_one_repeated_word_is_screened_a_bounded_number_of_times(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     screens = []
-    screen = notes.screen
+    screen = screening.screen
 
     def counting(title: str, content: str, section: str) -> Any:
         screens.append(len(content))
@@ -164,3 +165,38 @@ def test_continuation_lines_are_joined_once_not_a_line_at_a_time(
     assert found.fields["description"] == "start " + " ".join(f"part{n}" for n in range(50_000))
     assert found.problems == []
     assert len(joins) == 1  # one join for the whole frontmatter
+
+
+def _reviewed_then(tmp_path: Path) -> tuple[Path, ClaudeStore, list[str]]:
+    """The directory reviewed (its baseline holds feedback_testing.md), and the changes its
+    plan offers then (hygiene: a line naming a missing file, an orphan)."""
+    directory = write_directory(tmp_path)
+    claude = store(directory, tmp_path)
+    claude.open()
+    return directory, claude, [c.note_id for c in claude.plan().result.changes]
+
+
+def test_a_topic_file_too_large_to_read_is_not_deleted_by_the_agent(tmp_path: Path) -> None:
+    directory, claude, offered = _reviewed_then(tmp_path)
+    with (directory / "feedback_testing.md").open("r+b") as big:
+        big.truncate((16 << 20) + 1)
+    claude.open()
+    note = {n["id"]: n for n in claude.read().notes}["feedback_testing.md"]
+    assert not note["hidden"] and note["claude"]["flags"][0].startswith("not read: ")
+    assert "more than the 16.0 MB" in note["claude"]["flags"][0]
+    plan = claude.plan()
+    # neither deleted, nor its line offered for removal
+    assert [c.note_id for c in plan.result.changes] == offered
+    assert not any("feedback_testing.md, which is" in w for w in claude.hygiene())
+    assert any("feedback_testing.md: not read" in n for n in claude.take_notices())
+
+
+def test_a_topic_file_that_cannot_be_read_is_not_deleted_by_the_agent(tmp_path: Path) -> None:
+    directory, claude, offered = _reviewed_then(tmp_path)
+    (directory / "feedback_testing.md").unlink()
+    os.mkfifo(directory / "feedback_testing.md")  # there, and no regular file
+    claude.open()
+    plan = claude.plan()
+    assert [c.note_id for c in plan.result.changes] == offered
+    note = {n["id"]: n for n in claude.read().notes}["feedback_testing.md"]
+    assert "named pipe" in note["claude"]["flags"][0] and not note["hidden"]

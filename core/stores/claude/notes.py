@@ -228,6 +228,16 @@ def link_note(name: str, target: str, at: str, entry: index.Entry | None) -> Raw
     )
 
 
+def unread_note(name: str, why: str, at: str, entry: index.Entry | None) -> RawNote:
+    """A topic file there but not read (too large, unreadable): listed, never taken for
+    deleted."""
+    note = link_note(name, "", at, entry)
+    del note["claude"]["link"]
+    note["claude"]["flags"] = [f"not read: {why}"]
+    note["claude"]["unread"] = why
+    return note
+
+
 def gone_note(gone: Gone, entry: index.Entry | None) -> RawNote:
     note = topic_note(gone.version.name, gone.data, gone.version.at, entry)
     note["hidden"] = True
@@ -239,7 +249,12 @@ def gone_note(gone: Gone, entry: index.Entry | None) -> RawNote:
 
 def near_duplicates(notes: list[RawNote]) -> list[tuple[str, str, float]]:
     topics = [
-        n for n in notes if not n["hidden"] and n["id"] != INDEX and "link" not in n["claude"]
+        n
+        for n in notes
+        if not n["hidden"]
+        and n["id"] != INDEX
+        and "link" not in n["claude"]
+        and "unread" not in n["claude"]
     ]
     tokens = [frozenset(note_tokens(n["title"], n["content"])) for n in topics]
     return [
@@ -255,7 +270,9 @@ def read_notes(files: Files, gone: list[Gone], previous_lines: dict[str, index.E
     entries: dict[str, index.Entry] = {}
     if INDEX in files.data:
         note, found.warnings = index_note(
-            files.data[INDEX], _iso(files.mtimes.get(INDEX)), names | set(files.links)
+            files.data[INDEX],
+            _iso(files.mtimes.get(INDEX)),
+            names | set(files.links) | set(files.unread),
         )
         found.notes.append(note)
         for entry in index.entries(text_of(files.data[INDEX])):
@@ -271,6 +288,8 @@ def read_notes(files: Files, gone: list[Gone], previous_lines: dict[str, index.E
     for name, target in sorted(files.links.items()):
         found.notes.append(link_note(name, target, _iso(files.mtimes.get(name)), entries.get(name)))
         found.warnings.append(f"{name} is a symbolic link to {target}: not read, never kept")
+    for name, why in sorted(files.unread.items()):
+        found.notes.append(unread_note(name, why, _iso(files.mtimes.get(name)), entries.get(name)))
     for item in gone:
         found.notes.append(
             gone_note(item, entries.get(item.version.name) or previous_lines.get(item.version.name))
