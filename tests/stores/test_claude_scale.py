@@ -6,6 +6,7 @@ Claude Code 2.1.332's Write tool leaves topic files (its memory-file template: `
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from collections.abc import Iterator
@@ -17,7 +18,7 @@ import pytest
 from core.journal import guarded_write
 from core.notes.text import jaccard
 from core.promotion import screening
-from core.stores.claude import frontmatter, notes, similar
+from core.stores.claude import frontmatter, notes, seen, similar
 from core.stores.claude.store import ClaudeStore
 from tests.stores.test_claude import store, ticking, write_directory
 
@@ -200,3 +201,62 @@ def test_a_topic_file_that_cannot_be_read_is_not_deleted_by_the_agent(tmp_path: 
     assert [c.note_id for c in plan.result.changes] == offered
     note = {n["id"]: n for n in claude.read().notes}["feedback_testing.md"]
     assert "named pipe" in note["claude"]["flags"][0] and not note["hidden"]
+
+
+def _states_lines(record: seen.SeenRecord) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (record.root / seen.STATES).read_text().splitlines()]
+
+
+def test_the_log_of_what_was_seen_stays_within_its_entries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(seen, "KEEP_ENTRIES", 100)
+    record = seen.SeenRecord(tmp_path / "seen")
+    for turn in range(40):  # 30 files, one of them rewritten each time, one new each time
+        files = {f"f{n}.md": f"{n} {turn if n == 0 else ''}".encode() for n in range(29)}
+        files[f"new{turn}.md"] = b"new"
+        record.record(files, f"t{turn:02d}")
+    lines = _states_lines(record)
+    carried, kept = lines[0], lines[1:]
+    assert sum(len(line["files"]) for line in kept) <= 100
+    assert kept[-1]["at"] == "t39"
+    # every file ever seen keeps its last version (those seen only before: carried)
+    assert set(record.last_versions()) == {f"f{n}.md" for n in range(29)} | {
+        f"new{n}.md" for n in range(40)
+    }
+    assert len(carried["files"]) < 40
+    assert record.take_problems() == []
+
+
+def test_a_log_past_what_is_read_is_read_once_more_and_compacted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An older version's log, grown past the bound: it stopped every listing of deleted files
+    (they could no longer be restored), silently."""
+    record = seen.SeenRecord(tmp_path / "seen")
+    for turn in range(30):
+        record.record({"keep.md": b"k", f"gone{turn}.md": f"{turn}".encode()}, f"t{turn:02d}")
+    monkeypatch.setattr(seen, "STATES_BYTES", (record.root / seen.STATES).stat().st_size - 1)
+    monkeypatch.setattr(seen, "KEEP_ENTRIES", 8)
+    assert len(record.states()) == 30  # still read, whole
+    record.record({"keep.md": b"k"}, "t30")
+    assert any("compacted" in p for p in record.take_problems())
+    assert (record.root / seen.STATES).stat().st_size <= seen.STATES_BYTES
+    assert set(record.last_versions()) == {"keep.md"} | {f"gone{n}.md" for n in range(30)}
+    assert record.blob(record.last_versions()["gone3.md"].digest) == b"3"
+
+
+def test_a_log_that_cannot_be_read_is_said_and_set_aside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = seen.SeenRecord(tmp_path / "seen")
+    record.record({"a.md": b"a"}, "t0")
+    monkeypatch.setattr(seen, "STATES_BYTES", 4)
+    monkeypatch.setattr(seen, "OVERSIZED_BYTES", 8)  # too large even to compact
+    assert record.states() == []
+    [said] = record.take_problems()
+    assert said.startswith(f"{record.root / seen.STATES}: not read (") and "\n" not in said
+    record.record({"a.md": b"a", "b.md": b"b"}, "t1")
+    assert any("set aside as states.jsonl.unread" in p for p in record.take_problems())
+    assert (record.root / "states.jsonl.unread").is_file()
+    assert [line["at"] for line in _states_lines(record)] == ["t1"]
