@@ -16,7 +16,8 @@ import pytest
 
 from core.errors import NuggetsError
 from core.settings import Settings
-from core.stores.claude import dream
+from core.stores.claude import demo, dream
+from core.stores.claude.demo import materialize_claude_demo
 from core.stores.claude.dream import LOCK, DreamingError, dream_state, wait_out
 from core.stores.claude.store import ClaudeStore
 from tests.stores.test_claude import INDEX, NOW, TESTING, run, store, ticking, write_directory
@@ -222,3 +223,14 @@ def test_a_second_undo_of_an_undone_batch_says_already_undone(tmp_path: Path) ->
     for run_id in (newest, oldest):
         with pytest.raises(NuggetsError, match=f"run {run_id} was already undone by "):
             memory.undo(run_id)
+
+
+def test_the_demo_holds_a_dream_its_deletions_and_the_sessions_since(tmp_path: Path) -> None:
+    directory = materialize_claude_demo(tmp_path / "demo-claude" / "memory", NOW, data_dir=tmp_path)
+    memory = ClaudeStore(directory, ticking(NOW), settings=Settings.of(data_dir=tmp_path))
+    state = memory.dream()
+    assert state.holder is None and state.last is not None  # its process long gone
+    assert state.sessions == demo.SESSIONS_SINCE and state.due
+    deleted = {n["id"] for n in memory.read().notes if n["hidden"]}
+    assert deleted == {"reference_dashboards.md", "project_standup.md"}
+    assert any("one is due" in line for line in memory.open().messages)
