@@ -72,6 +72,11 @@ def screen_chunks(text: str) -> tuple[list[str], bool]:
     return [*chunks, piece] if piece or not chunks else chunks, True
 
 
+def forget_screened() -> None:
+    """Screen every text afresh (what a new process does)."""
+    _SCREENED.clear()
+
+
 def screened_file(title: str, text: str) -> tuple[str | None, bool]:
     """`screened` over a whole file, the work bounded (`screen_chunks`): the reason, and
     whether all of it was read. Each text is screened once in a process."""
