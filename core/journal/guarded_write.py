@@ -224,20 +224,10 @@ def _side_files(target: Path, suffix: str) -> list[Path]:
     )
 
 
-def has_leftovers(path: Path) -> bool:
-    """Whether interrupted writes of `path` (through a symlink: of its target) left files."""
-    target = Path(os.path.realpath(path))
-    try:
-        return target.parent.is_dir() and any(
-            _side_files(target, suffix) for suffix in (PART_SUFFIX, TEMP_SUFFIX, SWAP_SUFFIX)
-        )
-    except OSError as exc:
-        raise GraphError(f"{target.parent}: cannot be searched: {exc.strerror or exc}") from None
-
-
 def with_leftovers(paths: Iterable[Path]) -> list[Path]:
-    """Those of `paths` that interrupted writes left files beside (as `has_leftovers`), in
-    their order; each folder is listed once, however many of its files are asked about."""
+    """Those of `paths` (through a symlink: of its target) that interrupted writes left files
+    beside, in their order; each folder is listed once, however many of its files are asked
+    about."""
     asked = list(paths)
     by_folder: dict[Path, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     for number, path in enumerate(asked):
