@@ -187,6 +187,9 @@ class Settings(BaseSettings):
     scorer_deadline: Annotated[int, _whole(LONGEST_DEADLINE)] = Field(
         DEFAULT_DEADLINE, description="seconds a --scorer run may take in all"
     )
+    dream_wait: Annotated[int, _whole(3_600)] = Field(
+        0, description="seconds a write waits for Claude Code's consolidation to end"
+    )
     data_dir: OptionalPath = Field(None, description="our own data (journals kept for others)")
     demo_dir: OptionalPath = Field(None, description="the demo memory")
     purifier_workspace: OptionalPath = Field(

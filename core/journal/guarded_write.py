@@ -25,7 +25,8 @@ import secrets
 import stat
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -56,6 +57,7 @@ _AT_FDCWD = -100
 _UNSUPPORTED = (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP)
 PART_SUFFIX = ".nuggets-part"
 SWAP_SUFFIX = ".nuggets-swap"
+_SIDE_SUFFIXES = (PART_SUFFIX, TEMP_SUFFIX, SWAP_SUFFIX)
 KEY_LENGTH = 16
 PUT_BACK_TRIES = 16
 LOCK_NAME = ".graph.lock"
@@ -222,15 +224,33 @@ def _side_files(target: Path, suffix: str) -> list[Path]:
     )
 
 
-def has_leftovers(path: Path) -> bool:
-    """Whether interrupted writes of `path` (through a symlink: of its target) left files."""
-    target = Path(os.path.realpath(path))
-    try:
-        return target.parent.is_dir() and any(
-            _side_files(target, suffix) for suffix in (PART_SUFFIX, TEMP_SUFFIX, SWAP_SUFFIX)
-        )
-    except OSError as exc:
-        raise GraphError(f"{target.parent}: cannot be searched: {exc.strerror or exc}") from None
+def with_leftovers(paths: Iterable[Path]) -> list[Path]:
+    """Those of `paths` (through a symlink: of its target) that interrupted writes left files
+    beside, in their order; each folder is listed once, however many of its files are asked
+    about."""
+    asked = list(paths)
+    by_folder: dict[Path, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for number, path in enumerate(asked):
+        target = Path(os.path.realpath(path))
+        by_folder[target.parent][_side_prefix(target)].append(number)
+    hit: set[int] = set()
+    for folder, prefixes in by_folder.items():
+        try:
+            names = [e.name for e in os.scandir(folder)] if folder.is_dir() else []
+        except OSError as exc:
+            raise GraphError(f"{folder}: cannot be searched: {exc.strerror or exc}") from None
+        for name in names:
+            if name.startswith(".") and name.endswith(_SIDE_SUFFIXES):
+                for end in _dots(name):  # the side prefix ends at one of the name's dots
+                    hit.update(prefixes.get(name[: end + 1], ()))
+    return [path for number, path in enumerate(asked) if number in hit]
+
+
+def _dots(name: str) -> Iterator[int]:
+    at = name.find(".", 1)
+    while at != -1:
+        yield at
+        at = name.find(".", at + 1)
 
 
 def _side_fingerprint(swap: Path) -> str:

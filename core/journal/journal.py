@@ -51,10 +51,10 @@ from core.journal.entries import (
 from core.journal.guarded_write import (
     directory_lock,
     file_landed,
-    has_leftovers,
     remove_if_unchanged,
     replace_if_unchanged,
     settle,
+    with_leftovers,
 )
 from core.journal.history import place, undone_by, undone_together, with_places
 from core.journal.own_files import OwnFiles, name_of, own_file
@@ -432,7 +432,7 @@ class Journal:
                 has_pending(self.home)
                 or has_temps(self.folder)
                 or any(has_temps(folder) for folder in self.target.folders())
-                or any(has_leftovers(path) for path in self.target.files())
+                or bool(with_leftovers(self.target.files()))
             )
         except OSError as exc:
             raise GraphError(f"{self.home}: cannot be searched: {exc.strerror or exc}") from None
@@ -505,7 +505,8 @@ class Journal:
         unique: dict[str, Path] = {}
         for path in paths:
             unique.setdefault(os.path.abspath(path), path)
-        return [path for path in unique.values() if path.parent.is_dir()]
+        # only those with something to settle: each folder listed once, not once a file
+        return with_leftovers(path for path in unique.values() if path.parent.is_dir())
 
 
 def _take_back(pending: Path, made: list[Path]) -> None:

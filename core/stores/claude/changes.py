@@ -55,6 +55,8 @@ def changes_since(
     whose copy is missing), one line each."""
     found, missing = [], []
     for name in sorted(set(baseline.files) | set(files.data)):
+        if name in files.unread:
+            continue  # there, but not read: neither a change nor a deletion
         digest, now = baseline.files.get(name), files.data.get(name)
         if now is not None and digest == sha(now):
             continue

@@ -3,17 +3,22 @@ a week of the agent's edits, each day recorded as seen, so the demo opens with w
 reviews would hold: a topic file rewritten, one deleted (kept by the record), one added that the
 index never lists, an index line to a file that is gone, frontmatter the agent cannot read, two
 topics that say the same thing, a hook that addresses the agent, and an index whose tail is past
-the load budget."""
+the load budget. Day 5 is a consolidation of Claude Code's ("the dream"): it deletes two topic
+files, and its `.consolidate-lock` stays with its start time (its process long gone); sessions
+saved since beside the memory folder make the next one due."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import uuid
 from datetime import datetime, timedelta
 from pathlib import Path
 
 from core.clock import to_iso
 from core.data_dirs import data_home
 from core.safeio.atomic_write import atomic_write
+from core.stores.claude.dream import LOCK
 from core.stores.claude.paths import INDEX, record_home
 from core.stores.claude.seen import SeenRecord
 
@@ -117,6 +122,17 @@ def day_note(i: int) -> str:
     )
 
 
+STANDUP = topic(
+    "Standup",
+    "when the team meets",
+    "project",
+    "Standup is at 09:30 in the payments room; the user joins remotely on Fridays.",
+)
+DREAM_DAY = 4  # the fifth day: the consolidation's deletions
+DREAM_PID = "4194305"  # above any Linux process id: a dream long ended
+SESSIONS_SINCE = 6
+
+
 def week(now: datetime) -> list[tuple[datetime, dict[str, bytes]]]:
     """The directory as it stood each day of the week, oldest first."""
     start = now - timedelta(days=DAYS - 1)
@@ -129,8 +145,8 @@ def week(now: datetime) -> list[tuple[datetime, dict[str, bytes]]]:
         "reference_dashboards.md",
         "feedback_deploys.md",
     ]
-    days.append({**base, INDEX: index_text(first, 0, [])})
-    day3 = {**base, INDEX: index_text(first, 60, [])}
+    days.append({**base, "project_standup.md": STANDUP, INDEX: index_text(first, 0, [])})
+    day3 = {**days[0], INDEX: index_text(first, 60, [])}
     days += [days[0], day3]
     day4 = {
         **day3,
@@ -139,7 +155,10 @@ def week(now: datetime) -> list[tuple[datetime, dict[str, bytes]]]:
         INDEX: index_text(first + ["feedback_deploying.md"], 120, []),
     }
     days.append(day4)
-    day5 = {k: v for k, v in day4.items() if k != "reference_dashboards.md"}
+    # the dream: two topic files removed
+    day5 = {
+        k: v for k, v in day4.items() if k not in ("reference_dashboards.md", "project_standup.md")
+    }
     day5["oncall.md"] = BROKEN
     days.append(day5)
     injected = (
@@ -180,4 +199,18 @@ def materialize_claude_demo(
         for name, data in files.items():
             atomic_write(directory / name, data)
         seen.record(files, to_iso(moment))
+    _dreamed(directory, week(now)[DREAM_DAY][0], now)
     return directory
+
+
+def _dreamed(directory: Path, started: datetime, now: datetime) -> None:
+    """The lock the day's consolidation left (its process id, the time it started), and the
+    sessions saved since, as Claude Code names their transcripts."""
+    lock = directory / LOCK
+    lock.write_text(DREAM_PID)
+    os.utime(lock, (started.timestamp(), started.timestamp()))
+    for number in range(SESSIONS_SINCE):
+        transcript = directory.parent / f"{uuid.UUID(int=number + 1)}.jsonl"
+        transcript.write_text('{"type":"summary"}\n')
+        at = started + (now - started) * (number + 1) / (SESSIONS_SINCE + 1)
+        os.utime(transcript, (at.timestamp(), at.timestamp()))

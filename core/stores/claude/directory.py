@@ -23,6 +23,8 @@ class Files:
     mtimes: dict[str, float] = field(default_factory=dict)
     notices: list[str] = field(default_factory=list)
     links: dict[str, str] = field(default_factory=dict)  # a link's name -> where it points
+    # a file there but not read (too large, no permission): never taken for deleted
+    unread: dict[str, str] = field(default_factory=dict)  # its name -> why, in words
 
 
 def read_files(directory: Path) -> Files:
@@ -43,9 +45,21 @@ def read_files(directory: Path) -> Files:
         try:
             found.data[name] = read_regular(path, MEMORY_MD_BYTES, follow=False)
             found.mtimes[name] = path.stat(follow_symlinks=False).st_mtime
+        except FileNotFoundError:
+            continue  # removed while the directory was read: gone, as it is
         except (GraphError, OSError) as exc:
-            found.notices.append(f"{name}: not read ({exc})")
+            found.unread[name] = _why(path, exc)
+            with contextlib.suppress(OSError):
+                found.mtimes[name] = path.stat(follow_symlinks=False).st_mtime
+            found.notices.append(f"{path}: not read ({found.unread[name]})")
     return found
+
+
+def _why(path: Path, exc: Exception) -> str:
+    """Why a file was not read, without its path (the message names it)."""
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    return str(exc).removeprefix(f"{path}: ").removeprefix("is ")
 
 
 def _pointed_at(path: Path) -> str:

@@ -54,12 +54,13 @@ def parse(text: str) -> Frontmatter:
         )
     found = Frontmatter(body="\n".join(lines[end + 1 :]), present=True)
     key = ""
+    continued: dict[str, list[str]] = {}  # a key's continuation lines, joined once at the end
     for number, raw in enumerate(lines[1:end], start=2):
         line = raw.rstrip("\r")
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         if line[:1] in (" ", "\t") and key:
-            found.fields[key] = f"{found.fields[key]} {line.strip()}".strip()
+            continued.setdefault(key, [found.fields[key]]).append(line.strip())
             continue
         if "\t" in line[: len(line) - len(line.lstrip())]:
             found.problems.append(f"line {number}: a tab in the indentation")
@@ -72,9 +73,19 @@ def parse(text: str) -> Frontmatter:
         key = match["key"]
         if key in found.fields:
             found.problems.append(f"{key} is given twice")
+            _join(found.fields, continued)
         found.fields[key] = _unquoted(match["value"] or "", found.problems, key)
+    _join(found.fields, continued)
     _check_fields(found)
     return found
+
+
+def _join(fields: dict[str, str], continued: dict[str, list[str]]) -> None:
+    """Each key's value with its continuation lines, one space between (a line at a time
+    would copy the value once a line: quadratic in a long one)."""
+    for key, parts in continued.items():
+        fields[key] = " ".join(part for part in parts if part)
+    continued.clear()
 
 
 def _check_fields(found: Frontmatter) -> None:

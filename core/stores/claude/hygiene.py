@@ -25,14 +25,15 @@ class Fix:
     detail: str
 
 
-def fixes(files: dict[str, bytes]) -> list[Fix]:
+def fixes(files: dict[str, bytes], unread: Collection[str] = ()) -> list[Fix]:
+    """`unread`: files there but not read, whose entries are never offered for removal."""
     text = text_of(files[INDEX])
     entries = index.entries(text)
     listed = {index.topic_name(e.target) for e in entries}
     found = []
     for entry in entries:
         name = index.topic_name(entry.target)
-        if name is not None and name not in files:
+        if name is not None and name not in files and name not in unread:
             found.append(
                 Fix(
                     f"{INDEX}-{entry.line}",

@@ -5,22 +5,28 @@ last version. What hygiene finds is set on each note's `claude.flags`. Pure."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from core.clock import to_iso
 from core.models import RawNote
-from core.notes.text import jaccard, note_tokens
+from core.notes.text import note_tokens
 from core.promotion.budget import Loaded
 from core.promotion.screening import MAX_ENTRY_CHARS, screen
 from core.stores.claude import frontmatter, index
 from core.stores.claude.directory import Files, text_of
 from core.stores.claude.paths import INDEX
 from core.stores.claude.seen import Version
+from core.stores.claude.similar import similar_pairs
 
 NEAR_DUPLICATE = 0.6  # token overlap (Jaccard) from which two topic files read as one
 INDEX_NUGGET = "index"
+# At most this much of a file is screened (64 screens): a 2 MB file is not 500 screens.
+SCREENED_CHARS = 256_000
+_REMEMBERED = 50_000  # texts whose screening is kept: a command screens each file once
+_SCREENED: dict[bytes, tuple[str | None, bool]] = {}
 
 
 @dataclass
@@ -43,11 +49,45 @@ def _iso(mtime: float | None) -> str:
 
 def screened(title: str, text: str) -> str | None:
     """Why text the agent reads as memory reads like instructions or holds a secret."""
-    for start in range(0, max(len(text), 1), MAX_ENTRY_CHARS):
-        found = screen(title, text[start : start + MAX_ENTRY_CHARS], "")
-        if found:
-            return found.reason
-    return None
+    return screened_file(title, text)[0]
+
+
+def screen_chunks(text: str) -> tuple[list[str], bool]:
+    """The pieces of `text` the screens read: its distinct lines (a line repeated adds nothing
+    to screen), in order, packed into pieces a screen takes, at most SCREENED_CHARS in all;
+    and whether that is all of them."""
+    chunks: list[str] = []
+    piece, size, total = "", 0, 0
+    for line in dict.fromkeys(text.split("\n")):
+        for start in range(0, max(len(line), 1), MAX_ENTRY_CHARS - 1):
+            part = line[start : start + MAX_ENTRY_CHARS - 1]
+            if total + len(part) > SCREENED_CHARS:
+                return [*chunks, piece] if piece else chunks, False
+            total += len(part) + 1
+            if size + len(part) + 1 > MAX_ENTRY_CHARS:
+                chunks.append(piece)
+                piece, size = "", 0
+            piece += ("\n" if size else "") + part
+            size += len(part) + 1
+    return [*chunks, piece] if piece or not chunks else chunks, True
+
+
+def forget_screened() -> None:
+    """Screen every text afresh (what a new process does)."""
+    _SCREENED.clear()
+
+
+def screened_file(title: str, text: str) -> tuple[str | None, bool]:
+    """`screened` over a whole file, the work bounded (`screen_chunks`): the reason, and
+    whether all of it was read. Each text is screened once in a process."""
+    key = hashlib.sha256(f"{title}\0{text}".encode("utf-8", "surrogatepass")).digest()
+    if key not in _SCREENED:
+        if len(_SCREENED) >= _REMEMBERED:
+            _SCREENED.clear()
+        chunks, whole = screen_chunks(text)
+        found = next(filter(None, (screen(title, chunk, "") for chunk in chunks)), None)
+        _SCREENED[key] = (found.reason if found else None, whole)
+    return _SCREENED[key]
 
 
 def topic_note(name: str, data: bytes, at: str, entry: index.Entry | None) -> RawNote:
@@ -58,9 +98,11 @@ def topic_note(name: str, data: bytes, at: str, entry: index.Entry | None) -> Ra
     flags = [f"frontmatter: {p}" for p in front.problems]
     if entry is None:
         flags.append("not in MEMORY.md")
-    reason = screened(title, f"{front.fields.get('description', '')}\n{front.body}")
+    reason, whole = screened_file(title, f"{front.fields.get('description', '')}\n{front.body}")
     if reason:
         flags.append(f"screened: {reason}")
+    if not whole:
+        flags.append(f"only its first {SCREENED_CHARS:,} characters of distinct lines are screened")
     return _note(
         name,
         kind if kind in frontmatter.TYPES else "untyped",
@@ -191,6 +233,16 @@ def link_note(name: str, target: str, at: str, entry: index.Entry | None) -> Raw
     )
 
 
+def unread_note(name: str, why: str, at: str, entry: index.Entry | None) -> RawNote:
+    """A topic file there but not read (too large, unreadable): listed, never taken for
+    deleted."""
+    note = link_note(name, "", at, entry)
+    del note["claude"]["link"]
+    note["claude"]["flags"] = [f"not read: {why}"]
+    note["claude"]["unread"] = why
+    return note
+
+
 def gone_note(gone: Gone, entry: index.Entry | None) -> RawNote:
     note = topic_note(gone.version.name, gone.data, gone.version.at, entry)
     note["hidden"] = True
@@ -202,16 +254,18 @@ def gone_note(gone: Gone, entry: index.Entry | None) -> RawNote:
 
 def near_duplicates(notes: list[RawNote]) -> list[tuple[str, str, float]]:
     topics = [
-        n for n in notes if not n["hidden"] and n["id"] != INDEX and "link" not in n["claude"]
+        n
+        for n in notes
+        if not n["hidden"]
+        and n["id"] != INDEX
+        and "link" not in n["claude"]
+        and "unread" not in n["claude"]
     ]
-    tokens = {n["id"]: note_tokens(n["title"], n["content"]) for n in topics}
-    pairs = []
-    for i, a in enumerate(topics):
-        for b in topics[i + 1 :]:
-            overlap = jaccard(tokens[a["id"]], tokens[b["id"]])
-            if overlap >= NEAR_DUPLICATE:
-                pairs.append((a["id"], b["id"], overlap))
-    return pairs
+    tokens = [frozenset(note_tokens(n["title"], n["content"])) for n in topics]
+    return [
+        (topics[i]["id"], topics[j]["id"], overlap)
+        for i, j, overlap in similar_pairs(tokens, NEAR_DUPLICATE)
+    ]
 
 
 def read_notes(files: Files, gone: list[Gone], previous_lines: dict[str, index.Entry]) -> Reading:
@@ -221,7 +275,9 @@ def read_notes(files: Files, gone: list[Gone], previous_lines: dict[str, index.E
     entries: dict[str, index.Entry] = {}
     if INDEX in files.data:
         note, found.warnings = index_note(
-            files.data[INDEX], _iso(files.mtimes.get(INDEX)), names | set(files.links)
+            files.data[INDEX],
+            _iso(files.mtimes.get(INDEX)),
+            names | set(files.links) | set(files.unread),
         )
         found.notes.append(note)
         for entry in index.entries(text_of(files.data[INDEX])):
@@ -237,6 +293,8 @@ def read_notes(files: Files, gone: list[Gone], previous_lines: dict[str, index.E
     for name, target in sorted(files.links.items()):
         found.notes.append(link_note(name, target, _iso(files.mtimes.get(name)), entries.get(name)))
         found.warnings.append(f"{name} is a symbolic link to {target}: not read, never kept")
+    for name, why in sorted(files.unread.items()):
+        found.notes.append(unread_note(name, why, _iso(files.mtimes.get(name)), entries.get(name)))
     for item in gone:
         found.notes.append(
             gone_note(item, entries.get(item.version.name) or previous_lines.get(item.version.name))

@@ -207,8 +207,10 @@ class ClaudeTarget(FileTarget):
         seen: SeenRecord,
         accepted: Callable[[JournalEntry], None],
         look: Callable[[], object],
+        may_write: Callable[[], None] = lambda: None,
     ) -> None:
         self.directory, self.seen, self.accepted, self.look = directory, seen, accepted, look
+        self.may_write = may_write  # refuses an undo the directory cannot take now
 
     @contextlib.contextmanager
     def lock(self) -> Iterator[None]:
@@ -230,6 +232,7 @@ class ClaudeTarget(FileTarget):
         return [self.seen.root, self.seen.blobs]
 
     def restore(self, journal: Journal, entry: JournalEntry, batch: Batch | None) -> JournalEntry:
+        self.may_write()
         done = journal.undo_file(entry, batch)
         self.accepted(entry)
         return done

@@ -3,8 +3,11 @@ files we read is copied, content-addressed, outside the directory — `blobs/<sh
 `states.jsonl` line per distinct state seen (when, and each file's hash) — so that what the
 agent later rewrites or deletes can be shown and put back byte for byte.
 
-Bounded like the journal: the newest KEEP_STATES states stay, and the newest version of every
-file ever seen and the reviewed baseline's never go; a blob no kept state names is removed."""
+Bounded like the journal: the newest KEEP_STATES states stay, within KEEP_ENTRIES file entries
+in all (a directory of many files keeps fewer states), and the newest version of every file
+ever seen and the reviewed baseline's never go; a blob no kept state names is removed. The log
+never stops silently: one an older version let grow past what is read is read once more and
+compacted, and one that cannot be read is said and set aside."""
 
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core.errors import GraphError
+from core.errors import GraphError, reason_of
 from core.journal.guarded_write import graph_lock
 from core.safeio.atomic_write import atomic_write
 from core.safeio.json_read import loads, loads_lines
@@ -24,6 +27,12 @@ from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
 from core.safeio.private import FILE_MODE, make_folder, tighten
 
 KEEP_STATES = 500
+# The log's size bound, in file entries over its states (a line holds every file's hash, ~90
+# bytes each): pruned past it, the log stays well under what is read of it (STATES_BYTES),
+# however many files the directory has.
+KEEP_ENTRIES = 400_000
+STATES_BYTES = MEMORY_MD_BYTES * 4
+OVERSIZED_BYTES = 1 << 30  # an older version's log, read once to compact it
 STATES = "states.jsonl"
 REVIEWED = "reviewed.json"
 
@@ -52,6 +61,8 @@ class SeenRecord:
         self.root = root
         self.problems: list[str] = []  # what could not be read of the record, one line each
         self._said: set[str] = set()  # each said once, however often the record is read
+        self.unreadable = False  # the log is there and could not be read
+        self.oversized = False  # the log is past STATES_BYTES: compacted on the next record
 
     @property
     def blobs(self) -> Path:
@@ -62,9 +73,21 @@ class SeenRecord:
 
     def states(self) -> list[State]:
         """The states recorded, oldest first; a line that is not one is skipped and said."""
+        path = self.root / STATES
         try:
-            text = read_regular(self.root / STATES, MEMORY_MD_BYTES * 4).decode("utf-8")
-        except (FileNotFoundError, GraphError, UnicodeDecodeError):
+            # a log an older version let grow past the bound is read once more, to compact it
+            self.oversized = path.stat().st_size > STATES_BYTES
+            limit = OVERSIZED_BYTES if self.oversized else STATES_BYTES
+            text = read_regular(path, limit).decode("utf-8", "replace")
+        except FileNotFoundError:
+            return []
+        except (OSError, GraphError) as exc:
+            self.unreadable, self.oversized = True, False
+            why = reason_of(exc).removeprefix(f"{self.root / STATES}: ")
+            self._say(
+                f"{self.root / STATES}: not read ({why}); the files deleted before cannot be "
+                "listed or restored from it"
+            )
             return []
         read, bad = loads_lines(text)
         found = []
@@ -116,6 +139,13 @@ class SeenRecord:
             if not (self.blobs / state[name]).is_file():
                 atomic_write(self.blobs / state[name], data, private=True)
         known = self.states()
+        if self.unreadable:  # set aside, not grown past reading (nor pruned: it is not read)
+            self._set_aside()
+        if self.oversized:
+            same = bool(known) and known[-1].files == state
+            self.prune(known if same else [*known, State(at, state)], KEEP_ENTRIES // 2)
+            self._say(f"{self.root / STATES}: past {STATES_BYTES >> 20} MB; compacted")
+            return not same
         if known and known[-1].files == state:
             return False
         line = json.dumps({"at": at, "files": state}, sort_keys=True) + "\n"
@@ -127,9 +157,18 @@ class SeenRecord:
         tighten(self.root / STATES)
         if not (self.root / REVIEWED).exists():
             self.set_reviewed(State(at, state))
-        if len(known) + 1 > KEEP_STATES:
-            self.prune([*known, State(at, state)])
+        if len(known) + 1 > KEEP_STATES or _entries(known) + len(state) > KEEP_ENTRIES:
+            # past the entries: down to half of them, so the next records only append
+            self.prune([*known, State(at, state)], KEEP_ENTRIES // 2)
         return True
+
+    def _set_aside(self) -> None:
+        """Keep a log too large or unreadable beside the new one (said), once."""
+        aside = self.root / f"{STATES}.unread"
+        with contextlib.suppress(OSError):
+            os.replace(self.root / STATES, aside)
+            self.unreadable = False
+            self._say(f"{self.root / STATES}: set aside as {aside.name}; a new log is started")
 
     def last_versions(self, states: list[State] | None = None) -> dict[str, Version]:
         """The newest version seen of every file ever seen, gone or not (in `states`, when
@@ -179,8 +218,10 @@ class SeenRecord:
         with graph_lock(self.root / STATES):
             atomic_write(self.root / REVIEWED, data.encode() + b"\n", private=True)
 
-    def prune(self, states: list[State]) -> None:
-        kept = states[-KEEP_STATES:]
+    def prune(self, states: list[State], entries: int = KEEP_ENTRIES) -> None:
+        """Compact the log: the newest states within KEEP_STATES and `entries` (the newest
+        always), and one more holding the last version of each file seen only before them."""
+        kept = _newest(states, entries)
         dropped = states[: len(states) - len(kept)]
         newest = {name: v.digest for name, v in self._versions(states).items()}
         carried = {
@@ -197,6 +238,8 @@ class SeenRecord:
         reviewed = self.reviewed()
         used = {d for s in kept for d in s.files.values()}
         used |= set(reviewed.files.values()) if reviewed else set()
+        if (self.root / f"{STATES}.unread").exists():
+            return  # its versions' copies stay: the log set aside may name them
         for blob in self.blobs.iterdir():
             if blob.name not in used and len(blob.name) == 64:
                 with contextlib.suppress(OSError):
@@ -209,6 +252,23 @@ class SeenRecord:
             for name, digest in state.files.items():
                 found[name] = Version(name, digest, state.at)
         return found
+
+
+def _entries(states: list[State]) -> int:
+    return sum(len(s.files) for s in states)
+
+
+def _newest(states: list[State], most: int) -> list[State]:
+    """The newest states the log keeps: at most KEEP_STATES, their entries within `most`
+    (the newest state whatever its size)."""
+    kept: list[State] = []
+    entries = 0
+    for state in reversed(states[-KEEP_STATES:]):
+        if kept and entries + len(state.files) > most:
+            break
+        kept.append(state)
+        entries += len(state.files)
+    return kept[::-1]
 
 
 def _state(row: Any) -> State | None:

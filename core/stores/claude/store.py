@@ -7,6 +7,8 @@ operator asked for (runs.py), journaled and checked at the last moment."""
 from __future__ import annotations
 
 import contextlib
+import os
+import tempfile
 from collections.abc import Callable, Collection, Hashable, Iterable
 from pathlib import Path
 
@@ -40,7 +42,9 @@ from core.models import (
 from core.notes.snapshot import Graph
 from core.progress import Progress
 from core.review.contradictions import TopicRules, token_set
+from core.safeio.atomic_write import TEMP_SUFFIX
 from core.safeio.file_stamp import FileStamp
+from core.safeio.private import make_folder
 from core.settings import DEFAULTS, Settings
 from core.stores.claude import index, presentation
 from core.stores.claude.budget import Proposal, propose
@@ -56,6 +60,7 @@ from core.stores.claude.changes import (
     merged_index,
 )
 from core.stores.claude.directory import Files, read_files, text_of
+from core.stores.claude.dream import Dream, read_dream, wait_out
 from core.stores.claude.hygiene import Fix, fixed, fixes
 from core.stores.claude.merge import Merge, merges
 from core.stores.claude.notes import INDEX_NUGGET, Gone, read_notes
@@ -103,7 +108,9 @@ class ClaudeStore:
         self.files = ClaudeFiles(directory)
         self._opened: Graph | None = None
         self._warnings: list[str] = []
-        target = ClaudeTarget(directory, self.seen, self._accept_undone, self.look)
+        target = ClaudeTarget(
+            directory, self.seen, self._accept_undone, self.look, lambda: self.may_write("undone")
+        )
         self.journal = Journal(
             self._root,
             self.files,
@@ -154,7 +161,7 @@ class ClaudeStore:
         """Each file seen before and absent now, with its last version's bytes."""
         found = []
         for name, version in sorted(self.seen.last_versions(states).items()):
-            if name in files.data or name in files.links or name == INDEX:
+            if name in files.data or name in files.links or name in files.unread or name == INDEX:
                 continue
             data = self.seen.blob(version.digest)
             if data is None:
@@ -227,10 +234,41 @@ class ClaudeStore:
         if read:
             return Opened(self.startup_messages() + self.take_notices())
         self.recover()
+        self._tell_dream()
         return Opened(self.take_notices())
+
+    # -- Claude Code's consolidation: said on opening, and nothing written under it ------------
+
+    def dream(self) -> Dream:
+        return read_dream(self.home, self.clock())
+
+    def _tell_dream(self) -> None:
+        """When the last consolidation ran and whether one is due (a directory Claude Code
+        never consolidated, with no session saved beside it, says nothing)."""
+        dream = self.dream()
+        if dream.last is not None or dream.sessions:
+            self.notices.append(dream.line(self.clock()))
+
+    def may_write(self, what: str) -> None:
+        """Before any write of ours (apply, unhide, undo): refused in one line while Claude
+        Code's consolidation holds the directory (waiting for it first, up to the
+        `dream_wait` setting), or when the record cannot be written (else the directory would
+        be written and its record not)."""
+        wait_out(self.home, self.clock, self.settings.dream_wait, what)
+        for folder in (self._root, self.seen.root, self.seen.blobs):
+            try:
+                make_folder(folder)
+                fd, probe = tempfile.mkstemp(prefix=".written", suffix=TEMP_SUFFIX, dir=folder)
+                os.close(fd)
+                os.unlink(probe)
+            except OSError as exc:
+                raise NuggetsError(
+                    f"{folder}: cannot be written ({exc.strerror or exc}); nothing was {what}"
+                ) from None
 
     def startup_messages(self) -> list[str]:
         self.journal.recover()
+        self._tell_dream()
         files = self.look()  # as recover() does, and read once: the graph is made from it
         with contextlib.suppress(NuggetsError, OSError):
             self._opened = self._graph(files)
@@ -290,7 +328,7 @@ class ClaudeStore:
         """The hygiene fixes, once the agent's own change to MEMORY.md is reviewed."""
         if INDEX not in files.data or INDEX in changed:
             return []
-        return fixes(files.data)
+        return fixes(files.data, set(files.unread))
 
     def _proposal(self, files: Files, changed: set[str]) -> Proposal | None:
         """The budget proposal, when MEMORY.md is past its budget and the agent's own change
@@ -408,6 +446,7 @@ class ClaudeStore:
             reviewed[INDEX] = sha(merged)
             if merged != files.data[INDEX]:
                 rejected.append((INDEX, files.data[INDEX], merged))
+        self.may_write("applied")
         runs = self._runs(Batch())  # one apply: its runs are undone together
         last = runs.revert(rejected) if rejected else None
         for merge in merging:
@@ -466,6 +505,7 @@ class ClaudeStore:
         index_was_reviewed = INDEX in files.data and reviewed.files.get(INDEX) == sha(
             files.data[INDEX]
         )
+        self.may_write("restored")
         entry = self._runs(Batch()).restore([gone[i] for i in wanted], lines)
         # What the operator brought back is reviewed: not the agent's change to review again.
         accepted = dict(reviewed.files, **{i: gone[i].version.digest for i in wanted})

@@ -1,0 +1,152 @@
+"""Claude Code's consolidation ("the dream") as the review sees it (docs/CLAUDE_CODE.md, "The
+dream"): while it runs it holds `.consolidate-lock` in the memory directory, and it writes,
+edits and removes topic files; we write nothing then. The lock's text is the dreaming process's
+id, its mtime when the last dream started: held while that is under an hour old and the process
+is alive. A dream is due once 24 hours have passed since the last one and 5 sessions have
+been saved since (Claude Code counts the session transcripts of the project's folder).
+
+`dream_state` decides (pure, the clock and the process check given); `read_dream` reads."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from core.clock import to_iso
+from core.errors import NuggetsError
+from core.safeio.open_regular import read_regular
+
+LOCK = ".consolidate-lock"
+HELD_FOR = timedelta(hours=1)
+EVERY = timedelta(hours=24)
+SESSIONS = 5
+_PID = re.compile(r"[+-]?\d+")  # the leading number, as Claude Code parses the lock's text
+_SESSION = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl", re.I)
+_LOCK_BYTES = 4096
+POLL_SECONDS = 1.0
+pause = time.sleep  # how a write waits a second for the dream (a test's own, in tests)
+
+
+class DreamingError(NuggetsError):
+    """The directory is being consolidated by Claude Code: nothing is written under it."""
+
+
+@dataclass(frozen=True)
+class Dream:
+    last: datetime | None  # when the last dream started (the lock's mtime); None: none yet
+    holder: int | None  # the dreaming process, while the lock is held
+    sessions: int  # sessions saved since the last dream
+    due: bool  # 24 hours and 5 sessions since the last one
+
+    def line(self, now: datetime) -> str:
+        """The review's one line about it."""
+        if self.holder is not None:
+            return f"Claude Code is consolidating this memory now (process {self.holder})"
+        last = (
+            "no consolidation yet"
+            if self.last is None
+            else f"last consolidated {_ago(now, self.last)}"
+        )
+        due = "one is due" if self.due else "none due"
+        return f"{last}; {self.sessions} session(s) since: {due} (24 h and {SESSIONS} sessions)"
+
+
+def _ago(now: datetime, then: datetime) -> str:
+    hours = (now - then).total_seconds() / 3600
+    when = to_iso(then)[:16].replace("T", " ")
+    return f"{when} UTC ({hours:.0f} h ago)" if hours >= 1 else f"{when} UTC (under an hour ago)"
+
+
+def holder(text: str, mtime: datetime, now: datetime, alive: Callable[[int], bool]) -> int | None:
+    """The process holding the lock, None when it is not held: the lock younger than an hour
+    and its process alive (Claude Code's own test)."""
+    found = _PID.match(text.strip())
+    if found is None or now - mtime >= HELD_FOR:
+        return None
+    pid = int(found.group())
+    return pid if pid > 1 and alive(pid) else None
+
+
+def dream_state(
+    lock: tuple[str, datetime] | None,
+    sessions: list[datetime],
+    now: datetime,
+    alive: Callable[[int], bool],
+) -> Dream:
+    """`lock`: its text and mtime (None: no lock file); `sessions`: each transcript's mtime."""
+    last = lock[1] if lock else None
+    since = sum(1 for at in sessions if last is None or at > last)
+    due = (last is None or now - last >= EVERY) and since >= SESSIONS
+    return Dream(last, holder(*lock, now, alive) if lock else None, since, due)
+
+
+def alive(pid: int) -> bool:
+    """Whether the process runs (another user's counts as not, as for Claude Code)."""
+    try:
+        os.kill(pid, 0)
+    except (OSError, OverflowError):
+        return False
+    return True
+
+
+def _mtime(path: Path) -> datetime:
+    return datetime.fromtimestamp(path.stat(follow_symlinks=False).st_mtime, UTC)
+
+
+def _lock(directory: Path) -> tuple[str, datetime] | None:
+    """The lock's text and mtime (None: no lock); never read through a link."""
+    path = directory / LOCK
+    try:
+        mtime = _mtime(path)
+    except OSError:
+        return None
+    try:
+        text = read_regular(path, _LOCK_BYTES, follow=False).decode("utf-8", "replace")
+    except (OSError, NuggetsError):
+        text = ""  # names no process; its mtime still marks the last dream
+    return text, mtime
+
+
+def _sessions(directory: Path) -> list[datetime]:
+    """The mtimes of the session transcripts beside the memory folder (the project's)."""
+    found = []
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(directory.parent):
+            if _SESSION.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                found.append(
+                    datetime.fromtimestamp(entry.stat(follow_symlinks=False).st_mtime, UTC)
+                )
+    return found
+
+
+def read_dream(directory: Path, at: datetime) -> Dream:
+    return dream_state(_lock(directory), _sessions(directory), at, alive)
+
+
+def wait_out(
+    directory: Path,
+    clock: Callable[[], datetime],
+    wait: int,
+    what: str,
+    sleep: Callable[[float], None] | None = None,
+) -> None:
+    """Return once no dream holds the directory, looking again each second for up to `wait`
+    seconds (0: not at all); DreamingError, one line, when one still does."""
+    for _ in range(wait):
+        if read_dream(directory, clock()).holder is None:
+            return
+        (sleep or pause)(POLL_SECONDS)
+    dream = read_dream(directory, clock())
+    if dream.holder is not None:
+        waited = f" after waiting {wait} s" if wait else ""
+        raise DreamingError(
+            f"{directory}: Claude Code is consolidating this memory (process "
+            f"{dream.holder} holds {LOCK}){waited}; nothing was {what}. Try again when it is "
+            "done, or set NUGGETS_DREAM_WAIT to wait for it"
+        )
