@@ -30,6 +30,13 @@ def split_lines(text: str) -> list[str]:
     return text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
 
 
+def lines_with_ends(text: str) -> list[str]:
+    """The lines as Claude Code numbers them (on newlines only), each with its newline: never
+    `splitlines()`, which also breaks at U+2028, a form feed or NEL inside a line."""
+    parts = text.split("\n")
+    return [part + "\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+
+
 def entries(text: str) -> list[Entry]:
     found = []
     for number, line in enumerate(split_lines(text), start=1):
