@@ -6,10 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.promotion.budget import CLAUDE_CODE_MEMORY_MD, Loaded, loaded_sizes
-
-MAX_LINES = CLAUDE_CODE_MEMORY_MD.lines
-MAX_BYTES = CLAUDE_CODE_MEMORY_MD.size  # cut at the last line end at or before these bytes
+from core.promotion.claude_load import Load, load
 
 _ENTRY = re.compile(
     r"^\s*[-*+]\s+\[(?P<title>[^\]]*)\]\((?P<target>[^)\s]+)\)"
@@ -62,10 +59,12 @@ def topic_name(target: str) -> str | None:
     return name or None
 
 
-def budget(data: bytes) -> Loaded:
-    """Where the load budget falls: the first MAX_LINES lines or MAX_BYTES bytes (cut at the
-    last line end within them), whichever is fewer (core/promotion/budget.py)."""
-    lines = data.split(b"\n")
-    if data.endswith(b"\n"):
-        lines = lines[:-1]
-    return loaded_sizes([len(line) for line in lines], len(data), CLAUDE_CODE_MEMORY_MD)
+def budget(data: bytes) -> Load:
+    """What Claude Code loads of MEMORY.md, measured as it measures it
+    (core/promotion/claude_load.py)."""
+    return load(data.decode("utf-8", errors="replace"))
+
+
+def first_hidden_line(text: str, loaded: Load) -> int | None:
+    """The first line of MEMORY.md (numbered on newlines) the model does not see whole."""
+    return None if loaded.cut_from is None else text.count("\n", 0, loaded.cut_from) + 1

@@ -63,7 +63,7 @@ from core.plans.kept import chosen, result_of
 from core.plans.retry import retrying as _retrying
 from core.plans.review_rules import RULES_FILE
 from core.progress import Progress
-from core.promotion.budget import CLAUDE_CODE_MEMORY_MD, file_budget
+from core.promotion.budget import claude_code_budget
 from core.promotion.candidates import (
     DEFAULT_THRESHOLD,
     last_entries,
@@ -698,7 +698,7 @@ class NuggetsStore:
             promotion_queue(self, notes),
             last_entries(None if last is None else last.promoted),
         )
-        plan.budgets = [file_budget(plan.after_text, plan.entries, CLAUDE_CODE_MEMORY_MD)]
+        plan.budgets = [claude_code_budget(plan.after_text, plan.entries)]
         return plan
 
     def _last_run(self, path: Path) -> JournalEntry | None:
