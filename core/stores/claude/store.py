@@ -7,6 +7,7 @@ operator asked for (runs.py), journaled and checked at the last moment."""
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Collection, Hashable, Iterable
 from pathlib import Path
 
@@ -37,6 +38,7 @@ from core.models import (
 )
 from core.notes.snapshot import Graph
 from core.progress import Progress
+from core.promotion.claude_folder import memory_folder
 from core.review.contradictions import TopicRules, token_set
 from core.safeio.file_stamp import FileStamp
 from core.settings import DEFAULTS, Settings
@@ -225,7 +227,19 @@ class ClaudeStore:
         self.recover()
         return Opened(self.take_notices())
 
+    def _folder_notices(self) -> list[str]:
+        """A line when Claude Code does not use this directory now: its auto memory is off in
+        this environment (the directory is still reviewed)."""
+        folder = memory_folder(self.settings)
+        if folder.off and os.path.abspath(self.home) == os.path.abspath(folder.path):
+            return [
+                f"{self.home}: Claude Code's auto memory is off here ({folder.off}): it "
+                "neither loads nor writes this directory now"
+            ]
+        return []
+
     def startup_messages(self) -> list[str]:
+        self.notices += self._folder_notices()
         self.journal.recover()
         files = self.look()  # as recover() does, and read once: the graph is made from it
         with contextlib.suppress(NuggetsError, OSError):

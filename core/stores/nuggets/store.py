@@ -66,6 +66,7 @@ from core.progress import Progress
 from core.promotion.budget import claude_code_budget
 from core.promotion.candidates import (
     DEFAULT_THRESHOLD,
+    agent_rule_notice,
     last_entries,
     plan_promotion,
     qualifies,
@@ -660,7 +661,7 @@ class NuggetsStore:
     # -- promotion ----------------------------------------------------------------------------
 
     def promotion_target(self, memory_md: Path | None = None) -> Path:
-        return resolve_memory_md(memory_md or self.memory_md)
+        return resolve_memory_md(memory_md or self.memory_md, self.settings)
 
     def plan_promotion(
         self,
@@ -699,6 +700,8 @@ class NuggetsStore:
             last_entries(None if last is None else last.promoted),
         )
         plan.budgets = [claude_code_budget(plan.after_text, plan.entries)]
+        if memory_md is None and self.memory_md is None:  # the folder Claude Code uses
+            plan.notices += agent_rule_notice(path)
         return plan
 
     def _last_run(self, path: Path) -> JournalEntry | None:
