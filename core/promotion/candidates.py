@@ -69,6 +69,21 @@ def agent_rule_notice(path: Path, cwd: Path | None = None, home: Path | None = N
     ]
 
 
+def claude_code_notice(path: Path, default: bool) -> list[str]:
+    """What Claude Code does with our entries, when `path` is a MEMORY.md in one of its memory
+    folders (the default target, or a `projects/<name>/memory/` folder)."""
+    if not default and (
+        path.parent.name != "memory" or path.parent.parent.parent.name != "projects"
+    ):
+        return []
+    return [
+        f"{path} is Claude Code's memory index: promotion keeps the Nuggets agent's format "
+        "there (the agent's own promotion rewrites it daily), but Claude Code's model is told "
+        "never to write memory content into MEMORY.md, and its consolidation may move these "
+        "entries into topic files of its own"
+    ]
+
+
 def section_of(note: RawNote) -> str:
     """The agent's rule, first match: subject, then scope, then tags, else the nugget. As the
     agent reads the note: metadata it lacks inferred, tags normalized."""

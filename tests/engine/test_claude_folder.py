@@ -101,11 +101,11 @@ def test_a_worktree_whose_back_pointer_disagrees_keeps_its_own_root(tmp_path: Pa
     assert base_path(root / "wt" / "pkg")[0] == root / "wt"
 
 
-def folder(tmp_path: Path, start: str = "repo/src", policy: Path | None = None, **env: str) -> Path:
+def folder(tmp_path: Path, start: str = "repo/src", *, policy: Path | str = "", **env: str) -> Path:
     root = repositories(tmp_path.resolve())
     (root / "repo" / "src").mkdir(exist_ok=True)
     found = memory_folder(
-        Settings.of(**env), root / start, tmp_path / "home", policy or tmp_path / "no-policy"
+        Settings.of(**env), root / start, tmp_path / "home", Path(policy or tmp_path / "no-policy")
     )
     return found.path
 

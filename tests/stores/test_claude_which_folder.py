@@ -69,11 +69,12 @@ def test_promotion_names_the_folder_the_agents_rule_would_miss(
     plan = store.plan_promotion()
     assert Path(plan.path) == ours
     agents = home / ".claude" / "projects" / str(repo).replace("/", "-") / "memory" / "MEMORY.md"
-    assert plan.notices == [
+    assert plan.notices[0] == (
         f"{ours} is the MEMORY.md Claude Code loads here; the Nuggets agent's own promotion "
         f"writes {agents} instead (its rule only replaces /), a folder that does not exist, "
         "so it writes nothing"
-    ]
+    )
+    assert "Claude Code's model is told never to write memory content" in plan.notices[1]
 
 
 def test_the_store_says_when_claude_codes_auto_memory_is_off(

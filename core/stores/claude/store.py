@@ -38,6 +38,7 @@ from core.models import (
 )
 from core.notes.snapshot import Graph
 from core.progress import Progress
+from core.promotion import ledger
 from core.promotion.claude_folder import memory_folder
 from core.review.contradictions import TopicRules, token_set
 from core.safeio.file_stamp import FileStamp
@@ -249,6 +250,25 @@ class ClaudeStore:
 
     # -- the plan: the agent's changes since the last review ------------------------------------
 
+    def _count_our_promotions(self, files: Files) -> None:
+        """MEMORY.md as our own promotion left it (core/promotion/ledger.py) is ours, not the
+        agent's change: the reviewed baseline moves to it, and one line says so."""
+        baseline = self.seen.reviewed()
+        now = files.data.get(INDEX)
+        if baseline is None or now is None or baseline.files.get(INDEX) == sha(now):
+            return
+        made = ledger.writes(self.settings.data_home, self.home / INDEX)
+        chain = ledger.ours(made, baseline.files.get(INDEX), sha(now))
+        if not chain:
+            return
+        self.seen.set_reviewed(State(self.now(), {**baseline.files, INDEX: sha(now)}))
+        runs = ", ".join(dict.fromkeys(w.run_id for w in chain))
+        self.notices.append(
+            f"{INDEX} changed by our own promotion (run {runs}), not by the agent: counted as "
+            "reviewed. Claude Code reads such entries as memory written into its index, which "
+            "its model is told never to do; its consolidation may move them into topic files"
+        )
+
     def plan(
         self,
         nugget_name: str | None = None,
@@ -259,6 +279,7 @@ class ClaudeStore:
         progress: Progress | None = None,
     ) -> Plan:
         files = self.look()
+        self._count_our_promotions(files)
         baseline = self.seen.reviewed() or State(self.now(), {})
         changes, missing = changes_since(baseline, files, self.seen.blob)
         self.notices += missing
