@@ -188,7 +188,7 @@ def without_comment_blocks(text: str) -> tuple[list[_Piece], bool]:
         start, end = starts[first], min(starts[after], len(normal))
         left = _COMMENT.sub("", normal[start:end])
         pieces.append(_Piece(normal[at:start], origin[at]))
-        if left.strip():
+        if left.strip(_JS_SPACE):
             pieces.append(_Piece(left, origin[start]))
         at = end
     if at == 0:
