@@ -152,6 +152,8 @@ def _text(value: object) -> str:
 
 
 OptionalPath = Annotated[Path | None, BeforeValidator(_path)]
+# Claude Code's own variables, as written (its memory folder: core/promotion/claude_folder.py)
+ClaudeText = Annotated[str | None, BeforeValidator(_text)]
 
 
 class Settings(BaseSettings):
@@ -199,6 +201,38 @@ class Settings(BaseSettings):
     )
     microclaw_config: OptionalPath = Field(
         None, validation_alias="MICROCLAW_CONFIG", description="the MicroClaw bot's config file"
+    )
+    claude_config_dir: ClaudeText = Field(
+        None, validation_alias="CLAUDE_CONFIG_DIR", description="Claude Code's config folder"
+    )
+    claude_remote_memory_dir: ClaudeText = Field(
+        None,
+        validation_alias="CLAUDE_CODE_REMOTE_MEMORY_DIR",
+        description="where Claude Code keeps memory in a remote session",
+    )
+    claude_memory_path_override: ClaudeText = Field(
+        None,
+        validation_alias="CLAUDE_COWORK_MEMORY_PATH_OVERRIDE",
+        description="Claude Code's memory folder, named outright",
+    )
+    claude_project_dir_name: ClaudeText = Field(
+        None,
+        validation_alias="CLAUDE_CODE_PROJECT_DIR_NAME",
+        description="Claude Code's project folder name, under a config folder named",
+    )
+    claude_disable_auto_memory: ClaudeText = Field(
+        None,
+        validation_alias="CLAUDE_CODE_DISABLE_AUTO_MEMORY",
+        description="turns Claude Code's auto memory off (1) or on (0)",
+    )
+    claude_simple: ClaudeText = Field(
+        None, validation_alias="CLAUDE_CODE_SIMPLE", description="Claude Code runs bare"
+    )
+    claude_remote: ClaudeText = Field(
+        None, validation_alias="CLAUDE_CODE_REMOTE", description="Claude Code runs remote"
+    )
+    claude_safe_mode: ClaudeText = Field(
+        None, validation_alias="CLAUDE_CODE_SAFE_MODE", description="Claude Code's safe mode"
     )
     now: Annotated[datetime | None, BeforeValidator(_moment)] = Field(
         None, description="a fixed clock for every command (tests, reproducible runs)"

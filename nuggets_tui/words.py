@@ -31,7 +31,12 @@ def shown_path(path: object) -> str:
     return text
 
 
-_UNITS = {"lines": ("line", ""), "bytes": ("byte", ""), "tokens": ("token", "")}
+_UNITS = {
+    "lines": ("line", ""),
+    "bytes": ("byte", ""),
+    "units": ("UTF-16 unit", ""),
+    "tokens": ("token", ""),
+}
 
 
 def _amounts(amounts: dict[str, int]) -> str:

@@ -1,11 +1,14 @@
 """What an agent reads of what promotion writes (docs/PROMOTION.md, "The agent's budget"): pure.
 
-Two kinds of budget, both reusable by any store:
+Three kinds of budget, each reusable by any store:
 
-- a *file* budget: the agent loads the first `lines` lines of the file or its first `size`
-  bytes, cut at the last line end within them, whichever is fewer (Claude Code and MEMORY.md:
-  200 lines, 25,000 bytes, `CLAUDE_CODE_MEMORY_MD`); `loaded(text, limit)` says where that
-  falls, `file_budget(text, entries, limit)` which entries land past it and the room left;
+- Claude Code's MEMORY.md, measured as Claude Code measures it (core/promotion/claude_load.py:
+  frontmatter and block comments out, trimmed; 200 lines, 25,000 UTF-16 units):
+  `claude_code_budget(text, entries)`;
+- a plain *file* budget: the agent loads the first `lines` lines of the file or its first `size`
+  bytes, cut at the last line end within them, whichever is fewer; `loaded(text, limit)` says
+  where that falls, `file_budget(text, entries, limit)` which entries land past it and the room
+  left;
 - a *token* budget: the agent injects items while their estimated tokens fit (MicroClaw's
   structured memories: 1,500 tokens, each row `len(content in UTF-8 bytes) // 4 + 10`);
   `token_budget(items, limit)` adds them up in the order given.
@@ -17,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from core.models import PromotionBudget, PromotionEntry
+from core.promotion import claude_load
 
 
 @dataclass(frozen=True)
@@ -118,6 +122,34 @@ def file_budget(text: str, entries: Sequence[PromotionEntry], limit: FileLimit) 
         },
         loaded_lines=fit.loaded_lines if fit.cut_by else None,
         cut_by=fit.cut_by,
+        past=[note_id for _, note_id in past],
+    )
+
+
+def claude_code_budget(text: str, entries: Sequence[PromotionEntry]) -> PromotionBudget:
+    """The budget of a MEMORY.md in a Claude Code memory folder as Claude Code measures it
+    (core/promotion/claude_load.py: frontmatter and block comments out, trimmed, lines and
+    UTF-16 units): what loads, the room left, the entries past the cut in the file's order."""
+    fit = claude_load.load(text)
+    hidden_from = None if fit.cut_from is None else text.count("\n", 0, fit.cut_from) + 1
+    where = entry_lines(text, entries)
+    past = sorted(
+        (span[0], note_id)
+        for note_id, span in where.items()
+        if hidden_from is not None and span[1] >= hidden_from
+    )
+    lines, units = claude_load.MAX_LINES, claude_load.MAX_UNITS
+    by_lines = fit.lines > lines and fit.shown_lines == lines
+    return PromotionBudget(
+        reader=CLAUDE_CODE_MEMORY_MD.reader,
+        limits={"lines": lines, "units": units},
+        used={"lines": fit.lines, "units": fit.units},
+        room={
+            "lines": 0 if fit.over else lines - fit.lines,
+            "units": 0 if fit.over else units - fit.units,
+        },
+        loaded_lines=None if hidden_from is None else hidden_from - 1,
+        cut_by="" if not fit.over else "lines" if by_lines else "units",
         past=[note_id for _, note_id in past],
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import os
 import re
 from collections.abc import Collection, Mapping
 from pathlib import Path
@@ -20,26 +21,67 @@ from core.models import (
 from core.notes import fields
 from core.notes.js_strings import normalize_tag, normalize_whitespace
 from core.notes.snapshot import EMPTY_FINGERPRINT
+from core.promotion.claude_folder import memory_folder
 from core.promotion.lost_lines import lost_lines
 from core.promotion.memory_md import HEADER_LINE, Expected, MemoryDocument, split_lines
 from core.promotion.screening import Screened, screen
 from core.promotion.secret_screen import masked
+from core.settings import DEFAULTS, Settings
 
 DEFAULT_THRESHOLD = 3
+MEMORY_MD = "MEMORY.md"
 HEADER = ["# Memory", "", HEADER_LINE]
 
 
-def default_memory_md(cwd: Path, home_dir: Path) -> Path:
-    """~/.claude/projects/<cwd with every "/" replaced by "-">/memory/MEMORY.md"""
+def agent_memory_md(cwd: Path, home_dir: Path) -> Path:
+    """Where the Nuggets agent's own promotion writes: ~/.claude/projects/<cwd with every "/"
+    replaced by "-">/memory/MEMORY.md (Claude Code's folder only for simple paths)."""
     return home_dir / ".claude" / "projects" / str(cwd).replace("/", "-") / "memory" / "MEMORY.md"
 
 
-def resolve_memory_md(chosen: Path | None, cwd: Path | None = None) -> Path:
-    """The MEMORY.md chosen (--memory-md, else the settings' memory_md), else Claude's project
-    memory for `cwd` (default: the current directory)."""
+def resolve_memory_md(
+    chosen: Path | None,
+    settings: Settings = DEFAULTS,
+    cwd: Path | None = None,
+    home: Path | None = None,
+) -> Path:
+    """The MEMORY.md chosen (--memory-md, else the settings' memory_md), else the one in the
+    memory folder Claude Code uses for `cwd` (default: the working directory)."""
     if chosen is not None:
         return chosen
-    return default_memory_md(cwd or Path.cwd(), Path.home())
+    return memory_folder(settings, cwd, home).path / MEMORY_MD
+
+
+def agent_rule_notice(path: Path, cwd: Path | None = None, home: Path | None = None) -> list[str]:
+    """A line when the Nuggets agent's own rule names another MEMORY.md than `path`, the one
+    Claude Code loads (none when they agree)."""
+    theirs = agent_memory_md(Path(cwd or os.getcwd()), home or Path.home())
+    if theirs == path:
+        return []
+    return [
+        f"{path} is the MEMORY.md Claude Code loads here; the Nuggets agent's own promotion "
+        f"writes {theirs} instead (its rule only replaces /), "
+        + (
+            "a folder Claude Code never loads"
+            if theirs.parent.is_dir()
+            else "a folder that does not exist, so it writes nothing"
+        )
+    ]
+
+
+def claude_code_notice(path: Path, default: bool) -> list[str]:
+    """What Claude Code does with our entries, when `path` is a MEMORY.md in one of its memory
+    folders (the default target, or a `projects/<name>/memory/` folder)."""
+    if not default and (
+        path.parent.name != "memory" or path.parent.parent.parent.name != "projects"
+    ):
+        return []
+    return [
+        f"{path} is Claude Code's memory index: promotion keeps the Nuggets agent's format "
+        "there (the agent's own promotion rewrites it daily), but Claude Code's model is told "
+        "never to write memory content into MEMORY.md, and its consolidation may move these "
+        "entries into topic files of its own"
+    ]
 
 
 def section_of(note: RawNote) -> str:

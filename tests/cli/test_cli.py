@@ -284,8 +284,12 @@ def test_promote_shows_where_the_agents_budget_falls(home: Path, tmp_path: Path)
     target.parent.mkdir()
     target.write_text("# Memory\n\n" + "".join(f"kept line {i}\n" for i in range(150)))
     roomy = run(home, "promote", "--memory-md", str(target))
-    assert "Claude Code reads the first 200 lines / 25,000 bytes" in roomy.stdout
-    assert "157 lines, 2,072 bytes used; room for 43 lines, 22,928 bytes more" in roomy.stdout
+    # Claude Code measures the trimmed text in UTF-16 units: the last newline is not counted
+    assert "Claude Code reads the first 200 lines / 25,000 UTF-16 units" in roomy.stdout
+    assert (
+        "157 lines, 2,071 UTF-16 units used; room for 43 lines, 22,929 UTF-16 units more"
+        in roomy.stdout
+    )
     assert "past it" not in roomy.stdout
     target.write_text("# Memory\n\n" + "".join(f"kept line {i}\n" for i in range(200)))
     full = run(home, "promote", "--memory-md", str(target))
@@ -300,9 +304,9 @@ def test_promote_shows_where_the_agents_budget_falls(home: Path, tmp_path: Path)
         {
             "reader": "Claude Code",
             "scope": "",
-            "limits": {"lines": 200, "bytes": 25_000},
-            "used": {"lines": 207, "bytes": len(target.read_bytes()) + len(added)},
-            "room": {"lines": 0, "bytes": 0},
+            "limits": {"lines": 200, "units": 25_000},
+            "used": {"lines": 207, "units": len(target.read_text() + added) - 1},
+            "room": {"lines": 0, "units": 0},
             "loadedLines": 200,
             "cutBy": "lines",
             "past": ["n1"],

@@ -170,7 +170,7 @@ async def test_the_screen_shows_the_agents_budget_and_the_entries_past_it(home: 
         assert isinstance(screen, PromoteScreen) and screen.plan is not None
         (budget,) = screen.plan.budgets
         summary = str(screen.query_one("#promote-summary").render())
-        assert "Claude Code reads the first 200 lines / 25,000 bytes" in summary
+        assert "Claude Code reads the first 200 lines / 25,000 UTF-16 units" in summary
         assert f"{len(budget.past)} entries past it, invisible to the agent" in summary
         entries = screen.query_one("#entries", VirtualTable)
         assert entries.select_key(budget.past[0])

@@ -5,6 +5,7 @@ dry run."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -254,15 +255,16 @@ def test_the_target_is_explicit_else_env_else_claude_project_memory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
-    assert resolve_memory_md(None, Path("/work/my.proj")) == (
-        tmp_path / ".claude" / "projects" / "-work-my.proj" / "memory" / "MEMORY.md"
+    # Claude Code's rule: every character outside [a-zA-Z0-9] is "-", the "." too
+    assert resolve_memory_md(None, cwd=Path("/work/my.proj"), home=tmp_path) == (
+        tmp_path / ".claude" / "projects" / "-work-my-proj" / "memory" / "MEMORY.md"
     )
-    assert resolve_memory_md(Path("/given.md"), Path("/x")) == Path("/given.md")
+    assert resolve_memory_md(Path("/given.md"), cwd=Path("/x")) == Path("/given.md")
     cwd = tmp_path / "src" / "app"
     cwd.mkdir(parents=True)
     monkeypatch.chdir(cwd)
     memory = NuggetsStore(tmp_path / "home", settings=load({}).settings)
-    expected = str(cwd).replace("/", "-")
+    expected = re.sub("[^A-Za-z0-9]", "-", str(cwd))
     assert memory.promotion_target() == (
         tmp_path / ".claude" / "projects" / expected / "memory" / "MEMORY.md"
     )

@@ -55,8 +55,10 @@ def test_a_plan_says_the_room_left_when_all_of_it_loads(tmp_path: Path) -> None:
     store, _ = _store(tmp_path, "# Memory\n\nHand-written.\n")
     (budget,) = store.plan_promotion().budgets
     text = store.plan_promotion().after_text
-    assert budget.used == {"lines": text.count("\n"), "bytes": len(text.encode())}
-    assert budget.room == {"lines": 200 - text.count("\n"), "bytes": 25_000 - len(text.encode())}
+    measured = text.strip()  # Claude Code trims, then counts newlines + 1 and UTF-16 units
+    used = {"lines": measured.count("\n") + 1, "units": len(measured)}
+    assert budget.used == used
+    assert budget.room == {"lines": 200 - used["lines"], "units": 25_000 - used["units"]}
     assert budget.past == [] and budget.cut_by == "" and budget.loaded_lines is None
 
 
@@ -70,7 +72,7 @@ def test_entries_past_the_cut_are_named_in_the_files_order(tmp_path: Path) -> No
     shown = {e.note_id: lines.index(e.text) + 1 for e in plan.entries}
     assert budget.past == sorted((i for i in shown if shown[i] > 200), key=lambda i: shown[i])
     assert budget.past and len(budget.past) < len(plan.entries)
-    assert budget.room == {"lines": 0, "bytes": 0}
+    assert budget.room == {"lines": 0, "units": 0}
 
 
 def test_a_token_budget_counts_bytes_over_four_plus_ten_and_stops_at_the_first_misfit() -> None:

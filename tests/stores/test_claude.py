@@ -121,13 +121,13 @@ def test_readable_frontmatter_has_no_problem() -> None:
     assert found.fields == {"name": "It's here", "description": "a: b continued", "type": "project"}
 
 
-def test_the_budget_falls_at_200_lines_or_25000_bytes() -> None:
+def test_the_budget_falls_at_200_lines_or_25000_utf16_units() -> None:
     lines = b"".join(b"- [t](f%d.md) \xe2\x80\x94 h\n" % i for i in range(210))
     cap = index.budget(lines)
-    assert (cap.lines, cap.loaded_lines, cap.cut_by) == (210, 200, "lines")
-    wide = b"".join(b"x" * 999 + b"\n" for _ in range(30))  # 1000 bytes a line
+    assert (cap.lines, cap.shown_lines, cap.hidden_lines) == (210, 200, 10)
+    wide = b"".join(b"x" * 999 + b"\n" for _ in range(30))  # 1000 units a line
     cap = index.budget(wide)
-    assert (cap.loaded_lines, cap.cut_by) == (25, "bytes")
+    assert (cap.shown_lines, cap.over) == (25, True)
     assert not index.budget(b"a\n" * 200).over
 
 
@@ -137,8 +137,10 @@ def test_entries_past_the_budget_are_flagged(tmp_path: Path) -> None:
     (directory / "MEMORY.md").write_text(filler + INDEX)
     memory = store(directory, tmp_path)
     note = next(n for n in memory.read().notes if n["id"] == "MEMORY.md")
-    assert "past the budget: 3 entries after line 200" in note["claude"]["flags"]
-    assert any("only its first 200 lines reach the model" in w for w in memory.hygiene())
+    assert "past the budget: 3 entries from line 201" in note["claude"]["flags"]
+    assert any(
+        "the model sees 200 of those lines, cut from file line 201" in w for w in memory.hygiene()
+    )
 
 
 def test_an_instruction_in_the_index_is_flagged_and_not_changed(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from core.models import (
     RewriteOp,
 )
 from core.notes.snapshot import fingerprint
+from core.stores.claude import index
 from core.stores.claude.budget import Proposal
 from core.stores.claude.directory import Files
 from core.stores.claude.hygiene import Fix
@@ -106,7 +107,7 @@ class Item:
 
 def lines_of(data: bytes) -> list[str] | None:
     try:
-        return data.decode("utf-8").splitlines(keepends=True)
+        return index.lines_with_ends(data.decode("utf-8"))
     except UnicodeDecodeError:
         return None
 

@@ -74,7 +74,7 @@ def _plain(text: str) -> bool:
 
 
 def _with_end(text: str, number: int) -> str:
-    return text.splitlines(keepends=True)[number - 1]
+    return index.lines_with_ends(text)[number - 1]
 
 
 def fixed(text: str, chosen: list[Fix], drop: Collection[int] = ()) -> str:
@@ -83,7 +83,7 @@ def fixed(text: str, chosen: list[Fix], drop: Collection[int] = ()) -> str:
     removed = {int(f.note_id.rsplit("-", 1)[1]) for f in chosen if not f.added} | set(drop)
     lines = [
         line
-        for number, line in enumerate(text.splitlines(keepends=True), start=1)
+        for number, line in enumerate(index.lines_with_ends(text), start=1)
         if number not in removed
     ]
     if lines and not lines[-1].endswith("\n") and any(f.added for f in chosen):

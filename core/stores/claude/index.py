@@ -6,10 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.promotion.budget import CLAUDE_CODE_MEMORY_MD, Loaded, loaded_sizes
-
-MAX_LINES = CLAUDE_CODE_MEMORY_MD.lines
-MAX_BYTES = CLAUDE_CODE_MEMORY_MD.size  # cut at the last line end at or before these bytes
+from core.promotion.claude_load import Load, load
 
 _ENTRY = re.compile(
     r"^\s*[-*+]\s+\[(?P<title>[^\]]*)\]\((?P<target>[^)\s]+)\)"
@@ -28,6 +25,13 @@ class Entry:
 
 def split_lines(text: str) -> list[str]:
     return text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
+
+
+def lines_with_ends(text: str) -> list[str]:
+    """The lines as Claude Code numbers them (on newlines only), each with its newline: never
+    `splitlines()`, which also breaks at U+2028, a form feed or NEL inside a line."""
+    parts = text.split("\n")
+    return [part + "\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
 
 
 def entries(text: str) -> list[Entry]:
@@ -55,10 +59,12 @@ def topic_name(target: str) -> str | None:
     return name or None
 
 
-def budget(data: bytes) -> Loaded:
-    """Where the load budget falls: the first MAX_LINES lines or MAX_BYTES bytes (cut at the
-    last line end within them), whichever is fewer (core/promotion/budget.py)."""
-    lines = data.split(b"\n")
-    if data.endswith(b"\n"):
-        lines = lines[:-1]
-    return loaded_sizes([len(line) for line in lines], len(data), CLAUDE_CODE_MEMORY_MD)
+def budget(data: bytes) -> Load:
+    """What Claude Code loads of MEMORY.md, measured as it measures it
+    (core/promotion/claude_load.py)."""
+    return load(data.decode("utf-8", errors="replace"))
+
+
+def first_hidden_line(text: str, loaded: Load) -> int | None:
+    """The first line of MEMORY.md (numbered on newlines) the model does not see whole."""
+    return None if loaded.cut_from is None else text.count("\n", 0, loaded.cut_from) + 1

@@ -48,12 +48,12 @@ def _missing_source(home: str, source: str) -> str:
 KIND = StoreKind(
     name="claude",
     home_option="--claude",
-    home_help="Review a Claude Code memory directory instead (without DIR: the current "
-    "directory's, ~/.claude/projects/<its path, - for / and .>/memory).",
+    home_help="Review a Claude Code memory directory instead (without DIR: the one Claude Code "
+    "uses here, ~/.claude/projects/<the repository's root, - for / and .>/memory).",
     demo_option="--demo-claude",
     demo_help="Use the built-in Claude Code demo instead.",
     demo_dir_help="The Claude Code demo's memory directory instead.",
-    resolve=lambda chosen, settings: resolve_directory(chosen),
+    resolve=resolve_directory,
     open=_open,
     materialize_demo=_demo,
     missing_home=_missing_home,

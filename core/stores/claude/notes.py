@@ -13,7 +13,7 @@ from typing import Any
 from core.clock import to_iso
 from core.models import RawNote
 from core.notes.text import note_tokens
-from core.promotion.budget import Loaded
+from core.promotion.claude_load import MAX_LINES, MAX_UNITS, Load
 from core.promotion.screening import MAX_ENTRY_CHARS, screen
 from core.stores.claude import frontmatter, index
 from core.stores.claude.directory import Files, text_of
@@ -160,6 +160,7 @@ def index_note(data: bytes, at: str, names: set[str]) -> tuple[RawNote, list[str
     text = text_of(data)
     found = index.entries(text)
     cap = index.budget(data)
+    hidden_from = index.first_hidden_line(text, cap)
     flags, warnings = [], []
     links = []
     for entry in found:
@@ -175,10 +176,10 @@ def index_note(data: bytes, at: str, names: set[str]) -> tuple[RawNote, list[str
         reason = screened(entry.title, entry.hook)
         if reason:
             flags.append(f"screened: line {entry.line} {reason}")
-    if cap.over:
-        past = [e for e in found if e.line > cap.loaded_lines]
-        flags.append(f"past the budget: {len(past)} entries after line {cap.loaded_lines}")
-        warnings.append(budget_line(cap, len(past)))
+    if hidden_from is not None:
+        past = [e for e in found if e.line >= hidden_from]
+        flags.append(f"past the budget: {len(past)} entries from line {hidden_from}")
+        warnings.append(budget_line(cap, hidden_from, len(past)))
     note = _note(
         INDEX,
         INDEX_NUGGET,
@@ -195,18 +196,24 @@ def index_note(data: bytes, at: str, names: set[str]) -> tuple[RawNote, list[str
             "indexLine": None,
             "flags": flags,
             "lines": cap.lines,
-            "loadedLines": cap.loaded_lines,
+            "units": cap.units,
+            "loadedLines": cap.shown_lines,
+            "hiddenFrom": hidden_from,
+            "claudeWarning": cap.warning,
         },
     )
     return note, warnings
 
 
-def budget_line(cap: Loaded, past: int) -> str:
-    limit = f"{index.MAX_LINES} lines" if cap.cut_by == "lines" else f"{index.MAX_BYTES:,} bytes"
+def budget_line(cap: Load, hidden_from: int, past: int) -> str:
+    """What Claude Code cuts, as it measures MEMORY.md (frontmatter and block comments out,
+    trimmed; lines and UTF-16 units)."""
     return (
-        f"{INDEX} is {cap.lines} lines, {cap.size:,} bytes: only its first "
-        f"{cap.loaded_lines} lines reach the model (the {limit} budget); {past} entries "
-        "past it are invisible to the agent"
+        f"{INDEX} is {cap.lines} lines, {cap.units:,} characters (UTF-16 units) as Claude "
+        f"Code measures it: the model sees {cap.shown_lines} of those lines, cut from file "
+        f"line {hidden_from} on (its budget: {MAX_LINES} lines, {MAX_UNITS:,} units); "
+        f"{past} entries there are invisible to the agent. Claude Code tells the model: "
+        f"{cap.warning}"
     )
 
 

@@ -1,5 +1,5 @@
 """Where a Claude Code memory directory is, and where our record of it lives
-(docs/CLAUDE_CODE.md)."""
+(docs/CLAUDE_CODE.md, "Which directory")."""
 
 from __future__ import annotations
 
@@ -8,26 +8,21 @@ import os
 import re
 from pathlib import Path
 
-PROJECTS = Path("~/.claude/projects")
+from core.promotion.claude_folder import folder_name, memory_folder
+from core.settings import DEFAULTS, Settings
+
 INDEX = "MEMORY.md"
-# Claude Code names a project's folder after the working directory's absolute path, every
-# character that is not an ASCII letter or digit written as "-" (runs are not collapsed).
 _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
 
 
-def project_folder_name(cwd: Path) -> str:
-    return _NOT_ALNUM.sub("-", str(cwd))
+def project_folder_name(base: Path) -> str:
+    """A path as Claude Code names a project's folder after it (core/promotion/claude_folder.py)."""
+    return folder_name(str(base))
 
 
-def default_directory(cwd: Path | None = None) -> Path:
-    """The memory directory Claude Code uses for `cwd` (default: the current directory)."""
-    where = Path(os.path.abspath(cwd or Path.cwd()))
-    return PROJECTS.expanduser() / project_folder_name(where) / "memory"
-
-
-def resolve_directory(chosen: Path | None) -> Path:
-    """The directory named, else the one for the current working directory."""
-    return chosen.expanduser() if chosen is not None else default_directory()
+def resolve_directory(chosen: Path | None, settings: Settings = DEFAULTS) -> Path:
+    """The directory named, else the one Claude Code uses for the current working directory."""
+    return chosen.expanduser() if chosen is not None else memory_folder(settings).path
 
 
 def record_home(directory: Path, data: Path) -> Path:
@@ -36,5 +31,5 @@ def record_home(directory: Path, data: Path) -> Path:
     (and a hash, as names can meet)."""
     absolute = str(Path(os.path.abspath(directory)))
     digest = hashlib.sha256(absolute.encode("utf-8", "surrogateescape")).hexdigest()[:12]
-    tail = project_folder_name(Path(absolute))[-80:].lstrip("-")
+    tail = _NOT_ALNUM.sub("-", absolute)[-80:].lstrip("-")  # as it always was: the record stays
     return data / "claude" / f"{tail}-{digest}"

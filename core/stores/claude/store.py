@@ -41,6 +41,8 @@ from core.models import (
 )
 from core.notes.snapshot import Graph
 from core.progress import Progress
+from core.promotion import ledger
+from core.promotion.claude_folder import memory_folder
 from core.review.contradictions import TopicRules, token_set
 from core.safeio.atomic_write import TEMP_SUFFIX
 from core.safeio.file_stamp import FileStamp
@@ -266,7 +268,19 @@ class ClaudeStore:
                     f"{folder}: cannot be written ({exc.strerror or exc}); nothing was {what}"
                 ) from None
 
+    def _folder_notices(self) -> list[str]:
+        """A line when Claude Code does not use this directory now: its auto memory is off in
+        this environment (the directory is still reviewed)."""
+        folder = memory_folder(self.settings)
+        if folder.off and os.path.abspath(self.home) == os.path.abspath(folder.path):
+            return [
+                f"{self.home}: Claude Code's auto memory is off here ({folder.off}): it "
+                "neither loads nor writes this directory now"
+            ]
+        return []
+
     def startup_messages(self) -> list[str]:
+        self.notices += self._folder_notices()
         self.journal.recover()
         self._tell_dream()
         files = self.look()  # as recover() does, and read once: the graph is made from it
@@ -276,6 +290,25 @@ class ClaudeStore:
         return self.take_notices()
 
     # -- the plan: the agent's changes since the last review ------------------------------------
+
+    def _count_our_promotions(self, files: Files) -> None:
+        """MEMORY.md as our own promotion left it (core/promotion/ledger.py) is ours, not the
+        agent's change: the reviewed baseline moves to it, and one line says so."""
+        baseline = self.seen.reviewed()
+        now = files.data.get(INDEX)
+        if baseline is None or now is None or baseline.files.get(INDEX) == sha(now):
+            return
+        made = ledger.writes(self.settings.data_home, self.home / INDEX)
+        chain = ledger.ours(made, baseline.files.get(INDEX), sha(now))
+        if not chain:
+            return
+        self.seen.set_reviewed(State(self.now(), {**baseline.files, INDEX: sha(now)}))
+        runs = ", ".join(dict.fromkeys(w.run_id for w in chain))
+        self.notices.append(
+            f"{INDEX} changed by our own promotion (run {runs}), not by the agent: counted as "
+            "reviewed. Claude Code reads such entries as memory written into its index, which "
+            "its model is told never to do; its consolidation may move them into topic files"
+        )
 
     def plan(
         self,
@@ -287,6 +320,7 @@ class ClaudeStore:
         progress: Progress | None = None,
     ) -> Plan:
         files = self.look()
+        self._count_our_promotions(files)
         baseline = self.seen.reviewed() or State(self.now(), {})
         changes, missing = changes_since(baseline, files, self.seen.blob)
         self.notices += missing

@@ -67,9 +67,12 @@ from core.plans.kept import chosen, result_of
 from core.plans.retry import retrying as _retrying
 from core.plans.review_rules import RULES_FILE
 from core.progress import Progress
-from core.promotion.budget import CLAUDE_CODE_MEMORY_MD, file_budget
+from core.promotion import ledger
+from core.promotion.budget import claude_code_budget
 from core.promotion.candidates import (
     DEFAULT_THRESHOLD,
+    agent_rule_notice,
+    claude_code_notice,
     last_entries,
     plan_promotion,
     qualifies,
@@ -860,7 +863,7 @@ class NuggetsStore:
     # -- promotion ----------------------------------------------------------------------------
 
     def promotion_target(self, memory_md: Path | None = None) -> Path:
-        return resolve_memory_md(memory_md or self.memory_md)
+        return resolve_memory_md(memory_md or self.memory_md, self.settings)
 
     def plan_promotion(
         self,
@@ -898,7 +901,10 @@ class NuggetsStore:
             promotion_queue(self, notes),
             last_entries(None if last is None else last.promoted),
         )
-        plan.budgets = [file_budget(plan.after_text, plan.entries, CLAUDE_CODE_MEMORY_MD)]
+        plan.budgets = [claude_code_budget(plan.after_text, plan.entries)]
+        default = memory_md is None and self.memory_md is None  # the folder Claude Code uses
+        plan.notices += agent_rule_notice(path) if default else []
+        plan.notices += claude_code_notice(path, default) if plan.changes_file else []
         return plan
 
     def _last_run(self, path: Path) -> JournalEntry | None:
@@ -983,7 +989,28 @@ class NuggetsStore:
                 promoted=[e for e in plan.entries if e.action != "same"],
             )
         self.promotion_runs = [self.promotion_run]
+        self._record_promotion(path, before)
         return plan.added
+
+    def _record_promotion(self, path: Path, before: str | None) -> None:
+        """Our write, for a review of the folder it landed in (core/promotion/ledger.py): a
+        failure to record it is said, never fatal (the write is journaled)."""
+        run = self.promotion_run
+        try:
+            if run is not None:
+                ledger.record(
+                    self.settings.data_home,
+                    path,
+                    None if before is None else before.encode("utf-8"),
+                    path.read_bytes(),
+                    run.run_id,
+                    to_iso(self.clock()),
+                )
+        except OSError as exc:
+            self.notices.append(
+                f"{path}: our promotion could not be noted for its folder's review "
+                f"({exc.strerror or exc})"
+            )
 
 
 class NuggetsTarget:
