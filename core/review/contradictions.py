@@ -56,6 +56,7 @@ from core.promotion.candidates import (
     entry_title,
     section_of,
 )
+from core.review.minimal_pairs import clauses, disagree
 from core.review.topics import TopicKey, nuggets_topic, without_date
 
 AGREEING_PERCENT = 85  # texts agree at a token Jaccard of 0.85 or more
@@ -106,6 +107,12 @@ def statement(text: str) -> str:
     return "\n".join(kept)
 
 
+def unsourced(text: str) -> str:
+    """The text without its provenance lines, otherwise as written (its case and punctuation
+    tell a name and a clause apart)."""
+    return "\n".join(raw for raw in text.splitlines() if not _PROVENANCE.match(raw.strip()))
+
+
 def sets_agree(a: frozenset[str], b: frozenset[str]) -> bool:
     """Jaccard of the token sets at least 0.85 (in integers: no rounding at the edge)."""
     small, large = sorted((len(a), len(b)))
@@ -144,20 +151,22 @@ def positions_of(notes: list[RawNote], tokens: Tokenizer = token_set) -> list[li
 
 @dataclass(frozen=True)
 class Members:
-    """The notes of one group (their text bounded), before what they state is compared."""
+    """The notes of one group (their text bounded), split into positions; `related`: the other
+    notes of its topic, that disagree with none of them."""
 
     kind: str  # "topic" or "promotion"
     nugget: str
     topic: str
     notes: tuple[RawNote, ...]
+    positions: tuple[tuple[RawNote, ...], ...] = ()
+    related: tuple[RawNote, ...] = ()
 
     @property
     def note_ids(self) -> tuple[str, ...]:
         return tuple(n["id"] for n in self.notes)
 
 
-def _group(members: Members, tokens: Tokenizer) -> Group:
-    positions = positions_of(list(members.notes), tokens)
+def _group(members: Members) -> Group:
     ids = members.note_ids
     return Group(
         group_id(ids),
@@ -165,9 +174,63 @@ def _group(members: Members, tokens: Tokenizer) -> Group:
         members.nugget,
         members.topic,
         ids,
-        tuple(tuple(n["id"] for n in p) for p in positions),
-        len(positions) < 2,
+        tuple(tuple(n["id"] for n in p) for p in members.positions),
+        len(members.positions) < 2,
+        related=tuple(n["id"] for n in members.related),
     )
+
+
+def split_topic(
+    kind: str,
+    nugget: str,
+    topic: str,
+    notes: list[RawNote],
+    tokens: Tokenizer = token_set,
+    recorded: bool = False,
+) -> list[Members]:
+    """The groups one topic's notes hold: positions joined by a minimal pair
+    (core/review/minimal_pairs.py) are one contradiction; a position of two notes or more
+    that disagrees with no other is a duplicate set; the rest of the topic is related to each.
+    Each position is compared with at most `MAX_POSITIONS` earlier ones, so this stays linear.
+    `recorded`: the system recorded these notes as a contradiction: every position disagrees."""
+    positions = positions_of(notes, tokens)
+    if recorded:
+        return [Members(kind, nugget, topic, tuple(notes), tuple(map(tuple, positions)))]
+    said = [clauses(unsourced(fields.text(p[0], "content"))) for p in positions]
+    joined = list(range(len(positions)))  # union-find over the positions
+
+    def root(at: int) -> int:
+        while joined[at] != at:
+            joined[at] = joined[joined[at]]
+            at = joined[at]
+        return at
+
+    for later in range(1, len(positions)):
+        for earlier in range(max(0, later - MAX_POSITIONS), later):
+            if root(earlier) != root(later) and disagree(said[earlier], said[later]):
+                joined[root(later)] = root(earlier)
+    parts: dict[int, list[int]] = {}
+    for at in range(len(positions)):
+        parts.setdefault(root(at), []).append(at)
+    order = {id(n): place for place, n in enumerate(notes)}
+    found = []
+    for part in parts.values():
+        if len(part) == 1 and len(positions[part[0]]) == 1:
+            continue  # one note that disagrees with nobody: nothing to decide
+        inside = {id(n) for at in part for n in positions[at]}
+        found.append(
+            Members(
+                kind,
+                nugget,
+                topic,
+                tuple(
+                    sorted((n for at in part for n in positions[at]), key=lambda n: order[id(n)])
+                ),
+                tuple(tuple(positions[at]) for at in part),
+                tuple(n for n in notes if id(n) not in inside),
+            )
+        )
+    return found
 
 
 def _topic_words(key: Hashable, note: RawNote) -> str:
@@ -177,7 +240,13 @@ def _topic_words(key: Hashable, note: RawNote) -> str:
 
 
 def find_by_rules(notes: list[RawNote], rules: TopicRules) -> list[Group]:
-    groups = find_contradictions(notes, rules.topic, tokens=rules.tokens, promotion=rules.promotion)
+    groups = find_contradictions(
+        notes,
+        rules.topic,
+        tokens=rules.tokens,
+        promotion=rules.promotion,
+        recorded=rules.recorded,
+    )
     return groups + (rules.outdated(notes) if rules.outdated is not None else [])
 
 
@@ -191,12 +260,14 @@ def find_contradictions(
     threshold: int = DEFAULT_THRESHOLD,
     tokens: Tokenizer = token_set,
     promotion: bool = True,
+    recorded: bool = False,
 ) -> list[Group]:
     """Every contradiction group of the visible notes, topic groups first, each in file order.
     `promotion`: also the groups promotion would shadow (a store without MEMORY.md says no).
     Each note's text is read up to core/notes/bounded_text.py's bound."""
     groups = [
-        _group(members, tokens) for members in group_members(notes, topic, threshold, promotion)
+        _group(members)
+        for members in group_members(notes, topic, threshold, promotion, tokens, recorded)
     ]
     return sorted(groups, key=lambda g: g.duplicate)  # the contradictions first
 
@@ -206,10 +277,12 @@ def group_members(
     topic: TopicKey = nuggets_topic,
     threshold: int = DEFAULT_THRESHOLD,
     promotion: bool = True,
+    tokens: Tokenizer = token_set,
+    recorded: bool = False,
 ) -> list[Members]:
     """The notes of every group `find_contradictions` finds, in its order before it puts the
-    contradictions first: who is in a group (its id is `group_id` of theirs), whether they agree
-    or not. Each note's text is read up to core/notes/bounded_text.py's bound."""
+    contradictions first (its id is `group_id` of theirs), each split into its positions. Each
+    note's text is read up to core/notes/bounded_text.py's bound."""
     notes = bounded_notes(notes)
     buckets: dict[Hashable, list[RawNote]] = {}
     for note in notes:
@@ -218,14 +291,23 @@ def group_members(
         key = topic(note)
         if key is not None:
             buckets.setdefault(key, []).append(note)
+    topics = [members for members in buckets.values() if len(members) > 1]
+    keys = [key for key, members in buckets.items() if len(members) > 1]
     found = [
-        Members("topic", fields.nugget(members[0]), _topic_words(key, members[0]), tuple(members))
-        for key, members in buckets.items()
-        if len(members) > 1
+        part
+        for key, members in zip(keys, topics, strict=True)
+        for part in split_topic(
+            "topic",
+            fields.nugget(members[0]),
+            _topic_words(key, members[0]),
+            members,
+            tokens,
+            recorded,
+        )
     ]
     if not promotion:
         return found
-    holder = {n["id"]: number for number, members in enumerate(found) for n in members.notes}
+    holder = {n["id"]: number for number, members in enumerate(topics) for n in members}
     order = {note["id"]: position for position, note in enumerate(notes)}
     for written, shadowed in candidates(notes, threshold):
         if not shadowed:
@@ -233,13 +315,12 @@ def group_members(
         together = sorted([written, *shadowed], key=lambda n: order[n["id"]])
         if len({holder.get(n["id"]) for n in together}) == 1 and together[0]["id"] in holder:
             continue  # a topic group holds them all already
-        found.append(
-            Members(
-                "promotion",
-                fields.nugget(written),
-                f"{section_of(written)}: {entry_title(written)}",
-                tuple(together),
-            )
+        found += split_topic(
+            "promotion",
+            fields.nugget(written),
+            f"{section_of(written)}: {entry_title(written)}",
+            together,
+            tokens,
         )
     return found
 

@@ -33,7 +33,9 @@ def queued_notes(
     """Every note of an open group, with the id of the first such group it stands in."""
     by_id = {n["id"]: n for n in notes}
     queued: dict[str, str] = {}
-    for members in group_members(notes, rules.topic, promotion=rules.promotion):
+    for members in group_members(
+        notes, rules.topic, promotion=rules.promotion, tokens=rules.tokens, recorded=rules.recorded
+    ):
         ids = members.note_ids
         if is_settled((by_id[i] for i in ids), settled):
             continue  # let stand, as its notes now read

@@ -78,6 +78,7 @@ class ReviewService:
             settled=settled,
             progress=progress,
             should_stop=should_stop,
+            recorded=rules.recorded,
         )
         judgement.notices[:0] = unreadable
         return judgement

@@ -157,6 +157,7 @@ def siblings(
     promote_at: float = PROMOTE_AT,
     should_stop: Callable[[], bool] | None = None,
     progress: Progress | None = None,
+    recorded: bool = False,
 ) -> Siblings:
     """Who absorbs whom (the reflection merge, uncapped, then the duplicate sets: the note
     each keeps, among those the merge leaves, absorbs the rest) and what the queue has each
@@ -174,7 +175,9 @@ def siblings(
     compress = {op.loser_id: op.winner_id for op in merges}
     by_id = {n["id"]: n for n in notes}
     together: dict[str, list[str]] = {}
-    for group in find_contradictions(notes, topic, tokens=tokens, promotion=False):
+    for group in find_contradictions(
+        notes, topic, tokens=tokens, promotion=False, recorded=recorded
+    ):
         members = [by_id[i] for i in group.note_ids]
         if is_settled(((whole or by_id)[i] for i in group.note_ids), settled):
             continue
@@ -270,6 +273,7 @@ def judge(
     promote_at: float = PROMOTE_AT,
     progress: Progress | None = None,
     should_stop: Callable[[], bool] | None = None,
+    recorded: bool = False,
 ) -> Judgement:
     """A verdict for every visible note, in file order (pure, given the clock). Each note's
     text is read up to core/notes/bounded_text.py's bound, the siblings' comparison too.
@@ -294,6 +298,7 @@ def judge(
         promote_at,
         should_stop,
         stages.stage(0),
+        recorded,
     )
     stages.done(1)
     own = {n["id"]: v for n in visible if (v := stored_verdict(n)) is not None}

@@ -127,7 +127,9 @@ async def test_both_stand_hides_the_group_until_a_note_changes(home: Path) -> No
         assert queue.found.groups == []  # not asked again
         await pilot.press("escape")
         doc = json.loads(graph_path(home).read_bytes())
-        doc["notes"][3]["content"] = "Short answers; at most two sentences"
+        doc["notes"][3]["content"] = (
+            "User prefers short answers with small examples.\nShort answers; at most two sentences"
+        )
         graph_path(home).write_text(json.dumps(doc))
         await pilot.pause(1.2)  # the main screen notices the file changed
         queue = await open_queue(pilot, app)

@@ -1,0 +1,190 @@
+"""When two statements disagree (docs/VERDICTS.md, "Disagreeing"): they form a *minimal pair*.
+Pure; no model.
+
+Each text is cut into *clauses* (at `. ; ! ? , ( )` and line ends, and before `because`, `so`,
+`but`, `while`, `whereas`), each clause a short run of words: case folded, `n't` read as `not`,
+an inline provenance tail left out (`per thread 2970`, `ticket OPS-2213`, `(PR #3006)`, `as of
+build 5771`, `checked on 2026-08-22`, `since v1.16.0`) and filler words dropped (articles, forms
+of *be*, prepositions, `now`, `still`, `currently`, `port`, and the verbs of a change such as
+`moved`, `switched`, `stays`, so `api moved to port 8081` reads `api 8081` as `api on 8080`
+reads `api 8080`). A clause that opens with a condition (`when`, `if`, `unless`, ...) states no
+fact of its own and is left out.
+
+Two clauses are a minimal pair when they say the same about the same attribute with one
+difference:
+
+- *value*: one span of at most `MAX_SLOT` words differs on both sides, after at least one shared
+  word (the thing they are about stays the same: `the router depends on express` and `the
+  cron scheduler depends on express` are two facts) and with at least `MIN_SHARED` shared words
+  in all, or one when the values are a number, a name, a day or a month;
+- *negation*: they differ only by negation (`not`, `no`, `never`, `no longer`) or by an
+  opposite (`always`/`never`, `enabled`/`disabled`, `allowed`/`forbidden`, `true`/`false`);
+- *retired*: one says a thing is gone (`the old pnpm test script was removed`) and the other
+  states that thing (`pnpm test runs the unit tests`).
+
+Two texts disagree when some clause of one and some clause of the other form a minimal pair
+(`disagree`); texts that share a topic without one are related, not contradicting.
+
+API: `clauses(text) -> tuple[Clause, ...]`, `pair_kind(a, b) -> str | None` ("value",
+"negation", "retired"), `disagree(a, b) -> str | None` over two texts' clauses.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+
+MAX_CLAUSES = 32  # of one note: what it states first decides
+MAX_SLOT = 3  # words on either side of a differing value
+MIN_SHARED = 2  # words the two clauses share, unless the values are numbers, names or days
+
+_CUT = re.compile(
+    r"[.;!?,()\[\]\n]+(?:\s|$)|[;!?,()\[\]\n]"
+    r"|\b(?=(?:because|so|but|while|whereas|when|whenever|if|unless|until)\b)",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[^\W_]+(?:[._:-][^\W_]+)*")
+_NOT = re.compile(r"n['\u2019]t\b", re.IGNORECASE)
+_PROVENANCE_TAIL = re.compile(
+    r"\s*(?:\(?\s*(?:per\s+thread|ticket|pr|as\s+of\s+build|as\s+of|build|issue|checked\s+on|"
+    r"confirmed\s+on|noted\s+on|seen\s+on|since)\s+#?[\w./-]*\d[\w./-]*\s*\)?)+\s*$",
+    re.IGNORECASE,
+)
+_FILLER = frozenset(
+    "a an the is are was were be been being am do does did now still currently today moved "
+    "moves changed switched stays stay remains became becomes".split()
+)
+_CONDITIONS = frozenset("when whenever if unless while until before after".split())
+_NEGATIONS = frozenset("not no never longer".split())
+_OPPOSITES = frozenset(
+    frozenset(pair)
+    for pair in (
+        ("always", "never"),
+        ("enabled", "disabled"),
+        ("enable", "disable"),
+        ("allowed", "forbidden"),
+        ("true", "false"),
+        ("yes", "no"),
+        ("on", "off"),
+        ("can", "cannot"),
+    )
+)
+_RETIRED = frozenset("removed deleted dropped retired deprecated gone".split())
+_RETIRED_FILLER = frozenset("old former previous script command flag option setting".split())
+_DAYS = frozenset(  # and the numbers in words
+    "one two three four five six seven eight nine ten eleven twelve twenty thirty hundred "
+    "monday tuesday wednesday thursday friday saturday sunday january february march april "
+    "may june july august september october november december mon tue wed thu fri sat sun "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
+
+
+@dataclass(frozen=True)
+class Clause:
+    words: tuple[str, ...]  # folded, filler left out
+    values: frozenset[int]  # positions of words that are numbers, names, days or months
+
+
+def clauses(text: str) -> tuple[Clause, ...]:
+    """The clauses a text states, in order, each once (see the module's docstring)."""
+    found: dict[tuple[str, ...], Clause] = {}
+    for raw in _CUT.split(_NOT.sub(" not", text)):
+        clause = _clause(_PROVENANCE_TAIL.sub("", raw))
+        if clause is not None:
+            found.setdefault(clause.words, clause)
+            if len(found) == MAX_CLAUSES:
+                break
+    return tuple(found.values())
+
+
+def _clause(raw: str) -> Clause | None:
+    words = _WORD.findall(raw)
+    if not words or words[0].casefold() in _CONDITIONS:
+        return None
+    kept: list[str] = []
+    values: set[int] = set()
+    for place, word in enumerate(words):
+        folded = word.casefold()
+        if folded in _FILLER:
+            continue
+        if folded == "cannot":
+            kept += ["can", "not"]
+            continue
+        name = place > 0 and word[0].isupper()
+        if name or any(c.isdigit() for c in word) or folded in _DAYS:
+            values.add(len(kept))
+        kept.append(_stem(folded))
+    return Clause(tuple(kept), frozenset(values)) if kept else None
+
+
+def _stem(word: str) -> str:
+    """A plural or third person read as its stem (`drinks` as `drink`), crudely: enough to see
+    `does not drink` against `drinks`."""
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss") and word.isalpha():
+        return word[:-1]
+    return word
+
+
+def pair_kind(a: Clause, b: Clause) -> str | None:
+    """How two clauses form a minimal pair: "value", "negation", "retired", or None."""
+    if a.words == b.words:
+        return None
+    if _retired(a, b) or _retired(b, a):
+        return "retired"
+    if abs(len(a.words) - len(b.words)) > MAX_SLOT or not (
+        a.words[0] == b.words[0] or a.words[0] in _NEGATIONS or b.words[0] in _NEGATIONS
+    ):
+        return None  # cheap: no value pair differs in its first word, no negation in so many
+    ops = [
+        op
+        for op in difflib.SequenceMatcher(None, a.words, b.words, autojunk=False).get_opcodes()
+        if op[0] != "equal"
+    ]
+    shared = len(a.words) - sum(i2 - i1 for _, i1, i2, _, _ in ops)
+    if shared >= 1 and all(_negating(a.words[i1:i2], b.words[j1:j2]) for _, i1, i2, j1, j2 in ops):
+        return "negation" if shared >= MIN_SHARED or len(a.words) <= 3 else None
+    if len(ops) != 1 or ops[0][0] != "replace":
+        return None
+    _, i1, i2, j1, j2 = ops[0]
+    if i1 == 0 or i2 - i1 > MAX_SLOT or j2 - j1 > MAX_SLOT:
+        return None  # the thing itself differs, or more than a value does
+    valued = any(i in a.values for i in range(i1, i2)) and any(j in b.values for j in range(j1, j2))
+    if valued:
+        return "value"  # a number, a name, a day on both sides: one shared word will do
+    either = any(i in a.values for i in range(i1, i2)) or any(j in b.values for j in range(j1, j2))
+    one_word = i2 - i1 == j2 - j1 == 1
+    return "value" if (one_word or either) and shared >= MIN_SHARED else None
+
+
+def _negating(left: tuple[str, ...], right: tuple[str, ...]) -> bool:
+    if not left or not right:
+        return bool(left or right) and set(left or right) <= _NEGATIONS
+    if len(left) == len(right) == 1:
+        return frozenset((left[0], right[0])) in _OPPOSITES
+    return False
+
+
+def _retired(said: Clause, gone: Clause) -> bool:
+    """`gone` says the thing `said` states is gone (`the old pnpm test script was removed`)."""
+    if not _RETIRED & set(gone.words):
+        return False
+    thing = tuple(w for w in gone.words if w not in _RETIRED and w not in _RETIRED_FILLER)
+    if len(thing) < 2:
+        return False
+    words = said.words
+    return any(words[i : i + len(thing)] == thing for i in range(len(words) - len(thing) + 1))
+
+
+def disagree(a: tuple[Clause, ...], b: tuple[Clause, ...]) -> str | None:
+    """How two texts' clauses disagree (the first minimal pair's kind), or None. Two texts
+    that are each a bare value (one clause of at most `MAX_SLOT` words: `vim`, `helix`) are
+    values of the attribute their shared title names."""
+    if len(a) == len(b) == 1 and a != b and max(len(a[0].words), len(b[0].words)) <= MAX_SLOT:
+        return "value"
+    for left in a:
+        for right in b:
+            kind = pair_kind(left, right)
+            if kind is not None:
+                return kind
+    return None
