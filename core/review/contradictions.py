@@ -1,35 +1,40 @@
 """Finding contradictions (docs/VERDICTS.md, "Finding contradictions"): pure, one pass over the
 notes, no pair search.
 
-A *contradiction group* is two or more visible notes that are about one thing and say different
-things about it; a *duplicate set* is two or more that are about one thing and all say the same
-(the queue offers to merge them, apart from the contradictions; `Group.duplicate`):
+A *contradiction group* is two or more visible notes that are about one thing and disagree (a
+minimal pair: one value said otherwise, or negated, core/review/minimal_pairs.py); a *duplicate
+set* is two or more that are about one thing and all say the same (the queue offers to merge
+them, apart from the contradictions; `Group.duplicate`); the other notes of the topic are the
+group's *related* notes (`Group.related`: shown, never queued):
 
 - *topic* groups: the visible notes sharing a topic key (core/review/topics.py; a store supplies its
-  own), when their texts do not all agree;
+  own), split into the groups above;
 - *promotion* groups: the notes promotion would write under one section and title (one is
-  written, the others are shadowed: docs/PROMOTION.md, "Notes that share a title"), unless a
-  topic group already holds them all.
+  written, the others are shadowed: docs/PROMOTION.md, "Notes that share a title"), split the
+  same way, unless a topic group already holds them all.
 
 Each note is read up to its first `TEXT_BOUND` characters of title and content
 (core/notes/bounded_text.py): a note of 100 MB costs what a note of 64 KB does.
 
 Two texts *agree* when what they state is equal, or its token sets have a Jaccard of 0.85 or
-more (a paraphrase is not a contradiction); a store may supply its own tokenizer. What a text
-states (`statement`) leaves out its provenance lines (when it was confirmed, checked, seen or
-noted, its source, "see also" pointers) and repeated lines, and folds case, whitespace and
-punctuation. Inside a group, notes that agree form one *position*: a note joins the first
-position whose first note it agrees with (at most `MAX_POSITIONS` are compared, so a huge topic
-stays linear); a contradiction needs two positions, a duplicate set has one.
+more (a paraphrase is not a contradiction) and they form no minimal pair; a store may supply its
+own tokenizer. What a text states (`statement`) leaves out its provenance lines (when it was
+confirmed, checked, seen or noted, its source, "see also" pointers) and repeated lines, and
+folds case, whitespace and punctuation. Inside a topic, notes that agree form one *position*: a
+note joins the first position whose first note it agrees with (at most `MAX_POSITIONS` are
+compared, so a huge topic stays linear); positions joined by a minimal pair (each looked for
+among the `MAX_POSITIONS` positions before it) are one contradiction, a lone position of two
+notes or more a duplicate set. A store whose system records its own contradictions
+(`TopicRules.recorded`) has each topic taken as one group, as recorded.
 
 API (for the console and the command line):
 - `find_contradictions(notes, topic=nuggets_topic, threshold=DEFAULT_THRESHOLD,
-  tokens=token_set, promotion=True) -> list[Group]`
-- `group_members(notes, topic, threshold, promotion) -> list[Members]`: the notes of each group
-  before what they state is compared (who is in a group, without the cost of the positions)
+  tokens=token_set, promotion=True, recorded=False) -> list[Group]`
+- `group_members(notes, topic, threshold, promotion, tokens, recorded) -> list[Members]`: the
+  notes of each group, its positions and related notes, before they are made `Group`s
 - `Group`: `id` (stable: a short hash of the member ids), `kind` ("topic" | "promotion"),
   `nugget`, `topic` (words for a person), `note_ids` (file order), `positions` (lists of ids),
-  `duplicate` (one position: every note states the same)
+  `duplicate` (one position: every note states the same), `related` (ids)
 - `statement(text) -> str`: what a note states, folded as above
 - `group_id(note_ids) -> str`, `find_group(groups, group_id) -> Group` (`UnknownGroupError`)
 """
@@ -56,7 +61,7 @@ from core.promotion.candidates import (
     entry_title,
     section_of,
 )
-from core.review.minimal_pairs import clauses, disagree
+from core.review.minimal_pairs import Clause, clauses, disagree
 from core.review.topics import TopicKey, nuggets_topic, without_date
 
 AGREEING_PERCENT = 85  # texts agree at a token Jaccard of 0.85 or more
@@ -113,6 +118,11 @@ def unsourced(text: str) -> str:
     return "\n".join(raw for raw in text.splitlines() if not _PROVENANCE.match(raw.strip()))
 
 
+def said(note: RawNote) -> tuple[Clause, ...]:
+    """The clauses a note's content states (core/review/minimal_pairs.py)."""
+    return clauses(unsourced(fields.text(note, "content")))
+
+
 def sets_agree(a: frozenset[str], b: frozenset[str]) -> bool:
     """Jaccard of the token sets at least 0.85 (in integers: no rounding at the edge)."""
     small, large = sorted((len(a), len(b)))
@@ -125,27 +135,30 @@ def sets_agree(a: frozenset[str], b: frozenset[str]) -> bool:
 
 def positions_of(notes: list[RawNote], tokens: Tokenizer = token_set) -> list[list[RawNote]]:
     """The notes split into runs that agree (each compared with the first note of at most
-    `MAX_POSITIONS` positions; every text tokenized once)."""
+    `MAX_POSITIONS` positions; every text tokenized once). Alike token sets that still form a
+    minimal pair (`after 3 attempts`, `after 5 attempts`: a tokenizer may drop a digit) do
+    not agree."""
     positions: list[list[RawNote]] = []
-    heads: list[tuple[str, frozenset[str], int]] = []  # first text folded, its tokens, their count
+    heads: list[tuple[str, frozenset[str], int, RawNote]] = []  # folded, tokens, count, note
     for note in notes:
         folded = statement(fields.text(note, "content"))
         own = tokens(folded)
         size = len(own)
         low, high = size * AGREEING_PERCENT, size * 100  # bounds on a head's size, scaled
-        for position, (head, head_tokens, head_size) in zip(
+        for position, (head, head_tokens, head_size, first) in zip(
             positions, heads[:MAX_POSITIONS], strict=False
         ):
             if folded == head or (
                 low <= 100 * head_size
                 and AGREEING_PERCENT * head_size <= high
                 and sets_agree(own, head_tokens)
+                and not disagree(said(note), said(first))
             ):
                 position.append(note)
                 break
         else:
             positions.append([note])
-            heads.append((folded, own, size))
+            heads.append((folded, own, size, note))
     return positions
 
 
@@ -196,7 +209,7 @@ def split_topic(
     positions = positions_of(notes, tokens)
     if recorded:
         return [Members(kind, nugget, topic, tuple(notes), tuple(map(tuple, positions)))]
-    said = [clauses(unsourced(fields.text(p[0], "content"))) for p in positions]
+    stated = [said(p[0]) for p in positions]
     joined = list(range(len(positions)))  # union-find over the positions
 
     def root(at: int) -> int:
@@ -207,7 +220,7 @@ def split_topic(
 
     for later in range(1, len(positions)):
         for earlier in range(max(0, later - MAX_POSITIONS), later):
-            if root(earlier) != root(later) and disagree(said[earlier], said[later]):
+            if root(earlier) != root(later) and disagree(stated[earlier], stated[later]):
                 joined[root(later)] = root(earlier)
     parts: dict[int, list[int]] = {}
     for at in range(len(positions)):

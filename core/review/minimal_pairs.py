@@ -71,7 +71,7 @@ _OPPOSITES = frozenset(
     )
 )
 _RETIRED = frozenset("removed deleted dropped retired deprecated gone".split())
-_RETIRED_FILLER = frozenset("old former previous script command flag option setting".split())
+_RETIRED_FILLER = frozenset("old former previous script command target flag option setting".split())
 _DAYS = frozenset(  # and the numbers in words
     "one two three four five six seven eight nine ten eleven twelve twenty thirty hundred "
     "monday tuesday wednesday thursday friday saturday sunday january february march april "
@@ -121,7 +121,7 @@ def _clause(raw: str) -> Clause | None:
 def _stem(word: str) -> str:
     """A plural or third person read as its stem (`drinks` as `drink`), crudely: enough to see
     `does not drink` against `drinks`."""
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss") and word.isalpha():
+    if len(word) > 3 and word.endswith("s") and word[-2] not in "suiy" and word.isalpha():
         return word[:-1]
     return word
 
@@ -136,17 +136,13 @@ def pair_kind(a: Clause, b: Clause) -> str | None:
         a.words[0] == b.words[0] or a.words[0] in _NEGATIONS or b.words[0] in _NEGATIONS
     ):
         return None  # cheap: no value pair differs in its first word, no negation in so many
-    ops = [
-        op
-        for op in difflib.SequenceMatcher(None, a.words, b.words, autojunk=False).get_opcodes()
-        if op[0] != "equal"
-    ]
-    shared = len(a.words) - sum(i2 - i1 for _, i1, i2, _, _ in ops)
-    if shared >= 1 and all(_negating(a.words[i1:i2], b.words[j1:j2]) for _, i1, i2, j1, j2 in ops):
+    ops = _spans(a, b)
+    shared = len(a.words) - sum(i2 - i1 for i1, i2, _, _ in ops)
+    if shared >= 1 and all(_negating(a.words[i1:i2], b.words[j1:j2]) for i1, i2, j1, j2 in ops):
         return "negation" if shared >= MIN_SHARED or len(a.words) <= 3 else None
-    if len(ops) != 1 or ops[0][0] != "replace":
-        return None
-    _, i1, i2, j1, j2 = ops[0]
+    if len(ops) != 1 or ops[0][0] == ops[0][1] or ops[0][2] == ops[0][3]:
+        return None  # more than one span, or a word added (a refinement), not a value changed
+    i1, i2, j1, j2 = ops[0]
     if i1 == 0 or i2 - i1 > MAX_SLOT or j2 - j1 > MAX_SLOT:
         return None  # the thing itself differs, or more than a value does
     valued = any(i in a.values for i in range(i1, i2)) and any(j in b.values for j in range(j1, j2))
@@ -154,7 +150,22 @@ def pair_kind(a: Clause, b: Clause) -> str | None:
         return "value"  # a number, a name, a day on both sides: one shared word will do
     either = any(i in a.values for i in range(i1, i2)) or any(j in b.values for j in range(j1, j2))
     one_word = i2 - i1 == j2 - j1 == 1
-    return "value" if (one_word or either) and shared >= MIN_SHARED else None
+    short = max(i2 - i1, j2 - j1) <= 2
+    return "value" if (one_word or (either and short)) and shared >= MIN_SHARED else None
+
+
+def _spans(a: Clause, b: Clause) -> list[tuple[int, int, int, int]]:
+    """Where two clauses differ: runs of words, adjacent edits joined into one span."""
+    spans: list[tuple[int, int, int, int]] = []
+    matcher = difflib.SequenceMatcher(None, a.words, b.words, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        if spans and spans[-1][1] == i1 and spans[-1][3] == j1:
+            spans[-1] = (spans[-1][0], i2, spans[-1][2], j2)
+        else:
+            spans.append((i1, i2, j1, j2))
+    return spans
 
 
 def _negating(left: tuple[str, ...], right: tuple[str, ...]) -> bool:
@@ -176,15 +187,39 @@ def _retired(said: Clause, gone: Clause) -> bool:
     return any(words[i : i + len(thing)] == thing for i in range(len(words) - len(thing) + 1))
 
 
+def _slots(a: Clause, b: Clause) -> int | None:
+    """How many spans two clauses of one statement differ in, or None when they are not one
+    statement (fewer than half their words shared, or another first word)."""
+    if not (a.words[0] == b.words[0] or a.words[0] in _NEGATIONS or b.words[0] in _NEGATIONS):
+        return None
+    ops = _spans(a, b)
+    shared = len(a.words) - sum(i2 - i1 for i1, i2, _, _ in ops)
+    small = all(i2 - i1 <= MAX_SLOT and j2 - j1 <= MAX_SLOT for i1, i2, j1, j2 in ops)
+    return len(ops) if small or 2 * shared >= max(len(a.words), len(b.words)) else None
+
+
 def disagree(a: tuple[Clause, ...], b: tuple[Clause, ...]) -> str | None:
-    """How two texts' clauses disagree (the first minimal pair's kind), or None. Two texts
-    that are each a bare value (one clause of at most `MAX_SLOT` words: `vim`, `helix`) are
-    values of the attribute their shared title names."""
+    """How two texts' clauses disagree, or None. They disagree when one retires what the
+    other states, or when, over the clauses that say one thing in both, they differ in one
+    span only and that span is a minimal pair: differing in more is related, not
+    contradicting. Two texts that are each a bare value (one clause of at most `MAX_SLOT`
+    words: `vim`, `helix`) are values of the attribute their shared title names."""
     if len(a) == len(b) == 1 and a != b and max(len(a[0].words), len(b[0].words)) <= MAX_SLOT:
         return "value"
+    if any(_retired(x, y) or _retired(y, x) for x in a for y in b):
+        return "retired"
+    kind, slots, theirs = None, 0, set(b)
     for left in a:
+        if left in theirs:
+            continue
+        best: tuple[int, str | None] | None = None
         for right in b:
-            kind = pair_kind(left, right)
-            if kind is not None:
-                return kind
-    return None
+            count = _slots(left, right)
+            if count is not None and (best is None or count < best[0]):
+                best = (count, pair_kind(left, right))
+        if best is not None:
+            slots += best[0]
+            kind = kind or best[1]
+        if slots > 1:
+            return None
+    return kind if slots == 1 else None
