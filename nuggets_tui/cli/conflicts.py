@@ -30,6 +30,8 @@ from .group import Context
 from .options import apply_option, json_option, memory_md_option
 from .output import echo_lines, print_json, reports_errors, show, tell
 
+RELATED_NAMED = 5  # of a group's related notes, named on its last line
+
 
 def _groups(
     obj: Context, memory: Store, graph: Graph, include_settled: bool = False
@@ -59,6 +61,13 @@ def _echo_group(graph: Graph, group: Group, detail: str) -> None:
     show(f"{group.id}  [{one_line(group.nugget)}] {one_line(group.topic)}  ({detail})")
     for note_id in group.note_ids:
         show(_note_line(graph.notes[graph.index[note_id]]))
+    if group.related:  # the topic's notes that state other things without disagreeing
+        named = ", ".join(one_line(i) for i in group.related[:RELATED_NAMED])
+        more = len(group.related) - RELATED_NAMED
+        show(
+            f"    related, not contradicting: {counted(len(group.related), 'note')} ({named}"
+            + (f", {more:,} more)" if more > 0 else ")")
+        )
 
 
 @click.command()
