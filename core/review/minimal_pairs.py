@@ -1,29 +1,33 @@
 """When two statements disagree (docs/VERDICTS.md, "Disagreeing"): they form a *minimal pair*.
 Pure; no model.
 
-Each text is cut into *clauses* (at `. ; ! ? , ( )` and line ends, and before `because`, `so`,
-`but`, `while`, `whereas`), each clause a short run of words: case folded, `n't` read as `not`,
-an inline provenance tail left out (`per thread 2970`, `ticket OPS-2213`, `(PR #3006)`, `as of
-build 5771`, `checked on 2026-08-22`, `since v1.16.0`) and filler words dropped (articles, forms
-of *be*, prepositions, `now`, `still`, `currently`, `port`, and the verbs of a change such as
-`moved`, `switched`, `stays`, so `api moved to port 8081` reads `api 8081` as `api on 8080`
-reads `api 8080`). A clause that opens with a condition (`when`, `if`, `unless`, ...) states no
-fact of its own and is left out.
+Each text is cut into *clauses* (at `. ; ! ? , ( ) [ ]` and line ends, and before `because`,
+`so`, `but`, `while`, `whereas`, `when`, `if`, `unless`, `until`), each clause a short run of
+words: case folded, `n't` read as `not`, a plural read as its stem, an inline provenance tail
+left out (`per thread 2970`, `ticket OPS-2213`, `(PR #3006)`, `as of build 5771`, `checked on
+2026-08-22`, `since v1.16.0`) and filler words dropped (articles, forms of *be* and *do*, `now`,
+`still`, `currently`, `today`, and the verbs of a change such as `moved`, `switched`, `stays`, so
+`the api moved to port 8081` reads `api to port 8081` against `api on 8080`). A clause that
+opens with a condition (`when unsure about money, ...`) states no fact of its own and is left
+out.
 
 Two clauses are a minimal pair when they say the same about the same attribute with one
 difference:
 
-- *value*: one span of at most `MAX_SLOT` words differs on both sides, after at least one shared
-  word (the thing they are about stays the same: `the router depends on express` and `the
-  cron scheduler depends on express` are two facts) and with at least `MIN_SHARED` shared words
-  in all, or one when the values are a number, a name, a day or a month;
+- *value*: one span differs, of at most `MAX_SLOT` words on each side, not the first word (the
+  thing talked about stays the same: `the router depends on express` and `the cron scheduler
+  depends on express` are two facts): both sides a number, a name, a day or a month; or one
+  word against one word (or at most two against two, one side a value) with at least
+  `MIN_SHARED` words shared;
 - *negation*: they differ only by negation (`not`, `no`, `never`, `no longer`) or by an
   opposite (`always`/`never`, `enabled`/`disabled`, `allowed`/`forbidden`, `true`/`false`);
 - *retired*: one says a thing is gone (`the old pnpm test script was removed`) and the other
   states that thing (`pnpm test runs the unit tests`).
 
-Two texts disagree when some clause of one and some clause of the other form a minimal pair
-(`disagree`); texts that share a topic without one are related, not contradicting.
+Two texts disagree (`disagree`) when one retires what the other states, or when the clauses
+that say one thing in both differ, all together, in exactly one span and that span makes a
+minimal pair; texts that differ in more are related, not contradicting. Two bare values (`vim`,
+`helix`) under one title disagree.
 
 API: `clauses(text) -> tuple[Clause, ...]`, `pair_kind(a, b) -> str | None` ("value",
 "negation", "retired"), `disagree(a, b) -> str | None` over two texts' clauses.
