@@ -29,8 +29,9 @@ notes or more a duplicate set. A store whose system records its own contradictio
 
 API (for the console and the command line):
 - `find_contradictions(notes, topic=nuggets_topic, threshold=DEFAULT_THRESHOLD,
-  tokens=token_set, promotion=True, recorded=False) -> list[Group]`
-- `group_members(notes, topic, threshold, promotion, tokens, recorded) -> list[Members]`: the
+  tokens=token_set, promotion=True, recorded=False, judge=None) -> list[Group]`
+- `PairJudge`: pairs of statements -> disagree or not (None: no answer), for `judge=`
+- `group_members(notes, topic, threshold, promotion, tokens, recorded, judge) -> list[Members]`: the
   notes of each group, its positions and related notes, before they are made `Group`s
 - `Group`: `id` (stable: a short hash of the member ids), `kind` ("topic" | "promotion"),
   `nugget`, `topic` (words for a person), `note_ids` (file order), `positions` (lists of ids),
@@ -43,7 +44,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 
 from core.contract.topics import Group as Group
@@ -193,57 +194,103 @@ def _group(members: Members) -> Group:
     )
 
 
-def split_topic(
-    kind: str,
-    nugget: str,
-    topic: str,
-    notes: list[RawNote],
-    tokens: Tokenizer = token_set,
-    recorded: bool = False,
-) -> list[Members]:
-    """The groups one topic's notes hold: positions joined by a minimal pair
-    (core/review/minimal_pairs.py) are one contradiction; a position of two notes or more
-    that disagrees with no other is a duplicate set; the rest of the topic is related to each.
-    Each position is compared with at most `MAX_POSITIONS` earlier ones, so this stays linear.
-    `recorded`: the system recorded these notes as a contradiction: every position disagrees."""
-    positions = positions_of(notes, tokens)
-    if recorded:
-        return [Members(kind, nugget, topic, tuple(notes), tuple(map(tuple, positions)))]
-    stated = [said(p[0]) for p in positions]
-    joined = list(range(len(positions)))  # union-find over the positions
+# Pairs of statements (each a note's content) the rule found no minimal pair in, answered one by
+# one: True they disagree, False they do not, None no answer (the rule stands). A model scorer
+# judges them (core/review/model_scorer.py).
+PairJudge = Callable[[list[tuple[str, str]]], list[bool | None]]
+JUDGED_CHARS = 2_000  # of each statement a judge is shown
 
-    def root(at: int) -> int:
-        while joined[at] != at:
-            joined[at] = joined[joined[at]]
-            at = joined[at]
+
+@dataclass
+class _Topic:
+    """One topic's notes being split: its positions, and which of them are joined."""
+
+    kind: str
+    nugget: str
+    topic: str
+    notes: list[RawNote]
+    positions: list[list[RawNote]]
+    joined: list[int]  # union-find over the positions
+
+    def root(self, at: int) -> int:
+        while self.joined[at] != at:
+            self.joined[at] = self.joined[self.joined[at]]
+            at = self.joined[at]
         return at
 
-    for later in range(1, len(positions)):
-        for earlier in range(max(0, later - MAX_POSITIONS), later):
-            if root(earlier) != root(later) and disagree(stated[earlier], stated[later]):
-                joined[root(later)] = root(earlier)
-    parts: dict[int, list[int]] = {}
-    for at in range(len(positions)):
-        parts.setdefault(root(at), []).append(at)
-    order = {id(n): place for place, n in enumerate(notes)}
-    found = []
-    for part in parts.values():
-        if len(part) == 1 and len(positions[part[0]]) == 1:
-            continue  # one note that disagrees with nobody: nothing to decide
-        inside = {id(n) for at in part for n in positions[at]}
-        found.append(
-            Members(
-                kind,
-                nugget,
-                topic,
-                tuple(
-                    sorted((n for at in part for n in positions[at]), key=lambda n: order[id(n)])
-                ),
-                tuple(tuple(positions[at]) for at in part),
-                tuple(n for n in notes if id(n) not in inside),
+    def join(self, earlier: int, later: int) -> None:
+        self.joined[self.root(later)] = self.root(earlier)
+
+    def members(self) -> list[Members]:
+        parts: dict[int, list[int]] = {}
+        for at in range(len(self.positions)):
+            parts.setdefault(self.root(at), []).append(at)
+        order = {id(n): place for place, n in enumerate(self.notes)}
+        found = []
+        for part in parts.values():
+            if len(part) == 1 and len(self.positions[part[0]]) == 1:
+                continue  # one note that disagrees with nobody: nothing to decide
+            inside = [n for at in part for n in self.positions[at]]
+            kept = {id(n) for n in inside}
+            found.append(
+                Members(
+                    self.kind,
+                    self.nugget,
+                    self.topic,
+                    tuple(sorted(inside, key=lambda n: order[id(n)])),
+                    tuple(tuple(self.positions[at]) for at in part),
+                    tuple(n for n in self.notes if id(n) not in kept),
+                )
             )
+        return found
+
+
+def split_topics(
+    specs: list[tuple[str, str, str, list[RawNote]]],
+    tokens: Tokenizer = token_set,
+    recorded: bool = False,
+    judge: PairJudge | None = None,
+) -> list[Members]:
+    """The groups each topic's notes (kind, nugget, topic words, notes) hold: positions joined
+    by a minimal pair (core/review/minimal_pairs.py) are one contradiction; a position of two
+    notes or more that disagrees with no other is a duplicate set; the rest of the topic is
+    related to each. Each position is compared with at most `MAX_POSITIONS` earlier ones, so
+    this stays linear. `judge`: asked once, for every pair of positions the rule left apart
+    (within that window), which of them disagree all the same. `recorded`: the system recorded
+    each topic's notes as one contradiction: every position disagrees."""
+    topics = [
+        _Topic(kind, nugget, topic, notes, positions, list(range(len(positions))))
+        for kind, nugget, topic, notes in specs
+        for positions in [positions_of(notes, tokens)]
+    ]
+    if recorded:
+        return [
+            Members(t.kind, t.nugget, t.topic, tuple(t.notes), tuple(map(tuple, t.positions)))
+            for t in topics
+        ]
+    apart: list[tuple[_Topic, int, int]] = []
+    for each in topics:
+        stated = [said(p[0]) for p in each.positions]
+        for later in range(1, len(each.positions)):
+            for earlier in range(max(0, later - MAX_POSITIONS), later):
+                if each.root(earlier) != each.root(later):
+                    if disagree(stated[earlier], stated[later]):
+                        each.join(earlier, later)
+                    elif judge is not None:
+                        apart.append((each, earlier, later))
+    if judge is not None and apart:
+        asked = [t for t in apart if t[0].root(t[1]) != t[0].root(t[2])]
+        answers = judge(
+            [(_judged(t.positions[a][0]), _judged(t.positions[b][0])) for t, a, b in asked]
         )
-    return found
+        for (each, earlier, later), answer in zip(asked, answers, strict=False):
+            if answer:
+                each.join(earlier, later)
+    return [group for each in topics for group in each.members()]
+
+
+def _judged(note: RawNote) -> str:
+    return unsourced(fields.text(note, "content"))[:JUDGED_CHARS]
 
 
 def _topic_words(key: Hashable, note: RawNote) -> str:
@@ -252,13 +299,16 @@ def _topic_words(key: Hashable, note: RawNote) -> str:
     return without_date(fields.text(note, "title")) or str(key)
 
 
-def find_by_rules(notes: list[RawNote], rules: TopicRules) -> list[Group]:
+def find_by_rules(
+    notes: list[RawNote], rules: TopicRules, judge: PairJudge | None = None
+) -> list[Group]:
     groups = find_contradictions(
         notes,
         rules.topic,
         tokens=rules.tokens,
         promotion=rules.promotion,
         recorded=rules.recorded,
+        judge=judge,
     )
     return groups + (rules.outdated(notes) if rules.outdated is not None else [])
 
@@ -274,13 +324,15 @@ def find_contradictions(
     tokens: Tokenizer = token_set,
     promotion: bool = True,
     recorded: bool = False,
+    judge: PairJudge | None = None,
 ) -> list[Group]:
     """Every contradiction group of the visible notes, topic groups first, each in file order.
-    `promotion`: also the groups promotion would shadow (a store without MEMORY.md says no).
+    `promotion`: also the groups promotion would shadow (a store without MEMORY.md says no);
+    `judge`: asked about the pairs the rule finds no minimal pair in (`split_topics`).
     Each note's text is read up to core/notes/bounded_text.py's bound."""
     groups = [
         _group(members)
-        for members in group_members(notes, topic, threshold, promotion, tokens, recorded)
+        for members in group_members(notes, topic, threshold, promotion, tokens, recorded, judge)
     ]
     return sorted(groups, key=lambda g: g.duplicate)  # the contradictions first
 
@@ -292,6 +344,7 @@ def group_members(
     promotion: bool = True,
     tokens: Tokenizer = token_set,
     recorded: bool = False,
+    judge: PairJudge | None = None,
 ) -> list[Members]:
     """The notes of every group `find_contradictions` finds, in its order before it puts the
     contradictions first (its id is `group_id` of theirs), each split into its positions. Each
@@ -306,20 +359,12 @@ def group_members(
             buckets.setdefault(key, []).append(note)
     topics = [members for members in buckets.values() if len(members) > 1]
     keys = [key for key, members in buckets.items() if len(members) > 1]
-    found = [
-        part
+    specs = [
+        ("topic", fields.nugget(members[0]), _topic_words(key, members[0]), members)
         for key, members in zip(keys, topics, strict=True)
-        for part in split_topic(
-            "topic",
-            fields.nugget(members[0]),
-            _topic_words(key, members[0]),
-            members,
-            tokens,
-            recorded,
-        )
     ]
     if not promotion:
-        return found
+        return split_topics(specs, tokens, recorded, judge)
     holder = {n["id"]: number for number, members in enumerate(topics) for n in members}
     order = {note["id"]: position for position, note in enumerate(notes)}
     for written, shadowed in candidates(notes, threshold):
@@ -328,14 +373,15 @@ def group_members(
         together = sorted([written, *shadowed], key=lambda n: order[n["id"]])
         if len({holder.get(n["id"]) for n in together}) == 1 and together[0]["id"] in holder:
             continue  # a topic group holds them all already
-        found += split_topic(
-            "promotion",
-            fields.nugget(written),
-            f"{section_of(written)}: {entry_title(written)}",
-            together,
-            tokens,
+        specs.append(
+            (
+                "promotion",
+                fields.nugget(written),
+                f"{section_of(written)}: {entry_title(written)}",
+                together,
+            )
         )
-    return found
+    return split_topics(specs, tokens, recorded, judge)
 
 
 def find_group(groups: list[Group], wanted: str) -> Group:
