@@ -455,7 +455,7 @@ class ConflictsScreen(ConsoleScreen[bool]):
         groups, by_id = looked.groups, looked.notes
         for message in looked.notices:  # the groups are listed all the same
             call(notify, self, message, title="Note", severity="warning", timeout=12)
-        notes = {i: by_id[i] for g in groups for i in g.note_ids}
+        notes = {i: by_id[i] for g in groups for i in (*g.note_ids, *g.related)}
         call(self._found, Found(graph, groups, notes), redo)
         if self.verdicts is None:
             judgement = self.service.verdicts(graph.notes)
@@ -483,7 +483,7 @@ class ConflictsScreen(ConsoleScreen[bool]):
                 )
                 return
             self.table.select_key(group.id)
-            self.keep[group.id] = redo[1]
+            self.keep[group.id] = self.cursor[group.id] = redo[1]
             self._plan(group, redo[1], redo[2])
 
     def _judged(self, verdicts: dict[str, Verdict]) -> None:

@@ -349,3 +349,20 @@ def test_related_notes_of_the_topic_are_shown_apart_and_not_decided() -> None:
     shown = group_text(group, notes, "a", None).plain
     assert "Related, not contradicting (1 note of the same topic" in shown
     assert shown.index("Related") > shown.index("User prefers spaces")
+
+
+async def test_the_queue_shows_a_groups_related_notes_with_what_they_say(tmp_path: Path) -> None:
+    home = make_home(
+        tmp_path,
+        [
+            pref("tabs", "User prefers tabs for Go code."),
+            pref("spaces", "User prefers spaces for Go code."),
+            pref("reviews", "User reviews pull requests in the morning."),
+        ],
+    )
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        queue = await open_queue(pilot, app)
+        (group,) = queue.found.groups
+        assert group.note_ids == ("tabs", "spaces")
+        assert "reviews  User reviews pull requests in the morning." in pane(queue)
