@@ -134,7 +134,11 @@ def sets_agree(a: frozenset[str], b: frozenset[str]) -> bool:
     return union > 0 and 100 * common >= AGREEING_PERCENT * union
 
 
-def positions_of(notes: list[RawNote], tokens: Tokenizer = token_set) -> list[list[RawNote]]:
+def positions_of(
+    notes: list[RawNote],
+    tokens: Tokenizer = token_set,
+    stated: Callable[[RawNote], tuple[Clause, ...]] | None = None,
+) -> list[list[RawNote]]:
     """The notes split into runs that agree (each compared with the first note of at most
     `MAX_POSITIONS` positions; every text tokenized once). Alike token sets that still form a
     minimal pair (`after 3 attempts`, `after 5 attempts`: a tokenizer may drop a digit) do
@@ -153,7 +157,7 @@ def positions_of(notes: list[RawNote], tokens: Tokenizer = token_set) -> list[li
                 low <= 100 * head_size
                 and AGREEING_PERCENT * head_size <= high
                 and sets_agree(own, head_tokens)
-                and not disagree(said(note), said(first))
+                and not disagree((stated or said)(note), (stated or said)(first))
             ):
                 position.append(note)
                 break
@@ -258,10 +262,18 @@ def split_topics(
     this stays linear. `judge`: asked once, for every pair of positions the rule left apart
     (within that window), which of them disagree all the same. `recorded`: the system recorded
     each topic's notes as one contradiction: every position disagrees."""
+    memo: dict[int, tuple[Clause, ...]] = {}  # note id() -> its clauses, each read once
+
+    def stated(note: RawNote) -> tuple[Clause, ...]:
+        found = memo.get(id(note))
+        if found is None:
+            found = memo[id(note)] = said(note)
+        return found
+
     topics = [
         _Topic(kind, nugget, topic, notes, positions, list(range(len(positions))))
         for kind, nugget, topic, notes in specs
-        for positions in [positions_of(notes, tokens)]
+        for positions in [positions_of(notes, tokens, stated)]
     ]
     if recorded:
         return [
@@ -270,11 +282,11 @@ def split_topics(
         ]
     apart: list[tuple[_Topic, int, int]] = []
     for each in topics:
-        stated = [said(p[0]) for p in each.positions]
+        heads = [stated(p[0]) for p in each.positions]
         for later in range(1, len(each.positions)):
             for earlier in range(max(0, later - MAX_POSITIONS), later):
                 if each.root(earlier) != each.root(later):
-                    if disagree(stated[earlier], stated[later]):
+                    if disagree(heads[earlier], heads[later]):
                         each.join(earlier, later)
                     elif judge is not None:
                         apart.append((each, earlier, later))

@@ -35,7 +35,7 @@ API: `clauses(text) -> tuple[Clause, ...]`, `pair_kind(a, b) -> str | None` ("va
 
 from __future__ import annotations
 
-import difflib
+import functools
 import re
 from dataclasses import dataclass
 
@@ -43,17 +43,29 @@ MAX_CLAUSES = 32  # of one note: what it states first decides
 MAX_SLOT = 3  # words on either side of a differing value
 MIN_SHARED = 2  # words the two clauses share, unless the values are numbers, names or days
 
-_CUT = re.compile(
-    r"[.;!?,()\[\]\n]+(?:\s|$)|[;!?,()\[\]\n]"
-    r"|\b(?=(?:because|so|but|while|whereas|when|whenever|if|unless|until)\b)",
-    re.IGNORECASE,
-)
-_WORD = re.compile(r"[^\W_]+(?:[._:-][^\W_]+)*")
-_NOT = re.compile(r"n['\u2019]t\b", re.IGNORECASE)
-_PROVENANCE_TAIL = re.compile(
-    r"\s*(?:\(?\s*(?:per\s+thread|ticket|pr|as\s+of\s+build|as\s+of|build|issue|checked\s+on|"
-    r"confirmed\s+on|noted\s+on|seen\s+on|since)\s+#?[\w./-]*\d[\w./-]*\s*\)?)+\s*$",
-    re.IGNORECASE,
+# A word (`v1.16.0`, `test:e2e`, `OPS-2213` and `doesn't` are one each) or a mark that ends a
+# clause: one pass over the text.
+_TOKEN = re.compile(r"[^\W_]+(?:[._:'\u2019-][^\W_]+)*|[.;!?,()\[\]\n]")
+_CUTTERS = frozenset("because so but while whereas when whenever if unless until".split())
+_NOTS = {"can't": ("can", "not"), "won't": ("will", "not"), "cannot": ("can", "not")}
+# The words that lead an inline provenance tail: `per thread 2970`, `(PR #3006)`, ... (the
+# longest first), each followed by a word holding a digit at the clause's end.
+_TAIL_LEADS = tuple(
+    tuple(lead.split())
+    for lead in (
+        "as of build",
+        "per thread",
+        "checked on",
+        "confirmed on",
+        "noted on",
+        "seen on",
+        "as of",
+        "ticket",
+        "pr",
+        "build",
+        "issue",
+        "since",
+    )
 )
 _FILLER = frozenset(
     "a an the is are was were be been being am do does did now still currently today moved "
@@ -88,38 +100,71 @@ _DAYS = frozenset(  # and the numbers in words
 class Clause:
     words: tuple[str, ...]  # folded, filler left out
     values: frozenset[int]  # positions of words that are numbers, names, days or months
+    retires: tuple[str, ...] = ()  # the thing it says is gone (`pnpm test`), if it says so
 
 
 def clauses(text: str) -> tuple[Clause, ...]:
     """The clauses a text states, in order, each once (see the module's docstring)."""
     found: dict[tuple[str, ...], Clause] = {}
-    for raw in _CUT.split(_NOT.sub(" not", text)):
-        clause = _clause(_PROVENANCE_TAIL.sub("", raw))
-        if clause is not None:
-            found.setdefault(clause.words, clause)
-            if len(found) == MAX_CLAUSES:
-                break
+    words: list[str] = []
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        cut = len(token) == 1 and not token.isalnum()
+        if cut or token.casefold() in _CUTTERS:
+            clause = _clause(_without_tail(words))
+            if clause is not None:
+                found.setdefault(clause.words, clause)
+                if len(found) == MAX_CLAUSES:
+                    return tuple(found.values())
+            words = [] if cut else [token]
+        else:
+            words.append(token)
+    clause = _clause(_without_tail(words))
+    if clause is not None and len(found) < MAX_CLAUSES:
+        found.setdefault(clause.words, clause)
     return tuple(found.values())
 
 
-def _clause(raw: str) -> Clause | None:
-    words = _WORD.findall(raw)
+def _without_tail(words: list[str]) -> list[str]:
+    """The words without an inline provenance tail (`… per thread 2970`, `… ticket OPS-2213`)."""
+    while words and any(c.isdigit() for c in words[-1]):
+        before = [w.casefold() for w in words[-4:-1]]
+        lead = next((t for t in _TAIL_LEADS if tuple(before[-len(t) :]) == t), None)
+        if lead is None:
+            break
+        words = words[: -1 - len(lead)]
+    return words
+
+
+def _clause(words: list[str]) -> Clause | None:
     if not words or words[0].casefold() in _CONDITIONS:
         return None
     kept: list[str] = []
     values: set[int] = set()
     for place, word in enumerate(words):
-        folded = word.casefold()
-        if folded in _FILLER:
-            continue
-        if folded == "cannot":
-            kept += ["can", "not"]
-            continue
-        name = place > 0 and word[0].isupper()
-        if name or any(c.isdigit() for c in word) or folded in _DAYS:
-            values.add(len(kept))
-        kept.append(_stem(folded))
-    return Clause(tuple(kept), frozenset(values)) if kept else None
+        read, valued = _read(word)
+        if valued or (place > 0 and word[0].isupper() and len(read) == 1):
+            values.add(len(kept))  # a number, a day, or a name (a capital not opening it)
+        kept += read
+    if not kept:
+        return None
+    thing: tuple[str, ...] = ()
+    if not _RETIRED.isdisjoint(kept):
+        thing = tuple(w for w in kept if w not in _RETIRED and w not in _RETIRED_FILLER)
+    return Clause(tuple(kept), frozenset(values), thing if len(thing) >= 2 else ())
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _read(word: str) -> tuple[tuple[str, ...], bool]:
+    """A word as a clause keeps it (none for filler, two for `can't`), and whether it is a
+    number or a day whatever its place. Cached: memories repeat their words."""
+    folded = word.casefold().replace("\u2019", "'")
+    if folded in _FILLER:
+        return (), False
+    if folded in _NOTS or folded.endswith("n't"):
+        return tuple(w for w in _NOTS.get(folded, (folded[:-3], "not")) if w not in _FILLER), False
+    valued = folded in _DAYS or (not word.isalpha() and any(c.isdigit() for c in word))
+    return (_stem(folded),), valued
 
 
 def _stem(word: str) -> str:
@@ -140,13 +185,15 @@ def pair_kind(a: Clause, b: Clause) -> str | None:
         a.words[0] == b.words[0] or a.words[0] in _NEGATIONS or b.words[0] in _NEGATIONS
     ):
         return None  # cheap: no value pair differs in its first word, no negation in so many
-    ops = _spans(a, b)
-    shared = len(a.words) - sum(i2 - i1 for i1, i2, _, _ in ops)
-    if shared >= 1 and all(_negating(a.words[i1:i2], b.words[j1:j2]) for i1, i2, j1, j2 in ops):
+    span = _span(a, b)
+    if span is None:
+        return None  # more than one span
+    i1, i2, j1, j2 = span
+    shared = len(a.words) - (i2 - i1)
+    if shared >= 1 and _negating(a.words[i1:i2], b.words[j1:j2]):
         return "negation" if shared >= MIN_SHARED or len(a.words) <= 3 else None
-    if len(ops) != 1 or ops[0][0] == ops[0][1] or ops[0][2] == ops[0][3]:
-        return None  # more than one span, or a word added (a refinement), not a value changed
-    i1, i2, j1, j2 = ops[0]
+    if i1 == i2 or j1 == j2:
+        return None  # a word added (a refinement), not a value changed
     if i1 == 0 or i2 - i1 > MAX_SLOT or j2 - j1 > MAX_SLOT:
         return None  # the thing itself differs, or more than a value does
     valued = any(i in a.values for i in range(i1, i2)) and any(j in b.values for j in range(j1, j2))
@@ -158,18 +205,22 @@ def pair_kind(a: Clause, b: Clause) -> str | None:
     return "value" if (one_word or (either and short)) and shared >= MIN_SHARED else None
 
 
-def _spans(a: Clause, b: Clause) -> list[tuple[int, int, int, int]]:
-    """Where two clauses differ: runs of words, adjacent edits joined into one span."""
-    spans: list[tuple[int, int, int, int]] = []
-    matcher = difflib.SequenceMatcher(None, a.words, b.words, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
-        if spans and spans[-1][1] == i1 and spans[-1][3] == j1:
-            spans[-1] = (spans[-1][0], i2, spans[-1][2], j2)
-        else:
-            spans.append((i1, i2, j1, j2))
-    return spans
+def _span(a: Clause, b: Clause) -> tuple[int, int, int, int] | None:
+    """The one run of words two different clauses differ in (`a.words[i1:i2]` against
+    `b.words[j1:j2]`), or None when they differ in more than one: what is left between their
+    common start and common end shares a word. Linear, no alignment search."""
+    x, y = a.words, b.words
+    shorter = min(len(x), len(y))
+    start = 0
+    while start < shorter and x[start] == y[start]:
+        start += 1
+    end = 0
+    while end < shorter - start and x[-1 - end] == y[-1 - end]:
+        end += 1
+    i2, j2 = len(x) - end, len(y) - end
+    if start < i2 and start < j2 and not set(x[start:i2]).isdisjoint(y[start:j2]):
+        return None  # a word in common between two differences
+    return start, i2, start, j2
 
 
 def _negating(left: tuple[str, ...], right: tuple[str, ...]) -> bool:
@@ -182,10 +233,8 @@ def _negating(left: tuple[str, ...], right: tuple[str, ...]) -> bool:
 
 def _retired(said: Clause, gone: Clause) -> bool:
     """`gone` says the thing `said` states is gone (`the old pnpm test script was removed`)."""
-    if not _RETIRED & set(gone.words):
-        return False
-    thing = tuple(w for w in gone.words if w not in _RETIRED and w not in _RETIRED_FILLER)
-    if len(thing) < 2:
+    thing = gone.retires
+    if not thing:
         return False
     words = said.words
     return any(words[i : i + len(thing)] == thing for i in range(len(words) - len(thing) + 1))
@@ -196,10 +245,15 @@ def _slots(a: Clause, b: Clause) -> int | None:
     statement (fewer than half their words shared, or another first word)."""
     if not (a.words[0] == b.words[0] or a.words[0] in _NEGATIONS or b.words[0] in _NEGATIONS):
         return None
-    ops = _spans(a, b)
-    shared = len(a.words) - sum(i2 - i1 for i1, i2, _, _ in ops)
-    small = all(i2 - i1 <= MAX_SLOT and j2 - j1 <= MAX_SLOT for i1, i2, j1, j2 in ops)
-    return len(ops) if small or 2 * shared >= max(len(a.words), len(b.words)) else None
+    if a.words == b.words:
+        return 0
+    span = _span(a, b)
+    if span is None:
+        return 2  # more than one span: too many to disagree on one value
+    i1, i2, j1, j2 = span
+    shared = len(a.words) - (i2 - i1)
+    small = i2 - i1 <= MAX_SLOT and j2 - j1 <= MAX_SLOT
+    return 1 if small or 2 * shared >= max(len(a.words), len(b.words)) else None
 
 
 def disagree(a: tuple[Clause, ...], b: tuple[Clause, ...]) -> str | None:
@@ -210,14 +264,22 @@ def disagree(a: tuple[Clause, ...], b: tuple[Clause, ...]) -> str | None:
     words: `vim`, `helix`) are values of the attribute their shared title names."""
     if len(a) == len(b) == 1 and a != b and max(len(a[0].words), len(b[0].words)) <= MAX_SLOT:
         return "value"
-    if any(_retired(x, y) or _retired(y, x) for x in a for y in b):
+    if any(_retired(x, y) for x in a for y in b if y.retires) or any(
+        _retired(y, x) for x in a if x.retires for y in b
+    ):
         return "retired"
-    kind, slots, theirs = None, 0, set(b)
+    theirs = {c.words for c in b}
+    by_first: dict[str, list[Clause]] = {}
+    for right in b:
+        by_first.setdefault(right.words[0], []).append(right)
+    negating = [c for c in b if c.words[0] in _NEGATIONS]
+    kind, slots = None, 0
     for left in a:
-        if left in theirs:
+        if left.words in theirs:
             continue
         best: tuple[int, str | None] | None = None
-        for right in b:
+        first = left.words[0]
+        for right in b if first in _NEGATIONS else [*by_first.get(first, ()), *negating]:
             count = _slots(left, right)
             if count is not None and (best is None or count < best[0]):
                 best = (count, pair_kind(left, right))
