@@ -311,6 +311,7 @@ class ConflictsScreen(ConsoleScreen[bool]):
             "Next note",
             id="conflicts.next",
             key_display="]",
+            show=False,  # the pane says them: the footer keeps room at 80 columns
             tooltip="Move the cursor to the next note of the group",
         ),
         Binding(
@@ -328,6 +329,7 @@ class ConflictsScreen(ConsoleScreen[bool]):
             "Next position",
             id="conflicts.next_position",
             key_display="}",
+            show=False,  # the pane says them: the footer keeps room at 80 columns
             tooltip="Move the cursor to the first note of the next position (what other notes say)",
         ),
         Binding(
