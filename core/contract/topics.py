@@ -32,6 +32,9 @@ class Group:
     # why it no longer stands, as a system that records its own contradictions says (one side
     # superseded since): shown apart, nothing to decide; "" while it is open
     outdated: str = ""
+    # notes of the same topic that state other things without disagreeing with these (no
+    # minimal pair, docs/VERDICTS.md): shown beside the group, never decided with it
+    related: tuple[str, ...] = ()
 
     def to_json_dict(self) -> dict[str, object]:
         found: dict[str, object] = {
@@ -43,6 +46,8 @@ class Group:
             "noteIds": list(self.note_ids),
             "positions": [list(p) for p in self.positions],
         }
+        if self.related:
+            found["related"] = list(self.related)
         return found | ({"outdated": self.outdated} if self.outdated else {})
 
 
@@ -64,3 +69,6 @@ class TopicRules:
     # how case is folded before two texts are compared: the Unicode way, unless the system
     # folds otherwise (MicroClaw's bot lowers A-Z alone)
     fold: Callable[[str], str] = str.casefold
+    # the topic names a contradiction the system recorded itself: its notes disagree as
+    # recorded, without the minimal pair the engine looks for otherwise
+    recorded: bool = False

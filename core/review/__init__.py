@@ -1,4 +1,5 @@
-"""Helping a person decide: contradictions among notes (`contradictions`, by `topics`), the
+"""Helping a person decide: contradictions among notes (`contradictions`, by `topics`, when two
+statements form a minimal pair: `minimal_pairs`), the
 operator's decision on one as a plan (`decisions`), the notes an open group holds back from
 promotion (`queue`), and scored verdicts per note (`verdicts`) from
 the default scorer (`default_scorer`) or a model the operator names (`model_scorer`); the

@@ -98,6 +98,31 @@ SCHEMA: dict[str, Any] = {
 }
 
 
+PAIR_PROMPT = (
+    "You judge pairs of statements from an AI agent's memory; the two statements of a pair are "
+    "notes under one title. For every pair say whether they disagree: true only when both "
+    "cannot hold at once (the same thing said with another value, or one denying or retiring "
+    "the other), false when they state compatible or unrelated facts. Judge every pair exactly "
+    "once. Begin with {, end with }, output only the JSON object: no fences, no prose."
+)
+
+PAIR_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["pairs"],
+    "properties": {
+        "pairs": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["pair", "disagree"],
+                "properties": {"pair": {"type": "integer"}, "disagree": {"type": "boolean"}},
+            },
+        }
+    },
+}
+
+
 class ReplyError(NuggetsError):
     pass
 
@@ -120,13 +145,13 @@ def check_url(url: str) -> str:
     return urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
 
 
-def parse_reply(text: str) -> dict[str, Any]:
+def parse_reply(text: str, holding: str = "verdicts") -> dict[str, Any]:
     """The reply's JSON object: as it is, else inside a fence, else the first object in prose
-    that holds `verdicts`."""
+    that holds `holding` (`verdicts`; `pairs` for the pairs judged)."""
     if not text.strip():
         raise ReplyError("the reply is empty")
     try:
-        found = _as_is_or_fenced(text) or _in_prose(text)
+        found = _as_is_or_fenced(text) or _in_prose(text, holding)
     except JsonReadError as exc:  # a hostile depth ends here, whichever way it was read
         raise ReplyError(f"the reply is {exc}") from None
     if found is None:
@@ -145,7 +170,7 @@ def _as_is_or_fenced(text: str) -> dict[str, Any] | None:
     return None
 
 
-def _in_prose(text: str) -> dict[str, Any] | None:
+def _in_prose(text: str, holding: str) -> dict[str, Any] | None:
     """Objects side by side in the prose, each tried once from its `{`: an object's inside is
     not tried again, so the work stays linear in the reply's length."""
     resume = 0
@@ -157,7 +182,7 @@ def _in_prose(text: str) -> dict[str, Any] | None:
         except json.JSONDecodeError as exc:
             resume = exc.pos
             continue
-        if isinstance(value, dict) and "verdicts" in value:
+        if isinstance(value, dict) and holding in value:
             return value
     return None
 
@@ -284,6 +309,7 @@ class ModelScorer:
     batch_size: int = 25
     timeout: float = 60.0  # one batch's request, from connecting to the reply's last byte
     deadline: float = DEFAULT_DEADLINE  # the whole run (the settings' scorer_deadline)
+    pair_notices: list[str] = field(default_factory=list)  # judging pairs: what fell back
 
     def __post_init__(self) -> None:
         self.endpoint = check_url(self.url)
@@ -318,20 +344,67 @@ class ModelScorer:
         notices = [fallback_notice(refused, len(batches))] if refused else []
         return Judgement(verdicts, notices, usage.words())
 
+    def judge_pairs(self, pairs: list[tuple[str, str]]) -> list[bool | None]:
+        """Whether each pair of statements disagrees, as the model judges it (a PairJudge,
+        core/review/contradictions.py), in batches as the notes are scored, with the same
+        deadlines and circuit; a batch that fails is None throughout (the rule stands), and
+        one line for the run goes to `pair_notices`."""
+        usage = _Usage()
+        run_ends = time.monotonic() + self.deadline
+        answers: list[bool | None] = []
+        refused: list[Refusal] = []
+        dead: str | None = None
+        batches = [pairs[i : i + self.batch_size] for i in range(0, len(pairs), self.batch_size)]
+        for number, batch in enumerate(batches, start=1):
+            if dead is None and time.monotonic() >= run_ends:
+                dead = f"not sent: the run's {self.deadline:g} s had passed ({DEADLINE_SETTING})"
+            why = dead
+            if why is None:
+                try:
+                    answers += _pair_answers(self._ask_pairs(batch, usage, run_ends), len(batch))
+                    continue
+                except NoReply as exc:
+                    why, dead = str(exc), f"not sent after batch {number} got no reply"
+                except NuggetsError as exc:
+                    why = str(exc)
+            refused.append(Refusal(number, len(batch), why))
+            answers += [None] * len(batch)
+        if refused:
+            self.pair_notices.append(pair_notice(refused, len(batches)))
+        return answers
+
+    def _ask_pairs(
+        self, batch: list[tuple[str, str]], usage: _Usage, run_ends: float
+    ) -> dict[str, Any]:
+        shown = [{"pair": n, "a": a, "b": b} for n, (a, b) in enumerate(batch)]
+        prompt = json.dumps({"pairs": shown}, ensure_ascii=False)
+        return self._post(prompt, PAIR_PROMPT, "pairs", PAIR_SCHEMA, usage, run_ends)
+
     def _ask(
         self, batch: list[RawNote], found: Siblings, usage: _Usage, run_ends: float
     ) -> dict[str, Any]:
         prompt = json.dumps({"notes": [_note_view(n, found) for n in batch]}, ensure_ascii=False)
+        return self._post(prompt, SYSTEM_PROMPT, "verdicts", SCHEMA, usage, run_ends)
+
+    def _post(
+        self,
+        prompt: str,
+        system: str,
+        holding: str,
+        schema: dict[str, Any],
+        usage: _Usage,
+        run_ends: float,
+    ) -> dict[str, Any]:
         body = {
             "model": self.model,
             "temperature": 0,
             "messages": [
-                {"role": "system", "content": SYSTEM_PROMPT},
+                {"role": "system", "content": system},
                 {"role": "user", "content": prompt},
             ],
             "response_format": {
                 "type": "json_schema",
-                "json_schema": {"name": "verdicts", "strict": True, "schema": SCHEMA},
+                "json_schema": {"name": holding, "strict": True, "schema": schema},
             },
         }
         sent = json.dumps(body)
@@ -353,7 +426,7 @@ class ModelScorer:
             raise NoReply(f"no full reply from the endpoint within {limit}", True) from None
         text, reported = read_envelope(reply)
         usage.add(reported, sent, text)
-        return parse_reply(text)
+        return parse_reply(text, holding)
 
 
 def read_envelope(reply: Reply) -> tuple[str, Any]:
@@ -396,6 +469,42 @@ def fallback_notice(refused: list[Refusal], batches: int) -> str:
         f"model scorer: {len(refused)} of {batches} batch{'es' if batches != 1 else ''} "
         f"({notes} note{'s' if notes != 1 else ''}) scored by the default scorer instead; "
         + "; ".join(shown)
+    )
+
+
+def _pair_answers(reply: dict[str, Any], count: int) -> list[bool | None]:
+    """Each pair's answer in batch order, or ReplyError naming the first problem."""
+    items = reply.get("pairs")
+    if not isinstance(items, list):
+        raise ReplyError("the reply has no `pairs` list")
+    found: dict[int, bool] = {}
+    for item in items:
+        number = item.get("pair") if isinstance(item, dict) else None
+        if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < count:
+            raise ReplyError(f"an answer for no pair of this batch ({number!r})")
+        if number in found:
+            raise ReplyError(f"pair {number} is judged twice")
+        if not isinstance(item.get("disagree"), bool):
+            raise ReplyError(f"pair {number}: `disagree` is not true or false")
+        found[number] = item["disagree"]
+    missing = [str(n) for n in range(count) if n not in found]
+    if missing:
+        raise ReplyError(f"pairs not judged: {', '.join(missing)}")
+    return [found[n] for n in range(count)]
+
+
+def pair_notice(refused: list[Refusal], batches: int) -> str:
+    """The run's one warning about the pairs: which batches the rule alone decided, and why."""
+    reasons: dict[str, list[int]] = {}
+    for refusal in refused:
+        reasons.setdefault(refusal.why, []).append(refusal.batch)
+    shown = [f"{_numbers(numbers)}: {why}" for why, numbers in reasons.items()]
+    if len(shown) > SHOWN_REASONS:
+        shown[SHOWN_REASONS:] = [f"{len(shown) - SHOWN_REASONS} more reasons"]
+    pairs = sum(r.notes for r in refused)
+    return (
+        f"model scorer: {len(refused)} of {batches} pair batch{'es' if batches != 1 else ''} "
+        f"({pairs} pair{'s' if pairs != 1 else ''}) left to the rule alone; " + "; ".join(shown)
     )
 
 

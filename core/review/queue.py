@@ -4,11 +4,11 @@ duplicate set, that nobody decided as it now reads — is not promoted until the
 (one stands, merge, both stand) or the operator allows its entry as shown.
 
 Open means what the queue shows (`nuggets conflicts`, the console's `c`): the store's groups
-(`group_members`, the grouping `find_contradictions` makes; a contradiction and a duplicate set
-alike, so what the notes state is never compared here), not those let stand as they now read
-(`is_settled`); the groups a system records as outdated are never among them. Deciding one
-stands or merging archives the others, so the group is gone and the note kept is free; letting
-both stand frees them all.
+(`group_members`, the grouping `find_contradictions` makes, minimal pairs and all; a
+contradiction and a duplicate set alike; related notes of a topic are not held), not those let
+stand as they now read (`is_settled`); the groups a system records as outdated are never among
+them. Deciding one stands or merging archives the others, so the group is gone and the note kept
+is free; letting both stand frees them all.
 
 API:
 - `queued_notes(notes, rules, settled) -> dict[str, str]` (pure: note id -> its group's id)
@@ -33,7 +33,14 @@ def queued_notes(
     """Every note of an open group, with the id of the first such group it stands in."""
     by_id = {n["id"]: n for n in notes}
     queued: dict[str, str] = {}
-    for members in group_members(notes, rules.topic, promotion=rules.promotion):
+    for members in group_members(
+        notes,
+        rules.topic,
+        promotion=rules.promotion,
+        tokens=rules.tokens,
+        recorded=rules.recorded,
+        fold=rules.fold,
+    ):
         ids = members.note_ids
         if is_settled((by_id[i] for i in ids), settled):
             continue  # let stand, as its notes now read

@@ -8,8 +8,9 @@ API:
   - `.verdicts(notes, scorer=None, progress=None, should_stop=None) -> Judgement`: the
     store's topic rules and the groups let stand applied; a file of settled groups that cannot
     be read is said in `Judgement.notices` (first) and read as none
-  - `.contradictions(graph, include_settled=False) -> Contradictions`: the groups of the
-    store's topic rules (outdated ones marked), without those let stand unless asked
+  - `.contradictions(graph, include_settled=False, scorer=None) -> Contradictions`: the groups
+    of the store's topic rules (outdated ones marked), without those let stand unless asked;
+    a model scorer also judges the pairs the rule finds no minimal pair in (`pair_judge`)
   - `.plan_decision(group, keep, how, graph) -> Plan`: one stands ("keep") or merge
   - `.both_stand(group, notes_by_id) -> JournalEntry | None`: remembered, journaled
 - `model_scorer(url, model, key, deadline) -> ModelJudge | None`: the scorer a front end's
@@ -25,7 +26,7 @@ from core.contract.store import Store
 from core.models import JournalEntry, Plan, RawNote
 from core.notes.snapshot import Graph
 from core.progress import Progress
-from core.review.contradictions import Group, find_by_rules
+from core.review.contradictions import Group, PairJudge, find_by_rules
 from core.review.decisions import How, open_groups, plan_decision, read_settled, settle_both
 from core.review.model_scorer import ModelScorer
 from core.review.verdicts import Judgement, ModelJudge, judge
@@ -45,6 +46,19 @@ def model_scorer(
     """The model scorer at `url` (None: the default scorer); `key` and `deadline` from the
     settings."""
     return ModelScorer(url, model=model, key=key, deadline=deadline) if url else None
+
+
+def pair_judge(scorer: ModelJudge | None) -> PairJudge | None:
+    """The model's judge of statement pairs, when the scorer chosen is a model."""
+    return scorer.judge_pairs if isinstance(scorer, ModelScorer) else None
+
+
+def _pair_notices(scorer: ModelJudge | None) -> list[str]:
+    """What the model's pair judging left to the rule, said once (then forgotten)."""
+    if not isinstance(scorer, ModelScorer):
+        return []
+    said, scorer.pair_notices[:] = list(scorer.pair_notices), []
+    return said
 
 
 class ReviewService:
@@ -78,18 +92,25 @@ class ReviewService:
             settled=settled,
             progress=progress,
             should_stop=should_stop,
+            recorded=rules.recorded,
+            pairs=pair_judge(scorer),
         )
-        judgement.notices[:0] = unreadable
+        judgement.notices[:0] = unreadable + _pair_notices(scorer)
         return judgement
 
-    def contradictions(self, graph: Graph, include_settled: bool = False) -> Contradictions:
-        groups = find_by_rules(graph.notes, self.store.topic_rules())
+    def contradictions(
+        self, graph: Graph, include_settled: bool = False, scorer: ModelJudge | None = None
+    ) -> Contradictions:
+        """`scorer`: a model scorer also judges the pairs of a topic the rule finds no
+        minimal pair in (what fell back said in `notices`)."""
+        groups = find_by_rules(graph.notes, self.store.topic_rules(), pair_judge(scorer))
         by_id = {n["id"]: n for n in graph.notes}
+        judged = _pair_notices(scorer)
         if include_settled:
-            return Contradictions(groups, by_id)
+            return Contradictions(groups, by_id, judged)
         unreadable: list[str] = []
         return Contradictions(
-            open_groups(groups, by_id, self.settled(unreadable)), by_id, unreadable
+            open_groups(groups, by_id, self.settled(unreadable)), by_id, unreadable + judged
         )
 
     def plan_decision(

@@ -34,7 +34,13 @@ from core.progress import Progress, Stages, Stopped
 from core.promotion.candidates import written_ids
 from core.reflection.pass_state import CHECK_EVERY
 from core.reflection.reflect import plan_pass
-from core.review.contradictions import Promotable, Tokenizer, find_contradictions, token_set
+from core.review.contradictions import (
+    PairJudge,
+    Promotable,
+    Tokenizer,
+    find_contradictions,
+    token_set,
+)
 from core.review.decisions import is_settled
 from core.review.default_scorer import SCORE_NAMES, ScoringContext, default_score, topic_sessions
 from core.review.topics import TopicKey, nuggets_topic
@@ -157,6 +163,8 @@ def siblings(
     promote_at: float = PROMOTE_AT,
     should_stop: Callable[[], bool] | None = None,
     progress: Progress | None = None,
+    recorded: bool = False,
+    pairs: PairJudge | None = None,
 ) -> Siblings:
     """Who absorbs whom (the reflection merge, uncapped, then the duplicate sets: the note
     each keeps, among those the merge leaves, absorbs the rest) and what the queue has each
@@ -174,7 +182,9 @@ def siblings(
     compress = {op.loser_id: op.winner_id for op in merges}
     by_id = {n["id"]: n for n in notes}
     together: dict[str, list[str]] = {}
-    for group in find_contradictions(notes, topic, tokens=tokens, promotion=False):
+    for group in find_contradictions(
+        notes, topic, tokens=tokens, promotion=False, recorded=recorded, judge=pairs
+    ):
         members = [by_id[i] for i in group.note_ids]
         if is_settled(((whole or by_id)[i] for i in group.note_ids), settled):
             continue
@@ -270,6 +280,8 @@ def judge(
     promote_at: float = PROMOTE_AT,
     progress: Progress | None = None,
     should_stop: Callable[[], bool] | None = None,
+    recorded: bool = False,
+    pairs: PairJudge | None = None,
 ) -> Judgement:
     """A verdict for every visible note, in file order (pure, given the clock). Each note's
     text is read up to core/notes/bounded_text.py's bound, the siblings' comparison too.
@@ -294,6 +306,8 @@ def judge(
         promote_at,
         should_stop,
         stages.stage(0),
+        recorded,
+        pairs,
     )
     stages.done(1)
     own = {n["id"]: v for n in visible if (v := stored_verdict(n)) is not None}

@@ -31,12 +31,35 @@ from .group import Context
 from .options import apply_option, json_option, memory_md_option
 from .output import echo_lines, print_json, reports_errors, show, tell
 
+SCORER = click.option(
+    "--scorer",
+    metavar="URL",
+    help="An OpenAI-compatible chat-completions endpoint to score with (its "
+    "key from $NUGGETS_SCORER_KEY); default: the built-in scorer.",
+)
+MODEL = click.option(
+    "--model", default="local", show_default=True, help="The model name sent to --scorer."
+)
+
+
+RELATED_NAMED = 5  # of a group's related notes, named on its last line
+
 
 def _groups(
-    obj: Context, memory: Store, graph: Graph, include_settled: bool = False
+    obj: Context,
+    memory: Store,
+    graph: Graph,
+    include_settled: bool = False,
+    scorer: str | None = None,
+    model: str = "local",
 ) -> list[Group]:
-    found = ReviewService(memory).contradictions(graph, include_settled)
+    """The groups; with `scorer`, the model also judges the pairs the rule finds no minimal
+    pair in (what fell back said in one line)."""
+    settings = obj.settings
+    judge = model_scorer(scorer, model, settings.scorer_secret, settings.scorer_deadline)
+    found = ReviewService(memory).contradictions(graph, include_settled, judge)
     if include_settled:
+        tell(memory, found.notices)  # what the model left to the rule, if asked
         return found.groups
     tell(memory, [*memory.take_notices(), *found.notices])  # unreadable: said, none settled
     return found.groups
@@ -60,6 +83,13 @@ def _echo_group(graph: Graph, group: Group, detail: str) -> None:
     show(f"{group.id}  [{one_line(group.nugget)}] {one_line(group.topic)}  ({detail})")
     for note_id in group.note_ids:
         show(_note_line(graph.notes[graph.index[note_id]]))
+    if group.related:  # the topic's notes that state other things without disagreeing
+        named = ", ".join(one_line(i) for i in group.related[:RELATED_NAMED])
+        more = len(group.related) - RELATED_NAMED
+        show(
+            f"    related, not contradicting: {counted(len(group.related), 'note')} ({named}"
+            + (f", {more:,} more)" if more > 0 else ")")
+        )
 
 
 @click.command()
@@ -67,13 +97,18 @@ def _echo_group(graph: Graph, group: Group, detail: str) -> None:
 @click.option(
     "--all", "include_settled", is_flag=True, help="Include groups already let stand (both stand)."
 )
+@SCORER
+@MODEL
 @click.pass_obj
 @reports_errors
-def conflicts(obj: Context, as_json: bool, include_settled: bool) -> None:
-    """List contradicting notes: one topic, different words (decide with `nuggets resolve`)."""
+def conflicts(
+    obj: Context, as_json: bool, include_settled: bool, scorer: str | None, model: str
+) -> None:
+    """List contradicting notes: one topic, one value said otherwise (decide with `nuggets
+    resolve`); --scorer lets a model judge the pairs the rule cannot."""
     memory = obj.memory(needs_graph=True)
     graph = memory.read()
-    groups = _groups(obj, memory, graph, include_settled)
+    groups = _groups(obj, memory, graph, include_settled, scorer, model)
     if as_json:
         print_json(
             [g.to_json_dict() | {"notes": [graph.get(i) for i in g.note_ids]} for g in groups]
@@ -137,11 +172,20 @@ def conflicts(obj: Context, as_json: bool, include_settled: bool) -> None:
     help="Let every note stand; not asked again until one of them changes.",
 )
 @apply_option("Write the decision and journal it.")
+@SCORER
+@MODEL
 @click.pass_obj
 @reports_errors
 @logs_run("resolve")
 def resolve(
-    obj: Context, group_id: str, keep: str | None, merge: bool, both: bool, do_apply: bool
+    obj: Context,
+    group_id: str,
+    keep: str | None,
+    merge: bool,
+    both: bool,
+    do_apply: bool,
+    scorer: str | None,
+    model: str,
 ) -> None:
     """Decide one contradiction group (a dry run unless --apply)."""
     if both == (keep is not None):
@@ -152,7 +196,7 @@ def resolve(
     run.dry = not do_apply
     memory = obj.memory(needs_graph=True)
     graph = memory.read()
-    group = find_group(_groups(obj, memory, graph, include_settled=True), group_id)
+    group = find_group(_groups(obj, memory, graph, True, scorer, model), group_id)
     if group.outdated:
         raise NuggetsError(outdated_refusal(group))
     if both:
@@ -223,17 +267,6 @@ def _score(obj: Context, memory: Store, graph: Graph, scorer: str | None, model:
     if scorer:
         click.echo(f"nuggets: token usage: {one_line(judgement.usage)}", err=True)
     return judgement
-
-
-SCORER = click.option(
-    "--scorer",
-    metavar="URL",
-    help="An OpenAI-compatible chat-completions endpoint to score with (its "
-    "key from $NUGGETS_SCORER_KEY); default: the built-in scorer.",
-)
-MODEL = click.option(
-    "--model", default="local", show_default=True, help="The model name sent to --scorer."
-)
 
 
 @click.command()

@@ -95,14 +95,23 @@ def default_keep(group: Group, notes: dict[str, RawNote]) -> str:
     return max(group.note_ids, key=lambda i: fields.updated_at(notes[i]))
 
 
+CURSOR = "› "  # the note the cursor is on (space picks it)
+
+
 def note_text(
-    note: RawNote, number: int, chosen: bool, verdict: Verdict | None, scoring: bool
+    note: RawNote,
+    number: int,
+    chosen: bool,
+    verdict: Verdict | None,
+    scoring: bool,
+    under_cursor: bool = False,
 ) -> Text:
     """One note of a group: which one it is, its dates, hits, source, confidence, verdict,
     and its text."""
     mark = ("▶ stands if you decide " if chosen else "  ", "bold green" if chosen else "")
     updated, created = fields.updated_at(note)[:10] or "never", fields.text(note, "createdAt")
     parts: list[Text | str | tuple[str, str]] = [
+        (CURSOR, "bold reverse") if under_cursor else "  ",
         mark,
         (f"{number}. ", "bold"),
         heading(note),
@@ -133,12 +142,31 @@ def note_text(
     return join(*parts)
 
 
+def shown_order(group: Group) -> list[str]:
+    """The notes as the pane stacks them: position by position, each in file order."""
+    placed = [i for position in group.positions for i in position]
+    return placed + [i for i in group.note_ids if i not in set(placed)]
+
+
+def position_head(group: Group, notes: dict[str, RawNote], at: int) -> Text:
+    """A position's heading: how many notes say it, and what its first note says."""
+    position = group.positions[at]
+    said = " ".join(fields.text(notes[position[0]], "content").split())
+    cut = said if len(said) <= 72 else said[:71] + "…"
+    return join(
+        (f"{counted(len(position), 'note')}: ", "bold"),
+        line(cut or "(no content)", "bold"),
+        "\n",
+    )
+
+
 def group_text(
     group: Group,
     notes: dict[str, RawNote],
     keep: str,
     verdicts: dict[str, Verdict] | None,
     can_merge: bool = True,
+    cursor: str | None = None,
 ) -> Text:
     if group.outdated:
         return outdated_text(group, notes, verdicts)
@@ -158,27 +186,58 @@ def group_text(
         line(group.id, "dim"),
         "\n",
         says,
+        ("] [", "bold"),
+        " move the cursor (",
+        ("} {", "bold"),
+        " to the next position), ",
         ("space", "bold"),
-        " picks the note that stands; then ",
+        " picks the note under it to stand; then ",
         ("o", "bold"),
         " it stands, ",
         *((("m", "bold"), " merge into it, ") if can_merge else ()),
         ("b", "bold"),
         " both stand.\n\n",
     )
-    ids = list(group.note_ids[:NOTES_SHOWN])
-    ids += [] if keep in ids else [keep]
-    body = [
-        note_text(
-            notes[i],
-            group.note_ids.index(i) + 1,
-            i == keep,
-            (verdicts or {}).get(i),
-            verdicts is None,
+    order = shown_order(group)
+    ids = order[:NOTES_SHOWN]
+    ids += [i for i in dict.fromkeys((keep, cursor)) if i is not None and i not in ids]
+    shown = set(ids)
+    number = {i: n for n, i in enumerate(group.note_ids, start=1)}
+    body: list[Text] = []
+    for at, position in enumerate(group.positions):
+        inside = [i for i in position if i in shown]
+        if not inside:
+            continue
+        body.append(position_head(group, notes, at))
+        body += [
+            note_text(
+                notes[i],
+                number[i],
+                i == keep,
+                (verdicts or {}).get(i),
+                verdicts is None,
+                i == cursor,
+            )
+            for i in inside
+        ]
+    return join(head, *body, *_more(len(group.note_ids) - len(ids)), *_related(group, notes))
+
+
+def _related(group: Group, notes: dict[str, RawNote]) -> list[Text]:
+    """The notes of the same topic that disagree with none of the group: shown, not decided."""
+    if not group.related:
+        return []
+    parts: list[Text] = [
+        Text(
+            f"Related, not contradicting ({counted(len(group.related), 'note')} of the same "
+            "topic saying other things):\n",
+            style="bold dim",
         )
-        for i in ids
     ]
-    return join(head, *body, *_more(len(group.note_ids) - len(ids)))
+    for i in group.related[:NOTES_SHOWN]:
+        said = " ".join(fields.text(notes[i], "content").split()) if i in notes else ""
+        parts.append(join("  ", line(i, "dim"), "  ", line(said[:100]), "\n"))
+    return parts + _more(len(group.related) - NOTES_SHOWN)
 
 
 def outdated_text(
@@ -249,11 +308,47 @@ class ConflictsScreen(ConsoleScreen[bool]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
+            "right_square_bracket",
+            "move(1)",
+            "Next note",
+            id="conflicts.next",
+            key_display="]",
+            show=False,  # the pane says them: the footer keeps room at 80 columns
+            tooltip="Move the cursor to the next note of the group",
+        ),
+        Binding(
+            "left_square_bracket",
+            "move(-1)",
+            "Previous note",
+            id="conflicts.previous",
+            key_display="[",
+            show=False,
+            tooltip="Move the cursor to the previous note of the group",
+        ),
+        Binding(
+            "right_curly_bracket",
+            "jump(1)",
+            "Next position",
+            id="conflicts.next_position",
+            key_display="}",
+            show=False,  # the pane says them: the footer keeps room at 80 columns
+            tooltip="Move the cursor to the first note of the next position (what other notes say)",
+        ),
+        Binding(
+            "left_curly_bracket",
+            "jump(-1)",
+            "Previous position",
+            id="conflicts.previous_position",
+            key_display="{",
+            show=False,
+            tooltip="Move the cursor to the first note of the previous position",
+        ),
+        Binding(
             "space",
             "pick",
             "Pick note",
             id="conflicts.pick",
-            tooltip="Pick the note of the group that stands (the next one, in turn)",
+            tooltip="Pick the note under the cursor to stand (on the picked note: the next one)",
         ),
         Binding(
             "o",
@@ -322,6 +417,7 @@ class ConflictsScreen(ConsoleScreen[bool]):
         self.verdicts = verdicts
         self.found: Found | None = None
         self.keep: dict[str, str] = {}  # group id -> the note picked to stand
+        self.cursor: dict[str, str] = {}  # group id -> the note the cursor is on
         self.decision: Decision | None = None
         self.wrote = False
 
@@ -363,7 +459,7 @@ class ConflictsScreen(ConsoleScreen[bool]):
         groups, by_id = looked.groups, looked.notes
         for message in looked.notices:  # the groups are listed all the same
             call(notify, self, message, title="Note", severity="warning", timeout=12)
-        notes = {i: by_id[i] for g in groups for i in g.note_ids}
+        notes = {i: by_id[i] for g in groups for i in (*g.note_ids, *g.related)}
         call(self._found, Found(graph, groups, notes), redo)
         if self.verdicts is None:
             judgement = self.service.verdicts(graph.notes)
@@ -391,7 +487,7 @@ class ConflictsScreen(ConsoleScreen[bool]):
                 )
                 return
             self.table.select_key(group.id)
-            self.keep[group.id] = redo[1]
+            self.keep[group.id] = self.cursor[group.id] = redo[1]
             self._plan(group, redo[1], redo[2])
 
     def _judged(self, verdicts: dict[str, Verdict]) -> None:
@@ -436,23 +532,59 @@ class ConflictsScreen(ConsoleScreen[bool]):
             pane.show(Text(""))
             return
         keep = self.keep.setdefault(group.id, default_keep(group, found.notes))
-        body = group_text(group, found.notes, keep, self.verdicts, self.can_merge)
+        cursor = self.cursor.setdefault(group.id, keep)
+        body = group_text(group, found.notes, keep, self.verdicts, self.can_merge, cursor)
         decision = self.decision
         if decision is not None and decision.group.id == group.id:
             body = join(decision_text(decision, found.notes), body)
         pane.show(body)
+        if decision is None and cursor != shown_order(group)[0]:
+            pane.scroll_to_text(self._cursor_line(group, found.notes, cursor))
+
+    @staticmethod
+    def _cursor_line(group: Group, notes: dict[str, RawNote], cursor: str) -> str:
+        """Where the pane scrolls so the cursor, and the pick it makes, stay in sight: the
+        heading of its block when it is the block's first note, else its own line."""
+        for at, position in enumerate(group.positions):
+            if position[0] == cursor:
+                return position_head(group, notes, at).plain.rstrip("\n")
+        return CURSOR
 
     # -- deciding -----------------------------------------------------------------------------
 
     def action_pick(self) -> None:
+        """The note under the cursor stands; on the picked note already, the next one in the
+        file does (and the cursor goes with it), so space alone still walks the notes in turn."""
         group = self.group
         if group is None:
             return
-        ids = group.note_ids
-        at = ids.index(self.keep.get(group.id, ids[0]))
-        self.keep[group.id] = ids[(at + 1) % len(ids)]
+        ids = group.note_ids  # in turn: in the file's order, as before blocks were shown
+        keep = self.keep.get(group.id, ids[0])
+        cursor = self.cursor.get(group.id, keep)
+        if cursor == keep:
+            cursor = ids[(ids.index(keep) + 1) % len(ids)]
+        self.keep[group.id] = self.cursor[group.id] = cursor
         self.decision = None
         self.refresh_bindings()
+        self._show()
+
+    def action_move(self, step: int) -> None:
+        group = self.group
+        if group is None:
+            return
+        ids = shown_order(group)
+        at = ids.index(self.cursor.get(group.id) or self.keep.get(group.id, ids[0]))
+        self.cursor[group.id] = ids[(at + step) % len(ids)]
+        self._show()
+
+    def action_jump(self, step: int) -> None:
+        """The cursor to the first note of the next (or previous) position."""
+        group = self.group
+        if group is None or not group.positions:
+            return
+        cursor = self.cursor.get(group.id) or self.keep.get(group.id, group.note_ids[0])
+        at = next((n for n, p in enumerate(group.positions) if cursor in p), 0)
+        self.cursor[group.id] = group.positions[(at + step) % len(group.positions)][0]
         self._show()
 
     @property
@@ -488,7 +620,7 @@ class ConflictsScreen(ConsoleScreen[bool]):
             return True if self.decision is not None else None
         if action == "decide" and parameters == ("merge",) and not self.can_merge:
             return False  # the store cannot merge notes: no key that can only refuse
-        if action in ("pick", "decide", "both"):
+        if action in ("pick", "decide", "both", "move", "jump"):
             group = self.group if self.is_mounted else None
             return True if group is not None and not group.outdated else None
         return True

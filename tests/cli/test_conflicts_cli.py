@@ -153,3 +153,22 @@ def test_both_stand_on_two_notes_says_both(tmp_path: Path) -> None:
     result = run(home, "resolve", group["id"], "--both")
     assert result.exit_code == 0, result.output
     assert f"Decision on {group['id']}: both notes stand (dry run)" in result.stdout
+
+
+def test_related_notes_of_a_topic_are_named_under_its_group_not_queued(tmp_path: Path) -> None:
+    """Notes of one title that state other things without a minimal pair are related: named
+    under the group of their topic, never a group of their own."""
+    home = make_home(
+        tmp_path,
+        [
+            pref("tabs", "User indents Go code with tabs"),
+            pref("spaces", "User indents Go code with spaces"),
+            pref("reviews", "User reviews pull requests in the morning"),
+            pref("coffee", "User drinks coffee before the standup"),
+        ],
+    )
+    result = run(home, "conflicts")
+    assert result.exit_code == 0, result.output
+    assert "related, not contradicting: 2 notes (reviews, coffee)" in result.stdout
+    [group] = json.loads(run(home, "conflicts", "--json").stdout)
+    assert group["noteIds"] == ["tabs", "spaces"] and group["related"] == ["reviews", "coffee"]

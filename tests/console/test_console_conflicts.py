@@ -8,8 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
+from textual.geometry import Region
+from textual.widgets import Static
 
-from core.review.contradictions import Group
+from core.review.contradictions import Group, find_contradictions
 from core.review.decisions import settled_path
 from core.stores.nuggets.graph_file import graph_path
 from nuggets_tui.screens.confirm import ConfirmScreen
@@ -127,7 +129,9 @@ async def test_both_stand_hides_the_group_until_a_note_changes(home: Path) -> No
         assert queue.found.groups == []  # not asked again
         await pilot.press("escape")
         doc = json.loads(graph_path(home).read_bytes())
-        doc["notes"][3]["content"] = "Short answers; at most two sentences"
+        doc["notes"][3]["content"] = (
+            "User prefers short answers with small examples.\nShort answers; at most two sentences"
+        )
         graph_path(home).write_text(json.dumps(doc))
         await pilot.pause(1.2)  # the main screen notices the file changed
         queue = await open_queue(pilot, app)
@@ -265,3 +269,100 @@ async def test_ctrl_z_on_the_queue_undoes_the_decision_and_looks_again(home: Pat
         assert app.screen is queue  # back on the queue, the group asked again
         assert [list(g.note_ids) for g in queue.found.groups] == [MEMBERS]
     assert notes_on_disk(home) == {n["id"]: n for n in json.loads(before)["notes"]}
+
+
+def seen_in_pane(queue: ConflictsScreen) -> str:
+    """The lines of the pane a person sees now (scrolled as it is), not its whole text."""
+    view = queue.query_one(DiffView)
+    body = view.query_one("#diff-body", Static)
+    height = view.scrollable_content_region.height
+    region = Region(0, round(view.scroll_y), body.size.width, height)
+    return "\n".join(strip.text for strip in body.render_lines(region))
+
+
+@pytest.mark.parametrize("size", [(140, 42), (80, 24)])
+async def test_the_one_dissenting_note_is_picked_in_two_seen_presses(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """`local: ports` of the demo: nine notes say one thing and one another. The pane shows
+    them as two blocks; `}` puts the cursor on the dissenting note, `space` picks it, and the
+    pick is on screen after each press."""
+    from tests.support.console_support import demo_home
+
+    app = make_app(demo_home(tmp_path))
+    async with app.run_test(size=size) as pilot:
+        queue = await open_queue(pilot, app)
+        rows = queue.table.rows
+        queue.table.cursor = next(n for n, g in enumerate(rows) if g.topic == "local: ports")
+        await settle(pilot, app)
+        group = queue.group
+        assert group is not None and [len(p) for p in group.positions] == [9, 1]
+        (dissent,) = group.positions[1]
+        shown = pane(queue)
+        assert "9 notes: api on 8080, web on 5173" in shown
+        assert "1 note: The api moved to port 8081" in shown
+        assert shown.index("9 notes: ") < shown.index("1 note: ")
+        before = seen_in_pane(queue)
+        await pilot.press("right_curly_bracket")
+        await settle(pilot, app)
+        assert queue.cursor[group.id] == dissent and queue.keep[group.id] != dissent
+        moved = seen_in_pane(queue)
+        assert moved != before and "› " in moved and "moved to port 8081" in moved
+        await pilot.press("space")
+        await settle(pilot, app)
+        assert queue.keep[group.id] == dissent
+        seen = seen_in_pane(queue)
+        assert "› ▶ stands if you decide 10. " in seen  # the pick, under the cursor, in sight
+        await pilot.press("o")
+        await settle(pilot, app)
+        assert queue.decision is not None and queue.decision.keep == dissent
+
+
+async def test_the_cursor_walks_every_note_and_space_picks_the_one_under_it(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        queue = await open_queue(pilot, app)
+        (group,) = queue.found.groups
+        keep = queue.keep[group.id]
+        order = [i for p in group.positions for i in p]
+        seen = []
+        for _ in order:
+            seen.append(queue.cursor[group.id])
+            await pilot.press("right_square_bracket")
+            await settle(pilot, app)
+            assert "› " in seen_in_pane(queue)  # the cursor stays in sight
+        assert sorted(seen) == sorted(order) and queue.keep[group.id] == keep  # moving picks none
+        await pilot.press("left_square_bracket", "left_square_bracket", "space")
+        await settle(pilot, app)
+        assert queue.keep[group.id] == order[(order.index(keep) - 2) % len(order)]
+        assert "▶ stands if you decide" in seen_in_pane(queue)
+
+
+def test_related_notes_of_the_topic_are_shown_apart_and_not_decided() -> None:
+    notes = {
+        "a": pref("a", "User prefers tabs for Go code."),
+        "b": pref("b", "User prefers spaces for Go code."),
+        "r": pref("r", "User reviews pull requests in the morning."),
+    }
+    (group,) = find_contradictions(list(notes.values()))
+    assert group.note_ids == ("a", "b") and group.related == ("r",)
+    shown = group_text(group, notes, "a", None).plain
+    assert "Related, not contradicting (1 note of the same topic" in shown
+    assert shown.index("Related") > shown.index("User prefers spaces")
+
+
+async def test_the_queue_shows_a_groups_related_notes_with_what_they_say(tmp_path: Path) -> None:
+    home = make_home(
+        tmp_path,
+        [
+            pref("tabs", "User prefers tabs for Go code."),
+            pref("spaces", "User prefers spaces for Go code."),
+            pref("reviews", "User reviews pull requests in the morning."),
+        ],
+    )
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        queue = await open_queue(pilot, app)
+        (group,) = queue.found.groups
+        assert group.note_ids == ("tabs", "spaces")
+        assert "reviews  User reviews pull requests in the morning." in pane(queue)

@@ -92,5 +92,14 @@ def test_contradiction_queue(app: NuggetsApp, snap_compare) -> None:  # type: ig
     assert snap_compare(app, terminal_size=SIZE, run_before=_after(*keys))
 
 
+@pytest.mark.parametrize("size", [(140, 42), (80, 24)])
+def test_contradiction_queue_picks_the_dissenting_note(  # type: ignore[no-untyped-def]
+    app: NuggetsApp, snap_compare, size: tuple[int, int]
+) -> None:
+    """`local: ports`: nine notes in one block, the dissenting note in the next; `}` puts the
+    cursor on it and `space` picks it, in sight at both sizes."""
+    assert snap_compare(app, terminal_size=size, run_before=_after("c", "}", "space"))
+
+
 def test_main_screen_filtered_by_verdict(app: NuggetsApp, snap_compare) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(app, terminal_size=SIZE, run_before=_quietly("v", "down"))

@@ -95,7 +95,7 @@ def test_contradictions_come_before_the_duplicate_sets() -> None:
         pref("d1", "Likes tea"),
         pref("d2", "likes tea."),
         {**pref("c1", "Lives in Lisbon"), "title": "user: city"},
-        {**pref("c2", "Moved to Berlin in October"), "title": "user: city"},
+        {**pref("c2", "Lives in Berlin since October"), "title": "user: city"},
     ]
     groups = find_contradictions(notes)
     assert [g.duplicate for g in groups] == [False, True]
@@ -115,7 +115,7 @@ def test_notes_promotion_would_shadow_are_a_group() -> None:
     notes = [
         pref(
             "x",
-            "Tabs for indentation",
+            "Indent with tabs",
             title="indent",
             subject="shared:project",
             scope="project",
@@ -124,7 +124,7 @@ def test_notes_promotion_would_shadow_are_a_group() -> None:
         ),
         pref(
             "y",
-            "Spaces for indentation, four of them",
+            "Indent with spaces, four of them",
             title="indent",
             subject="shared:team",
             scope="project",
@@ -146,7 +146,7 @@ def test_a_promotion_group_inside_a_topic_group_is_not_listed_twice() -> None:
 def test_a_store_supplies_its_topic_key() -> None:
     rows = [
         pref("mc-1", "Database port is 5432", nuggetName="global"),
-        pref("mc-2", "The db listens on port 6543 since May", nuggetName="global"),
+        pref("mc-2", "Database port is 6543 since May", nuggetName="global"),
         pref("mc-3", "Database port is 5432", nuggetName="chat-7"),
     ]
     groups = find_contradictions(rows, topic=microclaw_topic, promotion=False)

@@ -23,15 +23,22 @@ def pref(note_id: str, content: str, title: str = "pref: answers", **extra: Any)
 
 
 def answers_memory() -> list[dict[str, Any]]:
-    """Three contradicting answer styles, a paraphrase of one, and a lone note."""
+    """Three contradicting answer styles (each a minimal pair with the first: one word of
+    `User prefers … answers with small examples` differs), a paraphrase of one, and a lone
+    note."""
     return [
         pref("a-direct", "User prefers direct answers with small examples"),
         pref(
             "a-bullets",
-            "User prefers bullet-point answers, with tables when explaining code",
+            "User prefers bullet-point answers with small examples, with tables when explaining "
+            "code",
             title="pref: answers, noted 2026-09-18",
         ),
         pref("a-direct-2", "user prefers direct answers with small examples"),
-        pref("a-short", "Short answers; never more than three sentences"),
+        pref(
+            "a-short",
+            "User prefers short answers with small examples.\n"
+            "Short answers; never more than three sentences",
+        ),
         pref("lone", "User likes tea", title="pref: drinks"),
     ]

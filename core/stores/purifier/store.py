@@ -166,7 +166,11 @@ class PurifierStore(PurifierActing):
         """The purifier's own contradictions: a claim and the claim it contests; those one of
         whose claims is superseded or retired since are listed apart, outdated."""
         return TopicRules(
-            purifier_topic, purifier_tokens, promotion=False, outdated=outdated_groups
+            purifier_topic,
+            purifier_tokens,
+            promotion=False,
+            outdated=outdated_groups,
+            recorded=True,
         )
 
     def shelf(self) -> Shelf:
