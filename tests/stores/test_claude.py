@@ -20,7 +20,6 @@ from core.notes.diff import compare
 from core.plans.preview import change_view
 from core.safeio import crashpoints
 from core.stores.claude import index, seen
-from core.stores.claude.frontmatter import parse
 from core.stores.claude.paths import project_folder_name, record_home
 from core.stores.claude.store import ClaudeStore
 from nuggets_tui.cli import main
@@ -95,30 +94,6 @@ def test_topic_files_are_notes_with_their_frontmatter_hook_and_flags(tmp_path: P
         "reference_dashboards.md, which is missing" in f
         for f in notes["MEMORY.md"]["claude"]["flags"]
     )
-
-
-@pytest.mark.parametrize(
-    ("text", "problem"),
-    [
-        ("name: x\ndescription: y\ntype: user\n", "the frontmatter is never closed"),
-        ("---\nname: On call: rota\ndescription: y\ntype: user\n---\n", "': ' or ' #'"),
-        ("---\nname: x\ndescription: [y\ntype: user\n---\n", "not plain text"),
-        ("---\nname: x\ndescription: y\ntype: notes\n---\n", "type 'notes' is none of"),
-        ("---\nname: x\ntype: user\n---\n", "no description"),
-        ("---\nname: 'x\ndescription: y\ntype: user\n---\n", "unclosed ' quote"),
-    ],
-)
-def test_frontmatter_claude_code_cannot_read_is_a_problem(text: str, problem: str) -> None:
-    found = parse(text if text.startswith("---") else "---\n" + text)
-    assert any(problem in p for p in found.problems), found.problems
-
-
-def test_readable_frontmatter_has_no_problem() -> None:
-    found = parse(
-        "---\nname: 'It''s here'\ndescription: \"a: b\"\n  continued\ntype: project\n---\nbody\n"
-    )
-    assert found.problems == []
-    assert found.fields == {"name": "It's here", "description": "a: b continued", "type": "project"}
 
 
 def test_the_budget_falls_at_200_lines_or_25000_bytes() -> None:

@@ -18,9 +18,7 @@ HEAD_LINES = 30  # Claude Code's memory scan reads a file's first 30 lines …
 HEAD_BYTES = 65536  # … while they stay within 64 KiB
 # JavaScript's \s, as Claude Code's pattern for the block uses it
 _JS_SPACE = "\t\n\v\f\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-_LENIENT_LINE = re.compile(
-    rf"([a-zA-Z_-]+):[{_JS_SPACE}]+([^{_JS_SPACE}][^\n\r\u2028\u2029]*)"
-)
+_LENIENT_LINE = re.compile(rf"([a-zA-Z_-]+):[{_JS_SPACE}]+([^{_JS_SPACE}][^\n\r\u2028\u2029]*)")
 _NEEDS_QUOTES = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
 _LEADING_TABS = re.compile(r"^\t+", re.MULTILINE)
 _TOP_LEVEL = ("name", "description", "metadata")

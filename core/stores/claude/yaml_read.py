@@ -184,9 +184,10 @@ class _Reader:
     def sequence(self, indent: int) -> list[Any]:
         found: list[Any] = []
         while (line := self.structural()) is not None and line.indent >= indent:
-            if line.indent > indent or not (line.text == "-" or line.text[1] in " \t"):
-                if line.indent == indent and line.text.startswith("-"):
-                    raise self.fail("not a list item among list items", line)
+            dash = line.text == "-" or line.text.startswith(("- ", "-\t"))
+            if line.indent == indent and not dash:
+                break  # the mapping the list is a value of goes on
+            if line.indent > indent:
                 raise self.fail("indented more than the items before it", line)
             item = line.text[1:].lstrip(" \t")
             inner = line.indent + len(line.text) - len(item)
@@ -234,7 +235,7 @@ class _Reader:
             if name not in self.anchors or (after.strip() and not after.strip().startswith("#")):
                 raise self.fail("an alias to no anchor", line)
             return self.anchors[name]
-        if first in "@`%,]}" or (first in "-?:" and text[1:2] in ("", " ", "\t")):
+        if first in "@`%]}" or (first in "-?:" and text[1:2] in ("", " ", "\t")):
             raise self.fail(f"a value starting with {first!r}", line)
         return self.plain(text, indent, line)
 
@@ -355,8 +356,22 @@ class _Reader:
             self.at += 1
         while lines and not lines[-1]:
             lines.pop()
-        joined = "\n".join(lines) if header[0] == "|" else " ".join(lines)
+        joined = "\n".join(lines) if header[0] == "|" else _folded(lines)
         return joined if "-" in header else joined + "\n" if joined else ""
+
+
+def _folded(lines: list[str]) -> str:
+    """A folded block's lines: one line end becomes a space, each blank line a line end."""
+    out: list[str] = []
+    blank = 0
+    for line in lines:
+        if not line:
+            blank += 1
+            continue
+        out.append("\n" * blank if blank or not out else " ")
+        out.append(line)
+        blank = 0
+    return "".join(out)
 
 
 class _Unclosed(Exception):
