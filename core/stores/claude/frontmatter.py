@@ -17,7 +17,10 @@ TYPES = ("user", "feedback", "project", "reference")
 HEAD_LINES = 30  # Claude Code's memory scan reads a file's first 30 lines …
 HEAD_BYTES = 65536  # … while they stay within 64 KiB
 # JavaScript's \s, as Claude Code's pattern for the block uses it
-_JS_SPACE = "\t\n\v\f\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_JS_SPACE = (
+    "\t\n\v\f\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
 _LENIENT_LINE = re.compile(rf"([a-zA-Z_-]+):[{_JS_SPACE}]+([^{_JS_SPACE}][^\n\r\u2028\u2029]*)")
 _NEEDS_QUOTES = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
 _LEADING_TABS = re.compile(r"^\t+", re.MULTILINE)
@@ -43,7 +46,8 @@ class _Block:
 def head(text: str) -> str:
     """The part of a file Claude Code's memory scan reads: its first 30 lines, whole lines
     only while they (joined by newlines) stay within 64 KiB of UTF-8."""
-    kept, size = [], 0
+    kept: list[str] = []
+    size = 0
     for line in text.split("\n", HEAD_LINES)[:HEAD_LINES]:
         size += len(line.encode("utf-8", "surrogatepass")) + (1 if kept else 0)
         if size > HEAD_BYTES:
@@ -141,8 +145,8 @@ def parse(text: str) -> Frontmatter:
         **{k: v for k, v in mapping.items() if k not in _TOP_LEVEL and v is not None},
         **(own if isinstance(own, dict) else {}),
     }
-    for key, read in (("name", mapping.get("name")), ("description", mapping.get("description"))):
-        if _text(read):
+    for key in ("name", "description"):
+        if read := _text(mapping.get(key)):
             found.fields[key] = read
     kind = found.metadata.get("type")
     if isinstance(kind, str) and kind in TYPES:
