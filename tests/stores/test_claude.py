@@ -419,7 +419,7 @@ def test_hygiene_fixes_are_previewed_and_written_only_when_kept(tmp_path: Path) 
     assert fixes["MEMORY.md-5"].before["content"] == INDEX.splitlines(keepends=True)[4]
     assert (
         fixes["MEMORY.md+scratch.md"].after["content"]
-        == "- [Scratch](scratch.md) \u2014 odds and ends\n"
+        == "- [scratch](scratch.md) \u2014 odds and ends\n"
     )
     assert set(plan.unkept_by_default) == {op.id for op in plan.operations}
     memory.apply(plan)  # nothing chosen: nothing written
@@ -451,7 +451,7 @@ def test_hygiene_fixes_are_previewed_and_written_only_when_kept(tmp_path: Path) 
             "name: A](http://example.invalid) [b\ndescription: x",
             "- [links](links.md) \u2014 x\n",
         ),
-        ("plain.md", "name: Plain\ndescription: a hook", "- [Plain](plain.md) \u2014 a hook\n"),
+        ("plain.md", "name: Plain\ndescription: a hook", "- [plain](plain.md) \u2014 a hook\n"),
         ("bad\u202ename.md", "name: Bidi\ndescription: x", None),
     ],
 )
@@ -459,9 +459,10 @@ def test_an_orphans_entry_never_carries_hostile_text_into_the_index(
     tmp_path: Path, name: str, front: str, entry: str | None
 ) -> None:
     """The entry we would add for a topic file the index never names goes into what every
-    session loads: a title or hook with control or hidden characters, that reads like
-    instructions or would break the link gives way to the file's name; a file name that cannot
-    be linked plainly gets no entry (the orphan stays flagged)."""
+    session loads: its title is the file's name (as Claude Code's index builder writes it), and
+    a hook with control or hidden characters, that reads like instructions or would break the
+    link is left out; a file name that cannot be linked plainly gets no entry (the orphan stays
+    flagged)."""
     directory = write_directory(tmp_path)
     (directory / name).write_text(f"---\n{front}\ntype: project\n---\n\nbody\n")
     plan = store(directory, tmp_path).plan()

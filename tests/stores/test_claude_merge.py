@@ -138,7 +138,7 @@ def words(start: int) -> str:
     ("starts", "shape", "merged"),
     [
         ((0, 2, 5), {("a.md", "b.md"), ("b.md", "c.md")}, ("a.md", "b.md")),  # a chain
-        ((0, 3, 6), {("a.md", "b.md"), ("b.md", "c.md")}, ("b.md", "c.md")),  # b~c the closest
+        ((0, 2, 4), {("a.md", "b.md"), ("b.md", "c.md")}, ("b.md", "c.md")),  # b~c the closest
         ((0, 1, 2), {("a.md", "b.md"), ("a.md", "c.md"), ("b.md", "c.md")}, ("a.md", "b.md")),
     ],
 )

@@ -96,6 +96,22 @@ def merged_text(
     return head + "\n" + "\n".join(section).rstrip("\n") + "\n"
 
 
+def _lines_naming(
+    entries: list[index.Entry], known: index.Names, removed: str, kept: str
+) -> tuple[index.Entry, ...]:
+    """The index lines that go with the removed file: each line naming it whose links name no
+    file but the two merged (a line listing others too stays, naming a file that is gone)."""
+    by_line: dict[int, list[index.Entry]] = {}
+    for entry in entries:
+        by_line.setdefault(entry.line, []).append(entry)
+    return tuple(
+        found[0]
+        for found in by_line.values()
+        if any(known.of(e.target) == removed for e in found)
+        and all(known.of(e.target) in (removed, kept) for e in found)
+    )
+
+
 def merges(files: Files, skip: set[str]) -> list[Merge]:
     """The merges the directory's topic files offer; `skip`: files with a change of the
     agent's pending (reviewed first), which no merge touches."""
@@ -105,9 +121,10 @@ def merges(files: Files, skip: set[str]) -> list[Merge]:
         if name != INDEX and name not in skip and (text := _decoded(data)) is not None
     }
     entries = index.entries(text_of(files.data.get(INDEX, b"")))
+    known = index.Names(files.data)
     found = []
     for kept, removed, overlap in pairs(texts, files.mtimes):
-        lines = tuple(e for e in entries if index.topic_name(e.target) == removed)
+        lines = _lines_naming(entries, known, removed, kept)
         text = merged_text(kept, texts[kept], removed, texts[removed], [e.text for e in lines])
         found.append(Merge(kept, removed, overlap, text, lines))
     return found

@@ -5,6 +5,7 @@ last version. What hygiene finds is set on each note's `claude.flags`. Pure."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -15,7 +16,7 @@ from core.notes.text import jaccard, note_tokens
 from core.promotion.budget import Loaded
 from core.promotion.screening import MAX_ENTRY_CHARS, screen
 from core.stores.claude import frontmatter, index
-from core.stores.claude.directory import Files, text_of
+from core.stores.claude.directory import TEAM, Files, folder_key, text_of
 from core.stores.claude.paths import INDEX
 from core.stores.claude.seen import Version
 
@@ -56,7 +57,7 @@ def topic_note(name: str, data: bytes, at: str, entry: index.Entry | None) -> Ra
     kind = front.fields.get("type", "")
     title = front.fields.get("name") or (entry.title if entry else "") or name.removesuffix(".md")
     flags = [f"frontmatter: {p}" for p in front.problems]
-    if entry is None:
+    if entry is None and listed_in_index(name):
         flags.append("not in MEMORY.md")
     reason = screened(title, f"{front.fields.get('description', '')}\n{front.body}")
     if reason:
@@ -114,18 +115,24 @@ def _note(
     }
 
 
-def index_note(data: bytes, at: str, names: set[str]) -> tuple[RawNote, list[str]]:
+def listed_in_index(name: str) -> bool:
+    """Whether a file belongs in MEMORY.md: team/ files are the team's, never listed there."""
+    return folder_key(name.split("/", 1)[0]) != TEAM or "/" not in name
+
+
+def index_note(data: bytes, at: str, names: Iterable[str]) -> tuple[RawNote, list[str]]:
     text = text_of(data)
+    known = index.Names(names)
     found = index.entries(text)
     cap = index.budget(data)
     flags, warnings = [], []
     links = []
     for entry in found:
-        target = index.topic_name(entry.target)
+        target = known.of(entry.target)
         if target is None:
             continue
         links.append({"to": target, "reason": entry.hook or entry.title, "createdAt": at})
-        if target not in names:
+        if target not in known:
             flags.append(f"line {entry.line} names {target}, which is missing")
             warnings.append(
                 f"{INDEX} line {entry.line} names {target}, which is not in the directory"
@@ -200,11 +207,18 @@ def gone_note(gone: Gone, entry: index.Entry | None) -> RawNote:
     return note
 
 
+def _words(note: RawNote) -> list[str]:
+    """What a topic file says: its description and body, never the frontmatter Claude Code
+    stamps on every file (`node_type`, `originSessionId`, `modified`)."""
+    front = frontmatter.parse(note["content"])
+    return note_tokens(front.fields.get("description", ""), front.body)
+
+
 def near_duplicates(notes: list[RawNote]) -> list[tuple[str, str, float]]:
     topics = [
         n for n in notes if not n["hidden"] and n["id"] != INDEX and "link" not in n["claude"]
     ]
-    tokens = {n["id"]: note_tokens(n["title"], n["content"]) for n in topics}
+    tokens = {n["id"]: _words(n) for n in topics}
     pairs = []
     for i, a in enumerate(topics):
         for b in topics[i + 1 :]:
@@ -218,6 +232,7 @@ def read_notes(files: Files, gone: list[Gone], previous_lines: dict[str, index.E
     """The notes of the directory as read, and the warnings its hygiene gives."""
     found = Reading()
     names = set(files.data) - {INDEX}
+    known = index.Names(names | set(files.links))
     entries: dict[str, index.Entry] = {}
     if INDEX in files.data:
         note, found.warnings = index_note(
@@ -225,7 +240,7 @@ def read_notes(files: Files, gone: list[Gone], previous_lines: dict[str, index.E
         )
         found.notes.append(note)
         for entry in index.entries(text_of(files.data[INDEX])):
-            target = index.topic_name(entry.target)
+            target = known.of(entry.target)
             if target:
                 entries.setdefault(target, entry)
     else:
@@ -248,6 +263,7 @@ def read_notes(files: Files, gone: list[Gone], previous_lines: dict[str, index.E
             and note["id"] != INDEX
             and note["claude"]["indexLine"] is None
             and "link" not in note["claude"]
+            and listed_in_index(note["id"])
         ):
             found.warnings.append(f"{note['id']} is not in {INDEX}: the agent never sees it listed")
     return found

@@ -53,7 +53,7 @@ from core.stores.claude.changes import (
     lines_of,
     merged_index,
 )
-from core.stores.claude.directory import Files, read_files, text_of
+from core.stores.claude.directory import Files, read_files, text_of, walk
 from core.stores.claude.hygiene import Fix, fixed, fixes
 from core.stores.claude.merge import Merge, merges
 from core.stores.claude.notes import INDEX_NUGGET, Gone, read_notes
@@ -193,7 +193,7 @@ class ClaudeStore:
 
     def stamp(self) -> Hashable:
         with contextlib.suppress(OSError):
-            names = sorted(p.name for p in self.home.glob("*.md"))
+            names = walk(self.home)[0]
             return (
                 FileStamp.of(self.home),
                 tuple(FileStamp.of(self.home / name) for name in names),
@@ -286,7 +286,7 @@ class ClaudeStore:
         """The hygiene fixes, once the agent's own change to MEMORY.md is reviewed."""
         if INDEX not in files.data or INDEX in changed:
             return []
-        return fixes(files.data)
+        return fixes(files.data, files.links)
 
     def _proposal(self, files: Files, changed: set[str]) -> Proposal | None:
         """The budget proposal, when MEMORY.md is past its budget and the agent's own change
