@@ -21,6 +21,8 @@ _LINK = re.compile(r"\]\(([^()\n]+?\.md)\)", re.IGNORECASE)
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
 _SEPARATOR = re.compile(r"^\s*(?:—|–|-{1,2}|:)\s*")
 HOOK_UNITS = 150  # Claude Code's own index lines stay within 150 UTF-16 units
+RECALL_BYTES = 4096  # recall shows a topic file's first 4,096 bytes, whole lines …
+RECALL_LINES = 200  # … and 200 lines at most
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,19 @@ def entry_line(name: str, description: str) -> str:
     hook = " ".join(description.split())
     room = HOOK_UNITS - units(line) - 3
     return line if not hook or room <= 1 else f"{line} \u2014 {shortened(hook, room)}"
+
+
+def recalled(text: str) -> tuple[int, bool]:
+    """How many lines of a topic file Claude Code's recall shows (its frontmatter included:
+    whole lines, within 4,096 bytes and 200 lines), and whether it is cut."""
+    lines = text.removeprefix("\ufeff").split("\n")
+    shown = size = 0
+    for line in lines[:RECALL_LINES]:
+        size += len(line.encode("utf-8", "surrogatepass")) + (1 if shown else 0)
+        if size > RECALL_BYTES:
+            return shown, True
+        shown += 1
+    return shown, len(lines) > RECALL_LINES
 
 
 def budget(data: bytes) -> Loaded:
