@@ -323,20 +323,23 @@ def test_a_proposal_brings_the_index_under_its_budget_keeping_every_entry(tmp_pa
     plan = memory.plan()  # the first read is the baseline: our proposals alone
     assert [op.note_id for op in plan.operations] == ["MEMORY.md", "MEMORY.md-5"]
     assert plan.unkept_by_default == [1, 2]  # the budget; the line naming a missing file
-    assert memory.side_file_names(plan, {"MEMORY.md"}) == ["index_detail.md"]
+    # the section's detail in new topic files, each within what recall shows
+    new = ["session_notes.md", "session_notes-2.md", "session_notes-3.md"]
+    assert memory.side_file_names(plan, {"MEMORY.md"}) == new
     assert memory.apply(plan) is None  # left out unless kept: nothing written
     assert (directory / "MEMORY.md").read_text() == text
     memory.apply(memory.plan(), [1])
     after = (directory / "MEMORY.md").read_bytes()
     assert not index.budget(after).over
     targets = [e.target for e in index.entries(after.decode())]
-    assert targets == [e.target for e in index.entries(text)] + ["index_detail.md"]
-    moved = (directory / "index_detail.md").read_text()
-    assert all(line in moved for line in detail.splitlines())
+    assert targets == [e.target for e in index.entries(text)] + new
+    moved = [(directory / name).read_text() for name in new]
+    assert all(line in "".join(moved) for line in detail.splitlines())
+    assert all(not index.recalled(text)[1] for text in moved)
     assert [op.note_id for op in memory.plan().operations] == ["MEMORY.md-5"]
     memory.undo(memory.log()[0].run_id)  # one apply, one undo
     assert (directory / "MEMORY.md").read_text() == text
-    assert not (directory / "index_detail.md").exists()
+    assert not any((directory / name).exists() for name in new)
 
 
 def test_each_changed_run_of_index_lines_is_its_own_change(tmp_path: Path) -> None:

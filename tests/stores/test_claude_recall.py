@@ -1,8 +1,9 @@
-"""Our merges as Claude Code 2.1.332 reads their result (docs/CLAUDE_CODE.md, "Merging
-near-duplicates"). The topic files are written by hand as its Write/Edit stamp (`AEr`) saves them
+"""Our merges and budget proposals as Claude Code 2.1.332 reads their result (docs/CLAUDE_CODE.md,
+"Merging near-duplicates" and "The budget"). The topic files are written by hand as its Write/Edit stamp (`AEr`) saves them
 (nested `metadata:` with `node_type`, `originSessionId`, `modified`), and what recall shows of a
 file follows its recall truncation (`lBe`: the file from its first byte, whole lines within 4,096
-bytes of UTF-8 and 200 lines)."""
+bytes of UTF-8 and 200 lines). The proposal follows the guidance its prompt gives the model
+(`En`: "move detail into topic files")."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from core.stores.claude import index
+from core.stores.claude.budget import propose
 from core.stores.claude.directory import read_files
 from core.stores.claude.merge import merges
 from core.stores.claude.notes import near_duplicates, topic_note
@@ -94,3 +96,26 @@ def test_a_merge_past_what_recall_shows_says_so(tmp_path: Path) -> None:
     assert cut
     assert f"recall shows the first {shown} lines" in merge.detail()
     assert "cannot stay within what recall shows" in merge.detail()
+
+
+def test_the_budget_proposal_moves_an_entrys_detail_into_the_file_it_names() -> None:
+    files = {
+        "deploys.md": stamped("deploys", "how deploys are done", BODY).encode(),
+        "testing.md": stamped("testing", "how tests run", "Real database.").encode(),
+    }
+    under = [f"  - deploy note {i}: the gate was slow on stage {i}" for i in range(240)]
+    text = (
+        "- [deploys](deploys.md) \u2014 how deploys are done\n"
+        + "".join(line + "\n" for line in under)
+        + "- [testing](testing.md) \u2014 how tests run\n"
+    )
+    proposal = propose(text, files, "2026-11-28T09:00:00Z")
+    assert proposal is not None and proposal.fits
+    assert proposal.index_text == (
+        "- [deploys](deploys.md) \u2014 how deploys are done\n"
+        "- [testing](testing.md) \u2014 how tests run\n"
+    )
+    (moved,) = proposal.files  # no catch-all file: the topic file the entry names
+    assert moved.name == "deploys.md" and moved.before == files["deploys.md"].decode()
+    assert moved.after == moved.before + "\n## From MEMORY.md\n\n" + "\n".join(under) + "\n"
+    assert proposal.cut() == ["deploys.md"]  # said in the change: recall shows only part

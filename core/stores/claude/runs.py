@@ -176,20 +176,23 @@ class ClaudeRuns:
     def rewrite_index(
         self, index_now: bytes, text: str, proposal: Proposal | None, fixes: int, merges: int = 0
     ) -> JournalEntry:
-        """Our own edit of MEMORY.md (hygiene fixes, merges, the budget proposal): the
-        proposal's new topic file first, then MEMORY.md, one run each."""
+        """Our own edit of MEMORY.md (hygiene fixes, merges, the budget proposal): the topic
+        files the proposal writes first, then MEMORY.md, one run each."""
         after = proposal.index_text if proposal else text
         what = [f"{fixes} hygiene fix(es)"] if fixes else []
         what += [f"the entries of {merges} merged file(s) removed"] if merges else []
         with directory_lock(self.directory / INDEX):
             if proposal is not None:
                 what.append("brought into its budget")
+            for moved in proposal.files if proposal else ():
                 self.write(
-                    proposal.detail_name,
-                    None,
-                    proposal.detail_text,
-                    EMPTY_FINGERPRINT,
-                    f"moved {proposal.moved} lines of {INDEX} to {proposal.detail_name}",
+                    moved.name,
+                    moved.before,
+                    moved.after,
+                    EMPTY_FINGERPRINT
+                    if moved.before is None
+                    else fingerprint(moved.before.encode("utf-8")),
+                    f"moved {moved.lines} lines of {INDEX} to {moved.name}",
                 )
             return self.write(
                 INDEX,

@@ -293,7 +293,7 @@ class ClaudeStore:
         to it (reviewed first) is not pending."""
         if INDEX not in files.data or INDEX in changed:
             return None
-        return propose(text_of(files.data[INDEX]), set(files.data), self.now())
+        return propose(text_of(files.data[INDEX]), files.data, self.now(), changed)
 
     @staticmethod
     def _nugget_of(name: str, data: bytes | None) -> str:
@@ -417,12 +417,16 @@ class ClaudeStore:
         if budget_kept or chosen or drop:
             text = fixed(text_of(files.data[INDEX]), chosen, drop)
             # brought into the budget after the fixes
-            proposal = propose(text, set(files.data), self.now()) if budget_kept else None
+            proposal = (
+                propose(text, files.data, self.now(), changed | {m.kept for m in merging} | removed)
+                if budget_kept
+                else None
+            )
             last = runs.rewrite_index(files.data[INDEX], text, proposal, len(chosen), len(merging))
             final = proposal.index_text if proposal else text
             reviewed[INDEX] = sha(final.encode())
-            if proposal is not None:
-                reviewed[proposal.detail_name] = sha(proposal.detail_text.encode())
+            for moved in proposal.files if proposal else ():
+                reviewed[moved.name] = sha(moved.after.encode())
         self.seen.set_reviewed(State(self.now(), reviewed))
         self.look()
         return last
