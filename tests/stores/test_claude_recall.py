@@ -1,9 +1,9 @@
 """Our merges and budget proposals as Claude Code 2.1.332 reads their result (docs/CLAUDE_CODE.md,
-"Merging near-duplicates" and "The budget"). The topic files are written by hand as its Write/Edit stamp (`AEr`) saves them
-(nested `metadata:` with `node_type`, `originSessionId`, `modified`), and what recall shows of a
-file follows its recall truncation (`lBe`: the file from its first byte, whole lines within 4,096
-bytes of UTF-8 and 200 lines). The proposal follows the guidance its prompt gives the model
-(`En`: "move detail into topic files")."""
+"Merging near-duplicates" and "The budget"). The topic files are written by hand as its
+Write/Edit stamp (`AEr`) saves them (nested `metadata:` with `node_type`, `originSessionId`,
+`modified`); what recall shows of a file follows its recall truncation (`lBe`: the file from its
+first byte, whole lines within 4,096 bytes of UTF-8 and 200 lines); the proposal follows the
+guidance its prompt gives the model (`En`: "move detail into topic files")."""
 
 from __future__ import annotations
 
