@@ -1,8 +1,8 @@
 """The directory's own hygiene as changes to MEMORY.md (docs/CLAUDE_CODE.md, "Hygiene"), each
 left out unless kept: an entry for each topic file the index never names (the line Claude Code's
 own index builder writes), and the removal of each line whose links all name files that are not
-there. Near-duplicates are merges (merge.py); unreadable
-frontmatter is flagged only (notes.py). Pure."""
+there. Near-duplicates are merges (merge.py); frontmatter Claude Code cannot read is flagged only
+(notes.py). Pure."""
 
 from __future__ import annotations
 
