@@ -20,7 +20,6 @@ from core.notes.diff import compare
 from core.plans.preview import change_view
 from core.safeio import crashpoints
 from core.stores.claude import index, seen
-from core.stores.claude.frontmatter import parse
 from core.stores.claude.paths import project_folder_name, record_home
 from core.stores.claude.store import ClaudeStore
 from nuggets_tui.cli import main
@@ -95,30 +94,6 @@ def test_topic_files_are_notes_with_their_frontmatter_hook_and_flags(tmp_path: P
         "reference_dashboards.md, which is missing" in f
         for f in notes["MEMORY.md"]["claude"]["flags"]
     )
-
-
-@pytest.mark.parametrize(
-    ("text", "problem"),
-    [
-        ("name: x\ndescription: y\ntype: user\n", "the frontmatter is never closed"),
-        ("---\nname: On call: rota\ndescription: y\ntype: user\n---\n", "': ' or ' #'"),
-        ("---\nname: x\ndescription: [y\ntype: user\n---\n", "not plain text"),
-        ("---\nname: x\ndescription: y\ntype: notes\n---\n", "type 'notes' is none of"),
-        ("---\nname: x\ntype: user\n---\n", "no description"),
-        ("---\nname: 'x\ndescription: y\ntype: user\n---\n", "unclosed ' quote"),
-    ],
-)
-def test_frontmatter_claude_code_cannot_read_is_a_problem(text: str, problem: str) -> None:
-    found = parse(text if text.startswith("---") else "---\n" + text)
-    assert any(problem in p for p in found.problems), found.problems
-
-
-def test_readable_frontmatter_has_no_problem() -> None:
-    found = parse(
-        "---\nname: 'It''s here'\ndescription: \"a: b\"\n  continued\ntype: project\n---\nbody\n"
-    )
-    assert found.problems == []
-    assert found.fields == {"name": "It's here", "description": "a: b continued", "type": "project"}
 
 
 def test_the_budget_falls_at_200_lines_or_25000_utf16_units() -> None:
@@ -358,20 +333,23 @@ def test_a_proposal_brings_the_index_under_its_budget_keeping_every_entry(tmp_pa
     plan = memory.plan()  # the first read is the baseline: our proposals alone
     assert [op.note_id for op in plan.operations] == ["MEMORY.md", "MEMORY.md-5"]
     assert plan.unkept_by_default == [1, 2]  # the budget; the line naming a missing file
-    assert memory.side_file_names(plan, {"MEMORY.md"}) == ["index_detail.md"]
+    # the section's detail in new topic files, each within what recall shows
+    new = ["session_notes.md", "session_notes-2.md", "session_notes-3.md"]
+    assert memory.side_file_names(plan, {"MEMORY.md"}) == new
     assert memory.apply(plan) is None  # left out unless kept: nothing written
     assert (directory / "MEMORY.md").read_text() == text
     memory.apply(memory.plan(), [1])
     after = (directory / "MEMORY.md").read_bytes()
     assert not index.budget(after).over
     targets = [e.target for e in index.entries(after.decode())]
-    assert targets == [e.target for e in index.entries(text)] + ["index_detail.md"]
-    moved = (directory / "index_detail.md").read_text()
-    assert all(line in moved for line in detail.splitlines())
+    assert targets == [e.target for e in index.entries(text)] + new
+    moved = [(directory / name).read_text() for name in new]
+    assert all(line in "".join(moved) for line in detail.splitlines())
+    assert all(not index.recalled(text)[1] for text in moved)
     assert [op.note_id for op in memory.plan().operations] == ["MEMORY.md-5"]
     memory.undo(memory.log()[0].run_id)  # one apply, one undo
     assert (directory / "MEMORY.md").read_text() == text
-    assert not (directory / "index_detail.md").exists()
+    assert not any((directory / name).exists() for name in new)
 
 
 def test_each_changed_run_of_index_lines_is_its_own_change(tmp_path: Path) -> None:
@@ -454,7 +432,7 @@ def test_hygiene_fixes_are_previewed_and_written_only_when_kept(tmp_path: Path) 
     assert fixes["MEMORY.md-5"].before["content"] == INDEX.splitlines(keepends=True)[4]
     assert (
         fixes["MEMORY.md+scratch.md"].after["content"]
-        == "- [Scratch](scratch.md) \u2014 odds and ends\n"
+        == "- [scratch](scratch.md) \u2014 odds and ends\n"
     )
     assert set(plan.unkept_by_default) == {op.id for op in plan.operations}
     memory.apply(plan)  # nothing chosen: nothing written
@@ -486,7 +464,7 @@ def test_hygiene_fixes_are_previewed_and_written_only_when_kept(tmp_path: Path) 
             "name: A](http://example.invalid) [b\ndescription: x",
             "- [links](links.md) \u2014 x\n",
         ),
-        ("plain.md", "name: Plain\ndescription: a hook", "- [Plain](plain.md) \u2014 a hook\n"),
+        ("plain.md", "name: Plain\ndescription: a hook", "- [plain](plain.md) \u2014 a hook\n"),
         ("bad\u202ename.md", "name: Bidi\ndescription: x", None),
     ],
 )
@@ -494,9 +472,10 @@ def test_an_orphans_entry_never_carries_hostile_text_into_the_index(
     tmp_path: Path, name: str, front: str, entry: str | None
 ) -> None:
     """The entry we would add for a topic file the index never names goes into what every
-    session loads: a title or hook with control or hidden characters, that reads like
-    instructions or would break the link gives way to the file's name; a file name that cannot
-    be linked plainly gets no entry (the orphan stays flagged)."""
+    session loads: its title is the file's name (as Claude Code's index builder writes it), and
+    a hook with control or hidden characters, that reads like instructions or would break the
+    link is left out; a file name that cannot be linked plainly gets no entry (the orphan stays
+    flagged)."""
     directory = write_directory(tmp_path)
     (directory / name).write_text(f"---\n{front}\ntype: project\n---\n\nbody\n")
     plan = store(directory, tmp_path).plan()

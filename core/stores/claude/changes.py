@@ -217,10 +217,15 @@ def changes_plan(
 
 def proposal_detail(proposal: Proposal) -> str:
     fits = "" if proposal.fits else " (still past it: merge topics to shorten the index)"
+    into = [m.name for m in proposal.files if m.before is not None]
+    new = [m.name for m in proposal.files if m.before is None]
+    where = [f"the topic file(s) their entries name ({', '.join(into)})"] if into else []
+    where += [f"new topic file(s) one new entry each names ({', '.join(new)})"] if new else []
+    cut = proposal.cut()
+    past = f"; recall would show only part of {', '.join(cut)}" if cut else ""
     return (
-        f"{INDEX} is past its load budget: move {proposal.moved} lines of detail to "
-        f"{proposal.detail_name}, a new topic file one new entry names; every entry "
-        f"stays{fits}"
+        f"{INDEX} is past its load budget: move {proposal.moved} lines of detail into "
+        f"{' and '.join(where)}; every entry stays{fits}{past}"
     )
 
 
@@ -230,7 +235,9 @@ def add_budget_proposal(plan: Plan, current: bytes, proposal: Proposal, at: str)
     before = file_note(INDEX, current, at)
     after = file_note(INDEX, proposal.index_text.encode(), at)
     after["claude"] = dict(
-        after["claude"], detailFile=proposal.detail_name, moved=proposal.moved
+        after["claude"],
+        detailFiles=[[m.name, m.lines, m.before is None] for m in proposal.files],
+        moved=proposal.moved,
     )  # what the confirmation names
     number = len(plan.operations) + 1
     plan.operations.append(RewriteOp(id=number, note_id=INDEX, content=after["content"]))

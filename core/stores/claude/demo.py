@@ -1,7 +1,8 @@
 """A demo Claude Code memory directory from our own generator (docs/CLAUDE_CODE.md, "The demo"):
 a week of the agent's edits, each day recorded as seen, so the demo opens with what a week of
-reviews would hold: a topic file rewritten, one deleted (kept by the record), one added that the
-index never lists, an index line to a file that is gone, frontmatter the agent cannot read, two
+reviews would hold: topic files as Claude Code saves them (nested `metadata:` frontmatter), one in
+the team's subfolder, a topic file rewritten, one deleted (kept by the record), one added that the
+index never lists, an index line to a file that is gone, frontmatter Claude Code cannot read, two
 topics that say the same thing, a hook that addresses the agent, and an index whose tail is past
 the load budget. Day 5 is a consolidation of Claude Code's ("the dream"): it deletes two topic
 files, and its `.consolidate-lock` stays with its start time (its process long gone); sessions
@@ -25,9 +26,17 @@ from core.stores.claude.seen import SeenRecord
 DAYS = 7
 
 
+SESSION = "0f5e7a9c-2b1d-4c3e-9a8f-6d5c4b3a2f10"
+
+
 def topic(name: str, description: str, kind: str, body: str) -> bytes:
+    """A topic file as Claude Code (2.1.224 and later) saves one: the nested `metadata:` block
+    with its stamp (`node_type`, `originSessionId`, `modified`)."""
+    slug = "-".join(name.lower().split())
     return (
-        f"---\nname: {name}\ndescription: {description}\ntype: {kind}\n---\n\n{body}\n"
+        f"---\nname: {slug}\ndescription: {description}\nmetadata:\n  node_type: memory\n"
+        f"  type: {kind}\n  originSessionId: {SESSION}\n  modified: 2026-11-20T09:00:00.000Z\n"
+        f"---\n\n{body}\n"
     ).encode()
 
 
@@ -65,6 +74,13 @@ TOPICS: dict[str, bytes] = {
         "Deploy with the make target, never by hand.\n**Why:** the "
         "hand deploy skipped the migrations.",
     ),
+    # a subfolder: the team's shared memory, read by Claude Code, never listed in MEMORY.md
+    "team/ci_runners.md": topic(
+        "CI runners",
+        "which CI runners the team shares",
+        "reference",
+        "The shared runners are the ci-large pool; book them in the team channel.",
+    ),
 }
 RELEASE_V2 = topic(
     "Release freeze",
@@ -75,12 +91,14 @@ RELEASE_V2 = topic(
 )
 DEPLOYS_DUP = topic(
     "Deploying",
-    "deploys go through make",
+    "how deploys are done",
     "feedback",
     "Deploy with the make target, never by hand: the hand deploy skipped the migrations.",
 )
+# `: ` in a nested value: Claude Code's retry quotes top-level values only, so it reads no type
 BROKEN = (
-    b"---\nname: Oncall: rota\ndescription: [who is on call\ntype: notes\n---\n\n"
+    b"---\nname: oncall\ndescription: who is on call\nmetadata:\n  type: project\n"
+    b"  note: swaps: through the lead\n---\n\n"
     b"The rota is in the team calendar; swaps go through the lead.\n"
 )
 HOOKS = {
@@ -193,10 +211,11 @@ def materialize_claude_demo(
     directory.mkdir(parents=True, exist_ok=True)
     seen = SeenRecord(record / "seen")
     for moment, files in week(now):
-        for old in directory.glob("*.md"):
-            if old.name not in files:
+        for old in directory.rglob("*.md"):
+            if old.relative_to(directory).as_posix() not in files:
                 old.unlink()
         for name, data in files.items():
+            (directory / name).parent.mkdir(parents=True, exist_ok=True)
             atomic_write(directory / name, data)
         seen.record(files, to_iso(moment))
     _dreamed(directory, week(now)[DREAM_DAY][0], now)

@@ -1,4 +1,5 @@
-"""Reading a Claude Code memory directory: MEMORY.md and the topic files beside it, regular
+"""Reading a Claude Code memory directory: MEMORY.md and the topic files beside it and in its
+subfolders (the files Claude Code reads as memory: docs/CLAUDE_CODE.md, "Which files"), regular
 files of bounded size only; never written here.
 
 A symbolic link in the directory (to a file or a folder) is never followed: its target may be
@@ -9,37 +10,88 @@ from __future__ import annotations
 
 import contextlib
 import os
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.errors import GraphError
 from core.safeio.inert_text import one_line as inert
 from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
+from core.stores.claude.paths import INDEX
+
+SKIPPED_FOLDERS = ("logs", "sessions", "proposals")  # at the top level: not memory
+TEAM = "team"  # at the top level: its files are memory, its folders are not
 
 
 @dataclass
 class Files:
-    data: dict[str, bytes] = field(default_factory=dict)  # file name -> its bytes
+    data: dict[str, bytes] = field(default_factory=dict)  # path in the directory -> its bytes
     mtimes: dict[str, float] = field(default_factory=dict)
     notices: list[str] = field(default_factory=list)
-    links: dict[str, str] = field(default_factory=dict)  # a link's name -> where it points
+    links: dict[str, str] = field(default_factory=dict)  # a link's path -> where it points
     # a file there but not read (too large, no permission): never taken for deleted
-    unread: dict[str, str] = field(default_factory=dict)  # its name -> why, in words
+    unread: dict[str, str] = field(default_factory=dict)  # its path -> why, in words
+
+
+def folder_key(name: str) -> str:
+    """A top-level folder's name as Claude Code compares it: NFC, lower case, trailing dots and
+    spaces dropped (`Logs./` is `logs`)."""
+    return unicodedata.normalize("NFC", name).lower().rstrip(". ")
+
+
+def is_memory_path(name: str) -> bool:
+    """Whether a path in the directory (`/`-separated) is a file Claude Code reads as memory,
+    MEMORY.md at the top included: a `.md` file, no part starting with a dot, no MEMORY.md in a
+    folder, not under a top-level logs/, sessions/ or proposals/, and in team/ only directly."""
+    parts = name.split("/")
+    if not name.endswith(".md") or any(not p or p.startswith(".") for p in parts):
+        return False
+    if len(parts) == 1:
+        return True
+    top = folder_key(parts[0])
+    return parts[-1] != INDEX and top not in SKIPPED_FOLDERS and (top != TEAM or len(parts) == 2)
+
+
+def _descends(prefix: str, name: str) -> bool:
+    """Whether a folder of the directory is walked into (`prefix`: the path it is in)."""
+    if not prefix:
+        return folder_key(name) not in SKIPPED_FOLDERS
+    return folder_key(prefix.split("/", 1)[0]) != TEAM
+
+
+def walk(directory: Path, found: Files | None = None) -> tuple[list[str], Files]:
+    """The memory files' paths in the directory, its subfolders included (never through a
+    link), and its links by path; what cannot be listed said in the Files' notices."""
+    found = found if found is not None else Files()
+    names: list[str] = []
+    folders = [("", directory)]
+    while folders:
+        prefix, folder = folders.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = [e for e in listing if not e.name.startswith(".")]
+        except OSError as exc:
+            if prefix:
+                found.notices.append(f"{prefix}: not read ({exc.strerror or exc})")
+            continue
+        for entry in entries:
+            path = prefix + entry.name
+            if entry.is_symlink():
+                found.links[path] = _pointed_at(folder / entry.name)
+                with contextlib.suppress(OSError):
+                    found.mtimes[path] = entry.stat(follow_symlinks=False).st_mtime
+            elif entry.is_dir(follow_symlinks=False):
+                if _descends(prefix, entry.name):
+                    folders.append((path + "/", folder / entry.name))
+            elif is_memory_path(path):
+                names.append(path)
+    return sorted(names), found
 
 
 def read_files(directory: Path) -> Files:
-    """Every `*.md` file directly in the directory (MEMORY.md among them)."""
-    found = Files()
-    try:
-        entries = [e for e in os.scandir(directory) if not e.name.startswith(".")]
-    except OSError:
-        return found
-    names = sorted(e.name for e in entries if e.name.endswith(".md") and not e.is_symlink())
-    for entry in sorted(entries, key=lambda e: e.name):
-        if entry.is_symlink():
-            found.links[entry.name] = _pointed_at(directory / entry.name)
-            with contextlib.suppress(OSError):
-                found.mtimes[entry.name] = entry.stat(follow_symlinks=False).st_mtime
+    """Every memory file of the directory (MEMORY.md among them, and the files in its
+    subfolders), by its path in it."""
+    names, found = walk(directory)
     for name in names:
         path = directory / name
         try:

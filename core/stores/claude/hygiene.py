@@ -1,20 +1,24 @@
 """The directory's own hygiene as changes to MEMORY.md (docs/CLAUDE_CODE.md, "Hygiene"), each
-left out unless kept: an entry for each topic file the index never names, and the removal of
-each entry naming a file that is not there. Near-duplicates are merges (merge.py); unreadable
-frontmatter is flagged only (notes.py). Pure."""
+left out unless kept: an entry for each topic file the index never names (the line Claude Code's
+own index builder writes), and the removal of each line whose links all name files that are not
+there. Near-duplicates are merges (merge.py); frontmatter Claude Code cannot read is flagged only
+(notes.py). Pure."""
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Collection
 from dataclasses import dataclass
 
 from core.safeio.inert_text import hidden_characters
 from core.stores.claude import frontmatter, index
-from core.stores.claude.directory import text_of
+from core.stores.claude.directory import SKIPPED_FOLDERS, TEAM, folder_key, text_of
 from core.stores.claude.notes import screened
 from core.stores.claude.paths import INDEX
 
-LINK_BREAKERS = "[]()\n\r"  # a title or file name holding one would not read as one link
+LINK_BREAKERS = (
+    "[]()\n\r\u2028\u2029"  # a title or file name holding one would not read as one link
+)
 
 
 @dataclass(frozen=True)
@@ -25,41 +29,59 @@ class Fix:
     detail: str
 
 
-def fixes(files: dict[str, bytes], unread: Collection[str] = ()) -> list[Fix]:
-    """`unread`: files there but not read, whose entries are never offered for removal."""
+def fixes(
+    files: dict[str, bytes], links: Collection[str] = (), unread: Collection[str] = ()
+) -> list[Fix]:
+    """`files`: the directory's files by path; `links`: its links, and `unread`: files there
+    but not read (named, never missing: their entries are never offered for removal)."""
     text = text_of(files[INDEX])
-    entries = index.entries(text)
-    listed = {index.topic_name(e.target) for e in entries}
-    found = []
-    for entry in entries:
-        name = index.topic_name(entry.target)
-        if name is not None and name not in files and name not in unread:
+    known = index.Names((set(files) | set(links) | set(unread)) - {INDEX})
+    by_line: dict[int, list[str | None]] = {}
+    listed = set()
+    for entry in index.entries(text):
+        name = known.of(entry.target)
+        by_line.setdefault(entry.line, []).append(None if name in known else name)
+        if name in known:
+            listed.add(index.key(name or ""))
+    found = [_removal(text, line, names) for line, names in by_line.items() if all(names)]
+    for name in sorted(set(files) - {INDEX}):
+        if index.key(name) not in listed and (line := _entry_for(name, files[name])):
             found.append(
                 Fix(
-                    f"{INDEX}-{entry.line}",
-                    _with_end(text, entry.line),
-                    False,
-                    f"line {entry.line} names {name}, which is not in the directory: "
-                    "remove the line (or bring the file back with u, if it was seen)",
+                    f"{INDEX}+{name}",
+                    line,
+                    True,
+                    f"{name} is in no line of {INDEX}: add an entry for it",
                 )
             )
-    for name in sorted(set(files) - {INDEX} - listed):
-        if not _plain(name):
-            continue  # flagged as an orphan; no entry of ours names it
-        front = frontmatter.parse(text_of(files[name]))
-        title, hook = front.fields.get("name", ""), front.fields.get("description", "")
-        title = title if _plain(title) and not screened(title, hook) else name.removesuffix(".md")
-        hook = hook if _plain(hook) and not screened(title, hook) else ""
-        line = f"- [{title}]({name})" + (f" — {hook}" if hook else "") + "\n"
-        found.append(
-            Fix(
-                f"{INDEX}+{name}",
-                line,
-                True,
-                f"{name} is in no line of {INDEX}: add an entry for it",
-            )
-        )
     return found
+
+
+def _removal(text: str, number: int, names: list[str | None]) -> Fix:
+    shown = ", ".join(dict.fromkeys(n for n in names if n))
+    return Fix(
+        f"{INDEX}-{number}",
+        _with_end(text, number),
+        False,
+        f"line {number} names {shown}, which is not in the directory: "
+        "remove the line (or bring the file back with u, if it was seen)",
+    )
+
+
+def _entry_for(name: str, data: bytes) -> str | None:
+    """The line Claude Code's index builder would write for the file (None: it writes none —
+    a team/ file, a name a link cannot hold — or the line would not read back as naming it)."""
+    parts = name.split("/")
+    if any(folder_key(p) in (TEAM, *SKIPPED_FOLDERS) for p in parts[:-1]) or not _plain(name):
+        return None
+    hook = frontmatter.parse(text_of(data)).fields.get("description", "")
+    title = posixpath.basename(name).removesuffix(".md")
+    hook = hook if _plain(hook) and not screened(title, hook) else ""
+    line = index.entry_line(name, hook)
+    read = index.entries(line)
+    if len(read) != 1 or index.key(index.topic_name(read[0].target) or "") != index.key(name):
+        return None  # a name only a line we cannot read back would hold: never offered
+    return line + "\n"
 
 
 def _plain(text: str) -> bool:

@@ -1,17 +1,25 @@
-"""MEMORY.md, Claude Code's always-loaded index (docs/CLAUDE_CODE.md, "The index"): its entry
-lines (`- [Title](file.md) — hook`) and where its load budget falls. Pure."""
+"""MEMORY.md, Claude Code's always-loaded index (docs/CLAUDE_CODE.md, "The index"): its entries
+(every link to a `.md` file, as Claude Code counts a file listed: `- [Title](file.md) — hook`,
+`- [my notes](my notes.md)`, `- [deep](sub/deep.md)`, or inline), the line Claude Code's own index
+builder writes for a file, and where its load budget falls. Pure."""
 
 from __future__ import annotations
 
+import posixpath
 import re
+import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from core.promotion.claude_load import Load, load
 
-_ENTRY = re.compile(
-    r"^\s*[-*+]\s+\[(?P<title>[^\]]*)\]\((?P<target>[^)\s]+)\)"
-    r"\s*(?:(?:—|–|-{1,2}|:)\s*(?P<hook>.*))?$"
-)
+# The links Claude Code counts as listing a file: `](target.md)` anywhere on a line, any case.
+_LINK = re.compile(r"\]\(([^()\n]+?\.md)\)", re.IGNORECASE)
+_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
+_SEPARATOR = re.compile(r"^\s*(?:—|–|-{1,2}|:)\s*")
+HOOK_UNITS = 150  # Claude Code's own index lines stay within 150 UTF-16 units
+RECALL_BYTES = 4096  # recall shows a topic file's first 4,096 bytes, whole lines …
+RECALL_LINES = 200  # … and 200 lines at most
 
 
 @dataclass(frozen=True)
@@ -35,28 +43,97 @@ def lines_with_ends(text: str) -> list[str]:
 
 
 def entries(text: str) -> list[Entry]:
+    """Every link to a `.md` file, on any line, several to a line: each is an entry, titled by
+    the bracketed text before it, its hook what follows the line's first link."""
     found = []
-    for number, line in enumerate(split_lines(text), start=1):
-        match = _ENTRY.match(line.rstrip("\r"))
-        if match:
-            found.append(
-                Entry(
-                    number,
-                    line.rstrip("\r"),
-                    match["title"].strip(),
-                    match["target"],
-                    (match["hook"] or "").strip(),
-                )
-            )
+    for number, raw in enumerate(split_lines(text), start=1):
+        line = raw.rstrip("\r")
+        hook, start = None, 0
+        for match in _LINK.finditer(line):
+            opening = line.rfind("[", start, match.start())
+            title = line[opening + 1 : match.start()] if opening >= 0 else ""
+            if hook is None:
+                hook = _SEPARATOR.sub("", line[match.end() :], count=1).strip()
+            found.append(Entry(number, line, title.strip(), match[1].strip(), hook))
+            start = match.end()
     return found
 
 
 def topic_name(target: str) -> str | None:
-    """The topic file an entry names, as a name in the directory (None: a link elsewhere)."""
-    if "://" in target or target.startswith(("#", "/", "mailto:")):
+    """The file an entry names, as a path inside the directory (None: a link Claude Code does
+    not count: absolute, a URL, or through `..`)."""
+    target = target.strip()
+    parts = re.split(r"[\\/]", target)
+    if target.startswith("/") or _SCHEME.match(target) or ".." in parts:
         return None
-    name = target.split("#", 1)[0].removeprefix("./")
-    return name or None
+    name = posixpath.normpath(target)
+    return None if name in (".", "") else name
+
+
+def key(name: str) -> str:
+    """How Claude Code compares a link with a file: NFC, lower case."""
+    return unicodedata.normalize("NFC", name).lower()
+
+
+class Names:
+    """The directory's files, found by the links that name them."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.by_key = {key(name): name for name in names}
+
+    def of(self, target: str) -> str | None:
+        """The file a link names (as the directory spells it), or the name the link gives a
+        file that is not there; None for a link Claude Code does not count."""
+        name = topic_name(target)
+        return None if name is None else self.by_key.get(key(name), name)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and key(name) in self.by_key
+
+
+def units(text: str) -> int:
+    """Length in UTF-16 units, as Claude Code measures a line."""
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def shortened(text: str, limit: int) -> str:
+    """Text cut to `limit` UTF-16 units as Claude Code cuts a hook: kept when it fits, else cut
+    to one unit less (never inside a character), back to the last word when that keeps more
+    than half, and `…` added."""
+    if units(text) <= limit:
+        return text
+    cut, used = [], 0
+    for char in text:
+        used += units(char)
+        if used > limit - 1:
+            break
+        cut.append(char)
+    head = "".join(cut)
+    word = re.search(r"\s\S*$", head)
+    shorter = head[: word.start()].rstrip() if word else ""
+    return (shorter if units(shorter) > limit / 2 else head.rstrip()) + "\u2026"
+
+
+def entry_line(name: str, description: str) -> str:
+    """The index line Claude Code's own index builder writes for a file: `- [name](path)`, and
+    ` — ` with the description cut so the whole line stays within 150 UTF-16 units."""
+    line = f"- [{posixpath.basename(name).removesuffix('.md')}]({name})"
+    hook = " ".join(description.split())
+    room = HOOK_UNITS - units(line) - 3
+    return line if not hook or room <= 1 else f"{line} \u2014 {shortened(hook, room)}"
+
+
+def recalled(text: str) -> tuple[int, bool]:
+    """How many lines of a topic file Claude Code's recall shows (its frontmatter included:
+    whole lines, within 4,096 bytes and 200 lines), and whether it is cut."""
+    lines = text.removeprefix("\ufeff").split("\n")
+    shown = size = 0
+    for line in lines[:RECALL_LINES]:
+        size += len(line.encode("utf-8", "surrogatepass")) + (1 if shown else 0)
+        if size > RECALL_BYTES:
+            return shown, True
+        shown += 1
+    return shown, len(lines) > RECALL_LINES
 
 
 def budget(data: bytes) -> Load:

@@ -6,6 +6,7 @@ last version. What hygiene finds is set on each note's `claude.flags`. Pure."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -16,7 +17,7 @@ from core.notes.text import note_tokens
 from core.promotion.claude_load import MAX_LINES, MAX_UNITS, Load
 from core.promotion.screening import MAX_ENTRY_CHARS, screen
 from core.stores.claude import frontmatter, index
-from core.stores.claude.directory import Files, text_of
+from core.stores.claude.directory import TEAM, Files, folder_key, text_of
 from core.stores.claude.paths import INDEX
 from core.stores.claude.seen import Version
 from core.stores.claude.similar import similar_pairs
@@ -96,7 +97,7 @@ def topic_note(name: str, data: bytes, at: str, entry: index.Entry | None) -> Ra
     kind = front.fields.get("type", "")
     title = front.fields.get("name") or (entry.title if entry else "") or name.removesuffix(".md")
     flags = [f"frontmatter: {p}" for p in front.problems]
-    if entry is None:
+    if entry is None and listed_in_index(name):
         flags.append("not in MEMORY.md")
     reason, whole = screened_file(title, f"{front.fields.get('description', '')}\n{front.body}")
     if reason:
@@ -156,19 +157,25 @@ def _note(
     }
 
 
-def index_note(data: bytes, at: str, names: set[str]) -> tuple[RawNote, list[str]]:
+def listed_in_index(name: str) -> bool:
+    """Whether a file belongs in MEMORY.md: team/ files are the team's, never listed there."""
+    return folder_key(name.split("/", 1)[0]) != TEAM or "/" not in name
+
+
+def index_note(data: bytes, at: str, names: Iterable[str]) -> tuple[RawNote, list[str]]:
     text = text_of(data)
+    known = index.Names(names)
     found = index.entries(text)
     cap = index.budget(data)
     hidden_from = index.first_hidden_line(text, cap)
     flags, warnings = [], []
     links = []
     for entry in found:
-        target = index.topic_name(entry.target)
+        target = known.of(entry.target)
         if target is None:
             continue
         links.append({"to": target, "reason": entry.hook or entry.title, "createdAt": at})
-        if target not in names:
+        if target not in known:
             flags.append(f"line {entry.line} names {target}, which is missing")
             warnings.append(
                 f"{INDEX} line {entry.line} names {target}, which is not in the directory"
@@ -259,6 +266,13 @@ def gone_note(gone: Gone, entry: index.Entry | None) -> RawNote:
     return note
 
 
+def _words(note: RawNote) -> list[str]:
+    """What a topic file says: its description and body, never the frontmatter Claude Code
+    stamps on every file (`node_type`, `originSessionId`, `modified`)."""
+    front = frontmatter.parse(note["content"])
+    return note_tokens(front.fields.get("description", ""), front.body)
+
+
 def near_duplicates(notes: list[RawNote]) -> list[tuple[str, str, float]]:
     topics = [
         n
@@ -268,7 +282,7 @@ def near_duplicates(notes: list[RawNote]) -> list[tuple[str, str, float]]:
         and "link" not in n["claude"]
         and "unread" not in n["claude"]
     ]
-    tokens = [frozenset(note_tokens(n["title"], n["content"])) for n in topics]
+    tokens = [frozenset(_words(n)) for n in topics]  # the body: never the stamps
     return [
         (topics[i]["id"], topics[j]["id"], overlap)
         for i, j, overlap in similar_pairs(tokens, NEAR_DUPLICATE)
@@ -279,6 +293,7 @@ def read_notes(files: Files, gone: list[Gone], previous_lines: dict[str, index.E
     """The notes of the directory as read, and the warnings its hygiene gives."""
     found = Reading()
     names = set(files.data) - {INDEX}
+    known = index.Names(names | set(files.links))
     entries: dict[str, index.Entry] = {}
     if INDEX in files.data:
         note, found.warnings = index_note(
@@ -288,7 +303,7 @@ def read_notes(files: Files, gone: list[Gone], previous_lines: dict[str, index.E
         )
         found.notes.append(note)
         for entry in index.entries(text_of(files.data[INDEX])):
-            target = index.topic_name(entry.target)
+            target = known.of(entry.target)
             if target:
                 entries.setdefault(target, entry)
     else:
@@ -313,6 +328,7 @@ def read_notes(files: Files, gone: list[Gone], previous_lines: dict[str, index.E
             and note["id"] != INDEX
             and note["claude"]["indexLine"] is None
             and "link" not in note["claude"]
+            and listed_in_index(note["id"])
         ):
             found.warnings.append(f"{note['id']} is not in {INDEX}: the agent never sees it listed")
     return found

@@ -72,25 +72,28 @@ def merge_lines(plan: Plan, note_ids: set[str]) -> list[str]:
 
 
 def proposal_lines(plan: Plan, note_ids: set[str]) -> list[str]:
-    """The budget proposal's new topic file, when these notes hold it, on one line."""
+    """The topic files the budget proposal writes, when these notes hold it, one line each."""
     return [
-        f"{name}: a new topic file with the {moved} lines moved out of {INDEX}"
-        for name, moved in _proposal(plan, note_ids)
+        f"{name}: a new topic file with {lines} lines moved out of {INDEX}"
+        if new
+        else f"{name}: {lines} lines of {INDEX} added at its end"
+        for name, lines, new in _proposal(plan, note_ids)
     ]
 
 
 def proposal_files(plan: Plan, note_ids: set[str]) -> list[str]:
-    """The budget proposal's new topic file, when these notes hold it."""
-    return [name for name, _ in _proposal(plan, note_ids)]
+    """The topic files the budget proposal writes, when these notes hold it."""
+    return [name for name, _, _ in _proposal(plan, note_ids)]
 
 
-def _proposal(plan: Plan, note_ids: set[str]) -> list[tuple[str, int]]:
+def _proposal(plan: Plan, note_ids: set[str]) -> list[tuple[str, int, bool]]:
     if INDEX not in note_ids:
         return []
     return [
-        (str(_info(d.after)["detailFile"]), int(_info(d.after).get("moved") or 0))
+        (str(name), int(lines), bool(new))
         for d in plan.notes
-        if d.note_id == INDEX and _info(d.after).get("detailFile")
+        if d.note_id == INDEX
+        for name, lines, new in _info(d.after).get("detailFiles") or []
     ]
 
 

@@ -20,7 +20,7 @@ from core.models import JournalEntry, JournalKind
 from core.notes.snapshot import EMPTY_FINGERPRINT, Graph, current_fingerprint, fingerprint
 from core.stores.claude import index
 from core.stores.claude.budget import Proposal
-from core.stores.claude.directory import text_of
+from core.stores.claude.directory import is_memory_path, text_of, walk
 from core.stores.claude.merge import Merge
 from core.stores.claude.notes import Gone
 from core.stores.claude.paths import INDEX
@@ -30,18 +30,20 @@ REVERT = "put back the reviewed version of"  # a revert's summary: its undo is t
 
 
 class ClaudeFiles:
-    """The files a run may write: `*.md` files directly in the memory directory."""
+    """The files a run may write: the memory files of the directory (MEMORY.md, the topic
+    files beside it and in its subfolders), by their path in it."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
 
     def named(self, name: str) -> OwnFile | None:
-        if plain_name(name) and name.endswith(".md"):
+        if all(plain_name(part) for part in name.split("/")) and is_memory_path(name):
             return OwnFile(name, self.directory / name, self.directory)
         return None
 
     def at(self, path: Path) -> OwnFile | None:
-        found = self.named(path.name)
+        relative = os.path.relpath(path, os.path.abspath(self.directory))
+        found = self.named(relative.replace(os.sep, "/"))
         if found and os.path.abspath(found.path) == str(path):
             return found
         return None
@@ -50,8 +52,7 @@ class ClaudeFiles:
 def index_line(gone: Gone, earlier: index.Entry | None) -> str:
     if earlier is not None:
         return earlier.text
-    name = gone.version.name
-    return f"- [{name.removesuffix('.md')}]({name})"
+    return index.entry_line(gone.version.name, "")
 
 
 class ClaudeRuns:
@@ -71,6 +72,8 @@ class ClaudeRuns:
         kind: JournalKind = "reflect",
     ) -> JournalEntry:
         """One file of the directory replaced (`after` None: removed), one run of the batch."""
+        if after is not None:  # a file put back into a folder the agent removed
+            (self.directory / name).parent.mkdir(parents=True, exist_ok=True)
         return self.journal.replace(
             self.directory / name, before, after, base, kind, summary, batch=self.batch
         )
@@ -113,7 +116,9 @@ class ClaudeRuns:
         path = self.directory / INDEX
         before_bytes = path.read_bytes() if path.is_file() else None
         before = text_of(before_bytes) if before_bytes is not None else None
-        listed = {index.topic_name(e.target) for e in index.entries(before or "")}
+        listed = index.Names(
+            name for e in index.entries(before or "") if (name := index.topic_name(e.target))
+        )
         missing = [
             index_line(g, earlier.get(g.version.name)) for g in gone if g.version.name not in listed
         ]
@@ -171,20 +176,23 @@ class ClaudeRuns:
     def rewrite_index(
         self, index_now: bytes, text: str, proposal: Proposal | None, fixes: int, merges: int = 0
     ) -> JournalEntry:
-        """Our own edit of MEMORY.md (hygiene fixes, merges, the budget proposal): the
-        proposal's new topic file first, then MEMORY.md, one run each."""
+        """Our own edit of MEMORY.md (hygiene fixes, merges, the budget proposal): the topic
+        files the proposal writes first, then MEMORY.md, one run each."""
         after = proposal.index_text if proposal else text
         what = [f"{fixes} hygiene fix(es)"] if fixes else []
         what += [f"the entries of {merges} merged file(s) removed"] if merges else []
         with directory_lock(self.directory / INDEX):
             if proposal is not None:
                 what.append("brought into its budget")
+            for moved in proposal.files if proposal else ():
                 self.write(
-                    proposal.detail_name,
-                    None,
-                    proposal.detail_text,
-                    EMPTY_FINGERPRINT,
-                    f"moved {proposal.moved} lines of {INDEX} to {proposal.detail_name}",
+                    moved.name,
+                    moved.before,
+                    moved.after,
+                    EMPTY_FINGERPRINT
+                    if moved.before is None
+                    else fingerprint(moved.before.encode("utf-8")),
+                    f"moved {moved.lines} lines of {INDEX} to {moved.name}",
                 )
             return self.write(
                 INDEX,
@@ -223,16 +231,19 @@ class ClaudeTarget(FileTarget):
             yield
 
     def files(self) -> list[Path]:
-        found = [self.directory / INDEX]
-        with contextlib.suppress(OSError):  # a file being created: its pending entry names it
-            found += sorted(p for p in self.directory.iterdir() if p.name.endswith(".md"))
-        return found
+        # a file being created: its pending entry names it
+        names = walk(self.directory)[0]
+        return [self.directory / INDEX] + [self.directory / n for n in names if n != INDEX]
 
     def folders(self) -> list[Path]:
         return [self.seen.root, self.seen.blobs]
 
     def restore(self, journal: Journal, entry: JournalEntry, batch: Batch | None) -> JournalEntry:
         self.may_write()
+        if entry.file_before is not None and ClaudeFiles(self.directory).named(
+            entry.file_name or ""
+        ):  # a file put back into a folder removed since
+            (self.directory / (entry.file_name or "")).parent.mkdir(parents=True, exist_ok=True)
         done = journal.undo_file(entry, batch)
         self.accepted(entry)
         return done

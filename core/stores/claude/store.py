@@ -61,7 +61,7 @@ from core.stores.claude.changes import (
     lines_of,
     merged_index,
 )
-from core.stores.claude.directory import Files, read_files, text_of
+from core.stores.claude.directory import Files, read_files, text_of, walk
 from core.stores.claude.dream import Dream, read_dream, wait_out
 from core.stores.claude.hygiene import Fix, fixed, fixes
 from core.stores.claude.merge import Merge, merges
@@ -206,7 +206,7 @@ class ClaudeStore:
 
     def stamp(self) -> Hashable:
         with contextlib.suppress(OSError):
-            names = sorted(p.name for p in self.home.glob("*.md"))
+            names = walk(self.home)[0]
             return (
                 FileStamp.of(self.home),
                 tuple(FileStamp.of(self.home / name) for name in names),
@@ -362,14 +362,14 @@ class ClaudeStore:
         """The hygiene fixes, once the agent's own change to MEMORY.md is reviewed."""
         if INDEX not in files.data or INDEX in changed:
             return []
-        return fixes(files.data, set(files.unread))
+        return fixes(files.data, files.links, set(files.unread))
 
     def _proposal(self, files: Files, changed: set[str]) -> Proposal | None:
         """The budget proposal, when MEMORY.md is past its budget and the agent's own change
         to it (reviewed first) is not pending."""
         if INDEX not in files.data or INDEX in changed:
             return None
-        return propose(text_of(files.data[INDEX]), set(files.data), self.now())
+        return propose(text_of(files.data[INDEX]), files.data, self.now(), changed)
 
     @staticmethod
     def _nugget_of(name: str, data: bytes | None) -> str:
@@ -494,12 +494,16 @@ class ClaudeStore:
         if budget_kept or chosen or drop:
             text = fixed(text_of(files.data[INDEX]), chosen, drop)
             # brought into the budget after the fixes
-            proposal = propose(text, set(files.data), self.now()) if budget_kept else None
+            proposal = (
+                propose(text, files.data, self.now(), changed | {m.kept for m in merging} | removed)
+                if budget_kept
+                else None
+            )
             last = runs.rewrite_index(files.data[INDEX], text, proposal, len(chosen), len(merging))
             final = proposal.index_text if proposal else text
             reviewed[INDEX] = sha(final.encode())
-            if proposal is not None:
-                reviewed[proposal.detail_name] = sha(proposal.detail_text.encode())
+            for moved in proposal.files if proposal else ():
+                reviewed[moved.name] = sha(moved.after.encode())
         self.seen.set_reviewed(State(self.now(), reviewed))
         self.look()
         return last
