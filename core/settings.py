@@ -197,6 +197,9 @@ class Settings(BaseSettings):
     microclaw_config: OptionalPath = Field(
         None, validation_alias="MICROCLAW_CONFIG", description="the MicroClaw bot's config file"
     )
+    agent_dir: OptionalPath = Field(
+        None, description="the Nuggets agent's checkout (its .env, its gateway's cron jobs)"
+    )
     now: Annotated[datetime | None, BeforeValidator(_moment)] = Field(
         None, description="a fixed clock for every command (tests, reproducible runs)"
     )

@@ -205,3 +205,25 @@ class AftermathTeller(Protocol):
         """By run id, for these runs (headers newest first, as `Journal.log` gives them; None:
         the whole journal, read without notices); runs it left alone are absent. Reads the
         notes once: call it once per showing."""
+
+
+@dataclass(frozen=True)
+class HealthLine:
+    """One finding of a store's health check: `text` whole (`nuggets doctor`), `brief` the
+    few words the console's header shows, `warning`: something will undo what was decided."""
+
+    text: str
+    brief: str = ""
+    warning: bool = False
+
+
+class Doctor(Protocol):
+    """Optional: whether something beside us (the memory's own program, its schedule) will
+    undo what the operator decides, checked from files, writing nothing."""
+
+    def check(self, graph: Graph | None = None) -> list[HealthLine]:
+        """Every finding, warnings first; `graph`: the notes already read (else the check
+        reads what it needs itself, or goes without)."""
+
+    def headline(self, found: list[HealthLine]) -> HealthLine | None:
+        """The one line the console's header shows of these findings (None: nothing to say)."""

@@ -24,6 +24,7 @@ from core.contract.parts import (
     AftermathTeller,
     ByHand,
     Decider,
+    Doctor,
     Journal,
     Promoter,
     Restorer,
@@ -152,3 +153,8 @@ class Store(Protocol):
 
     @property
     def aftermaths(self) -> AftermathTeller | None: ...
+
+    @property
+    def doctor(self) -> Doctor | None:
+        """Whether something beside us will undo what the operator decides (`nuggets doctor`,
+        the console's header)."""

@@ -15,6 +15,7 @@ from core.contract.parts import (
     AftermathTeller,
     ByHand,
     Decider,
+    Doctor,
     KeptVersion,
     Promoter,
     Restorer,
@@ -81,6 +82,7 @@ class ClaudeStore:
     restorer: Restorer | None = None
     decider: Decider | None = None
     aftermaths: AftermathTeller | None = None  # what the agent changed since is the next plan
+    doctor: Doctor | None = None
     first_notes: Callable[[int], list[RawNote]] | None = None
 
     def __init__(

@@ -16,6 +16,7 @@ from core.contract.parts import (
     AftermathTeller,
     ByHand,
     Decider,
+    Doctor,
     Promoter,
     Restorer,
     SideFiles,
@@ -84,6 +85,7 @@ from core.safeio.file_stamp import FileStamp
 from core.safeio.scope_folder import PromotionRefused, refusal
 from core.settings import DEFAULTS, Settings
 from core.stores.nuggets import presentation
+from core.stores.nuggets.agent_gate import AgentGate
 from core.stores.nuggets.fact_files import SUFFIXES as FACT_SUFFIXES
 from core.stores.nuggets.fact_files import (
     FactFile,
@@ -172,6 +174,9 @@ class NuggetsStore:
         self.promotion_runs: list[JournalEntry] = []  # the same, as a list (one MEMORY.md)
         self.allow_contact = settings.allow_contact  # promote contact details
         self._opened: Graph | None = None  # read by startup_messages, for the command to take
+        self.doctor: Doctor | None = AgentGate(
+            settings.agent_dir, lambda: read_graph(self.graph_path)
+        )
         self.journal = Journal(
             home,
             self.files,

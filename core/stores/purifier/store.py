@@ -20,6 +20,7 @@ from core.contract.parts import (
     AftermathTeller,
     ByHand,
     Decider,
+    Doctor,
     Promoter,
     Restorer,
     SideFiles,
@@ -90,6 +91,7 @@ class PurifierStore(PurifierActing):
     decider: Decider | None = None
     versions: VersionKeeper | None = None
     aftermaths: AftermathTeller | None = None  # the purifier's runs are its own
+    doctor: Doctor | None = None
 
     def __init__(
         self, workspace: Path, clock: Clock = system_clock, settings: Settings = DEFAULTS
