@@ -36,6 +36,10 @@ class Journal(Protocol):
     def folder(self) -> Path:
         """The directory that holds the runs (shown to the operator)."""
 
+    def may_write(self) -> None:
+        """Refuses (NuggetsError, one line) when nothing may be written to this memory (a
+        home its agent left); a command that always writes asks before it starts."""
+
     def log(self) -> list[JournalHeader]:
         """The runs, newest first (headers only); one that cannot be read is skipped and named
         in the store's notices."""

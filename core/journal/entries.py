@@ -58,6 +58,7 @@ class JournalHeader(CamelModel):
     # a run that wrote a file: its name (core/journal/own_files.py)
     file_name: str | None = Field(default=None, alias="memoryMd")
     batch: str | None = None  # runs one apply wrote together (core/journal/journal.py)
+    left_home: str | None = None  # written in a home its agent had left (core/models.py)
 
 
 @dataclass(frozen=True)
@@ -178,6 +179,7 @@ def header_of(entry: JournalEntry) -> JournalHeader:
         summary=summary,
         file_name=entry.file_name,
         batch=entry.batch,
+        left_home=entry.left_home,
     )
 
 

@@ -32,6 +32,7 @@ from core.notes import fields
 from core.notes.snapshot import Graph
 from core.safeio.json_read import loads
 from core.safeio.open_regular import read_regular
+from core.stores.nuggets.home import left_home_refusal, live_home
 
 ENV_FILE = ".env"
 JOBS_FILE = Path(".gateway") / "cron" / "jobs.json"
@@ -74,18 +75,20 @@ class AgentGate:
     """The Nuggets store's doctor: the agent's checkout read when it is known (the setting
     `agent_dir`), else the traces its pass leaves in the notes."""
 
-    def __init__(self, checkout: Path | None, read: Callable[[], Graph]) -> None:
+    def __init__(self, home: Path, checkout: Path | None, read: Callable[[], Graph]) -> None:
+        self.home = home
         self.checkout = checkout
         self.read = read
 
     def check(self, graph: Graph | None = None) -> list[HealthLine]:
+        left = left_behind(self.home)
         if self.checkout is None:
-            return [*self._traces(graph), UNKNOWN]
+            return [*left, *self._traces(graph), UNKNOWN]
         found = pass_findings(read_checkout(self.checkout.expanduser()))
         summary = pass_summary(found)
         if summary is None:
-            return [GATED, *found]
-        return [summary, *found]
+            return [*left, GATED, *found]
+        return [*left, summary, *found]
 
     def headline(self, found: list[HealthLine]) -> HealthLine | None:
         return next((line for line in found if line.warning), None)
@@ -97,6 +100,20 @@ class AgentGate:
             return []  # an unreadable graph is said by whatever reads it
         trace = traces(notes)
         return [] if trace is None else [trace]
+
+
+def left_behind(home: Path) -> list[HealthLine]:
+    """A home the agent left: said first, since nothing here reaches the agent any more."""
+    live = live_home(home)
+    if live is None:
+        return []
+    return [
+        HealthLine(
+            left_home_refusal(home, live),
+            brief=f"the agent's old copy: it lives in {live}",
+            warning=True,
+        )
+    ]
 
 
 UNKNOWN = HealthLine(

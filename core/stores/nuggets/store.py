@@ -101,6 +101,7 @@ from core.stores.nuggets.fact_files import (
 )
 from core.stores.nuggets.first_notes import first_notes
 from core.stores.nuggets.graph_file import dump_graph, graph_path, read_graph
+from core.stores.nuggets.home import left_home_refusal, live_home
 
 MEMORY_MD_NAME = "MEMORY.md"  # a promotion's file in its journal entry: the store's MEMORY.md
 
@@ -174,8 +175,9 @@ class NuggetsStore:
         self.promotion_runs: list[JournalEntry] = []  # the same, as a list (one MEMORY.md)
         self.allow_contact = settings.allow_contact  # promote contact details
         self._opened: Graph | None = None  # read by startup_messages, for the command to take
+        self.force_home = False  # --force-home: write even to a home the agent left
         self.doctor: Doctor | None = AgentGate(
-            settings.agent_dir, lambda: read_graph(self.graph_path)
+            home, settings.agent_dir, lambda: read_graph(self.graph_path)
         )
         self.journal = Journal(
             home,
@@ -186,6 +188,7 @@ class NuggetsStore:
             clock,
             keep=settings.journal_keep,
             home_is_ours=False,
+            guard=self._home_guard,
         )
         self.by_hand: ByHand = self
         self.promoter: Promoter | None = self
@@ -626,6 +629,16 @@ class NuggetsStore:
                 )
             except NuggetsError as exc:
                 self.notices.append(f"{image.path} was not put back: {exc}")
+
+    def _home_guard(self) -> str | None:
+        """Before each write: a home the agent left is refused unless forced, and a run forced
+        into it records where it was written."""
+        live = live_home(self.home)
+        if live is None:
+            return None
+        if not self.force_home:
+            raise NuggetsError(left_home_refusal(self.home, live))
+        return os.path.abspath(self.home)
 
     def recover(self) -> list[str]:
         """Settle what interrupted writes left (ours or another nuggets process's); says what
