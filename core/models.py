@@ -257,6 +257,9 @@ class JournalEntry(CamelModel):
     side_file_edits: list[FactEdit] = Field(default_factory=list, alias="factEdits")
     files: list[FileImage] = Field(default_factory=list)
     batch: str | None = None  # runs one apply wrote together; undo takes them back together
+    # The directory the run was written in when that was a home its agent had left (forced):
+    # the agent copies such a run into its live home, where it is not that home's to undo.
+    left_home: str | None = None
 
     def to_json_dict(self) -> dict[str, Any]:
         """As CamelModel's, without copying the note images: they are the graph's own JSON

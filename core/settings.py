@@ -234,6 +234,9 @@ class Settings(BaseSettings):
     claude_safe_mode: ClaudeText = Field(
         None, validation_alias="CLAUDE_CODE_SAFE_MODE", description="Claude Code's safe mode"
     )
+    agent_dir: OptionalPath = Field(
+        None, description="the Nuggets agent's checkout (its .env, its gateway's cron jobs)"
+    )
     now: Annotated[datetime | None, BeforeValidator(_moment)] = Field(
         None, description="a fixed clock for every command (tests, reproducible runs)"
     )

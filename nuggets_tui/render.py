@@ -229,7 +229,14 @@ def journal_line(entry: JournalHeader) -> str:
         if entry.file_name is not None
         else counted(entry.notes, "note")
     )
-    return f"{one_line(entry.run_id)}  {entry.kind:<7} {one_line(entry.at)}  {wrote}  {summary}"
+    left = (
+        f"  [written in {one_line(entry.left_home)}, a home its agent had left]"
+        if entry.left_home is not None
+        else ""
+    )
+    return (
+        f"{one_line(entry.run_id)}  {entry.kind:<7} {one_line(entry.at)}  {wrote}  {summary}{left}"
+    )
 
 
 def kept_versions_text(versions: list[KeptVersion]) -> Iterator[str]:

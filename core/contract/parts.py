@@ -36,6 +36,10 @@ class Journal(Protocol):
     def folder(self) -> Path:
         """The directory that holds the runs (shown to the operator)."""
 
+    def may_write(self) -> None:
+        """Refuses (NuggetsError, one line) when nothing may be written to this memory (a
+        home its agent left); a command that always writes asks before it starts."""
+
     def log(self) -> list[JournalHeader]:
         """The runs, newest first (headers only); one that cannot be read is skipped and named
         in the store's notices."""
@@ -255,3 +259,25 @@ class SelfKeeper(Protocol):
         """Run it, under the system's own lock: its result in one line; NuggetsError (its own
         message) when it did not publish."""
         ...
+
+
+@dataclass(frozen=True)
+class HealthLine:
+    """One finding of a store's health check: `text` whole (`nuggets doctor`), `brief` the
+    few words the console's header shows, `warning`: something will undo what was decided."""
+
+    text: str
+    brief: str = ""
+    warning: bool = False
+
+
+class Doctor(Protocol):
+    """Optional: whether something beside us (the memory's own program, its schedule) will
+    undo what the operator decides, checked from files, writing nothing."""
+
+    def check(self, graph: Graph | None = None) -> list[HealthLine]:
+        """Every finding, warnings first; `graph`: the notes already read (else the check
+        reads what it needs itself, or goes without)."""
+
+    def headline(self, found: list[HealthLine]) -> HealthLine | None:
+        """The one line the console's header shows of these findings (None: nothing to say)."""

@@ -24,6 +24,7 @@ from core.contract.parts import (
     AftermathTeller,
     ByHand,
     Decider,
+    Doctor,
     Foresight,
     Journal,
     Promoter,
@@ -161,3 +162,8 @@ class Store(Protocol):
     @property
     def keeper(self) -> SelfKeeper | None:
         """Its own program's health lines and runs (a system that maintains itself)."""
+
+    @property
+    def doctor(self) -> Doctor | None:
+        """Whether something beside us will undo what the operator decides (`nuggets doctor`,
+        the console's header)."""

@@ -61,6 +61,7 @@ class JournalHeader(CamelModel):
     # a run of another program (a store's own system): how it ended, in that program's words
     # (ok, skipped, failed …); None for a run of ours, which was applied
     outcome: str | None = None
+    left_home: str | None = None  # written in a home its agent had left (core/models.py)
 
 
 @dataclass(frozen=True)
@@ -181,6 +182,7 @@ def header_of(entry: JournalEntry) -> JournalHeader:
         summary=summary,
         file_name=entry.file_name,
         batch=entry.batch,
+        left_home=entry.left_home,
     )
 
 

@@ -169,12 +169,16 @@ class Journal:
         refusal: str | None = None,
         keep: int = DEFAULT_KEEP,
         home_is_ours: bool = True,
+        guard: Callable[[], str | None] | None = None,
     ) -> None:
         self.home, self.files, self.like, self.target = home, files, like, target
         self.keep = keep  # the newest runs the journal keeps
         self.notices, self.clock = notices, clock
         self.program, self.refusal = program, refusal
         self.home_is_ours = home_is_ours
+        # Before each write: raises the store's refusal to write here, or names the home its
+        # agent left that the run is written in (recorded on the entry), else None.
+        self.guard = guard
 
     @property
     def folder(self) -> Path:
@@ -182,6 +186,10 @@ class Journal:
 
     def lock(self) -> AbstractContextManager[None]:
         return self.target.lock()
+
+    def may_write(self) -> None:
+        if self.guard is not None:
+            self.guard()
 
     def now(self) -> str:
         return to_iso(self.clock())
@@ -191,6 +199,9 @@ class Journal:
     def commit(self, entry: JournalEntry, target: Path, write: Write) -> JournalEntry:
         """Journal `entry` ahead, then `write(on_landed)` `target`; the pending entry is
         committed when the write says it landed, or when it returns (call under the lock)."""
+        left = self.guard() if self.guard is not None else None
+        if left is not None:
+            entry = entry.model_copy(update={"left_home": left})
         keep = self.keep
         made = [d for d in (self.home, self.folder) if not d.is_dir()]
         if self.home_is_ours:
@@ -364,6 +375,12 @@ class Journal:
         an error when it is unknown or already undone."""
         self._refuse_program_run(run_id, "undo")
         entry = read_entry(self.home, run_id, self.files)
+        if entry.left_home is not None and entry.left_home != os.path.abspath(self.home):
+            raise NuggetsError(
+                f"cannot undo {run_id}: it was written in {entry.left_home}, a copy its agent "
+                "had left, and came here with the agent's copy of that folder: undo it there "
+                "(with --force-home), nothing was restored"
+            )
         headers = read_headers(self.home)[0]
         later = undone_by(headers, run_id)
         if later:

@@ -40,14 +40,16 @@ from core.errors import ArgumentError, NuggetsError
 from core.journal.entries import journal_dir
 from core.models import (
     JournalEntry,
+    Operation,
     Plan,
     RawNote,
     ReflectionChange,
+    ReflectionResult,
     kind_word,
     operation_note_ids,
 )
 from core.notes import fields as note_fields
-from core.plans.kept import chosen
+from core.plans.kept import chosen, result_of
 from core.plans.review_state import change_key
 from core.safeio.json_read import loads
 from core.safeio.open_regular import read_regular
@@ -329,7 +331,8 @@ class RuleChooser:
     """What a run without a person applies of each plan it makes (a store's `reflect(choose=)`):
     `decided_kept` with the rules and the operator's decisions kept for this memory. After a
     call: `by_rule` (what the rules decided), `said` (op id -> how it was decided, for the
-    output) and `waiting` (the keys of the changes left for a person)."""
+    output), `waiting` (the keys of the changes left for a person) and `held`, `held_result`:
+    those changes themselves, for the console to show exactly them."""
 
     def __init__(
         self,
@@ -344,6 +347,8 @@ class RuleChooser:
         self.by_rule: dict[int, Decided] = {}
         self.said: dict[int, str] = {}
         self.waiting: list[str] = []
+        self.held: list[Operation] = []  # the changes left for a person, numbered from 1
+        self.held_result: ReflectionResult | None = None  # the plan's result, of those only
 
     def __call__(self, plan: Plan) -> set[int]:
         keys = [change_key(op) for op in plan.operations]
@@ -359,6 +364,13 @@ class RuleChooser:
             and op_id not in kept
             and _waits(self.by_rule.get(op_id), op_id in default, self.hold)
         ]
+        waiting = set(self.waiting)
+        held = [op.id for op, key in zip(plan.operations, keys, strict=True) if key in waiting]
+        self.held = [
+            plan.operations[op_id - 1].model_copy(update={"id": number})
+            for number, op_id in enumerate(held, start=1)
+        ]
+        self.held_result = result_of(plan.result, set(held))
         return kept
 
 

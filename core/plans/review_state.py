@@ -24,8 +24,9 @@ API:
   the project merge their part with `update_state`
 - `state_stamp(journal_home)`: the file's stamp now
 - `new_since(state, scope, keys) -> set[str]`: the keys the scope's last plan did not hold
-- `ReviewState.hold(since, keys)`, `.waiting_count()`: the changes `daily --hold` left waiting
-  for a person, and how many of them nobody decided yet
+- `ReviewState.hold(since, keys, held, held_result)`, `.waiting_count()`: the changes `daily
+  --hold` left waiting for a person (their keys, and the operations themselves with their
+  result, as JSON), and how many of them nobody decided yet
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from core.safeio.open_regular import read_regular
 
 STATE_FILE = "review-decisions.json"
 STATE_BYTES = 64 * 1024 * 1024
-STATE_DEPTH = 3  # {"lastPlans": {"<scope>": ["<key>", ...]}}
+STATE_DEPTH = 6  # {"waiting": {"ops": [{"tags": [...]}]}}, {"lastPlans": {"<scope>": [...]}}
 MAX_SCOPES = 8  # the last plans remembered: the scopes reviewed most recently
 
 
@@ -78,16 +79,30 @@ class ReviewState:
     last_plans: dict[str, list[str]] = field(default_factory=dict)  # oldest scope first
     waiting_since: str | None = None  # when `daily --hold` last left changes waiting
     waiting: list[str] = field(default_factory=list)  # their keys
+    # the changes themselves as `daily` planned them (operations, then the result of those),
+    # so that the console shows exactly what was held
+    held: list[dict[str, object]] = field(default_factory=list)
+    held_result: dict[str, object] | None = None
     stamp: FileStamp | None = field(default=None, compare=False)  # the file's when read
 
     def to_json(self) -> str:
         data: dict[str, object] = {"decisions": self.decisions, "lastPlans": self.last_plans}
         if self.waiting_since is not None:
-            data["waiting"] = {"since": self.waiting_since, "keys": self.waiting}
+            waiting: dict[str, object] = {"since": self.waiting_since, "keys": self.waiting}
+            if self.held and self.held_result is not None:
+                waiting |= {"ops": self.held, "result": self.held_result}
+            data["waiting"] = waiting
         return json.dumps(data, separators=(",", ":")) + "\n"
 
-    def hold(self, since: str | None, keys: list[str]) -> None:
+    def hold(
+        self,
+        since: str | None,
+        keys: list[str],
+        held: list[dict[str, object]] | None = None,
+        held_result: dict[str, object] | None = None,
+    ) -> None:
         self.waiting_since, self.waiting = (since, keys) if keys else (None, [])
+        self.held, self.held_result = (held or [], held_result) if keys else ([], None)
 
     def waiting_count(self) -> int:
         return sum(key not in self.decisions for key in self.waiting)
@@ -131,12 +146,19 @@ def read_state(journal_home: Path) -> ReviewState:
         }
         waiting = dict(raw.get("waiting") or {})
         since, held = waiting.get("since"), waiting.get("keys")
+        ops, result = waiting.get("ops"), waiting.get("result")
     except (ValueError, TypeError, AttributeError) as exc:
         why = f" ({exc})" if isinstance(exc, JsonReadError) else ""
         raise NuggetsError(f"{path}: not a file of review decisions{why}; move it aside") from None
     state = ReviewState(decisions, plans, stamp=stamp)
     if isinstance(since, str) and isinstance(held, list):
-        state.hold(since, [str(k) for k in held])
+        changes = [op for op in ops if isinstance(op, dict)] if isinstance(ops, list) else []
+        state.hold(
+            since,
+            [str(k) for k in held],
+            changes,
+            result if isinstance(result, dict) else None,
+        )
     return state
 
 

@@ -15,7 +15,9 @@ be read); `error` keeps the reason.
 
 API:
 - `ReviewSession(store, nugget=None, uncapped=False, on_trouble=None)`:
-  - `.make_plan(graph, should_stop, progress) -> Plan` (the store's; takes nothing in)
+  - `.make_plan(graph, should_stop, progress) -> Plan` (the store's, or `held_plan`'s while
+    changes `daily --hold` left wait; takes nothing in)
+  - `.held_plan(graph) -> Plan | None`: exactly the changes `daily --hold` left waiting
   - `.planned(plan)`: the plan taken in: its changes new since the scope's last plan (`new`),
     remembered as the last once anything is decided, decided by decisions and rules (`kept`,
     `by_rule`)
@@ -33,10 +35,12 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 from typing import Literal
 
+from pydantic import TypeAdapter, ValidationError
+
 from core.clock import to_iso
 from core.contract.store import Store
 from core.errors import NuggetsError
-from core.models import JournalEntry, Plan
+from core.models import JournalEntry, Operation, Plan, ReflectionResult
 from core.notes.snapshot import Graph
 from core.plans.review_rules import Decided, Rule, RuleChooser, decided_kept, store_rules
 from core.plans.review_state import (
@@ -49,6 +53,8 @@ from core.plans.review_state import (
     update_state,
 )
 from core.progress import Progress
+
+HELD = TypeAdapter(list[Operation])
 
 Trouble = Literal["decisions", "rules"]  # which file could not be read or written
 
@@ -82,6 +88,11 @@ class ReviewSession:
         should_stop: Callable[[], bool] | None = None,
         progress: Progress | None = None,
     ) -> Plan:
+        """The store's plan; while changes `daily --hold` left wait undecided, in the scope it
+        plans (every nugget, capped), exactly those changes instead (`held_plan`)."""
+        held = self.held_plan(graph)
+        if held is not None:
+            return held
         return self.store.plan(
             self.nugget,
             uncapped=self.uncapped,
@@ -89,6 +100,24 @@ class ReviewSession:
             should_stop=should_stop,
             progress=progress,
         )
+
+    def held_plan(self, graph: Graph | None = None) -> Plan | None:
+        """The changes `daily --hold` left waiting, as it planned them, replayed on the file as
+        it is now (the store's decider); None when none waits undecided, in another scope, or
+        when the store cannot plan given operations or they no longer apply."""
+        decider, state = self.store.decider, self.state
+        if self.nugget is not None or self.uncapped or decider is None or not state.held:
+            return None
+        if state.waiting_count() == 0 or state.held_result is None:
+            return None
+        try:
+            operations = HELD.validate_python(state.held)
+            result = ReflectionResult.model_validate(state.held_result)
+            plan = decider.plan_operations(operations, result, graph=graph)
+        except (ValidationError, NuggetsError):
+            return None
+        plan.kind = "reflect"  # the daily pass's own changes, applied after review
+        return plan
 
     def planned(self, plan: Plan) -> None:
         self.plan = plan
@@ -207,7 +236,12 @@ class ReviewSession:
             state.waiting_since if carried and state.waiting_since else to_iso(self.store.clock())
         )
         # Only the waiting list is replaced: a console's decisions since the read above stay.
-        update_state(self.store.journal.home, lambda fresh: fresh.hold(since, choose.waiting))
+        held = [op.to_json_dict() for op in choose.held]
+        result = None if choose.held_result is None else choose.held_result.to_json_dict()
+        update_state(
+            self.store.journal.home,
+            lambda fresh: fresh.hold(since, choose.waiting, held, result),
+        )
         return since
 
     # -- the decisions file ---------------------------------------------------------------------

@@ -8,8 +8,11 @@ spaces, which reads the same). A note whose content has a blank line in it goes 
 blank line: such a paragraph is the entry's when it spells the rest of the note (`absorb`).
 An entry our newest run on the file wrote (`known`, from the journal) is read as a whole too
 where the file still spells it exactly, blank lines and later paragraphs included, so that an
-update replaces it whole. An entry the agent wrote has no such record: a paragraph after a blank
-line under it reads like a line written by hand there, and is left as it is.
+update replaces it whole. In a file laid out exactly as the agent's promotion writes one
+(`laid_out_by_agent`), an entry is read as the agent writes it: every line under it up to the
+next entry or heading is its value (the blank line that ends the section aside), so an update
+replaces an old second paragraph the agent wrote too (`take_old_value`). In any other file a
+paragraph after a blank line under an entry reads like a line written by hand, and stays.
 A note's line that reads as an entry or a section of its own (`- **…**: …`, `## …`) is written
 flush left as the agent writes it; the entries we are about to write (`expected`) are read
 first as a whole wherever the file spells them, so that such a line stays in its entry.
@@ -91,6 +94,10 @@ def section_name(line: str) -> str | None:
 
 def _is_entry(line: str) -> bool:
     return line.startswith(_HEAD)
+
+
+def _ends_value(line: str) -> bool:
+    return _is_entry(line) or bool(_HEADING.match(line))
 
 
 def reads_as_entry_or_heading(line: str) -> bool:
@@ -182,6 +189,21 @@ class _Section:
         del self.chunks[at:end]
         self._entries[number].extend(taken)
 
+    def take_old_value(self, number: int) -> None:
+        """Take in what stands under the entry as its old value, read as the agent writes an
+        entry: every line up to the next entry or heading, the blank lines that end the
+        section (or come before the next entry) left out. Only for an entry about to be
+        updated: its old paragraphs go with it."""
+        at = self._position(number) + 1
+        end = at
+        while end < len(self.chunks) and not _ends_value(bare(self.chunks[end][0])):
+            end += 1
+        while end > at and not any(line.strip() for line in self.chunks[end - 1]):
+            end -= 1
+        taken = [line for chunk in self.chunks[at:end] for line in chunk]
+        del self.chunks[at:end]
+        self._entries[number].extend(taken)
+
     def blank(self) -> bool:
         return all(not line.strip() for chunk in self.chunks for line in chunk)
 
@@ -219,6 +241,34 @@ def spelled(lines: list[str], at: int, section: str, expected: Expected) -> int:
     return 0
 
 
+def laid_out_by_agent(text: str) -> bool:
+    """Whether the file is laid out exactly as the agent's promotion writes it whole: its
+    title and header line, then sections of a heading, a blank line and entries, a blank line
+    before the next heading, every line trimmed and never two blank lines in a row. In such a
+    file, all that stands under an entry up to the next entry or heading is its value."""
+    if "\r" in text or not text.endswith("\n"):
+        return False
+    lines = text[:-1].split("\n")
+    if lines[:4] != ["# Memory", "", HEADER_LINE, ""]:
+        return False
+    rest, at = lines[4:], 0
+    while at < len(rest):
+        end = next((i for i in range(at + 1, len(rest)) if _SECTION.match(rest[i])), len(rest))
+        body = rest[at + 2 : end - 1] if end < len(rest) else rest[at + 2 : end]
+        if (
+            not _SECTION.match(rest[at])
+            or rest[at + 1 : at + 2] != [""]
+            or not body
+            or not _is_entry(body[0])
+            or (end < len(rest) and rest[end - 1] != "")
+            or any(line != line.strip() for line in body)
+            or any(not a and not b for a, b in itertools.pairwise(body))
+        ):
+            return False
+        at = end
+    return True
+
+
 class MemoryDocument:
     """MEMORY.md's text, or `header` when there is none yet, ready for `upsert`; `expected`:
     the entries about to be written, and `known`: those our newest run on the file wrote, read
@@ -232,6 +282,7 @@ class MemoryDocument:
         known: Expected | None = None,
     ) -> None:
         self.trailing_newline = text.endswith("\n") or not text
+        self.agents_layout = laid_out_by_agent(text)
         lines = text.split("\n") if text else list(header)
         if self.trailing_newline and text:
             lines.pop()
@@ -288,6 +339,8 @@ class MemoryDocument:
         place.absorb(first, entry)
         if place.lines_of(first) == entry and not others:
             return "same"
+        if self.agents_layout:
+            place.take_old_value(first)
         place.replace(first, entry)
         return "update"
 

@@ -9,7 +9,19 @@ from __future__ import annotations
 
 import sys
 
-from . import config, conflicts, daily, demo, marks, notes, promote, reflect, rules, runs
+from . import (
+    config,
+    conflicts,
+    daily,
+    demo,
+    doctor,
+    marks,
+    notes,
+    promote,
+    reflect,
+    rules,
+    runs,
+)
 from .group import bare_home_options, main
 
 COMMANDS = (
@@ -23,6 +35,7 @@ COMMANDS = (
     daily.daily,
     demo.demo,
     config.config,
+    doctor.doctor,
     conflicts.conflicts,
     conflicts.resolve,
     conflicts.verdicts,

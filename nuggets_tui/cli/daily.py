@@ -50,6 +50,7 @@ def daily(obj: Context, hold: bool) -> None:
     if memory.profile.capabilities.own_schedule:
         _daily_health(memory, say)
         return
+    memory.journal.may_write()  # a home nothing may be written to: said even on a quiet day
     if local.time() < due:
         say(f"Not yet: the daily pass runs after {due:%H:%M} local time.")
         current_run().skipped(f"not yet: the daily pass runs after {due:%H:%M} local time")

@@ -310,6 +310,7 @@ class MainScreen(ConsoleScreen[None]):
         shelf.prepare()
         call(self._prepared, shelf, overview(nuggets, shelf.notes))
         self._read_since(shelf)
+        self._read_health(shelf)
         try:  # no plan ahead when planning costs something (a model's tokens): `r` asks first
             plan = (
                 None
@@ -334,6 +335,25 @@ class MainScreen(ConsoleScreen[None]):
             return  # the history and ctrl+z say what is wrong with the journal
         newest = next((found for found in since.values() if found.newest), None)
         to_screen(self, self._since_read, shelf, since, newest)
+
+    def _read_health(self, shelf: Shelf) -> None:
+        """What the store's doctor says will undo the operator's decisions, for the header (in
+        the load's thread: it reads a few small files)."""
+        doctor = self.memory.doctor
+        if doctor is None:
+            return
+        try:
+            headline = doctor.headline(doctor.check(shelf.graph))
+        except NuggetsError:
+            return  # `nuggets doctor` says what is wrong
+        to_screen(self, self._health_read, "" if headline is None else headline.brief)
+
+    def _health_read(self, brief: str) -> None:
+        home = shown_path(self.memory.home)
+        parts: list[Text | str] = [line(self.memory.profile.system, "bold"), "  ", line(home)]
+        if brief:
+            parts += ["  ", line(f"⚠ {brief}", "bold yellow")]
+        self.query_one("#title-bar", Static).update(join(*parts))
 
     def _since_read(
         self, shelf: Shelf, since: dict[str, Aftermath], newest: Aftermath | None

@@ -576,6 +576,9 @@ class ReviewScreen(ConsoleScreen[bool]):
         self._seen: object = None  # the file's stat when last checked for changes
         self.new_only = False
         self._told_replan = False  # `r` asked for this plan: say what it found
+        held = self.session.held_plan(graph) if graph is not None else None
+        if held is not None:  # what `daily --hold` left waiting, not a plan made afresh
+            self.prepared = prepared = held
         if prepared is not None and not uncapped:
             # Known before the screen is built, so its footer is right from the first frame.
             self.session.plan = prepared

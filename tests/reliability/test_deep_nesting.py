@@ -123,11 +123,14 @@ def test_a_journal_entry_nested_deep_is_skipped_and_named(home: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "what"),
-    [("review-decisions.json", "review decisions"), ("review-rules.json", "review rules")],
+    ("name", "what", "levels"),
+    [
+        ("review-decisions.json", "review decisions", 6),  # the held changes nest
+        ("review-rules.json", "review rules", 3),
+    ],
 )
 def test_a_review_file_nested_deep_stops_the_pass_in_one_line(
-    home: Path, name: str, what: str
+    home: Path, name: str, what: str, levels: int
 ) -> None:
     """The pass cannot go on without the operator's decisions and rules: exit 1, one line."""
     (home / name).write_text(NESTED_OBJECT)
@@ -135,7 +138,7 @@ def test_a_review_file_nested_deep_stops_the_pass_in_one_line(
     assert refused.exit_code == 1
     assert refused.stderr == (
         f"nuggets: {home / name}: not a file of {what} (nested too deeply "
-        "to read: more than 3 levels); move it aside\n"
+        f"to read: more than {levels} levels); move it aside\n"
     )
     record("files nested 100,000 deep read in one line")
 

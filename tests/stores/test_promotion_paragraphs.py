@@ -13,12 +13,11 @@ here):
   them, with a line then written by hand at its end;
 - `graph-after-remember.json`, `facts-after-remember.json`: after the running agent remembered a
   new value of two paragraphs for `shared:release`;
-- `ours-update.md`: what our `promote --apply` then wrote to `agent-start.md` (the version before
-  this test; this one writes the same, see the second test);
 - `agent-compact.md`: what the agent's next compaction (`promoteFacts` on its long-lived shelf)
-  wrote over `ours-update.md`. It writes the whole file again from the first line of each entry
-  and the notes, dropping every other line, so it writes the same over any file holding those
-  entries' first lines: that is why it stands in for the agent's write over our files below.
+  wrote over our update of `agent-start.md`. It writes the whole file again from the first line
+  of each entry and the notes, dropping every other line, so it writes the same over any file
+  holding those entries' first lines: that is why it stands in for the agent's write over our
+  files below.
 """
 
 from __future__ import annotations
@@ -76,17 +75,32 @@ def test_an_entry_our_run_wrote_is_replaced_whole_and_nothing_is_said_lost(tmp_p
     assert lost == ["1 other line (not an entry) is gone"]  # the hand-written line, no entry
 
 
-def test_a_line_written_by_hand_after_the_last_entry_is_not_said_to_be_the_entrys(
+def test_an_entry_the_agent_wrote_is_replaced_whole_and_its_old_paragraph_never_said_lost(
     tmp_path: Path,
 ) -> None:
-    """The fixture as it was recorded. The old value's second paragraph was written by the
-    agent, whose files say nothing about where an entry ends: it reads exactly like the line
-    written by hand, and is left as it is."""
+    """The fixture as it was recorded. The file is laid out as the agent writes it whole, so
+    all that stands under an entry up to the next one is its value: the old value's second
+    paragraph goes with the update, while the line written by hand under an entry that stays
+    the same (the last one) is kept."""
     home, memory_md = _home(tmp_path)
     memory_md.write_bytes((FIXTURE / "agent-start.md").read_bytes())
     _agent_remembers_the_new_value(home)
     _run(home, memory_md, 1, "promote", "--apply")
-    assert memory_md.read_bytes() == (FIXTURE / "ours-update.md").read_bytes()
+    assert memory_md.read_text() == (FIXTURE / "agent-compact.md").read_text() + HAND
+    assert STALE not in memory_md.read_text()
     memory_md.write_bytes((FIXTURE / "agent-compact.md").read_bytes())  # its compaction
     lost = json.loads(_run(home, memory_md, 2, "promote", "--json"))["lost"]
-    assert lost == ["2 other lines (not an entry) are gone"]
+    assert lost == ["1 other line (not an entry) is gone"]  # the hand-written line only
+
+
+def test_in_a_file_the_agent_did_not_lay_out_a_paragraph_under_an_entry_stays(
+    tmp_path: Path,
+) -> None:
+    """A line of the operator's own above the first section: the file is not the agent's
+    whole write, nothing tells where its entries end, and the paragraph is left as it is."""
+    home, memory_md = _home(tmp_path)
+    start = (FIXTURE / "agent-start.md").read_text()
+    memory_md.write_text(start.replace("# Memory\n", "# Memory\n\nMine: read me first.\n", 1))
+    _agent_remembers_the_new_value(home)
+    _run(home, memory_md, 1, "promote", "--apply")
+    assert STALE in memory_md.read_text()

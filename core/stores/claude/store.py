@@ -17,6 +17,7 @@ from core.contract.parts import (
     AftermathTeller,
     ByHand,
     Decider,
+    Doctor,
     Foresight,
     KeptVersion,
     Promoter,
@@ -92,6 +93,7 @@ class ClaudeStore:
     aftermaths: AftermathTeller | None = None  # what the agent changed since is the next plan
     foresight: Foresight | None = None  # Claude Code has no pass of its own
     keeper: SelfKeeper | None = None
+    doctor: Doctor | None = None
     first_notes: Callable[[int], list[RawNote]] | None = None
 
     def __init__(

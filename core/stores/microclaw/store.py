@@ -19,6 +19,7 @@ from core.contract.parts import (
     AftermathTeller,
     ByHand,
     Decider,
+    Doctor,
     Foresight,
     Promoter,
     Restorer,
@@ -96,6 +97,7 @@ class MicroClawStore:
     side_files: SideFiles | None = None
     restorer: Restorer | None = None
     versions: VersionKeeper | None = None
+    doctor: Doctor | None = None
     first_notes: Callable[[int], list[RawNote]] | None = None  # one read of the rows is quick
 
     def __init__(

@@ -1,9 +1,11 @@
 """Where a memory lives: --home, else the settings' home ($NUGGETS_HOME), else the agent's current
 home ~/.donna when it holds a graph file (the agent copies ~/.nuggets there once, then writes only
-there), else ~/.nuggets; and where the demo keeps its promotion file."""
+there), else ~/.nuggets; whether a home is the copy the agent left (written only when forced);
+and where the demo keeps its promotion file."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 AGENT_HOME = ".donna"
@@ -43,6 +45,24 @@ def home_choice(home: Path, user_home: Path | None = None) -> str | None:
             f"{agent} to review that one"
         )
     return None
+
+
+def live_home(home: Path) -> Path | None:
+    """The agent's current home when `home` is the copy it left: `.nuggets` beside a `.donna`
+    that holds a graph file (the agent copies the old home there and writes only there)."""
+    home = Path(os.path.abspath(home))
+    agent = home.parent / AGENT_HOME
+    if home.name == LEGACY_HOME and (agent / "graph" / "graph.json").exists():
+        return agent
+    return None
+
+
+def left_home_refusal(home: Path, live: Path) -> str:
+    return (
+        f"{home}: the agent moved this memory to {live} and writes only there; this copy is "
+        f"left behind, so nothing is written here: use --home {live} (or no --home), or "
+        "--force-home to write here anyway"
+    )
 
 
 def demo_memory_md(home: Path) -> Path:

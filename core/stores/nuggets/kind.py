@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from core.clock import Clock
-from core.contract.kind import StoreKind
+from core.contract.kind import KindOption, StoreKind
 from core.contract.store import Store
 from core.settings import Settings
 from core.stores.nuggets.graph_file import graph_path
@@ -38,6 +38,21 @@ def _missing_source(home: str, source: str) -> str:
     )
 
 
+def _force_home(store: Store, value: object) -> None:
+    if value:
+        setattr(store, "force_home", True)  # noqa: B010 - the Nuggets store's own switch
+
+
+FORCE_HOME = KindOption(
+    "--force-home",
+    "force_home",
+    is_flag=True,
+    help="Write to a home the agent left (~/.nuggets once it moved to ~/.donna); refused "
+    "without it.",
+    configure=_force_home,
+)
+
+
 KIND = StoreKind(
     name="nuggets",
     home_option="--home",
@@ -56,4 +71,5 @@ KIND = StoreKind(
     missing_source=_missing_source,
     holds_memory=lambda home: graph_path(home).exists(),
     run_log_parts=("telemetry",),
+    options=(FORCE_HOME,),
 )

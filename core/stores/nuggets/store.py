@@ -17,6 +17,7 @@ from core.contract.parts import (
     AftermathTeller,
     ByHand,
     Decider,
+    Doctor,
     Foresight,
     Promoter,
     Restorer,
@@ -91,6 +92,7 @@ from core.safeio.file_stamp import FileStamp
 from core.safeio.scope_folder import PromotionRefused, refusal
 from core.settings import DEFAULTS, Settings
 from core.stores.nuggets import presentation
+from core.stores.nuggets.agent_gate import AgentGate
 from core.stores.nuggets.agent_pass import NUGGET as AGENT_NUGGET
 from core.stores.nuggets.agent_pass import agent_pass
 from core.stores.nuggets.fact_files import SUFFIXES as FACT_SUFFIXES
@@ -109,6 +111,7 @@ from core.stores.nuggets.fact_files import (
 )
 from core.stores.nuggets.first_notes import first_notes
 from core.stores.nuggets.graph_file import dump_graph, graph_path, read_graph
+from core.stores.nuggets.home import left_home_refusal, live_home
 from core.stores.nuggets.outlook import (
     AGENT_PASS_MOST,
     LIVE_SECONDS,
@@ -194,6 +197,10 @@ class NuggetsStore:
         self._opened: Graph | None = None  # read by startup_messages, for the command to take
         self._seen: tuple[FileStamp | None, Graph] | None = None  # the last read, its stat
         self._runs_read: dict[str, JournalEntry | None] = {}  # for `aftermath`: runs never change
+        self.force_home = False  # --force-home: write even to a home the agent left
+        self.doctor: Doctor | None = AgentGate(
+            home, settings.agent_dir, lambda: read_graph(self.graph_path)
+        )
         self.journal = Journal(
             home,
             self.files,
@@ -203,6 +210,7 @@ class NuggetsStore:
             clock,
             keep=settings.journal_keep,
             home_is_ours=False,
+            guard=self._home_guard,
         )
         self.by_hand: ByHand = self
         self.promoter: Promoter | None = self
@@ -824,6 +832,16 @@ class NuggetsStore:
                 )
             except NuggetsError as exc:
                 self.notices.append(f"{image.path} was not put back: {exc}")
+
+    def _home_guard(self) -> str | None:
+        """Before each write: a home the agent left is refused unless forced, and a run forced
+        into it records where it was written."""
+        live = live_home(self.home)
+        if live is None:
+            return None
+        if not self.force_home:
+            raise NuggetsError(left_home_refusal(self.home, live))
+        return os.path.abspath(self.home)
 
     def recover(self) -> list[str]:
         """Settle what interrupted writes left (ours or another nuggets process's); says what

@@ -20,6 +20,7 @@ from core.contract.parts import (
     AftermathTeller,
     ByHand,
     Decider,
+    Doctor,
     Foresight,
     Promoter,
     Restorer,
@@ -93,6 +94,7 @@ class PurifierStore(PurifierActing):
     versions: VersionKeeper | None = None
     aftermaths: AftermathTeller | None = None  # the purifier's runs are its own
     foresight: Foresight | None = None  # the purifier runs itself only when asked
+    doctor: Doctor | None = None
 
     def __init__(
         self, workspace: Path, clock: Clock = system_clock, settings: Settings = DEFAULTS
