@@ -40,7 +40,7 @@ class NoteCommands(Provider):
         if found is None:
             return
         main, shelf = found
-        group = main.memory.profile.group.capitalize()  # "Nugget", "Scope", "Type", "Home"
+        group = one_line(main.memory.profile.group.capitalize())  # "Nugget", "Scope", "Type"
         for summary in shelf.nuggets():
             label = f"{group}: {one_line(summary.name)}"
             yield DiscoveryHit(
@@ -56,7 +56,7 @@ class NoteCommands(Provider):
             return
         main, shelf = found
         matcher = self.matcher(query)
-        group = main.memory.profile.group.capitalize()
+        group = one_line(main.memory.profile.group.capitalize())
         for summary in shelf.nuggets():
             label = f"{group}: {one_line(summary.name)}"
             score = matcher.match(label)

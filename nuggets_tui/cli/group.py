@@ -144,7 +144,7 @@ class _Main(click.Group):
         except click.UsageError as exc:
             where = exc.ctx.command_path if exc.ctx is not None else "nuggets"
             message = one_line(" ".join(exc.format_message().split()))
-            click.echo(f"{where}: {message} (see {where} --help)", err=True)
+            click.echo(one_line(f"{where}: {message} (see {where} --help)"), err=True)
             sys.exit(exc.exit_code)
         except click.ClickException as exc:
             exc.show()

@@ -73,7 +73,9 @@ class FilesScreen(ConsoleScreen[None]):
 
     def compose(self) -> ComposeResult:
         group = self.memory.profile.group  # a nugget, a MicroClaw scope, a Claude Code type
-        scope = join(" beside ", line(self.nugget)) if self.nugget else f" of every {group}"
+        scope = (
+            join(" beside ", line(self.nugget)) if self.nugget else join(" of every ", line(group))
+        )
         yield Static(join(("Memory files", "bold"), scope, " · read-only"), id="files-title")
         with Horizontal():
             yield OptionList(id="files")
