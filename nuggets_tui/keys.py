@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 
 from textual.binding import Binding, BindingType
 
@@ -47,10 +47,12 @@ def _names(keys: str) -> str:
     return " / ".join(names.get(k.strip(), k.strip()) for k in keys.split(","))
 
 
-def _rows(bindings: list[BindingType], keymap: Keymap | None) -> list[tuple[str, str, str]]:
+def _rows(
+    bindings: list[BindingType], keymap: Keymap | None, hidden: Collection[str] = ()
+) -> list[tuple[str, str, str]]:
     rows = []
     for binding in bindings:
-        if isinstance(binding, Binding) and binding.description:
+        if isinstance(binding, Binding) and binding.description and binding.id not in hidden:
             rows.append(
                 (
                     shown_keys(binding, keymap),
@@ -61,8 +63,11 @@ def _rows(bindings: list[BindingType], keymap: Keymap | None) -> list[tuple[str,
     return rows
 
 
-def key_sections(keymap: Keymap | None = None) -> list[tuple[str, list[tuple[str, str, str]]]]:
-    """Each screen's keys (as the keymap sets them), what they do, and their binding ids."""
+def key_sections(
+    keymap: Keymap | None = None, hidden: Collection[str] = ()
+) -> list[tuple[str, list[tuple[str, str, str]]]]:
+    """Each screen's keys (as the keymap sets them), what they do, and their binding ids;
+    `hidden`: the binding ids left out (keys the open store does not offer)."""
     from .app import NuggetsApp
     from .screens.conflicts import ConflictsScreen
     from .screens.files import FilesScreen
@@ -74,18 +79,28 @@ def key_sections(keymap: Keymap | None = None) -> list[tuple[str, list[tuple[str
     from .screens.rules import RulesScreen
     from .screens.versions import VersionsScreen
 
-    return [
-        ("Everywhere", _rows(NuggetsApp.BINDINGS, keymap) + MOVE),
-        ("Main screen", _rows(MainScreen.BINDINGS, keymap)),
-        ("Review (r)", _rows(ReviewScreen.BINDINGS, keymap)),
-        ("Review rules (R in the review)", _rows(RulesScreen.BINDINGS, keymap)),
-        ("Promotion (p)", _rows(PromoteScreen.BINDINGS, keymap)),
-        ("Link graph (g)", _rows(LinkTree.BINDINGS, keymap) + _rows(GraphScreen.BINDINGS, keymap)),
-        ("Run history (l)", _rows(HistoryScreen.BINDINGS, keymap)),
-        ("Memory files (f)", _rows(FilesScreen.BINDINGS, keymap)),
-        ("Contradictions (c)", _rows(ConflictsScreen.BINDINGS, keymap)),
-        ("Kept versions (V)", _rows(VersionsScreen.BINDINGS, keymap)),
+    sections = [
+        ("Everywhere", _rows(NuggetsApp.BINDINGS, keymap, hidden) + MOVE, ""),
+        ("Main screen", _rows(MainScreen.BINDINGS, keymap, hidden), ""),
+        ("Review (r)", _rows(ReviewScreen.BINDINGS, keymap, hidden), "main.review"),
+        (
+            "Review rules (R in the review)",
+            _rows(RulesScreen.BINDINGS, keymap, hidden),
+            "review.rules",
+        ),
+        ("Promotion (p)", _rows(PromoteScreen.BINDINGS, keymap, hidden), "main.promote"),
+        (
+            "Link graph (g)",
+            _rows(LinkTree.BINDINGS, keymap, hidden) + _rows(GraphScreen.BINDINGS, keymap, hidden),
+            "main.graph",
+        ),
+        ("Run history (l)", _rows(HistoryScreen.BINDINGS, keymap, hidden), "main.history"),
+        ("Memory files (f)", _rows(FilesScreen.BINDINGS, keymap, hidden), "main.files"),
+        ("Contradictions (c)", _rows(ConflictsScreen.BINDINGS, keymap, hidden), "main.conflicts"),
+        ("Kept versions (V)", _rows(VersionsScreen.BINDINGS, keymap, hidden), "main.versions"),
     ]
+    # A screen whose key is not offered is not reached: none of its keys either.
+    return [(name, rows) for name, rows, opener in sections if opener not in hidden]
 
 
 def markdown_table() -> str:

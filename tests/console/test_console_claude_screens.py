@@ -57,9 +57,15 @@ async def test_promotion_of_a_store_that_promotes_nothing_says_only_why(
 ) -> None:
     async with claude_app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, claude_app)
-        await pilot.press("p")
+        main = claude_app.screen
+        assert isinstance(main, MainScreen)
+        await pilot.press("p")  # not offered here: p opens nothing
+        await settle(pilot, claude_app)
+        assert claude_app.screen is main
+        claude_app.push_screen(PromoteScreen(main.memory, None, None))  # as a command could
         await settle(pilot, claude_app, pause=0.1)
         assert isinstance(claude_app.screen, PromoteScreen)
+        assert claude_app.screen.check_action("write", ()) is False  # no a Write in its footer
         summary = plain(claude_app.screen.query_one("#promote-summary"))
         assert summary.startswith("Nothing can be written: promotion: not offered")
         assert "0 notes" not in summary and not summary.endswith("0.")
