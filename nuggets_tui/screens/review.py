@@ -20,7 +20,15 @@ from textual.worker import get_current_worker
 from core.contract.profile import Profile
 from core.contract.store import Store
 from core.errors import NuggetsError, StalePlanError
-from core.models import MergeOp, Operation, Plan, RawNote, ReflectionChange, operation_note_ids
+from core.models import (
+    JournalEntry,
+    MergeOp,
+    Operation,
+    Plan,
+    RawNote,
+    ReflectionChange,
+    operation_note_ids,
+)
 from core.notes import fields
 from core.notes.snapshot import Graph
 from core.plans.preview import ChangeView, change_view, named_notes, touched_by
@@ -226,6 +234,17 @@ def kept_by_kind(plan: Plan, kept: set[int]) -> str:
     counts: Counter[str] = Counter(plan.change_for(op_id).type for op_id in kept)
     return " · ".join(
         f"{counts[kind]:,} {DONE_WORDS[kind]}" for kind, _label in KINDS if counts[kind]
+    )
+
+
+def written_words(notes: int, files: int) -> str:
+    """What an apply wrote: notes in the notes' file, and whole files (a store that keeps a
+    note per file writes files, not notes)."""
+    said = [counted(notes, "note") if notes else "", counted(files, "file") if files else ""]
+    return (
+        " and ".join(part for part in said if part) + " written"
+        if notes or files
+        else ("nothing written")
     )
 
 
@@ -1094,11 +1113,25 @@ class ReviewScreen(ConsoleScreen[bool]):
             return
         message = (
             f"Applied {counted(len(kept), 'change')} as run {entry.run_id} "
-            f"({counted(len(entry.after), 'note')} written). ctrl+z undoes it."
+            f"({written_words(*self._written(entry))}). ctrl+z undoes it."
             if entry
             else self._nothing_written()
         )
         to_screen(self, self._applied, message)
+
+    def _written(self, entry: JournalEntry) -> tuple[int, int]:
+        """How many notes and whole files one apply wrote, over every run of its batch (a
+        store may write a run per file)."""
+        try:
+            log = self.memory.journal.log()
+        except NuggetsError:
+            log = []
+        runs = [
+            h for h in log if h.run_id == entry.run_id or (entry.batch and h.batch == entry.batch)
+        ]
+        if not runs:
+            return len(entry.after), int(entry.file_name is not None)
+        return sum(h.notes for h in runs), len({h.file_name for h in runs if h.file_name})
 
     def _nothing_written(self) -> str:
         profile = self.memory.profile
