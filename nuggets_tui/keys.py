@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 
 from textual.binding import Binding, BindingType
 
@@ -47,10 +47,12 @@ def _names(keys: str) -> str:
     return " / ".join(names.get(k.strip(), k.strip()) for k in keys.split(","))
 
 
-def _rows(bindings: list[BindingType], keymap: Keymap | None) -> list[tuple[str, str, str]]:
+def _rows(
+    bindings: list[BindingType], keymap: Keymap | None, hidden: Collection[str] = ()
+) -> list[tuple[str, str, str]]:
     rows = []
     for binding in bindings:
-        if isinstance(binding, Binding) and binding.description:
+        if isinstance(binding, Binding) and binding.description and binding.id not in hidden:
             rows.append(
                 (
                     shown_keys(binding, keymap),
@@ -62,22 +64,24 @@ def _rows(bindings: list[BindingType], keymap: Keymap | None) -> list[tuple[str,
 
 
 def key_sections(
-    keymap: Keymap | None = None, first: type | None = None
+    keymap: Keymap | None = None, hidden: Collection[str] = (), first: type | None = None
 ) -> list[tuple[str, list[tuple[str, str, str]]]]:
     """Each screen's keys (as the keymap sets them), what they do, and their binding ids;
-    `first`: the screen whose keys come first (the one the person is on), then the rest in
-    their order."""
-    sections = _sections(keymap)
-    if first is None:
-        return [(title, rows) for title, rows, _ in sections]
-    ordered = sorted(sections, key=lambda section: first not in section[2])  # a stable sort
-    return [(title, rows) for title, rows, _ in ordered]
+    `hidden`: the binding ids left out (keys the open store does not offer); `first`: the
+    screen whose keys come first (the one the person is on), then the rest in their order."""
+    sections = _sections(keymap, hidden)
+    # A screen whose key is not offered is not reached: none of its keys either.
+    shown = [section for section in sections if section[2] not in hidden]
+    if first is not None:
+        shown.sort(key=lambda section: first not in section[3])  # a stable sort
+    return [(title, rows) for title, rows, _, _ in shown]
 
 
 def _sections(
-    keymap: Keymap | None,
-) -> list[tuple[str, list[tuple[str, str, str]], tuple[type, ...]]]:
-    """Each section of the keys, with the screens it is about."""
+    keymap: Keymap | None, hidden: Collection[str]
+) -> list[tuple[str, list[tuple[str, str, str]], str, tuple[type, ...]]]:
+    """Each section of the keys: its title, its keys, the binding that opens its screen, and
+    the screens it is about."""
     from .app import NuggetsApp
     from .screens.conflicts import ConflictsScreen
     from .screens.files import FilesScreen
@@ -89,18 +93,53 @@ def _sections(
     from .screens.rules import RulesScreen
     from .screens.versions import VersionsScreen
 
-    graph = _rows(LinkTree.BINDINGS, keymap) + _rows(GraphScreen.BINDINGS, keymap)
+    graph = _rows(LinkTree.BINDINGS, keymap, hidden) + _rows(GraphScreen.BINDINGS, keymap, hidden)
     return [
-        ("Everywhere", _rows(NuggetsApp.BINDINGS, keymap) + MOVE, ()),
-        ("Main screen", _rows(MainScreen.BINDINGS, keymap), (MainScreen,)),
-        ("Review (r)", _rows(ReviewScreen.BINDINGS, keymap), (ReviewScreen,)),
-        ("Review rules (R in the review)", _rows(RulesScreen.BINDINGS, keymap), (RulesScreen,)),
-        ("Promotion (p)", _rows(PromoteScreen.BINDINGS, keymap), (PromoteScreen,)),
-        ("Link graph (g)", graph, (GraphScreen,)),
-        ("Run history (l)", _rows(HistoryScreen.BINDINGS, keymap), (HistoryScreen,)),
-        ("Memory files (f)", _rows(FilesScreen.BINDINGS, keymap), (FilesScreen,)),
-        ("Contradictions (c)", _rows(ConflictsScreen.BINDINGS, keymap), (ConflictsScreen,)),
-        ("Kept versions (V)", _rows(VersionsScreen.BINDINGS, keymap), (VersionsScreen,)),
+        ("Everywhere", _rows(NuggetsApp.BINDINGS, keymap, hidden) + MOVE, "", ()),
+        ("Main screen", _rows(MainScreen.BINDINGS, keymap, hidden), "", (MainScreen,)),
+        (
+            "Review (r)",
+            _rows(ReviewScreen.BINDINGS, keymap, hidden),
+            "main.review",
+            (ReviewScreen,),
+        ),
+        (
+            "Review rules (R in the review)",
+            _rows(RulesScreen.BINDINGS, keymap, hidden),
+            "review.rules",
+            (RulesScreen,),
+        ),
+        (
+            "Promotion (p)",
+            _rows(PromoteScreen.BINDINGS, keymap, hidden),
+            "main.promote",
+            (PromoteScreen,),
+        ),
+        ("Link graph (g)", graph, "main.graph", (GraphScreen,)),
+        (
+            "Run history (l)",
+            _rows(HistoryScreen.BINDINGS, keymap, hidden),
+            "main.history",
+            (HistoryScreen,),
+        ),
+        (
+            "Memory files (f)",
+            _rows(FilesScreen.BINDINGS, keymap, hidden),
+            "main.files",
+            (FilesScreen,),
+        ),
+        (
+            "Contradictions (c)",
+            _rows(ConflictsScreen.BINDINGS, keymap, hidden),
+            "main.conflicts",
+            (ConflictsScreen,),
+        ),
+        (
+            "Kept versions (V)",
+            _rows(VersionsScreen.BINDINGS, keymap, hidden),
+            "main.versions",
+            (VersionsScreen,),
+        ),
     ]
 
 

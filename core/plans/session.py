@@ -20,7 +20,7 @@ API:
   - `.held_plan(graph) -> Plan | None`: exactly the changes `daily --hold` left waiting
   - `.planned(plan)`: the plan taken in: its changes new since the scope's last plan (`new`),
     remembered as the last once anything is decided, decided by decisions and rules (`kept`,
-    `by_rule`)
+    `by_rule`, `left_out`: not kept, and nobody rejected them)
   - `.decide(op_ids, keep)`, `.reload() -> bool`, `.decide_by_rules()`, `.rules()`,
     `.undecided() -> (decided, undecided)`
   - `.is_stale(plan=None) -> bool`, `.apply(plan=None, kept=None) -> JournalEntry | None`,
@@ -77,6 +77,9 @@ class ReviewSession:
         self.kept: set[int] = set()
         self.new: set[int] = set()  # changes the scope's last plan did not hold
         self.by_rule: dict[int, Decided] = {}  # changes a review rule decided
+        # Not kept, and neither the operator nor a rule rejected them: the plan leaves them out
+        # unless kept (or a rule left them for a person), which is not a rejection.
+        self.left_out: set[int] = set()
         self.error: str | None = None  # the decisions file cannot be read or written
         self.state = self._read()
 
@@ -167,6 +170,7 @@ class ReviewSession:
             self.kept |= set(ids)
         else:
             self.kept.difference_update(ids)
+        self.left_out.difference_update(ids)
         decided = {self.keys[op_id - 1]: keep for op_id in ids}
 
         def merge(state: ReviewState) -> None:
@@ -188,6 +192,14 @@ class ReviewSession:
             self.keys,
             self.store.clock(),
         )
+        decisions = self.state.decisions
+        self.left_out = {
+            op_id
+            for op_id, key in enumerate(self.keys, start=1)
+            if op_id not in self.kept
+            and key not in decisions
+            and (op_id not in self.by_rule or self.by_rule[op_id].action == "review")
+        }
 
     def rules(self) -> list[Rule]:
         try:
@@ -215,6 +227,16 @@ class ReviewSession:
         """How many changes of this plan the operator decided, and how many not yet."""
         decided = sum(key in self.state.decisions for key in self.keys)
         return decided, len(self.keys) - decided
+
+    def undecided_kept(self) -> tuple[int, int]:
+        """Of the changes the operator has not decided: how many are kept (by the plan or a
+        rule), and how many left out unless kept."""
+        decisions = self.state.decisions
+        kept = sum(
+            op_id in self.kept and key not in decisions
+            for op_id, key in enumerate(self.keys, start=1)
+        )
+        return kept, len(self.left_out)
 
     # -- without a person -----------------------------------------------------------------------
 

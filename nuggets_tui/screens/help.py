@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Collection, Iterable
+from typing import Any, ClassVar
 
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.screen import Screen
 from textual.widgets import Static
 
 from ..keys import Keymap, key_sections
@@ -16,12 +18,15 @@ from ..safe import line
 from .base import ConsoleModal
 
 
-def keys_table(keymap: Keymap | None = None, first: type | None = None) -> Table:
-    """Every key, as the keymap sets them; `first`: the screen whose keys come first."""
+def keys_table(
+    keymap: Keymap | None = None, hidden: Collection[str] = (), first: type | None = None
+) -> Table:
+    """Every key, as the keymap sets them, but the binding ids `hidden`; `first`: the screen
+    whose keys come first."""
     table = Table(box=None, show_header=False, padding=(0, 2, 0, 0), expand=True)
     table.add_column("key", style="bold", no_wrap=True)
     table.add_column("what it does")
-    for section, rows in key_sections(keymap, first):
+    for section, rows in key_sections(keymap, hidden, first):
         table.add_row(line(section, "bold underline"), "")
         for key, description, _ in rows:
             table.add_row(line(key), line(description))
@@ -39,6 +44,19 @@ def keys_table(keymap: Keymap | None = None, first: type | None = None) -> Table
     return table
 
 
+def not_offered(screens: Iterable[Screen[Any]]) -> set[str]:
+    """The binding ids of keys the open screens refuse outright (`check_action` says False for
+    every binding of the id: the store has no such part or capability), which the help leaves
+    out."""
+    said: dict[str, set[bool | None]] = {}
+    for screen in screens:
+        for binding in getattr(type(screen), "BINDINGS", ()):
+            if isinstance(binding, Binding) and binding.id is not None:
+                action = binding.action.split("(")[0]
+                said.setdefault(binding.id, set()).add(screen.check_action(action, ()))
+    return {binding_id for binding_id, answers in said.items() if answers == {False}}
+
+
 class HelpScreen(ConsoleModal[None]):
     """Every key, the keys of the screen it was opened on first (as lazygit and k9s do)."""
 
@@ -54,7 +72,8 @@ class HelpScreen(ConsoleModal[None]):
         keymap = getattr(self.app, "keymap", None)
         with VerticalScroll(id="dialog"):
             yield Static(Text("Keys", style="bold"), id="dialog-title")
-            yield Static(keys_table(keymap, self.opened_on), id="help-keys")
+            keys = keys_table(keymap, not_offered(self.app.screen_stack), self.opened_on)
+            yield Static(keys, id="help-keys")
             yield Static(Text("escape closes this help.", style="dim"))
 
     def action_close(self) -> None:

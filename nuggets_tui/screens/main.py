@@ -670,6 +670,8 @@ class MainScreen(ConsoleScreen[None]):
             return False
         if action in ("mark", "versions"):
             return True if note is not None else None
+        if action == "promote" and self.memory.promoter is None:  # nothing it could write
+            return False
         if action in ("review", "promote", "undo", "history", "conflicts"):
             return True if self.shelf is not None else None
         return True

@@ -471,6 +471,8 @@ class PromoteScreen(ConsoleScreen[bool]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "write":
+            if self.memory.promoter is None:  # a store that promotes nothing: no key to write
+                return False
             return True if self.plan is not None and self.plan.changes_file else None
         if action == "allow":
             row = self.query_one("#entries", VirtualTable).current if self.is_mounted else None

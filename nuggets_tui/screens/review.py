@@ -20,7 +20,15 @@ from textual.worker import get_current_worker
 from core.contract.profile import Profile
 from core.contract.store import Store
 from core.errors import NuggetsError, StalePlanError
-from core.models import MergeOp, Operation, Plan, RawNote, ReflectionChange, operation_note_ids
+from core.models import (
+    JournalEntry,
+    MergeOp,
+    Operation,
+    Plan,
+    RawNote,
+    ReflectionChange,
+    operation_note_ids,
+)
 from core.notes import fields
 from core.notes.snapshot import Graph
 from core.plans.preview import ChangeView, change_view, named_notes, touched_by
@@ -58,6 +66,9 @@ DONE_WORDS = {
     "keep": "rescued",
 }
 GROUPINGS = ("kind", "nugget")
+# A change's three states: kept (applying writes it), rejected (by the operator or a rule),
+# left out unless kept (the plan leaves it out by default; nobody rejected it)
+KEPT, REJECTED, LEFT_OUT = "✓", "✗", "○"
 NO_CHANGES = "No changes: this memory is already tidy."
 
 
@@ -100,21 +111,28 @@ class ChangeRows(RowRenderer["Group | ChangeRow"]):
     def is_header(self, row: Group | ChangeRow) -> bool:
         return isinstance(row, Group)
 
+    @property
+    def left_out(self) -> set[int]:  # not kept, and nobody rejected them
+        return self.session.left_out
+
     def header_text(self, row: Group | ChangeRow) -> Text:
         assert isinstance(row, Group)
         kept = sum(op_id in self.kept for op_id in row.members)
-        rejected = len(row.members) - kept
-        return join(
+        left_out = sum(op_id in self.left_out for op_id in row.members)
+        rejected = len(row.members) - kept - left_out
+        parts: list[Text | str | tuple[str, str]] = [
             line(row.label),
             f" ({len(row.members):,}) · ",
-            (f"{kept:,} kept", "green"),
-            " · ",
-            (f"{rejected:,} rejected", "red" if rejected else ""),
-        )
+            (KEPT + f" {kept:,} kept", "green"),
+        ]
+        if rejected or not left_out:
+            parts += [" · ", (REJECTED + f" {rejected:,} rejected", "red" if rejected else "")]
+        if left_out:
+            parts += [" · ", (LEFT_OUT + f" {left_out:,} left out unless kept", "yellow")]
+        return join(*parts)
 
     def cells(self, row: Group | ChangeRow) -> Sequence[Text]:
         assert isinstance(row, ChangeRow)
-        kept = row.op_id in self.kept
         title = line(row.title or row.change.note_id)
         if row.op_id in self.new:
             title = join(("new ", "bold yellow"), title)
@@ -123,15 +141,24 @@ class ChangeRows(RowRenderer["Group | ChangeRow"]):
             name = decided.rule if len(decided.rule) <= 14 else decided.rule[:13] + "…"
             title = join(line(f"{name} · ", "italic cyan"), title)
         return [
-            Text("✓" if kept else "✗", style="bold green" if kept else "bold red"),
+            mark(row.op_id, self.kept, self.left_out),
             title,
             line(row.summary),
         ]
 
     def style(self, row: Group | ChangeRow) -> str | None:
-        if isinstance(row, ChangeRow) and row.op_id not in self.kept:
-            return "virtual-table--rejected"
-        return None
+        if not isinstance(row, ChangeRow) or row.op_id in self.kept:
+            return None
+        return "virtual-table--dim" if row.op_id in self.left_out else "virtual-table--rejected"
+
+
+def mark(op_id: int, kept: set[int], left_out: set[int]) -> Text:
+    """A change's state at a glance: kept, left out unless kept, or rejected."""
+    if op_id in kept:
+        return Text(KEPT, style="bold green")
+    if op_id in left_out:
+        return Text(LEFT_OUT, style="bold yellow")
+    return Text(REJECTED, style="bold red")
 
 
 # Beside the search field: every key types there (a `-` is text, not a rejection).
@@ -208,6 +235,17 @@ def kept_by_kind(plan: Plan, kept: set[int]) -> str:
     counts: Counter[str] = Counter(plan.change_for(op_id).type for op_id in kept)
     return " · ".join(
         f"{counts[kind]:,} {DONE_WORDS[kind]}" for kind, _label in KINDS if counts[kind]
+    )
+
+
+def written_words(notes: int, files: int) -> str:
+    """What an apply wrote: notes in the notes' file, and whole files (a store that keeps a
+    note per file writes files, not notes)."""
+    said = [counted(notes, "note") if notes else "", counted(files, "file") if files else ""]
+    return (
+        " and ".join(part for part in said if part) + " written"
+        if notes or files
+        else ("nothing written")
     )
 
 
@@ -293,18 +331,14 @@ def counts_text(
     return join(*parts)
 
 
-def change_text(view: ChangeView, kept: bool, archived_text: str = "its text") -> Text:
+def change_text(
+    view: ChangeView, kept: bool, archived_text: str = "its text", left_out: bool = False
+) -> Text:
     """The pane of one change: what it does and only that (`archived_text`: the heading over
-    an archived note's text, saying where it stays, in the store's words)."""
+    an archived note's text, saying where it stays, in the store's words; `left_out`: not
+    kept, and nobody rejected it)."""
     op, notes = view.op, view.notes
-    parts: list[Text | str | tuple[str, str]] = [
-        (
-            "Kept: applying writes this change.\n\n"
-            if kept
-            else "Rejected: applying leaves this change out.\n\n",
-            "green" if kept else "red",
-        ),
-    ]
+    parts: list[Text | str | tuple[str, str]] = [_state_line(kept, left_out)]
     if op.type == "hide":
         parts += [
             "Archives ",
@@ -371,6 +405,18 @@ def change_text(view: ChangeView, kept: bool, archived_text: str = "its text") -
     else:  # a note the plan names but no longer holds: say what the pass said
         parts.append(line(op.type))
     return join(*parts)
+
+
+def _state_line(kept: bool, left_out: bool) -> Text:
+    if kept:
+        return Text(KEPT + " Kept: applying writes this change.\n\n", style="green")
+    if left_out:
+        return Text(
+            LEFT_OUT + " Left out unless kept: the plan leaves this change out by default; "
+            "space keeps it.\n\n",
+            style="yellow",
+        )
+    return Text(REJECTED + " Rejected: applying leaves this change out.\n\n", style="red")
 
 
 def side_file_text(memory: Store, plan: Plan, op: Operation) -> Text:
@@ -887,7 +933,12 @@ class ReviewScreen(ConsoleScreen[bool]):
         view.show(
             join(
                 title,
-                change_text(shown, row.op_id in self.kept, self.memory.profile.archived_text),
+                change_text(
+                    shown,
+                    row.op_id in self.kept,
+                    self.memory.profile.archived_text,
+                    row.op_id in self.session.left_out,
+                ),
                 side_file_text(self.memory, self.plan, op),
             )
         )
@@ -1068,11 +1119,25 @@ class ReviewScreen(ConsoleScreen[bool]):
             return
         message = (
             f"Applied {counted(len(kept), 'change')} as run {entry.run_id} "
-            f"({counted(len(entry.after), 'note')} written). ctrl+z undoes it."
+            f"({written_words(*self._written(entry))}). ctrl+z undoes it."
             if entry
             else self._nothing_written()
         )
         to_screen(self, self._applied, message)
+
+    def _written(self, entry: JournalEntry) -> tuple[int, int]:
+        """How many notes and whole files one apply wrote, over every run of its batch (a
+        store may write a run per file)."""
+        try:
+            log = self.memory.journal.log()
+        except NuggetsError:
+            log = []
+        runs = [
+            h for h in log if h.run_id == entry.run_id or (entry.batch and h.batch == entry.batch)
+        ]
+        if not runs:
+            return len(entry.after), int(entry.file_name is not None)
+        return sum(h.notes for h in runs), len({h.file_name for h in runs if h.file_name})
 
     def _nothing_written(self) -> str:
         profile = self.memory.profile
@@ -1128,11 +1193,23 @@ class ReviewScreen(ConsoleScreen[bool]):
             notify(
                 self,
                 f"Your decisions on {counted(decided, 'change')} are kept for the "
-                f"next review; {counted(undecided, 'change')} still undecided (kept "
-                "unless you reject them).",
+                f"next review; {self._undecided_words(undecided)}.",
                 title="Review left",
                 timeout=6,
             )
+
+    def _undecided_words(self, undecided: int) -> str:
+        """The changes not decided yet, by what applying would do with them."""
+        kept, left_out = self.session.undecided_kept()
+        by_rule = undecided - kept - left_out
+        parts = [
+            f"{kept:,} kept ({KEPT}: applying writes them)" if kept else "",
+            f"{left_out:,} left out unless kept ({LEFT_OUT})" if left_out else "",
+            f"{by_rule:,} rejected by a rule ({REJECTED})" if by_rule else "",
+        ]
+        return f"{counted(undecided, 'change')} not decided yet: " + ", ".join(
+            part for part in parts if part
+        )
 
     def action_quit_review(self) -> None:
         decided, undecided = self.session.undecided()
@@ -1140,12 +1217,12 @@ class ReviewScreen(ConsoleScreen[bool]):
             self.app.exit()
             return
         body = block(
-            f"{counted(undecided, 'change')} of this review are still undecided. "
-            f"Your decisions on {counted(decided, 'change')} are kept for the next "
-            "review.\n\nQuit the console?"
+            f"{self._undecided_words(undecided)}. Your decisions on "
+            f"{counted(decided, 'change')} are kept for the next review.\n\nQuit the console?"
         )
         self.app.push_screen(
-            ConfirmScreen("Quit with undecided changes", body, yes="Quit"), if_yes(self.app.exit)
+            ConfirmScreen("Quit with changes not decided", body, yes="Quit"),
+            if_yes(self.app.exit),
         )
 
     def _stop_planning(self) -> None:

@@ -239,7 +239,7 @@ async def test_decide_by_kind_by_nugget_and_by_search(home: Path) -> None:
         rewrites = {r.op_id for r in _rows_of(review, "rewrite")}
         assert review.kept == every - rewrites
         assert str(changes.renderer.header_text(changes.rows[changes.cursor - 1])).endswith(
-            f"0 kept · {len(rewrites):,} rejected"
+            f"0 kept · ✗ {len(rewrites):,} rejected"
         )
         await pilot.press("y")
         assert review.kept == every

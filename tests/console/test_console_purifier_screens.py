@@ -23,7 +23,6 @@ from nuggets_tui.screens.graph import GraphScreen
 from nuggets_tui.screens.help import HelpScreen
 from nuggets_tui.screens.history import HistoryScreen
 from nuggets_tui.screens.main import MainScreen
-from nuggets_tui.screens.promote import PromoteScreen
 from tests.support.console_support import main_screen, on_top, settle
 from tests.support.tree import hashes
 
@@ -34,7 +33,6 @@ RETIRED = "cl-demo000000000008"  # its episode file is gone: why the purifier re
 # r first asks (the purifier's model backend may spend tokens): the question is its screen
 SCREENS = {
     "r": ConfirmScreen,
-    "p": PromoteScreen,
     "g": GraphScreen,
     "l": HistoryScreen,
     "f": FilesScreen,

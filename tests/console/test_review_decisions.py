@@ -104,12 +104,12 @@ async def test_leaving_with_undecided_changes_says_so(home: Path) -> None:
         await pilot.press("escape")
         await settle(pilot, app)
         said = " ".join(str(n.message) for n in app._notifications)
-        assert "Your decisions on 1 change are kept" in said and "still undecided" in said
+        assert "Your decisions on 1 change are kept" in said and "not decided yet" in said
         await _review(pilot, app)
         await pilot.press("q")
         await settle(pilot, app)
         assert isinstance(app.screen, ConfirmScreen)
-        assert "undecided" in str(app.screen.query_one("#dialog-title").render())
+        assert "not decided" in str(app.screen.query_one("#dialog-title").render())
         await pilot.press("escape")
         await settle(pilot, app)
         assert isinstance(app.screen, ReviewScreen)

@@ -112,12 +112,12 @@ PROFILE = Profile(
     pass_label="agent's changes since the last review",
     promotion_label="nothing (the agent writes MEMORY.md itself)",
     promotion_rule="(the agent's own memory: nothing is promoted) {threshold}",
-    archive_effect="nothing yet: topic files are never deleted here",
+    archive_effect="nothing: a topic file is never deleted by hand here",
     capabilities=Capabilities(manual_archive=False, whole_file_apply=False),
     columns=COLUMNS,
     summary=note_summary,
     refusal="not offered for a Claude Code memory directory (its files are written only by "
-    "unhide and undo)",
+    "a review you apply, by unhide and by undo)",
     change_kinds=("rewrite", "merge", "hide"),
     apply_effect="The agent's changes kept are accepted (nothing written); each one left out "
     "puts its file's reviewed version back, and each hygiene change kept is "
@@ -126,8 +126,8 @@ PROFILE = Profile(
     plan_scope="The directory against its last review: {notes} read; what the agent changed "
     "since, file by file.",
     archived_text="its text, kept in our record of what was seen (u brings the file back)",
-    archive_refused="Topic files are deleted only by the agent: nothing is archived by hand "
-    "here (u puts back a file it deleted).",
+    archive_refused="Nothing is archived by hand here: a topic file leaves only when the agent "
+    "deletes it or a merge you apply folds it into another (u puts it back).",
     group="type",
     groups="types",
 )

@@ -380,7 +380,7 @@ class ClaudeStore:
     def is_stale(self, plan: Plan) -> bool:
         return files_fingerprint(read_files(self.home)) != plan.base_fingerprint
 
-    # -- the journal: unhide and undo write; the rest is refused --------------------------------
+    # -- the journal: an apply, unhide and undo write; the rest is refused ----------------------
 
     def _runs(self, batch: Batch | None = None) -> ClaudeRuns:
         """`batch`: one operation's runs, undone together (an apply, an unhide)."""
