@@ -141,7 +141,7 @@ class ChangeRows(RowRenderer["Group | ChangeRow"]):
             name = decided.rule if len(decided.rule) <= 14 else decided.rule[:13] + "…"
             title = join(line(f"{name} · ", "italic cyan"), title)
         return [
-            mark(row.op_id, self.kept, self.left_out),
+            state_mark(row.op_id, self.kept, self.left_out),
             title,
             line(row.summary),
         ]
@@ -152,7 +152,7 @@ class ChangeRows(RowRenderer["Group | ChangeRow"]):
         return "virtual-table--dim" if row.op_id in self.left_out else "virtual-table--rejected"
 
 
-def mark(op_id: int, kept: set[int], left_out: set[int]) -> Text:
+def state_mark(op_id: int, kept: set[int], left_out: set[int]) -> Text:
     """A change's state at a glance: kept, left out unless kept, or rejected."""
     if op_id in kept:
         return Text(KEPT, style="bold green")
