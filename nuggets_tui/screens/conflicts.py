@@ -82,12 +82,15 @@ class GroupRows(RowRenderer[Group]):
         return [Text(f"{len(row.note_ids)}"), kind, line(row.topic), line(row.nugget, "dim")]
 
 
-GROUP_COLUMNS = (
-    Column("Notes", 5, priority=5, right=True),
-    Column("Says", 6, priority=3),
-    Column("Topic", 0, flexible=True, min_width=14),
-    Column("Nugget", 10, priority=1),
-)
+def group_columns(group: str) -> tuple[Column, ...]:
+    """The queue's columns; `group`: what the store calls a group of its notes (a nugget, a
+    MicroClaw scope, a Claude Code type)."""
+    return (
+        Column("Notes", 5, priority=5, right=True),
+        Column("Says", 6, priority=3),
+        Column("Topic", 0, flexible=True, min_width=14),
+        Column(group.capitalize(), 10, priority=1),
+    )
 
 
 def default_keep(group: Group, notes: dict[str, RawNote]) -> str:
@@ -425,7 +428,8 @@ class ConflictsScreen(ConsoleScreen[bool]):
         yield Static(Text("Looking for contradictions…"), id="conflicts-summary")
         with Horizontal():
             # Empty until looked: "no contradictions" is said only once none were found.
-            yield VirtualTable(GROUP_COLUMNS, GroupRows(), id="groups", empty_text="")
+            columns = group_columns(self.memory.profile.group)
+            yield VirtualTable(columns, GroupRows(), id="groups", empty_text="")
             yield DiffView(id="conflict-pane")
         yield Busy()
         yield Footer()
@@ -504,7 +508,7 @@ class ConflictsScreen(ConsoleScreen[bool]):
         duplicates = sum(g.duplicate for g in self.found.groups if not g.outdated)
         text = join(
             ("Contradictions", "bold"),
-            f" · {counted(count - duplicates, 'group')} that disagree"
+            f" · {counted(count - duplicates, 'group')} of notes that disagree"
             f" · {counted(duplicates, 'duplicate set')} to merge"
             + (f" · {outdated:,} outdated (old)" if outdated else ""),
             f" · one stands, {'merge, ' if self.can_merge else ''}or both stand; each "

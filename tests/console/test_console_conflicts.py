@@ -18,6 +18,7 @@ from nuggets_tui.screens.confirm import ConfirmScreen
 from nuggets_tui.screens.conflicts import NOTES_SHOWN, ConflictsScreen, group_text
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.widgets.diff_view import DiffView
+from nuggets_tui.widgets.virtual_table import VirtualTable
 from tests.support.conflict_builders import answers_memory, pref
 from tests.support.console_support import make_app, notes_on_disk, settle
 from tests.support.note_builders import make_home
@@ -202,6 +203,8 @@ async def test_a_microclaw_memory_queues_its_topic_conflicts_and_both_stand(tmp_
     async with app.run_test(size=SIZE) as pilot:
         queue = await open_queue(pilot, app)
         assert queue.found.groups and all(g.kind == "topic" for g in queue.found.groups)
+        columns = [c.label for c in queue.query_one("#groups", VirtualTable).columns]
+        assert columns[-1] == "Scope"  # a MicroClaw scope, not a nugget
         count = len(queue.found.groups)
         await pilot.press("b", "y")
         await settle(pilot, app)
@@ -223,7 +226,7 @@ async def test_the_demo_queue_shows_its_contradictions_first_and_duplicate_sets_
         assert sorted(differ) == ["local: ports", "test: command", "user: timezone"]
         assert all(not g.duplicate for g in rows[:3]) and all(g.duplicate for g in rows[3:])
         summary = str(queue.query_one("#conflicts-summary").render())
-        assert "3 groups that disagree" in summary
+        assert "3 groups of notes that disagree" in summary
         assert f"{len(rows) - 3} duplicate sets to merge" in summary
         cells = queue.table.renderer.cells(rows[-1])
         assert str(cells[1]) == "same" and str(queue.table.renderer.cells(rows[0])[1]) == "differ"
