@@ -27,6 +27,7 @@ from core.models import (
     Plan,
     RawNote,
     ReflectionChange,
+    kind_word,
     operation_note_ids,
 )
 from core.notes import fields
@@ -911,7 +912,7 @@ class ReviewScreen(ConsoleScreen[bool]):
             return
         op = self.plan.operations[row.op_id - 1]
         title = join(
-            line(row.change.type.upper(), "bold reverse"),
+            line(kind_word(row.change.type).upper(), "bold reverse"),
             " ",
             line(row.change.detail),
             "  ",

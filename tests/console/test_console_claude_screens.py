@@ -92,7 +92,7 @@ async def test_the_review_says_where_a_deleted_files_text_stays(claude_app: Nugg
         await settle(pilot, claude_app, pause=0.2)
         assert isinstance(claude_app.screen, ReviewScreen)
         pane = plain(claude_app.screen.query_one("#review-diff #diff-body"))
-        assert pane.startswith("HIDE the agent deleted this file")  # the first change
+        assert pane.startswith("ARCHIVE the agent deleted this file")  # the first change
         assert "kept in our record of what was seen" in pane
         assert "kept in the file" not in pane
 
