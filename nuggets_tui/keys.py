@@ -10,6 +10,7 @@ import pkgutil
 from collections.abc import Collection, Iterator, Mapping
 
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
 
 from core.settings import KEYMAP, ConfigFile, ConfigFileError
 
@@ -93,53 +94,29 @@ def _sections(
     from .screens.rules import RulesScreen
     from .screens.versions import VersionsScreen
 
-    graph = _rows(LinkTree.BINDINGS, keymap, hidden) + _rows(GraphScreen.BINDINGS, keymap, hidden)
+    # title, the binding that opens its screen ("": always there), the screen it is about
+    # (None: every screen), whose keys it lists
+    table: list[tuple[str, str, type | None, tuple[type[DOMNode], ...]]] = [
+        ("Everywhere", "", None, (NuggetsApp,)),
+        ("Main screen", "", MainScreen, (MainScreen,)),
+        ("Review (r)", "main.review", ReviewScreen, (ReviewScreen,)),
+        ("Review rules (R in the review)", "review.rules", RulesScreen, (RulesScreen,)),
+        ("Promotion (p)", "main.promote", PromoteScreen, (PromoteScreen,)),
+        ("Link graph (g)", "main.graph", GraphScreen, (LinkTree, GraphScreen)),
+        ("Run history (l)", "main.history", HistoryScreen, (HistoryScreen,)),
+        ("Memory files (f)", "main.files", FilesScreen, (FilesScreen,)),
+        ("Contradictions (c)", "main.conflicts", ConflictsScreen, (ConflictsScreen,)),
+        ("Kept versions (V)", "main.versions", VersionsScreen, (VersionsScreen,)),
+    ]
     return [
-        ("Everywhere", _rows(NuggetsApp.BINDINGS, keymap, hidden) + MOVE, "", ()),
-        ("Main screen", _rows(MainScreen.BINDINGS, keymap, hidden), "", (MainScreen,)),
         (
-            "Review (r)",
-            _rows(ReviewScreen.BINDINGS, keymap, hidden),
-            "main.review",
-            (ReviewScreen,),
-        ),
-        (
-            "Review rules (R in the review)",
-            _rows(RulesScreen.BINDINGS, keymap, hidden),
-            "review.rules",
-            (RulesScreen,),
-        ),
-        (
-            "Promotion (p)",
-            _rows(PromoteScreen.BINDINGS, keymap, hidden),
-            "main.promote",
-            (PromoteScreen,),
-        ),
-        ("Link graph (g)", graph, "main.graph", (GraphScreen,)),
-        (
-            "Run history (l)",
-            _rows(HistoryScreen.BINDINGS, keymap, hidden),
-            "main.history",
-            (HistoryScreen,),
-        ),
-        (
-            "Memory files (f)",
-            _rows(FilesScreen.BINDINGS, keymap, hidden),
-            "main.files",
-            (FilesScreen,),
-        ),
-        (
-            "Contradictions (c)",
-            _rows(ConflictsScreen.BINDINGS, keymap, hidden),
-            "main.conflicts",
-            (ConflictsScreen,),
-        ),
-        (
-            "Kept versions (V)",
-            _rows(VersionsScreen.BINDINGS, keymap, hidden),
-            "main.versions",
-            (VersionsScreen,),
-        ),
+            title,
+            [row for owner in listed for row in _rows(owner.BINDINGS, keymap, hidden)]
+            + (MOVE if about is None else []),
+            opener,
+            () if about is None else (about,),
+        )
+        for title, opener, about, listed in table
     ]
 
 
@@ -154,7 +131,6 @@ def markdown_table() -> str:
 
 def console_bindings() -> Iterator[Binding]:
     """Every binding the console's app, screens and widgets declare."""
-    from textual.dom import DOMNode
 
     from . import app, screens, widgets
 
