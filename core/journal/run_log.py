@@ -39,9 +39,6 @@ COMPONENT = "nuggets-review"
 LAST_RUN = "last-run.md"
 
 
-THEN = ", then "  # between the commands of a run's `undo` that wrote several runs
-
-
 @dataclass
 class RunRecord:
     command: str
@@ -51,7 +48,7 @@ class RunRecord:
     counts: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     summary: str = ""
-    undo: str | None = None  # the command that undoes the run (several: joined by THEN)
+    undoes: list[str] = field(default_factory=list)  # the runs `nuggets undo` takes back
     error: str | None = None
     dry: bool = False  # a dry run: nothing is logged
 
@@ -176,7 +173,7 @@ def last_run_text(record: RunRecord, at: str, run_id: str | None = None) -> str:
         lines.append("- Counts: " + ", ".join(f"{k} {v}" for k, v in record.counts.items()))
     if record.error:
         lines.append(f"- Error: {record.error}")
-    undo = ", then ".join(f"`{command}`" for command in (record.undo or "").split(THEN) if command)
+    undo = ", then ".join(f"`nuggets undo {run_id}`" for run_id in record.undoes)
     lines.append(f"- Undo: {undo}" if undo else "- Undo: nothing to undo")
     if record.warnings:
         lines += ["", "## Warnings", "", *(f"- {w}" for w in record.warnings)]

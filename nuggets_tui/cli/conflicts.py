@@ -231,7 +231,7 @@ def _both_stand(memory: Store, graph: Graph, group: Group, do_apply: bool) -> No
     if entry is None:
         show(f"{group.id} was already let stand; nothing written.")
         return
-    run.run_id, run.undo = entry.run_id, f"nuggets undo {entry.run_id}"
+    run.run_id, run.undoes = entry.run_id, [entry.run_id]
     show(
         f"Remembered: the notes of {group.id} all stand (run {entry.run_id}; undo: "
         f"nuggets undo {entry.run_id})"
@@ -254,7 +254,7 @@ def _apply(memory: Store, plan: Plan) -> None:
     if entry is None:
         show("\nNothing to apply.")
         return
-    run.run_id, run.undo = entry.run_id, f"nuggets undo {entry.run_id}"
+    run.run_id, run.undoes = entry.run_id, [entry.run_id]
     show(f"\nApplied as run {entry.run_id} (undo: nuggets undo {entry.run_id})")
 
 
@@ -351,7 +351,7 @@ def act(
     run.summary = f"promoted every promote verdict: {added} added, {promotion.updated} updated"
     if promoter.promotion_run is not None:
         run.run_id = promoter.promotion_run.run_id
-        run.undo = f"nuggets undo {run.run_id}"
+        run.undoes = [run.run_id]
         show(
             f"\nWritten to {shown_path(promotion.path)} as run {run.run_id} "
             f"(undo: nuggets undo {run.run_id})"

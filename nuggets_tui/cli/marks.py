@@ -52,7 +52,7 @@ def mark(
     if entry is None:
         show(f"Already {what}; nothing written.")
         return
-    run.run_id, run.summary, run.undo = entry.run_id, entry.summary, f"nuggets undo {entry.run_id}"
+    run.run_id, run.summary, run.undoes = entry.run_id, entry.summary, [entry.run_id]
     show(
         f"{counted(len(note_ids), 'note')} {what} (run {entry.run_id}; undo: nuggets undo "
         f"{entry.run_id})"

@@ -3,7 +3,6 @@ counts, the summary, the run to undo."""
 
 from __future__ import annotations
 
-from core.journal.run_log import THEN
 from core.models import JournalEntry, Plan, PromotionPlan, ReflectionResult
 from core.plans.kept import result_of
 
@@ -30,7 +29,7 @@ def record_plan(result: ReflectionResult, entry: JournalEntry | None) -> None:
     run.summary = render.result_summary(result)
     if entry is not None:
         run.run_id = run.run_id or entry.run_id
-        run.undo = f"nuggets undo {entry.run_id}"
+        run.undoes = [entry.run_id]
 
 
 def record_entry(entry: JournalEntry | None, counted_as: str) -> None:
@@ -38,7 +37,7 @@ def record_entry(entry: JournalEntry | None, counted_as: str) -> None:
     run.counts[counted_as] = len(entry.after) if entry else 0
     if entry is not None:
         run.run_id, run.summary = entry.run_id, entry.summary
-        run.undo = f"nuggets undo {entry.run_id}"
+        run.undoes = [entry.run_id]
     else:
         run.summary = "nothing to write"
 
@@ -61,7 +60,6 @@ def record_promotion(
         run.warnings.append(f"promotion skipped: no directory for {plan.path}")
     for number, entry in enumerate(entries):
         run.run_id = run.run_id or entry.run_id
-        undo = f"nuggets undo {entry.run_id}"
-        run.undo = f"{run.undo}{THEN}{undo}" if (daily or number) and run.undo else undo
+        run.undoes = [*run.undoes, entry.run_id] if daily or number else [entry.run_id]
     if not daily:
         run.summary = f"promotion: {added} added, {plan.updated} updated"

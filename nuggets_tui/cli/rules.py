@@ -95,4 +95,4 @@ def remove(obj: Context, name: str) -> None:
 
 def _record(run_id: str, summary: str) -> None:
     run = current_run()
-    run.run_id, run.summary, run.undo = run_id, summary, f"nuggets undo {run_id}"
+    run.run_id, run.summary, run.undoes = run_id, summary, [run_id]

@@ -195,9 +195,9 @@ def test_a_run_log_an_older_version_left_open_is_tightened(home: Path) -> None:
 
 
 def test_each_undo_command_in_last_run_is_its_own_code_span() -> None:
-    from core.journal.run_log import THEN, RunRecord, last_run_text
+    from core.journal.run_log import RunRecord, last_run_text
 
-    record = RunRecord("daily", undo=f"nuggets undo r1{THEN}nuggets undo r2")
+    record = RunRecord("daily", undoes=["r1", "r2"])
     text = last_run_text(record, "2026-11-01T10:00:00.000Z")
     assert "- Undo: `nuggets undo r1`, then `nuggets undo r2`\n" in text
     assert text.endswith("\n")
