@@ -26,6 +26,7 @@ from .screens.help import HelpScreen
 from .screens.main import MainScreen
 from .screens.too_small import TooSmallScreen, too_small
 from .screens.welcome import WelcomeScreen
+from .since import News
 
 REPLACED_COMMANDS = frozenset({"Quit", "Keys"})  # Textual's; the app binds q and ?
 NARROW_BELOW = 110  # columns: below it, a screen's list and detail panes stack (app.tcss)
@@ -60,6 +61,7 @@ class NuggetsApp(App[None]):
         self.watch_interval = watch_interval
         self.keymap = dict(keymap or {})  # binding id -> keys, from the config file
         self.closing = False  # set by exit(): what a key still asks for is not done
+        self.news: News | None = None  # since the last visit, read when the memory opens
 
     def on_mount(self) -> None:
         if self.keymap:
@@ -71,6 +73,7 @@ class NuggetsApp(App[None]):
         self._fit(self.size)
 
     def _open_main(self) -> None:
+        self.news = News.read(self.memory)
         main = MainScreen(self.memory, self.watch_interval, told=self.told)
         self.push_screen(main)
         self.call_later(self._open_waiting, main)
@@ -111,6 +114,8 @@ class NuggetsApp(App[None]):
         self, result: None = None, return_code: int = 0, message: RenderableType | None = None
     ) -> None:
         self.closing = True
+        if self.news is not None:  # the visit ends: the next one is told what came after
+            self.news.remember()
         super().exit(result, return_code, message)
 
     async def run_action(

@@ -27,6 +27,8 @@ API:
 - `ReviewState.hold(since, keys, held, held_result)`, `.waiting_count()`: the changes `daily
   --hold` left waiting for a person (their keys, and the operations themselves with their
   result, as JSON), and how many of them nobody decided yet
+- `ReviewState.ruled_at`, `.ruled` (`RuleCount`s): when the last `daily` run had review rules
+  decide changes, and how many each decided (the console's "since your last visit")
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from core.errors import NuggetsError
 from core.journal.entries import journal_dir
@@ -73,6 +76,14 @@ def scope_key(nugget: str | None, uncapped: bool) -> str:
     return f"{'all' if uncapped else 'capped'}:{'' if nugget is None else nugget}"
 
 
+class RuleCount(NamedTuple):
+    """How many changes one review rule decided in a run without a person, and how."""
+
+    rule: str
+    action: str  # keep, reject, review
+    changes: int
+
+
 @dataclass
 class ReviewState:
     decisions: dict[str, bool] = field(default_factory=dict)  # change key -> kept
@@ -83,6 +94,8 @@ class ReviewState:
     # so that the console shows exactly what was held
     held: list[dict[str, object]] = field(default_factory=list)
     held_result: dict[str, object] | None = None
+    ruled_at: str | None = None  # when the last `daily` run decided anything by a rule
+    ruled: list[RuleCount] = field(default_factory=list)  # what each rule decided then
     stamp: FileStamp | None = field(default=None, compare=False)  # the file's when read
 
     def to_json(self) -> str:
@@ -92,6 +105,8 @@ class ReviewState:
             if self.held and self.held_result is not None:
                 waiting |= {"ops": self.held, "result": self.held_result}
             data["waiting"] = waiting
+        if self.ruled_at is not None:
+            data["ruled"] = {"at": self.ruled_at, "rules": [list(r) for r in self.ruled]}
         return json.dumps(data, separators=(",", ":")) + "\n"
 
     def hold(
@@ -147,10 +162,14 @@ def read_state(journal_home: Path) -> ReviewState:
         waiting = dict(raw.get("waiting") or {})
         since, held = waiting.get("since"), waiting.get("keys")
         ops, result = waiting.get("ops"), waiting.get("result")
+        ruled = dict(raw.get("ruled") or {})
+        ruled_at, counts = ruled.get("at"), _rule_counts(ruled.get("rules"))
     except (ValueError, TypeError, AttributeError) as exc:
         why = f" ({exc})" if isinstance(exc, JsonReadError) else ""
         raise NuggetsError(f"{path}: not a file of review decisions{why}; move it aside") from None
     state = ReviewState(decisions, plans, stamp=stamp)
+    if isinstance(ruled_at, str):
+        state.ruled_at, state.ruled = ruled_at, counts
     if isinstance(since, str) and isinstance(held, list):
         changes = [op for op in ops if isinstance(op, dict)] if isinstance(ops, list) else []
         state.hold(
@@ -160,6 +179,17 @@ def read_state(journal_home: Path) -> ReviewState:
             result if isinstance(result, dict) else None,
         )
     return state
+
+
+def _rule_counts(raw: object) -> list[RuleCount]:
+    """The rules' counts as written; an entry of another shape is skipped."""
+    if not isinstance(raw, list):
+        return []
+    return [
+        RuleCount(str(r[0]), str(r[1]), r[2])
+        for r in raw
+        if isinstance(r, list) and len(r) == 3 and isinstance(r[2], int)
+    ]
 
 
 def update_state(journal_home: Path, edit: Callable[[ReviewState], object]) -> ReviewState:

@@ -20,14 +20,16 @@ API:
   - `.held_plan(graph) -> Plan | None`: exactly the changes `daily --hold` left waiting
   - `.planned(plan)`: the plan taken in: its changes new since the scope's last plan (`new`),
     remembered as the last once anything is decided, decided by decisions and rules (`kept`,
-    `by_rule`, `left_out`: not kept, and nobody rejected them)
+    `by_rule`, `left_out`: not kept, and nobody rejected them; `waiting`: those `daily --hold`
+    left for a person, decided since or not)
   - `.decide(op_ids, keep)`, `.reload() -> bool`, `.decide_by_rules()`, `.rules()`,
     `.undecided() -> (decided, undecided)`
   - `.is_stale(plan=None) -> bool`, `.apply(plan=None, kept=None) -> JournalEntry | None`,
     `.applied()`: nothing waits any more once reviewed and applied (unless `daily` left more)
   - `.unattended(also=(), hold=False) -> RuleChooser`: the choice of a run without a person
     (`reflect --apply`, `daily`); `.leave_waiting(choose) -> str | None`: the changes it left
-    for a person remembered, and since when they wait
+    for a person remembered, and since when they wait, with what each rule decided in it
+- `rule_counts(by_rule) -> list[RuleCount]`: how many changes each rule decided
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from core.notes.snapshot import Graph
 from core.plans.review_rules import Decided, Rule, RuleChooser, decided_kept, store_rules
 from core.plans.review_state import (
     ReviewState,
+    RuleCount,
     change_key,
     new_since,
     read_state,
@@ -57,6 +60,15 @@ from core.progress import Progress
 HELD = TypeAdapter(list[Operation])
 
 Trouble = Literal["decisions", "rules"]  # which file could not be read or written
+
+
+def rule_counts(by_rule: dict[int, Decided]) -> list[RuleCount]:
+    """How many changes each rule decided, in the order the rules first decided one (pure)."""
+    counts: dict[tuple[str, str], int] = {}
+    for _, decided in sorted(by_rule.items()):
+        key = (decided.rule, decided.action)
+        counts[key] = counts.get(key, 0) + 1
+    return [RuleCount(rule, action, n) for (rule, action), n in counts.items()]
 
 
 class ReviewSession:
@@ -80,6 +92,7 @@ class ReviewSession:
         # Not kept, and neither the operator nor a rule rejected them: the plan leaves them out
         # unless kept (or a rule left them for a person), which is not a rejection.
         self.left_out: set[int] = set()
+        self.waiting: set[int] = set()  # changes a `daily --hold` run left for a person
         self.error: str | None = None  # the decisions file cannot be read or written
         self.state = self._read()
 
@@ -193,6 +206,8 @@ class ReviewSession:
             self.store.clock(),
         )
         decisions = self.state.decisions
+        held = set(self.state.waiting)
+        self.waiting = {op_id for op_id, key in enumerate(self.keys, start=1) if key in held}
         self.left_out = {
             op_id
             for op_id, key in enumerate(self.keys, start=1)
@@ -248,23 +263,27 @@ class ReviewSession:
         return RuleChooser(rules, decisions, self.store.clock(), also, hold)
 
     def leave_waiting(self, choose: RuleChooser) -> str | None:
-        """Remember the changes the run left for a person (the console opens on them); since
-        when they wait (kept while some waited before), None when nothing waits or waited."""
+        """Remember the changes the run left for a person (the console opens on them), and
+        what each review rule decided in it; since when they wait (kept while some waited
+        before), None when nothing waits or waited."""
         state = read_state(self.store.journal.home)
-        if not (choose.waiting or state.waiting):
-            return None  # nothing waits, nothing waited: no file written
+        ruled = rule_counts(choose.by_rule)
+        waits = bool(choose.waiting or state.waiting)
+        if not (waits or ruled or state.ruled):
+            return None  # nothing waits, nothing waited, no rule decided: no file written
+        now = to_iso(self.store.clock())
         carried = state.waiting_since is not None and set(state.waiting) & set(choose.waiting)
-        since = (
-            state.waiting_since if carried and state.waiting_since else to_iso(self.store.clock())
-        )
+        since = state.waiting_since if carried and state.waiting_since else now
         # Only the waiting list is replaced: a console's decisions since the read above stay.
         held = [op.to_json_dict() for op in choose.held]
         result = None if choose.held_result is None else choose.held_result.to_json_dict()
-        update_state(
-            self.store.journal.home,
-            lambda fresh: fresh.hold(since, choose.waiting, held, result),
-        )
-        return since
+
+        def edit(fresh: ReviewState) -> None:
+            fresh.hold(since, choose.waiting, held, result)
+            fresh.ruled_at, fresh.ruled = (now, ruled) if ruled else (None, [])
+
+        update_state(self.store.journal.home, edit)
+        return since if waits else None
 
     # -- the decisions file ---------------------------------------------------------------------
 

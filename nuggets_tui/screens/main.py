@@ -35,6 +35,7 @@ from core.safeio.inert_text import one_line
 
 from ..foretold import afterwards, foretold
 from ..safe import block, counted, join, line, notify, shown_path
+from ..since import news_of, since_text
 from ..widgets.busy import Busy
 from ..widgets.footer import Footer
 from ..widgets.note_detail import NoteDetailPane
@@ -193,6 +194,15 @@ class MainScreen(ConsoleScreen[None]):
             "system runs itself",
         ),
         Binding(
+            "d",
+            "dismiss_since",
+            "Hide news",
+            show=False,
+            id="main.dismiss_since",
+            tooltip="Hide the since-your-last-visit header (the next opening tells only what "
+            "happens after)",
+        ),
+        Binding(
             "ctrl+b",
             "toggle_sidebar",
             "Sidebar",
@@ -254,6 +264,7 @@ class MainScreen(ConsoleScreen[None]):
                 yield Input(placeholder="/ filter by title, content or tags", id="filter")
                 yield Static("", id="problem")
                 yield Static("", id="health")
+                yield Static("", id="since-visit")
                 promoter = self.memory.promoter
                 secrets = SecretMarks(promoter is not None and promoter.allow_contact)
                 yield NoteTable(self.memory.profile.columns, id="notes", secrets=secrets)
@@ -268,6 +279,7 @@ class MainScreen(ConsoleScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one(NoteTable).focus()
+        self._show_since()
         self.reload()
         self.set_interval(self.watch_interval, self._check_file)
 
@@ -662,6 +674,8 @@ class MainScreen(ConsoleScreen[None]):
             return True if note is not None and not fields.hidden(note) else None
         if action == "graph":
             return True if note is not None else None
+        if action == "dismiss_since":
+            return True if news_of(self.app) is not None else None
         if action == "mark" and not self.memory.profile.capabilities.marks:
             return False
         if action == "versions" and self.memory.versions is None:
@@ -675,6 +689,23 @@ class MainScreen(ConsoleScreen[None]):
         if action in ("review", "promote", "undo", "history", "conflicts"):
             return True if self.shelf is not None else None
         return True
+
+    def _show_since(self) -> None:
+        """What happened since the last visit, over the notes until `d` hides it."""
+        news, header = news_of(self.app), self.query_one("#since-visit", Static)
+        header.display = news is not None
+        if news is not None:
+            header.update(since_text(news.since, "r reviews them"))
+
+    def on_screen_resume(self) -> None:
+        self._show_since()  # hidden on another screen meanwhile
+
+    def action_dismiss_since(self) -> None:
+        news = news_of(self.app)
+        if news is not None:
+            news.dismiss()
+            self._show_since()
+            self.refresh_bindings()
 
     def action_toggle_sidebar(self) -> None:
         sidebar = self.query_one("#sidebar")

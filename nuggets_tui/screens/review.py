@@ -41,6 +41,7 @@ from core.reflection.select_phase import MAX_LIMIT
 
 from ..foretold import afterwards, plan_outlook
 from ..safe import block, counted, join, line, notify, shown_path
+from ..since import news_of, since_text
 from ..widgets.busy import Busy
 from ..widgets.diff_view import DiffView, diff_lines, heading
 from ..widgets.footer import Footer
@@ -116,6 +117,10 @@ class ChangeRows(RowRenderer["Group | ChangeRow"]):
     def left_out(self) -> set[int]:  # not kept, and nobody rejected them
         return self.session.left_out
 
+    @property
+    def waiting(self) -> set[int]:  # left for a person by `daily --hold`
+        return self.session.waiting
+
     def header_text(self, row: Group | ChangeRow) -> Text:
         assert isinstance(row, Group)
         kept = sum(op_id in self.kept for op_id in row.members)
@@ -137,6 +142,8 @@ class ChangeRows(RowRenderer["Group | ChangeRow"]):
         title = line(row.title or row.change.note_id)
         if row.op_id in self.new:
             title = join(("new ", "bold yellow"), title)
+        if row.op_id in self.waiting and len(self.waiting) < len(self.session.keys):
+            title = join(("waits ", "bold yellow"), title)  # told apart from the plan's others
         decided = self.by_rule.get(row.op_id)
         if decided is not None:  # before the title, which is cut first when narrow
             name = decided.rule if len(decided.rule) <= 14 else decided.rule[:13] + "…"
@@ -562,6 +569,24 @@ class ReviewScreen(ConsoleScreen[bool]):
             tooltip="Show only the changes new since the last plan, or every change",
         ),
         Binding(
+            "w",
+            "waiting_only",
+            "Waiting",
+            show=False,
+            id="review.waiting_only",
+            tooltip="Show only the changes the daily pass (daily --hold) left waiting for you, "
+            "or every change",
+        ),
+        Binding(
+            "d",
+            "dismiss_since",
+            "Hide news",
+            show=False,
+            id="review.dismiss_since",
+            tooltip="Hide the since-your-last-visit header (the next opening tells only what "
+            "happens after)",
+        ),
+        Binding(
             "s",
             "save_rule",
             "Save rule",
@@ -622,6 +647,7 @@ class ReviewScreen(ConsoleScreen[bool]):
         self._after: dict[str, RawNote] = {}
         self._seen: object = None  # the file's stat when last checked for changes
         self.new_only = False
+        self.waiting_only = False
         self._told_replan = False  # `r` asked for this plan: say what it found
         held = self.session.held_plan(graph) if graph is not None else None
         if held is not None:  # what `daily --hold` left waiting, not a plan made afresh
@@ -793,6 +819,8 @@ class ReviewScreen(ConsoleScreen[bool]):
         current = table.current
         keep = str(current.op_id) if isinstance(current, ChangeRow) else None
         only = self.rows.new if self.new_only else None
+        if self.waiting_only:
+            only = self.session.waiting if only is None else only & self.session.waiting
         table.set_rows(
             grouped_rows(
                 self._all_rows, self.grouping, self.query_text, only, self.memory.profile.group
@@ -835,16 +863,20 @@ class ReviewScreen(ConsoleScreen[bool]):
                 f"{counted(len(self.rows.by_rule), 'change')} decided by review "
                 "rules (named on each; R lists them).",
             ]
+        news = news_of(self.app)
+        if news is not None:
+            return join(*parts, "\n", since_text(news.since, "w: only them"))
         state = self.session.state
         waiting = state.waiting_count()
         if waiting:
+            shown = " · showing only them; w shows every change." if self.waiting_only else ""
             parts += [
                 "\n",
                 line(
                     f"{counted(waiting, 'change')} waiting since {state.waiting_since}",
                     "bold yellow",
                 ),
-                " (the daily pass left them for you).",
+                shown or " (the daily pass left them for you; w shows only them).",
             ]
         return join(*parts)
 
@@ -998,6 +1030,20 @@ class ReviewScreen(ConsoleScreen[bool]):
         self.new_only = not self.new_only
         self._regroup()
 
+    def action_waiting_only(self) -> None:
+        if not self.session.waiting and not self.waiting_only:
+            notify(self, "No change of this plan waits for you.", timeout=3)
+            return
+        self.waiting_only = not self.waiting_only
+        self._regroup()
+
+    def action_dismiss_since(self) -> None:
+        news = news_of(self.app)
+        if news is not None:
+            news.dismiss()
+            self._show_counts()
+            self.refresh_bindings()
+
     def action_regroup(self) -> None:
         self.grouping = GROUPINGS[(GROUPINGS.index(self.grouping) + 1) % len(GROUPINGS)]
         self._regroup()
@@ -1050,6 +1096,8 @@ class ReviewScreen(ConsoleScreen[bool]):
             return self.memory.profile.capabilities.rules and (
                 self.plan is not None or action == "rules"
             )
+        if action == "dismiss_since":
+            return True if news_of(self.app) is not None else None
         if action == "toggle_cap":  # a store that never caps its plan has no cap to lift
             return self.memory.profile.capabilities.capped_plans
         return True

@@ -1,0 +1,80 @@
+"""The console's "since your last visit" header (docs/REVIEW.md): what the runs written while
+it was closed applied and promoted, with their undo ids, what waits, and what each review rule
+decided, read once when the console opens a memory (core/plans/since_visit.py). It shows on
+the screen the console opens on, until `d` hides it; closing the console (or `d`) remembers
+the visit, so the next opening tells only what happened after."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from rich.text import Text
+from textual.app import App
+
+from core.contract.store import Store
+from core.errors import NuggetsError
+from core.plans.since_visit import RunsSince, SinceVisit, read_visit, since_visit, write_visit
+
+from .safe import counted, join, line
+
+RULE_WORDS = {"keep": "kept", "reject": "rejected", "review": "left for you"}
+
+
+class News:
+    """What happened since the last visit to one memory, and whether it is still shown."""
+
+    def __init__(self, memory: Store, since: SinceVisit, seen: datetime | None) -> None:
+        self.memory, self.since, self.seen = memory, since, seen
+        self.shown = not since.empty
+
+    @classmethod
+    def read(cls, memory: Store) -> News:
+        seen = read_visit(memory.journal.home)
+        try:
+            since = since_visit(memory, seen)
+        except NuggetsError:  # a journal that cannot be read: the main screen says why
+            since = SinceVisit()
+        return cls(memory, since, seen)
+
+    def dismiss(self) -> None:
+        """Hidden, and the visit remembered: what it told is not told again."""
+        self.shown = False
+        self.remember()
+
+    def remember(self) -> None:
+        write_visit(self.memory.journal.home, self.memory.clock())
+
+
+def news_of(app: App[Any]) -> News | None:
+    """The console's news while it is shown (None: nothing to tell, or hidden)."""
+    news = getattr(app, "news", None)
+    return news if isinstance(news, News) and news.shown else None
+
+
+def since_text(since: SinceVisit, waiting_key: str) -> Text:
+    """The header: one sentence per kind of news, with the keys that act on it (`waiting_key`:
+    what shows the waiting changes on this screen)."""
+    parts: list[Text | str | tuple[str, str]] = [("Since your last visit:", "bold")]
+    if since.applied.undo:
+        parts += [" applied ", _runs(since.applied, "change")]
+    if since.promoted.undo:
+        parts += [" · promoted ", _runs(since.promoted, "entry", "entries")]
+    if since.waiting:
+        waits = f"{counted(since.waiting, 'change')} wait"
+        parts += [" · ", (waits, "bold yellow"), f" ({waiting_key})"]
+    if since.rules:
+        said = ", ".join(
+            f"“{r.rule}” {RULE_WORDS.get(r.action, r.action)} {r.changes:,}" for r in since.rules
+        )
+        parts += [" · rules: ", line(said)]
+    parts.append((" · d hides", "dim"))
+    return join(*parts)
+
+
+def _runs(runs: RunsSince, noun: str, plural: str = "") -> Text:
+    newest = runs.undo[0]
+    more = f"; {len(runs.undo) - 1:,} more runs in l" if len(runs.undo) > 1 else ""
+    return join(
+        counted(runs.changes, noun, plural), " (", (f"nuggets undo {newest}", "bold"), f"{more})"
+    )

@@ -1,0 +1,141 @@
+"""The console's "since your last visit" header after a real `nuggets daily` on the demo: what
+the run applied and promoted with the ids `nuggets undo` takes, how many changes wait (and `w`
+showing only them), what each review rule decided; gone once the visit is over or `d` hid it.
+
+The memory is the demo (tests/support/console_support.py) with one review rule keeping every
+tag change, as an operator would add it with `nuggets rules add`; the daily pass runs an hour
+before the console opens."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from core.clock import fixed_clock
+from core.plans.review_state import read_state
+from core.plans.since_visit import visit_path
+from core.stores.nuggets.store import NuggetsStore
+from nuggets_tui.app import NuggetsApp
+from nuggets_tui.cli import main
+from nuggets_tui.screens.main import MainScreen
+from nuggets_tui.screens.review import ChangeRow, ReviewScreen
+from tests.support.console_support import NOW, demo_home, make_app, on_top, settle
+
+SMALL = (80, 24)
+ENV = {"NUGGETS_NOW": "2026-11-23T09:00:00Z", "NUGGETS_HOME": "", "TZ": "UTC"}
+
+
+def _daily(tmp_path: Path, *daily: str) -> Path:
+    home = demo_home(tmp_path)
+    env = ENV | {"NUGGETS_MEMORY_MD": str(home / "memory" / "MEMORY.md")}
+    for args in (("rules", "add", "tags", "keep", "--kind", "tag"), ("daily", *daily)):
+        result = CliRunner().invoke(main, ["--home", str(home), *args], env=env)
+        assert result.exit_code == 0, result.output
+    return home
+
+
+def _runs(home: Path, kind: str) -> list[str]:
+    store = NuggetsStore(home, fixed_clock(NOW))
+    return [h.run_id for h in store.journal.log() if h.kind == kind]
+
+
+def _counts(app: NuggetsApp) -> str:
+    return str(on_top(app, ReviewScreen).query_one("#review-counts").render())
+
+
+def _since(app: NuggetsApp) -> str:
+    return str(on_top(app, MainScreen).query_one("#since-visit").render())
+
+
+async def test_after_daily_hold_the_review_says_what_it_applied_what_waits_and_each_rule(
+    tmp_path: Path,
+) -> None:
+    home = _daily(tmp_path, "--hold")
+    (applied,) = _runs(home, "reflect")
+    waiting = read_state(home).waiting
+    tags = len(NuggetsStore(home, fixed_clock(NOW)).journal.run(applied).operations)
+    assert tags and waiting
+    app = make_app(home, watch_interval=60)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        counts = " ".join(_counts(app).split())  # as wrapped at 80 columns
+        assert f"Since your last visit: applied {tags} changes (nuggets undo {applied})" in counts
+        assert f"{len(waiting)} changes wait (w: only them)" in counts
+        assert f"rules: “tags” kept {tags}" in counts
+        assert "promoted" not in counts  # --hold promotes nothing
+
+
+async def test_after_daily_the_main_screen_says_what_it_applied_and_promoted(
+    tmp_path: Path,
+) -> None:
+    home = _daily(tmp_path)
+    (applied,) = _runs(home, "reflect")
+    (promoted,) = _runs(home, "promote")
+    store = NuggetsStore(home, fixed_clock(NOW))
+    changes = len(store.journal.run(applied).operations)
+    entries = len(store.journal.run(promoted).promoted or [])
+    assert changes and entries and not read_state(home).waiting
+    app = make_app(home, watch_interval=60)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        since = " ".join(_since(app).split())
+        assert f"applied {changes} changes (nuggets undo {applied})" in since
+        assert f"promoted {entries} entries (nuggets undo {promoted})" in since
+        assert "wait" not in since
+
+
+async def test_w_shows_only_the_changes_daily_left_waiting(tmp_path: Path) -> None:
+    home = _daily(tmp_path, "--hold")
+    waiting = set(read_state(home).waiting)
+    app = make_app(home, watch_interval=60)
+    async with app.run_test(size=(140, 42)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("c")  # the whole graph: the waiting changes among others
+        await settle(pilot, app)
+        review = on_top(app, ReviewScreen)
+        keys = review.session.keys
+        held = {op_id for op_id, key in enumerate(keys, start=1) if key in waiting}
+        assert held and len(held) < len(keys)
+        await pilot.press("w")
+        await settle(pilot, app)
+        shown = {row.op_id for row in review.table.rows if isinstance(row, ChangeRow)}
+        assert shown == held
+        row = next(r for r in review.table.rows if isinstance(r, ChangeRow))
+        assert "waits" in review.rows.cells(row)[1].plain
+        await pilot.press("w")
+        await settle(pilot, app)
+        shown = {row.op_id for row in review.table.rows if isinstance(row, ChangeRow)}
+        assert len(shown) == len(keys)
+
+
+async def test_the_header_is_gone_once_the_visit_is_over(tmp_path: Path) -> None:
+    home = _daily(tmp_path)
+    app = make_app(home, watch_interval=60)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        assert "Since your last visit" in _since(app)
+        app.exit()
+    assert stat.S_IMODE(visit_path(home).stat().st_mode) == 0o600
+    again = make_app(home, watch_interval=60)
+    async with again.run_test(size=SMALL) as pilot:
+        await settle(pilot, again)
+        assert not on_top(again, MainScreen).query_one("#since-visit").display
+
+
+async def test_d_hides_the_header_for_good(tmp_path: Path) -> None:
+    home = _daily(tmp_path, "--hold")
+    app = make_app(home, watch_interval=60)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        assert "Since your last visit" in _counts(app)
+        await pilot.press("d")
+        await settle(pilot, app)
+        counts = " ".join(_counts(app).split())
+        assert "Since your last visit" not in counts
+        assert "waiting since" in counts  # what waits is still said, without the news
+        await pilot.press("escape")
+        await settle(pilot, app)
+        assert not on_top(app, MainScreen).query_one("#since-visit").display
+    assert visit_path(home).exists()
