@@ -1,6 +1,8 @@
 """The console's "since your last visit" header after a real `nuggets daily` on the demo: what
 the run applied and promoted with the ids `nuggets undo` takes, how many changes wait (and `w`
 showing only them), what each review rule decided; gone once the visit is over or `d` hid it.
+And `nuggets demo --reset` leaves no rejection (nor visit) of the old demo: a ✗ in the fresh
+demo's review is a rule's, and names it.
 
 The memory is the demo (tests/support/console_support.py) with one review rule keeping every
 tag change, as an operator would add it with `nuggets rules add`; the daily pass runs an hour
@@ -15,6 +17,7 @@ from click.testing import CliRunner
 
 from core.clock import fixed_clock
 from core.plans.review_state import read_state
+from core.plans.session import ReviewSession
 from core.plans.since_visit import visit_path
 from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.app import NuggetsApp
@@ -139,3 +142,37 @@ async def test_d_hides_the_header_for_good(tmp_path: Path) -> None:
         await settle(pilot, app)
         assert not on_top(app, MainScreen).query_one("#since-visit").display
     assert visit_path(home).exists()
+
+
+async def test_after_demo_reset_no_rejection_from_before_and_a_rule_names_its_own(
+    tmp_path: Path,
+) -> None:
+    def nuggets(*args: str) -> str:
+        result = CliRunner().invoke(main, ["--demo", *args], env=ENV)
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    home = Path(nuggets("demo").strip())
+    store = NuggetsStore(home, fixed_clock(NOW))
+    session = ReviewSession(store)
+    session.planned(session.make_plan())
+    session.decide(range(1, len(session.keys) + 1), keep=False)  # every change rejected
+    app = make_app(home, watch_interval=60)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        app.exit()  # a visit to the old demo remembered
+    assert visit_path(home).exists()
+    nuggets("demo", "--reset")
+    assert not visit_path(home).exists()
+    nuggets("rules", "add", "no tags", "reject", "--kind", "tag")
+    app = make_app(home, watch_interval=60)
+    async with app.run_test(size=(140, 42)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("r")
+        await settle(pilot, app)
+        review = on_top(app, ReviewScreen)
+        rows = [r for r in review.table.rows if isinstance(r, ChangeRow)]
+        rejected = [r for r in rows if r.op_id not in review.kept | review.session.left_out]
+        assert rejected and {r.change.type for r in rejected} == {"tag"}
+        for row in rejected:  # each ✗ says the rule that rejected it
+            assert review.rows.cells(row)[1].plain.startswith("no tags · ")

@@ -19,6 +19,7 @@ from core.clock import to_iso
 from core.models import RawNote
 from core.plans.review_rules import RULES_FILE
 from core.plans.review_state import STATE_FILE
+from core.plans.since_visit import VISIT_FILE
 from core.review.decisions import SETTLED_FILE
 from core.review.marks import MARKS_FILE
 from core.safeio.atomic_write import atomic_write
@@ -739,14 +740,14 @@ def materialize_demo(home: Path, reset: bool = False) -> Path:
     """Create the demo memory at `home` (first use, or again with `reset`); returns `home`.
 
     Reset removes only what the demo and its reviews wrote: the graph, MEMORY.md, the journal,
-    the run log, and the review's own files (decisions, rules, settled groups, marks), so no
-    decision taken on the old demo applies to the new one.
+    the run log, and the review's own files (decisions, rules, settled groups, marks, the
+    console's last visit), so no decision taken on the old demo applies to the new one.
     """
     graph = graph_path(home)
     if reset:
         for folder in ("reflections", "telemetry"):
             shutil.rmtree(home / folder, ignore_errors=True)
-        reviews = (STATE_FILE, RULES_FILE, SETTLED_FILE, MARKS_FILE)
+        reviews = (STATE_FILE, RULES_FILE, SETTLED_FILE, MARKS_FILE, VISIT_FILE)
         for path in (graph, demo_memory_md(home), graph.parent / ".graph.lock"):
             path.unlink(missing_ok=True)
         for name in reviews:
