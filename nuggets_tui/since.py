@@ -75,6 +75,13 @@ def since_text(since: SinceVisit, waiting_key: str) -> Text:
 def _runs(runs: RunsSince, noun: str, plural: str = "") -> Text:
     newest = runs.undo[0]
     more = f"; {len(runs.undo) - 1:,} more runs in l" if len(runs.undo) > 1 else ""
+    written = [
+        counted(runs.changes, noun, plural) if runs.changes or not runs.files else "",
+        counted(runs.files, "file") if runs.files else "",
+    ]
     return join(
-        counted(runs.changes, noun, plural), " (", (f"nuggets undo {newest}", "bold"), f"{more})"
+        " and ".join(w for w in written if w),
+        " (",
+        (f"nuggets undo {newest}", "bold"),
+        f"{more})",
     )

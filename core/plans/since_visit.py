@@ -45,11 +45,13 @@ VISIT_BYTES = 4096
 
 @dataclass(frozen=True)
 class RunsSince:
-    """Runs of one kind since the visit: how many changes (or entries) they wrote, and the run
-    ids `nuggets undo` takes, one per batch, newest first."""
+    """Runs of one kind since the visit: how many changes (or promotion entries) they wrote,
+    how many whole files runs without changes of their own replaced (a store that keeps a note
+    per file), and the run ids `nuggets undo` takes, one per batch, newest first."""
 
     changes: int = 0
     undo: tuple[str, ...] = ()
+    files: int = 0
 
 
 @dataclass(frozen=True)
@@ -131,18 +133,30 @@ def _after(moment: str | None, seen: datetime | None) -> bool:
 
 def since_visit(store: Store, seen: datetime | None) -> SinceVisit:
     """What happened to the store's memory since `seen` (NuggetsError: its journal cannot be
-    read)."""
-    journal = store.journal
-    applied, promoted = runs_since(journal.log(), seen)
+    listed; a run whose entry cannot be read is counted without its changes)."""
+    applied, promoted = runs_since(store.journal.log(), seen)
     try:
-        state = read_state(journal.home)
+        state = read_state(store.journal.home)
     except NuggetsError:
         state = ReviewState()  # the review says why when it opens
     return SinceVisit(
-        RunsSince(sum(len(journal.run(h.run_id).operations) for h in applied), undo_ids(applied)),
-        RunsSince(
-            sum(len(journal.run(h.run_id).promoted or []) for h in promoted), undo_ids(promoted)
-        ),
+        _written(store, applied, False),
+        _written(store, promoted, True),
         state.waiting_count() if _after(state.waiting_since, seen) else 0,
         rules_since(state, seen),
     )
+
+
+def _written(store: Store, runs: list[JournalHeader], entries: bool) -> RunsSince:
+    """What the runs wrote: their changes (`entries`: the promotion entries), and the files
+    of runs that replaced a whole file with no change of their own to count."""
+    changes = files = 0
+    for header in runs:
+        try:
+            entry = store.journal.run(header.run_id)
+        except NuggetsError:
+            continue
+        count = len(entry.promoted or []) if entries else len(entry.operations)
+        changes += count
+        files += not count and entry.file_name is not None
+    return RunsSince(changes, undo_ids(runs), files)

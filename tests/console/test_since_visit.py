@@ -11,6 +11,7 @@ before the console opens."""
 from __future__ import annotations
 
 import stat
+from datetime import timedelta
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -19,12 +20,14 @@ from core.clock import fixed_clock
 from core.plans.review_state import read_state
 from core.plans.session import ReviewSession
 from core.plans.since_visit import visit_path
+from core.stores.microclaw.store import MicroClawStore
 from core.stores.nuggets.store import NuggetsStore
 from nuggets_tui.app import NuggetsApp
 from nuggets_tui.cli import main
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.screens.review import ChangeRow, ReviewScreen
 from tests.support.console_support import NOW, demo_home, make_app, on_top, settle
+from tests.support.microclaw_support import NOW as MICROCLAW_NOW
 
 SMALL = (80, 24)
 ENV = {"NUGGETS_NOW": "2026-11-23T09:00:00Z", "NUGGETS_HOME": "", "TZ": "UTC"}
@@ -176,3 +179,25 @@ async def test_after_demo_reset_no_rejection_from_before_and_a_rule_names_its_ow
         assert rejected and {r.change.type for r in rejected} == {"tag"}
         for row in rejected:  # each ✗ says the rule that rejected it
             assert review.rows.cells(row)[1].plain.startswith("no tags · ")
+
+
+async def test_on_microclaw_the_header_counts_its_runs_through_the_same_journal(
+    data_dir: Path,
+) -> None:
+    env = {"NUGGETS_NOW": "2026-11-24T10:00:00Z", "NUGGETS_HOME": "", "TZ": "UTC"}
+    result = CliRunner().invoke(main, ["--microclaw", str(data_dir), "daily"], env=env)
+    assert result.exit_code == 0, result.output
+    store = MicroClawStore(data_dir, fixed_clock(MICROCLAW_NOW + timedelta(hours=2)))
+    log = store.journal.log()
+    (applied,) = [h.run_id for h in log if h.kind == "reflect"]
+    promoted = [h.run_id for h in log if h.kind == "promote"]  # one per AGENTS.md
+    entries = sum(len(store.journal.run(r).promoted or []) for r in promoted)
+    changes = len(store.journal.run(applied).operations)
+    assert changes and entries and len(promoted) > 1
+    app = NuggetsApp(store, watch_interval=60)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        since = " ".join(_since(app).split())
+        assert f"applied {changes} changes (nuggets undo {applied})" in since
+        more = f"{len(promoted) - 1} more runs in l"
+        assert f"promoted {entries} entries (nuggets undo {promoted[0]}; {more})" in since
