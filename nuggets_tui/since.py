@@ -43,6 +43,10 @@ class News:
         self.remember()
 
     def remember(self) -> None:
+        try:
+            self.memory.journal.may_write()
+        except NuggetsError:
+            return  # a home nothing may be written to (one the agent left): no visit either
         write_visit(self.memory.journal.home, self.memory.clock())
 
 
