@@ -57,27 +57,30 @@ def news_of(app: App[Any]) -> News | None:
 
 
 def since_text(since: SinceVisit, waiting_key: str) -> Text:
-    """The header: one sentence per kind of news, with the keys that act on it (`waiting_key`:
-    what shows the waiting changes on this screen)."""
-    parts: list[Text | str | tuple[str, str]] = [("Since your last visit:", "bold")]
+    """The header: what happened, one kind after another, with the keys that act on it
+    (`waiting_key`: what shows the waiting changes on this screen)."""
+    told: list[Text] = []
     if since.applied.undo:
-        parts += [" applied ", _runs(since.applied, "change")]
+        told.append(join("applied ", _runs(since.applied, "change")))
     if since.promoted.undo:
-        parts += [" · promoted ", _runs(since.promoted, "entry", "entries")]
+        told.append(join("promoted ", _runs(since.promoted, "entry", "entries")))
     if since.waiting:
-        waits = f"{counted(since.waiting, 'change')} wait"
-        parts += [" · ", (waits, "bold yellow"), f" ({waiting_key})"]
+        waits = f"{counted(since.waiting, 'change')} waiting since "
+        told.append(
+            join(
+                line(waits + (since.waiting_since or ""), "bold yellow"), line(f" ({waiting_key})")
+            )
+        )
     if since.rules:
         said = ", ".join(
             f"“{r.rule}” {RULE_WORDS.get(r.action, r.action)} {r.changes:,}" for r in since.rules
         )
-        parts += [" · rules: ", line(said)]
-    parts.append((" · d hides", "dim"))
-    return join(*parts)
+        told.append(join("rules: ", line(said)))
+    told.append(line("d hides", "dim"))
+    return join(("Since your last visit: ", "bold"), Text(" · ").join(told))
 
 
 def _runs(runs: RunsSince, noun: str, plural: str = "") -> Text:
-    newest = runs.undo[0]
     more = f"; {len(runs.undo) - 1:,} more runs in l" if len(runs.undo) > 1 else ""
     written = [
         counted(runs.changes, noun, plural) if runs.changes or not runs.files else "",
@@ -86,6 +89,7 @@ def _runs(runs: RunsSince, noun: str, plural: str = "") -> Text:
     return join(
         " and ".join(w for w in written if w),
         " (",
-        (f"nuggets undo {newest}", "bold"),
-        f"{more})",
+        line(f"nuggets undo {runs.undo[0]}", "bold"),
+        line(more),
+        ")",
     )

@@ -16,7 +16,7 @@ API:
 - `Visit(seen)`; `read_visit(journal_home) -> datetime | None`;
   `write_visit(journal_home, now) -> bool`
 - `RunsSince(changes, undo)`: a kind of run since the visit (`undo`: one run id per batch,
-  newest first); `SinceVisit(applied, promoted, waiting, rules)`, `.empty`
+  newest first); `SinceVisit(applied, promoted, waiting, waiting_since, rules)`, `.empty`
 - `runs_since(headers, seen) -> (applied, promoted)` (pure: our runs still in effect, after
   `seen`, newest first); `rules_since(state, seen)`
 - `since_visit(store, now_seen) -> SinceVisit` (reads the journal and the decisions file)
@@ -59,6 +59,7 @@ class SinceVisit:
     applied: RunsSince = field(default_factory=RunsSince)
     promoted: RunsSince = field(default_factory=RunsSince)
     waiting: int = 0  # changes a daily pass since left for a person, nobody decided yet
+    waiting_since: str | None = None  # since when they wait
     rules: tuple[RuleCount, ...] = ()  # what each rule decided in the last daily run since
 
     @property
@@ -143,6 +144,7 @@ def since_visit(store: Store, seen: datetime | None) -> SinceVisit:
         _written(store, applied, False),
         _written(store, promoted, True),
         state.waiting_count() if _after(state.waiting_since, seen) else 0,
+        state.waiting_since,
         rules_since(state, seen),
     )
 

@@ -68,7 +68,8 @@ async def test_after_daily_hold_the_review_says_what_it_applied_what_waits_and_e
         await settle(pilot, app)
         counts = " ".join(_counts(app).split())  # as wrapped at 80 columns
         assert f"Since your last visit: applied {tags} changes (nuggets undo {applied})" in counts
-        assert f"{len(waiting)} changes wait (w: only them)" in counts
+        since = read_state(home).waiting_since
+        assert f"{len(waiting)} changes waiting since {since} (w: only them)" in counts
         assert f"rules: “tags” kept {tags}" in counts
         assert "promoted" not in counts  # --hold promotes nothing
 
@@ -89,7 +90,7 @@ async def test_after_daily_the_main_screen_says_what_it_applied_and_promoted(
         since = " ".join(_since(app).split())
         assert f"applied {changes} changes (nuggets undo {applied})" in since
         assert f"promoted {entries} entries (nuggets undo {promoted})" in since
-        assert "wait" not in since
+        assert "waiting" not in since
 
 
 async def test_w_shows_only_the_changes_daily_left_waiting(tmp_path: Path) -> None:
