@@ -865,10 +865,10 @@ class ReviewScreen(ConsoleScreen[bool]):
             ]
         news = news_of(self.app)
         if news is not None:
-            return join(*parts, "\n", since_text(news.since, "w: only them"))
+            parts += ["\n", since_text(news.since, "w: only them")]
         state = self.session.state
         waiting = state.waiting_count()
-        if waiting:
+        if waiting and not (news is not None and news.since.waiting):  # else said just above
             shown = " · showing only them; w shows every change." if self.waiting_only else ""
             parts += [
                 "\n",

@@ -202,3 +202,21 @@ async def test_on_microclaw_the_header_counts_its_runs_through_the_same_journal(
         assert f"applied {changes} changes (nuggets undo {applied})" in since
         more = f"{len(promoted) - 1} more runs in l"
         assert f"promoted {entries} entries (nuggets undo {promoted[0]}; {more})" in since
+
+
+async def test_changes_still_waiting_after_the_visit_are_said_without_the_news(
+    tmp_path: Path,
+) -> None:
+    home = _daily(tmp_path, "--hold")
+    app = make_app(home, watch_interval=60)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        assert "Since your last visit" in _counts(app)
+        app.exit()  # the visit over, nothing decided: the changes still wait
+    again = make_app(home, watch_interval=60)
+    async with again.run_test(size=SMALL) as pilot:
+        await settle(pilot, again)
+        counts = " ".join(_counts(again).split())
+        assert "Since your last visit" not in counts
+        waiting = len(read_state(home).waiting)
+        assert f"{waiting} changes waiting since" in counts and "w shows only them" in counts
