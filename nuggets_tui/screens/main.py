@@ -917,7 +917,7 @@ class MainScreen(ConsoleScreen[None]):
             return
         body = join("Restore ", _quoted(note), "\n\n", line(restorer.restore_prompt))
         self.app.push_screen(
-            AskFileScreen("Restore into a file", body),
+            AskFileScreen("Restore into a file", body, answer="Show the diff"),
             lambda into: self._confirm_restore(restorer, note, into),
         )
 
