@@ -208,6 +208,7 @@ def _flag_order(flag: str) -> int:
 @click.option(
     "--telemetry-dir",
     type=click.Path(path_type=Path, file_okay=False),
+    metavar="DIR",
     help="Where writing commands log their runs (default <home>/telemetry).",
 )
 @click.version_option(package_name="nuggets-review")
