@@ -15,9 +15,11 @@ from textual.dom import DOMNode
 from textual.geometry import Size
 from textual.screen import Screen
 
+from core.contract.kind import StoreKind
 from core.contract.store import Store
 from core.plans.session import ReviewSession
 from core.safeio.inert_text import one_line
+from core.stores.registry import STORE_KINDS
 
 from .commands import NoteCommands
 from .keys import shown_keys
@@ -47,17 +49,21 @@ class NuggetsApp(App[None]):
         memory: Store,
         *,
         demo_offer: bool = False,
-        open_demo: Callable[[], Store] | None = None,
+        open_demo: Callable[[StoreKind], Store] | None = None,
+        demos: Sequence[StoreKind] = STORE_KINDS,
         watch_interval: float = 1.0,
         told: Sequence[str] = (),
         keymap: Mapping[str, str] | None = None,
     ) -> None:
-        """`told`: what the command line had to say about the memory, said when it opens."""
+        """`told`: what the command line had to say about the memory, said when it opens;
+        `demos`: the systems whose demo is offered when there is no memory (`demo_offer`), the
+        one asked for first; `open_demo` opens one."""
         super().__init__()
         self.memory = memory
         self.told = list(told)
         self.demo_offer = demo_offer
         self.open_demo = open_demo
+        self.demos = list(demos)
         self.watch_interval = watch_interval
         self.keymap = dict(keymap or {})  # binding id -> keys, from the config file
         self.closing = False  # set by exit(): what a key still asks for is not done
@@ -67,7 +73,7 @@ class NuggetsApp(App[None]):
         if self.keymap:
             self.set_keymap(self.keymap)
         if self.demo_offer:
-            self.push_screen(WelcomeScreen(self.memory.home), self._welcome_done)
+            self.push_screen(WelcomeScreen(self.memory.home, self.demos), self._welcome_done)
         else:
             self._open_main()
         self._fit(self.size)
@@ -105,9 +111,9 @@ class NuggetsApp(App[None]):
         elif showing:
             self.pop_screen()
 
-    def _welcome_done(self, demo: bool | None) -> None:
-        if demo and self.open_demo is not None:
-            self.memory, self.told = self.open_demo(), []
+    def _welcome_done(self, demo: StoreKind | None) -> None:
+        if demo is not None and self.open_demo is not None:
+            self.memory, self.told = self.open_demo(demo), []
             self._open_main()
 
     def exit(
@@ -172,12 +178,20 @@ class NuggetsApp(App[None]):
 def run_console(
     memory: Store,
     demo_offer: bool = False,
-    open_demo: Callable[[], Store] | None = None,
+    open_demo: Callable[[StoreKind], Store] | None = None,
     told: Sequence[str] = (),
     keymap: Mapping[str, str] | None = None,
+    demos: Sequence[StoreKind] = STORE_KINDS,
 ) -> int:
     """Run the console until it ends; its exit status: 0 when the operator quit, non-zero when
     it died (Textual has printed the error and sets the app's return code)."""
-    app = NuggetsApp(memory, demo_offer=demo_offer, open_demo=open_demo, told=told, keymap=keymap)
+    app = NuggetsApp(
+        memory,
+        demo_offer=demo_offer,
+        open_demo=open_demo,
+        demos=demos,
+        told=told,
+        keymap=keymap,
+    )
     app.run()
     return app.return_code or 0

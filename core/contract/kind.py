@@ -41,6 +41,8 @@ class StoreKind:
     default, its demo, and how to open its store, each given the settings in force."""
 
     name: str  # "nuggets", "microclaw"
+    title: str  # the system's name said to a person, as its profile says it ("MicroClaw")
+    demo_about: str  # what its demo holds, in a phrase, where the demo is offered
     home_option: str  # the option naming its directory ("--home", "--microclaw")
     home_help: str
     demo_option: str  # the option opening its demo ("--demo", "--demo-microclaw")

@@ -208,6 +208,7 @@ def _flag_order(flag: str) -> int:
 @click.option(
     "--telemetry-dir",
     type=click.Path(path_type=Path, file_okay=False),
+    metavar="DIR",
     help="Where writing commands log their runs (default <home>/telemetry).",
 )
 @click.version_option(package_name="nuggets-review")
@@ -247,21 +248,27 @@ def _open_console(context: Context, explicit: bool) -> None:
         context.memory()  # raises the "no memory at" error
     kind, configuration = context.kind, context.configuration
 
-    def open_demo() -> Store:
-        home = materialized_demo(kind, context.settings)
+    def open_demo(chosen: StoreKind) -> Store:
+        home = materialized_demo(chosen, context.settings)
         return Context(
             home,
             True,
             context.verbose,
-            kind=kind,
-            options=context.options,
+            kind=chosen,
+            options=context.options if chosen is kind else {},  # its own options only
             configuration=configuration,
         ).memory(announce=False)
 
     keymap = checked_keymap(configuration.file) if configuration else {}  # before it opens
     memory = context.memory(must_exist=False, announce=False)
+    demos = [kind, *(other for other in STORE_KINDS if other is not kind)]  # its own first
     status = run_console(
-        memory, demo_offer=missing, told=context.told, open_demo=open_demo, keymap=keymap
+        memory,
+        demo_offer=missing,
+        told=context.told,
+        open_demo=open_demo,
+        demos=demos,
+        keymap=keymap,
     )
     if status:
         sys.exit(status)  # a console that died says so to whoever ran it

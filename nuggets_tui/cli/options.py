@@ -55,7 +55,7 @@ def store_options(command: Command) -> Command:
         command = click.option(
             kind.home_option,
             f"home_{kind.name}",
-            metavar=(None if default else "[DIR]" if kind.home_optional else "DIR"),
+            metavar="[DIR]" if kind.home_optional else "DIR",
             type=click.Path(file_okay=False),
             help=kind.home_help + (HOME_HELP if default else ""),
             **optional,

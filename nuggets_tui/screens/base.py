@@ -10,8 +10,15 @@ keys that reach a screen still mounting: `NuggetsApp.run_action`.)"""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.await_complete import AwaitComplete
+from textual.binding import Binding
 from textual.screen import ModalScreen, Screen, ScreenResultType
+from textual.widgets import Button
+
+from ..keys import shown_keys
+from ..safe import line
 
 
 def _closes(screen: Screen[ScreenResultType]) -> bool:
@@ -34,3 +41,25 @@ class ConsoleModal(ModalScreen[ScreenResultType]):
         if not _closes(self):
             return AwaitComplete()  # nothing to wait for
         return super().dismiss(result)
+
+
+class ConsoleDialog(ConsoleModal[ScreenResultType]):
+    """A dialog that asks before anything is done (a confirmation, a choice, a name). One rule
+    for every one: escape cancels it, and `n` too where the answer is yes or no (its binding
+    `CANCEL`, to `action_cancel`); its last button says so the same way in each,
+    "Cancel (escape)", with the keys as the keymap sets them."""
+
+    CANCEL: ClassVar[str]  # the id of its cancel binding
+
+    def cancel_button(self, word: str = "Cancel") -> Button:
+        return Button(line(f"{word} ({self.keys_of(self.CANCEL)})"), id="cancel")
+
+    def keys_of(self, binding_id: str) -> str:
+        """The keys of one of its bindings, as a person reads them."""
+        binding = next(
+            b for b in type(self).BINDINGS if isinstance(b, Binding) and b.id == binding_id
+        )
+        return shown_keys(binding, getattr(self.app, "keymap", None))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -16,7 +16,7 @@ from textual.widgets import Button, Static
 from core.contract.profile import Profile
 
 from ..safe import join, line
-from .base import ConsoleModal
+from .base import ConsoleDialog
 
 
 def if_yes(action: Callable[[], object]) -> Callable[[bool | None], None]:
@@ -41,7 +41,7 @@ def plan_asked(screen: Screen[Any], profile: Profile, plan: Callable[[], object]
     screen.app.push_screen(ConfirmScreen("Planning may cost", body, yes="Plan"), if_yes(plan))
 
 
-class _ButtonsDialog(ConsoleModal[ScreenResultType]):
+class _ButtonsDialog(ConsoleDialog[ScreenResultType]):
     """A title, a body that scrolls within the dialog, and a row of buttons under it."""
 
     def __init__(self, title: str, body: Text) -> None:
@@ -63,19 +63,23 @@ class _ButtonsDialog(ConsoleModal[ScreenResultType]):
 
 
 class ConfirmScreen(_ButtonsDialog[bool]):
+    """Yes or no: y answers yes, n or escape cancels (dismissed with False)."""
+
+    CANCEL = "confirm.no"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes", id="confirm.yes"),
-        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
+        Binding("n,escape", "cancel", "No", id=CANCEL),
     ]
 
     def __init__(self, title: str, body: Text, yes: str = "Yes", no: str = "Cancel") -> None:
         """`body`: made with safe.py, like all text that may hold data."""
         super().__init__(title, body)
-        self.labels = (line(f"{yes} (y)"), line(f"{no} (n)"))
+        self.labels = (yes, no)
 
     def buttons(self) -> Iterable[Button]:
-        yield Button(self.labels[0], variant="primary", id="yes")
-        yield Button(self.labels[1], id="no")
+        yes, no = self.labels
+        yield Button(line(f"{yes} ({self.keys_of('confirm.yes')})"), variant="primary", id="yes")
+        yield self.cancel_button(no)
 
     def on_mount(self) -> None:
         self.query_one("#yes", Button).focus()
@@ -86,14 +90,18 @@ class ConfirmScreen(_ButtonsDialog[bool]):
     def action_answer(self, value: bool) -> None:
         self.dismiss(value)
 
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
 
 class ChoiceScreen(_ButtonsDialog[str | None]):
     """A question with more than one way to go on: each choice a button with its own key;
     dismissed with the chosen value, or None (escape: nothing is done)."""
 
     DEFAULT_CSS = "ChoiceScreen { align: center middle; background: $background 60%; }"
+    CANCEL = "choice.cancel"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "choose('')", "Cancel", id="choice.cancel"),
+        Binding("escape", "cancel", "Cancel", id=CANCEL),
     ]
 
     def __init__(self, title: str, body: Text, choices: list[tuple[str, str, str]]) -> None:
@@ -108,7 +116,7 @@ class ChoiceScreen(_ButtonsDialog[str | None]):
                 id=f"choice-{number}",
                 variant="primary" if number == 0 else "default",
             )
-        yield Button(line("Cancel (escape)"), id="choice-cancel")
+        yield self.cancel_button()
 
     def on_mount(self) -> None:
         self.query_one("#choice-0", Button).focus()
@@ -122,6 +130,3 @@ class ChoiceScreen(_ButtonsDialog[str | None]):
         if chosen is not None:
             event.stop()
             self.dismiss(chosen)
-
-    def action_choose(self, value: str) -> None:
-        self.dismiss(value or None)

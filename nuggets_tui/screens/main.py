@@ -246,6 +246,7 @@ class MainScreen(ConsoleScreen[None]):
         self._reading = True  # the first whole read of the file is under way
         self._keys_state: tuple[bool, bool] = (False, False)
         self.prepared_plan: Plan | None = None  # the capped dry run of every nugget, made ahead
+        self.review_at: str | None = None  # the change the review's cursor was last left on
         # what the memory's own program did since to our runs' notes: per note, and the line
         # last told about the newest run (told once)
         self.since_notes: dict[str, str] = {}
@@ -766,16 +767,20 @@ class MainScreen(ConsoleScreen[None]):
 
         graph = self._current_graph()
         prepared = self.prepared_plan if graph is not None and self.nugget is None else None
-        self.app.push_screen(
-            ReviewScreen(
-                self.memory,
-                self.nugget,
-                graph=graph,
-                prepared=prepared,
-                watch_interval=self.watch_interval,
-            ),
-            self._after_write,
+        review = ReviewScreen(
+            self.memory,
+            self.nugget,
+            graph=graph,
+            prepared=prepared,
+            watch_interval=self.watch_interval,
+            at=self.review_at,
         )
+
+        def left(applied: bool | None) -> None:
+            self.review_at = review.at
+            self._after_write(applied)
+
+        self.app.push_screen(review, left)
 
     def action_promote(self) -> None:
         from .promote import PromoteScreen
@@ -943,7 +948,7 @@ class MainScreen(ConsoleScreen[None]):
             return
         body = join("Restore ", _quoted(note), "\n\n", line(restorer.restore_prompt))
         self.app.push_screen(
-            AskFileScreen("Restore into a file", body),
+            AskFileScreen("Restore into a file", body, answer="Show the diff"),
             lambda into: self._confirm_restore(restorer, note, into),
         )
 

@@ -12,6 +12,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal
 from textual.widgets import Input, Static
@@ -628,10 +629,13 @@ class ReviewScreen(ConsoleScreen[bool]):
         graph: Graph | None = None,
         prepared: Plan | None = None,
         watch_interval: float = 1.0,
+        at: str | None = None,
     ) -> None:
         """`graph`: the file as the main screen last read it, when still current (planning
-        reads it again otherwise); `prepared`: a capped plan of every nugget made ahead."""
+        reads it again otherwise); `prepared`: a capped plan of every nugget made ahead; `at`:
+        the change (its key) the cursor was on when this review was last left."""
         super().__init__()
+        self.at = at  # the change the cursor is on, by its key: kept when the review is left
         self.memory = memory
         self.nugget = nugget
         self.session = ReviewSession(memory, nugget, uncapped, on_trouble=self._trouble)
@@ -734,8 +738,9 @@ class ReviewScreen(ConsoleScreen[bool]):
         self._after = {diff.note_id: diff.after for diff in plan.notes}
         self.table.empty_text = NO_CHANGES
         self._all_rows = rows if rows is not None else change_rows(plan)
+        self.at = self._key_at_cursor() or self.at  # the cursor's change, before the numbers go
         self.session.planned(plan)
-        self._regroup()
+        self._regroup(self._row_at())
         if self._told_replan:
             self._told_replan = False
             changes = counted(len(plan.operations), "change")
@@ -814,10 +819,11 @@ class ReviewScreen(ConsoleScreen[bool]):
         if self.session.reload():
             self._changed_kept()
 
-    def _regroup(self) -> None:
+    def _regroup(self, keep: str | None = None) -> None:
         table = self.table
         current = table.current
-        keep = str(current.op_id) if isinstance(current, ChangeRow) else None
+        if keep is None and isinstance(current, ChangeRow):
+            keep = str(current.op_id)
         only = self.rows.new if self.new_only else None
         if self.waiting_only:
             only = self.session.waiting if only is None else only & self.session.waiting
@@ -828,6 +834,21 @@ class ReviewScreen(ConsoleScreen[bool]):
             keep,
         )
         self._changed_kept()
+
+    def _key_at_cursor(self) -> str | None:
+        """What the change the cursor is on does (its key): the same change in another plan."""
+        current = self.table.current if self.is_mounted else None
+        keys = self.session.keys
+        return keys[current.op_id - 1] if isinstance(current, ChangeRow) else None
+
+    def _row_at(self) -> str | None:
+        """The row of the change `at` names in this plan (None when it holds none such)."""
+        keys = self.session.keys
+        return str(keys.index(self.at) + 1) if self.at in keys else None
+
+    def dismiss(self, result: bool | None = None) -> AwaitComplete:
+        self.at = self._key_at_cursor() or self.at  # for the next time the review opens
+        return super().dismiss(result)
 
     def _plan_failed(self, message: str) -> None:
         self.query_one(Busy).stop()

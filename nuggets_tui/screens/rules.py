@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from core.contract.store import Store
@@ -32,7 +32,7 @@ from core.safeio.inert_text import one_line
 
 from ..safe import block, join, line, notify
 from ..widgets.footer import Footer
-from .base import ConsoleModal, ConsoleScreen
+from .base import ConsoleDialog, ConsoleScreen
 from .confirm import ConfirmScreen, if_yes
 
 
@@ -59,7 +59,7 @@ def _tell_saved(screen: Widget, rule: Rule, run_id: str) -> None:
     )
 
 
-class SaveRuleScreen(ConsoleModal[str | None]):
+class SaveRuleScreen(ConsoleDialog[str | None]):
     """Names a rule made from the review's decision; dismissed with the name (None: cancel)."""
 
     DEFAULT_CSS = """
@@ -67,8 +67,9 @@ class SaveRuleScreen(ConsoleModal[str | None]):
     SaveRuleScreen #rule-name { width: 1fr; margin: 0; }
     """
 
+    CANCEL = "save_rule.cancel"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="save_rule.cancel"),
+        Binding("escape", "cancel", "Cancel", id=CANCEL),
     ]
 
     def __init__(self, rule: Rule) -> None:
@@ -84,22 +85,27 @@ class SaveRuleScreen(ConsoleModal[str | None]):
                     "\n\n",
                     block(
                         "Every new plan applies it, and daily too; R lists the "
-                        "rules and edits them. Name it and press enter:"
+                        "rules and edits them. Name it:"
                     ),
                 ),
                 id="dialog-body",
             )
             yield Input(value=self.rule.name, id="rule-name")
+            with Horizontal(id="dialog-buttons"):
+                yield Button(line("Save (enter)"), variant="primary", id="save")
+                yield self.cancel_button()
 
     def on_mount(self) -> None:
         self.query_one("#rule-name", Input).focus()
 
     @on(Input.Submitted, "#rule-name")
-    def _named(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip() or None)
+    @on(Button.Pressed, "#save")
+    def _named(self) -> None:
+        self.dismiss(self.query_one("#rule-name", Input).value.strip() or None)
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+    @on(Button.Pressed, "#cancel")
+    def _cancelled(self) -> None:
+        self.action_cancel()
 
 
 # The form's fields: the rule's name, then each condition (its action has its own key, `a`).
@@ -127,7 +133,7 @@ def rule_from_form(values: dict[str, str], action: str) -> Rule:
     return parse_rule(values.get("name", ""), action, **conditions)
 
 
-class EditRuleScreen(ConsoleModal[Rule | None]):
+class EditRuleScreen(ConsoleDialog[Rule | None]):
     """A rule's name and conditions as a small form; dismissed with the edited rule once it
     is one (None: cancel). Nothing is written here."""
 
@@ -139,8 +145,9 @@ class EditRuleScreen(ConsoleModal[Rule | None]):
     EditRuleScreen #form-error { color: $error; height: auto; }
     """
 
+    CANCEL = "edit_rule.cancel"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="edit_rule.cancel"),
+        Binding("escape", "cancel", "Cancel", id=CANCEL),
     ]
 
     def __init__(self, rule: Rule) -> None:
@@ -167,17 +174,22 @@ class EditRuleScreen(ConsoleModal[Rule | None]):
                     )
             yield Static("", id="form-error")
             yield Static(
-                block(
-                    "enter saves (journaled; ctrl+z on the main screen undoes it); "
-                    "an empty field is no condition; escape cancels."
-                ),
+                line("Empty: no condition. Saving is journaled: ctrl+z undoes it."),
                 id="dialog-body",
             )
+            with Horizontal(id="dialog-buttons"):
+                yield Button(line("Save (enter)"), variant="primary", id="save")
+                yield self.cancel_button()
 
     def on_mount(self) -> None:
         self.query_one("#form-name", Input).focus()
 
+    @on(Button.Pressed, "#cancel")
+    def _cancelled(self) -> None:
+        self.action_cancel()
+
     @on(Input.Submitted)
+    @on(Button.Pressed, "#save")
     def _submitted(self) -> None:
         values = {key: self.query_one(f"#form-{key}", Input).value for key in FORM_FIELDS}
         try:
@@ -186,9 +198,6 @@ class EditRuleScreen(ConsoleModal[Rule | None]):
             self.query_one("#form-error", Static).update(line(str(exc)))
             return
         self.dismiss(rule)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 class RulesScreen(ConsoleScreen[None]):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -70,3 +71,30 @@ def test_system_and_its_own_flag_twice_are_a_usage_error(data_dir: Path) -> None
 def test_an_unknown_system_is_a_usage_error_naming_the_known_ones() -> None:
     code, _, err = invoke("--system", "nope", "log")
     assert code == 2 and "'nope'" in err and "microclaw" in err
+
+
+@pytest.mark.parametrize("system", ["nuggets", "claude"])
+def test_with_no_memory_the_console_offers_every_systems_demo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, system: str
+) -> None:
+    """The console opened where there is no memory offers each registered system's demo, the
+    one asked for first, and each opens that system's demo."""
+    from core.stores.registry import STORE_KINDS
+
+    offered: dict[str, Any] = {}
+    monkeypatch.setattr("nuggets_tui.app.run_console", lambda memory, **k: offered.update(k) or 0)
+    env = {
+        "HOME": str(tmp_path / "home"),
+        "NUGGETS_DEMO_DIR": str(tmp_path / "demo"),
+        "NUGGETS_DATA_DIR": str(tmp_path / "data"),
+    }
+    assert invoke("--system", system, **env)[0] == 0
+    assert offered["demo_offer"] is True
+    demos = offered["demos"]
+    assert demos[0].name == system and sorted(k.name for k in demos) == sorted(
+        k.name for k in STORE_KINDS
+    )
+    for kind in demos:
+        store = offered["open_demo"](kind)
+        assert store.profile.system == kind.title and store.read().notes
+        assert str(store.home).startswith(str(tmp_path / "demo"))

@@ -632,7 +632,9 @@ async def test_missing_memory_offers_the_demo(tmp_path: Path) -> None:
 
     demo = demo_home(tmp_path)
     app = NuggetsApp(
-        NuggetsStore(tmp_path / "absent"), demo_offer=True, open_demo=lambda: NuggetsStore(demo)
+        NuggetsStore(tmp_path / "absent"),
+        demo_offer=True,
+        open_demo=lambda kind: NuggetsStore(demo),
     )
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)

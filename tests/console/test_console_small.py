@@ -119,6 +119,6 @@ async def test_a_dialog_keeps_its_buttons_on_an_80x24_terminal(home: Path) -> No
         await settle(pilot, app)
         screen = app.screen
         dialog = screen.query_one("#dialog").region
-        for button in ("#yes", "#no"):
+        for button in ("#yes", "#cancel"):
             region = screen.query_one(button).region
             assert region.height == 3 and dialog.y < region.y and region.bottom <= dialog.bottom

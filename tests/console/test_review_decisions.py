@@ -58,6 +58,25 @@ async def test_decisions_survive_escape_and_a_restart(home: Path) -> None:
         assert _rejected(review) == rejected
 
 
+async def test_coming_back_to_the_review_keeps_the_cursor_on_its_change(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        review = await _review(pilot, app)
+        await pilot.press("down", "down", "down", "down")
+        changes = review.query_one("#changes", VirtualTable)
+        row = changes.current
+        first = next(r for r in changes.rows if isinstance(r, ChangeRow))
+        assert isinstance(row, ChangeRow) and row.op_id != first.op_id
+        left_on = review.session.keys[row.op_id - 1]
+        await pilot.press("escape")
+        await settle(pilot, app)
+        review = await _review(pilot, app)
+        row = review.query_one("#changes", VirtualTable).current
+        assert isinstance(row, ChangeRow)
+        assert review.session.keys[row.op_id - 1] == left_on
+
+
 async def test_a_replan_keeps_decisions_and_marks_the_new_changes(home: Path) -> None:
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:

@@ -59,6 +59,12 @@ def planned(store: Store) -> Plan:
         pytest.skip(f"its plan is unavailable here: {exc}")
 
 
+def test_its_kind_names_the_system_as_its_profile_does(opened: Opened) -> None:
+    """Where no store is open yet (the console's offer of each demo), the kind's title."""
+    assert opened.kind.title == opened.store.profile.system
+    assert opened.kind.demo_about and "\n" not in opened.kind.demo_about
+
+
 def test_a_dry_run_writes_nothing_anywhere(opened: Opened) -> None:
     store = opened.store
     store.read()  # a store that records what it reads (Claude Code) has done so now

@@ -49,6 +49,8 @@ def test_from_a_subfolder_the_store_opens_the_repositorys_folder(
     result = CliRunner().invoke(main, ["--claude", "notes"], env=ENV)
     assert result.exit_code == 0, result.stderr
     assert "testing.md" in result.stdout
+    # `--` before the command, as options end in any shell tool, reads the same
+    assert CliRunner().invoke(main, ["--claude", "--", "notes"], env=ENV).stdout == result.stdout
 
 
 def test_promotion_names_the_folder_the_agents_rule_would_miss(

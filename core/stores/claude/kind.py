@@ -47,6 +47,8 @@ def _missing_source(home: str, source: str) -> str:
 
 KIND = StoreKind(
     name="claude",
+    title="Claude Code",
+    demo_about="a week of topic files the agent edited",
     home_option="--claude",
     home_help="Review a Claude Code memory directory instead (without DIR: the one Claude Code "
     "uses here, ~/.claude/projects/<the repository's root, - for / and .>/memory).",

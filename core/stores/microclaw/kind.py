@@ -45,6 +45,8 @@ def _missing_source(home: str, source: str) -> str:
 
 KIND = StoreKind(
     name="microclaw",
+    title="MicroClaw",
+    demo_about="a bot's chats: stale, expired, duplicate rows",
     home_option="--microclaw",
     home_help="Review a MicroClaw bot's memory instead: its data dir (the bot's default is "
     "~/.microclaw, or ./microclaw.data in older setups).",

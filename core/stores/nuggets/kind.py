@@ -55,6 +55,8 @@ FORCE_HOME = KindOption(
 
 KIND = StoreKind(
     name="nuggets",
+    title="Nuggets",
+    demo_about="a messy agent memory of 300 notes",
     home_option="--home",
     home_help="Memory directory (default $NUGGETS_HOME, else ~/.donna when it holds a graph, "
     "else ~/.nuggets).",

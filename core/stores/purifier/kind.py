@@ -104,6 +104,8 @@ OPTIONS = (
 
 KIND = StoreKind(
     name="purifier",
+    title="memory-purifier",
+    demo_about="a workspace: claims, candidates and runs",
     home_option="--purifier",
     home_help="Review an OpenClaw memory-purifier workspace instead (its files are never "
     f"written but by the purifier itself; {WITHOUT_DIR}).",
