@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from core.promotion.candidates import _content_lines, entry_title, section_of
+from core.promotion.candidates import content_lines, entry_title, section_of
 from core.promotion.screening import screen_entry
 from core.stores.nuggets.demo import build_demo_notes
 from core.stores.nuggets.store import NuggetsStore
@@ -184,7 +184,7 @@ def _held(notes: list[dict]) -> list[str]:
     return [
         n["id"]
         for n in notes
-        if screen_entry(entry_title(n), "\n".join(_content_lines(n)), section_of(n))
+        if screen_entry(entry_title(n), "\n".join(content_lines(n)), section_of(n))
     ]
 
 
