@@ -328,6 +328,16 @@ def held_summary(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
     ]
 
 
+def topic_files_words(plan: PromotionPlan) -> list[str]:
+    """The files a plan in another form writes beside the file, one per fact."""
+    if not plan.topic_files:
+        return []
+    return [
+        f"\n\n{counted(len(plan.topic_files), 'file')} written beside it, one per fact (0600); "
+        "one undo takes them back with the file."
+    ]
+
+
 def allowed_warning(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
     name = plan.path.rsplit("/", 1)[-1]
     allowed = [e for e in plan.entries if e.allowed_despite]
@@ -523,6 +533,7 @@ class PromoteScreen(ConsoleScreen[bool]):
             f"{counted(plan.added, 'entry', 'entries')} added and {plan.updated:,} updated in "
             "place; every other "
             "line of the file stays as it is. The file is replaced atomically.",
+            *topic_files_words(plan),
             *allowed_warning(plan),
         )
         title = str(line(f"Write {self._file_name(plan)}"))
