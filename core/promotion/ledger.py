@@ -38,11 +38,6 @@ def _key(path: Path) -> str:
     return os.path.abspath(path)
 
 
-def writes(data_home: Path, path: Path) -> list[Write]:
-    """Our writes of `path`, oldest first (none when the ledger cannot be read)."""
-    return every_write(data_home).get(_key(path), [])
-
-
 def every_write(data_home: Path) -> dict[str, list[Write]]:
     """Our writes by the file's absolute path, oldest first (none when the ledger cannot be
     read)."""

@@ -328,13 +328,17 @@ def held_summary(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
     ]
 
 
-def topic_files_words(plan: PromotionPlan) -> list[str]:
+def topic_files_words(plan: PromotionPlan) -> list[Text]:
     """The files a plan in another form writes beside the file, one per fact."""
     if not plan.topic_files:
         return []
+    files = counted(len(plan.topic_files), "file")
     return [
-        f"\n\n{counted(len(plan.topic_files), 'file')} written beside it, one per fact (0600); "
-        "one undo takes them back with the file."
+        join(
+            "\n\n",
+            line(f"{files} written beside it, one per fact (0600)"),
+            "; one undo takes them back with the file.",
+        )
     ]
 
 

@@ -129,7 +129,17 @@ def test_the_command_line_lists_blocked_entries_and_allows_one(tmp_path: Path) -
     ) in dry.stdout
     assert "\u200b" not in dry.stdout and "U+200B" in dry.stdout
     data = json.loads(_cli(home, target, "promote", "--json").stdout)
-    assert set(data) == {"added", "path", "entries", "blocked", "dropped", "lost", "budgets"}
+    assert set(data) == {
+        "added",
+        "path",
+        "form",
+        "files",
+        "entries",
+        "blocked",
+        "dropped",
+        "lost",
+        "budgets",
+    }
     assert [(b["noteId"], b["reason"][:8]) for b in data["blocked"]] == [
         ("evil", "tells th"),
         ("sneaky", "contains"),

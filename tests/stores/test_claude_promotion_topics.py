@@ -232,3 +232,18 @@ def test_nothing_is_promoted_or_undone_while_the_dream_holds_the_folder(
     with pytest.raises(NuggetsError, match="nothing was restored"):
         store.undo(store.promotion_run.run_id)
     assert snapshot(directory) == written
+
+
+def test_the_budget_is_the_index_as_claude_code_loads_it(tmp_path: Path) -> None:
+    directory = folder(tmp_path)
+    # 199 lines after a frontmatter Claude Code strips before it counts: 1 line of room
+    lines = [f"- [t{i}](t{i}.md) — 主题 {i}" for i in range(199)]
+    (directory / "MEMORY.md").write_text("---\nnote: ours\n---\n" + "\n".join(lines) + "\n")
+    store = promoter(tmp_path, directory, FACTS)
+    plan = store.plan_promotion()
+    (budget,) = plan.budgets
+    assert budget.used["lines"] == 202 and budget.cut_by == "lines"
+    assert budget.loaded_lines == 203  # the 3 frontmatter lines, then 200 Claude Code loads
+    listed = plan.after_text.split("\n")
+    assert listed[203].startswith("- [") and len(budget.past) == 2  # the last two facts' lines
+    assert budget.past == [e.note_id for e in plan.entries][1:]

@@ -303,12 +303,14 @@ class ClaudeStore:
         made = ledger.every_write(self.settings.data_home)
         reviewed, chains = dict(baseline.files), {}
         for name in sorted(baseline.files.keys() | files.data.keys()):
-            data = files.data.get(name)
-            now = "" if data is None else sha(data)
-            if (baseline.files.get(name) or "") == now or name in files.unread:
-                continue
             path = os.path.abspath(self.home / name)
-            chain = ledger.ours(made.get(path, []), baseline.files.get(name), now)
+            data = files.data.get(name)
+            if path not in made or name in files.unread:
+                continue  # never written by us: not hashed again
+            now = "" if data is None else sha(data)
+            if (baseline.files.get(name) or "") == now:
+                continue
+            chain = ledger.ours(made[path], baseline.files.get(name), now)
             if chain:
                 chains[name] = chain
                 if data is None:
