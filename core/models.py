@@ -333,6 +333,17 @@ class PromotionBudget(CamelModel):
     past: list[str] = Field(default_factory=list)  # note ids landing past it, in order
 
 
+class PromotedFile(CamelModel):
+    """A topic file promotion in Claude Code's own form writes beside MEMORY.md, one per fact
+    (core/promotion/claude_topics.py)."""
+
+    path: str
+    note_id: str
+    before_text: str | None  # None: no file there yet
+    after_text: str
+    base_fingerprint: str = "absent"
+
+
 class PromotionPlan(CamelModel):
     path: str
     directory_exists: bool
@@ -352,10 +363,19 @@ class PromotionPlan(CamelModel):
     lost: list[str] = Field(default_factory=list)
     notices: list[str] = Field(default_factory=list)  # what the operator should know, a line each
     budgets: list[PromotionBudget] = Field(default_factory=list)  # what the agent reads of it
+    form: str = "entries"  # how the facts are written (core/contract/parts.py, `PromotionForm`)
+    topic_files: list[PromotedFile] = Field(default_factory=list)  # the "topic-files" form's
 
     @property
     def changes_file(self) -> bool:
-        return self.directory_exists and not self.refused and self.before_text != self.after_text
+        return (
+            self.directory_exists
+            and not self.refused
+            and (
+                self.before_text != self.after_text
+                or any(f.before_text != f.after_text for f in self.topic_files)
+            )
+        )
 
 
 JournalEntry.model_rebuild()  # `promoted` names a model defined after it

@@ -158,6 +158,11 @@ def promotion_text(plan: PromotionPlan, words: Profile) -> Iterator[str]:
         f"update, {counted(plan.qualifying, 'note')} {rule.format(threshold=plan.threshold)}, "
         f"{counted(len(plan.entries), 'entry', 'entries')}"
     )
+    if plan.topic_files:
+        yield (
+            f"Form: {plan.form} ({counted(len(plan.topic_files), 'file')} to write beside "
+            f"{name}, and a line in {name} for each fact it does not list yet)"
+        )
     yield from budget_text(plan)
     for entry in plan.entries:
         reason = entry.allowed_despite

@@ -104,12 +104,22 @@ class Decider(Protocol):
         nothing."""
 
 
+@dataclass(frozen=True)
+class PromotionForm:
+    """One way a promoter writes what it promotes; the first it lists is its default."""
+
+    key: str  # what `nuggets promote --form` takes ("entries")
+    label: str  # for a person ("entries in MEMORY.md")
+
+
 class Promoter(Protocol):
     """Optional: promotion of durable notes to a file the agent always loads."""
 
     promotion_run: JournalEntry | None  # the last promotion's journal entry
-    promotion_runs: list[JournalEntry]  # every file the last promote_now wrote, one run each
+    promotion_runs: list[JournalEntry]  # every file the last promote write wrote, one run each
     allow_contact: bool  # promote e-mail addresses and phone numbers (the settings' at first)
+    promotion_forms: tuple[PromotionForm, ...]  # the forms it writes, its default first
+    promotion_form: str  # the key of the form plans and writes use (the default's at first)
 
     def promotion_target(self, memory_md: Path | None = None) -> Path: ...
 

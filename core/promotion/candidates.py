@@ -8,6 +8,7 @@ import hashlib
 import os
 import re
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from core.models import (
@@ -106,13 +107,18 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def section_name_of(note: RawNote) -> str:
+    """The section as an entry's heading writes it: one line."""
+    return _one_line(section_of(note))
+
+
 def entry_title(note: RawNote) -> str:
     """The title as an entry writes it: one line, and no `**:` inside, which would end the bold
     title early and make one entry's line look like another's (`- **a**: b**: …`)."""
     return _one_line(fields.text(note, "title")).replace("**:", "** :")
 
 
-def _content_lines(note: RawNote) -> list[str]:
+def content_lines(note: RawNote) -> list[str]:
     """The content as the agent writes it under its entry: in the agent's normal form (each line
     trimmed, inner whitespace runs one space, no more than one blank line in a row), split on
     its newlines. Every other kind of line break (CR, form feed, U+2028) is whitespace there and
@@ -123,7 +129,7 @@ def _content_lines(note: RawNote) -> list[str]:
 def entry_lines(note: RawNote) -> list[str]:
     """`- **title**: first line`, then the further content lines flush left, blank lines between
     paragraphs included: byte for byte what the agent's own promotion writes for the note."""
-    lines = _content_lines(note)
+    lines = content_lines(note)
     head = f"- **{entry_title(note)}**: {lines[0]}".rstrip()
     return [head, *lines[1:]]
 
@@ -226,7 +232,7 @@ def _move_to_own_sections(
                 entry.moved_from.append(name)
 
 
-def _expected(chosen: list[tuple[RawNote, list[RawNote]]]) -> Expected:
+def expected_entries(chosen: list[tuple[RawNote, list[RawNote]]]) -> Expected:
     """The entries the candidates would write, by section and title. One line each: a heading
     or a title with a line break in it would not be found again."""
     return {
@@ -256,6 +262,78 @@ def cut_to_first_line(
     )
 
 
+@dataclass(frozen=True)
+class Sifted:
+    """A candidate screening and the queue let through (or the operator allowed), with what
+    its entry writes; `left_out` when the operator dropped it."""
+
+    note: RawNote
+    others: list[RawNote]
+    section: str
+    title: str
+    lines: list[str]
+    digest: str
+    reason: str | None  # the screening reason allowed despite
+    left_out: bool
+
+    def entry(self, action: PromotionAction, text: str | None = None) -> PromotionEntry:
+        return PromotionEntry(
+            note_id=self.note["id"],
+            nugget_name=fields.nugget(self.note),
+            section=self.section,
+            title=self.title,
+            text="\n".join(self.lines) if text is None else text,
+            action=action,
+            allowed_despite=self.reason,
+            hash=self.digest,
+            shadowed=_shadowed(self.others),
+        )
+
+
+def sift(
+    chosen: list[tuple[RawNote, list[RawNote]]],
+    expected: Expected,
+    allow: Collection[str] = (),
+    drop: Collection[str] = (),
+    allow_contact: bool = False,
+    queued: Mapping[str, str] | None = None,
+) -> tuple[list[Sifted], list[BlockedEntry]]:
+    """The candidates to write (or dropped by the operator), and those held back: by screening
+    (instructions to the agent, secrets; contact details unless `allow_contact`) or by the
+    contradiction queue (`queued`: note id -> group id), unless allowed (`is_allowed`). What is
+    screened is what would be written: a CRLF note is not held back for its CRs."""
+    kept: list[Sifted] = []
+    blocked: list[BlockedEntry] = []
+    for note, others in chosen:
+        section, title = _one_line(section_of(note)), entry_title(note)
+        lines = expected[section, title]
+        text = "\n".join(lines)
+        digest = entry_hash(section, text)
+        group = (queued or {}).get(note["id"])
+        screened = held_back(
+            screen(title, "\n".join(content_lines(note)), section, allow_contact), group
+        )
+        if screened and not is_allowed(note["id"], digest, allow):
+            blocked.append(
+                BlockedEntry(
+                    note_id=note["id"],
+                    nugget_name=fields.nugget(note),
+                    section=section,
+                    title=shown_title(title, screened),
+                    text=shown_text(text, screened),
+                    reason=screened.reason,
+                    hash=digest,
+                    shadowed=_shadowed(others),
+                    secret=screened.secret,
+                    queued=group or "",
+                )
+            )
+            continue
+        reason = screened.reason if screened else None
+        kept.append(Sifted(note, others, section, title, lines, digest, reason, note["id"] in drop))
+    return kept, blocked
+
+
 def plan_promotion(
     notes: list[RawNote],
     path: Path,
@@ -279,62 +357,24 @@ def plan_promotion(
     entry the agent cut is left cut (`cut_to_first_line`); `known`: the entries that write
     wrote, replaced whole where the file still spells them (`last_entries`)."""
     chosen = candidates(notes, threshold)
-    expected = _expected(chosen)
+    expected = expected_entries(chosen)
     doc = MemoryDocument(before_text, HEADER, expected, known)
     last = None if last_written is None else MemoryDocument(last_written, HEADER, expected, known)
+    kept, blocked = sift(chosen, expected, allow, drop, allow_contact, queued)
     entries: list[PromotionEntry] = []
-    blocked: list[BlockedEntry] = []
     dropped: list[PromotionEntry] = []
     owners: dict[str, set[str]] = {}
-    for note, others in chosen:
-        section, title = _one_line(section_of(note)), entry_title(note)
+    for section, title in expected:  # held back or not
         owners.setdefault(title, set()).add(section)
-        lines = expected[section, title]
-        text = "\n".join(lines)
-        digest = entry_hash(section, text)
-        # What would be written is screened: a CRLF note is not held back for its CRs.
-        group = (queued or {}).get(note["id"])
-        screened = held_back(
-            screen(title, "\n".join(_content_lines(note)), section, allow_contact), group
-        )
-        reason = screened.reason if screened else None
-        if screened and not is_allowed(note["id"], digest, allow):
-            blocked.append(
-                BlockedEntry(
-                    note_id=note["id"],
-                    nugget_name=fields.nugget(note),
-                    section=section,
-                    title=shown_title(title, screened),
-                    text=shown_text(text, screened),
-                    reason=screened.reason,
-                    hash=digest,
-                    shadowed=_shadowed(others),
-                    secret=screened.secret,
-                    queued=group or "",
-                )
-            )
-            continue
-        left_out = note["id"] in drop
+    for item in kept:
         action: PromotionAction = (
             "drop"
-            if left_out
+            if item.left_out
             else "same"
-            if cut_to_first_line(doc, last, section, title, lines)
-            else doc.upsert(section, title, lines)
+            if cut_to_first_line(doc, last, item.section, item.title, item.lines)
+            else doc.upsert(item.section, item.title, item.lines)
         )
-        (dropped if left_out else entries).append(
-            PromotionEntry(
-                note_id=note["id"],
-                nugget_name=fields.nugget(note),
-                section=section,
-                title=title,
-                text=text,
-                action=action,
-                allowed_despite=reason,
-                hash=digest,
-                shadowed=_shadowed(others),
-            )
-        )
+        (dropped if item.left_out else entries).append(item.entry(action))
     _move_to_own_sections(doc, entries, owners)
     after = doc.text() if entries or before_text else before_text
     diff = "".join(

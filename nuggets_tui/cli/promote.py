@@ -55,8 +55,17 @@ from .records import record_promotion
     help="Promote e-mail addresses and phone numbers (else held back, unless "
     "$NUGGETS_ALLOW_CONTACT=1); credentials are held back still.",
 )
+@click.option(
+    "--form",
+    metavar="FORM",
+    help="How the facts are written, of the forms the memory offers: entries (the default: "
+    "`- **title**: …` lines under `## section` in MEMORY.md, the Nuggets agent's format) or "
+    "topic-files (Claude Code's own: a topic file per fact and an index line in MEMORY.md).",
+)
 @apply_option("Write MEMORY.md.")
-@json_option('Print {"added", "path", "entries", "blocked", "dropped", "lost", "budgets"}.')
+@json_option(
+    'Print {"added", "path", "form", "files", "entries", "blocked", "dropped", "lost", "budgets"}.'
+)
 @click.pass_obj
 @reports_errors
 @logs_run("promote")
@@ -67,6 +76,7 @@ def promote(
     allow: tuple[str, ...],
     drop: tuple[str, ...],
     allow_contact: bool,
+    form: str | None,
     do_apply: bool,
     as_json: bool,
 ) -> None:
@@ -90,6 +100,8 @@ def promote(
     if promoter is None:  # not offered: one line, exit 1, as every refused command
         raise refused(memory, "promote")
     promoter.allow_contact = allow_contact or obj.settings.allow_contact
+    if form is not None:
+        promoter.promotion_form = _form(promoter, form)
     rule = {} if threshold is None else {"threshold": threshold}
     kept: dict[str, Any] = {"allow": set(allow), "drop": set(drop), **rule}
     plans = _promotion_plans(promoter, memory_md, kept)
@@ -103,7 +115,7 @@ def promote(
     runs: list[JournalEntry] = []
     if do_apply:
         plan, added = promoter.promote_now(memory_md, **kept)
-        plans, runs = [plan], promoter.promotion_runs
+        plans, runs = [plan], undo_runs(promoter.promotion_runs)
         record_promotion(plan, added, runs)
     else:
         added = sum(p.added for p in plans if p.directory_exists)
@@ -121,6 +133,8 @@ def promote(
             {
                 "added": added,
                 "path": plan.path,
+                "form": plan.form,
+                "files": [f.path for f in plan.topic_files],
                 "entries": entries,
                 "blocked": blocked,
                 "dropped": dropped,
@@ -137,6 +151,22 @@ def promote(
         show(f"\nPromoted {counted(added, 'new entry', 'new entries')} to {shown_path(plan.path)}")
         for run in runs:
             show(f"Written as run {run.run_id} (undo: nuggets undo {run.run_id})")
+
+
+def _form(promoter: Promoter, form: str) -> str:
+    """The form asked for, when the memory writes it; a usage error naming those it does."""
+    keys = [f.key for f in promoter.promotion_forms]
+    if form not in keys:
+        raise click.BadParameter(
+            f"{one_line(form)}: not a form this memory writes ({', '.join(keys)})",
+            param_hint="'--form'",
+        )
+    return form
+
+
+def undo_runs(runs: list[JournalEntry]) -> list[JournalEntry]:
+    """The runs to name for undo: one per batch (undoing any run of a batch takes back all)."""
+    return [run for run in runs if run.batch in (None, run.run_id)]
 
 
 def _promotion_plans(

@@ -18,6 +18,7 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from core.contract.absent import refused, refused_promotion
+from core.contract.parts import PromotionForm
 from core.contract.profile import Profile
 from core.contract.store import Store
 from core.errors import NuggetsError, StalePlanError
@@ -194,7 +195,15 @@ def held_text(row: Entry, name: str = "MEMORY.md") -> Text:
 REFUSED_EMPTY = "Nothing is promoted here: see why above."
 
 
-def summary_text(plan: PromotionPlan, words: Profile) -> Text:
+def form_words(plan: PromotionPlan, forms: Sequence[PromotionForm]) -> list[str | Text]:
+    """The form the plan writes in, when the memory offers more than one (f changes it)."""
+    if len(forms) < 2:
+        return []
+    label = next((f.label for f in forms if f.key == plan.form), plan.form)
+    return [" as ", line(label), " (f: another form)"]
+
+
+def summary_text(plan: PromotionPlan, words: Profile, forms: Sequence[PromotionForm] = ()) -> Text:
     qualifying = join(
         f"{counted(plan.qualifying, 'note')} ",
         line(words.promotion_rule.format(threshold=plan.threshold)),
@@ -239,6 +248,7 @@ def summary_text(plan: PromotionPlan, words: Profile) -> Text:
     return join(
         "Promote to ",
         line(shown_path(plan.path), "bold"),
+        *form_words(plan, forms),
         "\n",
         (f"{plan.added:,} to add", "green"),
         " · ",
@@ -318,6 +328,20 @@ def held_summary(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
     ]
 
 
+def topic_files_words(plan: PromotionPlan) -> list[Text]:
+    """The files a plan in another form writes beside the file, one per fact."""
+    if not plan.topic_files:
+        return []
+    files = counted(len(plan.topic_files), "file")
+    return [
+        join(
+            "\n\n",
+            line(f"{files} written beside it, one per fact (0600)"),
+            "; one undo takes them back with the file.",
+        )
+    ]
+
+
 def allowed_warning(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
     name = plan.path.rsplit("/", 1)[-1]
     allowed = [e for e in plan.entries if e.allowed_despite]
@@ -341,6 +365,14 @@ class PromoteScreen(ConsoleScreen[bool]):
             id="promote.allow",
             tooltip="Drop an entry or keep it again; allow a held-back entry to be written, "
             "or hold it back again",
+        ),
+        Binding(
+            "f",
+            "form",
+            "Form",
+            id="promote.form",
+            tooltip="Write the facts in the memory's next form (MEMORY.md entries, or a topic "
+            "file per fact), when it offers more than one",
         ),
         Binding(
             "a",
@@ -409,7 +441,9 @@ class PromoteScreen(ConsoleScreen[bool]):
     def _planned(self, plan: PromotionPlan) -> None:
         self.query_one(Busy).stop()
         self.plan = plan
-        summary = summary_text(plan, self.memory.profile)
+        promoter = self.memory.promoter
+        forms = promoter.promotion_forms if promoter is not None else ()
+        summary = summary_text(plan, self.memory.profile, forms)
         self.query_one("#promote-summary", Static).update(summary)
         table = self.query_one("#entries", VirtualTable)
         if plan.refused and not plan.entries:
@@ -474,10 +508,23 @@ class PromoteScreen(ConsoleScreen[bool]):
             if self.memory.promoter is None:  # a store that promotes nothing: no key to write
                 return False
             return True if self.plan is not None and self.plan.changes_file else None
+        if action == "form":
+            promoter = self.memory.promoter
+            return promoter is not None and len(promoter.promotion_forms) > 1
         if action == "allow":
             row = self.query_one("#entries", VirtualTable).current if self.is_mounted else None
             return True if isinstance(row, BlockedEntry | PromotionEntry) else None
         return True
+
+    def action_form(self) -> None:
+        """The next of the forms the memory writes; planned again in it."""
+        promoter = self.memory.promoter
+        if promoter is None or len(promoter.promotion_forms) < 2:
+            return
+        keys = [form.key for form in promoter.promotion_forms]
+        at = keys.index(promoter.promotion_form) if promoter.promotion_form in keys else -1
+        promoter.promotion_form = keys[(at + 1) % len(keys)]
+        self.replan()
 
     def action_write(self) -> None:
         plan = self.plan
@@ -490,6 +537,7 @@ class PromoteScreen(ConsoleScreen[bool]):
             f"{counted(plan.added, 'entry', 'entries')} added and {plan.updated:,} updated in "
             "place; every other "
             "line of the file stays as it is. The file is replaced atomically.",
+            *topic_files_words(plan),
             *allowed_warning(plan),
         )
         title = str(line(f"Write {self._file_name(plan)}"))

@@ -133,6 +133,8 @@ def test_promote_json_and_apply(home: Path, tmp_path: Path) -> None:
     assert shown == {
         "added": 0,
         "path": str(target),
+        "form": "entries",
+        "files": [],
         "entries": [shown["entries"][0]],
         "blocked": [],
         "dropped": [],

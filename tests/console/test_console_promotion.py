@@ -224,3 +224,29 @@ async def test_space_allows_a_note_of_an_open_contradiction_as_shown(home: Path)
         await pilot.press("a", "y")
         await settle(pilot, app)
     assert "- **user: timezone**: Works from Lisbon" in memory_md.read_text()
+
+
+async def test_f_picks_claude_codes_form_and_a_writes_a_topic_file_per_fact(home: Path) -> None:
+    memory = home / "memory"
+    index_before = (memory / "MEMORY.md").read_text()
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("p")
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, PromoteScreen) and screen.plan is not None
+        assert screen.plan.form == "entries"  # the default stays the agent's format
+        await pilot.press("f")
+        await settle(pilot, app)
+        plan = screen.plan
+        assert plan is not None and plan.form == "topic-files" and plan.topic_files
+        summary = str(screen.query_one("#promote-summary").render())
+        assert "a topic file per fact" in summary
+        await pilot.press("a", "y")
+        await settle(pilot, app)
+    written = {Path(f.path).name for f in plan.topic_files}
+    assert written <= {p.name for p in memory.iterdir()}
+    index = (memory / "MEMORY.md").read_text()
+    assert index.startswith(index_before) and "- **" not in index[len(index_before) :]
+    assert all(f"]({name}) — " in index for name in written)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from core.promotion.candidates import _content_lines, entry_title, section_of
+from core.promotion.candidates import content_lines, entry_title, section_of
 from core.promotion.screening import screen_entry
 from core.stores.nuggets.demo import build_demo_notes
 from core.stores.nuggets.store import NuggetsStore
@@ -129,7 +129,17 @@ def test_the_command_line_lists_blocked_entries_and_allows_one(tmp_path: Path) -
     ) in dry.stdout
     assert "\u200b" not in dry.stdout and "U+200B" in dry.stdout
     data = json.loads(_cli(home, target, "promote", "--json").stdout)
-    assert set(data) == {"added", "path", "entries", "blocked", "dropped", "lost", "budgets"}
+    assert set(data) == {
+        "added",
+        "path",
+        "form",
+        "files",
+        "entries",
+        "blocked",
+        "dropped",
+        "lost",
+        "budgets",
+    }
     assert [(b["noteId"], b["reason"][:8]) for b in data["blocked"]] == [
         ("evil", "tells th"),
         ("sneaky", "contains"),
@@ -184,7 +194,7 @@ def _held(notes: list[dict]) -> list[str]:
     return [
         n["id"]
         for n in notes
-        if screen_entry(entry_title(n), "\n".join(_content_lines(n)), section_of(n))
+        if screen_entry(entry_title(n), "\n".join(content_lines(n)), section_of(n))
     ]
 
 

@@ -19,22 +19,15 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from core.clock import to_iso
-from core.errors import NuggetsError
-from core.safeio.open_regular import read_regular
+from core.promotion import claude_dream
+from core.promotion.claude_dream import LOCK as LOCK
+from core.promotion.claude_dream import DreamingError as DreamingError
+from core.promotion.claude_dream import alive, holder, read_lock
 
-LOCK = ".consolidate-lock"
-HELD_FOR = timedelta(hours=1)
 EVERY = timedelta(hours=24)
 SESSIONS = 5
-_PID = re.compile(r"[+-]?\d+")  # the leading number, as Claude Code parses the lock's text
 _SESSION = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl", re.I)
-_LOCK_BYTES = 4096
-POLL_SECONDS = 1.0
 pause = time.sleep  # how a write waits a second for the dream (a test's own, in tests)
-
-
-class DreamingError(NuggetsError):
-    """The directory is being consolidated by Claude Code: nothing is written under it."""
 
 
 @dataclass(frozen=True)
@@ -63,16 +56,6 @@ def _ago(now: datetime, then: datetime) -> str:
     return f"{when} UTC ({hours:.0f} h ago)" if hours >= 1 else f"{when} UTC (under an hour ago)"
 
 
-def holder(text: str, mtime: datetime, now: datetime, alive: Callable[[int], bool]) -> int | None:
-    """The process holding the lock, None when it is not held: the lock younger than an hour
-    and its process alive (Claude Code's own test)."""
-    found = _PID.match(text.strip())
-    if found is None or now - mtime >= HELD_FOR:
-        return None
-    pid = int(found.group())
-    return pid if pid > 1 and alive(pid) else None
-
-
 def dream_state(
     lock: tuple[str, datetime] | None,
     sessions: list[datetime],
@@ -84,33 +67,6 @@ def dream_state(
     since = sum(1 for at in sessions if last is None or at > last)
     due = (last is None or now - last >= EVERY) and since >= SESSIONS
     return Dream(last, holder(*lock, now, alive) if lock else None, since, due)
-
-
-def alive(pid: int) -> bool:
-    """Whether the process runs (another user's counts as not, as for Claude Code)."""
-    try:
-        os.kill(pid, 0)
-    except (OSError, OverflowError):
-        return False
-    return True
-
-
-def _mtime(path: Path) -> datetime:
-    return datetime.fromtimestamp(path.stat(follow_symlinks=False).st_mtime, UTC)
-
-
-def _lock(directory: Path) -> tuple[str, datetime] | None:
-    """The lock's text and mtime (None: no lock); never read through a link."""
-    path = directory / LOCK
-    try:
-        mtime = _mtime(path)
-    except OSError:
-        return None
-    try:
-        text = read_regular(path, _LOCK_BYTES, follow=False).decode("utf-8", "replace")
-    except (OSError, NuggetsError):
-        text = ""  # names no process; its mtime still marks the last dream
-    return text, mtime
 
 
 def _sessions(directory: Path) -> list[datetime]:
@@ -126,7 +82,7 @@ def _sessions(directory: Path) -> list[datetime]:
 
 
 def read_dream(directory: Path, at: datetime) -> Dream:
-    return dream_state(_lock(directory), _sessions(directory), at, alive)
+    return dream_state(read_lock(directory), _sessions(directory), at, alive)
 
 
 def wait_out(
@@ -137,16 +93,6 @@ def wait_out(
     sleep: Callable[[float], None] | None = None,
 ) -> None:
     """Return once no dream holds the directory, looking again each second for up to `wait`
-    seconds (0: not at all); DreamingError, one line, when one still does."""
-    for _ in range(wait):
-        if read_dream(directory, clock()).holder is None:
-            return
-        (sleep or pause)(POLL_SECONDS)
-    dream = read_dream(directory, clock())
-    if dream.holder is not None:
-        waited = f" after waiting {wait} s" if wait else ""
-        raise DreamingError(
-            f"{directory}: Claude Code is consolidating this memory (process "
-            f"{dream.holder} holds {LOCK}){waited}; nothing was {what}. Try again when it is "
-            "done, or set NUGGETS_DREAM_WAIT to wait for it"
-        )
+    seconds (0: not at all); DreamingError, one line, when one still does
+    (core/promotion/claude_dream.py, which promotion into the folder asks too)."""
+    claude_dream.wait_out(directory, clock, wait, what, sleep or pause)

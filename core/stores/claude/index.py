@@ -12,12 +12,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from core.promotion.claude_load import Load, load
+from core.promotion.claude_topics import HOOK_UNITS, shortened
 
 # The links Claude Code counts as listing a file: `](target.md)` anywhere on a line, any case.
 _LINK = re.compile(r"\]\(([^()\n]+?\.md)\)", re.IGNORECASE)
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
 _SEPARATOR = re.compile(r"^\s*(?:—|–|-{1,2}|:)\s*")
-HOOK_UNITS = 150  # Claude Code's own index lines stay within 150 UTF-16 units
 RECALL_BYTES = 4096  # recall shows a topic file's first 4,096 bytes, whole lines …
 RECALL_LINES = 200  # … and 200 lines at most
 
@@ -94,24 +94,6 @@ class Names:
 def units(text: str) -> int:
     """Length in UTF-16 units, as Claude Code measures a line."""
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
-
-
-def shortened(text: str, limit: int) -> str:
-    """Text cut to `limit` UTF-16 units as Claude Code cuts a hook: kept when it fits, else cut
-    to one unit less (never inside a character), back to the last word when that keeps more
-    than half, and `…` added."""
-    if units(text) <= limit:
-        return text
-    cut, used = [], 0
-    for char in text:
-        used += units(char)
-        if used > limit - 1:
-            break
-        cut.append(char)
-    head = "".join(cut)
-    word = re.search(r"\s\S*$", head)
-    shorter = head[: word.start()].rstrip() if word else ""
-    return (shorter if units(shorter) > limit / 2 else head.rstrip()) + "\u2026"
 
 
 def entry_line(name: str, description: str) -> str:

@@ -294,23 +294,33 @@ class ClaudeStore:
     # -- the plan: the agent's changes since the last review ------------------------------------
 
     def _count_our_promotions(self, files: Files) -> None:
-        """MEMORY.md as our own promotion left it (core/promotion/ledger.py) is ours, not the
-        agent's change: the reviewed baseline moves to it, and one line says so."""
+        """MEMORY.md and the topic files as our own promotion (or its undo) left them
+        (core/promotion/ledger.py) are ours, not the agent's change: the reviewed baseline moves
+        to them, and one line says so."""
         baseline = self.seen.reviewed()
-        now = files.data.get(INDEX)
-        if baseline is None or now is None or baseline.files.get(INDEX) == sha(now):
+        if baseline is None:
             return
-        made = ledger.writes(self.settings.data_home, self.home / INDEX)
-        chain = ledger.ours(made, baseline.files.get(INDEX), sha(now))
-        if not chain:
+        made = ledger.every_write(self.settings.data_home)
+        reviewed, chains = dict(baseline.files), {}
+        for name in sorted(baseline.files.keys() | files.data.keys()):
+            path = os.path.abspath(self.home / name)
+            data = files.data.get(name)
+            if path not in made or name in files.unread:
+                continue  # never written by us: not hashed again
+            now = "" if data is None else sha(data)
+            if (baseline.files.get(name) or "") == now:
+                continue
+            chain = ledger.ours(made[path], baseline.files.get(name), now)
+            if chain:
+                chains[name] = chain
+                if data is None:
+                    del reviewed[name]
+                else:
+                    reviewed[name] = now
+        if not chains:
             return
-        self.seen.set_reviewed(State(self.now(), {**baseline.files, INDEX: sha(now)}))
-        runs = ", ".join(dict.fromkeys(w.run_id for w in chain))
-        self.notices.append(
-            f"{INDEX} changed by our own promotion (run {runs}), not by the agent: counted as "
-            "reviewed. Claude Code reads such entries as memory written into its index, which "
-            "its model is told never to do; its consolidation may move them into topic files"
-        )
+        self.seen.set_reviewed(State(self.now(), reviewed))
+        self.notices.append(_ours_line(chains))
 
     def plan(
         self,
@@ -592,3 +602,23 @@ class ClaudeStore:
         self, path: Path, before: str | None, after: str, kind: JournalKind, summary: str
     ) -> JournalEntry:
         return self.journal.write_file(path, before, after, kind, summary)  # refused: no file
+
+
+def _ours_line(chains: dict[str, list[ledger.Write]]) -> str:
+    """What our promotion (or its undo) changed, counted as reviewed."""
+    ids = sorted({w.run_id for chain in chains.values() for w in chain})
+    runs = ", ".join(ids) if len(ids) < 4 else f"{ids[0]} to {ids[-1]}, {len(ids)} runs"
+    topics = len(chains) - (INDEX in chains)
+    changed = " and ".join(
+        ([INDEX] if INDEX in chains else []) + ([f"{topics} topic file(s)"] if topics else [])
+    )
+    said = (
+        f"{changed} changed by our own promotion (run {runs}), not by the agent: counted as "
+        "reviewed."
+    )
+    if topics:
+        return said
+    return (
+        f"{said[:-1]}. Claude Code reads such entries as memory written into its index, which "
+        "its model is told never to do; its consolidation may move them into topic files"
+    )

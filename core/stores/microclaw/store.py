@@ -22,6 +22,7 @@ from core.contract.parts import (
     Doctor,
     Foresight,
     Promoter,
+    PromotionForm,
     Restorer,
     SelfKeeper,
     SideFiles,
@@ -115,6 +116,10 @@ class MicroClawStore:
         self.promotion_run: JournalEntry | None = None
         self.promotion_runs: list[JournalEntry] = []  # the runs of the last promote_now
         self.allow_contact = settings.allow_contact  # promote contact details
+        self.promotion_forms: tuple[PromotionForm, ...] = (
+            PromotionForm("entries", "lines in AGENTS.md"),
+        )
+        self.promotion_form = "entries"
         self._opened: Graph | None = None
         self._run_rows: dict[str, Mapping[int, Row] | None] = {}  # committed runs never change
         # the write side (runs.py), with the journal it writes through

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from core.contract.parts import (
     Doctor,
     Foresight,
     Promoter,
+    PromotionForm,
     Restorer,
     SelfKeeper,
     SideFiles,
@@ -80,6 +82,8 @@ from core.promotion.candidates import (
     refused_plan,
     resolve_memory_md,
 )
+from core.promotion.claude_dream import wait_out
+from core.promotion.claude_topics import ENTRIES, TOPIC_FILES, Held, plan_topic_files, topic_names
 from core.promotion.lost_lines import lost_lines
 from core.promotion.memory_md import read_memory_md
 from core.reflection.reflect import plan_pass
@@ -89,6 +93,7 @@ from core.review.decisions import SETTLED_FILE, read_settled, standing_apart
 from core.review.queue import promotion_queue
 from core.review.topics import nuggets_topic
 from core.safeio.file_stamp import FileStamp
+from core.safeio.open_regular import MEMORY_MD_BYTES, read_regular
 from core.safeio.scope_folder import PromotionRefused, refusal
 from core.settings import DEFAULTS, Settings
 from core.stores.nuggets import presentation
@@ -123,6 +128,12 @@ from core.stores.nuggets.since import Images, aftermaths
 
 RECENT = 20  # the runs whose notes `aftermath` compares: the newest that wrote notes
 MEMORY_MD_NAME = "MEMORY.md"  # a promotion's file in its journal entry: the store's MEMORY.md
+dream_pause = time.sleep  # how a promotion waits a second for Claude Code's dream (tests: theirs)
+PROMOTED = "promoted/"  # + a topic file's name: one written beside that MEMORY.md
+FORMS = (
+    PromotionForm(ENTRIES, "entries in MEMORY.md (the Nuggets agent's format)"),
+    PromotionForm(TOPIC_FILES, "a topic file per fact and an index line (Claude Code's form)"),
+)
 
 
 class NuggetsFiles:
@@ -145,11 +156,24 @@ class NuggetsFiles:
                 return OwnFile(name, self.memory_md(), None)
             except (OSError, RuntimeError):  # no home to resolve it against
                 return None
+        if name.startswith(PROMOTED):
+            return self._promoted(name)
         if name in (SETTLED_FILE, RULES_FILE):
             return OwnFile(name, self.home / name, self.home)
         if plain_name(name) and name.endswith(FACT_SUFFIXES):
             return OwnFile(name, self._fact_file(name), self.home)
         return None
+
+    def _promoted(self, name: str) -> OwnFile | None:
+        """A topic file promotion wrote beside MEMORY.md, never a link out of that folder."""
+        file = name[len(PROMOTED) :]
+        if not plain_name(file) or not file.endswith(".md") or file == MEMORY_MD_NAME:
+            return None
+        try:
+            folder = self.memory_md().parent
+        except (OSError, RuntimeError):
+            return None
+        return OwnFile(name, folder / file, folder)
 
     def _fact_file(self, name: str) -> Path:
         path = self.home / name
@@ -161,7 +185,7 @@ class NuggetsFiles:
         return path
 
     def at(self, path: Path) -> OwnFile | None:
-        for name in (MEMORY_MD_NAME, path.name):
+        for name in (MEMORY_MD_NAME, path.name, PROMOTED + path.name):
             found = self.named(name)
             if found is not None and os.path.abspath(found.path) == str(path):
                 return found
@@ -194,6 +218,8 @@ class NuggetsStore:
         self.promotion_run: JournalEntry | None = None  # the last `promote`'s journal entry
         self.promotion_runs: list[JournalEntry] = []  # the same, as a list (one MEMORY.md)
         self.allow_contact = settings.allow_contact  # promote contact details
+        self.promotion_forms: tuple[PromotionForm, ...] = FORMS
+        self.promotion_form = ENTRIES
         self._opened: Graph | None = None  # read by startup_messages, for the command to take
         self._seen: tuple[FileStamp | None, Graph] | None = None  # the last read, its stat
         self._runs_read: dict[str, JournalEntry | None] = {}  # for `aftermath`: runs never change
@@ -904,6 +930,24 @@ class NuggetsStore:
                 path, exists, threshold, sum(qualifies(n, threshold) for n in notes), refused
             )
         before, base = read_memory_md(path) if exists else ("", EMPTY_FINGERPRINT)
+        default = memory_md is None and self.memory_md is None  # the folder Claude Code uses
+        if self.promotion_form == TOPIC_FILES:
+            held = self._held(path, topic_names(notes, threshold)) if exists else {}
+            plan = plan_topic_files(
+                notes,
+                path,
+                before,
+                exists,
+                held,
+                threshold,
+                allow,
+                base,
+                drop,
+                self.allow_contact,
+                promotion_queue(self, notes),
+            )
+            plan.notices += agent_rule_notice(path) if default else []
+            return plan
         last = self._last_run(path)
         plan = plan_promotion(
             notes,
@@ -920,10 +964,30 @@ class NuggetsStore:
             last_entries(None if last is None else last.promoted),
         )
         plan.budgets = [claude_code_budget(plan.after_text, plan.entries)]
-        default = memory_md is None and self.memory_md is None  # the folder Claude Code uses
         plan.notices += agent_rule_notice(path) if default else []
         plan.notices += claude_code_notice(path, default) if plan.changes_file else []
         return plan
+
+    def _held(self, path: Path, names: list[str]) -> dict[str, Held]:
+        """What MEMORY.md's folder holds at each topic file's name, and whether it is as our
+        last write left it (core/promotion/ledger.py); a link is never read."""
+        made = ledger.every_write(self.settings.data_home)
+        held = {}
+        for name in names:
+            file = path.parent / name
+            try:
+                data = read_regular(file, MEMORY_MD_BYTES, follow=False)
+                text = data.decode("utf-8")
+            except FileNotFoundError:
+                held[name] = Held(None, True)
+                continue
+            except (OSError, NuggetsError, UnicodeDecodeError) as exc:
+                why = "a symbolic link" if file.is_symlink() else "not a UTF-8 text file we read"
+                held[name] = Held(None, False, f"{why} ({getattr(exc, 'strerror', None) or exc})")
+                continue
+            ours = made.get(os.path.abspath(file), [])
+            held[name] = Held(text, bool(ours) and ours[-1].after == ledger.digest(data))
+        return held
 
     def _last_run(self, path: Path) -> JournalEntry | None:
         """Our newest run on the store's MEMORY.md (what it left in it, the entries it wrote),
@@ -984,49 +1048,84 @@ class NuggetsStore:
         return _retrying(attempt, "MEMORY.md")
 
     def promote(self, plan: PromotionPlan) -> int:
-        """Write the planned MEMORY.md over the version it was planned from, journaled (the
-        run is `promotion_run`); returns the entries added. Nothing when its directory does
-        not exist."""
+        """Write the planned MEMORY.md over the version it was planned from (and, in Claude
+        Code's form, each topic file first), journaled as one batch (the runs are
+        `promotion_runs`, the last `promotion_run`); returns the entries added. Nothing when
+        its directory does not exist; refused while Claude Code's consolidation holds it."""
         self.promotion_run, self.promotion_runs = None, []
         if not plan.changes_file:
             return plan.added if plan.directory_exists else 0
         path = Path(plan.path)
         before = None if plan.base_fingerprint == EMPTY_FINGERPRINT else plan.before_text
         summary = f"promoted to MEMORY.md: {plan.added} added, {plan.updated} updated"
-        _refuse_link(path)
-        with self.journal.lock(), directory_lock(path):
-            _refuse_link(path)  # again under the lock, just before the write
-            self.journal.settle_leftovers()
-            self.promotion_run = self.journal.replace(
-                path,
-                before,
-                plan.after_text,
-                plan.base_fingerprint,
-                "promote",
-                summary,
-                promoted=[e for e in plan.entries if e.action != "same"],
-            )
-        self.promotion_runs = [self.promotion_run]
-        self._record_promotion(path, before)
+        files = [Path(f.path) for f in plan.topic_files]
+        for file in [*files, path]:
+            _refuse_link(file)
+        batch = Batch() if files else None
+        written: list[ledger.Written] = []
+        try:
+            with self.journal.lock(), directory_lock(path):
+                self._wait_for_dream(path.parent, "promoted")
+                for file in [*files, path]:
+                    _refuse_link(file)  # again under the lock, just before the write
+                self.journal.settle_leftovers()
+                for topic in plan.topic_files:
+                    run = self.journal.replace(
+                        Path(topic.path),
+                        topic.before_text,
+                        topic.after_text,
+                        topic.base_fingerprint,
+                        "promote",
+                        f"promoted to {Path(topic.path).name}",
+                        promoted=[e for e in plan.entries if e.note_id == topic.note_id],
+                        batch=batch,
+                    )
+                    self._wrote(run, Path(topic.path), topic.before_text, topic.after_text, written)
+                if plan.after_text != plan.before_text:
+                    run = self.journal.replace(
+                        path,
+                        before,
+                        plan.after_text,
+                        plan.base_fingerprint,
+                        "promote",
+                        summary,
+                        promoted=[e for e in plan.entries if e.action != "same"],
+                        batch=batch,
+                    )
+                    self._wrote(run, path, before, plan.after_text, written)
+        finally:
+            self._note_writes(written)
         return plan.added
 
-    def _record_promotion(self, path: Path, before: str | None) -> None:
-        """Our write, for a review of the folder it landed in (core/promotion/ledger.py): a
-        failure to record it is said, never fatal (the write is journaled)."""
-        run = self.promotion_run
+    def _wrote(
+        self,
+        run: JournalEntry,
+        path: Path,
+        before: str | None,
+        after: str | None,
+        written: list[ledger.Written],
+    ) -> None:
+        self.promotion_run = run
+        self.promotion_runs.append(run)
+        encoded = [None if text is None else text.encode("utf-8") for text in (before, after)]
+        written.append((path, encoded[0], encoded[1], run.run_id))
+
+    def _wait_for_dream(self, folder: Path, what: str) -> None:
+        """Nothing of ours is written into a Claude Code memory folder while its consolidation
+        holds it (core/promotion/claude_dream.py): waited for up to `dream_wait`, else one
+        line."""
+        wait_out(folder, self.clock, self.settings.dream_wait, what, dream_pause)
+
+    def _note_writes(self, written: list[ledger.Written]) -> None:
+        """Our writes, for a review of the folder they landed in (core/promotion/ledger.py): a
+        failure to record them is said, never fatal (the writes are journaled)."""
+        if not written:
+            return
         try:
-            if run is not None:
-                ledger.record(
-                    self.settings.data_home,
-                    path,
-                    None if before is None else before.encode("utf-8"),
-                    path.read_bytes(),
-                    run.run_id,
-                    to_iso(self.clock()),
-                )
+            ledger.record_all(self.settings.data_home, written, to_iso(self.clock()))
         except OSError as exc:
             self.notices.append(
-                f"{path}: our promotion could not be noted for its folder's review "
+                f"{written[0][0]}: our promotion could not be noted for its folder's review "
                 f"({exc.strerror or exc})"
             )
 
@@ -1095,12 +1194,21 @@ class NuggetsTarget:
         """Planned again while another writer keeps changing the file (bounded)."""
         if entry.file_name is None:
             return _retrying(lambda: self.store._undo_notes(entry))
+        promoted = entry.file_name == MEMORY_MD_NAME or entry.file_name.startswith(PROMOTED)
         elsewhere = (
-            " (or the run wrote another MEMORY.md: name it with --memory-md)"
-            if entry.file_name == MEMORY_MD_NAME
-            else ""
+            " (or the run wrote another MEMORY.md: name it with --memory-md)" if promoted else ""
         )
-        return _retrying(lambda: journal.undo_file(entry, batch, elsewhere))
+        if not promoted:
+            return _retrying(lambda: journal.undo_file(entry, batch, elsewhere))
+        path = own_file(entry.file_name, self.store.files).path
+        self.store._wait_for_dream(path.parent, "restored")
+        done = _retrying(lambda: journal.undo_file(entry, batch, elsewhere))
+        # the undo is ours too: noted for the review of the folder it wrote into
+        encoded = [
+            None if t is None else t.encode("utf-8") for t in (done.file_before, done.file_after)
+        ]
+        self.store._note_writes([(path, encoded[0], encoded[1], done.run_id)])
+        return done
 
     def blockers(self, entry: JournalEntry, graph: Graph | None) -> list[str]:
         """The notes the run wrote that changed since (a file run's file: undo says)."""
