@@ -35,6 +35,7 @@ from ..safe import block, counted, every, join, line, notify, shown_path
 from ..widgets.busy import Busy
 from ..widgets.diff_view import DiffView, heading, note_diff_text
 from ..widgets.footer import Footer
+from ..widgets.hanging import hang_here
 from ..widgets.verdict_text import verdict_line
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
 from .base import ConsoleScreen
@@ -99,6 +100,7 @@ def default_keep(group: Group, notes: dict[str, RawNote]) -> str:
 
 
 CURSOR = "› "  # the note the cursor is on (space picks it)
+NOTE_INDENT = "   "  # a note's lines under its heading: dates, verdict, text
 
 
 def note_text(
@@ -117,7 +119,7 @@ def note_text(
         (CURSOR, "bold reverse") if under_cursor else "  ",
         mark,
         (f"{number}. ", "bold"),
-        heading(note),
+        hang_here(heading(note)),
         *((("  marked ", "dim"), line(note["mark"], "bold")) if note.get("mark") else ()),
         "\n",
         ("   updated ", "dim"),
@@ -139,10 +141,15 @@ def note_text(
     content = fields.text(note, "content")
     parts += [
         "\n",
-        block(content) if content.strip() else Text("(no content)", style="dim"),
+        indented(block(content) if content.strip() else Text("(no content)", style="dim")),
         "\n\n",
     ]
     return join(*parts)
+
+
+def indented(text: Text, by: str = NOTE_INDENT) -> Text:
+    """Every line of the text set in under its note's heading."""
+    return Text("\n").join(Text(by) + row for row in text.split("\n", allow_blank=True))
 
 
 def shown_order(group: Group) -> list[str]:
@@ -158,7 +165,7 @@ def position_head(group: Group, notes: dict[str, RawNote], at: int) -> Text:
     cut = said if len(said) <= 72 else said[:71] + "…"
     return join(
         (f"{counted(len(position), 'note')}: ", "bold"),
-        line(cut or "(no content)", "bold"),
+        hang_here(line(cut or "(no content)", "bold")),
         "\n",
     )
 
@@ -239,7 +246,7 @@ def _related(group: Group, notes: dict[str, RawNote]) -> list[Text]:
     ]
     for i in group.related[:NOTES_SHOWN]:
         said = " ".join(fields.text(notes[i], "content").split()) if i in notes else ""
-        parts.append(join("  ", line(i, "dim"), "  ", line(said[:100]), "\n"))
+        parts.append(join("  ", line(i, "dim"), "  ", hang_here(line(said[:100])), "\n"))
     return parts + _more(len(group.related) - NOTES_SHOWN)
 
 
@@ -430,7 +437,7 @@ class ConflictsScreen(ConsoleScreen[bool]):
             # Empty until looked: "no contradictions" is said only once none were found.
             columns = group_columns(self.memory.profile.group)
             yield VirtualTable(columns, GroupRows(), id="groups", empty_text="")
-            yield DiffView(id="conflict-pane")
+            yield DiffView(hanging=True, id="conflict-pane")
         yield Busy()
         yield Footer()
 
