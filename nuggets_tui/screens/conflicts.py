@@ -173,11 +173,13 @@ def position_head(group: Group, notes: dict[str, RawNote], at: int) -> Text:
 def group_text(
     group: Group,
     notes: dict[str, RawNote],
-    keep: str,
+    keep: str | None,
     verdicts: dict[str, Verdict] | None,
     can_merge: bool = True,
     cursor: str | None = None,
 ) -> Text:
+    """`keep`: the note picked to stand; None where the store decides nothing (no decider):
+    then no note is marked and only `b` is offered."""
     if group.outdated:
         return outdated_text(group, notes, verdicts)
     about = "one title, as promotion writes it" if group.kind == "promotion" else "one topic"
@@ -199,12 +201,8 @@ def group_text(
         ("] [", "bold"),
         " move the cursor (",
         ("} {", "bold"),
-        " to the next position), ",
-        ("space", "bold"),
-        " picks the note under it to stand; then ",
-        ("o", "bold"),
-        " it stands, ",
-        *((("m", "bold"), " merge into it, ") if can_merge else ()),
+        " to the next position)",
+        *_decide_keys(can_merge) if keep is not None else ("; ",),
         ("b", "bold"),
         " both stand.\n\n",
     )
@@ -231,6 +229,17 @@ def group_text(
             for i in inside
         ]
     return join(head, *body, *_more(len(group.note_ids) - len(ids)), *_related(group, notes))
+
+
+def _decide_keys(can_merge: bool) -> tuple[str | tuple[str, str], ...]:
+    return (
+        ", ",
+        ("space", "bold"),
+        " picks the note under it to stand; then ",
+        ("o", "bold"),
+        " it stands, ",
+        *((("m", "bold"), " merge into it, ") if can_merge else ()),
+    )
 
 
 def _related(group: Group, notes: dict[str, RawNote]) -> list[Text]:
@@ -518,13 +527,24 @@ class ConflictsScreen(ConsoleScreen[bool]):
             f" · {counted(count - duplicates, 'group')} of notes that disagree"
             f" · {counted(duplicates, 'duplicate set')} to merge"
             + (f" · {outdated:,} outdated (old)" if outdated else ""),
-            f" · one stands, {'merge, ' if self.can_merge else ''}or both stand; each "
-            "decision is a diff first, "
-            "journaled and undoable."
+            self._ways()
             if count
             else " · groups let stand come back when one of their notes changes.",
         )
         self.query_one("#conflicts-summary", Static).update(text)
+
+    def _ways(self) -> Text:
+        """How a group is settled here, with the reason at once for what is not offered."""
+        if not self.can_decide:
+            return join(
+                " · only both stand (b) here, remembered beside the journal; to keep one note: ",
+                line(self.memory.profile.refusal),
+                ".",
+            )
+        return join(
+            f" · one stands, {'merge, ' if self.can_merge else ''}or both stand; each "
+            "decision is a diff first, journaled and undoable."
+        )
 
     # -- the pane -----------------------------------------------------------------------------
 
@@ -544,7 +564,8 @@ class ConflictsScreen(ConsoleScreen[bool]):
             return
         keep = self.keep.setdefault(group.id, default_keep(group, found.notes))
         cursor = self.cursor.setdefault(group.id, keep)
-        body = group_text(group, found.notes, keep, self.verdicts, self.can_merge, cursor)
+        picked = keep if self.can_decide else None
+        body = group_text(group, found.notes, picked, self.verdicts, self.can_merge, cursor)
         decision = self.decision
         if decision is not None and decision.group.id == group.id:
             body = join(decision_text(decision, found.notes), body)
@@ -602,6 +623,12 @@ class ConflictsScreen(ConsoleScreen[bool]):
     def can_merge(self) -> bool:
         return self.memory.profile.capabilities.merge
 
+    @property
+    def can_decide(self) -> bool:
+        """Whether one note can stand for the others here (the store has a decider); else
+        only `b`, which writes beside the journal, is offered."""
+        return self.memory.decider is not None
+
     def action_decide(self, how: How) -> None:
         group = self.group
         if group is None or self.found is None:
@@ -627,6 +654,8 @@ class ConflictsScreen(ConsoleScreen[bool]):
         self._show()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("pick", "decide", "apply") and not self.can_decide:
+            return False  # the store decides nothing: no key that can only refuse
         if action == "apply":
             return True if self.decision is not None else None
         if action == "decide" and parameters == ("merge",) and not self.can_merge:
