@@ -147,9 +147,12 @@ def note_text(
     return join(*parts)
 
 
-def indented(text: Text, by: str = NOTE_INDENT) -> Text:
+def indented(text: Text) -> Text:
     """Every line of the text set in under its note's heading."""
-    return Text("\n").join(Text(by) + row for row in text.split("\n", allow_blank=True))
+    rows = text.split("\n", allow_blank=True)
+    for row in rows:
+        row.pad_left(len(NOTE_INDENT))
+    return Text("\n").join(rows)
 
 
 def shown_order(group: Group) -> list[str]:
@@ -202,7 +205,7 @@ def group_text(
         " move the cursor (",
         ("} {", "bold"),
         " to the next position)",
-        *_decide_keys(can_merge) if keep is not None else ("; ",),
+        _decide_keys(can_merge) if keep is not None else "; ",
         ("b", "bold"),
         " both stand.\n\n",
     )
@@ -231,8 +234,9 @@ def group_text(
     return join(head, *body, *_more(len(group.note_ids) - len(ids)), *_related(group, notes))
 
 
-def _decide_keys(can_merge: bool) -> tuple[str | tuple[str, str], ...]:
-    return (
+def _decide_keys(can_merge: bool) -> Text:
+    """The keys that pick a note and decide for it, as the pane names them."""
+    return join(
         ", ",
         ("space", "bold"),
         " picks the note under it to stand; then ",

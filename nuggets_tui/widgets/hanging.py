@@ -26,9 +26,9 @@ MIN_ROOM = 12  # cells a continuation keeps at least, however deep its indent
 STEP = 2  # how much further in than its line an unmarked continuation starts
 
 
-def hang_here(text: Text | str) -> Text:
+def hang_here(text: Text) -> Text:
     """The text, marked: a continuation of its line lines up under its first character."""
-    marked = Text(text) if isinstance(text, str) else text.copy()
+    marked = Text.assemble(text)
     marked.stylize(_MARK)
     return marked
 
@@ -92,7 +92,9 @@ def hanging_lines(text: Text, width: int) -> Iterator[Text]:
         hang = _hang(line, width)
         for number, (start, end) in enumerate(breaks(line.plain, width, hang)):
             row = line[start:end]
-            yield Text.assemble(" " * hang, row) if number else row
+            if number:
+                row.pad_left(hang)
+            yield row
 
 
 class Hanging:
