@@ -75,7 +75,9 @@ def test_breaks_keep_every_character_and_each_row_in_its_width() -> None:
 
 
 def test_a_mark_sets_where_the_continuation_starts() -> None:
-    text = Text.assemble("  name   0.50  ", hang_here("a reason long enough to wrap twice here"))
+    text = Text.assemble(
+        "  name   0.50  ", hang_here(Text("a reason long enough to wrap twice here"))
+    )
     rows = [row.plain for row in hanging_lines(text, 40)]
     assert rows[0].startswith("  name   0.50  a reason")
     assert all(row.startswith(" " * 15) and row[15] != " " for row in rows[1:])
