@@ -134,9 +134,19 @@ def budget_text(plan: PromotionPlan) -> Iterator[str]:
                 yield (f"  past   [{one_line(section)}] {one_line(title)} ({one_line(note_id)})")
 
 
-def promotion_text(plan: PromotionPlan, words: Profile) -> Iterator[str]:
-    """`words`: the store's, for the notes that qualify and where else promotion may write."""
-    rule = words.promotion_rule
+def qualifying_words(plan: PromotionPlan, words: Profile, chosen_by: str = "") -> str:
+    """How many notes qualify and by what: `chosen_by` when a caller chose them (`act`), else
+    the store's rule at the plan's threshold; no rule at a threshold of 0, which every note
+    meets."""
+    rule = chosen_by or (
+        words.promotion_rule.format(threshold=plan.threshold) if plan.threshold else ""
+    )
+    return " ".join(part for part in (counted(plan.qualifying, "note"), rule) if part)
+
+
+def promotion_text(plan: PromotionPlan, words: Profile, chosen_by: str = "") -> Iterator[str]:
+    """`words`: the store's, for the notes that qualify and where else promotion may write;
+    `chosen_by`: why the notes qualify when a caller chose them (`act`: their verdict)."""
     name = plan.path.rsplit("/", 1)[-1]
     yield from (one_line(refused) for refused in plan.refused)
     yield from (one_line(notice) for notice in plan.notices)
@@ -155,7 +165,7 @@ def promotion_text(plan: PromotionPlan, words: Profile) -> Iterator[str]:
         )
     yield (
         f"Promotion to {shown_path(plan.path)}: {plan.added:,} to add, {plan.updated:,} to "
-        f"update, {counted(plan.qualifying, 'note')} {rule.format(threshold=plan.threshold)}, "
+        f"update, {qualifying_words(plan, words, chosen_by)}, "
         f"{counted(len(plan.entries), 'entry', 'entries')}"
     )
     if plan.topic_files:

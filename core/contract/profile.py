@@ -24,6 +24,7 @@ class NoteColumn:
     cell: Callable[[RawNote], str]
     right: bool = False
     in_detail: bool = False  # also said whole in the detail pane (a value the table cuts)
+    cut_middle: bool = False  # cut in its middle when narrow: its end tells values apart (ids)
 
 
 def _no_summary(note: RawNote) -> str:

@@ -339,7 +339,7 @@ def act(
         if promoter
         else refused_promotion(memory)
     )
-    echo_lines(render.promotion_text(promotion, memory.profile))
+    echo_lines(render.promotion_text(promotion, memory.profile, "with a promote verdict"))
     if not do_apply:
         show("\nDry run: nothing written. Run again with --apply to write it.")
         return

@@ -35,6 +35,7 @@ from ..safe import block, counted, every, join, line, notify, shown_path
 from ..widgets.busy import Busy
 from ..widgets.diff_view import DiffView, heading, note_diff_text
 from ..widgets.footer import Footer
+from ..widgets.hanging import hang_here
 from ..widgets.verdict_text import verdict_line
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
 from .base import ConsoleScreen
@@ -99,6 +100,7 @@ def default_keep(group: Group, notes: dict[str, RawNote]) -> str:
 
 
 CURSOR = "› "  # the note the cursor is on (space picks it)
+NOTE_INDENT = "   "  # a note's lines under its heading: dates, verdict, text
 
 
 def note_text(
@@ -117,7 +119,7 @@ def note_text(
         (CURSOR, "bold reverse") if under_cursor else "  ",
         mark,
         (f"{number}. ", "bold"),
-        heading(note),
+        hang_here(heading(note)),
         *((("  marked ", "dim"), line(note["mark"], "bold")) if note.get("mark") else ()),
         "\n",
         ("   updated ", "dim"),
@@ -139,10 +141,18 @@ def note_text(
     content = fields.text(note, "content")
     parts += [
         "\n",
-        block(content) if content.strip() else Text("(no content)", style="dim"),
+        indented(block(content) if content.strip() else Text("(no content)", style="dim")),
         "\n\n",
     ]
     return join(*parts)
+
+
+def indented(text: Text) -> Text:
+    """Every line of the text set in under its note's heading."""
+    rows = text.split("\n", allow_blank=True)
+    for row in rows:
+        row.pad_left(len(NOTE_INDENT))
+    return Text("\n").join(rows)
 
 
 def shown_order(group: Group) -> list[str]:
@@ -158,7 +168,7 @@ def position_head(group: Group, notes: dict[str, RawNote], at: int) -> Text:
     cut = said if len(said) <= 72 else said[:71] + "…"
     return join(
         (f"{counted(len(position), 'note')}: ", "bold"),
-        line(cut or "(no content)", "bold"),
+        hang_here(line(cut or "(no content)", "bold")),
         "\n",
     )
 
@@ -166,11 +176,13 @@ def position_head(group: Group, notes: dict[str, RawNote], at: int) -> Text:
 def group_text(
     group: Group,
     notes: dict[str, RawNote],
-    keep: str,
+    keep: str | None,
     verdicts: dict[str, Verdict] | None,
     can_merge: bool = True,
     cursor: str | None = None,
 ) -> Text:
+    """`keep`: the note picked to stand; None where the store decides nothing (no decider):
+    then no note is marked and only `b` is offered."""
     if group.outdated:
         return outdated_text(group, notes, verdicts)
     about = "one title, as promotion writes it" if group.kind == "promotion" else "one topic"
@@ -192,12 +204,8 @@ def group_text(
         ("] [", "bold"),
         " move the cursor (",
         ("} {", "bold"),
-        " to the next position), ",
-        ("space", "bold"),
-        " picks the note under it to stand; then ",
-        ("o", "bold"),
-        " it stands, ",
-        *((("m", "bold"), " merge into it, ") if can_merge else ()),
+        " to the next position)",
+        _decide_keys(can_merge) if keep is not None else "; ",
         ("b", "bold"),
         " both stand.\n\n",
     )
@@ -226,6 +234,18 @@ def group_text(
     return join(head, *body, *_more(len(group.note_ids) - len(ids)), *_related(group, notes))
 
 
+def _decide_keys(can_merge: bool) -> Text:
+    """The keys that pick a note and decide for it, as the pane names them."""
+    return join(
+        ", ",
+        ("space", "bold"),
+        " picks the note under it to stand; then ",
+        ("o", "bold"),
+        " it stands, ",
+        *((("m", "bold"), " merge into it, ") if can_merge else ()),
+    )
+
+
 def _related(group: Group, notes: dict[str, RawNote]) -> list[Text]:
     """The notes of the same topic that disagree with none of the group: shown, not decided."""
     if not group.related:
@@ -239,7 +259,7 @@ def _related(group: Group, notes: dict[str, RawNote]) -> list[Text]:
     ]
     for i in group.related[:NOTES_SHOWN]:
         said = " ".join(fields.text(notes[i], "content").split()) if i in notes else ""
-        parts.append(join("  ", line(i, "dim"), "  ", line(said[:100]), "\n"))
+        parts.append(join("  ", line(i, "dim"), "  ", hang_here(line(said[:100])), "\n"))
     return parts + _more(len(group.related) - NOTES_SHOWN)
 
 
@@ -430,7 +450,7 @@ class ConflictsScreen(ConsoleScreen[bool]):
             # Empty until looked: "no contradictions" is said only once none were found.
             columns = group_columns(self.memory.profile.group)
             yield VirtualTable(columns, GroupRows(), id="groups", empty_text="")
-            yield DiffView(id="conflict-pane")
+            yield DiffView(hanging=True, id="conflict-pane")
         yield Busy()
         yield Footer()
 
@@ -511,13 +531,24 @@ class ConflictsScreen(ConsoleScreen[bool]):
             f" · {counted(count - duplicates, 'group')} of notes that disagree"
             f" · {counted(duplicates, 'duplicate set')} to merge"
             + (f" · {outdated:,} outdated (old)" if outdated else ""),
-            f" · one stands, {'merge, ' if self.can_merge else ''}or both stand; each "
-            "decision is a diff first, "
-            "journaled and undoable."
+            self._ways()
             if count
             else " · groups let stand come back when one of their notes changes.",
         )
         self.query_one("#conflicts-summary", Static).update(text)
+
+    def _ways(self) -> Text:
+        """How a group is settled here, with the reason at once for what is not offered."""
+        if not self.can_decide:
+            return join(
+                " · only both stand (b) here, remembered beside the journal; to keep one note: ",
+                line(self.memory.profile.refusal),
+                ".",
+            )
+        return join(
+            f" · one stands, {'merge, ' if self.can_merge else ''}or both stand; each "
+            "decision is a diff first, journaled and undoable."
+        )
 
     # -- the pane -----------------------------------------------------------------------------
 
@@ -537,7 +568,8 @@ class ConflictsScreen(ConsoleScreen[bool]):
             return
         keep = self.keep.setdefault(group.id, default_keep(group, found.notes))
         cursor = self.cursor.setdefault(group.id, keep)
-        body = group_text(group, found.notes, keep, self.verdicts, self.can_merge, cursor)
+        picked = keep if self.can_decide else None
+        body = group_text(group, found.notes, picked, self.verdicts, self.can_merge, cursor)
         decision = self.decision
         if decision is not None and decision.group.id == group.id:
             body = join(decision_text(decision, found.notes), body)
@@ -595,6 +627,12 @@ class ConflictsScreen(ConsoleScreen[bool]):
     def can_merge(self) -> bool:
         return self.memory.profile.capabilities.merge
 
+    @property
+    def can_decide(self) -> bool:
+        """Whether one note can stand for the others here (the store has a decider); else
+        only `b`, which writes beside the journal, is offered."""
+        return self.memory.decider is not None
+
     def action_decide(self, how: How) -> None:
         group = self.group
         if group is None or self.found is None:
@@ -620,6 +658,8 @@ class ConflictsScreen(ConsoleScreen[bool]):
         self._show()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("pick", "decide", "apply") and not self.can_decide:
+            return False  # the store decides nothing: no key that can only refuse
         if action == "apply":
             return True if self.decision is not None else None
         if action == "decide" and parameters == ("merge",) and not self.can_merge:

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from rich.table import Table
 from rich.text import Text
+from textual.actions import parse
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -52,8 +53,8 @@ def not_offered(screens: Iterable[Screen[Any]]) -> set[str]:
     for screen in screens:
         for binding in getattr(type(screen), "BINDINGS", ()):
             if isinstance(binding, Binding) and binding.id is not None:
-                action = binding.action.split("(")[0]
-                said.setdefault(binding.id, set()).add(screen.check_action(action, ()))
+                _, action, parameters = parse(binding.action)
+                said.setdefault(binding.id, set()).add(screen.check_action(action, parameters))
     return {binding_id for binding_id, answers in said.items() if answers == {False}}
 
 

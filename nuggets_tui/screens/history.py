@@ -33,7 +33,7 @@ NOTES_SHOWN = 30  # note diffs drawn for one run; an uncapped run may hold 100k
 CHANGES_SHOWN = 200  # lines of a reflection's change list
 
 RUN_COLUMNS = (  # a run's id says when it ran; its state may name another run whole
-    Column("Run", 21),
+    Column("Run", 21, cut_middle=True),
     Column("Kind", 7, priority=2),
     Column("Notes", 6, priority=1, right=True),
     Column("State", 0, flexible=True, min_width=18, priority=3),

@@ -15,6 +15,7 @@ from core.notes import fields
 from core.notes.diff import compare, shown_value
 
 from ..safe import join, line, more_lines
+from .hanging import HangingStatic, hanging_lines
 
 MAX_DIFF_LINES = 1_000  # of one note's content diff, or of MEMORY.md's
 _LINE_STYLES = {"-": "red", "+": "green", " ": "", "@": "dim cyan"}
@@ -86,10 +87,16 @@ def heading(note: RawNote) -> Text:
 
 
 class DiffView(VerticalScroll):
+    """`hanging`: a long line wraps under its own text (widgets/hanging.py), not at column 0."""
+
     DEFAULT_CSS = "DiffView > Static { width: 1fr; }"
 
+    def __init__(self, *, hanging: bool = False, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.hanging = hanging
+
     def compose(self) -> ComposeResult:
-        yield Static("", id="diff-body")
+        yield (HangingStatic if self.hanging else Static)("", id="diff-body")
 
     _text = Text("")
 
@@ -107,6 +114,10 @@ class DiffView(VerticalScroll):
     def _scroll_to_offset(self, text: Text, offset: int) -> None:
         if text is not self._text:
             return  # something else is shown by now
-        width = self.query_one("#diff-body", Static).content_region.width
-        rows = len(text[:offset].wrap(self.app.console, max(1, width))) - 1
+        width = max(1, self.query_one("#diff-body", Static).content_region.width)
+        before = text[:offset]
+        if self.hanging:
+            rows = sum(1 for _ in hanging_lines(before, width)) - 1
+        else:
+            rows = len(before.wrap(self.app.console, width)) - 1
         self.scroll_to(y=rows, animate=False, immediate=True)

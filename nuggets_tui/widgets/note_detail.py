@@ -17,6 +17,7 @@ from core.review.verdicts import Verdict
 
 from ..safe import block, join, line
 from .absorbed import absorbed_by
+from .hanging import HangingStatic
 from .secret_mark import SecretMarks
 from .verdict_text import verdict_text
 
@@ -149,7 +150,7 @@ class NoteDetailPane(VerticalScroll):
     DEFAULT_CSS = "NoteDetailPane > Static { width: 1fr; }"
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("Select a note to see it here.", style="dim"), id="detail-body")
+        yield HangingStatic(Text("Select a note to see it here.", style="dim"), id="detail-body")
 
     _shown: tuple[NoteDetail, Verdict | None, str | None] | None = None
     secrets: SecretMarks | None = None  # says why a note holds a secret, when given

@@ -27,7 +27,10 @@ def table_columns(columns: Sequence[NoteColumn]) -> tuple[Column, ...]:
     """The mark and the title, the store's own columns, the verdict."""
     return (
         *HEAD,
-        *(Column(c.label, c.width, priority=c.priority, right=c.right) for c in columns),
+        *(
+            Column(c.label, c.width, priority=c.priority, right=c.right, cut_middle=c.cut_middle)
+            for c in columns
+        ),
         VERDICT,
     )
 

@@ -10,6 +10,7 @@ from core.review.default_scorer import SCORE_NAMES
 from core.review.verdicts import Verdict
 
 from ..safe import join, line
+from .hanging import hang_here
 
 VERDICT_STYLES = {
     "reject": "red",
@@ -45,7 +46,11 @@ def score_names(verdict: Verdict) -> tuple[str, ...]:
 
 def verdict_text(verdict: Verdict) -> Text:
     """The verdict and every score with its reason in words."""
-    parts: list[Text | str | tuple[str, str]] = [("Verdict  ", "bold"), verdict_line(verdict), "\n"]
+    parts: list[Text | str | tuple[str, str]] = [
+        ("Verdict  ", "bold"),
+        hang_here(verdict_line(verdict)),
+        "\n",
+    ]
     names = score_names(verdict)
     for name in names:
         score = verdict.scores.get(name)
@@ -53,7 +58,7 @@ def verdict_text(verdict: Verdict) -> Text:
         parts += [
             (f"  {name.replace('_', ' '):<29}", "dim"),
             f"{shown:>5}  ",
-            line(verdict.reasons.get(name, "")),
+            hang_here(line(verdict.reasons.get(name, ""))),
             "\n",
         ]
     if names == SCORE_NAMES:

@@ -35,6 +35,7 @@ class Column:
     min_width: int = 8
     priority: int = 0  # when the table is narrow, the lowest priority goes first
     right: bool = False
+    cut_middle: bool = False  # a cut keeps both ends (an id whose end tells it from others)
 
 
 class RowRenderer(Generic[Row]):
@@ -57,12 +58,46 @@ class RowRenderer(Generic[Row]):
         return Text("")
 
 
-def fit(text: Text, width: int, right: bool = False) -> Text:
-    """The text cut or padded to exactly `width` cells (an ellipsis marks a cut)."""
+def _within(chars: str, cells: int) -> int:
+    """How many of `chars`, taken in order, fit in `cells` cells."""
+    used = 0
+    for count, char in enumerate(chars):
+        used += cell_len(char)
+        if used > cells:
+            return count
+    return len(chars)
+
+
+def _head(text: Text, cells: int) -> Text:
+    """The longest start of the text within `cells` cells."""
+    return text[: _within(text.plain, cells)]
+
+
+def _tail(text: Text, cells: int) -> Text:
+    """The longest end of the text within `cells` cells."""
+    return text[len(text.plain) - _within(text.plain[::-1], cells) :]
+
+
+def cut_in_middle(text: Text, width: int) -> Text:
+    """The text within `width` cells, its start and its end kept around an ellipsis (the
+    end gets the odd cell: it is what tells ids such as `run-0001` and `run-0002` apart)."""
+    if cell_len(text.plain) <= width:
+        return text
+    if width <= 2:
+        return _head(text, width - 1) + Text("…") if width > 0 else Text("")
+    kept = width - 1
+    return Text.assemble(_head(text, kept // 2), "…", _tail(text, kept - kept // 2))
+
+
+def fit(text: Text, width: int, right: bool = False, middle: bool = False) -> Text:
+    """The text cut or padded to exactly `width` cells (an ellipsis marks a cut: at the end,
+    or in the middle with `middle`)."""
     if width <= 0:
         return Text("")
     plain = text.plain
-    if cell_len(plain) > width:
+    if middle and cell_len(plain) > width:
+        text = cut_in_middle(text, width)
+    elif cell_len(plain) > width:
         text = text.copy()
         text.truncate(width - 1)
         while cell_len(text.plain) > width - 1:  # wide characters
@@ -263,7 +298,7 @@ class VirtualTable(ScrollView, Generic[Row], can_focus=True):
         parts: list[Text | str] = []
         for column, cell_width, cell in zip(self.columns, widths, cells, strict=False):
             if cell_width:
-                parts += [fit(cell, cell_width, column.right), " "]
+                parts += [fit(cell, cell_width, column.right, column.cut_middle), " "]
         joined = Text.assemble(*parts[:-1]) if parts else Text("")
         return fit(joined, width)
 

@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from core.stores.microclaw.generate import Row
 from core.stores.microclaw.paths import database_path
 from nuggets_tui.cli import main
-from tests.support.microclaw_support import data_dir_with, simple_rows
+from tests.support.microclaw_support import ago, data_dir_with, simple_rows
 
 OLD_TIME = "2025-01-01T00:00:00.000000+00:00"
 ENV = {"NUGGETS_NOW": "2026-11-24T09:00:00Z", "NUGGETS_JOURNAL_KEEP": "100"}
@@ -87,6 +88,31 @@ def test_notes_show_category_confidence_and_source(data_dir: Path) -> None:
     assert code == 0
     first = out.splitlines()[0]
     assert first.split()[0].startswith("mc-") and "confidence=" in first and "source=" in first
+
+
+LONG_ROW = (
+    "The staging cluster is rebuilt from the infra repository every Sunday night and "
+    "its database is restored from the Saturday snapshot, so tests must not rely on data "
+    "written during the week; ask the platform team before pinning anything there"
+)
+
+
+def test_notes_piped_print_each_rows_text_whole(tmp_path: Path) -> None:
+    """Nothing is cut when no terminal takes the lines: the row's last words are there."""
+    rows = [Row(LONG_ROW, chat=None, created_at=ago(3)), Row("short", created_at=ago(3))]
+    code, out, _ = run(data_dir_with(tmp_path, rows), "notes")
+    assert code == 0
+    assert f"[global] {LONG_ROW}  KNOWLEDGE" in out and "…" not in out
+
+
+def test_promote_takes_a_row_longer_than_a_title_may_be(tmp_path: Path) -> None:
+    """A row's title is its text; the entry written is that text, screened as an entry (its
+    length stays under an entry's bound, not a title's)."""
+    text = " ".join([LONG_ROW] * 2)
+    assert len(text) > 300
+    rows = [Row(text, chat=None, confidence=0.95, created_at=ago(3))]
+    code, out, _ = run(data_dir_with(tmp_path, rows), "promote")
+    assert code == 0 and "1 to add" in out and "characters long" not in out
 
 
 def test_promote_goes_by_confidence_in_percent_to_each_scopes_agents_md(data_dir: Path) -> None:

@@ -134,6 +134,10 @@ def test_act_promote_writes_the_promote_verdicts(home: Path, tmp_path: Path) -> 
     md = tmp_path / "mem" / "MEMORY.md"
     md.parent.mkdir()
     assert json.loads(run(strong, "verdicts", "--json").stdout)[0]["verdict"] == "promote"
+    result = run(strong, "act", "promote", "--memory-md", str(md))
+    # the notes qualify by their verdict, not by a count of recalls ("recalled 0+ times")
+    assert "0 to update, 1 note with a promote verdict, 1 entry" in result.stdout
+    assert "recalled" not in result.stdout
     result = run(strong, "act", "promote", "--memory-md", str(md), "--apply")
     assert result.exit_code == 0, result.output
     assert "- **lint**: Always run the linter before a commit" in md.read_text()

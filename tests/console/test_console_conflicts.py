@@ -54,7 +54,7 @@ async def test_one_stands_shows_its_diff_applies_and_undoes(home: Path) -> None:
         assert list(group.note_ids) == MEMBERS
         shown = pane(queue)
         for note in answers_memory()[:4]:  # each note stacked: its text, hits, source, verdict
-            assert note["content"] in shown
+            assert all(f"   {row}\n" in shown for row in note["content"].splitlines())
         assert shown.count("hits 0") == 4 and shown.count("(strength ") == 4  # verdicts
         assert "4 notes in 3 positions that disagree" in shown
         await pilot.press("space")  # the next note stands

@@ -23,6 +23,7 @@ from nuggets_tui.screens.graph import GraphScreen
 from nuggets_tui.screens.help import HelpScreen
 from nuggets_tui.screens.history import HistoryScreen
 from nuggets_tui.screens.main import MainScreen
+from nuggets_tui.widgets.note_table import NoteTable
 from tests.support.console_support import main_screen, on_top, settle
 from tests.support.tree import hashes
 
@@ -177,3 +178,39 @@ async def test_m_is_offered_only_by_a_store_that_keeps_marks(home: Path) -> None
         await pilot.press("m")
         await settle(pilot, app)
         assert app.screen is main
+
+
+def _run_cells(app: NuggetsApp) -> dict[str, str]:
+    """Each visible note's Run cell (the table's header names where it is), by its title."""
+    table = main_screen(app).query_one("#notes", NoteTable)
+    header = table.render_line(0).text
+    start = header.index("Run")
+    end = header.index("Links")
+    return {
+        note["title"]: table.render_line(y + 1).text[start:end].strip()
+        for y, note in enumerate(table.rows[: table.size.height - 1])
+    }
+
+
+async def run_cells(workspace: Path, size: tuple[int, int]) -> dict[str, str]:
+    app = NuggetsApp(store(workspace))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        return _run_cells(app)
+
+
+async def test_the_run_column_shows_the_demos_run_ids_whole(workspace: Path) -> None:
+    cells = await run_cells(workspace, (140, 42))
+    assert cells.pop("Had lunch at noon.") == "demo-run-1"
+    assert cells and set(cells.values()) == {"demo-run-4"}
+
+
+async def test_long_run_ids_are_cut_in_the_middle_keeping_their_ends(workspace: Path) -> None:
+    """Ids that differ only at their end stay told apart where the column is too narrow."""
+    for path in (workspace / "runtime").glob("*.jsonl"):
+        text = path.read_text(encoding="utf-8").replace("demo-run-4", "reconcile-20261127-0004")
+        path.write_text(text.replace("demo-run-1", "reconcile-20261124-0001"), encoding="utf-8")
+    cells = await run_cells(workspace, (140, 42))
+    lunch = cells.pop("Had lunch at noon.")
+    assert lunch.startswith("reco") and "…" in lunch and lunch.endswith("0001")
+    assert cells and all(c.startswith("reco") and c.endswith("0004") for c in cells.values())

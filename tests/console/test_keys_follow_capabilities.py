@@ -13,13 +13,18 @@ from textual.widgets import Static
 from textual.widgets._footer import FooterKey
 
 from core.clock import fixed_clock
+from core.stores.microclaw.store import MicroClawStore
+from core.stores.purifier.demo import materialize_purifier_demo
 from core.stores.purifier.store import PurifierStore
 from nuggets_tui.app import NuggetsApp
 from nuggets_tui.screens.confirm import ConfirmScreen
+from nuggets_tui.screens.conflicts import ConflictsScreen
 from nuggets_tui.screens.help import HelpScreen
 from nuggets_tui.screens.main import MainScreen
+from nuggets_tui.widgets.diff_view import DiffView
 from nuggets_tui.widgets.footer import Footer
-from tests.support.console_support import make_app, settle
+from tests.support.console_support import make_app, on_top, settle
+from tests.support.microclaw_support import NOW as MICROCLAW_NOW
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "purifier" / "after-reconciliation"
 NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
@@ -93,3 +98,70 @@ async def test_purifier_x_says_read_only_at_once_without_a_dialog(tmp_path: Path
         assert not isinstance(app.screen, ConfirmScreen)
         said = " ".join(str(n.message) for n in app._notifications)
         assert "read-only" in said
+
+
+QUEUE_DECIDING = ("Pick note", "One stands", "Merge", "Apply")
+
+
+async def _open_queue(pilot, app: NuggetsApp) -> ConflictsScreen:  # type: ignore[no-untyped-def]
+    await settle(pilot, app)
+    await pilot.press("c")
+    await settle(pilot, app)
+    return on_top(app, ConflictsScreen)
+
+
+async def test_the_purifier_queue_offers_only_both_stand(tmp_path: Path) -> None:
+    """The purifier decides nothing here (no decider): space, o, m and a are neither in the
+    footer nor in the help, pressing them plans nothing and refuses nothing afterwards; b, the
+    one way offered, stays; the summary says why at once."""
+    workspace = materialize_purifier_demo(tmp_path / "demo-purifier" / "workspace", NOW)
+    app = NuggetsApp(PurifierStore(workspace, fixed_clock(NOW)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        queue = await _open_queue(pilot, app)
+        assert queue.group is not None and not queue.group.outdated  # a group to decide
+        footer = _footer(app)
+        assert "Both stand" in footer and not set(QUEUE_DECIDING) & set(footer)
+        summary = str(queue.query_one("#conflicts-summary", Static).render())
+        assert "to keep one note: a memory-purifier workspace is read-only here" in summary
+        pane = queue.query_one(DiffView)._text.plain
+        assert "▶ stands if you decide" not in pane and " o it stands" not in pane
+        await pilot.press("space", "o", "m", "a")
+        await settle(pilot, app)
+        assert app.screen is queue and queue.decision is None
+        assert not app._notifications  # nothing planned, nothing refused after the fact
+        said = await _help_text(pilot, app)  # the help says each key by what it does
+        assert "Every note of the group stands" in said
+        for refused in (
+            "Pick the note under the cursor",
+            "The picked note stands",
+            "Merge the others into the picked note",
+            "Apply the decision shown",
+        ):
+            assert refused not in said
+
+
+async def test_the_claude_queue_offers_no_decision(claude_app: NuggetsApp) -> None:
+    async with claude_app.run_test(size=(140, 42)) as pilot:
+        await _open_queue(pilot, claude_app)
+        footer = _footer(claude_app)
+        assert "Both stand" in footer and not set(QUEUE_DECIDING) & set(footer)
+
+
+async def test_a_nuggets_queue_still_offers_every_decision(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=(140, 42)) as pilot:
+        await _open_queue(pilot, app)
+        assert set(QUEUE_DECIDING) <= set(_footer(app)) | {"Apply"}
+        assert {"Pick note", "One stands", "Merge"} <= set(_footer(app))
+
+
+async def test_microclaw_help_leaves_out_merge_and_keeps_one_stands(data_dir: Path) -> None:
+    """Rows cannot be merged: the queue's m (decide('merge')) is refused for that parameter
+    alone, and the help reads each key's own parameters to leave it out."""
+    app = NuggetsApp(MicroClawStore(data_dir, fixed_clock(MICROCLAW_NOW)))
+    async with app.run_test(size=(140, 42)) as pilot:
+        await _open_queue(pilot, app)
+        assert "One stands" in _footer(app) and "Merge" not in _footer(app)
+        said = await _help_text(pilot, app)
+        assert "The picked note stands" in said
+        assert "Merge the others into the picked note" not in said

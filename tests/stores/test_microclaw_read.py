@@ -72,7 +72,7 @@ def test_rows_become_notes_with_nuggets_columns_and_their_before_image(tmp_path:
     first, pi, weekly = graph.notes
     assert [n["nuggetName"] for n in graph.notes] == ["telegram:555", "global", "chat-42"]
     assert first["id"] == "mc-1" and first["type"] == "PROFILE"
-    assert first["title"] == "User's name is Alice and she lives in …"
+    assert first["title"] == "User's name is Alice and she lives in Tokyo"  # whole
     assert first["confidence"] == 0.95 and first["source"] == "reflector"
     assert first["lastAccessedAt"] == ago(2) and first["microclaw"]["expiresAt"] == ago(-5)
     assert first["microclaw"]["row"] == {
@@ -87,6 +87,22 @@ def test_rows_become_notes_with_nuggets_columns_and_their_before_image(tmp_path:
     }
     assert pi["scope"] == "global" and pi["microclaw"]["chatId"] is None
     assert weekly["hidden"] is True and weekly["archivedAt"] == ago(1)
+
+
+def test_a_rows_title_is_its_whole_text_on_one_line(tmp_path: Path) -> None:
+    """No store-side cut: a long row keeps its last words (what tells it from its sibling),
+    its line breaks and runs of spaces read as one space."""
+    texts = [
+        "The team deploys with Argo CD from the main branch every weekday at 10:00 UTC",
+        "The team deploys with Argo CD from the main branch\n  every weekday  at 16:00 UTC",
+    ]
+    rows = [Row(text, chat=CHAT, created_at=ago(1)) for text in texts]
+    graph = store_of(data_dir_with(tmp_path, rows, chats=(CHAT,))).read()
+    assert [n["title"] for n in graph.notes] == [
+        texts[0],
+        "The team deploys with Argo CD from the main branch every weekday at 16:00 UTC",
+    ]
+    assert [n["content"] for n in graph.notes] == texts
 
 
 def test_every_row_of_a_chat_is_in_one_nugget_when_some_lack_the_channel(tmp_path: Path) -> None:

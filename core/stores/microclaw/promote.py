@@ -111,7 +111,8 @@ def plan_file(
             "hash": digest,
         }
         group = (queued or {}).get(note["id"])
-        screened = held_back(screen(title, content, SECTION, allow_contact), group)
+        # an entry is the row's text alone: its title (that text again) is not written
+        screened = held_back(screen("", content, SECTION, allow_contact), group)
         reason = screened.reason if screened else None
         if screened and not is_allowed(note["id"], digest, allow):
             blocked.append(

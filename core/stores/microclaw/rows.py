@@ -26,7 +26,6 @@ from core.stores.microclaw.schema import BUSY_TIMEOUT_S, Shape, read_only, read_
 NOTE_PREFIX = "mc-"
 TRIPLE_PREFIX = "kg-"
 DEFAULT_CONFIDENCE = 0.70  # the bot's column default
-TITLE_WORDS = 8
 # The before-image a write compares against: what must still hold for the plan to apply.
 IMAGE_COLUMNS = (
     "content",
@@ -96,10 +95,9 @@ def rfc3339(moment: datetime) -> str:
 
 
 def title_of(content: str) -> str:
-    words = content.split(None, TITLE_WORDS)
-    if len(words) > TITLE_WORDS:
-        return " ".join(words[:TITLE_WORDS]) + " …"
-    return " ".join(words)
+    """A row has no title of its own: its whole text on one line. Only a front end that runs
+    out of room cuts it, where the room ends."""
+    return " ".join(content.split())
 
 
 # Every column a row is read with, in this order (a row is a tuple of them).

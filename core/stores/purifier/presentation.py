@@ -44,7 +44,7 @@ COLUMNS: tuple[NoteColumn, ...] = (
     NoteColumn("Type", 10, 3, lambda note: str(note.get("type") or "")),
     NoteColumn("Str.", 5, 5, strength, right=True),
     NoteColumn("Source", 18, 2, provenance),
-    NoteColumn("Run", 9, 1, lambda note: str(_info(note).get("runId") or "")[:9]),
+    NoteColumn("Run", 10, 1, lambda note: str(_info(note).get("runId") or ""), cut_middle=True),
     NoteColumn("Links", 5, 4, lambda note: str(len(note.get("links") or [])), right=True),
 )
 
