@@ -211,7 +211,19 @@ class MainScreen(ConsoleScreen[None]):
             "scored, stop scoring (v scores them)",
         ),
     ]
-    FULL_FOOTER = 150  # columns every key above needs in the footer (fewer: the compact one)
+    # The keys a narrow footer keeps first (the rest as room allows; `?` lists them all): the
+    # review, undo, the link graph, promotion, the queue and the runs, then how to quit.
+    FOOTER_FIRST: ClassVar[tuple[str, ...]] = (
+        "main.review",
+        "main.undo",
+        "main.graph",
+        "main.promote",
+        "main.conflicts",
+        "main.history",
+        "app.quit",
+        "main.filter",
+        "main.archive",
+    )
 
     def __init__(
         self, memory: Store, watch_interval: float = 1.0, told: Sequence[str] = ()
