@@ -14,6 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Static
 
+from core.clock import shown_time
 from core.contract.store import Store
 from core.errors import NuggetsError
 from core.journal.aftermath import Aftermath
@@ -111,7 +112,7 @@ def run_text(entry: JournalEntry, state: str, since: Aftermath | None = None) ->
         " ",
         line(entry.run_id, "bold"),
         "  ",
-        line(entry.at),
+        line(shown_time(entry.at)),
         "  ",
         line(state, "dim"),
         "\n",

@@ -19,6 +19,7 @@ from textual.worker import get_current_worker
 from core.browse.overview_stats import Overview, overview
 from core.browse.shelf import NuggetSummary, Shelf
 from core.browse.sort_orders import LABELS, NoteOrder, OrderedNotes, next_order
+from core.clock import shown_time
 from core.contract.parts import Restorer, SystemRun, UnhideOutlook
 from core.contract.store import Store
 from core.errors import NuggetsError, UndoConflictError
@@ -1128,7 +1129,7 @@ class MainScreen(ConsoleScreen[None]):
             " (",
             line(entry.kind),
             ", ",
-            line(entry.at),
+            line(shown_time(entry.at)),
             ")?\n",
             line(entry.summary or entry.kind),
             "\n\n",

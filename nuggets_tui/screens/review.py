@@ -17,6 +17,7 @@ from textual.containers import Container, Horizontal
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
+from core.clock import shown_time
 from core.contract.profile import Profile
 from core.contract.store import Store
 from core.errors import NuggetsError, StalePlanError
@@ -849,7 +850,7 @@ class ReviewScreen(ConsoleScreen[bool]):
             parts += [
                 "\n",
                 line(
-                    f"{counted(waiting, 'change')} waiting since {state.waiting_since}",
+                    f"{counted(waiting, 'change')} waiting since {shown_time(state.waiting_since)}",
                     "bold yellow",
                 ),
                 " (the daily pass left them for you).",

@@ -84,3 +84,21 @@ async def test_an_undo_refused_from_the_history_says_so_over_it_and_shows_the_no
         main = on_top(app, MainScreen)
         current = main.query_one(NoteTable).current
         assert current is not None and current["id"] == touched
+
+
+async def test_the_history_and_the_undo_tell_when_a_run_ran_as_the_command_line_does(
+    home: Path,
+) -> None:
+    """The history and the undo's confirmation said 2026-11-23T10:00:00.000Z; `log` says
+    2026-11-23 10:00 UTC."""
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await _applied_then_history(pilot, app)
+        run = app.screen.query_one("#runs", VirtualTable).current
+        assert run is not None and run.at.startswith("2026-11-23T10:00")
+        head = str(app.screen.query_one("#diff-body").render()).splitlines()[0]
+        assert head == f"REFLECT {run.run_id}  2026-11-23 10:00 UTC  applied"
+        await pilot.press("u")
+        await settle(pilot, app)
+        body = str(on_top(app, ConfirmScreen).query_one("#dialog-body").render())
+        assert f"{run.kind}, 2026-11-23 10:00 UTC)?" in body and "T10:00" not in body
