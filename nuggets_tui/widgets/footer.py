@@ -64,7 +64,7 @@ def fit_keys(
     for compact in (False, True):
         if _needs(keys, compact, palette) <= room:
             return Fit(compact, tuple(keys), palette is not None, False)
-    more = [_more(key) for key in keys]
+    more = [_saying_more(key) for key in keys]
     if palette is not None and _needs(more, True) <= room:
         return Fit(True, tuple(more), False, True)
     order = [*first, *ALWAYS_FIRST]
@@ -82,7 +82,7 @@ def fit_keys(
     return Fit(True, tuple(more[i] for i in sorted(kept)), False, True)
 
 
-def _more(key: Key) -> Key:
+def _saying_more(key: Key) -> Key:
     if key.binding_id != HELP:
         return key
     return Key(key.key, key.display, MORE, key.action, key.enabled, key.tooltip, HELP)
