@@ -51,6 +51,20 @@ def to_iso(moment: datetime) -> str:
     return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
 
 
+def shown_time(value: object) -> str:
+    """A moment as a person reads it, the one way the console and the command line write one:
+    2026-11-28 10:15 UTC (machine output, --json and the files, keeps ISO-8601). A text that
+    is no moment, or a date alone, is given back as it is."""
+    if isinstance(value, datetime):
+        moment: datetime | None = value if value.tzinfo else value.replace(tzinfo=UTC)
+    else:
+        timed = isinstance(value, str) and len(value) > 10 and value[10] in "Tt "
+        moment = parse_iso(value) if timed else None
+    if moment is None:
+        return value if isinstance(value, str) else ""
+    return f"{moment.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+
+
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MS = timedelta(milliseconds=1)
 

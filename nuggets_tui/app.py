@@ -15,6 +15,7 @@ from textual.dom import DOMNode
 from textual.geometry import Size
 from textual.screen import Screen
 
+from core.clock import shown_time
 from core.contract.kind import StoreKind
 from core.contract.store import Store
 from core.plans.session import ReviewSession
@@ -91,7 +92,7 @@ class NuggetsApp(App[None]):
         if waiting and self.screen is main:
             notify(
                 main,
-                f"{counted(waiting, 'change')} waiting since {state.waiting_since}: "
+                f"{counted(waiting, 'change')} waiting since {shown_time(state.waiting_since)}: "
                 "the daily pass left them for you.",
                 title="Waiting for review",
                 timeout=8,

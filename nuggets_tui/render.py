@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Iterator, Mapping
 
+from core.clock import shown_time
 from core.contract.parts import KeptVersion
 from core.contract.profile import CHANGE_KINDS, Profile
 from core.journal.entries import JournalHeader
@@ -70,7 +71,8 @@ def plan_text(
     cap = (" (uncapped)" if plan.uncapped else f" (limit {plan.limit})") if capped else ""
     what = "applied" if applied else "dry run"
     label = one_line(words.pass_label)
-    yield (f"{label[:1].upper()}{label[1:]} on {one_line(scope)}{cap} at {plan.ran_at} ({what})")
+    at = shown_time(plan.ran_at)
+    yield f"{label[:1].upper()}{label[1:]} on {one_line(scope)}{cap} at {at} ({what})"
     yield f"  {result_summary(plan.result, words.change_kinds)}"
     if not plan.result.changes:
         yield "  No changes: the memory is already tidy."
@@ -249,9 +251,8 @@ def journal_line(entry: JournalHeader) -> str:
         if entry.left_home is not None
         else ""
     )
-    return (
-        f"{one_line(entry.run_id)}  {entry.kind:<7} {one_line(entry.at)}  {wrote}  {summary}{left}"
-    )
+    at = one_line(shown_time(entry.at))
+    return f"{one_line(entry.run_id)}  {entry.kind:<7} {at}  {wrote}  {summary}{left}"
 
 
 def kept_versions_text(versions: list[KeptVersion]) -> Iterator[str]:
@@ -266,4 +267,4 @@ def kept_versions_text(versions: list[KeptVersion]) -> Iterator[str]:
             shown = version.note_id
             yield f"  {one_line(version.note_id)}"
         size = "copy missing" if version.size is None else counted(version.size, "byte")
-        yield f"    {one_line(version.at)}  {size}  sha256 {version.digest[:12]}"
+        yield f"    {one_line(shown_time(version.at))}  {size}  sha256 {version.digest[:12]}"

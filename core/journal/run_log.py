@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from core.clock import to_iso
+from core.clock import shown_time, to_iso
 from core.errors import NuggetsError
 from core.safeio.inert_text import inert_json, one_line
 from core.safeio.no_follow import append, locked, open_directory, remove_temp_files, replace
@@ -163,7 +163,7 @@ def last_run_text(record: RunRecord, at: str, run_id: str | None = None) -> str:
     lines = [
         f"# Last nuggets-review run: {record.command}",
         "",
-        f"- When: {at}",
+        f"- When: {shown_time(at)}",
         f"- Run: {run_id or record.run_id or '-'}",
         f"- Outcome: {record.event} ({record.status})",
     ]

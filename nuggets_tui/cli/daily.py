@@ -9,7 +9,7 @@ from datetime import time
 
 import click
 
-from core.clock import parse_iso
+from core.clock import parse_iso, shown_time
 from core.contract.absent import refused_promotion
 from core.contract.store import Store
 from core.journal.history import in_effect
@@ -159,6 +159,6 @@ def _leave_waiting(since: str | None, waiting: list[str], console: str) -> None:
     if waiting:  # the operator's to learn, even from cron: on stderr, as tell's
         show(
             f"nuggets: {counted(len(waiting), 'change')} waiting for review since "
-            f"{since} (open the console: {console}).",
+            f"{shown_time(since)} (open the console: {console}).",
             err=True,
         )

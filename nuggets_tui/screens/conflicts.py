@@ -421,6 +421,12 @@ class ConflictsScreen(ConsoleScreen[bool]):
             tooltip="Forget the decision shown; else back to the notes",
         ),
     ]
+    # The keys a narrow footer keeps first (the rest as room allows; `?` lists them all).
+    FOOTER_FIRST: ClassVar[tuple[str, ...]] = (
+        "conflicts.pick",
+        "conflicts.keep",
+        "conflicts.apply",
+    )
 
     def __init__(
         self,

@@ -4,7 +4,7 @@ can be undone from here, not only the last."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -14,12 +14,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Static
 
+from core.clock import shown_time
 from core.contract.store import Store
 from core.errors import NuggetsError
 from core.journal.aftermath import Aftermath
 from core.journal.entries import JournalHeader
 from core.journal.history import undone_by
-from core.models import JournalEntry
+from core.models import JournalEntry, ReflectionChange, kind_word
+from core.notes import fields
 from core.notes.diff import content_lines
 
 from ..safe import counted, join, line, notify, shown_path
@@ -85,6 +87,23 @@ def file_diff(entry: JournalEntry) -> list[Text | str | tuple[str, str]]:
     return parts + diff_lines(changes)
 
 
+def change_lines(entry: JournalEntry, change: ReflectionChange) -> list[Text | str]:
+    """One change of a run: its kind, the note's title and its id (the id alone for a note
+    with no title), then what it did."""
+    note = entry.after.get(change.note_id) or entry.before.get(change.note_id)
+    title = fields.text(note, "title") if note else ""
+    return [
+        "  [",
+        line(kind_word(change.type)),
+        "] ",
+        line(title or change.note_id, "bold"),
+        join("  ", line(change.note_id, "dim")) if title else "",
+        "\n      ",
+        line(change.detail),
+        "\n",
+    ]
+
+
 def run_text(entry: JournalEntry, state: str, since: Aftermath | None = None) -> Text:
     """What one run changed: its summary, what was done to its notes since, a reflection's
     changes, and each note's diff."""
@@ -93,7 +112,7 @@ def run_text(entry: JournalEntry, state: str, since: Aftermath | None = None) ->
         " ",
         line(entry.run_id, "bold"),
         "  ",
-        line(entry.at),
+        line(shown_time(entry.at)),
         "  ",
         line(state, "dim"),
         "\n",
@@ -111,15 +130,7 @@ def run_text(entry: JournalEntry, state: str, since: Aftermath | None = None) ->
     if changes:
         parts.append(("\nChanges\n", "bold"))
         for change in changes[:CHANGES_SHOWN]:
-            parts += [
-                "  [",
-                line(change.type),
-                "] ",
-                line(change.detail),
-                "  ",
-                line(change.note_id, "dim"),
-                "\n",
-            ]
+            parts += change_lines(entry, change)
         if len(changes) > CHANGES_SHOWN:
             parts.append(
                 Text(f"  … {len(changes) - CHANGES_SHOWN:,} more changes\n", style="dim italic")
@@ -143,8 +154,13 @@ def run_text(entry: JournalEntry, state: str, since: Aftermath | None = None) ->
     return join(*parts)
 
 
+# Undo a run (the main screen's): asked over the screen on top, then what to do once it is
+# over, and where to show a note that blocks it.
+Undo = Callable[[str, Callable[[], None], Callable[[str], None]], object]
+
+
 class HistoryScreen(ConsoleScreen[str | None]):
-    """Dismissed with the id of the run to undo, or None."""
+    """Dismissed with the id of a note to show (one that blocks an undo), or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
@@ -159,11 +175,11 @@ class HistoryScreen(ConsoleScreen[str | None]):
         Binding("escape", "back", "Back", id="history.back", tooltip="Back to the notes"),
     ]
 
-    def __init__(self, memory: Store, select: str | None = None) -> None:
-        """`select`: the run the cursor starts on (the one just undone, back from undoing)."""
+    def __init__(self, memory: Store, undo: Undo) -> None:
         super().__init__()
         self.memory = memory
-        self.select = select
+        self.undo = undo
+        self.select: str | None = None  # the run the cursor goes to once read (one undone)
         self.runs = Runs()
         self._shown_entry: JournalEntry | None = None
 
@@ -284,7 +300,14 @@ class HistoryScreen(ConsoleScreen[str | None]):
     def action_undo(self) -> None:
         entry = self.current
         if entry is not None and entry.run_id not in self.runs.undone:
-            self.dismiss(entry.run_id)
+            self.select = entry.run_id
+            self.undo(entry.run_id, self._read_again, self._show_note)
+
+    def _read_again(self) -> None:
+        self._read()
+
+    def _show_note(self, note_id: str) -> None:
+        self.dismiss(note_id)
 
     def action_undone(self) -> None:
         entry = self.current

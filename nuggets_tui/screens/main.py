@@ -19,6 +19,7 @@ from textual.worker import get_current_worker
 from core.browse.overview_stats import Overview, overview
 from core.browse.shelf import NuggetSummary, Shelf
 from core.browse.sort_orders import LABELS, NoteOrder, OrderedNotes, next_order
+from core.clock import shown_time
 from core.contract.parts import Restorer, SystemRun, UnhideOutlook
 from core.contract.store import Store
 from core.errors import NuggetsError, UndoConflictError
@@ -55,6 +56,7 @@ FIRST_PAGE = 100  # notes read from the head of the file to show while the rest 
 View = tuple[str | None, bool, str, NoteOrder, str | None]
 VERDICT_FILTERS: tuple[str | None, ...] = (None, *VERDICTS)
 Then = Callable[[], None] | None  # what follows a flow once it is done (None: nothing)
+Show = Callable[[str], None] | None  # where a note an undo is blocked by is shown (None: here)
 
 
 @dataclass
@@ -221,7 +223,19 @@ class MainScreen(ConsoleScreen[None]):
             "scored, stop scoring (v scores them)",
         ),
     ]
-    FULL_FOOTER = 150  # columns every key above needs in the footer (fewer: the compact one)
+    # The keys a narrow footer keeps first (the rest as room allows; `?` lists them all): the
+    # review, undo, the link graph, promotion, the queue and the runs, then how to quit.
+    FOOTER_FIRST: ClassVar[tuple[str, ...]] = (
+        "main.review",
+        "main.undo",
+        "main.graph",
+        "main.promote",
+        "main.conflicts",
+        "main.history",
+        "app.quit",
+        "main.filter",
+        "main.archive",
+    )
 
     def __init__(
         self, memory: Store, watch_interval: float = 1.0, told: Sequence[str] = ()
@@ -821,17 +835,15 @@ class MainScreen(ConsoleScreen[None]):
             self.app.push_screen(VersionsScreen(self.memory.versions, note))
 
     def action_history(self) -> None:
-        self._open_history(None)
-
-    def _open_history(self, select: str | None) -> None:
-        """The run history; undoing a run from it comes back to it, on that run."""
+        """The run history: a run undone from it is asked about over it; it closes on a note
+        to show here (one that blocks an undo)."""
         from .history import HistoryScreen
 
-        def chosen(run_id: str | None) -> None:
-            if run_id:
-                self.undo_run(run_id, lambda: self._open_history(run_id))
+        def chosen(note_id: str | None) -> None:
+            if note_id:
+                self.select_note(note_id)
 
-        self.app.push_screen(HistoryScreen(self.memory, select), chosen)
+        self.app.push_screen(HistoryScreen(self.memory, self.undo_run), chosen)
 
     def _current_graph(self) -> Graph | None:
         """The graph as loaded, while the file on disk is still that version (by its stat);
@@ -1118,19 +1130,21 @@ class MainScreen(ConsoleScreen[None]):
         self.undo_run(entry.run_id, then)
 
     @work(thread=True, exclusive=True, group="write", description="undo_run")
-    def undo_run(self, run_id: str, then: Then = None) -> None:
-        """Undo one run: check what blocks it first, then ask (or say what blocks it);
-        `then` runs once it is done, whatever the answer (back to the run history)."""
+    def undo_run(self, run_id: str, then: Then = None, show: Show = None) -> None:
+        """Undo one run: check what blocks it first, then ask (or say what blocks it), over
+        the screen on top; `then` runs once it is done, whatever the answer (the run history
+        reads the journal again); `show` shows the first note that blocks it, if asked."""
         try:
             entry, blockers = self.memory.journal.blockers(run_id, self._current_graph())
         except NuggetsError as exc:
             to_screen(self, self._failed, "Cannot undo", str(exc), then)
             return
         if blockers:
-            to_screen(self, self._say_blocked, run_id, blockers, then, self._since_run(run_id))
+            since = self._since_run(run_id)
+            to_screen(self, self._say_blocked, run_id, blockers, then, since, show)
             return
         told = foretold(self.memory, lambda foresight: foresight.undo_outlook(run_id))
-        to_screen(self, self._ask_undo, entry, blockers, then, told)
+        to_screen(self, self._ask_undo, entry, then, told, show)
 
     def _since_run(self, run_id: str) -> str:
         """What the memory's own program did since to a run's notes ("" when the store cannot
@@ -1143,18 +1157,15 @@ class MainScreen(ConsoleScreen[None]):
         return found.line if found is not None else ""
 
     def _ask_undo(
-        self, entry: JournalEntry, blockers: list[str], then: Then = None, told: Sequence[str] = ()
+        self, entry: JournalEntry, then: Then, told: Sequence[str], show: Show = None
     ) -> None:
-        if blockers:
-            self._say_blocked(entry.run_id, blockers, then)
-            return
         body = join(
             "Undo run ",
             line(entry.run_id, "bold"),
             " (",
             line(entry.kind),
             ", ",
-            line(entry.at),
+            line(shown_time(entry.at)),
             ")?\n",
             line(entry.summary or entry.kind),
             "\n\n",
@@ -1165,7 +1176,7 @@ class MainScreen(ConsoleScreen[None]):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self._undo(entry.run_id, then)
+                self._undo(entry.run_id, then, show)
             else:
                 _done(then)
 
@@ -1174,7 +1185,7 @@ class MainScreen(ConsoleScreen[None]):
         )
 
     def _say_blocked(
-        self, run_id: str, blockers: list[str], then: Then = None, since: str = ""
+        self, run_id: str, blockers: list[str], then: Then, since: str = "", show: Show = None
     ) -> None:
         shown = self._titles(blockers[:BLOCKERS_SHOWN])
         more = len(blockers) - len(shown)
@@ -1196,15 +1207,15 @@ class MainScreen(ConsoleScreen[None]):
             ConfirmScreen(
                 f"Run {one_line(run_id)} cannot be undone", body, yes="Show the first", no="Close"
             ),
-            lambda yes: self.select_note(blockers[0]) if yes else _done(then),
+            lambda yes: (show or self.select_note)(blockers[0]) if yes else _done(then),
         )
 
     @work(thread=True, exclusive=True, group="write", description="_undo")
-    def _undo(self, run_id: str, then: Then = None) -> None:
+    def _undo(self, run_id: str, then: Then = None, show: Show = None) -> None:
         try:
             entry = self.memory.journal.undo(run_id)
         except UndoConflictError as exc:  # changed between the check and the undo
-            to_screen(self, self._say_blocked, run_id, exc.note_ids, then)
+            to_screen(self, self._say_blocked, run_id, exc.note_ids, then, "", show)
             return
         except NuggetsError as exc:
             to_screen(self, self._failed, "Cannot undo", str(exc), then)

@@ -18,6 +18,7 @@ from textual.containers import Container, Horizontal
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
+from core.clock import shown_time
 from core.contract.profile import Profile
 from core.contract.store import Store
 from core.errors import NuggetsError, StalePlanError
@@ -493,7 +494,6 @@ class ReviewScreen(ConsoleScreen[bool]):
             "Keep all",
             key_display="+",
             id="review.keep_all",
-            show=False,
             tooltip="Keep every change shown (what the search finds, when there is one)",
         ),
         Binding(
@@ -502,7 +502,6 @@ class ReviewScreen(ConsoleScreen[bool]):
             "Reject all",
             key_display="-",
             id="review.reject_all",
-            show=False,
             tooltip="Reject every change shown (what the search finds, when there is one)",
         ),
         Binding(
@@ -523,18 +522,16 @@ class ReviewScreen(ConsoleScreen[bool]):
         Binding(
             "right_square_bracket",
             "jump(1)",
-            "Next group",
+            "Next grp",
             key_display="]",
-            show=False,
             id="review.next_group",
             tooltip="Jump to the next group",
         ),
         Binding(
             "left_square_bracket",
             "jump(-1)",
-            "Previous group",
+            "Prev grp",
             key_display="[",
-            show=False,
             id="review.previous_group",
             tooltip="Jump to the previous group",
         ),
@@ -565,7 +562,6 @@ class ReviewScreen(ConsoleScreen[bool]):
             "N",
             "new_only",
             "New only",
-            show=False,
             id="review.new_only",
             tooltip="Show only the changes new since the last plan, or every change",
         ),
@@ -591,7 +587,6 @@ class ReviewScreen(ConsoleScreen[bool]):
             "s",
             "save_rule",
             "Save rule",
-            show=False,
             id="review.save_rule",
             tooltip="Save the highlighted group's or the search's decision as a named "
             "review rule, applied to every new plan",
@@ -600,7 +595,6 @@ class ReviewScreen(ConsoleScreen[bool]):
             "R",
             "rules",
             "Rules",
-            show=False,
             id="review.rules",
             tooltip="List the review rules: change their action, edit, remove them",
         ),
@@ -620,6 +614,21 @@ class ReviewScreen(ConsoleScreen[bool]):
             tooltip="Quit the console, asking first while changes are undecided",
         ),
     ]
+    # The keys a narrow footer keeps first (the rest as room allows; `?` lists them all).
+    FOOTER_FIRST: ClassVar[tuple[str, ...]] = (
+        "review.toggle",
+        "review.keep_group",
+        "review.reject_group",
+        "review.apply",
+        "review.replan",
+        "review.back",
+        "review.quit",
+        "review.search",
+        "review.cap",
+        "review.group",
+        "review.next_group",
+        "review.previous_group",
+    )
 
     def __init__(
         self,
@@ -894,7 +903,7 @@ class ReviewScreen(ConsoleScreen[bool]):
             parts += [
                 "\n",
                 line(
-                    f"{counted(waiting, 'change')} waiting since {state.waiting_since}",
+                    f"{counted(waiting, 'change')} waiting since {shown_time(state.waiting_since)}",
                     "bold yellow",
                 ),
                 shown or " (the daily pass left them for you; w shows only them).",

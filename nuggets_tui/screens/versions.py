@@ -14,6 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from core.clock import shown_time
 from core.contract.parts import KeptVersion, VersionKeeper
 from core.models import RawNote
 from core.notes import fields
@@ -31,7 +32,7 @@ HASH_SHOWN = 12  # characters of a version's sha256, as `nuggets log` shows them
 def version_label(version: KeptVersion) -> Text:
     size = "copy missing" if version.size is None else counted(version.size, "byte")
     return join(
-        line(version.at[:16].replace("T", " ")),
+        line(shown_time(version.at)),
         "  ",
         line(size.rjust(12)),
         "  ",
@@ -45,7 +46,7 @@ def version_view(
     """One kept version: its text, or its diff against the note now (`now`; `archived`: the
     note is archived, and `now` is the last text seen of it)."""
     head = join(
-        line(f"First seen {version.at}", "bold"),
+        line(f"First seen {shown_time(version.at)}", "bold"),
         "  ",
         line(f"sha256 {version.digest[:HASH_SHOWN]}", "dim"),
         "\n",

@@ -10,6 +10,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from core.browse.shelf import NoteDetail
+from core.clock import shown_time
 from core.contract.profile import NoteColumn
 from core.models import RawNote
 from core.notes import fields
@@ -41,6 +42,7 @@ _META = (
     "lastRewrittenAt",
     "archivedAt",
 )
+_TIMES = frozenset({"createdAt", "updatedAt", "lastRewrittenAt", "archivedAt"})  # as people read
 
 
 def _title(note: RawNote | None, fallback: str) -> Text:
@@ -109,7 +111,8 @@ def detail_text(
     parts.append("\n")
     for name in _META:
         if note.get(name) not in (None, ""):
-            parts += [(f"{name:<16}", "dim"), line(note[name]), "\n"]
+            shown = shown_time(note[name]) if name in _TIMES else note[name]
+            parts += [(f"{name:<16}", "dim"), line(shown), "\n"]
     return join(*parts)
 
 

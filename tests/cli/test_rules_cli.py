@@ -127,7 +127,7 @@ def test_daily_hold_applies_only_what_rules_keep_and_leaves_the_rest_waiting(
     assert tagged and others
     result = nuggets(home, "daily", "--hold")
     assert result.exit_code == 0, result.output
-    assert f"{others:,} changes waiting for review since 2026-11-23T10:00:00" in result.stderr
+    assert f"{others:,} changes waiting for review since 2026-11-23 10:00 UTC" in result.stderr
     waiting = read_state(store.journal.home)
     assert waiting.waiting_count() == others
     after = open_store(home, "nuggets", fixed_clock(NOW)).plan()
@@ -215,7 +215,7 @@ def test_changes_still_waiting_the_next_day_keep_their_first_time(tmp_path: Path
     home = demo_home(tmp_path)
     nuggets(home, "rules", "add", "links wait", "review", "--kind", "link")
     first = nuggets(home, "daily")
-    assert "waiting for review since 2026-11-23T10:00:00" in first.stderr
+    assert "waiting for review since 2026-11-23 10:00 UTC" in first.stderr
     state = read_state(home)
     kept_waiting = state.waiting[:]
     next_day = CliRunner().invoke(
@@ -225,4 +225,4 @@ def test_changes_still_waiting_the_next_day_keep_their_first_time(tmp_path: Path
     again = read_state(home)
     assert set(again.waiting) & set(kept_waiting)  # the same links are still planned
     assert again.waiting_since == state.waiting_since
-    assert "since 2026-11-23T10:00:00" in next_day.stderr
+    assert "since 2026-11-23 10:00 UTC" in next_day.stderr

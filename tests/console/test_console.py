@@ -403,10 +403,11 @@ async def test_run_history_lists_every_run_and_undoes_an_older_one(home: Path) -
         assert [r.kind for r in runs.rows] == ["unhide", "reflect"]
         await pilot.press("down")  # the older run, not the last
         pane = str(app.screen.query_one("#diff-body").render())
-        assert "REFLECT" in pane and "[hide]" in pane and "hidden: false → true" in pane
+        assert "REFLECT" in pane and "[archive]" in pane and "hidden: false → true" in pane
         await pilot.press("u")
         await settle(pilot, app)
         assert isinstance(app.screen, ConfirmScreen)
+        assert isinstance(app.screen_stack[-2], HistoryScreen)  # asked over the history
         await pilot.press("y")
         await settle(pilot, app)
         after = notes_on_disk(home)

@@ -90,6 +90,7 @@ async def test_promotion_and_the_queue_show_their_titles_at_80_columns(home: Pat
         ("p", "#entries", "#promote-diff"),
         ("f", "#files", "#file-text"),
         ("c", "#groups", "#conflict-pane"),
+        ("l", "#runs", "#run-diff"),
     ],
 )
 async def test_at_80_columns_panes_stack_and_at_140_they_stand_side_by_side(

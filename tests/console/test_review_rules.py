@@ -155,7 +155,7 @@ async def test_the_console_opens_on_the_changes_daily_left_waiting(home: Path) -
         await settle(pilot, app)
         review = app.screen  # opened by itself, no key pressed
         assert isinstance(review, ReviewScreen)
-        assert "3 changes waiting since 2026-11-23T09:30:00Z" in str(
+        assert "3 changes waiting since 2026-11-23 09:30 UTC" in str(
             review.query_one("#review-counts").render()
         )
 

@@ -185,7 +185,7 @@ def test_without_the_checkout_doctor_reads_the_agents_traces(tmp_path: Path) -> 
     assert merged.exit_code == 1
     found = json.loads(merged.stdout)
     assert found[0]["warning"] and "1 notes merged away by it" in found[0]["text"]
-    assert "2026-10-30T09:00:04.000Z" in found[0]["text"]
+    assert "the last archived 2026-10-30 09:00 UTC" in found[0]["text"]  # a sentence, as said
 
 
 async def test_the_console_header_says_the_pass_is_on(tmp_path: Path) -> None:

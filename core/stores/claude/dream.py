@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from core.clock import to_iso
+from core.clock import shown_time
 from core.promotion import claude_dream
 from core.promotion.claude_dream import LOCK as LOCK
 from core.promotion.claude_dream import DreamingError as DreamingError
@@ -52,8 +52,8 @@ class Dream:
 
 def _ago(now: datetime, then: datetime) -> str:
     hours = (now - then).total_seconds() / 3600
-    when = to_iso(then)[:16].replace("T", " ")
-    return f"{when} UTC ({hours:.0f} h ago)" if hours >= 1 else f"{when} UTC (under an hour ago)"
+    when = shown_time(then)
+    return f"{when} ({hours:.0f} h ago)" if hours >= 1 else f"{when} (under an hour ago)"
 
 
 def dream_state(

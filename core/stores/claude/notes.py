@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from core.clock import to_iso
+from core.clock import shown_time, to_iso
 from core.models import RawNote
 from core.notes.text import note_tokens
 from core.promotion.claude_load import MAX_LINES, MAX_UNITS, Load
@@ -261,7 +261,7 @@ def gone_note(gone: Gone, entry: index.Entry | None) -> RawNote:
     note = topic_note(gone.version.name, gone.data, gone.version.at, entry)
     note["hidden"] = True
     note["archivedAt"] = gone.version.at
-    note["claude"]["flags"] = [f"deleted: last seen {gone.version.at}"]
+    note["claude"]["flags"] = [f"deleted: last seen {shown_time(gone.version.at)}"]
     note["claude"]["deleted"] = True
     return note
 

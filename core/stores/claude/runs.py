@@ -12,6 +12,7 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from core.clock import shown_time
 from core.errors import NuggetsError
 from core.journal.guarded_write import directory_lock, graph_lock
 from core.journal.journal import Batch, FileTarget, Journal
@@ -97,7 +98,7 @@ class ClaudeRuns:
                     None,
                     texts[name],
                     EMPTY_FINGERPRINT,
-                    f"put back {name} as last seen {item.version.at}",
+                    f"put back {name} as last seen {shown_time(item.version.at)}",
                     "unhide",
                 )
             last = self._relink(gone, earlier) or last

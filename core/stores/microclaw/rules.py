@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from itertools import chain
 
-from core.clock import parse_iso, to_iso
+from core.clock import parse_iso, shown_time, to_iso
 from core.errors import NuggetsError
 from core.models import (
     ChangeType,
@@ -226,7 +226,7 @@ def _expired(rows: list[_Row], now: datetime, out: _Builder) -> set[int]:
             out.rescue(
                 row,
                 f"{STEP_EXPIRED}: the bot will DELETE this {state} (expires_at "
-                f"{expires} has passed); keep this change to rescue it: its "
+                f"{shown_time(expires)} has passed); keep this change to rescue it: its "
                 "expires_at is cleared, the only write that keeps it",
             )
             done.add(row.row_id)
@@ -244,7 +244,7 @@ def _stale(rows: list[_Row], now: datetime, out: _Builder) -> set[int]:
                 row,
                 f"{STEP_STALE}: confidence {row.confidence:.2f} below "
                 f"{STALE_CONFIDENCE} and last seen {_days(now - seen)} ago "
-                f"({row.seen_text}), more than 30 days",
+                f"({shown_time(row.seen_text)}), more than 30 days",
             )
             done.add(row.row_id)
     return done
@@ -265,7 +265,7 @@ def _global_cap(rows: list[_Row], cap: int, out: _Builder) -> set[int]:
             row,
             f"{STEP_GLOBAL_CAP}: {len(members)} active global rows, more than "
             f"{cap}; archived as one of the {excess} with the lowest confidence "
-            f"({row.confidence:.2f}) and oldest last seen ({row.seen_text})",
+            f"({row.confidence:.2f}) and oldest last seen ({shown_time(row.seen_text)})",
         )
         done.add(row.row_id)
     return done
@@ -297,7 +297,7 @@ def _chat_caps(rows: list[_Row], config: BotConfig, active: set[int], out: _Buil
                 f"{STEP_CHAT_CAP}: {len(members)} active rows in chat {nugget}, "
                 f"more than {cap}; archived as one of the {excess} with the lowest "
                 f"confidence ({row.confidence:.2f}) and oldest last seen "
-                f"({row.seen_text}); {when}",
+                f"({shown_time(row.seen_text)}); {when}",
                 optional=True,
             )
             done.add(row.row_id)

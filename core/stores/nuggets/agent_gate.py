@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from core.clock import shown_time
 from core.contract.parts import HealthLine
 from core.errors import NuggetsError
 from core.models import RawNote
@@ -198,7 +199,7 @@ def traces(notes: list[RawNote]) -> HealthLine | None:
     if not merged:
         return None
     last = max((fields.text(note, "archivedAt") for note in merged), default="")
-    when = f", the last archived {last}" if last else ""
+    when = f", the last archived {shown_time(last)}" if last else ""
     return HealthLine(
         f"the agent's own pass has run on this memory ({len(merged)} notes merged away by "
         f"it{when}); set $NUGGETS_AGENT_DIR to its checkout for `nuggets doctor` to say "

@@ -11,6 +11,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from core.clock import shown_time
 from core.safeio.inert_text import one_line
 from core.stores.purifier import paths
 from core.stores.purifier.artifacts import Artifacts, read_json
@@ -190,7 +191,7 @@ def _manifest_attempt(manifest: dict[str, Any], runs: list[PurifierRun]) -> list
         return []
     published = [r for r in runs if r.status == "ok"]
     last = (
-        f"the last published run is {published[-1].run_id} ({published[-1].at[:16]})"
+        f"the last published run is {published[-1].run_id} ({shown_time(published[-1].at)})"
         if published
         else "no published run is in the memory-log"
     )
