@@ -12,6 +12,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import App
 
+from core.clock import shown_time
 from core.contract.store import Store
 from core.errors import NuggetsError
 from core.plans.since_visit import RunsSince, SinceVisit, read_visit, since_visit, write_visit
@@ -68,7 +69,8 @@ def since_text(since: SinceVisit, waiting_key: str) -> Text:
         waits = f"{counted(since.waiting, 'change')} waiting since "
         told.append(
             join(
-                line(waits + (since.waiting_since or ""), "bold yellow"), line(f" ({waiting_key})")
+                line(waits + shown_time(since.waiting_since or ""), "bold yellow"),
+                line(f" ({waiting_key})"),
             )
         )
     if since.rules:

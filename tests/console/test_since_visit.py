@@ -16,7 +16,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from core.clock import fixed_clock
+from core.clock import fixed_clock, shown_time
 from core.plans.review_state import read_state
 from core.plans.session import ReviewSession
 from core.plans.since_visit import visit_path
@@ -68,7 +68,7 @@ async def test_after_daily_hold_the_review_says_what_it_applied_what_waits_and_e
         await settle(pilot, app)
         counts = " ".join(_counts(app).split())  # as wrapped at 80 columns
         assert f"Since your last visit: applied {tags} changes (nuggets undo {applied})" in counts
-        since = read_state(home).waiting_since
+        since = shown_time(read_state(home).waiting_since)
         assert f"{len(waiting)} changes waiting since {since} (w: only them)" in counts
         assert f"rules: “tags” kept {tags}" in counts
         assert "promoted" not in counts  # --hold promotes nothing
