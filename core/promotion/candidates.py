@@ -21,6 +21,7 @@ from core.models import (
 from core.notes import fields
 from core.notes.js_strings import normalize_tag, normalize_whitespace
 from core.notes.snapshot import EMPTY_FINGERPRINT
+from core.promotion.alike import mark_alike
 from core.promotion.claude_folder import memory_folder
 from core.promotion.lost_lines import lost_lines
 from core.promotion.memory_md import HEADER_LINE, Expected, MemoryDocument, split_lines
@@ -336,6 +337,7 @@ def plan_promotion(
             )
         )
     _move_to_own_sections(doc, entries, owners)
+    mark_alike(entries, before_text)
     after = doc.text() if entries or before_text else before_text
     diff = "".join(
         difflib.unified_diff(

@@ -31,7 +31,7 @@ from ..widgets.busy import Busy
 from ..widgets.diff_view import MAX_DIFF_LINES, DiffView
 from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
-from ..words import budget_words, either, held_kinds
+from ..words import alike_head, alike_names, budget_words, either, held_kinds
 from .base import ConsoleScreen
 from .confirm import ConfirmScreen, if_yes
 from .from_worker import to_screen
@@ -92,10 +92,11 @@ class EntryRows(RowRenderer[Row]):
                 ),
             ]
         action = action_of(row)
+        alike = isinstance(row, PromotionEntry) and bool(row.alike)
         return [
             line(action, _ACTION_STYLES.get(action.rstrip("!"), "")),
             line(row.section),
-            line(row.title),
+            join(("≈ ", "bold yellow"), line(row.title)) if alike else line(row.title),
         ]
 
     def style(self, row: Row) -> str | None:
@@ -141,6 +142,18 @@ def shadowed_text(row: Entry) -> Text:
             "\n",
         ]
     return join(*parts, "\n")
+
+
+def alike_text(row: Entry, name: str) -> Text:
+    """The entries this one says almost the same thing as (core/promotion/alike.py)."""
+    if not isinstance(row, PromotionEntry) or not row.alike:
+        return Text("")
+    return join(
+        ("≈ Says almost the same thing as", "bold yellow"),
+        ": ",
+        line(alike_names(row, name)),
+        "\nIt is written all the same; space drops it.\n\n",
+    )
 
 
 def held_text(row: Entry, name: str = "MEMORY.md") -> Text:
@@ -250,6 +263,7 @@ def summary_text(plan: PromotionPlan, words: Profile) -> Text:
         *budget_summary(plan),
         *lost_summary(plan),
         *held_summary(plan),
+        *alike_summary(plan),
         *(part for said in [*plan.refused, *plan.notices] for part in ("\n", line(said))),
     )
 
@@ -316,6 +330,13 @@ def held_summary(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
         line(either(why)),
         ". Select one to see why; space allows it.",
     ]
+
+
+def alike_summary(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
+    head = alike_head(plan.entries)
+    if not head:
+        return []
+    return ["\n", (f"≈ {head}", "yellow"), ". Select one to see which; space drops it."]
 
 
 def allowed_warning(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
@@ -447,6 +468,7 @@ class PromoteScreen(ConsoleScreen[bool]):
         held = (
             join(
                 past_text(entry, self.plan),
+                alike_text(entry, self._file_name(self.plan)),
                 shadowed_text(entry),
                 held_text(entry, self._file_name(self.plan)),
             )
