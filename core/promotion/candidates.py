@@ -402,7 +402,7 @@ def shown_as_one(plans: list[PromotionPlan], path: Path, threshold: int) -> Prom
         threshold=plans[0].threshold if plans else threshold,
         entries=[e for p in plans for e in p.entries],
         added=sum(p.added for p in plans),
-        updated=0,
+        updated=sum(p.updated for p in plans),
         before_text="",
         after_text="",
         diff="".join(p.diff for p in plans),
