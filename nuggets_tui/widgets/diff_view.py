@@ -143,7 +143,7 @@ class DiffView(VerticalScroll):
         self.scroll_home(animate=False)
 
     def on_resize(self) -> None:
-        if self._parts is not None:
+        if self._parts is not None and self.query("#diff-body"):  # not while being removed
             self._update(hang(self._parts, self._room(), self.app.console))
 
     def _room(self) -> int:
