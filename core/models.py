@@ -290,6 +290,14 @@ class ShadowedNote(CamelModel):
     updated_at: str
 
 
+class Alike(CamelModel):
+    """Another entry of the same file saying almost the same thing (core/promotion/alike.py):
+    one the promotion writes too (`note_id`), or a line the file holds already (no note id)."""
+
+    title: str
+    note_id: str = ""
+
+
 class PromotionEntry(CamelModel):
     note_id: str
     nugget_name: str
@@ -301,6 +309,7 @@ class PromotionEntry(CamelModel):
     hash: str = ""  # of the section and text: what an allowance approves
     shadowed: list[ShadowedNote] = Field(default_factory=list)
     moved_from: list[str] = Field(default_factory=list)  # sections its title was taken out of
+    alike: list[Alike] = Field(default_factory=list)  # entries saying almost the same thing
 
 
 class BlockedEntry(CamelModel):

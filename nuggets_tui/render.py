@@ -23,7 +23,7 @@ from core.notes import fields
 from core.notes.diff import compare, shown_value
 from core.safeio.inert_text import inert, one_line
 
-from .words import budget_words, counted, either, held_kinds, shown_path
+from .words import alike_head, alike_names, budget_words, counted, either, held_kinds, shown_path
 
 # A result's counts: its field, the word, and the kind of change it counts ("": always said)
 COUNTS = (
@@ -176,6 +176,9 @@ def promotion_text(plan: PromotionPlan, words: Profile, chosen_by: str = "") -> 
             f"{name}, and a line in {name} for each fact it does not list yet)"
         )
     yield from budget_text(plan)
+    alike = alike_head(plan.entries)
+    if alike:
+        yield f"{alike} (≈ below; --drop NOTE_ID leaves one out)"
     for entry in plan.entries:
         reason = entry.allowed_despite
         allowed = f"  (allowed although it {reason})" if reason else ""
@@ -183,6 +186,8 @@ def promotion_text(plan: PromotionPlan, words: Profile, chosen_by: str = "") -> 
             f"  {entry.action:<6} [{one_line(entry.section)}] {one_line(entry.title)} "
             f"({one_line(entry.note_id)}){allowed}"
         )
+        if entry.alike:
+            yield f"           ≈ almost the same as: {one_line(alike_names(entry, name))}"
         yield from _shadowed_lines(entry.shadowed)
         if entry.moved_from:
             yield f"           taken out of: {', '.join(one_line(s) for s in entry.moved_from)}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.models import BlockedEntry, PromotionBudget
+from core.models import BlockedEntry, PromotionBudget, PromotionEntry
 from core.promotion.candidates import queue_reason
 
 
@@ -86,3 +86,26 @@ def held_kinds(blocked: list[BlockedEntry]) -> set[str]:
 def either(phrases: list[str]) -> str:
     """`a`, `a or b`, `a, b or c`."""
     return " or ".join(filter(None, (", ".join(phrases[:-1]), *phrases[-1:])))
+
+
+def alike_head(entries: list[PromotionEntry]) -> str:
+    """How many entries say almost the same thing as another ("" when none): they are written
+    all the same (core/promotion/alike.py)."""
+    count = sum(bool(e.alike) for e in entries)
+    if not count:
+        return ""
+    verb = "says" if count == 1 else "say"
+    written = "it is" if count == 1 else "each is"
+    return (
+        f"{counted(count, 'entry', 'entries')} {verb} almost the same thing as another under a "
+        f"different title; {written} written all the same"
+    )
+
+
+def alike_names(entry: PromotionEntry, file_name: str) -> str:
+    """The entries this one says almost the same thing as: written with it (with the note) or
+    already in the file."""
+    return "; ".join(
+        f"{a.title} ({a.note_id})" if a.note_id else f"{a.title} (already in {file_name})"
+        for a in entry.alike
+    )

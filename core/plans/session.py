@@ -18,10 +18,11 @@ API:
   - `.make_plan(graph, should_stop, progress) -> Plan` (the store's, or `held_plan`'s while
     changes `daily --hold` left wait; takes nothing in)
   - `.held_plan(graph) -> Plan | None`: exactly the changes `daily --hold` left waiting
-  - `.planned(plan)`: the plan taken in: its changes new since the scope's last plan (`new`),
-    remembered as the last once anything is decided, decided by decisions and rules (`kept`,
-    `by_rule`, `left_out`: not kept, and nobody rejected them; `waiting`: those `daily --hold`
-    left for a person, decided since or not)
+  - `.planned(plan)`: the plan taken in: its changes new since the scope's last plan (`new`;
+    after the cap is lifted or restored, since the plan shown just before), remembered as the
+    last once anything is decided, decided by decisions and rules (`kept`, `by_rule`,
+    `left_out`: not kept, and nobody rejected them; `waiting`: those `daily --hold` left for a
+    person, decided since or not)
   - `.decide(op_ids, keep)`, `.reload() -> bool`, `.decide_by_rules()`, `.rules()`,
     `.undecided() -> (decided, undecided)`
   - `.is_stale(plan=None) -> bool`, `.apply(plan=None, kept=None) -> JournalEntry | None`,
@@ -136,10 +137,17 @@ class ReviewSession:
         return plan
 
     def planned(self, plan: Plan) -> None:
+        shown = self.keys if self.plan is not None else None
+        scope = scope_key(self.nugget, self.uncapped)
+        changed_scope = shown is not None and scope != self.scope
         self.plan = plan
         self.keys = keys = [change_key(op) for op in plan.operations]
-        self.scope = scope_key(self.nugget, self.uncapped)
-        fresh = new_since(self.state, self.scope, keys)
+        self.scope = scope
+        # The cap lifted or restored: new since the plan shown just before, of the other
+        # scope, not since the last plan this scope had (maybe none, maybe days ago).
+        fresh = (
+            set(keys) - set(shown or ()) if changed_scope else new_since(self.state, scope, keys)
+        )
         self.new = {i for i, key in enumerate(keys, start=1) if key in fresh}
         self._save()  # the plan remembered as its scope's last
         self.decide_by_rules()

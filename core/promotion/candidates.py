@@ -22,6 +22,7 @@ from core.models import (
 from core.notes import fields
 from core.notes.js_strings import normalize_tag, normalize_whitespace
 from core.notes.snapshot import EMPTY_FINGERPRINT
+from core.promotion.alike import mark_alike
 from core.promotion.claude_folder import memory_folder
 from core.promotion.lost_lines import lost_lines
 from core.promotion.memory_md import HEADER_LINE, Expected, MemoryDocument, split_lines
@@ -376,6 +377,7 @@ def plan_promotion(
         )
         (dropped if item.left_out else entries).append(item.entry(action))
     _move_to_own_sections(doc, entries, owners)
+    mark_alike(entries, before_text)
     after = doc.text() if entries or before_text else before_text
     diff = "".join(
         difflib.unified_diff(
@@ -440,7 +442,7 @@ def shown_as_one(plans: list[PromotionPlan], path: Path, threshold: int) -> Prom
         threshold=plans[0].threshold if plans else threshold,
         entries=[e for p in plans for e in p.entries],
         added=sum(p.added for p in plans),
-        updated=0,
+        updated=sum(p.updated for p in plans),
         before_text="",
         after_text="",
         diff="".join(p.diff for p in plans),

@@ -6,8 +6,10 @@ back until the operator decides the group or allows them one by one."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -24,15 +26,15 @@ from core.contract.store import Store
 from core.errors import NuggetsError, StalePlanError
 from core.models import BlockedEntry, PromotionEntry, PromotionPlan, ShadowedNote
 from core.notes.snapshot import Graph
-from core.promotion.candidates import parse_allowance
+from core.promotion.candidates import parse_allowance, shown_as_one
 from core.promotion.memory_md import section_rank
 
 from ..safe import block, counted, join, line, more_lines, notify, shown_path
 from ..widgets.busy import Busy
-from ..widgets.diff_view import MAX_DIFF_LINES, DiffView
+from ..widgets.diff_view import MAX_DIFF_LINES, DiffView, Marked
 from ..widgets.footer import Footer
 from ..widgets.virtual_table import Column, RowRenderer, VirtualTable
-from ..words import budget_words, either, held_kinds
+from ..words import alike_head, alike_names, budget_words, either, held_kinds
 from .base import ConsoleScreen
 from .confirm import ConfirmScreen, if_yes
 from .from_worker import to_screen
@@ -56,7 +58,16 @@ class ShadowRow:
     note: ShadowedNote
 
 
-Row = Entry | ShadowRow
+@dataclass(frozen=True)
+class FileRow:
+    """The header over one file's entries, when promotion writes several files (MicroClaw:
+    the global AGENTS.md and each chat's), with the folder they share (`under`)."""
+
+    plan: PromotionPlan
+    under: str
+
+
+Row = Entry | ShadowRow | FileRow
 
 
 def action_of(row: Entry) -> str:
@@ -74,11 +85,50 @@ def rows_of(plan: PromotionPlan) -> list[Row]:
     return [row for e in entries for row in (e, *(ShadowRow(e, n) for n in e.shadowed))]
 
 
+def common_folder(plans: Sequence[PromotionPlan]) -> str:
+    """The folder every file written lies under (a refused scope names a folder, not a file)."""
+    folders = [os.path.dirname(p.path) for p in plans if not p.refused] or [plans[0].path]
+    return os.path.commonpath(folders)
+
+
+def rows_of_files(plans: Sequence[PromotionPlan]) -> list[Row]:
+    """One file's rows; several files' each under the file's header."""
+    if len(plans) == 1:
+        return rows_of(plans[0])
+    under = common_folder(plans)
+    return [row for plan in plans for row in (FileRow(plan, under), *rows_of(plan))]
+
+
+def file_header(row: FileRow) -> Text:
+    """The file, named from the folder shared by all, and what is written to it."""
+    plan = row.plan
+    if plan.refused:
+        return join(("not promoted: ", "bold red"), line("; ".join(plan.refused)))
+    name = os.path.relpath(plan.path, row.under)
+    return join(
+        line(name, "bold"),
+        (f"  {plan.added:,} to add", "green"),
+        " · ",
+        (f"{plan.updated:,} to update", "yellow"),
+        "" if plan.directory_exists else " · no folder: a preview only",
+    )
+
+
 class EntryRows(RowRenderer[Row]):
     def key(self, row: Row) -> str:
+        if isinstance(row, FileRow):
+            return f"file:{row.plan.path}"
         return row.note.note_id if isinstance(row, ShadowRow) else row.note_id
 
+    def is_header(self, row: Row) -> bool:
+        return isinstance(row, FileRow)
+
+    def header_text(self, row: Row) -> Text:
+        return file_header(row) if isinstance(row, FileRow) else Text("")
+
     def cells(self, row: Row) -> Sequence[Text]:
+        if isinstance(row, FileRow):
+            return [Text(""), Text(""), file_header(row)]
         if isinstance(row, ShadowRow):
             return [
                 Text(""),
@@ -93,13 +143,16 @@ class EntryRows(RowRenderer[Row]):
                 ),
             ]
         action = action_of(row)
+        alike = isinstance(row, PromotionEntry) and bool(row.alike)
         return [
             line(action, _ACTION_STYLES.get(action.rstrip("!"), "")),
             line(row.section),
-            line(row.title),
+            join(("≈ ", "bold yellow"), line(row.title)) if alike else line(row.title),
         ]
 
     def style(self, row: Row) -> str | None:
+        if isinstance(row, FileRow):
+            return None
         dim = isinstance(row, ShadowRow) or action_of(row) in ("same", "drop")
         return "virtual-table--dim" if dim else None
 
@@ -111,16 +164,28 @@ ENTRY_COLUMNS = (
 )
 
 
-def diff_text(diff: str) -> Text:
-    styles = {"+": "green", "-": "red", "@": "cyan"}
-    parts: list[Text | str] = []
+def diff_text(diff: str) -> list[Text | Marked]:
+    """The diff's lines, each added, removed or kept line wrapped under its text with its
+    marker on every row; the file names and hunk heads as they are."""
+    styles = {"+": "green", "-": "red", " ": ""}
+    parts: list[Text | Marked] = []
+    marked: list[tuple[Text, Text]] = []
     lines = diff.splitlines()
     for raw in lines[:MAX_DIFF_LINES]:
-        style = "bold" if raw.startswith(("+++", "---")) else styles.get(raw[:1], "")
-        parts += [line(raw, style), "\n"]
+        if raw[:1] in styles and not raw.startswith(("+++", "---")):
+            style = styles[raw[:1]]
+            marked.append((line(raw[:1], style), line(raw[1:], style)))
+            continue
+        if marked:
+            parts.append(Marked(marked))
+            marked = []
+        style = "bold" if raw.startswith(("+++", "---")) else "cyan" if raw[:1] == "@" else ""
+        parts.append(join(line(raw, style), "\n"))
+    if marked:
+        parts.append(Marked(marked))
     if len(lines) > MAX_DIFF_LINES:
         parts.append(more_lines(len(lines) - MAX_DIFF_LINES, " (nuggets promote prints them all)"))
-    return join(*parts)
+    return parts
 
 
 def shadowed_text(row: Entry) -> Text:
@@ -142,6 +207,18 @@ def shadowed_text(row: Entry) -> Text:
             "\n",
         ]
     return join(*parts, "\n")
+
+
+def alike_text(row: Entry, name: str) -> Text:
+    """The entries this one says almost the same thing as (core/promotion/alike.py)."""
+    if not isinstance(row, PromotionEntry) or not row.alike:
+        return Text("")
+    return join(
+        ("≈ Says almost the same thing as", "bold yellow"),
+        ": ",
+        line(alike_names(row, name)),
+        "\nIt is written all the same; space drops it.\n\n",
+    )
 
 
 def held_text(row: Entry, name: str = "MEMORY.md") -> Text:
@@ -260,6 +337,39 @@ def summary_text(plan: PromotionPlan, words: Profile, forms: Sequence[PromotionF
         *budget_summary(plan),
         *lost_summary(plan),
         *held_summary(plan),
+        *alike_summary(plan),
+        *(part for said in [*plan.refused, *plan.notices] for part in ("\n", line(said))),
+    )
+
+
+def files_summary(
+    plans: Sequence[PromotionPlan], words: Profile, forms: Sequence[PromotionForm] = ()
+) -> Text:
+    """One file's summary, or several files' together: what each writes is in its header, and
+    its budget over its diff, unless the agent would not read all of it."""
+    if len(plans) == 1:
+        return summary_text(plans[0], words, forms)
+    plan = shown_as_one(list(plans), Path(common_folder(plans)), plans[0].threshold)
+    written = [p for p in plans if not p.refused]
+    cut = [b for b in plan.budgets if b.cut_by]
+    return join(
+        "Promote to ",
+        (counted(len(written), "file"), "bold"),
+        " under ",
+        line(shown_path(plan.path), "bold"),
+        ": ",
+        (f"{plan.added:,} to add", "green"),
+        " · ",
+        (f"{plan.updated:,} to update", "yellow"),
+        " · ",
+        f"{counted(plan.qualifying, 'note')} ",
+        line(words.promotion_rule.format(threshold=plan.threshold)),
+        f", {counted(len(plan.entries), 'entry', 'entries')}. Hand-written lines and other "
+        "sections are kept as they are.",
+        *budget_summary(plan.model_copy(update={"budgets": cut})),
+        *lost_summary(plan),
+        *held_summary(plan),
+        *alike_summary(plan),
         *(part for said in [*plan.refused, *plan.notices] for part in ("\n", line(said))),
     )
 
@@ -342,6 +452,13 @@ def topic_files_words(plan: PromotionPlan) -> list[Text]:
     ]
 
 
+def alike_summary(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
+    head = alike_head(plan.entries)
+    if not head:
+        return []
+    return ["\n", line(f"≈ {head}", "yellow"), ". Select one to see which; space drops it."]
+
+
 def allowed_warning(plan: PromotionPlan) -> list[Text | str | tuple[str, str]]:
     name = plan.path.rsplit("/", 1)[-1]
     allowed = [e for e in plan.entries if e.allowed_despite]
@@ -399,10 +516,13 @@ class PromoteScreen(ConsoleScreen[bool]):
         self.memory = memory
         self.graph = graph
         self.nugget = nugget
-        self.plan: PromotionPlan | None = None
+        self.plan: PromotionPlan | None = None  # every file's plan shown as one
+        self.plans: list[PromotionPlan] = []  # each file's, in the order shown
+        self._owner: dict[int, PromotionPlan] = {}  # an entry (by identity) -> its file's plan
         self.allowed: set[str] = set()  # NOTE_ID@HASH of each held-back entry allowed
         self.dropped: set[str] = set()  # note ids of the entries left out
-        self._body: tuple[PromotionPlan, Text] | None = None  # the plan's diff, drawn once
+        self._body_of: PromotionPlan | None = None  # the plan whose diff is drawn, once
+        self._body: list[Text | Marked] = []
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Planning the promotion…"), id="promote-summary")
@@ -427,67 +547,89 @@ class PromoteScreen(ConsoleScreen[bool]):
         promoter = self.memory.promoter
         try:
             if promoter is None:  # the store's refusal, as a plan with nothing to write
-                plan = refused_promotion(self.memory)
+                plans = [refused_promotion(self.memory)]
             else:
+                allow, drop = set(self.allowed), set(self.dropped)
+                # The shown nugget's own file when it has one, else every file `nuggets
+                # promote` shows (MicroClaw: the global AGENTS.md and each chat's).
                 target = promoter.promotion_file_for(self.nugget)
-                plan = promoter.plan_promotion(
-                    target, allow=set(self.allowed), graph=self.graph, drop=set(self.dropped)
+                plans = (
+                    promoter.plan_promotions(allow=allow, graph=self.graph, drop=drop)
+                    if target is None
+                    else [promoter.plan_promotion(target, allow=allow, graph=self.graph, drop=drop)]
                 )
         except NuggetsError as exc:
             to_screen(self, self._failed, "Cannot plan the promotion", str(exc))
             return
-        to_screen(self, self._planned, plan)
+        to_screen(self, self._planned, plans)
 
-    def _planned(self, plan: PromotionPlan) -> None:
+    def _planned(self, plans: list[PromotionPlan]) -> None:
         self.query_one(Busy).stop()
-        self.plan = plan
+        self.plans = plans
+        self.plan = plan = (
+            plans[0]
+            if len(plans) == 1
+            else shown_as_one(plans, Path(common_folder(plans)), plans[0].threshold)
+        )
+        self._owner = {id(e): p for p in plans for e in [*p.entries, *p.blocked, *p.dropped]}
         promoter = self.memory.promoter
         forms = promoter.promotion_forms if promoter is not None else ()
-        summary = summary_text(plan, self.memory.profile, forms)
+        summary = files_summary(plans, self.memory.profile, forms)
         self.query_one("#promote-summary", Static).update(summary)
         table = self.query_one("#entries", VirtualTable)
         if plan.refused and not plan.entries:
             table.empty_text = REFUSED_EMPTY
         current = EntryRows().key(table.current) if table.current is not None else None
-        table.set_rows(rows_of(plan), keep_key=current)
+        table.set_rows(rows_of_files(plans), keep_key=current)
         self._show_diff(table.current)
         self.refresh_bindings()
 
-    def _diff_body(self) -> Text:
-        plan = self.plan
+    def _plan_of(self, entry: Entry | None) -> PromotionPlan | None:
+        """The plan of the entry's file (the first file's when there is no entry)."""
+        if entry is not None and id(entry) in self._owner:
+            return self._owner[id(entry)]
+        return self.plans[0] if self.plans else None
+
+    def _diff_body(self, plan: PromotionPlan | None) -> list[Text | Marked]:
         if plan is None:
-            return Text("")
+            return []
         if not plan.directory_exists or (plan.refused and not plan.diff):
-            return Text("No diff: nothing would be written.", style="dim")
-        if self._body is None or self._body[0] is not plan:
+            return [Text("No diff: nothing would be written.", style="dim")]
+        if self._body_of is not plan:
             diff = plan.diff.replace(plan.path, shown_path(plan.path))
+            self._body_of = plan
             self._body = (
-                plan,
                 diff_text(diff)
                 if diff
-                else join(line(self._file_name(plan)), " is already up to date."),
+                else [join(line(self._file_name(plan)), " is already up to date.")]
             )
-        return self._body[1]
+        if len(self.plans) > 1:  # several files: this one's budget over its diff
+            budgets = [part for b in plan.budgets for part in (line(budget_words(b)), "\n")]
+            return [join(*budgets, "\n"), *self._body]
+        return self._body
 
     @on(VirtualTable.Highlighted, "#entries")
     def _highlighted(self, event: VirtualTable.Highlighted) -> None:
         self._show_diff(event.row)
         if isinstance(event.row, PromotionEntry):  # its lines in the diff, not the file's top
-            self.query_one(DiffView).scroll_to_text(line(f"**{event.row.title}**").plain)
+            self.query_one(DiffView).scroll_to_text(line(_needle(event.row)).plain)
         self.refresh_bindings()
 
     def _show_diff(self, row: Row | None) -> None:
         entry = row.entry if isinstance(row, ShadowRow) else row
+        entry = None if isinstance(entry, FileRow) else entry
+        plan = self._plan_of(entry)
         held = (
             join(
-                past_text(entry, self.plan),
+                past_text(entry, plan),
+                alike_text(entry, self._file_name(plan)),
                 shadowed_text(entry),
-                held_text(entry, self._file_name(self.plan)),
+                held_text(entry, self._file_name(plan)),
             )
             if entry is not None
             else Text("")
         )
-        self.query_one(DiffView).show(join(held, self._diff_body()))
+        self.query_one(DiffView).show_marked([held, *self._diff_body(plan)])
 
     def action_allow(self) -> None:
         """Allow a held-back entry or hold it back again; keep or drop any other."""
@@ -503,11 +645,14 @@ class PromoteScreen(ConsoleScreen[bool]):
             return
         self.replan()
 
+    def _to_write(self) -> list[PromotionPlan]:
+        return [p for p in self.plans if p.changes_file]
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "write":
             if self.memory.promoter is None:  # a store that promotes nothing: no key to write
                 return False
-            return True if self.plan is not None and self.plan.changes_file else None
+            return True if self._to_write() else None
         if action == "form":
             promoter = self.memory.promoter
             return promoter is not None and len(promoter.promotion_forms) > 1
@@ -527,52 +672,76 @@ class PromoteScreen(ConsoleScreen[bool]):
         self.replan()
 
     def action_write(self) -> None:
-        plan = self.plan
-        if plan is None or not plan.changes_file:
+        plans = self._to_write()
+        if not plans:
             return
-        body = join(
-            "Write ",
-            line(shown_path(plan.path), "bold"),
-            "?\n\n",
-            f"{counted(plan.added, 'entry', 'entries')} added and {plan.updated:,} updated in "
-            "place; every other "
-            "line of the file stays as it is. The file is replaced atomically.",
-            *topic_files_words(plan),
-            *allowed_warning(plan),
-        )
-        title = str(line(f"Write {self._file_name(plan)}"))
+        if len(plans) == 1:
+            plan = plans[0]
+            body = join(
+                "Write ",
+                line(shown_path(plan.path), "bold"),
+                "?\n\n",
+                f"{counted(plan.added, 'entry', 'entries')} added and {plan.updated:,} updated "
+                "in place; every other line of the file stays as it is. The file is replaced "
+                "atomically.",
+                *topic_files_words(plan),
+                *allowed_warning(plan),
+            )
+            title = str(line(f"Write {self._file_name(plan)}"))
+        else:
+            files: list[Text | str | tuple[str, str]] = []
+            warnings: list[Text | str | tuple[str, str]] = []
+            for plan in plans:
+                files += [
+                    line(shown_path(plan.path), "bold"),
+                    f": {counted(plan.added, 'entry', 'entries')} added, "
+                    f"{plan.updated:,} updated\n",
+                ]
+                warnings += allowed_warning(plan)
+            body = join(
+                f"Write {counted(len(plans), 'file')}?\n\n",
+                *files,
+                "\nEvery other line of each file stays as it is. Each file is replaced "
+                "atomically, as its own run.",
+                *warnings,
+            )
+            title = f"Write {counted(len(plans), 'file')}"
         self.app.push_screen(
-            ConfirmScreen(title, body, yes="Write"), if_yes(lambda: self._write(plan))
+            ConfirmScreen(title, body, yes="Write"), if_yes(lambda: self._write(plans))
         )
 
     @work(thread=True, exclusive=True, group="write", description="_write")
-    def _write(self, plan: PromotionPlan) -> None:
-        to_screen(self, lambda: self.query_one(Busy).start(f"Writing {self._file_name(plan)}…"))
+    def _write(self, plans: list[PromotionPlan]) -> None:
+        what = self._file_name(plans[0]) if len(plans) == 1 else counted(len(plans), "file")
+        to_screen(self, lambda: self.query_one(Busy).start(f"Writing {what}…"))
         promoter = self.memory.promoter
-        try:
-            if promoter is None:
-                raise refused(self.memory, "promote")
-            added = promoter.promote(plan)
-        except StalePlanError:
-            to_screen(
-                self,
-                self._failed,
-                "Nothing was written",
-                f"{self._file_name(plan)} changed since this promotion was planned; planned "
-                "again — look at the new diff and press a again.",
-            )
-            to_screen(self, self.replan)
-            return
-        except NuggetsError as exc:
-            to_screen(self, self._failed, "Nothing was written", str(exc))
-            return
-        run = promoter.promotion_run
-        undo = f" (run {run.run_id}; ctrl+z on the notes undoes it)" if run else ""
+        added, runs = 0, list[str]()
+        for plan in plans:
+            try:
+                if promoter is None:
+                    raise refused(self.memory, "promote")
+                added += promoter.promote(plan)
+            except StalePlanError:
+                to_screen(
+                    self,
+                    self._failed,
+                    _not_written(runs),
+                    f"{self._file_name(plan)} changed since this promotion was planned; "
+                    "planned again — look at the new diff and press a again.",
+                )
+                to_screen(self, self.replan)
+                return
+            except NuggetsError as exc:
+                to_screen(self, self._failed, _not_written(runs), str(exc))
+                to_screen(self, self.replan)
+                return
+            if promoter.promotion_run is not None:
+                runs.append(promoter.promotion_run.run_id)
+        where = shown_path(plans[0].path) if len(plans) == 1 else counted(len(plans), "file")
         to_screen(
             self,
             self._written,
-            f"Promoted {counted(added, 'new entry', 'new entries')} to "
-            f"{shown_path(plan.path)}.{undo}",
+            f"Promoted {counted(added, 'new entry', 'new entries')} to {where}.{_undo(runs)}",
         )
 
     def _written(self, message: str) -> None:
@@ -590,3 +759,24 @@ class PromoteScreen(ConsoleScreen[bool]):
 
     def action_back(self) -> None:
         self.dismiss(False)
+
+
+def _needle(entry: PromotionEntry) -> str:
+    """What finds the entry's line in the diff: its bold title, else its text's beginning (a
+    short one: a long line is wrapped in the pane)."""
+    title = f"**{entry.title}**"
+    return title if title in entry.text else entry.text.split("\n")[0][:30]
+
+
+def _undo(runs: list[str]) -> str:
+    """How the runs just written are undone: ctrl+z on the notes takes back the last."""
+    if not runs:
+        return ""
+    if len(runs) == 1:
+        return f" (run {runs[0]}; ctrl+z on the notes undoes it)"
+    return f" (runs {', '.join(runs)}, one a file; ctrl+z on the notes undoes the last)"
+
+
+def _not_written(runs: list[str]) -> str:
+    """The title of a failed write: nothing, or only the files before it, was written."""
+    return "Nothing was written" if not runs else f"Only {counted(len(runs), 'file')} written"

@@ -4,7 +4,9 @@ as added/removed."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
+from rich.console import Console
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -81,6 +83,40 @@ def diff_line(tag: str, text: str) -> Text:
     return Text.assemble("  ", line(tag), " ", body, style=_LINE_STYLES[tag])
 
 
+@dataclass(frozen=True)
+class Marked:
+    """Lines that wrap under their own text: every row of a wrapped line starts with the line's
+    marker (a diff's + or -), its further rows `indent` cells in, so a continuation reads as
+    part of the line and never as a line of its own at column 0."""
+
+    lines: Sequence[tuple[Text, Text]]  # (marker, the rest of the line)
+    indent: int = 2
+
+
+def hang(parts: Sequence[Text | Marked], width: int, console: Console) -> Text:
+    """The parts as one text for a pane `width` cells wide: marked lines wrapped here, each
+    row ending in a line break; other text as it is (the pane wraps it). Only rearranges text
+    made inert already (every part is a Text, or a Marked of Texts)."""
+    out = Text("", end="")
+    for part in parts:
+        if isinstance(part, Text):
+            out.append_text(part)
+            continue
+        for marker, body in part.lines:
+            room = width - marker.cell_len - part.indent
+            fits = room <= 0 or body.cell_len <= room + part.indent
+            rows = [body] if fits else list(body.wrap(console, room))
+            for number, row in enumerate(rows):
+                if number < len(rows) - 1:
+                    row.rstrip()  # the space it was broken at (a copy: wrap made it)
+                out.append_text(marker)
+                if number:
+                    out.pad_right(part.indent)
+                out.append_text(row)
+                out.append("\n")
+    return out
+
+
 def heading(note: RawNote) -> Text:
     title = fields.text(note, "title") or "(untitled)"
     return join(line(title, "bold"), "  ", line(note["id"], "dim"))
@@ -99,11 +135,33 @@ class DiffView(VerticalScroll):
         yield (HangingStatic if self.hanging else Static)("", id="diff-body")
 
     _text = Text("")
+    _parts: Sequence[Text | Marked] | None = None  # what show_marked was given, to wrap again
 
     def show(self, text: Text) -> None:
+        self._parts = None
+        self._update(text)
+        self.scroll_home(animate=False)
+
+    def show_marked(self, parts: Sequence[Text | Marked]) -> None:
+        """Text and marked lines, the marked ones wrapped under their text at the pane's
+        width (and again when it changes)."""
+        self._parts = parts
+        self._update(hang(parts, self._room(), self.app.console))
+        self.scroll_home(animate=False)
+
+    def on_resize(self) -> None:
+        if self._parts is not None and self.query("#diff-body"):  # not while being removed
+            self._update(hang(self._parts, self._room(), self.app.console))
+
+    def _room(self) -> int:
+        """The width text has, as if the scroll bar were shown (0 before the first layout)."""
+        width = self.scrollable_content_region.width
+        bar = 0 if self.show_vertical_scrollbar else self.styles.scrollbar_size_vertical
+        return max(0, width - bar)
+
+    def _update(self, text: Text) -> None:
         self._text = text
         self.query_one("#diff-body", Static).update(text)
-        self.scroll_home(animate=False)
 
     def scroll_to_text(self, needle: str) -> None:
         """Scroll the first line holding `needle` (as shown) to the top, once laid out."""

@@ -31,6 +31,8 @@ from tests.support.paths import REPO
 PACKAGE = REPO / "nuggets_tui"
 THE_WAY = {"safe.py", "render.py"}  # the one way in; everything else is checked
 INERT = {"line", "block", "join", "more_lines", "one_line", "inert", "inert_json", "len", "str"}
+# Holders of text made inert already: fields typed Text only (diff_view.py's marked lines)
+INERT |= {"Marked"}
 NEVER = {"from_markup", "from_ansi", "markup"}  # Rich/Textual parse markup or ANSI from a str
 # Each place that shows text, with the positions of its arguments that are text (None: all).
 SINK_CALLS: dict[str, tuple[int, ...] | None] = {

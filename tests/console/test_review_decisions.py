@@ -211,3 +211,26 @@ async def test_no_empty_state_is_said_while_planning_or_looking(tmp_path: Path) 
         gate.set()
         await settle(pilot, app)
         assert "No contradictions" in _table_text(queue, "#groups")
+
+
+async def test_new_only_after_lifting_the_cap_shows_what_the_capped_plan_did_not_hold(
+    home: Path,
+) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        review = await _review(pilot, app)
+        assert review.plan is not None
+        capped = {change_key(op) for op in review.plan.operations}
+        await pilot.press("c")
+        await settle(pilot, app)
+        assert review.uncapped and review.plan is not None
+        more = {op.id for op in review.plan.operations if change_key(op) not in capped}
+        assert more and review.rows.new == more
+        await pilot.press("N")
+        await settle(pilot, app)
+        assert review.new_only
+        changes = review.query_one("#changes", VirtualTable)
+        assert {r.op_id for r in changes.rows if isinstance(r, ChangeRow)} == more
+        said = " ".join(str(n.message) for n in app._notifications)
+        assert "No change is new" not in said

@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 
 from core.journal import guarded_write
+from core.notes import similar
 from core.notes.text import jaccard
 from core.promotion import screening
-from core.stores.claude import notes, seen, similar
+from core.stores.claude import notes, seen
 from core.stores.claude.store import ClaudeStore
 from tests.stores.test_claude import store, ticking, write_directory
 

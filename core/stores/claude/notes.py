@@ -13,6 +13,7 @@ from typing import Any
 
 from core.clock import shown_time, to_iso
 from core.models import RawNote
+from core.notes.similar import similar_pairs
 from core.notes.text import note_tokens
 from core.promotion.claude_load import MAX_LINES, MAX_UNITS, Load
 from core.promotion.screening import MAX_ENTRY_CHARS, screen
@@ -20,7 +21,6 @@ from core.stores.claude import frontmatter, index
 from core.stores.claude.directory import TEAM, Files, folder_key, text_of
 from core.stores.claude.paths import INDEX
 from core.stores.claude.seen import Version
-from core.stores.claude.similar import similar_pairs
 
 NEAR_DUPLICATE = 0.6  # token overlap (Jaccard) from which two topic files read as one
 INDEX_NUGGET = "index"

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from core.models import BlockedEntry, PromotionEntry, PromotionPlan, RawNote
 from core.notes.snapshot import EMPTY_FINGERPRINT
+from core.promotion.alike import mark_alike
 from core.promotion.candidates import entry_hash, held_back, is_allowed, shown_text, shown_title
 from core.promotion.memory_md import MemoryDocument, split_lines
 from core.promotion.screening import screen
@@ -133,6 +134,7 @@ def plan_file(
             continue
         action = "same" if in_text(note, held) else doc.add_line(SECTION, line, before=PERSON)
         entries.append(PromotionEntry(**common, action=action, allowed_despite=reason))
+    mark_alike(entries, before_text)
     after = doc.text() if moved or any(e.action == "add" for e in entries) else before_text
     diff = "".join(
         difflib.unified_diff(

@@ -1,5 +1,6 @@
-"""Which topic files overlap enough to read as one, found without comparing every pair
-(docs/CLAUDE_CODE.md, "How much work a command does"). Pure.
+"""Which sets of words overlap enough to read as one (Claude Code topic files, promotion's
+look-alike entries), found without comparing every pair (docs/CLAUDE_CODE.md, "How much work a
+command does"). Pure.
 
 Prefix filtering with the positional bound (as in the PPJoin join): a Jaccard of at least t
 needs at least ceil(t * |A|) shared words, so under one order of all words (rarest first), two
