@@ -51,7 +51,8 @@ KIND = StoreKind(
     demo_about="a week of topic files the agent edited",
     home_option="--claude",
     home_help="Review a Claude Code memory directory instead (without DIR: the one Claude Code "
-    "uses here, ~/.claude/projects/<the repository's root, - for / and .>/memory).",
+    "uses here: ~/.claude/projects/<the repository's root, each character but letters and "
+    "digits as ->/memory, unless Claude Code's settings name another).",
     demo_option="--demo-claude",
     demo_help="Use the built-in Claude Code demo instead.",
     demo_dir_help="The Claude Code demo's memory directory instead.",
