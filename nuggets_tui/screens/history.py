@@ -194,7 +194,7 @@ class HistoryScreen(ConsoleScreen[str | None]):
         )
         with Horizontal():
             yield VirtualTable(RUN_COLUMNS, self.runs, id="runs", empty_text="Reading the journal…")
-            yield DiffView(id="run-diff")
+            yield DiffView(id="run-diff", hanging=True)
         yield Footer()
 
     def on_mount(self) -> None:

@@ -1,6 +1,6 @@
-"""A wrapped line stays indented under its text: in the contradiction queue's pane and in the
-verdict's breakdown of the detail pane, at 140×42 and 80×24, a line too long for the pane goes
-on further in than it started, never back at column 0."""
+"""A wrapped line stays indented under its text: in the contradiction queue's pane, the run
+history's and the verdict's breakdown of the detail pane, at 140×42 and 80×24, a line too long
+for the pane goes on further in than it started, never back at column 0."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from textual.geometry import Region
 from textual.widgets import Static
 
 from nuggets_tui.screens.conflicts import ConflictsScreen
+from nuggets_tui.screens.history import HistoryScreen
 from nuggets_tui.widgets.hanging import breaks, hang_here, hanging_lines
 from tests.support.console_support import make_app, on_top, settle
 
@@ -85,3 +86,24 @@ def test_a_mark_sets_where_the_continuation_starts() -> None:
     assert all(lead(row) == 4 for row in narrow[1:])
     flush = [row.plain for row in hanging_lines(Text("a paragraph " * 8), 30)]
     assert all(not row.startswith(" ") for row in flush)
+
+
+async def test_the_run_historys_wrapped_lines_stay_under_their_text(home: Path) -> None:
+    """A change's title and id too long for the pane at 80 columns go on under the title."""
+    app = make_app(home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        for key in ("r", "a", "y", "l"):
+            await pilot.press(key)
+            await settle(pilot, app)
+        history = on_top(app, HistoryScreen)
+        body = history.query_one("#run-diff #diff-body", Static)
+        rows, source = drawn(body), body.content
+        assert isinstance(source, Text)
+    flush = [text for text in source.plain.splitlines() if text and not text.startswith(" ")]
+    changes = rows.index("Changes")
+    wrapped = 0
+    for row in rows[changes + 1 :]:
+        assert not row or row.startswith(" ") or any(row in text for text in flush), row
+        wrapped += lead(row) >= 4 and row.lstrip().startswith("note-")
+    assert wrapped  # some change's id went on to a row of its own, under its line
