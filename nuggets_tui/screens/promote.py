@@ -16,7 +16,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Static
 
 from core.contract.absent import refused, refused_promotion
@@ -525,7 +525,8 @@ class PromoteScreen(ConsoleScreen[bool]):
         self._body: list[Text | Marked] = []
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("Planning the promotion…"), id="promote-summary")
+        with VerticalScroll(id="promote-head", can_focus=False):
+            yield Static(Text("Planning the promotion…"), id="promote-summary")
         with Horizontal():
             yield VirtualTable(
                 ENTRY_COLUMNS,

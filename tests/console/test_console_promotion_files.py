@@ -138,3 +138,25 @@ async def test_a_long_added_line_wraps_under_its_text_with_its_marker(home: Path
         start = next(i for i, row in enumerate(again) if row.startswith("+- **notes: long**"))
         assert narrower < width and cell_len(again[start]) <= narrower
         assert again[start + 1].startswith("+  word") and len(again[start]) != len(shown[first])
+
+
+async def test_at_80x24_the_summary_of_every_file_scrolls_within_a_third_of_the_screen(
+    data_dir: Path,
+) -> None:
+    """Three files' summary (budgets, what is held back, a chat not promoted) would take 11 of
+    24 rows; it keeps a third of them and scrolls, so the entries keep theirs."""
+    app = NuggetsApp(MicroClawStore(data_dir, fixed_clock(NOW)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("p")
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, PromoteScreen)
+        head = screen.query_one("#promote-head")
+        summary = " ".join(str(screen.query_one("#promote-summary").render()).split())
+        assert "not promoted" in summary  # the whole summary is there, below the fold
+        assert head.size.height <= 24 // 3 and head.max_scroll_y > 0
+        head.scroll_end(animate=False)
+        await settle(pilot, app)
+        assert head.scroll_y == head.max_scroll_y
+        assert screen.query_one("#entries", VirtualTable).size.height >= 6
