@@ -14,6 +14,7 @@ from core.safeio.inert_text import inert, one_line
 # Re-exported: the console reaches them here.
 from .words import counted as counted
 from .words import every as every
+from .words import restored_words as restored_words
 from .words import shown_path as shown_path
 
 # What one piece of untrusted text may put on screen. An agent may write a 20 MB note; laying

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.models import BlockedEntry, PromotionBudget, PromotionEntry
+from core.models import BlockedEntry, JournalEntry, PromotionBudget, PromotionEntry
 from core.promotion.candidates import queue_reason
 
 
@@ -109,3 +109,14 @@ def alike_names(entry: PromotionEntry, file_name: str) -> str:
         f"{a.title} ({a.note_id})" if a.note_id else f"{a.title} (already in {file_name})"
         for a in entry.alike
     )
+
+
+def restored_words(entry: JournalEntry) -> str:
+    """What an undo put back: a file as it was, the files of a batch (their runs taken back
+    as one: the files are named in `after`, no note image before), or notes."""
+    if entry.file_name is not None:
+        return f"{entry.file_name.rsplit('/', 1)[-1]} as it was before it"
+    if entry.batch is not None and not entry.before and entry.after:
+        names = [name.rsplit("/", 1)[-1] for name in entry.after]
+        return f"{counted(len(names), 'file')} as they were before it ({', '.join(names)})"
+    return counted(len(entry.after), "note")

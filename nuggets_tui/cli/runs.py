@@ -12,7 +12,7 @@ from core.safeio.inert_text import one_line
 from .. import render
 from ..foretold import foretold
 from ..runlogging import logs_run
-from ..words import counted
+from ..words import restored_words
 from .group import Context
 from .options import json_option, memory_md_option
 from .output import echo_lines, print_json, reports_errors, show, tell
@@ -36,12 +36,7 @@ def undo(obj: Context, run_id: str, memory_md: Path | None) -> None:
     tell(memory)  # rows the store left as they are (MicroClaw: changed by the bot since)
     tell(memory, told)  # what the agent will do to them (Nuggets: its pass, a running agent)
     record_entry(entry, "restored")
-    restored = (
-        f"{entry.file_name} as it was before it"
-        if entry.file_name is not None
-        else counted(len(entry.after), "note")
-    )
-    show(f"Undid {run_id}: restored {restored} (run {entry.run_id})")
+    show(f"Undid {run_id}: restored {restored_words(entry)} (run {entry.run_id})")
 
 
 @click.command()

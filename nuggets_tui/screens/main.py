@@ -35,7 +35,7 @@ from core.review.verdicts import VERDICTS, Verdict
 from core.safeio.inert_text import one_line
 
 from ..foretold import afterwards, foretold
-from ..safe import block, counted, join, line, notify, shown_path
+from ..safe import block, counted, join, line, notify, restored_words, shown_path
 from ..since import news_of, since_text
 from ..widgets.busy import Busy
 from ..widgets.footer import Footer
@@ -1220,12 +1220,8 @@ class MainScreen(ConsoleScreen[None]):
         except NuggetsError as exc:
             to_screen(self, self._failed, "Cannot undo", str(exc), then)
             return
-        restored = (
-            f"{entry.file_name.rsplit('/', 1)[-1]} as it was before it"
-            if entry.file_name is not None
-            else counted(len(entry.after), "note")
-        )
-        to_screen(self, self._wrote, f"Undid run {run_id}: restored {restored}.", then)
+        said = f"Undid run {run_id}: restored {restored_words(entry)}."
+        to_screen(self, self._wrote, said, then)
 
     def _titles(self, note_ids: list[str]) -> list[str]:
         out = []

@@ -88,6 +88,10 @@ def test_apply_writes_one_batch_that_undo_takes_back_byte_for_byte(
     undone = run(home, "undo", run_id, "--memory-md", str(folder / "MEMORY.md"), env=_env(tmp_path))
     assert undone.exit_code == 0, undone.output
     assert _files(folder) == before
+    said = " ".join(undone.output.split())  # the files it put back, named, not "4 notes"
+    ours = [name for name in written if name not in before]
+    assert f"restored {len(ours) + 1} files as they were before it (" in said
+    assert all(name in said for name in [*ours, "MEMORY.md"]) and "notes" not in said
 
 
 def test_the_default_form_stays_the_agents_entries(
