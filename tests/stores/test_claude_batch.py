@@ -118,7 +118,8 @@ def test_the_cli_undo_says_one_result_and_a_blocked_one_one_line(
     (directory / "MEMORY.md").write_bytes(written)  # as the apply left it
     code, out, err = run(directory, "undo", newest)
     assert code == 0, err
-    assert out.count("\n") == 1 and out.startswith(f"Undid {newest}: restored 4 files as they were before it (")
+    said = f"Undid {newest}: restored 4 files as they were before it ("
+    assert out.count("\n") == 1 and out.startswith(said)
     assert hashes(directory) == before
 
 
