@@ -161,11 +161,14 @@ def shown_order(group: Group) -> list[str]:
     return placed + [i for i in group.note_ids if i not in set(placed)]
 
 
+HEAD = 72  # a position's heading: the start of what its first note says, cut at a word
+
+
 def position_head(group: Group, notes: dict[str, RawNote], at: int) -> Text:
     """A position's heading: how many notes say it, and what its first note says."""
     position = group.positions[at]
     said = " ".join(fields.text(notes[position[0]], "content").split())
-    cut = said if len(said) <= 72 else said[:71] + "…"
+    cut = said if len(said) <= HEAD else said[: HEAD - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
     return join(
         (f"{counted(len(position), 'note')}: ", "bold"),
         hang_here(line(cut or "(no content)", "bold")),

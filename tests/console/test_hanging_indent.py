@@ -11,7 +11,8 @@ from rich.text import Text
 from textual.geometry import Region
 from textual.widgets import Static
 
-from nuggets_tui.screens.conflicts import ConflictsScreen
+from core.contract.topics import Group
+from nuggets_tui.screens.conflicts import HEAD, ConflictsScreen, position_head
 from nuggets_tui.screens.history import HistoryScreen
 from nuggets_tui.widgets.hanging import breaks, hang_here, hanging_lines
 from tests.support.console_support import make_app, on_top, settle
@@ -107,3 +108,14 @@ async def test_the_run_historys_wrapped_lines_stay_under_their_text(home: Path) 
         assert not row or row.startswith(" ") or any(row in text for text in flush), row
         wrapped += lead(row) >= 4 and row.lstrip().startswith("note-")
     assert wrapped  # some change's id went on to a row of its own, under its line
+
+
+def test_a_positions_heading_is_cut_at_a_word() -> None:
+    """The heading gives the start of what the position's first note says: cut at a word, so a
+    wrapped heading never ends on a lone letter ("Seen in s…")."""
+    said = "Wants review comments grouped by file, blocking issues first. Seen in session 12."
+    group = Group("c-1", "topic", "user", "pref", ("a", "b"), (("a", "b"),))
+    head = position_head(group, {"a": {"id": "a", "content": said}}, 0).plain
+    shown = head.split(": ", 1)[1].rstrip("\n")
+    assert len(shown) <= HEAD and shown.endswith("…")
+    assert said.startswith(shown[:-1]) and said[len(shown) - 1] == " "  # a whole word before
