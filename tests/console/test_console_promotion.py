@@ -10,25 +10,14 @@ from pathlib import Path
 from core.stores.nuggets.graph_file import graph_path
 from nuggets_tui.screens.promote import PromoteScreen
 from nuggets_tui.widgets.virtual_table import VirtualTable
-from tests.support.console_support import make_app, settle
+from tests.support.console_support import add_notes, diff_body, make_app, settle
 
 SIZE = (120, 40)
 
 
-def _add_notes(home: Path, *notes: dict) -> None:
-    doc = json.loads(graph_path(home).read_bytes())
-    template = doc["notes"][0]
-    doc["notes"] += [dict(template, hidden=False, hits=7, links=[], **n) for n in notes]
-    graph_path(home).write_text(json.dumps(doc))
-
-
-def _body(app) -> str:  # type: ignore[no-untyped-def]
-    return str(app.screen.query_one("#diff-body").render())
-
-
 async def test_shadowed_notes_are_listed_under_the_entry_written_for_them(home: Path) -> None:
     same = {"subject": "user:primary", "scope": "user", "title": "Editor of choice"}
-    _add_notes(
+    add_notes(
         home,
         dict(same, id="ed-old", content="vim", updatedAt="2026-10-01T00:00:00Z"),
         dict(same, id="ed-new", content="helix", updatedAt="2026-11-01T00:00:00Z"),
@@ -41,17 +30,17 @@ async def test_shadowed_notes_are_listed_under_the_entry_written_for_them(home: 
         entries = app.screen.query_one("#entries", VirtualTable)
         assert entries.select_key("ed-new")
         await settle(pilot, app)
-        body = _body(app)
+        body = diff_body(app)
         assert "Written instead of 1 older note" in body and "ed-old" in body
         keys = [entries.renderer.key(r) for r in entries.rows]
         assert keys[keys.index("ed-new") + 1] == "ed-old"  # listed under it
         assert entries.select_key("ed-old")
         await settle(pilot, app)
-        assert "ed-old" in _body(app) and "helix" in _body(app)
+        assert "ed-old" in diff_body(app) and "helix" in diff_body(app)
 
 
 async def test_an_allowance_is_for_the_text_shown(home: Path) -> None:
-    _add_notes(
+    add_notes(
         home,
         {
             "id": "sneaky",
@@ -107,7 +96,7 @@ def _confirm_text(app) -> str:  # type: ignore[no-untyped-def]
 
 
 async def test_space_drops_any_entry_and_keeps_it_again(home: Path) -> None:
-    _add_notes(
+    add_notes(
         home,
         {
             "id": "tea",
@@ -128,7 +117,7 @@ async def test_space_drops_any_entry_and_keeps_it_again(home: Path) -> None:
         await pilot.press("space")
         await settle(pilot, app)
         assert [e.note_id for e in screen.plan.dropped] == ["tea"]
-        assert "Dropped by you" in _body(app) and "Tea of choice" not in screen.plan.after_text
+        assert "Dropped by you" in diff_body(app) and "Tea of choice" not in screen.plan.after_text
         assert entries.select_key("tea")
         await pilot.press("space")
         await settle(pilot, app)
@@ -175,11 +164,11 @@ async def test_the_screen_shows_the_agents_budget_and_the_entries_past_it(home: 
         entries = screen.query_one("#entries", VirtualTable)
         assert entries.select_key(budget.past[0])
         await settle(pilot, app)
-        assert "Past the agent's budget: Claude Code stops reading after line 200" in _body(app)
+        assert "Past the agent's budget: Claude Code stops reading after line 200" in diff_body(app)
         seen = next(e.note_id for e in screen.plan.entries if e.note_id not in budget.past)
         assert entries.select_key(seen)
         await settle(pilot, app)
-        assert "Past the agent's budget" not in _body(app)
+        assert "Past the agent's budget" not in diff_body(app)
 
 
 LISBON = "fact-user-cca558b7"  # the demo's "user: timezone": Lisbon, while Berlin is undecided
@@ -200,8 +189,8 @@ async def test_p_then_a_leaves_out_a_note_of_an_open_contradiction(home: Path) -
         assert "stand in the contradiction queue (decide them with c first)" in summary
         assert screen.query_one("#entries", VirtualTable).select_key(LISBON)
         await settle(pilot, app)
-        assert "Held back: is in the contradiction queue (c-663048de)" in _body(app)
-        assert "Decide its group with c (the contradiction queue) first" in _body(app)
+        assert "Held back: is in the contradiction queue (c-663048de)" in diff_body(app)
+        assert "Decide its group with c (the contradiction queue) first" in diff_body(app)
         await pilot.press("a", "y")
         await settle(pilot, app)
     written = memory_md.read_text()

@@ -5,14 +5,12 @@ marker kept."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from rich.cells import cell_len
 
 from core.clock import fixed_clock
 from core.stores.microclaw.store import MicroClawStore
-from core.stores.nuggets.graph_file import graph_path
 from nuggets_tui.app import NuggetsApp
 from nuggets_tui.screens.confirm import ConfirmScreen
 from nuggets_tui.screens.main import MainScreen
@@ -20,27 +18,16 @@ from nuggets_tui.screens.promote import FileRow, PromoteScreen
 from nuggets_tui.widgets.diff_view import DiffView
 from nuggets_tui.widgets.virtual_table import VirtualTable
 from nuggets_tui.words import shown_path
-from tests.support.console_support import make_app, settle
+from tests.support.console_support import add_notes, diff_body, make_app, settle
 from tests.support.microclaw_support import NOW
 
 SIZE = (140, 42)
 STAGING = "Staging deploys run from the release branch every Tuesday at noon."
 
 
-def _add_notes(home: Path, *notes: dict) -> None:
-    doc = json.loads(graph_path(home).read_bytes())
-    template = doc["notes"][0]
-    doc["notes"] += [dict(template, hidden=False, hits=7, links=[], **n) for n in notes]
-    graph_path(home).write_text(json.dumps(doc))
-
-
-def _body(app) -> str:  # type: ignore[no-untyped-def]
-    return str(app.screen.query_one("#diff-body").render())
-
-
 async def test_entries_saying_almost_the_same_thing_are_marked_and_named(home: Path) -> None:
     shared = {"subject": "shared:project", "scope": "project", "tags": []}
-    _add_notes(
+    add_notes(
         home,
         dict(shared, id="st-1", title="deploy: staging", content=f"{STAGING}\nSeen in sess-1."),
         dict(shared, id="st-2", title="deploy: staging, noted 10-03", content=STAGING),
@@ -60,7 +47,7 @@ async def test_entries_saying_almost_the_same_thing_are_marked_and_named(home: P
         assert entries.select_key("st-1")
         await settle(pilot, app)
         assert str(entries.renderer.cells(entries.current)[2]).startswith("≈ deploy: staging")
-        said = " ".join(_body(app).split())
+        said = " ".join(diff_body(app).split())
         assert "Says almost the same thing as: deploy: staging, noted 10-03 (st-2)" in said
         await pilot.press("space")  # dropped: the other one says nothing alike any more
         await settle(pilot, app)
@@ -95,7 +82,7 @@ async def test_p_on_microclaw_shows_and_writes_every_file_nuggets_promote_shows(
         for plan in written:  # an entry of each file shows that file's diff
             assert entries.select_key(plan.entries[-1].note_id)
             await settle(pilot, app)
-            assert f"{shown_path(plan.path)} (now)" in _body(app)
+            assert f"{shown_path(plan.path)} (now)" in diff_body(app)
         await pilot.press("a")
         await settle(pilot, app)
         assert isinstance(app.screen, ConfirmScreen)
@@ -110,7 +97,7 @@ async def test_p_on_microclaw_shows_and_writes_every_file_nuggets_promote_shows(
 
 async def test_a_long_added_line_wraps_under_its_text_with_its_marker(home: Path) -> None:
     words = " ".join(f"word{i}" for i in range(60))  # about 430 characters on one line
-    _add_notes(
+    add_notes(
         home,
         {"id": "long", "title": "notes: long", "subject": "shared:project", "content": words},
     )

@@ -93,3 +93,17 @@ def slow_shelf(app: NuggetsApp, gate: threading.Event) -> None:
         return whole()
 
     memory.read = read
+
+
+def add_notes(home: Path, *notes: dict[str, Any]) -> None:
+    """Notes appended to the graph, each the first note's copy with these fields: shown, recalled
+    seven times (over promotion's threshold), without links."""
+    doc = json.loads(graph_path(home).read_bytes())
+    template = doc["notes"][0]
+    doc["notes"] += [dict(template, hidden=False, hits=7, links=[], **n) for n in notes]
+    graph_path(home).write_text(json.dumps(doc))
+
+
+def diff_body(app: App[Any]) -> str:
+    """The text of the diff pane of the screen on top."""
+    return str(app.screen.query_one("#diff-body").render())
