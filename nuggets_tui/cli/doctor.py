@@ -24,7 +24,7 @@ def doctor(obj: Context, as_json: bool) -> None:
             [{"warning": line.warning, "text": line.text, "brief": line.brief} for line in found]
         )
     elif checker is None:
-        show(f"{memory.profile.system}: nothing beside us to check.")
+        show(f"{memory.profile.system}: nothing beside us redoes what you decide here.")
     for line in found if not as_json else ():
         show(("WARNING: " if line.warning else "") + line.text)
     if any(line.warning for line in found):
