@@ -55,6 +55,9 @@ class JournalHeader(CamelModel):
     notes: int
     undoes: str | None = None
     summary: str = ""
+    # what the run wrote: its changes, a promotion's entries (None: a header written before
+    # they were counted), so that telling what runs did needs no run read whole
+    changes: int | None = None
     # a run that wrote a file: its name (core/journal/own_files.py)
     file_name: str | None = Field(default=None, alias="memoryMd")
     batch: str | None = None  # runs one apply wrote together (core/journal/journal.py)
@@ -122,7 +125,11 @@ def _header_problem(header: JournalHeader, path: Path) -> str | None:
         _FINGERPRINT.fullmatch(f) for f in (header.base_fingerprint, header.result_fingerprint)
     ):
         return "a fingerprint is not a sha256"
-    if header.notes < 0 or (header.kind == "undo") != (header.undoes is not None):
+    if (
+        header.notes < 0
+        or (header.changes or 0) < 0
+        or (header.kind == "undo") != (header.undoes is not None)
+    ):
         return "its header does not add up"
     return None
 
@@ -180,10 +187,18 @@ def header_of(entry: JournalEntry) -> JournalHeader:
         notes=len(entry.after),
         undoes=entry.undoes,
         summary=summary,
+        changes=len(entry.promoted or []) if entry.kind == "promote" else len(entry.operations),
         file_name=entry.file_name,
         batch=entry.batch,
         left_home=entry.left_home,
     )
+
+
+def _expected_header(entry: JournalEntry, header: JournalHeader) -> JournalHeader:
+    """The header the entry's body makes, as a header written before runs' changes were
+    counted has it."""
+    expected = header_of(entry)
+    return expected if header.changes is not None else expected.model_copy(update={"changes": None})
 
 
 def _read(path: Path, files: OwnFiles | None = NO_FILES) -> JournalEntry:
@@ -201,7 +216,7 @@ def _read(path: Path, files: OwnFiles | None = NO_FILES) -> JournalEntry:
     except (OSError, ValueError, ValidationError, NuggetsError) as exc:
         raise _unreadable(path, _reason(exc)) from None
     problem = entry_problem(entry, path, files)
-    if problem is None and header is not None and header != header_of(entry):
+    if problem is None and header is not None and header != _expected_header(entry, header):
         problem = "its header does not match its body"
     if problem:
         raise _unreadable(path, problem)

@@ -151,14 +151,17 @@ def since_visit(store: Store, seen: datetime | None) -> SinceVisit:
 
 def _written(store: Store, runs: list[JournalHeader], entries: bool) -> RunsSince:
     """What the runs wrote: their changes (`entries`: the promotion entries), and the files
-    of runs that replaced a whole file with no change of their own to count."""
+    of runs that replaced a whole file with no change of their own to count. Counted from the
+    headers; a run whose header is older than that count is read whole."""
     changes = files = 0
     for header in runs:
-        try:
-            entry = store.journal.run(header.run_id)
-        except NuggetsError:
-            continue
-        count = len(entry.promoted or []) if entries else len(entry.operations)
+        count = header.changes
+        if count is None:
+            try:
+                entry = store.journal.run(header.run_id)
+            except NuggetsError:
+                continue
+            count = len(entry.promoted or []) if entries else len(entry.operations)
         changes += count
-        files += not count and entry.file_name is not None
+        files += not count and header.file_name is not None
     return RunsSince(changes, undo_ids(runs), files)

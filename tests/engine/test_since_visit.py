@@ -5,11 +5,15 @@ told only when it came after the visit; the visit itself kept 0600."""
 
 from __future__ import annotations
 
+import json
 import stat
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from core.clock import fixed_clock
+from core.journal.entries import journal_dir
 from core.plans.review_rules import add_rule, parse_rule
 from core.plans.review_state import RuleCount, read_state
 from core.plans.session import ReviewSession
@@ -57,3 +61,36 @@ def test_what_each_rule_decided_unattended_is_kept_and_told_after_the_visit(
     assert tags and read_state(home).ruled == [RuleCount("tags", "keep", tags)]
     assert since_visit(store, None).rules == (RuleCount("tags", "keep", tags),)
     assert since_visit(store, NOW).rules == ()  # ran at the visit's moment: not after it
+
+
+def test_what_runs_wrote_is_counted_from_their_headers_not_their_whole_entries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Opening the console reads only the journal's headers: an uncapped run journals every
+    note image it wrote, and the journal keeps 30 runs."""
+    home = demo_home(tmp_path)
+    applied = _store(home).reflect()[1]
+    assert applied is not None
+    store = _store(home, 1)
+
+    def whole(run_id: str) -> None:
+        raise AssertionError(f"{run_id} read whole")
+
+    monkeypatch.setattr(store.journal, "run", whole)
+    told = since_visit(store, None)
+    assert told.applied.changes == len(applied.operations) and told.applied.undo
+
+
+def test_a_header_written_before_changes_were_counted_is_still_read_and_counted(
+    tmp_path: Path,
+) -> None:
+    home = demo_home(tmp_path)
+    applied = _store(home).reflect()[1]
+    assert applied is not None
+    (path,) = journal_dir(home).glob("*.json")
+    head, newline, body = path.read_bytes().partition(b"\n")
+    older = {k: v for k, v in json.loads(head).items() if k != "changes"}
+    path.write_bytes(json.dumps(older, separators=(",", ":")).encode() + newline + body)
+    store = _store(home, 1)
+    assert store.journal.run(applied.run_id).operations  # its header still matches its body
+    assert since_visit(store, None).applied.changes == len(applied.operations)
