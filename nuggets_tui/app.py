@@ -89,7 +89,10 @@ class NuggetsApp(App[None]):
         """Changes `daily --hold` left for a person: the console opens on their review."""
         state = ReviewSession(self.memory).state  # unreadable: none; the review says why
         waiting = state.waiting_count()
-        if waiting and self.screen is main:
+        if not waiting or self.screen is not main:
+            return
+        news = self.news
+        if news is None or not (news.shown and news.since.waiting):  # else its header says it
             notify(
                 main,
                 f"{counted(waiting, 'change')} waiting since {shown_time(state.waiting_since)}: "
@@ -97,7 +100,7 @@ class NuggetsApp(App[None]):
                 title="Waiting for review",
                 timeout=8,
             )
-            main.action_review()
+        main.action_review()
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size)

@@ -51,6 +51,10 @@ def _counts(app: NuggetsApp) -> str:
     return str(on_top(app, ReviewScreen).query_one("#review-counts").render())
 
 
+def _notified(app: NuggetsApp) -> list[str]:
+    return [str(n.title) for n in app._notifications]
+
+
 def _since(app: NuggetsApp) -> str:
     return str(on_top(app, MainScreen).query_one("#since-visit").render())
 
@@ -212,6 +216,7 @@ async def test_changes_still_waiting_after_the_visit_are_said_without_the_news(
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot, app)
         assert "Since your last visit" in _counts(app)
+        assert "Waiting for review" not in _notified(app)  # the header says it already
         app.exit()  # the visit over, nothing decided: the changes still wait
     again = make_app(home, watch_interval=60)
     async with again.run_test(size=SMALL) as pilot:
@@ -220,3 +225,4 @@ async def test_changes_still_waiting_after_the_visit_are_said_without_the_news(
         assert "Since your last visit" not in counts
         waiting = len(read_state(home).waiting)
         assert f"{waiting} changes waiting since" in counts and "w shows only them" in counts
+        assert "Waiting for review" in _notified(again)
