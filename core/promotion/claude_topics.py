@@ -123,12 +123,20 @@ def topic_text(section: str, title: str, note: RawNote) -> str:
     )
 
 
-def index_line(title: str, name: str, hook: str) -> str:
-    """`- [Title](file.md) — hook`, the whole line within 150 UTF-16 units."""
-    line = f"- [{title.translate(_BREAKERS).strip() or name.removesuffix('.md')}]({name})"
-    hook = " ".join(hook.translate(_BREAKERS).split())
+def linked_line(label: str, name: str, hook: str) -> str:
+    """`- [label](file.md) — hook`, the hook on one line and cut so the whole line stays
+    within 150 UTF-16 units (none when there is no room), as Claude Code's index builder
+    writes one."""
+    line = f"- [{label}]({name})"
+    hook = " ".join(hook.split())
     room = HOOK_UNITS - claude_load.units(line) - 3
     return line if not hook or room <= 1 else f"{line} \u2014 {shortened(hook, room)}"
+
+
+def index_line(title: str, name: str, hook: str) -> str:
+    """The index line of a fact's topic file: its title (nothing in it breaking the link)."""
+    label = title.translate(_BREAKERS).strip() or name.removesuffix(".md")
+    return linked_line(label, name, hook.translate(_BREAKERS))
 
 
 def _listed(text: str) -> set[str]:

@@ -20,6 +20,7 @@ import pytest
 
 from core.clock import Clock
 from core.errors import NuggetsError
+from core.promotion import claude_load
 from core.promotion.claude_dream import LOCK, DreamingError
 from core.promotion.claude_topics import TOPIC_FILES, topic_name
 from core.settings import Settings
@@ -109,7 +110,7 @@ def test_the_hook_stays_within_150_units_and_a_dash_run_never_ends_the_frontmatt
     store = promoter(tmp_path, directory, [note("n1", long, title="release [notes]", hits=4)])
     store.promote(store.plan_promotion())
     (line,) = [e for e in index.entries((directory / "MEMORY.md").read_text()) if e.line == 2]
-    assert index.units(line.text) <= 150 and line.text.endswith("\u2026")
+    assert claude_load.units(line.text) <= 150 and line.text.endswith("\u2026")
     assert line.title == "release notes"  # brackets would break the link
     written = (directory / line.target).read_text()
     read = frontmatter.parse(written)

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from core.promotion.claude_load import Load, load
-from core.promotion.claude_topics import HOOK_UNITS, shortened
+from core.promotion.claude_topics import linked_line
 
 # The links Claude Code counts as listing a file: `](target.md)` anywhere on a line, any case.
 _LINK = re.compile(r"\]\(([^()\n]+?\.md)\)", re.IGNORECASE)
@@ -91,18 +91,10 @@ class Names:
         return isinstance(name, str) and key(name) in self.by_key
 
 
-def units(text: str) -> int:
-    """Length in UTF-16 units, as Claude Code measures a line."""
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2
-
-
 def entry_line(name: str, description: str) -> str:
     """The index line Claude Code's own index builder writes for a file: `- [name](path)`, and
     ` — ` with the description cut so the whole line stays within 150 UTF-16 units."""
-    line = f"- [{posixpath.basename(name).removesuffix('.md')}]({name})"
-    hook = " ".join(description.split())
-    room = HOOK_UNITS - units(line) - 3
-    return line if not hook or room <= 1 else f"{line} \u2014 {shortened(hook, room)}"
+    return linked_line(posixpath.basename(name).removesuffix(".md"), name, description)
 
 
 def recalled(text: str) -> tuple[int, bool]:
