@@ -280,11 +280,16 @@ def form_words(plan: PromotionPlan, forms: Sequence[PromotionForm]) -> list[str 
     return [" as ", line(label), " (f: another form)"]
 
 
-def summary_text(plan: PromotionPlan, words: Profile, forms: Sequence[PromotionForm] = ()) -> Text:
-    qualifying = join(
+def qualifying_words(plan: PromotionPlan, words: Profile) -> Text:
+    """How many notes qualify, by the store's rule."""
+    return join(
         f"{counted(plan.qualifying, 'note')} ",
         line(words.promotion_rule.format(threshold=plan.threshold)),
     )
+
+
+def summary_text(plan: PromotionPlan, words: Profile, forms: Sequence[PromotionForm] = ()) -> Text:
+    qualifying = qualifying_words(plan, words)
     if plan.refused and not (plan.entries or plan.blocked or plan.dropped):
         # a store that promotes nothing has no rule to count by: no "0 notes" line
         return join(
@@ -327,19 +332,29 @@ def summary_text(plan: PromotionPlan, words: Profile, forms: Sequence[PromotionF
         line(shown_path(plan.path), "bold"),
         *form_words(plan, forms),
         "\n",
+        *what_it_writes(plan, qualifying, plan),
+    )
+
+
+def what_it_writes(
+    plan: PromotionPlan, qualifying: Text, budgeted: PromotionPlan
+) -> list[Text | str | tuple[str, str]]:
+    """A plan's counts, then what the agent reads of it (`budgeted`'s budgets), what the file
+    lost, what is held back or alike, and what it refused or noticed."""
+    return [
         (f"{plan.added:,} to add", "green"),
         " · ",
         (f"{plan.updated:,} to update", "yellow"),
         " · ",
         qualifying,
-        f", {counted(len(plan.entries), 'entry', 'entries')}. Hand-written "
-        "lines and other sections are kept as they are.",
-        *budget_summary(plan),
+        f", {counted(len(plan.entries), 'entry', 'entries')}. Hand-written lines and other "
+        "sections are kept as they are.",
+        *budget_summary(budgeted),
         *lost_summary(plan),
         *held_summary(plan),
         *alike_summary(plan),
         *(part for said in [*plan.refused, *plan.notices] for part in ("\n", line(said))),
-    )
+    ]
 
 
 def files_summary(
@@ -358,19 +373,9 @@ def files_summary(
         " under ",
         line(shown_path(plan.path), "bold"),
         ": ",
-        (f"{plan.added:,} to add", "green"),
-        " · ",
-        (f"{plan.updated:,} to update", "yellow"),
-        " · ",
-        f"{counted(plan.qualifying, 'note')} ",
-        line(words.promotion_rule.format(threshold=plan.threshold)),
-        f", {counted(len(plan.entries), 'entry', 'entries')}. Hand-written lines and other "
-        "sections are kept as they are.",
-        *budget_summary(plan.model_copy(update={"budgets": cut})),
-        *lost_summary(plan),
-        *held_summary(plan),
-        *alike_summary(plan),
-        *(part for said in [*plan.refused, *plan.notices] for part in ("\n", line(said))),
+        *what_it_writes(
+            plan, qualifying_words(plan, words), plan.model_copy(update={"budgets": cut})
+        ),
     )
 
 
