@@ -248,6 +248,7 @@ def test_the_journal_entry_holds_run_time_fingerprints_operations_result_and_ima
         "resultFingerprint": data["resultFingerprint"],
         "notes": len(data["after"]),
         "summary": data["summary"],
+        "changes": len(data["operations"]),
     }
     before = {n["id"]: n for n in mixed_notes()}
     after = file_notes(mixed.home)
