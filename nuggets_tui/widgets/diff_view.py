@@ -170,9 +170,10 @@ class DiffView(VerticalScroll):
             self.call_after_refresh(self._scroll_to_offset, self._text, found)
 
     def _scroll_to_offset(self, text: Text, offset: int) -> None:
-        if text is not self._text:
-            return  # something else is shown by now
-        width = max(1, self.query_one("#diff-body", Static).content_region.width)
+        bodies = self.query("#diff-body")
+        if text is not self._text or not bodies:
+            return  # something else is shown by now, or the pane left with its screen
+        width = max(1, bodies.first(Static).content_region.width)
         before = text[:offset]
         if self.hanging:
             rows = sum(1 for _ in hanging_lines(before, width)) - 1
