@@ -38,6 +38,7 @@ from core.errors import NuggetsError
 from core.review.verdicts import judge
 from core.settings import DEFAULTS
 from core.stores.purifier.demo import materialize_purifier_demo
+from core.stores.purifier.notes import title_of
 from core.stores.purifier.store import PurifierStore, ReadOnlyError
 from core.stores.registry import kind_named, open_store
 from nuggets_tui.cli import main
@@ -114,6 +115,32 @@ def test_statuses_homes_archive_and_links_follow_the_purifier() -> None:
     assert by_id[contested["id"]]["links"][0]["to"] == competing
     nuggets = {n["nuggetName"] for n in by_id.values() if n["id"].startswith("cand-")}
     assert nuggets == {"rejected", "deferred"}
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("8080 is the api's port", "8080 is the api's port"),
+        ("2026 budget: 1,000 EUR\nsecond line", "2026 budget: 1,000 EUR"),
+        ("## Deploys\n- ship on Fridays", "Deploys"),
+        ("\n  3. the   bot   runs on a Pi", "the bot runs on a Pi"),
+        ("- " + "long " * 60, ("long " * 60).strip()),
+        ("  \n", "(empty)"),
+    ],
+)
+def test_a_claims_title_is_its_first_line_whole_without_its_marker(text: str, title: str) -> None:
+    assert title_of(text) == title
+
+
+def test_a_long_claim_keeps_its_whole_first_line_as_its_title(tmp_path: Path) -> None:
+    workspace = copied(tmp_path, "after-first-run")
+    path = workspace / "runtime" / "purified-claims.jsonl"
+    claims = jsonl(path)
+    first = " ".join(f"word{i}" for i in range(40))  # 279 characters, one line
+    claims[0]["text"] = first + "\nand a second line"
+    path.write_text("".join(json.dumps(c) + "\n" for c in claims))
+    by_id = {n["id"]: n for n in store(workspace).read().notes}
+    assert by_id[claims[0]["id"]]["title"] == first
 
 
 def test_the_purifiers_own_verdicts_and_scores_are_the_verdicts() -> None:

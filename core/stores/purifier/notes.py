@@ -5,6 +5,7 @@ re-append them). Archived: the claims the purifier keeps out of its views."""
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 from typing import Any
 
@@ -18,14 +19,16 @@ from core.stores.purifier.artifacts import Artifacts
 ARCHIVED_STATUSES = frozenset({"superseded", "stale", "retire_candidate", "probable_duplicate"})
 LEDGERS = (("rejected", "rejected"), ("deferred", "deferred"))
 COMPETING = "competing"  # the nugget of the texts a contradiction names with no claim
-TITLE_CHARS = 80
+_MARKER = re.compile(r"^(?:#{1,6}|[-*+]|\d{1,9}[.)])\s+")  # a heading, a bullet, "3." or "3)"
 
 
 def title_of(text: str) -> str:
+    """A claim has no title of its own: its first line, whole, without a list or heading
+    marker. Only a front end that runs out of room cuts it, where the room ends."""
     for line in text.splitlines():
-        line = line.strip().lstrip("#-*0123456789. ").strip()
+        line = " ".join(_MARKER.sub("", line.strip()).split())
         if line:
-            return line[:TITLE_CHARS]
+            return line
     return "(empty)"
 
 
