@@ -1,8 +1,8 @@
 """The console's "since your last visit" header (docs/REVIEW.md): what the runs written while
-it was closed applied and promoted, with their undo ids, what waits, and what each review rule
-decided, read once when the console opens a memory (core/plans/since_visit.py). It shows on
-the screen the console opens on, until `d` hides it; closing the console (or `d`) remembers
-the visit, so the next opening tells only what happened after."""
+it was closed (or by another program while it is open) applied and promoted, with their undo
+ids, what waits, and what each review rule decided (core/plans/since_visit.py). It shows on the
+screen the console opens on, until `d` hides it; closing the console (or `d`) remembers the
+visit, so the next opening tells only what happened after."""
 
 from __future__ import annotations
 
@@ -23,24 +23,54 @@ RULE_WORDS = {"keep": "kept", "reject": "rejected", "review": "left for you"}
 
 
 class News:
-    """What happened since the last visit to one memory, and whether it is still shown."""
+    """What happened since the last visit to one memory, and whether it is still shown.
 
-    def __init__(self, memory: Store, since: SinceVisit, seen: datetime | None) -> None:
+    `known`: the runs the journal held when last looked at. A run that appears while the
+    console is open is the console's own when it appears with one of its writes (`ours`, never
+    news), else another program's (a cron `daily`): told at once, as since the last visit."""
+
+    def __init__(
+        self,
+        memory: Store,
+        since: SinceVisit,
+        seen: datetime | None,
+        known: frozenset[str] = frozenset(),
+    ) -> None:
         self.memory, self.since, self.seen = memory, since, seen
         self.shown = not since.empty
+        self.known, self.ours = set(known), set[str]()
 
     @classmethod
     def read(cls, memory: Store) -> News:
         seen = read_visit(memory.journal.home)
         try:
+            known = _run_ids(memory)
             since = since_visit(memory, seen)
         except NuggetsError:  # a journal that cannot be read: the main screen says why
-            since = SinceVisit()
-        return cls(memory, since, seen)
+            known, since = frozenset(), SinceVisit()
+        return cls(memory, since, seen, known)
+
+    def catch_up(self, ours: bool) -> bool:
+        """The runs written since the last look: this console's own (`ours`: it has just
+        written), or another program's, told. True when what the header says changed."""
+        try:
+            new = _run_ids(self.memory) - self.known
+            self.known |= new
+            if ours:
+                self.ours |= new
+                return False
+            since = since_visit(self.memory, self.seen, frozenset(self.ours))
+        except NuggetsError:
+            return False  # the history and ctrl+z say what is wrong with the journal
+        if since == self.since:
+            return False
+        self.since, self.shown = since, not since.empty
+        return True
 
     def dismiss(self) -> None:
         """Hidden, and the visit remembered: what it told is not told again."""
         self.shown = False
+        self.seen = self.memory.clock()
         self.remember()
 
     def remember(self) -> None:
@@ -51,10 +81,20 @@ class News:
         write_visit(self.memory.journal.home, self.memory.clock())
 
 
+def _run_ids(memory: Store) -> frozenset[str]:
+    return frozenset(header.run_id for header in memory.journal.log())
+
+
+def news_kept(app: App[Any]) -> News | None:
+    """The console's news, shown or not (None before a memory is open)."""
+    news = getattr(app, "news", None)
+    return news if isinstance(news, News) else None
+
+
 def news_of(app: App[Any]) -> News | None:
     """The console's news while it is shown (None: nothing to tell, or hidden)."""
-    news = getattr(app, "news", None)
-    return news if isinstance(news, News) and news.shown else None
+    news = news_kept(app)
+    return news if news is not None and news.shown else None
 
 
 def since_text(since: SinceVisit, waiting_key: str) -> Text:

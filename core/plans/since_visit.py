@@ -17,9 +17,10 @@ API:
   `write_visit(journal_home, now) -> bool`
 - `RunsSince(changes, undo)`: a kind of run since the visit (`undo`: one run id per batch,
   newest first); `SinceVisit(applied, promoted, waiting, waiting_since, rules)`, `.empty`
-- `runs_since(headers, seen) -> (applied, promoted)` (pure: our runs still in effect, after
-  `seen`, newest first); `rules_since(state, seen)`
-- `since_visit(store, now_seen) -> SinceVisit` (reads the journal and the decisions file)
+- `runs_since(headers, seen, ours) -> (applied, promoted)` (pure: our runs still in effect,
+  after `seen`, newest first, but those of `ours`: the open console's own); `rules_since(state,
+  seen)`
+- `since_visit(store, seen, ours) -> SinceVisit` (reads the journal and the decisions file)
 """
 
 from __future__ import annotations
@@ -95,14 +96,15 @@ def write_visit(journal_home: Path, now: datetime) -> bool:
 
 
 def runs_since(
-    headers: list[JournalHeader], seen: datetime | None
+    headers: list[JournalHeader], seen: datetime | None, ours: frozenset[str] = frozenset()
 ) -> tuple[list[JournalHeader], list[JournalHeader]]:
     """Our runs after `seen` that still stand: those that applied a plan (`reflect`) and those
-    that promoted, newest first (as the journal lists them)."""
+    that promoted, newest first (as the journal lists them). Runs of `ours` (what the person
+    did in the open console) are no news to them."""
     applied: list[JournalHeader] = []
     promoted: list[JournalHeader] = []
     for header in headers:
-        if header.outcome is not None or not _after(header.at, seen):
+        if header.outcome is not None or header.run_id in ours or not _after(header.at, seen):
             continue
         if header.kind in ("reflect", "promote") and in_effect(headers, header.run_id):
             (applied if header.kind == "reflect" else promoted).append(header)
@@ -132,10 +134,13 @@ def _after(moment: str | None, seen: datetime | None) -> bool:
     return at is not None and (seen is None or at > seen)
 
 
-def since_visit(store: Store, seen: datetime | None) -> SinceVisit:
-    """What happened to the store's memory since `seen` (NuggetsError: its journal cannot be
-    listed; a run whose entry cannot be read is counted without its changes)."""
-    applied, promoted = runs_since(store.journal.log(), seen)
+def since_visit(
+    store: Store, seen: datetime | None, ours: frozenset[str] = frozenset()
+) -> SinceVisit:
+    """What happened to the store's memory since `seen`, but the runs of `ours` (NuggetsError:
+    its journal cannot be listed; a run whose entry cannot be read is counted without its
+    changes)."""
+    applied, promoted = runs_since(store.journal.log(), seen, ours)
     try:
         state = read_state(store.journal.home)
     except NuggetsError:

@@ -36,7 +36,7 @@ from core.safeio.inert_text import one_line
 
 from ..foretold import afterwards, foretold
 from ..safe import block, counted, join, line, notify, restored_words, shown_path
-from ..since import news_of, since_text
+from ..since import news_kept, news_of, since_text
 from ..widgets.busy import Busy
 from ..widgets.footer import Footer
 from ..widgets.note_detail import NoteDetailPane
@@ -333,7 +333,11 @@ class MainScreen(ConsoleScreen[None]):
         rows = self._rows(shelf, view)
         keeper = self.memory.keeper
         health = keeper.health() if keeper is not None else []
-        call(self._loaded, Loaded(shelf, nuggets, stamp, view, rows, health), quiet, settled)
+        news = news_kept(self.app)
+        # a quiet load follows another program's write; any other, one of ours (or the first)
+        heard = news is not None and news.catch_up(ours=not quiet)
+        loaded = Loaded(shelf, nuggets, stamp, view, rows, health)
+        call(self._loaded, loaded, quiet, settled, heard)
         shelf.prepare()
         call(self._prepared, shelf, overview(nuggets, shelf.notes))
         self._read_since(shelf)
@@ -417,7 +421,7 @@ class MainScreen(ConsoleScreen[None]):
             table.set_rows(head)
             table.border_title = f"the first {counted(len(head), 'note')} · reading the whole file…"
 
-    def _loaded(self, loaded: Loaded, quiet: bool, settled: list[str]) -> None:
+    def _loaded(self, loaded: Loaded, quiet: bool, settled: list[str], heard: bool) -> None:
         self.query_one(Busy).stop()
         self._reading = False
         previous = self.shelf
@@ -442,11 +446,15 @@ class MainScreen(ConsoleScreen[None]):
             and previous is not None
             and (previous.graph.fingerprint != loaded.shelf.graph.fingerprint)
         ):
+            told = " “Since your last visit” says what its runs did." if heard else ""
             notify(
                 self,
-                f"The {self.memory.profile.source_label} changed on disk; the console reloaded it.",
+                f"The {self.memory.profile.source_label} changed on disk; the console reloaded "
+                f"it.{told}",
                 title="Reloaded",
             )
+        if heard:
+            self._show_since()
         self.refresh_bindings()
 
     def _prepared(self, shelf: Shelf, figures: Overview) -> None:

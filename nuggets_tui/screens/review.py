@@ -43,7 +43,7 @@ from core.reflection.select_phase import MAX_LIMIT
 
 from ..foretold import afterwards, plan_outlook
 from ..safe import block, counted, join, line, notify, shown_path
-from ..since import news_of, since_text
+from ..since import news_kept, news_of, since_text
 from ..widgets.busy import Busy
 from ..widgets.diff_view import DiffView, diff_lines, heading
 from ..widgets.footer import Footer
@@ -922,8 +922,12 @@ class ReviewScreen(ConsoleScreen[bool]):
 
     @work(thread=True, exclusive=True, group="watch", description="_compare")
     def _compare(self, plan: Plan) -> None:
+        news = news_kept(self.app)  # another program wrote: its runs are news, not ours
+        heard = news is not None and news.catch_up(ours=False)
         if self.session.is_stale(plan):
             to_screen(self, self._went_stale, plan)
+        elif heard:
+            to_screen(self, self._show_counts)
 
     def _went_stale(self, plan: Plan) -> None:
         if plan is self.plan and not self.stale:

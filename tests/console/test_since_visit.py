@@ -226,3 +226,40 @@ async def test_changes_still_waiting_after_the_visit_are_said_without_the_news(
         waiting = len(read_state(home).waiting)
         assert f"{waiting} changes waiting since" in counts and "w shows only them" in counts
         assert "Waiting for review" in _notified(again)
+
+
+async def test_a_daily_run_while_the_console_is_open_is_told_and_our_own_runs_are_not(
+    tmp_path: Path,
+) -> None:
+    """Cron's `nuggets daily` lands while the console sits open: its run is news at once, with
+    the id that undoes it; a review the person applies in the console is not."""
+    home = demo_home(tmp_path)
+    env = ENV | {"NUGGETS_MEMORY_MD": str(home / "memory" / "MEMORY.md")}
+    app = make_app(home, watch_interval=0.05)
+    async with app.run_test(size=(140, 42)) as pilot:
+        await settle(pilot, app)
+        header = on_top(app, MainScreen).query_one("#since-visit")
+        assert not header.display  # nothing ran yet
+        result = CliRunner().invoke(main, ["--home", str(home), "daily"], env=env)
+        assert result.exit_code == 0, result.output
+        (daily,) = _runs(home, "reflect")
+        for _ in range(40):  # the main screen looks at the file every 0.05 s
+            await pilot.pause(0.05)
+            if header.display:
+                break
+        await settle(pilot, app)
+        assert header.display
+        assert f"(nuggets undo {daily})" in " ".join(_since(app).split())
+        assert "Since your last visit" in " ".join(str(n.message) for n in app._notifications)
+        await pilot.press("r")
+        await settle(pilot, app)
+        assert on_top(app, ReviewScreen).kept
+        await pilot.press("a")
+        await settle(pilot, app)
+        await pilot.press("y")
+        await settle(pilot, app)
+        ours = [run for run in _runs(home, "reflect") if run != daily]
+        assert len(ours) == 1
+        since = " ".join(_since(app).split())
+        assert f"nuggets undo {daily}" in since and ours[0] not in since
+        assert "1 more run" not in since

@@ -45,6 +45,8 @@ def test_runs_after_the_visit_are_told_an_undone_one_and_those_before_are_not(
     assert told.applied.undo == (second.run_id,)
     assert told.applied.changes == len(second.operations)
     assert since_visit(_store(home, 2), None).applied.undo == (second.run_id, first.run_id)
+    mine = frozenset({second.run_id})  # applied in the open console: no news to its person
+    assert since_visit(_store(home, 2), None, mine).applied.undo == (first.run_id,)
 
 
 def test_what_each_rule_decided_unattended_is_kept_and_told_after_the_visit(
