@@ -7,6 +7,7 @@ visit, so the next opening tells only what happened after."""
 from __future__ import annotations
 
 from datetime import datetime
+from threading import Lock
 from typing import Any
 
 from rich.text import Text
@@ -39,6 +40,8 @@ class News:
         self.memory, self.since, self.seen = memory, since, seen
         self.shown = not since.empty
         self.known, self.ours = set(known), set[str]()
+        self.mark = _journal_mark(memory)
+        self._looking = Lock()  # the main screen's load and its look at the journal
 
     @classmethod
     def read(cls, memory: Store) -> News:
@@ -50,22 +53,30 @@ class News:
             known, since = frozenset(), SinceVisit()
         return cls(memory, since, seen, known)
 
+    def stirred(self) -> bool:
+        """Whether the journal's folder changed since the last look: a run written beside a
+        file the console does not watch (a promotion's MEMORY.md). One stat, for every tick."""
+        return _journal_mark(self.memory) != self.mark
+
     def catch_up(self, ours: bool) -> bool:
         """The runs written since the last look: this console's own (`ours`: it has just
-        written), or another program's, told. True when what the header says changed."""
-        try:
-            new = _run_ids(self.memory) - self.known
-            self.known |= new
-            if ours:
-                self.ours |= new
+        written, never news), or another program's, told. True when what the header says
+        changed."""
+        with self._looking:
+            self.mark = _journal_mark(self.memory)
+            try:
+                new = _run_ids(self.memory) - self.known
+                self.known |= new
+                if ours:
+                    self.ours |= new
+                # told again whole: an undo (ours too) may have taken back a run it told
+                since = since_visit(self.memory, self.seen, frozenset(self.ours))
+            except NuggetsError:
+                return False  # the history and ctrl+z say what is wrong with the journal
+            if since == self.since:
                 return False
-            since = since_visit(self.memory, self.seen, frozenset(self.ours))
-        except NuggetsError:
-            return False  # the history and ctrl+z say what is wrong with the journal
-        if since == self.since:
-            return False
-        self.since, self.shown = since, not since.empty
-        return True
+            self.since, self.shown = since, not since.empty
+            return True
 
     def dismiss(self) -> None:
         """Hidden, and the visit remembered: what it told is not told again."""
@@ -79,6 +90,13 @@ class News:
         except NuggetsError:
             return  # a home nothing may be written to (one the agent left): no visit either
         write_visit(self.memory.journal.home, self.memory.clock())
+
+
+def _journal_mark(memory: Store) -> int | None:
+    try:
+        return memory.journal.folder.stat().st_mtime_ns
+    except OSError:
+        return None
 
 
 def _run_ids(memory: Store) -> frozenset[str]:

@@ -36,7 +36,7 @@ from core.safeio.inert_text import one_line
 
 from ..foretold import afterwards, foretold
 from ..safe import block, counted, join, line, notify, restored_words, shown_path
-from ..since import news_kept, news_of, since_text
+from ..since import News, news_kept, news_of, since_text
 from ..widgets.busy import Busy
 from ..widgets.footer import Footer
 from ..widgets.note_detail import NoteDetailPane
@@ -537,10 +537,31 @@ class MainScreen(ConsoleScreen[None]):
     def _look_at_file(self) -> None:
         if self.app.screen is not self or self.workers_busy("write"):
             return
-        stamp = self.memory.stamp()
-        if stamp != self.stamp and not self.workers_busy("load"):
+        stamp, news = self.memory.stamp(), news_kept(self.app)
+        if self.workers_busy("load"):
+            return
+        if stamp != self.stamp:
             self.stamp = stamp
             self.reload(quiet=True)
+        elif news is not None and news.stirred():
+            self._hear(news)
+
+    @work(thread=True, exclusive=True, group="news", description="_hear")
+    def _hear(self, news: News) -> None:
+        """Runs another program wrote with no change to the file the console watches (a
+        promotion): told in the header."""
+        if news.catch_up(ours=False):
+            to_screen(self, self._heard)
+
+    def _heard(self) -> None:
+        self._show_since()
+        self.refresh_bindings()
+        notify(
+            self,
+            "New runs by another program (the daily pass, a command): “Since your last visit” "
+            "says what they did.",
+            title="New runs",
+        )
 
     def workers_busy(self, group: str) -> bool:
         return any(w.group == group and w.is_running for w in self.workers)

@@ -26,6 +26,7 @@ from nuggets_tui.app import NuggetsApp
 from nuggets_tui.cli import main
 from nuggets_tui.screens.main import MainScreen
 from nuggets_tui.screens.review import ChangeRow, ReviewScreen
+from nuggets_tui.since import News
 from tests.support.console_support import NOW, demo_home, make_app, on_top, settle
 from tests.support.microclaw_support import NOW as MICROCLAW_NOW
 
@@ -243,13 +244,14 @@ async def test_a_daily_run_while_the_console_is_open_is_told_and_our_own_runs_ar
         result = CliRunner().invoke(main, ["--home", str(home), "daily"], env=env)
         assert result.exit_code == 0, result.output
         (daily,) = _runs(home, "reflect")
-        for _ in range(40):  # the main screen looks at the file every 0.05 s
+        (promoted,) = _runs(home, "promote")  # MEMORY.md: no file the main screen watches
+        for _ in range(60):  # the main screen looks at the file every 0.05 s
             await pilot.pause(0.05)
-            if header.display:
+            if header.display and "promoted" in _since(app):
                 break
         await settle(pilot, app)
-        assert header.display
-        assert f"(nuggets undo {daily})" in " ".join(_since(app).split())
+        since = " ".join(_since(app).split())
+        assert f"(nuggets undo {daily})" in since and f"(nuggets undo {promoted})" in since
         assert "Since your last visit" in " ".join(str(n.message) for n in app._notifications)
         await pilot.press("r")
         await settle(pilot, app)
@@ -263,3 +265,40 @@ async def test_a_daily_run_while_the_console_is_open_is_told_and_our_own_runs_ar
         since = " ".join(_since(app).split())
         assert f"nuggets undo {daily}" in since and ours[0] not in since
         assert "1 more run" not in since
+
+
+def test_an_undo_of_a_run_it_told_takes_it_out_of_the_news(tmp_path: Path) -> None:
+    home = _daily(tmp_path)
+    store = NuggetsStore(home, fixed_clock(NOW))
+    news = News.read(store)
+    (applied,) = _runs(home, "reflect")
+    assert news.since.applied.undo == (applied,)
+    store.journal.undo(applied)  # from the console's run history, say
+    assert news.catch_up(ours=True)
+    assert news.since.applied.undo == () and news.since.promoted.undo
+
+
+async def test_a_promotion_written_while_the_console_is_open_is_told(tmp_path: Path) -> None:
+    """`nuggets promote --apply` from a shell writes MEMORY.md and a run, never the graph file
+    the main screen watches: the run still reaches the header, by the journal's folder."""
+    home = demo_home(tmp_path)
+    env = ENV | {"NUGGETS_MEMORY_MD": str(home / "memory" / "MEMORY.md")}
+    graph = (home / "graph" / "graph.json").read_bytes()
+    app = make_app(home, watch_interval=0.05)
+    async with app.run_test(size=(140, 42)) as pilot:
+        await settle(pilot, app)
+        header = on_top(app, MainScreen).query_one("#since-visit")
+        assert not header.display
+        args = ["--home", str(home), "promote", "--threshold", "1", "--apply"]
+        result = CliRunner().invoke(main, args, env=env)
+        assert result.exit_code == 0, result.output
+        assert (home / "graph" / "graph.json").read_bytes() == graph
+        (promoted,) = _runs(home, "promote")
+        for _ in range(60):
+            await pilot.pause(0.05)
+            if header.display:
+                break
+        await settle(pilot, app)
+        assert header.display
+        assert f"(nuggets undo {promoted})" in " ".join(_since(app).split())
+        assert "New runs" in _notified(app)
