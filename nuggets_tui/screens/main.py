@@ -554,8 +554,11 @@ class MainScreen(ConsoleScreen[None]):
             to_screen(self, self._heard)
 
     def _heard(self) -> None:
+        showing = self.query_one("#since-visit", Static).display
         self._show_since()
         self.refresh_bindings()
+        if showing:
+            return  # the header, in view, says it: no notice over it
         notify(
             self,
             "New runs by another program (the daily pass, a command): “Since your last visit” "
