@@ -80,7 +80,7 @@ class News:
 
     def dismiss(self) -> None:
         """Hidden, and the visit remembered: what it told is not told again."""
-        self.shown = False
+        self.shown, self.since = False, SinceVisit()
         self.seen = self.memory.clock()
         self.remember()
 

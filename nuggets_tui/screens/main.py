@@ -446,7 +446,11 @@ class MainScreen(ConsoleScreen[None]):
             and previous is not None
             and (previous.graph.fingerprint != loaded.shelf.graph.fingerprint)
         ):
-            told = " “Since your last visit” says what its runs did." if heard else ""
+            told = (
+                " “Since your last visit” says what its runs did."
+                if heard and news_of(self.app) is not None
+                else ""
+            )
             notify(
                 self,
                 f"The {self.memory.profile.source_label} changed on disk; the console reloaded "
@@ -557,8 +561,8 @@ class MainScreen(ConsoleScreen[None]):
         showing = self.query_one("#since-visit", Static).display
         self._show_since()
         self.refresh_bindings()
-        if showing:
-            return  # the header, in view, says it: no notice over it
+        if showing or news_of(self.app) is None:
+            return  # the header, in view, says it (or there is nothing to tell)
         notify(
             self,
             "New runs by another program (the daily pass, a command): “Since your last visit” "

@@ -302,3 +302,29 @@ async def test_a_promotion_written_while_the_console_is_open_is_told(tmp_path: P
         assert header.display
         assert f"(nuggets undo {promoted})" in " ".join(_since(app).split())
         assert "New runs" in _notified(app)
+
+
+async def test_after_d_a_run_with_nothing_to_tell_brings_no_header_and_no_notice(
+    tmp_path: Path,
+) -> None:
+    """`d` hid the header; a shell then undoes the promotion it told (the journal's folder
+    changes, MEMORY.md too): nothing new to tell, so nothing is said."""
+    home = _daily(tmp_path)
+    (promoted,) = _runs(home, "promote")
+    env = ENV | {"NUGGETS_MEMORY_MD": str(home / "memory" / "MEMORY.md")}
+    app = make_app(home, watch_interval=0.05)
+    async with app.run_test(size=(140, 42)) as pilot:
+        await settle(pilot, app)
+        header = on_top(app, MainScreen).query_one("#since-visit")
+        assert header.display
+        await pilot.press("d")
+        await settle(pilot, app)
+        assert not header.display
+        app.clear_notifications()
+        result = CliRunner().invoke(main, ["--home", str(home), "undo", promoted], env=env)
+        assert result.exit_code == 0, result.output
+        for _ in range(20):
+            await pilot.pause(0.05)
+        await settle(pilot, app)
+        assert not header.display
+        assert "New runs" not in _notified(app)
