@@ -47,8 +47,9 @@ class News:
     def read(cls, memory: Store) -> News:
         seen = read_visit(memory.journal.home)
         try:
-            known = _run_ids(memory)
-            since = since_visit(memory, seen)
+            headers = memory.journal.log()
+            known = frozenset(header.run_id for header in headers)
+            since = since_visit(memory, seen, headers=headers)
         except NuggetsError:  # a journal that cannot be read: the main screen says why
             known, since = frozenset(), SinceVisit()
         return cls(memory, since, seen, known)
@@ -65,12 +66,13 @@ class News:
         with self._looking:
             self.mark = _journal_mark(self.memory)
             try:
-                new = _run_ids(self.memory) - self.known
+                headers = self.memory.journal.log(quiet=True)
+                new = {header.run_id for header in headers} - self.known
                 self.known |= new
                 if ours:
                     self.ours |= new
                 # told again whole: an undo (ours too) may have taken back a run it told
-                since = since_visit(self.memory, self.seen, frozenset(self.ours))
+                since = since_visit(self.memory, self.seen, frozenset(self.ours), headers)
             except NuggetsError:
                 return False  # the history and ctrl+z say what is wrong with the journal
             if since == self.since:
@@ -97,10 +99,6 @@ def _journal_mark(memory: Store) -> int | None:
         return memory.journal.folder.stat().st_mtime_ns
     except OSError:
         return None
-
-
-def _run_ids(memory: Store) -> frozenset[str]:
-    return frozenset(header.run_id for header in memory.journal.log())
 
 
 def news_kept(app: App[Any]) -> News | None:

@@ -314,11 +314,13 @@ class Journal:
 
     # -- reading ------------------------------------------------------------------------------
 
-    def log(self) -> list[JournalHeader]:
+    def log(self, quiet: bool = False) -> list[JournalHeader]:
         """Our runs, newest first (a run of a batch says its place in it), then the memory's
-        own program's; an entry that cannot be read is skipped and named in the notices."""
+        own program's; an entry that cannot be read is skipped and named in the notices
+        (unless `quiet`: a look that comes back often, and leaves the naming to `log`)."""
         headers, skipped = read_headers(self.home, self.files)
-        self.notices += skipped
+        if not quiet:
+            self.notices += skipped
         return with_places(headers) + (self.program.headers() if self.program else [])
 
     def run(self, run_id: str) -> JournalEntry:

@@ -20,7 +20,8 @@ API:
 - `runs_since(headers, seen, ours) -> (applied, promoted)` (pure: our runs still in effect,
   after `seen`, newest first, but those of `ours`: the open console's own); `rules_since(state,
   seen)`
-- `since_visit(store, seen, ours) -> SinceVisit` (reads the journal and the decisions file)
+- `since_visit(store, seen, ours, headers) -> SinceVisit` (reads the journal, unless given its
+  headers, and the decisions file)
 """
 
 from __future__ import annotations
@@ -135,12 +136,16 @@ def _after(moment: str | None, seen: datetime | None) -> bool:
 
 
 def since_visit(
-    store: Store, seen: datetime | None, ours: frozenset[str] = frozenset()
+    store: Store,
+    seen: datetime | None,
+    ours: frozenset[str] = frozenset(),
+    headers: list[JournalHeader] | None = None,
 ) -> SinceVisit:
-    """What happened to the store's memory since `seen`, but the runs of `ours` (NuggetsError:
-    its journal cannot be listed; a run whose entry cannot be read is counted without its
-    changes)."""
-    applied, promoted = runs_since(store.journal.log(), seen, ours)
+    """What happened to the store's memory since `seen`, but the runs of `ours`; `headers`:
+    its journal's, when the caller has just listed them (NuggetsError: its journal cannot be
+    listed; a run whose entry cannot be read is counted without its changes)."""
+    listed = store.journal.log() if headers is None else headers
+    applied, promoted = runs_since(listed, seen, ours)
     try:
         state = read_state(store.journal.home)
     except NuggetsError:

@@ -328,3 +328,16 @@ async def test_after_d_a_run_with_nothing_to_tell_brings_no_header_and_no_notice
         await settle(pilot, app)
         assert not header.display
         assert "New runs" not in _notified(app)
+
+
+def test_looking_again_names_no_unreadable_entry_the_opening_named(tmp_path: Path) -> None:
+    """The main screen looks at the journal on every load: an entry that cannot be read is
+    named once, when the console opens (and by `l`), not again on every look."""
+    home = _daily(tmp_path)
+    store = NuggetsStore(home, fixed_clock(NOW))
+    (applied,) = _runs(home, "reflect")
+    (store.journal.folder / f"{applied}.json").write_bytes(b"")
+    news = News.read(store)
+    assert any(f"{applied}.json" in said for said in store.take_notices())
+    news.catch_up(ours=False)
+    assert store.take_notices() == []
