@@ -40,9 +40,9 @@ class Journal(Protocol):
         """Refuses (NuggetsError, one line) when nothing may be written to this memory (a
         home its agent left); a command that always writes asks before it starts."""
 
-    def log(self) -> list[JournalHeader]:
+    def log(self, quiet: bool = False) -> list[JournalHeader]:
         """The runs, newest first (headers only); one that cannot be read is skipped and named
-        in the store's notices."""
+        in the store's notices (`quiet`: skipped only)."""
 
     def run(self, run_id: str) -> JournalEntry:
         """One run whole, checked before it is trusted."""
