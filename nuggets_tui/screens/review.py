@@ -914,6 +914,8 @@ class ReviewScreen(ConsoleScreen[bool]):
 
     def _check_file(self) -> None:
         self._check_decisions()
+        if any(w.group == "write" and w.is_running for w in self.workers):
+            return  # our own apply landing: neither a stale plan nor another program's run
         stamp = self.memory.stamp()
         if self.plan is None or self.stale or stamp == self._seen:
             return

@@ -341,3 +341,25 @@ def test_looking_again_names_no_unreadable_entry_the_opening_named(tmp_path: Pat
     assert any(f"{applied}.json" in said for said in store.take_notices())
     news.catch_up(ours=False)
     assert store.take_notices() == []
+
+
+async def test_the_reviews_own_apply_is_never_news_however_often_it_looks(
+    tmp_path: Path,
+) -> None:
+    """The review looks at the file every 0.01 s while its apply writes: the run it writes is
+    the person's own, never told as since the last visit."""
+    home = demo_home(tmp_path)
+    app = make_app(home, watch_interval=0.01)
+    async with app.run_test(size=(140, 42)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("r")
+        await settle(pilot, app)
+        await pilot.press("a")
+        await settle(pilot, app)
+        await pilot.press("y")
+        await settle(pilot, app)
+        (ours,) = _runs(home, "reflect")
+        on_top(app, MainScreen)
+        for _ in range(10):
+            await pilot.pause(0.02)
+        assert not on_top(app, MainScreen).query_one("#since-visit").display, _since(app)
