@@ -179,12 +179,16 @@ def test_opening_says_when_the_last_consolidation_ran_and_whether_one_is_due(
         _at(transcript, NOW - timedelta(minutes=minutes + 1))
     (tmp_path / "notes.jsonl").write_text("{}\n")  # not a session's name: not counted
     said = store(directory, tmp_path).open().messages
-    assert "last consolidated 2026-11-24 03:00 UTC (30 h ago); 5 session(s) since: one is due" in (
+    assert "last consolidated 2026-11-24 03:00 UTC (30 h ago); 5 sessions since: one is due" in (
         "\n".join(said)
     )
     (tmp_path / f"{uuid.UUID(int=0)}.jsonl").unlink()
     said = store(directory, tmp_path).open(read=False).messages
-    assert any("4 session(s) since: none due" in line for line in said)
+    assert any("4 sessions since: none due" in line for line in said)
+    for minutes in (1, 2, 3):
+        (tmp_path / f"{uuid.UUID(int=minutes)}.jsonl").unlink()
+    said = store(directory, tmp_path).open(read=False).messages
+    assert any("; 1 session since: none due" in line for line in said)
 
 
 def test_a_directory_never_consolidated_says_nothing_of_it(tmp_path: Path) -> None:

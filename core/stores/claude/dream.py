@@ -47,7 +47,8 @@ class Dream:
             else f"last consolidated {_ago(now, self.last)}"
         )
         due = "one is due" if self.due else "none due"
-        return f"{last}; {self.sessions} session(s) since: {due} (24 h and {SESSIONS} sessions)"
+        saved = f"{self.sessions:,} session{'' if self.sessions == 1 else 's'}"
+        return f"{last}; {saved} since: {due} (24 h and {SESSIONS} sessions)"
 
 
 def _ago(now: datetime, then: datetime) -> str:
