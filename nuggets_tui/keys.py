@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from collections.abc import Collection, Iterator, Mapping
 
 from textual.binding import Binding, BindingType
@@ -64,18 +65,34 @@ def _rows(
     return rows
 
 
+_NUGGET = re.compile(r"\bnugget\b")
+
+
+def in_words(text: str, group: str) -> str:
+    """A key's text in the open store's words: what it calls a group of its notes (a scope, a
+    type, a home) for "nugget"."""
+    return _NUGGET.sub(group, text)
+
+
 def key_sections(
-    keymap: Keymap | None = None, hidden: Collection[str] = (), first: type | None = None
+    keymap: Keymap | None = None,
+    hidden: Collection[str] = (),
+    first: type | None = None,
+    group: str = "nugget",
 ) -> list[tuple[str, list[tuple[str, str, str]]]]:
     """Each screen's keys (as the keymap sets them), what they do, and their binding ids;
     `hidden`: the binding ids left out (keys the open store does not offer); `first`: the
-    screen whose keys come first (the one the person is on), then the rest in their order."""
+    screen whose keys come first (the one the person is on), then the rest in their order;
+    `group`: the open store's word for a group of its notes."""
     sections = _sections(keymap, hidden)
     # A screen whose key is not offered is not reached: none of its keys either.
     shown = [section for section in sections if section[2] not in hidden]
     if first is not None:
         shown.sort(key=lambda section: first not in section[3])  # a stable sort
-    return [(title, rows) for title, rows, _, _ in shown]
+    return [
+        (title, [(key, in_words(said, group), bid) for key, said, bid in rows])
+        for title, rows, _, _ in shown
+    ]
 
 
 def _sections(

@@ -20,14 +20,17 @@ from .base import ConsoleModal
 
 
 def keys_table(
-    keymap: Keymap | None = None, hidden: Collection[str] = (), first: type | None = None
+    keymap: Keymap | None = None,
+    hidden: Collection[str] = (),
+    first: type | None = None,
+    group: str = "nugget",
 ) -> Table:
     """Every key, as the keymap sets them, but the binding ids `hidden`; `first`: the screen
-    whose keys come first."""
+    whose keys come first; `group`: the open store's word for a group of its notes."""
     table = Table(box=None, show_header=False, padding=(0, 2, 0, 0), expand=True)
     table.add_column("key", style="bold", no_wrap=True)
     table.add_column("what it does")
-    for section, rows in key_sections(keymap, hidden, first):
+    for section, rows in key_sections(keymap, hidden, first, group):
         table.add_row(line(section, "bold underline"), "")
         for key, description, _ in rows:
             table.add_row(line(key), line(description))
@@ -73,7 +76,10 @@ class HelpScreen(ConsoleModal[None]):
         keymap = getattr(self.app, "keymap", None)
         with VerticalScroll(id="dialog"):
             yield Static(Text("Keys", style="bold"), id="dialog-title")
-            keys = keys_table(keymap, not_offered(self.app.screen_stack), self.opened_on)
+            memory = getattr(self.app, "memory", None)
+            group = memory.profile.group if memory is not None else "nugget"
+            hidden = not_offered(self.app.screen_stack)
+            keys = keys_table(keymap, hidden, self.opened_on, group)
             yield Static(keys, id="help-keys")
             yield Static(Text("escape closes this help.", style="dim"))
 

@@ -689,8 +689,9 @@ class ReviewScreen(ConsoleScreen[bool]):
     def compose(self) -> ComposeResult:
         yield Static(Text("Planning…"), id="review-counts")
         with Container(id="review-search-bar"):
+            group = self.memory.profile.group  # a nugget, a scope, a type, a home
             yield Input(
-                placeholder="/ search the changes: note, nugget or detail", id="review-search"
+                placeholder=f"/ search the changes: note, {group} or detail", id="review-search"
             )
             yield Static(SEARCH_KEYS, id="review-search-keys")
         with Horizontal():

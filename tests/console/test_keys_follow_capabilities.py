@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from rich.console import Console
-from textual.widgets import Static
+from textual.widgets import Input, Static
 from textual.widgets._footer import FooterKey
 
 from core.clock import fixed_clock
@@ -165,3 +165,29 @@ async def test_microclaw_help_leaves_out_merge_and_keeps_one_stands(data_dir: Pa
         said = await _help_text(pilot, app)
         assert "The picked note stands" in said
         assert "Merge the others into the picked note" not in said
+
+
+async def test_the_help_and_the_review_search_name_a_group_in_the_stores_words(
+    home: Path, tmp_path: Path, claude_app: NuggetsApp, data_dir: Path
+) -> None:
+    """Claude Code groups its files by type, MicroClaw its rows by scope, the purifier its
+    claims by home: the help and the review's search say so, never "nugget"."""
+    apps = {
+        "nugget": make_app(home),
+        "type": claude_app,
+        "scope": NuggetsApp(MicroClawStore(data_dir, fixed_clock(MICROCLAW_NOW))),
+        "home": purifier_app(tmp_path),
+    }
+    for group, app in apps.items():
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            said = await _help_text(pilot, app)
+            assert f"Group the changes by kind or by {group}" in said, group
+            assert ("nugget" in said) == (group == "nugget"), group
+            await pilot.press("r")
+            await settle(pilot, app)
+            if isinstance(app.screen, ConfirmScreen):  # a costly plan (the purifier's) asks
+                await pilot.press("y")
+                await settle(pilot, app)
+            search = app.screen.query_one("#review-search", Input)
+            assert search.placeholder == f"/ search the changes: note, {group} or detail"
