@@ -11,10 +11,13 @@ before the console opens."""
 from __future__ import annotations
 
 import stat
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner
+from textual.pilot import Pilot
 
 from core.clock import fixed_clock, shown_time
 from core.plans.review_state import read_state
@@ -54,6 +57,17 @@ def _counts(app: NuggetsApp) -> str:
 
 def _notified(app: NuggetsApp) -> list[str]:
     return [str(n.title) for n in app._notifications]
+
+
+async def _looked(
+    pilot: Pilot[Any], app: NuggetsApp, told: Callable[[], bool], ticks: int = 60
+) -> None:
+    """Let the main screen look at the memory (every 0.05 s here) until `told` holds."""
+    for _ in range(ticks):
+        await pilot.pause(0.05)
+        if told():
+            break
+    await settle(pilot, app)
 
 
 def _since(app: NuggetsApp) -> str:
@@ -245,11 +259,7 @@ async def test_a_daily_run_while_the_console_is_open_is_told_and_our_own_runs_ar
         assert result.exit_code == 0, result.output
         (daily,) = _runs(home, "reflect")
         (promoted,) = _runs(home, "promote")  # MEMORY.md: no file the main screen watches
-        for _ in range(60):  # the main screen looks at the file every 0.05 s
-            await pilot.pause(0.05)
-            if header.display and "promoted" in _since(app):
-                break
-        await settle(pilot, app)
+        await _looked(pilot, app, lambda: header.display and "promoted" in _since(app))
         since = " ".join(_since(app).split())
         assert f"(nuggets undo {daily})" in since and f"(nuggets undo {promoted})" in since
         assert "Since your last visit" in " ".join(str(n.message) for n in app._notifications)
@@ -294,11 +304,7 @@ async def test_a_promotion_written_while_the_console_is_open_is_told(tmp_path: P
         assert result.exit_code == 0, result.output
         assert (home / "graph" / "graph.json").read_bytes() == graph
         (promoted,) = _runs(home, "promote")
-        for _ in range(60):
-            await pilot.pause(0.05)
-            if header.display:
-                break
-        await settle(pilot, app)
+        await _looked(pilot, app, lambda: header.display)
         assert header.display
         assert f"(nuggets undo {promoted})" in " ".join(_since(app).split())
         assert "New runs" in _notified(app)
@@ -323,9 +329,7 @@ async def test_after_d_a_run_with_nothing_to_tell_brings_no_header_and_no_notice
         app.clear_notifications()
         result = CliRunner().invoke(main, ["--home", str(home), "undo", promoted], env=env)
         assert result.exit_code == 0, result.output
-        for _ in range(20):
-            await pilot.pause(0.05)
-        await settle(pilot, app)
+        await _looked(pilot, app, lambda: False, ticks=20)  # it looks, and finds nothing to tell
         assert not header.display
         assert "New runs" not in _notified(app)
 
