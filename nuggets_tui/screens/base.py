@@ -28,6 +28,10 @@ def _closes(screen: Screen[ScreenResultType]) -> bool:
 class ConsoleScreen(Screen[ScreenResultType]):
     """A full screen of the console."""
 
+    def workers_busy(self, group: str) -> bool:
+        """Whether a worker of the screen's `group` ("write", "load", …) still runs."""
+        return any(w.group == group and w.is_running for w in self.workers)
+
     def dismiss(self, result: ScreenResultType | None = None) -> AwaitComplete:
         if not _closes(self):
             return AwaitComplete()  # nothing to wait for

@@ -570,9 +570,6 @@ class MainScreen(ConsoleScreen[None]):
             title="New runs",
         )
 
-    def workers_busy(self, group: str) -> bool:
-        return any(w.group == group and w.is_running for w in self.workers)
-
     # -- the table ----------------------------------------------------------------------------
 
     def _view(self, nuggets: set[str]) -> View:
@@ -787,7 +784,7 @@ class MainScreen(ConsoleScreen[None]):
         )
 
     def _scoring(self) -> bool:
-        return any(w.group == "judge" and w.is_running for w in self.workers)
+        return self.workers_busy("judge")
 
     def action_verdict_filter(self) -> None:
         if self.verdicts is None and self.shelf is not None and not self._scoring():

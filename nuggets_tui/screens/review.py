@@ -915,7 +915,7 @@ class ReviewScreen(ConsoleScreen[bool]):
 
     def _check_file(self) -> None:
         self._check_decisions()
-        if any(w.group == "write" and w.is_running for w in self.workers):
+        if self.workers_busy("write"):
             return  # our own apply landing: neither a stale plan nor another program's run
         stamp = self.memory.stamp()
         if self.plan is None or self.stale or stamp == self._seen:
@@ -1261,7 +1261,7 @@ class ReviewScreen(ConsoleScreen[bool]):
         )
 
     def action_back(self) -> None:
-        if self.uncapped and any(w.group == "plan" and w.is_running for w in self.workers):
+        if self.uncapped and self.workers_busy("plan"):
             self._stop_planning()
             return
         search = self.query_one("#review-search", Input)
