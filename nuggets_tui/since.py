@@ -69,6 +69,8 @@ class News:
                 headers = self.memory.journal.log(quiet=True)
                 new = {header.run_id for header in headers} - self.known
                 self.known |= new
+                if ours and not new:
+                    return False  # the first load, right after `read`: nothing to tell again
                 if ours:
                     self.ours |= new
                 # told again whole: an undo (ours too) may have taken back a run it told
