@@ -15,10 +15,13 @@ from typing import Any
 import pytest
 from rich.text import Text
 from textual.binding import Binding
+from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import Button
 
 from core.plans.review_rules import parse_rule
 from nuggets_tui import screens
+from nuggets_tui.app import NuggetsApp
 from nuggets_tui.screens.ask_file import AskFileScreen
 from nuggets_tui.screens.base import ConsoleDialog, ConsoleModal
 from nuggets_tui.screens.confirm import ChoiceScreen, ConfirmScreen
@@ -77,16 +80,24 @@ def test_every_dialog_class_is_held_to_the_rule() -> None:
         assert issubclass(cls, ConsoleDialog) or cls.__name__ in ASKS_NOTHING, cls.__name__
 
 
+async def _pushed(
+    pilot: Pilot[Any], app: NuggetsApp, name: str
+) -> tuple[Screen[Any], list[object]]:
+    """The sample dialog `name` opened over the main screen, and the answers it gives."""
+    await settle(pilot, app)
+    answers: list[object] = []
+    dialog = SAMPLES[name]()
+    app.push_screen(dialog, answers.append)
+    await settle(pilot, app)
+    assert app.screen is dialog
+    return dialog, answers
+
+
 @pytest.mark.parametrize("name", sorted(SAMPLES))
 async def test_escape_cancels_every_dialog(home: Path, name: str) -> None:
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, app)
-        answers: list[object] = []
-        dialog = SAMPLES[name]()
-        app.push_screen(dialog, answers.append)
-        await settle(pilot, app)
-        assert app.screen is dialog
+        dialog, answers = await _pushed(pilot, app, name)
         await pilot.press("escape")
         await settle(pilot, app)
         assert app.screen is not dialog and answers == [CANCELLED.get(name)]
@@ -96,11 +107,7 @@ async def test_escape_cancels_every_dialog(home: Path, name: str) -> None:
 async def test_n_cancels_a_yes_or_no_and_is_a_letter_elsewhere(home: Path, name: str) -> None:
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, app)
-        answers: list[object] = []
-        dialog = SAMPLES[name]()
-        app.push_screen(dialog, answers.append)
-        await settle(pilot, app)
+        dialog, answers = await _pushed(pilot, app, name)
         await pilot.press("n")
         await settle(pilot, app)
         if yes_or_no(type(dialog)):

@@ -10,7 +10,7 @@ from pathlib import Path
 from core.stores.nuggets.graph_file import graph_path
 from nuggets_tui.screens.promote import PromoteScreen
 from nuggets_tui.widgets.virtual_table import VirtualTable
-from tests.support.console_support import add_notes, diff_body, make_app, settle
+from tests.support.console_support import add_notes, diff_body, make_app, pressed, settle
 
 SIZE = (120, 40)
 
@@ -52,10 +52,7 @@ async def test_an_allowance_is_for_the_text_shown(home: Path) -> None:
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
-        await pilot.press("p")
-        await settle(pilot, app)
-        screen = app.screen
-        assert isinstance(screen, PromoteScreen)
+        screen = await pressed(pilot, app, "p", PromoteScreen)
         [held] = [b for b in screen.plan.blocked if b.note_id == "sneaky"]
         screen.query_one("#entries", VirtualTable).select_key("sneaky")
         await pilot.press("space")
@@ -108,10 +105,7 @@ async def test_space_drops_any_entry_and_keeps_it_again(home: Path) -> None:
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
-        await pilot.press("p")
-        await settle(pilot, app)
-        screen = app.screen
-        assert isinstance(screen, PromoteScreen)
+        screen = await pressed(pilot, app, "p", PromoteScreen)
         entries = screen.query_one("#entries", VirtualTable)
         assert entries.select_key("tea")
         await pilot.press("space")
@@ -153,10 +147,8 @@ async def test_the_screen_shows_the_agents_budget_and_the_entries_past_it(home: 
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
-        await pilot.press("p")
-        await settle(pilot, app)
-        screen = app.screen
-        assert isinstance(screen, PromoteScreen) and screen.plan is not None
+        screen = await pressed(pilot, app, "p", PromoteScreen)
+        assert screen.plan is not None
         (budget,) = screen.plan.budgets
         summary = str(screen.query_one("#promote-summary").render())
         assert "Claude Code reads the first 200 lines / 25,000 UTF-16 units" in summary
@@ -179,10 +171,8 @@ async def test_p_then_a_leaves_out_a_note_of_an_open_contradiction(home: Path) -
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
-        await pilot.press("p")
-        await settle(pilot, app)
-        screen = app.screen
-        assert isinstance(screen, PromoteScreen) and screen.plan is not None
+        screen = await pressed(pilot, app, "p", PromoteScreen)
+        assert screen.plan is not None
         [held] = [b for b in screen.plan.blocked if b.note_id == LISBON]
         assert held.queued == "c-663048de"
         summary = str(screen.query_one("#promote-summary").render())
@@ -202,10 +192,7 @@ async def test_space_allows_a_note_of_an_open_contradiction_as_shown(home: Path)
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
-        await pilot.press("p")
-        await settle(pilot, app)
-        screen = app.screen
-        assert isinstance(screen, PromoteScreen)
+        screen = await pressed(pilot, app, "p", PromoteScreen)
         assert screen.query_one("#entries", VirtualTable).select_key(LISBON)
         await pilot.press("space")
         await settle(pilot, app)
@@ -221,10 +208,8 @@ async def test_f_picks_claude_codes_form_and_a_writes_a_topic_file_per_fact(home
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
-        await pilot.press("p")
-        await settle(pilot, app)
-        screen = app.screen
-        assert isinstance(screen, PromoteScreen) and screen.plan is not None
+        screen = await pressed(pilot, app, "p", PromoteScreen)
+        assert screen.plan is not None
         assert screen.plan.form == "entries"  # the default stays the agent's format
         await pilot.press("f")
         await settle(pilot, app)

@@ -18,7 +18,7 @@ from nuggets_tui.screens.promote import FileRow, PromoteScreen
 from nuggets_tui.widgets.diff_view import DiffView
 from nuggets_tui.widgets.virtual_table import VirtualTable
 from nuggets_tui.words import shown_path
-from tests.support.console_support import add_notes, diff_body, make_app, settle
+from tests.support.console_support import add_notes, diff_body, make_app, pressed, settle
 from tests.support.microclaw_support import NOW
 
 SIZE = (140, 42)
@@ -35,10 +35,7 @@ async def test_entries_saying_almost_the_same_thing_are_marked_and_named(home: P
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
-        await pilot.press("p")
-        await settle(pilot, app)
-        screen = app.screen
-        assert isinstance(screen, PromoteScreen)
+        screen = await pressed(pilot, app, "p", PromoteScreen)
         summary = str(screen.query_one("#promote-summary").render())
         assert "≈ 2 entries say almost the same thing as another under a different title" in (
             " ".join(summary.split())
@@ -68,10 +65,7 @@ async def test_p_on_microclaw_shows_and_writes_every_file_nuggets_promote_shows(
     app = NuggetsApp(store)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
-        await pilot.press("p")
-        await settle(pilot, app)
-        screen = app.screen
-        assert isinstance(screen, PromoteScreen)
+        screen = await pressed(pilot, app, "p", PromoteScreen)
         assert [p.path for p in screen.plans] == [p.path for p in expected]
         summary = " ".join(str(screen.query_one("#promote-summary").render()).split())
         assert f"Promote to {len(files)} files under" in summary
@@ -135,10 +129,7 @@ async def test_at_80x24_the_summary_of_every_file_scrolls_within_a_third_of_the_
     app = NuggetsApp(MicroClawStore(data_dir, fixed_clock(NOW)))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        await pilot.press("p")
-        await settle(pilot, app)
-        screen = app.screen
-        assert isinstance(screen, PromoteScreen)
+        screen = await pressed(pilot, app, "p", PromoteScreen)
         head = screen.query_one("#promote-head")
         summary = " ".join(str(screen.query_one("#promote-summary").render()).split())
         assert "not promoted" in summary  # the whole summary is there, below the fold

@@ -12,7 +12,7 @@ from core.settings import load
 from nuggets_tui.screens.promote import PromoteScreen
 from nuggets_tui.widgets.note_table import NoteTable
 from nuggets_tui.widgets.virtual_table import VirtualTable
-from tests.support.console_support import make_app, settle
+from tests.support.console_support import make_app, pressed, settle
 from tests.support.reliability_support import make_home, note
 
 SIZE = (120, 40)
@@ -68,10 +68,8 @@ async def test_the_promotion_screen_holds_a_secret_back_and_shows_it_masked(tmp_
     app = make_app(_home(tmp_path))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
-        await pilot.press("p")
-        await settle(pilot, app)
-        screen = app.screen
-        assert isinstance(screen, PromoteScreen) and screen.plan is not None
+        screen = await pressed(pilot, app, "p", PromoteScreen)
+        assert screen.plan is not None
         assert sorted(b.note_id for b in screen.plan.blocked) == ["key", "mail"]
         summary = str(screen.query_one("#promote-summary").render())
         assert (
@@ -96,10 +94,7 @@ async def test_a_refused_scope_can_not_be_written_from_the_console(tmp_path: Pat
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
-        await pilot.press("p")
-        await settle(pilot, app)
-        screen = app.screen
-        assert isinstance(screen, PromoteScreen)
+        screen = await pressed(pilot, app, "p", PromoteScreen)
         summary = str(screen.query_one("#promote-summary").render())
         assert "Nothing can be written" in summary and "is a symbolic link" in summary
         assert screen.check_action("write", ()) is None

@@ -75,6 +75,14 @@ def notes_on_disk(home: Path) -> dict[str, dict[str, Any]]:
     return {n["id"]: n for n in json.loads(graph_path(home).read_bytes())["notes"]}
 
 
+async def pressed(pilot: Pilot[Any], app: App[Any], key: str, kind: type[S]) -> S:
+    """`key` pressed and let settle: the screen it opened, which the test expects to be a
+    `kind`."""
+    await pilot.press(key)
+    await settle(pilot, app)
+    return on_top(app, kind)
+
+
 async def first_rows(pilot: Pilot, app: NuggetsApp) -> None:
     """Wait (up to 2 s) for the notes table to show any rows."""
     for _ in range(100):
