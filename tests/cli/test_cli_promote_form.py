@@ -11,19 +11,13 @@ Write tool re-emits (`name`, `description`, `metadata:` with `node_type`, `type`
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
+from tests.support.claude_support import project_folder
 from tests.support.cli_support import run
 from tests.support.reliability_support import note
-
-TOPIC = (
-    "---\nname: testing-policy\ndescription: how tests run\nmetadata:\n  node_type: memory\n"
-    "  type: feedback\n  originSessionId: 0f5e7a9c-2b1d-4c3e-9a8f-6d5c4b3a2f10\n"
-    "  modified: 2026-11-20T09:00:00.000Z\n---\n\nReal database in integration tests.\n"
-)
 
 
 @pytest.fixture
@@ -40,12 +34,7 @@ def home(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
-    directory = tmp_path / "claude" / "projects" / "-home-u-proj" / "memory"
-    directory.mkdir(parents=True)
-    (directory / "MEMORY.md").write_text("- [testing-policy](testing.md) — how tests run\n")
-    (directory / "testing.md").write_text(TOPIC)
-    os.chmod(directory / "testing.md", 0o600)
-    return directory
+    return project_folder(tmp_path)
 
 
 def _files(directory: Path) -> dict[str, bytes]:

@@ -8,13 +8,11 @@ import json
 import os
 import subprocess
 import sys
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from core.clock import Clock
 from core.models import Plan
 from core.notes.diff import compare
 from core.plans.preview import change_view
@@ -23,9 +21,9 @@ from core.stores.claude import index, seen
 from core.stores.claude.paths import project_folder_name, record_home
 from core.stores.claude.store import ClaudeStore
 from nuggets_tui.cli import main
+from tests.support.claude_support import ticking
 from tests.support.tree import hashes
 
-NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
 ENV = {"NUGGETS_NOW": "2026-11-25T09:00:00Z", "MEMORY_REFLECTION_HOUR": "0"}
 
 TESTING = (
@@ -55,11 +53,6 @@ def write_directory(root: Path) -> Path:
     (directory / "user_role.md").write_bytes(ROLE)
     (directory / "scratch.md").write_bytes(ORPHAN)
     return directory
-
-
-def ticking(start: datetime = NOW) -> Clock:
-    moments = iter(start + timedelta(minutes=i) for i in range(10_000))
-    return lambda: next(moments)
 
 
 def store(directory: Path, tmp_path: Path) -> ClaudeStore:

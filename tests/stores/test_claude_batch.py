@@ -13,8 +13,9 @@ from core.models import operation_note_ids
 from core.safeio import crashpoints
 from core.stores.claude.paths import record_home
 from core.stores.claude.store import ClaudeStore
-from tests.stores.test_claude import ROLE, agent_changes, run, store, ticking
+from tests.stores.test_claude import ROLE, agent_changes, run, store
 from tests.stores.test_claude_merge import merge_ops, with_pair
+from tests.support.claude_support import ticking
 from tests.support.tree import hashes
 
 AGENTS_ROLE = ROLE + b"Now prefers long answers.\n"

@@ -5,19 +5,12 @@ of the same file."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from core.clock import Clock
 from core.stores.claude.store import ClaudeStore
+from tests.support.claude_support import ticking
 
-NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
 COMMENT8 = "<!--\nline1\nline2\nline3\nline4\nline5\nline6\n-->\n"
-
-
-def ticking() -> Clock:
-    moments = iter(NOW + timedelta(minutes=i) for i in range(1_000))
-    return lambda: next(moments)
 
 
 def opened(tmp_path: Path, index: str, topics: list[str]) -> ClaudeStore:

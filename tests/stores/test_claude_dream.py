@@ -20,7 +20,8 @@ from core.stores.claude import demo, dream
 from core.stores.claude.demo import materialize_claude_demo
 from core.stores.claude.dream import LOCK, DreamingError, dream_state, wait_out
 from core.stores.claude.store import ClaudeStore
-from tests.stores.test_claude import INDEX, NOW, TESTING, run, store, ticking, write_directory
+from tests.stores.test_claude import INDEX, TESTING, run, store, write_directory
+from tests.support.claude_support import NOW, ticking
 from tests.support.tree import hashes
 
 LIVE = {4242}

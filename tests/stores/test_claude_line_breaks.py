@@ -6,21 +6,14 @@ entry per line, `- [Title](file.md) — hook`)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from core.clock import Clock
 from core.stores.claude.store import ClaudeStore
+from tests.support.claude_support import ticking
 
 TOPIC = b"---\nname: Kept\ndescription: kept\ntype: user\n---\n\nThe user is kept.\n"
-NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
-
-
-def ticking() -> Clock:
-    moments = iter(NOW + timedelta(minutes=i) for i in range(1_000))
-    return lambda: next(moments)
 
 
 @pytest.mark.parametrize("breaker", ["\u2028", "\x0c", "\x85", "\u2029", "\x1c", "\r"])

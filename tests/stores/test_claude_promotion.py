@@ -5,36 +5,22 @@ lays one out (`MEMORY.md` with `- [Title](file.md) — hook` lines, topic files 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from core.clock import Clock
 from core.settings import Settings
 from core.stores.claude.store import ClaudeStore
 from core.stores.nuggets.store import NuggetsStore
+from tests.support.claude_support import project_folder, ticking
 from tests.support.note_builders import make_home, note
 
-NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
 TOPIC = (
     "---\nname: testing\ndescription: how tests run\nmetadata:\n  type: feedback\n---\n\nReal db.\n"
 )
-
-
-def ticking() -> Clock:
-    moments = iter(NOW + timedelta(minutes=i) for i in range(1_000))
-    return lambda: next(moments)
-
-
-def folder(tmp_path: Path) -> Path:
-    directory = tmp_path / "claude" / "projects" / "-home-u-proj" / "memory"
-    directory.mkdir(parents=True)
-    (directory / "MEMORY.md").write_text("- [Testing](testing.md) — how tests run\n")
-    (directory / "testing.md").write_text(TOPIC)
-    return directory
+INDEX = "- [Testing](testing.md) — how tests run\n"
 
 
 def test_our_promotion_is_counted_as_ours_not_the_agents(tmp_path: Path) -> None:
-    directory = folder(tmp_path)
+    directory = project_folder(tmp_path, INDEX, TOPIC)
     settings = Settings.of(data_dir=str(tmp_path / "data"))
     review = ClaudeStore(directory, ticking(), settings=settings)
     review.read()  # the reviewed baseline
@@ -56,7 +42,7 @@ def test_our_promotion_is_counted_as_ours_not_the_agents(tmp_path: Path) -> None
 
 
 def test_the_agents_change_after_our_promotion_is_still_the_agents(tmp_path: Path) -> None:
-    directory = folder(tmp_path)
+    directory = project_folder(tmp_path, INDEX, TOPIC)
     settings = Settings.of(data_dir=str(tmp_path / "data"))
     ClaudeStore(directory, ticking(), settings=settings).read()
     facts = [note("n1", "Fact one holds", title="fact one", hits=4)]

@@ -13,12 +13,10 @@ What we write is read back with the review's own readers of Claude Code's frontm
 from __future__ import annotations
 
 import os
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from core.clock import Clock
 from core.errors import NuggetsError
 from core.promotion import claude_load
 from core.promotion.claude_dream import LOCK, DreamingError
@@ -27,30 +25,8 @@ from core.settings import Settings
 from core.stores.claude import frontmatter, index
 from core.stores.claude.store import ClaudeStore
 from core.stores.nuggets.store import NuggetsStore
+from tests.support.claude_support import NOW, TESTING_LINE, TESTING_POLICY, project_folder, ticking
 from tests.support.note_builders import make_home, note
-
-NOW = datetime(2026, 11, 25, 9, tzinfo=UTC)
-TESTING = (
-    "---\nname: testing-policy\ndescription: how tests run\nmetadata:\n  node_type: memory\n"
-    "  type: feedback\n  originSessionId: 0f5e7a9c-2b1d-4c3e-9a8f-6d5c4b3a2f10\n"
-    "  modified: 2026-11-20T09:00:00.000Z\n---\n\nReal database in integration tests.\n"
-)
-INDEX = "- [testing-policy](testing.md) — how tests run\n"
-
-
-def ticking() -> Clock:
-    moments = iter(NOW + timedelta(minutes=i) for i in range(1_000))
-    return lambda: next(moments)
-
-
-def folder(tmp_path: Path) -> Path:
-    directory = tmp_path / "claude" / "projects" / "-home-u-proj" / "memory"
-    directory.mkdir(parents=True)
-    (directory / "MEMORY.md").write_text(INDEX)
-    (directory / "testing.md").write_text(TESTING)
-    os.chmod(directory / "testing.md", 0o600)
-    return directory
-
 
 FACTS = [
     note("n1", "Deploys go through the make target, never by hand", title="deploys", hits=4),
@@ -76,7 +52,7 @@ def snapshot(directory: Path) -> dict[str, bytes]:
 
 
 def test_each_fact_is_a_topic_file_claude_code_reads_with_an_index_line(tmp_path: Path) -> None:
-    directory = folder(tmp_path)
+    directory = project_folder(tmp_path)
     store = promoter(tmp_path, directory, FACTS)
     plan = store.plan_promotion()
     assert (plan.form, plan.added) == (TOPIC_FILES, 3)
@@ -96,7 +72,7 @@ def test_each_fact_is_a_topic_file_claude_code_reads_with_an_index_line(tmp_path
         "Grafana latency board is the on-call one": "project",
     }
     text = (directory / "MEMORY.md").read_text()
-    assert text.startswith(INDEX)  # the agent's line stays as it was
+    assert text.startswith(TESTING_LINE)  # the agent's line stays as it was
     listed = {index.topic_name(e.target) for e in index.entries(text)}
     assert listed == names | {"testing.md"}
     assert "- [language](user_language-" in text and "— The user answers in French\n" in text
@@ -105,7 +81,7 @@ def test_each_fact_is_a_topic_file_claude_code_reads_with_an_index_line(tmp_path
 def test_the_hook_stays_within_150_units_and_a_dash_run_never_ends_the_frontmatter(
     tmp_path: Path,
 ) -> None:
-    directory = folder(tmp_path)
+    directory = project_folder(tmp_path)
     long = "Release notes --- " + "每个版本都要写发布说明 " * 30
     store = promoter(tmp_path, directory, [note("n1", long, title="release [notes]", hits=4)])
     store.promote(store.plan_promotion())
@@ -120,7 +96,7 @@ def test_the_hook_stays_within_150_units_and_a_dash_run_never_ends_the_frontmatt
 
 
 def test_promoting_the_same_fact_again_adds_no_file_or_line(tmp_path: Path) -> None:
-    directory = folder(tmp_path)
+    directory = project_folder(tmp_path)
     store = promoter(tmp_path, directory, FACTS)
     store.promote(store.plan_promotion())
     before = snapshot(directory)
@@ -131,7 +107,7 @@ def test_promoting_the_same_fact_again_adds_no_file_or_line(tmp_path: Path) -> N
 
 
 def test_a_changed_fact_rewrites_only_its_own_file(tmp_path: Path) -> None:
-    directory = folder(tmp_path)
+    directory = project_folder(tmp_path)
     store = promoter(tmp_path, directory, FACTS)
     store.promote(store.plan_promotion())
     index_before = (directory / "MEMORY.md").read_bytes()
@@ -149,9 +125,9 @@ def test_a_changed_fact_rewrites_only_its_own_file(tmp_path: Path) -> None:
 
 
 def test_a_file_not_ours_and_a_link_are_never_written(tmp_path: Path) -> None:
-    directory = folder(tmp_path)
+    directory = project_folder(tmp_path)
     agents = directory / topic_name("shared-context", "deploys")
-    agents.write_text(TESTING)  # the agent wrote a file of that name
+    agents.write_text(TESTING_POLICY)  # the agent wrote a file of that name
     outside = tmp_path / "secret"
     outside.write_text("private\n")
     (directory / topic_name("user", "language")).symlink_to(outside)
@@ -160,12 +136,12 @@ def test_a_file_not_ours_and_a_link_are_never_written(tmp_path: Path) -> None:
     assert [e.title for e in plan.entries] == ["dashboards"]
     assert len(plan.notices) == 2 and all("not promoted" in n for n in plan.notices)
     store.promote(plan)
-    assert agents.read_text() == TESTING and outside.read_text() == "private\n"
+    assert agents.read_text() == TESTING_POLICY and outside.read_text() == "private\n"
     assert (directory / topic_name("user", "language")).is_symlink()
 
 
 def test_the_review_counts_our_topic_files_and_index_line_as_ours(tmp_path: Path) -> None:
-    directory = folder(tmp_path)
+    directory = project_folder(tmp_path)
     review(tmp_path, directory).read()  # the reviewed baseline
     store = promoter(tmp_path, directory, FACTS)
     store.promote(store.plan_promotion())
@@ -179,7 +155,7 @@ def test_the_review_counts_our_topic_files_and_index_line_as_ours(tmp_path: Path
 def test_undo_takes_the_batch_back_byte_for_byte_and_the_review_counts_it_as_ours(
     tmp_path: Path,
 ) -> None:
-    directory = folder(tmp_path)
+    directory = project_folder(tmp_path)
     review(tmp_path, directory).read()
     before = snapshot(directory)
     store = promoter(tmp_path, directory, FACTS)
@@ -195,7 +171,7 @@ def test_undo_takes_the_batch_back_byte_for_byte_and_the_review_counts_it_as_our
 
 
 def test_undo_of_a_promotion_in_the_agents_format_is_counted_as_ours(tmp_path: Path) -> None:
-    directory = folder(tmp_path)
+    directory = project_folder(tmp_path)
     review(tmp_path, directory).read()
     before = snapshot(directory)
     store = promoter(tmp_path, directory, FACTS)
@@ -217,7 +193,7 @@ def _dreaming(directory: Path) -> None:
 def test_nothing_is_promoted_or_undone_while_the_dream_holds_the_folder(
     tmp_path: Path, form: str
 ) -> None:
-    directory = folder(tmp_path)
+    directory = project_folder(tmp_path)
     store = promoter(tmp_path, directory, FACTS)
     store.promotion_form = form
     _dreaming(directory)
@@ -236,7 +212,7 @@ def test_nothing_is_promoted_or_undone_while_the_dream_holds_the_folder(
 
 
 def test_the_budget_is_the_index_as_claude_code_loads_it(tmp_path: Path) -> None:
-    directory = folder(tmp_path)
+    directory = project_folder(tmp_path)
     # 199 lines after a frontmatter Claude Code strips before it counts: 1 line of room
     lines = [f"- [t{i}](t{i}.md) — 主题 {i}" for i in range(199)]
     (directory / "MEMORY.md").write_text("---\nnote: ours\n---\n" + "\n".join(lines) + "\n")

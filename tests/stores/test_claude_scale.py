@@ -21,7 +21,8 @@ from core.notes.text import jaccard
 from core.promotion import screening
 from core.stores.claude import notes, seen
 from core.stores.claude.store import ClaudeStore
-from tests.stores.test_claude import store, ticking, write_directory
+from tests.stores.test_claude import store, write_directory
+from tests.support.claude_support import ticking
 
 
 def _topic(number: int) -> str:
