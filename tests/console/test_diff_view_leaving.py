@@ -14,11 +14,16 @@ class _OnePane(App[None]):
         yield DiffView(id="pane")
 
 
+def _sixty_lines(app: _OnePane) -> DiffView:
+    view = app.query_one(DiffView)
+    view.show(Text("\n".join(f"line {i}" for i in range(60))))
+    return view
+
+
 async def test_a_scroll_asked_for_just_before_the_pane_leaves_never_crashes() -> None:
     app = _OnePane()
     async with app.run_test(size=(40, 10)) as pilot:
-        view = app.query_one(DiffView)
-        view.show(Text("\n".join(f"line {i}" for i in range(60))))
+        view = _sixty_lines(app)
         view.scroll_to_text("line 50")
         view.remove()
         await pilot.pause()
@@ -29,8 +34,7 @@ async def test_a_scroll_asked_for_just_before_the_pane_leaves_never_crashes() ->
 async def test_the_scroll_still_reaches_its_line_while_the_pane_stays() -> None:
     app = _OnePane()
     async with app.run_test(size=(40, 10)) as pilot:
-        view = app.query_one(DiffView)
-        view.show(Text("\n".join(f"line {i}" for i in range(60))))
+        view = _sixty_lines(app)
         view.scroll_to_text("line 30")
         await pilot.pause()
         await pilot.pause()
